@@ -1,0 +1,112 @@
+/*
+ * stats.h - the statistics contend reports, built on GSL: summaries and
+ * intervals of one sample, correlations, two-sample tests, power, fairness
+ * and variance components.  Pure functions on arrays: no I/O, no database.
+ *
+ * Every function leaves NAN in a field it cannot compute (n too small,
+ * zero variance) rather than inventing a number.
+ */
+#ifndef CONTEND_STATS_H
+#define CONTEND_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Iglewicz-Hoaglin threshold for the modified z-score. */
+#define STATS_OUTLIER_Z 3.5
+
+struct summary {
+	size_t n;
+	double mean, sd, cv;            /* sd with n-1; cv = sd / |mean| */
+	double median, min, max;
+	double ci_low, ci_high;         /* Student-t CI of the mean */
+	double median_ci_low, median_ci_high; /* order statistics (binomial) */
+	double median_ci_level;         /* coverage actually achieved (>= asked) */
+	double mad;                     /* median absolute deviation (raw) */
+	size_t noutliers;               /* modified z-score > 3.5 */
+	double skewness, kurtosis;      /* GSL's (kurtosis is excess) */
+	double k2, k2_p;                /* D'Agostino K^2 and p; NAN if n < 8 */
+};
+
+/* Fills s for x[0..n-1] (x is not modified) at the given confidence. */
+int stats_summarize(const double *x, size_t n, double confidence,
+		    struct summary *s);
+/*
+ * Modified z-scores 0.6745 (x - median) / MAD; writes the indices whose
+ * |z| > threshold to idx (room for n) and returns their count.
+ */
+size_t stats_outliers(const double *x, size_t n, double threshold,
+		      size_t *idx);
+/*
+ * Distribution-free CI of the median from order statistics: the narrowest
+ * symmetric pair (x_(k), x_(n-k+1)) whose binomial(n, 1/2) coverage is at
+ * least confidence.  Returns -1 when n is too small for that coverage.
+ */
+int stats_median_ci(const double *sorted, size_t n, double confidence,
+		    double *lo, double *hi, double *level);
+/* D'Agostino-Pearson omnibus K^2 (n >= 8), chi-square(2) p-value. */
+int stats_dagostino(const double *x, size_t n, double *k2, double *p);
+/* n / sum(1/x): the mean rate under fixed work. */
+double stats_harmonic_mean(const double *x, size_t n);
+
+struct correlation {
+	size_t n;
+	double r;   /* Pearson r or Spearman rho */
+	double p;   /* two-sided; t with n-2 df */
+};
+int stats_pearson(const double *x, const double *y, size_t n,
+		  struct correlation *c);
+/* Spearman's rho: Pearson on mid-ranks (ties averaged). */
+int stats_spearman(const double *x, const double *y, size_t n,
+		   struct correlation *c);
+
+/* Jain's fairness index (sum x)^2 / (n sum x^2); 1 is perfectly fair. */
+double stats_jain(const uint64_t *ops, size_t n);
+/* The largest share of the total (0..1). */
+double stats_max_share(const uint64_t *ops, size_t n);
+
+/* Welch's unequal-variance t test of mean(b) - mean(a). */
+struct welch {
+	double diff;            /* mean(b) - mean(a) */
+	double se, df, t, p;    /* Welch-Satterthwaite df; two-sided p */
+	double ci_low, ci_high; /* CI of diff at the given confidence */
+};
+int stats_welch(const double *a, size_t na, const double *b, size_t nb,
+		double confidence, struct welch *w);
+
+/* Mann-Whitney U of a vs b. */
+struct mannwhitney {
+	double u;       /* U of sample a */
+	double z;       /* normal approximation, tie- and continuity-corrected */
+	double p;       /* two-sided */
+	bool exact;     /* p from the exact distribution (small n, no ties) */
+};
+int stats_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
+		      struct mannwhitney *m);
+
+/* Hedges' g of b vs a (bias-corrected standardized mean difference). */
+double stats_hedges_g(const double *a, size_t na, const double *b, size_t nb);
+
+/*
+ * Power: the smallest true difference two groups of n runs each with
+ * standard deviation sd detect with two-sided alpha and the given power
+ * (t distribution, 2n-2 df), and the runs per side needed for delta.
+ */
+double stats_mde(double sd, size_t n, double alpha, double power);
+size_t stats_needed_n(double sd, double delta, double alpha, double power);
+
+/* One-way random-effects ANOVA (groups = invocations, e.g. boots). */
+struct anova {
+	size_t k, n;                  /* groups, observations */
+	double ms_between, ms_within;
+	double f, p;
+	double var_between, var_within; /* variance components (>= 0) */
+	double icc;                   /* var_between / total */
+	double n0;                    /* effective group size (unbalanced) */
+};
+/* x holds the groups back to back; sizes[i] observations in group i. */
+int stats_anova(const double *x, const size_t *sizes, size_t k,
+		struct anova *a);
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * config.h - the INI experiment language: load, validate, and expand every
+ * [workload NAME] section into its configurations (the Cartesian product of
+ * its sweeps).  Nothing is half-loaded: on any error the caller gets -1 and
+ * every error of the file has been printed as "contend: FILE:LINE: msg".
+ */
+#ifndef CONTEND_CONFIG_H
+#define CONTEND_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runner/workload.h"
+
+enum run_order { ORDER_BLOCKED, ORDER_RANDOM, ORDER_SEQUENTIAL };
+
+/* Limits (docs/LIMITS.md). */
+#define CONFIG_MAX_RUNS     100000   /* configurations x (reps + warmup) */
+#define CONFIG_MAX_WORKERS  4096     /* threads/processes per run */
+#define CONFIG_MAX_SECONDS  86400.0  /* any duration */
+#define CONFIG_MAX_LINE     4096     /* bytes per INI line */
+
+/* [experiment] keys a workload section may override. */
+struct run_settings {
+	int repetitions;      /* measured runs; 0 = auto (see precision) */
+	int warmup;
+	double runtime_s;     /* 0 when jobs is set */
+	uint64_t jobs;        /* 0 when runtime is set */
+	double timeout_s;
+	double noise;         /* CV threshold of the noisy flag */
+	bool randomize_env;
+	double precision;     /* auto: target CI half-width / mean */
+	int min_repetitions, max_repetitions;
+};
+
+/* One configuration: a workload with every parameter fixed. */
+struct config_entry {
+	const struct workload *wl;
+	char *section;        /* the user's label: [workload SECTION] */
+	long line;            /* line of the section header */
+	size_t nkv;
+	char **kv;            /* "key=value": every parameter (defaults too) in
+			       * table order, then runtime= or jobs=, cpus= */
+	char *canon;          /* kv joined by ' ', values with blanks quoted:
+			       * the key that matches configurations across
+			       * experiments */
+	struct run_settings set;
+};
+
+struct experiment_config {
+	char *path;
+	char *text;           /* the whole file, stored with the experiment */
+	char *name;
+	enum run_order order;
+	bool has_seed;
+	uint64_t seed;
+	double confidence;
+	struct run_settings defaults;
+	size_t nentries;
+	struct config_entry *entries;
+};
+
+extern const char *const order_names[]; /* indexed by enum run_order */
+
+int config_load(const char *path, struct experiment_config *c);
+/* As config_load on text already in memory; name is used in messages. */
+int config_load_buffer(const char *name, const char *text, size_t len,
+		       struct experiment_config *c);
+void config_release(struct experiment_config *c);
+
+/*
+ * sweep.c: expands one INI value into its values as text.  Forms: a list
+ * "1, 2, 4", a range "1..16", a stepped range "1..16:2", a geometric range
+ * "1..64*2", or a single value; PT_STRING values are never split.
+ * Returns 0 with *out (array of malloc'd strings) and *n, or -1 with err.
+ */
+int sweep_expand(const struct param_def *p, const char *value, char ***out,
+		 size_t *n, char *err, size_t errlen);
+void sweep_free(char **vals, size_t n);
+
+#endif

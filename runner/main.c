@@ -1,0 +1,116 @@
+/*
+ * main.c - contend's entry point: one table of subcommands drives dispatch,
+ * `contend --help` and `contend help CMD`.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runner/commands.h"
+#include "runner/util.h"
+
+const char *contend_self = "contend";
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+	const char *usage;
+};
+
+static const struct command commands[] = {
+	{ "run", cmd_run, "run an experiment described by an INI file",
+	  "contend run CONFIG.ini [--db PATH] [--label L] [--seed N] [--dry-run]\n"
+	  "            [--quiet] [--fail-fast]\n"
+	  "contend run --resume EXPERIMENT [--db PATH]" },
+	{ "exec", cmd_exec, "run one configuration in the foreground, print metrics",
+	  "contend exec WORKLOAD [key=value ...]" },
+	{ "list", cmd_list, "list workloads and their parameters",
+	  "contend list [WORKLOAD] [--format text|markdown]" },
+	{ "report", cmd_report, "summaries, intervals, correlations and flags",
+	  "contend report [--db PATH] [EXPERIMENT] [--format text|json|csv]" },
+	{ "compare", cmd_compare, "A/B comparison of two selections",
+	  "contend compare BASE CAND [--metric M] [--format text|json]\n"
+	  "                [--threshold PCT] [--fail-on-regression PCT]" },
+	{ "plot", cmd_plot, "draw the plots of an experiment with gnuplot",
+	  "contend plot [--db PATH] [EXPERIMENT] [--out DIR] [--format png|svg|both]" },
+	{ "export", cmd_export, "export runs and samples in long format",
+	  "contend export [--db PATH] [EXPERIMENT] [--format csv|json]" },
+	{ "merge", cmd_merge, "merge experiments of several databases",
+	  "contend merge OUT.db IN.db ..." },
+};
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: contend COMMAND [ARGS]\n\n"
+		   "contend runs lock-contention microbenchmarks as statistical "
+		   "experiments.\n\ncommands:\n");
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'contend help COMMAND' shows a command's options; "
+		   "see contend(1).\n");
+}
+
+static int help(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	c = find_command(argv[1]);
+	if (!c) {
+		error("unknown command '%s'", argv[1]);
+		return EXIT_USAGE;
+	}
+	printf("usage: %s\n\n%s\n", c->usage, c->summary);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+
+	contend_self = argv[0];
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("contend %s\n", CONTEND_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "help"))
+		return help(argc - 1, argv + 1);
+	c = find_command(argv[1]);
+	if (!c) {
+		const char *names[ARRAY_SIZE(commands)];
+		const char *s;
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(commands); i++)
+			names[i] = commands[i].name;
+		s = suggest(argv[1], names, ARRAY_SIZE(commands));
+		error("unknown command '%s'%s%s%s", argv[1],
+		      s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
+		return EXIT_USAGE;
+	}
+	return c->fn(argc - 1, argv + 1);
+}

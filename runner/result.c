@@ -1,0 +1,95 @@
+/*
+ * result.c - the named metrics and per-thread counts a run reports, and the
+ * exec protocol that carries them to the runner.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <inttypes.h>
+#include <unistd.h>
+
+#include "runner/util.h"
+#include "runner/workload.h"
+
+void result_init(struct result *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void result_release(struct result *r)
+{
+	free(r->thread_ops);
+	result_init(r);
+}
+
+int result_add(struct result *r, const char *name, double value)
+{
+	size_t i;
+
+	if (strlen(name) >= METRIC_NAME_MAX)
+		return -1;
+	for (i = 0; i < r->nmetrics; i++) {
+		if (!strcmp(r->metrics[i].name, name)) {
+			r->metrics[i].value = value;
+			return 0;
+		}
+	}
+	if (r->nmetrics == RESULT_MAX_METRICS)
+		return -1;
+	strcpy(r->metrics[r->nmetrics].name, name);
+	r->metrics[r->nmetrics++].value = value;
+	return 0;
+}
+
+double result_value(const struct result *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nmetrics; i++)
+		if (!strcmp(r->metrics[i].name, name))
+			return r->metrics[i].value;
+	return NAN;
+}
+
+int result_set_threads(struct result *r, size_t n, const uint64_t *ops)
+{
+	free(r->thread_ops);
+	r->thread_ops = xcalloc(n, sizeof(*ops));
+	if (n)
+		memcpy(r->thread_ops, ops, n * sizeof(*ops));
+	r->nthreads = n;
+	return 0;
+}
+
+int result_fail(struct result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->error, sizeof(r->error), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int result_print(const struct result *r, int fd)
+{
+	FILE *f = fdopen(dup(fd), "w");
+	size_t i;
+	int ret;
+
+	if (!f)
+		return -1;
+	/* %.17g round-trips a double exactly. */
+	for (i = 0; i < r->nmetrics; i++)
+		fprintf(f, "%s %.17g\n", r->metrics[i].name,
+			r->metrics[i].value);
+	for (i = 0; i < r->nthreads; i++)
+		fprintf(f, "thread %zu %" PRIu64 "\n", i, r->thread_ops[i]);
+	fprintf(f, "end\n");
+	ret = ferror(f) ? -1 : 0;
+	if (fclose(f))
+		ret = -1;
+	return ret;
+}

@@ -1,0 +1,269 @@
+/*
+ * util.c - error reporting, checked allocation and strict number parsing.
+ */
+#include "runner/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "contend: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int error_at(const char *file, long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (line > 0)
+		fprintf(stderr, "contend: %s:%ld: ", file, line);
+	else
+		fprintf(stderr, "contend: %s: ", file);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+static void *check(void *p)
+{
+	if (!p) {
+		fputs("contend: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+void *xmalloc(size_t n)
+{
+	return check(malloc(n ? n : 1));
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	return check(calloc(n ? n : 1, size ? size : 1));
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	return check(realloc(p, n ? n : 1));
+}
+
+char *xstrdup(const char *s)
+{
+	return check(strdup(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	return check(strndup(s, n));
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		check(NULL);
+	return s;
+}
+
+static int only_blanks(const char *end)
+{
+	while (isspace((unsigned char)*end))
+		end++;
+	return *end == '\0';
+}
+
+int parse_ll(const char *s, long long *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s || errno || !only_blanks(end))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end == s || errno || !only_blanks(end))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !only_blanks(end) || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_duration(const char *s, double *seconds)
+{
+	static const struct {
+		const char *suffix;
+		double scale;
+	} units[] = {
+		{ "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 },
+		{ "s", 1 },     { "m", 60 },    { "h", 3600 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !isfinite(v) || v < 0)
+		return -1;
+	if (only_blanks(end)) {
+		*seconds = v;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		size_t len = strlen(units[i].suffix);
+
+		if (!strncmp(end, units[i].suffix, len) &&
+		    only_blanks(end + len)) {
+			*seconds = v * units[i].scale;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int parse_bool(const char *s, int *out)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*out = 1;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t *row = xcalloc(lb + 1, sizeof(*row));
+	size_t d;
+
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+const char *suggest(const char *s, const char *const *candidates, size_t n)
+{
+	size_t best = (size_t)-1, limit = strlen(s) / 3, i;
+	const char *pick = NULL;
+
+	if (limit < 2)
+		limit = 2;
+	for (i = 0; i < n; i++) {
+		size_t d = edit_distance(s, candidates[i]);
+
+		if (d < best) {
+			best = d;
+			pick = candidates[i];
+		}
+	}
+	return best <= limit ? pick : NULL;
+}
+
+static double clock_seconds(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double now_monotonic(void)
+{
+	return clock_seconds(CLOCK_MONOTONIC);
+}
+
+double now_realtime(void)
+{
+	return clock_seconds(CLOCK_REALTIME);
+}

@@ -1,0 +1,53 @@
+/*
+ * util.h - error reporting, checked allocation and strict number parsing
+ * shared by every module.
+ */
+#ifndef CONTEND_UTIL_H
+#define CONTEND_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Exit statuses of DESIGN.md. */
+enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_REGRESSION = 3 };
+
+/* Prints "contend: msg" to stderr and returns -1, for `return error(...)`. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "contend: FILE:LINE: msg" to stderr and returns -1. */
+int error_at(const char *file, long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Allocation failure is not recoverable in a CLI tool: these abort. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Strict parsers: the whole of s (surrounding blanks allowed) must be the
+ * number; 0 on success, -1 on malformed input or overflow.
+ */
+int parse_ll(const char *s, long long *out);
+int parse_u64(const char *s, uint64_t *out);
+int parse_double(const char *s, double *out);
+/* "250ms", "2s", "1.5m", "1h", "100us", "5ns", bare number = seconds. */
+int parse_duration(const char *s, double *seconds);
+/* "yes/no/true/false/on/off/1/0" */
+int parse_bool(const char *s, int *out);
+
+/* Levenshtein distance, for "did you mean" suggestions. */
+size_t edit_distance(const char *a, const char *b);
+/* The candidate closest to s within distance 2 (or 1/3 of length), or NULL. */
+const char *suggest(const char *s, const char *const *candidates, size_t n);
+
+/* Monotonic clock in seconds. */
+double now_monotonic(void);
+double now_realtime(void);
+
+#endif

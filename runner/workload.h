@@ -1,0 +1,129 @@
+/*
+ * workload.h - the workload descriptor, its typed parameter table, and the
+ * result a run hands back.  Workloads know nothing of SQLite or the runner.
+ *
+ * A workload is one file under runner/workloads/ that ends in one const
+ * struct workload; registry.c lists them all in one array.  Parameters are
+ * data: a row per key (name, type, default, min, max, help) that one generic
+ * parser (param.c) validates, so `contend list`, the INI loader and
+ * `contend exec` all speak the same language.
+ */
+#ifndef CONTEND_WORKLOAD_H
+#define CONTEND_WORKLOAD_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum param_type {
+	PT_INT,      /* long long, min/max enforced */
+	PT_U64,      /* uint64_t, min/max enforced */
+	PT_DOUBLE,   /* double, min/max enforced */
+	PT_DURATION, /* seconds as double; accepts ns, us, ms, s, m, h */
+	PT_BOOL,     /* yes/no, true/false, on/off, 1/0 */
+	PT_ENUM,     /* one of param_def.choices */
+	PT_STRING,   /* free text (never a sweep: commas are literal) */
+	PT_CPUS,     /* cpu list like 0-3,6 */
+};
+
+/* One row of a workload's parameter table. */
+struct param_def {
+	const char *name;
+	enum param_type type;
+	const char *def;             /* default, as it would be written in INI */
+	double min, max;             /* numeric types; max 0 means no limit */
+	const char *const *choices;  /* PT_ENUM: NULL-terminated */
+	const char *help;
+};
+
+/* A parsed parameter value; which member is live follows the type. */
+union param_value {
+	long long i;
+	uint64_t u;
+	double d;   /* PT_DOUBLE and PT_DURATION (seconds) */
+	bool b;
+	int e;      /* PT_ENUM: index into choices */
+	char *s;    /* PT_STRING; PT_CPUS keeps the text here too */
+};
+
+#define WL_MAX_PARAMS 32
+
+/*
+ * Arguments of one run: the workload's own parameters, in table order, and
+ * the harness parameters every workload honours.
+ */
+struct wl_args {
+	const struct workload *wl;
+	union param_value v[WL_MAX_PARAMS];
+	double runtime_s;      /* fixed time; 0 when jobs is set */
+	uint64_t jobs;         /* fixed work per thread/process; 0 for runtime */
+	bool has_cpus;
+	cpu_set_t cpus;        /* affinity of the run (already applied by exec) */
+	const char *scratch;   /* private directory for WL_SCRATCH workloads */
+};
+
+#define RESULT_MAX_METRICS 64
+#define METRIC_NAME_MAX 48
+
+struct metric {
+	char name[METRIC_NAME_MAX];
+	double value;
+};
+
+/* What a run reports: named metrics and per-thread (or per-process) ops. */
+struct result {
+	size_t nmetrics;
+	struct metric metrics[RESULT_MAX_METRICS];
+	size_t nthreads;
+	uint64_t *thread_ops;   /* malloc'd by result_set_threads() */
+	char error[512];        /* why the run failed, when run() returns -1 */
+};
+
+/* Descriptor flags. */
+#define WL_SCRATCH 0x1  /* needs a private scratch directory from the runner */
+#define WL_HIDDEN  0x2  /* testing aid: not shown by `contend list` */
+
+struct workload {
+	const char *name;
+	const char *summary;                 /* one line */
+	const char *help;                    /* a paragraph, may be NULL */
+	const struct param_def *params;
+	size_t nparams;
+	unsigned flags;
+	/* Non-NULL when this build or machine cannot run it (still listed). */
+	const char *unsupported;
+	/*
+	 * Cross-parameter checks at config load time (e.g. a regex compiles,
+	 * a directory exists).  Optional.  Returns 0, or -1 with a message
+	 * in err naming the offending key.
+	 */
+	int (*validate)(const struct wl_args *a, char *err, size_t errlen);
+	/*
+	 * Runs the workload in the calling process (contend exec only).
+	 * Returns 0 with the result filled, or -1 with result.error set.
+	 */
+	int (*run)(const struct wl_args *a, struct result *r);
+};
+
+/* registry.c */
+extern const struct workload *const workloads[];
+extern const size_t nworkloads;
+const struct workload *workload_find(const char *name);
+int workload_param_index(const struct workload *wl, const char *name);
+
+/* result.c */
+void result_init(struct result *r);
+void result_release(struct result *r);
+/* Adds (or replaces) a metric; -1 when the table is full. */
+int result_add(struct result *r, const char *name, double value);
+/* The value of a metric, NAN when absent. */
+double result_value(const struct result *r, const char *name);
+int result_set_threads(struct result *r, size_t n, const uint64_t *ops);
+/* Sets r->error printf-style and returns -1, for `return result_fail(...)`. */
+int result_fail(struct result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Prints the exec protocol: "name value" lines, "thread I OPS", "end". */
+int result_print(const struct result *r, int fd);
+
+#endif

@@ -1,0 +1,198 @@
+/*
+ * harness.c - start barrier, timed window, stop flag and calibration shared
+ * by the threaded workloads.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "runner/util.h"
+#include "runner/workloads/harness.h"
+
+/*
+ * The start gate: workers block on a condition variable until every thread
+ * exists, so none gets a head start while its siblings are being created.
+ * (A pthread barrier cannot be abandoned when a pthread_create fails.)
+ */
+struct gate {
+	pthread_mutex_t lock;
+	pthread_cond_t open;
+	bool go;
+};
+
+struct launch {
+	struct worker w;
+	void (*fn)(struct worker *);
+	struct gate *gate;
+};
+
+static void *trampoline(void *arg)
+{
+	struct launch *l = arg;
+
+	pthread_mutex_lock(&l->gate->lock);
+	while (!l->gate->go)
+		pthread_cond_wait(&l->gate->open, &l->gate->lock);
+	pthread_mutex_unlock(&l->gate->lock);
+	l->fn(&l->w);
+	return NULL;
+}
+
+static void gate_open(struct gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	g->go = true;
+	pthread_cond_broadcast(&g->open);
+	pthread_mutex_unlock(&g->lock);
+}
+
+static void sleep_until(double deadline)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)deadline;
+	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+int harness_run(const struct wl_args *a, size_t n, void (*fn)(struct worker *),
+		void *ctx, struct slot *slots, double *elapsed,
+		struct result *r)
+{
+	struct gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+			     false };
+	struct launch *l = xcalloc(n, sizeof(*l));
+	pthread_t *tids = xcalloc(n, sizeof(*tids));
+	atomic_int stop = 0;
+	size_t i, started;
+	double t0, t1 = 0;
+	int ret = -1, err = 0;
+
+	for (started = 0; started < n; started++) {
+		l[started].w = (struct worker){ .id = started, .ctx = ctx,
+						.slot = &slots[started],
+						.jobs = a->jobs, .stop = &stop };
+		l[started].fn = fn;
+		l[started].gate = &gate;
+		err = pthread_create(&tids[started], NULL, trampoline,
+				     &l[started]);
+		if (err)
+			break;
+	}
+	if (err) {
+		/* Let the ones that started run zero operations and leave. */
+		for (i = 0; i < started; i++)
+			l[i].w.jobs = 0;
+		atomic_store(&stop, 1);
+	}
+	gate_open(&gate);
+	t0 = now_monotonic();
+	if (!err && !a->jobs) {
+		sleep_until(t0 + a->runtime_s);
+		atomic_store_explicit(&stop, 1, memory_order_relaxed);
+		t1 = now_monotonic();
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	if (err) {
+		result_fail(r, "pthread_create (thread %zu of %zu): %s", started,
+			    n, strerror(err));
+		goto out;
+	}
+	if (a->jobs)
+		t1 = now_monotonic();
+	*elapsed = t1 - t0;
+	ret = 0;
+out:
+	free(tids);
+	free(l);
+	return ret;
+}
+
+struct slot *harness_slots(size_t n)
+{
+	struct slot *s = aligned_alloc(_Alignof(struct slot),
+				       (n ? n : 1) * sizeof(*s));
+
+	if (!s)
+		abort();
+	memset(s, 0, (n ? n : 1) * sizeof(*s));
+	return s;
+}
+
+void harness_slots_free(struct slot *s)
+{
+	free(s);
+}
+
+void harness_report(struct result *r, const struct slot *s, size_t n,
+		    double elapsed, const struct wl_args *a)
+{
+	uint64_t *ops = xcalloc(n, sizeof(*ops));
+	uint64_t total = 0, contended = 0, handoffs = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		ops[i] = s[i].ops;
+		total += s[i].ops;
+		contended += s[i].contended;
+		handoffs += s[i].handoffs;
+	}
+	result_add(r, "ops", (double)total);
+	result_add(r, "elapsed_s", elapsed);
+	result_add(r, "throughput", elapsed > 0 ? (double)total / elapsed : 0);
+	result_add(r, "contended", (double)contended);
+	result_add(r, "contention_rate",
+		   total ? (double)contended / (double)total : 0);
+	result_add(r, "handoffs", (double)handoffs);
+	result_add(r, "handoff_rate", elapsed > 0 ? (double)handoffs / elapsed : 0);
+	(void)a;
+	result_set_threads(r, n, ops);
+	free(ops);
+}
+
+static double calibrate(void)
+{
+	uint64_t loops = 1000;
+	double dt;
+
+	/* Double until one measurement lasts 10 ms; then take the best of 3. */
+	for (;;) {
+		double t = now_monotonic();
+
+		busy_loops(loops);
+		dt = now_monotonic() - t;
+		if (dt > 0.01)
+			break;
+		loops *= 2;
+	}
+	for (int i = 0; i < 3; i++) {
+		double t = now_monotonic(), d;
+
+		busy_loops(loops);
+		d = now_monotonic() - t;
+		if (d < dt)
+			dt = d;
+	}
+	return (double)loops / (dt * 1e6);
+}
+
+double harness_loops_per_us(void)
+{
+	static double cached;
+
+	if (cached <= 0)
+		cached = calibrate();
+	return cached;
+}
+
+uint64_t harness_ns_to_loops(double ns)
+{
+	if (ns <= 0)
+		return 0;
+	return (uint64_t)(ns * harness_loops_per_us() / 1000.0 + 0.5);
+}

@@ -1,0 +1,80 @@
+/*
+ * harness.h - what every threaded workload shares: workers released together
+ * by a start barrier, an atomic stop flag, the measured window timed with
+ * CLOCK_MONOTONIC, cache-line-padded per-worker counters, and calibrated
+ * busy work.
+ *
+ * Call sequence: fill shared state, harness_run(a, n, fn, ctx, &elapsed);
+ * fn runs once per worker and loops while worker_continue(w, done).
+ */
+#ifndef CONTEND_HARNESS_H
+#define CONTEND_HARNESS_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runner/workload.h"
+
+#define CACHELINE 64
+
+/*
+ * Per-worker counters, one cache line each (two, to defeat the adjacent
+ * line prefetcher), so counting never makes threads share a line.
+ */
+struct slot {
+	_Alignas(2 * CACHELINE) uint64_t ops;
+	uint64_t contended;   /* acquisitions that found the lock taken */
+	uint64_t handoffs;    /* acquisitions after another thread's */
+	uint64_t aux[4];      /* workload-specific counters */
+};
+
+struct worker {
+	size_t id;            /* 0 .. n-1 */
+	void *ctx;            /* the workload's shared state */
+	struct slot *slot;    /* this worker's counters */
+	uint64_t jobs;        /* fixed work; 0 means run until stopped */
+	const atomic_int *stop;
+};
+
+/* True while the worker should do another operation (done so far given). */
+static inline bool worker_continue(const struct worker *w, uint64_t done)
+{
+	if (w->jobs)
+		return done < w->jobs;
+	return !atomic_load_explicit(w->stop, memory_order_relaxed);
+}
+
+/*
+ * Runs fn in n threads.  All wait on a barrier; the clock starts when the
+ * barrier releases them and stops when the runtime expires (then the stop
+ * flag is raised) or, with jobs, when the last worker returns.  slots must
+ * hold n entries (harness_slots allocates them zeroed and aligned).
+ * Returns 0 with *elapsed in seconds, or -1 with r->error set.
+ */
+int harness_run(const struct wl_args *a, size_t n, void (*fn)(struct worker *),
+		void *ctx, struct slot *slots, double *elapsed,
+		struct result *r);
+struct slot *harness_slots(size_t n);
+void harness_slots_free(struct slot *s);
+
+/* Sums of the slots' fields, and per-worker ops into the result. */
+void harness_report(struct result *r, const struct slot *s, size_t n,
+		    double elapsed, const struct wl_args *a);
+
+/*
+ * Calibrated busy work: busy_loops(n) spins n iterations that the compiler
+ * cannot remove; harness_loops_per_us() measures how many make a
+ * microsecond on this CPU (once per process, cached).
+ */
+static inline void busy_loops(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		__asm__ __volatile__("" ::: "memory");
+}
+double harness_loops_per_us(void);
+/* ns of busy work expressed in loops, with the calibration. */
+uint64_t harness_ns_to_loops(double ns);
+
+#endif

@@ -1,0 +1,25 @@
+#!/bin/sh
+# Checks contend's build and run dependencies; installs the missing ones
+# with apt-get when run as root, otherwise prints the exact command and
+# fails.  Does nothing when everything is present.
+set -e
+need="pkg-config libgsl-dev libsqlite3-dev libinih-dev libcmocka-dev"
+missing=""
+for p in $need; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+# Either gnuplot flavour draws the plots; prefer the one without X11.
+if ! command -v gnuplot >/dev/null 2>&1; then
+	missing="$missing gnuplot-nox"
+fi
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	echo "contend: missing packages:$missing" >&2
+	echo "run: sudo apt-get update && sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "contend: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq $missing >/dev/null
