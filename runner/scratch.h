@@ -1,0 +1,20 @@
+/*
+ * scratch.h - private scratch directories for workloads that touch the
+ * filesystem (WL_SCRATCH): made with mkdtemp under a user-chosen parent,
+ * removed afterwards without ever following a symlink out of them.
+ */
+#ifndef CONTEND_SCRATCH_H
+#define CONTEND_SCRATCH_H
+
+/*
+ * Creates "<parent>/contend.XXXXXX" (mode 0700).  parent must exist and be
+ * a directory.  Returns the malloc'd path, or NULL after error().
+ */
+char *scratch_create(const char *parent);
+/*
+ * Removes path and everything under it; symlinks are unlinked, never
+ * followed, and nothing outside path is touched.  0 or -1 after error().
+ */
+int scratch_remove(const char *path);
+
+#endif
