@@ -311,14 +311,25 @@ static int number_side(struct selection *s, const struct selection *other,
 
 /* ---- direction and confidence ---- */
 
-static int settle(struct cmp_args *a, const struct selection *b,
+/* The metric: throughput for databases, "value" for two number files. */
+static int settle_metric(struct cmp_args *a, const struct selection *b,
+			 const struct selection *c)
+{
+	if (!a->metric)
+		a->metric = !b->db && !c->db ? "value" : "throughput";
+	if (b->db && compare_side_has_metric(&b->side, a->metric, b->role) < 0)
+		return -1;
+	if (c->db && compare_side_has_metric(&c->side, a->metric, c->role) < 0)
+		return -1;
+	return 0;
+}
+
+static int settle(const struct cmp_args *a, const struct selection *b,
 		  const struct selection *c, struct compare_opts *o)
 {
 	bool files = !b->db && !c->db;
 
 	compare_opts_default(o);
-	if (!a->metric)
-		a->metric = files ? "value" : "throughput";
 	o->dir = a->dir != DIR_UNKNOWN ? a->dir
 	       : files ? DIR_HIGHER : metric_direction(a->metric);
 	if (o->dir == DIR_UNKNOWN)
@@ -742,7 +753,7 @@ static int run(struct cmp_args *a, struct selection *b, struct selection *c)
 		ret = load(c, a);
 	if (ret)
 		return ret;
-	if (settle(a, b, c, &o) < 0)
+	if (settle_metric(a, b, c) < 0 || settle(a, b, c, &o) < 0)
 		return EXIT_USAGE;
 	if ((!b->db && number_side(b, c, a->metric) < 0) ||
 	    (!c->db && number_side(c, b, a->metric) < 0))

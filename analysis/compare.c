@@ -577,8 +577,8 @@ out:
 	return ret;
 }
 
-static int side_has_metric(const struct compare_side *s, const char *metric,
-			   const char *side)
+int compare_side_has_metric(const struct compare_side *s,
+			    const char *metric, const char *side)
 {
 	size_t i, k;
 	char *have = NULL;
@@ -613,8 +613,9 @@ int compare_sides(const struct compare_side *base,
 	memset(r, 0, sizeof(*r));
 	r->opts = *o;
 	r->metric = metric;
-	if (check_opts(o) < 0 || side_has_metric(base, metric, "baseline") ||
-	    side_has_metric(cand, metric, "candidate"))
+	if (check_opts(o) < 0 ||
+	    compare_side_has_metric(base, metric, "baseline") < 0 ||
+	    compare_side_has_metric(cand, metric, "candidate") < 0)
 		return -1;
 	gb = groups_build(base, &nb);
 	gc = groups_build(cand, &nc);

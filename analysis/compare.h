@@ -167,6 +167,12 @@ struct compare_result {
 int compare_sides(const struct compare_side *base,
 		  const struct compare_side *cand, const char *metric,
 		  const struct compare_opts *o, struct compare_result *r);
+/*
+ * 0 when some experiment of the side records metric, else -1 after an
+ * error() naming the side ("baseline"/"candidate") and the metrics it has.
+ */
+int compare_side_has_metric(const struct compare_side *s,
+			    const char *metric, const char *side);
 /* Appends a flag to a comparison (message is taken over). */
 void comparison_flag(struct comparison *c, const char *name,
 		     const char *side, char *message);
