@@ -27,8 +27,8 @@
 #define MODZ_MAD 0.6745
 /* sqrt(pi/2): sigma / E|X - mu| for a normal law, the fallback when MAD = 0. */
 #define MODZ_MEANAD 1.2533141373155003
-/* Largest samples (each side) for the exact Mann-Whitney distribution. */
-#define MW_EXACT_MAX 50
+/* Exact Mann-Whitney p below this size on both sides (R's wilcox.test rule). */
+#define MW_EXACT_LIMIT 50
 
 /* Exact equality without -Wfloat-equal's complaint: ties are exact here. */
 static bool same(double a, double b)
@@ -119,11 +119,17 @@ size_t stats_outliers(const double *x, size_t n, double threshold, size_t *idx)
 	return count;
 }
 
+/* P(B <= j) for B ~ Binomial(n, 1/2). */
+static double binom_half_cdf(size_t j, size_t n)
+{
+	return gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)n);
+}
+
 int stats_median_ci(const double *sorted, size_t n, double confidence,
 		    double *lo, double *hi, double *level)
 {
 	double tail = (1.0 - confidence) / 2.0;
-	size_t k = 0;
+	size_t k = 0, bad = (n + 1) / 2 + 1;
 
 	*lo = *hi = *level = NAN;
 	if (!valid_confidence(confidence))
@@ -131,18 +137,23 @@ int stats_median_ci(const double *sorted, size_t n, double confidence,
 	if (n == 0 || n > UINT_MAX)
 		return -1;
 	/*
-	 * Largest k with P(B <= k-1) <= tail, B ~ Bin(n, 1/2): then
+	 * Largest k <= (n+1)/2 with P(B <= k-1) <= tail: then
 	 * P(x_(k) <= median <= x_(n-k+1)) = 1 - 2 P(B <= k-1) >= confidence.
+	 * The cdf grows with k, so bisect: k passes (or is 0), bad fails.
 	 */
-	while (k + 1 <= (n + 1) / 2 &&
-	       gsl_cdf_binomial_P((unsigned)k, 0.5, (unsigned)n) <= tail)
-		k++;
+	while (bad - k > 1) {
+		size_t mid = k + (bad - k) / 2;
+
+		if (binom_half_cdf(mid - 1, n) <= tail)
+			k = mid;
+		else
+			bad = mid;
+	}
 	if (k == 0)
 		return -1;
 	*lo = sorted[k - 1];
 	*hi = sorted[n - k];
-	*level = 1.0 - 2.0 * gsl_cdf_binomial_P((unsigned)(k - 1), 0.5,
-						 (unsigned)n);
+	*level = 1.0 - 2.0 * binom_half_cdf(k - 1, n);
 	return 0;
 }
 
@@ -202,7 +213,7 @@ int stats_dagostino(const double *x, size_t n, double *k2, double *p)
 	r = (double)n / (double)(n - 1);
 	zs = dagostino_skew_z(g1 * pow(r, 1.5), (double)n);
 	zk = dagostino_kurt_z((g2 + 3.0) * r * r, (double)n);
-	if (isnan(zk))
+	if (!isfinite(zs) || !isfinite(zk))
 		return 0;
 	*k2 = zs * zs + zk * zk;
 	*p = gsl_cdf_chisq_Q(*k2, 2.0);
@@ -505,7 +516,7 @@ int stats_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
 		ra += rank[i];
 	m->u = ra - (double)na * (double)(na + 1) / 2.0;
 	mw_normal(m, (double)na, (double)nb, ties);
-	if (!(ties > 0.0) && na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX) {
+	if (!(ties > 0.0) && na < MW_EXACT_LIMIT && nb < MW_EXACT_LIMIT) {
 		double le, ge;
 
 		/* The law of U is the same for (na, nb) and (nb, na). */

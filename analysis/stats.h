@@ -85,7 +85,7 @@ struct mannwhitney {
 	double u;       /* U of sample a */
 	double z;       /* normal approximation, tie- and continuity-corrected */
 	double p;       /* two-sided */
-	bool exact;     /* p from the exact distribution (na, nb <= 50, no ties) */
+	bool exact;     /* p from the exact distribution (na, nb < 50, no ties) */
 };
 int stats_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
 		      struct mannwhitney *m);

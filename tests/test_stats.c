@@ -35,6 +35,19 @@ static void check_close_at(const char *what, double got, double want,
 #define check_close(what, got, want, rel, abs_tol) \
 	check_close_at(what, got, want, rel, abs_tol, __FILE__, __LINE__)
 
+/* The same, for a field of a named table case. */
+static void check_case_at(const char *name, const char *field, double got,
+			  double want, double rel, double abs_tol,
+			  const char *file, int line)
+{
+	char what[128];
+
+	snprintf(what, sizeof(what), "%s: %s", name, field);
+	check_close_at(what, got, want, rel, abs_tol, file, line);
+}
+#define check_case(name, field, got, want, rel, abs_tol) \
+	check_case_at(name, field, got, want, rel, abs_tol, __FILE__, __LINE__)
+
 /* ---- NIST StRD univariate: NumAcc1-4 ---------------------------------- */
 
 /*
@@ -79,7 +92,6 @@ static void test_nist_numacc234(void **state)
 	(void)state;
 	for (size_t k = 0; k < N_OF(numacc); k++) {
 		const struct numacc *t = &numacc[k];
-		char what[64];
 
 		x[0] = strtod(t->first, NULL);
 		for (size_t i = 1; i < 1001; i += 2) {
@@ -87,29 +99,64 @@ static void test_nist_numacc234(void **state)
 			x[i + 1] = strtod(t->hi, NULL);
 		}
 		assert_int_equal(stats_summarize(x, 1001, 0.95, &s), 0);
-		snprintf(what, sizeof(what), "%s mean", t->name);
-		check_close(what, s.mean, t->mean, 1e-9, 0);
-		snprintf(what, sizeof(what), "%s sd (certified)", t->name);
-		check_close(what, s.sd, t->sd, t->sd_tol, 0);
-		snprintf(what, sizeof(what), "%s sd (exact, binary data)", t->name);
-		check_close(what, s.sd, t->exact_sd, 1e-9, 0);
+		check_case(t->name, "mean", s.mean, t->mean, 1e-14, 0);
+		check_case(t->name, "sd (certified)", s.sd, t->sd, t->sd_tol, 0);
+		check_case(t->name, "sd (exact, binary data)", s.sd, t->exact_sd,
+			   1e-9, 0);
 	}
 	free(x);
+}
+
+/*
+ * NIST StRD Michelso (Michelson's 1879 speed of light, 100 values, in
+ * 1000 km/s): certified mean 299.852400000000, sd 0.0790105478190518.
+ * K^2 of the same data: SciPy 1.10 stats.normaltest(x) -> 0.7231347891186761,
+ * p 0.6965836485454735; R fBasics dagoTest(x) -> 0.723134789118680,
+ * p 0.696583648545472.
+ */
+static const double michelso[100] = {
+	299.85, 299.74, 299.90, 300.07, 299.93, 299.85, 299.95, 299.98,
+	299.98, 299.88, 300.00, 299.98, 299.93, 299.65, 299.76, 299.81,
+	300.00, 300.00, 299.96, 299.96, 299.96, 299.94, 299.96, 299.94,
+	299.88, 299.80, 299.85, 299.88, 299.90, 299.84, 299.83, 299.79,
+	299.81, 299.88, 299.88, 299.83, 299.80, 299.79, 299.76, 299.80,
+	299.88, 299.88, 299.88, 299.86, 299.72, 299.72, 299.62, 299.86,
+	299.97, 299.95, 299.88, 299.91, 299.85, 299.87, 299.84, 299.84,
+	299.85, 299.84, 299.84, 299.84, 299.89, 299.81, 299.81, 299.82,
+	299.80, 299.77, 299.76, 299.74, 299.75, 299.76, 299.91, 299.92,
+	299.89, 299.86, 299.88, 299.72, 299.84, 299.85, 299.85, 299.78,
+	299.89, 299.84, 299.78, 299.81, 299.76, 299.81, 299.79, 299.81,
+	299.82, 299.85, 299.87, 299.87, 299.81, 299.74, 299.81, 299.94,
+	299.95, 299.80, 299.81, 299.87
+};
+
+static void test_nist_michelso(void **state)
+{
+	struct summary s;
+
+	(void)state;
+	assert_int_equal(stats_summarize(michelso, 100, 0.95, &s), 0);
+	check_close("Michelso mean", s.mean, 299.852400000000, 1e-14, 0);
+	check_close("Michelso sd", s.sd, 0.0790105478190518, 1e-12, 0);
+	check_close("Michelso K^2", s.k2, 0.7231347891186761, 1e-9, 0);
+	check_close("Michelso K^2 p", s.k2_p, 0.6965836485454735, 1e-9, 0);
 }
 
 /* ---- one-sample summary ----------------------------------------------- */
 
 /*
- * Printed t-table (two-sided 95% column, e.g. any statistics textbook's
- * Table of Student's t): the CI half-width divided by sd/sqrt(n) must be
- * t_{0.975,n-1} to the table's three decimals.
+ * Printed t-table (two-sided 90/95/99% columns of any statistics
+ * textbook's Table of Student's t): the CI half-width divided by
+ * sd/sqrt(n) must be t_{(1+c)/2,n-1} to the table's three decimals.
  */
 static const struct {
 	size_t n;
-	double t975;
+	double conf, t;
 } t_table[] = {
-	{ 3, 4.303 }, { 5, 2.776 }, { 8, 2.365 }, { 10, 2.262 },
-	{ 21, 2.086 }, { 31, 2.042 },
+	{ 3, 0.95, 4.303 }, { 5, 0.95, 2.776 }, { 8, 0.95, 2.365 },
+	{ 10, 0.95, 2.262 }, { 21, 0.95, 2.086 }, { 31, 0.95, 2.042 },
+	{ 5, 0.99, 4.604 }, { 10, 0.99, 3.250 }, { 11, 0.90, 1.812 },
+	{ 21, 0.90, 1.725 },
 };
 
 static void test_t_interval_matches_table(void **state)
@@ -123,10 +170,10 @@ static void test_t_interval_matches_table(void **state)
 
 		for (size_t i = 0; i < n; i++)
 			x[i] = (double)(i * i % 7) + 0.5 * (double)i;
-		assert_int_equal(stats_summarize(x, n, 0.95, &s), 0);
-		check_close("t_{0.975,n-1}",
+		assert_int_equal(stats_summarize(x, n, t_table[k].conf, &s), 0);
+		check_close("t_{(1+c)/2,n-1}",
 			    (s.ci_high - s.mean) / (s.sd / sqrt((double)n)),
-			    t_table[k].t975, 0, 5e-4);
+			    t_table[k].t, 0, 5e-4);
 		check_close("CI symmetric", s.mean - s.ci_low, s.ci_high - s.mean,
 			    1e-12, 0);
 	}
@@ -217,7 +264,8 @@ static void test_summary_small_and_degenerate(void **state)
 /*
  * R 4.2:  j <- which(pbinom(0:(n-1), n, .5) <= (1-c)/2); k <- max(j);
  *         1 - 2*pbinom(k-1, n, .5)
- * n = 6 at 95% is also by hand: k = 1, level 1 - 2/64.
+ * n = 6 at 95% is also by hand: k = 1, level 1 - 2/64; n = 7 at 50%:
+ * P(B <= 2) = 29/128 <= 0.25 < P(B <= 3) = 1/2, k = 3, level 1 - 58/128.
  */
 static const struct {
 	size_t n;
@@ -232,14 +280,16 @@ static const struct {
 	{ 50, 0.99, 16, 0.993399552033189 },
 	{ 100, 0.95, 40, 0.964799799782295 },
 	{ 100, 0.99, 37, 0.993362879484074 },
+	{ 7, 0.50, 3, 0.546875 },
+	{ 10001, 0.95, 4902, 0.952290761199335 },
 };
 
 static void test_median_ci(void **state)
 {
-	double x[100], lo, hi, level;
+	double *x = malloc(10001 * sizeof(*x)), lo, hi, level;
 
 	(void)state;
-	for (size_t i = 0; i < N_OF(x); i++)
+	for (size_t i = 0; i < 10001; i++)
 		x[i] = 10.0 * (double)(i + 1); /* x_(i) = 10 i, 1-based */
 	for (size_t c = 0; c < N_OF(median_ci_cases); c++) {
 		size_t n = median_ci_cases[c].n, k = median_ci_cases[c].k;
@@ -255,6 +305,7 @@ static void test_median_ci(void **state)
 	assert_true(isnan(lo) && isnan(hi) && isnan(level));
 	assert_int_equal(stats_median_ci(x, 6, 0.99, &lo, &hi, &level), -1);
 	assert_int_equal(stats_median_ci(x, 0, 0.95, &lo, &hi, &level), -1);
+	free(x);
 }
 
 /* ---- outliers --------------------------------------------------------- */
@@ -333,8 +384,8 @@ static void test_dagostino(void **state)
 	for (size_t c = 0; c < N_OF(k2_cases); c++) {
 		assert_int_equal(stats_dagostino(k2_cases[c].x, k2_cases[c].n,
 						 &k2, &p), 0);
-		check_close(k2_cases[c].name, k2, k2_cases[c].k2, 1e-10, 0);
-		check_close(k2_cases[c].name, p, k2_cases[c].p, 1e-8, 0);
+		check_case(k2_cases[c].name, "K^2", k2, k2_cases[c].k2, 1e-10, 0);
+		check_case(k2_cases[c].name, "p", p, k2_cases[c].p, 1e-8, 0);
 	}
 	/* n < 8 and zero spread: not computable. */
 	assert_int_equal(stats_dagostino(k2_cases[0].x, 7, &k2, &p), 0);
@@ -384,12 +435,12 @@ static void test_fairness(void **state)
 
 	(void)state;
 	for (size_t c = 0; c < N_OF(fairness_cases); c++) {
-		check_close(fairness_cases[c].name,
-			    stats_jain(fairness_cases[c].ops, fairness_cases[c].n),
-			    fairness_cases[c].jain, 1e-15, 0);
-		check_close(fairness_cases[c].name,
-			    stats_max_share(fairness_cases[c].ops, fairness_cases[c].n),
-			    fairness_cases[c].share, 1e-15, 0);
+		check_case(fairness_cases[c].name, "jain",
+			   stats_jain(fairness_cases[c].ops, fairness_cases[c].n),
+			   fairness_cases[c].jain, 1e-15, 0);
+		check_case(fairness_cases[c].name, "max share",
+			   stats_max_share(fairness_cases[c].ops, fairness_cases[c].n),
+			   fairness_cases[c].share, 1e-15, 0);
 	}
 	assert_true(isnan(stats_jain(zero, 3)) && isnan(stats_max_share(zero, 3)));
 	assert_true(isnan(stats_jain(zero, 0)));
@@ -434,9 +485,9 @@ static void test_pearson_anscombe(void **state)
 		assert_int_equal(stats_pearson(anscombe[k].x, anscombe[k].y, 11, &c), 0);
 		assert_int_equal(c.n, 11);
 		/* "0.816" is truncated: set IV is 0.81652. */
-		check_close(anscombe[k].name, c.r, 0.816, 0, 1e-3);
-		check_close(anscombe[k].name, c.r, anscombe[k].r, 1e-12, 0);
-		check_close(anscombe[k].name, c.p, anscombe[k].p, 1e-9, 0);
+		check_case(anscombe[k].name, "r (published)", c.r, 0.816, 0, 1e-3);
+		check_case(anscombe[k].name, "r", c.r, anscombe[k].r, 1e-12, 0);
+		check_case(anscombe[k].name, "p", c.p, anscombe[k].p, 1e-9, 0);
 	}
 }
 
@@ -518,15 +569,17 @@ static void test_welch(void **state)
 
 	(void)state;
 	for (size_t c = 0; c < N_OF(welch_cases); c++) {
+		const char *name = welch_cases[c].name;
+
 		assert_int_equal(stats_welch(welch_cases[c].a, welch_cases[c].na,
 					     welch_cases[c].b, welch_cases[c].nb,
 					     welch_cases[c].conf, &w), 0);
-		check_close("t", w.t, welch_cases[c].t, 1e-12, 0);
-		check_close("df", w.df, welch_cases[c].df, 1e-12, 0);
-		check_close("p", w.p, welch_cases[c].p, 1e-9, 0);
-		check_close("ci_low", w.ci_low, welch_cases[c].lo, 1e-9, 0);
-		check_close("ci_high", w.ci_high, welch_cases[c].hi, 1e-9, 0);
-		check_close("diff = t se", w.diff, w.t * w.se, 1e-12, 0);
+		check_case(name, "t", w.t, welch_cases[c].t, 1e-12, 0);
+		check_case(name, "df", w.df, welch_cases[c].df, 1e-12, 0);
+		check_case(name, "p", w.p, welch_cases[c].p, 1e-9, 0);
+		check_case(name, "ci_low", w.ci_low, welch_cases[c].lo, 1e-9, 0);
+		check_case(name, "ci_high", w.ci_high, welch_cases[c].hi, 1e-9, 0);
+		check_case(name, "diff = t se", w.diff, w.t * w.se, 1e-12, 0);
 	}
 	/* The published 4-5 digit figures themselves. */
 	assert_int_equal(stats_welch(welch_cases[0].b, 10, welch_cases[0].a, 10,
@@ -625,6 +678,32 @@ static void test_mannwhitney_small_exact(void **state)
 	assert_int_equal(stats_mannwhitney(one, 1, two, 2, &m), 0);
 	check_close("U", m.u, 1.0, 0, 0);
 	check_close("p", m.p, 1.0, 0, 0);
+}
+
+/*
+ * Around R's size limit for the exact law, no ties (40i + 5 = 42j has no
+ * solution).  R 4.2, a <- 2*(1:n)+0.25; b <- 2.1*(1:n); wilcox.test(a, b):
+ * n = 49: exact, W = 1147, p = 0.707720922321546;
+ * n = 50: normal with continuity correction, W = 1194, p = 0.702011176969608.
+ */
+static void test_mannwhitney_size_limit(void **state)
+{
+	double a[50], b[50];
+	struct mannwhitney m;
+
+	(void)state;
+	for (size_t i = 0; i < 50; i++) {
+		a[i] = 2.0 * (double)(i + 1) + 0.25;
+		b[i] = 2.1 * (double)(i + 1);
+	}
+	assert_int_equal(stats_mannwhitney(a, 49, b, 49, &m), 0);
+	assert_true(m.exact);
+	check_close("U n=49", m.u, 1147.0, 0, 0);
+	check_close("exact p n=49", m.p, 0.707720922321546, 1e-10, 0);
+	assert_int_equal(stats_mannwhitney(a, 50, b, 50, &m), 0);
+	assert_false(m.exact);
+	check_close("U n=50", m.u, 1194.0, 0, 0);
+	check_close("normal p n=50", m.p, 0.702011176969608, 1e-10, 0);
 }
 
 /* ---- effect size, power ----------------------------------------------- */
@@ -793,6 +872,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nist_numacc1),
 		cmocka_unit_test(test_nist_numacc234),
+		cmocka_unit_test(test_nist_michelso),
 		cmocka_unit_test(test_t_interval_matches_table),
 		cmocka_unit_test(test_summary_hand_example),
 		cmocka_unit_test(test_summary_small_and_degenerate),
@@ -809,6 +889,7 @@ int main(void)
 		cmocka_unit_test(test_mannwhitney_exact),
 		cmocka_unit_test(test_mannwhitney_ties),
 		cmocka_unit_test(test_mannwhitney_small_exact),
+		cmocka_unit_test(test_mannwhitney_size_limit),
 		cmocka_unit_test(test_hedges_g),
 		cmocka_unit_test(test_power),
 		cmocka_unit_test(test_anova_nist_sirstv),
