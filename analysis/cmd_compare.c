@@ -339,7 +339,8 @@ static int settle(const struct cmp_args *a, const struct selection *b,
 	o->threshold_pct = a->threshold;
 	o->confidence = a->confidence;
 	if (!(o->confidence > 0)) {
-		double ec = b->nsets ? b->sets[0].exp.confidence : 0;
+		const struct selection *db = b->nsets ? b : c;
+		double ec = db->nsets ? db->sets[0].exp.confidence : 0;
 
 		o->confidence = ec > 0 && ec < 1 ? ec : 0.95;
 	}
@@ -373,8 +374,8 @@ static void print_header(FILE *f, const struct selection *b,
 {
 	const char *unit = metric_unit(r->metric);
 
-	fprintf(f, "metric     %s%s%s%s (%s)\n", r->metric, *unit ? " (" : "",
-		unit, *unit ? ")" : "", dir_name(r->opts.dir));
+	fprintf(f, "metric     %s%s%s, %s\n", r->metric, *unit ? ", " : "",
+		unit, dir_name(r->opts.dir));
 	print_side_line(f, b);
 	print_side_line(f, c);
 	fprintf(f, "Tests: Welch's t (unequal variances, Welch-Satterthwaite "
@@ -694,7 +695,7 @@ static void print_json(FILE *f, const struct compare_result *r,
 	fputs("{\n  ", f);
 	json_key_str(f, "metric", r->metric);
 	fputs(",\n  ", f);
-	json_key_str(f, "unit", metric_unit(r->metric));
+	json_key_str(f, "metric_unit", metric_unit(r->metric));
 	fprintf(f, ",\n  \"direction\": \"%s\",\n",
 		r->opts.dir == DIR_LOWER ? "lower" : "higher");
 	fprintf(f, "  \"confidence\": %g,\n  \"threshold_pct\": %g,\n",

@@ -95,7 +95,10 @@ static void quote(const char *s, size_t len, char *out)
 
 	for (i = 0; i < n; i++)
 		out[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
-	strcpy(out + n, len > QUOTE_MAX ? "..." : "");
+	if (len > QUOTE_MAX)
+		memcpy(out + n, "...", 4);
+	else
+		out[n] = '\0';
 }
 
 static int parse_line(const char *name, const struct line *l,
@@ -154,7 +157,7 @@ int numfile_parse(const char *name, const char *text, size_t len,
 	const char *p = text, *end = text + len;
 	struct line l = { .no = 0 };
 	size_t cap = 0;
-	double v;
+	double v = 0;
 	int ret = -1, keep;
 
 	*values = NULL;
