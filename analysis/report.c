@@ -261,13 +261,42 @@ static void text_table(FILE *f, const struct analysis *a,
 			text_row(f, a, &ca->metrics[m], w);
 }
 
+/* Every outlier of every metric, by run: counted, listed, kept. */
+static void text_outliers(FILE *f, const struct analysis *a,
+			  const struct config_analysis *ca)
+{
+	char *s = xstrdup(""), *t, v[24];
+	size_t m, i;
+
+	for (m = 0; m < ca->nmetrics; m++) {
+		const struct metric_summary *ms = &ca->metrics[m];
+
+		for (i = 0; i < ms->s.noutliers; i++) {
+			size_t r = ms->outliers[i];
+
+			t = xasprintf("%s%s%s%s seq %ld = %s", s,
+				      *s && !i ? "; " : "", i ? ", " : "",
+				      i ? "" : mname(a, ms->metric),
+				      a->d->runs[r].seq,
+				      analysis_fmt(v, sizeof(v),
+						   dataset_value(a->d, r, ms->metric)));
+			free(s);
+			s = t;
+		}
+	}
+	if (*s)
+		wrap(f, "  outlier runs (kept):", 4, s);
+	free(s);
+}
+
 static void text_fairness(FILE *f, const struct config_analysis *ca)
 {
 	if (isnan(ca->mean_jain))
 		return;
-	fprintf(f, "  fairness: Jain %.3f (mean over runs, %zu threads), "
+	fprintf(f, "  fairness: Jain %.3f (mean over runs, %zu thread%s), "
 		   "busiest thread %.1f%% of the work\n",
-		ca->mean_jain, ca->threads, 100 * ca->max_share);
+		ca->mean_jain, ca->threads, ca->threads == 1 ? "" : "s",
+		100 * ca->max_share);
 }
 
 static void text_flags(FILE *f, const struct config_analysis *ca)
@@ -301,6 +330,7 @@ static void text_config(FILE *f, const struct analysis *a, size_t c)
 	}
 	text_headline(f, a, ca);
 	text_table(f, a, ca);
+	text_outliers(f, a, ca);
 	text_fairness(f, ca);
 	text_flags(f, ca);
 }
@@ -768,6 +798,11 @@ static void csv_row(FILE *f, const struct analysis *a, size_t c,
 	const struct ds_config *cf = cfg(a, c);
 	const struct summary *s = &ms->s;
 	char *flags = csv_flags(ca, ms->metric);
+	const double stats[] = {
+		s->mean, s->sd, s->cv, s->median, s->min, s->max, s->ci_low,
+		s->ci_high, s->median_ci_low, s->median_ci_high,
+	};
+	size_t i;
 
 	fprintf(f, "%lld,%lld,", (long long)a->d->exp.id, (long long)cf->id);
 	csv_field(f, cf->workload, false);
@@ -776,16 +811,8 @@ static void csv_row(FILE *f, const struct analysis *a, size_t c,
 	csv_field(f, mname(a, ms->metric), false);
 	csv_field(f, metric_unit(mname(a, ms->metric)), false);
 	fprintf(f, "%zu,%s,", s->n, ms->harmonic ? "harmonic" : "arithmetic");
-	csv_num(f, s->mean);
-	csv_num(f, s->sd);
-	csv_num(f, s->cv);
-	csv_num(f, s->median);
-	csv_num(f, s->min);
-	csv_num(f, s->max);
-	csv_num(f, s->ci_low);
-	csv_num(f, s->ci_high);
-	csv_num(f, s->median_ci_low);
-	csv_num(f, s->median_ci_high);
+	for (i = 0; i < ARRAY_SIZE(stats); i++)
+		csv_num(f, s->n ? stats[i] : NAN);
 	fprintf(f, "%zu,%zu,%zu,%zu,%zu,", s->noutliers, ca->measured,
 		ca->warmup, ca->failed, ca->pending);
 	csv_field(f, flags, true);
@@ -794,14 +821,23 @@ static void csv_row(FILE *f, const struct analysis *a, size_t c,
 
 int report_csv(FILE *f, const struct analysis *a)
 {
+	/* A configuration without measured runs: one row, metric empty. */
+	struct metric_summary none = { .metric = -1 };
 	size_t c, m, i;
 
 	for (i = 0; i < ARRAY_SIZE(csv_columns); i++)
 		csv_field(f, csv_columns[i], i + 1 == ARRAY_SIZE(csv_columns));
-	for (c = 0; c < a->nconfigs; c++)
+	for (c = 0; c < a->nconfigs; c++) {
+		size_t rows = 0;
+
 		for (m = 0; m < a->configs[c].nmetrics; m++)
-			if (a->configs[c].metrics[m].s.n)
+			if (a->configs[c].metrics[m].s.n) {
 				csv_row(f, a, c, &a->configs[c].metrics[m]);
+				rows++;
+			}
+		if (!rows)
+			csv_row(f, a, c, &none);
+	}
 	return ferror(f) ? error("writing the report: %s", "I/O error") : 0;
 }
 
