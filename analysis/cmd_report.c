@@ -86,7 +86,7 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 	analysis_opts_default(&ra->opts);
 	optind = 0;   /* glibc: full reset, the CLI may parse more than once */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		if (c == O_HELP) {
 			fputs(usage_text, stdout);
 			return 1;
