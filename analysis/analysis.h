@@ -26,7 +26,7 @@ struct analysis_opts {
 	double jain_min;        /* unfair below this mean Jain index (0.8) */
 	double max_share;       /* unfair above this share at >= 4 thr (0.5) */
 	double alpha;           /* significance for flags (0.05) */
-	/* Added by the report module (compatible: set by the default). */
+	/* Added by the report module; 0 means the default shown. */
 	size_t share_threads;   /* max_share applies from this many thr (4) */
 	double power;           /* power of the noisy flag's MDE (0.8) */
 	double drift_alpha;     /* drift: Spearman p below this (0.01) */

@@ -435,6 +435,27 @@ static int correlations(struct analysis *a)
 	return 0;
 }
 
+/*
+ * The caller's options over the defaults.  The fields added after the
+ * first version of the header (share_threads, power, drift_alpha,
+ * min_runs) keep their default when 0, so a caller that filled the
+ * struct by hand without analysis_opts_default still gets sane flags.
+ */
+static void opts_merge(struct analysis_opts *dst, const struct analysis_opts *o)
+{
+	struct analysis_opts def = *dst;
+
+	*dst = *o;
+	if (!o->share_threads)
+		dst->share_threads = def.share_threads;
+	if (!(o->power > 0))
+		dst->power = def.power;
+	if (!(o->drift_alpha > 0))
+		dst->drift_alpha = def.drift_alpha;
+	if (!o->min_runs)
+		dst->min_runs = def.min_runs;
+}
+
 int analysis_run(const struct dataset *d, const struct analysis_opts *o,
 		 struct analysis *a)
 {
@@ -443,10 +464,9 @@ int analysis_run(const struct dataset *d, const struct analysis_opts *o,
 
 	memset(a, 0, sizeof(*a));
 	a->d = d;
+	analysis_opts_default(&a->opts);
 	if (o)
-		a->opts = *o;
-	else
-		analysis_opts_default(&a->opts);
+		opts_merge(&a->opts, o);
 	confidence = effective_confidence(d, &a->opts);
 	a->opts.confidence = confidence;
 	a->nconfigs = d->nconfigs;

@@ -49,7 +49,10 @@ void flag_num(struct flag *f, const char *key, double value)
 	f->nums[f->nnums++].value = value;
 }
 
-/* A small ring of buffers so one printf can format several numbers. */
+/*
+ * A ring of buffers so one printf can format several numbers: each
+ * message uses at most 16 at once (flag_outliers: 8 listed + 2).
+ */
 static const char *num(double v)
 {
 	static char ring[16][24];
@@ -195,9 +198,15 @@ static void flag_outliers(const struct analysis *a, struct config_analysis *ca)
 	for (i = 0; i < ms->s.noutliers && i < LIST_OUTLIERS; i++) {
 		size_t r = ms->outliers[i];
 		double v = dataset_value(a->d, r, ms->metric);
-		double z = 0.6745 * (v - ms->s.median) / ms->s.mad;
-		int k = snprintf(list + len, sizeof(list) - len, "%sseq %ld = %s (z %+.1f)",
-				 i ? ", " : "", a->d->runs[r].seq, num(v), z);
+		char z[24] = "";
+		int k;
+
+		/* With MAD 0 stats scales by the mean deviation: no z here. */
+		if (ms->s.mad > 0)
+			snprintf(z, sizeof(z), " (z %+.1f)",
+				 0.6745 * (v - ms->s.median) / ms->s.mad);
+		k = snprintf(list + len, sizeof(list) - len, "%sseq %ld = %s%s",
+			     i ? ", " : "", a->d->runs[r].seq, num(v), z);
 
 		if (k < 0 || (size_t)k >= sizeof(list) - len)
 			break;
@@ -451,22 +460,22 @@ static bool fewer_workers(const char *key, const char *lo, const char *hi)
 	return vh < vl;
 }
 
-/* "13.70M [13.55M, 13.85M]": the mean of x with its Student-t interval. */
-static const char *mean_ci(const double *x, size_t n, double confidence,
-			   double *mean)
+/*
+ * "13.70M [13.55M, 13.85M]": the mean of x with its Student-t interval,
+ * into b; the mean into *mean.
+ */
+static char *mean_ci(char *b, size_t len, const double *x, size_t n,
+		     double confidence, double *mean)
 {
-	static char ring[4][80];
-	static unsigned next;
-	char *b = ring[next++ % ARRAY_SIZE(ring)];
 	struct summary s;
 
-	if (stats_summarize(x, n, confidence, &s) < 0) {
+	if (!n || stats_summarize(x, n, confidence, &s) < 0) {
 		*mean = NAN;
-		return "-";
+		snprintf(b, len, "-");
+		return b;
 	}
 	*mean = s.mean;
-	snprintf(b, sizeof(ring[0]), "%s [%s, %s]", num(s.mean), num(s.ci_low),
-		 num(s.ci_high));
+	snprintf(b, len, "%s [%s, %s]", num(s.mean), num(s.ci_low), num(s.ci_high));
 	return b;
 }
 
@@ -509,13 +518,14 @@ static void flag_pair(struct analysis *a, const struct pair *p)
 	struct config_analysis *ca = &a->configs[p->hi->c];
 	struct config_analysis *co = &a->configs[p->lo->c];
 	double conf = a->opts.confidence, tlo, thi, hlo, hhi, t[3], h[3];
-	const char *stlo = mean_ci(p->lo->tput, p->lo->ntput, conf, &tlo);
-	const char *sthi = mean_ci(p->hi->tput, p->hi->ntput, conf, &thi);
-	const char *shlo = mean_ci(p->lo->rate, p->lo->nrate, conf, &hlo);
-	const char *shhi = mean_ci(p->hi->rate, p->hi->nrate, conf, &hhi);
+	char stlo[80], sthi[80], shlo[80], shhi[80];
 	int m = dataset_metric(a->d, "throughput");
 	struct flag *f;
 
+	mean_ci(stlo, sizeof(stlo), p->lo->tput, p->lo->ntput, conf, &tlo);
+	mean_ci(sthi, sizeof(sthi), p->hi->tput, p->hi->ntput, conf, &thi);
+	mean_ci(shlo, sizeof(shlo), p->lo->rate, p->lo->nrate, conf, &hlo);
+	mean_ci(shhi, sizeof(shhi), p->hi->rate, p->hi->nrate, conf, &hhi);
 	change_pct(&p->chk.tput, tlo, t);
 	change_pct(&p->chk.rate, hlo, h);
 	if (p->chk.misleading)

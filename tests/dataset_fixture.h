@@ -152,7 +152,8 @@ static inline void fx_finish(struct fixture *fx)
 	for (r = 0; r < d->nruns; r++)
 		for (i = 0; i < fx->pending[r].n; i++)
 			fx_add_name(d, fx->pending[r].name[i]);
-	qsort(d->metrics, d->nmetrics, sizeof(char *), fx_cmp);
+	if (d->nmetrics)
+		qsort(d->metrics, d->nmetrics, sizeof(char *), fx_cmp);
 	d->values = xmalloc((d->nruns * d->nmetrics + 1) * sizeof(double));
 	for (r = 0; r < d->nruns * d->nmetrics; r++)
 		d->values[r] = NAN;

@@ -264,6 +264,30 @@ static void test_outliers_near_miss(void **state)
 	done(&fx, &a);
 }
 
+/*
+ * More than half the runs identical: MAD 0, so the scale is 1.2533 x the
+ * mean absolute deviation from the median (2 / 8 = 0.25): the 12 scores
+ * 2 / 0.3133 = 6.4 and is an outlier; the message must not print inf.
+ */
+static void test_outliers_mad_zero(void **state)
+{
+	struct fixture fx;
+	struct analysis a;
+	const double x[8] = { 10, 10, 10, 10, 10, 10, 10, 12 };
+	const struct flag *f;
+
+	(void)state;
+	fx_init(&fx, "outliers-mad0");
+	fx_config(&fx, "s", "noop", "threads=2 runtime=1");
+	add_values(&fx, x, 8);
+	analyse(&fx, NULL, &a);
+	f = find_flag(&a, 0, "outliers");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "seq 7 = 12."));
+	assert_null(strstr(f->message, "inf"));
+	done(&fx, &a);
+}
+
 /* ---- noisy ---- */
 
 /*
@@ -827,6 +851,7 @@ int main(void)
 		cmocka_unit_test(test_harmonic_interval),
 		cmocka_unit_test(test_outliers_raise),
 		cmocka_unit_test(test_outliers_near_miss),
+		cmocka_unit_test(test_outliers_mad_zero),
 		cmocka_unit_test(test_noisy_raise),
 		cmocka_unit_test(test_noisy_near_miss),
 		cmocka_unit_test(test_noisy_resolve_option),
