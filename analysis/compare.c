@@ -33,12 +33,16 @@ static const char *const carried_flags[] = { "noisy", "drift", "unfair" };
 
 void compare_opts_default(struct compare_opts *o)
 {
+	struct analysis_opts ao;
+
+	/* The misleading-throughput rule is the analysis flag's. */
+	analysis_opts_default(&ao);
 	o->dir = DIR_HIGHER;
 	o->threshold_pct = 1;
 	o->confidence = 0.95;
 	o->power = 0.8;
-	o->alpha = 0.05;
-	o->handoff_drop = 0.25;
+	o->alpha = ao.alpha;
+	o->handoff_drop = ao.handoff_drop;
 }
 
 /* ---- two samples ---- */
@@ -265,30 +269,50 @@ static size_t extract_metric(const struct dataset *d, size_t c,
 	return m < 0 ? 0 : analysis_values(d, c, m, out);
 }
 
-/*
- * Contended acquisitions per second, throughput x contention_rate of the
- * same run: the stand-in for handoff_rate on data recorded without it.
- */
-static size_t extract_contended_rate(const struct dataset *d, size_t c,
-				     const char *unused, double **out)
+/* The values get() gives the measured runs of configuration c (NANs out). */
+static size_t collect_runs(const struct dataset *d, size_t c,
+			   double (*get)(const struct dataset *, size_t),
+			   double **out)
 {
-	int mt = dataset_metric(d, "throughput");
-	int mc = dataset_metric(d, "contention_rate");
 	const struct ds_config *dc = &d->configs[c];
 	size_t r, n = 0;
 
-	(void)unused;
 	*out = xcalloc(dc->nruns, sizeof(**out));
 	for (r = dc->run0; r < dc->run0 + dc->nruns; r++) {
-		double t = dataset_value(d, r, mt);
-		double cr = dataset_value(d, r, mc);
+		double v;
 
-		if (d->runs[r].warmup || d->runs[r].status != RUN_OK ||
-		    isnan(t) || isnan(cr))
+		if (!analysis_measured(d, r))
 			continue;
-		(*out)[n++] = t * cr;
+		v = get(d, r);
+		if (!isnan(v))
+			(*out)[n++] = v;
 	}
 	return n;
+}
+
+/* Hand-offs per second as the analysis flag reads them. */
+static size_t extract_handoff_rate(const struct dataset *d, size_t c,
+				   const char *unused, double **out)
+{
+	(void)unused;
+	return collect_runs(d, c, analysis_handoff_rate, out);
+}
+
+/*
+ * Contended acquisitions per second, throughput x contention_rate of the
+ * same run: the analysis flag's stand-in when a side has no hand-off rate.
+ */
+static double contended_per_s(const struct dataset *d, size_t r)
+{
+	return dataset_value(d, r, dataset_metric(d, "throughput")) *
+	       dataset_value(d, r, dataset_metric(d, "contention_rate"));
+}
+
+static size_t extract_contended_rate(const struct dataset *d, size_t c,
+				     const char *unused, double **out)
+{
+	(void)unused;
+	return collect_runs(d, c, contended_per_s, out);
 }
 
 struct sample {
@@ -460,8 +484,8 @@ static const char *handoff_samples(const struct compare_side *b,
 				   const struct group *gc, struct sample *sb,
 				   struct sample *sc)
 {
-	sample_build(b, gb, extract_metric, "handoff_rate", sb);
-	sample_build(c, gc, extract_metric, "handoff_rate", sc);
+	sample_build(b, gb, extract_handoff_rate, NULL, sb);
+	sample_build(c, gc, extract_handoff_rate, NULL, sc);
 	if (sb->n >= 2 && sc->n >= 2)
 		return "hand-offs/s";
 	free(sb->x);

@@ -31,8 +31,9 @@ struct compare_opts {
 	double threshold_pct;   /* smallest change that matters, % (1) */
 	double confidence;      /* of every interval (0.95) */
 	double power;           /* of needed_runs and mde_pct (0.8) */
-	double alpha;           /* significance of between-side flags (0.05) */
-	double handoff_drop;    /* misleading-throughput: fall >= this (0.25) */
+	double alpha;           /* significance of between-side flags, and */
+	double handoff_drop;    /* misleading-throughput: fall >= this; both
+				 * from analysis_opts_default (0.05, 0.25) */
 };
 void compare_opts_default(struct compare_opts *o);
 
