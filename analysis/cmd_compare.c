@@ -330,8 +330,10 @@ static int settle(const struct cmp_args *a, const struct selection *b,
 	bool files = !b->db && !c->db;
 
 	compare_opts_default(o);
-	o->dir = a->dir != DIR_UNKNOWN ? a->dir
-	       : files ? DIR_HIGHER : metric_direction(a->metric);
+	o->dir = a->dir != DIR_UNKNOWN ? a->dir : metric_direction(a->metric);
+	/* Two number files ("value", or a name of the user's) default up. */
+	if (o->dir == DIR_UNKNOWN && files)
+		o->dir = DIR_HIGHER;
 	if (o->dir == DIR_UNKNOWN)
 		return error("metric '%s' has no declared direction: pass "
 			     "--higher-is-better or --lower-is-better",

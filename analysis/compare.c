@@ -426,6 +426,14 @@ static void carry_flags(struct comparison *c, const struct compare_side *s,
 	}
 }
 
+/* runner/host.c records "unknown" for what it could not read. */
+static const char *host_value(const struct dataset *d, const char *key)
+{
+	const char *v = experiment_meta(&d->exp, key);
+
+	return v && strcmp(v, "unknown") ? v : NULL;
+}
+
 /* First differing value of key between the sides' experiments, or NULL. */
 static char *host_diff(const struct compare_side *b, const struct group *gb,
 		       const struct compare_side *c, const struct group *gc,
@@ -434,12 +442,11 @@ static char *host_diff(const struct compare_side *b, const struct group *gb,
 	size_t i, j;
 
 	for (i = 0; i < gb->n; i++) {
-		const char *vb = experiment_meta(&b->sets[gb->inv[i].set].exp,
-						 key);
+		const char *vb = host_value(&b->sets[gb->inv[i].set], key);
 
 		for (j = 0; vb && j < gc->n; j++) {
-			const char *vc = experiment_meta(
-				&c->sets[gc->inv[j].set].exp, key);
+			const char *vc = host_value(&c->sets[gc->inv[j].set],
+						    key);
 
 			if (vc && strcmp(vb, vc))
 				return xasprintf("%s '%s' vs '%s'", key, vb,

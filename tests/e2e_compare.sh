@@ -52,6 +52,12 @@ grep -q "runs per side would resolve 1%" "$tmp/out" ||
 expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/fast.txt" --lower-is-better
 grep -q "verdict: slower" "$tmp/out" || fail "files: --lower-is-better"
 
+# So does naming a lower-is-better metric; an unknown name stays higher.
+expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/fast.txt" --metric elapsed_s
+grep -q "verdict: slower" "$tmp/out" || fail "files: --metric elapsed_s"
+expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/fast.txt" --metric ops_k
+grep -q "verdict: faster" "$tmp/out" || fail "files: --metric ops_k"
+
 # --fail-on-regression: exit 3 only beyond its percentage.
 expect 3 "$CONTEND" compare "$tmp/fast.txt" "$tmp/base.txt" \
 	--fail-on-regression 5

@@ -723,6 +723,23 @@ static void test_carried_and_host(void **state)
 	fx_release(&c);
 }
 
+/* A host fact runner/host.c could not read is no evidence of a mismatch. */
+static void test_host_unknown(void **state)
+{
+	struct fx_config cf = { "w", "a=1", 3, { b100 } };
+	struct compare_result r;
+	struct fx b, c;
+
+	(void)state;
+	fx_build(&b, 1, m_thr, 1, &cf, 1, "unknown", "6.1");
+	fx_build(&c, 2, m_thr, 1, &cf, 1, "Xeon 2", "6.2");
+	run_sides(&b, 1, &c, 1, "throughput", &r);
+	assert_null(find_flag(&r.cmp[0], "host-mismatch"));
+	compare_result_release(&r);
+	fx_release(&b);
+	fx_release(&c);
+}
+
 static void test_metric_missing(void **state)
 {
 	struct fx_config cf = { "w", "a=1", 3, { b100 } };
@@ -803,6 +820,7 @@ int main(void)
 		cmocka_unit_test(test_summary_counts),
 		cmocka_unit_test(test_invocations),
 		cmocka_unit_test(test_carried_and_host),
+		cmocka_unit_test(test_host_unknown),
 		cmocka_unit_test(test_metric_missing),
 		cmocka_unit_test(test_number_sides),
 	};
