@@ -54,4 +54,15 @@ int plot_render(const char *dir, const char *script, const char *fmt);
 /* True when a gnuplot executable is on PATH. */
 bool plot_have_gnuplot(void);
 
+/*
+ * html.c: one self-contained HTML report (metadata, per-configuration
+ * tables, flags, correlations, every plot inlined as a base64 image; no
+ * external request, no script) written to path; and the Markdown version
+ * for mailing lists, images as links relative to plot_dir.
+ */
+int html_report(const struct analysis *a, const struct plot_set *plots,
+		const char *plot_dir, const char *path);
+int markdown_report(const struct analysis *a, const struct plot_set *plots,
+		    const char *plot_dir, FILE *f);
+
 #endif
