@@ -90,12 +90,27 @@ static char *config_label(const struct plotter *p, const struct section *s,
 		strcat(label, "=");
 		strcat(label, v ? v : "");
 	}
+	/* Long names would squeeze the plot off the page: keep 40 chars. */
+	if (strlen(label) > 40)
+		strcpy(label + 37, "...");
 	return label;
 }
 
 static bool config_flagged(const struct plotter *p, size_t c)
 {
 	return p->a->configs[c].nflags > 0;
+}
+
+/* A key or tic title: the label, "(!) " first when the config is flagged. */
+static char *config_title(const struct plotter *p, const struct section *s,
+			  size_t c)
+{
+	char *label = config_label(p, s, c, NULL);
+	char *title = xasprintf("%s%s", config_flagged(p, c) ? "(!) " : "",
+				*label ? label : p->d->configs[c].section);
+
+	free(label);
+	return title;
 }
 
 static void sections_build(struct plotter *p)
@@ -484,21 +499,22 @@ static int plot_contention(struct plotter *p, size_t si)
 
 		if (cr->config == -1 && !strcmp(cr->section, s->name) &&
 		    !strcmp(cr->x, "contention_rate") && !strcmp(cr->y, p->metric)) {
-			fprintf(gp, "set label 1 sprintf('Pearson r = %%.3f (p = %%.2g)   Spearman rho = %%.3f (p = %%.2g)   n = %%d', %.17g, %.17g, %.17g, %.17g, %zu) at graph 0.02, graph 1.04\n",
+			fprintf(gp, "set label 1 sprintf('Pearson r = %%.3f (p = %%.2g)   Spearman rho = %%.3f (p = %%.2g)   n = %%d', %.17g, %.17g, %.17g, %.17g, %zu) at graph 0, graph 1.03\nset tmargin 4\n",
 				cr->pearson.r, cr->pearson.p, cr->spearman.r,
 				cr->spearman.p, cr->pearson.n);
 		}
 	}
 	ylabel = axis_label(p->metric);
-	fputs("set xlabel 'contention rate (contended / ops)'\nset ylabel ", gp);
+	fputs("set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n"
+	      "set xlabel 'contention rate (contended / ops)'\nset ylabel ", gp);
 	gp_quote(gp, ylabel);
 	fputs("\nplot \\\n", gp);
 	for (c = 0; c < s->n; c++) {
-		char *label = config_label(p, s, s->cfg[c], NULL);
+		char *label = config_title(p, s, s->cfg[c]);
 
 		fprintf(gp, "  '%s.dat' index %zu using 1:2 with points pt %d ps 1.2 title ",
 			base, c, config_flagged(p, s->cfg[c]) ? 6 : 7);
-		gp_quote(gp, *label ? label : s->name);
+		gp_quote(gp, label);
 		fputs(c + 1 < s->n ? ", \\\n" : "\n", gp);
 		free(label);
 	}
@@ -543,14 +559,14 @@ static int plot_order(struct plotter *p)
 		for (size_t i = 0; i < p->nsections; i++)
 			if (!strcmp(p->sections[i].name, d->configs[c].section))
 				s = &p->sections[i];
-		label = config_label(p, s, c, NULL);
-		fprintf(gp, "  'order.dat' index %zu using 1:($3 ? 1/0 : $2) with linespoints pt %d title ",
+		label = config_title(p, s, c);
+		fprintf(gp, "  'order.dat' index %zu using 1:($3 > 0 ? 1/0 : $2) with linespoints pt %d title ",
 			c, config_flagged(p, c) ? 6 : 7);
-		gp_quote(gp, *label ? label : d->configs[c].section);
+		gp_quote(gp, label);
 		fputs(", \\\n", gp);
 		free(label);
 	}
-	fprintf(gp, "  for [i=0:%zu] 'order.dat' index i using 1:($3 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb 'black' title (i == 0 ? 'warm-up' : '')\n",
+	fprintf(gp, "  for [i=0:%zu] 'order.dat' index i using 1:($3 > 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb 'black' title (i == 0 ? 'warm-up' : '')\n",
 		d->nconfigs ? d->nconfigs - 1 : 0);
 	add_file(p, "order", "run order");
 	ret = 0;
@@ -568,23 +584,21 @@ static void config_xtics(const struct plotter *p, FILE *gp)
 {
 	size_t c, i;
 
-	fputs("set xtics rotate by -35 left (", gp);
+	fputs("set xtics rotate by 30 right (", gp);
 	for (c = 0; c < p->d->nconfigs; c++) {
 		const struct section *s = NULL;
-		char *label, *full;
+		char *full;
 
 		for (i = 0; i < p->nsections; i++)
 			if (!strcmp(p->sections[i].name, p->d->configs[c].section))
 				s = &p->sections[i];
-		label = config_label(p, s, c, NULL);
-		full = xasprintf("%s%s", config_flagged(p, c) ? "(!) " : "",
-				 *label ? label : p->d->configs[c].section);
+		full = config_title(p, s, c);
 		gp_quote(gp, full);
 		fprintf(gp, " %zu%s", c + 1, c + 1 < p->d->nconfigs ? ", " : "");
-		free(label);
 		free(full);
 	}
-	fputs(")\nset xrange [0.3:*]\nset bmargin 10\nset key inside\n", gp);
+	fprintf(gp, ")\nset xrange [0.4:%zu.6]\nset bmargin 12\nset lmargin 14\n"
+		    "set key outside top center horizontal\nset tmargin 5\n", p->d->nconfigs);
 }
 
 static int plot_distribution(struct plotter *p)
@@ -701,7 +715,7 @@ static int plot_fairness(struct plotter *p)
 	}
 	script_head(p, gp, "fairness", "fairness", 650);
 	config_xtics(p, gp);
-	fputs("set style fill solid 0.6 border -1\nset yrange [0:1]\n"
+	fputs("set style fill solid 0.6 border -1\nset yrange [0:1.05]\n"
 	      "set ylabel 'share of operations (mean over runs)'\n"
 	      "plot 'fairness.dat' using 1:2:4 with boxes lc rgb '#cc6677' title 'thread share, busiest first', \\\n"
 	      "  'fairness.dat' using 1:3 with points pt 1 ps 1.5 lc rgb 'black' title 'fair share'\n", gp);
