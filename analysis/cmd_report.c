@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "analysis/report.h"
+#include "plots/plot.h"
 #include "db/store.h"
 #include "runner/commands.h"
 #include "runner/util.h"
@@ -17,10 +18,13 @@ struct report_args {
 	const char *db;
 	const char *selector;
 	enum report_format format;
+	const char *html_dir;      /* --html DIR: self-contained report.html */
+	const char *md_dir;        /* --markdown DIR: report.md + images */
 	struct analysis_opts opts;
 };
 
-enum { O_DB = 1, O_FORMAT, O_RESOLVE, O_HANDOFF, O_CONFIDENCE, O_HELP };
+enum { O_DB = 1, O_FORMAT, O_RESOLVE, O_HANDOFF, O_CONFIDENCE, O_HELP,
+       O_HTML, O_MARKDOWN };
 
 static const struct option options[] = {
 	{ "db", required_argument, NULL, O_DB },
@@ -29,12 +33,15 @@ static const struct option options[] = {
 	{ "handoff-drop", required_argument, NULL, O_HANDOFF },
 	{ "confidence", required_argument, NULL, O_CONFIDENCE },
 	{ "help", no_argument, NULL, O_HELP },
+	{ "html", required_argument, NULL, O_HTML },
+	{ "markdown", required_argument, NULL, O_MARKDOWN },
 	{ NULL, 0, NULL, 0 },
 };
 
 static const char usage_text[] =
 	"usage: contend report [--db PATH] [EXPERIMENT] [--format text|json|csv]\n"
-	"                      [--resolve PCT] [--handoff-drop PCT] [--confidence C]\n";
+	"                      [--resolve PCT] [--handoff-drop PCT] [--confidence C]\n"
+	"                      [--html DIR] [--markdown DIR]\n";
 
 /* A number strictly inside (lo, hi), or a usage error naming the option. */
 static int parse_between(const char *opt, const char *text, double lo,
@@ -70,6 +77,12 @@ static int parse_option(int c, const char *arg, struct report_args *ra)
 		return 0;
 	case O_CONFIDENCE:
 		return parse_between("confidence", arg, 0, 1, &ra->opts.confidence);
+	case O_HTML:
+		ra->html_dir = arg;
+		return 0;
+	case O_MARKDOWN:
+		ra->md_dir = arg;
+		return 0;
 	default:
 		return -1;
 	}
@@ -83,6 +96,7 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 	ra->db = store_default_path();
 	ra->selector = NULL;
 	ra->format = REPORT_TEXT;
+	ra->html_dir = ra->md_dir = NULL;
 	analysis_opts_default(&ra->opts);
 	optind = 0;   /* glibc: full reset, the CLI may parse more than once */
 	opterr = 0;
@@ -132,6 +146,36 @@ static int pick_experiment(struct store *s, const char *selector, int64_t *id)
 	return 0;
 }
 
+/*
+ * The report bundle: plots rendered into dir (SVG for inlining, PNG for
+ * the Markdown links), then dir/report.html or dir/report.md beside them.
+ */
+static int write_bundle(const struct analysis *a, const char *dir, bool html)
+{
+	struct plot_opts po = { .out_dir = dir, .png = !html, .svg = html,
+				.render = true };
+	struct plot_set set = { 0 };
+	char *path = xasprintf("%s/report.%s", dir, html ? "html" : "md");
+	int ret = plot_experiment(a, &po, &set);
+	FILE *f;
+
+	/* Without gnuplot the report still comes, without its pictures. */
+	if (html) {
+		ret |= html_report(a, &set, dir, path);
+	} else if ((f = fopen(path, "w"))) {
+		ret |= markdown_report(a, &set, ".", f);
+		if (fclose(f))
+			ret = error("%s: write error", path);
+	} else {
+		ret = error("cannot write %s", path);
+	}
+	if (!ret)
+		printf("report written to %s\n", path);
+	plot_set_release(&set);
+	free(path);
+	return ret ? -1 : 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args ra;
@@ -158,8 +202,14 @@ int cmd_report(int argc, char **argv)
 	if (analysis_run(&d, &ra.opts, &a) < 0)
 		goto out;
 	analysed = true;
-	if (report_write(stdout, &a, ra.format) < 0 || fflush(stdout))
+	if (ra.html_dir || ra.md_dir) {
+		if (ra.html_dir && write_bundle(&a, ra.html_dir, true) < 0)
+			goto out;
+		if (ra.md_dir && write_bundle(&a, ra.md_dir, false) < 0)
+			goto out;
+	} else if (report_write(stdout, &a, ra.format) < 0 || fflush(stdout)) {
 		goto out;
+	}
 	ret = 0;
 out:
 	if (analysed)
