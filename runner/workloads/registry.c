@@ -10,6 +10,9 @@
 
 const struct workload *const workloads[] = {
 	&noop_workload,
+	&creat_workload,
+	&chat_workload,
+	&command_workload,
 };
 const size_t nworkloads = ARRAY_SIZE(workloads);
 
