@@ -461,9 +461,10 @@ static int chat_run(const struct wl_args *a, struct result *r)
 	if (chat_open(&c, r))
 		goto out;
 	started = !chat_start(&c, a->v[P_MODE].e == MODE_THREADS, t, x, r);
+	/* Clock first: released tasks may finish before we run again. */
+	t0 = now_monotonic();
 	if (started)
 		gate_release(&c.sh->gate, GATE_OPEN);
-	t0 = now_monotonic();
 	if (task_reap_all(t, n, why, sizeof(why)) || c.sh->failed) {
 		result_fail(r, "chat: %s", c.sh->failed ? c.sh->error : why);
 		goto out;

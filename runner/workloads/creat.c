@@ -252,9 +252,10 @@ static int creat_measure(const struct wl_args *a, int dfd, struct result *r)
 	}
 	lockstat_read(&before);
 	started = !start_all(t, w, n, &c, slots, a, r);
+	/* Clock first: released children may finish before we run again. */
+	t0 = now_monotonic();
 	if (started)
 		gate_release(&sh->gate, GATE_OPEN);
-	t0 = now_monotonic();
 	if (started && !a->jobs) {
 		sleep_until(t0 + a->runtime_s);
 		atomic_store(&sh->stop, 1);
