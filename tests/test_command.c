@@ -217,7 +217,7 @@ static void test_validate_errors(void **state)
 
 		if (validate(kv, err, sizeof(err)) != -1)
 			fail_msg("%s = %s: accepted", bad[i].key, bad[i].value);
-		if (strncmp(err, bad[i].key, strlen(bad[i].key)) ||
+		if (strncmp(err, bad[i].key, strlen(bad[i].key)) != 0 ||
 		    !strstr(err, bad[i].want))
 			fail_msg("%s = %s: '%s'", bad[i].key, bad[i].value, err);
 	}

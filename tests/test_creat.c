@@ -12,14 +12,19 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "runner/scratch.h"
@@ -74,7 +79,7 @@ static size_t entries(const char *dir)
 
 	assert_non_null(d);
 	while ((e = readdir(d)))
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
 	closedir(d);
 	return n;
 }
@@ -351,6 +356,66 @@ static void test_own_scratch(void **state)
 	free(parent);
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * A run killed mid-way leaves no process behind: its children have
+ * PR_SET_PDEATHSIG.  We become a subreaper so orphans would be reparented
+ * to us; inotify tells when all three processes have created their file
+ * (so they surely exist); after the kill, waitpid(-1) must reap exactly
+ * those three, killed, and then find no child.  An alarm bounds the wait
+ * so a surviving child fails the test instead of hanging it.
+ */
+static void test_children_die_with_run(void **state)
+{
+	struct fixture *f = *state;
+	struct sigaction sa = { .sa_handler = on_alarm };
+	int fd = watch(f->scratch), status, reaped = 0;
+	unsigned long created = 0;
+	pid_t run, pid;
+
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	run = fork();
+	assert_true(run >= 0);
+	if (run == 0) {
+		struct wl_args a;
+		struct result r;
+
+		targs_init(&a, &creat_workload, 0);
+		a.runtime_s = 3600;
+		targs_set(&a, "processes", "3");
+		a.scratch = f->scratch;
+		result_init(&r);
+		creat_workload.run(&a, &r);
+		_exit(1);
+	}
+	while (created < 3) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		struct events ev;
+
+		assert_int_equal(poll(&p, 1, -1), 1);
+		count_events(fd, &ev);
+		created += ev.create;
+	}
+	close(fd);
+	assert_int_equal(kill(run, SIGKILL), 0);
+	assert_int_equal(waitpid(run, &status, 0), run);
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(10);
+	while ((pid = waitpid(-1, &status, 0)) > 0) {
+		assert_true(WIFSIGNALED(status));
+		assert_int_equal(WTERMSIG(status), SIGKILL);
+		reaped++;
+	}
+	alarm(0);
+	assert_int_equal(errno, ECHILD);
+	assert_int_equal(reaped, 3);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
 /* The kernel's documented example (Documentation/locking/lockstat.rst). */
 static const char lockstat_before[] =
 	"lock_stat version 0.4\n"
@@ -451,6 +516,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_validate_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_validate_default_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_own_scratch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_children_die_with_run, setup, teardown),
 		cmocka_unit_test(test_lockstat_parse),
 		cmocka_unit_test(test_lockstat_report),
 		cmocka_unit_test(test_lockstat_names),

@@ -133,15 +133,16 @@ static int chat_fail(const struct chat_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static int chat_fail(const struct chat_ctx *c, const char *fmt, ...)
 {
+	char msg[sizeof(c->sh->error)];
 	int expected = 0;
 	size_t i;
 	va_list ap;
 
-	if (atomic_compare_exchange_strong(&c->sh->failed, &expected, 1)) {
-		va_start(ap, fmt);
-		vsnprintf(c->sh->error, sizeof(c->sh->error), fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (atomic_compare_exchange_strong(&c->sh->failed, &expected, 1))
+		memcpy(c->sh->error, msg, sizeof(msg));
 	for (i = 0; i < c->nfds; i++) {
 		shutdown(c->fds[i][0], SHUT_RDWR);
 		shutdown(c->fds[i][1], SHUT_RDWR);

@@ -545,7 +545,7 @@ static void tail_lines(const char *buf, size_t len, char *out, size_t outlen)
 	for (; start < end; start++) {
 		unsigned char ch = (unsigned char)buf[start];
 
-		out[o++] = ch == '\n' || isprint(ch) ? (char)ch : '?';
+		out[o++] = (char)(ch == '\n' || isprint(ch) ? ch : '?');
 	}
 	out[o] = '\0';
 }

@@ -176,8 +176,8 @@ static int creat_failure(struct result *r, const struct slot *s, size_t n,
 	return result_fail(r, "creat: %s", why);
 }
 
-static void creat_report(struct result *r, const struct wl_args *a,
-			 const struct slot *s, size_t n, double elapsed)
+static void creat_report(struct result *r, const struct slot *s, size_t n,
+			 double elapsed)
 {
 	uint64_t *ops = xcalloc(n, sizeof(*ops)), total = 0;
 	double tput;
@@ -193,7 +193,6 @@ static void creat_report(struct result *r, const struct wl_args *a,
 	result_add(r, "ops_per_process", tput / (double)n);
 	result_add(r, "elapsed_s", elapsed);
 	result_set_threads(r, n, ops);
-	(void)a;
 	free(ops);
 }
 
@@ -237,7 +236,7 @@ static int creat_measure(const struct wl_args *a, int dfd, struct result *r)
 	size_t n = (size_t)a->v[P_PROCESSES].i;
 	size_t shsize = sizeof(struct slot) * (n + 1);
 	struct creat_shared *sh = shm_alloc(shsize);
-	struct slot *slots = (struct slot *)sh + 1;
+	struct slot *slots = NULL;
 	struct task *t = xcalloc(n, sizeof(*t));
 	struct worker *w = xcalloc(n, sizeof(*w));
 	struct lockstat before = { 0 }, after = { 0 };
@@ -250,6 +249,7 @@ static int creat_measure(const struct wl_args *a, int dfd, struct result *r)
 		result_fail(r, "creat: mmap shared memory: %s", strerror(errno));
 		goto out;
 	}
+	slots = (struct slot *)sh + 1;   /* the header takes the first slot */
 	lockstat_read(&before);
 	started = !start_all(t, w, n, &c, slots, a, r);
 	/* Clock first: released children may finish before we run again. */
@@ -267,7 +267,7 @@ static int creat_measure(const struct wl_args *a, int dfd, struct result *r)
 	}
 	if (!started)
 		goto out;
-	creat_report(r, a, slots, n, window_end(a, slots, n, t1) - t0);
+	creat_report(r, slots, n, window_end(a, slots, n, t1) - t0);
 	lockstat_read(&after);
 	lockstat_report(r, &before, &after, CREAT_LOCKSTAT_TOP);
 	ret = 0;

@@ -17,7 +17,7 @@
 #include "runner/workloads/procs.h"
 
 /* Worker threads need little stack; thousands of 8 MiB ones would not. */
-#define TASK_STACK (256 * 1024)
+#define TASK_STACK ((size_t)256 * 1024)
 
 void *shm_alloc(size_t size)
 {
