@@ -40,6 +40,8 @@ void gate_release(struct gate *g, unsigned state);
  * A task: fn(arg) in a thread (shared file table and address space) or in
  * a forked child (its own).  A child sets PR_SET_PDEATHSIG so that it dies
  * with its parent, runs fn, and _exits 0 when fn returned 0, else 1.
+ * The death signal follows the forking *thread*: call task_start from the
+ * thread that reaps (contend exec's main thread), never from a helper.
  */
 struct task {
 	bool thread;
