@@ -10,6 +10,7 @@
 
 const struct workload *const workloads[] = {
 	&noop_workload,
+	&paramtest_workload,
 	&creat_workload,
 	&chat_workload,
 	&command_workload,

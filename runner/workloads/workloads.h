@@ -8,6 +8,7 @@
 #include "runner/workload.h"
 
 extern const struct workload noop_workload;
+extern const struct workload paramtest_workload;
 extern const struct workload creat_workload;
 extern const struct workload chat_workload;
 extern const struct workload command_workload;
