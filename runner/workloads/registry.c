@@ -11,6 +11,9 @@
 const struct workload *const workloads[] = {
 	&noop_workload,
 	&paramtest_workload,
+	&creat_workload,
+	&chat_workload,
+	&command_workload,
 };
 const size_t nworkloads = ARRAY_SIZE(workloads);
 
