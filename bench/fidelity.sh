@@ -44,8 +44,12 @@ median() {
 		END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# The conditions of the figures: noise from other work shows in the load.
 echo "fidelity: contend exec futex-mutex / bench/ref_fmutex," \
 	"$ROUNDS rounds of ${RUNTIME}s, alternating (target >= $TARGET)"
+echo "machine: $(nproc) cpus, $(sed -n 's/^model name[[:space:]]*: //p' \
+	/proc/cpuinfo | head -n1), Linux $(uname -r);" \
+	"load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-8s %-8s %14s %14s %8s %8s  %s\n' threads worklen contend_ops/s \
 	ref_ops/s ratio paired verdict
 for c in "1 0" "2 0" "2 500"; do
@@ -77,3 +81,4 @@ for c in "1 0" "2 0" "2 500"; do
 			 printf "%-8s %-8s %14.4g %14.4g %8.3f %8.3f  %s\n", t, w,
 				c, r, q, p, (q >= g) ? "ok" : "below target" }'
 done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -57,16 +57,24 @@ static void unlock(atomic_uint *m)
 	}
 }
 
+/* The seed's loop(worklen): the count is an argument, not re-read. */
+static void loop(long iterations)
+{
+	for (long i = 0; i < iterations; i++)
+		__asm__ __volatile__("" ::: "memory");
+}
+
 static void *worker(void *arg)
 {
+	const long n = worklen;
+
 	(void)arg;
 	pthread_barrier_wait(&start);
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
 		lock(&g.lock);
 		g.count++;
 		unlock(&g.lock);
-		for (long i = 0; i < worklen; i++)
-			__asm__ __volatile__("" ::: "memory");
+		loop(n);
 	}
 	return NULL;
 }
@@ -79,15 +87,30 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* A whole-string integer >= 0, or -1. */
+static long integer(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	return (end == s || *end || v < 0) ? -1 : v;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t tid[64];
 	struct timespec nap;
-	double t0, t1, secs;
-	int n, i;
+	double t0, t1, secs = 0;
+	char *end = NULL;
+	long n = 0;
+	int i;
 
-	if (argc != 4 || (n = atoi(argv[1])) < 1 || n > 64 ||
-	    (worklen = atol(argv[2])) < 0 || (secs = atof(argv[3])) <= 0) {
+	if (argc == 4) {
+		n = integer(argv[1]);
+		worklen = integer(argv[2]);
+		secs = strtod(argv[3], &end);
+	}
+	if (n < 1 || n > 64 || worklen < 0 || !end || *end || secs <= 0) {
 		fprintf(stderr, "usage: ref_fmutex NTHREADS(1-64) WORKLEN SECONDS\n");
 		return 2;
 	}
