@@ -8,14 +8,14 @@
 # Target: >= 0.97 in every case (docs/PERFORMANCE.md).
 #
 # Environment: CONTEND (./contend), BUILD (build), CC (cc), CFLAGS (as the
-# Makefile's), ROUNDS (7), RUNTIME (seconds per run, 1).
+# Makefile's), ROUNDS (9), RUNTIME (seconds per run, 1).
 set -eu
 
 CONTEND=${CONTEND:-./contend}
 BUILD=${BUILD:-build}
 CC=${CC:-cc}
 CFLAGS=${CFLAGS:--O2 -g}
-ROUNDS=${ROUNDS:-7}
+ROUNDS=${ROUNDS:-9}
 RUNTIME=${RUNTIME:-1}
 TARGET=0.97
 REF=$BUILD/bench/ref_fmutex
