@@ -10,6 +10,10 @@
 
 const struct workload *const workloads[] = {
 	&noop_workload,
+	&futex_mutex_workload,
+	&pthread_mutex_workload,
+	&spinlock_workload,
+	&rwlock_workload,
 	&paramtest_workload,
 	&creat_workload,
 	&chat_workload,

@@ -8,6 +8,10 @@
 #include "runner/workload.h"
 
 extern const struct workload noop_workload;
+extern const struct workload futex_mutex_workload;   /* futex_mutex.c */
+extern const struct workload pthread_mutex_workload; /* pthread_mutex.c */
+extern const struct workload spinlock_workload;      /* spinlock.c */
+extern const struct workload rwlock_workload;        /* rwlock.c */
 extern const struct workload paramtest_workload;
 extern const struct workload creat_workload;
 extern const struct workload chat_workload;
