@@ -20,30 +20,8 @@
 
 /* ---- numbers ---- */
 
-/* 4 significant digits, k/M/G/T above 10^4 so throughputs stay readable. */
-static const char *num(char *buf, size_t len, double v)
-{
-	static const char suffix[] = " kMGTPE";
-	size_t k = 0;
-
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else if (isinf(v))
-		snprintf(buf, len, "%sinf", v < 0 ? "-" : "");
-	else if (fabs(v) < 1e4)
-		snprintf(buf, len, "%.4g", v);
-	else {
-		/* 999.96k prints as 1000k with %.4g: scale on the rounded value. */
-		while (fabs(v) >= 999.95 && k < sizeof(suffix) - 2) {
-			v /= 1000;
-			k++;
-		}
-		snprintf(buf, len, "%.4g%c", v, suffix[k]);
-	}
-	return buf;
-}
-
-#define NUM(v) num((char[24]){ 0 }, 24, (v))
+/* analysis_fmt: 4 significant digits, k/M/G above 10^4, as the report. */
+#define NUM(v) analysis_fmt((char[24]){ 0 }, 24, (v))
 
 static const char *pct(char *buf, size_t len, double frac)
 {
@@ -485,7 +463,8 @@ int levels_write_json(FILE *f, const struct levels *l)
 	struct jw w = { .f = f };
 
 	jw_open(&w, NULL, '{');
-	jw_int(&w, "levels_version", LEVELS_JSON_VERSION);
+	jw_int(&w, "schema", LEVELS_JSON_VERSION);
+	jw_str(&w, "report", "levels");
 	jw_str(&w, "metric", o->metric);
 	jw_str(&w, "unit", metric_unit(o->metric));
 	jw_num(&w, "confidence", o->confidence);
