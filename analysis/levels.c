@@ -106,6 +106,23 @@ void levels_advise(const struct anova *a, double n_now, double run_cost,
 
 /* ---- one configuration ---- */
 
+/* Shares of the variance and the effective sample size, from the ANOVA. */
+static void config_derive(struct level_config *c)
+{
+	const struct anova *a = &c->anova;
+	double tot = a->var_between + a->var_within;
+
+	c->share_between = c->share_within = NAN;
+	if (tot > 0) {
+		c->share_between = a->var_between / tot;
+		c->share_within = a->var_within / tot;
+	}
+	/* Kish's design effect: runs sharing a boot count as fewer runs. */
+	c->n_eff = isfinite(a->icc) && isfinite(a->n0)
+			   ? (double)c->n / (1.0 + (a->n0 - 1.0) * a->icc)
+			   : NAN;
+}
+
 int levels_config_compute(const double *x, double run_cost,
 			  const struct levels_opts *o, struct level_config *c)
 {
@@ -113,7 +130,6 @@ int levels_config_compute(const double *x, double run_cost,
 	size_t *sizes = xcalloc(c->k ? c->k : 1, sizeof(*sizes));
 	double *means = xcalloc(c->k ? c->k : 1, sizeof(*means));
 	const double *g = x;
-	double icc, n0;
 	size_t i;
 	int ret = -1;
 
@@ -135,18 +151,7 @@ int levels_config_compute(const double *x, double run_cost,
 	    stats_summarize(means, c->k, conf, &c->grand) < 0 ||
 	    stats_summarize(x, c->n, conf, &c->pooled) < 0)
 		goto out;
-	c->share_between = c->share_within = NAN;
-	if (c->anova.var_between + c->anova.var_within > 0) {
-		double tot = c->anova.var_between + c->anova.var_within;
-
-		c->share_between = c->anova.var_between / tot;
-		c->share_within = c->anova.var_within / tot;
-	}
-	/* Kish's design effect: runs sharing a boot count as fewer runs. */
-	icc = c->anova.icc;
-	n0 = c->anova.n0;
-	c->n_eff = isfinite(icc) && isfinite(n0)
-			   ? (double)c->n / (1.0 + (n0 - 1.0) * icc) : NAN;
+	config_derive(c);
 	levels_advise(&c->anova, (double)c->n / (double)c->k, run_cost,
 		      o->boot_cost, o->alpha, &c->plan);
 	ret = 0;
