@@ -37,7 +37,7 @@ static const struct command commands[] = {
 	  "contend compare BASE CAND [--db PATH] [--metric M] [--format text|json]\n"
 	  "                [--threshold PCT] [--fail-on-regression PCT]\n"
 	  "                [--lower-is-better | --higher-is-better] [-C N] [-d DELIMS]\n"
-	  "                [--confidence C]\n"
+	  "                [--confidence C] [--plot DIR]\n"
 	  "BASE, CAND: LABEL | DB:LABEL | DB:EXPERIMENT | DB | FILE of numbers" },
 	{ "plot", cmd_plot, "draw the plots of an experiment with gnuplot",
 	  "contend plot [--db PATH] [EXPERIMENT] [--out DIR] [--format png|svg|both]\n"
