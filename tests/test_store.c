@@ -270,7 +270,7 @@ static void injection_roundtrip(void **state)
 					      " WHERE type = 'table' AND name IN"
 					      " ('experiments', 'experiment_meta',"
 					      " 'configs', 'config_params', 'runs',"
-					      " 'samples', 'thread_samples')"), 7);
+					      " 'samples', 'run_threads')"), 7);
 	store_close(s);
 }
 
@@ -787,6 +787,79 @@ static void read_while_writing(void **state)
 	store_close(w);
 }
 
+/* thread_samples: the per-thread view of run_threads, for SQL users. */
+static void thread_view(void **state)
+{
+	static const uint64_t ops[] = { 5, 0, 123456789012 };
+	struct run_record r = { 0 };
+	struct experiment_row e = { 0 };
+	struct store *s;
+	int64_t cfg, run;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	e.name = (char *)"v";
+	assert_int_equal(store_experiment_create(s, &e), 0);
+	assert_int_equal(store_config_add(s, e.id, 0, "noop", "v", "", 0.05, 0,
+					  0, NULL, &cfg), 0);
+	assert_int_equal(store_run_plan(s, e.id, cfg, 0, 0, false, &run), 0);
+	r.status = RUN_OK;
+	r.env_pad = -1;
+	r.nthreads = 3;
+	r.thread_ops = ops;
+	assert_int_equal(store_run_record(s, run, &r), 0);
+	assert_int_equal(raw_int(store_db(s), "SELECT count(*) FROM thread_samples"),
+			 3);
+	assert_int_equal(raw_int(store_db(s), "SELECT ops FROM thread_samples"
+					      " WHERE thread = 2"), 123456789012);
+	assert_int_equal(raw_int(store_db(s), "SELECT sum(ops) FROM thread_samples"
+					      " WHERE run_id = 1"), 123456789017);
+	free(e.uuid);
+	store_close(s);
+}
+
+/* Damaged thread ops text is an error naming the run, not garbage. */
+static void malformed_threads_refused(void **state)
+{
+	static const char *const bad[] = {
+		"[1,2", "1,2]", "[1,,2]", "[1,-2]", "[18446744073709551616]",
+		"[1] x", "[a]", "",
+	};
+	struct store *s;
+	struct dataset d;
+	int64_t id;
+	size_t i;
+	char sql[128];
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	id = fx_build(s, &plain);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(sql, sizeof(sql), "UPDATE run_threads SET ops = '%s'"
+			 " WHERE run_id = (SELECT min(run_id) FROM run_threads)",
+			 bad[i]);
+		assert_int_equal(sqlite3_exec(store_db(s), sql, NULL, NULL, NULL),
+				 SQLITE_OK);
+		capture_start();
+		assert_int_equal(store_load(s, id, &d), -1);
+		assert_contains(capture_end(), "thread ops of run");
+	}
+	/* Blanks are fine: the text is JSON. */
+	assert_int_equal(sqlite3_exec(store_db(s), "UPDATE run_threads SET ops ="
+				      " ' [ 1 , 18446744073709551615 ] '"
+				      " WHERE run_id = (SELECT min(run_id)"
+				      " FROM run_threads)", NULL, NULL, NULL),
+			 SQLITE_OK);
+	assert_int_equal(store_load(s, id, &d), 0);
+	/* Fixture runs hold 4 + 1 + 1 + 4 threads; the first (seq 0) now 2. */
+	assert_int_equal(d.nthread_ops, 8);
+	assert_int_equal(d.runs[d.configs[1].run0].nthreads, 2);
+	assert_true(d.thread_ops[d.runs[d.configs[1].run0].thread0 + 1] ==
+		    UINT64_MAX);
+	dataset_release(&d);
+	store_close(s);
+}
+
 static void default_path(void **state)
 {
 	(void)state;
@@ -858,6 +931,8 @@ int main(void)
 		cmocka_unit_test(plan_integrity),
 		cmocka_unit_test_setup_teardown(read_while_writing, setup,
 						teardown),
+		cmocka_unit_test(thread_view),
+		cmocka_unit_test(malformed_threads_refused),
 		cmocka_unit_test(default_path),
 		cmocka_unit_test(status_names),
 		cmocka_unit_test(meta_lookup),
