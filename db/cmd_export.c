@@ -210,9 +210,10 @@ static void set_int(struct exporter *x, enum column c, long long v)
 	x->row[c].text = x->num[c];
 }
 
-static bool same_bits(double a, double b)
+/* a == b without -Wfloat-equal's complaint: here exactness is the point. */
+static bool same_value(double a, double b)
 {
-	return !memcmp(&a, &b, sizeof(a));
+	return !(a < b) && !(a > b);
 }
 
 /* The shortest decimal that reads back as v; JSON has no inf: null. */
@@ -225,7 +226,7 @@ static void set_double(struct exporter *x, enum column c, double v)
 		return;
 	}
 	snprintf(x->num[c], sizeof(x->num[c]), "%.15g", v);
-	if (!same_bits(strtod(x->num[c], &end), v))
+	if (!same_value(strtod(x->num[c], &end), v))
 		snprintf(x->num[c], sizeof(x->num[c]), "%.17g", v);
 	x->row[c].type = F_NUM;
 	x->row[c].text = x->num[c];
@@ -262,7 +263,7 @@ static void run_fields(struct exporter *x, const struct dataset *d,
 static void run_write(struct exporter *x, const struct dataset *d, size_t ri)
 {
 	const struct ds_run *r = &d->runs[ri];
-	size_t m, t, n = 0;
+	size_t m, n = 0;
 
 	run_fields(x, d, r);
 	for (m = 0; m < d->nmetrics; m++) {
@@ -276,7 +277,7 @@ static void run_write(struct exporter *x, const struct dataset *d, size_t ri)
 		n++;
 	}
 	if (x->threads) {
-		for (t = 0; t < r->nthreads; t++) {
+		for (size_t t = 0; t < r->nthreads; t++) {
 			set_str(x, COL_METRIC, "thread_ops");
 			snprintf(x->num[COL_VALUE], sizeof(x->num[COL_VALUE]),
 				 "%" PRIu64, d->thread_ops[r->thread0 + t]);

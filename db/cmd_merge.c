@@ -218,7 +218,7 @@ static int copy_experiment(struct merge *m, const struct experiment_row *e)
 		m->skipped++;
 		return 0;
 	}
-	if (strcmp(e->status, "complete"))
+	if (strcmp(e->status, "complete") != 0)
 		fprintf(stderr, "contend: %s: experiment %" PRId64 " '%s' is %s;"
 			" merged as it is now\n", m->in_path, e->id, e->name,
 			e->status);

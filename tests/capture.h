@@ -12,6 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Ends capture_run's argument list (a bare NULL may be an int in varargs). */
+#define CAPTURE_END ((char *)NULL)
+
 struct captured {
 	int status;
 	char *out, *err;   /* malloc'd, NUL-terminated */
@@ -52,7 +55,7 @@ static inline char *capture_fd_end(struct capture_fd *c)
 	return buf;
 }
 
-/* Runs fn with the NULL-terminated argument list; the caller frees r. */
+/* Runs fn with the arguments up to CAPTURE_END; the caller frees r. */
 static inline int capture_run(struct captured *r, int (*fn)(int, char **), ...)
 {
 	struct capture_fd o, e;

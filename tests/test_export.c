@@ -66,21 +66,25 @@ static int setup(void **state)
 	if (!c)
 		return -1;
 	strcpy(c->dir, "/tmp/contend-export-XXXXXX");
-	if (!mkdtemp(c->dir))
+	if (!mkdtemp(c->dir)) {
+		free(c);
 		return -1;
+	}
 	snprintf(c->db, sizeof(c->db), "%s/x.db", c->dir);
+	*state = c;
 	if (store_open(c->db, STORE_CREATE, &s))
 		return -1;
 	for (i = 0; i < 2; i++) {
 		int64_t id = fx_build(s, nm[i]);
 
-		if (id < 0 || store_experiment_get(s, id, &e))
+		if (id < 0 || store_experiment_get(s, id, &e)) {
+			store_close(s);
 			return -1;
+		}
 		strcpy(c->uuid[i], e.uuid);
 		experiment_row_release(&e);
 	}
 	store_close(s);
-	*state = c;
 	return 0;
 }
 
@@ -177,7 +181,7 @@ static void csv_plain(void **state)
 	char line[256];
 
 	assert_int_equal(capture_run(&r, cmd_export, "export", "--db", c->db,
-				     "v6.1", NULL), 0);
+				     "v6.1", CAPTURE_END), 0);
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, "");
 	/* Header, then seq 0 (config 1, warm-up) with its sorted metrics. */
@@ -206,7 +210,7 @@ static void csv_quoting_roundtrip(void **state)
 	size_t i, sections[2] = { 0, 0 };
 
 	assert_int_equal(capture_run(&r, cmd_export, "export", "--db", c->db,
-				     "--threads", c->uuid[1], NULL), 0);
+				     "--threads", c->uuid[1], CAPTURE_END), 0);
 	assert_int_equal(r.status, 0);
 	assert_contains(r.out, ",\"\"\"; DELETE FROM samples; /* \\ */\",");
 	assert_contains(r.out, ",\"a'b\"\"c;d,e\nf\",");
@@ -245,7 +249,7 @@ static void json_escaping(void **state)
 
 	assert_int_equal(capture_run(&r, cmd_export, "export", "--format", "json",
 				     "--db", c->db, "--threads", c->uuid[1],
-				     NULL), 0);
+				     CAPTURE_END), 0);
 	assert_int_equal(r.status, 0);
 	assert_memory_equal(r.out, "[\n{\"experiment_id\":2,", 21);
 	assert_string_equal(r.out + strlen(r.out) - 4, "}\n]\n");
@@ -271,7 +275,7 @@ static void all_experiments(void **state)
 	struct csv t;
 
 	assert_int_equal(capture_run(&r, cmd_export, "export", "--db", c->db,
-				     NULL), 0);
+				     CAPTURE_END), 0);
 	assert_int_equal(r.status, 0);
 	csv_read(r.out, &t);
 	assert_int_equal(t.nrec, 1 + 2 * FX_ROWS);
@@ -292,13 +296,13 @@ static void empty_database(void **state)
 	assert_int_equal(store_open(path, STORE_CREATE, &s), 0);
 	store_close(s);
 	assert_int_equal(capture_run(&r, cmd_export, "export", "--db", path,
-				     NULL), 0);
+				     CAPTURE_END), 0);
 	assert_int_equal(r.status, 0);
 	snprintf(header, sizeof(header), "%s\n", csv_header);
 	assert_string_equal(r.out, header);
 	captured_release(&r);
 	assert_int_equal(capture_run(&r, cmd_export, "export", "--db", path,
-				     "--format", "json", NULL), 0);
+				     "--format", "json", CAPTURE_END), 0);
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "[]\n");
 	captured_release(&r);
@@ -325,7 +329,7 @@ static void errors(void **state)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		assert_int_equal(capture_run(&r, cmd_export, "export", "--db",
 					     c->db, cases[i].args[0],
-					     cases[i].args[1], NULL), 0);
+					     cases[i].args[1], CAPTURE_END), 0);
 		assert_int_equal(r.status, 2);
 		assert_contains(r.err, cases[i].message);
 		assert_string_equal(r.out, "");
@@ -333,7 +337,7 @@ static void errors(void **state)
 	}
 	snprintf(missing, sizeof(missing), "%s/missing.db", c->dir);
 	assert_int_equal(capture_run(&r, cmd_export, "export", "--db", missing,
-				     NULL), 0);
+				     CAPTURE_END), 0);
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, missing);
 	captured_release(&r);
@@ -348,7 +352,7 @@ static void default_database(void **state)
 
 	assert_int_equal(setenv("CONTEND_DB", c->db, 1), 0);
 	assert_int_equal(capture_run(&r, cmd_export, "export", "lockdep-effect",
-				     NULL), 0);
+				     CAPTURE_END), 0);
 	unsetenv("CONTEND_DB");
 	assert_int_equal(r.status, 0);
 	assert_int_equal(count_str(r.out, "\n"), 1 + FX_ROWS);

@@ -81,8 +81,10 @@ static int setup(void **state)
 	if (!c)
 		return -1;
 	strcpy(c->dir, "/tmp/contend-merge-XXXXXX");
-	if (!mkdtemp(c->dir))
+	if (!mkdtemp(c->dir)) {
+		free(c);
 		return -1;
+	}
 	snprintf(c->a, sizeof(c->a), "%s/a.db", c->dir);
 	snprintf(c->b, sizeof(c->b), "%s/b.db", c->dir);
 	snprintf(c->out, sizeof(c->out), "%s/out.db", c->dir);
@@ -265,7 +267,7 @@ static void merge_roundtrip(void **state)
 	};
 
 	assert_int_equal(capture_run(&r, cmd_merge, "merge", c->out, c->a, c->b,
-				     NULL), 0);
+				     CAPTURE_END), 0);
 	assert_int_equal(r.status, 0);
 	assert_contains(r.out, "a.db: 2 experiments merged, 0 already present");
 	assert_contains(r.out, "b.db: 1 experiment merged, 0 already present");
@@ -302,14 +304,14 @@ static void merge_again_skips(void **state)
 	struct captured r;
 	long long samples;
 
-	assert_int_equal(capture_run(&r, cmd_merge, "merge", c->out, c->a, NULL),
+	assert_int_equal(capture_run(&r, cmd_merge, "merge", c->out, c->a, CAPTURE_END),
 			 0);
 	assert_int_equal(r.status, 0);
 	captured_release(&r);
 	samples = count(c->out, "SELECT count(*) FROM samples");
 	/* OUT itself as an input: everything in it is present already. */
 	assert_int_equal(capture_run(&r, cmd_merge, "merge", c->out, c->a, c->out,
-				     NULL), 0);
+				     CAPTURE_END), 0);
 	assert_int_equal(r.status, 0);
 	assert_contains(r.err, "is already in");
 	assert_contains(r.err, c->uuid[0]);
@@ -327,7 +329,7 @@ static void merge_leaves_inputs_untouched(void **state)
 	size_t n0, n1;
 	char *before = slurp(c->a, &n0), *after;
 
-	assert_int_equal(capture_run(&r, cmd_merge, "merge", c->out, c->a, NULL),
+	assert_int_equal(capture_run(&r, cmd_merge, "merge", c->out, c->a, CAPTURE_END),
 			 0);
 	assert_int_equal(r.status, 0);
 	captured_release(&r);
@@ -345,7 +347,7 @@ static void merge_into_new_file(void **state)
 	char fresh[128];
 
 	snprintf(fresh, sizeof(fresh), "%s/fresh.db", c->dir);
-	assert_int_equal(capture_run(&r, cmd_merge, "merge", fresh, c->b, NULL),
+	assert_int_equal(capture_run(&r, cmd_merge, "merge", fresh, c->b, CAPTURE_END),
 			 0);
 	assert_int_equal(r.status, 0);
 	captured_release(&r);
@@ -368,17 +370,17 @@ static void merge_refuses_bad_input(void **state)
 	snprintf(fresh, sizeof(fresh), "%s/fresh.db", c->dir);
 	/* A bad input is found before OUT is created. */
 	assert_int_equal(capture_run(&r, cmd_merge, "merge", fresh, c->a,
-				     c->text, NULL), 0);
+				     c->text, CAPTURE_END), 0);
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "notes.txt: file is not a database");
 	captured_release(&r);
 	assert_int_equal(stat(fresh, &sb), -1);
-	assert_int_equal(capture_run(&r, cmd_merge, "merge", fresh, NULL), 0);
+	assert_int_equal(capture_run(&r, cmd_merge, "merge", fresh, CAPTURE_END), 0);
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "usage: contend merge OUT.db IN.db");
 	captured_release(&r);
 	assert_int_equal(capture_run(&r, cmd_merge, "merge", fresh,
-				     "/nonexistent/x.db", NULL), 0);
+				     "/nonexistent/x.db", CAPTURE_END), 0);
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "/nonexistent/x.db");
 	captured_release(&r);
