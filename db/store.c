@@ -142,6 +142,17 @@ static const char *const stmt_sql[ST_COUNT] = {
 		" WHERE r.experiment_id = ?1 ORDER BY r.seq",
 };
 
+/* What a failure of the statements run by stmt_exec means to the user. */
+static const char *const stmt_what[ST_COUNT] = {
+	[ST_BEGIN] = "cannot start a write transaction",
+	[ST_BEGIN_READ] = "cannot start a read transaction",
+	[ST_COMMIT] = "cannot commit",
+	[ST_ROLLBACK] = "cannot roll back",
+	[ST_SAVEPOINT] = "cannot start a write",
+	[ST_RELEASE] = "cannot complete a write",
+	[ST_ROLLBACK_TO] = "cannot undo a write",
+};
+
 struct store {
 	sqlite3 *db;
 	char *path;
@@ -153,8 +164,17 @@ struct store {
 
 /* ---- small helpers ---- */
 
+/*
+ * "PATH: what: SQLite's reason", and who holds the lock when the busy
+ * timeout ran out.  (sqlite3_system_errno() is not added: it returns the
+ * errno of the process's last call, often a harmless earlier ENOENT.)
+ */
 static int db_fail(struct store *s, const char *what)
 {
+	if ((sqlite3_errcode(s->db) & 0xff) == SQLITE_BUSY)
+		return error("%s: %s: %s (another contend kept it busy for "
+			     "more than %d s)", s->path, what,
+			     sqlite3_errmsg(s->db), STORE_BUSY_MS / 1000);
 	return error("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
 }
 
@@ -189,10 +209,10 @@ static int stmt_exec(struct store *s, enum stmt_id id)
 	if (!st)
 		return -1;
 	rc = sqlite3_step(st);
-	stmt_done(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return db_fail(s, stmt_sql[id]);
-	return 0;
+		db_fail(s, stmt_what[id] ? stmt_what[id] : stmt_sql[id]);
+	stmt_done(st);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
 
 static int step_done(struct store *s, sqlite3_stmt *st, const char *what)

@@ -14,8 +14,11 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <sqlite3.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "db/store.h"
@@ -862,6 +865,217 @@ static void malformed_threads_refused(void **state)
 	store_close(s);
 }
 
+/* ---- faults: a writer killed or out of space mid-record ---- */
+
+#define FAULT_RUNS 150
+#define FAULT_METRICS 20
+#define FAULT_THREADS 8
+
+/* An experiment of FAULT_RUNS planned runs of one configuration. */
+static int64_t fault_plan(const char *path)
+{
+	struct experiment_row e = { 0 };
+	struct store *s;
+	int64_t cfg, run;
+	long i;
+
+	assert_int_equal(store_open(path, STORE_CREATE, &s), 0);
+	e.name = (char *)"fault";
+	assert_int_equal(store_experiment_create(s, &e), 0);
+	assert_int_equal(store_begin(s), 0);
+	assert_int_equal(store_config_add(s, e.id, 0, "noop", "f", "", 0.05, 0,
+					  0, NULL, &cfg), 0);
+	for (i = 0; i < FAULT_RUNS; i++)
+		assert_int_equal(store_run_plan(s, e.id, cfg, i, (int)i, false,
+						&run), 0);
+	assert_int_equal(store_commit(s), 0);
+	free(e.uuid);
+	store_close(s);
+	return e.id;
+}
+
+/* Records every pending run; after each commit writes a byte to fd. */
+static int fault_record_all(struct store *s, int64_t id, int fd)
+{
+	static char names[FAULT_METRICS][16];
+	const char *metric[FAULT_METRICS];
+	double value[FAULT_METRICS];
+	uint64_t ops[FAULT_THREADS];
+	struct run_record r = { 0 };
+	struct pending_run *p;
+	size_t n, i, m;
+	int ret = 0;
+
+	if (store_pending_runs(s, id, &p, &n))
+		return -1;
+	for (m = 0; m < FAULT_METRICS; m++) {
+		snprintf(names[m], sizeof(names[m]), "metric_%02zu", m);
+		metric[m] = names[m];
+	}
+	r.status = RUN_OK;
+	r.env_pad = -1;
+	r.nsamples = FAULT_METRICS;
+	r.metric = metric;
+	r.value = value;
+	r.nthreads = FAULT_THREADS;
+	r.thread_ops = ops;
+	for (i = 0; i < n && !ret; i++) {
+		for (m = 0; m < FAULT_METRICS; m++)
+			value[m] = (double)p[i].seq + (double)m / 100;
+		for (m = 0; m < FAULT_THREADS; m++)
+			ops[m] = (uint64_t)p[i].seq * 100 + m;
+		r.wall_s = (double)p[i].seq;
+		ret = store_run_record(s, p[i].run_id, &r);
+		if (!ret && fd >= 0 && write(fd, "x", 1) != 1)
+			ret = -1;
+	}
+	free(p);
+	return ret;
+}
+
+/*
+ * The database is intact, and each run is all or nothing: recorded with
+ * every sample and thread, or still planned with none.  Returns the
+ * number recorded.  Read-only, as a report right after the crash would.
+ */
+static size_t fault_check(const char *path, int64_t id)
+{
+	struct store *s;
+	struct dataset d;
+	sqlite3_stmt *st;
+	size_t r, m, ok = 0;
+
+	assert_int_equal(store_open(path, STORE_RDONLY, &s), 0);
+	assert_int_equal(sqlite3_prepare_v2(store_db(s), "PRAGMA integrity_check",
+					    -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "ok");
+	sqlite3_finalize(st);
+	assert_int_equal(store_load(s, id, &d), 0);
+	assert_int_equal(d.nruns, FAULT_RUNS);
+	for (r = 0; r < d.nruns; r++) {
+		bool done = d.runs[r].status == RUN_OK;
+
+		assert_int_equal(d.runs[r].seq, (long)r);
+		assert_true(done || d.runs[r].status == RUN_PLANNED);
+		assert_int_equal(d.runs[r].nthreads, done ? FAULT_THREADS : 0);
+		for (m = 0; m < d.nmetrics; m++)
+			assert_int_equal(isnan(dataset_value(&d, r, (int)m)), !done);
+		if (done)
+			assert_true(fx_same(dataset_value(&d, r, 0), (double)r));
+		ok += done;
+	}
+	dataset_release(&d);
+	store_close(s);
+	return ok;
+}
+
+/* Resumes: records what is pending; afterwards every run is ok once. */
+static void fault_resume(const char *path, int64_t id)
+{
+	struct store *s;
+
+	assert_int_equal(store_open(path, 0, &s), 0);
+	assert_int_equal(fault_record_all(s, id, -1), 0);
+	store_close(s);
+	assert_int_equal(fault_check(path, id), FAULT_RUNS);
+}
+
+/*
+ * SIGKILL at 50 seeded random points of a writer recording runs: the
+ * parent waits for k commits (a byte each on a pipe, no sleeping), then
+ * kills the child wherever it is in run k + 1.
+ */
+static void killed_writer(void **state)
+{
+	struct ctx *c = *state;
+	unsigned seed = 20240601;
+	int trial;
+
+	for (trial = 0; trial < 50; trial++) {
+		int64_t id;
+		size_t k = (size_t)rand_r(&seed) % FAULT_RUNS, got = 0;
+		int fd[2], wstatus;
+		pid_t pid;
+		char byte;
+
+		snprintf(c->path, sizeof(c->path), "%s/kill%d.db", c->dir, trial);
+		id = fault_plan(c->path);
+		assert_int_equal(pipe(fd), 0);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			struct store *s;
+
+			close(fd[0]);
+			if (store_open(c->path, 0, &s) ||
+			    fault_record_all(s, id, fd[1]))
+				_exit(1);
+			store_close(s);
+			_exit(0);
+		}
+		close(fd[1]);
+		while (got < k && read(fd[0], &byte, 1) == 1)
+			got++;
+		assert_int_equal(got, k);
+		kill(pid, SIGKILL);
+		assert_int_equal(waitpid(pid, &wstatus, 0), pid);
+		close(fd[0]);
+		assert_true(fault_check(c->path, id) >= k);
+		fault_resume(c->path, id);
+	}
+}
+
+/*
+ * A file size limit reached mid-record (as a full disk): a clear error,
+ * the database intact, and the experiment resumable once space is back.
+ */
+static void file_size_limit(void **state)
+{
+	struct ctx *c = *state;
+	char errpath[160], *err;
+	int64_t id = fault_plan(c->path);
+	struct stat sb;
+	size_t n, ok;
+	int wstatus;
+	pid_t pid;
+
+	snprintf(errpath, sizeof(errpath), "%s/child.err", c->dir);
+	assert_int_equal(stat(c->path, &sb), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit lim = { (rlim_t)sb.st_size + 64 * 1024,
+				      (rlim_t)sb.st_size + 64 * 1024 };
+		struct store *s;
+		int efd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		if (efd < 0 || dup2(efd, 2) < 0)
+			_exit(3);
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &lim) || store_open(c->path, 0, &s))
+			_exit(3);
+		/* Must fail: 150 runs need far more than 64 KiB of WAL. */
+		_exit(fault_record_all(s, id, -1) ? 0 : 2);
+	}
+	assert_int_equal(waitpid(pid, &wstatus, 0), pid);
+	assert_true(WIFEXITED(wstatus));
+	assert_int_equal(WEXITSTATUS(wstatus), 0);
+	err = slurp(errpath, &n);
+	/*
+	 * SQLite reports a short write as "database or disk is full" and a
+	 * failed one (EFBIG) as "disk I/O error"; which comes first depends
+	 * on where the limit cuts a WAL frame.
+	 */
+	assert_contains(err, c->path);
+	if (!strstr(err, "disk I/O error") && !strstr(err, "disk is full"))
+		fail_msg("no I/O error reported: '%s'", err);
+	free(err);
+	ok = fault_check(c->path, id);
+	assert_true(ok > 0 && ok < FAULT_RUNS);
+	fault_resume(c->path, id);
+}
+
 static void default_path(void **state)
 {
 	(void)state;
@@ -935,6 +1149,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test(thread_view),
 		cmocka_unit_test(malformed_threads_refused),
+		cmocka_unit_test_setup_teardown(killed_writer, setup, teardown),
+		cmocka_unit_test_setup_teardown(file_size_limit, setup, teardown),
 		cmocka_unit_test(default_path),
 		cmocka_unit_test(status_names),
 		cmocka_unit_test(meta_lookup),
