@@ -103,3 +103,14 @@ CREATE TABLE IF NOT EXISTS run_threads (
 CREATE VIEW IF NOT EXISTS thread_samples (run_id, thread, ops) AS
 	SELECT t.run_id, j.key, j.value
 	FROM run_threads t, json_each(t.ops) j;
+
+-- Tools that write a database themselves may insert per-thread rows, in
+-- thread order; each lands in its run's array.
+CREATE TRIGGER IF NOT EXISTS thread_samples_insert
+INSTEAD OF INSERT ON thread_samples
+BEGIN
+	INSERT INTO run_threads (run_id, ops)
+		VALUES (NEW.run_id, json_array(NEW.ops))
+	ON CONFLICT (run_id) DO UPDATE
+		SET ops = json_set(ops, '$[' || NEW.thread || ']', NEW.ops);
+END;

@@ -799,6 +799,7 @@ static void thread_view(void **state)
 	struct run_record r = { 0 };
 	struct experiment_row e = { 0 };
 	struct store *s;
+	struct dataset d;
 	int64_t cfg, run;
 
 	(void)state;
@@ -819,6 +820,19 @@ static void thread_view(void **state)
 					      " WHERE thread = 2"), 123456789012);
 	assert_int_equal(raw_int(store_db(s), "SELECT sum(ops) FROM thread_samples"
 					      " WHERE run_id = 1"), 123456789017);
+	/* Rows inserted into the view (thread order) reach the loader. */
+	assert_int_equal(store_run_plan(s, e.id, cfg, 1, 1, false, &run), 0);
+	assert_int_equal(sqlite3_exec(store_db(s),
+				      "INSERT INTO thread_samples VALUES (2, 0, 11);"
+				      "INSERT INTO thread_samples VALUES (2, 1, 12);"
+				      "INSERT INTO thread_samples VALUES (2, 2, 13);",
+				      NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(run, 2);
+	assert_int_equal(store_load(s, e.id, &d), 0);
+	assert_int_equal(d.runs[1].nthreads, 3);
+	assert_int_equal(d.thread_ops[d.runs[1].thread0], 11);
+	assert_int_equal(d.thread_ops[d.runs[1].thread0 + 2], 13);
+	dataset_release(&d);
 	free(e.uuid);
 	store_close(s);
 }
