@@ -1116,13 +1116,30 @@ out:
 
 /* ---- loading a whole experiment ---- */
 
-/* The configuration index of id; configs arrive ordered by pos, not id. */
+/*
+ * The index of configuration id.  Rows arrive grouped by configuration in
+ * pos order, so the hint (the previous row's) or the one after it nearly
+ * always matches; then, as ids usually ascend with pos (the runner inserts
+ * in pos order, merge keeps the order), a binary search; a linear scan
+ * only for a file written otherwise.
+ */
 static long config_index(const struct dataset *d, int64_t id, size_t hint)
 {
-	size_t i;
+	size_t lo = 0, hi = d->nconfigs, i;
 
-	if (hint < d->nconfigs && d->configs[hint].id == id)
-		return (long)hint;
+	for (i = hint; i < hint + 2 && i < d->nconfigs; i++)
+		if (d->configs[i].id == id)
+			return (long)i;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->configs[mid].id == id)
+			return (long)mid;
+		if (d->configs[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	for (i = 0; i < d->nconfigs; i++)
 		if (d->configs[i].id == id)
 			return (long)i;
@@ -1174,8 +1191,11 @@ static int load_params(struct store *s, int64_t experiment, struct dataset *d)
 		long i = config_index(d, sqlite3_column_int64(st, 0), ci);
 		struct ds_config *c;
 
-		if (i < 0)
-			break;
+		if (i < 0) {
+			error("%s: parameter of unknown configuration %lld",
+			      s->path, sqlite3_column_int64(st, 0));
+			goto out;
+		}
 		ci = (size_t)i;
 		c = &d->configs[ci];
 		c->params = grow(c->params, c->nparams, sizeof(*c->params));

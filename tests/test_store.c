@@ -754,6 +754,95 @@ static void plan_integrity(void **state)
 	store_close(s);
 }
 
+/*
+ * Configurations come back in pos order whatever their ids, each with its
+ * own parameters and runs: here pos runs against insertion (id) order.
+ */
+static void configs_out_of_id_order(void **state)
+{
+	static const int pos[] = { 2, 0, 1 };
+	struct experiment_row e = { 0 };
+	struct store *s;
+	struct dataset d;
+	int64_t cfg, run;
+	char kv[3][16], *kvp[3];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	e.name = (char *)"order";
+	assert_int_equal(store_experiment_create(s, &e), 0);
+	for (i = 0; i < 3; i++) {
+		snprintf(kv[i], sizeof(kv[i]), "threads=%d", pos[i]);
+		kvp[i] = kv[i];
+		assert_int_equal(store_config_add(s, e.id, pos[i], "noop", kv[i],
+						  kv[i], 0.05, 0, 1, &kvp[i], &cfg),
+				 0);
+		/* Config at pos p gets p + 1 runs, seq interleaved. */
+		for (int k = 0; k <= pos[i]; k++)
+			assert_int_equal(store_run_plan(s, e.id, cfg,
+							10 * k + pos[i], k, false,
+							&run), 0);
+	}
+	assert_int_equal(store_load(s, e.id, &d), 0);
+	assert_int_equal(d.nconfigs, 3);
+	assert_int_equal(d.nruns, 6);
+	for (i = 0; i < 3; i++) {
+		char want[16];
+		size_t r;
+
+		snprintf(want, sizeof(want), "threads=%zu", i);
+		assert_string_equal(d.configs[i].section, want);
+		assert_int_equal(d.configs[i].nparams, 1);
+		assert_string_equal(d.configs[i].params[0].value, want + 8);
+		assert_int_equal(d.configs[i].nruns, i + 1);
+		for (r = 0; r < d.configs[i].nruns; r++) {
+			const struct ds_run *dr = &d.runs[d.configs[i].run0 + r];
+
+			assert_int_equal(dr->config, i);
+			assert_int_equal(dr->seq, (long)(10 * r + i));
+		}
+	}
+	dataset_release(&d);
+	free(e.uuid);
+	store_close(s);
+}
+
+/* Many configurations: each finds its runs (no quadratic lookup). */
+static void many_configs(void **state)
+{
+	struct experiment_row e = { 0 };
+	struct store *s;
+	struct dataset d;
+	int64_t cfg, run;
+	size_t i, n = 20000;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	e.name = (char *)"many";
+	assert_int_equal(store_experiment_create(s, &e), 0);
+	assert_int_equal(store_begin(s), 0);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(store_config_add(s, e.id, (int)i, "noop", "m", "",
+						  0.05, 0, 0, NULL, &cfg), 0);
+		if (i % 2)
+			assert_int_equal(store_run_plan(s, e.id, cfg, (long)(n - i),
+							0, false, &run), 0);
+	}
+	assert_int_equal(store_commit(s), 0);
+	assert_int_equal(store_load(s, e.id, &d), 0);
+	assert_int_equal(d.nconfigs, n);
+	assert_int_equal(d.nruns, n / 2);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(d.configs[i].nruns, i % 2);
+		if (i % 2)
+			assert_int_equal(d.runs[d.configs[i].run0].seq, (long)(n - i));
+	}
+	dataset_release(&d);
+	free(e.uuid);
+	store_close(s);
+}
+
 /* WAL: a reader loads a committed experiment while a writer is mid-plan. */
 static void read_while_writing(void **state)
 {
@@ -1159,6 +1248,8 @@ int main(void)
 		cmocka_unit_test(failed_record_rolls_back),
 		cmocka_unit_test(nan_is_absent),
 		cmocka_unit_test(plan_integrity),
+		cmocka_unit_test(configs_out_of_id_order),
+		cmocka_unit_test(many_configs),
 		cmocka_unit_test_setup_teardown(read_while_writing, setup,
 						teardown),
 		cmocka_unit_test(thread_view),
