@@ -172,7 +172,7 @@ struct store {
 static int db_fail(struct store *s, const char *what)
 {
 	if ((sqlite3_errcode(s->db) & 0xff) == SQLITE_BUSY)
-		return error("%s: %s: %s (another contend kept it busy for "
+		return error("%s: %s: %s (another process kept it locked for "
 			     "more than %d s)", s->path, what,
 			     sqlite3_errmsg(s->db), STORE_BUSY_MS / 1000);
 	return error("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
@@ -277,8 +277,8 @@ static int txn_end(struct store *s, bool outer, int ret)
 		return 0;
 	/* After some errors SQLite has already rolled back: ignore failures. */
 	if (outer) {
-		if (!sqlite3_get_autocommit(s->db))
-			sqlite3_step(stmt_get(s, ST_ROLLBACK));
+		if (!sqlite3_get_autocommit(s->db) && stmt_get(s, ST_ROLLBACK))
+			sqlite3_step(s->stmt[ST_ROLLBACK]);
 		stmt_done(s->stmt[ST_ROLLBACK]);
 	} else if (!sqlite3_get_autocommit(s->db)) {
 		if (stmt_get(s, ST_ROLLBACK_TO))
@@ -386,6 +386,10 @@ static int schema_check(struct store *s)
 		return error("%s: not a contend database (empty)", s->path);
 	if (s->flags & STORE_RDONLY)
 		return 0;
+	/* SQLite silently opens a write-protected file read-only. */
+	if (sqlite3_db_readonly(s->db, "main") == 1)
+		return error("%s: the database is read-only (no write permission "
+			     "on the file or its file system)", s->path);
 	/*
 	 * WAL: a report reads while a run writes.  synchronous=NORMAL: a
 	 * commit is durable against a crash of contend (SIGKILL included)

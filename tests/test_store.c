@@ -369,6 +369,33 @@ static void missing_file(void **state)
 	assert_int_equal(dir_entries(c->dir), 0);
 }
 
+/* A write-protected file is refused for writing, readable read-only. */
+static void write_protected_file(void **state)
+{
+	struct ctx *c = *state;
+	struct store *s;
+	size_t n0, n1;
+	char *before, *after;
+
+	build_file(c->path, &plain);
+	assert_int_equal(chmod(c->path, 0444), 0);
+	if (geteuid() == 0) {
+		/* root writes through file permissions: nothing to test. */
+		skip();
+	}
+	before = slurp(c->path, &n0);
+	capture_start();
+	assert_int_equal(store_open(c->path, STORE_CREATE, &s), -1);
+	assert_contains(capture_end(), "read-only");
+	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), 0);
+	store_close(s);
+	after = slurp(c->path, &n1);
+	assert_int_equal(n0, n1);
+	assert_memory_equal(before, after, n0);
+	free(before);
+	free(after);
+}
+
 static void readonly_leaves_file_identical(void **state)
 {
 	struct ctx *c = *state;
@@ -1237,6 +1264,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(foreign_sqlite_refused, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(missing_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(write_protected_file, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(readonly_leaves_file_identical,
 						setup, teardown),
 		cmocka_unit_test(find_selectors),
