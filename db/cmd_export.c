@@ -102,12 +102,28 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
+/* True when text is printable ASCII without '"' or '\\': copied as is. */
+static bool json_plain(const char *text)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)text; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
+			return false;
+	return true;
+}
+
 /* A JSON string; bytes that are not UTF-8 become U+FFFD. */
 static void json_string(FILE *f, const char *text)
 {
 	const unsigned char *p = (const unsigned char *)text;
 
 	fputc('"', f);
+	if (json_plain(text)) {
+		fputs(text, f);
+		fputc('"', f);
+		return;
+	}
 	while (*p) {
 		size_t n = utf8_len(p);
 
@@ -185,9 +201,12 @@ static void row_write(struct exporter *x)
 		}
 		fputc('\n', x->f);
 	} else {
-		fputs(x->rows ? ",\n{" : "\n{", x->f);
+		fputs(x->rows ? ",\n{\"" : "\n{\"", x->f);
 		for (i = 0; i < ncolumns(x); i++) {
-			fprintf(x->f, "%s\"%s\":", i ? "," : "", column_names[i]);
+			if (i)
+				fputs(",\"", x->f);
+			fputs(column_names[i], x->f);
+			fputs("\":", x->f);
 			json_field(x->f, &x->row[i]);
 		}
 		fputc('}', x->f);
