@@ -343,6 +343,12 @@ static int experiment_write(struct exporter *x, struct store *s, int64_t id)
 	return 0;
 }
 
+static const char usage_text[] =
+	"usage: contend export [--db PATH] [EXPERIMENT] [--format csv|json] "
+	"[--threads]\n"
+	"  one row per run x metric; EXPERIMENT is an id, uuid, name or label\n"
+	"  (default: every experiment); --threads adds one row per thread\n";
+
 struct export_opts {
 	const char *db, *selector;
 	enum format format;
@@ -362,12 +368,14 @@ static int format_parse(const char *name, enum format *f)
 	return error("unknown format '%s' (csv, json)", name);
 }
 
+/* 0, 1 after --help (nothing more to do), or -1 after an error. */
 static int opts_parse(int argc, char **argv, struct export_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "threads", no_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -376,7 +384,7 @@ static int opts_parse(int argc, char **argv, struct export_opts *o)
 	o->db = store_default_path();
 	optind = 0; /* glibc: full re-initialisation, for repeated calls */
 	/* GNU getopt permutes: EXPERIMENT may come before or after options. */
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o->db = optarg;
@@ -388,12 +396,14 @@ static int opts_parse(int argc, char **argv, struct export_opts *o)
 		case 't':
 			o->threads = true;
 			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 1;
 		case ':':
 			return error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			return error("unknown option '%s'\nusage: contend export "
-				     "[--db PATH] [EXPERIMENT] [--format csv|json] "
-				     "[--threads]", argv[optind - 1]);
+			return error("unknown option '%s'\n%s", argv[optind - 1],
+				     usage_text);
 		}
 	}
 	if (optind < argc)
@@ -428,8 +438,9 @@ int cmd_export(int argc, char **argv)
 	int64_t *ids = NULL;
 	int n, i, ret = EXIT_RUNTIME;
 
-	if (opts_parse(argc, argv, &o))
-		return EXIT_USAGE;
+	n = opts_parse(argc, argv, &o);
+	if (n)
+		return n > 0 ? 0 : EXIT_USAGE;
 	if (store_open(o.db, STORE_RDONLY, &s))
 		return EXIT_USAGE;
 	n = select_ids(s, &o, &ids);

@@ -278,6 +278,11 @@ out:
 	return ret;
 }
 
+static const char usage_text[] =
+	"usage: contend merge OUT.db IN.db ...\n"
+	"  copies every experiment of the inputs into OUT (created when\n"
+	"  missing); experiments OUT already holds (same uuid) are skipped";
+
 /* Every input must open before OUT is created: bad input writes nothing. */
 static int inputs_check(int n, char **paths)
 {
@@ -297,8 +302,12 @@ int cmd_merge(int argc, char **argv)
 	struct merge m = { 0 };
 	int i, ret = 0;
 
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
 	if (argc < 3 || argv[1][0] == '-') {
-		error("usage: contend merge OUT.db IN.db ...");
+		error("%s", usage_text);
 		return EXIT_USAGE;
 	}
 	m.out_path = argv[1];

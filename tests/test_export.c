@@ -344,6 +344,19 @@ static void errors(void **state)
 	assert_int_equal(stat(missing, &sb), -1);
 }
 
+static void help(void **state)
+{
+	struct captured r;
+
+	(void)state;
+	assert_int_equal(capture_run(&r, cmd_export, "export", "--help",
+				     CAPTURE_END), 0);
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "usage: contend export [--db PATH] [EXPERIMENT]");
+	assert_contains(r.out, "--threads");
+	captured_release(&r);
+}
+
 /* CONTEND_DB is the default database. */
 static void default_database(void **state)
 {
@@ -370,6 +383,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(empty_database, setup, teardown),
 		cmocka_unit_test_setup_teardown(errors, setup, teardown),
+		cmocka_unit_test(help),
 		cmocka_unit_test_setup_teardown(default_database, setup,
 						teardown),
 	};

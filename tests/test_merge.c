@@ -379,6 +379,11 @@ static void merge_refuses_bad_input(void **state)
 	assert_int_equal(r.status, 2);
 	assert_contains(r.err, "usage: contend merge OUT.db IN.db");
 	captured_release(&r);
+	assert_int_equal(capture_run(&r, cmd_merge, "merge", "--help",
+				     CAPTURE_END), 0);
+	assert_int_equal(r.status, 0);
+	assert_contains(r.out, "usage: contend merge OUT.db IN.db");
+	captured_release(&r);
 	assert_int_equal(capture_run(&r, cmd_merge, "merge", fresh,
 				     "/nonexistent/x.db", CAPTURE_END), 0);
 	assert_int_equal(r.status, 2);
