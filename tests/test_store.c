@@ -339,7 +339,7 @@ static void truncated_refused(void **state)
 
 	build_file(c->path, &plain);
 	assert_int_equal(stat(c->path, &st), 0);
-	assert_true(st.st_size >= 4 * 4096);
+	assert_true(st.st_size >= 4L * 4096);
 	assert_int_equal(truncate(c->path, st.st_size / 2), 0);
 	capture_start();
 	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), -1);
@@ -600,7 +600,7 @@ static void pending_runs(void **state)
 	struct store *s;
 	struct pending_run *p;
 	struct run_record r = { 0 };
-	int64_t run[FX_NRUNS], id;
+	int64_t run[FX_NRUNS] = { 0 }, id;
 	size_t n;
 
 	(void)state;
@@ -635,7 +635,7 @@ static void rerecord_replaces_samples(void **state)
 	struct run_record r = { 0 };
 	struct store *s;
 	struct dataset d;
-	int64_t run[FX_NRUNS], id;
+	int64_t run[FX_NRUNS] = { 0 }, id;
 	size_t k;
 
 	(void)state;
@@ -679,7 +679,7 @@ static void failed_record_rolls_back(void **state)
 	static const double value[] = { 1, 2 };
 	struct run_record r = { 0 };
 	struct store *s;
-	int64_t run[FX_NRUNS], id;
+	int64_t run[FX_NRUNS] = { 0 }, id;
 
 	(void)state;
 	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
@@ -1175,8 +1175,8 @@ static void file_size_limit(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		struct rlimit lim = { (rlim_t)sb.st_size + 64 * 1024,
-				      (rlim_t)sb.st_size + 64 * 1024 };
+		struct rlimit lim = { (rlim_t)sb.st_size + 64u * 1024u,
+				      (rlim_t)sb.st_size + 64u * 1024u };
 		struct store *s;
 		int efd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
