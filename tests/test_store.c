@@ -1175,8 +1175,8 @@ static void file_size_limit(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		struct rlimit lim = { (rlim_t)sb.st_size + 64u * 1024u,
-				      (rlim_t)sb.st_size + 64u * 1024u };
+		struct rlimit lim = { (rlim_t)sb.st_size + (rlim_t)64 * 1024,
+				      (rlim_t)sb.st_size + (rlim_t)64 * 1024 };
 		struct store *s;
 		int efd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
