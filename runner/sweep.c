@@ -206,8 +206,8 @@ static int expand_range(struct vals *vs, const struct param_def *p,
 	param_clip(whole, sizeof(whole), e, QUOTE_MAX);
 	if (p->type != PT_INT && p->type != PT_U64) {
 		fail(err, errlen, "%s: a range like '%s' needs an integer "
-				  "parameter, and %s is a %s: list its values "
-				  "instead", p->name, whole, p->name,
+				  "parameter, and %s is of type %s: list its "
+				  "values instead", p->name, whole, p->name,
 		     param_type_names[p->type]);
 		goto out;
 	}
