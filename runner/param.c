@@ -45,11 +45,10 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (errlen) {
-		va_start(ap, fmt);
+	va_start(ap, fmt);
+	if (errlen)
 		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
+	va_end(ap);
 	return -1;
 }
 
@@ -103,7 +102,7 @@ static char *format_double(double d)
 
 		snprintf(buf, sizeof(buf), "%.*g", prec, d);
 		back = strtod(buf, NULL);
-		if (!memcmp(&back, &d, sizeof(d)))
+		if (!(back < d) && !(back > d)) /* exactly equal, no NaN here */
 			break;
 	}
 	/* 1e+06 reads worse than 1000000 where the integer is exact. */
