@@ -28,14 +28,20 @@ static const struct command commands[] = {
 	{ "list", cmd_list, "list workloads and their parameters",
 	  "contend list [WORKLOAD] [--format text|markdown]" },
 	{ "report", cmd_report, "summaries, intervals, correlations and flags",
-	  "contend report [--db PATH] [EXPERIMENT] [--format text|json|csv]" },
+	  "contend report [--db PATH] [EXPERIMENT] [--format text|json|csv]\n"
+	  "               [--resolve PCT] [--handoff-drop PCT] [--confidence C]\n"
+	  "               [--html DIR] [--markdown DIR]\n"
+	  "contend report --levels NAME [--db PATH] [--metric M] [--boot-cost S]" },
 	{ "compare", cmd_compare, "A/B comparison of two selections",
-	  "contend compare BASE CAND [--metric M] [--format text|json]\n"
-	  "                [--threshold PCT] [--fail-on-regression PCT]" },
+	  "contend compare BASE CAND [--db PATH] [--metric M] [--format text|json]\n"
+	  "                [--threshold PCT] [--fail-on-regression PCT]\n"
+	  "                [--lower-is-better | --higher-is-better] [-C N] [-d DELIMS]\n"
+	  "                [--confidence C]\n"
+	  "BASE, CAND: LABEL | DB:LABEL | DB:EXPERIMENT | DB | FILE of numbers" },
 	{ "plot", cmd_plot, "draw the plots of an experiment with gnuplot",
 	  "contend plot [--db PATH] [EXPERIMENT] [--out DIR] [--format png|svg|both]" },
 	{ "export", cmd_export, "export runs and samples in long format",
-	  "contend export [--db PATH] [EXPERIMENT] [--format csv|json]" },
+	  "contend export [--db PATH] [EXPERIMENT] [--format csv|json] [--threads]" },
 	{ "merge", cmd_merge, "merge experiments of several databases",
 	  "contend merge OUT.db IN.db ..." },
 };
