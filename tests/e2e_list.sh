@@ -20,9 +20,12 @@ grep -qx '| `threads` | int | `1` | 1 .. 4096 | worker threads |' "$tmp/md" ||
 	fail "noop's threads row is wrong"
 grep -q '^| `runtime` | duration | `1s` | 1ms .. 24h |' "$tmp/md" ||
 	fail "runtime row is wrong"
-# every table row has the same 5 cells (escaped pipes do not count)
-rows=$(grep '^|' "$tmp/md" | sed 's/\\|//g' | awk -F'|' '{print NF}' | sort -u)
+# every table row of every workload has the same 5 cells (escaped pipes
+# do not count)
+"$CONTEND" list --format markdown >"$tmp/all.md" || fail "markdown exited $?"
+rows=$(grep '^|' "$tmp/all.md" | sed 's/\\|//g' | awk -F'|' '{print NF}' | sort -u)
 [ "$rows" = 7 ] || fail "markdown rows have uneven cells: $rows"
+[ "$(grep -c '^### ' "$tmp/all.md")" -gt 1 ] || fail "markdown lists one section"
 
 # a hidden workload is still shown when named
 "$CONTEND" list paramtest >/dev/null || fail "list paramtest exited $?"
