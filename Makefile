@@ -66,8 +66,8 @@ run: deps
 	./contend report
 	./contend plot
 
-check: all $(TESTS)
-	sh tests/run-all.sh $(BUILD) ./contend
+check: $(BUILD)/contend $(TESTS)
+	sh tests/run-all.sh $(BUILD) $(abspath $(BUILD)/contend)
 
 asan:
 	$(MAKE) BUILD=build-asan CC=clang \

@@ -4,7 +4,10 @@
  * and variance components.  Pure functions on arrays: no I/O, no database.
  *
  * Every function leaves NAN in a field it cannot compute (n too small,
- * zero variance) rather than inventing a number.
+ * zero variance) rather than inventing a number, and still returns 0.
+ * -1 (with error()) means a bad argument: a confidence outside (0, 1), a
+ * non-finite sample, an empty ANOVA group; stats_median_ci's -1 for too
+ * small an n is silent.  Methods and references: docs/STATISTICS.md.
  */
 #ifndef CONTEND_STATS_H
 #define CONTEND_STATS_H
@@ -34,7 +37,9 @@ int stats_summarize(const double *x, size_t n, double confidence,
 		    struct summary *s);
 /*
  * Modified z-scores 0.6745 (x - median) / MAD; writes the indices whose
- * |z| > threshold to idx (room for n) and returns their count.
+ * |z| > threshold to idx (room for n) and returns their count.  When the
+ * MAD is 0 (over half the values equal) the scale is 1.2533 times the
+ * mean absolute deviation from the median; when that is 0 too, none.
  */
 size_t stats_outliers(const double *x, size_t n, double threshold,
 		      size_t *idx);
@@ -80,7 +85,7 @@ struct mannwhitney {
 	double u;       /* U of sample a */
 	double z;       /* normal approximation, tie- and continuity-corrected */
 	double p;       /* two-sided */
-	bool exact;     /* p from the exact distribution (small n, no ties) */
+	bool exact;     /* p from the exact distribution (na, nb < 50, no ties) */
 };
 int stats_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
 		      struct mannwhitney *m);
@@ -94,6 +99,7 @@ double stats_hedges_g(const double *a, size_t na, const double *b, size_t nb);
  * (t distribution, 2n-2 df), and the runs per side needed for delta.
  */
 double stats_mde(double sd, size_t n, double alpha, double power);
+/* 0 when it cannot be computed (delta <= 0, sd not finite). */
 size_t stats_needed_n(double sd, double delta, double alpha, double power);
 
 /* One-way random-effects ANOVA (groups = invocations, e.g. boots). */

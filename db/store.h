@@ -72,6 +72,8 @@ int store_experiment_get(struct store *s, int64_t id, struct experiment_row *e);
  */
 int store_experiment_find(struct store *s, const char *selector,
 			  int64_t **ids);
+/* Every experiment id, oldest first.  Returns the count or -1. */
+int store_experiment_list(struct store *s, int64_t **ids);
 
 int store_config_add(struct store *s, int64_t experiment, int pos,
 		     const char *workload, const char *section,

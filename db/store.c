@@ -1,0 +1,1456 @@
+/*
+ * store.c - contend's SQLite storage: open/create with schema checks, the
+ * writes of the runner (experiment, plan, one transaction per finished run)
+ * and the one-call loader of a whole experiment for analysis.
+ *
+ * Every statement is prepared once per connection (lazily, from one table)
+ * with bound parameters, reset after each use and finalized by store_close.
+ */
+#include "db/store.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "runner/util.h"
+
+extern const char store_schema_sql[]; /* build/db/schema.c, from schema.sql */
+
+/* How long a writer waits for another one (or a checkpoint) before failing. */
+#define STORE_BUSY_MS 10000
+
+const char *const run_status_names[RUN_NSTATUS] = {
+	[RUN_PLANNED] = "planned",   [RUN_OK] = "ok",
+	[RUN_FAILED] = "failed",     [RUN_CRASHED] = "crashed",
+	[RUN_TIMEOUT] = "timeout",   [RUN_PROTOCOL] = "protocol",
+	[RUN_INTERRUPTED] = "interrupted",
+};
+
+/* The experiment statuses the schema's CHECK allows. */
+static const char *const experiment_statuses[] = {
+	"planned", "running", "complete", "interrupted", "failed",
+};
+/* Those that end an experiment (and set finished_at). */
+static const char *const experiment_final[] = {
+	"complete", "interrupted", "failed",
+};
+
+enum stmt_id {
+	ST_BEGIN, ST_BEGIN_READ, ST_COMMIT, ST_ROLLBACK,
+	ST_SAVEPOINT, ST_RELEASE, ST_ROLLBACK_TO,
+	ST_EXP_INSERT, ST_META_INSERT, ST_EXP_STATUS, ST_EXP_GET, ST_META_GET,
+	ST_FIND_NEWEST, ST_FIND_ID, ST_FIND_UUID, ST_FIND_NAME, ST_FIND_LABEL,
+	ST_EXP_ALL,
+	ST_CONFIG_INSERT, ST_PARAM_INSERT, ST_RUN_INSERT,
+	ST_RUN_UPDATE, ST_SAMPLES_DELETE, ST_THREADS_DELETE,
+	ST_SAMPLE_INSERT, ST_THREAD_INSERT, ST_PENDING,
+	ST_LOAD_CONFIGS, ST_LOAD_PARAMS, ST_LOAD_RUNS, ST_LOAD_SAMPLES,
+	ST_LOAD_THREADS,
+	ST_COUNT
+};
+
+static const char *const stmt_sql[ST_COUNT] = {
+	[ST_BEGIN] = "BEGIN IMMEDIATE",
+	[ST_BEGIN_READ] = "BEGIN",
+	[ST_COMMIT] = "COMMIT",
+	[ST_ROLLBACK] = "ROLLBACK",
+	[ST_SAVEPOINT] = "SAVEPOINT store",
+	[ST_RELEASE] = "RELEASE store",
+	[ST_ROLLBACK_TO] = "ROLLBACK TO store",
+	[ST_EXP_INSERT] =
+		"INSERT INTO experiments (uuid, name, label, config_path,"
+		" config_text, seed, run_order, confidence, status, created_at,"
+		" finished_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+	[ST_META_INSERT] =
+		"INSERT INTO experiment_meta (experiment_id, key, value)"
+		" VALUES (?1, ?2, ?3)",
+	[ST_EXP_STATUS] =
+		"UPDATE experiments SET status = ?2, finished_at = ?3"
+		" WHERE id = ?1",
+	[ST_EXP_GET] =
+		"SELECT id, uuid, name, label, config_path, config_text, seed,"
+		" run_order, confidence, status, created_at, finished_at"
+		" FROM experiments WHERE id = ?1",
+	[ST_META_GET] =
+		"SELECT key, value FROM experiment_meta WHERE experiment_id = ?1"
+		" ORDER BY rowid",
+	[ST_FIND_NEWEST] =
+		"SELECT id FROM experiments ORDER BY created_at DESC, id DESC"
+		" LIMIT 1",
+	[ST_FIND_ID] = "SELECT id FROM experiments WHERE id = ?1",
+	[ST_FIND_UUID] = "SELECT id FROM experiments WHERE uuid = lower(?1)",
+	[ST_FIND_NAME] =
+		"SELECT id FROM experiments WHERE name = ?1"
+		" ORDER BY created_at, id",
+	[ST_FIND_LABEL] =
+		"SELECT id FROM experiments WHERE label = ?1"
+		" ORDER BY created_at, id",
+	[ST_EXP_ALL] = "SELECT id FROM experiments ORDER BY created_at, id",
+	[ST_CONFIG_INSERT] =
+		"INSERT INTO configs (experiment_id, pos, workload, section,"
+		" canon, noise, timeout_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[ST_PARAM_INSERT] =
+		"INSERT INTO config_params (config_id, pos, key, value)"
+		" VALUES (?1, ?2, ?3, ?4)",
+	[ST_RUN_INSERT] =
+		"INSERT INTO runs (experiment_id, config_id, seq, repetition,"
+		" warmup) VALUES (?1, ?2, ?3, ?4, ?5)",
+	[ST_RUN_UPDATE] =
+		"UPDATE runs SET status = ?2, error = ?3, started_at = ?4,"
+		" wall_s = ?5, env_pad = ?6 WHERE id = ?1",
+	[ST_SAMPLES_DELETE] = "DELETE FROM samples WHERE run_id = ?1",
+	[ST_THREADS_DELETE] = "DELETE FROM thread_samples WHERE run_id = ?1",
+	[ST_SAMPLE_INSERT] =
+		"INSERT INTO samples (run_id, metric, value) VALUES (?1, ?2, ?3)",
+	[ST_THREAD_INSERT] =
+		"INSERT INTO thread_samples (run_id, thread, ops)"
+		" VALUES (?1, ?2, ?3)",
+	[ST_PENDING] =
+		"SELECT id, config_id, seq, repetition, warmup FROM runs"
+		" WHERE experiment_id = ?1 AND status IN ('planned', 'interrupted')"
+		" ORDER BY seq",
+	[ST_LOAD_CONFIGS] =
+		"SELECT id, workload, section, canon, noise FROM configs"
+		" WHERE experiment_id = ?1 ORDER BY pos",
+	[ST_LOAD_PARAMS] =
+		"SELECT p.config_id, p.key, p.value FROM configs c"
+		" JOIN config_params p ON p.config_id = c.id"
+		" WHERE c.experiment_id = ?1 ORDER BY c.pos, p.pos",
+	[ST_LOAD_RUNS] =
+		"SELECT r.id, r.config_id, r.seq, r.repetition, r.warmup,"
+		" r.status, r.error, r.started_at, r.wall_s FROM runs r"
+		" JOIN configs c ON c.id = r.config_id"
+		" WHERE r.experiment_id = ?1 ORDER BY c.pos, r.seq",
+	/*
+	 * Both orders below are delivered by the indexes (runs by
+	 * (experiment_id, seq), then the child's primary key), so SQLite
+	 * sorts nothing; the loader relies on rows grouped by run in seq
+	 * order.
+	 */
+	[ST_LOAD_SAMPLES] =
+		"SELECT s.run_id, s.metric, s.value FROM runs r"
+		" JOIN samples s ON s.run_id = r.id"
+		" WHERE r.experiment_id = ?1 ORDER BY r.seq, s.metric",
+	[ST_LOAD_THREADS] =
+		"SELECT t.run_id, t.ops FROM runs r"
+		" JOIN thread_samples t ON t.run_id = r.id"
+		" WHERE r.experiment_id = ?1 ORDER BY r.seq, t.thread",
+};
+
+struct store {
+	sqlite3 *db;
+	char *path;
+	unsigned flags;
+	sqlite3_stmt *stmt[ST_COUNT];
+};
+
+/* ---- small helpers ---- */
+
+static int db_fail(struct store *s, const char *what)
+{
+	return error("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+}
+
+/* The cached statement id, reset and unbound, or NULL after an error. */
+static sqlite3_stmt *stmt_get(struct store *s, enum stmt_id id)
+{
+	if (!s->stmt[id] &&
+	    sqlite3_prepare_v3(s->db, stmt_sql[id], -1,
+			       SQLITE_PREPARE_PERSISTENT, &s->stmt[id],
+			       NULL) != SQLITE_OK) {
+		db_fail(s, "cannot prepare statement");
+		return NULL;
+	}
+	return s->stmt[id];
+}
+
+/* Ends a use of a cached statement: releases its locks and bindings. */
+static void stmt_done(sqlite3_stmt *st)
+{
+	if (st) {
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+	}
+}
+
+/* Runs a statement that returns no rows (or whose rows are ignored). */
+static int stmt_exec(struct store *s, enum stmt_id id)
+{
+	sqlite3_stmt *st = stmt_get(s, id);
+	int rc;
+
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st);
+	stmt_done(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return db_fail(s, stmt_sql[id]);
+	return 0;
+}
+
+static int step_done(struct store *s, sqlite3_stmt *st, const char *what)
+{
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return db_fail(s, what);
+	return 0;
+}
+
+/* Binds a string that the schema requires non-NULL; NULL becomes "". */
+static int bind_str(sqlite3_stmt *st, int i, const char *v)
+{
+	return sqlite3_bind_text(st, i, v ? v : "", -1, SQLITE_STATIC);
+}
+
+/* A malloc'd copy of a text column; "" for NULL. */
+static char *col_str(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return xstrdup(t ? (const char *)t : "");
+}
+
+/*
+ * Makes room for element n of an array grown by doubling: the capacity is
+ * implicit (the next power of two >= 8), so callers keep only a count.
+ */
+static void *grow(void *p, size_t n, size_t size)
+{
+	if (n == 0)
+		return xmalloc(8 * size);
+	if (n >= 8 && !(n & (n - 1)))
+		return xrealloc(p, 2 * n * size);
+	return p;
+}
+
+static bool in_list(const char *v, const char *const *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v, list[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Write transactions nest: the outermost is BEGIN IMMEDIATE (the write lock
+ * is taken up front, under the busy timeout, so two writers queue instead
+ * of failing on a lock upgrade); inside a caller's store_begin it is a
+ * savepoint, so a failed write undoes only itself.
+ */
+static int txn_begin(struct store *s, bool *outer)
+{
+	*outer = sqlite3_get_autocommit(s->db) != 0;
+	return stmt_exec(s, *outer ? ST_BEGIN : ST_SAVEPOINT);
+}
+
+static int txn_end(struct store *s, bool outer, int ret)
+{
+	if (!ret && !stmt_exec(s, outer ? ST_COMMIT : ST_RELEASE))
+		return 0;
+	/* After some errors SQLite has already rolled back: ignore failures. */
+	if (outer) {
+		if (!sqlite3_get_autocommit(s->db))
+			sqlite3_step(stmt_get(s, ST_ROLLBACK));
+		stmt_done(s->stmt[ST_ROLLBACK]);
+	} else if (!sqlite3_get_autocommit(s->db)) {
+		if (stmt_get(s, ST_ROLLBACK_TO))
+			sqlite3_step(s->stmt[ST_ROLLBACK_TO]);
+		stmt_done(s->stmt[ST_ROLLBACK_TO]);
+		if (stmt_get(s, ST_RELEASE))
+			sqlite3_step(s->stmt[ST_RELEASE]);
+		stmt_done(s->stmt[ST_RELEASE]);
+	}
+	return -1;
+}
+
+/* ---- open, schema, close ---- */
+
+const char *store_default_path(void)
+{
+	const char *p = getenv("CONTEND_DB");
+
+	return p && *p ? p : STORE_DEFAULT_PATH;
+}
+
+static bool is_memory(const char *path)
+{
+	return !strcmp(path, ":memory:") || !*path;
+}
+
+/*
+ * Reads the schema version and whether the file holds any table.  This is
+ * the first read of the file, so it is where SQLite notices a file that is
+ * not a database, or one shorter than its header says (truncated).
+ */
+static int schema_probe(struct store *s, int *version, int *ntables)
+{
+	static const char sql[] =
+		"SELECT (SELECT user_version FROM pragma_user_version),"
+		" (SELECT count(*) FROM sqlite_schema)";
+	sqlite3_stmt *st = NULL;
+	int rc, ret = -1;
+
+	rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*version = sqlite3_column_int(st, 0);
+		*ntables = sqlite3_column_int(st, 1);
+		ret = 0;
+	} else if ((rc & 0xff) == SQLITE_NOTADB) {
+		error("%s: file is not a database", s->path);
+	} else if ((rc & 0xff) == SQLITE_CORRUPT) {
+		error("%s: database is truncated or corrupt (%s)", s->path,
+		      sqlite3_errmsg(s->db));
+	} else {
+		db_fail(s, "cannot read the database");
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* Creates the schema unless a concurrent opener just did. */
+static int schema_create(struct store *s)
+{
+	char *msg = NULL;
+	int version, ntables, ret = -1;
+	bool outer;
+
+	if (txn_begin(s, &outer))
+		return -1;
+	if (schema_probe(s, &version, &ntables))
+		goto out;
+	if (version == 0 && ntables == 0 &&
+	    sqlite3_exec(s->db, store_schema_sql, NULL, NULL, &msg) != SQLITE_OK) {
+		error("%s: cannot create the schema: %s", s->path, msg);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_free(msg);
+	return txn_end(s, outer, ret);
+}
+
+static int pragma(struct store *s, const char *sql)
+{
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(s, sql);
+	return 0;
+}
+
+/*
+ * Checks the version before anything writes: a newer or foreign database
+ * is refused untouched (even switching to WAL would rewrite its header).
+ */
+static int schema_check(struct store *s)
+{
+	int version, ntables;
+
+	if (schema_probe(s, &version, &ntables))
+		return -1;
+	if (version > STORE_SCHEMA_VERSION)
+		return error("%s: written by a newer contend (schema %d > %d)",
+			     s->path, version, STORE_SCHEMA_VERSION);
+	if (version == 0 && ntables > 0)
+		return error("%s: not a contend database (a SQLite file with "
+			     "other tables)", s->path);
+	if (version == 0 && !(s->flags & STORE_CREATE))
+		return error("%s: not a contend database (empty)", s->path);
+	if (s->flags & STORE_RDONLY)
+		return 0;
+	/*
+	 * WAL: a report reads while a run writes.  synchronous=NORMAL: a
+	 * commit is durable against a crash of contend (SIGKILL included)
+	 * and the file stays consistent on power loss, without an fsync per
+	 * run.
+	 */
+	if (pragma(s, "PRAGMA journal_mode = WAL") ||
+	    pragma(s, "PRAGMA synchronous = NORMAL"))
+		return -1;
+	if (version == 0 && schema_create(s))
+		return -1;
+	/* A schema older than STORE_SCHEMA_VERSION would be migrated here. */
+	return 0;
+}
+
+int store_open(const char *path, unsigned flags, struct store **out)
+{
+	struct store *s = xcalloc(1, sizeof(*s));
+	int oflags, ret = -1;
+
+	*out = NULL;
+	s->path = xstrdup(path);
+	s->flags = flags;
+	if (flags & STORE_RDONLY) {
+		s->flags &= ~(unsigned)STORE_CREATE;
+		oflags = SQLITE_OPEN_READONLY;
+	} else {
+		oflags = SQLITE_OPEN_READWRITE;
+		if (flags & STORE_CREATE)
+			oflags |= SQLITE_OPEN_CREATE;
+	}
+	/* SQLite's own message for a missing file does not say which. */
+	if (!(s->flags & STORE_CREATE) && !is_memory(path) && access(path, F_OK)) {
+		error("cannot open database %s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (sqlite3_open_v2(path, &s->db, oflags, NULL) != SQLITE_OK) {
+		error("cannot open database %s: %s", path,
+		      s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		goto out;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
+	if (pragma(s, "PRAGMA foreign_keys = ON") || schema_check(s))
+		goto out;
+	*out = s;
+	ret = 0;
+out:
+	if (ret)
+		store_close(s);
+	return ret;
+}
+
+void store_close(struct store *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(s->stmt[i]);
+	if (s->db && sqlite3_close(s->db) != SQLITE_OK)
+		db_fail(s, "cannot close the database");
+	free(s->path);
+	free(s);
+}
+
+struct sqlite3 *store_db(struct store *s)
+{
+	return s->db;
+}
+
+int store_begin(struct store *s)
+{
+	return stmt_exec(s, ST_BEGIN);
+}
+
+int store_commit(struct store *s)
+{
+	return stmt_exec(s, ST_COMMIT);
+}
+
+void store_rollback(struct store *s)
+{
+	if (!sqlite3_get_autocommit(s->db))
+		stmt_exec(s, ST_ROLLBACK);
+}
+
+/* ---- experiments ---- */
+
+int run_status_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < RUN_NSTATUS; i++)
+		if (!strcmp(name, run_status_names[i]))
+			return i;
+	return -1;
+}
+
+void experiment_row_release(struct experiment_row *e)
+{
+	size_t i;
+
+	free(e->uuid);
+	free(e->name);
+	free(e->label);
+	free(e->config_path);
+	free(e->config_text);
+	free(e->order);
+	free(e->status);
+	for (i = 0; i < e->nmeta; i++) {
+		free(e->meta[i].key);
+		free(e->meta[i].value);
+	}
+	free(e->meta);
+	memset(e, 0, sizeof(*e));
+}
+
+const char *experiment_meta(const struct experiment_row *e, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < e->nmeta; i++)
+		if (!strcmp(e->meta[i].key, key))
+			return e->meta[i].value;
+	return NULL;
+}
+
+/* A random RFC 4122 version 4 uuid, lowercase. */
+static int uuid_generate(char out[37])
+{
+	unsigned char b[16];
+	size_t got = 0;
+	int i, n = 0;
+
+	while (got < sizeof(b)) {
+		ssize_t r = getrandom(b + got, sizeof(b) - got, 0);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return error("getrandom: %s", strerror(errno));
+		got += (size_t)r;
+	}
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40); /* version 4 */
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80); /* variant 10 */
+	for (i = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			out[n++] = '-';
+		n += snprintf(out + n, 3, "%02x", b[i]);
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+static int meta_insert(struct store *s, const struct experiment_row *e)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_META_INSERT);
+	size_t i;
+	int ret = -1;
+
+	if (!st)
+		return -1;
+	for (i = 0; i < e->nmeta; i++) {
+		sqlite3_reset(st);
+		if (sqlite3_bind_int64(st, 1, e->id) |
+		    sqlite3_bind_text(st, 2, e->meta[i].key, -1, SQLITE_STATIC) |
+		    bind_str(st, 3, e->meta[i].value)) {
+			db_fail(s, "cannot bind metadata");
+			goto out;
+		}
+		if (step_done(s, st, "cannot store metadata"))
+			goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+static int experiment_insert(struct store *s, struct experiment_row *e,
+			     const char *uuid)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_EXP_INSERT);
+	char seed[24];
+	int ret = -1;
+
+	if (!st)
+		return -1;
+	snprintf(seed, sizeof(seed), "%" PRIu64, e->seed);
+	if (bind_str(st, 1, uuid) | bind_str(st, 2, e->name) |
+	    bind_str(st, 3, e->label) | bind_str(st, 4, e->config_path) |
+	    bind_str(st, 5, e->config_text) |
+	    sqlite3_bind_text(st, 6, seed, -1, SQLITE_STATIC) |
+	    bind_str(st, 7, e->order) |
+	    sqlite3_bind_double(st, 8, e->confidence > 0 ? e->confidence : 0.95) |
+	    bind_str(st, 9, e->status ? e->status : "planned") |
+	    sqlite3_bind_double(st, 10, e->created_at) |
+	    (e->finished_at > 0 ? sqlite3_bind_double(st, 11, e->finished_at)
+				: SQLITE_OK)) {
+		db_fail(s, "cannot bind experiment");
+		goto out;
+	}
+	if (step_done(s, st, "cannot create experiment"))
+		goto out;
+	e->id = sqlite3_last_insert_rowid(s->db);
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+int store_experiment_create(struct store *s, struct experiment_row *e)
+{
+	char uuid[37];
+	bool outer;
+	int ret = -1;
+
+	if (!e->uuid && uuid_generate(uuid))
+		return -1;
+	if (e->created_at <= 0)
+		e->created_at = now_realtime();
+	if (txn_begin(s, &outer))
+		return -1;
+	if (experiment_insert(s, e, e->uuid ? e->uuid : uuid) ||
+	    meta_insert(s, e))
+		goto out;
+	ret = 0;
+out:
+	ret = txn_end(s, outer, ret);
+	if (!ret && !e->uuid)
+		e->uuid = xstrdup(uuid);
+	return ret;
+}
+
+int store_experiment_status(struct store *s, int64_t id, const char *status)
+{
+	sqlite3_stmt *st;
+	int ret = -1;
+
+	if (!in_list(status, experiment_statuses, ARRAY_SIZE(experiment_statuses)))
+		return error("invalid experiment status '%s' (planned, running, "
+			     "complete, interrupted, failed)", status);
+	st = stmt_get(s, ST_EXP_STATUS);
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, id) | bind_str(st, 2, status)) {
+		db_fail(s, "cannot bind status");
+		goto out;
+	}
+	if (in_list(status, experiment_final, ARRAY_SIZE(experiment_final)) &&
+	    sqlite3_bind_double(st, 3, now_realtime()) != SQLITE_OK)
+		goto out;
+	if (step_done(s, st, "cannot set experiment status"))
+		goto out;
+	if (sqlite3_changes(s->db) != 1) {
+		error("%s: no experiment with id %" PRId64, s->path, id);
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+static int meta_load(struct store *s, struct experiment_row *e)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_META_GET);
+	int rc, ret = -1;
+
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, e->id) != SQLITE_OK)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		e->meta = grow(e->meta, e->nmeta, sizeof(*e->meta));
+		e->meta[e->nmeta].key = col_str(st, 0);
+		e->meta[e->nmeta].value = col_str(st, 1);
+		e->nmeta++;
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(s, "cannot read metadata");
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+static int experiment_fill(struct store *s, sqlite3_stmt *st,
+			   struct experiment_row *e)
+{
+	char *seed = col_str(st, 6);
+	int ret = 0;
+
+	e->id = sqlite3_column_int64(st, 0);
+	e->uuid = col_str(st, 1);
+	e->name = col_str(st, 2);
+	e->label = col_str(st, 3);
+	e->config_path = col_str(st, 4);
+	e->config_text = col_str(st, 5);
+	e->order = col_str(st, 7);
+	e->confidence = sqlite3_column_double(st, 8);
+	e->status = col_str(st, 9);
+	e->created_at = sqlite3_column_double(st, 10);
+	e->finished_at = sqlite3_column_double(st, 11);
+	if (parse_u64(seed, &e->seed))
+		ret = error("%s: experiment %" PRId64 ": malformed seed '%s'",
+			    s->path, e->id, seed);
+	free(seed);
+	return ret;
+}
+
+int store_experiment_get(struct store *s, int64_t id, struct experiment_row *e)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_EXP_GET);
+	int rc, ret = -1;
+
+	memset(e, 0, sizeof(*e));
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK)
+		goto out;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		error("%s: no experiment with id %" PRId64, s->path, id);
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		db_fail(s, "cannot read experiment");
+		goto out;
+	}
+	if (experiment_fill(s, st, e))
+		goto out;
+	stmt_done(st);
+	st = NULL;
+	ret = meta_load(s, e);
+out:
+	stmt_done(st);
+	if (ret)
+		experiment_row_release(e);
+	return ret;
+}
+
+/* Runs a query of experiment ids with an optional text or id parameter. */
+static int ids_query(struct store *s, enum stmt_id q, const char *text,
+		     int64_t id, int64_t **ids)
+{
+	sqlite3_stmt *st = stmt_get(s, q);
+	size_t n = 0;
+	int rc, ret = -1;
+
+	*ids = NULL;
+	if (!st)
+		return -1;
+	if ((text && bind_str(st, 1, text) != SQLITE_OK) ||
+	    (!text && id && sqlite3_bind_int64(st, 1, id) != SQLITE_OK))
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*ids = grow(*ids, n, sizeof(**ids));
+		(*ids)[n++] = sqlite3_column_int64(st, 0);
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(s, "cannot look up experiments");
+		goto out;
+	}
+	ret = (int)n;
+out:
+	stmt_done(st);
+	if (ret <= 0) {
+		free(*ids);
+		*ids = NULL;
+	}
+	return ret;
+}
+
+int store_experiment_find(struct store *s, const char *selector,
+			  int64_t **ids)
+{
+	static const enum stmt_id by_text[] = {
+		ST_FIND_UUID, ST_FIND_NAME, ST_FIND_LABEL,
+	};
+	long long id;
+	size_t i;
+	int n;
+
+	if (!selector)
+		return ids_query(s, ST_FIND_NEWEST, NULL, 0, ids);
+	*ids = NULL;
+	if (!*selector)
+		return 0;
+	if (!parse_ll(selector, &id) && id > 0) {
+		n = ids_query(s, ST_FIND_ID, NULL, id, ids);
+		if (n)
+			return n;
+	}
+	/* Precedence: id, uuid, name, label; the first that matches wins. */
+	for (i = 0; i < ARRAY_SIZE(by_text); i++) {
+		n = ids_query(s, by_text[i], selector, 0, ids);
+		if (n)
+			return n;
+	}
+	return 0;
+}
+
+int store_experiment_list(struct store *s, int64_t **ids)
+{
+	return ids_query(s, ST_EXP_ALL, NULL, 0, ids);
+}
+
+/* ---- the plan ---- */
+
+static int params_insert(struct store *s, int64_t config, size_t nkv,
+			 char *const *kv)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_PARAM_INSERT);
+	size_t i;
+	int ret = -1;
+
+	if (!st)
+		return -1;
+	for (i = 0; i < nkv; i++) {
+		const char *eq = strchr(kv[i], '=');
+
+		if (!eq) {
+			error("parameter '%s' is not key=value", kv[i]);
+			goto out;
+		}
+		sqlite3_reset(st);
+		if (sqlite3_bind_int64(st, 1, config) |
+		    sqlite3_bind_int64(st, 2, (sqlite3_int64)i) |
+		    sqlite3_bind_text(st, 3, kv[i], (int)(eq - kv[i]),
+				      SQLITE_STATIC) |
+		    sqlite3_bind_text(st, 4, eq + 1, -1, SQLITE_STATIC)) {
+			db_fail(s, "cannot bind parameter");
+			goto out;
+		}
+		if (step_done(s, st, "cannot store parameter"))
+			goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+static int config_insert(struct store *s, int64_t experiment, int pos,
+			 const char *workload, const char *section,
+			 const char *canon, double noise, double timeout_s,
+			 int64_t *id)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_CONFIG_INSERT);
+	int ret = -1;
+
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, experiment) | sqlite3_bind_int(st, 2, pos) |
+	    bind_str(st, 3, workload) | bind_str(st, 4, section) |
+	    bind_str(st, 5, canon) | sqlite3_bind_double(st, 6, noise) |
+	    sqlite3_bind_double(st, 7, timeout_s)) {
+		db_fail(s, "cannot bind configuration");
+		goto out;
+	}
+	if (step_done(s, st, "cannot store configuration"))
+		goto out;
+	*id = sqlite3_last_insert_rowid(s->db);
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+int store_config_add(struct store *s, int64_t experiment, int pos,
+		     const char *workload, const char *section,
+		     const char *canon, double noise, double timeout_s,
+		     size_t nkv, char *const *kv, int64_t *id)
+{
+	bool outer;
+	int ret;
+
+	if (txn_begin(s, &outer))
+		return -1;
+	ret = config_insert(s, experiment, pos, workload, section, canon, noise,
+			    timeout_s, id);
+	if (!ret)
+		ret = params_insert(s, *id, nkv, kv);
+	return txn_end(s, outer, ret);
+}
+
+int store_run_plan(struct store *s, int64_t experiment, int64_t config,
+		   long seq, int repetition, bool warmup, int64_t *id)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_RUN_INSERT);
+	int ret = -1;
+
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, experiment) |
+	    sqlite3_bind_int64(st, 2, config) | sqlite3_bind_int64(st, 3, seq) |
+	    sqlite3_bind_int(st, 4, repetition) |
+	    sqlite3_bind_int(st, 5, warmup ? 1 : 0)) {
+		db_fail(s, "cannot bind run");
+		goto out;
+	}
+	if (step_done(s, st, "cannot plan run"))
+		goto out;
+	*id = sqlite3_last_insert_rowid(s->db);
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+/* ---- recording a run ---- */
+
+static int run_update(struct store *s, int64_t run, const struct run_record *r)
+{
+	sqlite3_stmt *st;
+	int ret = -1;
+
+	if ((unsigned)r->status >= RUN_NSTATUS)
+		return error("run %" PRId64 ": invalid status %d", run,
+			     (int)r->status);
+	st = stmt_get(s, ST_RUN_UPDATE);
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, run) |
+	    sqlite3_bind_text(st, 2, run_status_names[r->status], -1,
+			      SQLITE_STATIC) |
+	    (r->error ? sqlite3_bind_text(st, 3, r->error, -1, SQLITE_STATIC)
+		      : SQLITE_OK) |
+	    (r->started_at > 0 ? sqlite3_bind_double(st, 4, r->started_at)
+			       : SQLITE_OK) |
+	    sqlite3_bind_double(st, 5, r->wall_s) |
+	    (r->env_pad >= 0 ? sqlite3_bind_int64(st, 6, r->env_pad) : SQLITE_OK)) {
+		db_fail(s, "cannot bind run");
+		goto out;
+	}
+	if (step_done(s, st, "cannot record run"))
+		goto out;
+	if (sqlite3_changes(s->db) != 1) {
+		error("%s: no run with id %" PRId64, s->path, run);
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+/* Deletes what an earlier attempt recorded, so re-recording is idempotent. */
+static int run_clear(struct store *s, int64_t run)
+{
+	static const enum stmt_id del[] = { ST_SAMPLES_DELETE, ST_THREADS_DELETE };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(del); i++) {
+		sqlite3_stmt *st = stmt_get(s, del[i]);
+		int ret;
+
+		if (!st)
+			return -1;
+		ret = sqlite3_bind_int64(st, 1, run) != SQLITE_OK ||
+		      step_done(s, st, "cannot clear run");
+		stmt_done(st);
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
+static int samples_insert(struct store *s, int64_t run,
+			  const struct run_record *r)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_SAMPLE_INSERT);
+	size_t i;
+	int ret = -1;
+
+	if (!st)
+		return -1;
+	/* The run id stays bound across resets; only metric and value vary. */
+	if (sqlite3_bind_int64(st, 1, run) != SQLITE_OK)
+		goto out;
+	for (i = 0; i < r->nsamples; i++) {
+		if (isnan(r->value[i]))
+			continue; /* absent: SQLite would store NULL */
+		if (!r->metric[i]) {
+			error("run %" PRId64 ": sample %zu has no metric name",
+			      run, i);
+			goto out;
+		}
+		if (sqlite3_bind_text(st, 2, r->metric[i], -1, SQLITE_STATIC) |
+		    sqlite3_bind_double(st, 3, r->value[i])) {
+			db_fail(s, "cannot bind sample");
+			goto out;
+		}
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			error("%s: run %" PRId64 ": cannot store metric '%s': %s",
+			      s->path, run, r->metric[i], sqlite3_errmsg(s->db));
+			goto out;
+		}
+		sqlite3_reset(st);
+	}
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+static int threads_insert(struct store *s, int64_t run,
+			  const struct run_record *r)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_THREAD_INSERT);
+	size_t i;
+	int ret = -1;
+
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, run) != SQLITE_OK)
+		goto out;
+	for (i = 0; i < r->nthreads; i++) {
+		/* Two's complement round trip: ops >= 2^63 come back equal. */
+		if (sqlite3_bind_int64(st, 2, (sqlite3_int64)i) |
+		    sqlite3_bind_int64(st, 3, (sqlite3_int64)r->thread_ops[i])) {
+			db_fail(s, "cannot bind thread sample");
+			goto out;
+		}
+		if (step_done(s, st, "cannot store thread sample"))
+			goto out;
+		sqlite3_reset(st);
+	}
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+int store_run_record(struct store *s, int64_t run, const struct run_record *r)
+{
+	bool outer;
+	int ret;
+
+	if (txn_begin(s, &outer))
+		return -1;
+	ret = run_update(s, run, r);
+	if (!ret)
+		ret = run_clear(s, run);
+	if (!ret)
+		ret = samples_insert(s, run, r);
+	if (!ret)
+		ret = threads_insert(s, run, r);
+	return txn_end(s, outer, ret);
+}
+
+int store_pending_runs(struct store *s, int64_t experiment,
+		       struct pending_run **out, size_t *n)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_PENDING);
+	int rc, ret = -1;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, experiment) != SQLITE_OK)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pending_run *p;
+
+		*out = grow(*out, *n, sizeof(**out));
+		p = &(*out)[(*n)++];
+		p->run_id = sqlite3_column_int64(st, 0);
+		p->config_id = sqlite3_column_int64(st, 1);
+		p->seq = (long)sqlite3_column_int64(st, 2);
+		p->repetition = sqlite3_column_int(st, 3);
+		p->warmup = sqlite3_column_int(st, 4) != 0;
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(s, "cannot read pending runs");
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(st);
+	if (ret) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
+	return ret;
+}
+
+/* ---- loading a whole experiment ---- */
+
+/* The configuration index of id; configs arrive ordered by pos, not id. */
+static long config_index(const struct dataset *d, int64_t id, size_t hint)
+{
+	size_t i;
+
+	if (hint < d->nconfigs && d->configs[hint].id == id)
+		return (long)hint;
+	for (i = 0; i < d->nconfigs; i++)
+		if (d->configs[i].id == id)
+			return (long)i;
+	return -1;
+}
+
+static int load_configs(struct store *s, int64_t experiment, struct dataset *d)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_LOAD_CONFIGS);
+	int rc, ret = -1;
+
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, experiment) != SQLITE_OK)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ds_config *c;
+
+		d->configs = grow(d->configs, d->nconfigs, sizeof(*c));
+		c = &d->configs[d->nconfigs++];
+		memset(c, 0, sizeof(*c));
+		c->id = sqlite3_column_int64(st, 0);
+		c->workload = col_str(st, 1);
+		c->section = col_str(st, 2);
+		c->canon = col_str(st, 3);
+		c->noise = sqlite3_column_double(st, 4);
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(s, "cannot read configurations");
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+static int load_params(struct store *s, int64_t experiment, struct dataset *d)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_LOAD_PARAMS);
+	size_t ci = 0;
+	int rc, ret = -1;
+
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, experiment) != SQLITE_OK)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long i = config_index(d, sqlite3_column_int64(st, 0), ci);
+		struct ds_config *c;
+
+		if (i < 0)
+			break;
+		ci = (size_t)i;
+		c = &d->configs[ci];
+		c->params = grow(c->params, c->nparams, sizeof(*c->params));
+		c->params[c->nparams].key = col_str(st, 1);
+		c->params[c->nparams].value = col_str(st, 2);
+		c->nparams++;
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(s, "cannot read parameters");
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+static int run_fill(struct store *s, sqlite3_stmt *st, struct dataset *d,
+		    size_t *ci)
+{
+	struct ds_run *r = &d->runs[d->nruns];
+	const unsigned char *status = sqlite3_column_text(st, 5);
+	long i = config_index(d, sqlite3_column_int64(st, 1), *ci);
+	int sv = status ? run_status_parse((const char *)status) : -1;
+
+	memset(r, 0, sizeof(*r));
+	r->id = sqlite3_column_int64(st, 0);
+	if (i < 0 || sv < 0)
+		return error("%s: run %" PRId64 " is inconsistent (configuration"
+			     " or status)", s->path, r->id);
+	if ((size_t)i != *ci || d->configs[i].nruns == 0)
+		d->configs[i].run0 = d->nruns;
+	*ci = (size_t)i;
+	d->configs[i].nruns++;
+	r->config = (size_t)i;
+	r->seq = (long)sqlite3_column_int64(st, 2);
+	r->repetition = sqlite3_column_int(st, 3);
+	r->warmup = sqlite3_column_int(st, 4) != 0;
+	r->status = (enum run_status)sv;
+	if (sqlite3_column_type(st, 6) != SQLITE_NULL)
+		r->error = col_str(st, 6);
+	r->started_at = sqlite3_column_double(st, 7);
+	r->wall_s = sqlite3_column_double(st, 8);
+	d->nruns++;
+	return 0;
+}
+
+static int load_runs(struct store *s, int64_t experiment, struct dataset *d)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_LOAD_RUNS);
+	size_t ci = 0;
+	int rc, ret = -1;
+
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, experiment) != SQLITE_OK)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		d->runs = grow(d->runs, d->nruns, sizeof(*d->runs));
+		if (run_fill(s, st, d, &ci))
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(s, "cannot read runs");
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+/*
+ * Samples and thread rows arrive in seq order; by_seq lists the run
+ * indices in that order so each row finds its run by walking forward.
+ */
+struct seq_walk {
+	const struct dataset *d;
+	size_t *by_seq;
+	size_t k;
+};
+
+static int cmp_seq(const void *a, const void *b, void *arg)
+{
+	const struct dataset *d = arg;
+	long x = d->runs[*(const size_t *)a].seq;
+	long y = d->runs[*(const size_t *)b].seq;
+
+	return (x > y) - (x < y);
+}
+
+static void seq_walk_init(struct seq_walk *w, const struct dataset *d)
+{
+	size_t i;
+
+	w->d = d;
+	w->k = 0;
+	w->by_seq = xmalloc(d->nruns * sizeof(*w->by_seq));
+	for (i = 0; i < d->nruns; i++)
+		w->by_seq[i] = i;
+	qsort_r(w->by_seq, d->nruns, sizeof(*w->by_seq), cmp_seq, (void *)d);
+}
+
+/* The run index of id, which is at or after the previous row's run. */
+static long seq_walk_find(struct seq_walk *w, int64_t id)
+{
+	while (w->k < w->d->nruns && w->d->runs[w->by_seq[w->k]].id != id)
+		w->k++;
+	return w->k < w->d->nruns ? (long)w->by_seq[w->k] : -1;
+}
+
+struct sample_row {
+	uint32_t run, metric;
+	double value;
+};
+
+/* The index of a metric name among those seen so far, adding it if new. */
+static uint32_t metric_intern(struct dataset *d, const char *name,
+			      uint32_t *guess)
+{
+	size_t i;
+
+	/* Every run lists its metrics in the same sorted order: guess next. */
+	if (*guess < d->nmetrics && !strcmp(d->metrics[*guess], name))
+		return (*guess)++;
+	for (i = 0; i < d->nmetrics; i++)
+		if (!strcmp(d->metrics[i], name))
+			break;
+	if (i == d->nmetrics) {
+		d->metrics = xrealloc(d->metrics, (i + 1) * sizeof(*d->metrics));
+		d->metrics[i] = xstrdup(name);
+		d->nmetrics++;
+	}
+	*guess = (uint32_t)i + 1;
+	return (uint32_t)i;
+}
+
+static int cmp_name(const void *a, const void *b, void *arg)
+{
+	char **names = arg;
+
+	return strcmp(names[*(const uint32_t *)a], names[*(const uint32_t *)b]);
+}
+
+/* Sorts d->metrics by name and fills the dense values matrix from rows. */
+static void samples_place(struct dataset *d, const struct sample_row *rows,
+			  size_t n)
+{
+	uint32_t *order = xmalloc((d->nmetrics + 1) * sizeof(*order));
+	uint32_t *rank = xmalloc((d->nmetrics + 1) * sizeof(*rank));
+	char **sorted = xmalloc((d->nmetrics + 1) * sizeof(*sorted));
+	size_t i, total = d->nruns * d->nmetrics;
+
+	for (i = 0; i < d->nmetrics; i++)
+		order[i] = (uint32_t)i;
+	qsort_r(order, d->nmetrics, sizeof(*order), cmp_name, d->metrics);
+	for (i = 0; i < d->nmetrics; i++) {
+		rank[order[i]] = (uint32_t)i;
+		sorted[i] = d->metrics[order[i]];
+	}
+	free(d->metrics);
+	d->metrics = sorted;
+	d->values = xmalloc((total ? total : 1) * sizeof(*d->values));
+	for (i = 0; i < total; i++)
+		d->values[i] = NAN;
+	for (i = 0; i < n; i++)
+		d->values[rows[i].run * d->nmetrics + rank[rows[i].metric]] =
+			rows[i].value;
+	free(order);
+	free(rank);
+}
+
+static int load_samples(struct store *s, int64_t experiment, struct dataset *d)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_LOAD_SAMPLES);
+	struct sample_row *rows = NULL;
+	struct seq_walk w;
+	size_t n = 0;
+	uint32_t guess = 0;
+	int rc, ret = -1;
+
+	seq_walk_init(&w, d);
+	if (!st)
+		goto out;
+	if (sqlite3_bind_int64(st, 1, experiment) != SQLITE_OK)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long r = seq_walk_find(&w, sqlite3_column_int64(st, 0));
+		const char *m = (const char *)sqlite3_column_text(st, 1);
+
+		if (r < 0 || !m) {
+			error("%s: sample of run %lld is inconsistent", s->path,
+			      sqlite3_column_int64(st, 0));
+			goto out;
+		}
+		rows = grow(rows, n, sizeof(*rows));
+		rows[n].run = (uint32_t)r;
+		rows[n].metric = metric_intern(d, m, &guess);
+		rows[n].value = sqlite3_column_double(st, 2);
+		n++;
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(s, "cannot read samples");
+		goto out;
+	}
+	samples_place(d, rows, n);
+	ret = 0;
+out:
+	stmt_done(st);
+	free(rows);
+	free(w.by_seq);
+	return ret;
+}
+
+static int load_threads(struct store *s, int64_t experiment, struct dataset *d)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_LOAD_THREADS);
+	struct seq_walk w;
+	int rc, ret = -1;
+
+	seq_walk_init(&w, d);
+	if (!st)
+		goto out;
+	if (sqlite3_bind_int64(st, 1, experiment) != SQLITE_OK)
+		goto out;
+	/*
+	 * thread_ops is laid out in seq order, each run's threads in thread
+	 * order; a run's slice (thread0, nthreads) points into it.
+	 */
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long r = seq_walk_find(&w, sqlite3_column_int64(st, 0));
+
+		if (r < 0) {
+			error("%s: thread sample of run %lld is inconsistent",
+			      s->path, sqlite3_column_int64(st, 0));
+			goto out;
+		}
+		if (d->runs[r].nthreads == 0)
+			d->runs[r].thread0 = d->nthread_ops;
+		d->runs[r].nthreads++;
+		d->thread_ops = grow(d->thread_ops, d->nthread_ops,
+				     sizeof(*d->thread_ops));
+		d->thread_ops[d->nthread_ops++] =
+			(uint64_t)sqlite3_column_int64(st, 1);
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(s, "cannot read thread samples");
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(st);
+	free(w.by_seq);
+	return ret;
+}
+
+int store_load(struct store *s, int64_t experiment, struct dataset *d)
+{
+	bool txn;
+	int ret = -1;
+
+	memset(d, 0, sizeof(*d));
+	/* One read transaction: one snapshot, even while a run writes. */
+	txn = sqlite3_get_autocommit(s->db) != 0;
+	if (txn && stmt_exec(s, ST_BEGIN_READ))
+		return -1;
+	if (store_experiment_get(s, experiment, &d->exp) ||
+	    load_configs(s, experiment, d) || load_params(s, experiment, d) ||
+	    load_runs(s, experiment, d) || load_samples(s, experiment, d) ||
+	    load_threads(s, experiment, d))
+		goto out;
+	ret = 0;
+out:
+	if (txn)
+		stmt_exec(s, ST_COMMIT);
+	if (ret)
+		dataset_release(d);
+	return ret;
+}
+
+void dataset_release(struct dataset *d)
+{
+	size_t i, j;
+
+	experiment_row_release(&d->exp);
+	for (i = 0; i < d->nconfigs; i++) {
+		struct ds_config *c = &d->configs[i];
+
+		free(c->workload);
+		free(c->section);
+		free(c->canon);
+		for (j = 0; j < c->nparams; j++) {
+			free(c->params[j].key);
+			free(c->params[j].value);
+		}
+		free(c->params);
+	}
+	free(d->configs);
+	for (i = 0; i < d->nruns; i++)
+		free(d->runs[i].error);
+	free(d->runs);
+	for (i = 0; i < d->nmetrics; i++)
+		free(d->metrics[i]);
+	free(d->metrics);
+	free(d->values);
+	free(d->thread_ops);
+	memset(d, 0, sizeof(*d));
+}
+
+int dataset_metric(const struct dataset *d, const char *name)
+{
+	size_t lo = 0, hi = d->nmetrics;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(d->metrics[mid], name);
+
+		if (!c)
+			return (int)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+double dataset_value(const struct dataset *d, size_t r, int m)
+{
+	if (m < 0 || (size_t)m >= d->nmetrics || r >= d->nruns)
+		return NAN;
+	return d->values[r * d->nmetrics + (size_t)m];
+}

@@ -1,0 +1,867 @@
+/*
+ * test_store.c - the SQLite store: round trips in memory and on disk,
+ * refusal of foreign, newer, truncated and missing files (left unmodified),
+ * read-only opens, hostile strings, selectors, resume and re-recording.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "db/store.h"
+#include "tests/store_fixture.h"
+
+static const struct fx_names plain = {
+	"lockdep-effect", "v6.1", "mutex", "mutex-4", NULL,
+};
+
+/* Hostile strings: quotes, semicolons, SQL comments, newlines, UTF-8. */
+static const struct fx_names hostile = {
+	"x'); DROP TABLE runs; --",
+	"\"; DELETE FROM samples; /* \\ */",
+	"a'b\"c;d,e\nf",
+	"' OR '1'='1",
+	"died: 'quote' \"dq\" ; -- π ✓",
+};
+
+struct ctx {
+	char dir[64];
+	char path[128];
+};
+
+static int rm_entry(const char *p, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(p);
+}
+
+static int setup(void **state)
+{
+	struct ctx *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return -1;
+	strcpy(c->dir, "/tmp/contend-store-XXXXXX");
+	if (!mkdtemp(c->dir))
+		return -1;
+	snprintf(c->path, sizeof(c->path), "%s/t.db", c->dir);
+	*state = c;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct ctx *c = *state;
+
+	nftw(c->dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	free(c);
+	return 0;
+}
+
+/* ---- stderr capture, to check what the user is told ---- */
+
+static int saved_fd = -1;
+static FILE *capture;
+static char captured[4096];
+
+static void capture_start(void)
+{
+	fflush(stderr);
+	capture = tmpfile();
+	assert_non_null(capture);
+	saved_fd = dup(2);
+	assert_true(saved_fd >= 0);
+	assert_true(dup2(fileno(capture), 2) >= 0);
+}
+
+static const char *capture_end(void)
+{
+	size_t n;
+
+	fflush(stderr);
+	dup2(saved_fd, 2);
+	close(saved_fd);
+	rewind(capture);
+	n = fread(captured, 1, sizeof(captured) - 1, capture);
+	captured[n] = '\0';
+	fclose(capture);
+	return captured;
+}
+
+static void assert_contains(const char *hay, const char *needle)
+{
+	if (!strstr(hay, needle))
+		fail_msg("'%s' not found in '%s'", needle, hay);
+}
+
+/* ---- files ---- */
+
+static char *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long len;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	len = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)len + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	*n = (size_t)len;
+	return buf;
+}
+
+static void spit(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static size_t dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void raw_exec(const char *path, const char *sql)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static long long raw_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long v;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* Builds the fixture in a fresh database at path and closes it. */
+static int64_t build_file(const char *path, const struct fx_names *nm)
+{
+	struct store *s;
+	int64_t id;
+
+	assert_int_equal(store_open(path, STORE_CREATE, &s), 0);
+	id = fx_build(s, nm);
+	assert_true(id > 0);
+	store_close(s);
+	return id;
+}
+
+static void load_and_check(struct store *s, int64_t id,
+			   const struct fx_names *nm)
+{
+	struct dataset d;
+	const char *diff;
+
+	assert_int_equal(store_load(s, id, &d), 0);
+	diff = fx_check(&d, nm);
+	if (diff)
+		fail_msg("dataset differs: %s", diff);
+	dataset_release(&d);
+}
+
+/* ---- cases ---- */
+
+static void roundtrip_memory(void **state)
+{
+	struct store *s;
+	int64_t id;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	id = fx_build(s, &plain);
+	assert_true(id > 0);
+	load_and_check(s, id, &plain);
+	store_close(s);
+}
+
+static void roundtrip_disk(void **state)
+{
+	struct ctx *c = *state;
+	struct store *s;
+	int64_t *ids, id = build_file(c->path, &plain);
+	sqlite3 *db;
+
+	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), 0);
+	assert_int_equal(store_experiment_find(s, NULL, &ids), 1);
+	assert_int_equal(ids[0], id);
+	free(ids);
+	load_and_check(s, id, &plain);
+	store_close(s);
+
+	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	/* env_pad is not part of the dataset: check it in the table. */
+	assert_int_equal(raw_int(db, "SELECT env_pad FROM runs WHERE seq = 4"), 4);
+	assert_int_equal(raw_int(db, "SELECT count(*) FROM runs WHERE"
+				     " env_pad IS NULL"), 1);
+	sqlite3_close(db);
+}
+
+static void wal_and_foreign_keys(void **state)
+{
+	struct ctx *c = *state;
+	struct store *s;
+	sqlite3_stmt *st;
+
+	assert_int_equal(store_open(c->path, STORE_CREATE, &s), 0);
+	assert_int_equal(sqlite3_prepare_v2(store_db(s), "PRAGMA journal_mode",
+					    -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
+	sqlite3_finalize(st);
+	assert_int_equal(raw_int(store_db(s), "PRAGMA foreign_keys"), 1);
+	assert_int_equal(raw_int(store_db(s), "PRAGMA busy_timeout"), 10000);
+	store_close(s);
+}
+
+static void injection_roundtrip(void **state)
+{
+	struct ctx *c = *state;
+	struct store *s;
+	int64_t *ids, id = build_file(c->path, &hostile);
+
+	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), 0);
+	assert_int_equal(store_experiment_find(s, hostile.name, &ids), 1);
+	assert_int_equal(ids[0], id);
+	free(ids);
+	assert_int_equal(store_experiment_find(s, hostile.label, &ids), 1);
+	assert_int_equal(ids[0], id);
+	free(ids);
+	load_and_check(s, id, &hostile);
+	/* Every table survived the names. */
+	assert_int_equal(raw_int(store_db(s), "SELECT count(*) FROM sqlite_schema"
+					      " WHERE type = 'table' AND name IN"
+					      " ('experiments', 'experiment_meta',"
+					      " 'configs', 'config_params', 'runs',"
+					      " 'samples', 'thread_samples')"), 7);
+	store_close(s);
+}
+
+/* Opens path in every mode and expects each to fail with msg. */
+static void refuse_all_modes(const char *path, const char *msg)
+{
+	static const unsigned modes[] = { STORE_RDONLY, 0, STORE_CREATE };
+	struct store *s;
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		capture_start();
+		s = (struct store *)&s;
+		assert_int_equal(store_open(path, modes[i], &s), -1);
+		assert_null(s);
+		assert_contains(capture_end(), msg);
+		assert_contains(captured, path);
+	}
+}
+
+static void newer_schema_refused(void **state)
+{
+	struct ctx *c = *state;
+	size_t n0, n1;
+	char *before, *after;
+
+	build_file(c->path, &plain);
+	raw_exec(c->path, "PRAGMA user_version = 99");
+	before = slurp(c->path, &n0);
+	refuse_all_modes(c->path, "written by a newer contend (schema 99 > 1)");
+	after = slurp(c->path, &n1);
+	assert_int_equal(n0, n1);
+	assert_memory_equal(before, after, n0);
+	free(before);
+	free(after);
+}
+
+static void not_a_database_refused(void **state)
+{
+	struct ctx *c = *state;
+	static const char text[] =
+		"This is a plain text file, long enough to fill the header of "
+		"a SQLite database and then some more text, not a database.\n";
+	size_t n;
+	char *after;
+
+	spit(c->path, text);
+	refuse_all_modes(c->path, "file is not a database");
+	after = slurp(c->path, &n);
+	assert_int_equal(n, strlen(text));
+	assert_memory_equal(after, text, n);
+	free(after);
+	assert_int_equal(dir_entries(c->dir), 1);
+}
+
+static void truncated_refused(void **state)
+{
+	struct ctx *c = *state;
+	struct store *s;
+	struct stat st;
+
+	build_file(c->path, &plain);
+	assert_int_equal(stat(c->path, &st), 0);
+	assert_true(st.st_size >= 4 * 4096);
+	assert_int_equal(truncate(c->path, st.st_size / 2), 0);
+	capture_start();
+	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), -1);
+	assert_contains(capture_end(), "truncated or corrupt");
+	assert_int_equal(stat(c->path, &st), 0);
+}
+
+static void foreign_sqlite_refused(void **state)
+{
+	struct ctx *c = *state;
+
+	raw_exec(c->path, "CREATE TABLE notes (x TEXT)");
+	refuse_all_modes(c->path, "not a contend database");
+}
+
+static void missing_file(void **state)
+{
+	struct ctx *c = *state;
+	struct store *s;
+
+	capture_start();
+	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), -1);
+	assert_contains(capture_end(), c->path);
+	capture_start();
+	assert_int_equal(store_open(c->path, 0, &s), -1);
+	assert_contains(capture_end(), "No such file");
+	assert_int_equal(dir_entries(c->dir), 0);
+}
+
+static void readonly_leaves_file_identical(void **state)
+{
+	struct ctx *c = *state;
+	struct store *s;
+	struct dataset d;
+	struct pending_run *p;
+	size_t n0, n1, np;
+	int64_t *ids, id = build_file(c->path, &plain);
+	char *before = slurp(c->path, &n0), *after, side[160];
+	struct stat sb;
+
+	assert_int_equal(dir_entries(c->dir), 1);
+	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), 0);
+	assert_int_equal(store_experiment_find(s, "v6.1", &ids), 1);
+	free(ids);
+	assert_int_equal(store_load(s, id, &d), 0);
+	dataset_release(&d);
+	assert_int_equal(store_pending_runs(s, id, &p, &np), 0);
+	free(p);
+	capture_start();
+	assert_int_equal(store_experiment_status(s, id, "complete"), -1);
+	assert_contains(capture_end(), "readonly");
+	store_close(s);
+	after = slurp(c->path, &n1);
+	assert_int_equal(n0, n1);
+	assert_memory_equal(before, after, n0);
+	free(before);
+	free(after);
+	/*
+	 * A WAL reader may leave SQLite's side files (an empty -wal and the
+	 * -shm index), never data; the next writer to close removes them.
+	 */
+	snprintf(side, sizeof(side), "%s-wal", c->path);
+	assert_true(stat(side, &sb) || sb.st_size == 0);
+	assert_int_equal(store_open(c->path, 0, &s), 0);
+	store_close(s);
+	assert_int_equal(dir_entries(c->dir), 1);
+}
+
+static void find_selectors(void **state)
+{
+	static const struct {
+		const char *name, *label;
+		double created;
+	} exps[] = {
+		{ "alpha", "v1", 100 }, { "beta", "v1", 200 },
+		{ "alpha", "v2", 300 }, { "2", "v3", 50 },
+	};
+	struct store *s;
+	int64_t id[4], *ids;
+	char *uuid[4], upper[40];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	for (i = 0; i < 4; i++) {
+		struct experiment_row e = { 0 };
+
+		e.name = (char *)exps[i].name;
+		e.label = (char *)exps[i].label;
+		e.created_at = exps[i].created;
+		assert_int_equal(store_experiment_create(s, &e), 0);
+		id[i] = e.id;
+		uuid[i] = e.uuid;
+	}
+	/* Numeric id wins over the experiment named "2". */
+	assert_int_equal(store_experiment_find(s, "2", &ids), 1);
+	assert_int_equal(ids[0], id[1]);
+	free(ids);
+	assert_int_equal(store_experiment_find(s, uuid[1], &ids), 1);
+	assert_int_equal(ids[0], id[1]);
+	free(ids);
+	for (i = 0; uuid[1][i]; i++)
+		upper[i] = (char)toupper((unsigned char)uuid[1][i]);
+	upper[i] = '\0';
+	assert_int_equal(store_experiment_find(s, upper, &ids), 1);
+	assert_int_equal(ids[0], id[1]);
+	free(ids);
+	assert_int_equal(store_experiment_find(s, "alpha", &ids), 2);
+	assert_int_equal(ids[0], id[0]);
+	assert_int_equal(ids[1], id[2]);
+	free(ids);
+	assert_int_equal(store_experiment_find(s, "v1", &ids), 2);
+	assert_int_equal(ids[0], id[0]);
+	assert_int_equal(ids[1], id[1]);
+	free(ids);
+	/* Newest by creation time, not by id. */
+	assert_int_equal(store_experiment_find(s, NULL, &ids), 1);
+	assert_int_equal(ids[0], id[2]);
+	free(ids);
+	assert_int_equal(store_experiment_find(s, "nope", &ids), 0);
+	assert_null(ids);
+	assert_int_equal(store_experiment_find(s, "", &ids), 0);
+	assert_int_equal(store_experiment_find(s, "99", &ids), 0);
+	assert_int_equal(store_experiment_list(s, &ids), 4);
+	assert_int_equal(ids[0], id[3]);
+	assert_int_equal(ids[1], id[0]);
+	assert_int_equal(ids[2], id[1]);
+	assert_int_equal(ids[3], id[2]);
+	free(ids);
+	for (i = 0; i < 4; i++)
+		free(uuid[i]);
+	store_close(s);
+}
+
+static void find_in_empty_database(void **state)
+{
+	struct store *s;
+	int64_t *ids;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	assert_int_equal(store_experiment_find(s, NULL, &ids), 0);
+	assert_int_equal(store_experiment_list(s, &ids), 0);
+	store_close(s);
+}
+
+static void uuid_v4(void **state)
+{
+	struct experiment_row a = { 0 }, b = { 0 }, got;
+	struct store *s;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	a.name = b.name = (char *)"u";
+	assert_int_equal(store_experiment_create(s, &a), 0);
+	assert_int_equal(store_experiment_create(s, &b), 0);
+	assert_int_equal(strlen(a.uuid), 36);
+	for (i = 0; i < 36; i++) {
+		if (i == 8 || i == 13 || i == 18 || i == 23)
+			assert_int_equal(a.uuid[i], '-');
+		else
+			assert_non_null(strchr("0123456789abcdef", a.uuid[i]));
+	}
+	assert_int_equal(a.uuid[14], '4');
+	assert_non_null(strchr("89ab", a.uuid[19]));
+	assert_string_not_equal(a.uuid, b.uuid);
+	/* A given uuid (as merge passes) is kept; duplicates are refused. */
+	free(b.uuid);
+	b.uuid = strdup(a.uuid);
+	b.id = 0;
+	capture_start();
+	assert_int_equal(store_experiment_create(s, &b), -1);
+	assert_contains(capture_end(), "UNIQUE");
+	assert_int_equal(store_experiment_get(s, a.id, &got), 0);
+	assert_string_equal(got.uuid, a.uuid);
+	assert_string_equal(got.status, "planned");
+	assert_true(got.finished_at <= 0);
+	experiment_row_release(&got);
+	free(a.uuid);
+	free(b.uuid);
+	store_close(s);
+}
+
+static void experiment_status(void **state)
+{
+	struct experiment_row e = { 0 }, got;
+	struct store *s;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	e.name = (char *)"st";
+	assert_int_equal(store_experiment_create(s, &e), 0);
+	assert_int_equal(store_experiment_status(s, e.id, "complete"), 0);
+	assert_int_equal(store_experiment_get(s, e.id, &got), 0);
+	assert_string_equal(got.status, "complete");
+	assert_true(got.finished_at > 0);
+	experiment_row_release(&got);
+	/* A resumed experiment is unfinished again. */
+	assert_int_equal(store_experiment_status(s, e.id, "running"), 0);
+	assert_int_equal(store_experiment_get(s, e.id, &got), 0);
+	assert_true(got.finished_at <= 0);
+	experiment_row_release(&got);
+	capture_start();
+	assert_int_equal(store_experiment_status(s, e.id, "completed"), -1);
+	assert_contains(capture_end(), "invalid experiment status");
+	capture_start();
+	assert_int_equal(store_experiment_status(s, e.id + 7, "failed"), -1);
+	assert_contains(capture_end(), "no experiment");
+	capture_start();
+	assert_int_equal(store_experiment_get(s, e.id + 7, &got), -1);
+	assert_contains(capture_end(), "no experiment");
+	free(e.uuid);
+	store_close(s);
+}
+
+/* The run ids of the fixture experiment, indexed by seq. */
+static void fixture_runs(struct store *s, int64_t id, int64_t *run)
+{
+	struct dataset d;
+	size_t r;
+
+	assert_int_equal(store_load(s, id, &d), 0);
+	for (r = 0; r < d.nruns; r++)
+		run[d.runs[r].seq] = d.runs[r].id;
+	dataset_release(&d);
+}
+
+static void pending_runs(void **state)
+{
+	struct store *s;
+	struct pending_run *p;
+	struct run_record r = { 0 };
+	int64_t run[FX_NRUNS], id;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	id = fx_build(s, &plain);
+	fixture_runs(s, id, run);
+	assert_int_equal(store_pending_runs(s, id, &p, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(p[0].run_id, run[5]);
+	assert_int_equal(p[0].seq, 5);
+	assert_int_equal(p[0].repetition, 1);
+	assert_false(p[0].warmup);
+	free(p);
+	/* An interrupted run is pending again; order is by seq. */
+	r.status = RUN_INTERRUPTED;
+	r.env_pad = -1;
+	assert_int_equal(store_run_record(s, run[1], &r), 0);
+	assert_int_equal(store_pending_runs(s, id, &p, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(p[0].seq, 1);
+	assert_true(p[0].warmup);
+	assert_int_equal(p[1].seq, 5);
+	free(p);
+	store_close(s);
+}
+
+static void rerecord_replaces_samples(void **state)
+{
+	static const char *const metric[] = { "throughput", "user_s" };
+	static const double value[] = { 42.5, 0.25 };
+	static const uint64_t ops[] = { 7 };
+	struct run_record r = { 0 };
+	struct store *s;
+	struct dataset d;
+	int64_t run[FX_NRUNS], id;
+	size_t k;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	id = fx_build(s, &plain);
+	fixture_runs(s, id, run);
+	r.status = RUN_OK;
+	r.env_pad = -1;
+	r.wall_s = 2;
+	r.nsamples = 2;
+	r.metric = metric;
+	r.value = value;
+	r.nthreads = 1;
+	r.thread_ops = ops;
+	/* Twice: the second must leave exactly the same state. */
+	assert_int_equal(store_run_record(s, run[0], &r), 0);
+	assert_int_equal(store_run_record(s, run[0], &r), 0);
+	assert_int_equal(store_load(s, id, &d), 0);
+	assert_int_equal(d.nmetrics, 4);
+	for (k = 0; k < d.nruns && d.runs[k].seq != 0; k++)
+		;
+	assert_true(k < d.nruns);
+	assert_true(isnan(dataset_value(&d, k, dataset_metric(&d, "elapsed_s"))));
+	assert_true(isnan(dataset_value(&d, k, dataset_metric(&d, "handoffs"))));
+	assert_true(fx_same(dataset_value(&d, k, dataset_metric(&d, "throughput")),
+			    42.5));
+	assert_true(fx_same(dataset_value(&d, k, dataset_metric(&d, "user_s")),
+			    0.25));
+	assert_int_equal(d.runs[k].nthreads, 1);
+	assert_int_equal(d.thread_ops[d.runs[k].thread0], 7);
+	assert_int_equal(raw_int(store_db(s), "SELECT count(*) FROM samples"
+					      " WHERE metric = 'throughput'"), 4);
+	dataset_release(&d);
+	store_close(s);
+}
+
+/* A failed record (duplicate metric) leaves the run as it was. */
+static void failed_record_rolls_back(void **state)
+{
+	static const char *const metric[] = { "throughput", "throughput" };
+	static const double value[] = { 1, 2 };
+	struct run_record r = { 0 };
+	struct store *s;
+	int64_t run[FX_NRUNS], id;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	id = fx_build(s, &plain);
+	fixture_runs(s, id, run);
+	r.status = RUN_OK;
+	r.env_pad = -1;
+	r.nsamples = 2;
+	r.metric = metric;
+	r.value = value;
+	capture_start();
+	assert_int_equal(store_run_record(s, run[0], &r), -1);
+	assert_contains(capture_end(), "throughput");
+	load_and_check(s, id, &plain);
+	/* The connection is usable afterwards (no transaction left open). */
+	assert_int_equal(sqlite3_get_autocommit(store_db(s)), 1);
+	capture_start();
+	assert_int_equal(store_run_record(s, 999999, &r), -1);
+	assert_contains(capture_end(), "no run with id 999999");
+	store_close(s);
+}
+
+static void nan_is_absent(void **state)
+{
+	static const char *const metric[] = { "a", "b", "c" };
+	const double value[] = { 1.5, NAN, INFINITY };
+	struct run_record r = { 0 };
+	struct store *s;
+	struct dataset d;
+	int64_t cfg, run[2];
+	struct experiment_row e = { 0 };
+	char *kv[] = { (char *)"threads=1" };
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	e.name = (char *)"nan";
+	assert_int_equal(store_experiment_create(s, &e), 0);
+	assert_int_equal(store_config_add(s, e.id, 0, "noop", "n", "threads=1",
+					  0.05, 0, 1, kv, &cfg), 0);
+	assert_int_equal(store_run_plan(s, e.id, cfg, 0, 0, false, &run[0]), 0);
+	assert_int_equal(store_run_plan(s, e.id, cfg, 1, 1, false, &run[1]), 0);
+	r.status = RUN_OK;
+	r.env_pad = -1;
+	r.nsamples = 3;
+	r.metric = metric;
+	r.value = value;
+	assert_int_equal(store_run_record(s, run[1], &r), 0);
+	r.nsamples = 1;
+	assert_int_equal(store_run_record(s, run[0], &r), 0);
+	assert_int_equal(store_load(s, e.id, &d), 0);
+	/* "b" was only ever NaN: never stored, so not a metric at all. */
+	assert_int_equal(d.nmetrics, 2);
+	assert_int_equal(dataset_metric(&d, "a"), 0);
+	assert_int_equal(dataset_metric(&d, "b"), -1);
+	assert_int_equal(dataset_metric(&d, "c"), 1);
+	assert_true(isnan(dataset_value(&d, 0, 1)));      /* seq 0: no "c" */
+	assert_true(isinf(dataset_value(&d, 1, 1)));
+	assert_true(isnan(dataset_value(&d, 0, -1)));
+	assert_true(isnan(dataset_value(&d, 5, 0)));
+	assert_true(fx_same(dataset_value(&d, 0, 0), 1.5));
+	dataset_release(&d);
+	free(e.uuid);
+	store_close(s);
+}
+
+/* A run's configuration must belong to the run's experiment. */
+static void plan_integrity(void **state)
+{
+	struct experiment_row a = { 0 }, b = { 0 };
+	struct store *s;
+	int64_t cfg, run;
+	char *bad[] = { (char *)"novalue" };
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	a.name = b.name = (char *)"p";
+	assert_int_equal(store_experiment_create(s, &a), 0);
+	assert_int_equal(store_experiment_create(s, &b), 0);
+	assert_int_equal(store_config_add(s, a.id, 0, "noop", "x", "", 0.05, 0,
+					  0, NULL, &cfg), 0);
+	capture_start();
+	assert_int_equal(store_run_plan(s, b.id, cfg, 0, 0, false, &run), -1);
+	assert_contains(capture_end(), "FOREIGN KEY");
+	capture_start();
+	assert_int_equal(store_run_plan(s, a.id, cfg + 100, 0, 0, false, &run), -1);
+	capture_end();
+	assert_int_equal(store_run_plan(s, a.id, cfg, 0, 0, false, &run), 0);
+	capture_start();
+	assert_int_equal(store_run_plan(s, a.id, cfg, 0, 1, false, &run), -1);
+	assert_contains(capture_end(), "UNIQUE");
+	capture_start();
+	assert_int_equal(store_config_add(s, a.id, 1, "noop", "x", "", 0.05, 0,
+					  1, bad, &cfg), -1);
+	assert_contains(capture_end(), "'novalue' is not key=value");
+	/* The failed configuration left nothing behind. */
+	assert_int_equal(raw_int(store_db(s), "SELECT count(*) FROM configs"), 1);
+	free(a.uuid);
+	free(b.uuid);
+	store_close(s);
+}
+
+/* WAL: a reader loads a committed experiment while a writer is mid-plan. */
+static void read_while_writing(void **state)
+{
+	struct ctx *c = *state;
+	struct store *w, *r, *w2;
+	struct dataset d;
+	struct pending_run *p;
+	int64_t id = build_file(c->path, &plain), cfg, run;
+	size_t n;
+	char *kv[] = { (char *)"threads=2" };
+
+	assert_int_equal(store_open(c->path, 0, &w), 0);
+	assert_int_equal(store_begin(w), 0);
+	assert_int_equal(store_config_add(w, id, 7, "noop", "late", "threads=2",
+					  0.05, 0, 1, kv, &cfg), 0);
+	assert_int_equal(store_run_plan(w, id, cfg, 100, 0, false, &run), 0);
+	assert_int_equal(store_open(c->path, STORE_RDONLY, &r), 0);
+	load_and_check(r, id, &plain); /* the uncommitted rows are invisible */
+	assert_int_equal(store_commit(w), 0);
+	assert_int_equal(store_load(r, id, &d), 0);
+	assert_int_equal(d.nconfigs, FX_NCONFIGS + 1);
+	assert_int_equal(d.nruns, FX_NRUNS + 1);
+	dataset_release(&d);
+	/* A second writer on the same file takes turns with the first. */
+	assert_int_equal(store_open(c->path, 0, &w2), 0);
+	assert_int_equal(store_pending_runs(w2, id, &p, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(fx_record(w2, p[1].run_id, 0, &plain), 0);
+	assert_int_equal(fx_record(w, p[0].run_id, 1, &plain), 0);
+	free(p);
+	assert_int_equal(store_pending_runs(r, id, &p, &n), 0);
+	assert_int_equal(n, 0);
+	free(p);
+	store_close(w2);
+	store_close(r);
+	store_close(w);
+}
+
+static void default_path(void **state)
+{
+	(void)state;
+	assert_int_equal(setenv("CONTEND_DB", "/tmp/elsewhere.db", 1), 0);
+	assert_string_equal(store_default_path(), "/tmp/elsewhere.db");
+	assert_int_equal(setenv("CONTEND_DB", "", 1), 0);
+	assert_string_equal(store_default_path(), STORE_DEFAULT_PATH);
+	assert_int_equal(unsetenv("CONTEND_DB"), 0);
+	assert_string_equal(store_default_path(), "db/contend.db");
+}
+
+static void status_names(void **state)
+{
+	int i;
+
+	(void)state;
+	for (i = 0; i < RUN_NSTATUS; i++)
+		assert_int_equal(run_status_parse(run_status_names[i]), i);
+	assert_string_equal(run_status_names[RUN_OK], "ok");
+	assert_string_equal(run_status_names[RUN_TIMEOUT], "timeout");
+	assert_int_equal(run_status_parse("OK"), -1);
+	assert_int_equal(run_status_parse(""), -1);
+}
+
+static void meta_lookup(void **state)
+{
+	struct store *s;
+	struct experiment_row e;
+	int64_t id;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	id = fx_build(s, &plain);
+	assert_int_equal(store_experiment_get(s, id, &e), 0);
+	assert_string_equal(experiment_meta(&e, "hostname"), "testhost");
+	assert_string_equal(experiment_meta(&e, "cpus"), "2");
+	assert_null(experiment_meta(&e, "governor"));
+	experiment_row_release(&e);
+	store_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(roundtrip_memory),
+		cmocka_unit_test_setup_teardown(roundtrip_disk, setup, teardown),
+		cmocka_unit_test_setup_teardown(wal_and_foreign_keys, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(injection_roundtrip, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(newer_schema_refused, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(not_a_database_refused, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(truncated_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(foreign_sqlite_refused, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(missing_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(readonly_leaves_file_identical,
+						setup, teardown),
+		cmocka_unit_test(find_selectors),
+		cmocka_unit_test(find_in_empty_database),
+		cmocka_unit_test(uuid_v4),
+		cmocka_unit_test(experiment_status),
+		cmocka_unit_test(pending_runs),
+		cmocka_unit_test(rerecord_replaces_samples),
+		cmocka_unit_test(failed_record_rolls_back),
+		cmocka_unit_test(nan_is_absent),
+		cmocka_unit_test(plan_integrity),
+		cmocka_unit_test_setup_teardown(read_while_writing, setup,
+						teardown),
+		cmocka_unit_test(default_path),
+		cmocka_unit_test(status_names),
+		cmocka_unit_test(meta_lookup),
+	};
+
+	return cmocka_run_group_tests_name("store", tests, NULL, NULL);
+}
