@@ -224,30 +224,25 @@ static void fmt_duration(char *buf, size_t len, double s)
 	snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 }
 
-/* What --dry-run prints after the configuration. */
+/* What --dry-run prints after config_print: seed, time, the first runs. */
 static void plan_summary(const struct runner *r, FILE *f)
 {
-	size_t i, warm = 0, jobs = 0, nauto = 0;
+	size_t i, jobs = 0, nauto = 0;
 	double secs = 0;
 	char d[32];
 
 	for (i = 0; i < r->plan.nruns; i++) {
-		const struct config_entry *e =
-			&r->cfg.entries[r->plan.runs[i].config];
+		double rt = r->cfg.entries[r->plan.runs[i].config].set.runtime_s;
 
-		warm += r->plan.runs[i].warmup;
-		secs += e->set.runtime_s;
-		jobs += e->set.runtime_s <= 0;
+		secs += rt;
+		jobs += rt <= 0;
 	}
 	for (i = 0; i < r->cfg.nentries; i++)
 		nauto += is_auto(&r->cfg.entries[i]);
 	fmt_duration(d, sizeof(d), secs);
-	fprintf(f, "\nplan: %zu configuration%s, %zu runs (%zu warm-up, %zu "
-		   "measured), order %s, seed %" PRIu64 "%s\n",
-		r->cfg.nentries, r->cfg.nentries == 1 ? "" : "s",
-		r->plan.nruns, warm, r->plan.nruns - warm,
-		order_names[r->cfg.order], r->cfg.seed,
-		r->cfg.has_seed ? "" : " (drawn now; a real run draws anew)");
+	fprintf(f, "\nplan: %zu runs in %s order with seed %" PRIu64 "%s\n",
+		r->plan.nruns, order_names[r->cfg.order], r->cfg.seed,
+		r->cfg.has_seed ? "" : " (drawn for this dry run only)");
 	fprintf(f, "time: %s of measured windows", d);
 	if (jobs)
 		fprintf(f, " plus %zu fixed-work runs of unknown length", jobs);
@@ -260,7 +255,7 @@ static void plan_summary(const struct runner *r, FILE *f)
 	for (i = 0; i < r->plan.nruns && i < 20; i++) {
 		const struct plan_run *p = &r->plan.runs[i];
 
-		fprintf(f, "  %4ld  %s #%d  %s %s\n", p->seq,
+		fprintf(f, "  %4ld  %s #%d  [%s] %s\n", p->seq,
 			p->warmup ? "warm-up " : "measured", p->repetition,
 			r->cfg.entries[p->config].section,
 			r->cfg.entries[p->config].canon);

@@ -226,6 +226,10 @@ static void with_stderr(const struct child *c, char *err, size_t errlen,
 	}
 	snprintf(err, errlen, "%s; stderr%s: %.*s", what,
 		 c->err_truncated ? " (tail)" : "", (int)n, tail);
+	/* Stored and printed later: no terminal control codes from a child. */
+	for (char *p = err; *p; p++)
+		if (iscntrl((unsigned char)*p) && *p != '\n' && *p != '\t')
+			*p = '?';
 }
 
 enum run_status protocol_judge(const struct child *c, struct result *r,

@@ -24,7 +24,7 @@ expect() {
 }
 
 q() {
-	sqlite3 "$db" "$1"
+	sqlite3 -readonly "$db" "$1"
 }
 
 # Sequential order: seq 0-3 fast, 4-5 slow (1 s each), 6-7 fast.
@@ -55,7 +55,7 @@ wait_slow_child() {
 	i=0
 	while [ $i -lt 1000 ]; do
 		for c in $(pgrep -P "$runner" 2>/dev/null); do
-			if tr '\0' ' ' < "/proc/$c/cmdline" 2>/dev/null |
+			if tr '\0' ' ' 2>/dev/null < "/proc/$c/cmdline" |
 			   grep -q 'runtime=1 '; then
 				echo "$c"
 				return 0

@@ -21,7 +21,7 @@ expect() {
 }
 
 q() {
-	sqlite3 "$1" "$2"
+	sqlite3 -readonly "$1" "$2"
 }
 
 cat > "$tmp/faults.ini" <<'EOF'
@@ -64,8 +64,8 @@ EOF
 db=$tmp/faults.db
 "$CONTEND" run "$tmp/faults.ini" --db "$db" --label e2e > "$tmp/out" 2> "$tmp/err"
 expect "exit status of run" 0 $?
-# 7 configurations x (1 warm-up + 2 measured)
-expect "runs planned" 21 "$(q "$db" "SELECT count(*) FROM runs")"
+# 8 configurations x (1 warm-up + 2 measured)
+expect "runs planned" 24 "$(q "$db" "SELECT count(*) FROM runs")"
 expect "runs still planned" 0 \
 	"$(q "$db" "SELECT count(*) FROM runs WHERE status IN ('planned','interrupted')")"
 expect "experiment status" complete "$(q "$db" "SELECT status FROM experiments")"
@@ -100,15 +100,16 @@ expect "per-thread counts of threads=2" 6 "$(q "$db" "SELECT count(*)
 	FROM thread_samples t JOIN runs r ON r.id = t.run_id
 	JOIN configs c ON c.id = r.config_id WHERE c.canon LIKE '%threads=2%'
 	AND c.section = 'good'")"
-expect "env_pad recorded" 21 "$(q "$db" "SELECT count(*) FROM runs
+expect "env_pad recorded" 24 "$(q "$db" "SELECT count(*) FROM runs
 	WHERE env_pad BETWEEN 0 AND 4095")"
-expect "warm-ups" 7 "$(q "$db" "SELECT count(*) FROM runs WHERE warmup = 1")"
+expect "warm-ups" 8 "$(q "$db" "SELECT count(*) FROM runs WHERE warmup = 1")"
 expect "host metadata" 1 "$(q "$db" "SELECT count(*) FROM experiment_meta
 	WHERE key = 'kernel_release' AND value <> ''")"
-grep -q "21 runs" "$tmp/out" || fail "no summary on stdout: $(cat "$tmp/out")"
-# blocked: the first 7 runs are the warm-up round, one per configuration
-expect "warm-up round" "7 7" "$(q "$db" "SELECT count(DISTINCT config_id),
-	sum(warmup) FROM runs WHERE seq < 7" | tr '|' ' ')"
+grep -q "^24 runs: 9 ok, 3 failed, 3 crashed, 3 timeout, 6 protocol" "$tmp/out" ||
+	fail "no summary on stdout: $(cat "$tmp/out")"
+# blocked: the first 8 runs are the warm-up round, one per configuration
+expect "warm-up round" "8 8" "$(q "$db" "SELECT count(DISTINCT config_id),
+	sum(warmup) FROM runs WHERE seq < 8" | tr '|' ' ')"
 
 # ---- the same seed gives the same order (and the same env padding) ----
 "$CONTEND" run "$tmp/faults.ini" --db "$db" --quiet > /dev/null 2>&1
@@ -135,7 +136,7 @@ grep -q "bad.ini:3" "$tmp/err" || fail "config error without file:line: $(cat "$
 "$CONTEND" run "$tmp/faults.ini" --db "$tmp/dry.db" --dry-run > "$tmp/out" 2>&1
 expect "exit status of --dry-run" 0 $?
 [ -e "$tmp/dry.db" ] && fail "--dry-run created a database"
-grep -q "21 runs" "$tmp/out" || fail "--dry-run without plan summary"
+grep -q "24 runs" "$tmp/out" || fail "--dry-run without plan summary"
 "$CONTEND" run "$tmp/missing.ini" --db "$tmp/bad.db" > /dev/null 2>&1
 expect "exit status on a missing config" 2 $?
 "$CONTEND" run --bogus > /dev/null 2>&1

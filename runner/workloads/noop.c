@@ -73,6 +73,8 @@ static int misbehave(int fault)
 {
 	switch (fault) {
 	case F_SEGV:
+		/* A real death by signal, even under a sanitizer's handler. */
+		signal(SIGSEGV, SIG_DFL);
 		raise(SIGSEGV);
 		break;
 	case F_ABORT:
