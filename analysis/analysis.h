@@ -19,20 +19,36 @@ enum direction metric_direction(const char *name);
 const char *metric_unit(const char *name);   /* "ops/s", "s", "" ... */
 
 struct analysis_opts {
-	double confidence;      /* 0 = the experiment's */
+	double confidence;      /* 0 = the experiment's (analysis_run
+				 * stores the level it used in a->opts) */
 	double resolve_pct;     /* --resolve: difference to resolve, % (5) */
 	double handoff_drop;    /* --handoff-drop: fraction (0.25) */
 	double jain_min;        /* unfair below this mean Jain index (0.8) */
 	double max_share;       /* unfair above this share at >= 4 thr (0.5) */
 	double alpha;           /* significance for flags (0.05) */
+	/* Added by the report module; 0 means the default shown. */
+	size_t share_threads;   /* max_share applies from this many thr (4) */
+	double power;           /* power of the noisy flag's MDE (0.8) */
+	double drift_alpha;     /* drift: Spearman p below this (0.01) */
+	size_t min_runs;        /* few-runs below this many measured (5) */
 };
 void analysis_opts_default(struct analysis_opts *o);
+
+#define FLAG_MAX_NUMS 16
+
+/* A number that raised a flag, by name, for json (e.g. "cv", "p"). */
+struct flag_num {
+	const char *key;        /* static string */
+	double value;
+};
 
 struct flag {
 	char name[32];          /* "noisy", "misleading-throughput", ... */
 	char *message;          /* the numbers that raised it, what to do */
 	int metric;             /* dataset metric index, or -1 */
 	long other_config;      /* the other configuration of a pair, or -1 */
+	size_t nnums;
+	struct flag_num nums[FLAG_MAX_NUMS]; /* the same numbers, machine-read */
 };
 
 struct metric_summary {
@@ -42,14 +58,25 @@ struct metric_summary {
 	size_t *outliers;       /* run indices (dataset.runs) of outliers */
 };
 
+/*
+ * Run counts partition the configuration's runs: measured = ok and not
+ * warm-up, warmup = ok warm-up, failed = finished without ok (failed,
+ * crashed, timeout, protocol), pending = not run yet (planned, interrupted).
+ */
 struct config_analysis {
 	size_t config;          /* index into dataset.configs */
 	size_t measured, warmup, failed, pending; /* run counts */
 	size_t nmetrics;
 	struct metric_summary *metrics; /* one per dataset metric */
-	double mean_jain, max_share;    /* NAN without thread counts */
+	double mean_jain, max_share;    /* NAN without thread counts;
+					 * max_share: mean over runs of the
+					 * largest thread's share */
 	size_t nflags;
 	struct flag *flags;
+	/* Added by the report module. */
+	size_t threads;         /* most per-thread counts in a run (0: none) */
+	bool fixed_work;        /* a jobs= parameter: rates are harmonic */
+	int primary;            /* metric the flags judge (throughput...), -1 */
 };
 
 struct corr_row {
@@ -80,5 +107,54 @@ const struct metric_summary *analysis_metric(const struct analysis *a,
  */
 size_t analysis_values(const struct dataset *d, size_t c, int m,
 		       double **out);
+
+/*
+ * Per-run derived quantities (NAN when the run lacks the data): hand-offs
+ * per second (the handoff_rate metric, else handoffs / elapsed_s), and
+ * Jain's index of the run's per-thread operation counts.
+ */
+double analysis_handoff_rate(const struct dataset *d, size_t r);
+double analysis_jain(const struct dataset *d, size_t r);
+/* True for a measured run: not warm-up, status ok. */
+bool analysis_measured(const struct dataset *d, size_t r);
+
+/*
+ * The misleading-throughput test of two samples, a before b: usable by
+ * compare as well as by the sweep check.  rate is hand-offs per second
+ * (or contended acquisitions per second when a workload counts no
+ * hand-offs); cont is the contention rate (ncont may be 0).
+ */
+struct pair_side {
+	const double *tput, *rate, *cont;
+	size_t ntput, nrate, ncont;
+};
+struct handoff_check {
+	struct welch tput, rate, cont; /* b - a; p NAN when not computable */
+	double drop;            /* (mean rate a - mean rate b) / mean rate a */
+	bool gain;              /* b's throughput significantly higher */
+	bool misleading;        /* gain, and rate significantly lower by drop */
+	bool coupled;           /* gain, contention fell, rate did not */
+};
+void analysis_handoff_check(const struct pair_side *a,
+			    const struct pair_side *b,
+			    const struct analysis_opts *o, double confidence,
+			    struct handoff_check *out);
+
+/*
+ * flags.c: adds every flag of the experiment to a->configs[].flags; called
+ * by analysis_run once summaries, fairness and primary metrics are set.
+ */
+int analysis_flag(struct analysis *a);
+/* Appends a flag to configuration c (message printf-style). */
+struct flag *analysis_flag_add(struct config_analysis *ca, const char *name,
+			       int metric, long other, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Records a number of f for machine readers (ignored when full). */
+void flag_num(struct flag *f, const char *key, double value);
+/*
+ * v with 4 significant digits and a k/M/G/T suffix above 10^4 ("13.70M",
+ * "0.9987"), "-" for NAN; returns buf.  Shared by flags and the report.
+ */
+char *analysis_fmt(char *buf, size_t len, double v);
 
 #endif

@@ -1,14 +1,222 @@
 /*
- * cmd_report.c - `contend report`.  Not implemented yet: listed honestly,
- * never faking output.
+ * cmd_report.c - `contend report [--db PATH] [EXPERIMENT] [--format
+ * text|json|csv] [--resolve PCT] [--handoff-drop PCT] [--confidence C]`:
+ * opens the store read-only, loads the experiment in one call, analyses it
+ * and prints it.
  */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis/report.h"
+#include "plots/plot.h"
+#include "db/store.h"
 #include "runner/commands.h"
 #include "runner/util.h"
 
+struct report_args {
+	const char *db;
+	const char *selector;
+	enum report_format format;
+	const char *html_dir;      /* --html DIR: self-contained report.html */
+	const char *md_dir;        /* --markdown DIR: report.md + images */
+	struct analysis_opts opts;
+};
+
+enum { O_DB = 1, O_FORMAT, O_RESOLVE, O_HANDOFF, O_CONFIDENCE, O_HELP,
+       O_HTML, O_MARKDOWN };
+
+static const struct option options[] = {
+	{ "db", required_argument, NULL, O_DB },
+	{ "format", required_argument, NULL, O_FORMAT },
+	{ "resolve", required_argument, NULL, O_RESOLVE },
+	{ "handoff-drop", required_argument, NULL, O_HANDOFF },
+	{ "confidence", required_argument, NULL, O_CONFIDENCE },
+	{ "help", no_argument, NULL, O_HELP },
+	{ "html", required_argument, NULL, O_HTML },
+	{ "markdown", required_argument, NULL, O_MARKDOWN },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char usage_text[] =
+	"usage: contend report [--db PATH] [EXPERIMENT] [--format text|json|csv]\n"
+	"                      [--resolve PCT] [--handoff-drop PCT] [--confidence C]\n"
+	"                      [--html DIR] [--markdown DIR]\n";
+
+/* A number strictly inside (lo, hi), or a usage error naming the option. */
+static int parse_between(const char *opt, const char *text, double lo,
+			 double hi, double *out)
+{
+	if (parse_double(text, out) < 0 || !(*out > lo && *out < hi))
+		return error("--%s: '%s' is not a number between %g and %g", opt,
+			     text, lo, hi);
+	return 0;
+}
+
+static int parse_option(int c, const char *arg, struct report_args *ra)
+{
+	int fmt;
+
+	switch (c) {
+	case O_DB:
+		ra->db = arg;
+		return 0;
+	case O_FORMAT:
+		fmt = report_format_parse(arg);
+		if (fmt < 0)
+			return error("--format: '%s' is not text, json or csv", arg);
+		ra->format = (enum report_format)fmt;
+		return 0;
+	case O_RESOLVE:
+		return parse_between("resolve", arg, 0, 1000, &ra->opts.resolve_pct);
+	case O_HANDOFF:
+		if (parse_between("handoff-drop", arg, 0, 100,
+				  &ra->opts.handoff_drop) < 0)
+			return -1;
+		ra->opts.handoff_drop /= 100;
+		return 0;
+	case O_CONFIDENCE:
+		return parse_between("confidence", arg, 0, 1, &ra->opts.confidence);
+	case O_HTML:
+		ra->html_dir = arg;
+		return 0;
+	case O_MARKDOWN:
+		ra->md_dir = arg;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* 0 parsed, 1 help printed, -1 usage error (printed). */
+static int parse_args(int argc, char **argv, struct report_args *ra)
+{
+	int c;
+
+	ra->db = store_default_path();
+	ra->selector = NULL;
+	ra->format = REPORT_TEXT;
+	ra->html_dir = ra->md_dir = NULL;
+	analysis_opts_default(&ra->opts);
+	optind = 0;   /* glibc: full reset, the CLI may parse more than once */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		if (c == O_HELP) {
+			fputs(usage_text, stdout);
+			return 1;
+		}
+		if (c == '?' || c == ':')
+			return error("report: unknown option or missing value '%s'\n%s",
+				     argv[optind - 1], usage_text);
+		if (parse_option(c, optarg, ra) < 0)
+			return -1;
+	}
+	if (optind < argc)
+		ra->selector = argv[optind++];
+	if (optind < argc)
+		return error("report: unexpected argument '%s'\n%s", argv[optind],
+			     usage_text);
+	return 0;
+}
+
+/*
+ * The newest experiment matching the selector (the newest of all: NULL).
+ * -1 on a database error, -2 when nothing matches (a usage error).
+ */
+static int pick_experiment(struct store *s, const char *selector, int64_t *id)
+{
+	int64_t *ids = NULL;
+	int n = store_experiment_find(s, selector, &ids);
+
+	if (n < 0)
+		return -1;
+	if (n == 0) {
+		free(ids);
+		if (selector)
+			error("no experiment matches '%s'", selector);
+		else
+			error("the database holds no experiment");
+		return -2;
+	}
+	*id = ids[n - 1];
+	if (n > 1)
+		warning("'%s' matches %d experiments; reporting the newest (id %lld)",
+			selector ? selector : "", n, (long long)*id);
+	free(ids);
+	return 0;
+}
+
+/*
+ * The report bundle: plots rendered into dir (SVG for inlining, PNG for
+ * the Markdown links), then dir/report.html or dir/report.md beside them.
+ */
+static int write_bundle(const struct analysis *a, const char *dir, bool html)
+{
+	struct plot_opts po = { .out_dir = dir, .png = !html, .svg = html,
+				.render = true };
+	struct plot_set set = { 0 };
+	char *path = xasprintf("%s/report.%s", dir, html ? "html" : "md");
+	int ret = plot_experiment(a, &po, &set);
+	FILE *f;
+
+	/* Without gnuplot the report still comes, without its pictures. */
+	if (html) {
+		ret |= html_report(a, &set, dir, path);
+	} else if ((f = fopen(path, "w"))) {
+		ret |= markdown_report(a, &set, ".", f);
+		if (fclose(f))
+			ret = error("%s: write error", path);
+	} else {
+		ret = error("cannot write %s", path);
+	}
+	if (!ret)
+		printf("report written to %s\n", path);
+	plot_set_release(&set);
+	free(path);
+	return ret ? -1 : 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	error("'report' is not implemented yet");
-	return EXIT_RUNTIME;
+	struct report_args ra;
+	struct store *s = NULL;
+	struct dataset d = { 0 };
+	struct analysis a = { 0 };
+	bool loaded = false, analysed = false;
+	int64_t id;
+	int ret = EXIT_RUNTIME, p;
+
+	p = parse_args(argc, argv, &ra);
+	if (p)
+		return p > 0 ? 0 : EXIT_USAGE;
+	if (store_open(ra.db, STORE_RDONLY, &s) < 0)
+		goto out;
+	p = pick_experiment(s, ra.selector, &id);
+	if (p < 0) {
+		ret = p == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	if (store_load(s, id, &d) < 0)
+		goto out;
+	loaded = true;
+	if (analysis_run(&d, &ra.opts, &a) < 0)
+		goto out;
+	analysed = true;
+	if (ra.html_dir || ra.md_dir) {
+		if (ra.html_dir && write_bundle(&a, ra.html_dir, true) < 0)
+			goto out;
+		if (ra.md_dir && write_bundle(&a, ra.md_dir, false) < 0)
+			goto out;
+	} else if (report_write(stdout, &a, ra.format) < 0 || fflush(stdout)) {
+		goto out;
+	}
+	ret = 0;
+out:
+	if (analysed)
+		analysis_release(&a);
+	if (loaded)
+		dataset_release(&d);
+	if (s)
+		store_close(s);
+	return ret;
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "runner/workload.h"
 
@@ -20,6 +21,9 @@ enum run_order { ORDER_BLOCKED, ORDER_RANDOM, ORDER_SEQUENTIAL };
 #define CONFIG_MAX_WORKERS  4096     /* threads/processes per run */
 #define CONFIG_MAX_SECONDS  86400.0  /* any duration */
 #define CONFIG_MAX_LINE     4096     /* bytes per INI line */
+#define CONFIG_MAX_FILE     (16 << 20) /* bytes per INI file */
+#define SWEEP_MAX_VALUES    10000    /* values of one sweep */
+#define CONFIG_MAX_SECTIONS 1000     /* sections per file */
 
 /* [experiment] keys a workload section may override. */
 struct run_settings {
@@ -68,11 +72,20 @@ int config_load(const char *path, struct experiment_config *c);
 int config_load_buffer(const char *name, const char *text, size_t len,
 		       struct experiment_config *c);
 void config_release(struct experiment_config *c);
+/*
+ * Prints the plan a config describes, for `contend run --dry-run`: every
+ * configuration (section, workload, canonical parameters, its runs) and
+ * the number of warm-up and measured runs.
+ */
+void config_print(const struct experiment_config *c, FILE *f);
 
 /*
  * sweep.c: expands one INI value into its values as text.  Forms: a list
  * "1, 2, 4", a range "1..16", a stepped range "1..16:2", a geometric range
  * "1..64*2", or a single value; PT_STRING values are never split.
+ * Each value is checked by param_parse and returned in its canonical
+ * param_format text; a value given twice is an error, as are more than
+ * SWEEP_MAX_VALUES values.
  * Returns 0 with *out (array of malloc'd strings) and *n, or -1 with err.
  */
 int sweep_expand(const struct param_def *p, const char *value, char ***out,

@@ -28,7 +28,10 @@ static const struct command commands[] = {
 	{ "list", cmd_list, "list workloads and their parameters",
 	  "contend list [WORKLOAD] [--format text|markdown]" },
 	{ "report", cmd_report, "summaries, intervals, correlations and flags",
-	  "contend report [--db PATH] [EXPERIMENT] [--format text|json|csv]" },
+	  "contend report [--db PATH] [EXPERIMENT] [--format text|json|csv]\n"
+	  "               [--resolve PCT] [--handoff-drop PCT] [--confidence C]\n"
+	  "               [--html DIR] [--markdown DIR]\n"
+	  "contend report --levels NAME [--db PATH] [--metric M] [--boot-cost S]" },
 	{ "compare", cmd_compare, "A/B comparison of two selections",
 	  "contend compare BASE CAND [--metric M] [--format text|json]\n"
 	  "                [--threshold PCT] [--fail-on-regression PCT]" },

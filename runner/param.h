@@ -11,6 +11,11 @@
 /* Keys every workload accepts besides its own table. */
 extern const struct param_def harness_params[];
 extern const size_t nharness_params;
+/* Their indexes in harness_params. */
+enum { HARNESS_RUNTIME, HARNESS_JOBS, HARNESS_CPUS };
+
+/* "int", "u64", "double", ...: indexed by enum param_type. */
+extern const char *const param_type_names[];
 
 /*
  * Parses one value of parameter p into *v.  Returns 0, or -1 with a
@@ -19,14 +24,37 @@ extern const size_t nharness_params;
  */
 int param_parse(const struct param_def *p, const char *text,
 		union param_value *v, char *err, size_t errlen);
-/* Canonical text of a value (normalised: "2s" -> "2", "0-1" -> "0-1"). */
+/*
+ * Canonical text of a value, malloc'd (normalised: "2s" -> "2", "1,0" ->
+ * "0-1", "on" -> "yes"); param_parse accepts it back and yields the same
+ * value.
+ */
 char *param_format(const struct param_def *p, const union param_value *v);
 /* "0-3,6" -> set; -1 on malformed list or a cpu >= CPU_SETSIZE. */
 int cpulist_parse(const char *text, cpu_set_t *set);
+/* The canonical text of a set: ascending, ranges merged ("0-3,6"). */
+char *cpulist_format(const cpu_set_t *set);
+
+/*
+ * For humans (contend list, messages): the accepted values of p, e.g.
+ * "1 .. 4096", ">= 1", "1ms .. 24h", "none | segv"; the default as text
+ * ("-" when there is none).  Both malloc'd.
+ */
+char *param_describe_range(const struct param_def *p);
+char *param_describe_default(const struct param_def *p);
+/*
+ * Copies at most max bytes of src into dst (size dstlen), cut at a UTF-8
+ * character boundary, with "..." when cut: user text quoted in messages
+ * stays short and valid.
+ */
+void param_clip(char *dst, size_t dstlen, const char *src, size_t max);
 
 /*
  * Builds wl_args from "key=value" strings: defaults first, then each pair.
- * Unknown keys get a "did you mean" suggestion.  Returns 0 or -1 with err.
+ * Unknown keys get a "did you mean" suggestion; a key given twice, a
+ * parameter without a default (def NULL: required) left out, and runtime
+ * together with jobs, are errors; with neither, runtime is its default.  Returns 0, or -1 with err and nothing left allocated.
+ * Release a successful result with args_release.
  */
 int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 		 struct wl_args *a, char *err, size_t errlen);

@@ -10,6 +10,7 @@
 
 const struct workload *const workloads[] = {
 	&noop_workload,
+	&paramtest_workload,
 };
 const size_t nworkloads = ARRAY_SIZE(workloads);
 

@@ -8,5 +8,6 @@
 #include "runner/workload.h"
 
 extern const struct workload noop_workload;
+extern const struct workload paramtest_workload;
 
 #endif

@@ -1,0 +1,502 @@
+/*
+ * analyze.c - from a loaded dataset to struct analysis: run counts,
+ * per-metric summaries over measured ok runs (harmonic means of rates under
+ * fixed work), outliers by run, fairness, and correlations per section.
+ * The flags are raised by flags.c on the result.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "runner/util.h"
+
+/* Flags look at one metric per configuration: the first of these present. */
+static const char *const primary_order[] = { "throughput", "ops_per_process" };
+
+/*
+ * Metrics that describe how a run went rather than what it achieved: a
+ * command workload's own metric is preferred over these when no
+ * throughput is reported.
+ */
+static const char *const secondary[] = {
+	"ops", "elapsed_s", "contended", "contention_rate", "handoffs",
+	"handoff_rate", "futex_waits", "futex_wakes", "user_s", "sys_s",
+	"wall_s", "vcsw", "ivcsw", "maxrss_kb",
+};
+
+void analysis_opts_default(struct analysis_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->confidence = 0;
+	o->resolve_pct = 5;
+	o->handoff_drop = 0.25;
+	o->jain_min = 0.8;
+	o->max_share = 0.5;
+	o->alpha = 0.05;
+	o->share_threads = 4;
+	o->power = 0.8;
+	o->drift_alpha = 0.01;
+	o->min_runs = 5;
+}
+
+bool analysis_measured(const struct dataset *d, size_t r)
+{
+	return !d->runs[r].warmup && d->runs[r].status == RUN_OK;
+}
+
+double analysis_handoff_rate(const struct dataset *d, size_t r)
+{
+	double rate = dataset_value(d, r, dataset_metric(d, "handoff_rate"));
+	double h, t;
+
+	if (!isnan(rate))
+		return rate;
+	h = dataset_value(d, r, dataset_metric(d, "handoffs"));
+	t = dataset_value(d, r, dataset_metric(d, "elapsed_s"));
+	return t > 0 ? h / t : NAN;
+}
+
+double analysis_jain(const struct dataset *d, size_t r)
+{
+	const struct ds_run *run = &d->runs[r];
+
+	if (!run->nthreads)
+		return NAN;
+	return stats_jain(d->thread_ops + run->thread0, run->nthreads);
+}
+
+/*
+ * Values of metric m (or, with m < 0, of get) over the measured runs of
+ * configuration c, skipping NANs; run indices into runs when not NULL.
+ */
+static size_t collect(const struct dataset *d, size_t c, int m,
+		      double (*get)(const struct dataset *, size_t),
+		      double *x, size_t *runs)
+{
+	const struct ds_config *cf = &d->configs[c];
+	size_t r, n = 0;
+
+	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
+		double v;
+
+		if (!analysis_measured(d, r))
+			continue;
+		v = get ? get(d, r) : dataset_value(d, r, m);
+		if (isnan(v))
+			continue;
+		x[n] = v;
+		if (runs)
+			runs[n] = r;
+		n++;
+	}
+	return n;
+}
+
+size_t analysis_values(const struct dataset *d, size_t c, int m,
+		       double **out)
+{
+	*out = xmalloc(d->configs[c].nruns * sizeof(**out));
+	return collect(d, c, m, NULL, *out, NULL);
+}
+
+const struct metric_summary *analysis_metric(const struct analysis *a,
+					     size_t c, const char *name)
+{
+	int m = dataset_metric(a->d, name);
+
+	if (m < 0 || c >= a->nconfigs)
+		return NULL;
+	return &a->configs[c].metrics[m];
+}
+
+static void count_runs(const struct dataset *d, struct config_analysis *ca)
+{
+	const struct ds_config *cf = &d->configs[ca->config];
+	size_t r;
+
+	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
+		enum run_status st = d->runs[r].status;
+
+		if (st == RUN_PLANNED || st == RUN_INTERRUPTED)
+			ca->pending++;
+		else if (st != RUN_OK)
+			ca->failed++;
+		else if (d->runs[r].warmup)
+			ca->warmup++;
+		else
+			ca->measured++;
+	}
+}
+
+static bool fixed_work(const struct ds_config *cf)
+{
+	size_t i;
+
+	for (i = 0; i < cf->nparams; i++) {
+		long long jobs;
+
+		if (!strcmp(cf->params[i].key, "jobs") &&
+		    !parse_ll(cf->params[i].value, &jobs) && jobs > 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Under fixed work every run does the same work W, so the rate of the whole
+ * experiment is n W / sum(W / x_i) = the harmonic mean of the run rates.
+ * Its interval is the Student-t interval of the mean time per unit of work
+ * (1/x, which is what a fixed-work run measures), inverted: the inverse is
+ * monotone, so the coverage carries over.  cv is recomputed against the
+ * reported mean so that sd / mean reads consistently.
+ */
+static int harmonic_summary(const double *x, size_t n, double confidence,
+			    struct summary *s)
+{
+	struct summary inv;
+	double *rx = xmalloc(n * sizeof(*rx));
+	size_t i;
+	int ret = -1;
+
+	for (i = 0; i < n; i++) {
+		if (!(x[i] > 0))
+			goto out;
+		rx[i] = 1 / x[i];
+	}
+	if (stats_summarize(rx, n, confidence, &inv) < 0)
+		goto out;
+	s->mean = stats_harmonic_mean(x, n);
+	s->cv = s->sd / s->mean;
+	s->ci_low = inv.ci_high > 0 ? 1 / inv.ci_high : NAN;
+	s->ci_high = inv.ci_low > 0 ? 1 / inv.ci_low : NAN;
+	ret = 0;
+out:
+	free(rx);
+	return ret;
+}
+
+static bool work_rate(const char *metric)
+{
+	return !strcmp(metric_unit(metric), "ops/s");
+}
+
+static void empty_summary(struct summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->mean = s->sd = s->cv = s->median = s->min = s->max = NAN;
+	s->ci_low = s->ci_high = s->median_ci_low = s->median_ci_high = NAN;
+	s->median_ci_level = s->mad = s->skewness = s->kurtosis = NAN;
+	s->k2 = s->k2_p = NAN;
+}
+
+static int summarize_metric(const struct analysis *a, struct config_analysis *ca,
+			    int m, double confidence)
+{
+	const struct dataset *d = a->d;
+	struct metric_summary *ms = &ca->metrics[m];
+	size_t nr = d->configs[ca->config].nruns;
+	double *x = xmalloc(nr * sizeof(*x));
+	size_t *runs = xmalloc(nr * sizeof(*runs));
+	size_t *idx = xmalloc(nr * sizeof(*idx));
+	size_t n, i, k;
+	int ret = -1;
+
+	ms->metric = m;
+	empty_summary(&ms->s);
+	n = collect(d, ca->config, m, NULL, x, runs);
+	if (!n) {
+		ret = 0;
+		goto out;
+	}
+	if (stats_summarize(x, n, confidence, &ms->s) < 0)
+		goto out;
+	if (ca->fixed_work && work_rate(d->metrics[m])) {
+		/* A non-positive rate has no harmonic mean: stay arithmetic. */
+		ms->harmonic = !harmonic_summary(x, n, confidence, &ms->s);
+	}
+	k = stats_outliers(x, n, STATS_OUTLIER_Z, idx);
+	ms->s.noutliers = k;
+	ms->outliers = xcalloc(k ? k : 1, sizeof(*ms->outliers));
+	for (i = 0; i < k; i++)
+		ms->outliers[i] = runs[idx[i]];
+	ret = 0;
+out:
+	free(x);
+	free(runs);
+	free(idx);
+	return ret;
+}
+
+static void fairness(const struct dataset *d, struct config_analysis *ca)
+{
+	const struct ds_config *cf = &d->configs[ca->config];
+	double jain = 0, share = 0;
+	size_t r, n = 0;
+
+	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
+		const struct ds_run *run = &d->runs[r];
+
+		if (!analysis_measured(d, r) || !run->nthreads)
+			continue;
+		jain += stats_jain(d->thread_ops + run->thread0, run->nthreads);
+		share += stats_max_share(d->thread_ops + run->thread0,
+					 run->nthreads);
+		if (run->nthreads > ca->threads)
+			ca->threads = run->nthreads;
+		n++;
+	}
+	ca->mean_jain = n ? jain / (double)n : NAN;
+	ca->max_share = n ? share / (double)n : NAN;
+}
+
+static bool in_list(const char *name, const char *const *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * The metric the flags judge: throughput when the configuration has it,
+ * else a metric a command workload named itself, else any with data.
+ * Testing every metric would be a fishing expedition: with 15 metrics and
+ * five tests some flag would always fire by chance.
+ */
+static int primary_metric(const struct dataset *d, const struct config_analysis *ca)
+{
+	size_t i;
+	int m;
+
+	for (i = 0; i < ARRAY_SIZE(primary_order); i++) {
+		m = dataset_metric(d, primary_order[i]);
+		if (m >= 0 && ca->metrics[m].s.n)
+			return m;
+	}
+	for (i = 0; i < d->nmetrics; i++)
+		if (ca->metrics[i].s.n &&
+		    !in_list(d->metrics[i], secondary, ARRAY_SIZE(secondary)))
+			return (int)i;
+	for (i = 0; i < d->nmetrics; i++)
+		if (ca->metrics[i].s.n)
+			return (int)i;
+	return -1;
+}
+
+static double effective_confidence(const struct dataset *d,
+				   const struct analysis_opts *o)
+{
+	if (o->confidence > 0 && o->confidence < 1)
+		return o->confidence;
+	if (d->exp.confidence > 0 && d->exp.confidence < 1)
+		return d->exp.confidence;
+	return 0.95;
+}
+
+static int analyze_config(struct analysis *a, size_t c, double confidence)
+{
+	struct config_analysis *ca = &a->configs[c];
+	size_t m;
+
+	ca->config = c;
+	ca->fixed_work = fixed_work(&a->d->configs[c]);
+	count_runs(a->d, ca);
+	ca->nmetrics = a->d->nmetrics;
+	ca->metrics = xcalloc(ca->nmetrics, sizeof(*ca->metrics));
+	for (m = 0; m < ca->nmetrics; m++)
+		if (summarize_metric(a, ca, (int)m, confidence) < 0)
+			return -1;
+	fairness(a->d, ca);
+	ca->primary = primary_metric(a->d, ca);
+	return 0;
+}
+
+/* ---- correlations ---- */
+
+static double contention_of(const struct dataset *d, size_t r)
+{
+	return dataset_value(d, r, dataset_metric(d, "contention_rate"));
+}
+
+static double throughput_of(const struct dataset *d, size_t r)
+{
+	return dataset_value(d, r, dataset_metric(d, "throughput"));
+}
+
+/* The x of each correlation row; y is always throughput. */
+static const struct {
+	const char *name;
+	double (*get)(const struct dataset *d, size_t r);
+} corr_x[] = {
+	{ "contention_rate", contention_of },
+	{ "handoff_rate", analysis_handoff_rate },
+	{ "jain", analysis_jain },
+};
+
+static bool constant(const double *x, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (x[i] < x[0] || x[i] > x[0])
+			return false;
+	return true;
+}
+
+/*
+ * Pairs (x, throughput) over the measured runs of the configurations of
+ * one section (all when config < 0, else only that one).  A row needs 3
+ * pairs and some variation on both sides: a constant cannot correlate.
+ */
+static int corr_add(struct analysis *a, const char *section, long config,
+		    size_t k)
+{
+	const struct dataset *d = a->d;
+	double *x = xmalloc(d->nruns * sizeof(*x));
+	double *y = xmalloc(d->nruns * sizeof(*y));
+	struct corr_row *row;
+	size_t c, r, n = 0;
+	int ret = -1;
+
+	for (c = 0; c < d->nconfigs; c++) {
+		const struct ds_config *cf = &d->configs[c];
+
+		if (strcmp(cf->section, section) || (config >= 0 && (size_t)config != c))
+			continue;
+		for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
+			double xv, yv;
+
+			if (!analysis_measured(d, r))
+				continue;
+			xv = corr_x[k].get(d, r);
+			yv = throughput_of(d, r);
+			if (isnan(xv) || isnan(yv))
+				continue;
+			x[n] = xv;
+			y[n++] = yv;
+		}
+	}
+	ret = 0;
+	if (n < 3 || constant(x, n) || constant(y, n))
+		goto out;
+	a->corr = xrealloc(a->corr, (a->ncorr + 1) * sizeof(*a->corr));
+	row = &a->corr[a->ncorr];
+	memset(row, 0, sizeof(*row));
+	row->section = section;
+	row->config = config;
+	row->x = corr_x[k].name;
+	row->y = "throughput";
+	if (stats_pearson(x, y, n, &row->pearson) < 0 ||
+	    stats_spearman(x, y, n, &row->spearman) < 0) {
+		ret = -1;
+		goto out;
+	}
+	a->ncorr++;
+out:
+	free(x);
+	free(y);
+	return ret;
+}
+
+static bool first_of_section(const struct dataset *d, size_t c)
+{
+	size_t i;
+
+	for (i = 0; i < c; i++)
+		if (!strcmp(d->configs[i].section, d->configs[c].section))
+			return false;
+	return true;
+}
+
+/* Per section over all its runs, then per configuration of n >= 8. */
+static int correlations(struct analysis *a)
+{
+	const struct dataset *d = a->d;
+	size_t c, i, k;
+
+	for (c = 0; c < d->nconfigs; c++) {
+		if (!first_of_section(d, c))
+			continue;
+		for (k = 0; k < ARRAY_SIZE(corr_x); k++)
+			if (corr_add(a, d->configs[c].section, -1, k) < 0)
+				return -1;
+		for (i = c; i < d->nconfigs; i++) {
+			if (strcmp(d->configs[i].section, d->configs[c].section) ||
+			    a->configs[i].measured < 8)
+				continue;
+			for (k = 0; k < ARRAY_SIZE(corr_x); k++)
+				if (corr_add(a, d->configs[c].section, (long)i, k) < 0)
+					return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The caller's options over the defaults.  The fields added after the
+ * first version of the header (share_threads, power, drift_alpha,
+ * min_runs) keep their default when 0, so a caller that filled the
+ * struct by hand without analysis_opts_default still gets sane flags.
+ */
+static void opts_merge(struct analysis_opts *dst, const struct analysis_opts *o)
+{
+	struct analysis_opts def = *dst;
+
+	*dst = *o;
+	if (!o->share_threads)
+		dst->share_threads = def.share_threads;
+	if (!(o->power > 0))
+		dst->power = def.power;
+	if (!(o->drift_alpha > 0))
+		dst->drift_alpha = def.drift_alpha;
+	if (!o->min_runs)
+		dst->min_runs = def.min_runs;
+}
+
+int analysis_run(const struct dataset *d, const struct analysis_opts *o,
+		 struct analysis *a)
+{
+	double confidence;
+	size_t c;
+
+	memset(a, 0, sizeof(*a));
+	a->d = d;
+	analysis_opts_default(&a->opts);
+	if (o)
+		opts_merge(&a->opts, o);
+	confidence = effective_confidence(d, &a->opts);
+	a->opts.confidence = confidence;
+	a->nconfigs = d->nconfigs;
+	a->configs = xcalloc(d->nconfigs, sizeof(*a->configs));
+	for (c = 0; c < d->nconfigs; c++)
+		if (analyze_config(a, c, confidence) < 0)
+			goto fail;
+	if (correlations(a) < 0 || analysis_flag(a) < 0)
+		goto fail;
+	return 0;
+fail:
+	analysis_release(a);
+	return -1;
+}
+
+void analysis_release(struct analysis *a)
+{
+	size_t c, i;
+
+	for (c = 0; c < a->nconfigs; c++) {
+		struct config_analysis *ca = &a->configs[c];
+
+		for (i = 0; i < ca->nmetrics; i++)
+			free(ca->metrics[i].outliers);
+		free(ca->metrics);
+		for (i = 0; i < ca->nflags; i++)
+			free(ca->flags[i].message);
+		free(ca->flags);
+	}
+	free(a->configs);
+	free(a->corr);
+	memset(a, 0, sizeof(*a));
+}

@@ -1,0 +1,628 @@
+/*
+ * flags.c - the detectors that stop bad conclusions.  Each flag carries the
+ * numbers that raised it and what to do, in words (message) and as named
+ * numbers (for json).  Per-configuration flags judge the primary metric
+ * only; the pair flags compare configurations of one sweep.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_statistics_double.h>
+
+#include "analysis/analysis.h"
+#include "runner/util.h"
+
+/* Up to this many outliers are named in a message (all are in json). */
+#define LIST_OUTLIERS 8
+
+struct flag *analysis_flag_add(struct config_analysis *ca, const char *name,
+			       int metric, long other, const char *fmt, ...)
+{
+	struct flag *f;
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	if (!msg)
+		msg = xstrdup("(out of memory)");
+	ca->flags = xrealloc(ca->flags, (ca->nflags + 1) * sizeof(*ca->flags));
+	f = &ca->flags[ca->nflags++];
+	memset(f, 0, sizeof(*f));
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->message = msg;
+	f->metric = metric;
+	f->other_config = other;
+	return f;
+}
+
+void flag_num(struct flag *f, const char *key, double value)
+{
+	if (f->nnums >= FLAG_MAX_NUMS)
+		return;
+	f->nums[f->nnums].key = key;
+	f->nums[f->nnums++].value = value;
+}
+
+/*
+ * A ring of buffers so one printf can format several numbers: each
+ * message uses at most 16 at once (flag_outliers: 8 listed + 2).
+ */
+static const char *num(double v)
+{
+	static char ring[16][24];
+	static unsigned next;
+	char *b = ring[next++ % ARRAY_SIZE(ring)];
+
+	return analysis_fmt(b, sizeof(ring[0]), v);
+}
+
+static const struct metric_summary *primary(const struct config_analysis *ca)
+{
+	return ca->primary >= 0 ? &ca->metrics[ca->primary] : NULL;
+}
+
+static const char *metric_name(const struct analysis *a, int m)
+{
+	return m >= 0 ? a->d->metrics[m] : "?";
+}
+
+/* ---- per-configuration flags ---- */
+
+static void flag_few_runs(const struct analysis *a, struct config_analysis *ca)
+{
+	struct flag *f;
+
+	if (ca->measured >= a->opts.min_runs)
+		return;
+	f = analysis_flag_add(ca, "few-runs", -1, -1,
+		"only %zu measured run%s (%zu warm-up, %zu failed, %zu not run): "
+		"below %zu, intervals are wide and the noise cannot be judged. "
+		"Use repetitions >= %zu (10 or more to compare two builds).",
+		ca->measured, ca->measured == 1 ? "" : "s", ca->warmup,
+		ca->failed, ca->pending, a->opts.min_runs, a->opts.min_runs);
+	flag_num(f, "measured", (double)ca->measured);
+	flag_num(f, "min_runs", (double)a->opts.min_runs);
+}
+
+static double noise_threshold(const struct analysis *a,
+			      const struct config_analysis *ca)
+{
+	double noise = a->d->configs[ca->config].noise;
+
+	return noise > 0 ? noise : 0.05;
+}
+
+/*
+ * The minimum detectable difference of two groups of this n (two-sided
+ * alpha, power 0.8) and the runs per side that resolve --resolve percent:
+ * the two numbers a reader needs to know what this noise level allows.
+ */
+static void flag_noisy(const struct analysis *a, struct config_analysis *ca)
+{
+	const struct metric_summary *ms = primary(ca);
+	const struct analysis_opts *o = &a->opts;
+	double noise = noise_threshold(a, ca), mde, mde_pct;
+	size_t need;
+	struct flag *f;
+
+	if (!ms || ms->s.n < 2 || !(ms->s.cv > noise))
+		return;
+	mde = stats_mde(ms->s.sd, ms->s.n, o->alpha, o->power);
+	mde_pct = 100 * mde / fabs(ms->s.mean);
+	need = stats_needed_n(ms->s.sd, o->resolve_pct / 100 * fabs(ms->s.mean),
+			      o->alpha, o->power);
+	f = analysis_flag_add(ca, "noisy", ms->metric, -1,
+		"CV %.1f%% of %s is above the noise threshold %.1f%%: with %zu "
+		"runs per side a comparison can only resolve a difference of "
+		"%.1f%% (%s %s; two-sided alpha %g, power %g); resolving %g%% "
+		"needs %zu runs per side. Add repetitions (or repetitions = "
+		"auto), pin cpus, fix the frequency governor, quiet the machine.",
+		100 * ms->s.cv, metric_name(a, ms->metric), 100 * noise,
+		ms->s.n, mde_pct, num(mde), metric_unit(metric_name(a, ms->metric)),
+		o->alpha, o->power, o->resolve_pct, need);
+	flag_num(f, "cv", ms->s.cv);
+	flag_num(f, "threshold", noise);
+	flag_num(f, "n", (double)ms->s.n);
+	flag_num(f, "mde", mde);
+	flag_num(f, "mde_pct", mde_pct);
+	flag_num(f, "resolve_pct", o->resolve_pct);
+	flag_num(f, "needed_n", (double)need);
+}
+
+/* Values of the primary metric and their sequence numbers, in seq order. */
+static size_t primary_series(const struct analysis *a,
+			     const struct config_analysis *ca, double *x,
+			     double *seq)
+{
+	const struct dataset *d = a->d;
+	const struct ds_config *cf = &d->configs[ca->config];
+	size_t r, n = 0;
+
+	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
+		double v = dataset_value(d, r, ca->primary);
+
+		if (!analysis_measured(d, r) || isnan(v))
+			continue;
+		x[n] = v;
+		seq[n++] = (double)d->runs[r].seq;
+	}
+	return n;
+}
+
+static void flag_drift(const struct analysis *a, struct config_analysis *ca)
+{
+	const struct ds_config *cf = &a->d->configs[ca->config];
+	double *x = xmalloc((cf->nruns + 1) * sizeof(*x));
+	double *seq = xmalloc((cf->nruns + 1) * sizeof(*seq));
+	struct correlation rho;
+	struct flag *f;
+	size_t n;
+
+	if (ca->primary < 0)
+		goto out;
+	n = primary_series(a, ca, x, seq);
+	if (n < 8 || stats_spearman(seq, x, n, &rho) < 0 ||
+	    !(rho.p < a->opts.drift_alpha))
+		goto out;
+	f = analysis_flag_add(ca, "drift", ca->primary, -1,
+		"%s trends with run order: Spearman rho %+.2f against the "
+		"sequence number (p %.2g < %g, n %zu); first run %s, last run %s. "
+		"Look for thermal throttling, a filling filesystem or state "
+		"carried between runs; plot the run order (contend plot) and "
+		"use order = random so drift cannot masquerade as a difference.",
+		metric_name(a, ca->primary), rho.r, rho.p, a->opts.drift_alpha,
+		n, num(x[0]), num(x[n - 1]));
+	flag_num(f, "rho", rho.r);
+	flag_num(f, "p", rho.p);
+	flag_num(f, "n", (double)n);
+out:
+	free(x);
+	free(seq);
+}
+
+static void flag_outliers(const struct analysis *a, struct config_analysis *ca)
+{
+	const struct metric_summary *ms = primary(ca);
+	char list[512] = "";
+	size_t i, len = 0;
+	struct flag *f;
+
+	if (!ms || !ms->s.noutliers)
+		return;
+	for (i = 0; i < ms->s.noutliers && i < LIST_OUTLIERS; i++) {
+		size_t r = ms->outliers[i];
+		double v = dataset_value(a->d, r, ms->metric);
+		char z[24] = "";
+		int k;
+
+		/* With MAD 0 stats scales by the mean deviation: no z here. */
+		if (ms->s.mad > 0)
+			snprintf(z, sizeof(z), " (z %+.1f)",
+				 0.6745 * (v - ms->s.median) / ms->s.mad);
+		k = snprintf(list + len, sizeof(list) - len, "%sseq %ld = %s%s",
+			     i ? ", " : "", a->d->runs[r].seq, num(v), z);
+
+		if (k < 0 || (size_t)k >= sizeof(list) - len)
+			break;
+		len += (size_t)k;
+	}
+	f = analysis_flag_add(ca, "outliers", ms->metric, -1,
+		"%zu of %zu runs of %s have a modified z-score above %.1f "
+		"(median %s, MAD %s): %s%s. They are kept in every statistic; the "
+		"median and its interval are robust to them. Check those runs "
+		"(errors, other load on the host) before trusting the mean.",
+		ms->s.noutliers, ms->s.n, metric_name(a, ms->metric),
+		STATS_OUTLIER_Z, num(ms->s.median), num(ms->s.mad), list,
+		ms->s.noutliers > LIST_OUTLIERS ? ", ..." : "");
+	flag_num(f, "outliers", (double)ms->s.noutliers);
+	flag_num(f, "n", (double)ms->s.n);
+	flag_num(f, "threshold", STATS_OUTLIER_Z);
+}
+
+static void flag_non_normal(const struct analysis *a, struct config_analysis *ca)
+{
+	const struct metric_summary *ms = primary(ca);
+	struct flag *f;
+
+	if (!ms || ms->s.n < 8 || !(ms->s.k2_p < a->opts.alpha))
+		return;
+	f = analysis_flag_add(ca, "non-normal", ms->metric, -1,
+		"D'Agostino K^2 %.2f (p %.2g, n %zu; skewness %+.2f, excess "
+		"kurtosis %+.2f) rejects a normal distribution of %s: quote the "
+		"median %s [%s, %s] (distribution-free, %.1f%%) rather than the "
+		"mean, and compare with Mann-Whitney rather than the t test alone.",
+		ms->s.k2, ms->s.k2_p, ms->s.n, ms->s.skewness, ms->s.kurtosis,
+		metric_name(a, ms->metric), num(ms->s.median),
+		num(ms->s.median_ci_low), num(ms->s.median_ci_high),
+		100 * ms->s.median_ci_level);
+	flag_num(f, "k2", ms->s.k2);
+	flag_num(f, "p", ms->s.k2_p);
+	flag_num(f, "n", (double)ms->s.n);
+	flag_num(f, "skewness", ms->s.skewness);
+	flag_num(f, "kurtosis", ms->s.kurtosis);
+}
+
+static void flag_unfair(const struct analysis *a, struct config_analysis *ca)
+{
+	const struct analysis_opts *o = &a->opts;
+	bool low_jain = ca->mean_jain < o->jain_min;
+	bool hog = ca->threads >= o->share_threads && ca->max_share > o->max_share;
+	struct flag *f;
+
+	if (!low_jain && !hog)
+		return;
+	f = analysis_flag_add(ca, "unfair", -1, -1,
+		"Jain's fairness index %.3f over %zu threads (mean of %zu runs; "
+		"1 = every thread did equal work)%s; the busiest thread did "
+		"%.1f%% of the work%s. The throughput of an unfair lock is that "
+		"of the threads that won: check per-thread ops, and whether a "
+		"fixed-work run (jobs = N) takes longer than the rate suggests.",
+		ca->mean_jain, ca->threads, ca->measured,
+		low_jain ? " is below the threshold" : "",
+		100 * ca->max_share, hog ? ", more than the threshold" : "");
+	flag_num(f, "mean_jain", ca->mean_jain);
+	flag_num(f, "jain_min", o->jain_min);
+	flag_num(f, "max_share", ca->max_share);
+	flag_num(f, "max_share_limit", o->max_share);
+	flag_num(f, "threads", (double)ca->threads);
+}
+
+/* ---- pairs of one sweep: misleading throughput ---- */
+
+static double mean_of(const double *x, size_t n)
+{
+	return n ? gsl_stats_mean(x, 1, n) : NAN;
+}
+
+static void welch_nan(struct welch *w)
+{
+	w->diff = w->se = w->df = w->t = w->p = NAN;
+	w->ci_low = w->ci_high = NAN;
+}
+
+static void welch_or_nan(const double *a, size_t na, const double *b, size_t nb,
+			 double confidence, struct welch *w)
+{
+	welch_nan(w);
+	if (na >= 2 && nb >= 2 && stats_welch(a, na, b, nb, confidence, w) < 0)
+		welch_nan(w);
+}
+
+void analysis_handoff_check(const struct pair_side *a,
+			    const struct pair_side *b,
+			    const struct analysis_opts *o, double confidence,
+			    struct handoff_check *out)
+{
+	double rate_a = mean_of(a->rate, a->nrate);
+
+	memset(out, 0, sizeof(*out));
+	welch_or_nan(a->tput, a->ntput, b->tput, b->ntput, confidence, &out->tput);
+	welch_or_nan(a->rate, a->nrate, b->rate, b->nrate, confidence, &out->rate);
+	welch_or_nan(a->cont, a->ncont, b->cont, b->ncont, confidence, &out->cont);
+	out->drop = rate_a > 0 ? -out->rate.diff / rate_a : NAN;
+	out->gain = out->tput.p < o->alpha && out->tput.diff > 0;
+	out->misleading = out->gain && out->rate.p < o->alpha &&
+			  out->rate.diff < 0 && out->drop >= o->handoff_drop;
+	out->coupled = out->gain && !out->misleading &&
+		       out->cont.p < o->alpha && out->cont.diff < 0;
+}
+
+/* Parameters that set how many workers run: fewer hand off less. */
+static const char *const worker_params[] = {
+	"threads", "processes", "users", "rooms",
+};
+
+struct side {
+	size_t c;
+	double *tput, *rate, *cont;
+	size_t ntput, nrate, ncont;
+	struct pair_side ps;
+	const char *rate_name;
+};
+
+static double contended_per_s(const struct dataset *d, size_t r)
+{
+	return dataset_value(d, r, dataset_metric(d, "throughput")) *
+	       dataset_value(d, r, dataset_metric(d, "contention_rate"));
+}
+
+static double contention_rate(const struct dataset *d, size_t r)
+{
+	return dataset_value(d, r, dataset_metric(d, "contention_rate"));
+}
+
+/* Measured values of get over configuration c, NANs skipped. */
+static size_t series(const struct dataset *d, size_t c,
+		     double (*get)(const struct dataset *, size_t), double *x)
+{
+	const struct ds_config *cf = &d->configs[c];
+	size_t r, n = 0;
+
+	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
+		double v;
+
+		if (!analysis_measured(d, r))
+			continue;
+		v = get(d, r);
+		if (!isnan(v))
+			x[n++] = v;
+	}
+	return n;
+}
+
+static double tput_of(const struct dataset *d, size_t r)
+{
+	return dataset_value(d, r, dataset_metric(d, "throughput"));
+}
+
+static void side_load(const struct dataset *d, size_t c, struct side *s)
+{
+	size_t nr = d->configs[c].nruns + 1;
+
+	s->c = c;
+	s->tput = xmalloc(nr * sizeof(double));
+	s->rate = xmalloc(nr * sizeof(double));
+	s->cont = xmalloc(nr * sizeof(double));
+	s->ntput = series(d, c, tput_of, s->tput);
+	s->nrate = series(d, c, analysis_handoff_rate, s->rate);
+	s->ncont = series(d, c, contention_rate, s->cont);
+}
+
+static void side_free(struct side *s)
+{
+	free(s->tput);
+	free(s->rate);
+	free(s->cont);
+}
+
+/*
+ * Hand-offs per second when both sides count them; otherwise contended
+ * acquisitions per second (throughput x contention rate), the nearest
+ * thing a workload without a hand-off count reports.
+ */
+static void side_bind(const struct dataset *d, struct side *lo, struct side *hi)
+{
+	struct side *s[2] = { lo, hi };
+	bool handoffs = lo->nrate >= 2 && hi->nrate >= 2;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		if (!handoffs)
+			s[i]->nrate = series(d, s[i]->c, contended_per_s, s[i]->rate);
+		s[i]->rate_name = handoffs ? "hand-offs/s" : "contended acquisitions/s";
+		s[i]->ps = (struct pair_side){ s[i]->tput, s[i]->rate, s[i]->cont,
+					       s[i]->ntput, s[i]->nrate, s[i]->ncont };
+	}
+}
+
+/* The one parameter in which configurations i and j differ, or -1. */
+static long one_difference(const struct ds_config *ci, const struct ds_config *cj)
+{
+	size_t k, l, ndiff = 0;
+	long at = -1;
+
+	if (ci->nparams != cj->nparams)
+		return -1;
+	for (k = 0; k < ci->nparams; k++) {
+		for (l = 0; l < cj->nparams; l++)
+			if (!strcmp(ci->params[k].key, cj->params[l].key))
+				break;
+		if (l == cj->nparams)
+			return -1;
+		if (strcmp(ci->params[k].value, cj->params[l].value)) {
+			ndiff++;
+			at = (long)k;
+		}
+	}
+	return ndiff == 1 ? at : -1;
+}
+
+static const char *param_value(const struct ds_config *c, const char *key)
+{
+	size_t k;
+
+	for (k = 0; k < c->nparams; k++)
+		if (!strcmp(c->params[k].key, key))
+			return c->params[k].value;
+	return "";
+}
+
+/*
+ * Going down to fewer workers always means fewer hand-offs: that is a
+ * contention collapse being relieved, not a lock getting faster, so such
+ * a pair is not judged.  Fake scaling (more workers, more throughput,
+ * fewer hand-offs) still is.
+ */
+static bool in_worker_params(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(worker_params); i++)
+		if (!strcmp(worker_params[i], key))
+			return true;
+	return false;
+}
+
+static bool fewer_workers(const char *key, const char *lo, const char *hi)
+{
+	double vl, vh;
+
+	if (!in_worker_params(key))
+		return false;
+	if (parse_double(lo, &vl) < 0 || parse_double(hi, &vh) < 0)
+		return false;
+	return vh < vl;
+}
+
+/*
+ * "13.70M [13.55M, 13.85M]": the mean of x with its Student-t interval,
+ * into b; the mean into *mean.
+ */
+static char *mean_ci(char *b, size_t len, const double *x, size_t n,
+		     double confidence, double *mean)
+{
+	struct summary s;
+
+	if (!n || stats_summarize(x, n, confidence, &s) < 0) {
+		*mean = NAN;
+		snprintf(b, len, "-");
+		return b;
+	}
+	*mean = s.mean;
+	snprintf(b, len, "%s [%s, %s]", num(s.mean), num(s.ci_low), num(s.ci_high));
+	return b;
+}
+
+/* The change b - a in percent of a's mean, with its Welch interval. */
+static void change_pct(const struct welch *w, double base, double out[3])
+{
+	out[0] = 100 * w->diff / base;
+	out[1] = 100 * w->ci_low / base;
+	out[2] = 100 * w->ci_high / base;
+}
+
+struct pair {
+	const struct ds_config *clo, *chi;
+	const char *key;
+	struct side *lo, *hi;
+	struct handoff_check chk;
+};
+
+static void pair_nums(struct flag *f, const struct pair *p, const double t[3],
+		      const double h[3], double tlo, double thi, double hlo,
+		      double hhi)
+{
+	flag_num(f, "throughput_a", tlo);
+	flag_num(f, "throughput_b", thi);
+	flag_num(f, "throughput_change_pct", t[0]);
+	flag_num(f, "throughput_change_low_pct", t[1]);
+	flag_num(f, "throughput_change_high_pct", t[2]);
+	flag_num(f, "throughput_p", p->chk.tput.p);
+	flag_num(f, "rate_a", hlo);
+	flag_num(f, "rate_b", hhi);
+	flag_num(f, "rate_change_pct", h[0]);
+	flag_num(f, "rate_change_low_pct", h[1]);
+	flag_num(f, "rate_change_high_pct", h[2]);
+	flag_num(f, "rate_p", p->chk.rate.p);
+	flag_num(f, "contention_p", p->chk.cont.p);
+}
+
+static void flag_pair(struct analysis *a, const struct pair *p)
+{
+	struct config_analysis *ca = &a->configs[p->hi->c];
+	struct config_analysis *co = &a->configs[p->lo->c];
+	double conf = a->opts.confidence, tlo, thi, hlo, hhi, t[3], h[3];
+	char stlo[80], sthi[80], shlo[80], shhi[80];
+	int m = dataset_metric(a->d, "throughput");
+	struct flag *f;
+
+	mean_ci(stlo, sizeof(stlo), p->lo->tput, p->lo->ntput, conf, &tlo);
+	mean_ci(sthi, sizeof(sthi), p->hi->tput, p->hi->ntput, conf, &thi);
+	mean_ci(shlo, sizeof(shlo), p->lo->rate, p->lo->nrate, conf, &hlo);
+	mean_ci(shhi, sizeof(shhi), p->hi->rate, p->hi->nrate, conf, &hhi);
+	change_pct(&p->chk.tput, tlo, t);
+	change_pct(&p->chk.rate, hlo, h);
+	if (p->chk.misleading)
+		f = analysis_flag_add(ca, "misleading-throughput", m, (long)p->lo->c,
+			"%s %s -> %s raised throughput %+.1f%% [%+.1f%%, %+.1f%%] "
+			"(%s -> %s ops/s, Welch p %.2g) while %s fell %.1f%% "
+			"[%+.1f%%, %+.1f%%] (%s -> %s, p %.2g): the gain comes "
+			"from the lock changing hands less often (threads running "
+			"alone in long streaks), not from a faster lock; whole-run "
+			"fairness cannot show it (Jain %.3f -> %.3f). Check with "
+			"fixed-work runs (jobs = N) and per-thread progress over "
+			"time before claiming a speed-up.",
+			p->key, param_value(p->clo, p->key),
+			param_value(p->chi, p->key), t[0], t[1], t[2], stlo, sthi,
+			p->chk.tput.p, p->lo->rate_name, -h[0], h[1], h[2], shlo,
+			shhi, p->chk.rate.p, co->mean_jain, ca->mean_jain);
+	else
+		f = analysis_flag_add(ca, "contention-coupled", m, (long)p->lo->c,
+			"%s %s -> %s raised throughput %+.1f%% [%+.1f%%, %+.1f%%] "
+			"(%s -> %s ops/s, Welch p %.2g) and the contention rate "
+			"fell (p %.2g), but %s did not fall by %.0f%% or more "
+			"(%+.1f%% [%+.1f%%, %+.1f%%], %s -> %s, p %.2g): the lock "
+			"changes hands as often as before, so the gain looks "
+			"genuine (e.g. a shorter critical section). Informational.",
+			p->key, param_value(p->clo, p->key),
+			param_value(p->chi, p->key), t[0], t[1], t[2], stlo, sthi,
+			p->chk.tput.p, p->chk.cont.p, p->lo->rate_name,
+			100 * a->opts.handoff_drop, h[0], h[1], h[2], shlo, shhi,
+			p->chk.rate.p);
+	pair_nums(f, p, t, h, tlo, thi, hlo, hhi);
+	flag_num(f, "handoff_drop", a->opts.handoff_drop);
+}
+
+/* Orders the two sides by mean throughput and runs the check. */
+static void judge_pair(struct analysis *a, size_t i, size_t j, long k)
+{
+	const struct dataset *d = a->d;
+	struct side si, sj;
+	struct pair p;
+
+	side_load(d, i, &si);
+	side_load(d, j, &sj);
+	if (si.ntput < 2 || sj.ntput < 2)
+		goto out;
+	p.lo = mean_of(si.tput, si.ntput) <= mean_of(sj.tput, sj.ntput) ? &si : &sj;
+	p.hi = p.lo == &si ? &sj : &si;
+	p.clo = &d->configs[p.lo->c];
+	p.chi = &d->configs[p.hi->c];
+	p.key = d->configs[i].params[k].key;
+	if (fewer_workers(p.key, param_value(p.clo, p.key),
+			  param_value(p.chi, p.key)))
+		goto out;
+	side_bind(d, p.lo, p.hi);
+	analysis_handoff_check(&p.lo->ps, &p.hi->ps, &a->opts,
+			       a->opts.confidence, &p.chk);
+	if (p.chk.misleading || p.chk.coupled)
+		flag_pair(a, &p);
+out:
+	side_free(&si);
+	side_free(&sj);
+}
+
+static void flag_pairs(struct analysis *a)
+{
+	const struct dataset *d = a->d;
+	size_t i, j;
+	long k;
+
+	if (dataset_metric(d, "throughput") < 0)
+		return;
+	for (i = 0; i < d->nconfigs; i++)
+		for (j = i + 1; j < d->nconfigs; j++) {
+			const struct ds_config *ci = &d->configs[i];
+			const struct ds_config *cj = &d->configs[j];
+
+			if (strcmp(ci->section, cj->section) ||
+			    strcmp(ci->workload, cj->workload))
+				continue;
+			k = one_difference(ci, cj);
+			if (k >= 0)
+				judge_pair(a, i, j, k);
+		}
+}
+
+static void (*const per_config[])(const struct analysis *,
+				  struct config_analysis *) = {
+	flag_few_runs, flag_noisy, flag_drift, flag_outliers,
+	flag_non_normal, flag_unfair,
+};
+
+int analysis_flag(struct analysis *a)
+{
+	size_t c, k;
+
+	for (c = 0; c < a->nconfigs; c++)
+		for (k = 0; k < ARRAY_SIZE(per_config); k++)
+			per_config[k](a, &a->configs[c]);
+	flag_pairs(a);
+	return 0;
+}

@@ -1,0 +1,855 @@
+/*
+ * report.c - the three faces of an analysis: text for a reviewer (one
+ * ministat-like block per configuration, the correlation table, a flag
+ * summary), json for programs (docs/report-json.md) and csv for
+ * spreadsheets.  Numbers are printed with "C" conventions only (no locale,
+ * no clock), so a report is a pure function of the analysis.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/report.h"
+#include "runner/util.h"
+
+#define WIDTH 78
+
+const char *const report_format_names[] = {
+	[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv",
+};
+
+int report_format_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < REPORT_NFORMATS; i++)
+		if (!strcmp(report_format_names[i], name))
+			return i;
+	return -1;
+}
+
+char *analysis_fmt(char *buf, size_t len, double v)
+{
+	static const char suffix[] = " kMGTPE";
+	double s = v;
+	size_t k = 0;
+
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (isinf(v)) {
+		snprintf(buf, len, "%sinf", v < 0 ? "-" : "");
+		return buf;
+	}
+	if (fabs(v) < 1e4) {
+		snprintf(buf, len, "%.4g", v);
+		return buf;
+	}
+	/* 999.96k would print as 1000.0k: scale on the rounded value. */
+	while (fabs(s) >= 999.95 && k < sizeof(suffix) - 2) {
+		s /= 1000;
+		k++;
+	}
+	snprintf(buf, len, "%.*f%c", fabs(s) >= 100 ? 1 : fabs(s) >= 10 ? 2 : 3,
+		 s, suffix[k]);
+	return buf;
+}
+
+/* ---- shared helpers ---- */
+
+static const struct ds_config *cfg(const struct analysis *a, size_t c)
+{
+	return &a->d->configs[c];
+}
+
+static const char *mname(const struct analysis *a, int m)
+{
+	return m >= 0 ? a->d->metrics[m] : "";
+}
+
+struct totals {
+	size_t planned, measured, warmup, failed, pending, flags;
+};
+
+static void totals(const struct analysis *a, struct totals *t)
+{
+	size_t c;
+
+	memset(t, 0, sizeof(*t));
+	t->planned = a->d->nruns;
+	for (c = 0; c < a->nconfigs; c++) {
+		t->measured += a->configs[c].measured;
+		t->warmup += a->configs[c].warmup;
+		t->failed += a->configs[c].failed;
+		t->pending += a->configs[c].pending;
+		t->flags += a->configs[c].nflags;
+	}
+}
+
+/* The order flags are summarized in: the most consequential first. */
+static const char *const flag_order[] = {
+	"misleading-throughput", "noisy", "drift", "unfair", "outliers",
+	"non-normal", "few-runs", "contention-coupled",
+};
+
+/* ---- text ---- */
+
+/* Prints text word-wrapped at WIDTH, the first line after lead. */
+static void wrap(FILE *f, const char *lead, int indent, const char *text)
+{
+	int col = fprintf(f, "%s", lead);
+	const char *p = text;
+
+	while (*p) {
+		size_t w = strcspn(p, " ");
+
+		if (col > indent && col + 1 + (int)w > WIDTH) {
+			col = fprintf(f, "\n%*s", indent, "") - 1;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		col += fprintf(f, "%.*s", (int)w, p);
+		p += w;
+		p += strspn(p, " ");
+	}
+	fputc('\n', f);
+}
+
+static void text_header(FILE *f, const struct analysis *a)
+{
+	const struct experiment_row *e = &a->d->exp;
+	char when[32] = "-", *host = xstrdup(""), *tmp;
+	time_t t = (time_t)e->created_at;
+	struct totals tt;
+	struct tm tm;
+	size_t i;
+
+	if (e->created_at > 0 && gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	totals(a, &tt);
+	fprintf(f, "experiment %lld \"%s\"%s%s%s, %s\n", (long long)e->id,
+		e->name ? e->name : "", e->label && *e->label ? " label \"" : "",
+		e->label && *e->label ? e->label : "",
+		e->label && *e->label ? "\"" : "", e->status ? e->status : "?");
+	fprintf(f, "  seed %llu, order %s, created %s\n",
+		(unsigned long long)e->seed, e->order ? e->order : "-", when);
+	for (i = 0; i < e->nmeta; i++) {
+		tmp = xasprintf("%s%s%s=%s", host, i ? ", " : "", e->meta[i].key,
+				e->meta[i].value);
+		free(host);
+		host = tmp;
+	}
+	if (e->nmeta)
+		wrap(f, "  host:", 4, host);
+	free(host);
+	fprintf(f, "  runs: %zu planned: %zu measured, %zu warm-up, %zu failed, "
+		   "%zu not run\n", tt.planned, tt.measured, tt.warmup,
+		tt.failed, tt.pending);
+	if (tt.pending)
+		fprintf(f, "  INCOMPLETE: %zu of %zu runs are missing; "
+			   "`contend run --resume %lld` runs them\n",
+			tt.pending, tt.planned, (long long)e->id);
+}
+
+static void text_methods(FILE *f, const struct analysis *a)
+{
+	const struct analysis_opts *o = &a->opts;
+	char *m = xasprintf(
+		"mean with its Student-t %g%% interval; median with a "
+		"distribution-free %g%% interval from order statistics "
+		"(binomial; the coverage achieved is shown); outliers: modified "
+		"z-score > %.1f (MAD), listed and never dropped; normality: "
+		"D'Agostino K^2 (n >= 8); under fixed work (jobs) rates are "
+		"harmonic means, total work / total time (marked h); flags "
+		"judge each configuration's primary metric at alpha %g (drift "
+		"%g) and compare configurations of a sweep that differ in one "
+		"parameter (Welch t); a hand-off drop of %g%% or more is "
+		"misleading.",
+		100 * o->confidence, 100 * o->confidence, STATS_OUTLIER_Z,
+		o->alpha, o->drift_alpha, 100 * o->handoff_drop);
+
+	wrap(f, "methods:", 4, m);
+	free(m);
+}
+
+static const char *ci(char *b, size_t len, double lo, double hi)
+{
+	char l[24], h[24];
+
+	if (isnan(lo) && isnan(hi))
+		snprintf(b, len, "-");
+	else
+		snprintf(b, len, "[%s, %s]", analysis_fmt(l, sizeof(l), lo),
+			 analysis_fmt(h, sizeof(h), hi));
+	return b;
+}
+
+static int name_width(const struct analysis *a)
+{
+	size_t i;
+	int w = 6;
+
+	for (i = 0; i < a->d->nmetrics; i++)
+		if ((int)strlen(a->d->metrics[i]) > w)
+			w = (int)strlen(a->d->metrics[i]);
+	return w;
+}
+
+/* The result a reader takes away: the median when normality failed. */
+static void text_headline(FILE *f, const struct analysis *a,
+			  const struct config_analysis *ca)
+{
+	const struct metric_summary *ms;
+	char v[24], b[64];
+
+	if (ca->primary < 0)
+		return;
+	ms = &ca->metrics[ca->primary];
+	if (ms->s.n >= 8 && ms->s.k2_p < a->opts.alpha)
+		fprintf(f, "  %s: median %s %s %s (%.1f%% distribution-free; "
+			   "not normal), n %zu\n", mname(a, ms->metric),
+			analysis_fmt(v, sizeof(v), ms->s.median),
+			metric_unit(mname(a, ms->metric)),
+			ci(b, sizeof(b), ms->s.median_ci_low, ms->s.median_ci_high),
+			100 * ms->s.median_ci_level, ms->s.n);
+	else
+		fprintf(f, "  %s: %s %s %s (%s, %g%% CI), n %zu\n",
+			mname(a, ms->metric), analysis_fmt(v, sizeof(v), ms->s.mean),
+			metric_unit(mname(a, ms->metric)),
+			ci(b, sizeof(b), ms->s.ci_low, ms->s.ci_high),
+			ms->harmonic ? "harmonic mean" : "mean",
+			100 * a->opts.confidence, ms->s.n);
+}
+
+static void text_row(FILE *f, const struct analysis *a,
+		     const struct metric_summary *ms, int w)
+{
+	char mean[24], med[24], sd[24], mn[24], mx[24], c1[64], c2[64], cv[16];
+
+	if (isnan(ms->s.cv))
+		snprintf(cv, sizeof(cv), "-");
+	else
+		snprintf(cv, sizeof(cv), "%.1f%%", 100 * ms->s.cv);
+	fprintf(f, "  %-*s %3zu %8s%c %-19s %8s %-19s %8s %6s %8s %8s %3zu\n", w,
+		mname(a, ms->metric), ms->s.n,
+		analysis_fmt(mean, sizeof(mean), ms->s.mean),
+		ms->harmonic ? 'h' : ' ',
+		ci(c1, sizeof(c1), ms->s.ci_low, ms->s.ci_high),
+		analysis_fmt(med, sizeof(med), ms->s.median),
+		ci(c2, sizeof(c2), ms->s.median_ci_low, ms->s.median_ci_high),
+		analysis_fmt(sd, sizeof(sd), ms->s.sd), cv,
+		analysis_fmt(mn, sizeof(mn), ms->s.min),
+		analysis_fmt(mx, sizeof(mx), ms->s.max), ms->s.noutliers);
+}
+
+static void text_table(FILE *f, const struct analysis *a,
+		       const struct config_analysis *ca)
+{
+	int w = name_width(a);
+	size_t m;
+
+	fprintf(f, "  %-*s %3s %9s %-19s %8s %-19s %8s %6s %8s %8s %3s\n", w,
+		"metric", "n", "mean", "CI of mean", "median", "CI of median",
+		"sd", "cv", "min", "max", "out");
+	for (m = 0; m < ca->nmetrics; m++)
+		if (ca->metrics[m].s.n)
+			text_row(f, a, &ca->metrics[m], w);
+}
+
+/* Every outlier of every metric, by run: counted, listed, kept. */
+static void text_outliers(FILE *f, const struct analysis *a,
+			  const struct config_analysis *ca)
+{
+	char *s = xstrdup(""), *t, v[24];
+	size_t m, i;
+
+	for (m = 0; m < ca->nmetrics; m++) {
+		const struct metric_summary *ms = &ca->metrics[m];
+
+		for (i = 0; i < ms->s.noutliers; i++) {
+			size_t r = ms->outliers[i];
+
+			t = xasprintf("%s%s%s%s seq %ld = %s", s,
+				      *s && !i ? "; " : "", i ? ", " : "",
+				      i ? "" : mname(a, ms->metric),
+				      a->d->runs[r].seq,
+				      analysis_fmt(v, sizeof(v),
+						   dataset_value(a->d, r, ms->metric)));
+			free(s);
+			s = t;
+		}
+	}
+	if (*s)
+		wrap(f, "  outlier runs (kept):", 4, s);
+	free(s);
+}
+
+static void text_fairness(FILE *f, const struct config_analysis *ca)
+{
+	if (isnan(ca->mean_jain))
+		return;
+	fprintf(f, "  fairness: Jain %.3f (mean over runs, %zu thread%s), "
+		   "busiest thread %.1f%% of the work\n",
+		ca->mean_jain, ca->threads, ca->threads == 1 ? "" : "s",
+		100 * ca->max_share);
+}
+
+static void text_flags(FILE *f, const struct config_analysis *ca)
+{
+	size_t i;
+
+	for (i = 0; i < ca->nflags; i++) {
+		char *lead = xasprintf("  ! %s:", ca->flags[i].name);
+
+		wrap(f, lead, 4, ca->flags[i].message);
+		free(lead);
+	}
+}
+
+static void text_config(FILE *f, const struct analysis *a, size_t c)
+{
+	const struct config_analysis *ca = &a->configs[c];
+	const struct ds_config *cf = cfg(a, c);
+	char *lead = xasprintf("config %zu [%s] %s:", c + 1, cf->section,
+			       cf->workload);
+
+	fputc('\n', f);
+	wrap(f, lead, 4, cf->canon);
+	free(lead);
+	fprintf(f, "  runs: %zu measured, %zu warm-up, %zu failed, %zu not run\n",
+		ca->measured, ca->warmup, ca->failed, ca->pending);
+	if (!ca->measured) {
+		fprintf(f, "  no measured runs\n");
+		text_flags(f, ca);
+		return;
+	}
+	text_headline(f, a, ca);
+	text_table(f, a, ca);
+	text_outliers(f, a, ca);
+	text_fairness(f, ca);
+	text_flags(f, ca);
+}
+
+static void text_correlations(FILE *f, const struct analysis *a)
+{
+	size_t i, w = 7;
+
+	fputc('\n', f);
+	if (!a->ncorr) {
+		fprintf(f, "correlations: none (no section has 3 measured runs "
+			   "with varying throughput and contention)\n");
+		return;
+	}
+	for (i = 0; i < a->ncorr; i++)
+		if (strlen(a->corr[i].section) > w)
+			w = strlen(a->corr[i].section);
+	fprintf(f, "correlations with throughput (measured runs; two-sided p):\n");
+	fprintf(f, "  %-*s %-10s %-15s %4s %9s %8s %9s %8s\n", (int)w, "section",
+		"runs of", "x", "n", "pearson r", "p", "spearman", "p");
+	for (i = 0; i < a->ncorr; i++) {
+		const struct corr_row *r = &a->corr[i];
+		char of[32];
+
+		if (r->config < 0)
+			snprintf(of, sizeof(of), "all");
+		else
+			snprintf(of, sizeof(of), "config %ld", r->config + 1);
+		fprintf(f, "  %-*s %-10s %-15s %4zu %+9.3f %8.2g %+9.3f %8.2g\n",
+			(int)w, r->section, of, r->x, r->pearson.n, r->pearson.r,
+			r->pearson.p, r->spearman.r, r->spearman.p);
+	}
+}
+
+/* "2 (vs 1), 5": the configurations that carry flag name. */
+static size_t flag_where(const struct analysis *a, const char *name,
+			 char *b, size_t len)
+{
+	size_t c, i, n = 0, at = 0;
+
+	b[0] = 0;
+	for (c = 0; c < a->nconfigs; c++)
+		for (i = 0; i < a->configs[c].nflags; i++) {
+			const struct flag *fl = &a->configs[c].flags[i];
+			int k;
+
+			if (strcmp(fl->name, name))
+				continue;
+			if (fl->other_config >= 0)
+				k = snprintf(b + at, len - at, "%s%zu (vs %ld)",
+					     n ? ", " : "", c + 1,
+					     fl->other_config + 1);
+			else
+				k = snprintf(b + at, len - at, "%s%zu",
+					     n ? ", " : "", c + 1);
+			n++;
+			if (k > 0 && (size_t)k < len - at)
+				at += (size_t)k;
+		}
+	return n;
+}
+
+static void text_summary(FILE *f, const struct analysis *a)
+{
+	struct totals t;
+	char where[1024];
+	size_t i, n;
+
+	totals(a, &t);
+	fputc('\n', f);
+	if (!t.flags) {
+		fprintf(f, "flags: none raised\n");
+		return;
+	}
+	fprintf(f, "flags: %zu raised (see the configurations above; "
+		   "USER-GUIDE.md \"Reading the report\")\n", t.flags);
+	for (i = 0; i < ARRAY_SIZE(flag_order); i++) {
+		char *lead;
+
+		n = flag_where(a, flag_order[i], where, sizeof(where));
+		if (!n)
+			continue;
+		lead = xasprintf("  %-22s %3zu  config%s", flag_order[i], n,
+				 n > 1 ? "s" : "");
+		wrap(f, lead, 33, where);
+		free(lead);
+	}
+}
+
+int report_text(FILE *f, const struct analysis *a)
+{
+	size_t c;
+
+	text_header(f, a);
+	text_methods(f, a);
+	for (c = 0; c < a->nconfigs; c++)
+		text_config(f, a, c);
+	text_correlations(f, a);
+	text_summary(f, a);
+	return ferror(f) ? error("writing the report: %s", "I/O error") : 0;
+}
+
+/* ---- json ---- */
+
+/* A minimal pretty-printing emitter: keys, values, nesting. */
+struct jw {
+	FILE *f;
+	int depth;
+	bool more[16];      /* a value was already written at this depth */
+};
+
+static void jw_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	fputc('"', f);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void jw_key(struct jw *w, const char *key)
+{
+	if (w->more[w->depth])
+		fputc(',', w->f);
+	w->more[w->depth] = true;
+	if (w->depth)
+		fprintf(w->f, "\n%*s", 2 * w->depth, "");
+	if (key) {
+		jw_string(w->f, key);
+		fputs(": ", w->f);
+	}
+}
+
+static void jw_open(struct jw *w, const char *key, char c)
+{
+	jw_key(w, key);
+	fputc(c, w->f);
+	w->more[++w->depth] = false;
+}
+
+static void jw_close(struct jw *w, char c)
+{
+	bool had = w->more[w->depth--];
+
+	if (had)
+		fprintf(w->f, "\n%*s", 2 * w->depth, "");
+	fputc(c, w->f);
+}
+
+static void jw_num(struct jw *w, const char *key, double v)
+{
+	jw_key(w, key);
+	if (isfinite(v))
+		fprintf(w->f, "%.15g", v);
+	else
+		fputs("null", w->f);
+}
+
+static void jw_int(struct jw *w, const char *key, long long v)
+{
+	jw_key(w, key);
+	fprintf(w->f, "%lld", v);
+}
+
+static void jw_str(struct jw *w, const char *key, const char *s)
+{
+	jw_key(w, key);
+	jw_string(w->f, s);
+}
+
+static void jw_bool(struct jw *w, const char *key, bool v)
+{
+	jw_key(w, key);
+	fputs(v ? "true" : "false", w->f);
+}
+
+static void json_experiment(struct jw *w, const struct analysis *a)
+{
+	const struct experiment_row *e = &a->d->exp;
+	struct totals t;
+	size_t i;
+
+	totals(a, &t);
+	jw_open(w, "experiment", '{');
+	jw_int(w, "id", e->id);
+	jw_str(w, "uuid", e->uuid);
+	jw_str(w, "name", e->name);
+	jw_str(w, "label", e->label);
+	jw_str(w, "status", e->status);
+	jw_key(w, "seed");
+	fprintf(w->f, "%llu", (unsigned long long)e->seed);
+	jw_str(w, "order", e->order);
+	jw_num(w, "confidence", a->opts.confidence);
+	jw_num(w, "created_at", e->created_at);
+	jw_num(w, "finished_at", e->finished_at > 0 ? e->finished_at : NAN);
+	jw_open(w, "host", '{');
+	for (i = 0; i < e->nmeta; i++)
+		jw_str(w, e->meta[i].key, e->meta[i].value);
+	jw_close(w, '}');
+	jw_open(w, "runs", '{');
+	jw_int(w, "planned", (long long)t.planned);
+	jw_int(w, "measured", (long long)t.measured);
+	jw_int(w, "warmup", (long long)t.warmup);
+	jw_int(w, "failed", (long long)t.failed);
+	jw_int(w, "missing", (long long)t.pending);
+	jw_close(w, '}');
+	jw_close(w, '}');
+}
+
+static void json_methods(struct jw *w, const struct analysis *a)
+{
+	const struct analysis_opts *o = &a->opts;
+
+	jw_open(w, "methods", '{');
+	jw_num(w, "confidence", o->confidence);
+	jw_str(w, "mean_ci", "student-t");
+	jw_str(w, "median_ci", "binomial order statistics");
+	jw_str(w, "outliers", "modified z-score (MAD)");
+	jw_num(w, "outlier_threshold", STATS_OUTLIER_Z);
+	jw_str(w, "normality", "dagostino-k2");
+	jw_str(w, "fixed_work_mean", "harmonic");
+	jw_num(w, "alpha", o->alpha);
+	jw_num(w, "drift_alpha", o->drift_alpha);
+	jw_num(w, "power", o->power);
+	jw_num(w, "resolve_pct", o->resolve_pct);
+	jw_num(w, "handoff_drop", o->handoff_drop);
+	jw_num(w, "jain_min", o->jain_min);
+	jw_num(w, "max_share", o->max_share);
+	jw_int(w, "share_threads", (long long)o->share_threads);
+	jw_int(w, "min_runs", (long long)o->min_runs);
+	jw_close(w, '}');
+}
+
+static void json_metric(struct jw *w, const struct analysis *a,
+			const struct metric_summary *ms)
+{
+	const struct summary *s = &ms->s;
+	size_t i;
+
+	jw_open(w, mname(a, ms->metric), '{');
+	jw_str(w, "unit", metric_unit(mname(a, ms->metric)));
+	jw_int(w, "n", (long long)s->n);
+	jw_str(w, "mean_kind", ms->harmonic ? "harmonic" : "arithmetic");
+	jw_num(w, "mean", s->mean);
+	jw_num(w, "sd", s->sd);
+	jw_num(w, "cv", s->cv);
+	jw_num(w, "median", s->median);
+	jw_num(w, "min", s->min);
+	jw_num(w, "max", s->max);
+	jw_num(w, "ci_low", s->ci_low);
+	jw_num(w, "ci_high", s->ci_high);
+	jw_num(w, "median_ci_low", s->median_ci_low);
+	jw_num(w, "median_ci_high", s->median_ci_high);
+	jw_num(w, "median_ci_level", s->median_ci_level);
+	jw_num(w, "mad", s->mad);
+	jw_num(w, "skewness", s->skewness);
+	jw_num(w, "kurtosis", s->kurtosis);
+	jw_num(w, "k2", s->k2);
+	jw_num(w, "k2_p", s->k2_p);
+	jw_int(w, "outliers", (long long)s->noutliers);
+	jw_open(w, "outlier_runs", '[');
+	for (i = 0; i < s->noutliers; i++) {
+		size_t r = ms->outliers[i];
+
+		jw_open(w, NULL, '{');
+		jw_int(w, "run", a->d->runs[r].id);
+		jw_int(w, "seq", a->d->runs[r].seq);
+		jw_num(w, "value", dataset_value(a->d, r, ms->metric));
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	jw_close(w, '}');
+}
+
+static void json_flag(struct jw *w, const struct analysis *a,
+		      const struct flag *fl)
+{
+	size_t i;
+
+	jw_open(w, NULL, '{');
+	jw_str(w, "name", fl->name);
+	if (fl->metric >= 0)
+		jw_str(w, "metric", mname(a, fl->metric));
+	else
+		jw_num(w, "metric", NAN);
+	if (fl->other_config >= 0)
+		jw_int(w, "other_config", cfg(a, (size_t)fl->other_config)->id);
+	else
+		jw_num(w, "other_config", NAN);
+	jw_str(w, "message", fl->message);
+	for (i = 0; i < fl->nnums; i++)
+		jw_num(w, fl->nums[i].key, fl->nums[i].value);
+	jw_close(w, '}');
+}
+
+static void json_config(struct jw *w, const struct analysis *a, size_t c)
+{
+	const struct config_analysis *ca = &a->configs[c];
+	const struct ds_config *cf = cfg(a, c);
+	size_t i;
+
+	jw_open(w, NULL, '{');
+	jw_int(w, "id", cf->id);
+	jw_int(w, "index", (long long)c + 1);
+	jw_str(w, "workload", cf->workload);
+	jw_str(w, "section", cf->section);
+	jw_str(w, "canon", cf->canon);
+	jw_open(w, "params", '{');
+	for (i = 0; i < cf->nparams; i++)
+		jw_str(w, cf->params[i].key, cf->params[i].value);
+	jw_close(w, '}');
+	jw_bool(w, "fixed_work", ca->fixed_work);
+	jw_open(w, "runs", '{');
+	jw_int(w, "measured", (long long)ca->measured);
+	jw_int(w, "warmup", (long long)ca->warmup);
+	jw_int(w, "failed", (long long)ca->failed);
+	jw_int(w, "pending", (long long)ca->pending);
+	jw_close(w, '}');
+	if (ca->primary >= 0)
+		jw_str(w, "primary_metric", mname(a, ca->primary));
+	else
+		jw_num(w, "primary_metric", NAN);
+	jw_open(w, "metrics", '{');
+	for (i = 0; i < ca->nmetrics; i++)
+		if (ca->metrics[i].s.n)
+			json_metric(w, a, &ca->metrics[i]);
+	jw_close(w, '}');
+	jw_open(w, "fairness", '{');
+	jw_num(w, "mean_jain", ca->mean_jain);
+	jw_num(w, "max_share", ca->max_share);
+	jw_int(w, "threads", (long long)ca->threads);
+	jw_close(w, '}');
+	jw_open(w, "flags", '[');
+	for (i = 0; i < ca->nflags; i++)
+		json_flag(w, a, &ca->flags[i]);
+	jw_close(w, ']');
+	jw_close(w, '}');
+}
+
+static void json_correlations(struct jw *w, const struct analysis *a)
+{
+	size_t i;
+
+	jw_open(w, "correlations", '[');
+	for (i = 0; i < a->ncorr; i++) {
+		const struct corr_row *r = &a->corr[i];
+
+		jw_open(w, NULL, '{');
+		jw_str(w, "section", r->section);
+		if (r->config >= 0)
+			jw_int(w, "config", cfg(a, (size_t)r->config)->id);
+		else
+			jw_num(w, "config", NAN);
+		jw_str(w, "x", r->x);
+		jw_str(w, "y", r->y);
+		jw_int(w, "n", (long long)r->pearson.n);
+		jw_num(w, "pearson_r", r->pearson.r);
+		jw_num(w, "pearson_p", r->pearson.p);
+		jw_num(w, "spearman_rho", r->spearman.r);
+		jw_num(w, "spearman_p", r->spearman.p);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+}
+
+static void json_flag_counts(struct jw *w, const struct analysis *a)
+{
+	char where[1024];
+	size_t i;
+
+	jw_open(w, "flag_counts", '{');
+	for (i = 0; i < ARRAY_SIZE(flag_order); i++)
+		jw_int(w, flag_order[i], (long long)flag_where(a, flag_order[i],
+							    where, sizeof(where)));
+	jw_close(w, '}');
+}
+
+int report_json(FILE *f, const struct analysis *a)
+{
+	struct jw w = { .f = f };
+	size_t c;
+
+	jw_open(&w, NULL, '{');
+	jw_int(&w, "schema", REPORT_JSON_VERSION);
+	json_experiment(&w, a);
+	json_methods(&w, a);
+	jw_open(&w, "configs", '[');
+	for (c = 0; c < a->nconfigs; c++)
+		json_config(&w, a, c);
+	jw_close(&w, ']');
+	json_correlations(&w, a);
+	json_flag_counts(&w, a);
+	jw_close(&w, '}');
+	fputc('\n', f);
+	return ferror(f) ? error("writing the report: %s", "I/O error") : 0;
+}
+
+/* ---- csv ---- */
+
+/* RFC 4180: quote a field holding a comma, quote or line break. */
+static void csv_field(FILE *f, const char *s, bool last)
+{
+	const char *p;
+
+	if (strpbrk(s, ",\"\r\n")) {
+		fputc('"', f);
+		for (p = s; *p; p++) {
+			if (*p == '"')
+				fputc('"', f);
+			fputc(*p, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(last ? '\n' : ',', f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.15g,", v);
+	else
+		fputc(',', f);
+}
+
+static const char *const csv_columns[] = {
+	"experiment", "config", "workload", "section", "params", "metric",
+	"unit", "n", "mean_kind", "mean", "sd", "cv", "median", "min", "max",
+	"ci_low", "ci_high", "median_ci_low", "median_ci_high", "outliers",
+	"measured", "warmup", "failed", "pending", "flags",
+};
+
+/* The names of the flags of configuration ca that concern metric m. */
+static char *csv_flags(const struct config_analysis *ca, int m)
+{
+	char *s = xstrdup(""), *t;
+	size_t i;
+
+	for (i = 0; i < ca->nflags; i++) {
+		if (ca->flags[i].metric != m && ca->flags[i].metric >= 0)
+			continue;
+		t = xasprintf("%s%s%s", s, *s ? ";" : "", ca->flags[i].name);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+static void csv_row(FILE *f, const struct analysis *a, size_t c,
+		    const struct metric_summary *ms)
+{
+	const struct config_analysis *ca = &a->configs[c];
+	const struct ds_config *cf = cfg(a, c);
+	const struct summary *s = &ms->s;
+	char *flags = csv_flags(ca, ms->metric);
+	const double stats[] = {
+		s->mean, s->sd, s->cv, s->median, s->min, s->max, s->ci_low,
+		s->ci_high, s->median_ci_low, s->median_ci_high,
+	};
+	size_t i;
+
+	fprintf(f, "%lld,%lld,", (long long)a->d->exp.id, (long long)cf->id);
+	csv_field(f, cf->workload, false);
+	csv_field(f, cf->section, false);
+	csv_field(f, cf->canon, false);
+	csv_field(f, mname(a, ms->metric), false);
+	csv_field(f, metric_unit(mname(a, ms->metric)), false);
+	fprintf(f, "%zu,%s,", s->n, ms->harmonic ? "harmonic" : "arithmetic");
+	for (i = 0; i < ARRAY_SIZE(stats); i++)
+		csv_num(f, s->n ? stats[i] : NAN);
+	fprintf(f, "%zu,%zu,%zu,%zu,%zu,", s->noutliers, ca->measured,
+		ca->warmup, ca->failed, ca->pending);
+	csv_field(f, flags, true);
+	free(flags);
+}
+
+int report_csv(FILE *f, const struct analysis *a)
+{
+	/* A configuration without measured runs: one row, metric empty. */
+	struct metric_summary none = { .metric = -1 };
+	size_t c, m, i;
+
+	for (i = 0; i < ARRAY_SIZE(csv_columns); i++)
+		csv_field(f, csv_columns[i], i + 1 == ARRAY_SIZE(csv_columns));
+	for (c = 0; c < a->nconfigs; c++) {
+		size_t rows = 0;
+
+		for (m = 0; m < a->configs[c].nmetrics; m++)
+			if (a->configs[c].metrics[m].s.n) {
+				csv_row(f, a, c, &a->configs[c].metrics[m]);
+				rows++;
+			}
+		if (!rows)
+			csv_row(f, a, c, &none);
+	}
+	return ferror(f) ? error("writing the report: %s", "I/O error") : 0;
+}
+
+int report_write(FILE *f, const struct analysis *a, enum report_format fmt)
+{
+	static int (*const writers[])(FILE *, const struct analysis *) = {
+		[REPORT_TEXT] = report_text,
+		[REPORT_JSON] = report_json,
+		[REPORT_CSV] = report_csv,
+	};
+
+	if (fmt < 0 || fmt >= REPORT_NFORMATS)
+		return error("unknown report format %d", (int)fmt);
+	return writers[fmt](f, a);
+}

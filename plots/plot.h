@@ -1,0 +1,68 @@
+/*
+ * plot.h - the pictures of a performance report: for an analysed experiment
+ * write, per plot, the data file, the gnuplot script (kept, so a user can
+ * restyle and re-render it) and the rendered PNG and/or SVG.
+ *
+ * Every string that reaches a script (section names, labels, host names)
+ * goes through gp_quote(): gnuplot would otherwise run backquoted commands
+ * or expand macros found in a configuration's names.
+ */
+#ifndef CONTEND_PLOT_H
+#define CONTEND_PLOT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analysis/analysis.h"
+
+struct plot_opts {
+	const char *out_dir;    /* created when missing */
+	bool png, svg;
+	const char *x_param;    /* scaling x axis; NULL = most-swept numeric */
+	const char *metric;     /* NULL = throughput */
+	bool render;            /* run gnuplot (false: data + scripts only) */
+};
+
+struct plot_file {
+	char *name;             /* script file name, e.g. "scaling-1.gp" */
+	char *title;            /* what the plot shows */
+	bool rendered;
+};
+
+struct plot_set {
+	size_t n;
+	struct plot_file *files;
+};
+
+/*
+ * Writes every plot of the analysis into o->out_dir.  Returns 0, or -1
+ * after error(); when gnuplot is missing the data and scripts are still
+ * written, a message says how to install it, and the return is -1.
+ */
+int plot_experiment(const struct analysis *a, const struct plot_opts *o,
+		    struct plot_set *out);
+void plot_set_release(struct plot_set *s);
+
+/*
+ * Writes s as a gnuplot single-quoted string literal: quotes doubled,
+ * control characters replaced, so neither backquote substitution nor
+ * macros nor a line break can happen.
+ */
+void gp_quote(FILE *f, const char *s);
+/* Runs `gnuplot -e "fmt='FMT'" SCRIPT` in dir; 0 when the image exists. */
+int plot_render(const char *dir, const char *script, const char *fmt);
+/* True when a gnuplot executable is on PATH. */
+bool plot_have_gnuplot(void);
+
+/*
+ * html.c: one self-contained HTML report (metadata, per-configuration
+ * tables, flags, correlations, every plot inlined as a base64 image; no
+ * external request, no script) written to path; and the Markdown version
+ * for mailing lists, images as links relative to plot_dir.
+ */
+int html_report(const struct analysis *a, const struct plot_set *plots,
+		const char *plot_dir, const char *path);
+int markdown_report(const struct analysis *a, const struct plot_set *plots,
+		    const char *plot_dir, FILE *f);
+
+#endif

@@ -1,0 +1,1415 @@
+/*
+ * config.c - the INI experiment language.  inih splits the file into
+ * sections and key = value pairs; this file gives them meaning: the
+ * [experiment] settings, each [workload NAME] section's parameters and
+ * sweeps, and their expansion into configurations.  Every error of a file
+ * is collected with its line and printed in line order; nothing of a
+ * failed load survives.
+ *
+ * inih calls back for key = value pairs only, so the line reader below
+ * also watches what it hands over: it refuses binary, over-long and
+ * non-UTF-8 lines, sees section headers (inih has no callback for them),
+ * and notices a line that inih rejected without a callback.  inih reads a
+ * line only after it has handled the previous one, so the reader's line
+ * number is the handler's.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ini.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runner/config.h"
+#include "runner/param.h"
+#include "runner/util.h"
+
+#define ERRORS_SHOWN 50    /* a binary file must not print a million */
+#define ERRORS_KEPT 1000
+#define LABEL_MAX 64       /* bytes of a [workload NAME] name */
+#define NAME_MAX_BYTES 128 /* bytes of the experiment's name */
+#define KEYS_MAX 256       /* keys per section: far above any real one */
+#define ENTRY_MSGS_MAX 5   /* distinct per-configuration errors shown */
+#define QUOTE_MAX 60
+
+const char *const order_names[] = {
+	[ORDER_BLOCKED] = "blocked",
+	[ORDER_RANDOM] = "random",
+	[ORDER_SEQUENTIAL] = "sequential",
+	NULL, /* so it can serve as the choices of the order key */
+};
+
+/*
+ * Some builds of inih (Debian's) size the line buffer at run time: widen
+ * it to our own limit.  Elsewhere the symbol is absent, the weak reference
+ * is NULL, and lines are limited to inih's compiled-in size, which the
+ * reader reports as too long rather than letting inih split them.
+ */
+extern int ini_max_line;
+#pragma weak ini_max_line
+
+/* ---- collected errors ------------------------------------------------ */
+
+struct message {
+	long line;
+	size_t seq;
+	char *text;
+};
+
+struct kv_line {
+	char *key;
+	char *value;
+	long line;
+};
+
+enum section_kind { SEC_EXPERIMENT, SEC_WORKLOAD };
+
+struct section {
+	enum section_kind kind;
+	char *label; /* NAME of [workload NAME]; NULL for [experiment] */
+	long line;
+	struct kv_line *keys;
+	size_t nkeys;
+};
+
+enum { CUR_NONE = -1, CUR_SKIP = -2 };
+
+struct loader {
+	const char *file;
+	const char *text;
+	size_t len, pos;
+	long lineno;
+	/* the line inih is working on */
+	bool indented, expect_call, called;
+	bool key_since_header; /* mirrors inih's prev_name: continuations */
+	int cur;               /* section index, or CUR_NONE / CUR_SKIP */
+	struct section *secs;
+	size_t nsecs;
+	bool too_many_sections;
+	uint64_t runs; /* planned runs so far, for CONFIG_MAX_RUNS */
+	struct message *msgs;
+	size_t nmsgs, nerrors;
+	struct experiment_config *c;
+};
+
+static void report(struct loader *L, long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void report(struct loader *L, long line, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	L->nerrors++;
+	if (L->nmsgs == ERRORS_KEPT)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	if (!text)
+		text = xstrdup("out of memory");
+	L->msgs = xrealloc(L->msgs, (L->nmsgs + 1) * sizeof(*L->msgs));
+	L->msgs[L->nmsgs] = (struct message){ line, L->nmsgs, text };
+	L->nmsgs++;
+}
+
+static int cmp_message(const void *a, const void *b)
+{
+	const struct message *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void errors_flush(struct loader *L)
+{
+	size_t i;
+
+	qsort(L->msgs, L->nmsgs, sizeof(*L->msgs), cmp_message);
+	for (i = 0; i < L->nmsgs && i < ERRORS_SHOWN; i++)
+		error_at(L->file, L->msgs[i].line, "%s", L->msgs[i].text);
+	if (L->nerrors > ERRORS_SHOWN)
+		error_at(L->file, 0, "%zu more errors not shown",
+			 L->nerrors - ERRORS_SHOWN);
+}
+
+/* ---- bytes and lines --------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		len = 2, cp = s[0] & 0x1F;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		len = 3, cp = s[0] & 0x0F;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3F);
+	}
+	/* Overlong forms, surrogates, and past U+10FFFF are not UTF-8. */
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+		return 0;
+	return len;
+}
+
+/* Reports the first bad byte of a line: control characters, bad UTF-8. */
+static bool line_bytes_ok(struct loader *L, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, n;
+
+	while (i < len) {
+		if ((u[i] < 0x20 && u[i] != '\t') || u[i] == 0x7F) {
+			report(L, L->lineno, "control character 0x%02x at "
+					     "column %zu", u[i], i + 1);
+			return false;
+		}
+		n = utf8_len(u + i, len - i);
+		if (!n) {
+			report(L, L->lineno, "invalid UTF-8 at column %zu",
+			       i + 1);
+			return false;
+		}
+		i += n;
+	}
+	return true;
+}
+
+static bool line_ok(struct loader *L, const char *s, size_t len, int num)
+{
+	if (len > CONFIG_MAX_LINE) {
+		report(L, L->lineno, "line is %zu bytes long; the limit is %d",
+		       len, CONFIG_MAX_LINE);
+		return false;
+	}
+	if (len + 2 > (size_t)num) {
+		report(L, L->lineno, "line is %zu bytes long; the inih library "
+				     "in use reads at most %d", len, num - 2);
+		return false;
+	}
+	return line_bytes_ok(L, s, len);
+}
+
+/* A line inih was expected to call back for, but did not. */
+static void line_done(struct loader *L)
+{
+	if (L->expect_call && !L->called)
+		report(L, L->lineno, "expected 'key = value', '[section]' or "
+				     "a comment");
+	L->expect_call = L->called = false;
+}
+
+/* ---- sections ---------------------------------------------------------- */
+
+static bool label_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > LABEL_MAX)
+		return false;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789-_.+") == n;
+}
+
+static struct section *section_find(struct loader *L, enum section_kind k,
+				    const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < L->nsecs; i++) {
+		struct section *s = &L->secs[i];
+
+		if (s->kind == k && (k == SEC_EXPERIMENT ||
+				     !strcmp(s->label, label)))
+			return s;
+	}
+	return NULL;
+}
+
+/* Checks a header's words; -1 after reporting when it names nothing. */
+static int section_kind_of(struct loader *L, const char *word,
+			   const char *rest, enum section_kind *k)
+{
+	static const char *const kinds[] = { "experiment", "workload" };
+	char q[QUOTE_MAX + 4];
+	const char *s;
+
+	if (!strcmp(word, "experiment")) {
+		*k = SEC_EXPERIMENT;
+		if (!*rest)
+			return 0;
+		report(L, L->lineno, "[experiment] takes no name");
+		return -1;
+	}
+	if (!strcmp(word, "workload")) {
+		*k = SEC_WORKLOAD;
+		if (label_ok(rest))
+			return 0;
+		param_clip(q, sizeof(q), rest, QUOTE_MAX);
+		if (!*rest)
+			report(L, L->lineno, "[workload] needs a name: "
+					     "[workload NAME]");
+		else
+			report(L, L->lineno, "bad workload name '%s': use at "
+					     "most %d letters, digits, '-', "
+					     "'_', '.' or '+'", q, LABEL_MAX);
+		return -1;
+	}
+	param_clip(q, sizeof(q), word, QUOTE_MAX);
+	s = suggest(word, kinds, ARRAY_SIZE(kinds));
+	report(L, L->lineno, "unknown section [%s] (sections are "
+			     "[experiment] and [workload NAME])%s%s%s", q,
+	       s ? "; did you mean [" : "", s ? s : "", s ? "]?" : "");
+	return -1;
+}
+
+static void section_open(struct loader *L, char *label)
+{
+	char *rest = label + strcspn(label, " \t");
+	enum section_kind k;
+	struct section *dup;
+
+	if (*rest) {
+		*rest++ = '\0';
+		rest += strspn(rest, " \t");
+	}
+	if (section_kind_of(L, label, rest, &k))
+		return;
+	dup = section_find(L, k, rest);
+	if (dup) {
+		report(L, L->lineno, "duplicate section [%s%s%s] (first at "
+				     "line %ld)", label, *rest ? " " : "",
+		       rest, dup->line);
+		return;
+	}
+	if (L->nsecs == CONFIG_MAX_SECTIONS) {
+		if (!L->too_many_sections)
+			report(L, L->lineno, "more than %d sections",
+			       CONFIG_MAX_SECTIONS);
+		L->too_many_sections = true;
+		return;
+	}
+	L->secs = xrealloc(L->secs, (L->nsecs + 1) * sizeof(*L->secs));
+	L->secs[L->nsecs] = (struct section){
+		.kind = k,
+		.label = k == SEC_WORKLOAD ? xstrdup(rest) : NULL,
+		.line = L->lineno,
+	};
+	L->cur = (int)L->nsecs++;
+}
+
+/* p points at '[' of a header line (NUL-terminated). */
+static void section_header(struct loader *L, const char *p)
+{
+	const char *q = p + 1, *after;
+	bool was_space = false;
+	char *label;
+	size_t len;
+
+	L->cur = CUR_SKIP; /* until the header proves good */
+	/* As inih: an inline comment (" ;") before ']' makes it malformed. */
+	while (*q && *q != ']' && !(was_space && *q == ';')) {
+		was_space = *q == ' ' || *q == '\t';
+		q++;
+	}
+	if (*q != ']') {
+		report(L, L->lineno, "malformed section header: no closing "
+				     "']'");
+		return;
+	}
+	L->key_since_header = false;
+	after = q + 1 + strspn(q + 1, " \t");
+	if (*after && *after != '\n' && *after != ';' && *after != '#') {
+		report(L, L->lineno, "unexpected text after ']'");
+		return;
+	}
+	p++;
+	p += strspn(p, " \t");
+	for (len = (size_t)(q - p); len && (p[len - 1] == ' ' ||
+					    p[len - 1] == '\t'); len--)
+		;
+	label = xstrndup(p, len);
+	section_open(L, label);
+	free(label);
+}
+
+/* What inih will make of the line in str; watches headers itself. */
+static void line_classify(struct loader *L, const char *str)
+{
+	const char *p = str + strspn(str, " \t");
+
+	L->indented = p > str;
+	if (*p == '\n' || *p == ';' || *p == '#')
+		return;
+	/* inih reads an indented line after a key as a continuation. */
+	if (*p == '[' && !(L->indented && L->key_since_header)) {
+		section_header(L, p);
+		return;
+	}
+	L->expect_call = true;
+}
+
+/* The ini_reader: one line per call, checked, never split. */
+static char *read_line(char *str, int num, void *stream)
+{
+	struct loader *L = stream;
+	const char *start, *nl;
+	size_t len;
+
+	line_done(L);
+	if (L->pos >= L->len || num < 2)
+		return NULL;
+	start = L->text + L->pos;
+	nl = memchr(start, '\n', L->len - L->pos);
+	len = nl ? (size_t)(nl - start) : L->len - L->pos;
+	L->pos += len + (nl != NULL);
+	L->lineno++;
+	if (len && start[len - 1] == '\r')
+		len--;
+	if (L->lineno == 1 && len >= 3 && !memcmp(start, "\xEF\xBB\xBF", 3))
+		start += 3, len -= 3;
+	if (!line_ok(L, start, len, num)) {
+		/* Keys after a header we could not read belong nowhere. */
+		if (start[strspn(start, " \t")] == '[')
+			L->cur = CUR_SKIP;
+		strcpy(str, "\n");
+		return str;
+	}
+	memcpy(str, start, len);
+	strcpy(str + len, "\n");
+	line_classify(L, str);
+	return str;
+}
+
+static struct kv_line *key_find(const struct section *s, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < s->nkeys; i++)
+		if (!strcmp(s->keys[i].key, key))
+			return &s->keys[i];
+	return NULL;
+}
+
+static void key_add(struct loader *L, const char *name, const char *value)
+{
+	char q[QUOTE_MAX + 4];
+	struct section *s;
+	struct kv_line *dup;
+
+	if (L->cur == CUR_SKIP)
+		return;
+	param_clip(q, sizeof(q), name, QUOTE_MAX);
+	if (L->cur == CUR_NONE) {
+		report(L, L->lineno, "'%s' is outside any section: put it "
+				     "under [experiment] or [workload NAME]",
+		       q);
+		return;
+	}
+	s = &L->secs[L->cur];
+	if (!*name) {
+		report(L, L->lineno, "missing key before '='");
+	} else if ((dup = key_find(s, name))) {
+		report(L, L->lineno, "duplicate key '%s' (first set at line "
+				     "%ld)", q, dup->line);
+	} else if (s->nkeys == KEYS_MAX) {
+		report(L, L->lineno, "more than %d keys in one section",
+		       KEYS_MAX);
+		L->cur = CUR_SKIP;
+	} else {
+		s->keys = xrealloc(s->keys, (s->nkeys + 1) * sizeof(*s->keys));
+		s->keys[s->nkeys++] = (struct kv_line){
+			xstrdup(name), xstrdup(value), L->lineno
+		};
+	}
+}
+
+/* The ini_handler.  Always 1: errors are collected, not inih's. */
+static int on_pair(void *user, const char *section, const char *name,
+		   const char *value)
+{
+	struct loader *L = user;
+
+	(void)section; /* inih truncates it; the reader keeps our own */
+	L->called = true;
+	if (L->indented && L->key_since_header) {
+		report(L, L->lineno, "indented line would continue the value "
+				     "of the key above; continuation lines "
+				     "are not supported: remove the "
+				     "indentation");
+		return 1;
+	}
+	L->key_since_header = *name != '\0';
+	key_add(L, name, value);
+	return 1;
+}
+
+/* ---- [experiment] settings -------------------------------------------- */
+
+enum { W_EXP, W_SET }; /* stored in experiment_config or run_settings */
+
+#define S_OVERRIDE 0x1 /* a [workload] section may override it */
+#define S_AUTO 0x2     /* "auto" is accepted, stored as 0 */
+#define S_OPEN 0x4     /* min and max themselves are excluded */
+
+struct setting {
+	const struct param_def *def;
+	unsigned flags;
+	int where;
+	size_t off;
+};
+
+#define EXP(f) W_EXP, offsetof(struct experiment_config, f)
+#define SET(f) W_SET, offsetof(struct run_settings, f)
+
+static const struct setting settings[] = {
+	{ &(const struct param_def){ "name", PT_STRING, NULL, 0, 0, NULL,
+				     "the experiment's name (required)" },
+	  0, EXP(name) },
+	{ &(const struct param_def){ "repetitions", PT_INT, "10", 1,
+				     CONFIG_MAX_RUNS, NULL,
+				     "measured runs per configuration, or "
+				     "auto" },
+	  S_OVERRIDE | S_AUTO, SET(repetitions) },
+	{ &(const struct param_def){ "warmup", PT_INT, "1", 0,
+				     CONFIG_MAX_RUNS, NULL,
+				     "warm-up runs per configuration" },
+	  S_OVERRIDE, SET(warmup) },
+	{ &(const struct param_def){ "order", PT_ENUM, "blocked", 0, 0,
+				     order_names, "order of the runs" },
+	  0, EXP(order) },
+	{ &(const struct param_def){ "seed", PT_U64, NULL, 0, 0, NULL,
+				     "seed of the run order" },
+	  0, EXP(seed) },
+	{ &harness_params[HARNESS_RUNTIME], S_OVERRIDE, SET(runtime_s) },
+	{ &harness_params[HARNESS_JOBS], S_OVERRIDE, SET(jobs) },
+	{ &(const struct param_def){ "confidence", PT_DOUBLE, "0.95", 0, 1,
+				     NULL, "confidence level of intervals" },
+	  S_OPEN, EXP(confidence) },
+	{ &(const struct param_def){ "noise", PT_DOUBLE, "0.05", 0, 1000,
+				     NULL, "CV above which a configuration "
+					   "is noisy" },
+	  S_OVERRIDE | S_OPEN, SET(noise) },
+	{ &(const struct param_def){ "timeout", PT_DURATION, NULL, 0.001,
+				     CONFIG_MAX_SECONDS, NULL,
+				     "a run longer than this is killed" },
+	  S_OVERRIDE, SET(timeout_s) },
+	{ &(const struct param_def){ "randomize_env", PT_BOOL, "no", 0, 0,
+				     NULL, "vary the environment size of "
+					   "runs" },
+	  S_OVERRIDE, SET(randomize_env) },
+	{ &(const struct param_def){ "precision", PT_DOUBLE, "0.02", 0, 1,
+				     NULL, "auto: target CI half-width / "
+					   "mean" },
+	  S_OVERRIDE | S_OPEN, SET(precision) },
+	{ &(const struct param_def){ "min_repetitions", PT_INT, "5", 2,
+				     CONFIG_MAX_RUNS, NULL,
+				     "auto: fewest measured runs" },
+	  S_OVERRIDE, SET(min_repetitions) },
+	{ &(const struct param_def){ "max_repetitions", PT_INT, "30", 2,
+				     CONFIG_MAX_RUNS, NULL,
+				     "auto: most measured runs" },
+	  S_OVERRIDE, SET(max_repetitions) },
+};
+
+static const struct setting *setting_find(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(settings); i++)
+		if (!strcmp(settings[i].def->name, key))
+			return &settings[i];
+	return NULL;
+}
+
+static int setting_parse(const struct setting *s, const char *text,
+			 union param_value *v, char *err, size_t errlen)
+{
+	const struct param_def *p = s->def;
+
+	if ((s->flags & S_AUTO) && !strcmp(text, "auto")) {
+		v->i = 0;
+		return 0;
+	}
+	if (p->type != PT_STRING && strchr(text, ',')) {
+		snprintf(err, errlen, "%s takes a single value: only workload "
+				      "parameters, runtime and jobs are swept, "
+				      "in [workload] sections", p->name);
+		return -1;
+	}
+	if (param_parse(p, text, v, err, errlen))
+		return -1;
+	if ((s->flags & S_OPEN) && (v->d <= p->min || v->d >= p->max)) {
+		snprintf(err, errlen, "%s: %s must be above %g and below %g",
+			 p->name, text, p->min, p->max);
+		return -1;
+	}
+	return 0;
+}
+
+/* Stores v where s says; takes over a string. */
+static void setting_store(const struct setting *s,
+			  struct experiment_config *c,
+			  struct run_settings *set, union param_value *v)
+{
+	char *field = (s->where == W_EXP ? (char *)c : (char *)set) + s->off;
+
+	switch (s->def->type) {
+	case PT_INT: /* int fields; every int setting is capped far below */
+		*(int *)(void *)field = (int)v->i;
+		break;
+	case PT_U64:
+		*(uint64_t *)(void *)field = v->u;
+		break;
+	case PT_DOUBLE:
+	case PT_DURATION:
+		*(double *)(void *)field = v->d;
+		break;
+	case PT_BOOL:
+		*(bool *)(void *)field = v->b;
+		break;
+	case PT_ENUM: /* order is the only enum setting */
+		*(enum run_order *)(void *)field = (enum run_order)v->e;
+		break;
+	case PT_STRING:
+		free(*(char **)(void *)field);
+		*(char **)(void *)field = v->s;
+		v->s = NULL;
+		break;
+	default:
+		break;
+	}
+}
+
+/* The table's defaults; they parse by construction. */
+static void settings_defaults(struct experiment_config *c)
+{
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(settings); i++) {
+		union param_value v;
+
+		if (settings[i].def->def &&
+		    !setting_parse(&settings[i], settings[i].def->def, &v, err,
+				   sizeof(err)))
+			setting_store(&settings[i], c, &c->defaults, &v);
+	}
+}
+
+/* Applies one key of section s as a setting; -1 after reporting. */
+static int setting_apply(struct loader *L, const struct setting *st,
+			 const struct kv_line *k, struct run_settings *set)
+{
+	union param_value v;
+	char err[512];
+
+	if (setting_parse(st, k->value, &v, err, sizeof(err))) {
+		report(L, k->line, "%s", err);
+		return -1;
+	}
+	setting_store(st, L->c, set, &v);
+	return 0;
+}
+
+/* runtime and jobs exclude each other; the later key is reported. */
+static int check_runtime_jobs(struct loader *L, const struct section *s)
+{
+	const struct kv_line *r = key_find(s, "runtime");
+	const struct kv_line *j = key_find(s, "jobs");
+
+	if (!r || !j)
+		return 0;
+	report(L, r->line > j->line ? r->line : j->line,
+	       "runtime and jobs are mutually exclusive (the other is at "
+	       "line %ld): give one", r->line > j->line ? j->line : r->line);
+	return -1;
+}
+
+static void check_repetitions(struct loader *L, const struct section *s,
+			      const struct run_settings *set)
+{
+	const struct kv_line *k = key_find(s, "max_repetitions");
+
+	if (!k)
+		k = key_find(s, "min_repetitions");
+	if (set->min_repetitions > set->max_repetitions)
+		report(L, k ? k->line : s->line,
+		       "min_repetitions (%d) is above max_repetitions (%d)",
+		       set->min_repetitions, set->max_repetitions);
+}
+
+static void unknown_experiment_key(struct loader *L, const struct kv_line *k)
+{
+	const char *names[ARRAY_SIZE(settings)], *s;
+	char q[QUOTE_MAX + 4];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(settings); i++)
+		names[i] = settings[i].def->name;
+	s = suggest(k->key, names, ARRAY_SIZE(settings));
+	param_clip(q, sizeof(q), k->key, QUOTE_MAX);
+	if (s)
+		report(L, k->line, "unknown key '%s' in [experiment]; did you "
+				   "mean '%s'?", q, s);
+	else
+		report(L, k->line, "unknown key '%s' in [experiment] "
+				   "(workload parameters go in [workload NAME] "
+				   "sections)", q);
+}
+
+static void check_name(struct loader *L, const struct section *s)
+{
+	const struct kv_line *k = key_find(s, "name");
+	const char *name = L->c->name;
+
+	if (!k)
+		report(L, s->line, "[experiment] has no name: add name = ...");
+	else if (!name || !*name)
+		report(L, k->line, "name is empty");
+	else if (strlen(name) > NAME_MAX_BYTES)
+		report(L, k->line, "name is longer than %d bytes",
+		       NAME_MAX_BYTES);
+}
+
+static void experiment_load(struct loader *L)
+{
+	struct experiment_config *c = L->c;
+	const struct section *s = section_find(L, SEC_EXPERIMENT, NULL);
+	size_t i;
+
+	settings_defaults(c);
+	if (!s) {
+		report(L, 0, "no [experiment] section (it must give the "
+			     "experiment a name)");
+		return;
+	}
+	for (i = 0; i < s->nkeys; i++) {
+		const struct setting *st = setting_find(s->keys[i].key);
+
+		if (!st)
+			unknown_experiment_key(L, &s->keys[i]);
+		else
+			setting_apply(L, st, &s->keys[i], &c->defaults);
+	}
+	check_name(L, s);
+	if (!check_runtime_jobs(L, s) && key_find(s, "jobs"))
+		c->defaults.runtime_s = 0;
+	c->has_seed = key_find(s, "seed") != NULL;
+	check_repetitions(L, s, &c->defaults);
+}
+
+/* ---- [workload NAME] sections ------------------------------------------ */
+
+/* One key's values; a configuration takes one value of every axis. */
+struct axis {
+	const char *key;
+	char **vals;
+	size_t n;
+	long line; /* of the key; 0 for a default */
+};
+
+struct wsec {
+	struct loader *L;
+	const struct section *sec;
+	const struct workload *wl;
+	struct run_settings set;
+	struct axis *axes; /* params in table order, then time, cpus */
+	size_t naxes;
+	char *msgs[ENTRY_MSGS_MAX]; /* per-configuration errors, deduped */
+	size_t nmsgs;
+};
+
+static char *known_workloads(void)
+{
+	size_t i, len = 1;
+	char *s;
+
+	for (i = 0; i < nworkloads; i++)
+		len += strlen(workloads[i]->name) + 2;
+	s = xcalloc(1, len);
+	for (i = 0; i < nworkloads; i++) {
+		if (workloads[i]->flags & WL_HIDDEN)
+			continue;
+		if (*s)
+			strcat(s, ", ");
+		strcat(s, workloads[i]->name);
+	}
+	return s;
+}
+
+static const struct workload *workload_of(struct loader *L,
+					  const struct section *s)
+{
+	const struct kv_line *k = key_find(s, "type");
+	const struct workload *wl;
+	const char *names[64], *hint;
+	char q[QUOTE_MAX + 4], *known = known_workloads();
+	size_t i, n = 0;
+
+	if (!k) {
+		report(L, s->line, "[workload %s] has no type: add type = "
+				   "WORKLOAD (known: %s)", s->label, known);
+	} else if (!(wl = workload_find(k->value))) {
+		for (i = 0; i < nworkloads && n < ARRAY_SIZE(names); i++)
+			if (!(workloads[i]->flags & WL_HIDDEN))
+				names[n++] = workloads[i]->name;
+		hint = suggest(k->value, names, n);
+		param_clip(q, sizeof(q), k->value, QUOTE_MAX);
+		report(L, k->line, "unknown workload type '%s'%s%s%s (known: "
+				   "%s)", q, hint ? "; did you mean '" : "",
+		       hint ? hint : "", hint ? "'?" : "", known);
+	} else if (wl->unsupported) {
+		report(L, k->line, "workload %s cannot run here: %s",
+		       wl->name, wl->unsupported);
+	} else if (wl->nparams > WL_MAX_PARAMS) {
+		report(L, k->line, "workload %s has too many parameters",
+		       wl->name);
+	} else {
+		free(known);
+		return wl;
+	}
+	free(known);
+	return NULL;
+}
+
+static void unknown_workload_key(struct wsec *w, const struct kv_line *k)
+{
+	const char *names[WL_MAX_PARAMS + ARRAY_SIZE(settings) + 4], *s;
+	char q[QUOTE_MAX + 4];
+	size_t i, n = 0;
+
+	names[n++] = "type";
+	for (i = 0; i < w->wl->nparams; i++)
+		names[n++] = w->wl->params[i].name;
+	for (i = 0; i < nharness_params; i++)
+		names[n++] = harness_params[i].name;
+	for (i = 0; i < ARRAY_SIZE(settings); i++)
+		if (settings[i].flags & S_OVERRIDE)
+			names[n++] = settings[i].def->name;
+	s = suggest(k->key, names, n);
+	param_clip(q, sizeof(q), k->key, QUOTE_MAX);
+	report(w->L, k->line, "unknown key '%s' for workload %s%s%s%s", q,
+	       w->wl->name, s ? "; did you mean '" : "", s ? s : "",
+	       s ? "'?" : "");
+}
+
+/* Keys whose value is a number of threads or processes in one run. */
+static bool is_worker_key(const char *key)
+{
+	static const char *const keys[] = { "threads", "processes" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!strcmp(keys[i], key))
+			return true;
+	return false;
+}
+
+static int check_workers(struct wsec *w, const struct axis *a)
+{
+	size_t i;
+
+	if (!is_worker_key(a->key))
+		return 0;
+	for (i = 0; i < a->n; i++) {
+		long long v;
+
+		if (!parse_ll(a->vals[i], &v) && v > CONFIG_MAX_WORKERS) {
+			report(w->L, a->line, "%s: %s is above the limit of "
+					      "%d per run", a->key, a->vals[i],
+			       CONFIG_MAX_WORKERS);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Expands a key's value into axis a; -1 after reporting. */
+static int axis_sweep(struct wsec *w, struct axis *a,
+		      const struct param_def *p, const struct kv_line *k)
+{
+	char err[512];
+
+	a->key = p->name;
+	a->line = k->line;
+	if (sweep_expand(p, k->value, &a->vals, &a->n, err, sizeof(err))) {
+		report(w->L, k->line, "%s", err);
+		return -1;
+	}
+	return check_workers(w, a);
+}
+
+/* A single value, given as canonical text already. */
+static void axis_single(struct axis *a, const char *key, char *val)
+{
+	a->key = key;
+	a->vals = xmalloc(sizeof(*a->vals));
+	a->vals[0] = val;
+	a->n = 1;
+	a->line = 0;
+}
+
+static int axis_default(struct wsec *w, struct axis *a,
+			const struct param_def *p)
+{
+	union param_value v;
+	char err[512];
+
+	if (!p->def) {
+		report(w->L, w->sec->line, "[workload %s] must set %s (it has "
+					   "no default)", w->sec->label,
+		       p->name);
+		return -1;
+	}
+	if (param_parse(p, p->def, &v, err, sizeof(err))) {
+		report(w->L, w->sec->line, "workload %s: bad default: %s",
+		       w->wl->name, err);
+		return -1;
+	}
+	axis_single(a, p->name, param_format(p, &v));
+	if (p->type == PT_STRING || p->type == PT_CPUS)
+		free(v.s);
+	return 0;
+}
+
+/* One key of a [workload] section; -1 after reporting. */
+static int wsec_key(struct wsec *w, const struct kv_line *k)
+{
+	const size_t np = w->wl->nparams;
+	const struct setting *st;
+	int idx = workload_param_index(w->wl, k->key);
+
+	if (!strcmp(k->key, "type"))
+		return 0;
+	if (idx >= 0)
+		return axis_sweep(w, &w->axes[idx], &w->wl->params[idx], k);
+	/* runtime and jobs share the time axis (both: check_runtime_jobs) */
+	if (!strcmp(k->key, "runtime") && !w->axes[np].n)
+		return axis_sweep(w, &w->axes[np],
+				  &harness_params[HARNESS_RUNTIME], k);
+	if (!strcmp(k->key, "jobs") && !w->axes[np].n)
+		return axis_sweep(w, &w->axes[np],
+				  &harness_params[HARNESS_JOBS], k);
+	if (!strcmp(k->key, "runtime") || !strcmp(k->key, "jobs"))
+		return -1;
+	if (!strcmp(k->key, "cpus"))
+		return axis_sweep(w, &w->axes[np + 1],
+				  &harness_params[HARNESS_CPUS], k);
+	st = setting_find(k->key);
+	if (st && (st->flags & S_OVERRIDE))
+		return setting_apply(w->L, st, k, &w->set);
+	if (st) {
+		report(w->L, k->line, "%s can be set only in [experiment]",
+		       k->key);
+		return -1;
+	}
+	unknown_workload_key(w, k);
+	return -1;
+}
+
+/* Fills the axes no key gave: defaults, the inherited runtime or jobs. */
+static int wsec_fill(struct wsec *w)
+{
+	const size_t np = w->wl->nparams;
+	const struct param_def *p;
+	union param_value v;
+	size_t i;
+
+	for (i = 0; i < np; i++)
+		if (!w->axes[i].n && axis_default(w, &w->axes[i],
+						  &w->wl->params[i]))
+			return -1;
+	if (!w->axes[np].n) {
+		bool jobs = w->set.jobs != 0;
+
+		p = &harness_params[jobs ? HARNESS_JOBS : HARNESS_RUNTIME];
+		if (jobs)
+			v.u = w->set.jobs;
+		else
+			v.d = w->set.runtime_s;
+		axis_single(&w->axes[np], p->name, param_format(p, &v));
+	}
+	/* cpus: no key, no axis; an empty axis is skipped */
+	w->naxes = w->axes[np + 1].n ? np + 2 : np + 1;
+	return 0;
+}
+
+/* Configurations and runs within CONFIG_MAX_RUNS, without overflow. */
+static int wsec_count(struct wsec *w, size_t *count)
+{
+	const struct run_settings *s = &w->set;
+	uint64_t n = 1, per, runs;
+	size_t i;
+
+	for (i = 0; i < w->naxes; i++) {
+		if (w->axes[i].n > CONFIG_MAX_RUNS / n) {
+			report(w->L, w->sec->line, "[workload %s] expands to "
+						   "more than %d configurations",
+			       w->sec->label, CONFIG_MAX_RUNS);
+			return -1;
+		}
+		n *= w->axes[i].n;
+	}
+	per = (uint64_t)(s->repetitions ? s->repetitions : s->max_repetitions) +
+	      (uint64_t)s->warmup;
+	runs = n * per; /* both at most CONFIG_MAX_RUNS: no overflow */
+	if (runs > CONFIG_MAX_RUNS - w->L->runs) {
+		report(w->L, w->sec->line, "[workload %s] brings the "
+					   "experiment to %" PRIu64 " runs "
+					   "(configurations x (repetitions + "
+					   "warmup)); the limit is %d",
+		       w->sec->label, w->L->runs + runs, CONFIG_MAX_RUNS);
+		return -1;
+	}
+	w->L->runs += runs;
+	*count = (size_t)n;
+	return 0;
+}
+
+/* The line to blame for a message about a configuration: its first key. */
+static long blame_line(const struct wsec *w, const char *msg)
+{
+	const char *best = NULL;
+	long line = w->sec->line;
+	size_t i;
+
+	for (i = 0; i < w->sec->nkeys; i++) {
+		const struct kv_line *k = &w->sec->keys[i];
+		const char *at = strstr(msg, k->key);
+		size_t n = strlen(k->key);
+
+		/* a whole word only: "threads" is not in "nthreads_max" */
+		while (at && ((at > msg && (isalnum((unsigned char)at[-1]) ||
+					    at[-1] == '_')) ||
+			      isalnum((unsigned char)at[n]) || at[n] == '_'))
+			at = strstr(at + 1, k->key);
+		if (at && (!best || at < best)) {
+			best = at;
+			line = k->line;
+		}
+	}
+	return line;
+}
+
+static void entry_error(struct wsec *w, const char *msg)
+{
+	size_t i;
+
+	for (i = 0; i < w->nmsgs; i++)
+		if (!strcmp(w->msgs[i], msg))
+			return;
+	if (w->nmsgs == ENTRY_MSGS_MAX)
+		return;
+	w->msgs[w->nmsgs++] = xstrdup(msg);
+	report(w->L, blame_line(w, msg), "[workload %s] %s", w->sec->label,
+	       msg);
+}
+
+static bool needs_quotes(const char *v)
+{
+	return !*v || strpbrk(v, " \t\"'\\") != NULL;
+}
+
+/* kv joined by ' '; values with blanks or quotes double-quoted. */
+static char *canon_of(char **kv, size_t n)
+{
+	size_t i, len = 1;
+	char *s, *o;
+
+	for (i = 0; i < n; i++)
+		len += 2 * strlen(kv[i]) + 4;
+	s = o = xmalloc(len);
+	for (i = 0; i < n; i++) {
+		const char *eq = strchr(kv[i], '='), *v = eq + 1;
+
+		if (i)
+			*o++ = ' ';
+		memcpy(o, kv[i], (size_t)(v - kv[i]));
+		o += v - kv[i];
+		if (!needs_quotes(v)) {
+			o = stpcpy(o, v);
+			continue;
+		}
+		*o++ = '"';
+		for (; *v; v++) {
+			if (*v == '"' || *v == '\\')
+				*o++ = '\\';
+			*o++ = *v;
+		}
+		*o++ = '"';
+	}
+	*o = '\0';
+	return s;
+}
+
+/* A run past its timeout is killed: it must at least outlast runtime. */
+static double entry_timeout(struct wsec *w, const struct wl_args *a)
+{
+	if (!(w->set.timeout_s > 0)) /* not set: a default from the run */
+		return a->jobs ? 300 : 30 + 2 * a->runtime_s;
+	if (a->runtime_s >= w->set.timeout_s) {
+		char msg[128];
+
+		/* blamed on the section's timeout or runtime key, if any */
+		snprintf(msg, sizeof(msg), "timeout %gs is not longer than "
+					   "runtime %gs", w->set.timeout_s,
+			 a->runtime_s);
+		entry_error(w, msg);
+		return -1;
+	}
+	return w->set.timeout_s;
+}
+
+static void entry_add(struct experiment_config *c, struct wsec *w,
+		      char **kv, const struct wl_args *a, double timeout)
+{
+	struct config_entry *e;
+
+	/* capacity doubles: full whenever the count is a power of two */
+	if (!(c->nentries & (c->nentries - 1)))
+		c->entries = xrealloc(c->entries, (c->nentries ? 2 * c->nentries
+							       : 1) *
+							  sizeof(*e));
+	e = &c->entries[c->nentries++];
+	*e = (struct config_entry){
+		.wl = w->wl,
+		.section = xstrdup(w->sec->label),
+		.line = w->sec->line,
+		.nkv = w->naxes,
+		.kv = kv,
+		.canon = canon_of(kv, w->naxes),
+		.set = w->set,
+	};
+	e->set.runtime_s = a->runtime_s;
+	e->set.jobs = a->jobs;
+	e->set.timeout_s = timeout;
+}
+
+/* Builds, checks and keeps one configuration: one value of each axis. */
+static void wsec_entry(struct wsec *w, const size_t *pick)
+{
+	char **kv = xcalloc(w->naxes, sizeof(*kv)), err[512] = "";
+	struct wl_args a;
+	double timeout;
+	size_t i;
+
+	for (i = 0; i < w->naxes; i++)
+		kv[i] = xasprintf("%s=%s", w->axes[i].key,
+				  w->axes[i].vals[pick[i]]);
+	if (args_from_kv(w->wl, w->naxes, kv, &a, err, sizeof(err))) {
+		entry_error(w, err);
+		goto fail;
+	}
+	if (w->wl->validate && w->wl->validate(&a, err, sizeof(err))) {
+		entry_error(w, err);
+		goto fail_args;
+	}
+	timeout = entry_timeout(w, &a);
+	if (timeout < 0)
+		goto fail_args;
+	entry_add(w->L->c, w, kv, &a, timeout);
+	args_release(&a);
+	return;
+fail_args:
+	args_release(&a);
+fail:
+	for (i = 0; i < w->naxes; i++)
+		free(kv[i]);
+	free(kv);
+}
+
+/* The Cartesian product, the last axis varying fastest. */
+static void wsec_expand(struct wsec *w, size_t count)
+{
+	size_t *pick = xcalloc(w->naxes, sizeof(*pick)), n, i;
+
+	for (n = 0; n < count && w->L->nerrors < ERRORS_KEPT; n++) {
+		wsec_entry(w, pick);
+		for (i = w->naxes; i-- > 0;) {
+			if (++pick[i] < w->axes[i].n)
+				break;
+			pick[i] = 0;
+		}
+	}
+	free(pick);
+}
+
+static void wsec_release(struct wsec *w)
+{
+	size_t i;
+
+	for (i = 0; w->axes && i < w->wl->nparams + 2; i++)
+		sweep_free(w->axes[i].vals, w->axes[i].n);
+	free(w->axes);
+	for (i = 0; i < w->nmsgs; i++)
+		free(w->msgs[i]);
+}
+
+static void workload_load(struct loader *L, const struct section *s)
+{
+	struct wsec w = { .L = L, .sec = s, .set = L->c->defaults };
+	size_t before = L->nerrors, i, count;
+
+	w.wl = workload_of(L, s);
+	if (!w.wl)
+		return;
+	w.axes = xcalloc(w.wl->nparams + 2, sizeof(*w.axes));
+	for (i = 0; i < s->nkeys; i++)
+		wsec_key(&w, &s->keys[i]);
+	check_runtime_jobs(L, s);
+	check_repetitions(L, s, &w.set);
+	if (L->nerrors == before && !wsec_fill(&w) && !wsec_count(&w, &count))
+		wsec_expand(&w, count);
+	wsec_release(&w);
+}
+
+/* ---- loading ----------------------------------------------------------- */
+
+static void loader_release(struct loader *L)
+{
+	size_t i, j;
+
+	for (i = 0; i < L->nsecs; i++) {
+		for (j = 0; j < L->secs[i].nkeys; j++) {
+			free(L->secs[i].keys[j].key);
+			free(L->secs[i].keys[j].value);
+		}
+		free(L->secs[i].keys);
+		free(L->secs[i].label);
+	}
+	free(L->secs);
+	for (i = 0; i < L->nmsgs; i++)
+		free(L->msgs[i].text);
+	free(L->msgs);
+}
+
+static bool any_workload(const struct loader *L)
+{
+	size_t i;
+
+	for (i = 0; i < L->nsecs; i++)
+		if (L->secs[i].kind == SEC_WORKLOAD)
+			return true;
+	return false;
+}
+
+/* A NUL byte: a binary file, reported once rather than line by line. */
+static int check_binary(struct loader *L)
+{
+	const char *nul = memchr(L->text, '\0', L->len), *p;
+	long line = 1;
+
+	if (!nul)
+		return 0;
+	for (p = L->text; (p = memchr(p, '\n', (size_t)(nul - p))); p++)
+		line++;
+	report(L, line, "NUL byte: this is a binary file, not an INI file");
+	return -1;
+}
+
+static void parse_sections(struct loader *L)
+{
+	int rc;
+
+	if (&ini_max_line && ini_max_line < CONFIG_MAX_LINE + 3)
+		ini_max_line = CONFIG_MAX_LINE + 3;
+	rc = ini_parse_stream(read_line, L, on_pair, L);
+	line_done(L);
+	/* Every error inih can find is found above; this is a safety net. */
+	if (rc && !L->nerrors)
+		report(L, rc > 0 ? rc : 0, "the INI parser failed (%d)", rc);
+}
+
+/* Loads text (NUL-terminated, owned by c from here on). */
+static int config_parse(const char *file, char *text, size_t len,
+			struct experiment_config *c)
+{
+	struct loader L = { .file = file, .text = text, .len = len,
+			    .cur = CUR_NONE, .c = c };
+	size_t i;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->path = xstrdup(file);
+	c->text = text;
+	L.file = c->path;
+	if (!check_binary(&L)) {
+		parse_sections(&L);
+		experiment_load(&L);
+		for (i = 0; i < L.nsecs; i++)
+			if (L.secs[i].kind == SEC_WORKLOAD)
+				workload_load(&L, &L.secs[i]);
+		if (!any_workload(&L))
+			report(&L, 0, "no [workload NAME] section: nothing to "
+				      "run");
+	}
+	ret = L.nerrors ? -1 : 0;
+	errors_flush(&L);
+	loader_release(&L);
+	if (ret)
+		config_release(c);
+	return ret;
+}
+
+/* Reads at most CONFIG_MAX_FILE + 1 bytes: enough to know it is too big. */
+static int read_fd(const char *path, int fd, char **text, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = xmalloc(cap + 1);
+	ssize_t r;
+
+	for (;;) {
+		if (n == cap) {
+			if (cap > CONFIG_MAX_FILE)
+				break;
+			cap = 2 * cap > CONFIG_MAX_FILE ? CONFIG_MAX_FILE + 1
+							: 2 * cap;
+			buf = xrealloc(buf, cap + 1);
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+
+			free(buf);
+			return error_at(path, 0, "cannot read: %s", strerror(e));
+		}
+		if (!r)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+int config_load(const char *path, struct experiment_config *c)
+{
+	struct stat st;
+	char *text = NULL;
+	size_t len = 0;
+	int fd, ret;
+
+	memset(c, 0, sizeof(*c));
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return error_at(path, 0, "cannot open: %s", strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return error_at(path, 0, "is a directory, not an INI file");
+	}
+	ret = read_fd(path, fd, &text, &len);
+	close(fd);
+	if (ret)
+		return -1;
+	if (len > CONFIG_MAX_FILE) {
+		free(text);
+		return error_at(path, 0, "file is larger than %d bytes",
+				CONFIG_MAX_FILE);
+	}
+	return config_parse(path, text, len, c);
+}
+
+int config_load_buffer(const char *name, const char *text, size_t len,
+		       struct experiment_config *c)
+{
+	char *copy;
+
+	memset(c, 0, sizeof(*c));
+	if (len > CONFIG_MAX_FILE)
+		return error_at(name, 0, "file is larger than %d bytes",
+				CONFIG_MAX_FILE);
+	copy = xmalloc(len + 1);
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	return config_parse(name, copy, len, c);
+}
+
+void config_release(struct experiment_config *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->nentries; i++) {
+		struct config_entry *e = &c->entries[i];
+
+		for (j = 0; j < e->nkv; j++)
+			free(e->kv[j]);
+		free(e->kv);
+		free(e->canon);
+		free(e->section);
+	}
+	free(c->entries);
+	free(c->path);
+	free(c->text);
+	free(c->name);
+	memset(c, 0, sizeof(*c));
+}
+
+/* ---- the plan, for --dry-run ------------------------------------------- */
+
+static void print_runs(const struct run_settings *s, FILE *f)
+{
+	if (s->repetitions)
+		fprintf(f, "%d warm-up + %d", s->warmup, s->repetitions);
+	else
+		fprintf(f, "%d warm-up + auto %d..%d", s->warmup,
+			s->min_repetitions, s->max_repetitions);
+}
+
+void config_print(const struct experiment_config *c, FILE *f)
+{
+	uint64_t warm = 0, measured = 0;
+	bool any_auto = false;
+	size_t i;
+
+	for (i = 0; i < c->nentries; i++) {
+		const struct run_settings *s = &c->entries[i].set;
+
+		warm += (uint64_t)s->warmup;
+		measured += (uint64_t)(s->repetitions ? s->repetitions :
+							 s->max_repetitions);
+		any_auto |= !s->repetitions;
+	}
+	fprintf(f, "experiment %s (%s)\n", c->name, c->path);
+	fprintf(f, "order %s, ", order_names[c->order]);
+	if (c->has_seed)
+		fprintf(f, "seed %" PRIu64, c->seed);
+	else
+		fprintf(f, "seed drawn at run time");
+	fprintf(f, ", confidence %g\n\n", c->confidence);
+	for (i = 0; i < c->nentries; i++) {
+		const struct config_entry *e = &c->entries[i];
+
+		fprintf(f, "%4zu  [%s] %s: %s  (", i + 1, e->section,
+			e->wl->name, e->canon);
+		print_runs(&e->set, f);
+		fprintf(f, " runs, timeout %gs)\n", e->set.timeout_s);
+	}
+	fprintf(f, "\n%zu configurations: %" PRIu64 " warm-up + %s%" PRIu64
+		   " measured = %s%" PRIu64 " runs\n", c->nentries, warm,
+		any_auto ? "up to " : "", measured, any_auto ? "up to " : "",
+		warm + measured);
+}

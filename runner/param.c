@@ -1,0 +1,687 @@
+/*
+ * param.c - typed parameter values: parse, check against the table's
+ * min/max or choices, and print back in one canonical form, so that the
+ * INI loader, `contend exec` and `contend list` agree on every value.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner/config.h"
+#include "runner/param.h"
+#include "runner/util.h"
+
+#define QUOTE_MAX 60 /* bytes of user text quoted in a message */
+
+const char *const param_type_names[] = {
+	[PT_INT] = "int",	[PT_U64] = "u64",   [PT_DOUBLE] = "double",
+	[PT_DURATION] = "duration", [PT_BOOL] = "bool", [PT_ENUM] = "enum",
+	[PT_STRING] = "string", [PT_CPUS] = "cpus",
+};
+
+const struct param_def harness_params[] = {
+	[HARNESS_RUNTIME] = { "runtime", PT_DURATION, "1s", 0.001,
+			      CONFIG_MAX_SECONDS, NULL,
+			      "fixed time: length of the measured window; the "
+			      "run reports ops/s (excludes jobs)" },
+	[HARNESS_JOBS] = { "jobs", PT_U64, NULL, 1, 0, NULL,
+			   "fixed work: operations per thread or process; the "
+			   "run also reports its elapsed time (excludes "
+			   "runtime)" },
+	[HARNESS_CPUS] = { "cpus", PT_CPUS, NULL, 0, 0, NULL,
+			   "cpu list the run is pinned to, e.g. 0-3,6 "
+			   "(default: not pinned)" },
+};
+const size_t nharness_params = ARRAY_SIZE(harness_params);
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+void param_clip(char *dst, size_t dstlen, const char *src, size_t max)
+{
+	size_t n = strlen(src), cut;
+
+	if (!dstlen)
+		return;
+	if (n <= max && n < dstlen) {
+		memcpy(dst, src, n + 1);
+		return;
+	}
+	cut = max < dstlen - 1 ? max : dstlen - 1;
+	cut = cut > 3 ? cut - 3 : 0;
+	/* Never split a UTF-8 sequence: back up to a lead byte. */
+	while (cut > 0 && ((unsigned char)src[cut] & 0xC0) == 0x80)
+		cut--;
+	memcpy(dst, src, cut);
+	memcpy(dst + cut, "...", dstlen - cut > 3 ? 4 : dstlen - cut);
+	dst[dstlen - 1] = '\0';
+}
+
+static char *trim_dup(const char *s)
+{
+	const char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		end--;
+	return xstrndup(s, (size_t)(end - s));
+}
+
+static bool is_zero(double d)
+{
+	return fpclassify(d) == FP_ZERO;
+}
+
+/* Shortest text that strtod reads back as exactly d. */
+static char *format_double(double d)
+{
+	char buf[64];
+	int prec;
+
+	if (is_zero(d))
+		d = 0; /* no "-0" */
+	for (prec = 1; prec <= 17; prec++) {
+		double back;
+
+		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		back = strtod(buf, NULL);
+		if (!memcmp(&back, &d, sizeof(d)))
+			break;
+	}
+	/* 1e+06 reads worse than 1000000 where the integer is exact. */
+	if (strchr(buf, 'e') && fabs(d) >= 1 && fabs(d) < 1e17 &&
+	    is_zero(fmod(d, 1.0)))
+		snprintf(buf, sizeof(buf), "%.0f", d);
+	return xstrdup(buf);
+}
+
+/* A duration the way a person writes it: 0.001 -> "1ms", 86400 -> "24h". */
+static char *format_duration(double s)
+{
+	static const struct {
+		const char *unit;
+		double scale;
+	} units[] = {
+		{ "h", 3600 }, { "m", 60 },    { "s", 1 },
+		{ "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		double q = s / units[i].scale;
+
+		if (s >= units[i].scale && fabs(q - round(q)) <= 1e-9 * q) {
+			char *n = format_double(round(q));
+			char *r = xasprintf("%s%s", n, units[i].unit);
+
+			free(n);
+			return r;
+		}
+	}
+	{
+		char *n = format_double(s), *r = xasprintf("%ss", n);
+
+		free(n);
+		return r;
+	}
+}
+
+static bool has_max(const struct param_def *p)
+{
+	return !is_zero(p->max);
+}
+
+/* Durations without a declared maximum still stop at the 24 h limit. */
+static double effective_max(const struct param_def *p)
+{
+	if (has_max(p))
+		return p->max;
+	return p->type == PT_DURATION ? CONFIG_MAX_SECONDS : 0;
+}
+
+static bool out_of_range(const struct param_def *p, double x)
+{
+	double max = effective_max(p);
+
+	return x < p->min || (!is_zero(max) && x > max);
+}
+
+static char *join_choices(const char *const *choices, const char *sep)
+{
+	size_t len = 1, i;
+	char *s;
+
+	for (i = 0; choices && choices[i]; i++)
+		len += strlen(choices[i]) + strlen(sep);
+	s = xcalloc(1, len);
+	for (i = 0; choices && choices[i]; i++) {
+		if (i)
+			strcat(s, sep);
+		strcat(s, choices[i]);
+	}
+	return s;
+}
+
+char *param_describe_range(const struct param_def *p)
+{
+	char *lo, *hi, *r;
+	double max = effective_max(p);
+	char *(*fmt)(double) =
+		p->type == PT_DURATION ? format_duration : format_double;
+
+	switch (p->type) {
+	case PT_BOOL:
+		return xstrdup("yes | no");
+	case PT_ENUM:
+		return join_choices(p->choices, " | ");
+	case PT_STRING:
+		return xstrdup("text");
+	case PT_CPUS:
+		return xstrdup("cpu list");
+	default:
+		break;
+	}
+	lo = fmt(p->min);
+	hi = is_zero(max) ? NULL : fmt(max);
+	if (hi)
+		r = xasprintf("%s .. %s", lo, hi);
+	else
+		r = xasprintf(">= %s", lo);
+	free(lo);
+	free(hi);
+	return r;
+}
+
+char *param_describe_default(const struct param_def *p)
+{
+	if (!p->def)
+		return xstrdup("-");
+	if (!*p->def)
+		return xstrdup("\"\"");
+	return xstrdup(p->def);
+}
+
+static int range_fail(const struct param_def *p, const char *t, char *err,
+		      size_t errlen)
+{
+	char q[QUOTE_MAX + 4], *r = param_describe_range(p);
+
+	param_clip(q, sizeof(q), t, QUOTE_MAX);
+	fail(err, errlen, "%s: %s is out of range (%s)", p->name, q, r);
+	free(r);
+	return -1;
+}
+
+/* An optional sign and digits only: a number too large, not a typo. */
+static bool is_integer_text(const char *t)
+{
+	if (*t == '-' || *t == '+')
+		t++;
+	if (!*t)
+		return false;
+	while (isdigit((unsigned char)*t))
+		t++;
+	return !*t;
+}
+
+static int malformed(const struct param_def *p, const char *t,
+		     const char *what, char *err, size_t errlen)
+{
+	char q[QUOTE_MAX + 4];
+
+	param_clip(q, sizeof(q), t, QUOTE_MAX);
+	return fail(err, errlen, "%s: '%s' is not %s", p->name, q, what);
+}
+
+static int parse_int_value(const struct param_def *p, const char *t,
+			   union param_value *v, char *err, size_t errlen)
+{
+	long long x;
+
+	if (parse_ll(t, &x)) {
+		if (is_integer_text(t))
+			return range_fail(p, t, err, errlen);
+		return malformed(p, t, "an integer", err, errlen);
+	}
+	if (out_of_range(p, (double)x))
+		return range_fail(p, t, err, errlen);
+	v->i = x;
+	return 0;
+}
+
+static int parse_u64_value(const struct param_def *p, const char *t,
+			   union param_value *v, char *err, size_t errlen)
+{
+	uint64_t x;
+
+	if (parse_u64(t, &x)) {
+		if (is_integer_text(t))
+			return range_fail(p, t, err, errlen);
+		return malformed(p, t, "an unsigned integer", err, errlen);
+	}
+	if (out_of_range(p, (double)x))
+		return range_fail(p, t, err, errlen);
+	v->u = x;
+	return 0;
+}
+
+static int parse_double_value(const struct param_def *p, const char *t,
+			      union param_value *v, char *err, size_t errlen)
+{
+	double x;
+
+	if (parse_double(t, &x))
+		return malformed(p, t, "a number", err, errlen);
+	if (out_of_range(p, x))
+		return range_fail(p, t, err, errlen);
+	v->d = x;
+	return 0;
+}
+
+static int parse_duration_value(const struct param_def *p, const char *t,
+				union param_value *v, char *err, size_t errlen)
+{
+	double x;
+
+	if (parse_duration(t, &x) || !isfinite(x))
+		return malformed(p, t,
+				 "a duration (a number with a unit: ns, us, "
+				 "ms, s, m, h)", err, errlen);
+	if (out_of_range(p, x))
+		return range_fail(p, t, err, errlen);
+	v->d = x;
+	return 0;
+}
+
+static int parse_bool_value(const struct param_def *p, const char *t,
+			    union param_value *v, char *err, size_t errlen)
+{
+	int b;
+
+	if (parse_bool(t, &b))
+		return malformed(p, t,
+				 "a boolean (yes/no, true/false, on/off, 1/0)",
+				 err, errlen);
+	v->b = b;
+	return 0;
+}
+
+static int parse_enum_value(const struct param_def *p, const char *t,
+			    union param_value *v, char *err, size_t errlen)
+{
+	char q[QUOTE_MAX + 4], *all;
+	const char *s;
+	size_t n;
+
+	for (n = 0; p->choices && p->choices[n]; n++) {
+		if (!strcmp(t, p->choices[n])) {
+			v->e = (int)n;
+			return 0;
+		}
+	}
+	param_clip(q, sizeof(q), t, QUOTE_MAX);
+	all = join_choices(p->choices, ", ");
+	s = n ? suggest(t, p->choices, n) : NULL;
+	if (s)
+		fail(err, errlen, "%s: unknown value '%s'; did you mean '%s'? "
+				  "(choices: %s)", p->name, q, s, all);
+	else
+		fail(err, errlen, "%s: unknown value '%s' (choices: %s)",
+		     p->name, q, all);
+	free(all);
+	return -1;
+}
+
+static int parse_string_value(const struct param_def *p, const char *t,
+			      union param_value *v, char *err, size_t errlen)
+{
+	(void)p;
+	(void)err;
+	(void)errlen;
+	v->s = xstrdup(t);
+	return 0;
+}
+
+static void skip_blanks(const char **p)
+{
+	while (**p == ' ' || **p == '\t')
+		(*p)++;
+}
+
+/* Reads a cpu number; values past CPU_SETSIZE saturate (range-checked). */
+static bool read_cpu(const char **p, unsigned long *cpu)
+{
+	const char *s = *p;
+	unsigned long v = 0;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	for (; isdigit((unsigned char)*s); s++)
+		v = v > CPU_SETSIZE ? v : v * 10 + (unsigned long)(*s - '0');
+	*p = s;
+	*cpu = v;
+	return true;
+}
+
+/* One "N" or "N-M" item of a cpu list into set. */
+static int cpulist_item(const char **p, cpu_set_t *set, char *err,
+			size_t errlen)
+{
+	unsigned long lo, hi, c;
+
+	skip_blanks(p);
+	if (!read_cpu(p, &lo))
+		return fail(err, errlen, "expected a cpu number");
+	hi = lo;
+	skip_blanks(p);
+	if (**p == '-') {
+		(*p)++;
+		skip_blanks(p);
+		if (!read_cpu(p, &hi))
+			return fail(err, errlen, "expected a cpu number after "
+						 "'-'");
+	}
+	if (hi >= CPU_SETSIZE)
+		return fail(err, errlen, "cpu %s%lu is out of range (0 .. %d)",
+			    hi > CPU_SETSIZE ? "above " : "",
+			    hi > CPU_SETSIZE ? (unsigned long)CPU_SETSIZE : hi,
+			    CPU_SETSIZE - 1);
+	if (hi < lo)
+		return fail(err, errlen, "reversed range %lu-%lu", lo, hi);
+	for (c = lo; c <= hi; c++)
+		CPU_SET(c, set);
+	skip_blanks(p);
+	return 0;
+}
+
+static int cpulist_scan(const char *text, cpu_set_t *set, char *err,
+			size_t errlen)
+{
+	const char *p = text;
+
+	CPU_ZERO(set);
+	for (;;) {
+		if (cpulist_item(&p, set, err, errlen))
+			return -1;
+		if (!*p)
+			return 0;
+		if (*p != ',')
+			return fail(err, errlen, "unexpected '%c'", *p);
+		p++;
+	}
+}
+
+int cpulist_parse(const char *text, cpu_set_t *set)
+{
+	char err[128];
+
+	return cpulist_scan(text, set, err, sizeof(err));
+}
+
+char *cpulist_format(const cpu_set_t *set)
+{
+	/* Worst case "0,2,4,...": under 5 bytes per cpu. */
+	char *s = xcalloc(CPU_SETSIZE, 5);
+	size_t len = 0;
+	int c = 0;
+
+	while (c < CPU_SETSIZE) {
+		int lo;
+
+		if (!CPU_ISSET(c, set)) {
+			c++;
+			continue;
+		}
+		for (lo = c; c + 1 < CPU_SETSIZE && CPU_ISSET(c + 1, set); c++)
+			;
+		len += (size_t)sprintf(s + len, "%s%d", len ? "," : "", lo);
+		if (c > lo)
+			len += (size_t)sprintf(s + len, "-%d", c);
+		c++;
+	}
+	return s;
+}
+
+static int parse_cpus_value(const struct param_def *p, const char *t,
+			    union param_value *v, char *err, size_t errlen)
+{
+	char why[128], q[QUOTE_MAX + 4];
+	cpu_set_t set;
+
+	if (cpulist_scan(t, &set, why, sizeof(why))) {
+		param_clip(q, sizeof(q), t, QUOTE_MAX);
+		return fail(err, errlen, "%s: bad cpu list '%s': %s (write "
+					 "cpus like 0-3,6)", p->name, q, why);
+	}
+	v->s = cpulist_format(&set);
+	return 0;
+}
+
+typedef int (*parse_fn)(const struct param_def *p, const char *t,
+			union param_value *v, char *err, size_t errlen);
+
+static const parse_fn parsers[] = {
+	[PT_INT] = parse_int_value,	      [PT_U64] = parse_u64_value,
+	[PT_DOUBLE] = parse_double_value,     [PT_DURATION] = parse_duration_value,
+	[PT_BOOL] = parse_bool_value,	      [PT_ENUM] = parse_enum_value,
+	[PT_STRING] = parse_string_value,     [PT_CPUS] = parse_cpus_value,
+};
+
+int param_parse(const struct param_def *p, const char *text,
+		union param_value *v, char *err, size_t errlen)
+{
+	char *t = trim_dup(text);
+	int ret;
+
+	if ((unsigned)p->type >= ARRAY_SIZE(parsers))
+		ret = fail(err, errlen, "%s: unknown parameter type", p->name);
+	else if (!*t && p->type != PT_STRING)
+		ret = fail(err, errlen, "%s: empty value", p->name);
+	else
+		ret = parsers[p->type](p, t, v, err, errlen);
+	free(t);
+	return ret;
+}
+
+char *param_format(const struct param_def *p, const union param_value *v)
+{
+	switch (p->type) {
+	case PT_INT:
+		return xasprintf("%lld", v->i);
+	case PT_U64:
+		return xasprintf("%" PRIu64, v->u);
+	case PT_DOUBLE:
+	case PT_DURATION:
+		return format_double(v->d);
+	case PT_BOOL:
+		return xstrdup(v->b ? "yes" : "no");
+	case PT_ENUM:
+		return xstrdup(p->choices[v->e]);
+	case PT_STRING:
+	case PT_CPUS:
+		return xstrdup(v->s ? v->s : "");
+	}
+	return xstrdup("");
+}
+
+static bool holds_string(enum param_type t)
+{
+	return t == PT_STRING || t == PT_CPUS;
+}
+
+void args_release(struct wl_args *a)
+{
+	size_t i;
+
+	if (a->wl) {
+		for (i = 0; i < a->wl->nparams && i < WL_MAX_PARAMS; i++) {
+			if (holds_string(a->wl->params[i].type)) {
+				free(a->v[i].s);
+				a->v[i].s = NULL;
+			}
+		}
+	}
+	memset(a, 0, sizeof(*a));
+}
+
+static int args_defaults(struct wl_args *a, char *err, size_t errlen)
+{
+	const struct workload *wl = a->wl;
+	size_t i;
+
+	for (i = 0; i < wl->nparams; i++) {
+		const struct param_def *p = &wl->params[i];
+		char why[256];
+
+		if (!p->def)
+			continue; /* zero, or NULL for strings */
+		if (param_parse(p, p->def, &a->v[i], why, sizeof(why)))
+			return fail(err, errlen, "workload %s: bad default: %s",
+				    wl->name, why);
+	}
+	return 0;
+}
+
+static int harness_index(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < nharness_params; i++)
+		if (!strcmp(harness_params[i].name, key))
+			return (int)i;
+	return -1;
+}
+
+static int unknown_key(const struct workload *wl, const char *key,
+		       char *err, size_t errlen)
+{
+	const char *names[WL_MAX_PARAMS + 8], *s;
+	char q[QUOTE_MAX + 4];
+	size_t n = 0, i;
+
+	for (i = 0; i < wl->nparams && n < WL_MAX_PARAMS; i++)
+		names[n++] = wl->params[i].name;
+	for (i = 0; i < nharness_params; i++)
+		names[n++] = harness_params[i].name;
+	s = suggest(key, names, n);
+	param_clip(q, sizeof(q), key, QUOTE_MAX);
+	return fail(err, errlen, "unknown parameter '%s' for workload %s%s%s%s",
+		    q, wl->name, s ? "; did you mean '" : "", s ? s : "",
+		    s ? "'?" : "");
+}
+
+/* Stores a parsed harness value h into a. */
+static void args_set_harness(struct wl_args *a, int h, union param_value *v)
+{
+	switch (h) {
+	case HARNESS_RUNTIME:
+		a->runtime_s = v->d;
+		break;
+	case HARNESS_JOBS:
+		a->jobs = v->u;
+		break;
+	case HARNESS_CPUS:
+		cpulist_parse(v->s, &a->cpus);
+		a->has_cpus = true;
+		free(v->s);
+		break;
+	}
+}
+
+/* One "key=value" into a; seen[] holds params then harness keys. */
+static int args_set(struct wl_args *a, const char *item, bool *seen,
+		    char *err, size_t errlen)
+{
+	const struct workload *wl = a->wl;
+	const char *eq = strchr(item, '=');
+	char q[QUOTE_MAX + 4], *key;
+	union param_value v;
+	int idx, h = -1, ret = -1;
+
+	param_clip(q, sizeof(q), item, QUOTE_MAX);
+	if (!eq)
+		return fail(err, errlen, "expected key=value, got '%s'", q);
+	key = xstrndup(item, (size_t)(eq - item));
+	idx = workload_param_index(wl, key);
+	if (idx < 0 && (h = harness_index(key)) < 0) {
+		unknown_key(wl, key, err, errlen);
+		goto out;
+	}
+	if (seen[idx >= 0 ? idx : (int)wl->nparams + h]) {
+		param_clip(q, sizeof(q), key, QUOTE_MAX);
+		fail(err, errlen, "'%s' is given twice", q);
+		goto out;
+	}
+	seen[idx >= 0 ? idx : (int)wl->nparams + h] = true;
+	if (param_parse(idx >= 0 ? &wl->params[idx] : &harness_params[h],
+			eq + 1, &v, err, errlen))
+		goto out;
+	if (idx >= 0) {
+		if (holds_string(wl->params[idx].type))
+			free(a->v[idx].s);
+		a->v[idx] = v;
+	} else {
+		args_set_harness(a, h, &v);
+	}
+	ret = 0;
+out:
+	free(key);
+	return ret;
+}
+
+int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
+		 struct wl_args *a, char *err, size_t errlen)
+{
+	bool seen[WL_MAX_PARAMS + 3] = { false };
+	bool *hseen = seen + wl->nparams;
+	size_t i;
+
+	memset(a, 0, sizeof(*a));
+	if (wl->nparams > WL_MAX_PARAMS)
+		return fail(err, errlen, "workload %s has more than %d "
+					 "parameters", wl->name, WL_MAX_PARAMS);
+	a->wl = wl;
+	if (args_defaults(a, err, errlen))
+		goto fail;
+	for (i = 0; i < n; i++)
+		if (args_set(a, kv[i], seen, err, errlen))
+			goto fail;
+	for (i = 0; i < wl->nparams; i++) {
+		if (!wl->params[i].def && !seen[i]) {
+			fail(err, errlen, "workload %s needs a value for '%s' "
+					  "(it has no default)", wl->name,
+			     wl->params[i].name);
+			goto fail;
+		}
+	}
+	if (hseen[HARNESS_RUNTIME] && hseen[HARNESS_JOBS]) {
+		fail(err, errlen, "runtime and jobs are mutually exclusive: "
+				  "give one");
+		goto fail;
+	}
+	if (!hseen[HARNESS_RUNTIME] && !hseen[HARNESS_JOBS])
+		parse_duration(harness_params[HARNESS_RUNTIME].def,
+			       &a->runtime_s);
+	return 0;
+fail:
+	args_release(a);
+	return -1;
+}

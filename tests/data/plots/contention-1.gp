@@ -1,0 +1,24 @@
+# contention of experiment 1, written by contend.
+# Re-render: gnuplot contention-1.gp   or as SVG: gnuplot -e "fmt='svg'" contention-1.gp
+if (!exists('fmt')) fmt = 'png'
+if (fmt eq 'svg') {
+    set terminal svg size 1000,600 dynamic noenhanced font 'sans,11' background rgb 'white'
+    set output 'contention-1.svg'
+} else {
+    set terminal pngcairo size 1000,600 noenhanced font 'sans,10'
+    set output 'contention-1.png'
+}
+set title 'contention: plot-fixture — testhost, 6.1.0-test'
+set grid
+set key outside right top
+set border 3
+set tics nomirror
+set label 1 sprintf('Pearson r = %.3f (p = %.2g)   Spearman rho = %.3f (p = %.2g)   n = %d', -0.090332342355251866, 0.7488475309582836, 0.52735990140364819, 0.043364026585212143, 15) at graph 0, graph 1.03
+set tmargin 4
+set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
+set xlabel 'contention rate (contended / ops)'
+set ylabel 'throughput (ops/s)'
+plot \
+  'contention-1.dat' index 0 using 1:2 with points pt 7 ps 1.2 title 'mutex threads=1', \
+  'contention-1.dat' index 1 using 1:2 with points pt 7 ps 1.2 title 'mutex threads=2', \
+  'contention-1.dat' index 2 using 1:2 with points pt 6 ps 1.2 title '(!) mutex threads=4'

@@ -1,0 +1,286 @@
+/*
+ * test_plot.c - the plots module: generated gnuplot scripts against golden
+ * files, every script renders to a non-empty PNG and SVG with the installed
+ * gnuplot, names full of gnuplot syntax print literally and run nothing,
+ * and the HTML bundle is self-contained.
+ *
+ * CONTEND_UPDATE_GOLDEN=1 rewrites tests/data/plots/ from the output.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/analysis.h"
+#include "plots/plot.h"
+#include "tests/dataset_fixture.h"
+
+#define GOLDEN_DIR "tests/data/plots"
+
+/* A section name an attacker would write: backquotes, quotes, system(). */
+static const char hostile[] =
+	"x`touch pwned-bq` '\"\\ system(\"touch pwned-sys\") @mac";
+
+/*
+ * Two sections: a thread sweep 1, 2, 4 (geometric: log2 axis) whose
+ * hand-offs collapse as throughput rises (flags), and a hostile name.
+ */
+static void build(struct fixture *fx)
+{
+	static const struct {
+		int threads;
+		double tput, handoff, cr;
+	} sweep[] = {
+		{ 1, 10e6, 0, 0 }, { 2, 14e6, 1.8e6, 0.4 }, { 4, 30e6, 0.2e6, 0.1 },
+	};
+	size_t i, r;
+
+	fx_init(fx, "plot-fixture");
+	fx_meta(fx, "hostname", "testhost");
+	fx_meta(fx, "kernel_release", "6.1.0-test");
+	for (i = 0; i < ARRAY_SIZE(sweep); i++) {
+		char params[128];
+
+		snprintf(params, sizeof(params), "threads=%d delay=0 runtime=1",
+			 sweep[i].threads);
+		fx_config(fx, "mutex", "pthread-mutex", params);
+		for (r = 0; r < 6; r++) {
+			double wiggle = 1 + 0.01 * ((double)r - 2.5);
+			uint64_t ops[4] = { 100 + r, 90, 80, 70 };
+			char m[256];
+
+			snprintf(m, sizeof(m),
+				 "throughput=%.17g handoff_rate=%.17g contention_rate=%.17g elapsed_s=1",
+				 sweep[i].tput * wiggle, sweep[i].handoff * wiggle,
+				 sweep[i].cr * wiggle);
+			fx_run(fx, r == 0, RUN_OK, m, ops, (size_t)sweep[i].threads);
+		}
+	}
+	fx_config(fx, hostile, "noop", "threads=1 spin=100 runtime=1");
+	for (r = 0; r < 5; r++) {
+		char m[128];
+		uint64_t ops = 1000;
+
+		snprintf(m, sizeof(m), "throughput=%d contention_rate=0",
+			 1000 + 10 * (int)r);
+		fx_run(fx, false, RUN_OK, m, &ops, 1);
+	}
+	fx_finish(fx);
+}
+
+struct env {
+	struct fixture fx;
+	struct analysis a;
+	struct plot_set set;
+	char dir[64];
+	char cwd[4096];
+};
+
+static int setup(void **state)
+{
+	struct env *e = calloc(1, sizeof(*e));
+	struct analysis_opts o;
+
+	build(&e->fx);
+	analysis_opts_default(&o);
+	if (analysis_run(&e->fx.d, &o, &e->a))
+		return -1;
+	strcpy(e->dir, "/tmp/contend-plot-XXXXXX");
+	if (!mkdtemp(e->dir) || !getcwd(e->cwd, sizeof(e->cwd)))
+		return -1;
+	*state = e;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct env *e = *state;
+	char *cmd = xasprintf("rm -rf '%s'", e->dir);
+
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", e->dir);
+	free(cmd);
+	plot_set_release(&e->set);
+	analysis_release(&e->a);
+	fx_free(&e->fx);
+	free(e);
+	return 0;
+}
+
+static char *slurp_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = xmalloc((size_t)n + 1);
+	buf[fread(buf, 1, (size_t)n, f)] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static off_t file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : st.st_size;
+}
+
+static void write_plots(struct env *e, bool render)
+{
+	struct plot_opts o = { .out_dir = e->dir, .png = true, .svg = true,
+			       .render = render };
+
+	plot_set_release(&e->set);
+	assert_int_equal(plot_experiment(&e->a, &o, &e->set), 0);
+}
+
+/* Every script and data file equals its golden copy. */
+static void test_golden_scripts(void **state)
+{
+	struct env *e = *state;
+	const char *update = getenv("CONTEND_UPDATE_GOLDEN");
+	const char *names[] = {
+		"scaling-1.gp", "scaling-1.dat", "contention-1.gp",
+		"contention-1.dat", "contention-2.gp", "order.gp", "order.dat",
+		"distribution.gp", "distribution.dat", "fairness.gp",
+		"fairness.dat",
+	};
+	size_t i;
+
+	write_plots(e, false);
+	/* scaling-1, contention-1, contention-2, order, distribution, fairness */
+	assert_int_equal(e->set.n, 6);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		char *got_path = xasprintf("%s/%s", e->dir, names[i]);
+		char *want_path = xasprintf("%s/%s", GOLDEN_DIR, names[i]);
+		char *got = slurp_file(got_path);
+		char *want;
+
+		assert_non_null(got);
+		if (update && *update) {
+			FILE *f = fopen(want_path, "w");
+
+			assert_non_null(f);
+			fputs(got, f);
+			fclose(f);
+		}
+		want = slurp_file(want_path);
+		assert_non_null(want);
+		if (strcmp(got, want))
+			fail_msg("%s differs from %s", got_path, want_path);
+		free(got);
+		free(want);
+		free(got_path);
+		free(want_path);
+	}
+}
+
+/* The hostile name reaches the scripts only inside single quotes. */
+static void test_quoting(void **state)
+{
+	struct env *e = *state;
+	char buf[256];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	(void)e;
+	gp_quote(f, "a'b`c`\n@d");
+	fclose(f);
+	/* ' doubled, newline replaced: no way out of the literal. */
+	assert_string_equal(buf, "'a''b`c`?@d'");
+}
+
+/* Rendering with the installed gnuplot: images exist, nothing executed. */
+static void test_render(void **state)
+{
+	struct env *e = *state;
+	size_t i;
+
+	if (!plot_have_gnuplot())
+		skip();
+	write_plots(e, true);
+	for (i = 0; i < e->set.n; i++) {
+		const char *name = e->set.files[i].name;
+		size_t len = strlen(name) - 3;
+		char *png = xasprintf("%s/%.*s.png", e->dir, (int)len, name);
+		char *svg = xasprintf("%s/%.*s.svg", e->dir, (int)len, name);
+
+		assert_true(e->set.files[i].rendered);
+		assert_true(file_size(png) > 1000);
+		assert_true(file_size(svg) > 1000);
+		free(png);
+		free(svg);
+	}
+	/* gnuplot ran with its working directory in e->dir and ours. */
+	for (i = 0; i < 2; i++) {
+		const char *where = i ? e->cwd : e->dir;
+		char *bq = xasprintf("%s/pwned-bq", where);
+		char *sys = xasprintf("%s/pwned-sys", where);
+
+		assert_int_equal(access(bq, F_OK), -1);
+		assert_int_equal(access(sys, F_OK), -1);
+		free(bq);
+		free(sys);
+	}
+}
+
+/* The HTML bundle: every configuration and flag, images inline, no URL. */
+static void test_html(void **state)
+{
+	struct env *e = *state;
+	char *path = xasprintf("%s/report.html", e->dir);
+	char *html;
+	size_t c, k;
+
+	if (!plot_have_gnuplot())
+		skip();
+	write_plots(e, true);
+	assert_int_equal(html_report(&e->a, &e->set, e->dir, path), 0);
+	html = slurp_file(path);
+	assert_non_null(html);
+	for (c = 0; c < e->a.nconfigs; c++)
+		for (k = 0; k < e->a.configs[c].nflags; k++)
+			assert_non_null(strstr(html, e->a.configs[c].flags[k].name));
+	assert_non_null(strstr(html, "threads=4 delay=0 runtime=1"));
+	/* The hostile name is escaped, not markup. */
+	assert_non_null(strstr(html, "x`touch pwned-bq` &#39;&quot;\\ system("));
+	assert_null(strstr(html, "src=\"http"));
+	assert_null(strstr(html, "href="));
+	assert_null(strstr(html, "<script"));
+	assert_int_equal((int)(strstr(html, "data:image/svg+xml;base64,") != NULL), 1);
+	{
+		size_t n = 0;
+		const char *p = html;
+
+		while ((p = strstr(p, "<img ")))
+			n++, p++;
+		assert_int_equal(n, e->set.n);
+	}
+	free(html);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_golden_scripts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_quoting, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_html, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

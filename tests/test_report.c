@@ -1,0 +1,280 @@
+/*
+ * test_report.c - the report formats: a fixed in-memory experiment (two
+ * configurations showing the lockdep effect, one interrupted fixed-work
+ * configuration) rendered as text, json and csv and compared with the
+ * golden files under tests/data/report/; number formatting, json escaping
+ * and csv quoting checked against strings written out by hand.
+ *
+ * CONTEND_UPDATE_GOLDEN=1 rewrites the golden files instead (then read the
+ * diff before committing it).  tests/e2e_report.sh checks that the json
+ * golden parses with python3 -m json.tool.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/report.h"
+#include "tests/dataset_fixture.h"
+
+#define GOLDEN_DIR "tests/data/report/"
+
+static const double c1_tput[8] = { 13.62e6, 13.75e6, 13.81e6, 13.58e6,
+				   13.70e6, 13.66e6, 13.79e6, 13.69e6 };
+static const double c1_rate[8] = { 1.75e6, 1.78e6, 1.74e6, 1.77e6,
+				   1.76e6, 1.79e6, 1.73e6, 1.76e6 };
+/*
+ * One contention rate far out: median 0.455, MAD 0.01, modified z of 0.60
+ * = 0.6745 * 0.145 / 0.01 = 9.8 > 3.5: listed as an outlier of run seq 6.
+ */
+static const double c1_cont[8] = { 0.45, 0.46, 0.44, 0.45, 0.47, 0.60, 0.44, 0.46 };
+static const double c2_tput[8] = { 32.1e6, 32.5e6, 32.6e6, 32.2e6,
+				   32.4e6, 32.3e6, 32.7e6, 32.4e6 };
+static const double c2_rate[8] = { 0.13e6, 0.12e6, 0.14e6, 0.13e6,
+				   0.13e6, 0.12e6, 0.14e6, 0.13e6 };
+static const double c2_cont[8] = { 0.040, 0.038, 0.043, 0.041,
+				   0.039, 0.040, 0.042, 0.040 };
+static const double c3_tput[4] = { 95e3, 110e3, 102e3, 88e3 };
+
+static void mutex_run(struct fixture *fx, bool warmup, double tput,
+		      double rate, double cont)
+{
+	char m[256];
+	uint64_t ops[2];
+
+	/* Two threads sharing 2 s of work almost evenly. */
+	ops[0] = (uint64_t)(tput * 2 / 2 * 1.002);
+	ops[1] = (uint64_t)(tput * 2 / 2 * 0.998);
+	snprintf(m, sizeof(m), "contention_rate=%.17g elapsed_s=2 "
+		 "handoff_rate=%.17g handoffs=%.17g throughput=%.17g",
+		 cont, rate, rate * 2, tput);
+	fx_run(fx, warmup, RUN_OK, m, ops, 2);
+}
+
+static void build(struct fixture *fx)
+{
+	size_t i;
+
+	fx_init(fx, "lockdep-effect");
+	free(fx->d.exp.label);
+	fx->d.exp.label = xstrdup("demo");
+	free(fx->d.exp.status);
+	fx->d.exp.status = xstrdup("interrupted");
+	fx->d.exp.created_at = 1764478800; /* 2025-11-30 05:00:00 UTC */
+	fx_meta(fx, "cpu_model", "Example CPU @ 2.00GHz");
+	fx_meta(fx, "cpus_online", "2");
+	fx_meta(fx, "governor", "performance");
+	fx_meta(fx, "hostname", "testhost");
+	fx_meta(fx, "kernel", "6.1.0-test");
+
+	fx_config(fx, "mutex-delay", "pthread-mutex",
+		  "threads=2 contended_delay_ns=0 cpus=0-1 runtime=2");
+	mutex_run(fx, true, 12.9e6, 1.70e6, 0.47);
+	for (i = 0; i < 8; i++)
+		mutex_run(fx, false, c1_tput[i], c1_rate[i], c1_cont[i]);
+	fx_run(fx, false, RUN_CRASHED, NULL, NULL, 0);
+	fx->d.runs[fx->d.nruns - 1].error = xstrdup("killed by signal 11");
+
+	fx_config(fx, "mutex-delay", "pthread-mutex",
+		  "threads=2 contended_delay_ns=10000 cpus=0-1 runtime=2");
+	for (i = 0; i < 8; i++)
+		mutex_run(fx, false, c2_tput[i], c2_rate[i], c2_cont[i]);
+
+	fx_config(fx, "spin \"fixed\"", "noop", "threads=1 spin=100 jobs=1000000");
+	for (i = 0; i < 4; i++) {
+		char m[128];
+		uint64_t ops = 1000000;
+
+		snprintf(m, sizeof(m), "elapsed_s=%.17g throughput=%.17g",
+			 1e6 / c3_tput[i], c3_tput[i]);
+		fx_run(fx, false, RUN_OK, m, &ops, 1);
+	}
+	fx_run(fx, false, RUN_PLANNED, NULL, NULL, 0);
+	fx_finish(fx);
+}
+
+static char *render(const struct analysis *a, enum report_format fmt,
+		    size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	assert_non_null(f);
+	assert_int_equal(report_write(f, a, fmt), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = xmalloc((size_t)n + 1);
+	*len = fread(buf, 1, (size_t)n, f);
+	buf[*len] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* Compares with the golden file, or rewrites it under CONTEND_UPDATE_GOLDEN. */
+static void golden(enum report_format fmt, const char *file)
+{
+	struct fixture fx;
+	struct analysis a;
+	char path[256], *got, *want;
+	size_t glen, wlen = 0;
+	const char *update = getenv("CONTEND_UPDATE_GOLDEN");
+
+	build(&fx);
+	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
+	got = render(&a, fmt, &glen);
+	snprintf(path, sizeof(path), GOLDEN_DIR "%s", file);
+	if (update && *update == '1') {
+		FILE *f = fopen(path, "wb");
+
+		assert_non_null(f);
+		assert_int_equal(fwrite(got, 1, glen, f), glen);
+		fclose(f);
+	}
+	want = slurp(path, &wlen);
+	if (!want)
+		fail_msg("cannot read %s", path);
+	if (glen != wlen || memcmp(got, want, glen)) {
+		fprintf(stderr, "---- %s differs; got:\n%s", path, got);
+		fail_msg("%s differs from the report", path);
+	}
+	free(got);
+	free(want);
+	analysis_release(&a);
+	fx_free(&fx);
+}
+
+static void test_golden_text(void **state)
+{
+	(void)state;
+	golden(REPORT_TEXT, "lockdep.txt");
+}
+
+static void test_golden_json(void **state)
+{
+	(void)state;
+	golden(REPORT_JSON, "lockdep.json");
+}
+
+static void test_golden_csv(void **state)
+{
+	(void)state;
+	golden(REPORT_CSV, "lockdep.csv");
+}
+
+/* Facts of the golden dataset the text must state, checked one by one. */
+static void test_text_states(void **state)
+{
+	struct fixture fx;
+	struct analysis a;
+	char *txt;
+	size_t len;
+
+	(void)state;
+	build(&fx);
+	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
+	txt = render(&a, REPORT_TEXT, &len);
+	/* 10 + 8 + 5 planned runs, 1 not run */
+	assert_non_null(strstr(txt, "runs: 23 planned: 20 measured, 1 warm-up, "
+				    "1 failed, 1 not run"));
+	assert_non_null(strstr(txt, "1 of 23 runs are missing"));
+	assert_non_null(strstr(txt, "Student-t 95% interval"));
+	assert_non_null(strstr(txt, "! misleading-throughput:"));
+	assert_non_null(strstr(txt, "! few-runs:"));
+	assert_non_null(strstr(txt, "harmonic mean"));
+	assert_non_null(strstr(txt, "outlier runs (kept): contention_rate seq 6 = 0.6"));
+	/* the configuration with higher throughput names its partner */
+	assert_non_null(strstr(txt, "misleading-throughput    1  config 2 (vs 1)"));
+	free(txt);
+	analysis_release(&a);
+	fx_free(&fx);
+}
+
+static void test_format_numbers(void **state)
+{
+	static const struct {
+		double v;
+		const char *want;
+	} cases[] = {
+		{ 13.7e6, "13.70M" }, { 1.76e6, "1.760M" }, { 132500, "132.5k" },
+		{ 999960, "1.000M" }, { 0.9987, "0.9987" }, { 1234, "1234" },
+		{ 9999, "9999" }, { 10000, "10.00k" }, { -2.5e7, "-25.00M" },
+		{ 0, "0" }, { 2.5e-6, "2.5e-06" }, { 3.2e9, "3.200G" },
+	};
+	char buf[32];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		assert_string_equal(analysis_fmt(buf, sizeof(buf), cases[i].v),
+				    cases[i].want);
+	assert_string_equal(analysis_fmt(buf, sizeof(buf), NAN), "-");
+	assert_string_equal(analysis_fmt(buf, sizeof(buf), -INFINITY), "-inf");
+}
+
+static void test_format_parse(void **state)
+{
+	(void)state;
+	assert_int_equal(report_format_parse("text"), REPORT_TEXT);
+	assert_int_equal(report_format_parse("json"), REPORT_JSON);
+	assert_int_equal(report_format_parse("csv"), REPORT_CSV);
+	assert_int_equal(report_format_parse("xml"), -1);
+	assert_int_equal(report_format_parse(""), -1);
+}
+
+/* Names from a config file reach json escaped and csv quoted. */
+static void test_escaping(void **state)
+{
+	struct fixture fx;
+	struct analysis a;
+	char *out;
+	size_t len;
+
+	(void)state;
+	fx_init(&fx, "a \"quoted\"\tname\\");
+	fx_config(&fx, "x,\"y\"\nz", "noop", "threads=1 runtime=1");
+	fx_run(&fx, false, RUN_OK, "throughput=1", NULL, 0);
+	fx_finish(&fx);
+	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
+	out = render(&a, REPORT_JSON, &len);
+	assert_non_null(strstr(out, "\"name\": \"a \\\"quoted\\\"\\tname\\\\\""));
+	assert_non_null(strstr(out, "\"section\": \"x,\\\"y\\\"\\nz\""));
+	free(out);
+	out = render(&a, REPORT_CSV, &len);
+	assert_non_null(strstr(out, ",\"x,\"\"y\"\"\nz\","));
+	free(out);
+	analysis_release(&a);
+	fx_free(&fx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_golden_text),
+		cmocka_unit_test(test_golden_json),
+		cmocka_unit_test(test_golden_csv),
+		cmocka_unit_test(test_text_states),
+		cmocka_unit_test(test_format_numbers),
+		cmocka_unit_test(test_format_parse),
+		cmocka_unit_test(test_escaping),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
