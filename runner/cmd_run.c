@@ -435,7 +435,10 @@ static int one_prepare(struct runner *r, struct one_run *o)
 	return 0;
 }
 
-/* rusage and wall time as metrics, for every run that ran to its end. */
+/*
+ * rusage and wall time as metrics, for every run that ran to its end: the
+ * names of protocol_runner_metrics, for which the parser keeps room.
+ */
 static void add_rusage(struct result *res, const struct child *c)
 {
 	const struct rusage *ru = &c->ru;

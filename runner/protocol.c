@@ -16,6 +16,18 @@
 #include "runner/protocol.h"
 #include "runner/util.h"
 
+const char *const protocol_runner_metrics[] = {
+	"user_s", "sys_s", "vcsw", "ivcsw", "maxrss_kb", "wall_s", NULL
+};
+
+static bool is_runner_metric(const char *name)
+{
+	for (size_t i = 0; protocol_runner_metrics[i]; i++)
+		if (!strcmp(name, protocol_runner_metrics[i]))
+			return true;
+	return false;
+}
+
 struct parse {
 	struct result *r;
 	long line;
@@ -129,6 +141,8 @@ static int parse_metric(struct parse *ps, const char *name, char *value)
 	if (strlen(name) >= METRIC_NAME_MAX)
 		return fail(ps, "metric name '%.64s' longer than %d bytes",
 			    name, METRIC_NAME_MAX - 1);
+	if (is_runner_metric(name))
+		return fail(ps, "metric '%s' is the runner's to measure", name);
 	if (!value || strchr(value, ' '))
 		return fail(ps, "metric '%s' wants exactly one value", name);
 	if (parse_value(value, &v))
@@ -136,8 +150,8 @@ static int parse_metric(struct parse *ps, const char *name, char *value)
 			    name, value);
 	if (!isnan(result_value(ps->r, name)))
 		return fail(ps, "duplicate metric '%s'", name);
-	if (ps->r->nmetrics == RESULT_MAX_METRICS)
-		return fail(ps, "more than %d metrics", RESULT_MAX_METRICS);
+	if (ps->r->nmetrics == PROTOCOL_MAX_METRICS)
+		return fail(ps, "more than %d metrics", PROTOCOL_MAX_METRICS);
 	result_add(ps->r, name, v);
 	return 0;
 }

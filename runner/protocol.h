@@ -6,7 +6,8 @@
  * The protocol (written by result_print):
  *
  *     NAME VALUE        one per metric; NAME is [A-Za-z_][A-Za-z0-9_.-]*,
- *                       shorter than METRIC_NAME_MAX, not "thread"/"end";
+ *                       shorter than METRIC_NAME_MAX, not "thread"/"end"
+ *                       nor one of the runner's (protocol_runner_metrics);
  *                       VALUE a finite number; each NAME at most once;
  *                       elapsed_s is required
  *     thread I OPS      per-thread (or per-process) operation counts,
@@ -15,7 +16,7 @@
  *
  * Single spaces between fields, every line ending in '\n', nothing after
  * "end", no NUL byte, lines at most PROTOCOL_MAX_LINE bytes, at most
- * RESULT_MAX_METRICS metrics and PROTOCOL_MAX_THREADS thread lines.
+ * PROTOCOL_MAX_METRICS metrics and PROTOCOL_MAX_THREADS thread lines.
  */
 #ifndef CONTEND_PROTOCOL_H
 #define CONTEND_PROTOCOL_H
@@ -28,6 +29,13 @@
 
 #define PROTOCOL_MAX_LINE    256
 #define PROTOCOL_MAX_THREADS 65536
+/* What the runner adds to a run's metrics: room is kept for them. */
+#define PROTOCOL_RUNNER_METRICS 6
+#define PROTOCOL_MAX_METRICS (RESULT_MAX_METRICS - PROTOCOL_RUNNER_METRICS)
+
+/* user_s sys_s vcsw ivcsw maxrss_kb wall_s: from wait4() and the runner's
+ * clock, never from the child.  NULL-terminated. */
+extern const char *const protocol_runner_metrics[];
 
 /*
  * Parses buf[0..len-1] into r (initialised here; release it with

@@ -16,5 +16,10 @@ char *scratch_create(const char *parent);
  * followed, and nothing outside path is touched.  0 or -1 after error().
  */
 int scratch_remove(const char *path);
+/*
+ * The parent a workload's `dir` parameter names: dir itself when set, else
+ * $TMPDIR when set and non-empty, else "/tmp".  Never NULL.
+ */
+const char *scratch_parent(const char *dir);
 
 #endif

@@ -154,6 +154,22 @@ expect "--fail-fast stopped at the first bad run" 1 "$(q "$tmp/ff.db" "SELECT
 	count(*) FROM runs WHERE status NOT IN ('ok', 'planned')")"
 grep -q "run --resume 1" "$tmp/err" || fail "--fail-fast without resume hint"
 
+# ---- the progress line: on a terminal only, never with --quiet ----
+printf '[experiment]\nname = p\nrepetitions = 2\nwarmup = 0\nruntime = 10ms\nseed = 1\n[workload a]\ntype = noop\n' \
+	> "$tmp/p.ini"
+"$CONTEND" run "$tmp/p.ini" --db "$tmp/p.db" > /dev/null 2> "$tmp/err"
+grep -q 'ETA' "$tmp/err" && fail "progress line drawn on a pipe"
+if command -v script > /dev/null 2>&1; then
+	script -qec "'$CONTEND' run '$tmp/p.ini' --db '$tmp/p.db'" /dev/null \
+		> "$tmp/tty" 2>&1
+	grep -q '\[2/2\] .* elapsed, ETA' "$tmp/tty" ||
+		fail "no progress line on a terminal: $(cat "$tmp/tty")"
+	grep -q '2 runs: 2 ok' "$tmp/tty" || fail "no summary on a terminal"
+	script -qec "'$CONTEND' run '$tmp/p.ini' --db '$tmp/p.db' --quiet" \
+		/dev/null > "$tmp/tty" 2>&1
+	grep -q 'ETA' "$tmp/tty" && fail "progress line drawn with --quiet"
+fi
+
 # ---- contend exec by hand ----
 "$CONTEND" exec noop threads=2 runtime=200ms > "$tmp/out"
 expect "exec exit status" 0 $?

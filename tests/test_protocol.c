@@ -86,6 +86,8 @@ static const struct pcase cases[] = {
 	  0, 0 },
 	{ "NUL byte", "elapsed_s 1\n\0end\n", 17, -1, "NUL byte", 0, 0 },
 	{ "no elapsed_s", "ops 1\nend\n", 0, -1, "no elapsed_s", 0, 0 },
+	{ "the runner's metric", "elapsed_s 1\nuser_s 2\nend\n", 0, -1,
+	  "line 2: metric 'user_s' is the runner's to measure", 0, 0 },
 };
 
 static void test_table(void **state)
@@ -168,12 +170,12 @@ static void test_limits(void **state)
 	char *s;
 
 	(void)state;
-	/* RESULT_MAX_METRICS in all (elapsed_s is one of them) is fine. */
-	s = repeat_lines(RESULT_MAX_METRICS - 1, "m%zu %zu\n");
+	/* PROTOCOL_MAX_METRICS in all (elapsed_s is one of them) is fine. */
+	s = repeat_lines(PROTOCOL_MAX_METRICS - 1, "m%zu %zu\n");
 	assert_int_equal(protocol_parse(s, strlen(s), &r, err, sizeof(err)), 0);
 	result_release(&r);
 	free(s);
-	s = repeat_lines(RESULT_MAX_METRICS, "m%zu %zu\n");
+	s = repeat_lines(PROTOCOL_MAX_METRICS, "m%zu %zu\n");
 	assert_int_equal(protocol_parse(s, strlen(s), &r, err, sizeof(err)),
 			 -1);
 	assert_non_null(strstr(err, "more than"));
