@@ -1,14 +1,815 @@
 /*
- * cmd_compare.c - `contend compare`.  Not implemented yet: listed honestly,
- * never faking output.
+ * cmd_compare.c - `contend compare BASE CAND`: resolves the two selections
+ * (a label or experiment in a database, or a ministat-style number file),
+ * hands them to compare_sides(), prints the result as ministat-like text
+ * or JSON (docs/compare-json.md), and gates CI with --fail-on-regression.
  */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis/compare.h"
+#include "analysis/numfile.h"
 #include "runner/commands.h"
+#include "plots/plot.h"
 #include "runner/util.h"
+
+struct cmp_args {
+	const char *db;                 /* --db: the default database */
+	const char *metric;             /* NULL: throughput, or "value" */
+	bool json;
+	double threshold;
+	double fail_pct;                /* < 0: not gating */
+	enum direction dir;             /* DIR_UNKNOWN: from the metric */
+	double confidence;              /* 0: the baseline's, else 0.95 */
+	struct numfile_opts nf;
+	const char *base, *cand;
+	const char *plot_dir;           /* --plot DIR */
+};
+
+/* One side as the user named it, and what it loaded. */
+struct selection {
+	const char *text;
+	const char *role;               /* "baseline" or "candidate" */
+	char *db;                       /* NULL for a number file */
+	char *sel;                      /* selector in db; NULL = newest */
+	struct store *st;
+	int64_t *ids;
+	size_t nsets;
+	struct dataset *sets;
+	struct analysis *an;
+	double *values;                 /* number file */
+	size_t nvalues;
+	struct compare_numbers num;
+	struct compare_side side;
+};
+
+/* ---- options ---- */
+
+enum opt_id {
+	OPT_DB = 256, OPT_METRIC, OPT_FORMAT, OPT_THRESHOLD, OPT_FAIL,
+	OPT_LOWER, OPT_HIGHER, OPT_CONFIDENCE, OPT_PLOT, OPT_COLUMN = 'C',
+	OPT_DELIMS = 'd',
+};
+
+static const struct option options[] = {
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "fail-on-regression", required_argument, NULL, OPT_FAIL },
+	{ "lower-is-better", no_argument, NULL, OPT_LOWER },
+	{ "higher-is-better", no_argument, NULL, OPT_HIGHER },
+	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "column", required_argument, NULL, OPT_COLUMN },
+	{ "delimiters", required_argument, NULL, OPT_DELIMS },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_pct(const char *opt, const char *s, double *out)
+{
+	if (parse_double(s, out) < 0 || *out < 0)
+		return error("%s: '%s' is not a percentage >= 0", opt, s);
+	return 0;
+}
+
+static int parse_format(const char *s, bool *json)
+{
+	static const char *const names[] = { "text", "json" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(s, names[i])) {
+			*json = i == 1;
+			return 0;
+		}
+	}
+	return error("--format: '%s' is not text or json", s);
+}
+
+static int parse_option(int c, const char *arg, struct cmp_args *a)
+{
+	long long col;
+
+	switch (c) {
+	case OPT_DB:
+		a->db = arg;
+		return 0;
+	case OPT_METRIC:
+		a->metric = arg;
+		return 0;
+	case OPT_FORMAT:
+		return parse_format(arg, &a->json);
+	case OPT_THRESHOLD:
+		return parse_pct("--threshold", arg, &a->threshold);
+	case OPT_FAIL:
+		return parse_pct("--fail-on-regression", arg, &a->fail_pct);
+	case OPT_LOWER:
+		a->dir = DIR_LOWER;
+		return 0;
+	case OPT_PLOT:
+		a->plot_dir = arg;
+		return 0;
+	case OPT_HIGHER:
+		a->dir = DIR_HIGHER;
+		return 0;
+	case OPT_CONFIDENCE:
+		if (parse_double(arg, &a->confidence) < 0 ||
+		    !(a->confidence > 0 && a->confidence < 1))
+			return error("--confidence: '%s' is not in (0, 1), "
+				     "e.g. 0.95", arg);
+		return 0;
+	case OPT_COLUMN:
+		if (parse_ll(arg, &col) < 0 || col < 1 || col > 1000000)
+			return error("-C: '%s' is not a column number >= 1",
+				     arg);
+		a->nf.column = (long)col;
+		return 0;
+	case OPT_DELIMS:
+		if (!*arg)
+			return error("-d: the delimiter set is empty");
+		a->nf.delims = arg;
+		return 0;
+	default:
+		return error("usage: contend compare BASE CAND [--db PATH] "
+			     "[--metric M] [--format text|json] "
+			     "[--threshold PCT] [--fail-on-regression PCT] "
+			     "[--lower-is-better] [-C N] [-d DELIMS] "
+			     "[--confidence C] [--plot DIR]");
+	}
+}
+
+static int parse_args(int argc, char **argv, struct cmp_args *a)
+{
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->threshold = 1;
+	a->fail_pct = -1;
+	numfile_opts_default(&a->nf);
+	optind = 1;
+	opterr = 1;
+	while ((c = getopt_long(argc, argv, "C:d:", options, NULL)) != -1)
+		if (parse_option(c, optarg, a) < 0)
+			return -1;
+	if (argc - optind != 2)
+		return error("compare needs two selections, BASE and CAND "
+			     "(got %d); see 'contend help compare'",
+			     argc - optind);
+	a->base = argv[optind];
+	a->cand = argv[optind + 1];
+	if (!a->db)
+		a->db = store_default_path();
+	return 0;
+}
+
+/* ---- selections ---- */
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+/* SQLite files begin with this 16-byte header string. */
+static bool is_sqlite(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	FILE *f = fopen(path, "rb");
+	bool yes;
+
+	if (!f)
+		return false;
+	yes = fread(head, 1, sizeof(head), f) == sizeof(head) &&
+	      !memcmp(head, magic, sizeof(magic));
+	fclose(f);
+	return yes;
+}
+
+/*
+ * A plain existing file is numbers (or a whole database); otherwise the
+ * shortest prefix before a ':' that names a file is the database; else
+ * the text is a selector in the default database.
+ */
+static int resolve(struct selection *s, const char *default_db)
+{
+	const char *p;
+
+	if (is_file(s->text)) {
+		if (is_sqlite(s->text))
+			s->db = xstrdup(s->text);
+		return 0;
+	}
+	for (p = strchr(s->text, ':'); p; p = strchr(p + 1, ':')) {
+		char *prefix = xstrndup(s->text, (size_t)(p - s->text));
+
+		if (is_file(prefix)) {
+			if (!is_sqlite(prefix)) {
+				error("%s: '%s' is not a contend database",
+				      s->text, prefix);
+				free(prefix);
+				return -1;
+			}
+			s->db = prefix;
+			s->sel = p[1] ? xstrdup(p + 1) : NULL;
+			return 0;
+		}
+		free(prefix);
+	}
+	if (!is_file(default_db))
+		return error("'%s' is neither a file nor found in a database: "
+			     "no database at %s (use --db PATH or DB:LABEL)",
+			     s->text, default_db);
+	s->db = xstrdup(default_db);
+	s->sel = xstrdup(s->text);
+	return 0;
+}
+
+/* Loads and analyses every experiment the selector names. */
+static int load_db(struct selection *s)
+{
+	struct analysis_opts ao;
+	int k;
+	size_t i;
+
+	if (store_open(s->db, STORE_RDONLY, &s->st) < 0)
+		return EXIT_RUNTIME;
+	k = store_experiment_find(s->st, s->sel, &s->ids);
+	if (k < 0)
+		return EXIT_RUNTIME;
+	if (k == 0) {
+		error("%s: no experiment, label or id '%s' in %s", s->role,
+		      s->sel ? s->sel : "(newest)", s->db);
+		return EXIT_USAGE;
+	}
+	s->sets = xcalloc((size_t)k, sizeof(*s->sets));
+	s->an = xcalloc((size_t)k, sizeof(*s->an));
+	analysis_opts_default(&ao);
+	for (i = 0; i < (size_t)k; i++) {
+		if (store_load(s->st, s->ids[i], &s->sets[i]) < 0)
+			return EXIT_RUNTIME;
+		s->nsets++;
+		if (analysis_run(&s->sets[i], &ao, &s->an[i]) < 0)
+			return EXIT_RUNTIME;
+	}
+	s->side.name = s->text;
+	s->side.nsets = s->nsets;
+	s->side.sets = s->sets;
+	s->side.an = s->an;
+	return 0;
+}
+
+static int load(struct selection *s, const struct cmp_args *a)
+{
+	if (resolve(s, a->db) < 0)
+		return EXIT_USAGE;
+	if (s->db)
+		return load_db(s);
+	if (numfile_read(s->text, &a->nf, &s->values, &s->nvalues) < 0)
+		return EXIT_USAGE;
+	return 0;
+}
+
+static void selection_release(struct selection *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nsets; i++) {
+		analysis_release(&s->an[i]);
+		dataset_release(&s->sets[i]);
+	}
+	free(s->an);
+	free(s->sets);
+	free(s->ids);
+	if (s->st)
+		store_close(s->st);
+	compare_numbers_release(&s->num);
+	free(s->values);
+	free(s->db);
+	free(s->sel);
+}
+
+/*
+ * A number file becomes a side that matches the other side's only
+ * configuration (or, against another file, a configuration named "").
+ */
+static int number_side(struct selection *s, const struct selection *other,
+		       const char *metric)
+{
+	const struct ds_config *like = NULL;
+
+	if (other->db && compare_side_configs(&other->side, &like) != 1)
+		return error("%s is a number file, so %s must select exactly "
+			     "one configuration", s->text, other->text);
+	compare_numbers_init(&s->num, s->text, metric, s->values, s->nvalues,
+			     like, &s->side);
+	return 0;
+}
+
+/* ---- direction and confidence ---- */
+
+/* The metric: throughput for databases, "value" for two number files. */
+static int settle_metric(struct cmp_args *a, const struct selection *b,
+			 const struct selection *c)
+{
+	if (!a->metric)
+		a->metric = !b->db && !c->db ? "value" : "throughput";
+	if (b->db && compare_side_has_metric(&b->side, a->metric, b->role) < 0)
+		return -1;
+	if (c->db && compare_side_has_metric(&c->side, a->metric, c->role) < 0)
+		return -1;
+	return 0;
+}
+
+static int settle(const struct cmp_args *a, const struct selection *b,
+		  const struct selection *c, struct compare_opts *o)
+{
+	bool files = !b->db && !c->db;
+
+	compare_opts_default(o);
+	o->dir = a->dir != DIR_UNKNOWN ? a->dir : metric_direction(a->metric);
+	/* Two number files ("value", or a name of the user's) default up. */
+	if (o->dir == DIR_UNKNOWN && files)
+		o->dir = DIR_HIGHER;
+	if (o->dir == DIR_UNKNOWN)
+		return error("metric '%s' has no declared direction: pass "
+			     "--higher-is-better or --lower-is-better",
+			     a->metric);
+	o->threshold_pct = a->threshold;
+	o->confidence = a->confidence;
+	if (!(o->confidence > 0)) {
+		const struct selection *db = b->nsets ? b : c;
+		double ec = db->nsets ? db->sets[0].exp.confidence : 0;
+
+		o->confidence = ec > 0 && ec < 1 ? ec : 0.95;
+	}
+	return 0;
+}
+
+/* ---- text ---- */
+
+static const char *dir_name(enum direction d)
+{
+	return d == DIR_LOWER ? "lower is better" : "higher is better";
+}
+
+static void print_side_line(FILE *f, const struct selection *s)
+{
+	size_t i;
+
+	fprintf(f, "%-10s %s", s->role, s->text);
+	if (!s->db) {
+		fprintf(f, " (number file, %zu values)\n", s->nvalues);
+		return;
+	}
+	fprintf(f, " (%s, experiment%s", s->db, s->nsets > 1 ? "s" : "");
+	for (i = 0; i < s->nsets; i++)
+		fprintf(f, "%s%" PRId64, i ? ", " : " ", s->sets[i].exp.id);
+	fprintf(f, ")\n");
+}
+
+static void print_header(FILE *f, const struct selection *b,
+			 const struct selection *c, const struct compare_result *r)
+{
+	const char *unit = metric_unit(r->metric);
+
+	fprintf(f, "metric     %s%s%s, %s\n", r->metric, *unit ? ", " : "",
+		unit, dir_name(r->opts.dir));
+	print_side_line(f, b);
+	print_side_line(f, c);
+	fprintf(f, "Tests: Welch's t (unequal variances, Welch-Satterthwaite "
+		   "df) for the difference of means;\n"
+		   "       Mann-Whitney U (exact for small samples without "
+		   "ties, else normal approximation\n"
+		   "       with tie and continuity correction); %.1f%% "
+		   "confidence; threshold %g%%.\n",
+		100 * r->opts.confidence, r->opts.threshold_pct);
+	fprintf(f, "A side that holds a configuration in several experiments "
+		   "(invocations) is\nrepresented by its invocation means, the "
+		   "unit of replication.\n");
+}
+
+static void print_unit(FILE *f, const char *role, const struct compare_unit *u,
+		       bool numbers)
+{
+	if (numbers)
+		fprintf(f, "%s: values of a number file", role);
+	else if (u->means)
+		fprintf(f, "%s: means of %zu invocations (%zu runs)", role,
+			u->invocations, u->runs);
+	else
+		fprintf(f, "%s: %zu runs of one invocation", role, u->runs);
+}
+
+static void print_row(FILE *f, const char *role, const struct compare_summary *s)
+{
+	fprintf(f, "  %-10s %4zu  %12.6g  %12.6g  [%.6g, %.6g]\n", role, s->n,
+		s->mean, s->sd, s->ci_low, s->ci_high);
+}
+
+static void print_verdict(FILE *f, const struct compare_stats *st,
+			  const struct compare_opts *o)
+{
+	double thr = o->threshold_pct;
+	size_t n = st->base.n > st->cand.n ? st->base.n : st->cand.n;
+
+	fprintf(f, "  verdict: %s", verdict_names[st->verdict]);
+	switch (st->verdict) {
+	case VERDICT_FASTER:
+	case VERDICT_SLOWER:
+		fprintf(f, " (the whole interval lies beyond %g%% on the %s "
+			   "side)\n", thr,
+			st->verdict == VERDICT_FASTER ? "better" : "worse");
+		return;
+	case VERDICT_NO_CHANGE:
+		fprintf(f, " (the whole interval lies within +-%g%%)\n", thr);
+		return;
+	default:
+		break;
+	}
+	if (st->base.n < 2 || st->cand.n < 2) {
+		fprintf(f, " (a side has fewer than 2 values)\n");
+		return;
+	}
+	fprintf(f, " (the interval reaches across +-%g%%: the data cannot "
+		   "tell)\n", thr);
+	if (isfinite(st->mde_pct))
+		fprintf(f, "  smallest change detectable now (%.0f%% power): "
+			   "%.2f%%", 100 * o->power, st->mde_pct);
+	if (st->needed_runs > n)
+		fprintf(f, "; about %zu runs per side would resolve %g%%\n",
+			st->needed_runs, thr);
+	else if (st->needed_runs)
+		fprintf(f, "; the change lies near the threshold: more runs "
+			   "narrow the interval but it may keep straddling "
+			   "%g%%\n", thr);
+	else
+		fputc('\n', f);
+}
+
+static void print_comparison(FILE *f, const struct comparison *cmp,
+			     const struct compare_result *r,
+			     const struct selection *b,
+			     const struct selection *c)
+{
+	const struct compare_stats *st = &cmp->st;
+	size_t i;
+
+	if (*cmp->workload)
+		fprintf(f, "\n== %s [%s] %s\n", cmp->workload, cmp->section,
+			cmp->canon);
+	else
+		fprintf(f, "\n== %s vs %s\n", b->text, c->text);
+	fprintf(f, "  %-10s %4s  %12s  %12s  %.1f%% CI of the mean\n", "",
+		"N", "Mean", "Sd", 100 * r->opts.confidence);
+	print_row(f, "baseline", &st->base);
+	print_row(f, "candidate", &st->cand);
+	fprintf(f, "  unit: ");
+	print_unit(f, "baseline", &cmp->ubase, !b->db);
+	fprintf(f, "; ");
+	print_unit(f, "candidate", &cmp->ucand, !c->db);
+	fprintf(f, "\n  Difference at %.1f%% confidence: %+.2f%% "
+		   "[%+.2f%%, %+.2f%%] (%+.6g [%+.6g, %+.6g])\n",
+		100 * r->opts.confidence, st->change_pct,
+		st->change_ci_low_pct, st->change_ci_high_pct, st->diff,
+		st->diff_ci_low, st->diff_ci_high);
+	fprintf(f, "  p (Welch t, df %.1f) = %.3g   p (Mann-Whitney U, %s) = "
+		   "%.3g   Hedges' g = %+.3g\n", st->df, st->p_welch,
+		st->mw_exact ? "exact" : "normal approx.", st->p_mannwhitney,
+		st->hedges_g);
+	print_verdict(f, st, &r->opts);
+	for (i = 0; i < cmp->nflags; i++)
+		fprintf(f, "  flag %s (%s): %s\n", cmp->flags[i].name,
+			cmp->flags[i].side, cmp->flags[i].message);
+}
+
+static void print_text(FILE *f, const struct compare_result *r,
+		       const struct selection *b, const struct selection *c)
+{
+	size_t i;
+
+	print_header(f, b, c, r);
+	for (i = 0; i < r->n; i++)
+		print_comparison(f, &r->cmp[i], r, b, c);
+	if (r->nunmatched)
+		fprintf(f, "\nNot compared:\n");
+	for (i = 0; i < r->nunmatched; i++)
+		fprintf(f, "  %s: %s [%s] %s: %s\n", r->unmatched[i].side,
+			r->unmatched[i].workload, r->unmatched[i].section,
+			r->unmatched[i].canon, r->unmatched[i].reason);
+	fprintf(f, "\nSummary: %zu faster, %zu slower, %zu no-change, "
+		   "%zu inconclusive (%zu compared, %zu not compared)\n",
+		r->count[VERDICT_FASTER], r->count[VERDICT_SLOWER],
+		r->count[VERDICT_NO_CHANGE], r->count[VERDICT_INCONCLUSIVE],
+		r->n, r->nunmatched);
+}
+
+/* ---- json (docs/compare-json.md) ---- */
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch == '\t')
+			fputs("\\t", f);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+/* JSON has no NaN: a figure that cannot be computed is null. */
+static void json_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.15g", v);
+	else
+		fputs("null", f);
+}
+
+static void json_key_str(FILE *f, const char *key, const char *v)
+{
+	fprintf(f, "\"%s\": ", key);
+	if (v && *v)
+		json_str(f, v);
+	else
+		fputs("null", f);
+}
+
+static void json_key_num(FILE *f, const char *key, double v)
+{
+	fprintf(f, "\"%s\": ", key);
+	json_num(f, v);
+}
+
+static void json_selection(FILE *f, const struct selection *s)
+{
+	size_t i;
+
+	fputc('{', f);
+	json_key_str(f, "selector", s->text);
+	fputs(", ", f);
+	json_key_str(f, "database", s->db);
+	fprintf(f, ", \"experiments\": [");
+	for (i = 0; i < s->nsets; i++)
+		fprintf(f, "%s%" PRId64, i ? ", " : "", s->sets[i].exp.id);
+	fprintf(f, "]}");
+}
+
+static void json_side(FILE *f, const char *key, const struct compare_summary *s,
+		      const struct compare_unit *u, bool numbers)
+{
+	fprintf(f, "      \"%s\": {\"n\": %zu, ", key, s->n);
+	json_key_num(f, "mean", s->mean);
+	fputs(", ", f);
+	json_key_num(f, "sd", s->sd);
+	fputs(", ", f);
+	json_key_num(f, "ci_low", s->ci_low);
+	fputs(", ", f);
+	json_key_num(f, "ci_high", s->ci_high);
+	fprintf(f, ", \"unit\": \"%s\", \"invocations\": %zu, \"runs\": %zu},\n",
+		numbers ? "values" : u->means ? "invocation-means" : "runs",
+		numbers ? 0 : u->invocations, u->runs);
+}
+
+static void json_params(FILE *f, const struct ds_config *c)
+{
+	size_t i;
+
+	fputc('{', f);
+	for (i = 0; c && i < c->nparams; i++) {
+		fputs(i ? ", " : "", f);
+		json_str(f, c->params[i].key);
+		fputs(": ", f);
+		json_str(f, c->params[i].value);
+	}
+	fputc('}', f);
+}
+
+static void json_flags(FILE *f, const struct comparison *cmp)
+{
+	size_t i;
+
+	fputs("      \"flags\": [", f);
+	for (i = 0; i < cmp->nflags; i++) {
+		fputs(i ? ", " : "", f);
+		fputc('{', f);
+		json_key_str(f, "name", cmp->flags[i].name);
+		fputs(", ", f);
+		json_key_str(f, "side", cmp->flags[i].side);
+		fputs(", ", f);
+		json_key_str(f, "message", cmp->flags[i].message);
+		fputc('}', f);
+	}
+	fputs("]\n", f);
+}
+
+static void json_comparison(FILE *f, const struct comparison *cmp,
+			    const struct compare_result *r, bool bnum,
+			    bool cnum)
+{
+	const struct compare_stats *st = &cmp->st;
+	const struct { const char *key; double v; } nums[] = {
+		{ "change_pct", st->change_pct },
+		{ "diff", st->diff },
+		{ "diff_ci_low", st->diff_ci_low },
+		{ "diff_ci_high", st->diff_ci_high },
+		{ "change_ci_low_pct", st->change_ci_low_pct },
+		{ "change_ci_high_pct", st->change_ci_high_pct },
+		{ "df", st->df },
+		{ "p_welch", st->p_welch },
+		{ "p_mannwhitney", st->p_mannwhitney },
+		{ "hedges_g", st->hedges_g },
+		{ "mde_pct", st->mde_pct },
+	};
+	size_t i;
+
+	fputs("    {\n      ", f);
+	json_key_str(f, "config", cmp->canon);
+	fputs(",\n      ", f);
+	json_key_str(f, "workload", cmp->workload);
+	fputs(",\n      ", f);
+	json_key_str(f, "section", cmp->section);
+	fputs(",\n      \"params\": ", f);
+	json_params(f, bnum ? NULL : cmp->config);
+	fputs(",\n      ", f);
+	json_key_str(f, "metric", r->metric);
+	fputs(",\n", f);
+	json_side(f, "baseline", &st->base, &cmp->ubase, bnum);
+	json_side(f, "candidate", &st->cand, &cmp->ucand, cnum);
+	for (i = 0; i < ARRAY_SIZE(nums); i++) {
+		fputs("      ", f);
+		json_key_num(f, nums[i].key, nums[i].v);
+		fputs(",\n", f);
+	}
+	fprintf(f, "      \"mannwhitney_method\": \"%s\",\n",
+		st->mw_exact ? "exact" : "normal");
+	fprintf(f, "      \"verdict\": \"%s\",\n      \"needed_runs\": ",
+		verdict_names[st->verdict]);
+	if (st->needed_runs)
+		fprintf(f, "%zu,\n", st->needed_runs);
+	else
+		fputs("null,\n", f);
+	json_flags(f, cmp);
+	fputs("    }", f);
+}
+
+static void json_unmatched(FILE *f, const struct compare_result *r)
+{
+	size_t i;
+
+	fputs("  \"unmatched\": [", f);
+	for (i = 0; i < r->nunmatched; i++) {
+		const struct compare_unmatched *u = &r->unmatched[i];
+
+		fputs(i ? ",\n    {" : "\n    {", f);
+		json_key_str(f, "side", u->side);
+		fputs(", ", f);
+		json_key_str(f, "workload", u->workload);
+		fputs(", ", f);
+		json_key_str(f, "section", u->section);
+		fputs(", ", f);
+		json_key_str(f, "config", u->canon);
+		fputs(", ", f);
+		json_key_str(f, "reason", u->reason);
+		fputc('}', f);
+	}
+	fputs(r->nunmatched ? "\n  ],\n" : "],\n", f);
+}
+
+static void print_json(FILE *f, const struct compare_result *r,
+		       const struct selection *b, const struct selection *c,
+		       size_t regressions, double fail_pct)
+{
+	size_t i;
+
+	fputs("{\n  ", f);
+	json_key_str(f, "metric", r->metric);
+	fputs(",\n  ", f);
+	json_key_str(f, "metric_unit", metric_unit(r->metric));
+	fprintf(f, ",\n  \"direction\": \"%s\",\n",
+		r->opts.dir == DIR_LOWER ? "lower" : "higher");
+	fprintf(f, "  \"confidence\": %g,\n  \"threshold_pct\": %g,\n",
+		r->opts.confidence, r->opts.threshold_pct);
+	fputs("  \"tests\": {\"difference\": \"welch-t\", "
+	      "\"rank\": \"mann-whitney-u\"},\n  \"baseline\": ", f);
+	json_selection(f, b);
+	fputs(",\n  \"candidate\": ", f);
+	json_selection(f, c);
+	fputs(",\n  \"comparisons\": [", f);
+	for (i = 0; i < r->n; i++) {
+		fputs(i ? ",\n" : "\n", f);
+		json_comparison(f, &r->cmp[i], r, !b->db, !c->db);
+	}
+	fputs(r->n ? "\n  ],\n" : "],\n", f);
+	json_unmatched(f, r);
+	fprintf(f, "  \"summary\": {\"faster\": %zu, \"slower\": %zu, "
+		   "\"no_change\": %zu, \"inconclusive\": %zu, "
+		   "\"unmatched\": %zu}",
+		r->count[VERDICT_FASTER], r->count[VERDICT_SLOWER],
+		r->count[VERDICT_NO_CHANGE], r->count[VERDICT_INCONCLUSIVE],
+		r->nunmatched);
+	if (fail_pct >= 0)
+		fprintf(f, ",\n  \"regression\": {\"threshold_pct\": %g, "
+			   "\"count\": %zu}", fail_pct, regressions);
+	fputs("\n}\n", f);
+}
+
+/* ---- the command ---- */
+
+/* Configurations slower by more than pct in the metric's direction. */
+static size_t regressions(const struct compare_result *r, double pct)
+{
+	size_t i, n = 0;
+
+	for (i = 0; pct >= 0 && i < r->n; i++) {
+		const struct compare_stats *st = &r->cmp[i].st;
+		double worse = r->opts.dir == DIR_LOWER ? st->change_pct
+							: -st->change_pct;
+
+		if (st->verdict == VERDICT_SLOWER && worse > pct)
+			n++;
+	}
+	return n;
+}
+
+static int run(struct cmp_args *a, struct selection *b, struct selection *c)
+{
+	struct compare_result r;
+	struct compare_opts o;
+	size_t nreg;
+	int ret;
+
+	ret = load(b, a);
+	if (!ret)
+		ret = load(c, a);
+	if (ret)
+		return ret;
+	if (settle_metric(a, b, c) < 0 || settle(a, b, c, &o) < 0)
+		return EXIT_USAGE;
+	if ((!b->db && number_side(b, c, a->metric) < 0) ||
+	    (!c->db && number_side(c, b, a->metric) < 0))
+		return EXIT_USAGE;
+	if (compare_sides(&b->side, &c->side, a->metric, &o, &r) < 0)
+		return EXIT_USAGE;
+	nreg = regressions(&r, a->fail_pct);
+	if (a->json)
+		print_json(stdout, &r, b, c, nreg, a->fail_pct);
+	else
+		print_text(stdout, &r, b, c);
+	if (a->plot_dir) {
+		struct plot_opts po = { .out_dir = a->plot_dir, .png = true,
+					.svg = true, .render = true };
+		struct plot_set set;
+
+		if (plot_compare(&r, b->text, c->text, &po, &set) < 0)
+			ret = EXIT_RUNTIME;
+		else
+			fprintf(stderr, "contend: comparison plot written to %s/compare.png\n",
+				a->plot_dir);
+		plot_set_release(&set);
+	}
+	if (nreg)
+		error("regression: %zu configuration%s slower by more than "
+		      "%g%%", nreg, nreg == 1 ? "" : "s", a->fail_pct);
+	compare_result_release(&r);
+	return nreg ? EXIT_REGRESSION : ret;
+}
 
 int cmd_compare(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	error("'compare' is not implemented yet");
-	return EXIT_RUNTIME;
+	struct selection b = { .role = "baseline" };
+	struct selection c = { .role = "candidate" };
+	struct cmp_args a;
+	int ret;
+
+	if (parse_args(argc, argv, &a) < 0)
+		return EXIT_USAGE;
+	b.text = a.base;
+	c.text = a.cand;
+	ret = run(&a, &b, &c);
+	selection_release(&b);
+	selection_release(&c);
+	if (fflush(stdout) != 0 && !ret) {
+		error("writing the result: %s", strerror(errno));
+		ret = EXIT_RUNTIME;
+	}
+	return ret;
 }

@@ -7,7 +7,9 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "analysis/levels.h"
 #include "analysis/report.h"
 #include "plots/plot.h"
 #include "db/store.h"
@@ -186,6 +188,10 @@ int cmd_report(int argc, char **argv)
 	int64_t id;
 	int ret = EXIT_RUNTIME, p;
 
+	/* `--levels` is its own analysis over several experiments. */
+	for (int i = 1; i < argc; i++)
+		if (!strncmp(argv[i], "--levels", 8))
+			return levels_report(argc, argv);
 	p = parse_args(argc, argv, &ra);
 	if (p)
 		return p > 0 ? 0 : EXIT_USAGE;

@@ -35,6 +35,7 @@ struct plotter {
 	int m;                  /* dataset index of metric */
 	size_t nsections;
 	struct section *sections;
+	size_t *section_of;     /* config index -> its section */
 	struct plot_set *out;
 };
 
@@ -119,6 +120,7 @@ static void sections_build(struct plotter *p)
 	size_t c, i, k;
 
 	p->sections = xcalloc(d->nconfigs, sizeof(*p->sections));
+	p->section_of = xcalloc(d->nconfigs, sizeof(*p->section_of));
 	for (c = 0; c < d->nconfigs; c++) {
 		struct section *s = NULL;
 
@@ -131,6 +133,7 @@ static void sections_build(struct plotter *p)
 			s->cfg = xcalloc(d->nconfigs, sizeof(*s->cfg));
 		}
 		s->cfg[s->n++] = c;
+		p->section_of[c] = (size_t)(s - p->sections);
 	}
 	for (i = 0; i < p->nsections; i++) {
 		struct section *s = &p->sections[i];
@@ -161,6 +164,7 @@ static void sections_free(struct plotter *p)
 		free(p->sections[i].vary);
 	}
 	free(p->sections);
+	free(p->section_of);
 }
 
 static FILE *open_in(const struct plotter *p, const char *name)
@@ -553,13 +557,8 @@ static int plot_order(struct plotter *p)
 	gp_quote(gp, ylabel);
 	fputs("\nplot \\\n", gp);
 	for (c = 0; c < d->nconfigs; c++) {
-		const struct section *s = NULL;
-		char *label;
+		char *label = config_title(p, &p->sections[p->section_of[c]], c);
 
-		for (size_t i = 0; i < p->nsections; i++)
-			if (!strcmp(p->sections[i].name, d->configs[c].section))
-				s = &p->sections[i];
-		label = config_title(p, s, c);
 		fprintf(gp, "  'order.dat' index %zu using 1:($3 > 0 ? 1/0 : $2) with linespoints pt %d title ",
 			c, config_flagged(p, c) ? 6 : 7);
 		gp_quote(gp, label);
@@ -582,17 +581,12 @@ out:
 /* xtics naming every configuration, flagged ones marked with (!). */
 static void config_xtics(const struct plotter *p, FILE *gp)
 {
-	size_t c, i;
+	size_t c;
 
 	fputs("set xtics rotate by 30 right (", gp);
 	for (c = 0; c < p->d->nconfigs; c++) {
-		const struct section *s = NULL;
-		char *full;
+		char *full = config_title(p, &p->sections[p->section_of[c]], c);
 
-		for (i = 0; i < p->nsections; i++)
-			if (!strcmp(p->sections[i].name, p->d->configs[c].section))
-				s = &p->sections[i];
-		full = config_title(p, s, c);
 		gp_quote(gp, full);
 		fprintf(gp, " %zu%s", c + 1, c + 1 < p->d->nconfigs ? ", " : "");
 		free(full);

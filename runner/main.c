@@ -33,8 +33,11 @@ static const struct command commands[] = {
 	  "               [--html DIR] [--markdown DIR]\n"
 	  "contend report --levels NAME [--db PATH] [--metric M] [--boot-cost S]" },
 	{ "compare", cmd_compare, "A/B comparison of two selections",
-	  "contend compare BASE CAND [--metric M] [--format text|json]\n"
-	  "                [--threshold PCT] [--fail-on-regression PCT]" },
+	  "contend compare BASE CAND [--db PATH] [--metric M] [--format text|json]\n"
+	  "                [--threshold PCT] [--fail-on-regression PCT]\n"
+	  "                [--lower-is-better | --higher-is-better] [-C N] [-d DELIMS]\n"
+	  "                [--confidence C]\n"
+	  "BASE, CAND: LABEL | DB:LABEL | DB:EXPERIMENT | DB | FILE of numbers" },
 	{ "plot", cmd_plot, "draw the plots of an experiment with gnuplot",
 	  "contend plot [--db PATH] [EXPERIMENT] [--out DIR] [--format png|svg|both]" },
 	{ "export", cmd_export, "export runs and samples in long format",

@@ -10,7 +10,14 @@
 
 const struct workload *const workloads[] = {
 	&noop_workload,
+	&futex_mutex_workload,
+	&pthread_mutex_workload,
+	&spinlock_workload,
+	&rwlock_workload,
 	&paramtest_workload,
+	&creat_workload,
+	&chat_workload,
+	&command_workload,
 };
 const size_t nworkloads = ARRAY_SIZE(workloads);
 

@@ -8,6 +8,23 @@
 #include "runner/workload.h"
 
 extern const struct workload noop_workload;
+extern const struct workload futex_mutex_workload;   /* futex_mutex.c */
+extern const struct workload pthread_mutex_workload; /* pthread_mutex.c */
+extern const struct workload spinlock_workload;      /* spinlock.c */
+extern const struct workload rwlock_workload;        /* rwlock.c */
 extern const struct workload paramtest_workload;
+extern const struct workload creat_workload;
+extern const struct workload chat_workload;
+extern const struct workload command_workload;
+
+/*
+ * command.c: splits s into words as the command workload's argv and env
+ * are split (blanks separate, "double quotes" group, \" and \\ escape).
+ * Returns 0 with a NULL-terminated malloc'd *argv of *n words (free with
+ * command_argv_free), or -1 with err on an unterminated quote.
+ */
+int command_split(const char *s, char ***argv, size_t *n, char *err,
+		  size_t errlen);
+void command_argv_free(char **argv);
 
 #endif

@@ -1,0 +1,211 @@
+/*
+ * compare.h - A/B comparison of a candidate against a baseline: the
+ * statistical judgement of two samples (a pure function of two arrays),
+ * and the matching of two database selections configuration by
+ * configuration, with the flags a reviewer must see next to a verdict.
+ *
+ * Call sequence for databases: load each side's experiments (store_load +
+ * analysis_run) into a struct compare_side -> compare_sides() ->
+ * format the struct compare_result -> compare_result_release().
+ * Number files go straight to compare_samples().
+ */
+#ifndef CONTEND_COMPARE_H
+#define CONTEND_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/analysis.h"
+
+enum verdict {
+	VERDICT_FASTER,         /* better beyond the threshold, significant */
+	VERDICT_SLOWER,         /* worse beyond the threshold, significant */
+	VERDICT_NO_CHANGE,      /* interval within +-threshold: equivalence */
+	VERDICT_INCONCLUSIVE,   /* neither: the data cannot tell */
+	VERDICT_N
+};
+extern const char *const verdict_names[]; /* "faster", ... "no-change" */
+
+struct compare_opts {
+	enum direction dir;     /* DIR_HIGHER or DIR_LOWER (not DIR_UNKNOWN) */
+	double threshold_pct;   /* smallest change that matters, % (1) */
+	double confidence;      /* of every interval (0.95) */
+	double power;           /* of needed_runs and mde_pct (0.8) */
+	double alpha;           /* significance of between-side flags, and */
+	double handoff_drop;    /* misleading-throughput: fall >= this; both
+				 * from analysis_opts_default (0.05, 0.25) */
+};
+void compare_opts_default(struct compare_opts *o);
+
+/* One side of a comparison: Student-t CI of the mean. */
+struct compare_summary {
+	size_t n;
+	double mean, sd, ci_low, ci_high;
+};
+
+/*
+ * Everything computed from the two samples.  Differences are cand - base;
+ * percentages are of |mean_base|.  NAN where a figure cannot be computed
+ * (a side with n < 2, a zero baseline mean).
+ */
+struct compare_stats {
+	struct compare_summary base, cand;
+	double change_pct;                      /* 100 (mean_c / mean_b - 1) */
+	double diff, diff_ci_low, diff_ci_high; /* Welch CI of the difference */
+	double change_ci_low_pct, change_ci_high_pct;
+	double df;                              /* Welch-Satterthwaite */
+	double p_welch;                         /* two-sided */
+	double p_mannwhitney;                   /* two-sided */
+	bool mw_exact;          /* exact U distribution; else normal approx.
+				 * with tie and continuity correction */
+	double hedges_g;        /* of cand vs base: > 0 means cand higher */
+	double mde_pct;         /* smallest change detectable at these n */
+	enum verdict verdict;
+	size_t needed_runs;     /* inconclusive only: runs per side at which a
+				 * change of threshold_pct is detected with
+				 * the given power; 0 when not applicable */
+	bool improved;          /* significant (Welch p < alpha) and better */
+};
+
+/*
+ * Compares cand against base (each n >= 1; x is not modified).  The
+ * verdict follows o->dir:
+ *   faster       the whole Welch CI of the change lies beyond +threshold
+ *                on the better side (so p_welch < 1 - confidence),
+ *   slower       the whole CI lies beyond -threshold on the worse side,
+ *   no-change    the whole CI lies within +-threshold,
+ *   inconclusive otherwise (also when a side has n < 2).
+ * When both sides have zero variance the interval is the exact difference.
+ * Returns -1 (with error()) on an empty side or bad options.
+ */
+int compare_samples(const double *base, size_t nb, const double *cand,
+		    size_t nc, const struct compare_opts *o,
+		    struct compare_stats *r);
+
+/* The hand-off rate between the sides (misleading-throughput rule). */
+struct handoff_change {
+	double base_mean, cand_mean;
+	double change_pct;      /* 100 (cand / base - 1) */
+	double p;               /* Welch, two-sided */
+	bool fell;              /* p < alpha and a fall of >= handoff_drop */
+};
+/*
+ * Tests whether the candidate's hand-offs per second fell significantly:
+ * the rule of the analysis flag (Welch p < o->alpha, fall >= o->handoff_drop).
+ * Returns -1 when either side has n < 2 (nothing can be said).
+ */
+int compare_handoffs(const double *base, size_t nb, const double *cand,
+		     size_t nc, const struct compare_opts *o,
+		     struct handoff_change *h);
+
+/* ---- selections of experiments ---- */
+
+/*
+ * One side: every experiment a selector matched, loaded and analysed.
+ * sets[i] and an[i] belong together; an[i].d == &sets[i].
+ */
+struct compare_side {
+	const char *name;       /* as the user wrote it, for messages */
+	bool numbers;           /* a number file: no invocations, no host */
+	size_t nsets;
+	const struct dataset *sets;
+	const struct analysis *an;
+};
+
+struct compare_flag {
+	char name[32];          /* noisy, drift, unfair, misleading-throughput,
+				 * host-mismatch, single-invocation,
+				 * too-few-runs */
+	const char *side;       /* "baseline", "candidate" or "both" */
+	char *message;          /* the numbers that raised it */
+};
+
+/* How a side's sample was formed for one configuration. */
+struct compare_unit {
+	size_t invocations;     /* experiments holding the configuration */
+	size_t runs;            /* measured ok runs with the metric */
+	bool means;             /* sample = invocation means (invocations >= 2) */
+};
+
+/* One matched configuration.  Strings borrow from the sides' datasets. */
+struct comparison {
+	const char *workload, *canon, *section;
+	const struct ds_config *config;         /* baseline's first, for params */
+	struct compare_unit ubase, ucand;
+	struct compare_stats st;
+	size_t nflags;
+	struct compare_flag *flags;
+};
+
+/* A configuration present on one side only, or without the metric. */
+struct compare_unmatched {
+	const char *side;       /* "baseline" or "candidate" */
+	const char *workload, *canon, *section;
+	const char *reason;
+};
+
+struct compare_result {
+	struct compare_opts opts;
+	const char *metric;
+	size_t n;
+	struct comparison *cmp;
+	size_t nunmatched;
+	struct compare_unmatched *unmatched;
+	size_t count[VERDICT_N];
+};
+
+/*
+ * Matches the configurations of base and cand by workload type and
+ * canonical parameters and compares metric on each match.  A side that
+ * holds a configuration in several experiments (invocations: e.g. one per
+ * boot) is represented by the invocation means, so between-invocation
+ * variance is counted; with one invocation the runs are the sample and
+ * the comparison carries the single-invocation flag.  Carries the noisy,
+ * drift and unfair flags of either side and raises misleading-throughput
+ * and host-mismatch between them.  Returns -1 with error() when a side
+ * does not record the metric at all (the message lists what it has).
+ */
+int compare_sides(const struct compare_side *base,
+		  const struct compare_side *cand, const char *metric,
+		  const struct compare_opts *o, struct compare_result *r);
+/*
+ * 0 when some experiment of the side records metric, else -1 after an
+ * error() naming the side ("baseline"/"candidate") and the metrics it has.
+ */
+int compare_side_has_metric(const struct compare_side *s,
+			    const char *metric, const char *side);
+/* Appends a flag to a comparison (message is taken over). */
+void comparison_flag(struct comparison *c, const char *name,
+		     const char *side, char *message);
+void compare_result_release(struct compare_result *r);
+
+/*
+ * A number file as a side: one configuration (workload/canon/section as
+ * given, so it can match the one configuration of a database selection,
+ * or "" for file against file) whose n runs hold x as metric.  x is
+ * borrowed and must outlive the side.
+ */
+struct compare_numbers {
+	struct dataset set;
+	struct analysis an;
+	struct ds_config config;
+	struct config_analysis ca;
+	char *metrics[1];
+};
+void compare_numbers_init(struct compare_numbers *num, const char *name,
+			  const char *metric, const double *x, size_t n,
+			  const struct ds_config *like,
+			  struct compare_side *side);
+void compare_numbers_release(struct compare_numbers *num);
+/*
+ * The number of distinct configurations (workload + canon) of a side, and
+ * its first configuration in *first.
+ */
+size_t compare_side_configs(const struct compare_side *s,
+			    const struct ds_config **first);
+
+/* Host metadata keys that must agree between the sides (host-mismatch). */
+extern const char *const compare_host_keys[];
+extern const size_t ncompare_host_keys;
+
+#endif

@@ -1,0 +1,461 @@
+/*
+ * levels.c - invocations of one level: selecting and loading them, matching
+ * configurations across them, and the per-configuration computation
+ * (variance components, the CI from invocation means, Kalibera & Jones's
+ * runs-per-boot advice).  Output and the command live in levels_report.c.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_statistics_double.h>
+
+#include "analysis/levels.h"
+#include "runner/util.h"
+
+const char *const levels_advice_names[] = {
+	[ADVICE_INSUFFICIENT] = "insufficient",
+	[ADVICE_NO_COST] = "no-run-cost",
+	[ADVICE_NO_SPREAD] = "no-spread",
+	[ADVICE_ONE_INVOCATION] = "one-invocation",
+	[ADVICE_MORE_BOOTS] = "more-boots",
+	[ADVICE_MORE_RUNS] = "more-runs",
+	[ADVICE_KEEP] = "keep",
+};
+
+void levels_opts_default(struct levels_opts *o)
+{
+	*o = (struct levels_opts){
+		.metric = "throughput",
+		.boot_cost = LEVELS_BOOT_COST,
+		.run_cost = 0,
+		.confidence = 0,
+		.alpha = LEVELS_ALPHA,
+	};
+}
+
+/* ---- the advice ---- */
+
+/* Variance of the grand mean times the cost, up to the constant 1/time. */
+static double plan_cost(double sb, double sw, double cr, double ci, double n)
+{
+	return (sb + sw / n) * (ci + n * cr);
+}
+
+/*
+ * f(n) is convex in n > 0 with its minimum at n_opt, so the best integer is
+ * floor(n_opt) or the one above it (1 when n_opt < 1).  The cap keeps the
+ * integer representable when s2_b is tiny next to s2_w.
+ */
+static long best_integer(double sb, double sw, double cr, double ci,
+			 double n_opt)
+{
+	double lo = floor(fmin(n_opt, 1e9));
+
+	if (lo < 1)
+		return 1;
+	if (plan_cost(sb, sw, cr, ci, lo) <= plan_cost(sb, sw, cr, ci, lo + 1))
+		return (long)lo;
+	return (long)lo + 1;
+}
+
+void levels_advise(const struct anova *a, double n_now, double run_cost,
+		   double boot_cost, double alpha, struct level_plan *p)
+{
+	double sb = a->var_between, sw = a->var_within;
+	bool cost_known = run_cost > 0 && isfinite(run_cost) &&
+			  boot_cost >= 0 && isfinite(boot_cost);
+	long now;
+
+	*p = (struct level_plan){ .run_cost = run_cost, .boot_cost = boot_cost,
+				  .n_now = n_now, .n_opt = NAN, .n_best = 0,
+				  .gain = NAN, .advice = ADVICE_INSUFFICIENT };
+	if (a->k < 2 || !isfinite(sb) || !isfinite(sw))
+		return;
+	if (!(sb + sw > 0)) {
+		p->advice = ADVICE_NO_SPREAD;
+		return;
+	}
+	/* With s2_b = 0 every extra boot only adds its cost. */
+	if (!(sb > 0)) {
+		p->n_opt = INFINITY;
+		p->advice = ADVICE_ONE_INVOCATION;
+		return;
+	}
+	if (cost_known)
+		p->n_opt = sqrt(boot_cost * sw / (run_cost * sb));
+	/* A positive estimate the F test cannot tell from 0 is not acted on. */
+	if (isfinite(a->p) && a->p >= alpha) {
+		p->advice = ADVICE_ONE_INVOCATION;
+		return;
+	}
+	if (!cost_known) {
+		p->advice = ADVICE_NO_COST;
+		return;
+	}
+	p->n_best = best_integer(sb, sw, run_cost, boot_cost, p->n_opt);
+	p->gain = sqrt(plan_cost(sb, sw, run_cost, boot_cost, n_now) /
+		       plan_cost(sb, sw, run_cost, boot_cost,
+				 (double)p->n_best));
+	now = lround(n_now);
+	if (p->n_best == now)
+		p->advice = ADVICE_KEEP;
+	else
+		p->advice = p->n_best < now ? ADVICE_MORE_BOOTS : ADVICE_MORE_RUNS;
+}
+
+/* ---- one configuration ---- */
+
+/* Shares of the variance and the effective sample size, from the ANOVA. */
+static void config_derive(struct level_config *c)
+{
+	const struct anova *a = &c->anova;
+	double tot = a->var_between + a->var_within;
+
+	c->share_between = c->share_within = NAN;
+	if (tot > 0) {
+		c->share_between = a->var_between / tot;
+		c->share_within = a->var_within / tot;
+	}
+	/* Kish's design effect: runs sharing a boot count as fewer runs. */
+	c->n_eff = isfinite(a->icc) && isfinite(a->n0)
+			   ? (double)c->n / (1.0 + (a->n0 - 1.0) * a->icc)
+			   : NAN;
+}
+
+int levels_config_compute(const double *x, double run_cost,
+			  const struct levels_opts *o, struct level_config *c)
+{
+	double conf = o->confidence > 0 ? o->confidence : 0.95;
+	size_t *sizes = xcalloc(c->k ? c->k : 1, sizeof(*sizes));
+	double *means = xcalloc(c->k ? c->k : 1, sizeof(*means));
+	const double *g = x;
+	size_t i;
+	int ret = -1;
+
+	c->n = 0;
+	for (i = 0; i < c->k; g += c->inv[i].n, i++) {
+		struct level_invocation *v = &c->inv[i];
+
+		if (v->n == 0) {
+			error("levels: invocation %zu of %zu has no values",
+			      i + 1, c->k);
+			goto out;
+		}
+		sizes[i] = v->n;
+		c->n += v->n;
+		v->mean = means[i] = gsl_stats_mean(g, 1, v->n);
+		v->sd = v->n > 1 ? gsl_stats_sd_m(g, 1, v->n, v->mean) : NAN;
+	}
+	if (stats_anova(x, sizes, c->k, &c->anova) < 0 ||
+	    stats_summarize(means, c->k, conf, &c->grand) < 0 ||
+	    stats_summarize(x, c->n, conf, &c->pooled) < 0)
+		goto out;
+	config_derive(c);
+	levels_advise(&c->anova, (double)c->n / (double)c->k, run_cost,
+		      o->boot_cost, o->alpha, &c->plan);
+	ret = 0;
+out:
+	free(sizes);
+	free(means);
+	return ret;
+}
+
+/* ---- selecting and loading the invocations ---- */
+
+static bool same_level(const struct experiment_row *a,
+		       const struct experiment_row *b)
+{
+	return !strcmp(a->name, b->name) && !strcmp(a->label, b->label);
+}
+
+static bool id_in(int64_t id, const int64_t *ids, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/*
+ * Marks every experiment sharing a (name, label) with one the selector
+ * found; an id or uuid thereby selects its whole level.
+ */
+static void mark_selected(const struct experiment_row *rows, int n,
+			  const int64_t *found, int nfound, bool *sel)
+{
+	for (int i = 0; i < n; i++) {
+		sel[i] = false;
+		for (int j = 0; j < n && !sel[i]; j++)
+			sel[i] = id_in(rows[j].id, found, nfound) &&
+				 same_level(&rows[i], &rows[j]);
+	}
+}
+
+static int level_cmp(const void *pa, const void *pb)
+{
+	const struct level *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : strcmp(a->label, b->label);
+}
+
+/* The level of row e, appended when new. */
+static struct level *level_of(struct levels *l, const struct experiment_row *e,
+			      int *first)
+{
+	for (size_t i = 0; i < l->nlevels; i++)
+		if (same_level(&l->levels[i].inv[0].exp, e))
+			return &l->levels[i];
+	*first = 1;
+	l->levels = xrealloc(l->levels, (l->nlevels + 1) * sizeof(*l->levels));
+	memset(&l->levels[l->nlevels], 0, sizeof(*l->levels));
+	return &l->levels[l->nlevels++];
+}
+
+/* Loads experiment id into its level (rows are oldest first). */
+static int level_add(struct store *s, struct levels *l,
+		     const struct experiment_row *e)
+{
+	int first = 0;
+	struct level *lv = level_of(l, e, &first);
+	struct dataset d;
+
+	if (store_load(s, e->id, &d) < 0) {
+		if (first)
+			l->nlevels--;
+		return -1;
+	}
+	lv->inv = xrealloc(lv->inv, (lv->ninv + 1) * sizeof(*lv->inv));
+	lv->inv[lv->ninv++] = d;
+	lv->name = lv->inv[0].exp.name;
+	lv->label = lv->inv[0].exp.label;
+	return 0;
+}
+
+static void rows_free(struct experiment_row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+		experiment_row_release(&rows[i]);
+	free(rows);
+}
+
+int levels_load(struct store *s, const char *selector, struct levels *l)
+{
+	int64_t *found = NULL, *all = NULL;
+	struct experiment_row *rows = NULL;
+	bool *sel = NULL;
+	int nfound, nall = 0, i, ret = -1;
+
+	memset(l, 0, sizeof(*l));
+	levels_opts_default(&l->opts);
+	if (!selector || !*selector) {
+		error("levels: no experiment name or label given");
+		return -2;
+	}
+	nfound = store_experiment_find(s, selector, &found);
+	if (nfound <= 0) {
+		if (nfound == 0) {
+			error("no experiment matches '%s'", selector);
+			ret = -2;
+		}
+		goto out;
+	}
+	nall = store_experiment_list(s, &all);
+	if (nall < 0)
+		goto out;
+	rows = xcalloc((size_t)nall + 1, sizeof(*rows));
+	for (i = 0; i < nall; i++)
+		if (store_experiment_get(s, all[i], &rows[i]) < 0)
+			goto out;
+	sel = xcalloc((size_t)nall + 1, sizeof(*sel));
+	mark_selected(rows, nall, found, nfound, sel);
+	for (i = 0; i < nall; i++)
+		if (sel[i] && level_add(s, l, &rows[i]) < 0)
+			goto out;
+	qsort(l->levels, l->nlevels, sizeof(*l->levels), level_cmp);
+	ret = 0;
+out:
+	if (ret)
+		levels_release(l);
+	rows_free(rows, nall > 0 ? nall : 0);
+	free(sel);
+	free(found);
+	free(all);
+	return ret;
+}
+
+/* ---- matching configurations and gathering values ---- */
+
+static long config_find(const struct dataset *d, const char *workload,
+			const char *canon)
+{
+	for (size_t c = 0; c < d->nconfigs; c++)
+		if (!strcmp(d->configs[c].workload, workload) &&
+		    !strcmp(d->configs[c].canon, canon))
+			return (long)c;
+	return -1;
+}
+
+/* Configurations in first-seen order over the invocations. */
+static void level_match(struct level *lv)
+{
+	for (size_t i = 0; i < lv->ninv; i++) {
+		const struct dataset *d = &lv->inv[i];
+
+		for (size_t c = 0; c < d->nconfigs; c++) {
+			const struct ds_config *dc = &d->configs[c];
+			struct level_config *lc;
+			size_t j;
+
+			for (j = 0; j < lv->nconfigs; j++)
+				if (!strcmp(lv->configs[j].workload, dc->workload) &&
+				    !strcmp(lv->configs[j].canon, dc->canon))
+					break;
+			if (j < lv->nconfigs)
+				continue;
+			lv->configs = xrealloc(lv->configs, (lv->nconfigs + 1) *
+							      sizeof(*lv->configs));
+			lc = &lv->configs[lv->nconfigs++];
+			memset(lc, 0, sizeof(*lc));
+			lc->workload = dc->workload;
+			lc->section = dc->section;
+			lc->canon = dc->canon;
+		}
+	}
+}
+
+/* A run that counts: measured, ok, with the metric. */
+static bool run_counts(const struct dataset *d, size_t r, int m)
+{
+	return !d->runs[r].warmup && d->runs[r].status == RUN_OK &&
+	       isfinite(dataset_value(d, r, m));
+}
+
+struct gather {
+	double *x;
+	size_t n, cap;
+	double wall, nwall;   /* sum and count of known wall times */
+};
+
+/* Appends invocation i's values of metric m for its configuration c. */
+static size_t gather_add(struct gather *g, const struct dataset *d, size_t c,
+			 int m)
+{
+	const struct ds_config *dc = &d->configs[c];
+	size_t r, added = 0;
+
+	for (r = dc->run0; r < dc->run0 + dc->nruns; r++) {
+		if (!run_counts(d, r, m))
+			continue;
+		if (g->n == g->cap) {
+			g->cap = g->cap ? 2 * g->cap : 64;
+			g->x = xrealloc(g->x, g->cap * sizeof(*g->x));
+		}
+		g->x[g->n++] = dataset_value(d, r, m);
+		added++;
+		if (d->runs[r].wall_s > 0 && isfinite(d->runs[r].wall_s)) {
+			g->wall += d->runs[r].wall_s;
+			g->nwall++;
+		}
+	}
+	return added;
+}
+
+/* No invocation has the metric for this configuration: all unknown. */
+static int config_empty(struct level_config *lc, double run_cost,
+			const struct levels_opts *o)
+{
+	if (stats_anova(NULL, NULL, 0, &lc->anova) < 0)
+		return -1;
+	lc->grand = lc->pooled = (struct summary){ .mean = NAN, .sd = NAN,
+						   .ci_low = NAN,
+						   .ci_high = NAN };
+	lc->share_between = lc->share_within = lc->n_eff = NAN;
+	levels_advise(&lc->anova, NAN, run_cost, o->boot_cost, o->alpha,
+		      &lc->plan);
+	return 0;
+}
+
+static int config_analyze(struct level *lv, struct level_config *lc,
+			  const struct levels_opts *o)
+{
+	struct gather g = { 0 };
+	double run_cost;
+	int ret;
+
+	lc->inv = xcalloc(lv->ninv, sizeof(*lc->inv));
+	lc->k = 0;
+	for (size_t i = 0; i < lv->ninv; i++) {
+		const struct dataset *d = &lv->inv[i];
+		long c = config_find(d, lc->workload, lc->canon);
+		int m = dataset_metric(d, o->metric);
+		size_t n;
+
+		if (c < 0 || m < 0)
+			continue;
+		n = gather_add(&g, d, (size_t)c, m);
+		if (n) {
+			lc->inv[lc->k].inv = i;
+			lc->inv[lc->k++].n = n;
+		}
+	}
+	run_cost = o->run_cost > 0 ? o->run_cost
+				   : g.nwall > 0 ? g.wall / g.nwall : NAN;
+	if (lc->k)
+		ret = levels_config_compute(g.x, run_cost, o, lc);
+	else
+		ret = config_empty(lc, run_cost, o);
+	free(g.x);
+	return ret;
+}
+
+static bool metric_anywhere(const struct levels *l, const char *metric)
+{
+	for (size_t i = 0; i < l->nlevels; i++)
+		for (size_t j = 0; j < l->levels[i].ninv; j++)
+			if (dataset_metric(&l->levels[i].inv[j], metric) >= 0)
+				return true;
+	return false;
+}
+
+int levels_analyze(struct levels *l, const struct levels_opts *o)
+{
+	double conf;
+
+	l->opts = *o;
+	if (!metric_anywhere(l, o->metric)) {
+		error("metric '%s' is in none of the selected experiments",
+		      o->metric);
+		return -2;
+	}
+	conf = o->confidence;
+	if (!(conf > 0 && conf < 1) && l->nlevels)
+		conf = l->levels[0].inv[0].exp.confidence;
+	l->opts.confidence = conf > 0 && conf < 1 ? conf : 0.95;
+	for (size_t i = 0; i < l->nlevels; i++) {
+		struct level *lv = &l->levels[i];
+
+		level_match(lv);
+		for (size_t c = 0; c < lv->nconfigs; c++)
+			if (config_analyze(lv, &lv->configs[c], &l->opts) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+void levels_release(struct levels *l)
+{
+	for (size_t i = 0; i < l->nlevels; i++) {
+		struct level *lv = &l->levels[i];
+
+		for (size_t c = 0; c < lv->nconfigs; c++)
+			free(lv->configs[c].inv);
+		free(lv->configs);
+		for (size_t j = 0; j < lv->ninv; j++)
+			dataset_release(&lv->inv[j]);
+		free(lv->inv);
+	}
+	free(l->levels);
+	memset(l, 0, sizeof(*l));
+}

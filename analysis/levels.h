@@ -1,0 +1,134 @@
+/*
+ * levels.h - invocations of one level: experiments with the same name and
+ * label (e.g. one per boot of the same kernel) read as a two-level design
+ * after Kalibera & Jones, "Rigorous Benchmarking in Reasonable Time" (ISMM
+ * 2013): how much of the variance lies between invocations and how much
+ * within, the CI of the mean with invocation means as the unit of
+ * replication, and whether more runs per boot or more boots buy more
+ * precision for the time.  Methods: docs/USER-GUIDE.md, "Invocations and boots".
+ *
+ * Call sequence: levels_opts_default -> levels_load (reads the store) ->
+ * levels_analyze -> levels_write_text / levels_write_json -> levels_release.
+ * `contend report --levels NAME` is levels_report().
+ */
+#ifndef CONTEND_LEVELS_H
+#define CONTEND_LEVELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis/stats.h"
+#include "db/store.h"
+
+#define LEVELS_BOOT_COST 120.0   /* seconds a new boot costs, by default */
+#define LEVELS_ALPHA 0.05        /* between-invocation variance "detected" */
+
+struct levels_opts {
+	const char *metric;     /* "throughput" */
+	double boot_cost;       /* c_i, seconds (LEVELS_BOOT_COST) */
+	double run_cost;        /* c_r, seconds; 0 = mean run wall time */
+	double confidence;      /* 0 = the first invocation's */
+	double alpha;           /* LEVELS_ALPHA */
+};
+void levels_opts_default(struct levels_opts *o);
+
+/* What the data say to do next, in Kalibera & Jones's terms. */
+enum levels_advice {
+	ADVICE_INSUFFICIENT,    /* < 2 invocations, or no invocation has 2 runs */
+	ADVICE_NO_COST,         /* run cost unknown: no wall times, no --run-cost */
+	ADVICE_NO_SPREAD,       /* every run gave the same value */
+	ADVICE_ONE_INVOCATION,  /* no between-invocation variance detected */
+	ADVICE_MORE_BOOTS,      /* fewer runs per boot, more boots */
+	ADVICE_MORE_RUNS,       /* more runs per boot */
+	ADVICE_KEEP,            /* the runs per boot are already the best */
+	ADVICE_NCODES
+};
+extern const char *const levels_advice_names[]; /* "more-boots", ... */
+
+/*
+ * Optimal allocation for the variance of the grand mean
+ * V(n) = (s2_b + s2_w / n) / k under the cost k (c_i + n c_r): at equal
+ * total time V is proportional to f(n) = (s2_b + s2_w / n)(c_i + n c_r),
+ * minimised at n_opt = sqrt(c_i s2_w / (c_r s2_b)).
+ */
+struct level_plan {
+	double run_cost, boot_cost; /* c_r, c_i in seconds */
+	double n_now;               /* mean runs per invocation */
+	double n_opt;               /* real optimum; INFINITY when s2_b = 0 */
+	long n_best;                /* integer >= 1 minimising f; 0 = unbounded */
+	double gain;                /* SE now / SE at n_best, equal time (>= 1) */
+	enum levels_advice advice;
+};
+
+/*
+ * The advice for ANOVA a with n_now runs per invocation: ONE_INVOCATION
+ * when s2_b is 0 or its F test has p >= alpha; otherwise n_best and gain.
+ * Pure; fills NAN/0 where a value does not apply.
+ */
+void levels_advise(const struct anova *a, double n_now, double run_cost,
+		   double boot_cost, double alpha, struct level_plan *p);
+
+struct level_invocation {
+	size_t inv;             /* index into level.inv */
+	size_t n;               /* measured ok runs with the metric */
+	double mean, sd;        /* sd NAN when n < 2 */
+};
+
+struct level_config {
+	const char *workload, *section, *canon; /* borrowed from a dataset */
+	size_t k;               /* invocations holding values */
+	struct level_invocation *inv; /* k entries, oldest invocation first */
+	size_t n;               /* values in all */
+	struct anova anova;
+	double share_between, share_within; /* of s2_b + s2_w, NAN when 0 */
+	double n_eff;           /* N / (1 + (n0 - 1) ICC) */
+	struct summary grand;   /* of the k invocation means: mean and CI */
+	struct summary pooled;  /* every run as if independent, to contrast */
+	struct level_plan plan;
+};
+
+struct level {
+	const char *name, *label; /* borrowed from inv[0].exp */
+	size_t ninv;
+	struct dataset *inv;    /* the invocations, oldest first */
+	size_t nconfigs;
+	struct level_config *configs; /* matched by workload + canon */
+};
+
+struct levels {
+	struct levels_opts opts; /* as analysed: confidence resolved */
+	size_t nlevels;
+	struct level *levels;   /* by name, then label */
+};
+
+/*
+ * Selects experiments: those named by selector (an experiment name, a label,
+ * an id or a uuid, as store_experiment_find resolves it) and every other
+ * experiment sharing a name and label with one of them; groups them into
+ * levels by (name, label) and loads each.  -1 on a database error; -2
+ * (after error()) when nothing matches.
+ */
+int levels_load(struct store *s, const char *selector, struct levels *l);
+/* Matches configurations and computes each; -2 when the metric is unknown. */
+int levels_analyze(struct levels *l, const struct levels_opts *o);
+/*
+ * The computation for one configuration: x holds c->k groups back to back,
+ * c->inv[i].n values each (the caller sets inv and n); fills everything
+ * else.  run_cost <= 0 or NAN means unknown.
+ */
+int levels_config_compute(const double *x, double run_cost,
+			  const struct levels_opts *o, struct level_config *c);
+void levels_release(struct levels *l);
+
+int levels_write_text(FILE *f, const struct levels *l);
+int levels_write_json(FILE *f, const struct levels *l);
+
+/*
+ * `contend report --levels NAME [--db PATH] [--metric M] [--format
+ * text|json] [--boot-cost S] [--run-cost S] [--confidence C]`; argv[0] is
+ * the command name; the process exit status.
+ */
+int levels_report(int argc, char **argv);
+
+#endif

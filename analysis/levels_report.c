@@ -1,0 +1,635 @@
+/*
+ * levels_report.c - invocations of a level as text (the method stated
+ * once, then one aligned block per configuration) or json
+ * (docs/report-json.md, "levels"), and `contend report --levels NAME`.
+ * Output is a pure function of the analysis: "C" number formats, times
+ * in UTC, no clock.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/analysis.h"
+#include "analysis/levels.h"
+#include "runner/util.h"
+
+#define LEVELS_JSON_VERSION 1
+#define WIDTH 78
+
+/* ---- numbers ---- */
+
+/* analysis_fmt: 4 significant digits, k/M/G above 10^4, as the report. */
+#define NUM(v) analysis_fmt((char[24]){ 0 }, 24, (v))
+
+static const char *pct(char *buf, size_t len, double frac)
+{
+	if (isfinite(frac))
+		snprintf(buf, len, "%.1f%%", 100 * frac);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+#define PCT(v) pct((char[16]){ 0 }, 16, (v))
+
+static const char *utc(char *buf, size_t len, double t)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	if (!(t > 0) || !gmtime_r(&s, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%d %H:%M:%SZ", &tm))
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+/* ---- the advice, in words (text and json share it) ---- */
+
+static char *advice_insufficient(const struct level_config *c)
+{
+	if (c->k == 0)
+		return xstrdup("no measured run has this metric");
+	if (c->k == 1)
+		return xstrdup("one invocation only: run the experiment again "
+			       "(e.g. after a reboot) to separate boot-to-boot "
+			       "from run-to-run variance");
+	return xstrdup("no invocation has two runs: the within-invocation "
+		       "variance is unknown");
+}
+
+static char *advice_split(const struct level_config *c, const char *what)
+{
+	const struct level_plan *p = &c->plan;
+
+	return xasprintf("%s: %ld run%s per boot instead of %s (n_opt %.3g "
+			 "for c_r %.3g s, c_i %.3g s); in the same time the "
+			 "CI would be %.1f%% narrower",
+			 what, p->n_best, p->n_best == 1 ? "" : "s",
+			 NUM(p->n_now), p->n_opt, p->run_cost, p->boot_cost,
+			 100 * (1 - 1 / p->gain));
+}
+
+static char *advice_message(const struct level_config *c, double alpha)
+{
+	const struct level_plan *p = &c->plan;
+	const struct anova *a = &c->anova;
+
+	switch (p->advice) {
+	case ADVICE_INSUFFICIENT:
+		return advice_insufficient(c);
+	case ADVICE_NO_COST:
+		return xstrdup("no run wall times recorded: give --run-cost "
+			       "SECONDS for the runs-per-boot advice");
+	case ADVICE_NO_SPREAD:
+		return xstrdup("every run gave the same value: nothing to "
+			       "allocate");
+	case ADVICE_ONE_INVOCATION:
+		return xasprintf("no between-invocation variance detected "
+				 "(F p %.3g >= %g): runs within one invocation "
+				 "are as good as runs across invocations, one "
+				 "invocation suffices", a->p, alpha);
+	case ADVICE_MORE_BOOTS:
+		return advice_split(c, p->n_best == 1
+			? "more boots, as few runs per boot as possible"
+			: "more boots, fewer runs per boot");
+	case ADVICE_MORE_RUNS:
+		return advice_split(c, "more runs per boot, fewer boots");
+	case ADVICE_KEEP:
+		return xasprintf("keep %ld run%s per boot: already the best "
+				 "split of time between runs and boots (n_opt "
+				 "%.3g for c_r %.3g s, c_i %.3g s)", p->n_best,
+				 p->n_best == 1 ? "" : "s", p->n_opt,
+				 p->run_cost, p->boot_cost);
+	default:
+		return xstrdup("?");
+	}
+}
+
+/* ---- text ---- */
+
+static void text_invocations(FILE *f, const struct level *lv)
+{
+	fprintf(f, "%-6s %-8s %-21s %-12s %s\n", "inv", "id", "created",
+		"status", "kernel");
+	for (size_t i = 0; i < lv->ninv; i++) {
+		const struct experiment_row *e = &lv->inv[i].exp;
+		const char *kernel = experiment_meta(e, "kernel");
+
+		fprintf(f, "%-6zu %-8lld %-21s %-12s %s\n", i + 1,
+			(long long)e->id, utc((char[32]){ 0 }, 32, e->created_at),
+			e->status, kernel ? kernel : "-");
+	}
+}
+
+static void text_config_runs(FILE *f, const struct level *lv,
+			     const struct level_config *c)
+{
+	fprintf(f, "  %-14s %6s %12s %12s\n", "invocation", "runs", "mean",
+		"sd");
+	for (size_t i = 0; i < c->k; i++) {
+		const struct level_invocation *v = &c->inv[i];
+		char name[32];
+
+		snprintf(name, sizeof(name), "%zu (id %lld)", v->inv + 1,
+			 (long long)lv->inv[v->inv].exp.id);
+		fprintf(f, "  %-14s %6zu %12s %12s\n", name, v->n,
+			NUM(v->mean), NUM(v->sd));
+	}
+}
+
+static void text_ci(FILE *f, const char *what, const struct summary *s,
+		    double conf, const char *note)
+{
+	double half = (s->ci_high - s->ci_low) / 2;
+
+	fprintf(f, "  %-10s %s  %g%% CI [%s, %s] ±%s  %s\n", what,
+		NUM(s->mean), 100 * conf, NUM(s->ci_low), NUM(s->ci_high),
+		PCT(half / fabs(s->mean)), note);
+}
+
+/*
+ * Words of s, the cursor at column at; lines wrap at width and go on at
+ * column indent.
+ */
+static void text_wrap(FILE *f, const char *s, int at, int indent, int width)
+{
+	bool first = true;
+
+	while (*s) {
+		int len = (int)strcspn(s, " ");
+
+		if (!first && at + 1 + len > width) {
+			fprintf(f, "\n%*s", indent, "");
+			at = indent;
+			first = true;
+		}
+		if (!first) {
+			fputc(' ', f);
+			at++;
+		}
+		fprintf(f, "%.*s", len, s);
+		at += len;
+		first = false;
+		s += len;
+		s += strspn(s, " ");
+	}
+	fputc('\n', f);
+}
+
+static void text_config(FILE *f, const struct levels *l, const struct level *lv,
+			const struct level_config *c)
+{
+	const struct anova *a = &c->anova;
+	char note[96], *msg;
+
+	fprintf(f, "[%s] %s %s\n", c->section, c->workload, c->canon);
+	if (c->k) {
+		text_config_runs(f, lv, c);
+		snprintf(note, sizeof(note), "(%zu invocation means, t %zu df)",
+			 c->k, c->k - 1);
+		text_ci(f, "mean", &c->grand, l->opts.confidence, note);
+		snprintf(note, sizeof(note), "(%zu runs as if independent)",
+			 c->n);
+		text_ci(f, "pooled", &c->pooled, l->opts.confidence, note);
+		fprintf(f, "  %-10s between %s (sd %s, %s)  within %s (sd %s, "
+			"%s)\n", "variance", NUM(a->var_between),
+			NUM(sqrt(a->var_between)), PCT(c->share_between),
+			NUM(a->var_within), NUM(sqrt(a->var_within)),
+			PCT(c->share_within));
+		fprintf(f, "  %-10s ICC %.3f  F(%zu, %zu) = %.4g, p = %.3g  "
+			"n_eff %.3g of %zu runs\n", "", a->icc,
+			a->k > 0 ? a->k - 1 : 0, a->n > a->k ? a->n - a->k : 0,
+			a->f, a->p, c->n_eff, c->n);
+	}
+	msg = advice_message(c, l->opts.alpha);
+	fprintf(f, "  %-10s ", "advice");
+	text_wrap(f, msg, 13, 13, WIDTH);
+	fputc('\n', f);
+	free(msg);
+}
+
+static const char method_text[] =
+	"Method: per configuration, a one-way random-effects ANOVA over the "
+	"invocations (moment estimates; Searle, Casella & McCulloch 1992) "
+	"splits the variance into between-invocation s2_b and "
+	"within-invocation s2_w; ICC = s2_b/(s2_b+s2_w); F tests s2_b = 0; "
+	"effective runs n_eff = N/(1+(n0-1)ICC).  The CI of the mean uses "
+	"invocation means as the unit of replication (Student t with k-1 "
+	"df); the pooled CI, all runs as if independent, is too narrow when "
+	"ICC > 0.  Runs per boot that buy the most precision per second "
+	"(Kalibera & Jones 2013): n_opt = sqrt(c_i*s2_w/(c_r*s2_b)) with ";
+
+static void text_method(FILE *f, const struct levels *l)
+{
+	const struct levels_opts *o = &l->opts;
+	const char *unit = metric_unit(o->metric);
+	char *m;
+
+	fprintf(f, "Invocations: experiments with the same name and label "
+		   "(e.g. one per boot).\n"
+		   "Metric %s%s%s%s, measured ok runs; confidence %g%%.\n",
+		o->metric, *unit ? " (" : "", unit, *unit ? ")" : "",
+		100 * o->confidence);
+	if (o->run_cost > 0)
+		m = xasprintf("%sc_i = %g s per boot, c_r = %g s per run.",
+			      method_text, o->boot_cost, o->run_cost);
+	else
+		m = xasprintf("%sc_i = %g s per boot, c_r = the mean run wall "
+			      "time.", method_text, o->boot_cost);
+	text_wrap(f, m, 0, 2, WIDTH);
+	fputc('\n', f);
+	free(m);
+}
+
+int levels_write_text(FILE *f, const struct levels *l)
+{
+	text_method(f, l);
+	for (size_t i = 0; i < l->nlevels; i++) {
+		const struct level *lv = &l->levels[i];
+
+		fprintf(f, "== level %s / %s: %zu invocation%s ==\n", lv->name,
+			*lv->label ? lv->label : "(no label)", lv->ninv,
+			lv->ninv == 1 ? "" : "s");
+		text_invocations(f, lv);
+		fputc('\n', f);
+		for (size_t c = 0; c < lv->nconfigs; c++)
+			text_config(f, l, lv, &lv->configs[c]);
+	}
+	return ferror(f) ? error("writing the levels report: I/O error") : 0;
+}
+
+/* ---- json ---- */
+
+/* A minimal pretty-printing emitter: NAN and infinities become null. */
+struct jw {
+	FILE *f;
+	int depth;
+	bool more[16];          /* a value was already written at this depth */
+};
+
+static void jw_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	fputc('"', f);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void jw_key(struct jw *w, const char *key)
+{
+	if (w->more[w->depth])
+		fputc(',', w->f);
+	w->more[w->depth] = true;
+	if (w->depth)
+		fprintf(w->f, "\n%*s", 2 * w->depth, "");
+	if (key) {
+		jw_string(w->f, key);
+		fputs(": ", w->f);
+	}
+}
+
+static void jw_open(struct jw *w, const char *key, char c)
+{
+	jw_key(w, key);
+	fputc(c, w->f);
+	w->more[++w->depth] = false;
+}
+
+static void jw_close(struct jw *w, char c)
+{
+	bool had = w->more[w->depth--];
+
+	if (had)
+		fprintf(w->f, "\n%*s", 2 * w->depth, "");
+	fputc(c, w->f);
+}
+
+static void jw_num(struct jw *w, const char *key, double v)
+{
+	jw_key(w, key);
+	if (isfinite(v))
+		fprintf(w->f, "%.15g", v);
+	else
+		fputs("null", w->f);
+}
+
+static void jw_int(struct jw *w, const char *key, long long v)
+{
+	jw_key(w, key);
+	fprintf(w->f, "%lld", v);
+}
+
+static void jw_str(struct jw *w, const char *key, const char *s)
+{
+	jw_key(w, key);
+	jw_string(w->f, s);
+}
+
+static void json_methods(struct jw *w)
+{
+	jw_open(w, "methods", '{');
+	jw_str(w, "invocation", "experiments with the same name and label");
+	jw_str(w, "anova", "one-way random effects, moment estimates");
+	jw_str(w, "mean_ci", "student-t over invocation means, k-1 df");
+	jw_str(w, "n_eff", "N / (1 + (n0 - 1) icc)");
+	jw_str(w, "n_opt", "sqrt(c_i var_within / (c_r var_between))");
+	jw_close(w, '}');
+}
+
+static void json_anova(struct jw *w, const struct level_config *c)
+{
+	const struct anova *a = &c->anova;
+
+	jw_open(w, "anova", '{');
+	jw_int(w, "df_between", a->k > 0 ? (long long)a->k - 1 : 0);
+	jw_int(w, "df_within", a->n > a->k ? (long long)(a->n - a->k) : 0);
+	jw_num(w, "ms_between", a->ms_between);
+	jw_num(w, "ms_within", a->ms_within);
+	jw_num(w, "f", a->f);
+	jw_num(w, "p", a->p);
+	jw_num(w, "var_between", a->var_between);
+	jw_num(w, "var_within", a->var_within);
+	jw_num(w, "share_between", c->share_between);
+	jw_num(w, "share_within", c->share_within);
+	jw_num(w, "icc", a->icc);
+	jw_num(w, "n0", a->n0);
+	jw_close(w, '}');
+}
+
+static void json_ci(struct jw *w, const char *key, const struct summary *s,
+		    long long df)
+{
+	jw_open(w, key, '{');
+	jw_num(w, "mean", s->mean);
+	jw_num(w, "ci_low", s->ci_low);
+	jw_num(w, "ci_high", s->ci_high);
+	jw_int(w, "df", df);
+	jw_close(w, '}');
+}
+
+static void json_advice(struct jw *w, const struct level_config *c,
+			double alpha)
+{
+	const struct level_plan *p = &c->plan;
+	char *msg = advice_message(c, alpha);
+
+	jw_open(w, "advice", '{');
+	jw_str(w, "code", levels_advice_names[p->advice]);
+	jw_num(w, "run_cost_s", p->run_cost);
+	jw_num(w, "boot_cost_s", p->boot_cost);
+	jw_num(w, "n_now", p->n_now);
+	jw_num(w, "n_opt", p->n_opt);
+	jw_key(w, "n_opt_unbounded");
+	fputs(isinf(p->n_opt) ? "true" : "false", w->f);
+	if (p->n_best > 0)
+		jw_int(w, "n_best", p->n_best);
+	else
+		jw_num(w, "n_best", NAN);
+	jw_num(w, "gain", p->gain);
+	jw_str(w, "message", msg);
+	jw_close(w, '}');
+	free(msg);
+}
+
+static void json_config(struct jw *w, const struct levels *l,
+			const struct level *lv, const struct level_config *c)
+{
+	jw_open(w, NULL, '{');
+	jw_str(w, "section", c->section);
+	jw_str(w, "workload", c->workload);
+	jw_str(w, "canon", c->canon);
+	jw_int(w, "k", (long long)c->k);
+	jw_int(w, "n", (long long)c->n);
+	jw_open(w, "invocations", '[');
+	for (size_t i = 0; i < c->k; i++) {
+		jw_open(w, NULL, '{');
+		jw_int(w, "experiment", (long long)lv->inv[c->inv[i].inv].exp.id);
+		jw_int(w, "n", (long long)c->inv[i].n);
+		jw_num(w, "mean", c->inv[i].mean);
+		jw_num(w, "sd", c->inv[i].sd);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	json_anova(w, c);
+	jw_num(w, "n_eff", c->n_eff);
+	json_ci(w, "mean", &c->grand, c->k ? (long long)c->k - 1 : 0);
+	json_ci(w, "pooled", &c->pooled, c->n ? (long long)c->n - 1 : 0);
+	json_advice(w, c, l->opts.alpha);
+	jw_close(w, '}');
+}
+
+static void json_level(struct jw *w, const struct levels *l,
+		       const struct level *lv)
+{
+	jw_open(w, NULL, '{');
+	jw_str(w, "name", lv->name);
+	jw_str(w, "label", lv->label);
+	jw_open(w, "invocations", '[');
+	for (size_t i = 0; i < lv->ninv; i++) {
+		const struct experiment_row *e = &lv->inv[i].exp;
+
+		jw_open(w, NULL, '{');
+		jw_int(w, "id", (long long)e->id);
+		jw_str(w, "uuid", e->uuid);
+		jw_num(w, "created_at", e->created_at);
+		jw_str(w, "status", e->status);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	jw_open(w, "configs", '[');
+	for (size_t c = 0; c < lv->nconfigs; c++)
+		json_config(w, l, lv, &lv->configs[c]);
+	jw_close(w, ']');
+	jw_close(w, '}');
+}
+
+int levels_write_json(FILE *f, const struct levels *l)
+{
+	const struct levels_opts *o = &l->opts;
+	struct jw w = { .f = f };
+
+	jw_open(&w, NULL, '{');
+	jw_int(&w, "schema", LEVELS_JSON_VERSION);
+	jw_str(&w, "report", "levels");
+	jw_str(&w, "metric", o->metric);
+	jw_str(&w, "unit", metric_unit(o->metric));
+	jw_num(&w, "confidence", o->confidence);
+	jw_num(&w, "alpha", o->alpha);
+	jw_num(&w, "boot_cost_s", o->boot_cost);
+	jw_num(&w, "run_cost_s", o->run_cost > 0 ? o->run_cost : NAN);
+	json_methods(&w);
+	jw_open(&w, "levels", '[');
+	for (size_t i = 0; i < l->nlevels; i++)
+		json_level(&w, l, &l->levels[i]);
+	jw_close(&w, ']');
+	jw_close(&w, '}');
+	fputc('\n', f);
+	return ferror(f) ? error("writing the levels report: I/O error") : 0;
+}
+
+/* ---- the command ---- */
+
+enum levels_format { FMT_TEXT, FMT_JSON };
+
+struct levels_args {
+	const char *db, *selector;
+	enum levels_format format;
+	struct levels_opts opts;
+};
+
+enum {
+	O_LEVELS = 1, O_DB, O_METRIC, O_FORMAT, O_BOOT, O_RUN, O_CONFIDENCE,
+	O_HELP
+};
+
+static const struct option options[] = {
+	{ "levels", required_argument, NULL, O_LEVELS },
+	{ "db", required_argument, NULL, O_DB },
+	{ "metric", required_argument, NULL, O_METRIC },
+	{ "format", required_argument, NULL, O_FORMAT },
+	{ "boot-cost", required_argument, NULL, O_BOOT },
+	{ "run-cost", required_argument, NULL, O_RUN },
+	{ "confidence", required_argument, NULL, O_CONFIDENCE },
+	{ "help", no_argument, NULL, O_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char usage_text[] =
+	"usage: contend report --levels NAME [--db PATH] [--metric M]\n"
+	"                      [--format text|json] [--boot-cost SECONDS]\n"
+	"                      [--run-cost SECONDS] [--confidence C]\n"
+	"NAME: an experiment name (its labels are the levels), a label, or an\n"
+	"id or uuid (its name and label); experiments with the same name and\n"
+	"label are invocations of one level.\n";
+
+static const char *const format_names[] = {
+	[FMT_TEXT] = "text", [FMT_JSON] = "json",
+};
+
+/* A duration ("90", "2m", "500ms"); zero allowed only when zero_ok. */
+static int parse_cost(const char *opt, const char *arg, bool zero_ok,
+		      double *out)
+{
+	if (parse_duration(arg, out) < 0 || !isfinite(*out) || *out < 0 ||
+	    (!zero_ok && !(*out > 0)))
+		return error("--%s: '%s' is not a duration%s", opt, arg,
+			     zero_ok ? "" : " above 0");
+	return 0;
+}
+
+static int parse_format(const char *arg, enum levels_format *fmt)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++)
+		if (!strcmp(format_names[i], arg)) {
+			*fmt = (enum levels_format)i;
+			return 0;
+		}
+	return error("--format: '%s' is not text or json", arg);
+}
+
+static int parse_option(int c, const char *arg, struct levels_args *la)
+{
+	switch (c) {
+	case O_LEVELS:
+		la->selector = arg;
+		return 0;
+	case O_DB:
+		la->db = arg;
+		return 0;
+	case O_METRIC:
+		la->opts.metric = arg;
+		return 0;
+	case O_FORMAT:
+		return parse_format(arg, &la->format);
+	case O_BOOT:
+		/* 0: invocations cost nothing beyond their runs. */
+		return parse_cost("boot-cost", arg, true, &la->opts.boot_cost);
+	case O_RUN:
+		return parse_cost("run-cost", arg, false, &la->opts.run_cost);
+	case O_CONFIDENCE:
+		if (parse_double(arg, &la->opts.confidence) < 0 ||
+		    !(la->opts.confidence > 0 && la->opts.confidence < 1))
+			return error("--confidence: '%s' is not a number "
+				     "between 0 and 1", arg);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* 0 parsed, 1 help printed, -1 usage error (printed). */
+static int parse_args(int argc, char **argv, struct levels_args *la)
+{
+	int c;
+
+	la->db = store_default_path();
+	la->selector = NULL;
+	la->format = FMT_TEXT;
+	levels_opts_default(&la->opts);
+	optind = 0;   /* glibc: full reset, the CLI may parse more than once */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		if (c == O_HELP) {
+			fputs(usage_text, stdout);
+			return 1;
+		}
+		if (c == '?' || c == ':')
+			return error("report: unknown option or missing value "
+				     "'%s'\n%s", argv[optind - 1], usage_text);
+		if (parse_option(c, optarg, la) < 0)
+			return -1;
+	}
+	if (optind < argc && !la->selector)
+		la->selector = argv[optind++];
+	if (optind < argc)
+		return error("report: unexpected argument '%s'\n%s",
+			     argv[optind], usage_text);
+	if (!la->selector)
+		return error("report: --levels needs an experiment name or "
+			     "label\n%s", usage_text);
+	return 0;
+}
+
+int levels_report(int argc, char **argv)
+{
+	struct levels_args la;
+	struct store *s = NULL;
+	struct levels l = { 0 };
+	int ret = EXIT_RUNTIME, p;
+
+	p = parse_args(argc, argv, &la);
+	if (p)
+		return p > 0 ? 0 : EXIT_USAGE;
+	if (store_open(la.db, STORE_RDONLY, &s) < 0)
+		goto out;
+	p = levels_load(s, la.selector, &l);
+	if (p == 0)
+		p = levels_analyze(&l, &la.opts);
+	if (p < 0) {
+		ret = p == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	p = la.format == FMT_JSON ? levels_write_json(stdout, &l)
+				  : levels_write_text(stdout, &l);
+	if (p == 0 && fflush(stdout) == 0)
+		ret = 0;
+out:
+	levels_release(&l);
+	if (s)
+		store_close(s);
+	return ret;
+}

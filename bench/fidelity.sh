@@ -1,0 +1,84 @@
+#!/bin/sh
+# bench/fidelity.sh - does the harness cost what it measures?  Runs the
+# plain-C reference of the futex seed (bench/ref_fmutex.c) and
+# `contend exec futex-mutex` alternately, same run length, ROUNDS times per
+# case, and prints contend/reference per case: the ratio of the median
+# throughputs, and the median of the per-round ratios (each round's two
+# runs are adjacent in time, so slow drift of the machine cancels).
+# Target: >= 0.97 in every case (docs/PERFORMANCE.md).
+#
+# Environment: CONTEND (./contend), BUILD (build), CC (cc), CFLAGS (as the
+# Makefile's), ROUNDS (9), RUNTIME (seconds per run, 1).
+set -eu
+
+CONTEND=${CONTEND:-./contend}
+BUILD=${BUILD:-build}
+CC=${CC:-cc}
+CFLAGS=${CFLAGS:--O2 -g}
+ROUNDS=${ROUNDS:-9}
+RUNTIME=${RUNTIME:-1}
+TARGET=0.97
+REF=$BUILD/bench/ref_fmutex
+
+mkdir -p "$BUILD/bench"
+# shellcheck disable=SC2086  # CFLAGS is a list of flags
+$CC -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $CFLAGS \
+	-o "$REF" bench/ref_fmutex.c -lpthread
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# throughput THREADS WORKLEN: one run of each, appended to $tmp/ref, $tmp/ctd
+run_ref() {
+	"$REF" "$1" "$2" "$RUNTIME" | awk '$1 == "throughput" { print $2 }' \
+		>> "$tmp/ref"
+}
+run_contend() {
+	"$CONTEND" exec futex-mutex threads="$1" worklen="$2" locks=1 \
+		runtime="$RUNTIME" | awk '$1 == "throughput" { print $2 }' \
+		>> "$tmp/ctd"
+}
+
+median() {
+	sort -g "$1" | awk '{ v[NR] = $1 }
+		END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# The conditions of the figures: noise from other work shows in the load.
+echo "fidelity: contend exec futex-mutex / bench/ref_fmutex," \
+	"$ROUNDS rounds of ${RUNTIME}s, alternating (target >= $TARGET)"
+echo "machine: $(nproc) cpus, $(sed -n 's/^model name[[:space:]]*: //p' \
+	/proc/cpuinfo | head -n1), Linux $(uname -r);" \
+	"load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-8s %-8s %14s %14s %8s %8s  %s\n' threads worklen contend_ops/s \
+	ref_ops/s ratio paired verdict
+for c in "1 0" "2 0" "2 500"; do
+	# shellcheck disable=SC2086  # split the case into its two numbers
+	set -- $c
+	: > "$tmp/ref"
+	: > "$tmp/ctd"
+	i=0
+	while [ "$i" -lt "$ROUNDS" ]; do
+		# Alternate which goes first, so neither always runs warm.
+		if [ $((i % 2)) -eq 0 ]; then
+			run_ref "$1" "$2"; run_contend "$1" "$2"
+		else
+			run_contend "$1" "$2"; run_ref "$1" "$2"
+		fi
+		i=$((i + 1))
+	done
+	if [ "$(wc -l < "$tmp/ref")" -ne "$ROUNDS" ] ||
+	   [ "$(wc -l < "$tmp/ctd")" -ne "$ROUNDS" ]; then
+		echo "fidelity.sh: a run printed no throughput" >&2
+		exit 1
+	fi
+	paste "$tmp/ctd" "$tmp/ref" | awk '{ print $1 / $2 }' > "$tmp/pair"
+	mc=$(median "$tmp/ctd")
+	mr=$(median "$tmp/ref")
+	mp=$(median "$tmp/pair")
+	awk -v t="$1" -v w="$2" -v c="$mc" -v r="$mr" -v p="$mp" -v g="$TARGET" \
+		'BEGIN { q = c / r
+			 printf "%-8s %-8s %14.4g %14.4g %8.3f %8.3f  %s\n", t, w,
+				c, r, q, p, (q >= g) ? "ok" : "below target" }'
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,685 @@
+/*
+ * command.c - runs an existing benchmark (perf bench, sysbench,
+ * will-it-scale, a user's own) as a workload and extracts its figures from
+ * its output with POSIX extended regexes.
+ *
+ * No shell unless the config says `shell = yes`: argv is split here
+ * (whitespace, double-quote grouping) and handed to execvpe, so a `;` or a
+ * `$` in it is just a character.  Output (stdout and stderr together) is
+ * captured up to COMMAND_MAX_OUTPUT; more fails the run.  The child stays
+ * in our process group, so the runner's kill of the run's group reaches
+ * it and anything it forked, and it has PR_SET_PDEATHSIG, so it dies even
+ * when only we are killed.
+ *
+ * metric.NAME: the parameter table is fixed (workload.h), so the extra
+ * metrics are the eight keys metric1..metric8, each "NAME = REGEX", with
+ * scale1..scale8.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner/util.h"
+#include "runner/workloads/workloads.h"
+
+#define COMMAND_MAX_OUTPUT (16u << 20)
+#define COMMAND_EXTRA 8      /* metric1..metric8 */
+#define COMMAND_TAIL_LINES 4 /* output lines quoted when a regex fails */
+
+enum {
+	P_ARGV, P_SHELL, P_ENV, P_METRIC, P_SCALE, P_CONTENTION, P_CSCALE,
+	P_METRIC1, P_SCALE1 = P_METRIC1 + COMMAND_EXTRA,
+	P_NPARAMS = P_SCALE1 + COMMAND_EXTRA
+};
+
+#define EXTRA_METRIC(i)                                                   \
+	[P_METRIC1 + (i) - 1] = { "metric" #i, PT_STRING, "", 0, 0, NULL,  \
+				  "another metric: NAME = REGEX (first "   \
+				  "capture group)" },                      \
+	[P_SCALE1 + (i) - 1] = { "scale" #i, PT_DOUBLE, "1", 0, 0, NULL,   \
+				 "multiplier of metric" #i }
+
+static const struct param_def command_params[] = {
+	[P_ARGV] = { "argv", PT_STRING, "", 0, 0, NULL,
+		     "the command: split on blanks, \"double quotes\" group, "
+		     "\\\" and \\\\ escape; no shell" },
+	[P_SHELL] = { "shell", PT_BOOL, "no", 0, 0, NULL,
+		      "yes: run argv with sh -c (deliberately)" },
+	[P_ENV] = { "env", PT_STRING, "", 0, 0, NULL,
+		    "environment additions: NAME=VALUE ... (quoted as argv)" },
+	[P_METRIC] = { "metric", PT_STRING, "", 0, 0, NULL,
+		       "POSIX extended regex; its first capture group is "
+		       "throughput" },
+	[P_SCALE] = { "scale", PT_DOUBLE, "1", 0, 0, NULL,
+		      "multiplier of the metric regex's number (e.g. 1e6)" },
+	[P_CONTENTION] = { "contention", PT_STRING, "", 0, 0, NULL,
+			   "regex whose first capture group is "
+			   "contention_rate" },
+	[P_CSCALE] = { "contention_scale", PT_DOUBLE, "1", 0, 0, NULL,
+		       "multiplier of the contention regex's number" },
+	EXTRA_METRIC(1), EXTRA_METRIC(2), EXTRA_METRIC(3), EXTRA_METRIC(4),
+	EXTRA_METRIC(5), EXTRA_METRIC(6), EXTRA_METRIC(7), EXTRA_METRIC(8),
+};
+
+/* Names the workload reports itself; metricN may not take them. */
+static const char *const reserved[] = { "throughput", "contention_rate",
+					"elapsed_s" };
+
+/* One regex to apply: which key it came from and what it yields. */
+struct extract {
+	const char *key;
+	char name[METRIC_NAME_MAX];
+	char *re;
+	double scale;
+	regex_t rx;
+	bool compiled;
+};
+
+struct extracts {
+	size_t n;
+	struct extract e[2 + COMMAND_EXTRA];
+};
+
+void command_argv_free(char **argv)
+{
+	size_t i;
+
+	for (i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+/* Appends one character to the word being built (grown as needed). */
+static void word_put(char **w, size_t *len, size_t *cap, char ch)
+{
+	if (*len + 1 >= *cap) {
+		*cap = *cap ? 2 * *cap : 32;
+		*w = xrealloc(*w, *cap);
+	}
+	(*w)[(*len)++] = ch;
+	(*w)[*len] = '\0';
+}
+
+/*
+ * Reads one word starting at *s (not at a blank): quoted parts join with
+ * unquoted ones, `\"` and `\\` escape anywhere, other backslashes are
+ * literal.  Returns the word, or NULL on an unterminated quote.
+ */
+static char *split_word(const char **s)
+{
+	const char *p = *s;
+	char *w = NULL;
+	size_t len = 0, cap = 0;
+	bool quoted = false;
+
+	word_put(&w, &len, &cap, '\0');
+	len = 0;
+	for (; *p && (quoted || !isspace((unsigned char)*p)); p++) {
+		if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+			word_put(&w, &len, &cap, *++p);
+		else if (*p == '"')
+			quoted = !quoted;
+		else
+			word_put(&w, &len, &cap, *p);
+	}
+	*s = p;
+	if (quoted) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+int command_split(const char *s, char ***out, size_t *n, char *err,
+		  size_t errlen)
+{
+	char **v = xcalloc(1, sizeof(*v));
+	size_t count = 0;
+
+	for (;;) {
+		char *w;
+
+		while (*s && isspace((unsigned char)*s))
+			s++;
+		if (!*s)
+			break;
+		w = split_word(&s);
+		if (!w) {
+			snprintf(err, errlen, "unterminated double quote");
+			command_argv_free(v);
+			return -1;
+		}
+		v = xrealloc(v, (count + 2) * sizeof(*v));
+		v[count++] = w;
+		v[count] = NULL;
+	}
+	*out = v;
+	*n = count;
+	return 0;
+}
+
+static bool is_name(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || len >= METRIC_NAME_MAX || isdigit((unsigned char)*s))
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+/* PATH lookup as execvp does it, for a config-time "not installed". */
+static bool on_path(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p;
+	bool found = false;
+
+	if (strchr(cmd, '/'))
+		return !access(cmd, X_OK);
+	if (!path || !*path)
+		path = "/bin:/usr/bin";
+	for (p = path; !found; p++) {
+		const char *end = strchrnul(p, ':');
+		char *full = xasprintf("%.*s%s%s", (int)(end - p), p,
+				       end == p ? "" : "/", cmd);
+		struct stat st;
+
+		found = !stat(full, &st) && S_ISREG(st.st_mode) &&
+			!access(full, X_OK);
+		free(full);
+		if (!*end)
+			break;
+		p = end;
+	}
+	return found;
+}
+
+static const char *str(const struct wl_args *a, int i)
+{
+	return a->v[i].s ? a->v[i].s : "";
+}
+
+/* Adds one regex to the list; "" means the key is unused. */
+static void extract_add(struct extracts *x, const char *key, const char *name,
+			size_t namelen, const char *re, double scale)
+{
+	struct extract *e = &x->e[x->n++];
+
+	e->key = key;
+	snprintf(e->name, sizeof(e->name), "%.*s", (int)namelen, name);
+	e->re = xstrdup(re);
+	e->scale = scale;
+	e->compiled = false;
+}
+
+static bool name_taken(const struct extracts *x, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(reserved); i++)
+		if (strlen(reserved[i]) == len && !strncmp(reserved[i], name, len))
+			return true;
+	for (i = 0; i < x->n; i++)
+		if (strlen(x->e[i].name) == len && !strncmp(x->e[i].name, name, len))
+			return true;
+	return false;
+}
+
+/* "NAME = REGEX" of metricN. */
+static int extract_named(struct extracts *x, const struct param_def *p,
+			 const char *text, double scale, char *err,
+			 size_t errlen)
+{
+	const char *eq = strchr(text, '='), *name = text, *end;
+
+	while (isspace((unsigned char)*name))
+		name++;
+	for (end = eq ? eq : name; end > name && isspace((unsigned char)end[-1]);)
+		end--;
+	if (!eq || !is_name(name, (size_t)(end - name))) {
+		snprintf(err, errlen, "%s: expected NAME = REGEX with NAME of "
+			 "letters, digits and _ (under %d characters)", p->name,
+			 METRIC_NAME_MAX);
+		return -1;
+	}
+	if (name_taken(x, name, (size_t)(end - name))) {
+		snprintf(err, errlen, "%s: metric name '%.*s' is already used",
+			 p->name, (int)(end - name), name);
+		return -1;
+	}
+	for (eq++; isspace((unsigned char)*eq); eq++)
+		;
+	extract_add(x, p->name, name, (size_t)(end - name), eq, scale);
+	return 0;
+}
+
+static void extracts_release(struct extracts *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->n; i++) {
+		if (x->e[i].compiled)
+			regfree(&x->e[i].rx);
+		free(x->e[i].re);
+	}
+	x->n = 0;
+}
+
+/* Compiles every regex; each needs a capture group for its number. */
+static int extracts_compile(struct extracts *x, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < x->n; i++) {
+		struct extract *e = &x->e[i];
+		int rc = regcomp(&e->rx, e->re, REG_EXTENDED | REG_NEWLINE);
+		char msg[128];
+
+		if (rc) {
+			regerror(rc, &e->rx, msg, sizeof(msg));
+			snprintf(err, errlen, "%s: invalid regex '%s': %s",
+				 e->key, e->re, msg);
+			return -1;
+		}
+		e->compiled = true;
+		if (!e->rx.re_nsub) {
+			snprintf(err, errlen, "%s: regex '%s' has no capture "
+				 "group ( ) around the number", e->key, e->re);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The regexes of a configuration, compiled: 0, or -1 with err. */
+static int extracts_build(const struct wl_args *a, struct extracts *x,
+			  char *err, size_t errlen)
+{
+	int i;
+
+	x->n = 0;
+	if (*str(a, P_METRIC))
+		extract_add(x, "metric", "throughput", strlen("throughput"),
+			    str(a, P_METRIC),
+			    a->v[P_SCALE].d);
+	if (*str(a, P_CONTENTION))
+		extract_add(x, "contention", "contention_rate",
+			    strlen("contention_rate"), str(a, P_CONTENTION),
+			    a->v[P_CSCALE].d);
+	for (i = 0; i < COMMAND_EXTRA; i++) {
+		const char *t = str(a, P_METRIC1 + i);
+
+		if (*t && extract_named(x, &command_params[P_METRIC1 + i], t,
+					a->v[P_SCALE1 + i].d, err, errlen))
+			goto fail;
+	}
+	if (!extracts_compile(x, err, errlen))
+		return 0;
+fail:
+	extracts_release(x);
+	return -1;
+}
+
+/* env: every word NAME=VALUE. */
+static int env_check(const char *text, char *err, size_t errlen)
+{
+	char **v;
+	size_t n, i;
+	int ret = 0;
+
+	if (command_split(text, &v, &n, err, errlen)) {
+		snprintf(err, errlen, "env: unterminated double quote");
+		return -1;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		const char *eq = strchr(v[i], '=');
+
+		if (!eq || !is_name(v[i], (size_t)(eq - v[i]))) {
+			snprintf(err, errlen, "env: '%s' is not NAME=VALUE", v[i]);
+			ret = -1;
+		}
+	}
+	command_argv_free(v);
+	return ret;
+}
+
+static int argv_check(const struct wl_args *a, char *err, size_t errlen)
+{
+	char **v;
+	size_t n;
+	int ret = -1;
+
+	if (!*str(a, P_ARGV)) {
+		snprintf(err, errlen, "argv: the command to run is missing");
+		return -1;
+	}
+	if (a->v[P_SHELL].b)
+		return 0;
+	if (command_split(str(a, P_ARGV), &v, &n, err, errlen)) {
+		snprintf(err, errlen, "argv: unterminated double quote");
+		return -1;
+	}
+	if (!n)
+		snprintf(err, errlen, "argv: the command to run is missing");
+	else if (!on_path(v[0]))
+		snprintf(err, errlen, "argv: '%s' is not installed (not found "
+			 "on PATH)", v[0]);
+	else
+		ret = 0;
+	command_argv_free(v);
+	return ret;
+}
+
+static int command_validate(const struct wl_args *a, char *err, size_t errlen)
+{
+	struct extracts x;
+
+	if (argv_check(a, err, errlen))
+		return -1;
+	if (env_check(str(a, P_ENV), err, errlen))
+		return -1;
+	if (extracts_build(a, &x, err, errlen))
+		return -1;
+	extracts_release(&x);
+	return 0;
+}
+
+/*
+ * The environment of the command: ours, with env's NAME=VALUE words
+ * replacing or adding.  A NULL-terminated malloc'd array of malloc'd
+ * strings.
+ */
+static char **env_build(const char *text)
+{
+	extern char **environ;
+	char **add, **envp;
+	size_t nadd, n = 0, i, j;
+	char err[64];
+
+	if (command_split(text, &add, &nadd, err, sizeof(err)))
+		nadd = 0, add = xcalloc(1, sizeof(*add));
+	for (i = 0; environ[i]; i++)
+		;
+	envp = xcalloc(i + nadd + 1, sizeof(*envp));
+	for (i = 0; environ[i]; i++) {
+		size_t klen = strcspn(environ[i], "=");
+		bool replaced = false;
+
+		for (j = 0; j < nadd && !replaced; j++)
+			replaced = !strncmp(add[j], environ[i], klen) &&
+				   add[j][klen] == '=';
+		if (!replaced)
+			envp[n++] = xstrdup(environ[i]);
+	}
+	for (j = 0; j < nadd; j++)
+		envp[n++] = add[j];
+	free(add);
+	return envp;
+}
+
+struct child {
+	pid_t pid;
+	int out;               /* read end of stdout+stderr */
+};
+
+/* In the child: never returns.  Failure is one write() of errno. */
+static void child_exec(char **argv, char **envp, int out, int errfd,
+		       pid_t parent)
+{
+	sigset_t none;
+	int e, devnull;
+
+	/* Die with the thread that forked us (our parent's main thread). */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(127);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	devnull = open("/dev/null", O_RDONLY);
+	if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out, 1) < 0 ||
+	    dup2(out, 2) < 0)
+		goto fail;
+	execvpe(argv[0], argv, envp);
+fail:
+	e = errno;
+	if (write(errfd, &e, sizeof(e)) < 0)
+		_exit(126);
+	_exit(127);
+}
+
+/* Forks and execs; 0 once the exec succeeded, else -1 with r->error. */
+static int child_spawn(char **argv, char **envp, struct child *c,
+		       struct result *r)
+{
+	int out[2], ep[2], e = 0;
+	pid_t parent = getpid();
+	ssize_t got;
+
+	if (pipe2(out, O_CLOEXEC))
+		return result_fail(r, "command: pipe: %s", strerror(errno));
+	if (pipe2(ep, O_CLOEXEC)) {
+		close(out[0]);
+		close(out[1]);
+		return result_fail(r, "command: pipe: %s", strerror(errno));
+	}
+	fflush(NULL);
+	c->pid = fork();
+	if (c->pid == 0)
+		child_exec(argv, envp, out[1], ep[1], parent);
+	close(out[1]);
+	close(ep[1]);
+	c->out = out[0];
+	if (c->pid < 0) {
+		close(ep[0]);
+		close(out[0]);
+		return result_fail(r, "command: fork: %s", strerror(errno));
+	}
+	/* The error pipe closes on a successful exec (O_CLOEXEC). */
+	while ((got = read(ep[0], &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	close(ep[0]);
+	if (got <= 0)
+		return 0;
+	close(out[0]);
+	waitpid(c->pid, NULL, 0);
+	return result_fail(r, "command: cannot run '%s': %s%s", argv[0],
+			   strerror(e), e == ENOENT ? " (not installed? "
+			   "command not found)" : "");
+}
+
+/*
+ * Reads the child's output to EOF into *buf (NUL-terminated).  -1 when
+ * it exceeds max: the caller kills the child.
+ */
+static int capture(int fd, size_t max, char **buf, size_t *len)
+{
+	size_t cap = 1 << 16;
+	char *b = xmalloc(cap);
+	size_t n = 0;
+
+	for (;;) {
+		ssize_t got;
+
+		if (n + 1 == cap) {
+			if (cap > max)
+				break;
+			cap = cap * 2 > max + 2 ? max + 2 : cap * 2;
+			b = xrealloc(b, cap);
+		}
+		got = read(fd, b + n, cap - n - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		n += (size_t)got;
+	}
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return n > max ? -1 : 0;
+}
+
+/* The last lines of the output, printable, for an error message. */
+static void tail_lines(const char *buf, size_t len, char *out, size_t outlen)
+{
+	size_t end = len, start, lines = 0, o = 0;
+
+	if (end && buf[end - 1] == '\n')
+		end--;
+	for (start = end; start > 0; start--)
+		if (buf[start - 1] == '\n' && ++lines == COMMAND_TAIL_LINES)
+			break;
+	if (end - start > outlen - 1)
+		start = end - (outlen - 1);
+	for (; start < end; start++) {
+		unsigned char ch = (unsigned char)buf[start];
+
+		out[o++] = (char)(ch == '\n' || isprint(ch) ? ch : '?');
+	}
+	out[o] = '\0';
+}
+
+static const char *exit_reason(int status, char *b, size_t blen)
+{
+	if (WIFSIGNALED(status))
+		snprintf(b, blen, "was killed by signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		snprintf(b, blen, "exited with status %d", WEXITSTATUS(status));
+	return b;
+}
+
+/* Applies one regex; its first group must be a number. */
+static int extract_one(const struct extract *e, const char *out, size_t len,
+		       struct result *r)
+{
+	regmatch_t m[2];
+	char num[64], tail[256];
+	double v;
+
+	if (regexec(&e->rx, out, 2, m, 0) || m[1].rm_so < 0) {
+		tail_lines(out, len, tail, sizeof(tail));
+		return result_fail(r, "command: %s regex '%s' did not match; "
+				   "output ends:\n%s", e->key, e->re, tail);
+	}
+	snprintf(num, sizeof(num), "%.*s", (int)(m[1].rm_eo - m[1].rm_so),
+		 out + m[1].rm_so);
+	if (parse_double(num, &v))
+		return result_fail(r, "command: %s regex '%s' captured '%s', "
+				   "not a number", e->key, e->re, num);
+	result_add(r, e->name, v * e->scale);
+	return 0;
+}
+
+/* Waits for the child and turns its output into metrics. */
+static int command_finish(const struct child *c, const struct extracts *x,
+			  double t0, struct result *r)
+{
+	char *out = NULL, why[96], tail[256];
+	size_t len = 0, i;
+	int status = 0, over, ret = -1;
+
+	over = capture(c->out, COMMAND_MAX_OUTPUT, &out, &len);
+	if (over)
+		kill(c->pid, SIGKILL);
+	close(c->out);
+	while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	result_add(r, "elapsed_s", now_monotonic() - t0);
+	if (over) {
+		result_fail(r, "command: output exceeds %u MiB; killed it",
+			    COMMAND_MAX_OUTPUT >> 20);
+		goto out;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		tail_lines(out, len, tail, sizeof(tail));
+		result_fail(r, "command %s; output ends:\n%s",
+			    exit_reason(status, why, sizeof(why)), tail);
+		goto out;
+	}
+	/* regexec stops at NUL: binary output must not hide the rest. */
+	for (i = 0; i < len; i++)
+		if (!out[i])
+			out[i] = ' ';
+	for (i = 0; i < x->n; i++)
+		if (extract_one(&x->e[i], out, len, r))
+			goto out;
+	ret = 0;
+out:
+	free(out);
+	return ret;
+}
+
+static char **command_argv(const struct wl_args *a, char *err, size_t errlen)
+{
+	char **v;
+	size_t n;
+
+	if (!a->v[P_SHELL].b)
+		return command_split(str(a, P_ARGV), &v, &n, err, errlen) || !n
+			       ? NULL : v;
+	v = xcalloc(4, sizeof(*v));
+	v[0] = xstrdup("/bin/sh");
+	v[1] = xstrdup("-c");
+	v[2] = xstrdup(str(a, P_ARGV));
+	return v;
+}
+
+static int command_run(const struct wl_args *a, struct result *r)
+{
+	char err[256], **argv = NULL, **envp = NULL;
+	struct extracts x = { 0 };
+	struct child c = { -1, -1 };
+	double t0;
+	int ret = -1;
+
+	if (command_validate(a, err, sizeof(err)) ||
+	    extracts_build(a, &x, err, sizeof(err)))
+		return result_fail(r, "command: %s", err);
+	argv = command_argv(a, err, sizeof(err));
+	if (!argv) {
+		result_fail(r, "command: argv: %s", err);
+		goto out;
+	}
+	envp = env_build(str(a, P_ENV));
+	t0 = now_monotonic();
+	if (child_spawn(argv, envp, &c, r))
+		goto out;
+	ret = command_finish(&c, &x, t0, r);
+out:
+	command_argv_free(envp);
+	command_argv_free(argv);
+	extracts_release(&x);
+	return ret;
+}
+
+const struct workload command_workload = {
+	.name = "command",
+	.summary = "runs an external benchmark (argv, no shell) and extracts "
+		   "metrics by regex",
+	.help = "Bring perf bench, sysbench, will-it-scale or your own: argv "
+		"is run with execvp (no shell unless shell = yes), its stdout "
+		"and stderr are captured (at most 16 MiB), and POSIX extended "
+		"regexes pick numbers out of them: metric -> throughput, "
+		"contention -> contention_rate, metric1..metric8 = NAME = REGEX "
+		"-> NAME, each number being the first capture group times its "
+		"scale. A regex that does not match, a non-zero exit or too "
+		"much output fails the run. runtime and jobs are not passed "
+		"on: put the command's own duration in argv. A command not on "
+		"PATH is a config error ('not installed').",
+	.params = command_params,
+	.nparams = P_NPARAMS,
+	.validate = command_validate,
+	.run = command_run,
+};

@@ -1,0 +1,138 @@
+/*
+ * locks.c - common parameters, mutual-exclusion check and report of the
+ * lock workloads.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner/util.h"
+#include "runner/workloads/locks.h"
+
+void locks_cfg_init(struct lock_cfg *c, const struct wl_args *a)
+{
+	c->per_group = (size_t)a->v[LP_THREADS].i;
+	c->groups = (size_t)a->v[LP_LOCKS].i;
+	c->nworkers = c->per_group * c->groups;
+	/*
+	 * Calibrate even when hold_ns and think_ns are 0, so every run of
+	 * every configuration reports loops_per_us: a drift in it across an
+	 * experiment shows the CPU clock changed under the measurement.
+	 */
+	c->loops_per_us = harness_loops_per_us();
+	c->hold = harness_ns_to_loops((double)a->v[LP_HOLD_NS].i);
+	c->outside = (uint64_t)a->v[LP_WORKLEN].i +
+		     harness_ns_to_loops((double)a->v[LP_THINK_NS].i);
+}
+
+int locks_validate(const struct wl_args *a, char *err, size_t errlen)
+{
+	long long threads = a->v[LP_THREADS].i, locks = a->v[LP_LOCKS].i;
+
+	if (threads * locks > LOCKS_MAX_THREADS) {
+		snprintf(err, errlen,
+			 "threads x locks = %lld x %lld = %lld exceeds %d threads",
+			 threads, locks, threads * locks, LOCKS_MAX_THREADS);
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t slot_field(const struct slot *s, size_t field)
+{
+	return *(const uint64_t *)((const char *)s + field);
+}
+
+int locks_check(const uint64_t *counts, size_t groups, size_t per_group,
+		const struct slot *slots, size_t field, struct result *r)
+{
+	size_t g, t;
+
+	for (g = 0; g < groups; g++) {
+		uint64_t sum = 0;
+
+		for (t = 0; t < per_group; t++)
+			sum += slot_field(&slots[g * per_group + t], field);
+		if (sum != counts[g])
+			return result_fail(r,
+				"mutual exclusion violated: lock %zu protected "
+				"counter is %" PRIu64 ", its threads "
+				"completed %" PRIu64 " operations",
+				g, counts[g], sum);
+	}
+	return 0;
+}
+
+uint64_t locks_nonzero(const uint64_t *counts, size_t groups)
+{
+	uint64_t n = 0;
+	size_t g;
+
+	for (g = 0; g < groups; g++)
+		n += counts[g] != 0;
+	return n;
+}
+
+void locks_report(struct result *r, const struct lock_cfg *c,
+		  const struct slot *slots, double elapsed, uint64_t firsts,
+		  const struct wl_args *a)
+{
+	double handoffs;
+
+	harness_report(r, slots, c->nworkers, elapsed, a);
+	handoffs = result_value(r, "handoffs") - (double)firsts;
+	result_add(r, "handoffs", handoffs);
+	result_add(r, "handoff_rate", elapsed > 0 ? handoffs / elapsed : 0);
+	result_add(r, "loops_per_us", c->loops_per_us);
+}
+
+void *locks_alloc(size_t n, size_t size)
+{
+	void *p = aligned_alloc(2 * CACHELINE, (n ? n : 1) * size);
+
+	if (!p)
+		abort();
+	memset(p, 0, (n ? n : 1) * size);
+	return p;
+}
+
+uint64_t locks_sum_aux(const struct slot *s, size_t n, size_t i)
+{
+	uint64_t sum = 0;
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		sum += s[k].aux[i];
+	return sum;
+}
+
+int locks_run(const struct wl_args *a, const struct lock_cfg *c,
+	      struct lock_run *lr, struct result *r)
+{
+	uint64_t *counts = xcalloc(lr->nlocks, sizeof(*counts));
+	const char *base = lr->groups;
+	double elapsed;
+	size_t k;
+	int ret;
+
+	lr->slots = harness_slots(c->nworkers);
+	ret = harness_run(a, c->nworkers, lr->fn, lr->ctx, lr->slots,
+			  &elapsed, r);
+	if (ret)
+		goto out;
+	for (k = 0; k < lr->nlocks; k++) {
+		const struct guarded *d = (const void *)(base + k * lr->stride +
+							 lr->data_off);
+		counts[k] = d->count;
+	}
+	ret = locks_check(counts, lr->nlocks, lr->per_lock, lr->slots,
+			  lr->check_field, r);
+	if (ret)
+		goto out;
+	locks_report(r, c, lr->slots, elapsed,
+		     locks_nonzero(counts, lr->nlocks), a);
+out:
+	free(counts);
+	return ret;
+}

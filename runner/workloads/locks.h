@@ -1,0 +1,182 @@
+/*
+ * locks.h - what the lock workloads (futex-mutex, pthread-mutex, spinlock,
+ * rwlock) share: the common parameter rows, the group layout, hand-off
+ * tracking inside the critical section, the mutual-exclusion check and the
+ * report.
+ *
+ * Layout: `locks` independent groups of `threads` workers; worker id w
+ * belongs to group w / per_group (the seed's order: group-major).  Each
+ * group has its own lock and its own struct guarded, on cache lines of its
+ * own.  A workload's worker loop is:
+ *
+ *	lock(&g->lock);
+ *	handoffs += guarded_update(&g->data, me);   // under the lock
+ *	busy_loops(cfg->hold);
+ *	unlock(&g->lock);
+ *	busy_loops(cfg->outside);                   // worklen + think_ns
+ *
+ * and after harness_run() the workload copies each group's data.count into
+ * an array, then calls locks_check() and locks_report().
+ */
+#ifndef CONTEND_LOCKS_H
+#define CONTEND_LOCKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runner/workload.h"
+#include "runner/workloads/harness.h"
+
+/* Most threads a lock workload will create: threads x locks. */
+#define LOCKS_MAX_THREADS 4096
+
+/* Indices of the common rows; a workload's own rows follow LP_NCOMMON. */
+enum { LP_THREADS, LP_LOCKS, LP_WORKLEN, LP_HOLD_NS, LP_THINK_NS, LP_NCOMMON };
+
+/*
+ * The common rows, as designated initializers for the head of a workload's
+ * param_def table.  Names follow the futex seed: nthreads -> threads,
+ * worklen -> worklen, nmutexes -> locks.
+ */
+#define LOCKS_COMMON_PARAMS                                                    \
+	[LP_THREADS] = { "threads", PT_INT, "2", 1, LOCKS_MAX_THREADS, NULL,  \
+			 "threads per lock (threads x locks <= 4096)" },      \
+	[LP_LOCKS] = { "locks", PT_INT, "1", 1, LOCKS_MAX_THREADS, NULL,      \
+		       "independent groups, each with its own lock, counter " \
+		       "and `threads` threads" },                             \
+	[LP_WORKLEN] = { "worklen", PT_INT, "0", 0, 1e9, NULL,                \
+			 "iterations of an empty loop (compiler barrier) "    \
+			 "after each unlock, as in the futex seed" },         \
+	[LP_HOLD_NS] = { "hold_ns", PT_INT, "0", 0, 1e9, NULL,                \
+			 "calibrated busy work inside the lock, ns" },        \
+	[LP_THINK_NS] = { "think_ns", PT_INT, "0", 0, 1e9, NULL,              \
+			  "calibrated busy work outside the lock, ns" }
+
+/* The common parameters, resolved into loop counts. */
+struct lock_cfg {
+	size_t per_group;   /* workers sharing one lock */
+	size_t groups;      /* independent locks */
+	size_t nworkers;    /* per_group x groups */
+	uint64_t hold;      /* busy loops inside the lock */
+	uint64_t outside;   /* busy loops after unlock: worklen + think_ns */
+	double loops_per_us;
+};
+
+/*
+ * Reads the common rows of a (threads per group, groups = locks), running
+ * the busy-loop calibration (once per process).
+ */
+void locks_cfg_init(struct lock_cfg *c, const struct wl_args *a);
+
+/* The validate callback of all four: threads x locks <= 4096. */
+int locks_validate(const struct wl_args *a, char *err, size_t errlen);
+
+/*
+ * What a group's lock protects: the counter every operation increments and
+ * the id of the last thread that held the lock.  Only ever touched with the
+ * lock held.
+ */
+struct guarded {
+	uint64_t count;
+	uint64_t owner;   /* worker id + 1 of the last holder; 0 before any */
+};
+
+/*
+ * The protected work of one acquisition by worker `me` (id + 1): one
+ * increment, one owner compare and store.  Returns 1 when the previous
+ * holder was another thread (a hand-off), else 0.  The group's first
+ * acquisition also returns 1 (owner 0); locks_report() takes those out.
+ */
+static inline uint64_t guarded_update(struct guarded *g, uint64_t me)
+{
+	uint64_t handoff = g->owner != me;
+
+	g->owner = me;
+	g->count++;
+	return handoff;
+}
+
+/*
+ * The mutual-exclusion check: counts[k] (group k's protected counter)
+ * must equal the sum of `field` over the slots of group k's workers
+ * (slots k*per_group .. (k+1)*per_group-1).  field is ops for the mutexes;
+ * rwlock checks write operations.  Returns 0, or -1 with r->error
+ * "mutual exclusion violated: ..." naming the first bad group.
+ */
+int locks_check(const uint64_t *counts, size_t groups, size_t per_group,
+		const struct slot *slots, size_t field, struct result *r);
+
+/* Offsets for locks_check's field. */
+#define LOCKS_FIELD_OPS offsetof(struct slot, ops)
+#define LOCKS_FIELD_AUX(i) (offsetof(struct slot, aux) + (i) * sizeof(uint64_t))
+
+/*
+ * harness_report() plus loops_per_us, with handoffs corrected: `firsts`
+ * acquisitions found no previous owner (one per group that was taken at
+ * all) and are not hand-offs.
+ */
+void locks_report(struct result *r, const struct lock_cfg *c,
+		  const struct slot *slots, double elapsed, uint64_t firsts,
+		  const struct wl_args *a);
+
+/* Number of groups whose counter is non-zero: the `firsts` of above. */
+uint64_t locks_nonzero(const uint64_t *counts, size_t groups);
+
+/*
+ * One run of a lock workload, the steps all four share: slots, the timed
+ * run, the check, the report.  The workload fills the "in" part; groups is
+ * its array of nlocks group structs, stride bytes apart, each holding a
+ * struct guarded at data_off.  per_lock workers share each lock (worker w
+ * uses lock w / per_lock).
+ */
+struct lock_run {
+	void (*fn)(struct worker *);
+	void *ctx;
+	const void *groups;
+	size_t nlocks, per_lock, stride, data_off;
+	size_t check_field;   /* LOCKS_FIELD_OPS, or the aux counting writes */
+	struct slot *slots;   /* out: per-worker counters, for the workload's
+				 own sums; free with harness_slots_free() */
+};
+
+/*
+ * Runs lr->fn in c->nworkers threads, checks mutual exclusion and reports.
+ * Returns 0, or -1 with r->error set.  lr->slots is set either way.
+ */
+int locks_run(const struct wl_args *a, const struct lock_cfg *c,
+	      struct lock_run *lr, struct result *r);
+
+/* Sum of slot field aux[i] over n slots. */
+uint64_t locks_sum_aux(const struct slot *s, size_t n, size_t i);
+
+/* n zeroed groups of size bytes (a multiple of 2 * CACHELINE), aligned. */
+void *locks_alloc(size_t n, size_t size);
+
+/*
+ * worker_continue() for a loop specialised on fixed (jobs) or timed
+ * (runtime) work: with fixed a constant, each copy of the loop keeps only
+ * its own test.  The caller passes w->jobs != 0 as fixed.
+ */
+static inline __attribute__((always_inline)) bool
+locks_continue(const struct worker *w, const bool fixed, uint64_t done)
+{
+	if (fixed)
+		return done < w->jobs;
+	return !atomic_load_explicit(w->stop, memory_order_relaxed);
+}
+
+/*
+ * Spin-wait hint: PAUSE on x86 (yields the pipeline to the sibling
+ * hyper-thread and avoids the memory-order flush on loop exit), a compiler
+ * barrier elsewhere.
+ */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+#endif

@@ -1,0 +1,829 @@
+/*
+ * test_compare.c - A/B comparison: Welch intervals and p-values against
+ * published worked examples, Mann-Whitney against a textbook example,
+ * every verdict and the metric direction on synthetic samples whose
+ * intervals are worked by hand, and the matching, invocation and flag
+ * logic of compare_sides() on datasets built in memory.
+ *
+ * Independent values: each case names its source.  "R" means R 4.x
+ * (t.test, wilcox.test, power.t.test), run by hand when the test was
+ * written; the R lines are quoted next to the figures.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/compare.h"
+#include "runner/util.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void close_to(const char *what, double got, double want, double tol)
+{
+	if (!(fabs(got - want) <= tol))
+		fail_msg("%s: got %.10g, want %.10g (+-%g)", what, got, want,
+			 tol);
+}
+
+static struct compare_opts opts(enum direction dir, double thr)
+{
+	struct compare_opts o;
+
+	compare_opts_default(&o);
+	o.dir = dir;
+	o.threshold_pct = thr;
+	return o;
+}
+
+/* ---- Welch: published worked examples ---- */
+
+/*
+ * Wikipedia, "Welch's t-test", section Examples: three pairs of samples
+ * with Welch's t, df and p printed to 2-3 significant digits (example 1:
+ * t = -2.46, df = 25.0, p = 0.021; example 2: -1.57, 9.9, 0.149;
+ * example 3: -2.22, 24.5, 0.036; there t is A1 - A2).  The intervals and
+ * unrounded figures are R's t.test(A2, A1).  (Example 3's A2 ends
+ * 24.0, 13.2 in the revision that prints p = 0.036.)
+ * The fourth pair is a worked R session (ts1, ts2) printed with
+ * "t = -1.8325, df = 17.9, p-value = 0.08356, 95 percent confidence
+ * interval: -2.1469104 0.1469104" for ts1 - ts2.
+ */
+static const double wa1[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1,
+			      21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4 };
+static const double wa2[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
+			      24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4 };
+static const double wb1[] = { 17.2, 20.9, 22.6, 18.1, 21.7, 21.4, 23.5, 24.2,
+			      14.7, 21.8 };
+static const double wb2[] = { 21.5, 22.8, 21.0, 23.0, 21.6, 23.6, 22.5, 20.7,
+			      23.4, 21.8, 20.7, 21.7, 21.5, 22.5, 23.6, 21.5,
+			      22.5, 23.5, 21.5, 21.8 };
+static const double wc1[] = { 19.8, 20.4, 19.6, 17.8, 18.5, 18.9, 18.3, 18.9,
+			      19.5, 22.0 };
+static const double wc2[] = { 28.2, 26.6, 20.1, 23.3, 25.2, 22.1, 17.7, 27.6,
+			      20.6, 13.7, 23.2, 17.5, 20.6, 18.0, 23.9, 21.6,
+			      24.3, 20.4, 24.0, 13.2 };
+static const double ts1[] = { 11, 9, 10, 11, 10, 12, 9, 11, 12, 9 };
+static const double ts2[] = { 11, 13, 10, 13, 12, 9, 11, 12, 12, 11 };
+
+struct welch_case {
+	const char *name;
+	const double *base, *cand;
+	size_t nb, nc;
+	double df, p;           /* published, rounded */
+	double df_tol, p_tol;
+	double lo, hi;          /* R: CI of cand - base */
+	double ci_tol;
+};
+
+static const struct welch_case welch_cases[] = {
+	{ "wikipedia example 1", wa1, wa2, N(wa1), N(wa2), 25.0, 0.021, 0.05,
+	  0.0005, 0.349237066192, 3.984096267141, 1e-8 },
+	{ "wikipedia example 2", wb1, wb2, N(wb1), N(wb2), 9.9, 0.149, 0.05,
+	  0.0005, -0.648421325375, 3.698421325375, 1e-8 },
+	{ "wikipedia example 3", wc1, wc2, N(wc1), N(wc2), 24.5, 0.036, 0.05,
+	  0.0005, 0.157606464495, 4.282393535505, 1e-8 },
+	{ "R session ts1 vs ts2", ts2, ts1, N(ts2), N(ts1), 17.9, 0.08356,
+	  0.05, 0.000005, -2.1469104, 0.1469104, 1e-7 },
+};
+
+static void test_welch_published(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < N(welch_cases); i++) {
+		const struct welch_case *c = &welch_cases[i];
+		struct compare_opts o = opts(DIR_HIGHER, 1);
+		struct compare_stats r;
+		double mb = 0;
+		size_t k;
+
+		print_message("  %s\n", c->name);
+		assert_int_equal(compare_samples(c->base, c->nb, c->cand,
+						 c->nc, &o, &r), 0);
+		close_to("df", r.df, c->df, c->df_tol);
+		close_to("p_welch", r.p_welch, c->p, c->p_tol);
+		close_to("diff_ci_low", r.diff_ci_low, c->lo, c->ci_tol);
+		close_to("diff_ci_high", r.diff_ci_high, c->hi, c->ci_tol);
+		/* The % interval is the same interval over the base mean. */
+		for (k = 0; k < c->nb; k++)
+			mb += c->base[k] / (double)c->nb;
+		close_to("change_ci_low_pct", r.change_ci_low_pct,
+			 100 * c->lo / mb, 1e-6);
+		close_to("change_ci_high_pct", r.change_ci_high_pct,
+			 100 * c->hi / mb, 1e-6);
+	}
+}
+
+/* ---- Mann-Whitney: a textbook example ---- */
+
+/*
+ * Moore, McCabe & Craig, Introduction to the Practice of Statistics,
+ * "weeds among the corn": yields with 0 and with 3 lamb's-quarter plants
+ * per metre.  The book ranks them: W = 23 for the weed-free plots,
+ * mu_W = 18, sigma_W = 3.464, one-sided exact P = 0.10 (7 of the 70
+ * arrangements of 4 + 4 have W >= 23), so two-sided exact p = 0.2.  The
+ * normal approximation with continuity correction is
+ * z = (23 - 0.5 - 18) / 3.4641 = 1.299, two-sided p = 0.1939 (R:
+ * wilcox.test(w0, w3, exact = FALSE) gives 0.1939309).
+ */
+static const double weeds0[] = { 166.7, 172.2, 165.0, 176.9 };
+static const double weeds3[] = { 158.6, 176.4, 153.1, 156.0 };
+/*
+ * The book's 1-weed plots tie one weed-free plot (166.7): mid-ranks give
+ * U = 13.5 for the weed-free plots; the tie-corrected variance is
+ * 16/12 (9 - (2^3 - 2) / (8 * 7)) = 11.857143, so
+ * z = (13.5 - 8 - 0.5) / 3.443420 = 1.452045 and two-sided p = 0.146489
+ * (R: wilcox.test(w0, w1, exact = FALSE) gives 0.1464892).
+ */
+static const double weeds1[] = { 166.2, 157.3, 166.7, 161.1 };
+
+static void test_mannwhitney_textbook(void **state)
+{
+	struct compare_opts o = opts(DIR_HIGHER, 1);
+	struct compare_stats r;
+
+	(void)state;
+	assert_int_equal(compare_samples(weeds3, 4, weeds0, 4, &o, &r), 0);
+	if (r.mw_exact)
+		close_to("exact p", r.p_mannwhitney, 0.2, 1e-12);
+	else
+		close_to("normal p", r.p_mannwhitney, 0.1939309, 1e-6);
+	assert_int_equal(compare_samples(weeds1, 4, weeds0, 4, &o, &r), 0);
+	assert_false(r.mw_exact);       /* ties: the normal approximation */
+	close_to("tied p", r.p_mannwhitney, 0.1464892, 1e-6);
+}
+
+/* ---- verdicts ---- */
+
+/*
+ * Three values per side with sd 1 (or 0.1, or 10) on both sides: the
+ * Welch standard error is sd sqrt(2/3), df = 4 exactly, t(0.975, 4) =
+ * 2.7764451 (R: qt(0.975, 4)), so the half-width is 2.2669579 sd.
+ */
+static const double b100[] = { 99, 100, 101 };
+static const double c110[] = { 109, 110, 111 };
+static const double b100s[] = { 99.9, 100, 100.1 };
+static const double c100s[] = { 100, 100.1, 100.2 };
+static const double b100w[] = { 90, 100, 110 };
+static const double c102w[] = { 92, 102, 112 };
+static const double e10[] = { 10.0, 10.1, 9.9 };
+static const double e9[] = { 9.0, 9.1, 8.9 };
+
+struct verdict_case {
+	const char *name;
+	const double *base, *cand;
+	enum direction dir;
+	double thr;
+	enum verdict v;
+	double lo_pct, hi_pct;  /* worked by hand, see above */
+};
+
+static const struct verdict_case verdict_cases[] = {
+	/* 10 +- 2.2669579 over 100 */
+	{ "faster: +10% [+7.73, +12.27]", b100, c110, DIR_HIGHER, 1,
+	  VERDICT_FASTER, 7.7330421, 12.2669579 },
+	/* -10 +- 2.2669579 over 110 */
+	{ "slower: -9.09% [-11.15, -7.03]", c110, b100, DIR_HIGHER, 1,
+	  VERDICT_SLOWER, -100 * 12.2669579 / 110, -100 * 7.7330421 / 110 },
+	/* 0.1 +- 0.22669579 over 100 */
+	{ "no-change: +0.1% [-0.127, +0.327]", b100s, c100s, DIR_HIGHER, 1,
+	  VERDICT_NO_CHANGE, -0.12669579, 0.32669579 },
+	/* 2 +- 22.669579 over 100 */
+	{ "inconclusive: +2% [-20.67, +24.67]", b100w, c102w, DIR_HIGHER, 1,
+	  VERDICT_INCONCLUSIVE, -20.669579, 24.669579 },
+	/* A change smaller than the threshold, however certain, is none. */
+	{ "significant +0.1% under a 0.05% threshold is inconclusive",
+	  b100s, c100s, DIR_HIGHER, 0.05, VERDICT_INCONCLUSIVE, -0.12669579,
+	  0.32669579 },
+	/* -1 +- 0.22669579 over 10: elapsed_s falls, which is better */
+	{ "elapsed_s down 10% is faster", e10, e9, DIR_LOWER, 1,
+	  VERDICT_FASTER, -12.2669579, -7.7330421 },
+	{ "elapsed_s up 11% is slower", e9, e10, DIR_LOWER, 1,
+	  VERDICT_SLOWER, 100 * 0.7733042 / 9, 100 * 1.2266958 / 9 },
+	{ "throughput down 10% is slower", e10, e9, DIR_HIGHER, 1,
+	  VERDICT_SLOWER, -12.2669579, -7.7330421 },
+};
+
+static void test_verdicts(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < N(verdict_cases); i++) {
+		const struct verdict_case *c = &verdict_cases[i];
+		struct compare_opts o = opts(c->dir, c->thr);
+		struct compare_stats r;
+
+		print_message("  %s\n", c->name);
+		assert_int_equal(compare_samples(c->base, 3, c->cand, 3, &o,
+						 &r), 0);
+		assert_string_equal(verdict_names[r.verdict],
+				    verdict_names[c->v]);
+		close_to("lo", r.change_ci_low_pct, c->lo_pct, 1e-5);
+		close_to("hi", r.change_ci_high_pct, c->hi_pct, 1e-5);
+		close_to("df", r.df, 4, 1e-9);
+		if (c->v != VERDICT_INCONCLUSIVE)
+			assert_int_equal(r.needed_runs, 0);
+	}
+}
+
+/*
+ * The inconclusive case has sd 10 on both sides and a 1% threshold of a
+ * mean of 100, so delta = 1: R's power.t.test(delta = 1, sd = 10,
+ * power = 0.8) needs n = 1570.7 per group.  stats_needed_n uses central
+ * t quantiles, which differ from R's noncentral t by a run or two here.
+ */
+static void test_needed_runs(void **state)
+{
+	struct compare_opts o = opts(DIR_HIGHER, 1);
+	struct compare_stats r;
+
+	(void)state;
+	assert_int_equal(compare_samples(b100w, 3, c102w, 3, &o, &r), 0);
+	assert_int_equal(r.verdict, VERDICT_INCONCLUSIVE);
+	assert_true(r.needed_runs >= 1569 && r.needed_runs <= 1574);
+	/*
+	 * mde at n = 3 (df 4): (t(.975,4) + t(.8,4)) * 10 * sqrt(2/3)
+	 * = (2.7764451 + 0.9409646) * 8.1649658 = 30.35252 (R: qt).
+	 */
+	close_to("mde_pct", r.mde_pct, 30.35252, 1e-4);
+}
+
+/* Constant samples: the difference is exact and still judged. */
+static void test_zero_variance(void **state)
+{
+	static const double five[] = { 5, 5, 5, 5 }, six[] = { 6, 6, 6 };
+	struct compare_opts o = opts(DIR_HIGHER, 1);
+	struct compare_stats r;
+
+	(void)state;
+	assert_int_equal(compare_samples(five, 4, six, 3, &o, &r), 0);
+	assert_int_equal(r.verdict, VERDICT_FASTER);
+	close_to("change", r.change_pct, 20, 1e-12);
+	close_to("lo", r.change_ci_low_pct, 20, 1e-12);
+	assert_int_equal(compare_samples(five, 4, five, 3, &o, &r), 0);
+	assert_int_equal(r.verdict, VERDICT_NO_CHANGE);
+}
+
+/* One value on a side: means and change, but no interval and no verdict. */
+static void test_one_value(void **state)
+{
+	static const double one[] = { 120 };
+	struct compare_opts o = opts(DIR_HIGHER, 1);
+	struct compare_stats r;
+
+	(void)state;
+	assert_int_equal(compare_samples(b100, 3, one, 1, &o, &r), 0);
+	assert_int_equal(r.verdict, VERDICT_INCONCLUSIVE);
+	close_to("change", r.change_pct, 20, 1e-12);
+	assert_true(isnan(r.diff_ci_low) && isnan(r.p_welch));
+	assert_int_equal(compare_samples(b100, 3, one, 0, &o, &r), -1);
+	o.dir = DIR_UNKNOWN;
+	assert_int_equal(compare_samples(b100, 3, one, 1, &o, &r), -1);
+}
+
+static void test_metric_direction(void **state)
+{
+	(void)state;
+	assert_int_equal(metric_direction("throughput"), DIR_HIGHER);
+	assert_int_equal(metric_direction("elapsed_s"), DIR_LOWER);
+}
+
+/* ---- datasets in memory ---- */
+
+#define FX_MAXM 3
+
+struct fx_config {
+	const char *workload, *canon;
+	size_t n;
+	const double *v[FX_MAXM];  /* per metric of fx_build, n values */
+};
+
+struct fx {
+	struct dataset d;
+	struct analysis a;
+};
+
+/* metrics must be sorted (the dataset contract). */
+static void fx_build(struct fx *f, int64_t id, const char *const *metrics,
+		     size_t nm, const struct fx_config *cfg, size_t nc,
+		     const char *cpu, const char *kernel)
+{
+	size_t c, i, r = 0, total = 0;
+
+	memset(f, 0, sizeof(*f));
+	for (c = 0; c < nc; c++)
+		total += cfg[c].n;
+	f->d.exp.id = id;
+	f->d.exp.confidence = 0.95;
+	f->d.exp.nmeta = 2;
+	f->d.exp.meta = xcalloc(2, sizeof(struct kv));
+	f->d.exp.meta[0] = (struct kv){ xstrdup("cpu_model"), xstrdup(cpu) };
+	f->d.exp.meta[1] = (struct kv){ xstrdup("kernel"), xstrdup(kernel) };
+	f->d.nmetrics = nm;
+	f->d.metrics = xcalloc(nm, sizeof(char *));
+	for (i = 0; i < nm; i++)
+		f->d.metrics[i] = xstrdup(metrics[i]);
+	f->d.nconfigs = nc;
+	f->d.configs = xcalloc(nc, sizeof(*f->d.configs));
+	f->d.nruns = total;
+	f->d.runs = xcalloc(total, sizeof(*f->d.runs));
+	f->d.values = xcalloc(total * nm, sizeof(double));
+	for (c = 0; c < nc; c++) {
+		struct ds_config *dc = &f->d.configs[c];
+
+		dc->id = id * 100 + (int64_t)c;
+		dc->workload = xstrdup(cfg[c].workload);
+		dc->section = xstrdup("mutex");
+		dc->canon = xstrdup(cfg[c].canon);
+		dc->run0 = r;
+		dc->nruns = cfg[c].n;
+		for (i = 0; i < cfg[c].n; i++, r++) {
+			size_t m;
+
+			f->d.runs[r].id = (int64_t)r + 1;
+			f->d.runs[r].config = c;
+			f->d.runs[r].seq = (long)r;
+			f->d.runs[r].repetition = (int)i;
+			f->d.runs[r].status = RUN_OK;
+			for (m = 0; m < nm; m++)
+				f->d.values[r * nm + m] =
+					cfg[c].v[m] ? cfg[c].v[m][i] : NAN;
+		}
+	}
+	f->a.d = &f->d;
+	f->a.nconfigs = nc;
+	f->a.configs = xcalloc(nc, sizeof(*f->a.configs));
+	for (c = 0; c < nc; c++)
+		f->a.configs[c].config = c;
+}
+
+static void fx_flag(struct fx *f, size_t c, const char *name, int metric)
+{
+	struct config_analysis *ca = &f->a.configs[c];
+	struct flag *fl;
+
+	ca->flags = xrealloc(ca->flags, (ca->nflags + 1) * sizeof(*fl));
+	fl = &ca->flags[ca->nflags++];
+	memset(fl, 0, sizeof(*fl));
+	snprintf(fl->name, sizeof(fl->name), "%s", name);
+	fl->message = xasprintf("%s raised in the fixture", name);
+	fl->metric = metric;
+	fl->other_config = -1;
+}
+
+static void fx_release(struct fx *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->a.nconfigs; i++) {
+		size_t k;
+
+		for (k = 0; k < f->a.configs[i].nflags; k++)
+			free(f->a.configs[i].flags[k].message);
+		free(f->a.configs[i].flags);
+	}
+	free(f->a.configs);
+	for (i = 0; i < f->d.nconfigs; i++) {
+		free(f->d.configs[i].workload);
+		free(f->d.configs[i].section);
+		free(f->d.configs[i].canon);
+	}
+	for (i = 0; i < f->d.exp.nmeta; i++) {
+		free(f->d.exp.meta[i].key);
+		free(f->d.exp.meta[i].value);
+	}
+	for (i = 0; i < f->d.nmetrics; i++)
+		free(f->d.metrics[i]);
+	free(f->d.exp.meta);
+	free(f->d.metrics);
+	free(f->d.configs);
+	free(f->d.runs);
+	free(f->d.values);
+}
+
+/* Sides of one or more fixtures (copied: datasets must be contiguous). */
+struct fx_side {
+	struct dataset *sets;
+	struct analysis *an;
+	struct compare_side side;
+};
+
+static void side_of(struct fx_side *s, struct fx *f, size_t n,
+		    const char *name)
+{
+	size_t i;
+
+	s->sets = xcalloc(n, sizeof(*s->sets));
+	s->an = xcalloc(n, sizeof(*s->an));
+	for (i = 0; i < n; i++) {
+		s->sets[i] = f[i].d;
+		s->an[i] = f[i].a;
+		s->an[i].d = &s->sets[i];
+	}
+	memset(&s->side, 0, sizeof(s->side));
+	s->side.name = name;
+	s->side.nsets = n;
+	s->side.sets = s->sets;
+	s->side.an = s->an;
+}
+
+static void side_free(struct fx_side *s)
+{
+	free(s->sets);
+	free(s->an);
+}
+
+static const struct compare_flag *find_flag(const struct comparison *c,
+					    const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nflags; i++)
+		if (!strcmp(c->flags[i].name, name))
+			return &c->flags[i];
+	return NULL;
+}
+
+/* Runs a whole compare of two fixture sets; r is released by the caller. */
+static void run_sides(struct fx *b, size_t nb, struct fx *c, size_t nc,
+		      const char *metric, struct compare_result *r)
+{
+	struct fx_side sb, sc;
+	struct compare_opts o = opts(metric_direction(metric), 1);
+
+	side_of(&sb, b, nb, "base");
+	side_of(&sc, c, nc, "cand");
+	assert_int_equal(compare_sides(&sb.side, &sc.side, metric, &o, r), 0);
+	side_free(&sb);
+	side_free(&sc);
+}
+
+/* ---- misleading throughput between the sides ---- */
+
+static const char *const m_hand[] = { "handoff_rate", "throughput" };
+static const char *const m_cont[] = { "contention_rate", "throughput" };
+
+/*
+ * DESIGN.md's measured lockdep pattern: slowing the contended path raised
+ * throughput 13.7M -> 32.4M ops/s while hand-offs/s fell 1.76M -> 0.13M;
+ * a genuinely shorter critical section raised it 5.7M -> 14.9M with
+ * hand-offs/s flat near 1.4M.  Five runs each around those figures.
+ */
+static const double lock_tb[] = { 13.5e6, 13.7e6, 13.9e6, 13.6e6, 13.8e6 };
+static const double lock_hb[] = { 1.74e6, 1.76e6, 1.78e6, 1.75e6, 1.77e6 };
+static const double lock_tc[] = { 32.2e6, 32.4e6, 32.6e6, 32.3e6, 32.5e6 };
+static const double lock_hc[] = { .12e6, .13e6, .14e6, .125e6, .135e6 };
+static const double gen_tb[] = { 5.6e6, 5.7e6, 5.8e6, 5.65e6, 5.75e6 };
+static const double gen_hb[] = { 1.38e6, 1.41e6, 1.40e6, 1.42e6, 1.39e6 };
+static const double gen_tc[] = { 14.8e6, 14.9e6, 15.0e6, 14.85e6, 14.95e6 };
+static const double gen_hc[] = { 1.39e6, 1.40e6, 1.42e6, 1.38e6, 1.41e6 };
+/* The same lockdep runs with contention rates instead of hand-offs. */
+static const double lock_cb[] = { .128, .128, .128, .128, .128 };
+static const double lock_cc[] = { .004, .0041, .0039, .004, .0042 };
+
+static void misleading_case(const char *const *metrics,
+			    const double *b0, const double *b1,
+			    const double *c0, const double *c1,
+			    const char *want_in_message)
+{
+	struct fx_config cb = { "pthread-mutex", "threads=4", 5, { b0, b1 } };
+	struct fx_config cc = { "pthread-mutex", "threads=4", 5, { c0, c1 } };
+	struct compare_result r;
+	const struct compare_flag *fl;
+	struct fx b, c;
+
+	fx_build(&b, 1, metrics, 2, &cb, 1, "cpu", "6.1");
+	fx_build(&c, 2, metrics, 2, &cc, 1, "cpu", "6.2");
+	run_sides(&b, 1, &c, 1, "throughput", &r);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.cmp[0].st.verdict, VERDICT_FASTER);
+	fl = find_flag(&r.cmp[0], "misleading-throughput");
+	if (want_in_message) {
+		assert_non_null(fl);
+		assert_non_null(strstr(fl->message, want_in_message));
+	} else {
+		assert_null(fl);
+	}
+	compare_result_release(&r);
+	fx_release(&b);
+	fx_release(&c);
+}
+
+static void test_misleading_lockdep(void **state)
+{
+	(void)state;
+	misleading_case(m_hand, lock_hb, lock_tb, lock_hc, lock_tc,
+			"hand-offs/s fell 92.6%");
+}
+
+static void test_misleading_genuine(void **state)
+{
+	(void)state;
+	misleading_case(m_hand, gen_hb, gen_tb, gen_hc, gen_tc, NULL);
+}
+
+/* throughput x contention_rate: 1.7536M -> 0.1310M contended/s. */
+static void test_misleading_fallback(void **state)
+{
+	(void)state;
+	misleading_case(m_cont, lock_cb, lock_tb, lock_cc, lock_tc,
+			"contended acquisitions/s");
+}
+
+/* The rule itself: p < 0.05 and a fall of at least 25%. */
+static void test_handoff_rule(void **state)
+{
+	static const double h100[] = { 99, 100, 101 }, h80[] = { 79, 80, 81 };
+	static const double h70[] = { 69, 70, 71 };
+	struct compare_opts o = opts(DIR_HIGHER, 1);
+	struct handoff_change h;
+
+	(void)state;
+	assert_int_equal(compare_handoffs(h100, 3, h80, 3, &o, &h), 0);
+	close_to("change", h.change_pct, -20, 1e-9);
+	assert_true(h.p < 0.05);
+	assert_false(h.fell);           /* significant but only 20% */
+	assert_int_equal(compare_handoffs(h100, 3, h70, 3, &o, &h), 0);
+	assert_true(h.fell);
+	assert_int_equal(compare_handoffs(b100w, 3, c102w, 3, &o, &h), 0);
+	assert_false(h.fell);           /* not significant */
+	assert_int_equal(compare_handoffs(h100, 1, h70, 3, &o, &h), -1);
+}
+
+/* ---- matching, invocations, carried flags, host ---- */
+
+static const char *const m_thr[] = { "throughput" };
+
+static void test_matching(void **state)
+{
+	struct fx_config cb[] = {
+		{ "pthread-mutex", "threads=2", 3, { b100 } },
+		{ "pthread-mutex", "threads=4", 3, { b100 } },
+		{ "spinlock", "threads=2", 3, { b100 } },
+	};
+	struct fx_config cc[] = {
+		{ "pthread-mutex", "threads=8", 3, { c110 } },
+		{ "pthread-mutex", "threads=2", 3, { c110 } },
+		{ "futex-mutex", "threads=2", 3, { c110 } },
+	};
+	struct compare_result r;
+	struct fx b, c;
+
+	(void)state;
+	fx_build(&b, 1, m_thr, 1, cb, N(cb), "cpu", "6.1");
+	fx_build(&c, 2, m_thr, 1, cc, N(cc), "cpu", "6.2");
+	run_sides(&b, 1, &c, 1, "throughput", &r);
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.cmp[0].canon, "threads=2");
+	assert_string_equal(r.cmp[0].workload, "pthread-mutex");
+	assert_int_equal(r.cmp[0].st.verdict, VERDICT_FASTER);
+	assert_int_equal(r.count[VERDICT_FASTER], 1);
+	assert_int_equal(r.nunmatched, 4);
+	assert_string_equal(r.unmatched[0].side, "baseline");
+	assert_string_equal(r.unmatched[0].canon, "threads=4");
+	assert_string_equal(r.unmatched[1].workload, "spinlock");
+	assert_string_equal(r.unmatched[2].side, "candidate");
+	assert_string_equal(r.unmatched[2].canon, "threads=8");
+	assert_string_equal(r.unmatched[3].workload, "futex-mutex");
+	/* Same kernel release or not, the host facts agree: no flag. */
+	assert_null(find_flag(&r.cmp[0], "host-mismatch"));
+	compare_result_release(&r);
+	fx_release(&b);
+	fx_release(&c);
+}
+
+static void test_summary_counts(void **state)
+{
+	struct fx_config cb[] = {
+		{ "w", "a=1", 3, { b100 } }, { "w", "a=2", 3, { c110 } },
+		{ "w", "a=3", 3, { b100s } }, { "w", "a=4", 3, { b100w } },
+		{ "w", "a=5", 3, { b100 } },
+	};
+	struct fx_config cc[] = {
+		{ "w", "a=1", 3, { c110 } }, { "w", "a=2", 3, { b100 } },
+		{ "w", "a=3", 3, { c100s } }, { "w", "a=4", 3, { c102w } },
+		{ "w", "a=5", 3, { c110 } },
+	};
+	struct compare_result r;
+	struct fx b, c;
+
+	(void)state;
+	fx_build(&b, 1, m_thr, 1, cb, N(cb), "cpu", "6.1");
+	fx_build(&c, 2, m_thr, 1, cc, N(cc), "cpu", "6.1");
+	run_sides(&b, 1, &c, 1, "throughput", &r);
+	assert_int_equal(r.n, 5);
+	assert_int_equal(r.count[VERDICT_FASTER], 2);
+	assert_int_equal(r.count[VERDICT_SLOWER], 1);
+	assert_int_equal(r.count[VERDICT_NO_CHANGE], 1);
+	assert_int_equal(r.count[VERDICT_INCONCLUSIVE], 1);
+	assert_int_equal(r.nunmatched, 0);
+	compare_result_release(&r);
+	fx_release(&b);
+	fx_release(&c);
+}
+
+/*
+ * Three baseline invocations with runs {100..102}, {104..106}, {96..98}:
+ * means 101, 105, 97, so the baseline sample is n = 3, mean 101, sd 4.
+ */
+static void test_invocations(void **state)
+{
+	static const double i1[] = { 100, 101, 102 }, i2[] = { 104, 105, 106 };
+	static const double i3[] = { 96, 97, 98 };
+	const double *inv[] = { i1, i2, i3 };
+	struct compare_result r;
+	const struct compare_flag *fl;
+	struct fx b[3], c;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		struct fx_config cb = { "w", "a=1", 3, { inv[i] } };
+
+		fx_build(&b[i], (int64_t)i + 1, m_thr, 1, &cb, 1, "cpu", "6.1");
+	}
+	{
+		struct fx_config cc = { "w", "a=1", 3, { c110 } };
+
+		fx_build(&c, 9, m_thr, 1, &cc, 1, "cpu", "6.2");
+	}
+	run_sides(b, 3, &c, 1, "throughput", &r);
+	assert_int_equal(r.n, 1);
+	assert_true(r.cmp[0].ubase.means);
+	assert_int_equal(r.cmp[0].ubase.invocations, 3);
+	assert_int_equal(r.cmp[0].ubase.runs, 9);
+	assert_int_equal(r.cmp[0].st.base.n, 3);
+	close_to("mean", r.cmp[0].st.base.mean, 101, 1e-9);
+	close_to("sd", r.cmp[0].st.base.sd, 4, 1e-9);
+	assert_false(r.cmp[0].ucand.means);
+	assert_int_equal(r.cmp[0].st.cand.n, 3);
+	fl = find_flag(&r.cmp[0], "single-invocation");
+	assert_non_null(fl);
+	assert_string_equal(fl->side, "candidate");
+	compare_result_release(&r);
+
+	/* One invocation each: the flag covers both sides. */
+	run_sides(b, 1, &c, 1, "throughput", &r);
+	fl = find_flag(&r.cmp[0], "single-invocation");
+	assert_non_null(fl);
+	assert_string_equal(fl->side, "both");
+	compare_result_release(&r);
+
+	/* Several on both sides: no flag. */
+	run_sides(b, 2, b + 1, 2, "throughput", &r);
+	assert_null(find_flag(&r.cmp[0], "single-invocation"));
+	assert_true(r.cmp[0].ucand.means);
+	compare_result_release(&r);
+	for (i = 0; i < 3; i++)
+		fx_release(&b[i]);
+	fx_release(&c);
+}
+
+static void test_carried_and_host(void **state)
+{
+	struct fx_config cb = { "w", "a=1", 3, { b100, b100 } };
+	struct fx_config cc = { "w", "a=1", 3, { c110, c110 } };
+	static const char *const m2[] = { "handoff_rate", "throughput" };
+	struct compare_result r;
+	const struct compare_flag *fl;
+	struct fx b, c;
+
+	(void)state;
+	fx_build(&b, 1, m2, 2, &cb, 1, "Xeon 1", "6.1");
+	fx_build(&c, 2, m2, 2, &cc, 1, "Xeon 2", "6.2");
+	fx_flag(&b, 0, "noisy", 1);         /* on throughput: carried */
+	fx_flag(&b, 0, "outliers", 1);      /* not a carried flag */
+	fx_flag(&c, 0, "drift", 0);         /* on handoff_rate: not ours */
+	fx_flag(&c, 0, "unfair", -1);       /* of the configuration */
+	run_sides(&b, 1, &c, 1, "throughput", &r);
+	fl = find_flag(&r.cmp[0], "noisy");
+	assert_non_null(fl);
+	assert_string_equal(fl->side, "baseline");
+	assert_non_null(strstr(fl->message, "noisy raised in the fixture"));
+	assert_null(find_flag(&r.cmp[0], "outliers"));
+	assert_null(find_flag(&r.cmp[0], "drift"));
+	fl = find_flag(&r.cmp[0], "unfair");
+	assert_non_null(fl);
+	assert_string_equal(fl->side, "candidate");
+	fl = find_flag(&r.cmp[0], "host-mismatch");
+	assert_non_null(fl);
+	assert_non_null(strstr(fl->message, "cpu_model 'Xeon 1' vs 'Xeon 2'"));
+	assert_null(strstr(fl->message, "kernel"));
+	compare_result_release(&r);
+	fx_release(&b);
+	fx_release(&c);
+}
+
+/* A host fact runner/host.c could not read is no evidence of a mismatch. */
+static void test_host_unknown(void **state)
+{
+	struct fx_config cf = { "w", "a=1", 3, { b100 } };
+	struct compare_result r;
+	struct fx b, c;
+
+	(void)state;
+	fx_build(&b, 1, m_thr, 1, &cf, 1, "unknown", "6.1");
+	fx_build(&c, 2, m_thr, 1, &cf, 1, "Xeon 2", "6.2");
+	run_sides(&b, 1, &c, 1, "throughput", &r);
+	assert_null(find_flag(&r.cmp[0], "host-mismatch"));
+	compare_result_release(&r);
+	fx_release(&b);
+	fx_release(&c);
+}
+
+static void test_metric_missing(void **state)
+{
+	struct fx_config cf = { "w", "a=1", 3, { b100 } };
+	struct compare_opts o = opts(DIR_LOWER, 1);
+	struct compare_result r;
+	struct fx_side sb, sc;
+	struct fx b, c;
+
+	(void)state;
+	fx_build(&b, 1, m_thr, 1, &cf, 1, "cpu", "6.1");
+	fx_build(&c, 2, m_thr, 1, &cf, 1, "cpu", "6.1");
+	side_of(&sb, &b, 1, "base");
+	side_of(&sc, &c, 1, "cand");
+	assert_int_equal(compare_sides(&sb.side, &sc.side, "elapsed_s", &o,
+				       &r), -1);
+	side_free(&sb);
+	side_free(&sc);
+	fx_release(&b);
+	fx_release(&c);
+}
+
+/* Number files: plain sides, matched to each other or to one config. */
+static void test_number_sides(void **state)
+{
+	struct fx_config cf = { "pthread-mutex", "threads=2", 3, { b100 } };
+	struct compare_numbers nb, nc;
+	struct compare_side sb, sc;
+	struct compare_opts o = opts(DIR_HIGHER, 1);
+	struct compare_result r;
+	const struct ds_config *like;
+	struct fx_side fs;
+	struct fx f;
+
+	(void)state;
+	compare_numbers_init(&nb, "a.txt", "value", b100, 3, NULL, &sb);
+	compare_numbers_init(&nc, "b.txt", "value", c110, 3, NULL, &sc);
+	assert_int_equal(compare_sides(&sb, &sc, "value", &o, &r), 0);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.cmp[0].st.verdict, VERDICT_FASTER);
+	assert_int_equal(r.cmp[0].nflags, 0);   /* no invocation to doubt */
+	compare_result_release(&r);
+	compare_numbers_release(&nc);
+
+	fx_build(&f, 1, m_thr, 1, &cf, 1, "cpu", "6.1");
+	side_of(&fs, &f, 1, "db");
+	assert_int_equal(compare_side_configs(&fs.side, &like), 1);
+	compare_numbers_release(&nb);
+	compare_numbers_init(&nb, "a.txt", "throughput", c110, 3, like, &sb);
+	assert_int_equal(compare_sides(&fs.side, &sb, "throughput", &o, &r),
+			 0);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.nunmatched, 0);
+	assert_int_equal(r.cmp[0].st.verdict, VERDICT_FASTER);
+	assert_non_null(find_flag(&r.cmp[0], "single-invocation"));
+	assert_string_equal(find_flag(&r.cmp[0], "single-invocation")->side,
+			    "baseline");
+	compare_result_release(&r);
+	compare_numbers_release(&nb);
+	side_free(&fs);
+	fx_release(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_welch_published),
+		cmocka_unit_test(test_mannwhitney_textbook),
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_needed_runs),
+		cmocka_unit_test(test_zero_variance),
+		cmocka_unit_test(test_one_value),
+		cmocka_unit_test(test_metric_direction),
+		cmocka_unit_test(test_misleading_lockdep),
+		cmocka_unit_test(test_misleading_genuine),
+		cmocka_unit_test(test_misleading_fallback),
+		cmocka_unit_test(test_handoff_rule),
+		cmocka_unit_test(test_matching),
+		cmocka_unit_test(test_summary_counts),
+		cmocka_unit_test(test_invocations),
+		cmocka_unit_test(test_carried_and_host),
+		cmocka_unit_test(test_host_unknown),
+		cmocka_unit_test(test_metric_missing),
+		cmocka_unit_test(test_number_sides),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
