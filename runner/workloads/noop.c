@@ -96,8 +96,13 @@ static int misbehave(int fault)
 		for (;;)
 			pause();
 	case F_FORK:
-		/* The orphan keeps stdout open: the runner must not wait on it. */
+		/*
+		 * The orphan keeps stdout open: the runner must not wait on
+		 * it, and must kill it with the run's process group.  Run by
+		 * hand, nobody does: the alarm ends it within a minute.
+		 */
 		if (fork() == 0) {
+			alarm(60);
 			for (;;)
 				pause();
 		}
