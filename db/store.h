@@ -7,6 +7,8 @@
  * store_run_record per run -> store_experiment_status -> store_close.
  * Every function returns 0 (or a pointer) on success and -1 (NULL) after
  * printing the reason with error().  Nothing here knows about processes.
+ * A struct store belongs to one thread at a time (its statements are
+ * cached unlocked); threads that store concurrently open their own.
  */
 #ifndef CONTEND_STORE_H
 #define CONTEND_STORE_H
