@@ -74,18 +74,25 @@ asan:
 	  SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 	  CFLAGS='-O1 -g' check
 
+# Each tests/fuzz/fuzz_NAME.c runs FUZZ_TIME seconds, seeded by the
+# committed tests/fuzz/corpus/NAME/; what it discovers goes to
+# build-fuzz/corpus/NAME/ and crashes to build-fuzz/NAME-crash-*;
+# tests/fuzz/NAME.dict, when present, is its dictionary.
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_TIME ?= 30
+FUZZ_SAN := address,undefined -fno-sanitize-recover=all
 fuzz:
 	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS='-O1 -g' \
-	  SAN='-fsanitize=fuzzer-no-link,address,undefined' build-fuzz/libcontend.a
+	  SAN='-fsanitize=fuzzer-no-link,$(FUZZ_SAN)' build-fuzz/libcontend.a
 	for t in $(FUZZ_TARGETS); do \
-	  clang -std=c11 -D_GNU_SOURCE -g -O1 -I. -fsanitize=fuzzer,address,undefined \
+	  clang -std=c11 -D_GNU_SOURCE -g -O1 -I. -fsanitize=fuzzer,$(FUZZ_SAN) \
 	    $$(pkg-config --cflags $(PKGS)) -o build-fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c \
 	    build-fuzz/libcontend.a $(LIBS) || exit 1; \
-	  mkdir -p tests/fuzz/corpus/$$t; \
+	  mkdir -p tests/fuzz/corpus/$$t build-fuzz/corpus/$$t; \
 	  build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -max_len=65536 \
-	    tests/fuzz/corpus/$$t || exit 1; \
+	    -artifact_prefix=build-fuzz/$$t- \
+	    $$( [ -f tests/fuzz/$$t.dict ] && echo -dict=tests/fuzz/$$t.dict ) \
+	    build-fuzz/corpus/$$t tests/fuzz/corpus/$$t || exit 1; \
 	done
 
 bench: all
