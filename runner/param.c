@@ -103,6 +103,11 @@ static char *format_double(double d)
 
 		snprintf(buf, sizeof(buf), "%.*g", prec, d);
 		back = strtod(buf, NULL);
+		/*
+		 * Bit-exact on purpose: d is finite and -0 was folded above,
+		 * so the only values with two representations cannot occur.
+		 */
+		// NOLINTNEXTLINE(bugprone-suspicious-memory-comparison,cert-exp42-c,cert-flp37-c)
 		if (!memcmp(&back, &d, sizeof(d)))
 			break;
 	}

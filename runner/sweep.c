@@ -200,7 +200,8 @@ static int expand_range(struct vals *vs, const struct param_def *p,
 	char *hi_t = trim_dup(rest, op ? (size_t)(op - rest) : strlen(rest));
 	char *inc_t = op ? trim_dup(op + 1, strlen(op + 1)) : NULL;
 	char whole[QUOTE_MAX + 4];
-	uint64_t lo, hi, inc = 1;
+	/* Zeroed for the analyzer, which cannot see that fail() is -1. */
+	uint64_t lo = 0, hi = 0, inc = 1;
 	int ret = -1;
 
 	param_clip(whole, sizeof(whole), e, QUOTE_MAX);
@@ -251,11 +252,14 @@ static int cmp_str(const void *a, const void *b)
 static int check_unique(const struct vals *vs, const struct param_def *p,
 			char *err, size_t errlen)
 {
-	char **sorted = xmalloc(vs->n * sizeof(*sorted));
+	char **sorted;
 	char q[QUOTE_MAX + 4];
 	size_t i;
 	int ret = 0;
 
+	if (vs->n < 2)
+		return 0;
+	sorted = xmalloc(vs->n * sizeof(*sorted));
 	memcpy(sorted, vs->v, vs->n * sizeof(*sorted));
 	qsort(sorted, vs->n, sizeof(*sorted), cmp_str);
 	for (i = 1; i < vs->n && !ret; i++) {

@@ -55,8 +55,10 @@ static int setup(void **state)
 	if (!c)
 		return -1;
 	strcpy(c->dir, "/tmp/contend-store-XXXXXX");
-	if (!mkdtemp(c->dir))
+	if (!mkdtemp(c->dir)) {
+		free(c);
 		return -1;
+	}
 	snprintf(c->path, sizeof(c->path), "%s/t.db", c->dir);
 	*state = c;
 	return 0;
