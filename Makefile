@@ -26,8 +26,12 @@ SRC     := $(wildcard runner/*.c runner/workloads/*.c analysis/*.c db/*.c plots/
 LIBSRC  := $(filter-out runner/main.c,$(SRC))
 LIBOBJ  := $(LIBSRC:%.c=$(BUILD)/%.o) $(BUILD)/db/schema.o
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
+# Each fuzz target also builds, without libFuzzer, into a test that replays
+# its committed inputs (tests/fuzz/replay.c).
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+TESTS   += $(FUZZ_TARGETS:%=$(BUILD)/tests/test_fuzz_%)
 
-.PHONY: all deps run check check-unit check-e2e asan tsan check-faults fuzz bench install \
+.PHONY: all deps run check check-unit check-e2e asan tsan check-faults fuzz fuzz-build fuzz-merge bench install \
 	clean lint lint-cppcheck lint-tidy lint-scan format
 
 all: contend
@@ -58,6 +62,10 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libcontend.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libcontend.a $(LIBS) $(TLIBS)
 
+$(BUILD)/tests/test_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libcontend.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/fuzz/replay.c $(BUILD)/libcontend.a $(LIBS)
+
 deps:
 	sh scripts/deps.sh
 
@@ -75,18 +83,43 @@ asan:
 	  SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 	  CFLAGS='-O1 -g' check
 
-FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+# make fuzz: every tests/fuzz/fuzz_NAME.c is a libFuzzer target, run for
+# FUZZ_TIME seconds on its committed seed corpus tests/fuzz/corpus/NAME
+# (read only) plus build-fuzz/corpus/NAME, where new inputs go.  UBSan
+# findings abort like ASan's; stderr (the parsers' messages about rejected
+# input) is closed, libFuzzer still prints its own report of a crash,
+# which it saves as build-fuzz/crash-*.  `make fuzz-merge` folds the new
+# inputs that add coverage into the committed corpora.
+FUZZ_BINS := $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
 FUZZ_TIME ?= 30
-fuzz:
-	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS='-O1 -g' \
-	  SAN='-fsanitize=fuzzer-no-link,address,undefined' build-fuzz/libcontend.a
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_RUN = -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=30 \
+	   -close_fd_mask=2 -artifact_prefix=build-fuzz/
+fuzz: fuzz-build
 	for t in $(FUZZ_TARGETS); do \
-	  clang -std=c11 -D_GNU_SOURCE -g -O1 -I. -fsanitize=fuzzer,address,undefined \
-	    $$(pkg-config --cflags $(PKGS)) -o build-fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c \
-	    build-fuzz/libcontend.a $(LIBS) || exit 1; \
-	  mkdir -p tests/fuzz/corpus/$$t; \
-	  build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -max_len=65536 \
-	    tests/fuzz/corpus/$$t || exit 1; \
+	  mkdir -p build-fuzz/corpus/$$t tests/fuzz/corpus/$$t; \
+	  build-fuzz/fuzz_$$t $(FUZZ_RUN) build-fuzz/corpus/$$t \
+	    tests/fuzz/corpus/$$t > build-fuzz/fuzz_$$t.log 2>&1 || \
+	    { tail -n 60 build-fuzz/fuzz_$$t.log; echo "fuzz: $$t FAILED"; exit 1; }; \
+	  echo "fuzz: $$t $(FUZZ_TIME) s: $$(grep -E '^#[0-9]+' build-fuzz/fuzz_$$t.log | tail -n 1)"; \
+	done
+
+# The library with coverage instrumentation, then the targets against it
+# (a second make, so that the targets see the library's new timestamp).
+fuzz-build:
+	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS='-O1 -g' \
+	  SAN='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' build-fuzz/libcontend.a
+	$(MAKE) $(FUZZ_BINS)
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libcontend.a
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -I. -fsanitize=fuzzer $(FUZZ_SAN) \
+	  $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -o $@ $< \
+	  build-fuzz/libcontend.a $(LIBS)
+
+fuzz-merge: fuzz-build
+	for t in $(FUZZ_TARGETS); do \
+	  build-fuzz/fuzz_$$t -merge=1 -max_len=65536 -close_fd_mask=2 \
+	    tests/fuzz/corpus/$$t build-fuzz/corpus/$$t || exit 1; \
 	done
 
 bench: all

@@ -132,6 +132,8 @@ static void errors_flush(struct loader *L)
 {
 	size_t i;
 
+	if (!L->nmsgs)
+		return; /* qsort(NULL, 0) is undefined */
 	qsort(L->msgs, L->nmsgs, sizeof(*L->msgs), cmp_message);
 	for (i = 0; i < L->nmsgs && i < ERRORS_SHOWN; i++)
 		error_at(L->file, L->msgs[i].line, "%s", L->msgs[i].text);
