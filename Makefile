@@ -90,6 +90,21 @@ asan:
 # input) is closed, libFuzzer still prints its own report of a crash,
 # which it saves as build-fuzz/crash-*.  `make fuzz-merge` folds the new
 # inputs that add coverage into the committed corpora.
+# make tsan: the workload tests (threads, locks, forks) under
+# ThreadSanitizer.  No suppression file: the futex mutex needs none (its
+# lock word is only touched by C11 atomics with acquire/release order, and
+# TSan derives happens-before from those; the futex syscalls only sleep
+# and wake), and every report is a failure (halt_on_error).
+TSAN_TESTS := locks chat creat command scratch
+tsan:
+	$(MAKE) BUILD=build-tsan CC=clang SAN='-fsanitize=thread' \
+	  CFLAGS='-O1 -g' $(TSAN_TESTS:%=build-tsan/tests/test_%)
+	pass=0; fail=0; for t in $(TSAN_TESTS); do \
+	  if TSAN_OPTIONS='halt_on_error=1 second_deadlock_stack=1' \
+	     build-tsan/tests/test_$$t; then pass=$$((pass + 1)); \
+	  else fail=$$((fail + 1)); echo "FAILED: test_$$t (tsan)"; fi; \
+	done; echo "tsan: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
 FUZZ_BINS := $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
 FUZZ_TIME ?= 30
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
