@@ -83,13 +83,6 @@ asan:
 	  SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 	  CFLAGS='-O1 -g' check
 
-# make fuzz: every tests/fuzz/fuzz_NAME.c is a libFuzzer target, run for
-# FUZZ_TIME seconds on its committed seed corpus tests/fuzz/corpus/NAME
-# (read only) plus build-fuzz/corpus/NAME, where new inputs go.  UBSan
-# findings abort like ASan's; stderr (the parsers' messages about rejected
-# input) is closed, libFuzzer still prints its own report of a crash,
-# which it saves as build-fuzz/crash-*.  `make fuzz-merge` folds the new
-# inputs that add coverage into the committed corpora.
 # make tsan: the workload tests (threads, locks, forks) under
 # ThreadSanitizer.  No suppression file: the futex mutex needs none (its
 # lock word is only touched by C11 atomics with acquire/release order, and
@@ -105,11 +98,20 @@ tsan:
 	  else fail=$$((fail + 1)); echo "FAILED: test_$$t (tsan)"; fi; \
 	done; echo "tsan: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
+# make fuzz: every tests/fuzz/fuzz_NAME.c is a libFuzzer target, run for
+# FUZZ_TIME seconds on its committed seed corpus tests/fuzz/corpus/NAME
+# (read only) plus build-fuzz/corpus/NAME, where new inputs go.  UBSan
+# findings abort like ASan's; stderr (the parsers' messages about rejected
+# input) is closed, libFuzzer still prints its own report of a crash,
+# which it saves as build-fuzz/NAME-crash-*; tests/fuzz/NAME.dict, when
+# present, is its dictionary.  `make fuzz-merge` folds the new inputs that
+# add coverage into the committed corpora.
 FUZZ_BINS := $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
 FUZZ_TIME ?= 30
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_RUN = -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=30 \
-	   -close_fd_mask=2 -artifact_prefix=build-fuzz/
+	   -close_fd_mask=2 -artifact_prefix=build-fuzz/$$t- \
+	   $$( [ -f tests/fuzz/$$t.dict ] && echo -dict=tests/fuzz/$$t.dict )
 fuzz: fuzz-build
 	for t in $(FUZZ_TARGETS); do \
 	  mkdir -p build-fuzz/corpus/$$t tests/fuzz/corpus/$$t; \

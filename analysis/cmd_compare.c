@@ -17,6 +17,7 @@
 #include "analysis/compare.h"
 #include "analysis/numfile.h"
 #include "runner/commands.h"
+#include "plots/plot.h"
 #include "runner/util.h"
 
 struct cmp_args {
@@ -29,6 +30,7 @@ struct cmp_args {
 	double confidence;              /* 0: the baseline's, else 0.95 */
 	struct numfile_opts nf;
 	const char *base, *cand;
+	const char *plot_dir;           /* --plot DIR */
 };
 
 /* One side as the user named it, and what it loaded. */
@@ -52,7 +54,7 @@ struct selection {
 
 enum opt_id {
 	OPT_DB = 256, OPT_METRIC, OPT_FORMAT, OPT_THRESHOLD, OPT_FAIL,
-	OPT_LOWER, OPT_HIGHER, OPT_CONFIDENCE, OPT_COLUMN = 'C',
+	OPT_LOWER, OPT_HIGHER, OPT_CONFIDENCE, OPT_PLOT, OPT_COLUMN = 'C',
 	OPT_DELIMS = 'd',
 };
 
@@ -65,6 +67,7 @@ static const struct option options[] = {
 	{ "lower-is-better", no_argument, NULL, OPT_LOWER },
 	{ "higher-is-better", no_argument, NULL, OPT_HIGHER },
 	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
+	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "column", required_argument, NULL, OPT_COLUMN },
 	{ "delimiters", required_argument, NULL, OPT_DELIMS },
 	{ NULL, 0, NULL, 0 },
@@ -111,6 +114,9 @@ static int parse_option(int c, const char *arg, struct cmp_args *a)
 	case OPT_LOWER:
 		a->dir = DIR_LOWER;
 		return 0;
+	case OPT_PLOT:
+		a->plot_dir = arg;
+		return 0;
 	case OPT_HIGHER:
 		a->dir = DIR_HIGHER;
 		return 0;
@@ -136,7 +142,7 @@ static int parse_option(int c, const char *arg, struct cmp_args *a)
 			     "[--metric M] [--format text|json] "
 			     "[--threshold PCT] [--fail-on-regression PCT] "
 			     "[--lower-is-better] [-C N] [-d DELIMS] "
-			     "[--confidence C]");
+			     "[--confidence C] [--plot DIR]");
 	}
 }
 
@@ -768,11 +774,23 @@ static int run(struct cmp_args *a, struct selection *b, struct selection *c)
 		print_json(stdout, &r, b, c, nreg, a->fail_pct);
 	else
 		print_text(stdout, &r, b, c);
+	if (a->plot_dir) {
+		struct plot_opts po = { .out_dir = a->plot_dir, .png = true,
+					.svg = true, .render = true };
+		struct plot_set set;
+
+		if (plot_compare(&r, b->text, c->text, &po, &set) < 0)
+			ret = EXIT_RUNTIME;
+		else
+			fprintf(stderr, "contend: comparison plot written to %s/compare.png\n",
+				a->plot_dir);
+		plot_set_release(&set);
+	}
 	if (nreg)
 		error("regression: %zu configuration%s slower by more than "
 		      "%g%%", nreg, nreg == 1 ? "" : "s", a->fail_pct);
 	compare_result_release(&r);
-	return nreg ? EXIT_REGRESSION : 0;
+	return nreg ? EXIT_REGRESSION : ret;
 }
 
 int cmd_compare(int argc, char **argv)

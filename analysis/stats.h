@@ -36,6 +36,14 @@ struct summary {
 int stats_summarize(const double *x, size_t n, double confidence,
 		    struct summary *s);
 /*
+ * Only the mean and its Student-t interval (the same numbers as
+ * stats_summarize's mean, ci_low, ci_high), without sorting: for callers
+ * that need no more, many times over.  NAN where n is too small; -1 as
+ * stats_summarize.
+ */
+int stats_mean_ci(const double *x, size_t n, double confidence, double *mean,
+		  double *lo, double *hi);
+/*
  * Modified z-scores 0.6745 (x - median) / MAD; writes the indices whose
  * |z| > threshold to idx (room for n) and returns their count.  When the
  * MAD is 0 (over half the values equal) the scale is 1.2533 times the
@@ -43,6 +51,12 @@ int stats_summarize(const double *x, size_t n, double confidence,
  */
 size_t stats_outliers(const double *x, size_t n, double threshold,
 		      size_t *idx);
+/*
+ * The same, for a sample whose median and raw MAD are known (a summary's
+ * median and mad), without sorting it again; idx may be NULL to count.
+ */
+size_t stats_outliers_around(const double *x, size_t n, double median,
+			     double mad, double threshold, size_t *idx);
 /*
  * Distribution-free CI of the median from order statistics: the narrowest
  * symmetric pair (x_(k), x_(n-k+1)) whose binomial(n, 1/2) coverage is at

@@ -1,14 +1,468 @@
 /*
- * cmd_export.c - `contend export`.  Not implemented yet: listed honestly,
- * never faking output.
+ * cmd_export.c - `contend export`: every run of one or all experiments in
+ * long ("tidy") format, one row per run x metric, as CSV (RFC 4180
+ * quoting) or JSON (an array of objects), for pandas, R or a spreadsheet.
+ * A run without samples (planned, failed) still gets one row, with metric
+ * and value empty, so every run is accounted for.  --threads adds one row
+ * per thread of each run: metric "thread_ops", the thread in "thread".
  */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/store.h"
 #include "runner/commands.h"
 #include "runner/util.h"
 
+enum format { FMT_CSV, FMT_JSON };
+
+static const char *const format_names[] = {
+	[FMT_CSV] = "csv", [FMT_JSON] = "json",
+};
+
+/* The columns, in output order; "thread" only with --threads. */
+enum column {
+	COL_EXPERIMENT_ID, COL_UUID, COL_EXPERIMENT, COL_LABEL, COL_HOSTNAME,
+	COL_WORKLOAD, COL_SECTION, COL_PARAMS, COL_SEQ, COL_REPETITION,
+	COL_WARMUP, COL_STATUS, COL_METRIC, COL_VALUE, COL_THREAD,
+	NCOLUMNS
+};
+
+static const char *const column_names[NCOLUMNS] = {
+	"experiment_id", "uuid", "experiment", "label", "hostname", "workload",
+	"section", "params", "seq", "repetition", "warmup", "status", "metric",
+	"value", "thread",
+};
+
+enum field_type { F_NULL, F_STR, F_NUM, F_BOOL };
+
+struct field {
+	enum field_type type;
+	const char *text;        /* F_STR, F_NUM; F_BOOL: "0" or "1" */
+};
+
+struct exporter {
+	FILE *f;
+	enum format format;
+	bool threads;
+	size_t rows;
+	struct field row[NCOLUMNS];
+	char num[NCOLUMNS][32];  /* text of the numeric fields of row */
+};
+
+/* ---- CSV and JSON writers of one field ---- */
+
+static void csv_field(FILE *f, const struct field *v)
+{
+	const char *p;
+
+	if (v->type == F_NULL)
+		return;
+	if (!strpbrk(v->text, ",\"\r\n")) {
+		fputs(v->text, f);
+		return;
+	}
+	fputc('"', f);
+	for (p = v->text; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t c;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1fu;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0fu;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07u;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3fu);
+	}
+	/* Overlong forms, surrogates and beyond U+10FFFF are not UTF-8. */
+	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/* True when text is printable ASCII without '"' or '\\': copied as is. */
+static bool json_plain(const char *text)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)text; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
+			return false;
+	return true;
+}
+
+/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
+static void json_string(FILE *f, const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+
+	fputc('"', f);
+	if (json_plain(text)) {
+		fputs(text, f);
+		fputc('"', f);
+		return;
+	}
+	while (*p) {
+		size_t n = utf8_len(p);
+
+		if (*p == '"' || *p == '\\') {
+			fputc('\\', f);
+			fputc(*p, f);
+		} else if (*p == '\n') {
+			fputs("\\n", f);
+		} else if (*p == '\t') {
+			fputs("\\t", f);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p);
+		} else if (n == 0) {
+			fputs("\\ufffd", f);
+			n = 1;
+		} else {
+			fwrite(p, 1, n, f);
+		}
+		p += n ? n : 1;
+	}
+	fputc('"', f);
+}
+
+static void json_field(FILE *f, const struct field *v)
+{
+	switch (v->type) {
+	case F_NULL:
+		fputs("null", f);
+		break;
+	case F_STR:
+		json_string(f, v->text);
+		break;
+	case F_NUM:
+		fputs(v->text, f);
+		break;
+	case F_BOOL:
+		fputs(v->text[0] == '1' ? "true" : "false", f);
+		break;
+	}
+}
+
+static size_t ncolumns(const struct exporter *x)
+{
+	return x->threads ? NCOLUMNS : COL_THREAD;
+}
+
+static void header_write(struct exporter *x)
+{
+	size_t i;
+
+	if (x->format == FMT_JSON) {
+		fputs("[", x->f);
+		return;
+	}
+	for (i = 0; i < ncolumns(x); i++)
+		fprintf(x->f, "%s%s", i ? "," : "", column_names[i]);
+	fputc('\n', x->f);
+}
+
+static void footer_write(struct exporter *x)
+{
+	if (x->format == FMT_JSON)
+		fputs(x->rows ? "\n]\n" : "]\n", x->f);
+}
+
+static void row_write(struct exporter *x)
+{
+	size_t i;
+
+	if (x->format == FMT_CSV) {
+		for (i = 0; i < ncolumns(x); i++) {
+			if (i)
+				fputc(',', x->f);
+			csv_field(x->f, &x->row[i]);
+		}
+		fputc('\n', x->f);
+	} else {
+		fputs(x->rows ? ",\n{\"" : "\n{\"", x->f);
+		for (i = 0; i < ncolumns(x); i++) {
+			if (i)
+				fputs(",\"", x->f);
+			fputs(column_names[i], x->f);
+			fputs("\":", x->f);
+			json_field(x->f, &x->row[i]);
+		}
+		fputc('}', x->f);
+	}
+	x->rows++;
+}
+
+/* ---- rows ---- */
+
+static void set_str(struct exporter *x, enum column c, const char *s)
+{
+	x->row[c].type = F_STR;
+	x->row[c].text = s;
+}
+
+static void set_int(struct exporter *x, enum column c, long long v)
+{
+	snprintf(x->num[c], sizeof(x->num[c]), "%lld", v);
+	x->row[c].type = F_NUM;
+	x->row[c].text = x->num[c];
+}
+
+/* a == b without -Wfloat-equal's complaint: here exactness is the point. */
+static bool same_value(double a, double b)
+{
+	return !(a < b) && !(a > b);
+}
+
+/* The shortest decimal that reads back as v; JSON has no inf: null. */
+static void set_double(struct exporter *x, enum column c, double v)
+{
+	char *end;
+
+	if (!isfinite(v) && x->format == FMT_JSON) {
+		x->row[c].type = F_NULL;
+		return;
+	}
+	snprintf(x->num[c], sizeof(x->num[c]), "%.15g", v);
+	if (!same_value(strtod(x->num[c], &end), v))
+		snprintf(x->num[c], sizeof(x->num[c]), "%.17g", v);
+	x->row[c].type = F_NUM;
+	x->row[c].text = x->num[c];
+}
+
+static void set_null(struct exporter *x, enum column c)
+{
+	x->row[c].type = F_NULL;
+}
+
+/* The columns every row of run r shares. */
+static void run_fields(struct exporter *x, const struct dataset *d,
+		       const struct ds_run *r)
+{
+	const struct ds_config *c = &d->configs[r->config];
+	const char *host = experiment_meta(&d->exp, "hostname");
+
+	set_int(x, COL_EXPERIMENT_ID, d->exp.id);
+	set_str(x, COL_UUID, d->exp.uuid);
+	set_str(x, COL_EXPERIMENT, d->exp.name);
+	set_str(x, COL_LABEL, d->exp.label);
+	set_str(x, COL_HOSTNAME, host ? host : "");
+	set_str(x, COL_WORKLOAD, c->workload);
+	set_str(x, COL_SECTION, c->section);
+	set_str(x, COL_PARAMS, c->canon);
+	set_int(x, COL_SEQ, r->seq);
+	set_int(x, COL_REPETITION, r->repetition);
+	x->row[COL_WARMUP].type = F_BOOL;
+	x->row[COL_WARMUP].text = r->warmup ? "1" : "0";
+	set_str(x, COL_STATUS, run_status_names[r->status]);
+	set_null(x, COL_THREAD);
+}
+
+static void run_write(struct exporter *x, const struct dataset *d, size_t ri)
+{
+	const struct ds_run *r = &d->runs[ri];
+	size_t m, n = 0;
+
+	run_fields(x, d, r);
+	for (m = 0; m < d->nmetrics; m++) {
+		double v = dataset_value(d, ri, (int)m);
+
+		if (isnan(v))
+			continue;
+		set_str(x, COL_METRIC, d->metrics[m]);
+		set_double(x, COL_VALUE, v);
+		row_write(x);
+		n++;
+	}
+	if (x->threads) {
+		for (size_t t = 0; t < r->nthreads; t++) {
+			set_str(x, COL_METRIC, "thread_ops");
+			snprintf(x->num[COL_VALUE], sizeof(x->num[COL_VALUE]),
+				 "%" PRIu64, d->thread_ops[r->thread0 + t]);
+			x->row[COL_VALUE].type = F_NUM;
+			x->row[COL_VALUE].text = x->num[COL_VALUE];
+			set_int(x, COL_THREAD, (long long)t);
+			row_write(x);
+			n++;
+		}
+		set_null(x, COL_THREAD);
+	}
+	if (!n) {
+		set_null(x, COL_METRIC);
+		set_null(x, COL_VALUE);
+		row_write(x);
+	}
+}
+
+static int cmp_seq(const void *a, const void *b, void *arg)
+{
+	const struct dataset *d = arg;
+	long x = d->runs[*(const size_t *)a].seq;
+	long y = d->runs[*(const size_t *)b].seq;
+
+	return (x > y) - (x < y);
+}
+
+/* Every run of experiment id, in run (seq) order. */
+static int experiment_write(struct exporter *x, struct store *s, int64_t id)
+{
+	struct dataset d;
+	size_t *order, i;
+
+	if (store_load(s, id, &d))
+		return -1;
+	order = xmalloc((d.nruns + 1) * sizeof(*order));
+	for (i = 0; i < d.nruns; i++)
+		order[i] = i;
+	qsort_r(order, d.nruns, sizeof(*order), cmp_seq, &d);
+	for (i = 0; i < d.nruns; i++)
+		run_write(x, &d, order[i]);
+	free(order);
+	dataset_release(&d);
+	return 0;
+}
+
+static const char usage_text[] =
+	"usage: contend export [--db PATH] [EXPERIMENT] [--format csv|json] "
+	"[--threads]\n"
+	"  one row per run x metric; EXPERIMENT is an id, uuid, name or label\n"
+	"  (default: every experiment); --threads adds one row per thread\n";
+
+struct export_opts {
+	const char *db, *selector;
+	enum format format;
+	bool threads;
+};
+
+static int format_parse(const char *name, enum format *f)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(format_names); i++) {
+		if (!strcmp(name, format_names[i])) {
+			*f = (enum format)i;
+			return 0;
+		}
+	}
+	return error("unknown format '%s' (csv, json)", name);
+}
+
+/* 0, 1 after --help (nothing more to do), or -1 after an error. */
+static int opts_parse(int argc, char **argv, struct export_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "threads", no_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->db = store_default_path();
+	optind = 0; /* glibc: full re-initialisation, for repeated calls */
+	/* GNU getopt permutes: EXPERIMENT may come before or after options. */
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			o->db = optarg;
+			break;
+		case 'f':
+			if (format_parse(optarg, &o->format))
+				return -1;
+			break;
+		case 't':
+			o->threads = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 1;
+		case ':':
+			return error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return error("unknown option '%s'\n%s", argv[optind - 1],
+				     usage_text);
+		}
+	}
+	if (optind < argc)
+		o->selector = argv[optind++];
+	if (optind < argc)
+		return error("unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+/* The ids to export: those the selector names, or every experiment. */
+static int select_ids(struct store *s, const struct export_opts *o,
+		      int64_t **ids)
+{
+	int n;
+
+	if (!o->selector)
+		return store_experiment_list(s, ids);
+	n = store_experiment_find(s, o->selector, ids);
+	if (n == 0) {
+		error("%s: no experiment '%s' (give an id, uuid, name or label)",
+		      o->db, o->selector);
+		return -1;
+	}
+	return n;
+}
+
 int cmd_export(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	error("'export' is not implemented yet");
-	return EXIT_RUNTIME;
+	struct exporter x = { 0 };
+	struct export_opts o;
+	struct store *s;
+	int64_t *ids = NULL;
+	int n, i, ret = EXIT_RUNTIME;
+
+	n = opts_parse(argc, argv, &o);
+	if (n)
+		return n > 0 ? 0 : EXIT_USAGE;
+	if (store_open(o.db, STORE_RDONLY, &s))
+		return EXIT_USAGE;
+	n = select_ids(s, &o, &ids);
+	if (n < 0) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	x.f = stdout;
+	x.format = o.format;
+	x.threads = o.threads;
+	header_write(&x);
+	for (i = 0; i < n; i++)
+		if (experiment_write(&x, s, ids[i]))
+			goto out;
+	footer_write(&x);
+	if (fflush(x.f) || ferror(x.f)) {
+		error("export: write error on standard output");
+		goto out;
+	}
+	ret = 0;
+out:
+	free(ids);
+	store_close(s);
+	return ret;
 }

@@ -89,11 +89,28 @@ CREATE TABLE IF NOT EXISTS samples (
 	PRIMARY KEY (run_id, metric)
 ) WITHOUT ROWID;
 
--- Operations done by each thread (or process) of a run, for fairness.
--- ops is a 64-bit unsigned count stored in SQLite's signed INTEGER.
-CREATE TABLE IF NOT EXISTS thread_samples (
-	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-	thread INTEGER NOT NULL,
-	ops    INTEGER NOT NULL,
-	PRIMARY KEY (run_id, thread)
-) WITHOUT ROWID;
+-- Operations done by each thread (or process) of a run, for fairness: one
+-- row per run holding a JSON array of 64-bit unsigned counts, thread i at
+-- index i.  One row instead of one per thread keeps recording and loading
+-- a 64-thread run cheap (docs/STORAGE.md has the figures).
+CREATE TABLE IF NOT EXISTS run_threads (
+	run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+	ops    TEXT NOT NULL                    -- e.g. [1200, 1187, 1210]
+);
+
+-- The same as one row per (run, thread), for SQL users and tools.  Counts
+-- of 2^63 and above come out as REAL here; contend itself parses the text.
+CREATE VIEW IF NOT EXISTS thread_samples (run_id, thread, ops) AS
+	SELECT t.run_id, j.key, j.value
+	FROM run_threads t, json_each(t.ops) j;
+
+-- Tools that write a database themselves may insert per-thread rows, in
+-- thread order; each lands in its run's array.
+CREATE TRIGGER IF NOT EXISTS thread_samples_insert
+INSTEAD OF INSERT ON thread_samples
+BEGIN
+	INSERT INTO run_threads (run_id, ops)
+		VALUES (NEW.run_id, json_array(NEW.ops))
+	ON CONFLICT (run_id) DO UPDATE
+		SET ops = json_set(ops, '$[' || NEW.thread || ']', NEW.ops);
+END;

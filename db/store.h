@@ -7,6 +7,8 @@
  * store_run_record per run -> store_experiment_status -> store_close.
  * Every function returns 0 (or a pointer) on success and -1 (NULL) after
  * printing the reason with error().  Nothing here knows about processes.
+ * A struct store belongs to one thread at a time (its statements are
+ * cached unlocked); threads that store concurrently open their own.
  */
 #ifndef CONTEND_STORE_H
 #define CONTEND_STORE_H
@@ -66,9 +68,11 @@ int store_experiment_create(struct store *s, struct experiment_row *e);
 int store_experiment_status(struct store *s, int64_t id, const char *status);
 int store_experiment_get(struct store *s, int64_t id, struct experiment_row *e);
 /*
- * Resolves a selector to experiment ids, oldest first: a numeric id, an
- * experiment name, a label, or a uuid.  NULL selects the newest experiment.
- * Returns the count (0 = none found), or -1 on error.
+ * Resolves a selector to experiment ids, oldest first (created_at, then
+ * id): the first of these that matches wins — a numeric id, a uuid (any
+ * case), an experiment name (every experiment of that name), a label
+ * (every experiment with it).  NULL selects the newest experiment; "" none.
+ * Returns the count (0 = none found, *ids NULL), or -1 on error.
  */
 int store_experiment_find(struct store *s, const char *selector,
 			  int64_t **ids);
@@ -95,7 +99,11 @@ struct run_record {
 	size_t nthreads;
 	const uint64_t *thread_ops;
 };
-/* Replaces the run's status and samples in one transaction. */
+/*
+ * Replaces the run's status, error, times, env_pad, samples and thread ops
+ * in one transaction (earlier samples deleted first, so recording a run
+ * again is idempotent).  A NaN value is not stored: the metric is absent.
+ */
 int store_run_record(struct store *s, int64_t run, const struct run_record *r);
 
 /* A planned (or interrupted) run still to do, for resume. */

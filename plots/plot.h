@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
+#include "analysis/compare.h"
 
 struct plot_opts {
 	const char *out_dir;    /* created when missing */
@@ -53,6 +54,14 @@ void gp_quote(FILE *f, const char *s);
 int plot_render(const char *dir, const char *script, const char *fmt);
 /* True when a gnuplot executable is on PATH. */
 bool plot_have_gnuplot(void);
+
+/*
+ * compare_plot.c: compare.dat, compare.gp and the images of an A/B result
+ * in o->out_dir; base and cand name the sides in the key.
+ */
+int plot_compare(const struct compare_result *r, const char *base,
+		 const char *cand, const struct plot_opts *o,
+		 struct plot_set *out);
 
 /*
  * html.c: one self-contained HTML report (metadata, per-configuration

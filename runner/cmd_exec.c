@@ -1,14 +1,156 @@
 /*
- * cmd_exec.c - `contend exec`.  Not implemented yet: listed honestly,
- * never faking output.
+ * cmd_exec.c - `contend exec WORKLOAD key=value ... [--scratch DIR]`: one
+ * run of one configuration in the foreground, its metrics printed in the
+ * exec protocol (runner/protocol.h).  The runner spawns exactly this for
+ * every planned run, so any run can be reproduced by hand.
+ *
+ * Exit status: 0 with the metrics on stdout; 1 when the run failed (the
+ * reason on stderr); 2 on bad arguments.
  */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "runner/commands.h"
+#include "runner/param.h"
+#include "runner/scratch.h"
 #include "runner/util.h"
+#include "runner/workload.h"
+
+struct exec_opts {
+	const struct workload *wl;
+	size_t nkv;
+	char **kv;               /* points into argv */
+	const char *scratch;     /* --scratch DIR, or NULL */
+};
+
+static const struct workload *find_workload(const char *name)
+{
+	const struct workload *wl = workload_find(name);
+	const char **names;
+	const char *s;
+	size_t i;
+
+	if (wl)
+		return wl;
+	names = xcalloc(nworkloads, sizeof(*names));
+	for (i = 0; i < nworkloads; i++)
+		names[i] = workloads[i]->name;
+	s = suggest(name, names, nworkloads);
+	error("unknown workload '%s'%s%s%s; 'contend list' shows them", name,
+	      s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+	free(names);
+	return NULL;
+}
+
+static int parse_opts(int argc, char **argv, struct exec_opts *o)
+{
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	if (argc < 2 || argv[1][0] == '-')
+		return error("usage: contend exec WORKLOAD [key=value ...] "
+			     "[--scratch DIR]");
+	o->wl = find_workload(argv[1]);
+	if (!o->wl)
+		return -1;
+	o->kv = xcalloc((size_t)argc, sizeof(*o->kv));
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--scratch") && i + 1 < argc)
+			o->scratch = argv[++i];
+		else if (!strncmp(argv[i], "--scratch=", 10))
+			o->scratch = argv[i] + 10;
+		else if (argv[i][0] == '-')
+			return error("exec: unknown option '%s'", argv[i]);
+		else
+			o->kv[o->nkv++] = argv[i];
+	}
+	return 0;
+}
+
+/* The workload's `dir` parameter, when it has one and it is set. */
+static const char *dir_param(const struct wl_args *a)
+{
+	int i = workload_param_index(a->wl, "dir");
+
+	if (i < 0 || a->wl->params[i].type != PT_STRING)
+		return NULL;
+	return a->v[i].s && *a->v[i].s ? a->v[i].s : NULL;
+}
+
+/* Applies affinity and scratch; *made is the directory to remove after. */
+static int prepare(struct wl_args *a, const char *scratch, char **made)
+{
+	*made = NULL;
+	if (a->has_cpus && sched_setaffinity(0, sizeof(a->cpus), &a->cpus))
+		return error("sched_setaffinity: %s", strerror(errno));
+	if (!(a->wl->flags & WL_SCRATCH))
+		return 0;
+	if (scratch) {
+		a->scratch = scratch;
+		return 0;
+	}
+	*made = scratch_create(scratch_parent(dir_param(a)));
+	if (!*made)
+		return -1;
+	a->scratch = *made;
+	return 0;
+}
+
+static int run_and_print(const struct wl_args *a)
+{
+	struct result r;
+	int ret = 0;
+
+	result_init(&r);
+	if (a->wl->run(a, &r)) {
+		fprintf(stderr, "contend: exec %s: %s\n", a->wl->name,
+			r.error[0] ? r.error : "failed");
+		ret = EXIT_RUNTIME;
+	} else if (result_print(&r, STDOUT_FILENO)) {
+		error("exec: cannot write the result: %s", strerror(errno));
+		ret = EXIT_RUNTIME;
+	}
+	result_release(&r);
+	return ret;
+}
 
 int cmd_exec(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	error("'exec' is not implemented yet");
-	return EXIT_RUNTIME;
+	struct exec_opts o;
+	struct wl_args a;
+	char err[512], *made = NULL;
+	int ret = EXIT_USAGE;
+
+	memset(&a, 0, sizeof(a));
+	if (parse_opts(argc, argv, &o))
+		goto out_opts;
+	if (args_from_kv(o.wl, o.nkv, o.kv, &a, err, sizeof(err))) {
+		error("exec %s: %s", o.wl->name, err);
+		goto out_opts;
+	}
+	if (o.wl->validate && o.wl->validate(&a, err, sizeof(err))) {
+		error("exec %s: %s", o.wl->name, err);
+		goto out;
+	}
+	ret = EXIT_RUNTIME;
+	if (o.wl->unsupported) {
+		error("workload '%s' cannot run here: %s", o.wl->name,
+		      o.wl->unsupported);
+		goto out;
+	}
+	if (prepare(&a, o.scratch, &made))
+		goto out;
+	ret = run_and_print(&a);
+out:
+	if (made && scratch_remove(made))
+		ret = EXIT_RUNTIME;
+	free(made);
+	args_release(&a);
+out_opts:
+	free(o.kv);
+	return ret;
 }

@@ -1,14 +1,936 @@
 /*
- * cmd_run.c - `contend run`.  Not implemented yet: listed honestly,
- * never faking output.
+ * cmd_run.c - `contend run`: load and check the whole config, record the
+ * host and write the whole plan in one transaction, then run every planned
+ * run as its own `contend exec` process and store each result in one
+ * transaction; `--resume` continues an unfinished experiment.
+ *
+ * Interrupts: SIGINT/SIGTERM only write a byte to a self-pipe.  The poll
+ * loop of the run in flight sees it, kills the run's process group, and the
+ * run is stored as `interrupted`; the experiment is marked interrupted and
+ * the command exits 130.  A signal during the plan write is acted on once
+ * the plan has been committed, so the database always holds a whole plan
+ * or none.  docs/RUNNING.md describes the protocol and the statuses.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "db/store.h"
 #include "runner/commands.h"
+#include "runner/config.h"
+#include "runner/host.h"
+#include "runner/plan.h"
+#include "runner/progress.h"
+#include "runner/protocol.h"
+#include "runner/scratch.h"
+#include "runner/spawn.h"
 #include "runner/util.h"
+
+/* Exit status after SIGINT/SIGTERM, as a shell reports a SIGINT death. */
+#define EXIT_INTERRUPTED 130
+/* randomize_env: CONTEND_PAD holds 0 .. ENV_PAD_MAX - 1 bytes. */
+#define ENV_PAD_MAX 4096
+/* The plan_seed32 streams of env padding: seq with the top bit set. */
+#define ENV_PAD_STREAM (UINT64_C(1) << 63)
+
+extern char **environ;
+
+struct run_opts {
+	const char *config;
+	const char *db;
+	const char *label;
+	const char *resume;
+	bool has_seed;
+	uint64_t seed;
+	bool dry_run, quiet, fail_fast;
+};
+
+struct runner {
+	const struct run_opts *o;
+	struct experiment_config cfg;
+	struct store *st;
+	struct experiment_row exp;
+	int64_t *config_ids;     /* by entry index (pos) */
+	struct plan plan;
+	struct progress prog;
+	bool any_auto;
+	int stop_fd;             /* read end of the signal self-pipe */
+};
+
+/* ---- signals ---- */
+
+static volatile sig_atomic_t stop_signal;
+static int stop_pipe[2] = { -1, -1 };
+
+static void on_stop(int sig)
+{
+	int saved = errno;
+
+	stop_signal = sig;
+	if (write(stop_pipe[1], "", 1) < 0) {
+		/* Full pipe: a byte is already waiting, which is enough. */
+	}
+	errno = saved;
+}
+
+static int signals_install(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+	struct sigaction sa;
+	size_t i;
+
+	if (stop_pipe[0] < 0 && pipe2(stop_pipe, O_CLOEXEC | O_NONBLOCK))
+		return error("pipe: %s", strerror(errno));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		if (sigaction(sigs[i], &sa, NULL))
+			return error("sigaction: %s", strerror(errno));
+	return 0;
+}
+
+/* ---- options ---- */
+
+enum { OPT_DB = 256, OPT_LABEL, OPT_SEED, OPT_DRY, OPT_QUIET, OPT_FAILFAST,
+       OPT_RESUME };
+
+static const struct option long_opts[] = {
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "dry-run", no_argument, NULL, OPT_DRY },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "fail-fast", no_argument, NULL, OPT_FAILFAST },
+	{ "resume", required_argument, NULL, OPT_RESUME },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int opt_set(struct run_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_DB:
+		o->db = arg;
+		break;
+	case OPT_LABEL:
+		o->label = arg;
+		break;
+	case OPT_SEED:
+		if (parse_u64(arg, &o->seed))
+			return error("--seed: '%s' is not an unsigned 64-bit "
+				     "integer", arg);
+		o->has_seed = true;
+		break;
+	case OPT_DRY:
+		o->dry_run = true;
+		break;
+	case OPT_QUIET:
+		o->quiet = true;
+		break;
+	case OPT_FAILFAST:
+		o->fail_fast = true;
+		break;
+	case OPT_RESUME:
+		o->resume = arg;
+		break;
+	default:
+		return -1; /* getopt printed why */
+	}
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct run_opts *o)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 1;
+	opterr = 1;
+	while ((c = getopt_long(argc, argv, "q", long_opts, NULL)) != -1)
+		if (opt_set(o, c == 'q' ? OPT_QUIET : c, optarg))
+			return -1;
+	if (optind < argc)
+		o->config = argv[optind++];
+	if (optind < argc)
+		return error("run: unexpected argument '%s'", argv[optind]);
+	if (!o->config == !o->resume)
+		return error("usage: contend run CONFIG.ini [options] | "
+			     "contend run --resume EXPERIMENT [--db PATH]");
+	if (o->resume && (o->has_seed || o->label || o->dry_run))
+		return error("run: --resume takes the seed, label and plan of "
+			     "the stored experiment");
+	return 0;
+}
+
+/* ---- describing entries ---- */
+
+/* The value of key in an entry's kv list, or NULL. */
+static const char *entry_value(const struct config_entry *e, const char *key)
+{
+	size_t i, n = strlen(key);
+
+	for (i = 0; i < e->nkv; i++)
+		if (!strncmp(e->kv[i], key, n) && e->kv[i][n] == '=')
+			return e->kv[i] + n + 1;
+	return NULL;
+}
+
+static bool is_auto(const struct config_entry *e)
+{
+	return e->set.repetitions == 0;
+}
+
+static void plan_specs(const struct experiment_config *c,
+		       struct plan_spec *spec)
+{
+	size_t i;
+
+	for (i = 0; i < c->nentries; i++) {
+		const struct run_settings *s = &c->entries[i].set;
+
+		spec[i].warmup = s->warmup;
+		spec[i].repetitions = s->repetitions ? s->repetitions
+						     : s->min_repetitions;
+	}
+}
+
+static int build_plan(struct runner *r)
+{
+	struct plan_spec *spec = xcalloc(r->cfg.nentries, sizeof(*spec));
+	int ret;
+
+	plan_specs(&r->cfg, spec);
+	ret = plan_build(&r->plan, r->cfg.order, r->cfg.seed, r->cfg.nentries,
+			 spec);
+	free(spec);
+	return ret;
+}
+
+static void fmt_duration(char *buf, size_t len, double s)
+{
+	long t = (long)(s + 0.5);
+
+	snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+/* What --dry-run prints after config_print: seed, time, the first runs. */
+static void plan_summary(const struct runner *r, FILE *f)
+{
+	size_t i, jobs = 0, nauto = 0;
+	double secs = 0;
+	char d[32];
+
+	for (i = 0; i < r->plan.nruns; i++) {
+		double rt = r->cfg.entries[r->plan.runs[i].config].set.runtime_s;
+
+		secs += rt;
+		jobs += rt <= 0;
+	}
+	for (i = 0; i < r->cfg.nentries; i++)
+		nauto += is_auto(&r->cfg.entries[i]);
+	fmt_duration(d, sizeof(d), secs);
+	fprintf(f, "\nplan: %zu runs in %s order with seed %" PRIu64 "%s\n",
+		r->plan.nruns, order_names[r->cfg.order], r->cfg.seed,
+		r->cfg.has_seed ? "" : " (drawn for this dry run only)");
+	fprintf(f, "time: %s of measured windows", d);
+	if (jobs)
+		fprintf(f, " plus %zu fixed-work runs of unknown length", jobs);
+	fprintf(f, ", plus process start-up per run\n");
+	if (nauto)
+		fprintf(f, "auto: %zu configuration%s start with "
+			   "min_repetitions and grow by rounds until the "
+			   "precision is reached or max_repetitions\n",
+			nauto, nauto == 1 ? "" : "s");
+	for (i = 0; i < r->plan.nruns && i < 20; i++) {
+		const struct plan_run *p = &r->plan.runs[i];
+
+		fprintf(f, "  %4ld  %s #%d  [%s] %s\n", p->seq,
+			p->warmup ? "warm-up " : "measured", p->repetition,
+			r->cfg.entries[p->config].section,
+			r->cfg.entries[p->config].canon);
+	}
+	if (r->plan.nruns > 20)
+		fprintf(f, "  ... %zu more\n", r->plan.nruns - 20);
+}
+
+/* ---- the experiment row ---- */
+
+static void fs_types(struct runner *r)
+{
+	const char **dirs = xcalloc(r->cfg.nentries, sizeof(*dirs));
+	size_t i, j, n = 0;
+
+	for (i = 0; i < r->cfg.nentries; i++) {
+		const struct config_entry *e = &r->cfg.entries[i];
+		const char *d;
+
+		if (!(e->wl->flags & WL_SCRATCH))
+			continue;
+		d = scratch_parent(entry_value(e, "dir"));
+		for (j = 0; j < n && strcmp(dirs[j], d); j++)
+			;
+		if (j == n)
+			dirs[n++] = d;
+	}
+	host_fs_types(&r->exp, dirs, n);
+	free(dirs);
+}
+
+static void experiment_fill(struct runner *r, const char *seed_source)
+{
+	struct experiment_row *e = &r->exp;
+
+	memset(e, 0, sizeof(*e));
+	e->name = xstrdup(r->cfg.name ? r->cfg.name : "");
+	e->label = xstrdup(r->o->label ? r->o->label : "");
+	e->config_path = xstrdup(r->cfg.path ? r->cfg.path : "");
+	e->config_text = xstrdup(r->cfg.text ? r->cfg.text : "");
+	e->seed = r->cfg.seed;
+	e->order = xstrdup(order_names[r->cfg.order]);
+	e->confidence = r->cfg.confidence;
+	e->status = xstrdup("planned");
+	e->created_at = now_realtime();
+	host_collect("/", e);
+	fs_types(r);
+	meta_set(e, "seed_source", seed_source);
+}
+
+/* Experiment, configurations and every planned run: one transaction. */
+static int write_plan(struct runner *r)
+{
+	size_t i;
+
+	if (store_begin(r->st))
+		return -1;
+	if (store_experiment_create(r->st, &r->exp))
+		goto fail;
+	r->config_ids = xcalloc(r->cfg.nentries, sizeof(*r->config_ids));
+	for (i = 0; i < r->cfg.nentries; i++) {
+		const struct config_entry *e = &r->cfg.entries[i];
+
+		if (store_config_add(r->st, r->exp.id, (int)i, e->wl->name,
+				     e->section, e->canon, e->set.noise,
+				     e->set.timeout_s, e->nkv, e->kv,
+				     &r->config_ids[i]))
+			goto fail;
+	}
+	for (i = 0; i < r->plan.nruns; i++) {
+		const struct plan_run *p = &r->plan.runs[i];
+		int64_t id;
+
+		if (store_run_plan(r->st, r->exp.id, r->config_ids[p->config],
+				   p->seq, p->repetition, p->warmup, &id))
+			goto fail;
+	}
+	return store_commit(r->st);
+fail:
+	store_rollback(r->st);
+	return -1;
+}
+
+/* ---- one run ---- */
+
+struct one_run {
+	const struct config_entry *e;
+	const struct pending_run *p;
+	char *scratch;
+	char **argv;
+	char **envp;
+	long env_pad;
+	struct child child;
+	struct result res;
+	enum run_status status;
+	char err[1024];
+	double started_at;
+};
+
+static char **exec_argv(const struct config_entry *e, const char *scratch)
+{
+	char **argv = xcalloc(e->nkv + 6, sizeof(*argv));
+	size_t n = 0, i;
+
+	argv[n++] = (char *)"contend";
+	argv[n++] = (char *)"exec";
+	argv[n++] = (char *)e->wl->name;
+	for (i = 0; i < e->nkv; i++)
+		argv[n++] = e->kv[i];
+	if (scratch) {
+		argv[n++] = (char *)"--scratch";
+		argv[n++] = (char *)scratch;
+	}
+	return argv;
+}
+
+/*
+ * The environment with CONTEND_PAD of a length drawn from the seed and the
+ * run's seq, so a resumed or repeated experiment pads each run alike.
+ */
+static char **padded_env(uint64_t seed, long seq, long *len)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t n = 0, i, j = 0;
+	char **env, *pad;
+
+	if (!rng)
+		abort();
+	gsl_rng_set(rng, plan_seed32(seed, ENV_PAD_STREAM | (uint64_t)seq));
+	*len = (long)gsl_rng_uniform_int(rng, ENV_PAD_MAX);
+	gsl_rng_free(rng);
+	while (environ[n])
+		n++;
+	env = xcalloc(n + 2, sizeof(*env));
+	for (i = 0; i < n; i++)
+		if (strncmp(environ[i], "CONTEND_PAD=", 12))
+			env[j++] = environ[i];
+	pad = xmalloc(12 + (size_t)*len + 1);
+	memcpy(pad, "CONTEND_PAD=", 12);
+	memset(pad + 12, 'x', (size_t)*len);
+	pad[12 + *len] = '\0';
+	env[j] = pad;
+	return env;
+}
+
+static void free_env(char **env)
+{
+	size_t i;
+
+	if (!env)
+		return;
+	for (i = 0; env[i]; i++)
+		if (!strncmp(env[i], "CONTEND_PAD=", 12))
+			free(env[i]);
+	free(env);
+}
+
+static int one_prepare(struct runner *r, struct one_run *o)
+{
+	const struct config_entry *e = o->e;
+
+	o->env_pad = -1;
+	if (e->wl->flags & WL_SCRATCH) {
+		o->scratch = scratch_create(scratch_parent(entry_value(e, "dir")));
+		if (!o->scratch)
+			return -1;
+	}
+	o->argv = exec_argv(e, o->scratch);
+	if (e->set.randomize_env)
+		o->envp = padded_env(r->cfg.seed, o->p->seq, &o->env_pad);
+	child_init(&o->child);
+	o->child.path = "/proc/self/exe";
+	o->child.argv = o->argv;
+	o->child.envp = o->envp;
+	o->child.timeout_s = e->set.timeout_s;
+	o->child.cancel_fd = r->stop_fd;
+	return 0;
+}
+
+/*
+ * rusage and wall time as metrics, for every run that ran to its end: the
+ * names of protocol_runner_metrics, for which the parser keeps room.
+ */
+static void add_rusage(struct result *res, const struct child *c)
+{
+	const struct rusage *ru = &c->ru;
+
+	result_add(res, "user_s", (double)ru->ru_utime.tv_sec +
+					  (double)ru->ru_utime.tv_usec * 1e-6);
+	result_add(res, "sys_s", (double)ru->ru_stime.tv_sec +
+					 (double)ru->ru_stime.tv_usec * 1e-6);
+	result_add(res, "vcsw", (double)ru->ru_nvcsw);
+	result_add(res, "ivcsw", (double)ru->ru_nivcsw);
+	result_add(res, "maxrss_kb", (double)ru->ru_maxrss);
+	result_add(res, "wall_s", c->wall_s);
+}
+
+static int one_record(struct runner *r, struct one_run *o)
+{
+	const char **names = xcalloc(RESULT_MAX_METRICS, sizeof(*names));
+	double *values = xcalloc(RESULT_MAX_METRICS, sizeof(*values));
+	struct run_record rec = {
+		.status = o->status,
+		.error = o->err[0] ? o->err : NULL,
+		.started_at = o->started_at,
+		.wall_s = o->child.wall_s,
+		.env_pad = o->env_pad,
+		.metric = names,
+		.value = values,
+	};
+	size_t i;
+	int ret;
+
+	if (o->status != RUN_INTERRUPTED)
+		add_rusage(&o->res, &o->child);
+	for (i = 0; i < o->res.nmetrics; i++) {
+		names[i] = o->res.metrics[i].name;
+		values[i] = o->res.metrics[i].value;
+	}
+	rec.nsamples = o->res.nmetrics;
+	rec.nthreads = o->res.nthreads;
+	rec.thread_ops = o->res.thread_ops;
+	ret = store_run_record(r->st, o->p->run_id, &rec);
+	free(names);
+	free(values);
+	return ret;
+}
+
+static void one_release(struct one_run *o)
+{
+	if (o->scratch && scratch_remove(o->scratch))
+		warning("scratch directory %s left behind", o->scratch);
+	free(o->scratch);
+	free(o->argv);
+	free_env(o->envp);
+	child_release(&o->child);
+	result_release(&o->res);
+}
+
+/*
+ * Runs and records one planned run.  Returns 0, or -1 when the run could
+ * not be started or stored (a runtime error that ends the experiment).
+ */
+static int run_one(struct runner *r, const struct config_entry *e,
+		   const struct pending_run *p, enum run_status *st)
+{
+	struct one_run o = { .e = e, .p = p };
+	char *what = xasprintf("%s%s %s", e->section, p->warmup ? " (warm-up)"
+							       : "", e->canon);
+	int ret = -1;
+
+	result_init(&o.res);
+	progress_begin(&r->prog, what);
+	free(what);
+	if (one_prepare(r, &o))
+		goto out;
+	o.started_at = now_realtime();
+	if (spawn_run(&o.child))
+		goto out;
+	o.status = protocol_judge(&o.child, &o.res, o.err, sizeof(o.err));
+	if (o.status == RUN_INTERRUPTED && stop_signal) {
+		char sig[32];
+
+		snprintf(o.err, sizeof(o.err), "interrupted by %s",
+			 spawn_signame(stop_signal, sig, sizeof(sig)));
+	}
+	ret = one_record(r, &o);
+	*st = o.status;
+	progress_end(&r->prog, o.status, e->set.runtime_s, o.child.wall_s);
+out:
+	one_release(&o);
+	return ret;
+}
+
+/* ---- the loop ---- */
+
+enum loop_end { LOOP_DONE, LOOP_STOPPED, LOOP_FAILFAST, LOOP_ERROR };
+
+static long entry_of(const struct runner *r, int64_t config_id)
+{
+	size_t i;
+
+	for (i = 0; i < r->cfg.nentries; i++)
+		if (r->config_ids[i] == config_id)
+			return (long)i;
+	return -1;
+}
+
+/* Every run still planned (or interrupted), in seq order. */
+static enum loop_end run_pending(struct runner *r)
+{
+	enum loop_end end = LOOP_DONE;
+	struct pending_run *pend;
+	size_t n, i;
+
+	if (store_pending_runs(r->st, r->exp.id, &pend, &n))
+		return LOOP_ERROR;
+	for (i = 0; i < n && end == LOOP_DONE; i++) {
+		long c = entry_of(r, pend[i].config_id);
+		enum run_status st = RUN_PLANNED;
+
+		if (stop_signal) {
+			end = LOOP_STOPPED;
+		} else if (c < 0) {
+			error("run %" PRId64 ": unknown configuration %" PRId64,
+			      pend[i].run_id, pend[i].config_id);
+			end = LOOP_ERROR;
+		} else if (run_one(r, &r->cfg.entries[c], &pend[i], &st)) {
+			end = LOOP_ERROR;
+		} else if (stop_signal) {
+			end = LOOP_STOPPED;
+		} else if (r->o->fail_fast && st != RUN_OK) {
+			error("run %ld: %s; stopping (--fail-fast)", pend[i].seq,
+			      run_status_names[st]);
+			end = LOOP_FAILFAST;
+		}
+	}
+	free(pend);
+	return end;
+}
+
+/* The metric `repetitions = auto` watches: throughput, or with jobs time. */
+static const char *primary_metric(const struct config_entry *e)
+{
+	return e->set.jobs ? "elapsed_s" : "throughput";
+}
+
+/* The stopping rule for every auto configuration, on the stored data. */
+static int decide_auto(struct runner *r, const struct dataset *d,
+		       bool *active)
+{
+	size_t c, i;
+
+	if (d->nconfigs != r->cfg.nentries)
+		return error("experiment %" PRId64 ": %zu configurations "
+			     "stored, %zu in its config", r->exp.id,
+			     d->nconfigs, r->cfg.nentries);
+	for (c = 0; c < r->cfg.nentries; c++) {
+		const struct config_entry *e = &r->cfg.entries[c];
+		const struct ds_config *dc = &d->configs[c];
+		int m = dataset_metric(d, primary_metric(e));
+		double *x, hw;
+		size_t n = 0;
+
+		active[c] = false;
+		if (!is_auto(e))
+			continue;
+		x = xcalloc(dc->nruns, sizeof(*x));
+		for (i = dc->run0; i < dc->run0 + dc->nruns; i++) {
+			double v = dataset_value(d, i, m);
+
+			if (!d->runs[i].warmup && d->runs[i].status == RUN_OK &&
+			    !isnan(v))
+				x[n++] = v;
+		}
+		active[c] = plan_auto_decide(x, n, r->plan.measured[c], &e->set,
+					     r->cfg.confidence, &hw) ==
+			    PLAN_CONTINUE;
+		free(x);
+	}
+	return 0;
+}
+
+/* Stores the runs the plan gained past index from, in one transaction. */
+static int store_new_runs(struct runner *r, size_t from)
+{
+	size_t i;
+
+	if (store_begin(r->st))
+		return -1;
+	for (i = from; i < r->plan.nruns; i++) {
+		const struct plan_run *p = &r->plan.runs[i];
+		int64_t id;
+
+		if (store_run_plan(r->st, r->exp.id, r->config_ids[p->config],
+				   p->seq, p->repetition, p->warmup, &id)) {
+			store_rollback(r->st);
+			return -1;
+		}
+	}
+	return store_commit(r->st);
+}
+
+/* After a round: one more round of the auto configurations still short. */
+static int grow(struct runner *r)
+{
+	bool *active = xcalloc(r->cfg.nentries, sizeof(*active));
+	size_t from = r->plan.nruns, i, jobs = 0;
+	double secs = 0;
+	struct dataset d;
+	int n = -1;
+
+	if (store_load(r->st, r->exp.id, &d))
+		goto out;
+	if (decide_auto(r, &d, active))
+		goto out_d;
+	n = plan_add_round(&r->plan, active);
+	if (n > 0 && store_new_runs(r, from))
+		n = -1;
+	for (i = from; n > 0 && i < r->plan.nruns; i++) {
+		double rt = r->cfg.entries[r->plan.runs[i].config].set.runtime_s;
+
+		secs += rt;
+		jobs += rt <= 0;
+	}
+	if (n > 0)
+		progress_grow(&r->prog, (size_t)n, secs, jobs);
+out_d:
+	dataset_release(&d);
+out:
+	free(active);
+	return n;
+}
+
+static void resume_hint(const struct runner *r)
+{
+	fprintf(stderr, "contend: continue with: contend run --resume %" PRId64
+			"%s%s\n", r->exp.id, r->o->db ? " --db " : "",
+		r->o->db ? r->o->db : "");
+}
+
+static int finish(struct runner *r, enum loop_end end)
+{
+	static const struct {
+		const char *status;
+		int exit;
+	} ends[] = {
+		[LOOP_DONE] = { "complete", 0 },
+		[LOOP_STOPPED] = { "interrupted", EXIT_INTERRUPTED },
+		[LOOP_FAILFAST] = { "failed", EXIT_RUNTIME },
+		[LOOP_ERROR] = { "failed", EXIT_RUNTIME },
+	};
+	int ret = ends[end].exit;
+
+	if (store_experiment_status(r->st, r->exp.id, ends[end].status))
+		ret = EXIT_RUNTIME;
+	if (!r->o->quiet)
+		progress_summary(&r->prog, stdout);
+	if (end == LOOP_STOPPED) {
+		char sig[32];
+
+		error("%s: experiment %" PRId64 " interrupted",
+		      spawn_signame(stop_signal, sig, sizeof(sig)), r->exp.id);
+	}
+	if (end != LOOP_DONE)
+		resume_hint(r);
+	return ret;
+}
+
+/* Pending runs, then (auto) further rounds until none is added. */
+static int execute(struct runner *r)
+{
+	enum loop_end end = LOOP_DONE;
+	double secs = 0;
+	size_t i, left = 0, jobs = 0;
+	struct pending_run *pend;
+
+	if (store_experiment_status(r->st, r->exp.id, "running") ||
+	    store_pending_runs(r->st, r->exp.id, &pend, &left))
+		return EXIT_RUNTIME;
+	for (i = 0; i < left; i++) {
+		long c = entry_of(r, pend[i].config_id);
+		double rt = c < 0 ? 0 : r->cfg.entries[c].set.runtime_s;
+
+		secs += rt;
+		jobs += rt <= 0;
+	}
+	free(pend);
+	progress_init(&r->prog, r->plan.nruns, r->plan.nruns - left, secs, jobs,
+		      r->o->quiet);
+	for (;;) {
+		int n;
+
+		end = stop_signal ? LOOP_STOPPED : run_pending(r);
+		if (end != LOOP_DONE || !r->any_auto)
+			break;
+		n = grow(r);
+		if (n < 0)
+			end = LOOP_ERROR;
+		if (n <= 0)
+			break;
+	}
+	return finish(r, end);
+}
+
+/* ---- fresh and resumed experiments ---- */
+
+static void runner_release(struct runner *r)
+{
+	plan_release(&r->plan);
+	config_release(&r->cfg);
+	experiment_row_release(&r->exp);
+	free(r->config_ids);
+	if (r->st)
+		store_close(r->st);
+}
+
+static const char *choose_seed(struct runner *r)
+{
+	if (r->o->has_seed) {
+		r->cfg.seed = r->o->seed;
+		r->cfg.has_seed = true;
+		return "option";
+	}
+	if (r->cfg.has_seed)
+		return "config";
+	if (getrandom(&r->cfg.seed, sizeof(r->cfg.seed), 0) !=
+	    (ssize_t)sizeof(r->cfg.seed))
+		r->cfg.seed = (uint64_t)now_realtime() ^ (uint64_t)getpid() << 32;
+	return "random";
+}
+
+static bool any_auto(const struct experiment_config *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nentries; i++)
+		if (is_auto(&c->entries[i]))
+			return true;
+	return false;
+}
+
+static int open_store(struct runner *r, unsigned flags)
+{
+	const char *path = r->o->db ? r->o->db : store_default_path();
+
+	if (signals_install())
+		return -1;
+	r->stop_fd = stop_pipe[0];
+	return store_open(path, flags, &r->st);
+}
+
+static int run_fresh(const struct run_opts *o)
+{
+	struct runner r = { .o = o, .stop_fd = -1 };
+	const char *seed_source;
+	int ret = EXIT_USAGE;
+
+	/* The whole config is checked before any database is touched. */
+	if (config_load(o->config, &r.cfg))
+		goto out;
+	seed_source = choose_seed(&r);
+	r.any_auto = any_auto(&r.cfg);
+	if (build_plan(&r))
+		goto out;
+	if (o->dry_run) {
+		config_print(&r.cfg, stdout);
+		plan_summary(&r, stdout);
+		ret = fflush(stdout) ? EXIT_RUNTIME : 0;
+		goto out;
+	}
+	ret = EXIT_RUNTIME;
+	if (open_store(&r, STORE_CREATE))
+		goto out;
+	experiment_fill(&r, seed_source);
+	host_warn(&r.exp);
+	if (write_plan(&r))
+		goto out;
+	if (!o->quiet)
+		fprintf(stderr, "contend: experiment %" PRId64 " (%s): %zu runs "
+				"planned, seed %" PRIu64 "\n", r.exp.id,
+			r.exp.uuid, r.plan.nruns, r.cfg.seed);
+	ret = execute(&r);
+out:
+	runner_release(&r);
+	return ret;
+}
+
+static int find_experiment(struct runner *r, const char *selector)
+{
+	int64_t *ids = NULL;
+	int n = store_experiment_find(r->st, selector, &ids);
+	int ret = -1;
+
+	if (n == 0)
+		error("no experiment '%s' in the database", selector);
+	else if (n > 1)
+		error("'%s' names %d experiments (the newest is %" PRId64
+		      "); give its id", selector, n, ids[n - 1]);
+	else if (n == 1)
+		ret = store_experiment_get(r->st, ids[0], &r->exp);
+	free(ids);
+	return ret;
+}
+
+static int order_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i <= ORDER_SEQUENTIAL; i++)
+		if (!strcmp(order_names[i], name))
+			return i;
+	return -1;
+}
+
+/*
+ * The stored config, expanded again by this version of contend, must give
+ * the configurations that were stored; the plan is restored around them.
+ */
+static int restore(struct runner *r, const struct dataset *d)
+{
+	struct plan_run *runs = xcalloc(d->nruns, sizeof(*runs));
+	size_t i;
+	int order = order_parse(r->exp.order), ret;
+
+	if (order < 0 || d->nconfigs != r->cfg.nentries) {
+		free(runs);
+		return error("experiment %" PRId64 ": its config no longer "
+			     "expands to the %zu stored configurations",
+			     r->exp.id, d->nconfigs);
+	}
+	r->config_ids = xcalloc(d->nconfigs, sizeof(*r->config_ids));
+	for (i = 0; i < d->nconfigs; i++) {
+		if (strcmp(d->configs[i].canon, r->cfg.entries[i].canon)) {
+			free(runs);
+			return error("experiment %" PRId64 ", configuration %zu: "
+				     "stored as '%s', expanded now as '%s'",
+				     r->exp.id, i, d->configs[i].canon,
+				     r->cfg.entries[i].canon);
+		}
+		r->config_ids[i] = d->configs[i].id;
+	}
+	for (i = 0; i < d->nruns; i++)
+		runs[i] = (struct plan_run){ .config = d->runs[i].config,
+					     .repetition = d->runs[i].repetition,
+					     .warmup = d->runs[i].warmup,
+					     .seq = d->runs[i].seq };
+	r->cfg.order = (enum run_order)order;
+	r->cfg.seed = r->exp.seed;
+	ret = plan_restore(&r->plan, r->cfg.order, r->cfg.seed, d->nconfigs,
+			   runs, d->nruns);
+	free(runs);
+	return ret;
+}
+
+static int run_resume(const struct run_opts *o)
+{
+	struct runner r = { .o = o, .stop_fd = -1 };
+	struct dataset d;
+	int ret = EXIT_RUNTIME;
+
+	memset(&d, 0, sizeof(d));
+	if (open_store(&r, 0))
+		goto out;
+	if (find_experiment(&r, o->resume)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (!strcmp(r.exp.status, "complete")) {
+		fprintf(stderr, "contend: experiment %" PRId64 " is complete; "
+				"nothing to resume\n", r.exp.id);
+		ret = 0;
+		goto out;
+	}
+	if (config_load_buffer(r.exp.config_path, r.exp.config_text,
+			       strlen(r.exp.config_text), &r.cfg))
+		goto out;
+	if (store_load(r.st, r.exp.id, &d) || restore(&r, &d))
+		goto out;
+	r.any_auto = any_auto(&r.cfg);
+	if (!o->quiet)
+		fprintf(stderr, "contend: resuming experiment %" PRId64 " (%s)\n",
+			r.exp.id, r.exp.status);
+	ret = execute(&r);
+out:
+	dataset_release(&d);
+	runner_release(&r);
+	return ret;
+}
 
 int cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	error("'run' is not implemented yet");
-	return EXIT_RUNTIME;
+	struct run_opts o;
+
+	if (parse_opts(argc, argv, &o))
+		return EXIT_USAGE;
+	return o.resume ? run_resume(&o) : run_fresh(&o);
 }

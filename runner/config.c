@@ -86,7 +86,7 @@ struct loader {
 	long lineno;
 	/* the line inih is working on */
 	bool indented, expect_call, called;
-	bool key_since_header; /* mirrors inih's prev_name: continuations */
+	char raw[CONFIG_MAX_LINE + 1]; /* its text, which inih cuts up */
 	int cur;               /* section index, or CUR_NONE / CUR_SKIP */
 	struct section *secs;
 	size_t nsecs;
@@ -123,8 +123,12 @@ static int cmp_message(const void *a, const void *b)
 {
 	const struct message *x = a, *y = b;
 
-	if (x->line != y->line)
+	/* file-level conclusions (line 0) come after the lines they sum up */
+	if (x->line != y->line) {
+		if (!x->line || !y->line)
+			return !x->line ? 1 : -1;
 		return x->line < y->line ? -1 : 1;
+	}
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -132,9 +136,8 @@ static void errors_flush(struct loader *L)
 {
 	size_t i;
 
-	if (!L->nmsgs)
-		return; /* qsort(NULL, 0) is undefined */
-	qsort(L->msgs, L->nmsgs, sizeof(*L->msgs), cmp_message);
+	if (L->nmsgs)
+		qsort(L->msgs, L->nmsgs, sizeof(*L->msgs), cmp_message);
 	for (i = 0; i < L->nmsgs && i < ERRORS_SHOWN; i++)
 		error_at(L->file, L->msgs[i].line, "%s", L->msgs[i].text);
 	if (L->nerrors > ERRORS_SHOWN)
@@ -320,26 +323,46 @@ static void section_open(struct loader *L, char *label)
 	L->cur = (int)L->nsecs++;
 }
 
-/* p points at '[' of a header line (NUL-terminated). */
-static void section_header(struct loader *L, const char *p)
+/*
+ * The first of chars in s, or the start of an inline comment (';' after a
+ * blank), or the end: inih's rule, for the lines this file splits itself.
+ */
+static char *char_or_comment(char *s, const char *chars)
 {
-	const char *q = p + 1, *after;
 	bool was_space = false;
+
+	while (*s && !(chars && strchr(chars, *s)) &&
+	       !(was_space && *s == ';')) {
+		was_space = *s == ' ' || *s == '\t';
+		s++;
+	}
+	return s;
+}
+
+static char *strip(char *s)
+{
+	char *end;
+
+	s += strspn(s, " \t");
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
+	return s;
+}
+
+/* p points at '[' of a header line (NUL-terminated). */
+static void section_header(struct loader *L, char *p)
+{
+	char *q = char_or_comment(p + 1, "]"), *after;
 	char *label;
 	size_t len;
 
 	L->cur = CUR_SKIP; /* until the header proves good */
-	/* As inih: an inline comment (" ;") before ']' makes it malformed. */
-	while (*q && *q != ']' && !(was_space && *q == ';')) {
-		was_space = *q == ' ' || *q == '\t';
-		q++;
-	}
 	if (*q != ']') {
 		report(L, L->lineno, "malformed section header: no closing "
 				     "']'");
 		return;
 	}
-	L->key_since_header = false;
 	after = q + 1 + strspn(q + 1, " \t");
 	if (*after && *after != '\n' && *after != ';' && *after != '#') {
 		report(L, L->lineno, "unexpected text after ']'");
@@ -355,16 +378,20 @@ static void section_header(struct loader *L, const char *p)
 	free(label);
 }
 
-/* What inih will make of the line in str; watches headers itself. */
-static void line_classify(struct loader *L, const char *str)
+/*
+ * What the line in L->raw is.  Headers are seen here, indented or not
+ * (inih has no callback for them, and takes an indented one after a key
+ * for a continuation); any other line but blanks and comments must reach
+ * on_pair.
+ */
+static void line_classify(struct loader *L)
 {
-	const char *p = str + strspn(str, " \t");
+	char *p = L->raw + strspn(L->raw, " \t");
 
-	L->indented = p > str;
-	if (*p == '\n' || *p == ';' || *p == '#')
+	L->indented = p > L->raw;
+	if (!*p || *p == ';' || *p == '#')
 		return;
-	/* inih reads an indented line after a key as a continuation. */
-	if (*p == '[' && !(L->indented && L->key_since_header)) {
+	if (*p == '[') {
 		section_header(L, p);
 		return;
 	}
@@ -399,7 +426,9 @@ static char *read_line(char *str, int num, void *stream)
 	}
 	memcpy(str, start, len);
 	strcpy(str + len, "\n");
-	line_classify(L, str);
+	memcpy(L->raw, start, len);
+	L->raw[len] = '\0';
+	line_classify(L);
 	return str;
 }
 
@@ -446,6 +475,29 @@ static void key_add(struct loader *L, const char *name, const char *value)
 	}
 }
 
+/*
+ * An indented line: inih (with multi-line values, its default) passes it
+ * as a continuation of the key above.  contend has no multi-line values,
+ * and git-style indented keys are common, so the line is split here
+ * exactly as inih splits any line: the same on every build of inih.
+ */
+static void indented_pair(struct loader *L)
+{
+	char *p = L->raw, *end = char_or_comment(p, "=:"), *v;
+
+	if (*p && strip(p)[0] == '[')
+		return; /* a header: line_classify has it */
+	if (*end != '=' && *end != ':') {
+		report(L, L->lineno, "expected 'key = value', '[section]' or "
+				     "a comment");
+		return;
+	}
+	*end = '\0';
+	v = end + 1;
+	*char_or_comment(v, NULL) = '\0';
+	key_add(L, strip(p), strip(v));
+}
+
 /* The ini_handler.  Always 1: errors are collected, not inih's. */
 static int on_pair(void *user, const char *section, const char *name,
 		   const char *value)
@@ -454,15 +506,10 @@ static int on_pair(void *user, const char *section, const char *name,
 
 	(void)section; /* inih truncates it; the reader keeps our own */
 	L->called = true;
-	if (L->indented && L->key_since_header) {
-		report(L, L->lineno, "indented line would continue the value "
-				     "of the key above; continuation lines "
-				     "are not supported: remove the "
-				     "indentation");
-		return 1;
-	}
-	L->key_since_header = *name != '\0';
-	key_add(L, name, value);
+	if (L->indented)
+		indented_pair(L);
+	else
+		key_add(L, name, value);
 	return 1;
 }
 
@@ -472,7 +519,8 @@ enum { W_EXP, W_SET }; /* stored in experiment_config or run_settings */
 
 #define S_OVERRIDE 0x1 /* a [workload] section may override it */
 #define S_AUTO 0x2     /* "auto" is accepted, stored as 0 */
-#define S_OPEN 0x4     /* min and max themselves are excluded */
+#define S_OPEN_MIN 0x4 /* the minimum itself is excluded */
+#define S_OPEN_MAX 0x8 /* the maximum itself is excluded */
 
 struct setting {
 	const struct param_def *def;
@@ -507,11 +555,11 @@ static const struct setting settings[] = {
 	{ &harness_params[HARNESS_JOBS], S_OVERRIDE, SET(jobs) },
 	{ &(const struct param_def){ "confidence", PT_DOUBLE, "0.95", 0, 1,
 				     NULL, "confidence level of intervals" },
-	  S_OPEN, EXP(confidence) },
-	{ &(const struct param_def){ "noise", PT_DOUBLE, "0.05", 0, 1000,
+	  S_OPEN_MIN | S_OPEN_MAX, EXP(confidence) },
+	{ &(const struct param_def){ "noise", PT_DOUBLE, "0.05", 0, 0,
 				     NULL, "CV above which a configuration "
 					   "is noisy" },
-	  S_OVERRIDE | S_OPEN, SET(noise) },
+	  S_OVERRIDE | S_OPEN_MIN, SET(noise) },
 	{ &(const struct param_def){ "timeout", PT_DURATION, NULL, 0.001,
 				     CONFIG_MAX_SECONDS, NULL,
 				     "a run longer than this is killed" },
@@ -523,7 +571,7 @@ static const struct setting settings[] = {
 	{ &(const struct param_def){ "precision", PT_DOUBLE, "0.02", 0, 1,
 				     NULL, "auto: target CI half-width / "
 					   "mean" },
-	  S_OVERRIDE | S_OPEN, SET(precision) },
+	  S_OVERRIDE | S_OPEN_MIN | S_OPEN_MAX, SET(precision) },
 	{ &(const struct param_def){ "min_repetitions", PT_INT, "5", 2,
 				     CONFIG_MAX_RUNS, NULL,
 				     "auto: fewest measured runs" },
@@ -561,9 +609,19 @@ static int setting_parse(const struct setting *s, const char *text,
 	}
 	if (param_parse(p, text, v, err, errlen))
 		return -1;
-	if ((s->flags & S_OPEN) && (v->d <= p->min || v->d >= p->max)) {
+	if ((s->flags & S_OPEN_MAX) && v->d >= p->max) {
 		snprintf(err, errlen, "%s: %s must be above %g and below %g",
 			 p->name, text, p->min, p->max);
+		return -1;
+	}
+	if ((s->flags & S_OPEN_MIN) && v->d <= p->min) {
+		if (s->flags & S_OPEN_MAX)
+			snprintf(err, errlen, "%s: %s must be above %g and "
+					      "below %g", p->name, text, p->min,
+				 p->max);
+		else
+			snprintf(err, errlen, "%s: %s must be above %g",
+				 p->name, text, p->min);
 		return -1;
 	}
 	return 0;
@@ -661,6 +719,17 @@ static void check_repetitions(struct loader *L, const struct section *s,
 		       set->min_repetitions, set->max_repetitions);
 }
 
+/* An explicit timeout must outlast the runtime it would cut short. */
+static void check_timeout(struct loader *L, const struct section *s,
+			  const struct run_settings *set)
+{
+	const struct kv_line *k = key_find(s, "timeout");
+
+	if (k && set->timeout_s > 0 && set->runtime_s >= set->timeout_s)
+		report(L, k->line, "timeout %gs is not longer than runtime %gs",
+		       set->timeout_s, set->runtime_s);
+}
+
 static void unknown_experiment_key(struct loader *L, const struct kv_line *k)
 {
 	const char *names[ARRAY_SIZE(settings)], *s;
@@ -719,6 +788,7 @@ static void experiment_load(struct loader *L)
 		c->defaults.runtime_s = 0;
 	c->has_seed = key_find(s, "seed") != NULL;
 	check_repetitions(L, s, &c->defaults);
+	check_timeout(L, s, &c->defaults);
 }
 
 /* ---- [workload NAME] sections ------------------------------------------ */
@@ -1073,11 +1143,15 @@ static double entry_timeout(struct wsec *w, const struct wl_args *a)
 	if (a->runtime_s >= w->set.timeout_s) {
 		char msg[128];
 
-		/* blamed on the section's timeout or runtime key, if any */
+		/*
+		 * Blamed on the section's timeout or runtime key; with
+		 * neither, both came from [experiment], which reported it.
+		 */
 		snprintf(msg, sizeof(msg), "timeout %gs is not longer than "
 					   "runtime %gs", w->set.timeout_s,
 			 a->runtime_s);
-		entry_error(w, msg);
+		if (key_find(w->sec, "timeout") || key_find(w->sec, "runtime"))
+			entry_error(w, msg);
 		return -1;
 	}
 	return w->set.timeout_s;
@@ -1180,7 +1254,9 @@ static void workload_load(struct loader *L, const struct section *s)
 	for (i = 0; i < s->nkeys; i++)
 		wsec_key(&w, &s->keys[i]);
 	check_runtime_jobs(L, s);
-	check_repetitions(L, s, &w.set);
+	/* inherited bounds were checked (and reported) in [experiment] */
+	if (key_find(s, "min_repetitions") || key_find(s, "max_repetitions"))
+		check_repetitions(L, s, &w.set);
 	if (L->nerrors == before && !wsec_fill(&w) && !wsec_count(&w, &count))
 		wsec_expand(&w, count);
 	wsec_release(&w);

@@ -41,7 +41,7 @@ static const struct command commands[] = {
 	{ "plot", cmd_plot, "draw the plots of an experiment with gnuplot",
 	  "contend plot [--db PATH] [EXPERIMENT] [--out DIR] [--format png|svg|both]" },
 	{ "export", cmd_export, "export runs and samples in long format",
-	  "contend export [--db PATH] [EXPERIMENT] [--format csv|json]" },
+	  "contend export [--db PATH] [EXPERIMENT] [--format csv|json] [--threads]" },
 	{ "merge", cmd_merge, "merge experiments of several databases",
 	  "contend merge OUT.db IN.db ..." },
 };

@@ -45,11 +45,10 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (errlen) {
-		va_start(ap, fmt);
+	va_start(ap, fmt);
+	if (errlen)
 		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
+	va_end(ap);
 	return -1;
 }
 
@@ -103,12 +102,7 @@ static char *format_double(double d)
 
 		snprintf(buf, sizeof(buf), "%.*g", prec, d);
 		back = strtod(buf, NULL);
-		/*
-		 * Bit-exact on purpose: d is finite and -0 was folded above,
-		 * so the only values with two representations cannot occur.
-		 */
-		// NOLINTNEXTLINE(bugprone-suspicious-memory-comparison,cert-exp42-c,cert-flp37-c)
-		if (!memcmp(&back, &d, sizeof(d)))
+		if (!(back < d) && !(back > d)) /* exactly equal, no NaN here */
 			break;
 	}
 	/* 1e+06 reads worse than 1000000 where the integer is exact. */
@@ -247,6 +241,22 @@ static bool is_integer_text(const char *t)
 	return !*t;
 }
 
+/*
+ * An integer parse_ll/parse_u64 refused although it is all digits: past
+ * 64 bits, or negative for a u64.  With no maximum "out of range (>= 1)"
+ * would not say what is wrong with 99999999999999999999.
+ */
+static int too_wide(const struct param_def *p, const char *t, char *err,
+		    size_t errlen)
+{
+	char q[QUOTE_MAX + 4];
+
+	if (*t == '-' || has_max(p))
+		return range_fail(p, t, err, errlen);
+	param_clip(q, sizeof(q), t, QUOTE_MAX);
+	return fail(err, errlen, "%s: %s does not fit in 64 bits", p->name, q);
+}
+
 static int malformed(const struct param_def *p, const char *t,
 		     const char *what, char *err, size_t errlen)
 {
@@ -263,7 +273,7 @@ static int parse_int_value(const struct param_def *p, const char *t,
 
 	if (parse_ll(t, &x)) {
 		if (is_integer_text(t))
-			return range_fail(p, t, err, errlen);
+			return too_wide(p, t, err, errlen);
 		return malformed(p, t, "an integer", err, errlen);
 	}
 	if (out_of_range(p, (double)x))
@@ -279,7 +289,7 @@ static int parse_u64_value(const struct param_def *p, const char *t,
 
 	if (parse_u64(t, &x)) {
 		if (is_integer_text(t))
-			return range_fail(p, t, err, errlen);
+			return too_wide(p, t, err, errlen);
 		return malformed(p, t, "an unsigned integer", err, errlen);
 	}
 	if (out_of_range(p, (double)x))

@@ -53,8 +53,9 @@ void param_clip(char *dst, size_t dstlen, const char *src, size_t max);
  * Builds wl_args from "key=value" strings: defaults first, then each pair.
  * Unknown keys get a "did you mean" suggestion; a key given twice, a
  * parameter without a default (def NULL: required) left out, and runtime
- * together with jobs, are errors; with neither, runtime is its default.  Returns 0, or -1 with err and nothing left allocated.
- * Release a successful result with args_release.
+ * together with jobs, are errors; with neither, runtime is its default.
+ * Returns 0, or -1 with err and nothing left allocated.  Release a
+ * successful result with args_release.
  */
 int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 		 struct wl_args *a, char *err, size_t errlen);

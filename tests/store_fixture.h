@@ -72,8 +72,8 @@ static inline double fx_value(size_t seq, size_t m)
 
 static inline uint64_t fx_ops(size_t seq, size_t t)
 {
-	/* Large enough to need more than 53 bits: exact integer round trip. */
-	return ((uint64_t)1 << 60) + seq * 1000 + t;
+	/* Needs all 64 bits: exact unsigned round trip. */
+	return ((uint64_t)1 << 63) + seq * 1000 + t;
 }
 
 /* Sorted, as the loader must return them. */

@@ -770,6 +770,43 @@ static void test_misleading_fallback(void **state)
 	done(&fx, &a);
 }
 
+/*
+ * One configuration in two pairs judged on different rates: with C (no
+ * hand-off counts) on contended acquisitions/s, with B on hand-offs/s.
+ * The series of A are loaded once and shared, so the first pair's choice
+ * must not leak into the second: B's rate change is the hand-off one,
+ * 1 - 0.13 / 1.76 = -92.6%, not the contended one, 32.4 x 0.04 /
+ * (13.7 x 0.45) - 1 = -79.0% (C's).
+ */
+static void test_misleading_shared_side(void **state)
+{
+	struct spec no_rate = lockdep_after;
+	struct fixture fx;
+	struct analysis a;
+	const struct flag *fb, *fc;
+
+	(void)state;
+	no_rate.rate = -1;
+	fx_init(&fx, "shared");
+	fx_config(&fx, "m", "pthread-mutex", "threads=2 contended_delay_ns=0");
+	add_runs(&fx, 10, &lockdep_before);
+	fx_config(&fx, "m", "pthread-mutex", "threads=4 contended_delay_ns=0");
+	add_runs(&fx, 10, &no_rate);
+	fx_config(&fx, "m", "pthread-mutex", "threads=2 contended_delay_ns=10000");
+	add_runs(&fx, 10, &lockdep_after);
+	analyse(&fx, NULL, &a);
+	fc = find_flag(&a, 1, "misleading-throughput");
+	fb = find_flag(&a, 2, "misleading-throughput");
+	assert_non_null(fc);
+	assert_non_null(fb);
+	assert_non_null(strstr(fc->message, "contended acquisitions/s"));
+	assert_non_null(strstr(fb->message, "hand-offs/s"));
+	assert_near(flag_value(fc, "rate_change_pct"),
+		    100 * (32.4 * 0.04 / (13.7 * 0.45) - 1), 1.0);
+	assert_near(flag_value(fb, "rate_change_pct"), -92.6, 0.1);
+	done(&fx, &a);
+}
+
 /* ---- correlations ---- */
 
 /*
@@ -868,6 +905,7 @@ int main(void)
 		cmocka_unit_test(test_misleading_not_a_pair),
 		cmocka_unit_test(test_misleading_worker_counts),
 		cmocka_unit_test(test_misleading_fallback),
+		cmocka_unit_test(test_misleading_shared_side),
 		cmocka_unit_test(test_correlation_section),
 		cmocka_unit_test(test_correlation_per_config),
 	};

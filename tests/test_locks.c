@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner/param.h"
 #include "runner/util.h"
 #include "runner/workload.h"
 #include "runner/workloads/harness.h"
@@ -30,62 +31,22 @@
 #define MAXKV 6
 
 /*
- * Builds a run's arguments from the table defaults, then key=value
- * overrides.  A local stand-in for param.c's args_from_kv, limited to the
- * types the lock workloads use.
+ * Builds a run's arguments with the real parser (param.c): the table
+ * defaults, then the key=value overrides; jobs > 0 for fixed work, else a
+ * RUN_S runtime.  Nothing here allocates (no string parameters), but the
+ * callers release anyway, as the contract asks.
  */
-static void set_param(const struct workload *wl, struct wl_args *a,
-		      const char *key, const char *val)
-{
-	int i = workload_param_index(wl, key), b, c;
-	const struct param_def *p;
-	long long ll;
-
-	if (i < 0)
-		fail_msg("%s has no parameter %s", wl->name, key);
-	p = &wl->params[i];
-	switch (p->type) {
-	case PT_INT:
-		assert_int_equal(parse_ll(val, &ll), 0);
-		assert_true(ll >= p->min && (p->max <= 0 || ll <= p->max));
-		a->v[i].i = ll;
-		break;
-	case PT_BOOL:
-		assert_int_equal(parse_bool(val, &b), 0);
-		a->v[i].b = b;
-		break;
-	case PT_ENUM:
-		for (c = 0; p->choices[c] && strcmp(p->choices[c], val); c++)
-			;
-		if (!p->choices[c])
-			fail_msg("%s: %s is not a choice of %s", wl->name, val,
-				 key);
-		a->v[i].e = c;
-		break;
-	default:
-		fail_msg("%s: type of %s not handled by the test", wl->name,
-			 key);
-	}
-}
-
 static void args_build(const struct workload *wl, const char *const *kv,
 		       size_t nkv, uint64_t jobs, struct wl_args *a)
 {
-	char key[64];
+	char *v[MAXKV + 2], err[256] = "";
 	size_t i;
 
-	memset(a, 0, sizeof(*a));
-	a->wl = wl;
-	for (i = 0; i < wl->nparams; i++)
-		set_param(wl, a, wl->params[i].name, wl->params[i].def);
-	for (i = 0; i < nkv && kv[i]; i++) {
-		const char *eq = strchr(kv[i], '=');
-
-		assert_non_null(eq);
-		assert_true((size_t)(eq - kv[i]) < sizeof(key));
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - kv[i]), kv[i]);
-		set_param(wl, a, key, eq + 1);
-	}
+	assert_true(nkv <= ARRAY_SIZE(v));
+	for (i = 0; i < nkv; i++)
+		v[i] = (char *)kv[i];   /* args_from_kv only reads them */
+	if (args_from_kv(wl, nkv, v, a, err, sizeof(err)))
+		fail_msg("%s: %s", wl->name, err);
 	a->jobs = jobs;
 	a->runtime_s = jobs ? 0 : RUN_S;
 }
@@ -190,6 +151,7 @@ static int run_variant(const struct variant *v, const char *threads,
 	struct wl_args a;
 	size_t n = 0, i;
 	char err[256];
+	int ret;
 
 	assert_non_null(wl);
 	for (i = 0; i < MAXKV && v->kv[i]; i++)
@@ -199,7 +161,9 @@ static int run_variant(const struct variant *v, const char *threads,
 	args_build(wl, kv, n, jobs, &a);
 	assert_int_equal(wl->validate(&a, err, sizeof(err)), 0);
 	result_init(r);
-	return wl->run(&a, r);
+	ret = wl->run(&a, r);
+	args_release(&a);
+	return ret;
 }
 
 static void expect_ok(int ret, const struct result *r, const char *what)
@@ -383,6 +347,7 @@ static void test_broken_lock_fails_the_run(void **state)
 	harness_slots_free(lr.slots);
 	free(g);
 	result_release(&r);
+	args_release(&a);
 }
 
 /*
@@ -543,6 +508,7 @@ static void test_validate_thread_limit(void **state)
 					 cases[k].ret);
 			if (cases[k].ret)
 				assert_non_null(strstr(err, "exceeds 4096"));
+			args_release(&a);
 		}
 	}
 }
@@ -568,6 +534,7 @@ static void test_cfg_resolves_work(void **state)
 	/* 2 us of loops is twice the loops of 1 us, give or take rounding. */
 	assert_true(llabs((long long)c.hold -
 			  (long long)(2 * c.loops_per_us + 0.5)) <= 1);
+	args_release(&a);
 }
 
 int main(void)

@@ -220,6 +220,31 @@ static void test_summary_hand_example(void **state)
 	check_close("k2_p", s.k2_p, 0.406220091458396, 1e-10, 0);
 }
 
+/*
+ * stats_mean_ci is the mean and t interval alone: on the hand example
+ * above, 5 +- t_{0.975,7} sqrt(32/7/8) with t = 2.365 from the printed
+ * table; n 0 and 1 give NAN where stats_summarize does; bad input -1.
+ */
+static void test_mean_ci(void **state)
+{
+	const double x[] = { 9, 2, 4, 5, 4, 7, 4, 5 };
+	const double bad[] = { 1.0, INFINITY };
+	double mean, lo, hi;
+
+	(void)state;
+	assert_int_equal(stats_mean_ci(x, N_OF(x), 0.95, &mean, &lo, &hi), 0);
+	check_close("mean", mean, 5.0, 1e-15, 0);
+	check_close("lo", lo, 5.0 - 2.365 * sqrt(32.0 / 7.0 / 8.0), 0, 2e-3);
+	check_close("hi", hi, 5.0 + 2.365 * sqrt(32.0 / 7.0 / 8.0), 0, 2e-3);
+	assert_int_equal(stats_mean_ci(x, 0, 0.95, &mean, &lo, &hi), 0);
+	assert_true(isnan(mean) && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_mean_ci(x, 1, 0.95, &mean, &lo, &hi), 0);
+	check_close("n=1 mean", mean, 9.0, 0, 0);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(stats_mean_ci(bad, 2, 0.95, &mean, &lo, &hi), -1);
+	assert_int_equal(stats_mean_ci(x, 8, 1.0, &mean, &lo, &hi), -1);
+}
+
 static void test_summary_small_and_degenerate(void **state)
 {
 	const double one[] = { 3.0 };
@@ -350,6 +375,43 @@ static void test_outliers(void **state)
 		if (got)
 			assert_int_equal(idx[0], outlier_cases[c].first);
 	}
+}
+
+/*
+ * The same cases through a summary, which counts outliers from its own
+ * median and MAD, and through stats_outliers_around given that median
+ * and MAD (by hand above: "far" has median 12.5 and MAD 1.5).
+ */
+static void test_outliers_around(void **state)
+{
+	size_t idx[7];
+	struct summary s;
+
+	(void)state;
+	for (size_t c = 0; c < N_OF(outlier_cases); c++) {
+		const double *x = outlier_cases[c].x;
+		size_t n = outlier_cases[c].n, got;
+
+		assert_int_equal(stats_summarize(x, n, 0.95, &s), 0);
+		if (s.noutliers != outlier_cases[c].count)
+			fail_msg("%s: summary counts %zu outliers, want %zu",
+				 outlier_cases[c].name, s.noutliers,
+				 outlier_cases[c].count);
+		got = stats_outliers_around(x, n, s.median, s.mad,
+					    STATS_OUTLIER_Z, idx);
+		if (got != outlier_cases[c].count)
+			fail_msg("%s: %zu outliers around, want %zu",
+				 outlier_cases[c].name, got,
+				 outlier_cases[c].count);
+		if (got)
+			assert_int_equal(idx[0], outlier_cases[c].first);
+		assert_int_equal(stats_outliers_around(x, n, s.median, s.mad,
+						       STATS_OUTLIER_Z, NULL),
+				 got);
+	}
+	assert_int_equal(stats_outliers_around(outlier_cases[0].x, 6, 12.5, 1.5,
+					       STATS_OUTLIER_Z, idx), 1);
+	assert_int_equal(idx[0], 5);
 }
 
 /* ---- normality -------------------------------------------------------- */
@@ -878,6 +940,8 @@ int main(void)
 		cmocka_unit_test(test_summary_small_and_degenerate),
 		cmocka_unit_test(test_median_ci),
 		cmocka_unit_test(test_outliers),
+		cmocka_unit_test(test_outliers_around),
+		cmocka_unit_test(test_mean_ci),
 		cmocka_unit_test(test_dagostino),
 		cmocka_unit_test(test_harmonic_mean),
 		cmocka_unit_test(test_fairness),

@@ -14,8 +14,11 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <sqlite3.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "db/store.h"
@@ -272,7 +275,7 @@ static void injection_roundtrip(void **state)
 					      " WHERE type = 'table' AND name IN"
 					      " ('experiments', 'experiment_meta',"
 					      " 'configs', 'config_params', 'runs',"
-					      " 'samples', 'thread_samples')"), 7);
+					      " 'samples', 'run_threads')"), 7);
 	store_close(s);
 }
 
@@ -336,7 +339,7 @@ static void truncated_refused(void **state)
 
 	build_file(c->path, &plain);
 	assert_int_equal(stat(c->path, &st), 0);
-	assert_true(st.st_size >= 4 * 4096);
+	assert_true(st.st_size >= 4L * 4096);
 	assert_int_equal(truncate(c->path, st.st_size / 2), 0);
 	capture_start();
 	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), -1);
@@ -364,6 +367,33 @@ static void missing_file(void **state)
 	assert_int_equal(store_open(c->path, 0, &s), -1);
 	assert_contains(capture_end(), "No such file");
 	assert_int_equal(dir_entries(c->dir), 0);
+}
+
+/* A write-protected file is refused for writing, readable read-only. */
+static void write_protected_file(void **state)
+{
+	struct ctx *c = *state;
+	struct store *s;
+	size_t n0, n1;
+	char *before, *after;
+
+	build_file(c->path, &plain);
+	assert_int_equal(chmod(c->path, 0444), 0);
+	if (geteuid() == 0) {
+		/* root writes through file permissions: nothing to test. */
+		skip();
+	}
+	before = slurp(c->path, &n0);
+	capture_start();
+	assert_int_equal(store_open(c->path, STORE_CREATE, &s), -1);
+	assert_contains(capture_end(), "read-only");
+	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), 0);
+	store_close(s);
+	after = slurp(c->path, &n1);
+	assert_int_equal(n0, n1);
+	assert_memory_equal(before, after, n0);
+	free(before);
+	free(after);
 }
 
 static void readonly_leaves_file_identical(void **state)
@@ -570,7 +600,7 @@ static void pending_runs(void **state)
 	struct store *s;
 	struct pending_run *p;
 	struct run_record r = { 0 };
-	int64_t run[FX_NRUNS], id;
+	int64_t run[FX_NRUNS] = { 0 }, id;
 	size_t n;
 
 	(void)state;
@@ -605,7 +635,7 @@ static void rerecord_replaces_samples(void **state)
 	struct run_record r = { 0 };
 	struct store *s;
 	struct dataset d;
-	int64_t run[FX_NRUNS], id;
+	int64_t run[FX_NRUNS] = { 0 }, id;
 	size_t k;
 
 	(void)state;
@@ -649,7 +679,7 @@ static void failed_record_rolls_back(void **state)
 	static const double value[] = { 1, 2 };
 	struct run_record r = { 0 };
 	struct store *s;
-	int64_t run[FX_NRUNS], id;
+	int64_t run[FX_NRUNS] = { 0 }, id;
 
 	(void)state;
 	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
@@ -751,6 +781,95 @@ static void plan_integrity(void **state)
 	store_close(s);
 }
 
+/*
+ * Configurations come back in pos order whatever their ids, each with its
+ * own parameters and runs: here pos runs against insertion (id) order.
+ */
+static void configs_out_of_id_order(void **state)
+{
+	static const int pos[] = { 2, 0, 1 };
+	struct experiment_row e = { 0 };
+	struct store *s;
+	struct dataset d;
+	int64_t cfg, run;
+	char kv[3][16], *kvp[3];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	e.name = (char *)"order";
+	assert_int_equal(store_experiment_create(s, &e), 0);
+	for (i = 0; i < 3; i++) {
+		snprintf(kv[i], sizeof(kv[i]), "threads=%d", pos[i]);
+		kvp[i] = kv[i];
+		assert_int_equal(store_config_add(s, e.id, pos[i], "noop", kv[i],
+						  kv[i], 0.05, 0, 1, &kvp[i], &cfg),
+				 0);
+		/* Config at pos p gets p + 1 runs, seq interleaved. */
+		for (int k = 0; k <= pos[i]; k++)
+			assert_int_equal(store_run_plan(s, e.id, cfg,
+							10 * k + pos[i], k, false,
+							&run), 0);
+	}
+	assert_int_equal(store_load(s, e.id, &d), 0);
+	assert_int_equal(d.nconfigs, 3);
+	assert_int_equal(d.nruns, 6);
+	for (i = 0; i < 3; i++) {
+		char want[16];
+		size_t r;
+
+		snprintf(want, sizeof(want), "threads=%zu", i);
+		assert_string_equal(d.configs[i].section, want);
+		assert_int_equal(d.configs[i].nparams, 1);
+		assert_string_equal(d.configs[i].params[0].value, want + 8);
+		assert_int_equal(d.configs[i].nruns, i + 1);
+		for (r = 0; r < d.configs[i].nruns; r++) {
+			const struct ds_run *dr = &d.runs[d.configs[i].run0 + r];
+
+			assert_int_equal(dr->config, i);
+			assert_int_equal(dr->seq, (long)(10 * r + i));
+		}
+	}
+	dataset_release(&d);
+	free(e.uuid);
+	store_close(s);
+}
+
+/* Many configurations: each finds its runs (no quadratic lookup). */
+static void many_configs(void **state)
+{
+	struct experiment_row e = { 0 };
+	struct store *s;
+	struct dataset d;
+	int64_t cfg, run;
+	size_t i, n = 20000;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	e.name = (char *)"many";
+	assert_int_equal(store_experiment_create(s, &e), 0);
+	assert_int_equal(store_begin(s), 0);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(store_config_add(s, e.id, (int)i, "noop", "m", "",
+						  0.05, 0, 0, NULL, &cfg), 0);
+		if (i % 2)
+			assert_int_equal(store_run_plan(s, e.id, cfg, (long)(n - i),
+							0, false, &run), 0);
+	}
+	assert_int_equal(store_commit(s), 0);
+	assert_int_equal(store_load(s, e.id, &d), 0);
+	assert_int_equal(d.nconfigs, n);
+	assert_int_equal(d.nruns, n / 2);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(d.configs[i].nruns, i % 2);
+		if (i % 2)
+			assert_int_equal(d.runs[d.configs[i].run0].seq, (long)(n - i));
+	}
+	dataset_release(&d);
+	free(e.uuid);
+	store_close(s);
+}
+
 /* WAL: a reader loads a committed experiment while a writer is mid-plan. */
 static void read_while_writing(void **state)
 {
@@ -787,6 +906,304 @@ static void read_while_writing(void **state)
 	store_close(w2);
 	store_close(r);
 	store_close(w);
+}
+
+/* thread_samples: the per-thread view of run_threads, for SQL users. */
+static void thread_view(void **state)
+{
+	static const uint64_t ops[] = { 5, 0, 123456789012 };
+	struct run_record r = { 0 };
+	struct experiment_row e = { 0 };
+	struct store *s;
+	struct dataset d;
+	int64_t cfg, run;
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	e.name = (char *)"v";
+	assert_int_equal(store_experiment_create(s, &e), 0);
+	assert_int_equal(store_config_add(s, e.id, 0, "noop", "v", "", 0.05, 0,
+					  0, NULL, &cfg), 0);
+	assert_int_equal(store_run_plan(s, e.id, cfg, 0, 0, false, &run), 0);
+	r.status = RUN_OK;
+	r.env_pad = -1;
+	r.nthreads = 3;
+	r.thread_ops = ops;
+	assert_int_equal(store_run_record(s, run, &r), 0);
+	assert_int_equal(raw_int(store_db(s), "SELECT count(*) FROM thread_samples"),
+			 3);
+	assert_int_equal(raw_int(store_db(s), "SELECT ops FROM thread_samples"
+					      " WHERE thread = 2"), 123456789012);
+	assert_int_equal(raw_int(store_db(s), "SELECT sum(ops) FROM thread_samples"
+					      " WHERE run_id = 1"), 123456789017);
+	/* Rows inserted into the view (thread order) reach the loader. */
+	assert_int_equal(store_run_plan(s, e.id, cfg, 1, 1, false, &run), 0);
+	assert_int_equal(sqlite3_exec(store_db(s),
+				      "INSERT INTO thread_samples VALUES (2, 0, 11);"
+				      "INSERT INTO thread_samples VALUES (2, 1, 12);"
+				      "INSERT INTO thread_samples VALUES (2, 2, 13);",
+				      NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(run, 2);
+	assert_int_equal(store_load(s, e.id, &d), 0);
+	assert_int_equal(d.runs[1].nthreads, 3);
+	assert_int_equal(d.thread_ops[d.runs[1].thread0], 11);
+	assert_int_equal(d.thread_ops[d.runs[1].thread0 + 2], 13);
+	dataset_release(&d);
+	free(e.uuid);
+	store_close(s);
+}
+
+/* Damaged thread ops text is an error naming the run, not garbage. */
+static void malformed_threads_refused(void **state)
+{
+	static const char *const bad[] = {
+		"[1,2", "1,2]", "[1,,2]", "[1,-2]", "[18446744073709551616]",
+		"[1] x", "[a]", "",
+	};
+	struct store *s;
+	struct dataset d;
+	int64_t id;
+	size_t i;
+	char sql[128];
+
+	(void)state;
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	id = fx_build(s, &plain);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(sql, sizeof(sql), "UPDATE run_threads SET ops = '%s'"
+			 " WHERE run_id = (SELECT min(run_id) FROM run_threads)",
+			 bad[i]);
+		assert_int_equal(sqlite3_exec(store_db(s), sql, NULL, NULL, NULL),
+				 SQLITE_OK);
+		capture_start();
+		assert_int_equal(store_load(s, id, &d), -1);
+		assert_contains(capture_end(), "thread ops of run");
+	}
+	/* Blanks are fine: the text is JSON. */
+	assert_int_equal(sqlite3_exec(store_db(s), "UPDATE run_threads SET ops ="
+				      " ' [ 1 , 18446744073709551615 ] '"
+				      " WHERE run_id = (SELECT min(run_id)"
+				      " FROM run_threads)", NULL, NULL, NULL),
+			 SQLITE_OK);
+	assert_int_equal(store_load(s, id, &d), 0);
+	/* Fixture runs hold 4 + 1 + 1 + 4 threads; the first (seq 0) now 2. */
+	assert_int_equal(d.nthread_ops, 8);
+	assert_int_equal(d.runs[d.configs[1].run0].nthreads, 2);
+	assert_true(d.thread_ops[d.runs[d.configs[1].run0].thread0 + 1] ==
+		    UINT64_MAX);
+	dataset_release(&d);
+	store_close(s);
+}
+
+/* ---- faults: a writer killed or out of space mid-record ---- */
+
+#define FAULT_RUNS 150
+#define FAULT_METRICS 20
+#define FAULT_THREADS 8
+
+/* An experiment of FAULT_RUNS planned runs of one configuration. */
+static int64_t fault_plan(const char *path)
+{
+	struct experiment_row e = { 0 };
+	struct store *s;
+	int64_t cfg, run;
+	long i;
+
+	assert_int_equal(store_open(path, STORE_CREATE, &s), 0);
+	e.name = (char *)"fault";
+	assert_int_equal(store_experiment_create(s, &e), 0);
+	assert_int_equal(store_begin(s), 0);
+	assert_int_equal(store_config_add(s, e.id, 0, "noop", "f", "", 0.05, 0,
+					  0, NULL, &cfg), 0);
+	for (i = 0; i < FAULT_RUNS; i++)
+		assert_int_equal(store_run_plan(s, e.id, cfg, i, (int)i, false,
+						&run), 0);
+	assert_int_equal(store_commit(s), 0);
+	free(e.uuid);
+	store_close(s);
+	return e.id;
+}
+
+/* Records every pending run; after each commit writes a byte to fd. */
+static int fault_record_all(struct store *s, int64_t id, int fd)
+{
+	static char names[FAULT_METRICS][16];
+	const char *metric[FAULT_METRICS];
+	double value[FAULT_METRICS];
+	uint64_t ops[FAULT_THREADS];
+	struct run_record r = { 0 };
+	struct pending_run *p;
+	size_t n, i, m;
+	int ret = 0;
+
+	if (store_pending_runs(s, id, &p, &n))
+		return -1;
+	for (m = 0; m < FAULT_METRICS; m++) {
+		snprintf(names[m], sizeof(names[m]), "metric_%02zu", m);
+		metric[m] = names[m];
+	}
+	r.status = RUN_OK;
+	r.env_pad = -1;
+	r.nsamples = FAULT_METRICS;
+	r.metric = metric;
+	r.value = value;
+	r.nthreads = FAULT_THREADS;
+	r.thread_ops = ops;
+	for (i = 0; i < n && !ret; i++) {
+		for (m = 0; m < FAULT_METRICS; m++)
+			value[m] = (double)p[i].seq + (double)m / 100;
+		for (m = 0; m < FAULT_THREADS; m++)
+			ops[m] = (uint64_t)p[i].seq * 100 + m;
+		r.wall_s = (double)p[i].seq;
+		ret = store_run_record(s, p[i].run_id, &r);
+		if (!ret && fd >= 0 && write(fd, "x", 1) != 1)
+			ret = -1;
+	}
+	free(p);
+	return ret;
+}
+
+/*
+ * The database is intact, and each run is all or nothing: recorded with
+ * every sample and thread, or still planned with none.  Returns the
+ * number recorded.  Read-only, as a report right after the crash would.
+ */
+static size_t fault_check(const char *path, int64_t id)
+{
+	struct store *s;
+	struct dataset d;
+	sqlite3_stmt *st;
+	size_t r, m, ok = 0;
+
+	assert_int_equal(store_open(path, STORE_RDONLY, &s), 0);
+	assert_int_equal(sqlite3_prepare_v2(store_db(s), "PRAGMA integrity_check",
+					    -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "ok");
+	sqlite3_finalize(st);
+	assert_int_equal(store_load(s, id, &d), 0);
+	assert_int_equal(d.nruns, FAULT_RUNS);
+	for (r = 0; r < d.nruns; r++) {
+		bool done = d.runs[r].status == RUN_OK;
+
+		assert_int_equal(d.runs[r].seq, (long)r);
+		assert_true(done || d.runs[r].status == RUN_PLANNED);
+		assert_int_equal(d.runs[r].nthreads, done ? FAULT_THREADS : 0);
+		for (m = 0; m < d.nmetrics; m++)
+			assert_int_equal(isnan(dataset_value(&d, r, (int)m)), !done);
+		if (done)
+			assert_true(fx_same(dataset_value(&d, r, 0), (double)r));
+		ok += done;
+	}
+	dataset_release(&d);
+	store_close(s);
+	return ok;
+}
+
+/* Resumes: records what is pending; afterwards every run is ok once. */
+static void fault_resume(const char *path, int64_t id)
+{
+	struct store *s;
+
+	assert_int_equal(store_open(path, 0, &s), 0);
+	assert_int_equal(fault_record_all(s, id, -1), 0);
+	store_close(s);
+	assert_int_equal(fault_check(path, id), FAULT_RUNS);
+}
+
+/*
+ * SIGKILL at 50 seeded random points of a writer recording runs: the
+ * parent waits for k commits (a byte each on a pipe, no sleeping), then
+ * kills the child wherever it is in run k + 1.
+ */
+static void killed_writer(void **state)
+{
+	struct ctx *c = *state;
+	unsigned seed = 20240601;
+	int trial;
+
+	for (trial = 0; trial < 50; trial++) {
+		int64_t id;
+		size_t k = (size_t)rand_r(&seed) % FAULT_RUNS, got = 0;
+		int fd[2], wstatus;
+		pid_t pid;
+		char byte;
+
+		snprintf(c->path, sizeof(c->path), "%s/kill%d.db", c->dir, trial);
+		id = fault_plan(c->path);
+		assert_int_equal(pipe(fd), 0);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			struct store *s;
+
+			close(fd[0]);
+			if (store_open(c->path, 0, &s) ||
+			    fault_record_all(s, id, fd[1]))
+				_exit(1);
+			store_close(s);
+			_exit(0);
+		}
+		close(fd[1]);
+		while (got < k && read(fd[0], &byte, 1) == 1)
+			got++;
+		assert_int_equal(got, k);
+		kill(pid, SIGKILL);
+		assert_int_equal(waitpid(pid, &wstatus, 0), pid);
+		close(fd[0]);
+		assert_true(fault_check(c->path, id) >= k);
+		fault_resume(c->path, id);
+	}
+}
+
+/*
+ * A file size limit reached mid-record (as a full disk): a clear error,
+ * the database intact, and the experiment resumable once space is back.
+ */
+static void file_size_limit(void **state)
+{
+	struct ctx *c = *state;
+	char errpath[160], *err;
+	int64_t id = fault_plan(c->path);
+	struct stat sb;
+	size_t n, ok;
+	int wstatus;
+	pid_t pid;
+
+	snprintf(errpath, sizeof(errpath), "%s/child.err", c->dir);
+	assert_int_equal(stat(c->path, &sb), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit lim = { (rlim_t)sb.st_size + (rlim_t)64 * 1024,
+				      (rlim_t)sb.st_size + (rlim_t)64 * 1024 };
+		struct store *s;
+		int efd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		if (efd < 0 || dup2(efd, 2) < 0)
+			_exit(3);
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &lim) || store_open(c->path, 0, &s))
+			_exit(3);
+		/* Must fail: 150 runs need far more than 64 KiB of WAL. */
+		_exit(fault_record_all(s, id, -1) ? 0 : 2);
+	}
+	assert_int_equal(waitpid(pid, &wstatus, 0), pid);
+	assert_true(WIFEXITED(wstatus));
+	assert_int_equal(WEXITSTATUS(wstatus), 0);
+	err = slurp(errpath, &n);
+	/*
+	 * SQLite reports a short write as "database or disk is full" and a
+	 * failed one (EFBIG) as "disk I/O error"; which comes first depends
+	 * on where the limit cuts a WAL frame.
+	 */
+	assert_contains(err, c->path);
+	if (!strstr(err, "disk I/O error") && !strstr(err, "disk is full"))
+		fail_msg("no I/O error reported: '%s'", err);
+	free(err);
+	ok = fault_check(c->path, id);
+	assert_true(ok > 0 && ok < FAULT_RUNS);
+	fault_resume(c->path, id);
 }
 
 static void default_path(void **state)
@@ -847,6 +1264,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(foreign_sqlite_refused, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(missing_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(write_protected_file, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(readonly_leaves_file_identical,
 						setup, teardown),
 		cmocka_unit_test(find_selectors),
@@ -858,8 +1277,14 @@ int main(void)
 		cmocka_unit_test(failed_record_rolls_back),
 		cmocka_unit_test(nan_is_absent),
 		cmocka_unit_test(plan_integrity),
+		cmocka_unit_test(configs_out_of_id_order),
+		cmocka_unit_test(many_configs),
 		cmocka_unit_test_setup_teardown(read_while_writing, setup,
 						teardown),
+		cmocka_unit_test(thread_view),
+		cmocka_unit_test(malformed_threads_refused),
+		cmocka_unit_test_setup_teardown(killed_writer, setup, teardown),
+		cmocka_unit_test_setup_teardown(file_size_limit, setup, teardown),
 		cmocka_unit_test(default_path),
 		cmocka_unit_test(status_names),
 		cmocka_unit_test(meta_lookup),

@@ -18,9 +18,13 @@
 enum { P_THREADS, P_SPIN, P_FAULT, P_JITTER, P_NPARAMS };
 
 static const char *const faults[] = {
-	"none", "segv", "abort", "hang", "exit", "garbage", "noend", NULL
+	"none", "segv", "abort", "hang", "exit", "garbage", "noend",
+	"stubborn", "fork", "flood", "errflood", NULL
 };
-enum { F_NONE, F_SEGV, F_ABORT, F_HANG, F_EXIT, F_GARBAGE, F_NOEND };
+enum {
+	F_NONE, F_SEGV, F_ABORT, F_HANG, F_EXIT, F_GARBAGE, F_NOEND,
+	F_STUBBORN, F_FORK, F_FLOOD, F_ERRFLOOD
+};
 
 static const struct param_def noop_params[] = {
 	[P_THREADS] = { "threads", PT_INT, "1", 1, 4096, NULL,
@@ -29,7 +33,10 @@ static const struct param_def noop_params[] = {
 		     "busy loops per operation" },
 	[P_FAULT] = { "fault", PT_ENUM, "none", 0, 0, faults,
 		      "misbehave on purpose: segv, abort, hang, exit (status 1), "
-		      "garbage (malformed output), noend (no end line)" },
+		      "garbage (malformed output), noend (no end line), "
+		      "stubborn (hang ignoring SIGTERM), fork (leave a child "
+		      "holding stdout, then run normally), flood (write stdout "
+		      "forever), errflood (4 MiB of stderr, then exit 1)" },
 	[P_JITTER] = { "jitter", PT_DOUBLE, "0", 0, 1, NULL,
 		       "scale throughput by a random factor in [1-j, 1+j] "
 		       "(synthetic run-to-run noise)" },
@@ -47,10 +54,27 @@ static void noop_worker(struct worker *w)
 	w->slot->ops = done;
 }
 
+/* Writes len bytes of 'x' lines to fd, forever when len is 0. */
+static void flood(int fd, size_t len)
+{
+	char buf[4096];
+	size_t done = 0;
+
+	memset(buf, 'x', sizeof(buf));
+	buf[sizeof(buf) - 1] = '\n';
+	while (!len || done < len) {
+		if (write(fd, buf, sizeof(buf)) < 0)
+			exit(1);
+		done += sizeof(buf);
+	}
+}
+
 static int misbehave(int fault)
 {
 	switch (fault) {
 	case F_SEGV:
+		/* A real death by signal, even under a sanitizer's handler. */
+		signal(SIGSEGV, SIG_DFL);
 		raise(SIGSEGV);
 		break;
 	case F_ABORT:
@@ -67,6 +91,29 @@ static int misbehave(int fault)
 	case F_NOEND:
 		fputs("ops 1\nthroughput 1\n", stdout);
 		exit(0);
+	case F_STUBBORN:
+		signal(SIGTERM, SIG_IGN);
+		for (;;)
+			pause();
+	case F_FORK:
+		/*
+		 * The orphan keeps stdout open: the runner must not wait on
+		 * it, and must kill it with the run's process group.  Run by
+		 * hand, nobody does: the alarm ends it within a minute.
+		 */
+		if (fork() == 0) {
+			alarm(60);
+			for (;;)
+				pause();
+		}
+		break;
+	case F_FLOOD:
+		flood(STDOUT_FILENO, 0);
+		break;
+	case F_ERRFLOOD:
+		flood(STDERR_FILENO, 4 << 20);
+		fputs("noop: flooded stderr as asked\n", stderr);
+		exit(1);
 	}
 	return 0;
 }

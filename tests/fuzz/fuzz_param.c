@@ -1,15 +1,12 @@
 /*
- * fuzz_param.c - libFuzzer target for the scalar parsers of outside input:
- * durations ("250ms", "1.5m"), cpu lists ("0-3,6"), integers and every
- * typed parameter value.  Each must accept or refuse without a crash; an
- * accepted value must be finite and in range, and its canonical text must
- * read back as exactly the same value (param_format is param_parse's
- * inverse).  The first byte picks the parser.
+ * fuzz_param.c - libFuzzer target for the value parsers: durations, cpu
+ * lists, every parameter type, and exec's key=value argument lists.  The
+ * first byte picks which; canonical text must be a fixed point of
+ * parse -> format, and a cpu set must survive format -> parse.
  */
 #include <math.h>
-#include <sched.h>
-#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,126 +15,101 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const levels[] = { "none", "segv", "abort", NULL };
+static const char *const choices[] = { "none", "segv", "abort", NULL };
 
-static const struct param_def defs[] = {
-	{ "threads", PT_INT, "1", 1, 4096, NULL, "" },
-	{ "offset", PT_INT, "0", -1e18, 1e18, NULL, "" },
-	{ "jobs", PT_U64, NULL, 1, 0, NULL, "" },
-	{ "scale", PT_DOUBLE, "1", 0, 0, NULL, "" },
-	{ "runtime", PT_DURATION, "1s", 0.001, 86400, NULL, "" },
-	{ "delay", PT_DURATION, "0", 0, 0, NULL, "" },
-	{ "flag", PT_BOOL, "no", 0, 0, NULL, "" },
-	{ "fault", PT_ENUM, "none", 0, 0, levels, "" },
-	{ "name", PT_STRING, "", 0, 0, NULL, "" },
-	{ "cpus", PT_CPUS, NULL, 0, 0, NULL, "" },
+static const struct param_def params[] = {
+	{ "i", PT_INT, "1", -10, 100, NULL, "" },
+	{ "i", PT_INT, "0", 0, 0, NULL, "" },
+	{ "u", PT_U64, "1", 1, 0, NULL, "" },
+	{ "d", PT_DOUBLE, "0", 0, 1, NULL, "" },
+	{ "d", PT_DOUBLE, "0", -1e308, 0, NULL, "" },
+	{ "t", PT_DURATION, "1s", 0.001, 86400, NULL, "" },
+	{ "b", PT_BOOL, "no", 0, 0, NULL, "" },
+	{ "e", PT_ENUM, "none", 0, 0, choices, "" },
+	{ "s", PT_STRING, "", 0, 0, NULL, "" },
+	{ "c", PT_CPUS, "0", 0, 0, NULL, "" },
 };
-#define NDEFS (sizeof(defs) / sizeof(defs[0]))
+#define NPARAMS (sizeof(params) / sizeof(params[0]))
 
-static int same(const struct param_def *p, const union param_value *a,
-		const union param_value *b)
+static void fuzz_duration(const char *s)
 {
-	switch (p->type) {
-	case PT_INT:
-		return a->i == b->i;
-	case PT_U64:
-		return a->u == b->u;
-	case PT_DOUBLE:
-	case PT_DURATION:
-		/* Bit-exact, but for -0, which is canonically "0". */
-		return !memcmp(&a->d, &b->d, sizeof(a->d)) ||
-		       (fpclassify(a->d) == FP_ZERO &&
-			fpclassify(b->d) == FP_ZERO);
-	case PT_BOOL:
-		return a->b == b->b;
-	case PT_ENUM:
-		return a->e == b->e;
-	case PT_STRING:
-	case PT_CPUS:
-		return !strcmp(a->s, b->s);
-	}
-	return 0;
-}
+	double d;
 
-static void in_range(const struct param_def *p, const union param_value *v)
-{
-	double x;
-
-	if (p->type == PT_INT)
-		x = (double)v->i;
-	else if (p->type == PT_U64)
-		x = (double)v->u;
-	else if (p->type == PT_DOUBLE || p->type == PT_DURATION)
-		x = v->d;
-	else
-		return;
-	if (!isfinite(x) || x < p->min || (p->max > 0 && x > p->max))
+	if (!parse_duration(s, &d) && (d < 0 || isnan(d)))
 		abort();
 }
 
-static void fuzz_value(const struct param_def *p, const char *text)
+static void fuzz_cpulist(const char *s)
 {
-	union param_value v, w;
-	char err[256] = "", *canon, *again;
+	cpu_set_t set, back;
+	char *text;
 
-	if (param_parse(p, text, &v, err, sizeof(err))) {
-		if (!err[0])
-			abort();
+	if (cpulist_parse(s, &set))
 		return;
-	}
-	in_range(p, &v);
-	canon = param_format(p, &v);
-	if (param_parse(p, canon, &w, err, sizeof(err)) || !same(p, &v, &w))
+	text = cpulist_format(&set);
+	if (cpulist_parse(text, &back) || !CPU_EQUAL(&set, &back))
 		abort();
-	again = param_format(p, &w);
-	if (strcmp(canon, again))
+	free(text);
+}
+
+static void fuzz_value(const struct param_def *p, const char *s)
+{
+	union param_value v, back;
+	char err[512], *text, *again;
+
+	if (param_parse(p, s, &v, err, sizeof(err)))
+		return;
+	text = param_format(p, &v);
+	if (param_parse(p, text, &back, err, sizeof(err)))
 		abort();
+	again = param_format(p, &back);
+	if (strcmp(text, again))
+		abort();
+	free(text);
 	free(again);
-	free(canon);
 	if (p->type == PT_STRING || p->type == PT_CPUS) {
 		free(v.s);
-		free(w.s);
+		free(back.s);
 	}
 }
 
-static void fuzz_duration(const char *text)
+/* Newline-separated key=value items, as exec receives them in argv. */
+static void fuzz_args(const char *s)
 {
-	double s;
+	const struct workload *wl = workload_find("paramtest");
+	char *copy = strdup(s), *kv[16], *save = NULL, *tok, err[512];
+	struct wl_args a;
+	size_t n = 0;
 
-	if (!parse_duration(text, &s) && (!isfinite(s) || s < 0))
+	if (!wl || !copy)
 		abort();
-}
-
-static void fuzz_cpulist(const char *text)
-{
-	cpu_set_t a, b;
-	char *canon;
-
-	if (cpulist_parse(text, &a))
-		return;
-	canon = cpulist_format(&a);
-	if (cpulist_parse(canon, &b) || !CPU_EQUAL(&a, &b))
-		abort();
-	free(canon);
+	for (tok = strtok_r(copy, "\n", &save); tok && n < 16;
+	     tok = strtok_r(NULL, "\n", &save))
+		kv[n++] = tok;
+	if (!args_from_kv(wl, n, kv, &a, err, sizeof(err)))
+		args_release(&a);
+	free(copy);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *text;
 	unsigned pick;
+	char *s;
 
-	if (size < 1)
+	if (!size)
 		return 0;
-	pick = data[0] % (NDEFS + 2);
-	text = strndup((const char *)data + 1, size - 1);
-	if (!text)
+	pick = data[0] % (NPARAMS + 3);
+	s = strndup((const char *)data + 1, size - 1);
+	if (!s)
 		abort();
-	if (pick < NDEFS)
-		fuzz_value(&defs[pick], text);
-	else if (pick == NDEFS)
-		fuzz_duration(text);
+	if (pick == NPARAMS)
+		fuzz_duration(s);
+	else if (pick == NPARAMS + 1)
+		fuzz_cpulist(s);
+	else if (pick == NPARAMS + 2)
+		fuzz_args(s);
 	else
-		fuzz_cpulist(text);
-	free(text);
+		fuzz_value(&params[pick], s);
+	free(s);
 	return 0;
 }

@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* Optional in a target, as in libFuzzer. */
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 /* Present only in sanitizer builds. */
 void __sanitizer_set_report_fd(void *fd) __attribute__((weak));
 
@@ -86,7 +88,6 @@ int main(int argc, char **argv)
 	char dir[2][512];
 	int i, n, total = 0, errfd = dup(2), devnull;
 
-	(void)argc;
 	name = name ? name + 1 : argv[0];
 	if (strncmp(name, "test_fuzz_", 10)) {
 		fprintf(stderr, "%s: expected to be named test_fuzz_NAME\n",
@@ -94,6 +95,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	name += 10;
+	if (LLVMFuzzerInitialize && LLVMFuzzerInitialize(&argc, &argv))
+		return 1;
 	snprintf(dir[0], sizeof(dir[0]), "tests/fuzz/corpus/%s", name);
 	snprintf(dir[1], sizeof(dir[1]), "tests/fuzz/regress/%s", name);
 	if (__sanitizer_set_report_fd)

@@ -1,0 +1,60 @@
+# bench/lib.sh - what the benchmarks of `make bench` share (sourced, not
+# run): the paths, building a bench/*.c program with the Makefile's flags,
+# medians, and the line that states the conditions of a measurement.
+#
+# Environment: CONTEND (./contend), BUILD (build), CC (cc), CFLAGS (-O2 -g).
+
+CONTEND=${CONTEND:-./contend}
+BUILD=${BUILD:-build}
+CC=${CC:-cc}
+CFLAGS=${CFLAGS:--O2 -g}
+BENCH_PKGS="gsl sqlite3 inih"
+BENCH_WARN="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow
+	-Wmissing-prototypes -Wstrict-prototypes -Wvla -Wwrite-strings
+	-Wfloat-equal"
+
+# bench_build NAME [lib]: compiles bench/NAME.c to $BUILD/bench/NAME; with
+# "lib", links it against $BUILD/libcontend.a (built by `make`).
+bench_build() {
+	mkdir -p "$BUILD/bench"
+	if [ "${2:-}" = lib ]; then
+		# shellcheck disable=SC2086  # flag lists
+		$CC $BENCH_WARN $CFLAGS -I. $(pkg-config --cflags $BENCH_PKGS) \
+			-o "$BUILD/bench/$1" "bench/$1.c" "$BUILD/libcontend.a" \
+			$(pkg-config --libs $BENCH_PKGS) -lpthread -lm
+	else
+		# shellcheck disable=SC2086
+		$CC $BENCH_WARN $CFLAGS -o "$BUILD/bench/$1" "bench/$1.c"
+	fi
+}
+
+# median FILE [COLUMN]: the median of a column of numbers (default 1).
+median() {
+	awk -v c="${2:-1}" '{ print $c }' "$1" | sort -g | awk '{ v[NR] = $1 }
+		END { if (NR == 0) print "nan";
+		      else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# quantile FILE COLUMN Q: the Q-quantile (0..1) of a column, nearest rank.
+quantile() {
+	awk -v c="$2" '{ print $c }' "$1" | sort -g | awk -v q="$3" '{ v[NR] = $1 }
+		END { if (NR == 0) { print "nan"; exit }
+		      k = int(q * NR + 0.999999); if (k < 1) k = 1; if (k > NR) k = NR;
+		      print v[k] }'
+}
+
+# The conditions of the figures: noise from other work shows in the load.
+bench_machine() {
+	echo "machine: $(nproc) cpus, $(sed -n 's/^model name[[:space:]]*: //p' \
+		/proc/cpuinfo | head -n1), Linux $(uname -r);" \
+		"load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# bench_need TOOL WHY: true when TOOL is on PATH, else prints a skip line.
+bench_need() {
+	if command -v "$1" > /dev/null 2>&1; then
+		return 0
+	fi
+	echo "SKIP: $1 is not installed ($2)"
+	return 1
+}

@@ -1,0 +1,41 @@
+/*
+ * host.h - what the machine was like when an experiment started: kernel,
+ * CPU, governor, load, lock debugging, tool version; stored as the
+ * experiment's metadata, with the warnings a careful benchmarker heeds.
+ *
+ * Everything is read from files (/proc, /sys) under a root directory, so
+ * tests can point it at a fake tree; the live system is root "/".
+ */
+#ifndef CONTEND_HOST_H
+#define CONTEND_HOST_H
+
+#include <stddef.h>
+
+#include "db/store.h"
+
+/* Keys written (absent facts are stored as "unknown"):
+ *   hostname, kernel_release, kernel_version, arch, cpu_model,
+ *   cpus_online (a cpu list), ncpus, smt (active | inactive | notsupported
+ *   | ...), governor (one name, "mixed: a,b", or "none" without cpufreq),
+ *   loadavg (1-minute), lockdep, lock_stat (yes | no), tool_version,
+ *   compiler.                                                           */
+
+/* Appends the host facts to e->meta (e owns the copies).  Returns 0. */
+int host_collect(const char *root, struct experiment_row *e);
+/*
+ * Adds "fs_type" for the directories the workloads will write in: the
+ * type when all agree ("ext4"), else "dir=type" pairs joined by ", ".
+ * Nothing when ndirs is 0.
+ */
+void host_fs_types(struct experiment_row *e, const char *const *dirs,
+		   size_t ndirs);
+/*
+ * Prints the warnings the facts in e call for (load average above 0.5 per
+ * online CPU; a governor other than performance) and returns how many.
+ */
+int host_warn(const struct experiment_row *e);
+
+/* Appends (or replaces) one key in e->meta. */
+void meta_set(struct experiment_row *e, const char *key, const char *value);
+
+#endif

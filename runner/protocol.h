@@ -1,0 +1,60 @@
+/*
+ * protocol.h - the runner's side of the exec protocol: parse what
+ * `contend exec` printed, and judge a finished child (its fate, its
+ * output) into the status a run is stored with.
+ *
+ * The protocol (written by result_print):
+ *
+ *     NAME VALUE        one per metric; NAME is [A-Za-z_][A-Za-z0-9_.-]*,
+ *                       shorter than METRIC_NAME_MAX, not "thread"/"end"
+ *                       nor one of the runner's (protocol_runner_metrics);
+ *                       VALUE a finite number; each NAME at most once;
+ *                       elapsed_s is required
+ *     thread I OPS      per-thread (or per-process) operation counts,
+ *                       I = 0, 1, 2 ... in order, OPS an unsigned integer
+ *     end               the last line
+ *
+ * Single spaces between fields, every line ending in '\n', nothing after
+ * "end", no NUL byte, lines at most PROTOCOL_MAX_LINE bytes, at most
+ * PROTOCOL_MAX_METRICS metrics and PROTOCOL_MAX_THREADS thread lines.
+ */
+#ifndef CONTEND_PROTOCOL_H
+#define CONTEND_PROTOCOL_H
+
+#include <stddef.h>
+
+#include "db/store.h"
+#include "runner/spawn.h"
+#include "runner/workload.h"
+
+#define PROTOCOL_MAX_LINE    256
+#define PROTOCOL_MAX_THREADS 65536
+/* What the runner adds to a run's metrics: room is kept for them. */
+#define PROTOCOL_RUNNER_METRICS 6
+#define PROTOCOL_MAX_METRICS (RESULT_MAX_METRICS - PROTOCOL_RUNNER_METRICS)
+
+/* user_s sys_s vcsw ivcsw maxrss_kb wall_s: from wait4() and the runner's
+ * clock, never from the child.  NULL-terminated. */
+extern const char *const protocol_runner_metrics[];
+
+/*
+ * Parses buf[0..len-1] into r (initialised here; release it with
+ * result_release on either outcome).  Returns 0, or -1 with the reason in
+ * err, e.g. "line 3: duplicate metric 'ops'", "no end line".
+ */
+int protocol_parse(const char *buf, size_t len, struct result *r, char *err,
+		   size_t errlen);
+
+/*
+ * The status of a finished child, first match wins:
+ *   killed on cancel -> RUN_INTERRUPTED   killed on timeout -> RUN_TIMEOUT
+ *   stdout overflow  -> RUN_PROTOCOL      died by a signal  -> RUN_CRASHED
+ *   non-zero exit    -> RUN_FAILED        unparsable output -> RUN_PROTOCOL
+ *   otherwise        -> RUN_OK, with the metrics in r
+ * err receives the reason for every status but RUN_OK: the signal's name,
+ * the exit status and the tail of stderr, the protocol error.
+ */
+enum run_status protocol_judge(const struct child *c, struct result *r,
+			       char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * spawn.h - one child process, start to reap: fork + exec in its own
+ * process group with stdout and stderr on pipes, a poll loop that drains
+ * both under a timeout, and the whole group killed on the way out so that
+ * nothing the child forked outlives it.  Modelled on git's run-command.
+ *
+ * Call sequence:
+ *
+ *     struct child c;
+ *     child_init(&c);
+ *     c.argv = argv;  c.timeout_s = 30;  ...   (inputs below)
+ *     if (spawn_run(&c))          -> could not start: error() printed
+ *         ...
+ *     use c.fate, c.wstatus, c.out, c.err, c.ru, c.wall_s
+ *     child_release(&c);
+ *
+ * File descriptors: the child gets stdin from /dev/null and the write ends
+ * of two pipes as stdout and stderr; the parent owns the read ends for the
+ * duration of spawn_run and closes them before it returns.  Every other
+ * descriptor the parent opened with O_CLOEXEC stays out of the child.
+ *
+ * Killing: on timeout the group gets SIGTERM, then SIGKILL after grace_s;
+ * on output overflow or cancellation it gets SIGKILL at once (the run is
+ * not data any more); when the child itself exits, whatever is left of its
+ * group gets SIGKILL before the child is reaped (its zombie keeps the
+ * group id from being reused meanwhile).  The child also asks the kernel
+ * for SIGKILL should the parent die (PR_SET_PDEATHSIG), so a runner killed
+ * with SIGKILL leaves no hung run behind.
+ */
+#ifndef CONTEND_SPAWN_H
+#define CONTEND_SPAWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#define SPAWN_OUT_MAX  (1 << 20)  /* default stdout cap, bytes */
+#define SPAWN_ERR_TAIL 2048       /* stderr bytes kept (the last ones) */
+#define SPAWN_GRACE_S  2.0        /* default SIGTERM -> SIGKILL delay */
+
+/* Why the parent killed the child, if it did. */
+enum spawn_kill {
+	KILL_NONE,
+	KILL_TIMEOUT,    /* ran past timeout_s */
+	KILL_OVERFLOW,   /* wrote more than out_max bytes on stdout */
+	KILL_CANCEL,     /* cancel_fd became readable */
+};
+
+struct child {
+	/* inputs */
+	const char *path;         /* executable; NULL: argv[0] */
+	char *const *argv;
+	char *const *envp;        /* NULL: the parent's environment */
+	double timeout_s;         /* 0: none */
+	double grace_s;           /* after SIGTERM; default SPAWN_GRACE_S */
+	size_t out_max;           /* default SPAWN_OUT_MAX */
+	int cancel_fd;            /* readable = stop now (self-pipe); -1 */
+
+	/* outputs */
+	pid_t pid;
+	char *out;                /* stdout, NUL-terminated (NULs inside
+				   * are kept: use outlen) */
+	size_t outlen;
+	char err[SPAWN_ERR_TAIL + 1]; /* tail of stderr, NUL-terminated */
+	size_t errlen;
+	bool err_truncated;       /* stderr was longer than the tail */
+	enum spawn_kill killed;
+	bool term_sent, kill_sent;
+	int wstatus;              /* as from wait4() */
+	struct rusage ru;
+	double wall_s;            /* fork to reap, CLOCK_MONOTONIC */
+};
+
+void child_init(struct child *c);
+void child_release(struct child *c);
+
+/*
+ * Runs the child to completion (see above).  Returns 0 once it has been
+ * reaped, whatever its fate; -1 when it could not be started (fork, pipe,
+ * or exec failed: the reason is printed; exec failure is reported from the
+ * child through a close-on-exec pipe, as git does).
+ */
+int spawn_run(struct child *c);
+
+/* "SIGSEGV" for SIGSEGV; "signal 42" when the name is unknown. */
+const char *spawn_signame(int sig, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,767 @@
+/*
+ * test_config.c - the INI loader.  A table of valid files with their
+ * expected expansion (counts, canonical strings in order, settings); the
+ * corpus of invalid files tests/data/bad/NAME.ini, each compared with the
+ * exact stderr in NAME.expect; and hostile inputs too big to commit
+ * (a 10 MB line, a 17 MB file), built here.
+ *
+ * Run from the top of the tree (make check does): paths in the .expect
+ * files are relative to it.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <glob.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner/config.h"
+#include "runner/util.h"
+
+#define BAD_DIR "tests/data/bad"
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * (fabs(a) + fabs(b) + 1);
+}
+
+/* ---- loading with stderr captured -------------------------------------- */
+
+struct load_call {
+	const char *path;
+	const char *text; /* NULL: config_load(path); else the buffer */
+	size_t len;
+};
+
+static char *slurp(FILE *f)
+{
+	long n;
+	char *buf;
+
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Runs the load with fd 2 on a temporary file; returns what it printed. */
+static char *load_captured(const struct load_call *lc,
+			   struct experiment_config *c, int *ret)
+{
+	FILE *tmp = tmpfile();
+	int saved;
+	char *out;
+
+	assert_non_null(tmp);
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(tmp), 2) == 2);
+	if (lc->text)
+		*ret = config_load_buffer(lc->path, lc->text, lc->len, c);
+	else
+		*ret = config_load(lc->path, c);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	out = slurp(tmp);
+	fclose(tmp);
+	return out;
+}
+
+/* A failed load leaves nothing behind (and ASan finds any leak). */
+static void assert_empty(const struct experiment_config *c)
+{
+	assert_null(c->path);
+	assert_null(c->text);
+	assert_null(c->name);
+	assert_null(c->entries);
+	assert_int_equal(c->nentries, 0);
+}
+
+static void expect_failure(const struct load_call *lc, const char *want)
+{
+	struct experiment_config c;
+	int ret;
+	char *got = load_captured(lc, &c, &ret);
+
+	assert_int_equal(ret, -1);
+	assert_string_equal(got, want);
+	assert_empty(&c);
+	free(got);
+}
+
+/* ---- valid files ------------------------------------------------------- */
+
+struct valid_case {
+	const char *name;
+	const char *ini;
+	size_t n;              /* configurations */
+	const char *canon[8];  /* the first ones, in order */
+	void (*check)(const struct experiment_config *c);
+};
+
+static void check_minimal(const struct experiment_config *c)
+{
+	const struct config_entry *e = &c->entries[0];
+	const struct run_settings *d = &c->defaults;
+
+	assert_string_equal(c->name, "m");
+	assert_string_equal(c->path, "minimal");
+	assert_string_equal(c->text, "[experiment]\nname = m\n[workload w]\n"
+				     "type = noop\n");
+	assert_int_equal(c->order, ORDER_BLOCKED);
+	assert_false(c->has_seed);
+	assert_true(near(c->confidence, 0.95));
+	assert_int_equal(d->repetitions, 10);
+	assert_int_equal(d->warmup, 1);
+	assert_true(near(d->runtime_s, 1));
+	assert_int_equal(d->jobs, 0);
+	assert_true(near(d->timeout_s, 0)); /* not set: derived per run */
+	assert_true(near(d->noise, 0.05));
+	assert_false(d->randomize_env);
+	assert_true(near(d->precision, 0.02));
+	assert_int_equal(d->min_repetitions, 5);
+	assert_int_equal(d->max_repetitions, 30);
+	assert_ptr_equal(e->wl, workload_find("noop"));
+	assert_string_equal(e->section, "w");
+	assert_int_equal(e->line, 3);
+	assert_int_equal(e->nkv, 5);
+	assert_string_equal(e->kv[0], "threads=1");
+	assert_string_equal(e->kv[3], "jitter=0");
+	assert_string_equal(e->kv[4], "runtime=1");
+	assert_int_equal(e->set.repetitions, 10);
+	/* the derived timeout: 30 s + 2 x runtime */
+	assert_true(near(e->set.timeout_s, 32));
+}
+
+static void check_all_keys(const struct experiment_config *c)
+{
+	const struct run_settings *d = &c->defaults, *s = &c->entries[0].set;
+
+	assert_string_equal(c->name, "all keys");
+	assert_int_equal(c->order, ORDER_RANDOM);
+	assert_true(c->has_seed);
+	assert_true(c->seed == UINT64_MAX);
+	assert_true(near(c->confidence, 0.99));
+	assert_int_equal(d->repetitions, 0); /* auto */
+	assert_int_equal(d->warmup, 0);
+	assert_int_equal(d->jobs, 500);
+	assert_true(near(d->runtime_s, 0));
+	assert_true(near(d->timeout_s, 120));
+	assert_true(near(d->noise, 0.1));
+	assert_true(d->randomize_env);
+	assert_true(near(d->precision, 0.05));
+	assert_int_equal(d->min_repetitions, 3);
+	assert_int_equal(d->max_repetitions, 8);
+	assert_int_equal(s->repetitions, 0);
+	assert_int_equal(s->jobs, 500);
+	assert_true(near(s->runtime_s, 0));
+	assert_true(near(s->timeout_s, 120));
+	assert_true(s->randomize_env);
+}
+
+static void check_overrides(const struct experiment_config *c)
+{
+	const struct run_settings *a = &c->entries[0].set;
+	const struct run_settings *b = &c->entries[1].set;
+	const struct run_settings *o = &c->entries[2].set;
+
+	assert_int_equal(a->repetitions, 4);
+	assert_int_equal(a->warmup, 1);
+	assert_true(near(a->runtime_s, 2));
+	assert_int_equal(a->jobs, 0);
+	assert_true(near(a->timeout_s, 34));
+	assert_int_equal(b->jobs, 100);
+	assert_true(near(b->runtime_s, 0));
+	assert_true(near(b->timeout_s, 300)); /* fixed work: 300 s */
+	assert_int_equal(o->repetitions, 3);
+	assert_int_equal(o->warmup, 0);
+	assert_true(near(o->runtime_s, 0.5));
+	assert_true(near(o->timeout_s, 10));
+	assert_true(near(o->noise, 0.2));
+	assert_true(o->randomize_env);
+	assert_true(near(o->precision, 0.1));
+	assert_int_equal(o->min_repetitions, 2);
+	assert_int_equal(o->max_repetitions, 4);
+	/* the experiment's own defaults are untouched by a section */
+	assert_int_equal(c->defaults.repetitions, 4);
+	assert_false(c->defaults.randomize_env);
+}
+
+static void check_jobs_then_runtime(const struct experiment_config *c)
+{
+	assert_int_equal(c->entries[0].set.jobs, 50);
+	assert_true(near(c->entries[0].set.runtime_s, 0));
+	assert_int_equal(c->entries[1].set.jobs, 0);
+	assert_true(near(c->entries[1].set.runtime_s, 1));
+}
+
+static void check_runtime_sweep(const struct experiment_config *c)
+{
+	assert_true(near(c->entries[0].set.runtime_s, 0.1));
+	assert_true(near(c->entries[0].set.timeout_s, 30.2));
+	assert_true(near(c->entries[1].set.runtime_s, 1));
+	assert_true(near(c->entries[1].set.timeout_s, 32));
+}
+
+static void check_cpus(const struct experiment_config *c)
+{
+	assert_int_equal(c->entries[0].nkv, 6);
+	assert_string_equal(c->entries[0].kv[5], "cpus=0-1");
+}
+
+static void check_every_type(const struct experiment_config *c)
+{
+	const struct config_entry *last = &c->entries[c->nentries - 1];
+
+	assert_ptr_equal(c->entries[0].wl, workload_find("paramtest"));
+	/* count is the slowest axis, period and flag the fastest */
+	assert_string_equal(last->canon,
+			    "count=100 big=1000 ratio=0.25 period=60 flag=no "
+			    "mode=beta label=\"it's \\\"quoted\\\" \\\\ here\" "
+			    "mask=0-2 threads=4096 runtime=1");
+	assert_string_equal(last->kv[6], "label=it's \"quoted\" \\ here");
+}
+
+static void check_sections_in_order(const struct experiment_config *c)
+{
+	assert_string_equal(c->entries[0].section, "zeta");
+	assert_string_equal(c->entries[1].section, "alpha");
+	assert_int_equal(c->entries[0].line, 3);
+	assert_int_equal(c->entries[1].line, 7);
+}
+
+static void check_edge_limits(const struct experiment_config *c)
+{
+	assert_int_equal(c->entries[0].set.repetitions, 99999);
+	assert_int_equal(c->entries[0].set.warmup, 1);
+}
+
+static void check_syntax(const struct experiment_config *c)
+{
+	assert_string_equal(c->name, "syntax");
+	assert_string_equal(c->entries[0].section, "w");
+	assert_int_equal(c->entries[0].line, 3);
+}
+
+static void check_hostile_name(const struct experiment_config *c)
+{
+	assert_string_equal(c->name, "it's \"x\"; DROP TABLE runs; --");
+}
+
+static const struct valid_case valid_cases[] = {
+	{ "minimal",
+	  "[experiment]\nname = m\n[workload w]\ntype = noop\n", 1,
+	  { "threads=1 spin=100 fault=none jitter=0 runtime=1" },
+	  check_minimal },
+	{ "cartesian product, last key fastest",
+	  "[experiment]\nname = p\n[workload w]\ntype = noop\n"
+	  "threads = 1, 2\nspin = 10..30:10\n", 6,
+	  { "threads=1 spin=10 fault=none jitter=0 runtime=1",
+	    "threads=1 spin=20 fault=none jitter=0 runtime=1",
+	    "threads=1 spin=30 fault=none jitter=0 runtime=1",
+	    "threads=2 spin=10 fault=none jitter=0 runtime=1",
+	    "threads=2 spin=20 fault=none jitter=0 runtime=1",
+	    "threads=2 spin=30 fault=none jitter=0 runtime=1" },
+	  NULL },
+	{ "table order, not file order",
+	  "[experiment]\nname = p\n[workload w]\nspin = 10..30:10\n"
+	  "threads = 1, 2\ntype = noop\n", 6,
+	  { "threads=1 spin=10 fault=none jitter=0 runtime=1",
+	    "threads=1 spin=20 fault=none jitter=0 runtime=1" },
+	  NULL },
+	{ "every experiment key",
+	  "[experiment]\nname = all keys\nrepetitions = auto\nwarmup = 0\n"
+	  "order = random\nseed = 18446744073709551615\njobs = 500\n"
+	  "confidence = 0.99\nnoise = 0.1\ntimeout = 2m\n"
+	  "randomize_env = yes\nprecision = 0.05\nmin_repetitions = 3\n"
+	  "max_repetitions = 8\n[workload w]\ntype = noop\n", 1,
+	  { "threads=1 spin=100 fault=none jitter=0 jobs=500" },
+	  check_all_keys },
+	{ "sections override experiment defaults",
+	  "[experiment]\nname = o\nruntime = 2s\nrepetitions = 4\n"
+	  "[workload inherit]\ntype = noop\n"
+	  "[workload fixed-work]\ntype = noop\njobs = 100\n"
+	  "[workload own]\ntype = noop\nrepetitions = 3\nwarmup = 0\n"
+	  "timeout = 10s\nruntime = 500ms\nnoise = 0.2\nrandomize_env = on\n"
+	  "precision = 0.1\nmin_repetitions = 2\nmax_repetitions = 4\n", 3,
+	  { "threads=1 spin=100 fault=none jitter=0 runtime=2",
+	    "threads=1 spin=100 fault=none jitter=0 jobs=100",
+	    "threads=1 spin=100 fault=none jitter=0 runtime=0.5" },
+	  check_overrides },
+	{ "experiment jobs, section runtime",
+	  "[experiment]\nname = j\njobs = 50\n[workload a]\ntype = noop\n"
+	  "[workload b]\ntype = noop\nruntime = 1s\n", 2,
+	  { "threads=1 spin=100 fault=none jitter=0 jobs=50",
+	    "threads=1 spin=100 fault=none jitter=0 runtime=1" },
+	  check_jobs_then_runtime },
+	{ "runtime sweep",
+	  "[experiment]\nname = r\n[workload w]\ntype = noop\n"
+	  "runtime = 100ms, 1s\n", 2,
+	  { "threads=1 spin=100 fault=none jitter=0 runtime=0.1",
+	    "threads=1 spin=100 fault=none jitter=0 runtime=1" },
+	  check_runtime_sweep },
+	{ "jobs sweep",
+	  "[experiment]\nname = j\n[workload w]\ntype = noop\n"
+	  "jobs = 10, 100\n", 2,
+	  { "threads=1 spin=100 fault=none jitter=0 jobs=10",
+	    "threads=1 spin=100 fault=none jitter=0 jobs=100" },
+	  NULL },
+	{ "cpus, canonical",
+	  "[experiment]\nname = c\n[workload w]\ntype = noop\ncpus = 1,0\n", 1,
+	  { "threads=1 spin=100 fault=none jitter=0 runtime=1 cpus=0-1" },
+	  check_cpus },
+	/* 2 counts x 4 bigs (1, 10, 100, 1000) x 2 periods x 2 flags = 32 */
+	{ "every parameter type",
+	  "[experiment]\nname = t\n[workload p]\ntype = paramtest\n"
+	  "count = -10, 100\nbig = 1..1000*10\nratio = 0.25\n"
+	  "period = 1ms, 1m\nflag = yes, no\nmode = beta\n"
+	  "label = it's \"quoted\" \\ here\nmask = 2,0-1\nthreads = 4096\n",
+	  32,
+	  { "count=-10 big=1 ratio=0.25 period=0.001 flag=yes mode=beta "
+	    "label=\"it's \\\"quoted\\\" \\\\ here\" mask=0-2 threads=4096 "
+	    "runtime=1",
+	    "count=-10 big=1 ratio=0.25 period=0.001 flag=no mode=beta "
+	    "label=\"it's \\\"quoted\\\" \\\\ here\" mask=0-2 threads=4096 "
+	    "runtime=1",
+	    "count=-10 big=1 ratio=0.25 period=60 flag=yes mode=beta "
+	    "label=\"it's \\\"quoted\\\" \\\\ here\" mask=0-2 threads=4096 "
+	    "runtime=1" },
+	  check_every_type },
+	{ "validate passes",
+	  "[experiment]\nname = v\n[workload p]\ntype = paramtest\n"
+	  "mode = gamma\nflag = yes\n", 1,
+	  { "count=4 big=1000 ratio=0.5 period=0.01 flag=yes mode=gamma "
+	    "label=\"hello world\" mask=0 threads=1 runtime=1" },
+	  NULL },
+	{ "empty string value",
+	  "[experiment]\nname = e\n[workload p]\ntype = paramtest\nlabel =\n",
+	  1,
+	  { "count=4 big=1000 ratio=0.5 period=0.01 flag=no mode=alpha "
+	    "label=\"\" mask=0 threads=1 runtime=1" },
+	  NULL },
+	{ "sections in file order",
+	  "[experiment]\nname = s\n[workload zeta]\ntype = noop\nspin = 1\n\n"
+	  "[workload alpha]\ntype = noop\nspin = 2\n", 2,
+	  { "threads=1 spin=1 fault=none jitter=0 runtime=1",
+	    "threads=1 spin=2 fault=none jitter=0 runtime=1" },
+	  check_sections_in_order },
+	/* 1 configuration x (99999 + 1) runs = exactly the limit */
+	{ "limits at the edge",
+	  "[experiment]\nname = l\nrepetitions = 99999\nwarmup = 1\n"
+	  "[workload w]\ntype = noop\nthreads = 4096\nruntime = 24h\n", 1,
+	  { "threads=4096 spin=100 fault=none jitter=0 runtime=86400" },
+	  check_edge_limits },
+	{ "BOM, CRLF, ':' pairs, comments, workload before experiment",
+	  "\xEF\xBB\xBF; a comment\r\n# another\r\n[workload w]   ; inline\r\n"
+	  "type: noop\r\nthreads = 1, 2 ; two values\r\n\r\n"
+	  "[experiment]\r\nname = syntax\r\n", 2,
+	  { "threads=1 spin=100 fault=none jitter=0 runtime=1",
+	    "threads=2 spin=100 fault=none jitter=0 runtime=1" },
+	  check_syntax },
+	{ "tabs and blanks",
+	  "[experiment]\nname\t=\tt\n[workload w]\ntype\t= noop\n"
+	  "\tthreads\t=\t1 ,\t2\t\n", 2,
+	  { "threads=1 spin=100 fault=none jitter=0 runtime=1" },
+	  NULL },
+	{ "a name full of quotes",
+	  "[experiment]\nname = it's \"x\"; DROP TABLE runs; --\n"
+	  "[workload w]\ntype = noop\n", 1,
+	  { "threads=1 spin=100 fault=none jitter=0 runtime=1" },
+	  check_hostile_name },
+	{ "UTF-8 in comments and names",
+	  "; caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\x92\n[experiment]\n"
+	  "name = d\xc3\xa9j\xc3\xa0 vu\n[workload w]\ntype = noop\n", 1,
+	  { "threads=1 spin=100 fault=none jitter=0 runtime=1" },
+	  NULL },
+};
+
+static void test_valid(void **state)
+{
+	const struct valid_case *t = *state;
+	struct load_call lc = { t->name, t->ini, strlen(t->ini) };
+	struct experiment_config c;
+	size_t i;
+	int ret;
+	char *err = load_captured(&lc, &c, &ret);
+
+	assert_string_equal(err, "");
+	assert_int_equal(ret, 0);
+	assert_int_equal(c.nentries, t->n);
+	for (i = 0; i < 8 && t->canon[i]; i++)
+		assert_string_equal(c.entries[i].canon, t->canon[i]);
+	if (t->check)
+		t->check(&c);
+	config_release(&c);
+	assert_empty(&c);
+	free(err);
+}
+
+/* ---- the corpus of bad files ------------------------------------------- */
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *s;
+
+	assert_non_null(f);
+	s = slurp(f);
+	fclose(f);
+	return s;
+}
+
+/* The visible workloads, in registry order: what "(known: ...)" lists. */
+static char *known_workloads(void)
+{
+	char *s = xstrdup(""), *t;
+	size_t i;
+
+	for (i = 0; i < nworkloads; i++) {
+		if (workloads[i]->flags & WL_HIDDEN)
+			continue;
+		t = xasprintf("%s%s%s", s, *s ? ", " : "", workloads[i]->name);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/*
+ * The .expect text with {KNOWN} replaced by the registry's list, so the
+ * corpus stays exact as workloads are added.
+ */
+static char *expand_known(char *text)
+{
+	char *at = strstr(text, "{KNOWN}"), *known, *out;
+
+	if (!at)
+		return text;
+	known = known_workloads();
+	*at = '\0';
+	out = xasprintf("%s%s%s", text, known, at + 7);
+	free(known);
+	free(text);
+	return expand_known(out);
+}
+
+static void test_bad_file(void **state)
+{
+	const char *ini = *state;
+	size_t len = strlen(ini);
+	char *expect_path = malloc(len + 8), *want;
+	struct load_call lc = { ini, NULL, 0 };
+
+	memcpy(expect_path, ini, len - 4);
+	strcpy(expect_path + len - 4, ".expect");
+	want = expand_known(read_text(expect_path));
+	/* every bad file says something, with the file and a line */
+	assert_true(strncmp(want, "contend: " BAD_DIR "/", 22) == 0);
+	expect_failure(&lc, want);
+	free(want);
+	free(expect_path);
+}
+
+/* ---- inputs built here ------------------------------------------------- */
+
+static void test_missing_file(void **state)
+{
+	struct load_call lc = { BAD_DIR "/no-such-file.ini", NULL, 0 };
+
+	(void)state;
+	expect_failure(&lc, "contend: " BAD_DIR "/no-such-file.ini: cannot "
+			    "open: No such file or directory\n");
+}
+
+static void test_directory(void **state)
+{
+	struct load_call lc = { BAD_DIR, NULL, 0 };
+
+	(void)state;
+	expect_failure(&lc, "contend: " BAD_DIR ": is a directory, not an INI "
+			    "file\n");
+}
+
+/* Loads path, returns 0 when stderr was exactly want (no cmocka asserts). */
+static int load_says(const char *path, const char *want)
+{
+	struct load_call lc = { path, NULL, 0 };
+	struct experiment_config c;
+	int ret;
+	char *got = load_captured(&lc, &c, &ret);
+	int ok = ret == -1 && !strcmp(got, want);
+
+	free(got);
+	return ok ? 0 : 1;
+}
+
+static void test_unreadable(void **state)
+{
+	char path[] = "/tmp/contend-test-XXXXXX";
+	char *want;
+	int fd, status;
+	pid_t pid;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "[experiment]\n", 13), 13);
+	close(fd);
+	assert_int_equal(chmod(path, 0), 0);
+	want = xasprintf("contend: %s: cannot open: Permission denied\n", path);
+	if (geteuid() != 0) {
+		assert_int_equal(load_says(path, want), 0);
+	} else {
+		/* root reads a mode-000 file: try as nobody in a child */
+		pid = fork();
+		assert_true(pid >= 0);
+		if (!pid) {
+			if (setgid(65534) || setuid(65534))
+				_exit(77);
+			_exit(load_says(path, want));
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		if (WEXITSTATUS(status) == 77)
+			skip();
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	free(want);
+	unlink(path);
+}
+
+/* A file that opens but fails to read, even for root. */
+static void test_read_error(void **state)
+{
+	struct load_call lc = { "/proc/self/mem", NULL, 0 };
+
+	(void)state;
+	expect_failure(&lc, "contend: /proc/self/mem: cannot read: "
+			    "Input/output error\n");
+}
+
+/* "[experiment]\nname = x\n" + "; " + fill + "\n[workload w]\ntype = noop\n" */
+static char *with_comment(size_t fill, size_t *len)
+{
+	static const char head[] = "[experiment]\nname = x\n; ";
+	static const char tail[] = "\n[workload w]\ntype = noop\n";
+	char *s = malloc(sizeof(head) + fill + sizeof(tail));
+
+	memcpy(s, head, sizeof(head) - 1);
+	memset(s + sizeof(head) - 1, 'x', fill);
+	memcpy(s + sizeof(head) - 1 + fill, tail, sizeof(tail));
+	*len = sizeof(head) - 1 + fill + sizeof(tail) - 1;
+	return s;
+}
+
+static void test_line_limit(void **state)
+{
+	struct experiment_config c;
+	size_t len;
+	char *text = with_comment(CONFIG_MAX_LINE - 2, &len); /* 4096 bytes */
+	struct load_call lc = { "edge.ini", text, len };
+	int ret;
+	char *err = load_captured(&lc, &c, &ret);
+
+	(void)state;
+	assert_int_equal(ret, 0);
+	assert_string_equal(err, "");
+	config_release(&c);
+	free(err);
+	free(text);
+	text = with_comment(CONFIG_MAX_LINE - 1, &len); /* one byte more */
+	lc = (struct load_call){ "edge.ini", text, len };
+	expect_failure(&lc, "contend: edge.ini:3: line is 4097 bytes long; "
+			    "the limit is 4096\n");
+	free(text);
+}
+
+static void test_ten_megabyte_line(void **state)
+{
+	size_t len, fill = 10u << 20;
+	char *text = with_comment(fill, &len);
+	struct load_call lc = { "big.ini", text, len };
+	char *want = xasprintf("contend: big.ini:3: line is %zu bytes long; "
+			       "the limit is 4096\n", fill + 2);
+
+	(void)state;
+	expect_failure(&lc, want);
+	free(want);
+	free(text);
+}
+
+static void test_file_too_big(void **state)
+{
+	size_t len;
+	char *text = with_comment(CONFIG_MAX_FILE, &len);
+	struct load_call lc = { "huge.ini", text, len };
+
+	(void)state;
+	expect_failure(&lc, "contend: huge.ini: file is larger than 16777216 "
+			    "bytes\n");
+	free(text);
+}
+
+static void test_buffer_nul(void **state)
+{
+	static const char text[] = "[experiment]\nname = x\n\n\0[workload w]\n";
+	struct load_call lc = { "nul.ini", text, sizeof(text) - 1 };
+
+	(void)state;
+	expect_failure(&lc, "contend: nul.ini:4: NUL byte: this is a binary "
+			    "file, not an INI file\n");
+}
+
+/* The loader's worst case in time: the largest expansion it accepts. */
+static void test_largest_expansion(void **state)
+{
+	static const char text[] = "[experiment]\nname = x\nrepetitions = 1\n"
+				   "warmup = 0\n[workload w]\ntype = noop\n"
+				   "threads = 1..10\nspin = 1..10000\n";
+	struct load_call lc = { "large.ini", text, sizeof(text) - 1 };
+	struct experiment_config c;
+	int ret;
+	char *err = load_captured(&lc, &c, &ret);
+
+	(void)state;
+	assert_int_equal(ret, 0);
+	assert_string_equal(err, "");
+	assert_int_equal(c.nentries, CONFIG_MAX_RUNS);
+	assert_string_equal(c.entries[CONFIG_MAX_RUNS - 1].canon,
+			    "threads=10 spin=10000 fault=none jitter=0 "
+			    "runtime=1");
+	config_release(&c);
+	free(err);
+}
+
+/*
+ * Golden text of config_print.  Runs: [a] 2 configurations x (1 warm-up
+ * + 3); [b] 1 x (1 warm-up + auto, at most max_repetitions = 30): warm-up
+ * 1 + 1 + 1 = 3, measured 3 + 3 + 30 = 36, 39 in all.
+ */
+static void test_print(void **state)
+{
+	static const char text[] =
+		"[experiment]\nname = p\nseed = 7\nrepetitions = 3\n"
+		"[workload a]\ntype = noop\nthreads = 1, 2\nruntime = 100ms\n"
+		"[workload b]\ntype = noop\nrepetitions = auto\njobs = 10\n";
+	static const char want[] =
+		"experiment p (print.ini)\n"
+		"order blocked, seed 7, confidence 0.95\n\n"
+		"   1  [a] noop: threads=1 spin=100 fault=none jitter=0 "
+		"runtime=0.1  (1 warm-up + 3 runs, timeout 30.2s)\n"
+		"   2  [a] noop: threads=2 spin=100 fault=none jitter=0 "
+		"runtime=0.1  (1 warm-up + 3 runs, timeout 30.2s)\n"
+		"   3  [b] noop: threads=1 spin=100 fault=none jitter=0 "
+		"jobs=10  (1 warm-up + auto 5..30 runs, timeout 300s)\n\n"
+		"3 configurations: 3 warm-up + up to 36 measured = up to 39 "
+		"runs\n";
+	struct experiment_config c;
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(config_load_buffer("print.ini", text,
+					    sizeof(text) - 1, &c), 0);
+	f = open_memstream(&out, &outlen);
+	assert_non_null(f);
+	config_print(&c, f);
+	fclose(f);
+	assert_string_equal(out, want);
+	free(out);
+	config_release(&c);
+}
+
+/* Every shipped experiment loads; quick.ini is the one `make run` uses. */
+static void test_shipped_configs(void **state)
+{
+	glob_t g;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(glob("configs/*.ini", 0, NULL, &g), 0);
+	for (i = 0; i < g.gl_pathc; i++) {
+		struct load_call lc = { g.gl_pathv[i], NULL, 0 };
+		struct experiment_config c;
+		int ret;
+		char *err = load_captured(&lc, &c, &ret);
+
+		assert_string_equal(err, "");
+		assert_int_equal(ret, 0);
+		if (!strcmp(g.gl_pathv[i], "configs/quick.ini"))
+			assert_int_equal(c.nentries, 5);
+		config_release(&c);
+		free(err);
+	}
+	globfree(&g);
+}
+
+static void test_release_empty(void **state)
+{
+	struct experiment_config c;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	config_release(&c);
+	config_release(&c);
+	assert_empty(&c);
+}
+
+int main(void)
+{
+	static const struct CMUnitTest fixed[] = {
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_directory),
+		cmocka_unit_test(test_unreadable),
+		cmocka_unit_test(test_read_error),
+		cmocka_unit_test(test_line_limit),
+		cmocka_unit_test(test_ten_megabyte_line),
+		cmocka_unit_test(test_file_too_big),
+		cmocka_unit_test(test_buffer_nul),
+		cmocka_unit_test(test_largest_expansion),
+		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_shipped_configs),
+		cmocka_unit_test(test_release_empty),
+	};
+	size_t nv = sizeof(valid_cases) / sizeof(valid_cases[0]);
+	size_t nf = sizeof(fixed) / sizeof(fixed[0]);
+	struct CMUnitTest *tests;
+	glob_t g;
+	size_t i, n = 0;
+	int ret;
+
+	if (glob(BAD_DIR "/*.ini", 0, NULL, &g) || g.gl_pathc < 50) {
+		fprintf(stderr, "test_config: the corpus " BAD_DIR "/*.ini is "
+				"missing: run from the top of the tree\n");
+		return 1;
+	}
+	tests = calloc(nv + g.gl_pathc + nf, sizeof(*tests));
+	for (i = 0; i < nv; i++)
+		tests[n++] = (struct CMUnitTest){
+			valid_cases[i].name, test_valid, NULL, NULL,
+			(void *)(uintptr_t)&valid_cases[i]
+		};
+	for (i = 0; i < g.gl_pathc; i++)
+		tests[n++] = (struct CMUnitTest){ g.gl_pathv[i], test_bad_file,
+						  NULL, NULL, g.gl_pathv[i] };
+	for (i = 0; i < nf; i++)
+		tests[n++] = fixed[i];
+	ret = _cmocka_run_group_tests("config", tests, n, NULL, NULL);
+	free(tests);
+	globfree(&g);
+	return ret;
+}
