@@ -937,6 +937,11 @@ static int run_resume(const struct run_opts *o)
 		ret = 0;
 		goto out;
 	}
+	if (!strcmp(r.exp.status, "running"))
+		warning("experiment %" PRId64 " is marked running: its runner "
+			"was killed (resuming is right) or is still running "
+			"(then stop this one: both would run the same runs)",
+			r.exp.id);
 	if (config_load_buffer(r.exp.config_path, r.exp.config_text,
 			       strlen(r.exp.config_text), &r.cfg))
 		goto out;
