@@ -90,8 +90,13 @@ int harness_run(const struct wl_args *a, size_t n, void (*fn)(struct worker *),
 			l[i].w.jobs = 0;
 		atomic_store(&stop, 1);
 	}
-	gate_open(&gate);
+	/*
+	 * The clock starts before the gate opens: were the main thread
+	 * preempted between the two, workers would otherwise run outside
+	 * the window and the rate would come out too high.
+	 */
 	t0 = now_monotonic();
+	gate_open(&gate);
 	if (!err && !a->jobs) {
 		sleep_until(t0 + a->runtime_s);
 		atomic_store_explicit(&stop, 1, memory_order_relaxed);
