@@ -99,9 +99,18 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (plot_experiment(&a, &po, &set) == 0)
 		ret = 0;
-	for (i = 0; i < set.n; i++)
-		printf("%s/%s%s\n", po.out_dir, set.files[i].name,
-		       set.files[i].rendered ? "" : " (not rendered)");
+	for (i = 0; i < set.n; i++) {
+		const char *name = set.files[i].name;
+		int len = (int)strlen(name) - 3; /* without ".gp" */
+
+		if (!set.files[i].rendered)
+			printf("%s/%s (script and data; not rendered)\n",
+			       po.out_dir, name);
+		if (set.files[i].rendered && po.png)
+			printf("%s/%.*s.png\n", po.out_dir, len, name);
+		if (set.files[i].rendered && po.svg)
+			printf("%s/%.*s.svg\n", po.out_dir, len, name);
+	}
 	if (!ret)
 		printf("plots of experiment %lld written to %s/\n",
 		       (long long)d.exp.id, po.out_dir);

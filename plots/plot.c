@@ -343,7 +343,7 @@ static int cmp_xpoint(const void *a, const void *b)
 
 static void scaling_block(const struct plotter *p, FILE *f,
 			  const struct section *s, const char *x,
-			  const size_t *series, size_t which)
+			  const size_t *series, size_t which, double *cr_max)
 {
 	struct xpoint *pts = xcalloc(s->n, sizeof(*pts));
 	size_t n = 0, i;
@@ -368,6 +368,8 @@ static void scaling_block(const struct plotter *p, FILE *f,
 			isnan(m->s.ci_low) ? m->s.mean : m->s.ci_low,
 			isnan(m->s.ci_high) ? m->s.mean : m->s.ci_high);
 		if (cr && cr->s.n)
+			*cr_max = fmax(*cr_max, cr->s.max);
+		if (cr && cr->s.n)
 			fprintf(f, " %.17g %.17g %.17g", cr->s.mean,
 				isnan(cr->s.ci_low) ? cr->s.mean : cr->s.ci_low,
 				isnan(cr->s.ci_high) ? cr->s.mean : cr->s.ci_high);
@@ -386,6 +388,7 @@ static int plot_scaling(struct plotter *p, size_t si)
 	size_t *series, nseries, i, nx = 0;
 	double *xs;
 	bool log2x, have_cr = dataset_metric(p->d, "contention_rate") >= 0;
+	double cr_max = 0;
 	char *base, *ylabel;
 	FILE *dat, *gp;
 	int ret = -1;
@@ -412,7 +415,7 @@ static int plot_scaling(struct plotter *p, size_t si)
 	if (!dat || !gp)
 		goto out;
 	for (i = 0; i < nseries; i++)
-		scaling_block(p, dat, s, x, series, i);
+		scaling_block(p, dat, s, x, series, i, &cr_max);
 	script_head(p, gp, base, "scaling", have_cr ? 800 : 550);
 	if (have_cr)
 		fputs("set multiplot layout 2,1\n", gp);
@@ -429,7 +432,10 @@ static int plot_scaling(struct plotter *p, size_t si)
 		int col = panel ? 5 : 2;
 
 		if (panel) {
-			fputs("unset title\nset ylabel 'contention rate (contended / ops)'\n", gp);
+			/* All zero is a finding; give it an axis, not a warning. */
+			fprintf(gp, "unset title\nset yrange [0:%s]\n"
+				"set ylabel 'contention rate (contended / ops)'\n",
+				cr_max > 0 ? "*" : "1");
 		}
 		fputs("plot \\\n", gp);
 		for (i = 0; i < nseries; i++) {
@@ -473,6 +479,7 @@ static int plot_contention(struct plotter *p, size_t si)
 	int mc = dataset_metric(p->d, "contention_rate");
 	char *base = NULL, *ylabel = NULL;
 	FILE *dat = NULL, *gp = NULL;
+	double xmin = INFINITY, xmax = -INFINITY;
 	size_t c, r, i;
 	int ret = -1;
 
@@ -489,15 +496,20 @@ static int plot_contention(struct plotter *p, size_t si)
 
 		for (r = cfg->run0; r < cfg->run0 + cfg->nruns; r++) {
 			const struct ds_run *run = &p->d->runs[r];
+			double x = dataset_value(p->d, r, mc);
 
 			if (run->warmup || run->status != RUN_OK)
 				continue;
-			fprintf(dat, "%.17g %.17g\n", dataset_value(p->d, r, mc),
-				dataset_value(p->d, r, p->m));
+			xmin = fmin(xmin, x);
+			xmax = fmax(xmax, x);
+			fprintf(dat, "%.17g %.17g\n", x, dataset_value(p->d, r, p->m));
 		}
 		fputs("\n\n", dat);
 	}
 	script_head(p, gp, base, "contention", 600);
+	/* No contention at all is a finding, not an empty axis. */
+	if (!(xmax > xmin))
+		fprintf(gp, "set xrange [%.17g:%.17g]\n", xmin - 0.5, xmin + 0.5);
 	for (i = 0; i < p->a->ncorr; i++) {
 		const struct corr_row *cr = &p->a->corr[i];
 

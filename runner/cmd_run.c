@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gsl/gsl_rng.h>
@@ -55,12 +56,18 @@ struct run_opts {
 	bool dry_run, quiet, fail_fast;
 };
 
+struct id_index {
+	int64_t id;
+	size_t entry;
+};
+
 struct runner {
 	const struct run_opts *o;
 	struct experiment_config cfg;
 	struct store *st;
 	struct experiment_row exp;
 	int64_t *config_ids;     /* by entry index (pos) */
+	struct id_index *by_id;  /* config_ids sorted, for entry_of() */
 	struct plan plan;
 	struct progress prog;
 	bool any_auto;
@@ -353,6 +360,7 @@ struct one_run {
 	enum run_status status;
 	char err[1024];
 	double started_at;
+	char stamp[sizeof(SPAWN_NS_ENV "=") + 20]; /* the env's spawn stamp */
 };
 
 static char **exec_argv(const struct config_entry *e, const char *scratch)
@@ -372,33 +380,59 @@ static char **exec_argv(const struct config_entry *e, const char *scratch)
 	return argv;
 }
 
-/*
- * The environment with CONTEND_PAD of a length drawn from the seed and the
- * run's seq, so a resumed or repeated experiment pads each run alike.
- */
-static char **padded_env(uint64_t seed, long seq, long *len)
+/* CONTEND_PAD of a length drawn from the seed and the run's seq. */
+static char *env_pad(uint64_t seed, long seq, long *len)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	size_t n = 0, i, j = 0;
-	char **env, *pad;
+	char *pad;
 
 	if (!rng)
 		abort();
 	gsl_rng_set(rng, plan_seed32(seed, ENV_PAD_STREAM | (uint64_t)seq));
 	*len = (long)gsl_rng_uniform_int(rng, ENV_PAD_MAX);
 	gsl_rng_free(rng);
-	while (environ[n])
-		n++;
-	env = xcalloc(n + 2, sizeof(*env));
-	for (i = 0; i < n; i++)
-		if (strncmp(environ[i], "CONTEND_PAD=", 12))
-			env[j++] = environ[i];
 	pad = xmalloc(12 + (size_t)*len + 1);
 	memcpy(pad, "CONTEND_PAD=", 12);
 	memset(pad + 12, 'x', (size_t)*len);
 	pad[12 + *len] = '\0';
-	env[j] = pad;
+	return pad;
+}
+
+/*
+ * The run's environment: the runner's, less any CONTEND_PAD or spawn
+ * stamp it inherited, plus stamp (the spawn stamp, filled in just before
+ * the fork by stamp_spawn) and, with pad, CONTEND_PAD of a length drawn
+ * from the seed and the run's seq, so a resumed or repeated experiment
+ * pads each run alike.
+ */
+static char **run_env(uint64_t seed, long seq, bool pad, char *stamp,
+		      long *len)
+{
+	static const char spawn_key[] = SPAWN_NS_ENV "=";
+	size_t n = 0, i, j = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = xcalloc(n + 3, sizeof(*env));
+	for (i = 0; i < n; i++)
+		if (strncmp(environ[i], "CONTEND_PAD=", 12) &&
+		    strncmp(environ[i], spawn_key, sizeof(spawn_key) - 1))
+			env[j++] = environ[i];
+	env[j++] = stamp;
+	if (pad)
+		env[j] = env_pad(seed, seq, len);
 	return env;
+}
+
+/* Writes the runner's CLOCK_MONOTONIC, in ns, into the run's stamp. */
+static void stamp_spawn(char *stamp, size_t size)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snprintf(stamp, size, SPAWN_NS_ENV "=%" PRIu64,
+		 (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
 }
 
 static void free_env(char **env)
@@ -424,8 +458,8 @@ static int one_prepare(struct runner *r, struct one_run *o)
 			return -1;
 	}
 	o->argv = exec_argv(e, o->scratch);
-	if (e->set.randomize_env)
-		o->envp = padded_env(r->cfg.seed, o->p->seq, &o->env_pad);
+	o->envp = run_env(r->cfg.seed, o->p->seq, e->set.randomize_env,
+			  o->stamp, &o->env_pad);
 	child_init(&o->child);
 	o->child.path = "/proc/self/exe";
 	o->child.argv = o->argv;
@@ -513,6 +547,7 @@ static int run_one(struct runner *r, const struct config_entry *e,
 	if (one_prepare(r, &o))
 		goto out;
 	o.started_at = now_realtime();
+	stamp_spawn(o.stamp, sizeof(o.stamp));
 	if (spawn_run(&o.child))
 		goto out;
 	o.status = protocol_judge(&o.child, &o.res, o.err, sizeof(o.err));
@@ -534,14 +569,33 @@ out:
 
 enum loop_end { LOOP_DONE, LOOP_STOPPED, LOOP_FAILFAST, LOOP_ERROR };
 
-static long entry_of(const struct runner *r, int64_t config_id)
+static int cmp_id(const void *a, const void *b)
+{
+	const struct id_index *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Sorts the configuration ids once: a plan may hold 100000 runs. */
+static void index_ids(struct runner *r)
 {
 	size_t i;
 
+	r->by_id = xcalloc(r->cfg.nentries, sizeof(*r->by_id));
 	for (i = 0; i < r->cfg.nentries; i++)
-		if (r->config_ids[i] == config_id)
-			return (long)i;
-	return -1;
+		r->by_id[i] = (struct id_index){ r->config_ids[i], i };
+	qsort(r->by_id, r->cfg.nentries, sizeof(*r->by_id), cmp_id);
+}
+
+/* The entry index of a stored configuration id, or -1. */
+static long entry_of(const struct runner *r, int64_t config_id)
+{
+	struct id_index key = { config_id, 0 };
+	const struct id_index *hit;
+
+	hit = bsearch(&key, r->by_id, r->cfg.nentries, sizeof(*r->by_id),
+		      cmp_id);
+	return hit ? (long)hit->entry : -1;
 }
 
 /* Every run still planned (or interrupted), in seq order. */
@@ -713,6 +767,7 @@ static int execute(struct runner *r)
 	size_t i, left = 0, jobs = 0;
 	struct pending_run *pend;
 
+	index_ids(r);
 	if (store_experiment_status(r->st, r->exp.id, "running") ||
 	    store_pending_runs(r->st, r->exp.id, &pend, &left))
 		return EXIT_RUNTIME;
@@ -749,6 +804,7 @@ static void runner_release(struct runner *r)
 	config_release(&r->cfg);
 	experiment_row_release(&r->exp);
 	free(r->config_ids);
+	free(r->by_id);
 	if (r->st)
 		store_close(r->st);
 }
@@ -910,6 +966,11 @@ static int run_resume(const struct run_opts *o)
 		ret = 0;
 		goto out;
 	}
+	if (!strcmp(r.exp.status, "running"))
+		warning("experiment %" PRId64 " is marked running: its runner "
+			"was killed (resuming is right) or is still running "
+			"(then stop this one: both would run the same runs)",
+			r.exp.id);
 	if (config_load_buffer(r.exp.config_path, r.exp.config_text,
 			       strlen(r.exp.config_text), &r.cfg))
 		goto out;
