@@ -45,6 +45,7 @@ enum stmt_id {
 	ST_BEGIN, ST_BEGIN_READ, ST_COMMIT, ST_ROLLBACK,
 	ST_SAVEPOINT, ST_RELEASE, ST_ROLLBACK_TO,
 	ST_EXP_INSERT, ST_META_INSERT, ST_EXP_STATUS, ST_EXP_GET, ST_META_GET,
+	ST_META_ONE, ST_META_PUT, ST_META_DELETE,
 	ST_FIND_NEWEST, ST_FIND_ID, ST_FIND_UUID, ST_FIND_NAME, ST_FIND_LABEL,
 	ST_EXP_ALL,
 	ST_CONFIG_INSERT, ST_PARAM_INSERT, ST_RUN_INSERT,
@@ -80,6 +81,16 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_META_GET] =
 		"SELECT key, value FROM experiment_meta WHERE experiment_id = ?1"
 		" ORDER BY rowid",
+	[ST_META_ONE] =
+		"SELECT value FROM experiment_meta WHERE experiment_id = ?1"
+		" AND key = ?2",
+	/* An upsert, not INSERT OR REPLACE: the row keeps its rowid (order). */
+	[ST_META_PUT] =
+		"INSERT INTO experiment_meta (experiment_id, key, value)"
+		" VALUES (?1, ?2, ?3) ON CONFLICT (experiment_id, key)"
+		" DO UPDATE SET value = excluded.value",
+	[ST_META_DELETE] =
+		"DELETE FROM experiment_meta WHERE experiment_id = ?1 AND key = ?2",
 	[ST_FIND_NEWEST] =
 		"SELECT id FROM experiments ORDER BY created_at DESC, id DESC"
 		" LIMIT 1",
@@ -667,6 +678,51 @@ int store_experiment_status(struct store *s, int64_t id, const char *status)
 		goto out;
 	}
 	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+int store_meta_get(struct store *s, int64_t experiment, const char *key,
+		   char **value)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_META_ONE);
+	int rc, ret = -1;
+
+	*value = NULL;
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, experiment) | bind_str(st, 2, key)) {
+		db_fail(s, "cannot bind metadata");
+		goto out;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*value = col_str(st, 0);
+	else if (rc != SQLITE_DONE) {
+		db_fail(s, "cannot read metadata");
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+int store_meta_set(struct store *s, int64_t experiment, const char *key,
+		   const char *value)
+{
+	sqlite3_stmt *st = stmt_get(s, value ? ST_META_PUT : ST_META_DELETE);
+	int ret = -1;
+
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, experiment) | bind_str(st, 2, key) |
+	    (value ? bind_str(st, 3, value) : SQLITE_OK)) {
+		db_fail(s, "cannot bind metadata");
+		goto out;
+	}
+	ret = step_done(s, st, "cannot store metadata");
 out:
 	stmt_done(st);
 	return ret;
