@@ -1,7 +1,16 @@
 #!/bin/sh
 # bench/run.sh - `make bench`: the performance benchmarks of contend itself
-# (not part of `make check`).  Each prints its own table; figures are
-# recorded in docs/PERFORMANCE.md.
+# (not part of `make check`).  Each prints its own table, with the machine
+# and its load; figures are recorded in docs/PERFORMANCE.md.  Each compares
+# contend with a baseline measured in the same run; on a shared machine
+# repeat and read the medians.  About 5 minutes on an idle 2-core machine.
+#
+# BENCH="report storage" runs only those (names as below).
 set -eu
 cd "$(dirname "$0")/.."
-sh bench/fidelity.sh
+BENCH=${BENCH:-fidelity report storage overhead latency memory auto}
+for b in $BENCH; do
+	echo "== $b"
+	sh "bench/$b.sh"
+	echo
+done

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gsl/gsl_rng.h>
@@ -354,6 +355,7 @@ struct one_run {
 	enum run_status status;
 	char err[1024];
 	double started_at;
+	char stamp[sizeof(SPAWN_NS_ENV "=") + 20]; /* the env's spawn stamp */
 };
 
 static char **exec_argv(const struct config_entry *e, const char *scratch)
@@ -373,33 +375,59 @@ static char **exec_argv(const struct config_entry *e, const char *scratch)
 	return argv;
 }
 
-/*
- * The environment with CONTEND_PAD of a length drawn from the seed and the
- * run's seq, so a resumed or repeated experiment pads each run alike.
- */
-static char **padded_env(uint64_t seed, long seq, long *len)
+/* CONTEND_PAD of a length drawn from the seed and the run's seq. */
+static char *env_pad(uint64_t seed, long seq, long *len)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	size_t n = 0, i, j = 0;
-	char **env, *pad;
+	char *pad;
 
 	if (!rng)
 		abort();
 	gsl_rng_set(rng, plan_seed32(seed, ENV_PAD_STREAM | (uint64_t)seq));
 	*len = (long)gsl_rng_uniform_int(rng, ENV_PAD_MAX);
 	gsl_rng_free(rng);
-	while (environ[n])
-		n++;
-	env = xcalloc(n + 2, sizeof(*env));
-	for (i = 0; i < n; i++)
-		if (strncmp(environ[i], "CONTEND_PAD=", 12))
-			env[j++] = environ[i];
 	pad = xmalloc(12 + (size_t)*len + 1);
 	memcpy(pad, "CONTEND_PAD=", 12);
 	memset(pad + 12, 'x', (size_t)*len);
 	pad[12 + *len] = '\0';
-	env[j] = pad;
+	return pad;
+}
+
+/*
+ * The run's environment: the runner's, less any CONTEND_PAD or spawn
+ * stamp it inherited, plus stamp (the spawn stamp, filled in just before
+ * the fork by stamp_spawn) and, with pad, CONTEND_PAD of a length drawn
+ * from the seed and the run's seq, so a resumed or repeated experiment
+ * pads each run alike.
+ */
+static char **run_env(uint64_t seed, long seq, bool pad, char *stamp,
+		      long *len)
+{
+	static const char spawn_key[] = SPAWN_NS_ENV "=";
+	size_t n = 0, i, j = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = xcalloc(n + 3, sizeof(*env));
+	for (i = 0; i < n; i++)
+		if (strncmp(environ[i], "CONTEND_PAD=", 12) &&
+		    strncmp(environ[i], spawn_key, sizeof(spawn_key) - 1))
+			env[j++] = environ[i];
+	env[j++] = stamp;
+	if (pad)
+		env[j] = env_pad(seed, seq, len);
 	return env;
+}
+
+/* Writes the runner's CLOCK_MONOTONIC, in ns, into the run's stamp. */
+static void stamp_spawn(char *stamp, size_t size)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snprintf(stamp, size, SPAWN_NS_ENV "=%" PRIu64,
+		 (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
 }
 
 static void free_env(char **env)
@@ -425,8 +453,8 @@ static int one_prepare(struct runner *r, struct one_run *o)
 			return -1;
 	}
 	o->argv = exec_argv(e, o->scratch);
-	if (e->set.randomize_env)
-		o->envp = padded_env(r->cfg.seed, o->p->seq, &o->env_pad);
+	o->envp = run_env(r->cfg.seed, o->p->seq, e->set.randomize_env,
+			  o->stamp, &o->env_pad);
 	child_init(&o->child);
 	o->child.path = "/proc/self/exe";
 	o->child.argv = o->argv;
@@ -514,6 +542,7 @@ static int run_one(struct runner *r, const struct config_entry *e,
 	if (one_prepare(r, &o))
 		goto out;
 	o.started_at = now_realtime();
+	stamp_spawn(o.stamp, sizeof(o.stamp));
 	if (spawn_run(&o.child))
 		goto out;
 	o.status = protocol_judge(&o.child, &o.res, o.err, sizeof(o.err));

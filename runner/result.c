@@ -93,3 +93,13 @@ int result_print(const struct result *r, int fd)
 		ret = -1;
 	return ret;
 }
+
+double spawn_stamp(void)
+{
+	const char *s = getenv(SPAWN_NS_ENV);
+	uint64_t ns;
+
+	if (!s || parse_u64(s, &ns) < 0)
+		return NAN;
+	return (double)(ns / 1000000000u) + (double)(ns % 1000000000u) * 1e-9;
+}

@@ -126,4 +126,14 @@ int result_fail(struct result *r, const char *fmt, ...)
 /* Prints the exec protocol: "name value" lines, "thread I OPS", "end". */
 int result_print(const struct result *r, int fd);
 
+/*
+ * Start latency.  The runner puts its CLOCK_MONOTONIC at the spawn of a
+ * run, in nanoseconds, in the run's environment as SPAWN_NS_ENV; the
+ * harness reports start_latency_s, from that stamp to the release of its
+ * start barrier (docs/PERFORMANCE.md).  spawn_stamp() is the stamp in
+ * seconds, NAN when absent or malformed (a run typed by hand).
+ */
+#define SPAWN_NS_ENV "CONTEND_SPAWN_NS"
+double spawn_stamp(void);
+
 #endif

@@ -2,6 +2,7 @@
  * test_protocol.c - the exec protocol parser on a table of good and bad
  * outputs, a round trip through result_print, and the limits.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -197,12 +198,55 @@ static void test_limits(void **state)
 	result_release(&r);
 }
 
+/*
+ * The runner's spawn stamp: nanoseconds of CLOCK_MONOTONIC as decimal
+ * digits, read back as seconds; anything else (absent, empty, signs,
+ * junk, overflow) is NAN, so a run typed by hand reports no latency.
+ */
+static const struct {
+	const char *value;      /* NULL: unset */
+	double want;            /* NAN: none */
+} stamps[] = {
+	{ NULL, NAN },
+	{ "", NAN },
+	{ "1500000000", 1.5 },
+	{ "0", 0.0 },
+	/* 3.9 years of uptime: still to the microsecond in a double. */
+	{ "123456789012345678", 123456789.012345678 },
+	{ "-5", NAN },
+	{ "12abc", NAN },
+	{ "99999999999999999999999", NAN },
+};
+
+static void test_spawn_stamp(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(stamps) / sizeof(stamps[0]); i++) {
+		double got;
+
+		if (stamps[i].value)
+			assert_int_equal(setenv(SPAWN_NS_ENV, stamps[i].value, 1), 0);
+		else
+			assert_int_equal(unsetenv(SPAWN_NS_ENV), 0);
+		got = spawn_stamp();
+		if (isnan(stamps[i].want)) {
+			if (!isnan(got))
+				fail_msg("'%s': %g, want NAN", stamps[i].value, got);
+		} else if (!(fabs(got - stamps[i].want) <= 1e-6)) {
+			fail_msg("'%s': %.9f, want %.9f", stamps[i].value, got,
+				 stamps[i].want);
+		}
+	}
+	unsetenv(SPAWN_NS_ENV);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_spawn_stamp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,6 +3,7 @@
  * by the threaded workloads.
  */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +70,7 @@ int harness_run(const struct wl_args *a, size_t n, void (*fn)(struct worker *),
 	pthread_t *tids = xcalloc(n, sizeof(*tids));
 	atomic_int stop = 0;
 	size_t i, started;
-	double t0, t1 = 0;
+	double t0, t1 = 0, spawned = spawn_stamp(); /* read before the window */
 	int ret = -1, err = 0;
 
 	for (started = 0; started < n; started++) {
@@ -106,6 +107,8 @@ int harness_run(const struct wl_args *a, size_t n, void (*fn)(struct worker *),
 	if (a->jobs)
 		t1 = now_monotonic();
 	*elapsed = t1 - t0;
+	if (!isnan(spawned))
+		result_add(r, "start_latency_s", t0 - spawned);
 	ret = 0;
 out:
 	free(tids);
