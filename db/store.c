@@ -191,10 +191,22 @@ struct store {
  */
 static int db_fail(struct store *s, const char *what)
 {
-	if ((sqlite3_errcode(s->db) & 0xff) == SQLITE_BUSY)
+	int ext = sqlite3_extended_errcode(s->db);
+
+	if ((ext & 0xff) == SQLITE_BUSY)
 		return error("%s: %s: %s (another process kept it locked for "
 			     "more than %d s)", s->path, what,
 			     sqlite3_errmsg(s->db), STORE_BUSY_MS / 1000);
+	/*
+	 * A failed write of the file: SQLite says only "disk I/O error"
+	 * and keeps no errno for it (EFBIG past RLIMIT_FSIZE, EIO), so name
+	 * the likely causes (tests/faults/diskfull.sh).  ENOSPC is already
+	 * "database or disk is full".
+	 */
+	if (ext == SQLITE_IOERR_WRITE || ext == SQLITE_IOERR_TRUNCATE)
+		return error("%s: %s: %s (is the disk full, or a file size "
+			     "limit reached?)", s->path, what,
+			     sqlite3_errmsg(s->db));
 	return error("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
 }
 
