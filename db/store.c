@@ -437,9 +437,70 @@ static int schema_check(struct store *s)
 	return 0;
 }
 
+/* The directory of path, where SQLite puts the -wal and -shm files. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+}
+
+/*
+ * Why path cannot be written to, into buf; NULL when it can.  Asked up
+ * front: SQLite opens a write-protected file read-only without a word, and
+ * fails with only "unable to open database file" when it cannot create the
+ * -wal and -shm files beside it (a read-only file system).
+ */
+static const char *why_unwritable(const char *path, char *buf, size_t len)
+{
+	char *dir = dir_of(path);
+	const char *why = NULL;
+
+	if (access(dir, W_OK)) {
+		snprintf(buf, len, "cannot write in %s: %s", dir, strerror(errno));
+		why = buf;
+	} else if (!access(path, F_OK) && access(path, W_OK)) {
+		snprintf(buf, len, "%s", strerror(errno));
+		why = buf;
+	}
+	free(dir);
+	return why;
+}
+
+/*
+ * A WAL database on read-only media (no -shm beside it, none creatable)
+ * can only be read as immutable; no connection can be writing it then,
+ * since a writer keeps a -shm file.  Returns the URI to open, or NULL to
+ * open path as it is.
+ */
+static char *readonly_uri(const char *path)
+{
+	char *shm = xasprintf("%s-shm", path), *dir = dir_of(path), *uri;
+	bool plain = !access(shm, F_OK) || !access(dir, W_OK);
+	size_t i, n = 0;
+
+	free(shm);
+	free(dir);
+	if (plain)
+		return NULL;
+	/* file:PATH?immutable=1, with the URI's own characters escaped. */
+	uri = xmalloc(3 * strlen(path) + 32);
+	n = (size_t)sprintf(uri, "file:");
+	for (i = 0; path[i]; i++)
+		n += strchr("%?#", path[i])
+			? (size_t)sprintf(uri + n, "%%%02X", (unsigned char)path[i])
+			: (size_t)sprintf(uri + n, "%c", path[i]);
+	strcpy(uri + n, "?immutable=1");
+	return uri;
+}
+
 int store_open(const char *path, unsigned flags, struct store **out)
 {
 	struct store *s = xcalloc(1, sizeof(*s));
+	char whybuf[512], *uri = NULL;
+	const char *why;
 	int oflags, ret = -1;
 
 	*out = NULL;
@@ -458,13 +519,23 @@ int store_open(const char *path, unsigned flags, struct store **out)
 		error("cannot open database %s: %s", path, strerror(errno));
 		goto out;
 	}
+	if (!(flags & STORE_RDONLY) && !is_memory(path) &&
+	    (why = why_unwritable(path, whybuf, sizeof(whybuf)))) {
+		error("cannot write database %s: %s", path, why);
+		goto out;
+	}
+	if ((flags & STORE_RDONLY) && !is_memory(path)) {
+		uri = readonly_uri(path);
+		if (uri)
+			oflags |= SQLITE_OPEN_URI;
+	}
 	/*
 	 * No SQLite mutexes: a store (its cached statements included) is
 	 * used by one thread at a time anyway, and locking every call was
 	 * 3% of a report at a million samples.
 	 */
 	oflags |= SQLITE_OPEN_NOMUTEX;
-	if (sqlite3_open_v2(path, &s->db, oflags, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(uri ? uri : path, &s->db, oflags, NULL) != SQLITE_OK) {
 		error("cannot open database %s: %s", path,
 		      s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		goto out;
@@ -476,6 +547,7 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	*out = s;
 	ret = 0;
 out:
+	free(uri);
 	if (ret)
 		store_close(s);
 	return ret;
