@@ -204,6 +204,8 @@ static const struct bad_case bad[] = {
 	{ "metric", "(a){1,9}{1,9}{1,9}{1,9}{1,9}{1,9}{1,9}", "too deeply" },
 	{ "metric", "((((((a){1,9}){1,9}){1,9}){1,9}){1,9}){1,9}", "too deeply" },
 	{ "metric", "(x)++++++++++++++++++++++++++", "too deeply" },
+	{ "metric", "=?++++++++++++", "too deeply" }, /* slow, not big */
+	{ "metric", "(a?){1,999}", "too deeply" },
 	{ "contention", "(((((((((((((((((((((((((((((((((x)))))))))))))))))))))))))))))))))",
 	  "too deeply" },
 	{ "env", "A=1 2B=3", "not NAME=VALUE" },
