@@ -3,7 +3,8 @@
 # must be refused with a clear message naming the file (and the line where
 # there is one), exit status 2, promptly, and no database file created.
 # The small ones are in tests/data/hostile/; the huge ones (10 MB lines,
-# 100000 sections, files past the size cap) are generated here.
+# 100000 sections, files past the size cap) are generated here, and
+# /dev/zero stands for an endless config and an endless file of numbers.
 set -u
 : "${CONTEND:=./contend}"
 tmp=$(mktemp -d /tmp/contend-hostile-XXXXXX)
@@ -100,4 +101,16 @@ refuse "$tmp/random.ini" "contend: "
 : > "$tmp/empty.ini"
 refuse "$tmp/empty.ini" "empty\|no \[experiment\]\|nothing to run"
 echo "e2e_hostile: $n hostile files refused in all"
+
+# An endless file of numbers for compare: refused at the size cap, not
+# read until memory runs out.
+timeout 60 "$CONTEND" compare /dev/zero /dev/zero > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -q "^contend: /dev/zero: file is larger than 256 MiB" "$tmp/err" ||
+	fail "compare /dev/zero: exit $rc: $(head -c 300 "$tmp/err")"
+# A config that never ends.
+timeout 60 "$CONTEND" run /dev/zero --db "$tmp/z.db" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -q "larger than" "$tmp/err" && [ ! -e "$tmp/z.db" ] ||
+	fail "run /dev/zero: exit $rc: $(head -c 300 "$tmp/err")"
 exit $failed
