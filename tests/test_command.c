@@ -206,6 +206,10 @@ static const struct bad_case bad[] = {
 	{ "metric", "(x)++++++++++++++++++++++++++", "too deeply" },
 	{ "metric", "=?++++++++++++", "too deeply" }, /* slow, not big */
 	{ "metric", "(a?){1,999}", "too deeply" },
+	/* \? so that no "??)" is read as a trigraph */
+	{ "metric", ")?\?\?\?\?)?7?++++?\?\?\?\?\?\?\?\?\?++++", "too deeply" },
+	{ "metric", "((((((((((((((((a+)?)+)?)+)?)+)?)+)?)+)?)+)?)+)?)",
+	  "too deeply" },
 	{ "contention", "(((((((((((((((((((((((((((((((((x)))))))))))))))))))))))))))))))))",
 	  "too deeply" },
 	{ "env", "A=1 2B=3", "not NAME=VALUE" },

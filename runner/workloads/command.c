@@ -305,8 +305,11 @@ static size_t bracket_len(const char *s)
 }
 
 /*
- * The copies a repetition makes of its operand in glibc's regcomp, or 0
- * when s is no repetition; *len is its length.
+ * How much a repetition multiplies its operand's weight in glibc's
+ * regcomp, or 0 when s is no repetition; *len is its length.  x{m,n} is
+ * n copies of x, x+ is xx*; x* and x? copy nothing but add a branch
+ * whose epsilon closures cost as much again (nested "((x+)?)+..." takes
+ * seconds at 2^8 copies), so they count double too.
  */
 static double repeat_factor(const char *s, size_t *len)
 {
@@ -314,10 +317,8 @@ static double repeat_factor(const char *s, size_t *len)
 	char *end;
 
 	*len = 1;
-	if (*s == '*' || *s == '?')
-		return 1;
-	if (*s == '+')
-		return 2; /* x+ is xx* */
+	if (*s == '*' || *s == '?' || *s == '+')
+		return 2;
 	if (*s != '{' || !isdigit((unsigned char)s[1]))
 		return 0;
 	m = strtoul(s + 1, &end, 10);
@@ -332,15 +333,15 @@ static double repeat_factor(const char *s, size_t *len)
 }
 
 /*
- * An upper bound of the size of the tree regcomp builds for re.  glibc
- * copies a repeated operand once per repetition ("x{1,9}" is nine copies
- * of x), so stacked or nested repetitions grow exponentially:
- * "(a){1,9}{1,9}{1,9}{1,9}{1,9}{1,9}" takes 700 MB to compile and one
- * more {1,9} several GB (found by tests/fuzz/fuzz_command.c), and the
- * time grows faster still: "=?++++++++++" (cost 2048) takes 0.8 s,
- * each further '+' four times as long.  POSIX leaves adjacent
- * repetitions undefined anyway.  Real metric regexes cost tens; at
- * REGEX_MAX_COST compilation stays under a second and a few MB.
+ * A bound of the work regcomp does for re.  glibc copies a repeated
+ * operand once per repetition ("x{1,9}" is nine copies of x), so stacked
+ * or nested repetitions grow exponentially: "(a){1,9}{1,9}{1,9}{1,9}
+ * {1,9}{1,9}" takes 700 MB to compile and one more {1,9} several GB, and
+ * time grows faster still: "=?++++++++++" takes 0.8 s, each further '+'
+ * four times as long, and "((((((((((((((((a+)?)+)?)+)?)+)?)+)?)+)?)+)?)
+ * +)?)" 11 s (all found by tests/fuzz/fuzz_command.c).  POSIX leaves
+ * adjacent repetitions undefined anyway.  Real metric regexes weigh
+ * tens; under REGEX_MAX_COST compilation stays well under a second.
  */
 static double regex_cost(const char *re)
 {
