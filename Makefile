@@ -88,6 +88,12 @@ run: deps
 check: $(BUILD)/contend $(TESTS)
 	sh tests/run-all.sh $(BUILD) $(abspath $(BUILD)/contend)
 
+# make check-faults: the slow fault-injection tests of tests/faults/ (a
+# runner SIGKILLed or interrupted at random moments, disk full, concurrent
+# runners, orphans, floods) against this build's binary.
+check-faults: $(BUILD)/contend
+	sh tests/faults/run.sh $(abspath $(BUILD)/contend)
+
 asan:
 	$(MAKE) BUILD=build-asan CC=clang \
 	  SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \

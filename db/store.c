@@ -45,6 +45,7 @@ enum stmt_id {
 	ST_BEGIN, ST_BEGIN_READ, ST_COMMIT, ST_ROLLBACK,
 	ST_SAVEPOINT, ST_RELEASE, ST_ROLLBACK_TO,
 	ST_EXP_INSERT, ST_META_INSERT, ST_EXP_STATUS, ST_EXP_GET, ST_META_GET,
+	ST_META_ONE, ST_META_PUT, ST_META_DELETE,
 	ST_FIND_NEWEST, ST_FIND_ID, ST_FIND_UUID, ST_FIND_NAME, ST_FIND_LABEL,
 	ST_EXP_ALL,
 	ST_CONFIG_INSERT, ST_PARAM_INSERT, ST_RUN_INSERT,
@@ -80,6 +81,16 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_META_GET] =
 		"SELECT key, value FROM experiment_meta WHERE experiment_id = ?1"
 		" ORDER BY rowid",
+	[ST_META_ONE] =
+		"SELECT value FROM experiment_meta WHERE experiment_id = ?1"
+		" AND key = ?2",
+	/* An upsert, not INSERT OR REPLACE: the row keeps its rowid (order). */
+	[ST_META_PUT] =
+		"INSERT INTO experiment_meta (experiment_id, key, value)"
+		" VALUES (?1, ?2, ?3) ON CONFLICT (experiment_id, key)"
+		" DO UPDATE SET value = excluded.value",
+	[ST_META_DELETE] =
+		"DELETE FROM experiment_meta WHERE experiment_id = ?1 AND key = ?2",
 	[ST_FIND_NEWEST] =
 		"SELECT id FROM experiments ORDER BY created_at DESC, id DESC"
 		" LIMIT 1",
@@ -180,10 +191,22 @@ struct store {
  */
 static int db_fail(struct store *s, const char *what)
 {
-	if ((sqlite3_errcode(s->db) & 0xff) == SQLITE_BUSY)
+	int ext = sqlite3_extended_errcode(s->db);
+
+	if ((ext & 0xff) == SQLITE_BUSY)
 		return error("%s: %s: %s (another process kept it locked for "
 			     "more than %d s)", s->path, what,
 			     sqlite3_errmsg(s->db), STORE_BUSY_MS / 1000);
+	/*
+	 * A failed write of the file: SQLite says only "disk I/O error"
+	 * and keeps no errno for it (EFBIG past RLIMIT_FSIZE, EIO), so name
+	 * the likely causes (tests/faults/diskfull.sh).  ENOSPC is already
+	 * "database or disk is full".
+	 */
+	if (ext == SQLITE_IOERR_WRITE || ext == SQLITE_IOERR_TRUNCATE)
+		return error("%s: %s: %s (is the disk full, or a file size "
+			     "limit reached?)", s->path, what,
+			     sqlite3_errmsg(s->db));
 	return error("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
 }
 
@@ -414,9 +437,70 @@ static int schema_check(struct store *s)
 	return 0;
 }
 
+/* The directory of path, where SQLite puts the -wal and -shm files. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+}
+
+/*
+ * Why path cannot be written to, into buf; NULL when it can.  Asked up
+ * front: SQLite opens a write-protected file read-only without a word, and
+ * fails with only "unable to open database file" when it cannot create the
+ * -wal and -shm files beside it (a read-only file system).
+ */
+static const char *why_unwritable(const char *path, char *buf, size_t len)
+{
+	char *dir = dir_of(path);
+	const char *why = NULL;
+
+	if (access(dir, W_OK)) {
+		snprintf(buf, len, "cannot write in %s: %s", dir, strerror(errno));
+		why = buf;
+	} else if (!access(path, F_OK) && access(path, W_OK)) {
+		snprintf(buf, len, "%s", strerror(errno));
+		why = buf;
+	}
+	free(dir);
+	return why;
+}
+
+/*
+ * A WAL database on read-only media (no -shm beside it, none creatable)
+ * can only be read as immutable; no connection can be writing it then,
+ * since a writer keeps a -shm file.  Returns the URI to open, or NULL to
+ * open path as it is.
+ */
+static char *readonly_uri(const char *path)
+{
+	char *shm = xasprintf("%s-shm", path), *dir = dir_of(path), *uri;
+	bool plain = !access(shm, F_OK) || !access(dir, W_OK);
+	size_t i, n = 0;
+
+	free(shm);
+	free(dir);
+	if (plain)
+		return NULL;
+	/* file:PATH?immutable=1, with the URI's own characters escaped. */
+	uri = xmalloc(3 * strlen(path) + 32);
+	n = (size_t)sprintf(uri, "file:");
+	for (i = 0; path[i]; i++)
+		n += strchr("%?#", path[i])
+			? (size_t)sprintf(uri + n, "%%%02X", (unsigned char)path[i])
+			: (size_t)sprintf(uri + n, "%c", path[i]);
+	strcpy(uri + n, "?immutable=1");
+	return uri;
+}
+
 int store_open(const char *path, unsigned flags, struct store **out)
 {
 	struct store *s = xcalloc(1, sizeof(*s));
+	char whybuf[512], *uri = NULL;
+	const char *why;
 	int oflags, ret = -1;
 
 	*out = NULL;
@@ -435,13 +519,23 @@ int store_open(const char *path, unsigned flags, struct store **out)
 		error("cannot open database %s: %s", path, strerror(errno));
 		goto out;
 	}
+	if (!(flags & STORE_RDONLY) && !is_memory(path) &&
+	    (why = why_unwritable(path, whybuf, sizeof(whybuf)))) {
+		error("cannot write database %s: %s", path, why);
+		goto out;
+	}
+	if ((flags & STORE_RDONLY) && !is_memory(path)) {
+		uri = readonly_uri(path);
+		if (uri)
+			oflags |= SQLITE_OPEN_URI;
+	}
 	/*
 	 * No SQLite mutexes: a store (its cached statements included) is
 	 * used by one thread at a time anyway, and locking every call was
 	 * 3% of a report at a million samples.
 	 */
 	oflags |= SQLITE_OPEN_NOMUTEX;
-	if (sqlite3_open_v2(path, &s->db, oflags, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(uri ? uri : path, &s->db, oflags, NULL) != SQLITE_OK) {
 		error("cannot open database %s: %s", path,
 		      s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		goto out;
@@ -453,6 +547,7 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	*out = s;
 	ret = 0;
 out:
+	free(uri);
 	if (ret)
 		store_close(s);
 	return ret;
@@ -667,6 +762,51 @@ int store_experiment_status(struct store *s, int64_t id, const char *status)
 		goto out;
 	}
 	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+int store_meta_get(struct store *s, int64_t experiment, const char *key,
+		   char **value)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_META_ONE);
+	int rc, ret = -1;
+
+	*value = NULL;
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, experiment) | bind_str(st, 2, key)) {
+		db_fail(s, "cannot bind metadata");
+		goto out;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*value = col_str(st, 0);
+	else if (rc != SQLITE_DONE) {
+		db_fail(s, "cannot read metadata");
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+int store_meta_set(struct store *s, int64_t experiment, const char *key,
+		   const char *value)
+{
+	sqlite3_stmt *st = stmt_get(s, value ? ST_META_PUT : ST_META_DELETE);
+	int ret = -1;
+
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, experiment) | bind_str(st, 2, key) |
+	    (value ? bind_str(st, 3, value) : SQLITE_OK)) {
+		db_fail(s, "cannot bind metadata");
+		goto out;
+	}
+	ret = step_done(s, st, "cannot store metadata");
 out:
 	stmt_done(st);
 	return ret;

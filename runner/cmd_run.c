@@ -27,6 +27,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "db/store.h"
+#include "runner/claim.h"
 #include "runner/commands.h"
 #include "runner/config.h"
 #include "runner/host.h"
@@ -744,7 +745,8 @@ static int finish(struct runner *r, enum loop_end end)
 	};
 	int ret = ends[end].exit;
 
-	if (store_experiment_status(r->st, r->exp.id, ends[end].status))
+	if (store_experiment_status(r->st, r->exp.id, ends[end].status) ||
+	    claim_release(r->st, r->exp.id))
 		ret = EXIT_RUNTIME;
 	if (!r->o->quiet)
 		progress_summary(&r->prog, stdout);
@@ -768,7 +770,9 @@ static int execute(struct runner *r)
 	struct pending_run *pend;
 
 	index_ids(r);
-	if (store_experiment_status(r->st, r->exp.id, "running") ||
+	/* One runner per experiment: a second would run the same runs. */
+	if (claim_take(r->st, r->exp.id) ||
+	    store_experiment_status(r->st, r->exp.id, "running") ||
 	    store_pending_runs(r->st, r->exp.id, &pend, &left))
 		return EXIT_RUNTIME;
 	for (i = 0; i < left; i++) {
