@@ -58,12 +58,18 @@ struct run_opts {
 	bool dry_run, quiet, fail_fast;
 };
 
+struct id_index {
+	int64_t id;
+	size_t entry;
+};
+
 struct runner {
 	const struct run_opts *o;
 	struct experiment_config cfg;
 	struct store *st;
 	struct experiment_row exp;
 	int64_t *config_ids;     /* by entry index (pos) */
+	struct id_index *by_id;  /* config_ids sorted, for entry_of() */
 	struct plan plan;
 	struct progress prog;
 	bool any_auto;
@@ -565,14 +571,33 @@ out:
 
 enum loop_end { LOOP_DONE, LOOP_STOPPED, LOOP_FAILFAST, LOOP_ERROR };
 
-static long entry_of(const struct runner *r, int64_t config_id)
+static int cmp_id(const void *a, const void *b)
+{
+	const struct id_index *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Sorts the configuration ids once: a plan may hold 100000 runs. */
+static void index_ids(struct runner *r)
 {
 	size_t i;
 
+	r->by_id = xcalloc(r->cfg.nentries, sizeof(*r->by_id));
 	for (i = 0; i < r->cfg.nentries; i++)
-		if (r->config_ids[i] == config_id)
-			return (long)i;
-	return -1;
+		r->by_id[i] = (struct id_index){ r->config_ids[i], i };
+	qsort(r->by_id, r->cfg.nentries, sizeof(*r->by_id), cmp_id);
+}
+
+/* The entry index of a stored configuration id, or -1. */
+static long entry_of(const struct runner *r, int64_t config_id)
+{
+	struct id_index key = { config_id, 0 };
+	const struct id_index *hit;
+
+	hit = bsearch(&key, r->by_id, r->cfg.nentries, sizeof(*r->by_id),
+		      cmp_id);
+	return hit ? (long)hit->entry : -1;
 }
 
 /* Every run still planned (or interrupted), in seq order. */
@@ -744,6 +769,7 @@ static int execute(struct runner *r)
 	size_t i, left = 0, jobs = 0;
 	struct pending_run *pend;
 
+	index_ids(r);
 	if (store_experiment_status(r->st, r->exp.id, "running") ||
 	    store_pending_runs(r->st, r->exp.id, &pend, &left))
 		return EXIT_RUNTIME;
@@ -780,6 +806,7 @@ static void runner_release(struct runner *r)
 	config_release(&r->cfg);
 	experiment_row_release(&r->exp);
 	free(r->config_ids);
+	free(r->by_id);
 	if (r->st)
 		store_close(r->st);
 }
@@ -948,6 +975,11 @@ static int run_resume(const struct run_opts *o)
 		ret = 0;
 		goto out;
 	}
+	if (!strcmp(r.exp.status, "running"))
+		warning("experiment %" PRId64 " is marked running: its runner "
+			"was killed (resuming is right) or is still running "
+			"(then stop this one: both would run the same runs)",
+			r.exp.id);
 	if (config_load_buffer(r.exp.config_path, r.exp.config_text,
 			       strlen(r.exp.config_text), &r.cfg))
 		goto out;

@@ -22,24 +22,26 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "run an experiment described by an INI file",
 	  "contend run CONFIG.ini [--db PATH] [--label L] [--seed N] [--dry-run]\n"
 	  "            [--quiet] [--fail-fast]\n"
-	  "contend run --resume EXPERIMENT [--db PATH]" },
+	  "contend run --resume EXPERIMENT [--db PATH] [--quiet] [--fail-fast]" },
 	{ "exec", cmd_exec, "run one configuration in the foreground, print metrics",
-	  "contend exec WORKLOAD [key=value ...]" },
+	  "contend exec WORKLOAD [key=value ...] [--scratch DIR]" },
 	{ "list", cmd_list, "list workloads and their parameters",
 	  "contend list [WORKLOAD] [--format text|markdown]" },
 	{ "report", cmd_report, "summaries, intervals, correlations and flags",
 	  "contend report [--db PATH] [EXPERIMENT] [--format text|json|csv]\n"
 	  "               [--resolve PCT] [--handoff-drop PCT] [--confidence C]\n"
 	  "               [--html DIR] [--markdown DIR]\n"
-	  "contend report --levels NAME [--db PATH] [--metric M] [--boot-cost S]" },
+	  "contend report --levels NAME [--db PATH] [--metric M] [--format text|json]\n"
+	  "               [--boot-cost S] [--run-cost S] [--confidence C]" },
 	{ "compare", cmd_compare, "A/B comparison of two selections",
 	  "contend compare BASE CAND [--db PATH] [--metric M] [--format text|json]\n"
 	  "                [--threshold PCT] [--fail-on-regression PCT]\n"
 	  "                [--lower-is-better | --higher-is-better] [-C N] [-d DELIMS]\n"
-	  "                [--confidence C]\n"
+	  "                [--confidence C] [--plot DIR]\n"
 	  "BASE, CAND: LABEL | DB:LABEL | DB:EXPERIMENT | DB | FILE of numbers" },
 	{ "plot", cmd_plot, "draw the plots of an experiment with gnuplot",
-	  "contend plot [--db PATH] [EXPERIMENT] [--out DIR] [--format png|svg|both]" },
+	  "contend plot [--db PATH] [EXPERIMENT] [--out DIR] [--format png|svg|both]\n"
+	  "             [--x PARAM] [--metric M]" },
 	{ "export", cmd_export, "export runs and samples in long format",
 	  "contend export [--db PATH] [EXPERIMENT] [--format csv|json] [--threads]" },
 	{ "merge", cmd_merge, "merge experiments of several databases",

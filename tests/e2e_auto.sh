@@ -61,16 +61,31 @@ measured() {
 	   WHERE c.section = '$1' AND r.warmup = 0"
 }
 
+# What the rule guarantees whatever the machine's noise: noisy runs to its
+# cap; steady stops between its min and its max (normally at the min: see
+# above); the plan is whole; every configuration's measured repetitions
+# are 0..n-1 once each (one per round); and no round after the initial
+# 8 holds a configuration twice.
 check() {
-	expect "$1: steady stops at min_repetitions" 8 "$(measured steady)"
+	s=$(measured steady)
 	expect "$1: noisy stops at max_repetitions" 6 "$(measured noisy)"
-	expect "$1: runs" 16 "$(q "SELECT count(*) FROM runs")"
-	expect "$1: seqs 0..15 once each" "16 0 15" \
+	[ "$s" -ge 8 ] && [ "$s" -le 10 ] ||
+		fail "$1: steady ran $s measured runs, not 8..10"
+	[ "$s" -eq 8 ] || echo "e2e_auto: note: steady needed $s runs (noisy machine)" >&2
+	n=$((2 + s + 6))
+	expect "$1: runs" "$n" "$(q "SELECT count(*) FROM runs")"
+	expect "$1: seqs 0..n-1 once each" "$n 0 $((n - 1))" \
 		"$(q "SELECT count(DISTINCT seq), min(seq), max(seq) FROM runs" | tr '|' ' ')"
+	expect "$1: repetitions 0..n-1 per configuration" "0 0" \
+		"$(q "SELECT count(*) - count(DISTINCT config_id || ':' || repetition),
+		      sum(repetition) - (SELECT sum(k * (k - 1) / 2) FROM
+		        (SELECT count(*) AS k FROM runs WHERE warmup = 0
+		         GROUP BY config_id))
+		      FROM runs WHERE warmup = 0" | tr '|' ' ')"
 	expect "$1: all ran" 0 "$(q "SELECT count(*) FROM runs WHERE status <> 'ok'")"
-	expect "$1: grown rounds hold only noisy" noisy \
-		"$(q "SELECT DISTINCT c.section FROM runs r JOIN configs c
-		      ON c.id = r.config_id WHERE r.seq >= 13")"
+	expect "$1: noisy stops after its cap" 5 \
+		"$(q "SELECT max(r.repetition) FROM runs r JOIN configs c
+		      ON c.id = r.config_id WHERE c.section = 'noisy'")"
 	expect "$1: status" complete "$(q "SELECT status FROM experiments")"
 }
 
@@ -79,7 +94,8 @@ db=$tmp/auto.db
 expect "exit status" 0 $?
 check "uninterrupted"
 
-# Kill the runner once the plan has grown past its first 13 runs.
+# Kill the runner once the plan has grown past its first 13 runs (2
+# warm-ups, 3 rounds of both, 5 more of steady, then the noisy rounds).
 db=$tmp/kill.db
 "$CONTEND" run "$tmp/auto.ini" --db "$db" --quiet > /dev/null 2>&1 &
 runner=$!
@@ -95,11 +111,13 @@ runner=
 "$CONTEND" run --resume 1 --db "$db" --quiet > /dev/null 2> "$tmp/err"
 expect "resume exit status" 0 $?
 check "killed and resumed"
-# The same seed orders the grown rounds alike, killed or not.
+# The same seed orders the grown rounds alike, killed or not, when the
+# rule made the same decisions (steady stopped after as many runs).
 a=$(sqlite3 -readonly "$tmp/auto.db" "SELECT c.pos FROM runs r JOIN configs c ON
 	c.id = r.config_id ORDER BY r.seq" | tr '\n' ' ')
 b=$(q "SELECT c.pos FROM runs r JOIN configs c ON c.id = r.config_id
 	ORDER BY r.seq" | tr '\n' ' ')
-expect "order after a kill and resume" "$a" "$b"
+[ "$(echo "$a" | wc -w)" != "$(echo "$b" | wc -w)" ] ||
+	expect "order after a kill and resume" "$a" "$b"
 
 [ "$fails" -eq 0 ]

@@ -686,7 +686,11 @@ static void test_print(void **state)
 	config_release(&c);
 }
 
-/* Every shipped experiment loads; quick.ini is the one `make run` uses. */
+/*
+ * Every shipped experiment loads; quick.ini is the one `make run` uses.
+ * A command-workload config whose program is not installed fails by
+ * design ("'perf' is not installed"): skipped, as tests/e2e_configs.sh does.
+ */
 static void test_shipped_configs(void **state)
 {
 	glob_t g;
@@ -700,10 +704,14 @@ static void test_shipped_configs(void **state)
 		int ret;
 		char *err = load_captured(&lc, &c, &ret);
 
+		if (ret && strstr(err, "is not installed (not found on PATH)")) {
+			free(err);
+			continue;
+		}
 		assert_string_equal(err, "");
 		assert_int_equal(ret, 0);
 		if (!strcmp(g.gl_pathv[i], "configs/quick.ini"))
-			assert_int_equal(c.nentries, 5);
+			assert_int_equal(c.nentries, 6);
 		config_release(&c);
 		free(err);
 	}

@@ -85,7 +85,17 @@ static void check_invariants(const struct result *r, size_t nthreads)
 		sum += (double)r->thread_ops[i];
 	if (fabs(sum - ops) > 0)
 		fail_msg("thread ops add up to %.17g, ops = %.17g", sum, ops);
-	assert_true(ops > 0);
+	/*
+	 * A fixed-time window of RUN_S on a loaded machine can close before
+	 * any worker was scheduled: no operation is then a correct result
+	 * (seen on a shared 2-core CI machine), and there is nothing more to
+	 * check.  Fixed-work runs assert their exact counts separately.
+	 */
+	if (ops <= 0) {
+		assert_true(metric(r, "contended") <= 0);
+		assert_true(metric(r, "handoffs") <= 0);
+		return;
+	}
 	assert_true(metric(r, "contended") <= ops);
 	assert_true(metric(r, "handoffs") >= 0);
 	assert_true(metric(r, "handoffs") <= ops);

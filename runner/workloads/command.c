@@ -582,12 +582,42 @@ static int extract_one(const struct extract *e, const char *out, size_t len,
 	return 0;
 }
 
+/* Every regex over out[0..len-1] (NUL-terminated, modified in place). */
+static int extracts_apply(const struct extracts *x, char *out, size_t len,
+			  struct result *r)
+{
+	size_t i;
+
+	/* regexec stops at NUL: binary output must not hide the rest. */
+	for (i = 0; i < len; i++)
+		if (!out[i])
+			out[i] = ' ';
+	for (i = 0; i < x->n; i++)
+		if (extract_one(&x->e[i], out, len, r))
+			return -1;
+	return 0;
+}
+
+int command_extract(const struct wl_args *a, char *out, size_t len,
+		    struct result *r)
+{
+	struct extracts x = { 0 };
+	char err[256];
+	int ret;
+
+	if (extracts_build(a, &x, err, sizeof(err)))
+		return result_fail(r, "command: %s", err);
+	ret = extracts_apply(&x, out, len, r);
+	extracts_release(&x);
+	return ret;
+}
+
 /* Waits for the child and turns its output into metrics. */
 static int command_finish(const struct child *c, const struct extracts *x,
 			  double t0, struct result *r)
 {
 	char *out = NULL, why[96], tail[256];
-	size_t len = 0, i;
+	size_t len = 0;
 	int status = 0, over, ret = -1;
 
 	over = capture(c->out, COMMAND_MAX_OUTPUT, &out, &len);
@@ -608,14 +638,7 @@ static int command_finish(const struct child *c, const struct extracts *x,
 			    exit_reason(status, why, sizeof(why)), tail);
 		goto out;
 	}
-	/* regexec stops at NUL: binary output must not hide the rest. */
-	for (i = 0; i < len; i++)
-		if (!out[i])
-			out[i] = ' ';
-	for (i = 0; i < x->n; i++)
-		if (extract_one(&x->e[i], out, len, r))
-			goto out;
-	ret = 0;
+	ret = extracts_apply(x, out, len, r);
 out:
 	free(out);
 	return ret;

@@ -90,22 +90,26 @@ int harness_run(const struct wl_args *a, size_t n, void (*fn)(struct worker *),
 			l[i].w.jobs = 0;
 		atomic_store(&stop, 1);
 	}
-	gate_open(&gate);
+	/*
+	 * The clock starts before the gate opens: were the main thread
+	 * preempted between the two, workers would otherwise run outside
+	 * the window and the rate would come out too high.
+	 */
 	t0 = now_monotonic();
+	gate_open(&gate);
 	if (!err && !a->jobs) {
 		sleep_until(t0 + a->runtime_s);
 		atomic_store_explicit(&stop, 1, memory_order_relaxed);
-		t1 = now_monotonic();
 	}
 	for (i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
+	/* Likewise it stops after the last operation counted has ended. */
+	t1 = now_monotonic();
 	if (err) {
 		result_fail(r, "pthread_create (thread %zu of %zu): %s", started,
 			    n, strerror(err));
 		goto out;
 	}
-	if (a->jobs)
-		t1 = now_monotonic();
 	*elapsed = t1 - t0;
 	if (!isnan(spawned))
 		result_add(r, "start_latency_s", t0 - spawned);

@@ -89,7 +89,7 @@ void locks_report(struct result *r, const struct lock_cfg *c,
 
 void *locks_alloc(size_t n, size_t size)
 {
-	void *p = aligned_alloc(2 * CACHELINE, (n ? n : 1) * size);
+	void *p = aligned_alloc((size_t)2 * CACHELINE, (n ? n : 1) * size);
 
 	if (!p)
 		abort();

@@ -26,5 +26,15 @@ extern const struct workload command_workload;
 int command_split(const char *s, char ***argv, size_t *n, char *err,
 		  size_t errlen);
 void command_argv_free(char **argv);
+/*
+ * command.c: what a run does with the command's output, without the
+ * command: applies a's regexes (metric, contention, metric1..8) to
+ * out[0..len-1], which must be NUL-terminated and is modified in place
+ * (NUL bytes become blanks).  0 with each metric added to r, or -1 with
+ * r->error set (a regex that does not compile or match, a capture that is
+ * not a number).  For tests and the fuzz target.
+ */
+int command_extract(const struct wl_args *a, char *out, size_t len,
+		    struct result *r);
 
 #endif

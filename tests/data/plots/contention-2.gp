@@ -13,6 +13,7 @@ set grid
 set key outside right top
 set border 3
 set tics nomirror
+set xrange [-0.5:0.5]
 set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
 set xlabel 'contention rate (contended / ops)'
 set ylabel 'throughput (ops/s)'

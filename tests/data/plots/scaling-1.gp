@@ -22,6 +22,7 @@ plot \
   'scaling-1.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 title 'mutex', \
   for [i=0:0] 'scaling-1.dat' index i using 1:($8 > 0 ? $2 : 1/0) with points pt 6 ps 3 lc rgb 'red' title (i == 0 ? 'flagged' : '')
 unset title
+set yrange [0:*]
 set ylabel 'contention rate (contended / ops)'
 plot \
   'scaling-1.dat' index 0 using 1:5:6:7 with yerrorlines lw 2 pt 7 title 'mutex', \

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Installs the tools of contend's checks beyond the build itself (which
+# scripts/deps.sh covers): clang (make asan, tsan, fuzz), clang-tidy and
+# scan-build (make lint, from clang-tools), cppcheck (make lint) and the
+# sqlite3 shell (make check-faults inspects databases with it).  Installs
+# with apt-get when run as root, otherwise prints the command and fails.
+# Does nothing when everything is present.
+set -e
+missing=""
+have() { command -v "$1" >/dev/null 2>&1; }
+have clang || missing="$missing clang"
+# The sanitizer and libFuzzer runtimes are a separate package of clang's.
+dpkg-query -W -f='${Status}' libclang-rt-dev 2>/dev/null | grep -q "ok installed" ||
+	missing="$missing libclang-rt-dev"
+have clang-tidy || missing="$missing clang-tidy"
+have scan-build || missing="$missing clang-tools"
+have cppcheck || missing="$missing cppcheck"
+have sqlite3 || missing="$missing sqlite3"
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	echo "contend: missing packages:$missing" >&2
+	echo "run: sudo apt-get update && sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "contend: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq $missing >/dev/null

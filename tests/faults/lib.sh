@@ -1,0 +1,109 @@
+# lib.sh - shared by the fault tests (sourced): a private temp dir, the
+# sqlite3 shell, checks of a database after a fault, and a seeded random
+# delay.  Each test sets NAME before sourcing; CONTEND is the binary.
+#
+# Synchronisation is by observed state (a file exists, a process is gone),
+# polled under a deadline; a sleep only ever injects a fault at a random
+# moment, which is what these tests are about.
+set -u
+: "${CONTEND:=./contend}"
+case $CONTEND in /*) ;; *) CONTEND=$(pwd)/$CONTEND ;; esac
+tmp=$(mktemp -d /tmp/contend-fault-XXXXXX)
+bg=""
+trap 'for p in $bg; do kill -9 "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+failed=0
+
+fail() { echo "$NAME: FAIL: $*" >&2; failed=1; }
+die() { echo "$NAME: FAIL: $*" >&2; exit 1; }
+note() { echo "$NAME: $*"; }
+
+command -v sqlite3 >/dev/null 2>&1 ||
+	die "the sqlite3 shell is missing (sh scripts/lint-deps.sh installs it)"
+
+# sql DB QUERY: one query, read-only, with a busy timeout.
+sql() { sqlite3 -readonly -cmd '.timeout 10000' "$1" "$2"; }
+
+# integrity DB: PRAGMA integrity_check says ok (a missing file is fine:
+# nothing was written).
+integrity() {
+	[ -f "$1" ] || return 0
+	r=$(sql "$1" 'PRAGMA integrity_check' 2>&1)
+	[ "$r" = ok ] || fail "integrity_check of $1: $r"
+}
+
+# exactly_once DB EXP PLANNED: the experiment holds PLANNED runs, each seq
+# 0..PLANNED-1 once, none left planned or interrupted, each
+# (configuration, warm-up, repetition) once, and is complete.
+exactly_once() {
+	db=$1 exp=$2 want=$3
+	got=$(sql "$db" "SELECT count(*), count(DISTINCT seq), min(seq), max(seq),
+		sum(status IN ('planned', 'interrupted')),
+		count(DISTINCT config_id || '/' || warmup || '/' || repetition)
+		FROM runs WHERE experiment_id = $exp")
+	[ "$got" = "$want|$want|0|$((want - 1))|0|$want" ] ||
+		fail "experiment $exp: runs count|seqs|min|max|pending|distinct = $got, want $want each, 0 pending"
+	st=$(sql "$db" "SELECT status FROM experiments WHERE id = $exp")
+	[ "$st" = complete ] || fail "experiment $exp is '$st', not complete"
+}
+
+# The tests run a private copy of the binary, so that every process of
+# theirs - runner, `contend exec` children, anything those fork - is found
+# by its executable, and no other contend on the machine ever counts.
+cp "$CONTEND" "$tmp/contend" || die "cannot copy $CONTEND"
+C=$tmp/contend
+
+# procs: pids of processes running the private copy.
+procs() {
+	find /proc -mindepth 2 -maxdepth 2 -name exe -lname "$C" 2>/dev/null |
+		sed 's|/proc/\([0-9]*\)/exe|\1|'
+}
+
+# no_procs: none is left.  Waits up to 5 s for death signals to land
+# (polling the observed state), then names and kills what is left.
+no_procs() {
+	i=0
+	while [ -n "$(procs)" ]; do
+		i=$((i + 1))
+		if [ $i -gt 100 ]; then
+			fail "processes left behind: $(for p in $(procs); do
+				tr '\0' ' ' < /proc/$p/cmdline; echo; done | head -5)"
+			for p in $(procs); do kill -9 "$p" 2>/dev/null; done
+			return
+		fi
+		sleep 0.05
+	done
+}
+
+# wait_for CMD...: polls until CMD succeeds, 20 s at most.
+wait_for() {
+	i=0
+	until "$@"; do
+		i=$((i + 1))
+		[ $i -gt 400 ] && return 1
+		sleep 0.05
+	done
+}
+
+# rand_init SEED; rand_ms MAX sets $delay to a time in seconds ("0.123")
+# drawn uniformly from 0..MAX ms by a seeded LCG, reproducible on any
+# machine.  (A variable, not output: $(...) would run it in a subshell and
+# the generator would never advance.)
+rand_state=1
+delay=0
+rand_init() { rand_state=$1; }
+rand_ms() {
+	rand_state=$(( (rand_state * 1103515245 + 12345) % 2147483648 ))
+	ms=$(( (rand_state / 65536) % ($1 + 1) ))
+	delay=$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))
+}
+
+# exp_id DB: the newest experiment's id, empty when there is none.
+exp_id() {
+	[ -f "$1" ] || return 0
+	sql "$1" 'SELECT max(id) FROM experiments' 2>/dev/null
+}
+
+finish() {
+	if [ "$failed" -eq 0 ]; then note "ok"; else note "FAILED"; fi
+	exit "$failed"
+}

@@ -1,0 +1,73 @@
+/*
+ * fuzz_gpquote.c - libFuzzer target for gp_quote, the only way a name from
+ * a config reaches a gnuplot script.  For any string, the output must be
+ * exactly one gnuplot single-quoted literal: it opens and closes with a
+ * quote, every quote inside is doubled, and no control character (line
+ * break, CR, ...) appears.  So nothing after it is read as a command, and
+ * backquotes and '@' macros only ever appear inside the single quotes,
+ * where gnuplot substitutes neither.  Decoding the literal must give the
+ * input back, control characters shown as '?'.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plots/plot.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Decodes the literal q[0..n-1] into out; -1 when it is not exactly one. */
+static int decode(const char *q, size_t n, char *out)
+{
+	size_t i, o = 0;
+
+	if (n < 2 || q[0] != '\'' || q[n - 1] != '\'')
+		return -1;
+	for (i = 1; i < n - 1; i++) {
+		unsigned char c = (unsigned char)q[i];
+
+		if (c < 0x20 || c == 0x7f)
+			return -1;
+		if (c == '\'') {
+			if (i + 1 >= n - 1 || q[i + 1] != '\'')
+				return -1; /* a lone quote ends the literal */
+			i++;
+		}
+		out[o++] = (char)c;
+	}
+	out[o] = '\0';
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s = strndup((const char *)data, size), *q = NULL, *back;
+	size_t qlen = 0, i;
+	FILE *f;
+
+	if (!s)
+		abort();
+	f = open_memstream(&q, &qlen);
+	if (!f)
+		abort();
+	gp_quote(f, s);
+	if (fclose(f))
+		abort();
+	back = malloc(qlen + 1);
+	if (!back || decode(q, qlen, back))
+		abort();
+	for (i = 0; s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f)
+			s[i] = '?';
+	}
+	if (strcmp(s, back))
+		abort();
+	free(back);
+	free(q);
+	free(s);
+	return 0;
+}
