@@ -573,6 +573,17 @@ struct sqlite3 *store_db(struct store *s)
 	return s->db;
 }
 
+int store_cache_limit(struct store *s, long kib)
+{
+	char sql[64];
+
+	if (kib <= 0)
+		return error("store_cache_limit: %ld KiB is not a size", kib);
+	/* A negative cache_size is a size in KiB rather than in pages. */
+	snprintf(sql, sizeof(sql), "PRAGMA cache_size = -%ld", kib);
+	return pragma(s, sql);
+}
+
 int store_begin(struct store *s)
 {
 	return stmt_exec(s, ST_BEGIN);
