@@ -14,6 +14,7 @@
 #include "analysis/analysis.h"
 #include "analysis/json.h"
 #include "analysis/levels.h"
+#include "analysis/report.h"
 #include "runner/util.h"
 
 #define LEVELS_JSON_VERSION 1
@@ -406,11 +407,9 @@ int levels_write_json(FILE *f, const struct levels *l)
 
 /* ---- the command ---- */
 
-enum levels_format { FMT_TEXT, FMT_JSON };
-
 struct levels_args {
 	const char *db, *selector;
-	enum levels_format format;
+	enum report_format format;      /* text or json */
 	struct levels_opts opts;
 };
 
@@ -439,10 +438,6 @@ static const char usage_text[] =
 	"id or uuid (its name and label); experiments with the same name and\n"
 	"label are invocations of one level.\n";
 
-static const char *const format_names[] = {
-	[FMT_TEXT] = "text", [FMT_JSON] = "json",
-};
-
 /* A duration ("90", "2m", "500ms"); zero allowed only when zero_ok. */
 static int parse_cost(const char *opt, const char *arg, bool zero_ok,
 		      double *out)
@@ -454,18 +449,11 @@ static int parse_cost(const char *opt, const char *arg, bool zero_ok,
 	return 0;
 }
 
-static int parse_format(const char *arg, enum levels_format *fmt)
+static int parse_option(int c, const char *arg, void *args)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++)
-		if (!strcmp(format_names[i], arg)) {
-			*fmt = (enum levels_format)i;
-			return 0;
-		}
-	return error("--format: '%s' is not text or json", arg);
-}
+	struct levels_args *la = args;
+	int fmt;
 
-static int parse_option(int c, const char *arg, struct levels_args *la)
-{
 	switch (c) {
 	case O_LEVELS:
 		la->selector = arg;
@@ -477,18 +465,19 @@ static int parse_option(int c, const char *arg, struct levels_args *la)
 		la->opts.metric = arg;
 		return 0;
 	case O_FORMAT:
-		return parse_format(arg, &la->format);
+		fmt = report_format_parse(arg);
+		if (fmt != REPORT_TEXT && fmt != REPORT_JSON)
+			return error("--format: '%s' is not text or json", arg);
+		la->format = (enum report_format)fmt;
+		return 0;
 	case O_BOOT:
 		/* 0: invocations cost nothing beyond their runs. */
 		return parse_cost("boot-cost", arg, true, &la->opts.boot_cost);
 	case O_RUN:
 		return parse_cost("run-cost", arg, false, &la->opts.run_cost);
 	case O_CONFIDENCE:
-		if (parse_double(arg, &la->opts.confidence) < 0 ||
-		    !(la->opts.confidence > 0 && la->opts.confidence < 1))
-			return error("--confidence: '%s' is not a number "
-				     "between 0 and 1", arg);
-		return 0;
+		return report_cli_between("confidence", arg, 0, 1,
+					  &la->opts.confidence);
 	default:
 		return -1;
 	}
@@ -497,30 +486,19 @@ static int parse_option(int c, const char *arg, struct levels_args *la)
 /* 0 parsed, 1 help printed, -1 usage error (printed). */
 static int parse_args(int argc, char **argv, struct levels_args *la)
 {
-	int c;
+	static const struct report_cli cli = {
+		options, O_HELP, usage_text, parse_option,
+	};
+	int ret;
 
 	la->db = store_default_path();
 	la->selector = NULL;
-	la->format = FMT_TEXT;
+	la->format = REPORT_TEXT;
 	levels_opts_default(&la->opts);
-	optind = 0;   /* glibc: full reset, the CLI may parse more than once */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
-		if (c == O_HELP) {
-			fputs(usage_text, stdout);
-			return 1;
-		}
-		if (c == '?' || c == ':')
-			return error("report: unknown option or missing value "
-				     "'%s'\n%s", argv[optind - 1], usage_text);
-		if (parse_option(c, optarg, la) < 0)
-			return -1;
-	}
-	if (optind < argc && !la->selector)
-		la->selector = argv[optind++];
-	if (optind < argc)
-		return error("report: unexpected argument '%s'\n%s",
-			     argv[optind], usage_text);
+	/* A positional NAME is taken only when --levels gave none. */
+	ret = report_cli_parse(&cli, argc, argv, la, &la->selector);
+	if (ret)
+		return ret;
 	if (!la->selector)
 		return error("report: --levels needs an experiment name or "
 			     "label\n%s", usage_text);
@@ -546,8 +524,8 @@ int levels_report(int argc, char **argv)
 		ret = p == -2 ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	p = la.format == FMT_JSON ? levels_write_json(stdout, &l)
-				  : levels_write_text(stdout, &l);
+	p = la.format == REPORT_JSON ? levels_write_json(stdout, &l)
+				     : levels_write_text(stdout, &l);
 	if (p == 0 && fflush(stdout) == 0)
 		ret = 0;
 out:
