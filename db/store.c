@@ -1255,16 +1255,21 @@ static int cmp_seq(const void *a, const void *b, void *arg)
 	return (x > y) - (x < y);
 }
 
+size_t *dataset_seq_order(const struct dataset *d)
+{
+	size_t *order = xmalloc(d->nruns * sizeof(*order)), i;
+
+	for (i = 0; i < d->nruns; i++)
+		order[i] = i;
+	qsort_r(order, d->nruns, sizeof(*order), cmp_seq, (void *)d);
+	return order;
+}
+
 static void seq_walk_init(struct seq_walk *w, const struct dataset *d)
 {
-	size_t i;
-
 	w->d = d;
 	w->k = 0;
-	w->by_seq = xmalloc(d->nruns * sizeof(*w->by_seq));
-	for (i = 0; i < d->nruns; i++)
-		w->by_seq[i] = i;
-	qsort_r(w->by_seq, d->nruns, sizeof(*w->by_seq), cmp_seq, (void *)d);
+	w->by_seq = dataset_seq_order(d);
 }
 
 /* The run index of id, which is at or after the previous row's run. */
