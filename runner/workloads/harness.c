@@ -49,17 +49,6 @@ static void gate_open(struct gate *g)
 	pthread_mutex_unlock(&g->lock);
 }
 
-static void sleep_until(double deadline)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)deadline;
-	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
-		;
-}
-
 int harness_run(const struct wl_args *a, size_t n, void (*fn)(struct worker *),
 		void *ctx, struct slot *slots, double *elapsed,
 		struct result *r)
