@@ -2,12 +2,10 @@
  * harness.c - start barrier, timed window, stop flag and calibration shared
  * by the threaded workloads.
  */
-#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "runner/util.h"
 #include "runner/workloads/harness.h"
