@@ -526,7 +526,7 @@ static void flag_pair(struct analysis *a, const struct pair *p)
 	if (p->chk.misleading)
 		f = analysis_flag_add(ca, "misleading-throughput", m, (long)p->lo->c,
 			"%s %s -> %s raised throughput %+.1f%% [%+.1f%%, %+.1f%%] "
-			"(%s -> %s ops/s, Welch p %.2g) while %s fell %.1f%% "
+			"(%s -> %s ops/s, Welch p %.2g) while %s changed %+.1f%% "
 			"[%+.1f%%, %+.1f%%] (%s -> %s, p %.2g): the gain comes "
 			"from the lock changing hands less often (threads running "
 			"alone in long streaks), not from a faster lock; whole-run "
@@ -535,7 +535,7 @@ static void flag_pair(struct analysis *a, const struct pair *p)
 			"time before claiming a speed-up.",
 			p->key, param_value(p->clo, p->key),
 			param_value(p->chi, p->key), t[0], t[1], t[2], stlo, sthi,
-			p->chk.tput.p, p->lo->rate_name, -h[0], h[1], h[2], shlo,
+			p->chk.tput.p, p->lo->rate_name, h[0], h[1], h[2], shlo,
 			shhi, p->chk.rate.p, co->mean_jain, ca->mean_jain);
 	else
 		f = analysis_flag_add(ca, "contention-coupled", m, (long)p->lo->c,

@@ -611,15 +611,15 @@ static enum loop_end run_pending(struct runner *r)
 		long c = entry_of(r, pend[i].config_id);
 		enum run_status st = RUN_PLANNED;
 
-		if (stop_signal) {
-			end = LOOP_STOPPED;
-		} else if (c < 0) {
+		if (c < 0) {
 			error("run %" PRId64 ": unknown configuration %" PRId64,
 			      pend[i].run_id, pend[i].config_id);
 			end = LOOP_ERROR;
-		} else if (run_one(r, &r->cfg.entries[c], &pend[i], &st)) {
+		} else if (!stop_signal &&
+			   run_one(r, &r->cfg.entries[c], &pend[i], &st)) {
 			end = LOOP_ERROR;
 		} else if (stop_signal) {
+			/* Before the run, or the run it interrupted. */
 			end = LOOP_STOPPED;
 		} else if (r->o->fail_fast && st != RUN_OK) {
 			error("run %ld: %s; stopping (--fail-fast)", pend[i].seq,
