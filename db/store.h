@@ -175,5 +175,7 @@ void dataset_release(struct dataset *d);
 int dataset_metric(const struct dataset *d, const char *name);
 /* Value of metric m for run r (NAN when absent or m < 0). */
 double dataset_value(const struct dataset *d, size_t r, int m);
+/* The run indices of d in seq (execution) order: malloc'd, nruns long. */
+size_t *dataset_seq_order(const struct dataset *d);
 
 #endif
