@@ -68,12 +68,24 @@ char *claim_text(pid_t pid)
 
 bool claim_alive(const char *text, pid_t *pid)
 {
-	char boot[64], now[64];
-	long p;
-	unsigned long long t, t_now;
+	char boot[64], now[64], *copy = xstrdup(text), *save = NULL;
+	const char *fields[3];
+	long long p = 0;
+	uint64_t t = 0;
+	unsigned long long t_now;
+	size_t i;
 
-	if (sscanf(text, "%63s %ld %llu", boot, &p, &t) != 3 || p <= 0)
+	/* "BOOT_ID PID START_TIME", as claim_text writes it. */
+	for (i = 0; i < 3; i++)
+		fields[i] = strtok_r(i ? NULL : copy, " ", &save);
+	if (!fields[2] || strlen(fields[0]) >= sizeof(boot) ||
+	    parse_ll(fields[1], &p) || parse_u64(fields[2], &t) || p <= 0 ||
+	    p > INT32_MAX) {
+		free(copy);
 		return false;
+	}
+	strcpy(boot, fields[0]);
+	free(copy);
 	*pid = (pid_t)p;
 	if (read_line(BOOT_ID_PATH, now, sizeof(now)) || strcmp(boot, now))
 		return false; /* another boot (or machine): not running here */
