@@ -74,6 +74,15 @@ int store_experiment_create(struct store *s, struct experiment_row *e);
 int store_experiment_status(struct store *s, int64_t id, const char *status);
 int store_experiment_get(struct store *s, int64_t id, struct experiment_row *e);
 /*
+ * One meta value of an experiment: *value is malloc'd, or NULL when the
+ * key is absent.  store_meta_set replaces it (keeping its place in the
+ * order), adds it, or with value NULL deletes it.
+ */
+int store_meta_get(struct store *s, int64_t experiment, const char *key,
+		   char **value);
+int store_meta_set(struct store *s, int64_t experiment, const char *key,
+		   const char *value);
+/*
  * Resolves a selector to experiment ids, oldest first (created_at, then
  * id): the first of these that matches wins — a numeric id, a uuid (any
  * case), an experiment name (every experiment of that name), a label
@@ -166,5 +175,7 @@ void dataset_release(struct dataset *d);
 int dataset_metric(const struct dataset *d, const char *name);
 /* Value of metric m for run r (NAN when absent or m < 0). */
 double dataset_value(const struct dataset *d, size_t r, int m);
+/* The run indices of d in seq (execution) order: malloc'd, nruns long. */
+size_t *dataset_seq_order(const struct dataset *d);
 
 #endif

@@ -27,6 +27,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "db/store.h"
+#include "runner/claim.h"
 #include "runner/commands.h"
 #include "runner/config.h"
 #include "runner/host.h"
@@ -613,15 +614,15 @@ static enum loop_end run_pending(struct runner *r)
 		long c = entry_of(r, pend[i].config_id);
 		enum run_status st = RUN_PLANNED;
 
-		if (stop_signal) {
-			end = LOOP_STOPPED;
-		} else if (c < 0) {
+		if (c < 0) {
 			error("run %" PRId64 ": unknown configuration %" PRId64,
 			      pend[i].run_id, pend[i].config_id);
 			end = LOOP_ERROR;
-		} else if (run_one(r, &r->cfg.entries[c], &pend[i], &st)) {
+		} else if (!stop_signal &&
+			   run_one(r, &r->cfg.entries[c], &pend[i], &st)) {
 			end = LOOP_ERROR;
 		} else if (stop_signal) {
+			/* Before the run, or the run it interrupted. */
 			end = LOOP_STOPPED;
 		} else if (r->o->fail_fast && st != RUN_OK) {
 			error("run %ld: %s; stopping (--fail-fast)", pend[i].seq,
@@ -746,7 +747,8 @@ static int finish(struct runner *r, enum loop_end end)
 	};
 	int ret = ends[end].exit;
 
-	if (store_experiment_status(r->st, r->exp.id, ends[end].status))
+	if (store_experiment_status(r->st, r->exp.id, ends[end].status) ||
+	    claim_release(r->st, r->exp.id))
 		ret = EXIT_RUNTIME;
 	if (!r->o->quiet)
 		progress_summary(&r->prog, stdout);
@@ -770,7 +772,9 @@ static int execute(struct runner *r)
 	struct pending_run *pend;
 
 	index_ids(r);
-	if (store_experiment_status(r->st, r->exp.id, "running") ||
+	/* One runner per experiment: a second would run the same runs. */
+	if (claim_take(r->st, r->exp.id) ||
+	    store_experiment_status(r->st, r->exp.id, "running") ||
 	    store_pending_runs(r->st, r->exp.id, &pend, &left))
 		return EXIT_RUNTIME;
 	for (i = 0; i < left; i++) {

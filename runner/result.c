@@ -97,12 +97,11 @@ int result_print(const struct result *r, int fd)
 double spawn_stamp(void)
 {
 	const char *s = getenv(SPAWN_NS_ENV);
-	uint64_t ns, sec, frac;
+	uint64_t ns, sec;
 
 	if (!s || parse_u64(s, &ns) < 0)
 		return NAN;
-	/* Whole seconds apart: the nanoseconds stay exact in the sum. */
+	/* Whole seconds apart, so the nanoseconds keep their low digits. */
 	sec = ns / 1000000000u;
-	frac = ns % 1000000000u;
-	return (double)sec + (double)frac * 1e-9;
+	return (double)sec + (double)(ns % 1000000000u) / 1e9;
 }
