@@ -587,6 +587,9 @@ static enum loop_end run_pending(struct runner *r)
 		long c = entry_of(r, pend[i].config_id);
 		enum run_status st = RUN_PLANNED;
 
+		/* stop_signal is read before and again after the run: the
+		 * clone branches are on purpose. */
+		// NOLINTNEXTLINE(bugprone-branch-clone)
 		if (stop_signal) {
 			end = LOOP_STOPPED;
 		} else if (c < 0) {
