@@ -25,6 +25,13 @@ mkdir -p "$BUILD/bench"
 $CC -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $CFLAGS \
 	-o "$REF" bench/ref_fmutex.c -lpthread
 
+# Other work on the machine swamps a 3% effect: say so rather than let the
+# table look authoritative.
+if awk -v n="$(nproc)" '{ exit !($1 >= n / 2) }' /proc/loadavg; then
+	echo "fidelity.sh: warning: load average $(cut -d' ' -f1 /proc/loadavg)" \
+		"on $(nproc) cpus; the ratios below measure that load too" >&2
+fi
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 

@@ -38,6 +38,12 @@ const char *store_default_path(void);
 int store_open(const char *path, unsigned flags, struct store **out);
 void store_close(struct store *s);
 struct sqlite3 *store_db(struct store *s); /* for merge/export/bench */
+/*
+ * Caps SQLite's page cache of this connection at kib KiB (its default is
+ * 2 MiB).  For a writer that only appends, like the runner, whose memory
+ * would otherwise grow by that much over a long plan.
+ */
+int store_cache_limit(struct store *s, long kib);
 
 int store_begin(struct store *s);
 int store_commit(struct store *s);
@@ -169,5 +175,7 @@ void dataset_release(struct dataset *d);
 int dataset_metric(const struct dataset *d, const char *name);
 /* Value of metric m for run r (NAN when absent or m < 0). */
 double dataset_value(const struct dataset *d, size_t r, int m);
+/* The run indices of d in seq (execution) order: malloc'd, nruns long. */
+size_t *dataset_seq_order(const struct dataset *d);
 
 #endif

@@ -38,6 +38,8 @@
 #include "runner/spawn.h"
 #include "runner/util.h"
 
+/* The runner's SQLite page cache, KiB (store_cache_limit). */
+#define RUNNER_CACHE_KIB 256
 /* Exit status after SIGINT/SIGTERM, as a shell reports a SIGINT death. */
 #define EXIT_INTERRUPTED 130
 /* randomize_env: CONTEND_PAD holds 0 .. ENV_PAD_MAX - 1 bytes. */
@@ -57,12 +59,18 @@ struct run_opts {
 	bool dry_run, quiet, fail_fast;
 };
 
+struct id_index {
+	int64_t id;
+	size_t entry;
+};
+
 struct runner {
 	const struct run_opts *o;
 	struct experiment_config cfg;
 	struct store *st;
 	struct experiment_row exp;
 	int64_t *config_ids;     /* by entry index (pos) */
+	struct id_index *by_id;  /* config_ids sorted, for entry_of() */
 	struct plan plan;
 	struct progress prog;
 	bool any_auto;
@@ -564,14 +572,33 @@ out:
 
 enum loop_end { LOOP_DONE, LOOP_STOPPED, LOOP_FAILFAST, LOOP_ERROR };
 
-static long entry_of(const struct runner *r, int64_t config_id)
+static int cmp_id(const void *a, const void *b)
+{
+	const struct id_index *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Sorts the configuration ids once: a plan may hold 100000 runs. */
+static void index_ids(struct runner *r)
 {
 	size_t i;
 
+	r->by_id = xcalloc(r->cfg.nentries, sizeof(*r->by_id));
 	for (i = 0; i < r->cfg.nentries; i++)
-		if (r->config_ids[i] == config_id)
-			return (long)i;
-	return -1;
+		r->by_id[i] = (struct id_index){ r->config_ids[i], i };
+	qsort(r->by_id, r->cfg.nentries, sizeof(*r->by_id), cmp_id);
+}
+
+/* The entry index of a stored configuration id, or -1. */
+static long entry_of(const struct runner *r, int64_t config_id)
+{
+	struct id_index key = { config_id, 0 };
+	const struct id_index *hit;
+
+	hit = bsearch(&key, r->by_id, r->cfg.nentries, sizeof(*r->by_id),
+		      cmp_id);
+	return hit ? (long)hit->entry : -1;
 }
 
 /* Every run still planned (or interrupted), in seq order. */
@@ -587,18 +614,15 @@ static enum loop_end run_pending(struct runner *r)
 		long c = entry_of(r, pend[i].config_id);
 		enum run_status st = RUN_PLANNED;
 
-		/* stop_signal is read before and again after the run: the
-		 * clone branches are on purpose. */
-		// NOLINTNEXTLINE(bugprone-branch-clone)
-		if (stop_signal) {
-			end = LOOP_STOPPED;
-		} else if (c < 0) {
+		if (c < 0) {
 			error("run %" PRId64 ": unknown configuration %" PRId64,
 			      pend[i].run_id, pend[i].config_id);
 			end = LOOP_ERROR;
-		} else if (run_one(r, &r->cfg.entries[c], &pend[i], &st)) {
+		} else if (!stop_signal &&
+			   run_one(r, &r->cfg.entries[c], &pend[i], &st)) {
 			end = LOOP_ERROR;
 		} else if (stop_signal) {
+			/* Before the run, or the run it interrupted. */
 			end = LOOP_STOPPED;
 		} else if (r->o->fail_fast && st != RUN_OK) {
 			error("run %ld: %s; stopping (--fail-fast)", pend[i].seq,
@@ -747,6 +771,7 @@ static int execute(struct runner *r)
 	size_t i, left = 0, jobs = 0;
 	struct pending_run *pend;
 
+	index_ids(r);
 	/* One runner per experiment: a second would run the same runs. */
 	if (claim_take(r->st, r->exp.id) ||
 	    store_experiment_status(r->st, r->exp.id, "running") ||
@@ -785,6 +810,7 @@ static void runner_release(struct runner *r)
 	config_release(&r->cfg);
 	experiment_row_release(&r->exp);
 	free(r->config_ids);
+	free(r->by_id);
 	if (r->st)
 		store_close(r->st);
 }
@@ -821,7 +847,14 @@ static int open_store(struct runner *r, unsigned flags)
 	if (signals_install())
 		return -1;
 	r->stop_fd = stop_pipe[0];
-	return store_open(path, flags, &r->st);
+	if (store_open(path, flags, &r->st))
+		return -1;
+	/*
+	 * The runner appends a run at a time: a small page cache does, and
+	 * SQLite's default 2 MiB was most of the runner's memory growth
+	 * over a 10,000-run plan (docs/PERFORMANCE.md).
+	 */
+	return store_cache_limit(r->st, RUNNER_CACHE_KIB);
 }
 
 static int run_fresh(const struct run_opts *o)
@@ -946,6 +979,11 @@ static int run_resume(const struct run_opts *o)
 		ret = 0;
 		goto out;
 	}
+	if (!strcmp(r.exp.status, "running"))
+		warning("experiment %" PRId64 " is marked running: its runner "
+			"was killed (resuming is right) or is still running "
+			"(then stop this one: both would run the same runs)",
+			r.exp.id);
 	if (config_load_buffer(r.exp.config_path, r.exp.config_text,
 			       strlen(r.exp.config_text), &r.cfg))
 		goto out;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "version.h"
 #include "runner/commands.h"
 #include "runner/util.h"
 

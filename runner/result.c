@@ -101,7 +101,7 @@ double spawn_stamp(void)
 
 	if (!s || parse_u64(s, &ns) < 0)
 		return NAN;
-	/* Whole seconds apart: a double holds ns since 1970 only to ~0.2 us. */
+	/* Whole seconds apart, so the nanoseconds keep their low digits. */
 	sec = ns / 1000000000u;
-	return (double)sec + (double)(ns % 1000000000u) * 1e-9;
+	return (double)sec + (double)(ns % 1000000000u) / 1e9;
 }

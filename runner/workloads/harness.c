@@ -2,12 +2,10 @@
  * harness.c - start barrier, timed window, stop flag and calibration shared
  * by the threaded workloads.
  */
-#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "runner/util.h"
 #include "runner/workloads/harness.h"
@@ -49,17 +47,6 @@ static void gate_open(struct gate *g)
 	pthread_mutex_unlock(&g->lock);
 }
 
-static void sleep_until(double deadline)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)deadline;
-	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
-		;
-}
-
 int harness_run(const struct wl_args *a, size_t n, void (*fn)(struct worker *),
 		void *ctx, struct slot *slots, double *elapsed,
 		struct result *r)
@@ -90,22 +77,26 @@ int harness_run(const struct wl_args *a, size_t n, void (*fn)(struct worker *),
 			l[i].w.jobs = 0;
 		atomic_store(&stop, 1);
 	}
-	gate_open(&gate);
+	/*
+	 * The clock starts before the gate opens: were the main thread
+	 * preempted between the two, workers would otherwise run outside
+	 * the window and the rate would come out too high.
+	 */
 	t0 = now_monotonic();
+	gate_open(&gate);
 	if (!err && !a->jobs) {
 		sleep_until(t0 + a->runtime_s);
 		atomic_store_explicit(&stop, 1, memory_order_relaxed);
-		t1 = now_monotonic();
 	}
 	for (i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
+	/* Likewise it stops after the last operation counted has ended. */
+	t1 = now_monotonic();
 	if (err) {
 		result_fail(r, "pthread_create (thread %zu of %zu): %s", started,
 			    n, strerror(err));
 		goto out;
 	}
-	if (a->jobs)
-		t1 = now_monotonic();
 	*elapsed = t1 - t0;
 	if (!isnan(spawned))
 		result_add(r, "start_latency_s", t0 - spawned);

@@ -9,18 +9,25 @@
  * group has its own lock and its own struct guarded, on cache lines of its
  * own.  A workload's worker loop is:
  *
- *	lock(&g->lock);
- *	handoffs += guarded_update(&g->data, me);   // under the lock
- *	busy_loops(cfg->hold);
- *	unlock(&g->lock);
- *	busy_loops(cfg->outside);                   // worklen + think_ns
+ *	while (locks_continue(w, fixed, done)) {
+ *		lock(&g->lock);
+ *		handoffs += guarded_update(&g->data, me);   // under the lock
+ *		busy_loops(cfg->hold);
+ *		unlock(&g->lock);
+ *		busy_loops(cfg->outside);            // worklen + think_ns
+ *		done++;
+ *	}
  *
- * and after harness_run() the workload copies each group's data.count into
- * an array, then calls locks_check() and locks_report().
+ * with counters in locals (or, on slow paths only, in the worker's slot),
+ * written to the slot at the end.  The run function calls locks_cfg_init(),
+ * allocates its groups with locks_alloc(), fills a struct lock_run and
+ * calls locks_run(): timed run, mutual-exclusion check, report.
  */
 #ifndef CONTEND_LOCKS_H
 #define CONTEND_LOCKS_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
