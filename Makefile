@@ -187,14 +187,9 @@ lint-tidy: $(BUILD)/version.h
 	printf '%s\n' $(SRC) | xargs -P2 -n4 sh -c \
 	  'clang-tidy --quiet "$$@" -- $(LINT_FLAGS)' clang-tidy
 
-# The two vfork checkers are off: runner/spawn.c uses vfork on purpose (fork
-# was 40% of the runner's CPU per run) and its child calls only
-# async-signal-safe functions before execve; clang-tidy's NOLINT marks the
-# same line, which scan-build cannot read.
 lint-scan:
 	rm -rf build-scan
 	scan-build --status-bugs --use-cc=clang -o build-scan/report \
-	  -disable-checker security.insecureAPI.vfork -disable-checker unix.Vfork \
 	  $(MAKE) -j2 BUILD=build-scan build-scan/contend
 
 format:

@@ -4,7 +4,6 @@
  * /proc/PID/stat, in clock ticks since boot): a pid reused after the
  * runner died, or the same pid after a reboot, never matches.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +32,7 @@ static int read_line(const char *path, char *buf, size_t len)
 }
 
 /* Start time of pid in clock ticks since boot; -1 when it is gone. */
-static int start_time(pid_t pid, unsigned long long *ticks)
+static int start_time(pid_t pid, uint64_t *ticks)
 {
 	char path[64], buf[1024], *p;
 	int field;
@@ -50,46 +49,51 @@ static int start_time(pid_t pid, unsigned long long *ticks)
 		p = strchr(p + 1, ' ');
 	if (!p)
 		return -1;
-	errno = 0;
-	*ticks = strtoull(p + 1, NULL, 10);
-	return errno ? -1 : 0;
+	p[strcspn(p + 1, " ") + 1] = '\0';
+	return parse_u64(p + 1, ticks);
 }
 
 char *claim_text(pid_t pid)
 {
 	char boot[64];
-	unsigned long long t;
+	uint64_t t;
 
 	if (read_line(BOOT_ID_PATH, boot, sizeof(boot)) || !*boot ||
 	    start_time(pid, &t))
 		return NULL;
-	return xasprintf("%s %ld %llu", boot, (long)pid, t);
+	return xasprintf("%s %ld %" PRIu64, boot, (long)pid, t);
+}
+
+/* Splits "BOOTID PID STARTTIME"; -1 unless it is exactly that. */
+static int claim_parse(const char *text, char *boot, size_t len, pid_t *pid,
+		       uint64_t *ticks)
+{
+	const char *sp1 = strchr(text, ' '), *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
+	char num[32];
+	long long p;
+
+	if (!sp2 || sp1 == text || (size_t)(sp1 - text) >= len ||
+	    (size_t)(sp2 - sp1 - 1) >= sizeof(num))
+		return -1;
+	snprintf(boot, len, "%.*s", (int)(sp1 - text), text);
+	snprintf(num, sizeof(num), "%.*s", (int)(sp2 - sp1 - 1), sp1 + 1);
+	if (parse_ll(num, &p) || p <= 0 || p > INT32_MAX ||
+	    parse_u64(sp2 + 1, ticks))
+		return -1;
+	*pid = (pid_t)p;
+	return 0;
 }
 
 bool claim_alive(const char *text, pid_t *pid)
 {
-	char boot[64], now[64], *copy = xstrdup(text), *save = NULL;
-	const char *fields[3];
-	long long p = 0;
-	uint64_t t = 0;
-	unsigned long long t_now;
-	size_t i;
+	char boot[64], now[64];
+	uint64_t t, t_now;
 
-	/* "BOOT_ID PID START_TIME", as claim_text writes it. */
-	for (i = 0; i < 3; i++)
-		fields[i] = strtok_r(i ? NULL : copy, " ", &save);
-	if (!fields[2] || strlen(fields[0]) >= sizeof(boot) ||
-	    parse_ll(fields[1], &p) || parse_u64(fields[2], &t) || p <= 0 ||
-	    p > INT32_MAX) {
-		free(copy);
+	if (claim_parse(text, boot, sizeof(boot), pid, &t))
 		return false;
-	}
-	strcpy(boot, fields[0]);
-	free(copy);
-	*pid = (pid_t)p;
 	if (read_line(BOOT_ID_PATH, now, sizeof(now)) || strcmp(boot, now))
 		return false; /* another boot (or machine): not running here */
-	return !start_time((pid_t)p, &t_now) && t_now == t;
+	return !start_time(*pid, &t_now) && t_now == t;
 }
 
 int claim_take(struct store *s, int64_t experiment)

@@ -35,7 +35,7 @@ limited() {
 
 # ---- the limit reached during the runs, then lifted ----
 db=$tmp/limit.db
-limited 400 "$db"    # 200 KiB
+limited 800 "$db"    # 400 KiB
 [ $rc = 1 ] || fail "file size limit during the runs: exit $rc: $(cat "$tmp/err")"
 grep -q "$db: .*(is the disk full, or a file size limit reached?)" "$tmp/err" ||
 	fail "file size limit: unclear error: $(cat "$tmp/err")"
@@ -66,8 +66,8 @@ mnt=$tmp/mnt
 mkdir "$mnt"
 if mount -t tmpfs -o size=16m tmpfs "$mnt" 2> /dev/null; then
 	trap 'umount "$mnt" 2>/dev/null; for p in $bg; do kill -9 "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
-	# Leave 256 KiB free.
-	dd if=/dev/zero of="$mnt/filler" bs=1k count=16128 2> /dev/null
+	# Leave 512 KiB free.
+	dd if=/dev/zero of="$mnt/filler" bs=1k count=15872 2> /dev/null
 	db=$mnt/full.db
 	"$C" run "$tmp/f.ini" --db "$db" --quiet > /dev/null 2> "$tmp/err"
 	rc=$?
