@@ -107,13 +107,23 @@ const struct metric_summary *analysis_metric(const struct analysis *a,
  */
 size_t analysis_values(const struct dataset *d, size_t c, int m,
 		       double **out);
+/* The same with get(d, r) for each run in place of a metric's value. */
+size_t analysis_values_of(const struct dataset *d, size_t c,
+			  double (*get)(const struct dataset *, size_t),
+			  double **out);
 
 /*
- * Per-run derived quantities (NAN when the run lacks the data): hand-offs
- * per second (the handoff_rate metric, else handoffs / elapsed_s), and
- * Jain's index of the run's per-thread operation counts.
+ * Per-run quantities, as getters for analysis_values_of (NAN when the run
+ * lacks the data): the throughput and contention_rate metrics; hand-offs
+ * per second (the handoff_rate metric, else handoffs / elapsed_s);
+ * contended acquisitions per second (throughput x contention_rate, the
+ * stand-in for a workload that counts no hand-offs); and Jain's index of
+ * the run's per-thread operation counts.
  */
+double analysis_throughput(const struct dataset *d, size_t r);
+double analysis_contention_rate(const struct dataset *d, size_t r);
 double analysis_handoff_rate(const struct dataset *d, size_t r);
+double analysis_contended_rate(const struct dataset *d, size_t r);
 double analysis_jain(const struct dataset *d, size_t r);
 /* True for a measured run: not warm-up, status ok. */
 bool analysis_measured(const struct dataset *d, size_t r);

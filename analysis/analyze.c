@@ -45,6 +45,16 @@ bool analysis_measured(const struct dataset *d, size_t r)
 	return !d->runs[r].warmup && d->runs[r].status == RUN_OK;
 }
 
+double analysis_throughput(const struct dataset *d, size_t r)
+{
+	return dataset_value(d, r, dataset_metric(d, "throughput"));
+}
+
+double analysis_contention_rate(const struct dataset *d, size_t r)
+{
+	return dataset_value(d, r, dataset_metric(d, "contention_rate"));
+}
+
 double analysis_handoff_rate(const struct dataset *d, size_t r)
 {
 	double rate = dataset_value(d, r, dataset_metric(d, "handoff_rate"));
@@ -55,6 +65,11 @@ double analysis_handoff_rate(const struct dataset *d, size_t r)
 	h = dataset_value(d, r, dataset_metric(d, "handoffs"));
 	t = dataset_value(d, r, dataset_metric(d, "elapsed_s"));
 	return t > 0 ? h / t : NAN;
+}
+
+double analysis_contended_rate(const struct dataset *d, size_t r)
+{
+	return analysis_throughput(d, r) * analysis_contention_rate(d, r);
 }
 
 double analysis_jain(const struct dataset *d, size_t r)
@@ -98,6 +113,14 @@ size_t analysis_values(const struct dataset *d, size_t c, int m,
 {
 	*out = xmalloc(d->configs[c].nruns * sizeof(**out));
 	return collect(d, c, m, NULL, *out, NULL);
+}
+
+size_t analysis_values_of(const struct dataset *d, size_t c,
+			  double (*get)(const struct dataset *, size_t),
+			  double **out)
+{
+	*out = xmalloc(d->configs[c].nruns * sizeof(**out));
+	return collect(d, c, -1, get, *out, NULL);
 }
 
 const struct metric_summary *analysis_metric(const struct analysis *a,
@@ -318,22 +341,12 @@ static int analyze_config(struct analysis *a, size_t c, double confidence)
 
 /* ---- correlations ---- */
 
-static double contention_of(const struct dataset *d, size_t r)
-{
-	return dataset_value(d, r, dataset_metric(d, "contention_rate"));
-}
-
-static double throughput_of(const struct dataset *d, size_t r)
-{
-	return dataset_value(d, r, dataset_metric(d, "throughput"));
-}
-
 /* The x of each correlation row; y is always throughput. */
 static const struct {
 	const char *name;
 	double (*get)(const struct dataset *d, size_t r);
 } corr_x[] = {
-	{ "contention_rate", contention_of },
+	{ "contention_rate", analysis_contention_rate },
 	{ "handoff_rate", analysis_handoff_rate },
 	{ "jain", analysis_jain },
 };
@@ -374,7 +387,7 @@ static int corr_add(struct analysis *a, const char *section, long config,
 			if (!analysis_measured(d, r))
 				continue;
 			xv = corr_x[k].get(d, r);
-			yv = throughput_of(d, r);
+			yv = analysis_throughput(d, r);
 			if (isnan(xv) || isnan(yv))
 				continue;
 			x[n] = xv;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "analysis/compare.h"
+#include "analysis/json.h"
 #include "analysis/numfile.h"
 #include "runner/commands.h"
 #include "plots/plot.h"
@@ -515,48 +516,25 @@ static void print_text(FILE *f, const struct compare_result *r,
 
 /* ---- json (docs/compare-json.md) ---- */
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch == '\t')
-			fputs("\\t", f);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
-/* JSON has no NaN: a figure that cannot be computed is null. */
-static void json_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.15g", v);
-	else
-		fputs("null", f);
-}
-
+/*
+ * The layout here is compare's own (several members a line), so only the
+ * string and number primitives of analysis/json.h are shared.  An absent
+ * or empty string is null.
+ */
 static void json_key_str(FILE *f, const char *key, const char *v)
 {
 	fprintf(f, "\"%s\": ", key);
 	if (v && *v)
-		json_str(f, v);
+		json_string(f, v);
 	else
 		fputs("null", f);
 }
 
+/* JSON has no NaN: a figure that cannot be computed is null. */
 static void json_key_num(FILE *f, const char *key, double v)
 {
 	fprintf(f, "\"%s\": ", key);
-	json_num(f, v);
+	json_number(f, v);
 }
 
 static void json_selection(FILE *f, const struct selection *s)
@@ -596,9 +574,9 @@ static void json_params(FILE *f, const struct ds_config *c)
 	fputc('{', f);
 	for (i = 0; c && i < c->nparams; i++) {
 		fputs(i ? ", " : "", f);
-		json_str(f, c->params[i].key);
+		json_string(f, c->params[i].key);
 		fputs(": ", f);
-		json_str(f, c->params[i].value);
+		json_string(f, c->params[i].value);
 	}
 	fputc('}', f);
 }

@@ -45,9 +45,8 @@ static const char usage_text[] =
 	"                      [--resolve PCT] [--handoff-drop PCT] [--confidence C]\n"
 	"                      [--html DIR] [--markdown DIR]\n";
 
-/* A number strictly inside (lo, hi), or a usage error naming the option. */
-static int parse_between(const char *opt, const char *text, double lo,
-			 double hi, double *out)
+int report_cli_between(const char *opt, const char *text, double lo,
+		       double hi, double *out)
 {
 	if (parse_double(text, out) < 0 || !(*out > lo && *out < hi))
 		return error("--%s: '%s' is not a number between %g and %g", opt,
@@ -55,8 +54,35 @@ static int parse_between(const char *opt, const char *text, double lo,
 	return 0;
 }
 
-static int parse_option(int c, const char *arg, struct report_args *ra)
+int report_cli_parse(const struct report_cli *cli, int argc, char **argv,
+		     void *args, const char **operand)
 {
+	int c;
+
+	optind = 0;   /* glibc: full reset, the CLI may parse more than once */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", cli->options, NULL)) != -1) {
+		if (c == cli->help) {
+			fputs(cli->usage, stdout);
+			return 1;
+		}
+		if (c == '?' || c == ':')
+			return error("report: unknown option or missing value '%s'\n%s",
+				     argv[optind - 1], cli->usage);
+		if (cli->option(c, optarg, args) < 0)
+			return -1;
+	}
+	if (optind < argc && !*operand)
+		*operand = argv[optind++];
+	if (optind < argc)
+		return error("report: unexpected argument '%s'\n%s", argv[optind],
+			     cli->usage);
+	return 0;
+}
+
+static int parse_option(int c, const char *arg, void *args)
+{
+	struct report_args *ra = args;
 	int fmt;
 
 	switch (c) {
@@ -70,15 +96,17 @@ static int parse_option(int c, const char *arg, struct report_args *ra)
 		ra->format = (enum report_format)fmt;
 		return 0;
 	case O_RESOLVE:
-		return parse_between("resolve", arg, 0, 1000, &ra->opts.resolve_pct);
+		return report_cli_between("resolve", arg, 0, 1000,
+					  &ra->opts.resolve_pct);
 	case O_HANDOFF:
-		if (parse_between("handoff-drop", arg, 0, 100,
-				  &ra->opts.handoff_drop) < 0)
+		if (report_cli_between("handoff-drop", arg, 0, 100,
+				       &ra->opts.handoff_drop) < 0)
 			return -1;
 		ra->opts.handoff_drop /= 100;
 		return 0;
 	case O_CONFIDENCE:
-		return parse_between("confidence", arg, 0, 1, &ra->opts.confidence);
+		return report_cli_between("confidence", arg, 0, 1,
+					  &ra->opts.confidence);
 	case O_HTML:
 		ra->html_dir = arg;
 		return 0;
@@ -93,32 +121,16 @@ static int parse_option(int c, const char *arg, struct report_args *ra)
 /* 0 parsed, 1 help printed, -1 usage error (printed). */
 static int parse_args(int argc, char **argv, struct report_args *ra)
 {
-	int c;
+	static const struct report_cli cli = {
+		options, O_HELP, usage_text, parse_option,
+	};
 
 	ra->db = store_default_path();
 	ra->selector = NULL;
 	ra->format = REPORT_TEXT;
 	ra->html_dir = ra->md_dir = NULL;
 	analysis_opts_default(&ra->opts);
-	optind = 0;   /* glibc: full reset, the CLI may parse more than once */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
-		if (c == O_HELP) {
-			fputs(usage_text, stdout);
-			return 1;
-		}
-		if (c == '?' || c == ':')
-			return error("report: unknown option or missing value '%s'\n%s",
-				     argv[optind - 1], usage_text);
-		if (parse_option(c, optarg, ra) < 0)
-			return -1;
-	}
-	if (optind < argc)
-		ra->selector = argv[optind++];
-	if (optind < argc)
-		return error("report: unexpected argument '%s'\n%s", argv[optind],
-			     usage_text);
-	return 0;
+	return report_cli_parse(&cli, argc, argv, ra, &ra->selector);
 }
 
 /*

@@ -269,50 +269,20 @@ static size_t extract_metric(const struct dataset *d, size_t c,
 	return m < 0 ? 0 : analysis_values(d, c, m, out);
 }
 
-/* The values get() gives the measured runs of configuration c (NANs out). */
-static size_t collect_runs(const struct dataset *d, size_t c,
-			   double (*get)(const struct dataset *, size_t),
-			   double **out)
-{
-	const struct ds_config *dc = &d->configs[c];
-	size_t r, n = 0;
-
-	*out = xcalloc(dc->nruns, sizeof(**out));
-	for (r = dc->run0; r < dc->run0 + dc->nruns; r++) {
-		double v;
-
-		if (!analysis_measured(d, r))
-			continue;
-		v = get(d, r);
-		if (!isnan(v))
-			(*out)[n++] = v;
-	}
-	return n;
-}
-
 /* Hand-offs per second as the analysis flag reads them. */
 static size_t extract_handoff_rate(const struct dataset *d, size_t c,
 				   const char *unused, double **out)
 {
 	(void)unused;
-	return collect_runs(d, c, analysis_handoff_rate, out);
+	return analysis_values_of(d, c, analysis_handoff_rate, out);
 }
 
-/*
- * Contended acquisitions per second, throughput x contention_rate of the
- * same run: the analysis flag's stand-in when a side has no hand-off rate.
- */
-static double contended_per_s(const struct dataset *d, size_t r)
-{
-	return dataset_value(d, r, dataset_metric(d, "throughput")) *
-	       dataset_value(d, r, dataset_metric(d, "contention_rate"));
-}
-
+/* The analysis flag's stand-in when a side has no hand-off rate. */
 static size_t extract_contended_rate(const struct dataset *d, size_t c,
 				     const char *unused, double **out)
 {
 	(void)unused;
-	return collect_runs(d, c, contended_per_s, out);
+	return analysis_values_of(d, c, analysis_contended_rate, out);
 }
 
 struct sample {

@@ -338,51 +338,6 @@ struct side {
 	const char *rate_name;
 };
 
-static double contended_per_s(const struct dataset *d, size_t r)
-{
-	return dataset_value(d, r, dataset_metric(d, "throughput")) *
-	       dataset_value(d, r, dataset_metric(d, "contention_rate"));
-}
-
-static double contention_rate(const struct dataset *d, size_t r)
-{
-	return dataset_value(d, r, dataset_metric(d, "contention_rate"));
-}
-
-/* Measured values of get over configuration c, NANs skipped. */
-static size_t series(const struct dataset *d, size_t c,
-		     double (*get)(const struct dataset *, size_t), double *x)
-{
-	const struct ds_config *cf = &d->configs[c];
-	size_t r, n = 0;
-
-	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
-		double v;
-
-		if (!analysis_measured(d, r))
-			continue;
-		v = get(d, r);
-		if (!isnan(v))
-			x[n++] = v;
-	}
-	return n;
-}
-
-static double tput_of(const struct dataset *d, size_t r)
-{
-	return dataset_value(d, r, dataset_metric(d, "throughput"));
-}
-
-static double *series_alloc(const struct dataset *d, size_t c,
-			     double (*get)(const struct dataset *, size_t),
-			     size_t *n)
-{
-	double *x = xmalloc((d->configs[c].nruns + 1) * sizeof(*x));
-
-	*n = series(d, c, get, x);
-	return x;
-}
-
 /* The side of configuration c, its series loaded on first use. */
 static void side_load(const struct dataset *d, struct series_set *cache,
 		      size_t c, struct side *s)
@@ -390,10 +345,14 @@ static void side_load(const struct dataset *d, struct series_set *cache,
 	struct series_set *ss = &cache[c];
 
 	if (!ss->loaded) {
-		ss->tput = series_alloc(d, c, tput_of, &ss->ntput);
-		ss->rate = series_alloc(d, c, analysis_handoff_rate, &ss->nrate);
-		ss->cont = series_alloc(d, c, contention_rate, &ss->ncont);
-		ss->cps = series_alloc(d, c, contended_per_s, &ss->ncps);
+		ss->ntput = analysis_values_of(d, c, analysis_throughput,
+					       &ss->tput);
+		ss->nrate = analysis_values_of(d, c, analysis_handoff_rate,
+					       &ss->rate);
+		ss->ncont = analysis_values_of(d, c, analysis_contention_rate,
+					       &ss->cont);
+		ss->ncps = analysis_values_of(d, c, analysis_contended_rate,
+					      &ss->cps);
 		ss->loaded = true;
 	}
 	s->c = c;
@@ -567,7 +526,7 @@ static void flag_pair(struct analysis *a, const struct pair *p)
 	if (p->chk.misleading)
 		f = analysis_flag_add(ca, "misleading-throughput", m, (long)p->lo->c,
 			"%s %s -> %s raised throughput %+.1f%% [%+.1f%%, %+.1f%%] "
-			"(%s -> %s ops/s, Welch p %.2g) while %s fell %.1f%% "
+			"(%s -> %s ops/s, Welch p %.2g) while %s changed %+.1f%% "
 			"[%+.1f%%, %+.1f%%] (%s -> %s, p %.2g): the gain comes "
 			"from the lock changing hands less often (threads running "
 			"alone in long streaks), not from a faster lock; whole-run "
@@ -576,7 +535,7 @@ static void flag_pair(struct analysis *a, const struct pair *p)
 			"time before claiming a speed-up.",
 			p->key, param_value(p->clo, p->key),
 			param_value(p->chi, p->key), t[0], t[1], t[2], stlo, sthi,
-			p->chk.tput.p, p->lo->rate_name, -h[0], h[1], h[2], shlo,
+			p->chk.tput.p, p->lo->rate_name, h[0], h[1], h[2], shlo,
 			shhi, p->chk.rate.p, co->mean_jain, ca->mean_jain);
 	else
 		f = analysis_flag_add(ca, "contention-coupled", m, (long)p->lo->c,

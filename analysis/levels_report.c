@@ -12,7 +12,9 @@
 #include <time.h>
 
 #include "analysis/analysis.h"
+#include "analysis/json.h"
 #include "analysis/levels.h"
+#include "analysis/report.h"
 #include "runner/util.h"
 
 #define LEVELS_JSON_VERSION 1
@@ -115,7 +117,7 @@ static void text_invocations(FILE *f, const struct level *lv)
 		"status", "kernel");
 	for (size_t i = 0; i < lv->ninv; i++) {
 		const struct experiment_row *e = &lv->inv[i].exp;
-		const char *kernel = experiment_meta(e, "kernel");
+		const char *kernel = experiment_meta(e, "kernel_release");
 
 		fprintf(f, "%-6zu %-8lld %-21s %-12s %s\n", i + 1,
 			(long long)e->id, utc((char[32]){ 0 }, 32, e->created_at),
@@ -262,232 +264,152 @@ int levels_write_text(FILE *f, const struct levels *l)
 
 /* ---- json ---- */
 
-/* A minimal pretty-printing emitter: NAN and infinities become null. */
-struct jw {
-	FILE *f;
-	int depth;
-	bool more[16];          /* a value was already written at this depth */
-};
-
-static void jw_string(FILE *f, const char *s)
+static void json_methods(struct json_writer *w)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-
-	fputc('"', f);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
+	json_open(w, "methods", '{');
+	json_str(w, "invocation", "experiments with the same name and label");
+	json_str(w, "anova", "one-way random effects, moment estimates");
+	json_str(w, "mean_ci", "student-t over invocation means, k-1 df");
+	json_str(w, "n_eff", "N / (1 + (n0 - 1) icc)");
+	json_str(w, "n_opt", "sqrt(c_i var_within / (c_r var_between))");
+	json_close(w, '}');
 }
 
-static void jw_key(struct jw *w, const char *key)
-{
-	if (w->more[w->depth])
-		fputc(',', w->f);
-	w->more[w->depth] = true;
-	if (w->depth)
-		fprintf(w->f, "\n%*s", 2 * w->depth, "");
-	if (key) {
-		jw_string(w->f, key);
-		fputs(": ", w->f);
-	}
-}
-
-static void jw_open(struct jw *w, const char *key, char c)
-{
-	jw_key(w, key);
-	fputc(c, w->f);
-	w->more[++w->depth] = false;
-}
-
-static void jw_close(struct jw *w, char c)
-{
-	bool had = w->more[w->depth--];
-
-	if (had)
-		fprintf(w->f, "\n%*s", 2 * w->depth, "");
-	fputc(c, w->f);
-}
-
-static void jw_num(struct jw *w, const char *key, double v)
-{
-	jw_key(w, key);
-	if (isfinite(v))
-		fprintf(w->f, "%.15g", v);
-	else
-		fputs("null", w->f);
-}
-
-static void jw_int(struct jw *w, const char *key, long long v)
-{
-	jw_key(w, key);
-	fprintf(w->f, "%lld", v);
-}
-
-static void jw_str(struct jw *w, const char *key, const char *s)
-{
-	jw_key(w, key);
-	jw_string(w->f, s);
-}
-
-static void json_methods(struct jw *w)
-{
-	jw_open(w, "methods", '{');
-	jw_str(w, "invocation", "experiments with the same name and label");
-	jw_str(w, "anova", "one-way random effects, moment estimates");
-	jw_str(w, "mean_ci", "student-t over invocation means, k-1 df");
-	jw_str(w, "n_eff", "N / (1 + (n0 - 1) icc)");
-	jw_str(w, "n_opt", "sqrt(c_i var_within / (c_r var_between))");
-	jw_close(w, '}');
-}
-
-static void json_anova(struct jw *w, const struct level_config *c)
+static void json_anova(struct json_writer *w, const struct level_config *c)
 {
 	const struct anova *a = &c->anova;
 
-	jw_open(w, "anova", '{');
-	jw_int(w, "df_between", a->k > 0 ? (long long)a->k - 1 : 0);
-	jw_int(w, "df_within", a->n > a->k ? (long long)(a->n - a->k) : 0);
-	jw_num(w, "ms_between", a->ms_between);
-	jw_num(w, "ms_within", a->ms_within);
-	jw_num(w, "f", a->f);
-	jw_num(w, "p", a->p);
-	jw_num(w, "var_between", a->var_between);
-	jw_num(w, "var_within", a->var_within);
-	jw_num(w, "share_between", c->share_between);
-	jw_num(w, "share_within", c->share_within);
-	jw_num(w, "icc", a->icc);
-	jw_num(w, "n0", a->n0);
-	jw_close(w, '}');
+	json_open(w, "anova", '{');
+	json_int(w, "df_between", a->k > 0 ? (long long)a->k - 1 : 0);
+	json_int(w, "df_within", a->n > a->k ? (long long)(a->n - a->k) : 0);
+	json_num(w, "ms_between", a->ms_between);
+	json_num(w, "ms_within", a->ms_within);
+	json_num(w, "f", a->f);
+	json_num(w, "p", a->p);
+	json_num(w, "var_between", a->var_between);
+	json_num(w, "var_within", a->var_within);
+	json_num(w, "share_between", c->share_between);
+	json_num(w, "share_within", c->share_within);
+	json_num(w, "icc", a->icc);
+	json_num(w, "n0", a->n0);
+	json_close(w, '}');
 }
 
-static void json_ci(struct jw *w, const char *key, const struct summary *s,
-		    long long df)
+static void json_ci(struct json_writer *w, const char *key,
+		    const struct summary *s, long long df)
 {
-	jw_open(w, key, '{');
-	jw_num(w, "mean", s->mean);
-	jw_num(w, "ci_low", s->ci_low);
-	jw_num(w, "ci_high", s->ci_high);
-	jw_int(w, "df", df);
-	jw_close(w, '}');
+	json_open(w, key, '{');
+	json_num(w, "mean", s->mean);
+	json_num(w, "ci_low", s->ci_low);
+	json_num(w, "ci_high", s->ci_high);
+	json_int(w, "df", df);
+	json_close(w, '}');
 }
 
-static void json_advice(struct jw *w, const struct level_config *c,
+static void json_advice(struct json_writer *w, const struct level_config *c,
 			double alpha)
 {
 	const struct level_plan *p = &c->plan;
 	char *msg = advice_message(c, alpha);
 
-	jw_open(w, "advice", '{');
-	jw_str(w, "code", levels_advice_names[p->advice]);
-	jw_num(w, "run_cost_s", p->run_cost);
-	jw_num(w, "boot_cost_s", p->boot_cost);
-	jw_num(w, "n_now", p->n_now);
-	jw_num(w, "n_opt", p->n_opt);
-	jw_key(w, "n_opt_unbounded");
-	fputs(isinf(p->n_opt) ? "true" : "false", w->f);
+	json_open(w, "advice", '{');
+	json_str(w, "code", levels_advice_names[p->advice]);
+	json_num(w, "run_cost_s", p->run_cost);
+	json_num(w, "boot_cost_s", p->boot_cost);
+	json_num(w, "n_now", p->n_now);
+	json_num(w, "n_opt", p->n_opt);
+	json_bool(w, "n_opt_unbounded", isinf(p->n_opt));
 	if (p->n_best > 0)
-		jw_int(w, "n_best", p->n_best);
+		json_int(w, "n_best", p->n_best);
 	else
-		jw_num(w, "n_best", NAN);
-	jw_num(w, "gain", p->gain);
-	jw_str(w, "message", msg);
-	jw_close(w, '}');
+		json_num(w, "n_best", NAN);
+	json_num(w, "gain", p->gain);
+	json_str(w, "message", msg);
+	json_close(w, '}');
 	free(msg);
 }
 
-static void json_config(struct jw *w, const struct levels *l,
+static void json_config(struct json_writer *w, const struct levels *l,
 			const struct level *lv, const struct level_config *c)
 {
-	jw_open(w, NULL, '{');
-	jw_str(w, "section", c->section);
-	jw_str(w, "workload", c->workload);
-	jw_str(w, "canon", c->canon);
-	jw_int(w, "k", (long long)c->k);
-	jw_int(w, "n", (long long)c->n);
-	jw_open(w, "invocations", '[');
+	json_open(w, NULL, '{');
+	json_str(w, "section", c->section);
+	json_str(w, "workload", c->workload);
+	json_str(w, "canon", c->canon);
+	json_int(w, "k", (long long)c->k);
+	json_int(w, "n", (long long)c->n);
+	json_open(w, "invocations", '[');
 	for (size_t i = 0; i < c->k; i++) {
-		jw_open(w, NULL, '{');
-		jw_int(w, "experiment", (long long)lv->inv[c->inv[i].inv].exp.id);
-		jw_int(w, "n", (long long)c->inv[i].n);
-		jw_num(w, "mean", c->inv[i].mean);
-		jw_num(w, "sd", c->inv[i].sd);
-		jw_close(w, '}');
+		json_open(w, NULL, '{');
+		json_int(w, "experiment", (long long)lv->inv[c->inv[i].inv].exp.id);
+		json_int(w, "n", (long long)c->inv[i].n);
+		json_num(w, "mean", c->inv[i].mean);
+		json_num(w, "sd", c->inv[i].sd);
+		json_close(w, '}');
 	}
-	jw_close(w, ']');
+	json_close(w, ']');
 	json_anova(w, c);
-	jw_num(w, "n_eff", c->n_eff);
+	json_num(w, "n_eff", c->n_eff);
 	json_ci(w, "mean", &c->grand, c->k ? (long long)c->k - 1 : 0);
 	json_ci(w, "pooled", &c->pooled, c->n ? (long long)c->n - 1 : 0);
 	json_advice(w, c, l->opts.alpha);
-	jw_close(w, '}');
+	json_close(w, '}');
 }
 
-static void json_level(struct jw *w, const struct levels *l,
+static void json_level(struct json_writer *w, const struct levels *l,
 		       const struct level *lv)
 {
-	jw_open(w, NULL, '{');
-	jw_str(w, "name", lv->name);
-	jw_str(w, "label", lv->label);
-	jw_open(w, "invocations", '[');
+	json_open(w, NULL, '{');
+	json_str(w, "name", lv->name);
+	json_str(w, "label", lv->label);
+	json_open(w, "invocations", '[');
 	for (size_t i = 0; i < lv->ninv; i++) {
 		const struct experiment_row *e = &lv->inv[i].exp;
 
-		jw_open(w, NULL, '{');
-		jw_int(w, "id", (long long)e->id);
-		jw_str(w, "uuid", e->uuid);
-		jw_num(w, "created_at", e->created_at);
-		jw_str(w, "status", e->status);
-		jw_close(w, '}');
+		json_open(w, NULL, '{');
+		json_int(w, "id", (long long)e->id);
+		json_str(w, "uuid", e->uuid);
+		json_num(w, "created_at", e->created_at);
+		json_str(w, "status", e->status);
+		json_close(w, '}');
 	}
-	jw_close(w, ']');
-	jw_open(w, "configs", '[');
+	json_close(w, ']');
+	json_open(w, "configs", '[');
 	for (size_t c = 0; c < lv->nconfigs; c++)
 		json_config(w, l, lv, &lv->configs[c]);
-	jw_close(w, ']');
-	jw_close(w, '}');
+	json_close(w, ']');
+	json_close(w, '}');
 }
 
 int levels_write_json(FILE *f, const struct levels *l)
 {
 	const struct levels_opts *o = &l->opts;
-	struct jw w = { .f = f };
+	struct json_writer w = { .f = f };
 
-	jw_open(&w, NULL, '{');
-	jw_int(&w, "schema", LEVELS_JSON_VERSION);
-	jw_str(&w, "report", "levels");
-	jw_str(&w, "metric", o->metric);
-	jw_str(&w, "unit", metric_unit(o->metric));
-	jw_num(&w, "confidence", o->confidence);
-	jw_num(&w, "alpha", o->alpha);
-	jw_num(&w, "boot_cost_s", o->boot_cost);
-	jw_num(&w, "run_cost_s", o->run_cost > 0 ? o->run_cost : NAN);
+	json_open(&w, NULL, '{');
+	json_int(&w, "schema", LEVELS_JSON_VERSION);
+	json_str(&w, "report", "levels");
+	json_str(&w, "metric", o->metric);
+	json_str(&w, "unit", metric_unit(o->metric));
+	json_num(&w, "confidence", o->confidence);
+	json_num(&w, "alpha", o->alpha);
+	json_num(&w, "boot_cost_s", o->boot_cost);
+	json_num(&w, "run_cost_s", o->run_cost > 0 ? o->run_cost : NAN);
 	json_methods(&w);
-	jw_open(&w, "levels", '[');
+	json_open(&w, "levels", '[');
 	for (size_t i = 0; i < l->nlevels; i++)
 		json_level(&w, l, &l->levels[i]);
-	jw_close(&w, ']');
-	jw_close(&w, '}');
+	json_close(&w, ']');
+	json_close(&w, '}');
 	fputc('\n', f);
 	return ferror(f) ? error("writing the levels report: I/O error") : 0;
 }
 
 /* ---- the command ---- */
 
-enum levels_format { FMT_TEXT, FMT_JSON };
-
 struct levels_args {
 	const char *db, *selector;
-	enum levels_format format;
+	enum report_format format;      /* text or json */
 	struct levels_opts opts;
 };
 
@@ -516,10 +438,6 @@ static const char usage_text[] =
 	"id or uuid (its name and label); experiments with the same name and\n"
 	"label are invocations of one level.\n";
 
-static const char *const format_names[] = {
-	[FMT_TEXT] = "text", [FMT_JSON] = "json",
-};
-
 /* A duration ("90", "2m", "500ms"); zero allowed only when zero_ok. */
 static int parse_cost(const char *opt, const char *arg, bool zero_ok,
 		      double *out)
@@ -531,18 +449,11 @@ static int parse_cost(const char *opt, const char *arg, bool zero_ok,
 	return 0;
 }
 
-static int parse_format(const char *arg, enum levels_format *fmt)
+static int parse_option(int c, const char *arg, void *args)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++)
-		if (!strcmp(format_names[i], arg)) {
-			*fmt = (enum levels_format)i;
-			return 0;
-		}
-	return error("--format: '%s' is not text or json", arg);
-}
+	struct levels_args *la = args;
+	int fmt;
 
-static int parse_option(int c, const char *arg, struct levels_args *la)
-{
 	switch (c) {
 	case O_LEVELS:
 		la->selector = arg;
@@ -554,18 +465,19 @@ static int parse_option(int c, const char *arg, struct levels_args *la)
 		la->opts.metric = arg;
 		return 0;
 	case O_FORMAT:
-		return parse_format(arg, &la->format);
+		fmt = report_format_parse(arg);
+		if (fmt != REPORT_TEXT && fmt != REPORT_JSON)
+			return error("--format: '%s' is not text or json", arg);
+		la->format = (enum report_format)fmt;
+		return 0;
 	case O_BOOT:
 		/* 0: invocations cost nothing beyond their runs. */
 		return parse_cost("boot-cost", arg, true, &la->opts.boot_cost);
 	case O_RUN:
 		return parse_cost("run-cost", arg, false, &la->opts.run_cost);
 	case O_CONFIDENCE:
-		if (parse_double(arg, &la->opts.confidence) < 0 ||
-		    !(la->opts.confidence > 0 && la->opts.confidence < 1))
-			return error("--confidence: '%s' is not a number "
-				     "between 0 and 1", arg);
-		return 0;
+		return report_cli_between("confidence", arg, 0, 1,
+					  &la->opts.confidence);
 	default:
 		return -1;
 	}
@@ -574,30 +486,19 @@ static int parse_option(int c, const char *arg, struct levels_args *la)
 /* 0 parsed, 1 help printed, -1 usage error (printed). */
 static int parse_args(int argc, char **argv, struct levels_args *la)
 {
-	int c;
+	static const struct report_cli cli = {
+		options, O_HELP, usage_text, parse_option,
+	};
+	int ret;
 
 	la->db = store_default_path();
 	la->selector = NULL;
-	la->format = FMT_TEXT;
+	la->format = REPORT_TEXT;
 	levels_opts_default(&la->opts);
-	optind = 0;   /* glibc: full reset, the CLI may parse more than once */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
-		if (c == O_HELP) {
-			fputs(usage_text, stdout);
-			return 1;
-		}
-		if (c == '?' || c == ':')
-			return error("report: unknown option or missing value "
-				     "'%s'\n%s", argv[optind - 1], usage_text);
-		if (parse_option(c, optarg, la) < 0)
-			return -1;
-	}
-	if (optind < argc && !la->selector)
-		la->selector = argv[optind++];
-	if (optind < argc)
-		return error("report: unexpected argument '%s'\n%s",
-			     argv[optind], usage_text);
+	/* A positional NAME is taken only when --levels gave none. */
+	ret = report_cli_parse(&cli, argc, argv, la, &la->selector);
+	if (ret)
+		return ret;
 	if (!la->selector)
 		return error("report: --levels needs an experiment name or "
 			     "label\n%s", usage_text);
@@ -623,8 +524,8 @@ int levels_report(int argc, char **argv)
 		ret = p == -2 ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
 	}
-	p = la.format == FMT_JSON ? levels_write_json(stdout, &l)
-				  : levels_write_text(stdout, &l);
+	p = la.format == REPORT_JSON ? levels_write_json(stdout, &l)
+				     : levels_write_text(stdout, &l);
 	if (p == 0 && fflush(stdout) == 0)
 		ret = 0;
 out:

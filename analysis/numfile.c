@@ -214,6 +214,12 @@ static int slurp(const char *path, char **buf, size_t *len)
 	*buf = xmalloc(cap);
 	while ((r = fread(*buf + got, 1, cap - got, f)) > 0) {
 		got += r;
+		/* An endless input (/dev/zero, a pipe) must not eat the RAM. */
+		if (got > NUMFILE_MAX_BYTES) {
+			error_at(path, 0, "file is larger than %d MiB",
+				 NUMFILE_MAX_BYTES >> 20);
+			goto out;
+		}
 		if (got == cap)
 			*buf = xrealloc(*buf, cap *= 2);
 	}

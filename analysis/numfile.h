@@ -20,6 +20,8 @@
 #include <stddef.h>
 
 #define NUMFILE_DEFAULT_DELIMS " \t"
+/* Bytes read at most (about 25 million numbers): more is an error. */
+#define NUMFILE_MAX_BYTES (256 << 20)
 
 struct numfile_opts {
 	long column;            /* 1-based field number (1) */

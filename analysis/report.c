@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/json.h"
 #include "analysis/report.h"
 #include "runner/util.h"
 
@@ -435,306 +436,224 @@ int report_text(FILE *f, const struct analysis *a)
 
 /* ---- json ---- */
 
-/* A minimal pretty-printing emitter: keys, values, nesting. */
-struct jw {
-	FILE *f;
-	int depth;
-	bool more[16];      /* a value was already written at this depth */
-};
-
-static void jw_string(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-
-	fputc('"', f);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
-static void jw_key(struct jw *w, const char *key)
-{
-	if (w->more[w->depth])
-		fputc(',', w->f);
-	w->more[w->depth] = true;
-	if (w->depth)
-		fprintf(w->f, "\n%*s", 2 * w->depth, "");
-	if (key) {
-		jw_string(w->f, key);
-		fputs(": ", w->f);
-	}
-}
-
-static void jw_open(struct jw *w, const char *key, char c)
-{
-	jw_key(w, key);
-	fputc(c, w->f);
-	w->more[++w->depth] = false;
-}
-
-static void jw_close(struct jw *w, char c)
-{
-	bool had = w->more[w->depth--];
-
-	if (had)
-		fprintf(w->f, "\n%*s", 2 * w->depth, "");
-	fputc(c, w->f);
-}
-
-static void jw_num(struct jw *w, const char *key, double v)
-{
-	jw_key(w, key);
-	if (isfinite(v))
-		fprintf(w->f, "%.15g", v);
-	else
-		fputs("null", w->f);
-}
-
-static void jw_int(struct jw *w, const char *key, long long v)
-{
-	jw_key(w, key);
-	fprintf(w->f, "%lld", v);
-}
-
-static void jw_str(struct jw *w, const char *key, const char *s)
-{
-	jw_key(w, key);
-	jw_string(w->f, s);
-}
-
-static void jw_bool(struct jw *w, const char *key, bool v)
-{
-	jw_key(w, key);
-	fputs(v ? "true" : "false", w->f);
-}
-
-static void json_experiment(struct jw *w, const struct analysis *a)
+static void json_experiment(struct json_writer *w, const struct analysis *a)
 {
 	const struct experiment_row *e = &a->d->exp;
 	struct totals t;
 	size_t i;
 
 	totals(a, &t);
-	jw_open(w, "experiment", '{');
-	jw_int(w, "id", e->id);
-	jw_str(w, "uuid", e->uuid);
-	jw_str(w, "name", e->name);
-	jw_str(w, "label", e->label);
-	jw_str(w, "status", e->status);
-	jw_key(w, "seed");
+	json_open(w, "experiment", '{');
+	json_int(w, "id", e->id);
+	json_str(w, "uuid", e->uuid);
+	json_str(w, "name", e->name);
+	json_str(w, "label", e->label);
+	json_str(w, "status", e->status);
+	json_key(w, "seed");
 	fprintf(w->f, "%llu", (unsigned long long)e->seed);
-	jw_str(w, "order", e->order);
-	jw_num(w, "confidence", a->opts.confidence);
-	jw_num(w, "created_at", e->created_at);
-	jw_num(w, "finished_at", e->finished_at > 0 ? e->finished_at : NAN);
-	jw_open(w, "host", '{');
+	json_str(w, "order", e->order);
+	json_num(w, "confidence", a->opts.confidence);
+	json_num(w, "created_at", e->created_at);
+	json_num(w, "finished_at", e->finished_at > 0 ? e->finished_at : NAN);
+	json_open(w, "host", '{');
 	for (i = 0; i < e->nmeta; i++)
-		jw_str(w, e->meta[i].key, e->meta[i].value);
-	jw_close(w, '}');
-	jw_open(w, "runs", '{');
-	jw_int(w, "planned", (long long)t.planned);
-	jw_int(w, "measured", (long long)t.measured);
-	jw_int(w, "warmup", (long long)t.warmup);
-	jw_int(w, "failed", (long long)t.failed);
-	jw_int(w, "missing", (long long)t.pending);
-	jw_close(w, '}');
-	jw_close(w, '}');
+		json_str(w, e->meta[i].key, e->meta[i].value);
+	json_close(w, '}');
+	json_open(w, "runs", '{');
+	json_int(w, "planned", (long long)t.planned);
+	json_int(w, "measured", (long long)t.measured);
+	json_int(w, "warmup", (long long)t.warmup);
+	json_int(w, "failed", (long long)t.failed);
+	json_int(w, "missing", (long long)t.pending);
+	json_close(w, '}');
+	json_close(w, '}');
 }
 
-static void json_methods(struct jw *w, const struct analysis *a)
+static void json_methods(struct json_writer *w, const struct analysis *a)
 {
 	const struct analysis_opts *o = &a->opts;
 
-	jw_open(w, "methods", '{');
-	jw_num(w, "confidence", o->confidence);
-	jw_str(w, "mean_ci", "student-t");
-	jw_str(w, "median_ci", "binomial order statistics");
-	jw_str(w, "outliers", "modified z-score (MAD)");
-	jw_num(w, "outlier_threshold", STATS_OUTLIER_Z);
-	jw_str(w, "normality", "dagostino-k2");
-	jw_str(w, "fixed_work_mean", "harmonic");
-	jw_num(w, "alpha", o->alpha);
-	jw_num(w, "drift_alpha", o->drift_alpha);
-	jw_num(w, "power", o->power);
-	jw_num(w, "resolve_pct", o->resolve_pct);
-	jw_num(w, "handoff_drop", o->handoff_drop);
-	jw_num(w, "jain_min", o->jain_min);
-	jw_num(w, "max_share", o->max_share);
-	jw_int(w, "share_threads", (long long)o->share_threads);
-	jw_int(w, "min_runs", (long long)o->min_runs);
-	jw_close(w, '}');
+	json_open(w, "methods", '{');
+	json_num(w, "confidence", o->confidence);
+	json_str(w, "mean_ci", "student-t");
+	json_str(w, "median_ci", "binomial order statistics");
+	json_str(w, "outliers", "modified z-score (MAD)");
+	json_num(w, "outlier_threshold", STATS_OUTLIER_Z);
+	json_str(w, "normality", "dagostino-k2");
+	json_str(w, "fixed_work_mean", "harmonic");
+	json_num(w, "alpha", o->alpha);
+	json_num(w, "drift_alpha", o->drift_alpha);
+	json_num(w, "power", o->power);
+	json_num(w, "resolve_pct", o->resolve_pct);
+	json_num(w, "handoff_drop", o->handoff_drop);
+	json_num(w, "jain_min", o->jain_min);
+	json_num(w, "max_share", o->max_share);
+	json_int(w, "share_threads", (long long)o->share_threads);
+	json_int(w, "min_runs", (long long)o->min_runs);
+	json_close(w, '}');
 }
 
-static void json_metric(struct jw *w, const struct analysis *a,
+static void json_metric(struct json_writer *w, const struct analysis *a,
 			const struct metric_summary *ms)
 {
 	const struct summary *s = &ms->s;
 	size_t i;
 
-	jw_open(w, mname(a, ms->metric), '{');
-	jw_str(w, "unit", metric_unit(mname(a, ms->metric)));
-	jw_int(w, "n", (long long)s->n);
-	jw_str(w, "mean_kind", ms->harmonic ? "harmonic" : "arithmetic");
-	jw_num(w, "mean", s->mean);
-	jw_num(w, "sd", s->sd);
-	jw_num(w, "cv", s->cv);
-	jw_num(w, "median", s->median);
-	jw_num(w, "min", s->min);
-	jw_num(w, "max", s->max);
-	jw_num(w, "ci_low", s->ci_low);
-	jw_num(w, "ci_high", s->ci_high);
-	jw_num(w, "median_ci_low", s->median_ci_low);
-	jw_num(w, "median_ci_high", s->median_ci_high);
-	jw_num(w, "median_ci_level", s->median_ci_level);
-	jw_num(w, "mad", s->mad);
-	jw_num(w, "skewness", s->skewness);
-	jw_num(w, "kurtosis", s->kurtosis);
-	jw_num(w, "k2", s->k2);
-	jw_num(w, "k2_p", s->k2_p);
-	jw_int(w, "outliers", (long long)s->noutliers);
-	jw_open(w, "outlier_runs", '[');
+	json_open(w, mname(a, ms->metric), '{');
+	json_str(w, "unit", metric_unit(mname(a, ms->metric)));
+	json_int(w, "n", (long long)s->n);
+	json_str(w, "mean_kind", ms->harmonic ? "harmonic" : "arithmetic");
+	json_num(w, "mean", s->mean);
+	json_num(w, "sd", s->sd);
+	json_num(w, "cv", s->cv);
+	json_num(w, "median", s->median);
+	json_num(w, "min", s->min);
+	json_num(w, "max", s->max);
+	json_num(w, "ci_low", s->ci_low);
+	json_num(w, "ci_high", s->ci_high);
+	json_num(w, "median_ci_low", s->median_ci_low);
+	json_num(w, "median_ci_high", s->median_ci_high);
+	json_num(w, "median_ci_level", s->median_ci_level);
+	json_num(w, "mad", s->mad);
+	json_num(w, "skewness", s->skewness);
+	json_num(w, "kurtosis", s->kurtosis);
+	json_num(w, "k2", s->k2);
+	json_num(w, "k2_p", s->k2_p);
+	json_int(w, "outliers", (long long)s->noutliers);
+	json_open(w, "outlier_runs", '[');
 	for (i = 0; i < s->noutliers; i++) {
 		size_t r = ms->outliers[i];
 
-		jw_open(w, NULL, '{');
-		jw_int(w, "run", a->d->runs[r].id);
-		jw_int(w, "seq", a->d->runs[r].seq);
-		jw_num(w, "value", dataset_value(a->d, r, ms->metric));
-		jw_close(w, '}');
+		json_open(w, NULL, '{');
+		json_int(w, "run", a->d->runs[r].id);
+		json_int(w, "seq", a->d->runs[r].seq);
+		json_num(w, "value", dataset_value(a->d, r, ms->metric));
+		json_close(w, '}');
 	}
-	jw_close(w, ']');
-	jw_close(w, '}');
+	json_close(w, ']');
+	json_close(w, '}');
 }
 
-static void json_flag(struct jw *w, const struct analysis *a,
+static void json_flag(struct json_writer *w, const struct analysis *a,
 		      const struct flag *fl)
 {
 	size_t i;
 
-	jw_open(w, NULL, '{');
-	jw_str(w, "name", fl->name);
+	json_open(w, NULL, '{');
+	json_str(w, "name", fl->name);
 	if (fl->metric >= 0)
-		jw_str(w, "metric", mname(a, fl->metric));
+		json_str(w, "metric", mname(a, fl->metric));
 	else
-		jw_num(w, "metric", NAN);
+		json_num(w, "metric", NAN);
 	if (fl->other_config >= 0)
-		jw_int(w, "other_config", cfg(a, (size_t)fl->other_config)->id);
+		json_int(w, "other_config", cfg(a, (size_t)fl->other_config)->id);
 	else
-		jw_num(w, "other_config", NAN);
-	jw_str(w, "message", fl->message);
+		json_num(w, "other_config", NAN);
+	json_str(w, "message", fl->message);
 	for (i = 0; i < fl->nnums; i++)
-		jw_num(w, fl->nums[i].key, fl->nums[i].value);
-	jw_close(w, '}');
+		json_num(w, fl->nums[i].key, fl->nums[i].value);
+	json_close(w, '}');
 }
 
-static void json_config(struct jw *w, const struct analysis *a, size_t c)
+static void json_config(struct json_writer *w, const struct analysis *a,
+			size_t c)
 {
 	const struct config_analysis *ca = &a->configs[c];
 	const struct ds_config *cf = cfg(a, c);
 	size_t i;
 
-	jw_open(w, NULL, '{');
-	jw_int(w, "id", cf->id);
-	jw_int(w, "index", (long long)c + 1);
-	jw_str(w, "workload", cf->workload);
-	jw_str(w, "section", cf->section);
-	jw_str(w, "canon", cf->canon);
-	jw_open(w, "params", '{');
+	json_open(w, NULL, '{');
+	json_int(w, "id", cf->id);
+	json_int(w, "index", (long long)c + 1);
+	json_str(w, "workload", cf->workload);
+	json_str(w, "section", cf->section);
+	json_str(w, "canon", cf->canon);
+	json_open(w, "params", '{');
 	for (i = 0; i < cf->nparams; i++)
-		jw_str(w, cf->params[i].key, cf->params[i].value);
-	jw_close(w, '}');
-	jw_bool(w, "fixed_work", ca->fixed_work);
-	jw_open(w, "runs", '{');
-	jw_int(w, "measured", (long long)ca->measured);
-	jw_int(w, "warmup", (long long)ca->warmup);
-	jw_int(w, "failed", (long long)ca->failed);
-	jw_int(w, "pending", (long long)ca->pending);
-	jw_close(w, '}');
+		json_str(w, cf->params[i].key, cf->params[i].value);
+	json_close(w, '}');
+	json_bool(w, "fixed_work", ca->fixed_work);
+	json_open(w, "runs", '{');
+	json_int(w, "measured", (long long)ca->measured);
+	json_int(w, "warmup", (long long)ca->warmup);
+	json_int(w, "failed", (long long)ca->failed);
+	json_int(w, "pending", (long long)ca->pending);
+	json_close(w, '}');
 	if (ca->primary >= 0)
-		jw_str(w, "primary_metric", mname(a, ca->primary));
+		json_str(w, "primary_metric", mname(a, ca->primary));
 	else
-		jw_num(w, "primary_metric", NAN);
-	jw_open(w, "metrics", '{');
+		json_num(w, "primary_metric", NAN);
+	json_open(w, "metrics", '{');
 	for (i = 0; i < ca->nmetrics; i++)
 		if (ca->metrics[i].s.n)
 			json_metric(w, a, &ca->metrics[i]);
-	jw_close(w, '}');
-	jw_open(w, "fairness", '{');
-	jw_num(w, "mean_jain", ca->mean_jain);
-	jw_num(w, "max_share", ca->max_share);
-	jw_int(w, "threads", (long long)ca->threads);
-	jw_close(w, '}');
-	jw_open(w, "flags", '[');
+	json_close(w, '}');
+	json_open(w, "fairness", '{');
+	json_num(w, "mean_jain", ca->mean_jain);
+	json_num(w, "max_share", ca->max_share);
+	json_int(w, "threads", (long long)ca->threads);
+	json_close(w, '}');
+	json_open(w, "flags", '[');
 	for (i = 0; i < ca->nflags; i++)
 		json_flag(w, a, &ca->flags[i]);
-	jw_close(w, ']');
-	jw_close(w, '}');
+	json_close(w, ']');
+	json_close(w, '}');
 }
 
-static void json_correlations(struct jw *w, const struct analysis *a)
+static void json_correlations(struct json_writer *w, const struct analysis *a)
 {
 	size_t i;
 
-	jw_open(w, "correlations", '[');
+	json_open(w, "correlations", '[');
 	for (i = 0; i < a->ncorr; i++) {
 		const struct corr_row *r = &a->corr[i];
 
-		jw_open(w, NULL, '{');
-		jw_str(w, "section", r->section);
+		json_open(w, NULL, '{');
+		json_str(w, "section", r->section);
 		if (r->config >= 0)
-			jw_int(w, "config", cfg(a, (size_t)r->config)->id);
+			json_int(w, "config", cfg(a, (size_t)r->config)->id);
 		else
-			jw_num(w, "config", NAN);
-		jw_str(w, "x", r->x);
-		jw_str(w, "y", r->y);
-		jw_int(w, "n", (long long)r->pearson.n);
-		jw_num(w, "pearson_r", r->pearson.r);
-		jw_num(w, "pearson_p", r->pearson.p);
-		jw_num(w, "spearman_rho", r->spearman.r);
-		jw_num(w, "spearman_p", r->spearman.p);
-		jw_close(w, '}');
+			json_num(w, "config", NAN);
+		json_str(w, "x", r->x);
+		json_str(w, "y", r->y);
+		json_int(w, "n", (long long)r->pearson.n);
+		json_num(w, "pearson_r", r->pearson.r);
+		json_num(w, "pearson_p", r->pearson.p);
+		json_num(w, "spearman_rho", r->spearman.r);
+		json_num(w, "spearman_p", r->spearman.p);
+		json_close(w, '}');
 	}
-	jw_close(w, ']');
+	json_close(w, ']');
 }
 
-static void json_flag_counts(struct jw *w, const struct analysis *a)
+static void json_flag_counts(struct json_writer *w, const struct analysis *a)
 {
 	char where[1024];
 	size_t i;
 
-	jw_open(w, "flag_counts", '{');
+	json_open(w, "flag_counts", '{');
 	for (i = 0; i < ARRAY_SIZE(flag_order); i++)
-		jw_int(w, flag_order[i], (long long)flag_where(a, flag_order[i],
+		json_int(w, flag_order[i], (long long)flag_where(a, flag_order[i],
 							    where, sizeof(where)));
-	jw_close(w, '}');
+	json_close(w, '}');
 }
 
 int report_json(FILE *f, const struct analysis *a)
 {
-	struct jw w = { .f = f };
+	struct json_writer w = { .f = f };
 	size_t c;
 
-	jw_open(&w, NULL, '{');
-	jw_int(&w, "schema", REPORT_JSON_VERSION);
+	json_open(&w, NULL, '{');
+	json_int(&w, "schema", REPORT_JSON_VERSION);
 	json_experiment(&w, a);
 	json_methods(&w, a);
-	jw_open(&w, "configs", '[');
+	json_open(&w, "configs", '[');
 	for (c = 0; c < a->nconfigs; c++)
 		json_config(&w, a, c);
-	jw_close(&w, ']');
+	json_close(&w, ']');
 	json_correlations(&w, a);
 	json_flag_counts(&w, a);
-	jw_close(&w, '}');
+	json_close(&w, '}');
 	fputc('\n', f);
 	return ferror(f) ? error("writing the report: %s", "I/O error") : 0;
 }

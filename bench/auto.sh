@@ -60,22 +60,24 @@ design auto auto
 nfix=$(awk '{ for (i = 1; i < NF; i++) if ($i == "n") print $(i + 1) }' \
 	"$tmp/auto.prec" | sort -n | tail -n1)
 design fixed "$nfix"
-# Lines are "CANON... n N mean M relhw R": fields from the end.
+# Lines are "CANON... n N mean M cv V relhw R": fields from the end.  The
+# cv expected from the jitter alone is j / sqrt(3); more is the machine's.
 paste -d'|' "$tmp/auto.prec" "$tmp/fixed.prec" | awk -F'|' -v p="$PRECISION" \
     -v max="$MAXREP" '
 	function field(s, k,   a, n) { n = split(s, a, " "); return a[n - k] }
-	BEGIN { printf "%-34s %6s %9s %-10s %6s %9s\n", "configuration",
-			"n_auto", "relhw", "stopped", "n_fix", "relhw" }
-	{ na = field($1, 4); ra = field($1, 0); nf = field($2, 4); rf = field($2, 0)
+	BEGIN { printf "%-14s %8s %7s %8s %-10s %6s %8s\n", "configuration",
+			"cv", "n_auto", "relhw", "stopped", "n_fix", "relhw" }
+	{ na = field($1, 6); cv = field($1, 2); ra = field($1, 0)
+	  nf = field($2, 6); rf = field($2, 0)
 	  canon = $1; sub(/ n [0-9]+ mean .*/, "", canon)
 	  match(canon, /jitter=[^ ]*/)
-	  printf "%-34s %6d %9.4f %-10s %6d %9.4f\n", substr(canon, RSTART, RLENGTH),
-		na, ra, ra <= p ? "precision" : (na >= max ? "cap" : "?"), nf, rf
+	  printf "%-14s %8.4f %7d %8.4f %-10s %6d %8.4f\n",
+		substr(canon, RSTART, RLENGTH), cv, na, ra,
+		ra <= p ? "precision" : (na >= max ? "cap" : "?"), nf, rf
 	  ta += na; tf += nf; ok += (rf <= p); k++ }
-	END { printf "runs: auto %d, fixed %d (auto/fixed %.2f); fixed design" \
-			" reached the precision in %d of %d configurations\n",
+	END { printf "runs: auto %d, fixed %d (auto/fixed %.2f); the fixed" \
+			" design reached the precision in %d of %d configurations\n",
 			ta, tf, ta / tf, ok, k }'
-awk 'NR == 1 { a = $1 } END { }' "$tmp/auto.time"
 printf 'wall: auto %.1f s, fixed %.1f s\n' "$(awk '{ print $1 }' "$tmp/auto.time")" \
 	"$(awk '{ print $1 }' "$tmp/fixed.time")"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

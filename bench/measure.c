@@ -2,7 +2,7 @@
  * measure.c - runs one command and appends what it cost to a file, for
  * the benchmarks of `make bench`:
  *
- *   measure OUT CMD [ARG...]
+ *   measure OUT [-o FILE] CMD [ARG...]
  *	OUT gets one line "wall_s cpu_s maxrss_kb hwm_kb status": wall time
  *	from fork to reap (CLOCK_MONOTONIC), user + system time and peak
  *	RSS from wait4() (the child and every descendant it reaped: the
@@ -10,7 +10,7 @@
  *	/proc/PID/status, polled every 10 ms until it exits, so a runner is
  *	measured apart from the runs it spawns; 0 when it lived too short
  *	to be read), and its exit status.  The command's stdout goes to
- *	/dev/null; its stderr stays.
+ *	/dev/null, or with -o to FILE (appended); its stderr stays.
  *
  * Exit status: the command's (1 if it could not be run).
  */
@@ -56,9 +56,10 @@ static long hwm_kb(pid_t pid)
 	return kb;
 }
 
-static void child(char **argv)
+static void child(char **argv, const char *out)
 {
-	int fd = open("/dev/null", O_WRONLY);
+	int fd = out ? open(out, O_WRONLY | O_CREAT | O_APPEND, 0644)
+		     : open("/dev/null", O_WRONLY);
 
 	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
 		_exit(127);
@@ -72,14 +73,20 @@ int main(int argc, char **argv)
 {
 	const struct timespec tick = { 0, 10 * 1000 * 1000 };
 	struct rusage ru;
+	const char *out_path = NULL;
+	char **cmd = argv + 2;
 	double t0, wall;
 	long hwm = 0, h;
 	int status;
 	pid_t pid, got;
 	FILE *out;
 
-	if (argc < 3) {
-		fputs("usage: measure OUT CMD [ARG...]\n", stderr);
+	if (argc >= 5 && !strcmp(argv[2], "-o")) {
+		out_path = argv[3];
+		cmd = argv + 4;
+	}
+	if (argc < 3 || !*cmd) {
+		fputs("usage: measure OUT [-o FILE] CMD [ARG...]\n", stderr);
 		return 2;
 	}
 	t0 = now();
@@ -89,7 +96,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (pid == 0)
-		child(argv + 2);
+		child(cmd, out_path);
 	/* Poll until the child is reaped; VmHWM only grows while it lives. */
 	while ((got = wait4(pid, &status, WNOHANG, &ru)) == 0) {
 		h = hwm_kb(pid);

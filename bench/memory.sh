@@ -2,8 +2,8 @@
 # bench/memory.sh - the runner's peak RSS over plans of SMALL and LARGE
 # runs (1,000 and 10,000) of noop with runtime = 1 ms: the VmHWM of the
 # `contend run` process itself, read from /proc while it runs
-# (bench/measure.c; the runs it spawns are separate processes, their peak
-# is shown apart).  Growth per added run = (large - small) / (LARGE -
+# (bench/measure.c; beside it wait4's maxrss, the largest of the runner
+# and the runs it spawned).  Growth per added run = (large - small) / (LARGE -
 # SMALL).
 # Targets (docs/PERFORMANCE.md): under 20 MiB at LARGE runs; not growing
 # with the number of runs (the LARGE plan's peak within 1 MiB of the
@@ -39,7 +39,7 @@ INI
 		--db "$tmp/m$n.db" --quiet 2>> "$tmp/err" ||
 		{ cat "$tmp/err" >&2; exit 1; }
 done
-printf '%-8s %10s %16s %22s\n' runs wall_s runner_peak_MiB "largest run's peak_MiB"
+printf '%-8s %10s %16s %22s\n' runs wall_s runner_peak_MiB "wait4 maxrss_MiB"
 for n in "$SMALL" "$LARGE"; do
 	awk -v n="$n" '{ printf "%-8d %10.1f %16.2f %22.2f\n", n, $1, $4 / 1024,
 		$3 / 1024 }' "$tmp/m$n"

@@ -10,8 +10,8 @@
  *   runstats DB values METRIC
  *	The values themselves, one a line (for quantiles).
  *   runstats DB precision METRIC
- *	Per configuration, in expansion order: "CANON n N mean M relhw R",
- *	R the half-width of the mean's Student-t interval at the
+ *	Per configuration, in expansion order: "CANON n N mean M cv V
+ *	relhw R", V the coefficient of variation, R the half-width of the mean's Student-t interval at the
  *	experiment's confidence over |mean| (what repetitions = auto aims
  *	at with `precision`).
  *
@@ -82,8 +82,9 @@ static int print_precision(const struct dataset *d, int m, double *x)
 
 		if (stats_summarize(x, n, d->exp.confidence, &s) < 0)
 			return -1;
-		printf("%s n %zu mean %.6g relhw %.6f\n", d->configs[c].canon, n,
-		       s.mean, (s.ci_high - s.mean) / fabs(s.mean));
+		printf("%s n %zu mean %.6g cv %.6f relhw %.6f\n",
+		       d->configs[c].canon, n, s.mean, s.cv,
+		       (s.ci_high - s.mean) / fabs(s.mean));
 	}
 	return 0;
 }

@@ -315,15 +315,6 @@ static void run_write(struct exporter *x, const struct dataset *d, size_t ri)
 	}
 }
 
-static int cmp_seq(const void *a, const void *b, void *arg)
-{
-	const struct dataset *d = arg;
-	long x = d->runs[*(const size_t *)a].seq;
-	long y = d->runs[*(const size_t *)b].seq;
-
-	return (x > y) - (x < y);
-}
-
 /* Every run of experiment id, in run (seq) order. */
 static int experiment_write(struct exporter *x, struct store *s, int64_t id)
 {
@@ -332,10 +323,7 @@ static int experiment_write(struct exporter *x, struct store *s, int64_t id)
 
 	if (store_load(s, id, &d))
 		return -1;
-	order = xmalloc((d.nruns + 1) * sizeof(*order));
-	for (i = 0; i < d.nruns; i++)
-		order[i] = i;
-	qsort_r(order, d.nruns, sizeof(*order), cmp_seq, &d);
+	order = dataset_seq_order(&d);
 	for (i = 0; i < d.nruns; i++)
 		run_write(x, &d, order[i]);
 	free(order);

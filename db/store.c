@@ -45,6 +45,7 @@ enum stmt_id {
 	ST_BEGIN, ST_BEGIN_READ, ST_COMMIT, ST_ROLLBACK,
 	ST_SAVEPOINT, ST_RELEASE, ST_ROLLBACK_TO,
 	ST_EXP_INSERT, ST_META_INSERT, ST_EXP_STATUS, ST_EXP_GET, ST_META_GET,
+	ST_META_ONE, ST_META_PUT, ST_META_DELETE,
 	ST_FIND_NEWEST, ST_FIND_ID, ST_FIND_UUID, ST_FIND_NAME, ST_FIND_LABEL,
 	ST_EXP_ALL,
 	ST_CONFIG_INSERT, ST_PARAM_INSERT, ST_RUN_INSERT,
@@ -80,6 +81,16 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_META_GET] =
 		"SELECT key, value FROM experiment_meta WHERE experiment_id = ?1"
 		" ORDER BY rowid",
+	[ST_META_ONE] =
+		"SELECT value FROM experiment_meta WHERE experiment_id = ?1"
+		" AND key = ?2",
+	/* An upsert, not INSERT OR REPLACE: the row keeps its rowid (order). */
+	[ST_META_PUT] =
+		"INSERT INTO experiment_meta (experiment_id, key, value)"
+		" VALUES (?1, ?2, ?3) ON CONFLICT (experiment_id, key)"
+		" DO UPDATE SET value = excluded.value",
+	[ST_META_DELETE] =
+		"DELETE FROM experiment_meta WHERE experiment_id = ?1 AND key = ?2",
 	[ST_FIND_NEWEST] =
 		"SELECT id FROM experiments ORDER BY created_at DESC, id DESC"
 		" LIMIT 1",
@@ -180,10 +191,22 @@ struct store {
  */
 static int db_fail(struct store *s, const char *what)
 {
-	if ((sqlite3_errcode(s->db) & 0xff) == SQLITE_BUSY)
+	int ext = sqlite3_extended_errcode(s->db);
+
+	if ((ext & 0xff) == SQLITE_BUSY)
 		return error("%s: %s: %s (another process kept it locked for "
 			     "more than %d s)", s->path, what,
 			     sqlite3_errmsg(s->db), STORE_BUSY_MS / 1000);
+	/*
+	 * A failed write of the file: SQLite says only "disk I/O error"
+	 * and keeps no errno for it (EFBIG past RLIMIT_FSIZE, EIO), so name
+	 * the likely causes (tests/faults/diskfull.sh).  ENOSPC is already
+	 * "database or disk is full".
+	 */
+	if (ext == SQLITE_IOERR_WRITE || ext == SQLITE_IOERR_TRUNCATE)
+		return error("%s: %s: %s (is the disk full, or a file size "
+			     "limit reached?)", s->path, what,
+			     sqlite3_errmsg(s->db));
 	return error("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
 }
 
@@ -229,6 +252,66 @@ static int step_done(struct store *s, sqlite3_stmt *st, const char *what)
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return db_fail(s, what);
 	return 0;
+}
+
+/*
+ * Ends a write: steps st, whose binds returned bound (their codes OR-ed,
+ * so SQLITE_OK only when every one succeeded), to completion and resets
+ * it either way.  0, or -1 after db_fail(bind_what or step_what).
+ * sqlite3_changes() and sqlite3_last_insert_rowid() still tell of the step.
+ */
+static int stmt_write(struct store *s, sqlite3_stmt *st, int bound,
+		      const char *bind_what, const char *step_what)
+{
+	int ret;
+
+	ret = bound != SQLITE_OK ? db_fail(s, bind_what)
+				 : step_done(s, st, step_what);
+	stmt_done(st);
+	return ret;
+}
+
+/* Runs a cached statement whose failure does not matter (a rollback). */
+static void stmt_quiet(struct store *s, enum stmt_id id)
+{
+	if (stmt_get(s, id))
+		sqlite3_step(s->stmt[id]);
+	stmt_done(s->stmt[id]);
+}
+
+/*
+ * A query of rows with ?1 bound to key (an experiment's id), ready to step
+ * until it gives no SQLITE_ROW; NULL after an error.  query_end ends it.
+ */
+static sqlite3_stmt *query_start(struct store *s, enum stmt_id id,
+				 int64_t key)
+{
+	sqlite3_stmt *st = stmt_get(s, id);
+
+	if (st && sqlite3_bind_int64(st, 1, key) != SQLITE_OK) {
+		db_fail(s, "cannot bind a query");
+		stmt_done(st);
+		return NULL;
+	}
+	return st;
+}
+
+/*
+ * Ends a query whose last step returned rc, and resets it: SQLITE_DONE is
+ * success; SQLITE_ROW, a loop left at a row the caller refused (after its
+ * own error()); anything else, SQLite's failure to read what.  0 or -1.
+ */
+static int query_end(struct store *s, sqlite3_stmt *st, int rc,
+		     const char *what)
+{
+	int ret = 0;
+
+	if (rc == SQLITE_ROW)
+		ret = -1;
+	else if (rc != SQLITE_DONE)
+		ret = db_fail(s, what);
+	stmt_done(st);
+	return ret;
 }
 
 /* Binds a string that the schema requires non-NULL; NULL becomes "". */
@@ -286,16 +369,11 @@ static int txn_end(struct store *s, bool outer, int ret)
 		return 0;
 	/* After some errors SQLite has already rolled back: ignore failures. */
 	if (outer) {
-		if (!sqlite3_get_autocommit(s->db) && stmt_get(s, ST_ROLLBACK))
-			sqlite3_step(s->stmt[ST_ROLLBACK]);
-		stmt_done(s->stmt[ST_ROLLBACK]);
+		if (!sqlite3_get_autocommit(s->db))
+			stmt_quiet(s, ST_ROLLBACK);
 	} else if (!sqlite3_get_autocommit(s->db)) {
-		if (stmt_get(s, ST_ROLLBACK_TO))
-			sqlite3_step(s->stmt[ST_ROLLBACK_TO]);
-		stmt_done(s->stmt[ST_ROLLBACK_TO]);
-		if (stmt_get(s, ST_RELEASE))
-			sqlite3_step(s->stmt[ST_RELEASE]);
-		stmt_done(s->stmt[ST_RELEASE]);
+		stmt_quiet(s, ST_ROLLBACK_TO);
+		stmt_quiet(s, ST_RELEASE);
 	}
 	return -1;
 }
@@ -414,9 +492,70 @@ static int schema_check(struct store *s)
 	return 0;
 }
 
+/* The directory of path, where SQLite puts the -wal and -shm files. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+}
+
+/*
+ * Why path cannot be written to, into buf; NULL when it can.  Asked up
+ * front: SQLite opens a write-protected file read-only without a word, and
+ * fails with only "unable to open database file" when it cannot create the
+ * -wal and -shm files beside it (a read-only file system).
+ */
+static const char *why_unwritable(const char *path, char *buf, size_t len)
+{
+	char *dir = dir_of(path);
+	const char *why = NULL;
+
+	if (access(dir, W_OK)) {
+		snprintf(buf, len, "cannot write in %s: %s", dir, strerror(errno));
+		why = buf;
+	} else if (!access(path, F_OK) && access(path, W_OK)) {
+		snprintf(buf, len, "%s", strerror(errno));
+		why = buf;
+	}
+	free(dir);
+	return why;
+}
+
+/*
+ * A WAL database on read-only media (no -shm beside it, none creatable)
+ * can only be read as immutable; no connection can be writing it then,
+ * since a writer keeps a -shm file.  Returns the URI to open, or NULL to
+ * open path as it is.
+ */
+static char *readonly_uri(const char *path)
+{
+	char *shm = xasprintf("%s-shm", path), *dir = dir_of(path), *uri;
+	bool plain = !access(shm, F_OK) || !access(dir, W_OK);
+	size_t i, n = 0;
+
+	free(shm);
+	free(dir);
+	if (plain)
+		return NULL;
+	/* file:PATH?immutable=1, with the URI's own characters escaped. */
+	uri = xmalloc(3 * strlen(path) + 32);
+	n = (size_t)sprintf(uri, "file:");
+	for (i = 0; path[i]; i++)
+		n += strchr("%?#", path[i])
+			? (size_t)sprintf(uri + n, "%%%02X", (unsigned char)path[i])
+			: (size_t)sprintf(uri + n, "%c", path[i]);
+	strcpy(uri + n, "?immutable=1");
+	return uri;
+}
+
 int store_open(const char *path, unsigned flags, struct store **out)
 {
 	struct store *s = xcalloc(1, sizeof(*s));
+	char whybuf[512], *uri = NULL;
+	const char *why;
 	int oflags, ret = -1;
 
 	*out = NULL;
@@ -435,13 +574,23 @@ int store_open(const char *path, unsigned flags, struct store **out)
 		error("cannot open database %s: %s", path, strerror(errno));
 		goto out;
 	}
+	if (!(flags & STORE_RDONLY) && !is_memory(path) &&
+	    (why = why_unwritable(path, whybuf, sizeof(whybuf)))) {
+		error("cannot write database %s: %s", path, why);
+		goto out;
+	}
+	if ((flags & STORE_RDONLY) && !is_memory(path)) {
+		uri = readonly_uri(path);
+		if (uri)
+			oflags |= SQLITE_OPEN_URI;
+	}
 	/*
 	 * No SQLite mutexes: a store (its cached statements included) is
 	 * used by one thread at a time anyway, and locking every call was
 	 * 3% of a report at a million samples.
 	 */
 	oflags |= SQLITE_OPEN_NOMUTEX;
-	if (sqlite3_open_v2(path, &s->db, oflags, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(uri ? uri : path, &s->db, oflags, NULL) != SQLITE_OK) {
 		error("cannot open database %s: %s", path,
 		      s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		goto out;
@@ -453,6 +602,7 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	*out = s;
 	ret = 0;
 out:
+	free(uri);
 	if (ret)
 		store_close(s);
 	return ret;
@@ -476,6 +626,17 @@ void store_close(struct store *s)
 struct sqlite3 *store_db(struct store *s)
 {
 	return s->db;
+}
+
+int store_cache_limit(struct store *s, long kib)
+{
+	char sql[64];
+
+	if (kib <= 0)
+		return error("store_cache_limit: %ld KiB is not a size", kib);
+	/* A negative cache_size is a size in KiB rather than in pages. */
+	snprintf(sql, sizeof(sql), "PRAGMA cache_size = -%ld", kib);
+	return pragma(s, sql);
 }
 
 int store_begin(struct store *s)
@@ -566,25 +727,20 @@ static int meta_insert(struct store *s, const struct experiment_row *e)
 {
 	sqlite3_stmt *st = stmt_get(s, ST_META_INSERT);
 	size_t i;
-	int ret = -1;
 
 	if (!st)
 		return -1;
 	for (i = 0; i < e->nmeta; i++) {
-		sqlite3_reset(st);
-		if (sqlite3_bind_int64(st, 1, e->id) |
-		    sqlite3_bind_text(st, 2, e->meta[i].key, -1, SQLITE_STATIC) |
-		    bind_str(st, 3, e->meta[i].value)) {
-			db_fail(s, "cannot bind metadata");
-			goto out;
-		}
-		if (step_done(s, st, "cannot store metadata"))
-			goto out;
+		int bound = sqlite3_bind_int64(st, 1, e->id) |
+			    sqlite3_bind_text(st, 2, e->meta[i].key, -1,
+					      SQLITE_STATIC) |
+			    bind_str(st, 3, e->meta[i].value);
+
+		if (stmt_write(s, st, bound, "cannot bind metadata",
+			       "cannot store metadata"))
+			return -1;
 	}
-	ret = 0;
-out:
-	stmt_done(st);
-	return ret;
+	return 0;
 }
 
 static int experiment_insert(struct store *s, struct experiment_row *e,
@@ -592,31 +748,27 @@ static int experiment_insert(struct store *s, struct experiment_row *e,
 {
 	sqlite3_stmt *st = stmt_get(s, ST_EXP_INSERT);
 	char seed[24];
-	int ret = -1;
+	int bound;
 
 	if (!st)
 		return -1;
 	snprintf(seed, sizeof(seed), "%" PRIu64, e->seed);
-	if (bind_str(st, 1, uuid) | bind_str(st, 2, e->name) |
-	    bind_str(st, 3, e->label) | bind_str(st, 4, e->config_path) |
-	    bind_str(st, 5, e->config_text) |
-	    sqlite3_bind_text(st, 6, seed, -1, SQLITE_STATIC) |
-	    bind_str(st, 7, e->order) |
-	    sqlite3_bind_double(st, 8, e->confidence > 0 ? e->confidence : 0.95) |
-	    bind_str(st, 9, e->status ? e->status : "planned") |
-	    sqlite3_bind_double(st, 10, e->created_at) |
-	    (e->finished_at > 0 ? sqlite3_bind_double(st, 11, e->finished_at)
-				: SQLITE_OK)) {
-		db_fail(s, "cannot bind experiment");
-		goto out;
-	}
-	if (step_done(s, st, "cannot create experiment"))
-		goto out;
+	bound = bind_str(st, 1, uuid) | bind_str(st, 2, e->name) |
+		bind_str(st, 3, e->label) | bind_str(st, 4, e->config_path) |
+		bind_str(st, 5, e->config_text) |
+		sqlite3_bind_text(st, 6, seed, -1, SQLITE_STATIC) |
+		bind_str(st, 7, e->order) |
+		sqlite3_bind_double(st, 8, e->confidence > 0 ? e->confidence
+							     : 0.95) |
+		bind_str(st, 9, e->status ? e->status : "planned") |
+		sqlite3_bind_double(st, 10, e->created_at) |
+		(e->finished_at > 0 ? sqlite3_bind_double(st, 11, e->finished_at)
+				    : SQLITE_OK);
+	if (stmt_write(s, st, bound, "cannot bind experiment",
+		       "cannot create experiment"))
+		return -1;
 	e->id = sqlite3_last_insert_rowid(s->db);
-	ret = 0;
-out:
-	stmt_done(st);
-	return ret;
+	return 0;
 }
 
 int store_experiment_create(struct store *s, struct experiment_row *e)
@@ -645,7 +797,7 @@ out:
 int store_experiment_status(struct store *s, int64_t id, const char *status)
 {
 	sqlite3_stmt *st;
-	int ret = -1;
+	int bound;
 
 	if (!in_list(status, experiment_statuses, ARRAY_SIZE(experiment_statuses)))
 		return error("invalid experiment status '%s' (planned, running, "
@@ -653,17 +805,36 @@ int store_experiment_status(struct store *s, int64_t id, const char *status)
 	st = stmt_get(s, ST_EXP_STATUS);
 	if (!st)
 		return -1;
-	if (sqlite3_bind_int64(st, 1, id) | bind_str(st, 2, status)) {
-		db_fail(s, "cannot bind status");
+	bound = sqlite3_bind_int64(st, 1, id) | bind_str(st, 2, status) |
+		(in_list(status, experiment_final, ARRAY_SIZE(experiment_final))
+			 ? sqlite3_bind_double(st, 3, now_realtime())
+			 : SQLITE_OK);
+	if (stmt_write(s, st, bound, "cannot bind status",
+		       "cannot set experiment status"))
+		return -1;
+	if (sqlite3_changes(s->db) != 1)
+		return error("%s: no experiment with id %" PRId64, s->path, id);
+	return 0;
+}
+
+int store_meta_get(struct store *s, int64_t experiment, const char *key,
+		   char **value)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_META_ONE);
+	int rc, ret = -1;
+
+	*value = NULL;
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 1, experiment) | bind_str(st, 2, key)) {
+		db_fail(s, "cannot bind metadata");
 		goto out;
 	}
-	if (in_list(status, experiment_final, ARRAY_SIZE(experiment_final)) &&
-	    sqlite3_bind_double(st, 3, now_realtime()) != SQLITE_OK)
-		goto out;
-	if (step_done(s, st, "cannot set experiment status"))
-		goto out;
-	if (sqlite3_changes(s->db) != 1) {
-		error("%s: no experiment with id %" PRId64, s->path, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*value = col_str(st, 0);
+	else if (rc != SQLITE_DONE) {
+		db_fail(s, "cannot read metadata");
 		goto out;
 	}
 	ret = 0;
@@ -672,29 +843,39 @@ out:
 	return ret;
 }
 
-static int meta_load(struct store *s, struct experiment_row *e)
+int store_meta_set(struct store *s, int64_t experiment, const char *key,
+		   const char *value)
 {
-	sqlite3_stmt *st = stmt_get(s, ST_META_GET);
-	int rc, ret = -1;
+	sqlite3_stmt *st = stmt_get(s, value ? ST_META_PUT : ST_META_DELETE);
+	int ret = -1;
 
 	if (!st)
 		return -1;
-	if (sqlite3_bind_int64(st, 1, e->id) != SQLITE_OK)
+	if (sqlite3_bind_int64(st, 1, experiment) | bind_str(st, 2, key) |
+	    (value ? bind_str(st, 3, value) : SQLITE_OK)) {
+		db_fail(s, "cannot bind metadata");
 		goto out;
+	}
+	ret = step_done(s, st, "cannot store metadata");
+out:
+	stmt_done(st);
+	return ret;
+}
+
+static int meta_load(struct store *s, struct experiment_row *e)
+{
+	sqlite3_stmt *st = query_start(s, ST_META_GET, e->id);
+	int rc;
+
+	if (!st)
+		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		e->meta = grow(e->meta, e->nmeta, sizeof(*e->meta));
 		e->meta[e->nmeta].key = col_str(st, 0);
 		e->meta[e->nmeta].value = col_str(st, 1);
 		e->nmeta++;
 	}
-	if (rc != SQLITE_DONE) {
-		db_fail(s, "cannot read metadata");
-		goto out;
-	}
-	ret = 0;
-out:
-	stmt_done(st);
-	return ret;
+	return query_end(s, st, rc, "cannot read metadata");
 }
 
 static int experiment_fill(struct store *s, sqlite3_stmt *st,
@@ -723,30 +904,23 @@ static int experiment_fill(struct store *s, sqlite3_stmt *st,
 
 int store_experiment_get(struct store *s, int64_t id, struct experiment_row *e)
 {
-	sqlite3_stmt *st = stmt_get(s, ST_EXP_GET);
+	sqlite3_stmt *st;
 	int rc, ret = -1;
 
 	memset(e, 0, sizeof(*e));
+	st = query_start(s, ST_EXP_GET, id);
 	if (!st)
 		return -1;
-	if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK)
-		goto out;
 	rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE) {
+	if (rc == SQLITE_ROW)
+		ret = experiment_fill(s, st, e);
+	else if (rc == SQLITE_DONE)
 		error("%s: no experiment with id %" PRId64, s->path, id);
-		goto out;
-	}
-	if (rc != SQLITE_ROW) {
+	else
 		db_fail(s, "cannot read experiment");
-		goto out;
-	}
-	if (experiment_fill(s, st, e))
-		goto out;
 	stmt_done(st);
-	st = NULL;
-	ret = meta_load(s, e);
-out:
-	stmt_done(st);
+	if (!ret)
+		ret = meta_load(s, e);
 	if (ret)
 		experiment_row_release(e);
 	return ret;
@@ -758,30 +932,26 @@ static int ids_query(struct store *s, enum stmt_id q, const char *text,
 {
 	sqlite3_stmt *st = stmt_get(s, q);
 	size_t n = 0;
-	int rc, ret = -1;
+	int rc;
 
 	*ids = NULL;
 	if (!st)
 		return -1;
 	if ((text && bind_str(st, 1, text) != SQLITE_OK) ||
-	    (!text && id && sqlite3_bind_int64(st, 1, id) != SQLITE_OK))
-		goto out;
+	    (!text && id && sqlite3_bind_int64(st, 1, id) != SQLITE_OK)) {
+		stmt_done(st);
+		return db_fail(s, "cannot bind a query");
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		*ids = grow(*ids, n, sizeof(**ids));
 		(*ids)[n++] = sqlite3_column_int64(st, 0);
 	}
-	if (rc != SQLITE_DONE) {
-		db_fail(s, "cannot look up experiments");
-		goto out;
-	}
-	ret = (int)n;
-out:
-	stmt_done(st);
-	if (ret <= 0) {
+	if (query_end(s, st, rc, "cannot look up experiments")) {
 		free(*ids);
 		*ids = NULL;
+		return -1;
 	}
-	return ret;
+	return (int)n;
 }
 
 int store_experiment_find(struct store *s, const char *selector,
@@ -825,33 +995,25 @@ static int params_insert(struct store *s, int64_t config, size_t nkv,
 {
 	sqlite3_stmt *st = stmt_get(s, ST_PARAM_INSERT);
 	size_t i;
-	int ret = -1;
 
 	if (!st)
 		return -1;
 	for (i = 0; i < nkv; i++) {
 		const char *eq = strchr(kv[i], '=');
+		int bound;
 
-		if (!eq) {
-			error("parameter '%s' is not key=value", kv[i]);
-			goto out;
-		}
-		sqlite3_reset(st);
-		if (sqlite3_bind_int64(st, 1, config) |
-		    sqlite3_bind_int64(st, 2, (sqlite3_int64)i) |
-		    sqlite3_bind_text(st, 3, kv[i], (int)(eq - kv[i]),
-				      SQLITE_STATIC) |
-		    sqlite3_bind_text(st, 4, eq + 1, -1, SQLITE_STATIC)) {
-			db_fail(s, "cannot bind parameter");
-			goto out;
-		}
-		if (step_done(s, st, "cannot store parameter"))
-			goto out;
+		if (!eq)
+			return error("parameter '%s' is not key=value", kv[i]);
+		bound = sqlite3_bind_int64(st, 1, config) |
+			sqlite3_bind_int64(st, 2, (sqlite3_int64)i) |
+			sqlite3_bind_text(st, 3, kv[i], (int)(eq - kv[i]),
+					  SQLITE_STATIC) |
+			sqlite3_bind_text(st, 4, eq + 1, -1, SQLITE_STATIC);
+		if (stmt_write(s, st, bound, "cannot bind parameter",
+			       "cannot store parameter"))
+			return -1;
 	}
-	ret = 0;
-out:
-	stmt_done(st);
-	return ret;
+	return 0;
 }
 
 static int config_insert(struct store *s, int64_t experiment, int pos,
@@ -860,24 +1022,20 @@ static int config_insert(struct store *s, int64_t experiment, int pos,
 			 int64_t *id)
 {
 	sqlite3_stmt *st = stmt_get(s, ST_CONFIG_INSERT);
-	int ret = -1;
+	int bound;
 
 	if (!st)
 		return -1;
-	if (sqlite3_bind_int64(st, 1, experiment) | sqlite3_bind_int(st, 2, pos) |
-	    bind_str(st, 3, workload) | bind_str(st, 4, section) |
-	    bind_str(st, 5, canon) | sqlite3_bind_double(st, 6, noise) |
-	    sqlite3_bind_double(st, 7, timeout_s)) {
-		db_fail(s, "cannot bind configuration");
-		goto out;
-	}
-	if (step_done(s, st, "cannot store configuration"))
-		goto out;
+	bound = sqlite3_bind_int64(st, 1, experiment) |
+		sqlite3_bind_int(st, 2, pos) | bind_str(st, 3, workload) |
+		bind_str(st, 4, section) | bind_str(st, 5, canon) |
+		sqlite3_bind_double(st, 6, noise) |
+		sqlite3_bind_double(st, 7, timeout_s);
+	if (stmt_write(s, st, bound, "cannot bind configuration",
+		       "cannot store configuration"))
+		return -1;
 	*id = sqlite3_last_insert_rowid(s->db);
-	ret = 0;
-out:
-	stmt_done(st);
-	return ret;
+	return 0;
 }
 
 int store_config_add(struct store *s, int64_t experiment, int pos,
@@ -901,24 +1059,19 @@ int store_run_plan(struct store *s, int64_t experiment, int64_t config,
 		   long seq, int repetition, bool warmup, int64_t *id)
 {
 	sqlite3_stmt *st = stmt_get(s, ST_RUN_INSERT);
-	int ret = -1;
+	int bound;
 
 	if (!st)
 		return -1;
-	if (sqlite3_bind_int64(st, 1, experiment) |
-	    sqlite3_bind_int64(st, 2, config) | sqlite3_bind_int64(st, 3, seq) |
-	    sqlite3_bind_int(st, 4, repetition) |
-	    sqlite3_bind_int(st, 5, warmup ? 1 : 0)) {
-		db_fail(s, "cannot bind run");
-		goto out;
-	}
-	if (step_done(s, st, "cannot plan run"))
-		goto out;
+	bound = sqlite3_bind_int64(st, 1, experiment) |
+		sqlite3_bind_int64(st, 2, config) |
+		sqlite3_bind_int64(st, 3, seq) |
+		sqlite3_bind_int(st, 4, repetition) |
+		sqlite3_bind_int(st, 5, warmup ? 1 : 0);
+	if (stmt_write(s, st, bound, "cannot bind run", "cannot plan run"))
+		return -1;
 	*id = sqlite3_last_insert_rowid(s->db);
-	ret = 0;
-out:
-	stmt_done(st);
-	return ret;
+	return 0;
 }
 
 /* ---- recording a run ---- */
@@ -926,7 +1079,7 @@ out:
 static int run_update(struct store *s, int64_t run, const struct run_record *r)
 {
 	sqlite3_stmt *st;
-	int ret = -1;
+	int bound;
 
 	if ((unsigned)r->status >= RUN_NSTATUS)
 		return error("run %" PRId64 ": invalid status %d", run,
@@ -934,28 +1087,21 @@ static int run_update(struct store *s, int64_t run, const struct run_record *r)
 	st = stmt_get(s, ST_RUN_UPDATE);
 	if (!st)
 		return -1;
-	if (sqlite3_bind_int64(st, 1, run) |
-	    sqlite3_bind_text(st, 2, run_status_names[r->status], -1,
-			      SQLITE_STATIC) |
-	    (r->error ? sqlite3_bind_text(st, 3, r->error, -1, SQLITE_STATIC)
-		      : SQLITE_OK) |
-	    (r->started_at > 0 ? sqlite3_bind_double(st, 4, r->started_at)
-			       : SQLITE_OK) |
-	    sqlite3_bind_double(st, 5, r->wall_s) |
-	    (r->env_pad >= 0 ? sqlite3_bind_int64(st, 6, r->env_pad) : SQLITE_OK)) {
-		db_fail(s, "cannot bind run");
-		goto out;
-	}
-	if (step_done(s, st, "cannot record run"))
-		goto out;
-	if (sqlite3_changes(s->db) != 1) {
-		error("%s: no run with id %" PRId64, s->path, run);
-		goto out;
-	}
-	ret = 0;
-out:
-	stmt_done(st);
-	return ret;
+	bound = sqlite3_bind_int64(st, 1, run) |
+		sqlite3_bind_text(st, 2, run_status_names[r->status], -1,
+				  SQLITE_STATIC) |
+		(r->error ? sqlite3_bind_text(st, 3, r->error, -1, SQLITE_STATIC)
+			  : SQLITE_OK) |
+		(r->started_at > 0 ? sqlite3_bind_double(st, 4, r->started_at)
+				   : SQLITE_OK) |
+		sqlite3_bind_double(st, 5, r->wall_s) |
+		(r->env_pad >= 0 ? sqlite3_bind_int64(st, 6, r->env_pad)
+				 : SQLITE_OK);
+	if (stmt_write(s, st, bound, "cannot bind run", "cannot record run"))
+		return -1;
+	if (sqlite3_changes(s->db) != 1)
+		return error("%s: no run with id %" PRId64, s->path, run);
+	return 0;
 }
 
 /* Deletes what an earlier attempt recorded, so re-recording is idempotent. */
@@ -966,14 +1112,9 @@ static int run_clear(struct store *s, int64_t run)
 
 	for (i = 0; i < ARRAY_SIZE(del); i++) {
 		sqlite3_stmt *st = stmt_get(s, del[i]);
-		int ret;
 
-		if (!st)
-			return -1;
-		ret = sqlite3_bind_int64(st, 1, run) != SQLITE_OK ||
-		      step_done(s, st, "cannot clear run");
-		stmt_done(st);
-		if (ret)
+		if (!st || stmt_write(s, st, sqlite3_bind_int64(st, 1, run),
+				      "cannot bind run", "cannot clear run"))
 			return -1;
 	}
 	return 0;
@@ -1058,24 +1199,18 @@ static int threads_insert(struct store *s, int64_t run,
 			  const struct run_record *r)
 {
 	sqlite3_stmt *st;
-	int ret = -1;
+	int bound;
 
 	if (!r->nthreads)
 		return 0;
 	st = stmt_get(s, ST_THREAD_INSERT);
 	if (!st)
 		return -1;
-	if (sqlite3_bind_int64(st, 1, run) |
-	    sqlite3_bind_text(st, 2, threads_format(s, r), -1, SQLITE_STATIC)) {
-		db_fail(s, "cannot bind thread ops");
-		goto out;
-	}
-	if (step_done(s, st, "cannot store thread ops"))
-		goto out;
-	ret = 0;
-out:
-	stmt_done(st);
-	return ret;
+	bound = sqlite3_bind_int64(st, 1, run) |
+		sqlite3_bind_text(st, 2, threads_format(s, r), -1,
+				  SQLITE_STATIC);
+	return stmt_write(s, st, bound, "cannot bind thread ops",
+			  "cannot store thread ops");
 }
 
 int store_run_record(struct store *s, int64_t run, const struct run_record *r)
@@ -1098,15 +1233,13 @@ int store_run_record(struct store *s, int64_t run, const struct run_record *r)
 int store_pending_runs(struct store *s, int64_t experiment,
 		       struct pending_run **out, size_t *n)
 {
-	sqlite3_stmt *st = stmt_get(s, ST_PENDING);
-	int rc, ret = -1;
+	sqlite3_stmt *st = query_start(s, ST_PENDING, experiment);
+	int rc;
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return -1;
-	if (sqlite3_bind_int64(st, 1, experiment) != SQLITE_OK)
-		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct pending_run *p;
 
@@ -1118,19 +1251,13 @@ int store_pending_runs(struct store *s, int64_t experiment,
 		p->repetition = sqlite3_column_int(st, 3);
 		p->warmup = sqlite3_column_int(st, 4) != 0;
 	}
-	if (rc != SQLITE_DONE) {
-		db_fail(s, "cannot read pending runs");
-		goto out;
-	}
-	ret = 0;
-out:
-	stmt_done(st);
-	if (ret) {
+	if (query_end(s, st, rc, "cannot read pending runs")) {
 		free(*out);
 		*out = NULL;
 		*n = 0;
+		return -1;
 	}
-	return ret;
+	return 0;
 }
 
 /* ---- loading a whole experiment ---- */
@@ -1167,13 +1294,11 @@ static long config_index(const struct dataset *d, int64_t id, size_t hint)
 
 static int load_configs(struct store *s, int64_t experiment, struct dataset *d)
 {
-	sqlite3_stmt *st = stmt_get(s, ST_LOAD_CONFIGS);
-	int rc, ret = -1;
+	sqlite3_stmt *st = query_start(s, ST_LOAD_CONFIGS, experiment);
+	int rc;
 
 	if (!st)
 		return -1;
-	if (sqlite3_bind_int64(st, 1, experiment) != SQLITE_OK)
-		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ds_config *c;
 
@@ -1186,26 +1311,17 @@ static int load_configs(struct store *s, int64_t experiment, struct dataset *d)
 		c->canon = col_str(st, 3);
 		c->noise = sqlite3_column_double(st, 4);
 	}
-	if (rc != SQLITE_DONE) {
-		db_fail(s, "cannot read configurations");
-		goto out;
-	}
-	ret = 0;
-out:
-	stmt_done(st);
-	return ret;
+	return query_end(s, st, rc, "cannot read configurations");
 }
 
 static int load_params(struct store *s, int64_t experiment, struct dataset *d)
 {
-	sqlite3_stmt *st = stmt_get(s, ST_LOAD_PARAMS);
+	sqlite3_stmt *st = query_start(s, ST_LOAD_PARAMS, experiment);
 	size_t ci = 0;
-	int rc, ret = -1;
+	int rc;
 
 	if (!st)
 		return -1;
-	if (sqlite3_bind_int64(st, 1, experiment) != SQLITE_OK)
-		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		long i = config_index(d, sqlite3_column_int64(st, 0), ci);
 		struct ds_config *c;
@@ -1213,7 +1329,7 @@ static int load_params(struct store *s, int64_t experiment, struct dataset *d)
 		if (i < 0) {
 			error("%s: parameter of unknown configuration %lld",
 			      s->path, sqlite3_column_int64(st, 0));
-			goto out;
+			break;
 		}
 		ci = (size_t)i;
 		c = &d->configs[ci];
@@ -1222,14 +1338,7 @@ static int load_params(struct store *s, int64_t experiment, struct dataset *d)
 		c->params[c->nparams].value = col_str(st, 2);
 		c->nparams++;
 	}
-	if (rc != SQLITE_DONE) {
-		db_fail(s, "cannot read parameters");
-		goto out;
-	}
-	ret = 0;
-out:
-	stmt_done(st);
-	return ret;
+	return query_end(s, st, rc, "cannot read parameters");
 }
 
 static int run_fill(struct store *s, sqlite3_stmt *st, struct dataset *d,
@@ -1264,27 +1373,18 @@ static int run_fill(struct store *s, sqlite3_stmt *st, struct dataset *d,
 
 static int load_runs(struct store *s, int64_t experiment, struct dataset *d)
 {
-	sqlite3_stmt *st = stmt_get(s, ST_LOAD_RUNS);
+	sqlite3_stmt *st = query_start(s, ST_LOAD_RUNS, experiment);
 	size_t ci = 0;
-	int rc, ret = -1;
+	int rc;
 
 	if (!st)
 		return -1;
-	if (sqlite3_bind_int64(st, 1, experiment) != SQLITE_OK)
-		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		d->runs = grow(d->runs, d->nruns, sizeof(*d->runs));
 		if (run_fill(s, st, d, &ci))
-			goto out;
+			break;
 	}
-	if (rc != SQLITE_DONE) {
-		db_fail(s, "cannot read runs");
-		goto out;
-	}
-	ret = 0;
-out:
-	stmt_done(st);
-	return ret;
+	return query_end(s, st, rc, "cannot read runs");
 }
 
 /*
@@ -1306,16 +1406,21 @@ static int cmp_seq(const void *a, const void *b, void *arg)
 	return (x > y) - (x < y);
 }
 
+size_t *dataset_seq_order(const struct dataset *d)
+{
+	size_t *order = xmalloc(d->nruns * sizeof(*order)), i;
+
+	for (i = 0; i < d->nruns; i++)
+		order[i] = i;
+	qsort_r(order, d->nruns, sizeof(*order), cmp_seq, (void *)d);
+	return order;
+}
+
 static void seq_walk_init(struct seq_walk *w, const struct dataset *d)
 {
-	size_t i;
-
 	w->d = d;
 	w->k = 0;
-	w->by_seq = xmalloc(d->nruns * sizeof(*w->by_seq));
-	for (i = 0; i < d->nruns; i++)
-		w->by_seq[i] = i;
-	qsort_r(w->by_seq, d->nruns, sizeof(*w->by_seq), cmp_seq, (void *)d);
+	w->by_seq = dataset_seq_order(d);
 }
 
 /* The run index of id, which is at or after the previous row's run. */
@@ -1389,18 +1494,16 @@ static void samples_place(struct dataset *d, const struct sample_row *rows,
 
 static int load_samples(struct store *s, int64_t experiment, struct dataset *d)
 {
-	sqlite3_stmt *st = stmt_get(s, ST_LOAD_SAMPLES);
+	sqlite3_stmt *st = query_start(s, ST_LOAD_SAMPLES, experiment);
 	struct sample_row *rows = NULL;
 	struct seq_walk w;
 	size_t n = 0;
 	uint32_t guess = 0;
-	int rc, ret = -1;
+	int rc, ret;
 
-	seq_walk_init(&w, d);
 	if (!st)
-		goto out;
-	if (sqlite3_bind_int64(st, 1, experiment) != SQLITE_OK)
-		goto out;
+		return -1;
+	seq_walk_init(&w, d);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		long r = seq_walk_find(&w, sqlite3_column_int64(st, 0));
 		const char *m = (const char *)sqlite3_column_text(st, 1);
@@ -1408,7 +1511,7 @@ static int load_samples(struct store *s, int64_t experiment, struct dataset *d)
 		if (r < 0 || !m) {
 			error("%s: sample of run %lld is inconsistent", s->path,
 			      sqlite3_column_int64(st, 0));
-			goto out;
+			break;
 		}
 		rows = grow(rows, n, sizeof(*rows));
 		rows[n].run = (uint32_t)r;
@@ -1416,14 +1519,9 @@ static int load_samples(struct store *s, int64_t experiment, struct dataset *d)
 		rows[n].value = sqlite3_column_double(st, 2);
 		n++;
 	}
-	if (rc != SQLITE_DONE) {
-		db_fail(s, "cannot read samples");
-		goto out;
-	}
-	samples_place(d, rows, n);
-	ret = 0;
-out:
-	stmt_done(st);
+	ret = query_end(s, st, rc, "cannot read samples");
+	if (!ret)
+		samples_place(d, rows, n);
 	free(rows);
 	free(w.by_seq);
 	return ret;
@@ -1486,15 +1584,13 @@ static int threads_parse(struct dataset *d, const char *p)
 
 static int load_threads(struct store *s, int64_t experiment, struct dataset *d)
 {
-	sqlite3_stmt *st = stmt_get(s, ST_LOAD_THREADS);
+	sqlite3_stmt *st = query_start(s, ST_LOAD_THREADS, experiment);
 	struct seq_walk w;
-	int rc, ret = -1;
+	int rc;
 
-	seq_walk_init(&w, d);
 	if (!st)
-		goto out;
-	if (sqlite3_bind_int64(st, 1, experiment) != SQLITE_OK)
-		goto out;
+		return -1;
+	seq_walk_init(&w, d);
 	/*
 	 * thread_ops is laid out in seq order, each run's threads in thread
 	 * order; a run's slice (thread0, nthreads) points into it.
@@ -1508,20 +1604,13 @@ static int load_threads(struct store *s, int64_t experiment, struct dataset *d)
 		if (r < 0 || !ops || threads_parse(d, ops)) {
 			error("%s: thread ops of run %" PRId64 " are malformed",
 			      s->path, id);
-			goto out;
+			break;
 		}
 		d->runs[r].thread0 = start;
 		d->runs[r].nthreads = d->nthread_ops - start;
 	}
-	if (rc != SQLITE_DONE) {
-		db_fail(s, "cannot read thread ops");
-		goto out;
-	}
-	ret = 0;
-out:
-	stmt_done(st);
 	free(w.by_seq);
-	return ret;
+	return query_end(s, st, rc, "cannot read thread ops");
 }
 
 int store_load(struct store *s, int64_t experiment, struct dataset *d)

@@ -38,6 +38,12 @@ const char *store_default_path(void);
 int store_open(const char *path, unsigned flags, struct store **out);
 void store_close(struct store *s);
 struct sqlite3 *store_db(struct store *s); /* for merge/export/bench */
+/*
+ * Caps SQLite's page cache of this connection at kib KiB (its default is
+ * 2 MiB).  For a writer that only appends, like the runner, whose memory
+ * would otherwise grow by that much over a long plan.
+ */
+int store_cache_limit(struct store *s, long kib);
 
 int store_begin(struct store *s);
 int store_commit(struct store *s);
@@ -67,6 +73,15 @@ const char *experiment_meta(const struct experiment_row *e, const char *key);
 int store_experiment_create(struct store *s, struct experiment_row *e);
 int store_experiment_status(struct store *s, int64_t id, const char *status);
 int store_experiment_get(struct store *s, int64_t id, struct experiment_row *e);
+/*
+ * One meta value of an experiment: *value is malloc'd, or NULL when the
+ * key is absent.  store_meta_set replaces it (keeping its place in the
+ * order), adds it, or with value NULL deletes it.
+ */
+int store_meta_get(struct store *s, int64_t experiment, const char *key,
+		   char **value);
+int store_meta_set(struct store *s, int64_t experiment, const char *key,
+		   const char *value);
 /*
  * Resolves a selector to experiment ids, oldest first (created_at, then
  * id): the first of these that matches wins — a numeric id, a uuid (any
@@ -160,5 +175,7 @@ void dataset_release(struct dataset *d);
 int dataset_metric(const struct dataset *d, const char *name);
 /* Value of metric m for run r (NAN when absent or m < 0). */
 double dataset_value(const struct dataset *d, size_t r, int m);
+/* The run indices of d in seq (execution) order: malloc'd, nruns long. */
+size_t *dataset_seq_order(const struct dataset *d);
 
 #endif

@@ -4,6 +4,7 @@
  * verdict annotated, flagged configurations marked.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,37 +14,87 @@
 #include "plots/plot.h"
 #include "runner/util.h"
 
-/* "section k=v ..." cut to 40 characters, "(!) " first when flagged. */
-static char *comparison_label(const struct comparison *c)
+static const char *param_of(const struct ds_config *c, const char *key)
 {
-	char *full = xasprintf("%s%s %s", c->nflags ? "(!) " : "",
-			       *c->section || *c->canon ? c->section : "values",
-			       c->canon);
+	size_t i;
 
-	if (strlen(full) > 40)
-		strcpy(full + 37, "...");
-	return full;
+	for (i = 0; c && i < c->nparams; i++)
+		if (!strcmp(c->params[i].key, key))
+			return c->params[i].value;
+	return NULL;
 }
 
+/* Does key take more than one value among the section's comparisons? */
+static bool varies(const struct compare_result *r, const char *section,
+		   const char *key)
+{
+	const char *first = NULL;
+	bool seen = false;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const char *v = param_of(r->cmp[i].config, key);
+
+		if (strcmp(r->cmp[i].section, section))
+			continue;
+		if (seen && (!first || !v || strcmp(first, v)))
+			return true;
+		first = v;
+		seen = true;
+	}
+	return false;
+}
+
+/*
+ * "section k=v ..." with only the parameters that vary within the
+ * section, cut to 40 characters, "(!) " when flagged.
+ */
+static char *comparison_label(const struct compare_result *r, size_t k)
+{
+	const struct comparison *c = &r->cmp[k];
+	const struct ds_config *cfg = c->config;
+	char *label = xasprintf("%s%s", c->nflags ? "(!) " : "",
+				*c->section ? c->section : "values");
+	size_t i;
+
+	for (i = 0; cfg && i < cfg->nparams; i++) {
+		char *longer;
+
+		if (!varies(r, c->section, cfg->params[i].key))
+			continue;
+		longer = xasprintf("%s %s=%s", label, cfg->params[i].key,
+				   cfg->params[i].value);
+		free(label);
+		label = longer;
+	}
+	if (strlen(label) > 40)
+		strcpy(label + 37, "...");
+	return label;
+}
+
+/*
+ * Both sides as a percentage of the baseline mean, so configurations of
+ * any scale (ops/s of a spinlock, seconds of a creat storm) share an axis.
+ */
 static void write_data(FILE *f, const struct compare_result *r)
 {
 	size_t i;
 
-	fputs("# x base_mean base_lo base_hi cand_mean cand_lo cand_hi change_pct top\n", f);
+	fputs("# x base_pct base_lo base_hi cand_pct cand_lo cand_hi change_pct "
+	      "(all % of the baseline mean)\n", f);
 	for (i = 0; i < r->n; i++) {
 		const struct compare_stats *st = &r->cmp[i].st;
-		double top = fmax(st->base.ci_high, st->cand.ci_high);
+		/* A zero baseline has no percentage: NaN, which gnuplot skips. */
+		double scale = fabs(st->base.mean) > 0 ? 100 / st->base.mean : NAN;
 
-		if (isnan(top))
-			top = fmax(st->base.mean, st->cand.mean);
-		fprintf(f, "%zu %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n",
-			i + 1, st->base.mean,
-			isnan(st->base.ci_low) ? st->base.mean : st->base.ci_low,
-			isnan(st->base.ci_high) ? st->base.mean : st->base.ci_high,
-			st->cand.mean,
-			isnan(st->cand.ci_low) ? st->cand.mean : st->cand.ci_low,
-			isnan(st->cand.ci_high) ? st->cand.mean : st->cand.ci_high,
-			st->change_pct, top);
+		fprintf(f, "%zu %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n",
+			i + 1, st->base.mean * scale,
+			(isnan(st->base.ci_low) ? st->base.mean : st->base.ci_low) * scale,
+			(isnan(st->base.ci_high) ? st->base.mean : st->base.ci_high) * scale,
+			st->cand.mean * scale,
+			(isnan(st->cand.ci_low) ? st->cand.mean : st->cand.ci_low) * scale,
+			(isnan(st->cand.ci_high) ? st->cand.mean : st->cand.ci_high) * scale,
+			st->change_pct);
 	}
 }
 
@@ -52,9 +103,7 @@ static void write_script(FILE *f, const struct compare_result *r,
 {
 	char *title = xasprintf("compare: %s vs %s — %s (%.0f%% confidence)",
 				base, cand, r->metric, 100 * r->opts.confidence);
-	const char *unit = metric_unit(r->metric);
-	char *ylabel = *unit ? xasprintf("%s (%s)", r->metric, unit)
-			     : xstrdup(r->metric);
+	char *ylabel = xasprintf("%s, %% of the baseline mean", r->metric);
 	size_t i;
 
 	fputs("# A/B comparison written by contend compare --plot.\n"
@@ -72,31 +121,38 @@ static void write_script(FILE *f, const struct compare_result *r,
 	gp_quote(f, ylabel);
 	fputs("\nset grid ytics\nset border 3\nset tics nomirror\n"
 	      "set key outside top center horizontal\nset tmargin 5\n"
-	      "set bmargin 12\nset lmargin 14\nset yrange [0:*]\n"
-	      "set offsets 0, 0, graph 0.1, 0\n", f);
+	      "set bmargin 12\nset lmargin 22\nset offsets 0, 0, graph 0.15, graph 0.05\n", f);
+	/* The band a change must leave to count: +-threshold. */
+	fprintf(f, "set object 1 rectangle from graph 0, first %.17g to graph 1, first %.17g "
+		   "fillcolor rgb '#eeeeee' fillstyle solid noborder behind\n",
+		100 - r->opts.threshold_pct, 100 + r->opts.threshold_pct);
 	fprintf(f, "set xrange [0.4:%zu.6]\n", r->n);
 	fputs("set xtics rotate by 30 right (", f);
 	for (i = 0; i < r->n; i++) {
-		char *label = comparison_label(&r->cmp[i]);
+		char *label = comparison_label(r, i);
 
 		gp_quote(f, label);
 		fprintf(f, " %zu%s", i + 1, i + 1 < r->n ? ", " : "");
 		free(label);
 	}
 	fputs(")\n", f);
-	/* Verdicts as labels above each pair: the script's own strings. */
+	/* Change and verdict above each pair: the script's own strings. */
 	for (i = 0; i < r->n; i++) {
 		const struct comparison *c = &r->cmp[i];
-		char *text = xasprintf("%+.1f%% %s", c->st.change_pct,
-				       verdict_names[c->st.verdict]);
+		const char *colour = c->st.verdict == VERDICT_SLOWER ? "#bb0000" :
+				     c->st.verdict == VERDICT_FASTER ? "#007700" :
+								     "#444444";
+		char *change = xasprintf("%+.1f%%", c->st.change_pct);
 
-		fprintf(f, "set label %zu ", i + 1);
-		gp_quote(f, text);
-		fprintf(f, " at %zu, graph 0.97 center textcolor rgb '%s'\n",
-			i + 1, c->st.verdict == VERDICT_SLOWER ? "#bb0000" :
-			       c->st.verdict == VERDICT_FASTER ? "#007700" :
-							       "#444444");
-		free(text);
+		fprintf(f, "set label %zu ", 2 * i + 1);
+		gp_quote(f, change);
+		fprintf(f, " at %zu, graph 0.98 center textcolor rgb '%s'\n",
+			i + 1, colour);
+		fprintf(f, "set label %zu ", 2 * i + 2);
+		gp_quote(f, verdict_names[c->st.verdict]);
+		fprintf(f, " at %zu, graph 0.94 center font ',8' textcolor rgb '%s'\n",
+			i + 1, colour);
+		free(change);
 	}
 	fputs("plot 'compare.dat' using ($1 - 0.12):2:3:4 with yerrorbars pt 7 ps 1.3 lc rgb '#4477aa' title ", f);
 	gp_quote(f, base);

@@ -188,6 +188,15 @@ static FILE *open_named(const struct plotter *p, const char *base,
 	return f;
 }
 
+/* Closes a plot's data file and script, either of them possibly NULL. */
+static void files_close(FILE *dat, FILE *gp)
+{
+	if (dat)
+		fclose(dat);
+	if (gp)
+		fclose(gp);
+}
+
 /* The preamble every script shares: terminal from fmt, title, style. */
 static void script_head(const struct plotter *p, FILE *f, const char *base,
 			const char *what, int height)
@@ -460,10 +469,7 @@ static int plot_scaling(struct plotter *p, size_t si)
 	add_file(p, base, "scaling");
 	ret = 0;
 out:
-	if (dat)
-		fclose(dat);
-	if (gp)
-		fclose(gp);
+	files_close(dat, gp);
 	free(base);
 	free(ylabel);
 	free(series);
@@ -537,10 +543,7 @@ static int plot_contention(struct plotter *p, size_t si)
 	add_file(p, base, "contention");
 	ret = 0;
 out:
-	if (dat)
-		fclose(dat);
-	if (gp)
-		fclose(gp);
+	files_close(dat, gp);
 	free(base);
 	free(ylabel);
 	return ret;
@@ -582,10 +585,7 @@ static int plot_order(struct plotter *p)
 	add_file(p, "order", "run order");
 	ret = 0;
 out:
-	if (dat)
-		fclose(dat);
-	if (gp)
-		fclose(gp);
+	files_close(dat, gp);
 	free(ylabel);
 	return ret;
 }
@@ -642,10 +642,7 @@ static int plot_distribution(struct plotter *p)
 	add_file(p, "distribution", "distribution");
 	ret = 0;
 out:
-	if (dat)
-		fclose(dat);
-	if (gp)
-		fclose(gp);
+	files_close(dat, gp);
 	free(ylabel);
 	return ret;
 }
@@ -728,10 +725,7 @@ static int plot_fairness(struct plotter *p)
 	add_file(p, "fairness", "fairness");
 	ret = 0;
 out:
-	if (dat)
-		fclose(dat);
-	if (gp)
-		fclose(gp);
+	files_close(dat, gp);
 	return ret;
 }
 

@@ -9,9 +9,11 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "runner/commands.h"
@@ -81,6 +83,36 @@ static const char *dir_param(const struct wl_args *a)
 	return a->v[i].s && *a->v[i].s ? a->v[i].s : NULL;
 }
 
+static void on_runner_death(int sig)
+{
+	(void)sig;
+	kill(0, SIGKILL); /* our process group: us and all we forked */
+}
+
+/*
+ * Spawned by the runner (spawn.c made us a process group leader and set
+ * PR_SET_PDEATHSIG = SIGKILL), a runner killed with SIGKILL would take
+ * only us along, and whatever the workload forked would live on as
+ * orphans (tests/faults/procs.sh).  So trade the death signal for one
+ * whose handler kills the whole group.  No window: until the prctl below,
+ * SIGKILL is still the death signal.  Run by hand (no death signal set)
+ * nothing changes: the group may be a shell's pipeline.
+ */
+static void group_dies_with_runner(void)
+{
+	struct sigaction sa;
+	int sig = 0;
+
+	if (prctl(PR_GET_PDEATHSIG, &sig) || sig != SIGKILL ||
+	    getpgrp() != getpid())
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_runner_death;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGRTMIN + 1, &sa, NULL) == 0)
+		prctl(PR_SET_PDEATHSIG, SIGRTMIN + 1);
+}
+
 /* Applies affinity and scratch; *made is the directory to remove after. */
 static int prepare(struct wl_args *a, const char *scratch, char **made)
 {
@@ -126,6 +158,7 @@ int cmd_exec(int argc, char **argv)
 	int ret = EXIT_USAGE;
 
 	memset(&a, 0, sizeof(a));
+	group_dies_with_runner();
 	if (parse_opts(argc, argv, &o))
 		goto out_opts;
 	if (args_from_kv(o.wl, o.nkv, o.kv, &a, err, sizeof(err))) {

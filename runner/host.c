@@ -11,16 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "version.h"
 #include "runner/host.h"
 #include "runner/param.h"
 #include "runner/util.h"
 
-#ifndef CONTEND_VERSION
-#define CONTEND_VERSION "unknown"
-#endif
-#ifndef CONTEND_CC
-#define CONTEND_CC "unknown"
-#endif
 
 void meta_set(struct experiment_row *e, const char *key, const char *value)
 {

@@ -6,7 +6,6 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,20 +36,6 @@ const struct param_def harness_params[] = {
 			   "(default: not pinned)" },
 };
 const size_t nharness_params = ARRAY_SIZE(harness_params);
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (errlen)
-		vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 void param_clip(char *dst, size_t dstlen, const char *src, size_t max)
 {
@@ -224,7 +209,7 @@ static int range_fail(const struct param_def *p, const char *t, char *err,
 	char q[QUOTE_MAX + 4], *r = param_describe_range(p);
 
 	param_clip(q, sizeof(q), t, QUOTE_MAX);
-	fail(err, errlen, "%s: %s is out of range (%s)", p->name, q, r);
+	error_buf(err, errlen, "%s: %s is out of range (%s)", p->name, q, r);
 	free(r);
 	return -1;
 }
@@ -254,7 +239,8 @@ static int too_wide(const struct param_def *p, const char *t, char *err,
 	if (*t == '-' || has_max(p))
 		return range_fail(p, t, err, errlen);
 	param_clip(q, sizeof(q), t, QUOTE_MAX);
-	return fail(err, errlen, "%s: %s does not fit in 64 bits", p->name, q);
+	return error_buf(err, errlen, "%s: %s does not fit in 64 bits", p->name,
+			 q);
 }
 
 static int malformed(const struct param_def *p, const char *t,
@@ -263,7 +249,7 @@ static int malformed(const struct param_def *p, const char *t,
 	char q[QUOTE_MAX + 4];
 
 	param_clip(q, sizeof(q), t, QUOTE_MAX);
-	return fail(err, errlen, "%s: '%s' is not %s", p->name, q, what);
+	return error_buf(err, errlen, "%s: '%s' is not %s", p->name, q, what);
 }
 
 static int parse_int_value(const struct param_def *p, const char *t,
@@ -356,11 +342,13 @@ static int parse_enum_value(const struct param_def *p, const char *t,
 	all = join_choices(p->choices, ", ");
 	s = n ? suggest(t, p->choices, n) : NULL;
 	if (s)
-		fail(err, errlen, "%s: unknown value '%s'; did you mean '%s'? "
-				  "(choices: %s)", p->name, q, s, all);
+		error_buf(err, errlen,
+			  "%s: unknown value '%s'; did you mean '%s'? "
+			  "(choices: %s)",
+			  p->name, q, s, all);
 	else
-		fail(err, errlen, "%s: unknown value '%s' (choices: %s)",
-		     p->name, q, all);
+		error_buf(err, errlen, "%s: unknown value '%s' (choices: %s)",
+			  p->name, q, all);
 	free(all);
 	return -1;
 }
@@ -404,23 +392,25 @@ static int cpulist_item(const char **p, cpu_set_t *set, char *err,
 
 	skip_blanks(p);
 	if (!read_cpu(p, &lo))
-		return fail(err, errlen, "expected a cpu number");
+		return error_buf(err, errlen, "expected a cpu number");
 	hi = lo;
 	skip_blanks(p);
 	if (**p == '-') {
 		(*p)++;
 		skip_blanks(p);
 		if (!read_cpu(p, &hi))
-			return fail(err, errlen, "expected a cpu number after "
-						 "'-'");
+			return error_buf(err, errlen,
+					 "expected a cpu number after "
+					 "'-'");
 	}
 	if (hi >= CPU_SETSIZE)
-		return fail(err, errlen, "cpu %s%lu is out of range (0 .. %d)",
-			    hi > CPU_SETSIZE ? "above " : "",
-			    hi > CPU_SETSIZE ? (unsigned long)CPU_SETSIZE : hi,
-			    CPU_SETSIZE - 1);
+		return error_buf(
+			err, errlen, "cpu %s%lu is out of range (0 .. %d)",
+			hi > CPU_SETSIZE ? "above " : "",
+			hi > CPU_SETSIZE ? (unsigned long)CPU_SETSIZE : hi,
+			CPU_SETSIZE - 1);
 	if (hi < lo)
-		return fail(err, errlen, "reversed range %lu-%lu", lo, hi);
+		return error_buf(err, errlen, "reversed range %lu-%lu", lo, hi);
 	for (c = lo; c <= hi; c++)
 		CPU_SET(c, set);
 	skip_blanks(p);
@@ -439,7 +429,7 @@ static int cpulist_scan(const char *text, cpu_set_t *set, char *err,
 		if (!*p)
 			return 0;
 		if (*p != ',')
-			return fail(err, errlen, "unexpected '%c'", *p);
+			return error_buf(err, errlen, "unexpected '%c'", *p);
 		p++;
 	}
 }
@@ -483,8 +473,10 @@ static int parse_cpus_value(const struct param_def *p, const char *t,
 
 	if (cpulist_scan(t, &set, why, sizeof(why))) {
 		param_clip(q, sizeof(q), t, QUOTE_MAX);
-		return fail(err, errlen, "%s: bad cpu list '%s': %s (write "
-					 "cpus like 0-3,6)", p->name, q, why);
+		return error_buf(err, errlen,
+				 "%s: bad cpu list '%s': %s (write "
+				 "cpus like 0-3,6)",
+				 p->name, q, why);
 	}
 	v->s = cpulist_format(&set);
 	return 0;
@@ -507,9 +499,10 @@ int param_parse(const struct param_def *p, const char *text,
 	int ret;
 
 	if ((unsigned)p->type >= ARRAY_SIZE(parsers))
-		ret = fail(err, errlen, "%s: unknown parameter type", p->name);
+		ret = error_buf(err, errlen, "%s: unknown parameter type",
+				p->name);
 	else if (!*t && p->type != PT_STRING)
-		ret = fail(err, errlen, "%s: empty value", p->name);
+		ret = error_buf(err, errlen, "%s: empty value", p->name);
 	else
 		ret = parsers[p->type](p, t, v, err, errlen);
 	free(t);
@@ -569,8 +562,9 @@ static int args_defaults(struct wl_args *a, char *err, size_t errlen)
 		if (!p->def)
 			continue; /* zero, or NULL for strings */
 		if (param_parse(p, p->def, &a->v[i], why, sizeof(why)))
-			return fail(err, errlen, "workload %s: bad default: %s",
-				    wl->name, why);
+			return error_buf(err, errlen,
+					 "workload %s: bad default: %s",
+					 wl->name, why);
 	}
 	return 0;
 }
@@ -598,9 +592,10 @@ static int unknown_key(const struct workload *wl, const char *key,
 		names[n++] = harness_params[i].name;
 	s = suggest(key, names, n);
 	param_clip(q, sizeof(q), key, QUOTE_MAX);
-	return fail(err, errlen, "unknown parameter '%s' for workload %s%s%s%s",
-		    q, wl->name, s ? "; did you mean '" : "", s ? s : "",
-		    s ? "'?" : "");
+	return error_buf(err, errlen,
+			 "unknown parameter '%s' for workload %s%s%s%s", q,
+			 wl->name, s ? "; did you mean '" : "", s ? s : "",
+			 s ? "'?" : "");
 }
 
 /* Stores a parsed harness value h into a. */
@@ -633,7 +628,8 @@ static int args_set(struct wl_args *a, const char *item, bool *seen,
 
 	param_clip(q, sizeof(q), item, QUOTE_MAX);
 	if (!eq)
-		return fail(err, errlen, "expected key=value, got '%s'", q);
+		return error_buf(err, errlen, "expected key=value, got '%s'",
+				 q);
 	key = xstrndup(item, (size_t)(eq - item));
 	idx = workload_param_index(wl, key);
 	if (idx < 0 && (h = harness_index(key)) < 0) {
@@ -642,7 +638,7 @@ static int args_set(struct wl_args *a, const char *item, bool *seen,
 	}
 	if (seen[idx >= 0 ? idx : (int)wl->nparams + h]) {
 		param_clip(q, sizeof(q), key, QUOTE_MAX);
-		fail(err, errlen, "'%s' is given twice", q);
+		error_buf(err, errlen, "'%s' is given twice", q);
 		goto out;
 	}
 	seen[idx >= 0 ? idx : (int)wl->nparams + h] = true;
@@ -671,8 +667,10 @@ int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 
 	memset(a, 0, sizeof(*a));
 	if (wl->nparams > WL_MAX_PARAMS)
-		return fail(err, errlen, "workload %s has more than %d "
-					 "parameters", wl->name, WL_MAX_PARAMS);
+		return error_buf(err, errlen,
+				 "workload %s has more than %d "
+				 "parameters",
+				 wl->name, WL_MAX_PARAMS);
 	a->wl = wl;
 	if (args_defaults(a, err, errlen))
 		goto fail;
@@ -681,15 +679,17 @@ int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 			goto fail;
 	for (i = 0; i < wl->nparams; i++) {
 		if (!wl->params[i].def && !seen[i]) {
-			fail(err, errlen, "workload %s needs a value for '%s' "
-					  "(it has no default)", wl->name,
-			     wl->params[i].name);
+			error_buf(err, errlen,
+				  "workload %s needs a value for '%s' "
+				  "(it has no default)",
+				  wl->name, wl->params[i].name);
 			goto fail;
 		}
 	}
 	if (hseen[HARNESS_RUNTIME] && hseen[HARNESS_JOBS]) {
-		fail(err, errlen, "runtime and jobs are mutually exclusive: "
-				  "give one");
+		error_buf(err, errlen,
+			  "runtime and jobs are mutually exclusive: "
+			  "give one");
 		goto fail;
 	}
 	if (!hseen[HARNESS_RUNTIME] && !hseen[HARNESS_JOBS])

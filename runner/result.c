@@ -97,9 +97,11 @@ int result_print(const struct result *r, int fd)
 double spawn_stamp(void)
 {
 	const char *s = getenv(SPAWN_NS_ENV);
-	uint64_t ns;
+	uint64_t ns, sec;
 
 	if (!s || parse_u64(s, &ns) < 0)
 		return NAN;
-	return (double)(ns / 1000000000u) + (double)(ns % 1000000000u) * 1e-9;
+	/* Whole seconds apart, so the nanoseconds keep their low digits. */
+	sec = ns / 1000000000u;
+	return (double)sec + (double)(ns % 1000000000u) / 1e9;
 }

@@ -6,7 +6,6 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,21 +27,6 @@ struct vals {
 	size_t n, cap;
 };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	/* clang-analyzer 14 loses track of va_start here: a false alarm */
-	if (errlen)
-		vsnprintf(err, errlen, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized) */
-	va_end(ap);
-	return -1;
-}
-
 static char *trim_dup(const char *s, size_t len)
 {
 	while (len && isspace((unsigned char)*s))
@@ -54,8 +38,8 @@ static char *trim_dup(const char *s, size_t len)
 
 static int too_many(const struct param_def *p, char *err, size_t errlen)
 {
-	return fail(err, errlen, "%s: the sweep has more than %d values",
-		    p->name, SWEEP_MAX_VALUES);
+	return error_buf(err, errlen, "%s: the sweep has more than %d values",
+			 p->name, SWEEP_MAX_VALUES);
 }
 
 /* Room for more values?  Checked before a range is walked. */
@@ -108,8 +92,8 @@ static int range_bound(const struct param_def *p, const char *t,
 	union param_value v;
 
 	if (!*t)
-		return fail(err, errlen, "%s: incomplete range '%s'", p->name,
-			    whole);
+		return error_buf(err, errlen, "%s: incomplete range '%s'",
+				 p->name, whole);
 	if (param_parse(p, t, &v, err, errlen))
 		return -1;
 	*b = to_biased(p, &v);
@@ -125,16 +109,19 @@ static int range_increment(const struct param_def *p, char op,
 	long long x;
 
 	if (parse_ll(t, &x))
-		return fail(err, errlen, "%s: malformed %s '%s' in range '%s'",
-			    p->name, what, t, whole);
+		return error_buf(err, errlen,
+				 "%s: malformed %s '%s' in range '%s'", p->name,
+				 what, t, whole);
 	if (op == ':' && x <= 0)
-		return fail(err, errlen, "%s: %s step in range '%s' (the "
-					 "step must be at least 1)", p->name,
-			    x ? "negative" : "zero", whole);
+		return error_buf(err, errlen,
+				 "%s: %s step in range '%s' (the "
+				 "step must be at least 1)",
+				 p->name, x ? "negative" : "zero", whole);
 	if (op == '*' && x < 2)
-		return fail(err, errlen, "%s: geometric factor %lld in range "
-					 "'%s' must be at least 2", p->name, x,
-			    whole);
+		return error_buf(err, errlen,
+				 "%s: geometric factor %lld in range "
+				 "'%s' must be at least 2",
+				 p->name, x, whole);
 	*inc = (uint64_t)x;
 	return 0;
 }
@@ -169,14 +156,17 @@ static int walk_geometric(struct vals *vs, const struct param_def *p,
 	/* Geometric ranges need positive values: back to plain numbers. */
 	if (p->type == PT_INT) {
 		if (lo <= SIGN_BIT)
-			return fail(err, errlen, "%s: geometric range '%s' "
-						 "must start at 1 or more",
-				    p->name, whole);
+			return error_buf(err, errlen,
+					 "%s: geometric range '%s' "
+					 "must start at 1 or more",
+					 p->name, whole);
 		lo ^= SIGN_BIT;
 		hi ^= SIGN_BIT;
 	} else if (lo == 0) {
-		return fail(err, errlen, "%s: geometric range '%s' must start "
-					 "at 1 or more", p->name, whole);
+		return error_buf(err, errlen,
+				 "%s: geometric range '%s' must start "
+				 "at 1 or more",
+				 p->name, whole);
 	}
 	for (v = lo;; v *= factor) {
 		char *t = xasprintf("%" PRIu64, v);
@@ -205,10 +195,11 @@ static int expand_range(struct vals *vs, const struct param_def *p,
 
 	param_clip(whole, sizeof(whole), e, QUOTE_MAX);
 	if (p->type != PT_INT && p->type != PT_U64) {
-		fail(err, errlen, "%s: a range like '%s' needs an integer "
-				  "parameter, and %s is of type %s: list its "
-				  "values instead", p->name, whole, p->name,
-		     param_type_names[p->type]);
+		error_buf(err, errlen,
+			  "%s: a range like '%s' needs an integer "
+			  "parameter, and %s is of type %s: list its "
+			  "values instead",
+			  p->name, whole, p->name, param_type_names[p->type]);
 		goto out;
 	}
 	if (range_bound(p, lo_t, whole, &lo, err, errlen) ||
@@ -217,8 +208,10 @@ static int expand_range(struct vals *vs, const struct param_def *p,
 	if (op && range_increment(p, *op, inc_t, whole, &inc, err, errlen))
 		goto out;
 	if (hi < lo) {
-		fail(err, errlen, "%s: reversed range '%s' (write the low "
-				  "bound first)", p->name, whole);
+		error_buf(err, errlen,
+			  "%s: reversed range '%s' (write the low "
+			  "bound first)",
+			  p->name, whole);
 		goto out;
 	}
 	if (op && *op == '*')
@@ -263,8 +256,10 @@ static int check_unique(const struct vals *vs, const struct param_def *p,
 	for (i = 1; i < vs->n && !ret; i++) {
 		if (!strcmp(sorted[i - 1], sorted[i])) {
 			param_clip(q, sizeof(q), sorted[i], QUOTE_MAX);
-			ret = fail(err, errlen, "%s: value %s appears twice in "
-						"the sweep", p->name, q);
+			ret = error_buf(err, errlen,
+					"%s: value %s appears twice in "
+					"the sweep",
+					p->name, q);
 		}
 	}
 	free(sorted);
@@ -291,8 +286,10 @@ static int expand_list(struct vals *vs, const struct param_def *p,
 		if (*e)
 			ret = expand_element(vs, p, e, err, errlen);
 		else
-			ret = fail(err, errlen, "%s: empty element in the list "
-						"'%s'", p->name, whole);
+			ret = error_buf(err, errlen,
+					"%s: empty element in the list "
+					"'%s'",
+					p->name, whole);
 		free(e);
 		if (ret)
 			return -1;
@@ -321,7 +318,7 @@ int sweep_expand(const struct param_def *p, const char *value, char ***out,
 	if (p->type == PT_STRING || p->type == PT_CPUS)
 		ret = vals_add(&vs, p, t, err, errlen); /* commas are literal */
 	else if (!*t)
-		ret = fail(err, errlen, "%s: empty sweep", p->name);
+		ret = error_buf(err, errlen, "%s: empty sweep", p->name);
 	else
 		ret = expand_list(&vs, p, t, err, errlen);
 	if (!ret)

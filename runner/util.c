@@ -44,6 +44,18 @@ int error_at(const char *file, long line, const char *fmt, ...)
 	return -1;
 }
 
+int error_buf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	/* clang-analyzer 14 loses track of va_start here: a false alarm */
+	if (errlen)
+		vsnprintf(err, errlen, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized) */
+	va_end(ap);
+	return -1;
+}
+
 void warning(const char *fmt, ...)
 {
 	va_list ap;
@@ -266,4 +278,15 @@ double now_monotonic(void)
 double now_realtime(void)
 {
 	return clock_seconds(CLOCK_REALTIME);
+}
+
+void sleep_until(double deadline)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)deadline;
+	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
 }

@@ -20,6 +20,12 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error_at(const char *file, long line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Formats the message into err (errlen bytes; nothing when errlen is 0)
+ * and returns -1: error() for functions that hand their message back.
+ */
+int error_buf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Allocation failure is not recoverable in a CLI tool: these abort. */
 void *xmalloc(size_t n);
@@ -49,5 +55,7 @@ const char *suggest(const char *s, const char *const *candidates, size_t n);
 /* Monotonic clock in seconds. */
 double now_monotonic(void);
 double now_realtime(void);
+/* Sleeps until now_monotonic() reaches deadline, through signals. */
+void sleep_until(double deadline);
 
 #endif

@@ -13,13 +13,5 @@ done
 if ! command -v gnuplot >/dev/null 2>&1; then
 	missing="$missing gnuplot-nox"
 fi
-[ -z "$missing" ] && exit 0
-if [ "$(id -u)" -ne 0 ]; then
-	echo "contend: missing packages:$missing" >&2
-	echo "run: sudo apt-get update && sudo apt-get install -y$missing" >&2
-	exit 1
-fi
-echo "contend: installing$missing" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq $missing >/dev/null
+# shellcheck disable=SC2086  # a list of package names
+exec sh "$(dirname "$0")/install-missing.sh" $missing

@@ -16,13 +16,5 @@ have clang-tidy || missing="$missing clang-tidy"
 have scan-build || missing="$missing clang-tools"
 have cppcheck || missing="$missing cppcheck"
 have sqlite3 || missing="$missing sqlite3"
-[ -z "$missing" ] && exit 0
-if [ "$(id -u)" -ne 0 ]; then
-	echo "contend: missing packages:$missing" >&2
-	echo "run: sudo apt-get update && sudo apt-get install -y$missing" >&2
-	exit 1
-fi
-echo "contend: installing$missing" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq $missing >/dev/null
+# shellcheck disable=SC2086  # a list of package names
+exec sh "$(dirname "$0")/install-missing.sh" $missing

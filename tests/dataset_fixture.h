@@ -170,43 +170,10 @@ static inline void fx_finish(struct fixture *fx)
 	fx->pending = NULL;
 }
 
+/* The dataset is owned as store_load's is, so dataset_release frees it. */
 static inline void fx_free(struct fixture *fx)
 {
-	struct dataset *d = &fx->d;
-	struct experiment_row *e = &d->exp;
-	size_t i, k;
-
-	free(e->uuid);
-	free(e->name);
-	free(e->label);
-	free(e->config_path);
-	free(e->config_text);
-	free(e->order);
-	free(e->status);
-	for (i = 0; i < e->nmeta; i++) {
-		free(e->meta[i].key);
-		free(e->meta[i].value);
-	}
-	free(e->meta);
-	for (i = 0; i < d->nconfigs; i++) {
-		free(d->configs[i].workload);
-		free(d->configs[i].section);
-		free(d->configs[i].canon);
-		for (k = 0; k < d->configs[i].nparams; k++) {
-			free(d->configs[i].params[k].key);
-			free(d->configs[i].params[k].value);
-		}
-		free(d->configs[i].params);
-	}
-	free(d->configs);
-	for (i = 0; i < d->nruns; i++)
-		free(d->runs[i].error);
-	free(d->runs);
-	for (i = 0; i < d->nmetrics; i++)
-		free(d->metrics[i]);
-	free(d->metrics);
-	free(d->values);
-	free(d->thread_ops);
+	dataset_release(&fx->d);
 	memset(fx, 0, sizeof(*fx));
 }
 

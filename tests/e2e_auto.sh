@@ -11,22 +11,8 @@
 # 2.365 * CV / sqrt(8) < 0.9); jitter =
 # 0.9 scales throughput by U(0.1, 1.9) (CV ~ 0.5), which can never give a
 # 0.01% interval in 6 runs.
-set -u
-CONTEND=${CONTEND:-./contend}
-case $CONTEND in /*) ;; *) CONTEND=$(pwd)/$CONTEND ;; esac
-tmp=$(mktemp -d)
-runner=
-trap '[ -n "$runner" ] && kill -9 "$runner" 2>/dev/null; rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-	echo "e2e_auto: FAIL: $*" >&2
-	fails=$((fails + 1))
-}
-
-expect() {
-	[ "$2" = "$3" ] || fail "$1: want '$2', got '$3'"
-}
+NAME=e2e_auto
+. "$(dirname "$0")/lib.sh"
 
 q() {
 	sqlite3 -readonly "$db" "$1"

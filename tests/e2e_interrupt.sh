@@ -6,22 +6,8 @@
 #
 # The signal is sent once the database file exists (store_open has run and
 # the plan transaction is under way), an observed state, not a guess.
-set -u
-CONTEND=${CONTEND:-./contend}
-case $CONTEND in /*) ;; *) CONTEND=$(pwd)/$CONTEND ;; esac
-tmp=$(mktemp -d)
-runner=
-trap '[ -n "$runner" ] && kill -9 "$runner" 2>/dev/null; rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-	echo "e2e_interrupt: FAIL: $*" >&2
-	fails=$((fails + 1))
-}
-
-expect() {
-	[ "$2" = "$3" ] || fail "$1: want '$2', got '$3'"
-}
+NAME=e2e_interrupt
+. "$(dirname "$0")/lib.sh"
 
 q() {
 	sqlite3 -readonly "$db" "$1"

@@ -4,16 +4,8 @@
 # prints the protocol with the lock metrics; one thread never contends;
 # the threads x locks limit and bad values exit 2 with the key named.
 # Counts and presence only, never a speed.
-set -u
-CONTEND=${CONTEND:-./contend}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-	echo "e2e_locks: FAIL: $*" >&2
-	fails=$((fails + 1))
-}
+NAME=e2e_locks
+. "$(dirname "$0")/lib.sh"
 
 # value FILE METRIC: the metric's value in an exec output, or empty
 value() {

@@ -6,22 +6,8 @@
 # No sleep stands in for synchronisation: the script waits for an observed
 # state (the runner's child running the slow configuration), polling it
 # under a deadline.
-set -u
-CONTEND=${CONTEND:-./contend}
-case $CONTEND in /*) ;; *) CONTEND=$(pwd)/$CONTEND ;; esac
-tmp=$(mktemp -d)
-runner=
-trap '[ -n "$runner" ] && kill -9 "$runner" 2>/dev/null; rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-	echo "e2e_resume: FAIL: $*" >&2
-	fails=$((fails + 1))
-}
-
-expect() {
-	[ "$2" = "$3" ] || fail "$1: want '$2', got '$3'"
-}
+NAME=e2e_resume
+. "$(dirname "$0")/lib.sh"
 
 q() {
 	sqlite3 -readonly "$db" "$1"

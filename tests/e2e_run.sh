@@ -3,22 +3,8 @@
 # fail and break the protocol on purpose: every run is stored with the
 # right status while the others complete; config errors and --dry-run
 # write nothing; the same seed gives the same order; `contend exec` by hand.
-set -u
-CONTEND=${CONTEND:-./contend}
-case $CONTEND in /*) ;; *) CONTEND=$(pwd)/$CONTEND ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-	echo "e2e_run: FAIL: $*" >&2
-	fails=$((fails + 1))
-}
-
-# expect WHAT WANT GOT
-expect() {
-	[ "$2" = "$3" ] || fail "$1: want '$2', got '$3'"
-}
+NAME=e2e_run
+. "$(dirname "$0")/lib.sh"
 
 q() {
 	sqlite3 -readonly "$1" "$2"

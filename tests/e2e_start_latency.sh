@@ -4,21 +4,8 @@
 # stored for every run, with and without randomize_env, positive and
 # shorter than the run's spawn-to-reap time even when the runner itself
 # inherited a stale stamp; a run typed by hand reports none.
-set -u
-CONTEND=${CONTEND:-./contend}
-case $CONTEND in /*) ;; *) CONTEND=$(pwd)/$CONTEND ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-	echo "e2e_start_latency: FAIL: $*" >&2
-	fails=$((fails + 1))
-}
-
-expect() {
-	[ "$2" = "$3" ] || fail "$1: want '$2', got '$3'"
-}
+NAME=e2e_start_latency
+. "$(dirname "$0")/lib.sh"
 
 q() {
 	sqlite3 -readonly "$1" "$2"

@@ -60,7 +60,7 @@ static const struct fx_run fx_runs[] = {
 #define FX_NCONFIGS (sizeof(fx_configs) / sizeof(fx_configs[0]))
 
 static const char *const fx_meta[][2] = {
-	{ "hostname", "testhost" }, { "kernel", "6.1.0-test" },
+	{ "hostname", "testhost" }, { "kernel_release", "6.1.0-test" },
 	{ "cpus", "2" },
 };
 

@@ -196,6 +196,22 @@ static const struct bad_case bad[] = {
 	{ "metric2", "1abc = ([0-9]+)", "NAME = REGEX" },
 	{ "metric2", "no regex here", "NAME = REGEX" },
 	{ "metric4", "throughput = ([0-9]+)", "already used" },
+	/*
+	 * Stacked and nested repetitions: glibc's regcomp would take GBs of
+	 * memory for these (found by fuzz_command; the input that ran it out
+	 * of memory is tests/fuzz/regress/command/).
+	 */
+	{ "metric", "(a){1,9}{1,9}{1,9}{1,9}{1,9}{1,9}{1,9}", "too deeply" },
+	{ "metric", "((((((a){1,9}){1,9}){1,9}){1,9}){1,9}){1,9}", "too deeply" },
+	{ "metric", "(x)++++++++++++++++++++++++++", "too deeply" },
+	{ "metric", "=?++++++++++++", "too deeply" }, /* slow, not big */
+	{ "metric", "(a?){1,999}", "too deeply" },
+	/* \? so that no "??)" is read as a trigraph */
+	{ "metric", ")?\?\?\?\?)?7?++++?\?\?\?\?\?\?\?\?\?++++", "too deeply" },
+	{ "metric", "((((((((((((((((a+)?)+)?)+)?)+)?)+)?)+)?)+)?)+)?)",
+	  "too deeply" },
+	{ "contention", "(((((((((((((((((((((((((((((((((x)))))))))))))))))))))))))))))))))",
+	  "too deeply" },
 	{ "env", "A=1 2B=3", "not NAME=VALUE" },
 	{ "env", "NOEQUALS", "not NAME=VALUE" },
 	{ "env", "A=\"x", "unterminated" },
@@ -239,7 +255,11 @@ static void test_validate_ok(void **state)
 {
 	const char *const kv[] = {
 		"argv", "true", "metric", "(x)", "env", "A=1 B=\"two words\"",
-		"metric8", "z_8 = a(b)c", NULL
+		"metric8", "z_8 = a(b)c",
+		/* Realistic regexes stay far below the repetition cap. */
+		"contention", "([0-9]{1,3}(,[0-9]{3})*(\\.[0-9]+)?) [[:alpha:]]+/s",
+		"metric1", "lat = (([0-9]+|[0-9]*\\.[0-9]+)(e[-+]?[0-9]+)?)",
+		NULL
 	};
 	const char *const sh[] = {
 		"argv", "contend-no-such-tool; true", "shell", "yes", NULL

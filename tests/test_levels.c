@@ -114,7 +114,7 @@ struct exp_spec {
 static int64_t add_experiment(struct store *s, const struct exp_spec *es,
 			      const struct run_spec *runs, size_t nruns)
 {
-	struct kv meta[] = { { (char *)"kernel", (char *)"6.1.0-test" } };
+	struct kv meta[] = { { (char *)"kernel_release", (char *)"6.1.0-test" } };
 	struct experiment_row e = { 0 };
 	int64_t cfg[8], *run = calloc(nruns + 1, sizeof(*run));
 	size_t i;

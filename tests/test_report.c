@@ -70,7 +70,7 @@ static void build(struct fixture *fx)
 	fx_meta(fx, "cpus_online", "2");
 	fx_meta(fx, "governor", "performance");
 	fx_meta(fx, "hostname", "testhost");
-	fx_meta(fx, "kernel", "6.1.0-test");
+	fx_meta(fx, "kernel_release", "6.1.0-test");
 
 	fx_config(fx, "mutex-delay", "pthread-mutex",
 		  "threads=2 contended_delay_ns=0 cpus=0-1 runtime=2");

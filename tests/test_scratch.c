@@ -284,6 +284,54 @@ static void test_remove_many_entries(void **state)
 	free(s);
 }
 
+/* A chain of depth directories "d/d/...", a symlink out at its bottom. */
+static void make_deep(const char *s, int depth, const char *outside)
+{
+	int fd = open(s, O_RDONLY | O_DIRECTORY), i;
+
+	assert_true(fd >= 0);
+	for (i = 0; i < depth; i++) {
+		int sub;
+
+		assert_int_equal(mkdirat(fd, "d", 0700), 0);
+		sub = openat(fd, "d", O_RDONLY | O_DIRECTORY);
+		assert_true(sub >= 0);
+		close(fd);
+		fd = sub;
+	}
+	assert_int_equal(symlinkat(outside, fd, "out"), 0);
+	close(fd);
+}
+
+/*
+ * Depth: a tree within SCRATCH_MAX_DEPTH (64) levels goes; a deeper one
+ * (a workload gone wrong, or planted) is refused with a message and left,
+ * never costing one descriptor per level without bound; the symlink out at
+ * the bottom is never followed either way.
+ */
+static void test_remove_depth(void **state)
+{
+	struct fixture *f = *state;
+	char *s = scratch_create(f->parent), *secret;
+
+	make_deep(s, 60, f->outside);
+	assert_int_equal(scratch_remove(s), 0);
+	assert_false(exists(s));
+	free(s);
+	s = scratch_create(f->parent);
+	make_deep(s, 200, f->outside);
+	assert_int_equal(scratch_remove(s), -1);
+	assert_true(exists(s));
+	secret = xasprintf("%s/secret", f->outside);
+	assert_true(exists(secret));
+	free(secret);
+	/* The fixture's teardown uses scratch_remove: clear it otherwise. */
+	secret = xasprintf("rm -rf '%s'", s);
+	assert_int_equal(system(secret), 0);
+	free(secret);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -296,6 +344,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_remove_missing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_remove_locked_subdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_remove_many_entries, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_remove_depth, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("scratch", tests, NULL, NULL);

@@ -256,6 +256,22 @@ static void wal_and_foreign_keys(void **state)
 	store_close(s);
 }
 
+/* The runner's cap on the page cache: set in KiB, refused when not > 0. */
+static void cache_limit(void **state)
+{
+	struct ctx *c = *state;
+	struct store *s;
+
+	assert_int_equal(store_open(c->path, STORE_CREATE, &s), 0);
+	assert_int_equal(store_cache_limit(s, 256), 0);
+	assert_int_equal(raw_int(store_db(s), "PRAGMA cache_size"), -256);
+	capture_start();
+	assert_int_equal(store_cache_limit(s, 0), -1);
+	assert_contains(capture_end(), "not a size");
+	assert_int_equal(raw_int(store_db(s), "PRAGMA cache_size"), -256);
+	store_close(s);
+}
+
 static void injection_roundtrip(void **state)
 {
 	struct ctx *c = *state;
@@ -1254,6 +1270,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(roundtrip_disk, setup, teardown),
 		cmocka_unit_test_setup_teardown(wal_and_foreign_keys, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(cache_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(injection_roundtrip, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(newer_schema_refused, setup,

@@ -18,6 +18,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdio.h>
@@ -34,6 +35,8 @@
 #define COMMAND_MAX_OUTPUT (16u << 20)
 #define COMMAND_EXTRA 8      /* metric1..metric8 */
 #define COMMAND_TAIL_LINES 4 /* output lines quoted when a regex fails */
+#define REGEX_MAX_COST 1000  /* see regex_cost() */
+#define REGEX_MAX_DEPTH 32   /* nested groups */
 
 enum {
 	P_ARGV, P_SHELL, P_ENV, P_METRIC, P_SCALE, P_CONTENTION, P_CSCALE,
@@ -276,6 +279,109 @@ static void extracts_release(struct extracts *x)
 	x->n = 0;
 }
 
+/* The length of the bracket expression at s ('[' ... ']'), 0 if open. */
+static size_t bracket_len(const char *s)
+{
+	size_t i = 1;
+
+	if (s[i] == '^')
+		i++;
+	if (s[i] == ']')
+		i++; /* a leading ']' is literal */
+	for (; s[i]; i++) {
+		if (s[i] == '[' && s[i + 1] && strchr(":.=", s[i + 1])) {
+			/* [:class:], [.coll.], [=equiv=] */
+			char close[3] = { s[i + 1], ']', '\0' };
+			const char *end = strstr(s + i + 2, close);
+
+			if (!end)
+				return 0;
+			i = (size_t)(end - s) + 1;
+		} else if (s[i] == ']') {
+			return i + 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * How much a repetition multiplies its operand's weight in glibc's
+ * regcomp, or 0 when s is no repetition; *len is its length.  x{m,n} is
+ * n copies of x, x+ is xx*; x* and x? copy nothing but add a branch
+ * whose epsilon closures cost as much again (nested "((x+)?)+..." takes
+ * seconds at 2^8 copies), so they count double too.
+ */
+static double repeat_factor(const char *s, size_t *len)
+{
+	unsigned long m, n;
+	char *end;
+
+	*len = 1;
+	if (*s == '*' || *s == '?' || *s == '+')
+		return 2;
+	if (*s != '{' || !isdigit((unsigned char)s[1]))
+		return 0;
+	m = strtoul(s + 1, &end, 10);
+	n = m;
+	if (*end == ',')
+		n = isdigit((unsigned char)end[1]) ? strtoul(end + 1, &end, 10)
+						   : m + 1;
+	if (*end != '}')
+		return 0;
+	*len = (size_t)(end - s) + 1;
+	return (double)(n > m ? n : m) + 1;
+}
+
+/*
+ * A bound of the work regcomp does for re.  glibc copies a repeated
+ * operand once per repetition ("x{1,9}" is nine copies of x), so stacked
+ * or nested repetitions grow exponentially: "(a){1,9}{1,9}{1,9}{1,9}
+ * {1,9}{1,9}" takes 700 MB to compile and one more {1,9} several GB, and
+ * time grows faster still: "=?++++++++++" takes 0.8 s, each further '+'
+ * four times as long, and "((((((((((((((((a+)?)+)?)+)?)+)?)+)?)+)?)+)?)
+ * +)?)" 11 s (all found by tests/fuzz/fuzz_command.c).  POSIX leaves
+ * adjacent repetitions undefined anyway.  Real metric regexes weigh
+ * tens; under REGEX_MAX_COST compilation stays well under a second.
+ */
+static double regex_cost(const char *re)
+{
+	double sum[REGEX_MAX_DEPTH + 1] = { 0 }, atom[REGEX_MAX_DEPTH + 1] = { 0 };
+	int d = 0;
+	const char *s = re;
+
+	while (*s && sum[0] <= REGEX_MAX_COST) {
+		size_t len = 1;
+		double f = repeat_factor(s, &len);
+
+		if (f > 0) {
+			sum[d] += atom[d] * (f - 1);
+			atom[d] *= f;
+		} else if (*s == '(') {
+			if (++d > REGEX_MAX_DEPTH)
+				return INFINITY;
+			sum[d] = atom[d] = 0;
+		} else if (*s == ')' && d > 0) {
+			atom[d - 1] = sum[d] + 1;
+			sum[d - 1] += atom[d - 1];
+			d--;
+		} else {
+			if (*s == '[')
+				len = bracket_len(s) ? bracket_len(s) : 1;
+			else if (*s == '\\' && s[1])
+				len = 2;
+			atom[d] = *s == '|' ? 0 : 1;
+			sum[d] += atom[d];
+		}
+		s += len;
+	}
+	/* Groups left open: their cost counts all the same. */
+	while (d > 0) {
+		sum[d - 1] += sum[d];
+		d--;
+	}
+	return sum[0];
+}
+
 /* Compiles every regex; each needs a capture group for its number. */
 static int extracts_compile(struct extracts *x, char *err, size_t errlen)
 {
@@ -283,9 +389,16 @@ static int extracts_compile(struct extracts *x, char *err, size_t errlen)
 
 	for (i = 0; i < x->n; i++) {
 		struct extract *e = &x->e[i];
-		int rc = regcomp(&e->rx, e->re, REG_EXTENDED | REG_NEWLINE);
 		char msg[128];
+		int rc;
 
+		if (regex_cost(e->re) > REGEX_MAX_COST) {
+			snprintf(err, errlen, "%s: regex '%s' nests or stacks "
+				 "repetitions too deeply to compile safely "
+				 "(write each repetition once)", e->key, e->re);
+			return -1;
+		}
+		rc = regcomp(&e->rx, e->re, REG_EXTENDED | REG_NEWLINE);
 		if (rc) {
 			regerror(rc, &e->rx, msg, sizeof(msg));
 			snprintf(err, errlen, "%s: invalid regex '%s': %s",

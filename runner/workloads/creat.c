@@ -143,17 +143,6 @@ static int creat_child(void *arg)
 	return 0;
 }
 
-static void sleep_until(double deadline)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)deadline;
-	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
-		;
-}
-
 /* The first process's own account of its failure, else the reaper's. */
 static int creat_failure(struct result *r, const struct slot *s, size_t n,
 			 const char *why)

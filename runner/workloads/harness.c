@@ -2,12 +2,10 @@
  * harness.c - start barrier, timed window, stop flag and calibration shared
  * by the threaded workloads.
  */
-#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "runner/util.h"
 #include "runner/workloads/harness.h"
@@ -72,17 +70,6 @@ static void gate_open(struct gate *g)
 	g->go = true;
 	pthread_cond_broadcast(&g->open);
 	pthread_mutex_unlock(&g->lock);
-}
-
-static void sleep_until(double deadline)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)deadline;
-	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
-		;
 }
 
 int harness_run(const struct wl_args *a, size_t n, void (*fn)(struct worker *),

@@ -1,0 +1,49 @@
+/*
+ * json.h - the JSON writer of the reports (report.c, levels_report.c) and
+ * the string and number primitives cmd_compare.c lays out by hand.
+ * JSON has no NaN or infinity: a number that is not finite is null.
+ *
+ * Output of the writer: pretty-printed, one member or element a line,
+ * indented two spaces a level, ", " never used, ": " after a key; an empty
+ * object or array is "{}" or "[]".  Usage: a struct json_writer set to
+ * { .f = f }, json_open(&w, NULL, '{'), members, json_close(&w, '}'); the
+ * caller writes the final newline.  Nesting goes JSON_MAX_DEPTH - 1 deep.
+ */
+#ifndef CONTEND_JSON_H
+#define CONTEND_JSON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define JSON_MAX_DEPTH 16
+
+struct json_writer {
+	FILE *f;
+	int depth;
+	bool more[JSON_MAX_DEPTH]; /* a value was already written at this depth */
+};
+
+/*
+ * s quoted: '"' and '\\' escaped, \n and \t as such, other control bytes
+ * as \u00XX, every other byte as is (UTF-8 passes through).  NULL is "".
+ */
+void json_string(FILE *f, const char *s);
+/* v as %.15g, or null when it is NaN or infinite. */
+void json_number(FILE *f, double v);
+
+/*
+ * The comma and line break before a value, then "key": unless key is NULL
+ * (an array element, or the top-level value).  The json_* writers below
+ * call it; a caller calls it itself to write a value of its own format.
+ */
+void json_key(struct json_writer *w, const char *key);
+/* Opens an object ('{') or an array ('[') as member key (or element). */
+void json_open(struct json_writer *w, const char *key, char c);
+/* Closes what json_open opened: c is '}' or ']'. */
+void json_close(struct json_writer *w, char c);
+void json_num(struct json_writer *w, const char *key, double v);
+void json_int(struct json_writer *w, const char *key, long long v);
+void json_str(struct json_writer *w, const char *key, const char *s);
+void json_bool(struct json_writer *w, const char *key, bool v);
+
+#endif

@@ -1,0 +1,88 @@
+#!/bin/sh
+# diskfull.sh - the database cannot grow while an experiment runs:
+#  - a file size limit (RLIMIT_FSIZE, `ulimit -f`) reached during the
+#    runs, and one so small that the plan itself cannot be written;
+#  - a full file system (a small tmpfs, when this machine lets us mount
+#    one: root, no seccomp), with the space given back afterwards.
+# Each: a clear error naming the database, exit 1, integrity_check ok, and
+# either nothing written or an experiment that --resume completes, every
+# planned run exactly once, once the space is back.  contend ignores
+# SIGXFSZ (runner/main.c), or the limit would kill it without a word.
+NAME=diskfull
+. tests/faults/lib.sh
+
+# 2 configurations x 150 runs: about 2 MB of write-ahead log in all.
+cat > "$tmp/f.ini" <<'INI'
+[experiment]
+name        = diskfull
+repetitions = 150
+warmup      = 0
+runtime     = 1ms
+
+[workload w]
+type    = noop
+threads = 1, 2
+INI
+PLANNED=300
+
+# limited BLOCKS DB: `contend run` under `ulimit -f BLOCKS` (512-byte
+# blocks in a POSIX shell); sets $rc.
+limited() {
+	(ulimit -f "$1" && exec "$C" run "$tmp/f.ini" --db "$2" --quiet) \
+		> /dev/null 2> "$tmp/err"
+	rc=$?
+}
+
+# ---- the limit reached during the runs, then lifted ----
+db=$tmp/limit.db
+limited 400 "$db"    # 200 KiB
+[ $rc = 1 ] || fail "file size limit during the runs: exit $rc: $(cat "$tmp/err")"
+grep -q "$db: .*(is the disk full, or a file size limit reached?)" "$tmp/err" ||
+	fail "file size limit: unclear error: $(cat "$tmp/err")"
+grep -q "continue with: contend run --resume 1" "$tmp/err" ||
+	fail "file size limit: no resume hint: $(cat "$tmp/err")"
+integrity "$db"
+done_runs=$(sql "$db" "SELECT count(*) FROM runs WHERE status = 'ok'")
+[ "$done_runs" -gt 0 ] && [ "$done_runs" -lt $PLANNED ] ||
+	fail "file size limit: $done_runs runs stored, want some but not all"
+"$C" run --resume 1 --db "$db" --quiet > /dev/null 2> "$tmp/err" ||
+	fail "resume once the limit is lifted: $(cat "$tmp/err")"
+integrity "$db"
+exactly_once "$db" 1 $PLANNED
+note "file size limit: stopped after $done_runs runs, resumed to the end"
+
+# ---- a limit too small for the plan: nothing written ----
+db=$tmp/tiny.db
+limited 40 "$db"     # 20 KiB
+[ $rc = 1 ] || fail "tiny file size limit: exit $rc: $(cat "$tmp/err")"
+grep -q "$db: " "$tmp/err" || fail "tiny limit: unclear error: $(cat "$tmp/err")"
+integrity "$db"
+n=$(sql "$db" "SELECT count(*) FROM experiments" 2>/dev/null)
+[ -z "$n" ] || [ "$n" = 0 ] || fail "tiny limit: $n experiments written"
+note "file size limit below the plan: nothing written"
+
+# ---- a full file system, then space given back ----
+mnt=$tmp/mnt
+mkdir "$mnt"
+if mount -t tmpfs -o size=16m tmpfs "$mnt" 2> /dev/null; then
+	trap 'umount "$mnt" 2>/dev/null; for p in $bg; do kill -9 "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+	# Leave 256 KiB free.
+	dd if=/dev/zero of="$mnt/filler" bs=1k count=16128 2> /dev/null
+	db=$mnt/full.db
+	"$C" run "$tmp/f.ini" --db "$db" --quiet > /dev/null 2> "$tmp/err"
+	rc=$?
+	[ $rc = 1 ] || fail "full file system: exit $rc: $(cat "$tmp/err")"
+	grep -q "$db: .*full" "$tmp/err" || fail "full file system: unclear error: $(cat "$tmp/err")"
+	integrity "$db"
+	rm -f "$mnt/filler"
+	done_runs=$(sql "$db" "SELECT count(*) FROM runs WHERE status = 'ok'")
+	"$C" run --resume 1 --db "$db" --quiet > /dev/null 2> "$tmp/err" ||
+		fail "resume once space is back: $(cat "$tmp/err")"
+	integrity "$db"
+	exactly_once "$db" 1 $PLANNED
+	note "full tmpfs: stopped after $done_runs runs, resumed once space was back"
+	umount "$mnt"
+else
+	note "cannot mount a tmpfs here (not root?): full file system not tried"
+fi
+finish
