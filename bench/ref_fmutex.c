@@ -3,10 +3,11 @@
  * misc-futex-perf) reduced to plain C11 with no harness.  Same mutex
  * (Drepper's take 2), same loop (lock, increment, unlock, worklen empty
  * loops), same group layout as `contend exec futex-mutex` (mutex and
- * counter on one 128-byte aligned block); the time window is opened by a
- * barrier and closed by an atomic stop flag, as in contend.  What contend
- * adds is what fidelity.sh measures: per-thread counting, hand-off
- * tracking, slow-path counters, the jobs test.
+ * counter on one 128-byte aligned block); workers start together from a
+ * barrier and stop on an atomic flag, and the window runs from the first
+ * worker's first operation to the last worker's last, as in contend's
+ * harness.  What contend adds is what fidelity.sh measures: per-thread
+ * counting, hand-off tracking, slow-path counters, the jobs test.
  *
  * usage: ref_fmutex NTHREADS WORKLEN SECONDS   prints "throughput OPS/S"
  */
@@ -64,27 +65,32 @@ static void loop(long iterations)
 		__asm__ __volatile__("" ::: "memory");
 }
 
-static void *worker(void *arg)
-{
-	const long n = worklen;
-
-	(void)arg;
-	pthread_barrier_wait(&start);
-	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
-		lock(&g.lock);
-		g.count++;
-		unlock(&g.lock);
-		loop(n);
-	}
-	return NULL;
-}
-
 static double now(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Each worker's first and last instant: [0] start, [1] end. */
+static double stamps[64][2];
+
+static void *worker(void *arg)
+{
+	double *stamp = arg;
+	const long n = worklen;
+
+	pthread_barrier_wait(&start);
+	stamp[0] = now();
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		lock(&g.lock);
+		g.count++;
+		unlock(&g.lock);
+		loop(n);
+	}
+	stamp[1] = now();
+	return NULL;
 }
 
 /* A whole-string integer >= 0, or -1. */
@@ -116,18 +122,22 @@ int main(int argc, char **argv)
 	}
 	pthread_barrier_init(&start, NULL, (unsigned)n + 1);
 	for (i = 0; i < n; i++)
-		if (pthread_create(&tid[i], NULL, worker, NULL))
+		if (pthread_create(&tid[i], NULL, worker, stamps[i]))
 			return 1;
 	pthread_barrier_wait(&start);
-	t0 = now();
 	nap.tv_sec = (time_t)secs;
 	nap.tv_nsec = (long)((secs - (double)nap.tv_sec) * 1e9);
 	while (nanosleep(&nap, &nap))
 		;
 	atomic_store_explicit(&stop, 1, memory_order_relaxed);
-	t1 = now();
 	for (i = 0; i < n; i++)
 		pthread_join(tid[i], NULL);
+	t0 = stamps[0][0];
+	t1 = stamps[0][1];
+	for (i = 1; i < n; i++) {
+		t0 = stamps[i][0] < t0 ? stamps[i][0] : t0;
+		t1 = stamps[i][1] > t1 ? stamps[i][1] : t1;
+	}
 	printf("throughput %.17g\n", (double)g.count / (t1 - t0));
 	return 0;
 }

@@ -47,10 +47,13 @@ static inline bool worker_continue(const struct worker *w, uint64_t done)
 }
 
 /*
- * Runs fn in n threads.  All wait on a barrier; the clock starts when the
- * barrier releases them and stops when the runtime expires (then the stop
- * flag is raised) or, with jobs, when the last worker returns.  slots must
- * hold n entries (harness_slots allocates them zeroed and aligned).
+ * Runs fn in n threads.  All wait on a barrier; with a runtime, the stop
+ * flag is raised runtime seconds after the barrier opens; with jobs, each
+ * worker returns after its jobs.  *elapsed is the measured window: from
+ * the moment the first worker starts its first operation to the moment
+ * the last one has finished its last (every counted operation inside it,
+ * the wake-up and the join outside).  slots must hold n entries
+ * (harness_slots allocates them zeroed and aligned).
  * Returns 0 with *elapsed in seconds, or -1 with r->error set.
  */
 int harness_run(const struct wl_args *a, size_t n, void (*fn)(struct worker *),

@@ -90,17 +90,23 @@ struct guarded {
 
 /*
  * The protected work of one acquisition by worker `me` (id + 1): one
- * increment, one owner compare and store.  Returns 1 when the previous
- * holder was another thread (a hand-off), else 0.  The group's first
- * acquisition also returns 1 (owner 0); locks_report() takes those out.
+ * increment, one owner compare, and a store only when the owner changed.
+ * Returns 1 when the previous holder was another thread (a hand-off),
+ * else 0.  The group's first acquisition also returns 1 (owner 0);
+ * locks_report() takes those out.
+ *
+ * Why a branch: the branch-free form (compare, then always store) cost
+ * 16% of an uncontended futex lock/unlock loop on this project's machine
+ * (median of 21 paired runs), the branch 1%; when hand-offs are frequent
+ * the lock's cache-line transfers dwarf the mispredictions.
  */
 static inline uint64_t guarded_update(struct guarded *g, uint64_t me)
 {
-	uint64_t handoff = g->owner != me;
-
-	g->owner = me;
 	g->count++;
-	return handoff;
+	if (g->owner == me)
+		return 0;
+	g->owner = me;
+	return 1;
 }
 
 /*
