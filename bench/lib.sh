@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # bench/lib.sh - what the benchmarks of `make bench` share (sourced, not
 # run): the paths, building a bench/*.c program with the Makefile's flags,
 # medians, and the line that states the conditions of a measurement.
@@ -18,7 +19,7 @@ BENCH_WARN="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow
 bench_build() {
 	mkdir -p "$BUILD/bench"
 	if [ "${2:-}" = lib ]; then
-		# shellcheck disable=SC2086  # flag lists
+		# shellcheck disable=SC2086,SC2046  # flag lists, split on purpose
 		$CC $BENCH_WARN $CFLAGS -I. $(pkg-config --cflags $BENCH_PKGS) \
 			-o "$BUILD/bench/$1" "bench/$1.c" "$BUILD/libcontend.a" \
 			$(pkg-config --libs $BENCH_PKGS) -lpthread -lm

@@ -71,7 +71,7 @@ static void child(char **argv, const char *out)
 
 int main(int argc, char **argv)
 {
-	const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	const struct timespec tick = { 0, 10L * 1000 * 1000 };
 	struct rusage ru;
 	const char *out_path = NULL;
 	char **cmd = argv + 2;

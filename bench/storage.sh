@@ -37,8 +37,11 @@ while [ "$i" -lt "$REPEAT" ]; do
 	if [ $((i % 2)) -eq 0 ]; then rate store; rate sql; else rate sql; rate store; fi
 	i=$((i + 1))
 done
-[ "$(wc -l < "$tmp/store")" -eq "$REPEAT" ] && [ "$(wc -l < "$tmp/sql")" -eq "$REPEAT" ] || {
-	echo "storage.sh: a round printed no rate" >&2; exit 1; }
+if [ "$(wc -l < "$tmp/store")" -ne "$REPEAT" ] ||
+   [ "$(wc -l < "$tmp/sql")" -ne "$REPEAT" ]; then
+	echo "storage.sh: a round printed no rate" >&2
+	exit 1
+fi
 awk -v st="$(median "$tmp/store")" -v sq="$(median "$tmp/sql")" 'BEGIN {
 	printf "store_run_record: %.0f runs/s (%.3f ms per run)\n", st, 1000 / st
 	printf "plain SQL:        %.0f runs/s (%.3f ms per run)\n", sq, 1000 / sq

@@ -327,7 +327,7 @@ static int cmd_rate(bool raw_sql, const char *path, size_t nruns,
 	struct store *s = NULL;
 	struct names nm;
 	int64_t *runs = xcalloc(nruns, sizeof(*runs));
-	double value[MAX_METRICS], t0, t;
+	double value[MAX_METRICS] = { 0 }, t0, t;
 	uint64_t ops[MAX_THREADS];
 	struct rate_run rr = { &nm, value, ops, nthr };
 	size_t i;
