@@ -30,6 +30,13 @@ static const struct {
 	{ "vcsw", DIR_LOWER, "switches" },
 	{ "ivcsw", DIR_LOWER, "switches" },
 	{ "maxrss_kb", DIR_LOWER, "KiB" },
+	{ "spins", DIR_LOWER, "spin iterations" },
+	{ "writes", DIR_UNKNOWN, "write operations" },
+	{ "start_latency_s", DIR_LOWER, "s" },
+	/* Calibration and identity, not performance: no direction. */
+	{ "loops_per_us", DIR_UNKNOWN, "loops/us" },
+	{ "fs_magic", DIR_UNKNOWN, "" },
+	{ "processes", DIR_UNKNOWN, "processes" },
 };
 
 static int lookup(const char *name)
