@@ -77,6 +77,12 @@ struct config_analysis {
 	size_t threads;         /* most per-thread counts in a run (0: none) */
 	bool fixed_work;        /* a jobs= parameter: rates are harmonic */
 	int primary;            /* metric the flags judge (throughput...), -1 */
+	/* repetitions = auto: why the configuration stopped (auto.c). */
+	bool is_auto;
+	const char *auto_stop;  /* "precision reached", "cap reached", ... */
+	double auto_rel_hw;     /* relative CI half-width reached */
+	double auto_precision;  /* the target */
+	int auto_min, auto_max; /* min_repetitions, max_repetitions */
 };
 
 struct corr_row {
@@ -97,6 +103,13 @@ struct analysis {
 
 int analysis_run(const struct dataset *d, const struct analysis_opts *o,
 		 struct analysis *a);
+/*
+ * auto.c: for configurations run with repetitions = auto, why they
+ * stopped, by the runner's own rule (plan_auto_decide) on the stored
+ * runs.  Reads the experiment's stored config text; leaves is_auto false
+ * when there is none or it no longer loads.
+ */
+void analysis_auto(struct analysis *a);
 void analysis_release(struct analysis *a);
 /* The summary of a metric by name for configuration c, or NULL. */
 const struct metric_summary *analysis_metric(const struct analysis *a,

@@ -491,6 +491,7 @@ int analysis_run(const struct dataset *d, const struct analysis_opts *o,
 			goto fail;
 	if (correlations(a) < 0 || analysis_flag(a) < 0)
 		goto fail;
+	analysis_auto(a);
 	return 0;
 fail:
 	analysis_release(a);

@@ -300,6 +300,17 @@ static void text_fairness(FILE *f, const struct config_analysis *ca)
 		100 * ca->max_share);
 }
 
+static void text_auto(FILE *f, const struct config_analysis *ca)
+{
+	if (!ca->is_auto)
+		return;
+	fprintf(f, "  repetitions = auto: %s after %zu measured runs: CI "
+		   "half-width %.2f%% of the mean, target %.2f%% (rule: stop once "
+		   "%d <= n runs reach it, or at %d)\n",
+		ca->auto_stop, ca->measured, 100 * ca->auto_rel_hw,
+		100 * ca->auto_precision, ca->auto_min, ca->auto_max);
+}
+
 static void text_flags(FILE *f, const struct config_analysis *ca)
 {
 	size_t i;
@@ -333,6 +344,7 @@ static void text_config(FILE *f, const struct analysis *a, size_t c)
 	text_table(f, a, ca);
 	text_outliers(f, a, ca);
 	text_fairness(f, ca);
+	text_auto(f, ca);
 	text_flags(f, ca);
 }
 
@@ -593,6 +605,15 @@ static void json_config(struct json_writer *w, const struct analysis *a,
 	json_num(w, "max_share", ca->max_share);
 	json_int(w, "threads", (long long)ca->threads);
 	json_close(w, '}');
+	if (ca->is_auto) {
+		json_open(w, "auto", '{');
+		json_str(w, "stopped", ca->auto_stop);
+		json_num(w, "rel_halfwidth", ca->auto_rel_hw);
+		json_num(w, "precision", ca->auto_precision);
+		json_int(w, "min_repetitions", ca->auto_min);
+		json_int(w, "max_repetitions", ca->auto_max);
+		json_close(w, '}');
+	}
 	json_open(w, "flags", '[');
 	for (i = 0; i < ca->nflags; i++)
 		json_flag(w, a, &ca->flags[i]);

@@ -79,6 +79,14 @@ db=$tmp/auto.db
 "$CONTEND" run "$tmp/auto.ini" --db "$db" --quiet > /dev/null 2> "$tmp/err"
 expect "exit status" 0 $?
 check "uninterrupted"
+# The report states why each auto configuration stopped.
+"$CONTEND" report --db "$db" > "$tmp/report" 2>/dev/null
+grep -q "repetitions = auto: cap reached (max_repetitions) before the precision after 6 measured runs" "$tmp/report" ||
+	fail "report: noisy's stop reason"
+grep -Eq "repetitions = auto: (precision reached|cap reached).* after ([89]|10) measured runs" "$tmp/report" ||
+	fail "report: steady's stop reason"
+"$CONTEND" report --db "$db" --format json 2>/dev/null | grep -q '"stopped": "cap reached' ||
+	fail "report json: auto.stopped"
 
 # Kill the runner once the plan has grown past its first 13 runs (2
 # warm-ups, 3 rounds of both, 5 more of steady, then the noisy rounds).
