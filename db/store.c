@@ -551,6 +551,30 @@ static char *readonly_uri(const char *path)
 	return uri;
 }
 
+/*
+ * A writer killed while it created the database (before the switch to
+ * WAL) leaves a hot rollback journal, which only a connection allowed to
+ * write may roll back: a read-only open fails with "attempt to write a
+ * readonly database".  So a reader that may write the file first lets
+ * SQLite roll it back through a brief read-write connection; that only
+ * restores the last commit, nothing of ours is written
+ * (tests/faults/kill9.sh kills runners that early).
+ */
+static void recover_hot_journal(const char *path)
+{
+	char *journal = xasprintf("%s-journal", path);
+	sqlite3 *db = NULL;
+
+	if (!access(journal, F_OK) && !access(path, W_OK) &&
+	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK) {
+		sqlite3_busy_timeout(db, STORE_BUSY_MS);
+		sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", NULL,
+			     NULL, NULL);
+	}
+	sqlite3_close(db);
+	free(journal);
+}
+
 int store_open(const char *path, unsigned flags, struct store **out)
 {
 	struct store *s = xcalloc(1, sizeof(*s));
@@ -580,6 +604,7 @@ int store_open(const char *path, unsigned flags, struct store **out)
 		goto out;
 	}
 	if ((flags & STORE_RDONLY) && !is_memory(path)) {
+		recover_hot_journal(path);
 		uri = readonly_uri(path);
 		if (uri)
 			oflags |= SQLITE_OPEN_URI;

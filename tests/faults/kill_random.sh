@@ -51,7 +51,9 @@ for delay in $delays; do
 	kill -KILL "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	[ -e "$db" ] || continue   # killed before the database existed
-	ic=$(sqlite3 -readonly "$db" "PRAGMA integrity_check" 2>&1)
+	# Not -readonly: a runner killed while it created the file leaves a
+	# hot journal that only a writable open rolls back (SQLite recovery).
+	ic=$(sqlite3 "$db" "PRAGMA integrity_check" 2>&1)
 	[ "$ic" = ok ] || { fail "integrity_check: $ic"; continue; }
 	n=$(sqlite3 -readonly "$db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
 	ne=$(sqlite3 -readonly "$db" "SELECT count(*) FROM experiments" 2>/dev/null || echo 0)
