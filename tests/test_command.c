@@ -206,6 +206,7 @@ static const struct bad_case bad[] = {
 	{ "metric", "(x)++++++++++++++++++++++++++", "too deeply" },
 	{ "metric", "=?++++++++++++", "too deeply" }, /* slow, not big */
 	{ "metric", "(a?){1,999}", "too deeply" },
+	{ "metric", "\x7f*{00,80}{,80}ye", "too deeply" }, /* glibc's {,n} */
 	/* \? so that no "??)" is read as a trigraph */
 	{ "metric", ")?\?\?\?\?)?7?++++?\?\?\?\?\?\?\?\?\?++++", "too deeply" },
 	{ "metric", "((((((((((((((((a+)?)+)?)+)?)+)?)+)?)+)?)+)?)+)?)",

@@ -313,21 +313,27 @@ static size_t bracket_len(const char *s)
  */
 static double repeat_factor(const char *s, size_t *len)
 {
-	unsigned long m, n;
-	char *end;
+	unsigned long m = 0, n;
+	const char *p = s + 1;
+	char *end = (char *)p;
 
 	*len = 1;
 	if (*s == '*' || *s == '?' || *s == '+')
 		return 2;
-	if (*s != '{' || !isdigit((unsigned char)s[1]))
+	if (*s != '{')
 		return 0;
-	m = strtoul(s + 1, &end, 10);
+	/* {m}, {m,}, {m,n}, and glibc's {,n} and {,} (m = 0). */
+	if (isdigit((unsigned char)*p))
+		m = strtoul(p, &end, 10);
 	n = m;
-	if (*end == ',')
-		n = isdigit((unsigned char)end[1]) ? strtoul(end + 1, &end, 10)
-						   : m + 1;
-	if (*end != '}')
-		return 0;
+	if (*end == ',') {
+		if (isdigit((unsigned char)end[1]))
+			n = strtoul(end + 1, &end, 10);
+		else
+			n = m + 1, end++;
+	}
+	if (*end != '}' || end == p)
+		return 0; /* "{" and "{}" are no repetition */
 	*len = (size_t)(end - s) + 1;
 	return (double)(n > m ? n : m) + 1;
 }
