@@ -140,7 +140,7 @@ fuzz: fuzz-build
 # The library with coverage instrumentation, then the targets against it
 # (a second make, so that the targets see the library's new timestamp).
 fuzz-build:
-	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS='-O1 -g' \
+	$(MAKE) -j2 BUILD=build-fuzz CC=clang CFLAGS='-O1 -g' \
 	  SAN='-fsanitize=fuzzer-no-link $(FUZZ_SAN)' build-fuzz/libcontend.a
 	$(MAKE) $(FUZZ_BINS)
 
