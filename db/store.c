@@ -454,6 +454,27 @@ static int pragma(struct store *s, const char *sql)
 }
 
 /*
+ * WAL, unless the file is in WAL already: switching needs the database to
+ * itself, which another runner on the same file may hold for long (two
+ * `contend run` on one new database: the second waited past its busy
+ * timeout).  Asking the mode only needs a read.
+ */
+static int wal_on(struct store *s)
+{
+	sqlite3_stmt *st = NULL;
+	bool wal = false;
+	int rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode", -1, &st, NULL);
+
+	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *mode = sqlite3_column_text(st, 0);
+
+		wal = mode && !strcmp((const char *)mode, "wal");
+	}
+	sqlite3_finalize(st);
+	return wal ? 0 : pragma(s, "PRAGMA journal_mode = WAL");
+}
+
+/*
  * Checks the version before anything writes: a newer or foreign database
  * is refused untouched (even switching to WAL would rewrite its header).
  */
@@ -483,8 +504,7 @@ static int schema_check(struct store *s)
 	 * and the file stays consistent on power loss, without an fsync per
 	 * run.
 	 */
-	if (pragma(s, "PRAGMA journal_mode = WAL") ||
-	    pragma(s, "PRAGMA synchronous = NORMAL"))
+	if (wal_on(s) || pragma(s, "PRAGMA synchronous = NORMAL"))
 		return -1;
 	if (version == 0 && schema_create(s))
 		return -1;
