@@ -207,6 +207,8 @@ static const struct bad_case bad[] = {
 	{ "metric", "=?++++++++++++", "too deeply" }, /* slow, not big */
 	{ "metric", "(a?){1,999}", "too deeply" },
 	{ "metric", "\x7f*{00,80}{,80}ye", "too deeply" }, /* glibc's {,n} */
+	{ "metric", "$x*++++++++", "too deeply" }, /* minutes, not memory */
+	{ "metric", "(a)+?", "too deeply" },          /* not PCRE's lazy + */
 	/* \? so that no "??)" is read as a trigraph */
 	{ "metric", ")?\?\?\?\?)?7?++++?\?\?\?\?\?\?\?\?\?++++", "too deeply" },
 	{ "metric", "((((((((((((((((a+)?)+)?)+)?)+)?)+)?)+)?)+)?)+)?)",

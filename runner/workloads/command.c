@@ -355,10 +355,17 @@ static double regex_cost(const char *re)
 	int d = 0;
 	const char *s = re;
 
+	bool repeated = false; /* the last token was a repetition */
+
 	while (*s && sum[0] <= REGEX_MAX_COST) {
 		size_t len = 1;
 		double f = repeat_factor(s, &len);
 
+		/* Adjacent repetitions: undefined in POSIX, and "$x*++++++++"
+		 * compiles for minutes where "x*++++++++" takes 20 ms. */
+		if (f > 0 && repeated)
+			return INFINITY;
+		repeated = f > 0;
 		if (f > 0) {
 			sum[d] += atom[d] * (f - 1);
 			atom[d] *= f;
@@ -401,7 +408,8 @@ static int extracts_compile(struct extracts *x, char *err, size_t errlen)
 		if (regex_cost(e->re) > REGEX_MAX_COST) {
 			snprintf(err, errlen, "%s: regex '%s' nests or stacks "
 				 "repetitions too deeply to compile safely "
-				 "(write each repetition once)", e->key, e->re);
+				 "(adjacent ones like '+?' are undefined in POSIX; "
+				 "write each repetition once)", e->key, e->re);
 			return -1;
 		}
 		rc = regcomp(&e->rx, e->re, REG_EXTENDED | REG_NEWLINE);
