@@ -7,7 +7,8 @@
  *
  * The parsers report rejected input on stderr; that goes to /dev/null,
  * while the sanitizers' reports (if built with them) still reach the real
- * stderr.  Each input's path is printed before it runs, so a crash names it.
+ * stderr.  With FUZZ_REPLAY_VERBOSE set, each input's path is printed
+ * before it runs, so a crash names it.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -23,6 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 /* Present only in sanitizer builds. */
 void __sanitizer_set_report_fd(void *fd) __attribute__((weak));
+
+static int verbose; /* $FUZZ_REPLAY_VERBOSE: name each input first */
 
 static int replay_file(const char *path)
 {
@@ -47,8 +50,10 @@ static int replay_file(const char *path)
 		free(buf);
 		return -1;
 	}
-	printf("  %s\n", path);
-	fflush(stdout);
+	if (verbose) {
+		printf("  %s\n", path);
+		fflush(stdout);
+	}
 	LLVMFuzzerTestOneInput(buf, (size_t)st.st_size);
 	free(buf);
 	return 1;
@@ -95,6 +100,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	name += 10;
+	verbose = getenv("FUZZ_REPLAY_VERBOSE") != NULL;
+	if (!verbose)
+		printf("fuzz_%s: replaying (FUZZ_REPLAY_VERBOSE=1 names each "
+		       "input, to find one that fails)\n", name);
 	if (LLVMFuzzerInitialize && LLVMFuzzerInitialize(&argc, &argv))
 		return 1;
 	snprintf(dir[0], sizeof(dir[0]), "tests/fuzz/corpus/%s", name);
