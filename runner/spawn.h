@@ -1,6 +1,7 @@
 /*
- * spawn.h - one child process, start to reap: fork + exec in its own
- * process group with stdout and stderr on pipes, a poll loop that drains
+ * spawn.h - one child process, start to reap: clone(CLONE_VM |
+ * CLONE_VFORK) + exec as posix_spawn does (fork under a sanitizer), in its
+ * own process group with stdout and stderr on pipes, a poll loop that drains
  * both under a timeout, and the whole group killed on the way out so that
  * nothing the child forked outlives it.  Modelled on git's run-command.
  *
@@ -69,7 +70,7 @@ struct child {
 	bool term_sent, kill_sent;
 	int wstatus;              /* as from wait4() */
 	struct rusage ru;
-	double wall_s;            /* fork to reap, CLOCK_MONOTONIC */
+	double wall_s;            /* spawn to reap, CLOCK_MONOTONIC */
 };
 
 void child_init(struct child *c);
@@ -77,9 +78,12 @@ void child_release(struct child *c);
 
 /*
  * Runs the child to completion (see above).  Returns 0 once it has been
- * reaped, whatever its fate; -1 when it could not be started (fork, pipe,
- * or exec failed: the reason is printed; exec failure is reported from the
- * child through a close-on-exec pipe, as git does).
+ * reaped, whatever its fate; -1 when it could not be started (clone or
+ * fork, pipe, or exec failed: the reason is printed, and a child whose
+ * exec failed has been reaped).  The caller's signal mask is the same
+ * after the call; the child starts with none blocked and every handler
+ * back at its default.  Not for concurrent use from several threads of
+ * one process that install signal handlers meanwhile.
  */
 int spawn_run(struct child *c);
 

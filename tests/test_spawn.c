@@ -200,6 +200,53 @@ static void test_exec_failure(void **state)
 	assert_int_equal(errno, ECHILD);
 }
 
+/*
+ * What the child starts with, whatever the runner's own signal state: its
+ * own process group, no signal blocked, the runner's ignored SIGHUP back
+ * at its default (SIGUSR2, ignored and not one of those, stays ignored, as
+ * across exec) -- and the runner's mask is as it was.  The child prints
+ * the pgrp field of its /proc/PID/stat and its SigBlk and SigIgn masks.
+ */
+static void test_child_state(void **state)
+{
+	char *argv[] = { (char *)"sh", (char *)"-c",
+			 (char *)"read -r l < /proc/$$/stat; set -- $l; echo $5; "
+				 "while read -r k v; do case $k in "
+				 "SigBlk:|SigIgn:) echo $v;; esac; "
+				 "done < /proc/$$/status", NULL };
+	char *envp[] = { (char *)"PATH=/bin:/usr/bin", NULL };
+	struct sigaction ign = { .sa_handler = SIG_IGN }, hup, usr2;
+	sigset_t usr1, before, after;
+	unsigned long long blk = 1, ignored = 0;
+	long pgrp = 0;
+	struct child c;
+
+	(void)state;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	assert_int_equal(sigprocmask(SIG_BLOCK, &usr1, &before), 0);
+	assert_int_equal(sigaction(SIGHUP, &ign, &hup), 0);
+	assert_int_equal(sigaction(SIGUSR2, &ign, &usr2), 0);
+	child_init(&c);
+	c.path = "/bin/sh";
+	c.argv = argv;
+	c.envp = envp;
+	assert_int_equal(spawn_run(&c), 0);
+	assert_int_equal(sigprocmask(SIG_SETMASK, &before, &after), 0);
+	sigaction(SIGHUP, &hup, NULL);
+	sigaction(SIGUSR2, &usr2, NULL);
+	assert_true(sigismember(&after, SIGUSR1));
+	assert_false(sigismember(&after, SIGTERM));
+	assert_int_equal(sscanf(c.out, "%ld %llx %llx", &pgrp, &blk, &ignored),
+			 3);
+	assert_int_equal(pgrp, (long)c.pid);
+	assert_int_equal(blk, 0);
+	/* Bit n - 1 stands for signal n. */
+	assert_false(ignored & (1ULL << (SIGHUP - 1)));
+	assert_true(ignored & (1ULL << (SIGUSR2 - 1)));
+	child_release(&c);
+}
+
 /* The environment given is the environment the child sees. */
 static void test_env(void **state)
 {
@@ -239,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_exec_failure),
 		cmocka_unit_test(test_env),
+		cmocka_unit_test(test_child_state),
 		cmocka_unit_test(test_signame),
 	};
 
