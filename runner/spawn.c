@@ -180,7 +180,8 @@ static int child_exec(const struct exec_args *a)
 		return errno;
 	if (getppid() != a->parent)
 		return ESRCH; /* the runner is already gone */
-	null = open("/dev/null", O_RDONLY);
+	/* Close-on-exec: only its dup2 copy on stdin outlives the exec. */
+	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (null < 0 || dup2(null, STDIN_FILENO) < 0 ||
 	    dup2(a->out_w, STDOUT_FILENO) < 0 ||
 	    dup2(a->err_w, STDERR_FILENO) < 0)

@@ -9,6 +9,7 @@
  * own, and alarm() only guards against a hang becoming a stuck test.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -267,6 +268,64 @@ static void test_env(void **state)
 	child_release(&c);
 }
 
+/* Our descriptors that a child inherits (not close-on-exec) open on path. */
+static int inherited_on(const char *path)
+{
+	char link[64], target[256];
+	int fd, n = 0;
+
+	for (fd = 0; fd < 1024; fd++) {
+		ssize_t len;
+		int flags = fcntl(fd, F_GETFD);
+
+		if (flags < 0 || (flags & FD_CLOEXEC))
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		len = readlink(link, target, sizeof(target) - 1);
+		if (len < 0)
+			continue;
+		target[len] = '\0';
+		n += !strcmp(target, path);
+	}
+	return n;
+}
+
+/*
+ * The child's stdin is /dev/null, and no other descriptor of it is: the
+ * one opened for the dup2 onto stdin is close-on-exec (it leaked into
+ * every run before).  Ours that stdin replaces or the child inherits
+ * count as they are.
+ */
+static void test_no_fd_leak(void **state)
+{
+	char *argv[] = { (char *)"sh", (char *)"-c",
+			 (char *)"ls -l /proc/$$/fd | grep -c /dev/null", NULL };
+	char *envp[] = { (char *)"PATH=/bin:/usr/bin", NULL };
+	int want = 1 + inherited_on("/dev/null"), got = -1;
+	struct child c;
+
+	(void)state;
+	/* Our stdin is replaced in the child, not inherited. */
+	if ((fcntl(STDIN_FILENO, F_GETFD) & FD_CLOEXEC) == 0) {
+		char target[256];
+		ssize_t len = readlink("/proc/self/fd/0", target,
+				       sizeof(target) - 1);
+
+		if (len >= 0) {
+			target[len] = '\0';
+			want -= !strcmp(target, "/dev/null");
+		}
+	}
+	child_init(&c);
+	c.path = "/bin/sh";
+	c.argv = argv;
+	c.envp = envp;
+	assert_int_equal(spawn_run(&c), 0);
+	assert_int_equal(sscanf(c.out, "%d", &got), 1);
+	assert_int_equal(got, want);
+	child_release(&c);
+}
+
 static void test_signame(void **state)
 {
 	char buf[32];
@@ -287,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_exec_failure),
 		cmocka_unit_test(test_env),
 		cmocka_unit_test(test_child_state),
+		cmocka_unit_test(test_no_fd_leak),
 		cmocka_unit_test(test_signame),
 	};
 
