@@ -278,7 +278,7 @@ static pid_t child_start(struct exec_args *a)
 	sigprocmask(SIG_BLOCK, &all, &old);
 	a->err = 0;
 	/* The stack grows down on every architecture Linux runs us on. */
-	pid = clone(child_clone_main, child_stack + CHILD_STACK,
+	pid = clone(child_clone_main, child_stack + sizeof(child_stack),
 		    CLONE_VM | CLONE_VFORK | SIGCHLD, a);
 	e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
