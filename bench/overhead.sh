@@ -84,6 +84,16 @@ while [ "$i" -lt "$REPEAT" ]; do
 	fi
 	i=$((i + 1))
 done
+# Every round, so the spread the load leaves is seen (each round's two
+# drivers ran back to back).
+if [ "$have_hf" -eq 1 ]; then
+	paste "$tmp/contend" "$tmp/hf" | awk '{ printf "round %2d: contend " \
+		"%.4f %.3f ms/run, hyperfine %.4f %.3f ms/run\n", NR, $3, \
+		1000 * $4, $7, 1000 * $8 }'
+else
+	awk '{ printf "round %2d: contend %.4f %.3f ms/run\n", NR, $3, \
+		1000 * $4 }' "$tmp/contend"
+fi
 printf '%-30s %10s %10s %10s %16s\n' driver wall_s windows_s wall/windows \
 	overhead_ms/run
 row() {
