@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,111 +54,176 @@ struct selection {
 
 /* ---- options ---- */
 
-enum opt_id {
-	OPT_DB = 256, OPT_METRIC, OPT_FORMAT, OPT_THRESHOLD, OPT_FAIL,
-	OPT_LOWER, OPT_HIGHER, OPT_CONFIDENCE, OPT_PLOT, OPT_COLUMN = 'C',
-	OPT_DELIMS = 'd',
+/*
+ * The options are data: a row names the option, the field of cmp_args it
+ * sets and the setter that checks and converts its argument.  getopt's
+ * table is built from these rows.  An option's name in messages is
+ * "-C" for a row with a short letter, else "--name".
+ */
+struct cmp_option {
+	const char *name;
+	char letter;                    /* short option, or 0 */
+	bool takes_arg;
+	size_t offset;                  /* of the field in struct cmp_args */
+	int (*set)(const char *opt, const char *arg, void *field, int value);
+	int value;                      /* for set_dir */
 };
 
-static const struct option options[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "fail-on-regression", required_argument, NULL, OPT_FAIL },
-	{ "lower-is-better", no_argument, NULL, OPT_LOWER },
-	{ "higher-is-better", no_argument, NULL, OPT_HIGHER },
-	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
-	{ "plot", required_argument, NULL, OPT_PLOT },
-	{ "column", required_argument, NULL, OPT_COLUMN },
-	{ "delimiters", required_argument, NULL, OPT_DELIMS },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int parse_pct(const char *opt, const char *s, double *out)
+static int set_string(const char *opt, const char *arg, void *field,
+		      int value)
 {
-	if (parse_double(s, out) < 0 || *out < 0)
-		return error("%s: '%s' is not a percentage >= 0", opt, s);
+	(void)opt;
+	(void)value;
+	*(const char **)field = arg;
 	return 0;
 }
 
-static int parse_format(const char *s, bool *json)
+static int set_nonempty(const char *opt, const char *arg, void *field,
+			int value)
+{
+	if (!*arg)
+		return error("%s: the delimiter set is empty", opt);
+	return set_string(opt, arg, field, value);
+}
+
+static int set_dir(const char *opt, const char *arg, void *field, int value)
+{
+	(void)opt;
+	(void)arg;
+	*(enum direction *)field = (enum direction)value;
+	return 0;
+}
+
+static int set_pct(const char *opt, const char *arg, void *field, int value)
+{
+	double *out = field;
+
+	(void)value;
+	if (parse_double(arg, out) < 0 || *out < 0)
+		return error("%s: '%s' is not a percentage >= 0", opt, arg);
+	return 0;
+}
+
+static int set_confidence(const char *opt, const char *arg, void *field,
+			  int value)
+{
+	double *out = field;
+
+	(void)value;
+	if (parse_double(arg, out) < 0 || !(*out > 0 && *out < 1))
+		return error("%s: '%s' is not in (0, 1), e.g. 0.95", opt, arg);
+	return 0;
+}
+
+static int set_column(const char *opt, const char *arg, void *field,
+		      int value)
+{
+	long long col;
+
+	(void)value;
+	if (parse_ll(arg, &col) < 0 || col < 1 || col > 1000000)
+		return error("%s: '%s' is not a column number >= 1", opt, arg);
+	*(long *)field = (long)col;
+	return 0;
+}
+
+static int set_format(const char *opt, const char *arg, void *field,
+		      int value)
 {
 	static const char *const names[] = { "text", "json" };
 	size_t i;
 
+	(void)value;
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!strcmp(s, names[i])) {
-			*json = i == 1;
+		if (!strcmp(arg, names[i])) {
+			*(bool *)field = i == 1;
 			return 0;
 		}
 	}
-	return error("--format: '%s' is not text or json", s);
+	return error("%s: '%s' is not text or json", opt, arg);
+}
+
+#define FIELD(f) offsetof(struct cmp_args, f)
+
+static const struct cmp_option cmp_options[] = {
+	{ "db", 0, true, FIELD(db), set_string, 0 },
+	{ "metric", 0, true, FIELD(metric), set_string, 0 },
+	{ "format", 0, true, FIELD(json), set_format, 0 },
+	{ "threshold", 0, true, FIELD(threshold), set_pct, 0 },
+	{ "fail-on-regression", 0, true, FIELD(fail_pct), set_pct, 0 },
+	{ "lower-is-better", 0, false, FIELD(dir), set_dir, DIR_LOWER },
+	{ "higher-is-better", 0, false, FIELD(dir), set_dir, DIR_HIGHER },
+	{ "confidence", 0, true, FIELD(confidence), set_confidence, 0 },
+	{ "plot", 0, true, FIELD(plot_dir), set_string, 0 },
+	{ "column", 'C', true, FIELD(nf.column), set_column, 0 },
+	{ "delimiters", 'd', true, FIELD(nf.delims), set_nonempty, 0 },
+};
+#define NOPTIONS ARRAY_SIZE(cmp_options)
+
+/* getopt_long's value for row i: its letter, else 256 + i. */
+static int option_val(size_t i)
+{
+	return cmp_options[i].letter ? cmp_options[i].letter : 256 + (int)i;
+}
+
+/* getopt_long's tables for cmp_options: long options and "C:d:". */
+static void option_tables(struct option *lo, char *shortopts)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTIONS; i++) {
+		const struct cmp_option *o = &cmp_options[i];
+
+		lo[i] = (struct option){ o->name, o->takes_arg ? required_argument
+							      : no_argument,
+					 NULL, option_val(i) };
+		if (o->letter) {
+			*shortopts++ = o->letter;
+			if (o->takes_arg)
+				*shortopts++ = ':';
+		}
+	}
+	lo[i] = (struct option){ NULL, 0, NULL, 0 };
+	*shortopts = '\0';
 }
 
 static int parse_option(int c, const char *arg, struct cmp_args *a)
 {
-	long long col;
+	char opt[32];
+	size_t i;
 
-	switch (c) {
-	case OPT_DB:
-		a->db = arg;
-		return 0;
-	case OPT_METRIC:
-		a->metric = arg;
-		return 0;
-	case OPT_FORMAT:
-		return parse_format(arg, &a->json);
-	case OPT_THRESHOLD:
-		return parse_pct("--threshold", arg, &a->threshold);
-	case OPT_FAIL:
-		return parse_pct("--fail-on-regression", arg, &a->fail_pct);
-	case OPT_LOWER:
-		a->dir = DIR_LOWER;
-		return 0;
-	case OPT_PLOT:
-		a->plot_dir = arg;
-		return 0;
-	case OPT_HIGHER:
-		a->dir = DIR_HIGHER;
-		return 0;
-	case OPT_CONFIDENCE:
-		if (parse_double(arg, &a->confidence) < 0 ||
-		    !(a->confidence > 0 && a->confidence < 1))
-			return error("--confidence: '%s' is not in (0, 1), "
-				     "e.g. 0.95", arg);
-		return 0;
-	case OPT_COLUMN:
-		if (parse_ll(arg, &col) < 0 || col < 1 || col > 1000000)
-			return error("-C: '%s' is not a column number >= 1",
-				     arg);
-		a->nf.column = (long)col;
-		return 0;
-	case OPT_DELIMS:
-		if (!*arg)
-			return error("-d: the delimiter set is empty");
-		a->nf.delims = arg;
-		return 0;
-	default:
-		return error("usage: contend compare BASE CAND [--db PATH] "
-			     "[--metric M] [--format text|json] "
-			     "[--threshold PCT] [--fail-on-regression PCT] "
-			     "[--lower-is-better] [-C N] [-d DELIMS] "
-			     "[--confidence C] [--plot DIR]");
+	for (i = 0; i < NOPTIONS; i++) {
+		const struct cmp_option *o = &cmp_options[i];
+
+		if (option_val(i) != c)
+			continue;
+		if (o->letter)
+			snprintf(opt, sizeof(opt), "-%c", o->letter);
+		else
+			snprintf(opt, sizeof(opt), "--%s", o->name);
+		return o->set(opt, arg, (char *)a + o->offset, o->value);
 	}
+	return error("usage: contend compare BASE CAND [--db PATH] "
+		     "[--metric M] [--format text|json] "
+		     "[--threshold PCT] [--fail-on-regression PCT] "
+		     "[--lower-is-better] [-C N] [-d DELIMS] "
+		     "[--confidence C] [--plot DIR]");
 }
 
 static int parse_args(int argc, char **argv, struct cmp_args *a)
 {
+	struct option options[NOPTIONS + 1];
+	char shortopts[2 * NOPTIONS + 1];
 	int c;
 
 	memset(a, 0, sizeof(*a));
 	a->threshold = 1;
 	a->fail_pct = -1;
 	numfile_opts_default(&a->nf);
+	option_tables(options, shortopts);
 	optind = 1;
 	opterr = 1;
-	while ((c = getopt_long(argc, argv, "C:d:", options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, shortopts, options, NULL)) != -1)
 		if (parse_option(c, optarg, a) < 0)
 			return -1;
 	if (argc - optind != 2)
