@@ -166,8 +166,8 @@ trials_init() {
 # experiment's id, empty when the plan was never committed).
 trial_run() {
 	db=$tmp/t$trial.db
-	rand_ms $span
-	signal_at "$1" "$delay" "$C" run "$tmp/k.ini" --db "$db" --quiet --seed $trial
+	rand_ms "$span"
+	signal_at "$1" "$delay" "$C" run "$tmp/k.ini" --db "$db" --quiet --seed "$trial"
 	integrity "$db"
 	no_procs
 	exp=$(exp_id "$db")
@@ -180,7 +180,7 @@ trial_resume() {
 	"$C" run --resume "$exp" --db "$db" --quiet > /dev/null 2> "$tmp/stderr" ||
 		fail "trial $trial: resume of experiment $exp failed: $(cat "$tmp/stderr")"
 	integrity "$db"
-	exactly_once "$db" "$exp" $PLANNED
+	exactly_once "$db" "$exp" "$PLANNED"
 }
 
 # signal_at SIG DELAY CMD...: starts CMD (stdout discarded, stderr in
