@@ -1,13 +1,16 @@
 /*
  * checks.h - cmocka checks whose failure names what was wanted and what was
  * got: a value within a tolerance of its reference, a string within
- * another.  Include after <cmocka.h>; header-only (static inline) so each
- * test binary takes what it uses.
+ * another, a file's bytes.  Include after <cmocka.h>; header-only (static
+ * inline) so each test binary takes what it uses.
  */
 #ifndef CONTEND_TEST_CHECKS_H
 #define CONTEND_TEST_CHECKS_H
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* |got - want| <= rel |want| + abs, with both values in the message. */
@@ -28,6 +31,46 @@ static inline void assert_contains(const char *hay, const char *needle)
 {
 	if (!strstr(hay, needle))
 		fail_msg("'%s' not found in '%s'", needle, hay);
+}
+
+/*
+ * The whole file at path, malloc'd and NUL-terminated, its length in *n
+ * unless n is NULL; the test fails when it cannot be read.
+ */
+static inline char *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long len;
+
+	if (!f) {
+		fail_msg("cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	len = ftell(f);
+	assert_true(len >= 0);
+	rewind(f);
+	buf = malloc((size_t)len + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	buf[len] = '\0';
+	fclose(f);
+	if (n)
+		*n = (size_t)len;
+	return buf;
+}
+
+/* The file at path holds exactly the n bytes at want. */
+static inline void assert_file_holds(const char *path, const char *want,
+				     size_t n)
+{
+	size_t got_n = 0;
+	char *got = slurp(path, &got_n);
+
+	assert_int_equal(got_n, n);
+	assert_memory_equal(got, want, n);
+	free(got);
 }
 
 #endif

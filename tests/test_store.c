@@ -88,35 +88,6 @@ static const char *capture_end(void)
 
 /* ---- files ---- */
 
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long len;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	len = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	*n = (size_t)len;
-	return buf;
-}
-
-/* The file at path holds exactly the n bytes at want. */
-static void assert_file_holds(const char *path, const char *want, size_t n)
-{
-	size_t got_n;
-	char *got = slurp(path, &got_n);
-
-	assert_int_equal(got_n, n);
-	assert_memory_equal(got, want, n);
-	free(got);
-}
-
 static void spit(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "wb");
