@@ -11,7 +11,6 @@
 #include <cmocka.h>
 
 #include <ctype.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -95,19 +94,6 @@ static void spit(const char *path, const char *text)
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
-}
-
-static size_t dir_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
 }
 
 static void raw_exec(const char *path, const char *sql)
@@ -288,7 +274,7 @@ static void not_a_database_refused(void **state)
 	spit(c->path, text);
 	refuse_all_modes(c->path, "file is not a database");
 	assert_file_holds(c->path, text, strlen(text));
-	assert_int_equal(dir_entries(c->dir), 1);
+	assert_int_equal(tmpdir_entries(c->dir), 1);
 }
 
 static void truncated_refused(void **state)
@@ -326,7 +312,7 @@ static void missing_file(void **state)
 	capture_start();
 	assert_int_equal(store_open(c->path, 0, &s), -1);
 	assert_contains(capture_end(), "No such file");
-	assert_int_equal(dir_entries(c->dir), 0);
+	assert_int_equal(tmpdir_entries(c->dir), 0);
 }
 
 /* A write-protected file is refused for writing, readable read-only. */
@@ -364,7 +350,7 @@ static void readonly_leaves_file_identical(void **state)
 	char *before = slurp(c->path, &n0), side[160];
 	struct stat sb;
 
-	assert_int_equal(dir_entries(c->dir), 1);
+	assert_int_equal(tmpdir_entries(c->dir), 1);
 	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), 0);
 	assert_int_equal(store_experiment_find(s, "v6.1", &ids), 1);
 	free(ids);
@@ -386,7 +372,7 @@ static void readonly_leaves_file_identical(void **state)
 	assert_true(stat(side, &sb) || sb.st_size == 0);
 	assert_int_equal(store_open(c->path, 0, &s), 0);
 	store_close(s);
-	assert_int_equal(dir_entries(c->dir), 1);
+	assert_int_equal(tmpdir_entries(c->dir), 1);
 }
 
 static void find_selectors(void **state)

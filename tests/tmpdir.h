@@ -7,9 +7,11 @@
 #ifndef CONTEND_TEST_TMPDIR_H
 #define CONTEND_TEST_TMPDIR_H
 
+#include <dirent.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 /*
@@ -37,6 +39,24 @@ static inline int tmpdir_rm_entry(const char *p, const struct stat *sb,
 static inline int tmpdir_remove(const char *dir)
 {
 	return nftw(dir, tmpdir_rm_entry, 8, FTW_DEPTH | FTW_PHYS) ? -1 : 0;
+}
+
+/*
+ * How many entries dir holds, hidden ones too but not "." and "..";
+ * (size_t)-1 when it cannot be read (no count a test expects).
+ */
+static inline size_t tmpdir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	if (!d)
+		return (size_t)-1;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	return n;
 }
 
 /*
