@@ -603,14 +603,40 @@ static void json_key_num(FILE *f, const char *key, double v)
 	json_number(f, v);
 }
 
-static void json_selection(FILE *f, const struct selection *s)
+/* A member of an object: a string (JSTR) or a number (JNUM). */
+struct json_member {
+	const char *key;
+	bool number;
+	const char *str;
+	double num;
+};
+#define JSTR(key, v) { (key), false, (v), 0 }
+#define JNUM(key, v) { (key), true, NULL, (v) }
+
+/* The n members, sep between them. */
+static void json_members(FILE *f, const struct json_member *m, size_t n,
+			 const char *sep)
 {
 	size_t i;
 
+	for (i = 0; i < n; i++) {
+		fputs(i ? sep : "", f);
+		if (m[i].number)
+			json_key_num(f, m[i].key, m[i].num);
+		else
+			json_key_str(f, m[i].key, m[i].str);
+	}
+}
+
+static void json_selection(FILE *f, const struct selection *s)
+{
+	const struct json_member m[] = {
+		JSTR("selector", s->text), JSTR("database", s->db),
+	};
+	size_t i;
+
 	fputc('{', f);
-	json_key_str(f, "selector", s->text);
-	fputs(", ", f);
-	json_key_str(f, "database", s->db);
+	json_members(f, m, ARRAY_SIZE(m), ", ");
 	fprintf(f, ", \"experiments\": [");
 	for (i = 0; i < s->nsets; i++)
 		fprintf(f, "%s%" PRId64, i ? ", " : "", s->sets[i].exp.id);
@@ -620,14 +646,13 @@ static void json_selection(FILE *f, const struct selection *s)
 static void json_side(FILE *f, const char *key, const struct compare_summary *s,
 		      const struct compare_unit *u, bool numbers)
 {
+	const struct json_member m[] = {
+		JNUM("mean", s->mean), JNUM("sd", s->sd),
+		JNUM("ci_low", s->ci_low), JNUM("ci_high", s->ci_high),
+	};
+
 	fprintf(f, "      \"%s\": {\"n\": %zu, ", key, s->n);
-	json_key_num(f, "mean", s->mean);
-	fputs(", ", f);
-	json_key_num(f, "sd", s->sd);
-	fputs(", ", f);
-	json_key_num(f, "ci_low", s->ci_low);
-	fputs(", ", f);
-	json_key_num(f, "ci_high", s->ci_high);
+	json_members(f, m, ARRAY_SIZE(m), ", ");
 	fprintf(f, ", \"unit\": \"%s\", \"invocations\": %zu, \"runs\": %zu},\n",
 		numbers ? "values" : u->means ? "invocation-means" : "runs",
 		numbers ? 0 : u->invocations, u->runs);
@@ -653,13 +678,14 @@ static void json_flags(FILE *f, const struct comparison *cmp)
 
 	fputs("      \"flags\": [", f);
 	for (i = 0; i < cmp->nflags; i++) {
-		fputs(i ? ", " : "", f);
-		fputc('{', f);
-		json_key_str(f, "name", cmp->flags[i].name);
-		fputs(", ", f);
-		json_key_str(f, "side", cmp->flags[i].side);
-		fputs(", ", f);
-		json_key_str(f, "message", cmp->flags[i].message);
+		const struct json_member m[] = {
+			JSTR("name", cmp->flags[i].name),
+			JSTR("side", cmp->flags[i].side),
+			JSTR("message", cmp->flags[i].message),
+		};
+
+		fputs(i ? ", {" : "{", f);
+		json_members(f, m, ARRAY_SIZE(m), ", ");
 		fputc('}', f);
 	}
 	fputs("]\n", f);
@@ -670,27 +696,27 @@ static void json_comparison(FILE *f, const struct comparison *cmp,
 			    bool cnum)
 {
 	const struct compare_stats *st = &cmp->st;
-	const struct { const char *key; double v; } nums[] = {
-		{ "change_pct", st->change_pct },
-		{ "diff", st->diff },
-		{ "diff_ci_low", st->diff_ci_low },
-		{ "diff_ci_high", st->diff_ci_high },
-		{ "change_ci_low_pct", st->change_ci_low_pct },
-		{ "change_ci_high_pct", st->change_ci_high_pct },
-		{ "df", st->df },
-		{ "p_welch", st->p_welch },
-		{ "p_mannwhitney", st->p_mannwhitney },
-		{ "hedges_g", st->hedges_g },
-		{ "mde_pct", st->mde_pct },
+	const struct json_member names[] = {
+		JSTR("config", cmp->canon),
+		JSTR("workload", cmp->workload),
+		JSTR("section", cmp->section),
 	};
-	size_t i;
+	const struct json_member nums[] = {
+		JNUM("change_pct", st->change_pct),
+		JNUM("diff", st->diff),
+		JNUM("diff_ci_low", st->diff_ci_low),
+		JNUM("diff_ci_high", st->diff_ci_high),
+		JNUM("change_ci_low_pct", st->change_ci_low_pct),
+		JNUM("change_ci_high_pct", st->change_ci_high_pct),
+		JNUM("df", st->df),
+		JNUM("p_welch", st->p_welch),
+		JNUM("p_mannwhitney", st->p_mannwhitney),
+		JNUM("hedges_g", st->hedges_g),
+		JNUM("mde_pct", st->mde_pct),
+	};
 
 	fputs("    {\n      ", f);
-	json_key_str(f, "config", cmp->canon);
-	fputs(",\n      ", f);
-	json_key_str(f, "workload", cmp->workload);
-	fputs(",\n      ", f);
-	json_key_str(f, "section", cmp->section);
+	json_members(f, names, ARRAY_SIZE(names), ",\n      ");
 	fputs(",\n      \"params\": ", f);
 	json_params(f, bnum ? NULL : cmp->config);
 	fputs(",\n      ", f);
@@ -698,11 +724,9 @@ static void json_comparison(FILE *f, const struct comparison *cmp,
 	fputs(",\n", f);
 	json_side(f, "baseline", &st->base, &cmp->ubase, bnum);
 	json_side(f, "candidate", &st->cand, &cmp->ucand, cnum);
-	for (i = 0; i < ARRAY_SIZE(nums); i++) {
-		fputs("      ", f);
-		json_key_num(f, nums[i].key, nums[i].v);
-		fputs(",\n", f);
-	}
+	fputs("      ", f);
+	json_members(f, nums, ARRAY_SIZE(nums), ",\n      ");
+	fputs(",\n", f);
 	fprintf(f, "      \"mannwhitney_method\": \"%s\",\n",
 		st->mw_exact ? "exact" : "normal");
 	fprintf(f, "      \"verdict\": \"%s\",\n      \"needed_runs\": ",
@@ -722,17 +746,14 @@ static void json_unmatched(FILE *f, const struct compare_result *r)
 	fputs("  \"unmatched\": [", f);
 	for (i = 0; i < r->nunmatched; i++) {
 		const struct compare_unmatched *u = &r->unmatched[i];
+		const struct json_member m[] = {
+			JSTR("side", u->side), JSTR("workload", u->workload),
+			JSTR("section", u->section), JSTR("config", u->canon),
+			JSTR("reason", u->reason),
+		};
 
 		fputs(i ? ",\n    {" : "\n    {", f);
-		json_key_str(f, "side", u->side);
-		fputs(", ", f);
-		json_key_str(f, "workload", u->workload);
-		fputs(", ", f);
-		json_key_str(f, "section", u->section);
-		fputs(", ", f);
-		json_key_str(f, "config", u->canon);
-		fputs(", ", f);
-		json_key_str(f, "reason", u->reason);
+		json_members(f, m, ARRAY_SIZE(m), ", ");
 		fputc('}', f);
 	}
 	fputs(r->nunmatched ? "\n  ],\n" : "],\n", f);
