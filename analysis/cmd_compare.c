@@ -64,9 +64,9 @@ struct cmp_option {
 	const char *name;
 	char letter;                    /* short option, or 0 */
 	bool takes_arg;
+	int value;                      /* for set_dir */
 	size_t offset;                  /* of the field in struct cmp_args */
 	int (*set)(const char *opt, const char *arg, void *field, int value);
-	int value;                      /* for set_dir */
 };
 
 static int set_string(const char *opt, const char *arg, void *field,
@@ -146,17 +146,17 @@ static int set_format(const char *opt, const char *arg, void *field,
 #define FIELD(f) offsetof(struct cmp_args, f)
 
 static const struct cmp_option cmp_options[] = {
-	{ "db", 0, true, FIELD(db), set_string, 0 },
-	{ "metric", 0, true, FIELD(metric), set_string, 0 },
-	{ "format", 0, true, FIELD(json), set_format, 0 },
-	{ "threshold", 0, true, FIELD(threshold), set_pct, 0 },
-	{ "fail-on-regression", 0, true, FIELD(fail_pct), set_pct, 0 },
-	{ "lower-is-better", 0, false, FIELD(dir), set_dir, DIR_LOWER },
-	{ "higher-is-better", 0, false, FIELD(dir), set_dir, DIR_HIGHER },
-	{ "confidence", 0, true, FIELD(confidence), set_confidence, 0 },
-	{ "plot", 0, true, FIELD(plot_dir), set_string, 0 },
-	{ "column", 'C', true, FIELD(nf.column), set_column, 0 },
-	{ "delimiters", 'd', true, FIELD(nf.delims), set_nonempty, 0 },
+	{ "db", 0, true, 0, FIELD(db), set_string },
+	{ "metric", 0, true, 0, FIELD(metric), set_string },
+	{ "format", 0, true, 0, FIELD(json), set_format },
+	{ "threshold", 0, true, 0, FIELD(threshold), set_pct },
+	{ "fail-on-regression", 0, true, 0, FIELD(fail_pct), set_pct },
+	{ "lower-is-better", 0, false, DIR_LOWER, FIELD(dir), set_dir },
+	{ "higher-is-better", 0, false, DIR_HIGHER, FIELD(dir), set_dir },
+	{ "confidence", 0, true, 0, FIELD(confidence), set_confidence },
+	{ "plot", 0, true, 0, FIELD(plot_dir), set_string },
+	{ "column", 'C', true, 0, FIELD(nf.column), set_column },
+	{ "delimiters", 'd', true, 0, FIELD(nf.delims), set_nonempty },
 };
 #define NOPTIONS ARRAY_SIZE(cmp_options)
 
