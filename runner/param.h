@@ -38,7 +38,8 @@ char *cpulist_format(const cpu_set_t *set);
 /*
  * For humans (contend list, messages): the accepted values of p, e.g.
  * "1 .. 4096", ">= 1", "1ms .. 24h", "none | segv"; the default as text
- * ("-" when there is none).  Both malloc'd.
+ * ("-" when there is none, "optional, any number" for a family).  Both
+ * malloc'd.
  */
 char *param_describe_range(const struct param_def *p);
 char *param_describe_default(const struct param_def *p);

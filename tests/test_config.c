@@ -325,6 +325,33 @@ static const struct valid_case valid_cases[] = {
 	  "[experiment]\nname = c\n[workload w]\ntype = noop\ncpus = 1,0\n", 1,
 	  { "threads=1 spin=100 fault=none jitter=0 runtime=1 cpus=0-1" },
 	  check_cpus },
+	/*
+	 * Family keys (metric.NAME, scale.NAME) come after the table's keys,
+	 * ordered by key whatever their order in the file, so the two files
+	 * below name the same configurations; a family key sweeps.
+	 */
+	{ "family keys",
+	  "[experiment]\nname = f\n[workload c]\ntype = command\n"
+	  "argv = true\nscale.b = 2, 3\nmetric.b = b ([0-9]+)\n"
+	  "metric.a = (a)\n", 2,
+	  { "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
+	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=2 "
+	    "runtime=1",
+	    "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
+	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3 "
+	    "runtime=1" },
+	  NULL },
+	{ "family keys, other order",
+	  "[experiment]\nname = f\n[workload c]\ntype = command\n"
+	  "metric.a = (a)\nmetric.b = b ([0-9]+)\nargv = true\n"
+	  "scale.b = 2, 3\n", 2,
+	  { "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
+	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=2 "
+	    "runtime=1",
+	    "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
+	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3 "
+	    "runtime=1" },
+	  NULL },
 	/* 2 counts x 4 bigs (1, 10, 100, 1000) x 2 periods x 2 flags = 32 */
 	{ "every parameter type",
 	  "[experiment]\nname = t\n[workload p]\ntype = paramtest\n"
