@@ -637,7 +637,7 @@ static enum loop_end run_pending(struct runner *r)
 /* The metric `repetitions = auto` watches: throughput, or with jobs time. */
 static const char *primary_metric(const struct config_entry *e)
 {
-	return e->set.jobs ? "elapsed_s" : "throughput";
+	return config_primary_metric(e);
 }
 
 /* The stopping rule for every auto configuration, on the stored data. */

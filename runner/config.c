@@ -996,6 +996,13 @@ static int wsec_key(struct wsec *w, const struct kv_line *k)
 		return axis_sweep(w, &w->axes[np + 2 + w->nmembers++], &member,
 				  k);
 	}
+	if ((w->wl->flags & WL_FIXED_WORK) &&
+	    (!strcmp(k->key, "runtime") || !strcmp(k->key, "jobs"))) {
+		report(w->L, k->line, "%s: workload %s does a fixed amount of "
+				      "work of its own: runtime and jobs do "
+				      "not apply", k->key, w->wl->name);
+		return -1;
+	}
 	/* runtime and jobs share the time axis (both: check_runtime_jobs) */
 	if (!strcmp(k->key, "runtime") && !w->axes[np].n)
 		return axis_sweep(w, &w->axes[np],
@@ -1040,7 +1047,8 @@ static void wsec_order(struct wsec *w)
 			w->order[n++] = i;
 	for (i = 0; i < w->nmembers; i++)
 		w->order[n++] = np + 2 + i;
-	w->order[n++] = np;
+	if (w->axes[np].n) /* none for a fixed-work workload */
+		w->order[n++] = np;
 	if (w->axes[np + 1].n) /* cpus: no key, no axis */
 		w->order[n++] = np + 1;
 	w->naxes = n;
@@ -1064,7 +1072,8 @@ static int wsec_fill(struct wsec *w)
 		if (!w->axes[i].n && !param_is_family(&w->wl->params[i]) &&
 		    axis_default(w, &w->axes[i], &w->wl->params[i]))
 			return -1;
-	if (!w->axes[np].n) {
+	/* a fixed-work workload has no time axis; inherited ones are moot */
+	if (!w->axes[np].n && !(w->wl->flags & WL_FIXED_WORK)) {
 		bool jobs = w->set.jobs != 0;
 
 		p = &harness_params[jobs ? HARNESS_JOBS : HARNESS_RUNTIME];
@@ -1197,7 +1206,7 @@ static char *canon_of(char **kv, size_t n)
 static double entry_timeout(struct wsec *w, const struct wl_args *a)
 {
 	if (!(w->set.timeout_s > 0)) /* not set: a default from the run */
-		return a->jobs ? 300 : 30 + 2 * a->runtime_s;
+		return a->runtime_s > 0 ? 30 + 2 * a->runtime_s : 300;
 	if (a->runtime_s >= w->set.timeout_s) {
 		char msg[128];
 
@@ -1549,4 +1558,9 @@ void config_print(const struct experiment_config *c, FILE *f)
 		   " measured = %s%" PRIu64 " runs\n", c->nentries, warm,
 		any_auto ? "up to " : "", measured, any_auto ? "up to " : "",
 		warm + measured);
+}
+
+const char *config_primary_metric(const struct config_entry *e)
+{
+	return e->set.runtime_s > 0 ? "throughput" : "elapsed_s";
 }

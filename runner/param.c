@@ -745,13 +745,22 @@ int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 			goto fail;
 		}
 	}
+	if ((wl->flags & WL_FIXED_WORK) &&
+	    (hseen[HARNESS_RUNTIME] || hseen[HARNESS_JOBS])) {
+		error_buf(err, errlen, "%s: workload %s does a fixed amount "
+			  "of work of its own: runtime and jobs do not apply",
+			  hseen[HARNESS_RUNTIME] ? "runtime" : "jobs",
+			  wl->name);
+		goto fail;
+	}
 	if (hseen[HARNESS_RUNTIME] && hseen[HARNESS_JOBS]) {
 		error_buf(err, errlen,
 			  "runtime and jobs are mutually exclusive: "
 			  "give one");
 		goto fail;
 	}
-	if (!hseen[HARNESS_RUNTIME] && !hseen[HARNESS_JOBS])
+	if (!hseen[HARNESS_RUNTIME] && !hseen[HARNESS_JOBS] &&
+	    !(wl->flags & WL_FIXED_WORK))
 		parse_duration(harness_params[HARNESS_RUNTIME].def,
 			       &a->runtime_s);
 	return 0;

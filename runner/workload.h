@@ -104,6 +104,12 @@ struct result {
 /* Descriptor flags. */
 #define WL_SCRATCH 0x1  /* needs a private scratch directory from the runner */
 #define WL_HIDDEN  0x2  /* testing aid: not shown by `contend list` */
+/*
+ * Does a fixed amount of work of its own, set by its parameters (chat's
+ * messages): runtime and jobs do not apply, and a configuration has no
+ * runtime or jobs key, which is how the analysis knows it is fixed work.
+ */
+#define WL_FIXED_WORK 0x4
 
 struct workload {
 	const char *name;

@@ -114,6 +114,18 @@ struct valid_case {
 	void (*check)(const struct experiment_config *c);
 };
 
+static void check_fixed_work(const struct experiment_config *c)
+{
+	const struct config_entry *e = &c->entries[0];
+
+	assert_int_equal(e->nkv, 5);
+	assert_true(near(e->set.runtime_s, 0));
+	assert_int_equal(e->set.jobs, 0);
+	assert_true(near(e->set.timeout_s, 300));
+	assert_string_equal(config_primary_metric(e), "elapsed_s");
+	assert_string_equal(config_primary_metric(&c->entries[1]), "elapsed_s");
+}
+
 static void check_minimal(const struct experiment_config *c)
 {
 	const struct config_entry *e = &c->entries[0];
@@ -352,6 +364,17 @@ static const struct valid_case valid_cases[] = {
 	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3 "
 	    "runtime=1" },
 	  NULL },
+	/*
+	 * chat does fixed work of its own: no runtime or jobs key, the
+	 * [experiment]'s runtime is not inherited, and the default timeout
+	 * is the fixed-work one.
+	 */
+	{ "fixed work of its own",
+	  "[experiment]\nname = c\nruntime = 2s\n[workload c]\ntype = chat\n"
+	  "users = 2, 3\n", 2,
+	  { "rooms=10 users=2 messages=100 size=100 mode=threads",
+	    "rooms=10 users=3 messages=100 size=100 mode=threads" },
+	  check_fixed_work },
 	/* 2 counts x 4 bigs (1, 10, 100, 1000) x 2 periods x 2 flags = 32 */
 	{ "every parameter type",
 	  "[experiment]\nname = t\n[workload p]\ntype = paramtest\n"

@@ -286,6 +286,18 @@ static const struct param_def req_params[] = {
 static const struct workload wl_req = {
 	.name = "r", .summary = "", .params = req_params, .nparams = 1,
 };
+static const struct workload wl_fixed = {
+	.name = "f", .summary = "", .params = req_params, .nparams = 1,
+	.flags = WL_FIXED_WORK,
+};
+
+static void check_fixed(const struct wl_args *a)
+{
+	assert_string_equal(a->v[0].s, "x");
+	assert_true(fpclassify(a->runtime_s) == FP_ZERO);
+	assert_int_equal(a->jobs, 0);
+}
+
 static const struct param_def bad_params[] = {
 	{ "n", PT_INT, "200", 0, 10, NULL, "" },
 };
@@ -407,6 +419,13 @@ static const struct args_case args_cases[] = {
 	  "tag.a: 10 is out of range (0 .. 9)", NULL },
 	{ "family is not a key", &wl_t, { "tag=1" },
 	  "unknown parameter 'tag' for workload t", NULL },
+	{ "fixed work of its own", &wl_fixed, { "argv=x" }, NULL, check_fixed },
+	{ "fixed work refuses runtime", &wl_fixed, { "argv=x", "runtime=1s" },
+	  "runtime: workload f does a fixed amount of work of its own: "
+	  "runtime and jobs do not apply", NULL },
+	{ "fixed work refuses jobs", &wl_fixed, { "jobs=3", "argv=x" },
+	  "jobs: workload f does a fixed amount of work of its own: "
+	  "runtime and jobs do not apply", NULL },
 	{ "required missing", &wl_req, { NULL },
 	  "workload r needs a value for 'argv' (it has no default)", NULL },
 	{ "bad table default", &wl_bad, { NULL },
