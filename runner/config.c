@@ -996,11 +996,11 @@ static int wsec_key(struct wsec *w, const struct kv_line *k)
 		return axis_sweep(w, &w->axes[np + 2 + w->nmembers++], &member,
 				  k);
 	}
-	if ((w->wl->flags & WL_FIXED_WORK) &&
+	if ((w->wl->flags & WL_OWN_DURATION) &&
 	    (!strcmp(k->key, "runtime") || !strcmp(k->key, "jobs"))) {
-		report(w->L, k->line, "%s: workload %s does a fixed amount of "
-				      "work of its own: runtime and jobs do "
-				      "not apply", k->key, w->wl->name);
+		report(w->L, k->line, "%s: workload %s runs for as long as its "
+				      "own parameters say: runtime and jobs "
+				      "do not apply", k->key, w->wl->name);
 		return -1;
 	}
 	/* runtime and jobs share the time axis (both: check_runtime_jobs) */
@@ -1047,7 +1047,7 @@ static void wsec_order(struct wsec *w)
 			w->order[n++] = i;
 	for (i = 0; i < w->nmembers; i++)
 		w->order[n++] = np + 2 + i;
-	if (w->axes[np].n) /* none for a fixed-work workload */
+	if (w->axes[np].n) /* none with WL_OWN_DURATION */
 		w->order[n++] = np;
 	if (w->axes[np + 1].n) /* cpus: no key, no axis */
 		w->order[n++] = np + 1;
@@ -1072,8 +1072,8 @@ static int wsec_fill(struct wsec *w)
 		if (!w->axes[i].n && !param_is_family(&w->wl->params[i]) &&
 		    axis_default(w, &w->axes[i], &w->wl->params[i]))
 			return -1;
-	/* a fixed-work workload has no time axis; inherited ones are moot */
-	if (!w->axes[np].n && !(w->wl->flags & WL_FIXED_WORK)) {
+	/* a workload of its own duration has no time axis (nor inherits one) */
+	if (!w->axes[np].n && !(w->wl->flags & WL_OWN_DURATION)) {
 		bool jobs = w->set.jobs != 0;
 
 		p = &harness_params[jobs ? HARNESS_JOBS : HARNESS_RUNTIME];
@@ -1562,5 +1562,6 @@ void config_print(const struct experiment_config *c, FILE *f)
 
 const char *config_primary_metric(const struct config_entry *e)
 {
-	return e->set.runtime_s > 0 ? "throughput" : "elapsed_s";
+	return e->set.jobs || (e->wl->flags & WL_FIXED_WORK) ? "elapsed_s"
+							     : "throughput";
 }

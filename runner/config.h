@@ -74,8 +74,8 @@ int config_load_buffer(const char *name, const char *text, size_t len,
 void config_release(struct experiment_config *c);
 /*
  * The metric a configuration is judged by (repetitions = auto): under
- * fixed time its throughput; under fixed work (jobs, or a WL_FIXED_WORK
- * workload, neither of which has a runtime) its elapsed_s.
+ * fixed work (jobs, or a WL_FIXED_WORK workload) its elapsed_s, else its
+ * throughput.
  */
 const char *config_primary_metric(const struct config_entry *e);
 /*

@@ -745,10 +745,11 @@ int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 			goto fail;
 		}
 	}
-	if ((wl->flags & WL_FIXED_WORK) &&
+	if ((wl->flags & WL_OWN_DURATION) &&
 	    (hseen[HARNESS_RUNTIME] || hseen[HARNESS_JOBS])) {
-		error_buf(err, errlen, "%s: workload %s does a fixed amount "
-			  "of work of its own: runtime and jobs do not apply",
+		error_buf(err, errlen, "%s: workload %s runs for as long as "
+			  "its own parameters say: runtime and jobs do not "
+			  "apply",
 			  hseen[HARNESS_RUNTIME] ? "runtime" : "jobs",
 			  wl->name);
 		goto fail;
@@ -760,7 +761,7 @@ int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 		goto fail;
 	}
 	if (!hseen[HARNESS_RUNTIME] && !hseen[HARNESS_JOBS] &&
-	    !(wl->flags & WL_FIXED_WORK))
+	    !(wl->flags & WL_OWN_DURATION))
 		parse_duration(harness_params[HARNESS_RUNTIME].def,
 			       &a->runtime_s);
 	return 0;

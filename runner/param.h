@@ -55,7 +55,7 @@ void param_clip(char *dst, size_t dstlen, const char *src, size_t max);
  * Unknown keys get a "did you mean" suggestion; a key given twice, a
  * parameter without a default (def NULL: required) left out, and runtime
  * together with jobs, are errors; with neither, runtime is its default.
- * A WL_FIXED_WORK workload takes neither (both stay 0).
+ * A WL_OWN_DURATION workload takes neither (both stay 0).
  * Returns 0, or -1 with err and nothing left allocated.  Release a
  * successful result with args_release.
  */

@@ -105,11 +105,14 @@ struct result {
 #define WL_SCRATCH 0x1  /* needs a private scratch directory from the runner */
 #define WL_HIDDEN  0x2  /* testing aid: not shown by `contend list` */
 /*
- * Does a fixed amount of work of its own, set by its parameters (chat's
- * messages): runtime and jobs do not apply, and a configuration has no
- * runtime or jobs key, which is how the analysis knows it is fixed work.
+ * Its own parameters say how long it runs (chat's messages, command's
+ * argv): runtime and jobs do not apply, and its configurations have no
+ * runtime or jobs key.
  */
-#define WL_FIXED_WORK 0x4
+#define WL_OWN_DURATION 0x4
+/* What it runs is fixed work (chat): summarised like jobs (harmonic mean
+ * of the rates), and repetitions = auto watches elapsed_s. */
+#define WL_FIXED_WORK 0x8
 
 struct workload {
 	const char *name;

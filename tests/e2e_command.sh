@@ -60,7 +60,7 @@ expect "configurations of [a]" 2 "$(q "SELECT count(*) FROM configs WHERE sectio
 # [b] names its keys in another order than [a]: its canonical string
 # still lists metric.lat after the table's parameters
 expect "canon of [b]" \
-	'argv="printf \"ops 12\\nlat 3.5\\n\"" shell=no env="" metric="^ops ([0-9]+)$" scale=1 contention="" contention_scale=1 metric.lat="^lat ([0-9.]+)$" runtime=1' \
+	'argv="printf \"ops 12\\nlat 3.5\\n\"" shell=no env="" metric="^ops ([0-9]+)$" scale=1 contention="" contention_scale=1 metric.lat="^lat ([0-9.]+)$"' \
 	"$(q "SELECT canon FROM configs WHERE section = 'b'")"
 expect "config_params of [b]: metric.lat after the table" "metric.lat" \
 	"$(q "SELECT key FROM config_params p JOIN configs c ON c.id = p.config_id

@@ -347,22 +347,18 @@ static const struct valid_case valid_cases[] = {
 	  "argv = true\nscale.b = 2, 3\nmetric.b = b ([0-9]+)\n"
 	  "metric.a = (a)\n", 2,
 	  { "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
-	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=2 "
-	    "runtime=1",
+	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=2",
 	    "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
-	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3 "
-	    "runtime=1" },
+	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3" },
 	  NULL },
 	{ "family keys, other order",
 	  "[experiment]\nname = f\n[workload c]\ntype = command\n"
 	  "metric.a = (a)\nmetric.b = b ([0-9]+)\nargv = true\n"
 	  "scale.b = 2, 3\n", 2,
 	  { "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
-	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=2 "
-	    "runtime=1",
+	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=2",
 	    "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
-	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3 "
-	    "runtime=1" },
+	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3" },
 	  NULL },
 	/*
 	 * chat does fixed work of its own: no runtime or jobs key, the

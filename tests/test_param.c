@@ -288,7 +288,7 @@ static const struct workload wl_req = {
 };
 static const struct workload wl_fixed = {
 	.name = "f", .summary = "", .params = req_params, .nparams = 1,
-	.flags = WL_FIXED_WORK,
+	.flags = WL_OWN_DURATION,
 };
 
 static void check_fixed(const struct wl_args *a)
@@ -419,12 +419,12 @@ static const struct args_case args_cases[] = {
 	  "tag.a: 10 is out of range (0 .. 9)", NULL },
 	{ "family is not a key", &wl_t, { "tag=1" },
 	  "unknown parameter 'tag' for workload t", NULL },
-	{ "fixed work of its own", &wl_fixed, { "argv=x" }, NULL, check_fixed },
-	{ "fixed work refuses runtime", &wl_fixed, { "argv=x", "runtime=1s" },
-	  "runtime: workload f does a fixed amount of work of its own: "
+	{ "own duration", &wl_fixed, { "argv=x" }, NULL, check_fixed },
+	{ "own duration refuses runtime", &wl_fixed, { "argv=x", "runtime=1s" },
+	  "runtime: workload f runs for as long as its own parameters say: "
 	  "runtime and jobs do not apply", NULL },
-	{ "fixed work refuses jobs", &wl_fixed, { "jobs=3", "argv=x" },
-	  "jobs: workload f does a fixed amount of work of its own: "
+	{ "own duration refuses jobs", &wl_fixed, { "jobs=3", "argv=x" },
+	  "jobs: workload f runs for as long as its own parameters say: "
 	  "runtime and jobs do not apply", NULL },
 	{ "required missing", &wl_req, { NULL },
 	  "workload r needs a value for 'argv' (it has no default)", NULL },

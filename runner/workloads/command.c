@@ -823,11 +823,12 @@ const struct workload command_workload = {
 		"contention -> contention_rate, metric.NAME -> NAME (as many "
 		"as needed), each number being the first capture group times its "
 		"scale. A regex that does not match, a non-zero exit or too "
-		"much output fails the run. runtime and jobs are not passed "
-		"on: put the command's own duration in argv. A command not on "
+		"much output fails the run. runtime and jobs do not apply: "
+		"put the command's own duration in argv. A command not on "
 		"PATH is a config error ('not installed').",
 	.params = command_params,
 	.nparams = P_NPARAMS,
+	.flags = WL_OWN_DURATION,
 	.validate = command_validate,
 	.run = command_run,
 };
