@@ -357,8 +357,9 @@ int cmd_export(int argc, char **argv)
 	n = opts_parse(argc, argv, &o);
 	if (n)
 		return n > 0 ? 0 : EXIT_USAGE;
-	if (store_open(o.db, STORE_RDONLY, &s))
-		return EXIT_USAGE;
+	n = store_open(o.db, STORE_RDONLY, &s);
+	if (n)
+		return store_exit_status(n);
 	n = select_ids(s, &o, &ids);
 	if (n < 0) {
 		ret = EXIT_USAGE;
