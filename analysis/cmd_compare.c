@@ -308,8 +308,9 @@ static int load_db(struct selection *s)
 	int k;
 	size_t i;
 
-	if (store_open(s->db, STORE_RDONLY, &s->st) < 0)
-		return EXIT_RUNTIME;
+	k = store_open(s->db, STORE_RDONLY, &s->st);
+	if (k)
+		return store_exit_status(k);
 	k = store_experiment_find(s->st, s->sel, &s->ids);
 	if (k < 0)
 		return EXIT_RUNTIME;

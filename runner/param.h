@@ -38,7 +38,8 @@ char *cpulist_format(const cpu_set_t *set);
 /*
  * For humans (contend list, messages): the accepted values of p, e.g.
  * "1 .. 4096", ">= 1", "1ms .. 24h", "none | segv"; the default as text
- * ("-" when there is none).  Both malloc'd.
+ * ("-" when there is none, "optional, any number" for a family).  Both
+ * malloc'd.
  */
 char *param_describe_range(const struct param_def *p);
 char *param_describe_default(const struct param_def *p);
@@ -54,6 +55,7 @@ void param_clip(char *dst, size_t dstlen, const char *src, size_t max);
  * Unknown keys get a "did you mean" suggestion; a key given twice, a
  * parameter without a default (def NULL: required) left out, and runtime
  * together with jobs, are errors; with neither, runtime is its default.
+ * A WL_OWN_DURATION workload takes neither (both stay 0).
  * Returns 0, or -1 with err and nothing left allocated.  Release a
  * successful result with args_release.
  */

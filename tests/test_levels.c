@@ -679,8 +679,9 @@ static const struct exit_case exit_cases[] = {
 			      "--confidence", "95" }, 2, "--confidence" },
 	{ "unknown option", { "report", "--levels", "looms", "--bogus" }, 2,
 	  "unknown option" },
+	/* A database file that is not there is bad input (RELIABILITY.md). */
 	{ "missing database", { "report", "--levels", "looms", "--db",
-				"/nonexistent/x.db" }, 1, "/nonexistent/x.db" },
+				"/nonexistent/x.db" }, 2, "/nonexistent/x.db" },
 	{ "metric by name", { "report", "--levels", "looms", "--db", "DB",
 			      "--metric", "elapsed_s", "--boot-cost", "2m" }, 0,
 	  "" },

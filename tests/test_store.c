@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "db/store.h"
+#include "runner/util.h"
 #include "tests/checks.h"
 #include "tests/store_fixture.h"
 #include "tests/tmpdir.h"
@@ -233,7 +234,10 @@ static void injection_roundtrip(void **state)
 	store_close(s);
 }
 
-/* Opens path in every mode and expects each to fail with msg. */
+/*
+ * Opens path in every mode and expects each to fail with msg, as bad input
+ * (STORE_BAD_FILE: exit status 2).
+ */
 static void refuse_all_modes(const char *path, const char *msg)
 {
 	static const unsigned modes[] = { STORE_RDONLY, 0, STORE_CREATE };
@@ -243,7 +247,7 @@ static void refuse_all_modes(const char *path, const char *msg)
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
 		capture_start();
 		s = (struct store *)&s;
-		assert_int_equal(store_open(path, modes[i], &s), -1);
+		assert_int_equal(store_open(path, modes[i], &s), STORE_BAD_FILE);
 		assert_null(s);
 		assert_contains(capture_end(), msg);
 		assert_contains(captured, path);
@@ -288,7 +292,7 @@ static void truncated_refused(void **state)
 	assert_true(st.st_size >= 4L * 4096);
 	assert_int_equal(truncate(c->path, st.st_size / 2), 0);
 	capture_start();
-	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), -1);
+	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), STORE_BAD_FILE);
 	assert_contains(capture_end(), "truncated or corrupt");
 	assert_int_equal(stat(c->path, &st), 0);
 }
@@ -307,12 +311,33 @@ static void missing_file(void **state)
 	struct store *s;
 
 	capture_start();
-	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), -1);
+	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), STORE_BAD_FILE);
 	assert_contains(capture_end(), c->path);
 	capture_start();
-	assert_int_equal(store_open(c->path, 0, &s), -1);
+	assert_int_equal(store_open(c->path, 0, &s), STORE_BAD_FILE);
 	assert_contains(capture_end(), "No such file");
 	assert_int_equal(tmpdir_entries(c->dir), 0);
+}
+
+/* A directory named as the database, in every mode: bad input. */
+static void directory_refused(void **state)
+{
+	struct ctx *c = *state;
+
+	assert_int_equal(mkdir(c->path, 0700), 0);
+	refuse_all_modes(c->path, "it is a directory");
+	assert_int_equal(rmdir(c->path), 0);
+}
+
+/*
+ * The exit statuses: a bad file is bad input (2), every other failure a
+ * runtime error (1) -- docs/RELIABILITY.md.
+ */
+static void exit_statuses(void **state)
+{
+	(void)state;
+	assert_int_equal(store_exit_status(STORE_BAD_FILE), EXIT_USAGE);
+	assert_int_equal(store_exit_status(-1), EXIT_RUNTIME);
 }
 
 /* A write-protected file is refused for writing, readable read-only. */
@@ -330,6 +355,7 @@ static void write_protected_file(void **state)
 		skip();
 	}
 	before = slurp(c->path, &n);
+	/* An environment problem, not bad input: -1, exit status 1. */
 	capture_start();
 	assert_int_equal(store_open(c->path, STORE_CREATE, &s), -1);
 	assert_contains(capture_end(), "read-only");
@@ -1214,6 +1240,9 @@ int main(void)
 						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(missing_file, setup,
 						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(directory_refused, setup,
+						tmpdir_teardown),
+		cmocka_unit_test(exit_statuses),
 		cmocka_unit_test_setup_teardown(write_protected_file, setup,
 						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(readonly_leaves_file_identical,
