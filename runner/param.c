@@ -620,13 +620,13 @@ static void args_set_harness(struct wl_args *a, int h, union param_value *v)
 	}
 }
 
-static bool member_name_ok(const char *s)
+bool param_name_ok(const char *s, size_t len)
 {
-	size_t i, n = strlen(s);
+	size_t i;
 
-	if (!n || n >= METRIC_NAME_MAX || isdigit((unsigned char)*s))
+	if (!len || len >= METRIC_NAME_MAX || isdigit((unsigned char)*s))
 		return false;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < len; i++)
 		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
 			return false;
 	return true;
@@ -645,7 +645,7 @@ static int args_set_member(struct wl_args *a, int f, char *key,
 	size_t i;
 
 	param_clip(q, sizeof(q), key, QUOTE_MAX);
-	if (!member_name_ok(name))
+	if (!param_name_ok(name, strlen(name)))
 		return error_buf(err, errlen, "'%s': the NAME of %s is letters, "
 				 "digits and _, not a digit first, under %d "
 				 "characters", q, p->name, METRIC_NAME_MAX);

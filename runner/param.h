@@ -62,5 +62,11 @@ void param_clip(char *dst, size_t dstlen, const char *src, size_t max);
 int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 		 struct wl_args *a, char *err, size_t errlen);
 void args_release(struct wl_args *a);
+/*
+ * A name a user gives (a family key's NAME, an environment variable):
+ * the len bytes at s are letters, digits and '_', not a digit first, and
+ * fewer than METRIC_NAME_MAX.
+ */
+bool param_name_ok(const char *s, size_t len);
 
 #endif

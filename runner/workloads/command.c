@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runner/param.h"
 #include "runner/util.h"
 #include "runner/workloads/workloads.h"
 
@@ -161,18 +162,6 @@ int command_split(const char *s, char ***out, size_t *n, char *err,
 	*out = v;
 	*n = count;
 	return 0;
-}
-
-static bool is_name(const char *s, size_t len)
-{
-	size_t i;
-
-	if (!len || len >= METRIC_NAME_MAX || isdigit((unsigned char)*s))
-		return false;
-	for (i = 0; i < len; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-			return false;
-	return true;
 }
 
 /* PATH lookup as execvp does it, for a config-time "not installed". */
@@ -470,7 +459,7 @@ static int env_check(const char *text, char *err, size_t errlen)
 	for (i = 0; i < n && !ret; i++) {
 		const char *eq = strchr(v[i], '=');
 
-		if (!eq || !is_name(v[i], (size_t)(eq - v[i]))) {
+		if (!eq || !param_name_ok(v[i], (size_t)(eq - v[i]))) {
 			snprintf(err, errlen, "env: '%s' is not NAME=VALUE", v[i]);
 			ret = -1;
 		}
