@@ -583,7 +583,7 @@ static void flag_pair(struct analysis *a, const struct pair *p)
 	struct config_analysis *ca = &a->configs[p->hi->c];
 	struct config_analysis *co = &a->configs[p->lo->c];
 	double conf = a->opts.confidence, tlo, thi, hlo, hhi, t[3], h[3];
-	char stlo[80], sthi[80], shlo[80], shhi[80];
+	char stlo[80], sthi[80], shlo[80], shhi[80], gain[1024], drop[512];
 	int m = dataset_metric(a->d, "throughput");
 	bool load = p->rule && p->rule->role == PR_LOAD;
 	struct flag *f;
@@ -594,47 +594,39 @@ static void flag_pair(struct analysis *a, const struct pair *p)
 	mean_ci(shhi, sizeof(shhi), p->hi->rate, p->hi->nrate, conf, &hhi);
 	change_pct(&p->chk.tput, tlo, t);
 	change_pct(&p->chk.rate, hlo, h);
+	/* what every pair message starts with, and the hand-off change */
+	snprintf(gain, sizeof(gain), "%s %s -> %s raised throughput %+.1f%% "
+		 "[%+.1f%%, %+.1f%%] (%s -> %s ops/s, Welch p %.2g)", p->key,
+		 param_value(p->clo, p->key), param_value(p->chi, p->key),
+		 t[0], t[1], t[2], stlo, sthi, p->chk.tput.p);
+	snprintf(drop, sizeof(drop), "%s changed %+.1f%% [%+.1f%%, %+.1f%%] "
+		 "(%s -> %s, p %.2g)", p->lo->rate_name, h[0], h[1], h[2],
+		 shlo, shhi, p->chk.rate.p);
 	if (p->chk.misleading && load)
 		f = analysis_flag_add(ca, "contention-coupled", m, (long)p->lo->c,
-			"%s %s -> %s raised throughput %+.1f%% [%+.1f%%, %+.1f%%] "
-			"(%s -> %s ops/s, Welch p %.2g) while %s changed %+.1f%% "
-			"[%+.1f%%, %+.1f%%] (%s -> %s, p %.2g). Not judged "
-			"misleading: %s %s; lower contention is its intended "
-			"effect and the two configurations do different work, "
-			"while the misleading-throughput check is for changes to "
-			"the lock's serialized path (contended_delay_ns, hold_ns, "
-			"a kernel). Informational.",
-			p->key, param_value(p->clo, p->key),
-			param_value(p->chi, p->key), t[0], t[1], t[2], stlo, sthi,
-			p->chk.tput.p, p->lo->rate_name, h[0], h[1], h[2], shlo,
-			shhi, p->chk.rate.p, p->key, p->rule->why);
+			"%s while %s. Not judged misleading: %s %s; lower "
+			"contention is its intended effect and the two "
+			"configurations do different work, while the "
+			"misleading-throughput check is for changes to the lock's "
+			"serialized path (contended_delay_ns, hold_ns, a kernel). "
+			"Informational.", gain, drop, p->key, p->rule->why);
 	else if (p->chk.misleading)
 		f = analysis_flag_add(ca, "misleading-throughput", m, (long)p->lo->c,
-			"%s %s -> %s raised throughput %+.1f%% [%+.1f%%, %+.1f%%] "
-			"(%s -> %s ops/s, Welch p %.2g) while %s changed %+.1f%% "
-			"[%+.1f%%, %+.1f%%] (%s -> %s, p %.2g): the gain comes "
-			"from the lock changing hands less often (threads running "
-			"alone in long streaks), not from a faster lock; whole-run "
-			"fairness cannot show it (Jain %.3f -> %.3f). Check with "
-			"fixed-work runs (jobs = N) and per-thread progress over "
-			"time before claiming a speed-up.",
-			p->key, param_value(p->clo, p->key),
-			param_value(p->chi, p->key), t[0], t[1], t[2], stlo, sthi,
-			p->chk.tput.p, p->lo->rate_name, h[0], h[1], h[2], shlo,
-			shhi, p->chk.rate.p, co->mean_jain, ca->mean_jain);
+			"%s while %s: the gain comes from the lock changing hands "
+			"less often (threads running alone in long streaks), not "
+			"from a faster lock; whole-run fairness cannot show it "
+			"(Jain %.3f -> %.3f). Check with fixed-work runs (jobs = "
+			"N) and per-thread progress over time before claiming a "
+			"speed-up.", gain, drop, co->mean_jain, ca->mean_jain);
 	else
 		f = analysis_flag_add(ca, "contention-coupled", m, (long)p->lo->c,
-			"%s %s -> %s raised throughput %+.1f%% [%+.1f%%, %+.1f%%] "
-			"(%s -> %s ops/s, Welch p %.2g) and the contention rate "
-			"fell (p %.2g), but %s did not fall by %.0f%% or more "
-			"(%+.1f%% [%+.1f%%, %+.1f%%], %s -> %s, p %.2g): the lock "
-			"changes hands as often as before, so the gain looks "
-			"genuine (e.g. a shorter critical section). Informational.",
-			p->key, param_value(p->clo, p->key),
-			param_value(p->chi, p->key), t[0], t[1], t[2], stlo, sthi,
-			p->chk.tput.p, p->chk.cont.p, p->lo->rate_name,
-			100 * a->opts.handoff_drop, h[0], h[1], h[2], shlo, shhi,
-			p->chk.rate.p);
+			"%s and the contention rate fell (p %.2g), but %s did not "
+			"fall by %.0f%% or more (%+.1f%% [%+.1f%%, %+.1f%%], %s -> "
+			"%s, p %.2g): the lock changes hands as often as before, "
+			"so the gain looks genuine (e.g. a shorter critical "
+			"section). Informational.", gain, p->chk.cont.p,
+			p->lo->rate_name, 100 * a->opts.handoff_drop, h[0], h[1],
+			h[2], shlo, shhi, p->chk.rate.p);
 	pair_nums(f, p, t, h, tlo, thi, hlo, hhi);
 	flag_num(f, "handoff_drop", a->opts.handoff_drop);
 	if (p->chk.misleading && load)
