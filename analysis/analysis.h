@@ -164,6 +164,15 @@ void analysis_handoff_check(const struct pair_side *a,
 			    struct handoff_check *out);
 
 /*
+ * flags.c: a load parameter of workload is one declared to change the
+ * independent work or parallelism (locks, worklen, think_ns of the lock
+ * workloads), which lowers contention by design: pairs of a sweep that
+ * differ in it are not judged misleading-throughput (only noted
+ * contention-coupled).  Returns the declaration's reason ("sets ..."), or
+ * NULL for a parameter judged as any other.
+ */
+const char *analysis_load_param(const char *workload, const char *param);
+/*
  * flags.c: adds every flag of the experiment to a->configs[].flags; called
  * by analysis_run once summaries, fairness and primary metrics are set.
  */

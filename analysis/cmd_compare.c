@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,111 +54,176 @@ struct selection {
 
 /* ---- options ---- */
 
-enum opt_id {
-	OPT_DB = 256, OPT_METRIC, OPT_FORMAT, OPT_THRESHOLD, OPT_FAIL,
-	OPT_LOWER, OPT_HIGHER, OPT_CONFIDENCE, OPT_PLOT, OPT_COLUMN = 'C',
-	OPT_DELIMS = 'd',
+/*
+ * The options are data: a row names the option, the field of cmp_args it
+ * sets and the setter that checks and converts its argument.  getopt's
+ * table is built from these rows.  An option's name in messages is
+ * "-C" for a row with a short letter, else "--name".
+ */
+struct cmp_option {
+	const char *name;
+	char letter;                    /* short option, or 0 */
+	bool takes_arg;
+	int value;                      /* for set_dir */
+	size_t offset;                  /* of the field in struct cmp_args */
+	int (*set)(const char *opt, const char *arg, void *field, int value);
 };
 
-static const struct option options[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "fail-on-regression", required_argument, NULL, OPT_FAIL },
-	{ "lower-is-better", no_argument, NULL, OPT_LOWER },
-	{ "higher-is-better", no_argument, NULL, OPT_HIGHER },
-	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
-	{ "plot", required_argument, NULL, OPT_PLOT },
-	{ "column", required_argument, NULL, OPT_COLUMN },
-	{ "delimiters", required_argument, NULL, OPT_DELIMS },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int parse_pct(const char *opt, const char *s, double *out)
+static int set_string(const char *opt, const char *arg, void *field,
+		      int value)
 {
-	if (parse_double(s, out) < 0 || *out < 0)
-		return error("%s: '%s' is not a percentage >= 0", opt, s);
+	(void)opt;
+	(void)value;
+	*(const char **)field = arg;
 	return 0;
 }
 
-static int parse_format(const char *s, bool *json)
+static int set_nonempty(const char *opt, const char *arg, void *field,
+			int value)
+{
+	if (!*arg)
+		return error("%s: the delimiter set is empty", opt);
+	return set_string(opt, arg, field, value);
+}
+
+static int set_dir(const char *opt, const char *arg, void *field, int value)
+{
+	(void)opt;
+	(void)arg;
+	*(enum direction *)field = (enum direction)value;
+	return 0;
+}
+
+static int set_pct(const char *opt, const char *arg, void *field, int value)
+{
+	double *out = field;
+
+	(void)value;
+	if (parse_double(arg, out) < 0 || *out < 0)
+		return error("%s: '%s' is not a percentage >= 0", opt, arg);
+	return 0;
+}
+
+static int set_confidence(const char *opt, const char *arg, void *field,
+			  int value)
+{
+	double *out = field;
+
+	(void)value;
+	if (parse_double(arg, out) < 0 || !(*out > 0 && *out < 1))
+		return error("%s: '%s' is not in (0, 1), e.g. 0.95", opt, arg);
+	return 0;
+}
+
+static int set_column(const char *opt, const char *arg, void *field,
+		      int value)
+{
+	long long col;
+
+	(void)value;
+	if (parse_ll(arg, &col) < 0 || col < 1 || col > 1000000)
+		return error("%s: '%s' is not a column number >= 1", opt, arg);
+	*(long *)field = (long)col;
+	return 0;
+}
+
+static int set_format(const char *opt, const char *arg, void *field,
+		      int value)
 {
 	static const char *const names[] = { "text", "json" };
 	size_t i;
 
+	(void)value;
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!strcmp(s, names[i])) {
-			*json = i == 1;
+		if (!strcmp(arg, names[i])) {
+			*(bool *)field = i == 1;
 			return 0;
 		}
 	}
-	return error("--format: '%s' is not text or json", s);
+	return error("%s: '%s' is not text or json", opt, arg);
+}
+
+#define FIELD(f) offsetof(struct cmp_args, f)
+
+static const struct cmp_option cmp_options[] = {
+	{ "db", 0, true, 0, FIELD(db), set_string },
+	{ "metric", 0, true, 0, FIELD(metric), set_string },
+	{ "format", 0, true, 0, FIELD(json), set_format },
+	{ "threshold", 0, true, 0, FIELD(threshold), set_pct },
+	{ "fail-on-regression", 0, true, 0, FIELD(fail_pct), set_pct },
+	{ "lower-is-better", 0, false, DIR_LOWER, FIELD(dir), set_dir },
+	{ "higher-is-better", 0, false, DIR_HIGHER, FIELD(dir), set_dir },
+	{ "confidence", 0, true, 0, FIELD(confidence), set_confidence },
+	{ "plot", 0, true, 0, FIELD(plot_dir), set_string },
+	{ "column", 'C', true, 0, FIELD(nf.column), set_column },
+	{ "delimiters", 'd', true, 0, FIELD(nf.delims), set_nonempty },
+};
+#define NOPTIONS ARRAY_SIZE(cmp_options)
+
+/* getopt_long's value for row i: its letter, else 256 + i. */
+static int option_val(size_t i)
+{
+	return cmp_options[i].letter ? cmp_options[i].letter : 256 + (int)i;
+}
+
+/* getopt_long's tables for cmp_options: long options and "C:d:". */
+static void option_tables(struct option *lo, char *shortopts)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTIONS; i++) {
+		const struct cmp_option *o = &cmp_options[i];
+
+		lo[i] = (struct option){ o->name, o->takes_arg ? required_argument
+							      : no_argument,
+					 NULL, option_val(i) };
+		if (o->letter) {
+			*shortopts++ = o->letter;
+			if (o->takes_arg)
+				*shortopts++ = ':';
+		}
+	}
+	lo[i] = (struct option){ NULL, 0, NULL, 0 };
+	*shortopts = '\0';
 }
 
 static int parse_option(int c, const char *arg, struct cmp_args *a)
 {
-	long long col;
+	char opt[32];
+	size_t i;
 
-	switch (c) {
-	case OPT_DB:
-		a->db = arg;
-		return 0;
-	case OPT_METRIC:
-		a->metric = arg;
-		return 0;
-	case OPT_FORMAT:
-		return parse_format(arg, &a->json);
-	case OPT_THRESHOLD:
-		return parse_pct("--threshold", arg, &a->threshold);
-	case OPT_FAIL:
-		return parse_pct("--fail-on-regression", arg, &a->fail_pct);
-	case OPT_LOWER:
-		a->dir = DIR_LOWER;
-		return 0;
-	case OPT_PLOT:
-		a->plot_dir = arg;
-		return 0;
-	case OPT_HIGHER:
-		a->dir = DIR_HIGHER;
-		return 0;
-	case OPT_CONFIDENCE:
-		if (parse_double(arg, &a->confidence) < 0 ||
-		    !(a->confidence > 0 && a->confidence < 1))
-			return error("--confidence: '%s' is not in (0, 1), "
-				     "e.g. 0.95", arg);
-		return 0;
-	case OPT_COLUMN:
-		if (parse_ll(arg, &col) < 0 || col < 1 || col > 1000000)
-			return error("-C: '%s' is not a column number >= 1",
-				     arg);
-		a->nf.column = (long)col;
-		return 0;
-	case OPT_DELIMS:
-		if (!*arg)
-			return error("-d: the delimiter set is empty");
-		a->nf.delims = arg;
-		return 0;
-	default:
-		return error("usage: contend compare BASE CAND [--db PATH] "
-			     "[--metric M] [--format text|json] "
-			     "[--threshold PCT] [--fail-on-regression PCT] "
-			     "[--lower-is-better] [-C N] [-d DELIMS] "
-			     "[--confidence C] [--plot DIR]");
+	for (i = 0; i < NOPTIONS; i++) {
+		const struct cmp_option *o = &cmp_options[i];
+
+		if (option_val(i) != c)
+			continue;
+		if (o->letter)
+			snprintf(opt, sizeof(opt), "-%c", o->letter);
+		else
+			snprintf(opt, sizeof(opt), "--%s", o->name);
+		return o->set(opt, arg, (char *)a + o->offset, o->value);
 	}
+	return error("usage: contend compare BASE CAND [--db PATH] "
+		     "[--metric M] [--format text|json] "
+		     "[--threshold PCT] [--fail-on-regression PCT] "
+		     "[--lower-is-better] [-C N] [-d DELIMS] "
+		     "[--confidence C] [--plot DIR]");
 }
 
 static int parse_args(int argc, char **argv, struct cmp_args *a)
 {
+	struct option options[NOPTIONS + 1];
+	char shortopts[2 * NOPTIONS + 1];
 	int c;
 
 	memset(a, 0, sizeof(*a));
 	a->threshold = 1;
 	a->fail_pct = -1;
 	numfile_opts_default(&a->nf);
+	option_tables(options, shortopts);
 	optind = 1;
 	opterr = 1;
-	while ((c = getopt_long(argc, argv, "C:d:", options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, shortopts, options, NULL)) != -1)
 		if (parse_option(c, optarg, a) < 0)
 			return -1;
 	if (argc - optind != 2)
@@ -242,8 +308,9 @@ static int load_db(struct selection *s)
 	int k;
 	size_t i;
 
-	if (store_open(s->db, STORE_RDONLY, &s->st) < 0)
-		return EXIT_RUNTIME;
+	k = store_open(s->db, STORE_RDONLY, &s->st);
+	if (k)
+		return store_exit_status(k);
 	k = store_experiment_find(s->st, s->sel, &s->ids);
 	if (k < 0)
 		return EXIT_RUNTIME;
@@ -537,14 +604,40 @@ static void json_key_num(FILE *f, const char *key, double v)
 	json_number(f, v);
 }
 
-static void json_selection(FILE *f, const struct selection *s)
+/* A member of an object: a string (JSTR) or a number (JNUM). */
+struct json_member {
+	const char *key;
+	bool number;
+	const char *str;
+	double num;
+};
+#define JSTR(key, v) { (key), false, (v), 0 }
+#define JNUM(key, v) { (key), true, NULL, (v) }
+
+/* The n members, sep between them. */
+static void json_members(FILE *f, const struct json_member *m, size_t n,
+			 const char *sep)
 {
 	size_t i;
 
+	for (i = 0; i < n; i++) {
+		fputs(i ? sep : "", f);
+		if (m[i].number)
+			json_key_num(f, m[i].key, m[i].num);
+		else
+			json_key_str(f, m[i].key, m[i].str);
+	}
+}
+
+static void json_selection(FILE *f, const struct selection *s)
+{
+	const struct json_member m[] = {
+		JSTR("selector", s->text), JSTR("database", s->db),
+	};
+	size_t i;
+
 	fputc('{', f);
-	json_key_str(f, "selector", s->text);
-	fputs(", ", f);
-	json_key_str(f, "database", s->db);
+	json_members(f, m, ARRAY_SIZE(m), ", ");
 	fprintf(f, ", \"experiments\": [");
 	for (i = 0; i < s->nsets; i++)
 		fprintf(f, "%s%" PRId64, i ? ", " : "", s->sets[i].exp.id);
@@ -554,14 +647,13 @@ static void json_selection(FILE *f, const struct selection *s)
 static void json_side(FILE *f, const char *key, const struct compare_summary *s,
 		      const struct compare_unit *u, bool numbers)
 {
+	const struct json_member m[] = {
+		JNUM("mean", s->mean), JNUM("sd", s->sd),
+		JNUM("ci_low", s->ci_low), JNUM("ci_high", s->ci_high),
+	};
+
 	fprintf(f, "      \"%s\": {\"n\": %zu, ", key, s->n);
-	json_key_num(f, "mean", s->mean);
-	fputs(", ", f);
-	json_key_num(f, "sd", s->sd);
-	fputs(", ", f);
-	json_key_num(f, "ci_low", s->ci_low);
-	fputs(", ", f);
-	json_key_num(f, "ci_high", s->ci_high);
+	json_members(f, m, ARRAY_SIZE(m), ", ");
 	fprintf(f, ", \"unit\": \"%s\", \"invocations\": %zu, \"runs\": %zu},\n",
 		numbers ? "values" : u->means ? "invocation-means" : "runs",
 		numbers ? 0 : u->invocations, u->runs);
@@ -587,13 +679,14 @@ static void json_flags(FILE *f, const struct comparison *cmp)
 
 	fputs("      \"flags\": [", f);
 	for (i = 0; i < cmp->nflags; i++) {
-		fputs(i ? ", " : "", f);
-		fputc('{', f);
-		json_key_str(f, "name", cmp->flags[i].name);
-		fputs(", ", f);
-		json_key_str(f, "side", cmp->flags[i].side);
-		fputs(", ", f);
-		json_key_str(f, "message", cmp->flags[i].message);
+		const struct json_member m[] = {
+			JSTR("name", cmp->flags[i].name),
+			JSTR("side", cmp->flags[i].side),
+			JSTR("message", cmp->flags[i].message),
+		};
+
+		fputs(i ? ", {" : "{", f);
+		json_members(f, m, ARRAY_SIZE(m), ", ");
 		fputc('}', f);
 	}
 	fputs("]\n", f);
@@ -604,27 +697,27 @@ static void json_comparison(FILE *f, const struct comparison *cmp,
 			    bool cnum)
 {
 	const struct compare_stats *st = &cmp->st;
-	const struct { const char *key; double v; } nums[] = {
-		{ "change_pct", st->change_pct },
-		{ "diff", st->diff },
-		{ "diff_ci_low", st->diff_ci_low },
-		{ "diff_ci_high", st->diff_ci_high },
-		{ "change_ci_low_pct", st->change_ci_low_pct },
-		{ "change_ci_high_pct", st->change_ci_high_pct },
-		{ "df", st->df },
-		{ "p_welch", st->p_welch },
-		{ "p_mannwhitney", st->p_mannwhitney },
-		{ "hedges_g", st->hedges_g },
-		{ "mde_pct", st->mde_pct },
+	const struct json_member names[] = {
+		JSTR("config", cmp->canon),
+		JSTR("workload", cmp->workload),
+		JSTR("section", cmp->section),
 	};
-	size_t i;
+	const struct json_member nums[] = {
+		JNUM("change_pct", st->change_pct),
+		JNUM("diff", st->diff),
+		JNUM("diff_ci_low", st->diff_ci_low),
+		JNUM("diff_ci_high", st->diff_ci_high),
+		JNUM("change_ci_low_pct", st->change_ci_low_pct),
+		JNUM("change_ci_high_pct", st->change_ci_high_pct),
+		JNUM("df", st->df),
+		JNUM("p_welch", st->p_welch),
+		JNUM("p_mannwhitney", st->p_mannwhitney),
+		JNUM("hedges_g", st->hedges_g),
+		JNUM("mde_pct", st->mde_pct),
+	};
 
 	fputs("    {\n      ", f);
-	json_key_str(f, "config", cmp->canon);
-	fputs(",\n      ", f);
-	json_key_str(f, "workload", cmp->workload);
-	fputs(",\n      ", f);
-	json_key_str(f, "section", cmp->section);
+	json_members(f, names, ARRAY_SIZE(names), ",\n      ");
 	fputs(",\n      \"params\": ", f);
 	json_params(f, bnum ? NULL : cmp->config);
 	fputs(",\n      ", f);
@@ -632,11 +725,9 @@ static void json_comparison(FILE *f, const struct comparison *cmp,
 	fputs(",\n", f);
 	json_side(f, "baseline", &st->base, &cmp->ubase, bnum);
 	json_side(f, "candidate", &st->cand, &cmp->ucand, cnum);
-	for (i = 0; i < ARRAY_SIZE(nums); i++) {
-		fputs("      ", f);
-		json_key_num(f, nums[i].key, nums[i].v);
-		fputs(",\n", f);
-	}
+	fputs("      ", f);
+	json_members(f, nums, ARRAY_SIZE(nums), ",\n      ");
+	fputs(",\n", f);
 	fprintf(f, "      \"mannwhitney_method\": \"%s\",\n",
 		st->mw_exact ? "exact" : "normal");
 	fprintf(f, "      \"verdict\": \"%s\",\n      \"needed_runs\": ",
@@ -656,17 +747,14 @@ static void json_unmatched(FILE *f, const struct compare_result *r)
 	fputs("  \"unmatched\": [", f);
 	for (i = 0; i < r->nunmatched; i++) {
 		const struct compare_unmatched *u = &r->unmatched[i];
+		const struct json_member m[] = {
+			JSTR("side", u->side), JSTR("workload", u->workload),
+			JSTR("section", u->section), JSTR("config", u->canon),
+			JSTR("reason", u->reason),
+		};
 
 		fputs(i ? ",\n    {" : "\n    {", f);
-		json_key_str(f, "side", u->side);
-		fputs(", ", f);
-		json_key_str(f, "workload", u->workload);
-		fputs(", ", f);
-		json_key_str(f, "section", u->section);
-		fputs(", ", f);
-		json_key_str(f, "config", u->canon);
-		fputs(", ", f);
-		json_key_str(f, "reason", u->reason);
+		json_members(f, m, ARRAY_SIZE(m), ", ");
 		fputc('}', f);
 	}
 	fputs(r->nunmatched ? "\n  ],\n" : "],\n", f);

@@ -207,8 +207,11 @@ int cmd_report(int argc, char **argv)
 	p = parse_args(argc, argv, &ra);
 	if (p)
 		return p > 0 ? 0 : EXIT_USAGE;
-	if (store_open(ra.db, STORE_RDONLY, &s) < 0)
+	p = store_open(ra.db, STORE_RDONLY, &s);
+	if (p) {
+		ret = store_exit_status(p);
 		goto out;
+	}
 	p = pick_experiment(s, ra.selector, &id);
 	if (p < 0) {
 		ret = p == -2 ? EXIT_USAGE : EXIT_RUNTIME;

@@ -4,25 +4,89 @@
  * files under tests/data/report and tests/data/levels.
  */
 #include <math.h>
+#include <stdint.h>
 
 #include "analysis/json.h"
 
+/*
+ * Length of the valid UTF-8 sequence at s, or 0 when it is not one.  It
+ * stops at the first byte that is not a continuation, so it never reads
+ * past the terminating NUL.
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t c;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1fu;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0fu;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07u;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3fu);
+	}
+	/* Overlong forms, surrogates and beyond U+10FFFF are not UTF-8. */
+	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/* True when text is printable ASCII without '"' or '\\': copied as is. */
+static bool json_plain(const char *text)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)text; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
+			return false;
+	return true;
+}
+
+/*
+ * Names, labels and parameters come from databases and command lines that
+ * need not be UTF-8 (a --label of raw bytes, a database written by another
+ * tool), and JSON must be: so each byte that does not begin a valid
+ * sequence becomes U+FFFD (tests/test_json.c, tests/e2e_utf8.sh).  Shared
+ * by every JSON output: report, levels, compare and export.
+ */
 void json_string(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	const char *text = s ? s : "";
+	const unsigned char *p = (const unsigned char *)text;
 
 	fputc('"', f);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
+	if (json_plain(text)) {
+		fputs(text, f);
+		fputc('"', f);
+		return;
+	}
+	while (*p) {
+		size_t n = utf8_len(p);
+
+		if (*p == '"' || *p == '\\') {
+			fputc('\\', f);
 			fputc(*p, f);
+		} else if (*p == '\n') {
+			fputs("\\n", f);
+		} else if (*p == '\t') {
+			fputs("\\t", f);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p);
+		} else if (n == 0) {
+			fputs("\\ufffd", f);
+		} else {
+			fwrite(p, 1, n, f);
+		}
+		p += n ? n : 1;
 	}
 	fputc('"', f);
 }

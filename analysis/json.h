@@ -1,6 +1,7 @@
 /*
  * json.h - the JSON writer of the reports (report.c, levels_report.c) and
- * the string and number primitives cmd_compare.c lays out by hand.
+ * the string and number primitives cmd_compare.c and db/cmd_export.c lay
+ * out by hand.
  * JSON has no NaN or infinity: a number that is not finite is null.
  *
  * Output of the writer: pretty-printed, one member or element a line,
@@ -25,7 +26,10 @@ struct json_writer {
 
 /*
  * s quoted: '"' and '\\' escaped, \n and \t as such, other control bytes
- * as \u00XX, every other byte as is (UTF-8 passes through).  NULL is "".
+ * and DEL as \u00XX, valid UTF-8 as is, and each byte that does not begin
+ * a valid UTF-8 sequence (overlong forms, surrogates and code points past
+ * U+10FFFF included) as \ufffd: the output is always valid JSON text.
+ * NULL is "".
  */
 void json_string(FILE *f, const char *s);
 /* v as %.15g, or null when it is NaN or infinite. */

@@ -515,8 +515,11 @@ int levels_report(int argc, char **argv)
 	p = parse_args(argc, argv, &la);
 	if (p)
 		return p > 0 ? 0 : EXIT_USAGE;
-	if (store_open(la.db, STORE_RDONLY, &s) < 0)
+	p = store_open(la.db, STORE_RDONLY, &s);
+	if (p) {
+		ret = store_exit_status(p);
 		goto out;
+	}
 	p = levels_load(s, la.selector, &l);
 	if (p == 0)
 		p = levels_analyze(&l, &la.opts);

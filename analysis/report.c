@@ -170,7 +170,8 @@ static void text_methods(FILE *f, const struct analysis *a)
 		"judge each configuration's primary metric at alpha %g (drift "
 		"%g) and compare configurations of a sweep that differ in one "
 		"parameter (Welch t); a hand-off drop of %g%% or more is "
-		"misleading.",
+		"misleading, except across a load parameter (independent "
+		"locks, work outside the lock), where it is only noted.",
 		100 * o->confidence, 100 * o->confidence, STATS_OUTLIER_Z,
 		o->alpha, o->drift_alpha, 100 * o->handoff_drop);
 

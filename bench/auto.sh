@@ -21,8 +21,7 @@ MAXREP=100
 
 bench_build runstats lib
 bench_build measure
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/contend-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+bench_tmp
 
 # ini REPETITIONS: the experiment file of one design.
 ini() {

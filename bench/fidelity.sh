@@ -7,15 +7,12 @@
 # runs are adjacent in time, so slow drift of the machine cancels).
 # Target: >= 0.97 in every case (docs/PERFORMANCE.md).
 #
-# Environment: CONTEND (./contend), BUILD (build), CC (cc), CFLAGS (as the
-# Makefile's), ROUNDS (15), RUNTIME (seconds per run, 0.5): many short
-# rounds resist bursts of other work better than a few long ones.
+# Environment (and bench/lib.sh's): ROUNDS (15), RUNTIME (seconds per run,
+# 0.5): many short rounds resist bursts of other work better than a few
+# long ones.
 set -eu
+. bench/lib.sh
 
-CONTEND=${CONTEND:-./contend}
-BUILD=${BUILD:-build}
-CC=${CC:-cc}
-CFLAGS=${CFLAGS:--O2 -g}
 ROUNDS=${ROUNDS:-15}
 RUNTIME=${RUNTIME:-0.5}
 TARGET=0.97
@@ -33,8 +30,7 @@ if awk -v n="$(nproc)" '{ exit !($1 >= n / 2) }' /proc/loadavg; then
 		"on $(nproc) cpus; the ratios below measure that load too" >&2
 fi
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+bench_tmp
 
 # throughput THREADS WORKLEN: one run of each, appended to $tmp/ref, $tmp/ctd
 run_ref() {
@@ -45,11 +41,6 @@ run_contend() {
 	"$CONTEND" exec futex-mutex threads="$1" worklen="$2" locks=1 \
 		runtime="$RUNTIME" | awk '$1 == "throughput" { print $2 }' \
 		>> "$tmp/ctd"
-}
-
-median() {
-	sort -g "$1" | awk '{ v[NR] = $1 }
-		END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 # The conditions of the figures: noise from other work shows in the load.
@@ -65,21 +56,9 @@ for c in "1 0" "2 0" "2 500"; do
 	set -- $c
 	: > "$tmp/ref"
 	: > "$tmp/ctd"
-	i=0
-	while [ "$i" -lt "$ROUNDS" ]; do
-		# Alternate which goes first, so neither always runs warm.
-		if [ $((i % 2)) -eq 0 ]; then
-			run_ref "$1" "$2"; run_contend "$1" "$2"
-		else
-			run_contend "$1" "$2"; run_ref "$1" "$2"
-		fi
-		i=$((i + 1))
-	done
-	if [ "$(wc -l < "$tmp/ref")" -ne "$ROUNDS" ] ||
-	   [ "$(wc -l < "$tmp/ctd")" -ne "$ROUNDS" ]; then
-		echo "fidelity.sh: a run printed no throughput" >&2
-		exit 1
-	fi
+	bench_alternate "$ROUNDS" run_ref run_contend "$1" "$2"
+	bench_rounds "$ROUNDS" "fidelity.sh: a run printed no throughput" \
+		"$tmp/ref" "$tmp/ctd"
 	paste "$tmp/ctd" "$tmp/ref" | awk '{ print $1 / $2 }' > "$tmp/pair"
 	mc=$(median "$tmp/ctd")
 	mr=$(median "$tmp/ref")

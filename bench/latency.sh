@@ -19,8 +19,7 @@ TARGET_MS=5
 
 bench_build runstats lib
 bench_build startref
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/contend-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+bench_tmp
 per=$((NRUNS / ROUNDS))
 cat > "$tmp/latency.ini" <<INI
 [experiment]

@@ -1,7 +1,8 @@
 # shellcheck shell=sh
 # bench/lib.sh - what the benchmarks of `make bench` share (sourced, not
 # run): the paths, building a bench/*.c program with the Makefile's flags,
-# medians, and the line that states the conditions of a measurement.
+# a private temporary directory, medians, and the line that states the
+# conditions of a measurement.
 #
 # Environment: CONTEND (./contend), BUILD (build), CC (cc), CFLAGS (-O2 -g).
 
@@ -27,6 +28,46 @@ bench_build() {
 		# shellcheck disable=SC2086
 		$CC $BENCH_WARN $CFLAGS -o "$BUILD/bench/$1" "bench/$1.c"
 	fi
+}
+
+# bench_tmp [PARENT]: a private directory $tmp in PARENT (default $TMPDIR
+# or /tmp), removed when the script ends or is interrupted.
+# shellcheck disable=SC2120  # PARENT is optional
+bench_tmp() {
+	mkdir -p "${1:-${TMPDIR:-/tmp}}"
+	tmp=$(mktemp -d "${1:-${TMPDIR:-/tmp}}/contend-bench.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT INT TERM
+}
+
+# bench_alternate ROUNDS A B [ARGS...]: ROUNDS rounds of `A ARGS` and
+# `B ARGS`, A first in even rounds and B first in odd ones, so that neither
+# always runs warm.  A and B are split into words: "rate sql" is a command
+# and its argument.
+bench_alternate() {
+	ba_n=$1 ba_a=$2 ba_b=$3
+	shift 3
+	ba_i=0
+	while [ "$ba_i" -lt "$ba_n" ]; do
+		# shellcheck disable=SC2086  # split on purpose, see above
+		if [ $((ba_i % 2)) -eq 0 ]; then
+			$ba_a "$@"
+			$ba_b "$@"
+		else
+			$ba_b "$@"
+			$ba_a "$@"
+		fi
+		ba_i=$((ba_i + 1))
+	done
+}
+
+# bench_rounds N MESSAGE FILE...: each FILE holds N lines, one a round;
+# else prints MESSAGE and ends the script.
+bench_rounds() {
+	br_n=$1 br_msg=$2
+	shift 2
+	for br_f in "$@"; do
+		[ "$(wc -l < "$br_f")" -eq "$br_n" ] || { echo "$br_msg" >&2; exit 1; }
+	done
 }
 
 # median FILE [COLUMN]: the median of a column of numbers (default 1).

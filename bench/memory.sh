@@ -19,8 +19,7 @@ LIMIT_KB=$((20 * 1024))
 GROWTH_KB=1024
 
 bench_build measure
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/contend-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+bench_tmp
 
 echo "runner memory: plans of $SMALL and $LARGE runs of noop, runtime 1ms"
 bench_machine

@@ -25,8 +25,7 @@ RATIO_TARGET=1.03
 
 bench_build runstats lib
 bench_build measure
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/contend-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+bench_tmp
 # ini NAME REPETITIONS
 ini() {
 	cat <<INI
@@ -63,6 +62,7 @@ contend_round() {
 		{ print w, $4, w / $4, (w - $4) / n }' >> "$tmp/contend"
 }
 hyperfine_round() {
+	[ "$have_hf" -eq 1 ] || return 0
 	: > "$tmp/hf.out"
 	"$BUILD/bench/measure" "$tmp/h" -o "$tmp/hf.out" hyperfine -N \
 		--runs "$NRUNS" --show-output \
@@ -73,17 +73,7 @@ hyperfine_round() {
 				> "/dev/stderr"; exit 1 }
 		      print w, s, w / s, (w - s) / n }' "$tmp/hf.out" >> "$tmp/hf"
 }
-i=0
-while [ "$i" -lt "$REPEAT" ]; do
-	if [ $((i % 2)) -eq 0 ]; then
-		contend_round
-		[ "$have_hf" -eq 0 ] || hyperfine_round
-	else
-		[ "$have_hf" -eq 0 ] || hyperfine_round
-		contend_round
-	fi
-	i=$((i + 1))
-done
+bench_alternate "$REPEAT" contend_round hyperfine_round
 # Every round, so the spread the load leaves is seen (each round's two
 # drivers ran back to back).
 if [ "$have_hf" -eq 1 ]; then

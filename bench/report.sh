@@ -25,8 +25,7 @@ RATIO_TARGET=3
 bench_need sqlite3 "the SQL baseline: apt-get install sqlite3" || exit 0
 bench_build storebench lib
 bench_build measure
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/contend-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+bench_tmp
 db=$tmp/report.db
 
 echo "report speed: $NCONFIGS configurations x $NRUNS runs x $NMETRICS" \
@@ -43,17 +42,11 @@ rows=$(sqlite3 "$db" "$sql" | wc -l)
 # Warm the page cache for both.
 "$CONTEND" report --db "$db" --format json > "$tmp/report.json"
 bench_machine
-i=0
-while [ "$i" -lt "$REPEAT" ]; do
-	if [ $((i % 2)) -eq 0 ]; then
-		"$BUILD/bench/measure" "$tmp/sql" sqlite3 "$db" "$sql"
-		"$BUILD/bench/measure" "$tmp/rep" "$CONTEND" report --db "$db" --format json
-	else
-		"$BUILD/bench/measure" "$tmp/rep" "$CONTEND" report --db "$db" --format json
-		"$BUILD/bench/measure" "$tmp/sql" sqlite3 "$db" "$sql"
-	fi
-	i=$((i + 1))
-done
+sql_round() { "$BUILD/bench/measure" "$tmp/sql" sqlite3 "$db" "$sql"; }
+report_round() {
+	"$BUILD/bench/measure" "$tmp/rep" "$CONTEND" report --db "$db" --format json
+}
+bench_alternate "$REPEAT" sql_round report_round
 printf '%-28s %10s %10s %12s\n' "" wall_s cpu_s peak_rss_MiB
 for k in rep sql; do
 	[ "$k" = rep ] && what="contend report --format json" || what="sqlite3 GROUP BY"

@@ -19,9 +19,7 @@ NMETRICS=${NMETRICS:-20}
 NTHREADS=${NTHREADS:-64}
 
 bench_build storebench lib
-mkdir -p "$BUILD/bench"
-tmp=$(mktemp -d "$BUILD/bench/storage.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+bench_tmp "$BUILD/bench"   # on the build's file system, not a tmpfs
 
 echo "storage: $NRUNS runs x ($NMETRICS metrics + $NTHREADS thread rows)," \
 	"one transaction each, $REPEAT rounds, alternating;" \
@@ -32,16 +30,9 @@ rate() {
 	"$BUILD/bench/storebench" rate "$1" "$tmp/rate.db" "$NRUNS" "$NMETRICS" \
 		"$NTHREADS" | awk '$1 == "runs_per_s" { print $2 }' >> "$tmp/$1"
 }
-i=0
-while [ "$i" -lt "$REPEAT" ]; do
-	if [ $((i % 2)) -eq 0 ]; then rate store; rate sql; else rate sql; rate store; fi
-	i=$((i + 1))
-done
-if [ "$(wc -l < "$tmp/store")" -ne "$REPEAT" ] ||
-   [ "$(wc -l < "$tmp/sql")" -ne "$REPEAT" ]; then
-	echo "storage.sh: a round printed no rate" >&2
-	exit 1
-fi
+bench_alternate "$REPEAT" "rate store" "rate sql"
+bench_rounds "$REPEAT" "storage.sh: a round printed no rate" \
+	"$tmp/store" "$tmp/sql"
 awk -v st="$(median "$tmp/store")" -v sq="$(median "$tmp/sql")" 'BEGIN {
 	printf "store_run_record: %.0f runs/s (%.3f ms per run)\n", st, 1000 / st
 	printf "plain SQL:        %.0f runs/s (%.3f ms per run)\n", sq, 1000 / sq

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/json.h"
 #include "db/store.h"
 #include "runner/commands.h"
 #include "runner/util.h"
@@ -70,79 +71,6 @@ static void csv_field(FILE *f, const struct field *v)
 		if (*p == '"')
 			fputc('"', f);
 		fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
-/* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-	uint32_t c;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, c = s[0] & 0x1fu;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, c = s[0] & 0x0fu;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, c = s[0] & 0x07u;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3fu);
-	}
-	/* Overlong forms, surrogates and beyond U+10FFFF are not UTF-8. */
-	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
-	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-		return 0;
-	return n;
-}
-
-/* True when text is printable ASCII without '"' or '\\': copied as is. */
-static bool json_plain(const char *text)
-{
-	const unsigned char *p;
-
-	for (p = (const unsigned char *)text; *p; p++)
-		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
-			return false;
-	return true;
-}
-
-/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
-static void json_string(FILE *f, const char *text)
-{
-	const unsigned char *p = (const unsigned char *)text;
-
-	fputc('"', f);
-	if (json_plain(text)) {
-		fputs(text, f);
-		fputc('"', f);
-		return;
-	}
-	while (*p) {
-		size_t n = utf8_len(p);
-
-		if (*p == '"' || *p == '\\') {
-			fputc('\\', f);
-			fputc(*p, f);
-		} else if (*p == '\n') {
-			fputs("\\n", f);
-		} else if (*p == '\t') {
-			fputs("\\t", f);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			fprintf(f, "\\u%04x", *p);
-		} else if (n == 0) {
-			fputs("\\ufffd", f);
-			n = 1;
-		} else {
-			fwrite(p, 1, n, f);
-		}
-		p += n ? n : 1;
 	}
 	fputc('"', f);
 }
@@ -429,8 +357,9 @@ int cmd_export(int argc, char **argv)
 	n = opts_parse(argc, argv, &o);
 	if (n)
 		return n > 0 ? 0 : EXIT_USAGE;
-	if (store_open(o.db, STORE_RDONLY, &s))
-		return EXIT_USAGE;
+	n = store_open(o.db, STORE_RDONLY, &s);
+	if (n)
+		return store_exit_status(n);
 	n = select_ids(s, &o, &ids);
 	if (n < 0) {
 		ret = EXIT_USAGE;

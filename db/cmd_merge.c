@@ -263,8 +263,9 @@ static int merge_file(struct merge *m, const char *path)
 	int n, i, ret = EXIT_RUNTIME;
 
 	m->in_path = path;
-	if (store_open(path, STORE_RDONLY, &m->in))
-		return EXIT_USAGE;
+	n = store_open(path, STORE_RDONLY, &m->in);
+	if (n)
+		return store_exit_status(n);
 	n = store_experiment_list(m->in, &ids);
 	for (i = 0; i < n; i++)
 		if (merge_experiment(m, ids[i]))
@@ -283,15 +284,19 @@ static const char usage_text[] =
 	"  copies every experiment of the inputs into OUT (created when\n"
 	"  missing); experiments OUT already holds (same uuid) are skipped";
 
-/* Every input must open before OUT is created: bad input writes nothing. */
+/*
+ * Every input must open before OUT is created: bad input writes nothing.
+ * Returns 0 or store_open's failure.
+ */
 static int inputs_check(int n, char **paths)
 {
 	struct store *s;
-	int i;
+	int i, ret;
 
 	for (i = 0; i < n; i++) {
-		if (store_open(paths[i], STORE_RDONLY, &s))
-			return -1;
+		ret = store_open(paths[i], STORE_RDONLY, &s);
+		if (ret)
+			return ret;
 		store_close(s);
 	}
 	return 0;
@@ -311,9 +316,11 @@ int cmd_merge(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	m.out_path = argv[1];
-	if (inputs_check(argc - 2, argv + 2) ||
-	    store_open(m.out_path, STORE_CREATE, &m.out))
-		return EXIT_USAGE;
+	ret = inputs_check(argc - 2, argv + 2);
+	if (!ret)
+		ret = store_open(m.out_path, STORE_CREATE, &m.out);
+	if (ret)
+		return store_exit_status(ret);
 	for (i = 2; i < argc && !ret; i++) {
 		size_t merged = m.merged, skipped = m.skipped;
 

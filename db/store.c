@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "runner/util.h"
@@ -395,7 +396,8 @@ static bool is_memory(const char *path)
 /*
  * Reads the schema version and whether the file holds any table.  This is
  * the first read of the file, so it is where SQLite notices a file that is
- * not a database, or one shorter than its header says (truncated).
+ * not a database, or one shorter than its header says (truncated): those
+ * are STORE_BAD_FILE, any other failure -1.
  */
 static int schema_probe(struct store *s, int *version, int *ntables)
 {
@@ -414,9 +416,11 @@ static int schema_probe(struct store *s, int *version, int *ntables)
 		ret = 0;
 	} else if ((rc & 0xff) == SQLITE_NOTADB) {
 		error("%s: file is not a database", s->path);
+		ret = STORE_BAD_FILE;
 	} else if ((rc & 0xff) == SQLITE_CORRUPT) {
 		error("%s: database is truncated or corrupt (%s)", s->path,
 		      sqlite3_errmsg(s->db));
+		ret = STORE_BAD_FILE;
 	} else {
 		db_fail(s, "cannot read the database");
 	}
@@ -477,21 +481,29 @@ static int wal_on(struct store *s)
 /*
  * Checks the version before anything writes: a newer or foreign database
  * is refused untouched (even switching to WAL would rewrite its header).
+ * A file that is not a contend database is STORE_BAD_FILE.
  */
 static int schema_check(struct store *s)
 {
-	int version, ntables;
+	int version, ntables, ret;
 
-	if (schema_probe(s, &version, &ntables))
-		return -1;
-	if (version > STORE_SCHEMA_VERSION)
-		return error("%s: written by a newer contend (schema %d > %d)",
-			     s->path, version, STORE_SCHEMA_VERSION);
-	if (version == 0 && ntables > 0)
-		return error("%s: not a contend database (a SQLite file with "
-			     "other tables)", s->path);
-	if (version == 0 && !(s->flags & STORE_CREATE))
-		return error("%s: not a contend database (empty)", s->path);
+	ret = schema_probe(s, &version, &ntables);
+	if (ret)
+		return ret;
+	if (version > STORE_SCHEMA_VERSION) {
+		error("%s: written by a newer contend (schema %d > %d)",
+		      s->path, version, STORE_SCHEMA_VERSION);
+		return STORE_BAD_FILE;
+	}
+	if (version == 0 && ntables > 0) {
+		error("%s: not a contend database (a SQLite file with other "
+		      "tables)", s->path);
+		return STORE_BAD_FILE;
+	}
+	if (version == 0 && !(s->flags & STORE_CREATE)) {
+		error("%s: not a contend database (empty)", s->path);
+		return STORE_BAD_FILE;
+	}
 	if (s->flags & STORE_RDONLY)
 		return 0;
 	/* SQLite silently opens a write-protected file read-only. */
@@ -595,6 +607,35 @@ static void recover_hot_journal(const char *path)
 	free(journal);
 }
 
+/*
+ * The file named must be one: a directory, or a missing file where none
+ * is to be created, is bad input (STORE_BAD_FILE).  SQLite's own messages
+ * say neither which file nor why ("disk I/O error" for a directory).
+ */
+static int path_check(const char *path, unsigned flags)
+{
+	struct stat st;
+
+	if (is_memory(path))
+		return 0;
+	if (stat(path, &st)) {
+		if (errno == ENOENT && (flags & STORE_CREATE))
+			return 0;
+		error("cannot open database %s: %s", path, strerror(errno));
+		return errno == ENOENT || errno == ENOTDIR ? STORE_BAD_FILE : -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		error("cannot open database %s: it is a directory", path);
+		return STORE_BAD_FILE;
+	}
+	return 0;
+}
+
+int store_exit_status(int ret)
+{
+	return ret == STORE_BAD_FILE ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
 int store_open(const char *path, unsigned flags, struct store **out)
 {
 	struct store *s = xcalloc(1, sizeof(*s));
@@ -613,11 +654,10 @@ int store_open(const char *path, unsigned flags, struct store **out)
 		if (flags & STORE_CREATE)
 			oflags |= SQLITE_OPEN_CREATE;
 	}
-	/* SQLite's own message for a missing file does not say which. */
-	if (!(s->flags & STORE_CREATE) && !is_memory(path) && access(path, F_OK)) {
-		error("cannot open database %s: %s", path, strerror(errno));
+	ret = path_check(path, s->flags);
+	if (ret)
 		goto out;
-	}
+	ret = -1;
 	if (!(flags & STORE_RDONLY) && !is_memory(path) &&
 	    (why = why_unwritable(path, whybuf, sizeof(whybuf)))) {
 		error("cannot write database %s: %s", path, why);
@@ -642,10 +682,12 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
-	if (pragma(s, "PRAGMA foreign_keys = ON") || schema_check(s))
+	if (pragma(s, "PRAGMA foreign_keys = ON"))
+		goto out;
+	ret = schema_check(s);
+	if (ret)
 		goto out;
 	*out = s;
-	ret = 0;
 out:
 	free(uri);
 	if (ret)

@@ -6,7 +6,8 @@
  * store_begin, store_config_add / store_run_plan ..., store_commit ->
  * store_run_record per run -> store_experiment_status -> store_close.
  * Every function returns 0 (or a pointer) on success and -1 (NULL) after
- * printing the reason with error().  Nothing here knows about processes.
+ * printing the reason with error(); store_open may also return
+ * STORE_BAD_FILE.  Nothing here knows about processes.
  * A struct store belongs to one thread at a time (its statements are
  * cached unlocked); threads that store concurrently open their own.
  */
@@ -35,7 +36,19 @@ struct store;
 
 /* The path of the default database: $CONTEND_DB or STORE_DEFAULT_PATH. */
 const char *store_default_path(void);
+/*
+ * Opens path.  Returns 0; -1 when the machine failed us (I/O, a lock held
+ * past the busy timeout, memory, a file or directory that cannot be
+ * written); or STORE_BAD_FILE when the file named is not a database
+ * contend can use: missing (without STORE_CREATE), a directory, not
+ * SQLite, truncated or corrupt, another program's, empty, or written by a
+ * newer schema.  That is bad input, and store_exit_status() turns the
+ * return into the command's exit status: EXIT_USAGE (2) for
+ * STORE_BAD_FILE, EXIT_RUNTIME (1) otherwise (docs/RELIABILITY.md).
+ */
+#define STORE_BAD_FILE (-2)
 int store_open(const char *path, unsigned flags, struct store **out);
+int store_exit_status(int open_ret);
 void store_close(struct store *s);
 struct sqlite3 *store_db(struct store *s); /* for merge/export/bench */
 /*

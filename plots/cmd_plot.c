@@ -76,12 +76,16 @@ int cmd_plot(int argc, char **argv)
 		error("plot: --format must be png, svg or both, not '%s'", format);
 		return EXIT_USAGE;
 	}
-	if (store_open(db ? db : store_default_path(), STORE_RDONLY, &s))
-		return EXIT_RUNTIME;
+	n = store_open(db ? db : store_default_path(), STORE_RDONLY, &s);
+	if (n)
+		return store_exit_status(n);
 	n = store_experiment_find(s, selector, &ids);
 	if (n <= 0) {
-		if (!n)
+		/* Nothing selected is bad input, as for report and export. */
+		if (!n) {
 			error("no experiment matches '%s'", selector ? selector : "(newest)");
+			ret = EXIT_USAGE;
+		}
 		goto out;
 	}
 	if (store_load(s, ids[n - 1], &d))

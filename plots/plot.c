@@ -167,9 +167,11 @@ static void sections_free(struct plotter *p)
 	free(p->section_of);
 }
 
-static FILE *open_in(const struct plotter *p, const char *name)
+/* Opens BASE.EXT in the output directory for writing. */
+static FILE *open_named(const struct plotter *p, const char *base,
+			const char *ext)
 {
-	char *path = xasprintf("%s/%s", p->o->out_dir, name);
+	char *path = xasprintf("%s/%s.%s", p->o->out_dir, base, ext);
 	FILE *f = fopen(path, "w");
 
 	if (!f)
@@ -178,14 +180,14 @@ static FILE *open_in(const struct plotter *p, const char *name)
 	return f;
 }
 
-static FILE *open_named(const struct plotter *p, const char *base,
-			const char *ext)
+/* Opens a plot's data file BASE.dat and script BASE.gp; 0, or -1 when
+ * either fails (files_close closes what did open). */
+static int files_open(const struct plotter *p, const char *base, FILE **dat,
+		      FILE **gp)
 {
-	char *name = xasprintf("%s.%s", base, ext);
-	FILE *f = open_in(p, name);
-
-	free(name);
-	return f;
+	*dat = open_named(p, base, "dat");
+	*gp = open_named(p, base, "gp");
+	return *dat && *gp ? 0 : -1;
 }
 
 /* Closes a plot's data file and script, either of them possibly NULL. */
@@ -240,12 +242,17 @@ static void add_file(struct plotter *p, const char *base, const char *title)
 	s->n++;
 }
 
-/* Axis label of a metric: "throughput (ops/s)". */
-static char *axis_label(const char *metric)
+/* The y axis names the metric and its unit: "throughput (ops/s)". */
+static void set_ylabel(FILE *gp, const char *metric)
 {
 	const char *unit = metric_unit(metric);
+	char *label = *unit ? xasprintf("%s (%s)", metric, unit)
+			    : xstrdup(metric);
 
-	return *unit ? xasprintf("%s (%s)", metric, unit) : xstrdup(metric);
+	fputs("set ylabel ", gp);
+	gp_quote(gp, label);
+	fputc('\n', gp);
+	free(label);
 }
 
 /* ---- scaling ---- */
@@ -398,7 +405,7 @@ static int plot_scaling(struct plotter *p, size_t si)
 	double *xs;
 	bool log2x, have_cr = dataset_metric(p->d, "contention_rate") >= 0;
 	double cr_max = 0;
-	char *base, *ylabel;
+	char *base;
 	FILE *dat, *gp;
 	int ret = -1;
 
@@ -418,10 +425,7 @@ static int plot_scaling(struct plotter *p, size_t si)
 	}
 	log2x = geometric(xs, nx);
 	base = xasprintf("scaling-%zu", si + 1);
-	ylabel = axis_label(p->metric);
-	dat = open_named(p, base, "dat");
-	gp = open_named(p, base, "gp");
-	if (!dat || !gp)
+	if (files_open(p, base, &dat, &gp) < 0)
 		goto out;
 	for (i = 0; i < nseries; i++)
 		scaling_block(p, dat, s, x, series, i, &cr_max);
@@ -430,9 +434,9 @@ static int plot_scaling(struct plotter *p, size_t si)
 		fputs("set multiplot layout 2,1\n", gp);
 	fputs("set xlabel ", gp);
 	gp_quote(gp, x);
-	fputs("\nset ylabel ", gp);
-	gp_quote(gp, ylabel);
-	fputs("\nset yrange [0:*]\n", gp);
+	fputc('\n', gp);
+	set_ylabel(gp, p->metric);
+	fputs("set yrange [0:*]\n", gp);
 	if (log2x)
 		fputs("set logscale x 2\n", gp);
 	else
@@ -471,7 +475,6 @@ static int plot_scaling(struct plotter *p, size_t si)
 out:
 	files_close(dat, gp);
 	free(base);
-	free(ylabel);
 	free(series);
 	free(xs);
 	return ret;
@@ -483,7 +486,7 @@ static int plot_contention(struct plotter *p, size_t si)
 {
 	const struct section *s = &p->sections[si];
 	int mc = dataset_metric(p->d, "contention_rate");
-	char *base = NULL, *ylabel = NULL;
+	char *base = NULL;
 	FILE *dat = NULL, *gp = NULL;
 	double xmin = INFINITY, xmax = -INFINITY;
 	size_t c, r, i;
@@ -492,9 +495,7 @@ static int plot_contention(struct plotter *p, size_t si)
 	if (mc < 0 || p->m < 0)
 		return 0;
 	base = xasprintf("contention-%zu", si + 1);
-	dat = open_named(p, base, "dat");
-	gp = open_named(p, base, "gp");
-	if (!dat || !gp)
+	if (files_open(p, base, &dat, &gp) < 0)
 		goto out;
 	fputs("# contention_rate metric (one block per configuration)\n", dat);
 	for (c = 0; c < s->n; c++) {
@@ -526,11 +527,10 @@ static int plot_contention(struct plotter *p, size_t si)
 				cr->spearman.p, cr->pearson.n);
 		}
 	}
-	ylabel = axis_label(p->metric);
 	fputs("set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n"
-	      "set xlabel 'contention rate (contended / ops)'\nset ylabel ", gp);
-	gp_quote(gp, ylabel);
-	fputs("\nplot \\\n", gp);
+	      "set xlabel 'contention rate (contended / ops)'\n", gp);
+	set_ylabel(gp, p->metric);
+	fputs("plot \\\n", gp);
 	for (c = 0; c < s->n; c++) {
 		char *label = config_title(p, s, s->cfg[c]);
 
@@ -545,19 +545,17 @@ static int plot_contention(struct plotter *p, size_t si)
 out:
 	files_close(dat, gp);
 	free(base);
-	free(ylabel);
 	return ret;
 }
 
 static int plot_order(struct plotter *p)
 {
 	const struct dataset *d = p->d;
-	FILE *dat = open_in(p, "order.dat"), *gp = open_in(p, "order.gp");
-	char *ylabel = axis_label(p->metric);
+	FILE *dat, *gp;
 	size_t c, r;
 	int ret = -1;
 
-	if (!dat || !gp || p->m < 0)
+	if (files_open(p, "order", &dat, &gp) < 0 || p->m < 0)
 		goto out;
 	fputs("# seq metric warmup (one block per configuration)\n", dat);
 	for (c = 0; c < d->nconfigs; c++) {
@@ -568,9 +566,9 @@ static int plot_order(struct plotter *p)
 		fputs("\n\n", dat);
 	}
 	script_head(p, gp, "order", "run order", 600);
-	fputs("set xlabel 'run sequence number (order of execution)'\nset ylabel ", gp);
-	gp_quote(gp, ylabel);
-	fputs("\nplot \\\n", gp);
+	fputs("set xlabel 'run sequence number (order of execution)'\n", gp);
+	set_ylabel(gp, p->metric);
+	fputs("plot \\\n", gp);
 	for (c = 0; c < d->nconfigs; c++) {
 		char *label = config_title(p, &p->sections[p->section_of[c]], c);
 
@@ -586,7 +584,6 @@ static int plot_order(struct plotter *p)
 	ret = 0;
 out:
 	files_close(dat, gp);
-	free(ylabel);
 	return ret;
 }
 
@@ -610,12 +607,11 @@ static void config_xtics(const struct plotter *p, FILE *gp)
 static int plot_distribution(struct plotter *p)
 {
 	const struct dataset *d = p->d;
-	FILE *dat = open_in(p, "distribution.dat"), *gp = open_in(p, "distribution.gp");
-	char *ylabel = axis_label(p->metric);
+	FILE *dat, *gp;
 	size_t c, r;
 	int ret = -1;
 
-	if (!dat || !gp || p->m < 0)
+	if (files_open(p, "distribution", &dat, &gp) < 0 || p->m < 0)
 		goto out;
 	fputs("# position metric jitter (one block per configuration)\n", dat);
 	for (c = 0; c < d->nconfigs; c++) {
@@ -633,17 +629,16 @@ static int plot_distribution(struct plotter *p)
 	}
 	script_head(p, gp, "distribution", "distribution", 650);
 	config_xtics(p, gp);
-	fputs("set style fill solid 0.25 border -1\nset style boxplot nooutliers\n"
-	      "set ylabel ", gp);
-	gp_quote(gp, ylabel);
-	fprintf(gp, "\nplot for [i=0:%zu] 'distribution.dat' index i using (i + 1):2 with boxplot lc rgb '#4477aa' notitle, \\\n"
+	fputs("set style fill solid 0.25 border -1\nset style boxplot nooutliers\n",
+	      gp);
+	set_ylabel(gp, p->metric);
+	fprintf(gp, "plot for [i=0:%zu] 'distribution.dat' index i using (i + 1):2 with boxplot lc rgb '#4477aa' notitle, \\\n"
 		    "  'distribution.dat' using ($1 + $3):2 with points pt 7 ps 0.6 lc rgb '#222222' title 'runs'\n",
 		d->nconfigs ? d->nconfigs - 1 : 0);
 	add_file(p, "distribution", "distribution");
 	ret = 0;
 out:
 	files_close(dat, gp);
-	free(ylabel);
 	return ret;
 }
 
@@ -700,9 +695,7 @@ static int plot_fairness(struct plotter *p)
 			any = 1;
 	if (!any)
 		return 0;
-	dat = open_in(p, "fairness.dat");
-	gp = open_in(p, "fairness.gp");
-	if (!dat || !gp)
+	if (files_open(p, "fairness", &dat, &gp) < 0)
 		goto out;
 	fputs("# x share fair_share (threads sorted busiest first)\n", dat);
 	for (c = 0; c < d->nconfigs; c++) {

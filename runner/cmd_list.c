@@ -57,8 +57,10 @@ static void print_wrapped(FILE *f, const char *text, int indent, int col)
 static void text_param(FILE *f, const struct param_def *p)
 {
 	char *def = param_describe_default(p), *range = param_describe_range(p);
-	char *tail = p->def ? xasprintf("default %s; values %s", def, range)
-			    : xasprintf("no default; values %s", range);
+	char *tail = xasprintf("%s%s; values %s",
+			       p->def ? "default " : "",
+			       p->def || param_is_family(p) ? def : "no default",
+			       range);
 	int col = fprintf(f, "    %s=%s", p->name, param_type_names[p->type]);
 
 	if (col >= KEYCOL - 1) {

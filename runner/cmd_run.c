@@ -637,7 +637,7 @@ static enum loop_end run_pending(struct runner *r)
 /* The metric `repetitions = auto` watches: throughput, or with jobs time. */
 static const char *primary_metric(const struct config_entry *e)
 {
-	return e->set.jobs ? "elapsed_s" : "throughput";
+	return config_primary_metric(e);
 }
 
 /* The stopping rule for every auto configuration, on the stored data. */
@@ -840,21 +840,24 @@ static bool any_auto(const struct experiment_config *c)
 	return false;
 }
 
+/* Returns 0, or the exit status of the failure (store_exit_status). */
 static int open_store(struct runner *r, unsigned flags)
 {
 	const char *path = r->o->db ? r->o->db : store_default_path();
+	int ret;
 
 	if (signals_install())
-		return -1;
+		return EXIT_RUNTIME;
 	r->stop_fd = stop_pipe[0];
-	if (store_open(path, flags, &r->st))
-		return -1;
+	ret = store_open(path, flags, &r->st);
+	if (ret)
+		return store_exit_status(ret);
 	/*
 	 * The runner appends a run at a time: a small page cache does, and
 	 * SQLite's default 2 MiB was most of the runner's memory growth
 	 * over a 10,000-run plan (docs/PERFORMANCE.md).
 	 */
-	return store_cache_limit(r->st, RUNNER_CACHE_KIB);
+	return store_cache_limit(r->st, RUNNER_CACHE_KIB) ? EXIT_RUNTIME : 0;
 }
 
 static int run_fresh(const struct run_opts *o)
@@ -876,9 +879,10 @@ static int run_fresh(const struct run_opts *o)
 		ret = fflush(stdout) ? EXIT_RUNTIME : 0;
 		goto out;
 	}
-	ret = EXIT_RUNTIME;
-	if (open_store(&r, STORE_CREATE))
+	ret = open_store(&r, STORE_CREATE);
+	if (ret)
 		goto out;
+	ret = EXIT_RUNTIME;
 	experiment_fill(&r, seed_source);
 	host_warn(&r.exp);
 	if (write_plan(&r))
@@ -967,8 +971,10 @@ static int run_resume(const struct run_opts *o)
 	int ret = EXIT_RUNTIME;
 
 	memset(&d, 0, sizeof(d));
-	if (open_store(&r, 0))
+	ret = open_store(&r, 0);
+	if (ret)
 		goto out;
+	ret = EXIT_RUNTIME;
 	if (find_experiment(&r, o->resume)) {
 		ret = EXIT_USAGE;
 		goto out;

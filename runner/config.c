@@ -806,7 +806,12 @@ struct wsec {
 	const struct section *sec;
 	const struct workload *wl;
 	struct run_settings set;
-	struct axis *axes; /* params in table order, then time, cpus */
+	/* params in table order, time, cpus, then family keys as given */
+	struct axis *axes;
+	size_t nmembers;
+	/* indexes in axes of a configuration's keys: params, family keys
+	 * by key, time, cpus when given */
+	size_t *order;
 	size_t naxes;
 	char *msgs[ENTRY_MSGS_MAX]; /* per-configuration errors, deduped */
 	size_t nmsgs;
@@ -976,6 +981,28 @@ static int wsec_key(struct wsec *w, const struct kv_line *k)
 		return 0;
 	if (idx >= 0)
 		return axis_sweep(w, &w->axes[idx], &w->wl->params[idx], k);
+	idx = workload_family_index(w->wl, k->key);
+	if (idx >= 0 && w->nmembers == WL_MAX_MEMBERS) {
+		report(w->L, k->line, "%s: at most %d keys of families (like "
+				      "%s) in one section", k->key,
+		       WL_MAX_MEMBERS, w->wl->params[idx].name);
+		return -1;
+	}
+	if (idx >= 0) {
+		/* messages and the axis name the key given, not the family */
+		struct param_def member = w->wl->params[idx];
+
+		member.name = k->key;
+		return axis_sweep(w, &w->axes[np + 2 + w->nmembers++], &member,
+				  k);
+	}
+	if ((w->wl->flags & WL_OWN_DURATION) &&
+	    (!strcmp(k->key, "runtime") || !strcmp(k->key, "jobs"))) {
+		report(w->L, k->line, "%s: workload %s runs for as long as its "
+				      "own parameters say: runtime and jobs "
+				      "do not apply", k->key, w->wl->name);
+		return -1;
+	}
 	/* runtime and jobs share the time axis (both: check_runtime_jobs) */
 	if (!strcmp(k->key, "runtime") && !w->axes[np].n)
 		return axis_sweep(w, &w->axes[np],
@@ -1000,6 +1027,39 @@ static int wsec_key(struct wsec *w, const struct kv_line *k)
 	return -1;
 }
 
+static int axis_key_cmp(const void *a, const void *b)
+{
+	const struct axis *x = a, *y = b;
+
+	return strcmp(x->key, y->key);
+}
+
+/* w->order: the canonical order of a configuration's keys. */
+static void wsec_order(struct wsec *w)
+{
+	const size_t np = w->wl->nparams;
+	size_t i, n = 0;
+
+	qsort(&w->axes[np + 2], w->nmembers, sizeof(w->axes[0]), axis_key_cmp);
+	w->order = xcalloc(np + 2 + w->nmembers, sizeof(size_t));
+	for (i = 0; i < np; i++)
+		if (!param_is_family(&w->wl->params[i]))
+			w->order[n++] = i;
+	for (i = 0; i < w->nmembers; i++)
+		w->order[n++] = np + 2 + i;
+	if (w->axes[np].n) /* none with WL_OWN_DURATION */
+		w->order[n++] = np;
+	if (w->axes[np + 1].n) /* cpus: no key, no axis */
+		w->order[n++] = np + 1;
+	w->naxes = n;
+}
+
+/* The axis of a configuration's i-th key. */
+static const struct axis *wsec_axis(const struct wsec *w, size_t i)
+{
+	return &w->axes[w->order[i]];
+}
+
 /* Fills the axes no key gave: defaults, the inherited runtime or jobs. */
 static int wsec_fill(struct wsec *w)
 {
@@ -1009,10 +1069,11 @@ static int wsec_fill(struct wsec *w)
 	size_t i;
 
 	for (i = 0; i < np; i++)
-		if (!w->axes[i].n && axis_default(w, &w->axes[i],
-						  &w->wl->params[i]))
+		if (!w->axes[i].n && !param_is_family(&w->wl->params[i]) &&
+		    axis_default(w, &w->axes[i], &w->wl->params[i]))
 			return -1;
-	if (!w->axes[np].n) {
+	/* a workload of its own duration has no time axis (nor inherits one) */
+	if (!w->axes[np].n && !(w->wl->flags & WL_OWN_DURATION)) {
 		bool jobs = w->set.jobs != 0;
 
 		p = &harness_params[jobs ? HARNESS_JOBS : HARNESS_RUNTIME];
@@ -1022,8 +1083,7 @@ static int wsec_fill(struct wsec *w)
 			v.d = w->set.runtime_s;
 		axis_single(&w->axes[np], p->name, param_format(p, &v));
 	}
-	/* cpus: no key, no axis; an empty axis is skipped */
-	w->naxes = w->axes[np + 1].n ? np + 2 : np + 1;
+	wsec_order(w);
 	return 0;
 }
 
@@ -1035,13 +1095,13 @@ static int wsec_count(struct wsec *w, size_t *count)
 	size_t i;
 
 	for (i = 0; i < w->naxes; i++) {
-		if (w->axes[i].n > CONFIG_MAX_RUNS / n) {
+		if (wsec_axis(w, i)->n > CONFIG_MAX_RUNS / n) {
 			report(w->L, w->sec->line, "[workload %s] expands to "
 						   "more than %d configurations",
 			       w->sec->label, CONFIG_MAX_RUNS);
 			return -1;
 		}
-		n *= w->axes[i].n;
+		n *= wsec_axis(w, i)->n;
 	}
 	per = (uint64_t)(s->repetitions ? s->repetitions : s->max_repetitions) +
 	      (uint64_t)s->warmup;
@@ -1059,6 +1119,13 @@ static int wsec_count(struct wsec *w, size_t *count)
 	return 0;
 }
 
+/* At s: a character that continues a key ('.' only inside one). */
+static bool is_key_char(const char *s)
+{
+	return isalnum((unsigned char)s[0]) || s[0] == '_' ||
+	       (s[0] == '.' && (isalnum((unsigned char)s[1]) || s[1] == '_'));
+}
+
 /* The line to blame for a message about a configuration: its first key. */
 static long blame_line(const struct wsec *w, const char *msg)
 {
@@ -1071,10 +1138,10 @@ static long blame_line(const struct wsec *w, const char *msg)
 		const char *at = strstr(msg, k->key);
 		size_t n = strlen(k->key);
 
-		/* a whole word only: "threads" is not in "nthreads_max" */
-		while (at && ((at > msg && (isalnum((unsigned char)at[-1]) ||
-					    at[-1] == '_')) ||
-			      isalnum((unsigned char)at[n]) || at[n] == '_'))
+		/* a whole key only: "threads" is not in "nthreads_max",
+		 * "metric" not in "metric.ops" */
+		while (at && ((at > msg && is_key_char(at - 1)) ||
+			      is_key_char(at + n)))
 			at = strstr(at + 1, k->key);
 		if (at && (!best || at < best)) {
 			best = at;
@@ -1139,7 +1206,7 @@ static char *canon_of(char **kv, size_t n)
 static double entry_timeout(struct wsec *w, const struct wl_args *a)
 {
 	if (!(w->set.timeout_s > 0)) /* not set: a default from the run */
-		return a->jobs ? 300 : 30 + 2 * a->runtime_s;
+		return a->runtime_s > 0 ? 30 + 2 * a->runtime_s : 300;
 	if (a->runtime_s >= w->set.timeout_s) {
 		char msg[128];
 
@@ -1191,8 +1258,8 @@ static void wsec_entry(struct wsec *w, const size_t *pick)
 	size_t i;
 
 	for (i = 0; i < w->naxes; i++)
-		kv[i] = xasprintf("%s=%s", w->axes[i].key,
-				  w->axes[i].vals[pick[i]]);
+		kv[i] = xasprintf("%s=%s", wsec_axis(w, i)->key,
+				  wsec_axis(w, i)->vals[pick[i]]);
 	if (args_from_kv(w->wl, w->naxes, kv, &a, err, sizeof(err))) {
 		entry_error(w, err);
 		goto fail;
@@ -1223,7 +1290,7 @@ static void wsec_expand(struct wsec *w, size_t count)
 	for (n = 0; n < count && w->L->nerrors < ERRORS_KEPT; n++) {
 		wsec_entry(w, pick);
 		for (i = w->naxes; i-- > 0;) {
-			if (++pick[i] < w->axes[i].n)
+			if (++pick[i] < wsec_axis(w, i)->n)
 				break;
 			pick[i] = 0;
 		}
@@ -1235,9 +1302,10 @@ static void wsec_release(struct wsec *w)
 {
 	size_t i;
 
-	for (i = 0; w->axes && i < w->wl->nparams + 2; i++)
+	for (i = 0; w->axes && i < w->wl->nparams + 2 + w->nmembers; i++)
 		sweep_free(w->axes[i].vals, w->axes[i].n);
 	free(w->axes);
+	free(w->order);
 	for (i = 0; i < w->nmsgs; i++)
 		free(w->msgs[i]);
 }
@@ -1250,7 +1318,7 @@ static void workload_load(struct loader *L, const struct section *s)
 	w.wl = workload_of(L, s);
 	if (!w.wl)
 		return;
-	w.axes = xcalloc(w.wl->nparams + 2, sizeof(*w.axes));
+	w.axes = xcalloc(w.wl->nparams + 2 + WL_MAX_MEMBERS, sizeof(*w.axes));
 	for (i = 0; i < s->nkeys; i++)
 		wsec_key(&w, &s->keys[i]);
 	check_runtime_jobs(L, s);
@@ -1490,4 +1558,10 @@ void config_print(const struct experiment_config *c, FILE *f)
 		   " measured = %s%" PRIu64 " runs\n", c->nentries, warm,
 		any_auto ? "up to " : "", measured, any_auto ? "up to " : "",
 		warm + measured);
+}
+
+const char *config_primary_metric(const struct config_entry *e)
+{
+	return e->set.jobs || (e->wl->flags & WL_FIXED_WORK) ? "elapsed_s"
+							     : "throughput";
 }

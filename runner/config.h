@@ -73,6 +73,12 @@ int config_load_buffer(const char *name, const char *text, size_t len,
 		       struct experiment_config *c);
 void config_release(struct experiment_config *c);
 /*
+ * The metric a configuration is judged by (repetitions = auto): under
+ * fixed work (jobs, or a WL_FIXED_WORK workload) its elapsed_s, else its
+ * throughput.
+ */
+const char *config_primary_metric(const struct config_entry *e);
+/*
  * Prints the plan a config describes, for `contend run --dry-run`: every
  * configuration (section, workload, canonical parameters, its runs) and
  * the number of warm-up and measured runs.

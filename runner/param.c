@@ -196,6 +196,8 @@ char *param_describe_range(const struct param_def *p)
 
 char *param_describe_default(const struct param_def *p)
 {
+	if (param_is_family(p))
+		return xstrdup("optional, any number");
 	if (!p->def)
 		return xstrdup("-");
 	if (!*p->def)
@@ -540,11 +542,13 @@ void args_release(struct wl_args *a)
 	size_t i;
 
 	if (a->wl) {
-		for (i = 0; i < a->wl->nparams && i < WL_MAX_PARAMS; i++) {
-			if (holds_string(a->wl->params[i].type)) {
+		for (i = 0; i < a->wl->nparams && i < WL_MAX_PARAMS; i++)
+			if (holds_string(a->wl->params[i].type))
 				free(a->v[i].s);
-				a->v[i].s = NULL;
-			}
+		for (i = 0; i < a->nmembers; i++) {
+			if (holds_string(a->wl->params[a->members[i].param].type))
+				free(a->members[i].v.s);
+			free(a->members[i].key);
 		}
 	}
 	memset(a, 0, sizeof(*a));
@@ -616,6 +620,56 @@ static void args_set_harness(struct wl_args *a, int h, union param_value *v)
 	}
 }
 
+bool param_name_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || len >= METRIC_NAME_MAX || isdigit((unsigned char)*s))
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+/* key=text of family f into a->members, kept ordered by key. */
+static int args_set_member(struct wl_args *a, int f, char *key,
+			   const char *text, char *err, size_t errlen)
+{
+	const struct param_def *p = &a->wl->params[f];
+	const char *name = key + strlen(p->name) -
+			   strlen(PARAM_FAMILY_SUFFIX) + 1;
+	struct param_def member;
+	char q[QUOTE_MAX + 4];
+	union param_value v;
+	size_t i;
+
+	param_clip(q, sizeof(q), key, QUOTE_MAX);
+	if (!param_name_ok(name, strlen(name)))
+		return error_buf(err, errlen, "'%s': the NAME of %s is letters, "
+				 "digits and _, not a digit first, under %d "
+				 "characters", q, p->name, METRIC_NAME_MAX);
+	for (i = 0; i < a->nmembers && strcmp(a->members[i].key, key) < 0;)
+		i++;
+	if (i < a->nmembers && !strcmp(a->members[i].key, key))
+		return error_buf(err, errlen, "'%s' is given twice", q);
+	if (a->nmembers == WL_MAX_MEMBERS)
+		return error_buf(err, errlen, "'%s': at most %d keys of "
+				 "families (like %s) in one configuration", q,
+				 WL_MAX_MEMBERS, p->name);
+	member = *p;
+	member.name = key; /* messages name the key given */
+	if (param_parse(&member, text, &v, err, errlen))
+		return -1;
+	memmove(&a->members[i + 1], &a->members[i],
+		(a->nmembers - i) * sizeof(a->members[0]));
+	a->nmembers++;
+	a->members[i] = (struct wl_member){ .key = xstrdup(key), .param = f,
+					    .v = v };
+	a->members[i].name = a->members[i].key + (name - key);
+	return 0;
+}
+
 /* One "key=value" into a; seen[] holds params then harness keys. */
 static int args_set(struct wl_args *a, const char *item, bool *seen,
 		    char *err, size_t errlen)
@@ -624,7 +678,7 @@ static int args_set(struct wl_args *a, const char *item, bool *seen,
 	const char *eq = strchr(item, '=');
 	char q[QUOTE_MAX + 4], *key;
 	union param_value v;
-	int idx, h = -1, ret = -1;
+	int idx, f, h = -1, ret = -1;
 
 	param_clip(q, sizeof(q), item, QUOTE_MAX);
 	if (!eq)
@@ -632,6 +686,10 @@ static int args_set(struct wl_args *a, const char *item, bool *seen,
 				 q);
 	key = xstrndup(item, (size_t)(eq - item));
 	idx = workload_param_index(wl, key);
+	if (idx < 0 && (f = workload_family_index(wl, key)) >= 0) {
+		ret = args_set_member(a, f, key, eq + 1, err, errlen);
+		goto out;
+	}
 	if (idx < 0 && (h = harness_index(key)) < 0) {
 		unknown_key(wl, key, err, errlen);
 		goto out;
@@ -678,7 +736,8 @@ int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 		if (args_set(a, kv[i], seen, err, errlen))
 			goto fail;
 	for (i = 0; i < wl->nparams; i++) {
-		if (!wl->params[i].def && !seen[i]) {
+		if (!wl->params[i].def && !seen[i] &&
+		    !param_is_family(&wl->params[i])) {
 			error_buf(err, errlen,
 				  "workload %s needs a value for '%s' "
 				  "(it has no default)",
@@ -686,13 +745,23 @@ int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 			goto fail;
 		}
 	}
+	if ((wl->flags & WL_OWN_DURATION) &&
+	    (hseen[HARNESS_RUNTIME] || hseen[HARNESS_JOBS])) {
+		error_buf(err, errlen, "%s: workload %s runs for as long as "
+			  "its own parameters say: runtime and jobs do not "
+			  "apply",
+			  hseen[HARNESS_RUNTIME] ? "runtime" : "jobs",
+			  wl->name);
+		goto fail;
+	}
 	if (hseen[HARNESS_RUNTIME] && hseen[HARNESS_JOBS]) {
 		error_buf(err, errlen,
 			  "runtime and jobs are mutually exclusive: "
 			  "give one");
 		goto fail;
 	}
-	if (!hseen[HARNESS_RUNTIME] && !hseen[HARNESS_JOBS])
+	if (!hseen[HARNESS_RUNTIME] && !hseen[HARNESS_JOBS] &&
+	    !(wl->flags & WL_OWN_DURATION))
 		parse_duration(harness_params[HARNESS_RUNTIME].def,
 			       &a->runtime_s);
 	return 0;

@@ -38,7 +38,8 @@ char *cpulist_format(const cpu_set_t *set);
 /*
  * For humans (contend list, messages): the accepted values of p, e.g.
  * "1 .. 4096", ">= 1", "1ms .. 24h", "none | segv"; the default as text
- * ("-" when there is none).  Both malloc'd.
+ * ("-" when there is none, "optional, any number" for a family).  Both
+ * malloc'd.
  */
 char *param_describe_range(const struct param_def *p);
 char *param_describe_default(const struct param_def *p);
@@ -54,11 +55,18 @@ void param_clip(char *dst, size_t dstlen, const char *src, size_t max);
  * Unknown keys get a "did you mean" suggestion; a key given twice, a
  * parameter without a default (def NULL: required) left out, and runtime
  * together with jobs, are errors; with neither, runtime is its default.
+ * A WL_OWN_DURATION workload takes neither (both stay 0).
  * Returns 0, or -1 with err and nothing left allocated.  Release a
  * successful result with args_release.
  */
 int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 		 struct wl_args *a, char *err, size_t errlen);
 void args_release(struct wl_args *a);
+/*
+ * A name a user gives (a family key's NAME, an environment variable):
+ * the len bytes at s are letters, digits and '_', not a digit first, and
+ * fewer than METRIC_NAME_MAX.
+ */
+bool param_name_ok(const char *s, size_t len);
 
 #endif

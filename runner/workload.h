@@ -27,7 +27,17 @@ enum param_type {
 	PT_CPUS,     /* cpu list like 0-3,6 */
 };
 
-/* One row of a workload's parameter table. */
+/*
+ * One row of a workload's parameter table.
+ *
+ * A row named "PREFIX.NAME" is a family: it stands for any number of keys
+ * PREFIX.X, X chosen by the user (letters, digits and '_', not a digit
+ * first, under METRIC_NAME_MAX), each a value of the row's type.  command's
+ * `metric.NAME = REGEX` is one.  A family has no default and is never
+ * required; its keys arrive in wl_args.members.
+ */
+#define PARAM_FAMILY_SUFFIX ".NAME"
+
 struct param_def {
 	const char *name;
 	enum param_type type;
@@ -48,6 +58,15 @@ union param_value {
 };
 
 #define WL_MAX_PARAMS 32
+#define WL_MAX_MEMBERS 32   /* keys of all families together, per run */
+
+/* One key of a family, e.g. "metric.ops". */
+struct wl_member {
+	char *key;          /* the whole key, malloc'd */
+	const char *name;   /* within key: the part after the prefix */
+	int param;          /* the family's row in the table */
+	union param_value v;
+};
 
 /*
  * Arguments of one run: the workload's own parameters, in table order, and
@@ -55,7 +74,9 @@ union param_value {
  */
 struct wl_args {
 	const struct workload *wl;
-	union param_value v[WL_MAX_PARAMS];
+	union param_value v[WL_MAX_PARAMS];     /* families' slots unused */
+	struct wl_member members[WL_MAX_MEMBERS]; /* ordered by key */
+	size_t nmembers;
 	double runtime_s;      /* fixed time; 0 when jobs is set */
 	uint64_t jobs;         /* fixed work per thread/process; 0 for runtime */
 	bool has_cpus;
@@ -83,6 +104,15 @@ struct result {
 /* Descriptor flags. */
 #define WL_SCRATCH 0x1  /* needs a private scratch directory from the runner */
 #define WL_HIDDEN  0x2  /* testing aid: not shown by `contend list` */
+/*
+ * Its own parameters say how long it runs (chat's messages, command's
+ * argv): runtime and jobs do not apply, and its configurations have no
+ * runtime or jobs key.
+ */
+#define WL_OWN_DURATION 0x4
+/* What it runs is fixed work (chat): summarised like jobs (harmonic mean
+ * of the rates), and repetitions = auto watches elapsed_s. */
+#define WL_FIXED_WORK 0x8
 
 struct workload {
 	const char *name;
@@ -110,7 +140,12 @@ struct workload {
 extern const struct workload *const workloads[];
 extern const size_t nworkloads;
 const struct workload *workload_find(const char *name);
+/* The row of a single parameter (families excluded), or -1. */
 int workload_param_index(const struct workload *wl, const char *name);
+/* The family row whose prefix key starts with ("metric." for "metric.ops"),
+ * or -1; the part after the prefix is not checked here. */
+int workload_family_index(const struct workload *wl, const char *key);
+bool param_is_family(const struct param_def *p);
 
 /* result.c */
 void result_init(struct result *r);

@@ -14,10 +14,6 @@
 NAME=e2e_auto
 . "$(dirname "$0")/lib.sh"
 
-q() {
-	sqlite3 -readonly "$db" "$1"
-}
-
 cat > "$tmp/auto.ini" <<'EOF'
 [experiment]
 name            = e2e-auto

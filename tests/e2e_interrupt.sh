@@ -9,10 +9,6 @@
 NAME=e2e_interrupt
 . "$(dirname "$0")/lib.sh"
 
-q() {
-	sqlite3 -readonly "$db" "$1"
-}
-
 # 2 x 10000 configurations x 4 repetitions: writing the plan takes a while.
 cat > "$tmp/big.ini" <<'EOF'
 [experiment]

@@ -5,21 +5,15 @@
 # absurd values that must not count), a second label as a second level.
 # The json must parse and carry the published variance components; the
 # advice must follow the costs given; bad input must exit 2.
-set -u
-CONTEND=${CONTEND:-./contend}
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "e2e_levels: SKIP: python3 not found"
-	exit 0
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "e2e_levels: FAIL: $*" >&2; exit 1; }
+NAME=e2e_levels
+. "$(dirname "$0")/lib.sh"
+need_python3
 
 python3 -m json.tool tests/data/levels/looms.json >/dev/null ||
 	fail "golden tests/data/levels/looms.json is not valid json"
 
 db="$tmp/levels.db"
-python3 - "$db" db/schema.sql <<'EOF' || fail "could not build the database"
+python3 - "$db" db/schema.sql <<'EOF' || die "could not build the database"
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 db.executescript(open(sys.argv[2]).read())
@@ -57,7 +51,7 @@ EOF
 		echo "e2e_levels: SKIP: 'contend report --levels' is not wired yet"
 		exit 0
 	fi
-	fail "json report exited $?: $(cat "$tmp/err")"
+	die "json report exited $?: $(cat "$tmp/err")"
 }
 python3 - "$tmp/out.json" <<'EOF' || fail "json content"
 import json, sys
@@ -97,16 +91,10 @@ grep -q "as few runs per boot as possible" "$tmp/free.txt" ||
 grep -q "invocation means" "$tmp/free.txt" ||
 	fail "the text does not state the unit of replication"
 
-expect_status() {
-	want=$1
-	shift
-	"$CONTEND" "$@" >/dev/null 2>&1
-	got=$?
-	[ "$got" -eq "$want" ] || fail "'contend $*' exited $got, not $want"
-}
 expect_status 2 report --levels no-such-level --db "$db"
 expect_status 2 report --levels looms --db "$db" --metric nope
 expect_status 2 report --levels looms --db "$db" --format csv
 expect_status 2 report --levels looms --db "$db" --boot-cost -1
-expect_status 1 report --levels looms --db "$tmp/missing.db"
-exit 0
+# A database that is not there is bad input, as a bad one is.
+expect_status 2 report --levels looms --db "$tmp/missing.db"
+[ "$fails" -eq 0 ]

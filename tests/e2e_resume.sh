@@ -9,10 +9,6 @@
 NAME=e2e_resume
 . "$(dirname "$0")/lib.sh"
 
-q() {
-	sqlite3 -readonly "$db" "$1"
-}
-
 # Sequential order: seq 0-3 fast, 4-5 slow (1 s each), 6-7 fast.
 cat > "$tmp/resume.ini" <<'EOF'
 [experiment]

@@ -6,10 +6,6 @@
 NAME=e2e_run
 . "$(dirname "$0")/lib.sh"
 
-q() {
-	sqlite3 -readonly "$1" "$2"
-}
-
 cat > "$tmp/faults.ini" <<'EOF'
 [experiment]
 name        = e2e-faults

@@ -7,10 +7,6 @@
 NAME=e2e_start_latency
 . "$(dirname "$0")/lib.sh"
 
-q() {
-	sqlite3 -readonly "$1" "$2"
-}
-
 cat > "$tmp/lat.ini" <<'INI'
 [experiment]
 name        = e2e-start-latency

@@ -183,6 +183,33 @@ fail:
 	return -1;
 }
 
+/*
+ * Writes the fixture into the database file at path (created if missing)
+ * and closes it.  Returns the experiment id, or -1; with uuid not NULL,
+ * copies the experiment's uuid there (37 bytes).
+ */
+static inline int64_t fx_build_file(const char *path, const struct fx_names *nm,
+				    char *uuid)
+{
+	struct store *s;
+	struct experiment_row e;
+	int64_t id;
+
+	if (store_open(path, STORE_CREATE, &s))
+		return -1;
+	id = fx_build(s, nm);
+	if (id > 0 && uuid) {
+		if (store_experiment_get(s, id, &e)) {
+			id = -1;
+		} else {
+			strcpy(uuid, e.uuid);
+			experiment_row_release(&e);
+		}
+	}
+	store_close(s);
+	return id;
+}
+
 static inline bool fx_same(double a, double b)
 {
 	return !memcmp(&a, &b, sizeof(a));

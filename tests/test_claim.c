@@ -18,6 +18,7 @@
 #include "db/store.h"
 #include "runner/claim.h"
 #include "runner/util.h"
+#include "tests/tmpdir.h"
 
 struct ctx {
 	char dir[64], path[96];
@@ -30,10 +31,7 @@ static int setup(void **state)
 	struct ctx *c = calloc(1, sizeof(*c));
 	struct experiment_row e = { 0 };
 
-	if (!c)
-		return -1;
-	strcpy(c->dir, "/tmp/contend-claim-XXXXXX");
-	if (!mkdtemp(c->dir)) {
+	if (!c || tmpdir_create(c->dir, sizeof(c->dir), "claim")) {
 		free(c);
 		return -1;
 	}
@@ -54,14 +52,12 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct ctx *c = *state;
-	char cmd[128];
+	int ret;
 
 	store_close(c->s);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", c->dir);
-	if (system(cmd))
-		return -1;
+	ret = tmpdir_remove(c->dir);
 	free(c);
-	return 0;
+	return ret;
 }
 
 static char *held(struct ctx *c)

@@ -27,7 +27,7 @@
 #include "runner/util.h"
 #include "runner/workload.h"
 #include "runner/workloads/workloads.h"
-#include "tests/wlargs.h"
+#include "runner/param.h"
 
 /* ---- argv splitting ---------------------------------------------------- */
 
@@ -82,35 +82,53 @@ static void test_split(void **state)
 
 /* ---- runs -------------------------------------------------------------- */
 
-/* Arguments from "key", "value" pairs, NULL-terminated. */
-static void args(struct wl_args *a, const char *const *kv)
+/*
+ * Arguments from "key", "value" pairs, NULL-terminated, through the real
+ * parser (metric.NAME keys are a family, not table rows).  0, or -1 with
+ * the parser's message in err.
+ */
+static int args(struct wl_args *a, const char *const *kv, char *err,
+		size_t len)
 {
-	targs_init(a, &command_workload, 0);
-	for (; *kv; kv += 2)
-		targs_set(a, kv[0], kv[1]);
+	char *items[64] = { NULL };
+	size_t n = 0, i;
+	int ret;
+
+	for (; *kv; kv += 2) {
+		assert_true(n < ARRAY_SIZE(items));
+		items[n++] = xasprintf("%s=%s", kv[0], kv[1]);
+	}
+	ret = args_from_kv(&command_workload, n, items, a, err, len);
+	for (i = 0; i < n; i++)
+		free(items[i]);
+	return ret;
 }
 
 static int run(const char *const *kv, struct result *r)
 {
 	struct wl_args a;
+	char err[256];
 	int ret;
 
-	args(&a, kv);
+	if (args(&a, kv, err, sizeof(err)))
+		fail_msg("%s", err);
 	result_init(r);
 	ret = command_workload.run(&a, r);
-	targs_release(&a);
+	args_release(&a);
 	return ret;
 }
 
+/* The parser's verdict, then the workload's validate. */
 static int validate(const char *const *kv, char *err, size_t len)
 {
 	struct wl_args a;
 	int ret;
 
-	args(&a, kv);
+	if (args(&a, kv, err, len))
+		return -1;
 	err[0] = '\0';
 	ret = command_workload.validate(&a, err, len);
-	targs_release(&a);
+	args_release(&a);
 	return ret;
 }
 
@@ -134,8 +152,9 @@ static void test_several_regexes(void **state)
 		"argv", FOUR_LINES,
 		"metric", "^ops ([0-9.]+)$", "scale", "2",
 		"contention", "^cont ([0-9.]+)",
-		"metric1", "latency_us = ^lat ([0-9]+)$", "scale1", "1000",
-		"metric2", "  last_ops=ops ([0-9]+)$",
+		"metric.latency_us", "^lat ([0-9]+)$",
+		"scale.latency_us", "1000",
+		"metric.last_ops", "ops ([0-9]+)$",
 		NULL
 	};
 	struct result r;
@@ -155,7 +174,7 @@ static void test_several_regexes(void **state)
 static void test_group_not_a_number(void **state)
 {
 	const char *const kv[] = {
-		"argv", FOUR_LINES, "metric3", "word = ^(ops) [0-9]+", NULL
+		"argv", FOUR_LINES, "metric.word", "^(ops) [0-9]+", NULL
 	};
 	struct result r;
 
@@ -184,18 +203,25 @@ static void test_no_match(void **state)
 
 struct bad_case {
 	const char *key, *value;
-	const char *want;       /* in the message, which starts with key */
+	const char *want;       /* in the message, which names the key */
 };
 
 static const struct bad_case bad[] = {
 	{ "metric", "([0-9]+", "invalid regex" },
 	{ "metric", "[0-9]+", "no capture group" },
 	{ "contention", "(a|", "invalid regex" },
-	{ "metric3", "x = ([0-9]+", "invalid regex" },
-	{ "metric1", "= ([0-9]+)", "NAME = REGEX" },
-	{ "metric2", "1abc = ([0-9]+)", "NAME = REGEX" },
-	{ "metric2", "no regex here", "NAME = REGEX" },
-	{ "metric4", "throughput = ([0-9]+)", "already used" },
+	{ "metric.x", "([0-9]+", "invalid regex" },
+	{ "metric.x", "no group here", "no capture group" },
+	{ "metric.x", "", "no capture group" },
+	{ "metric.1abc", "([0-9]+)", "not a digit first" },
+	{ "metric.", "([0-9]+)", "not a digit first" },
+	{ "metric.a b", "([0-9]+)", "not a digit first" },
+	{ "metric.throughput", "([0-9]+)", "the workload's own metric" },
+	{ "metric.contention_rate", "([0-9]+)", "the workload's own metric" },
+	{ "metric.elapsed_s", "([0-9]+)", "the workload's own metric" },
+	{ "scale.lat", "1000", "there is no metric.lat to scale" },
+	{ "scale.lat", "fast", "scale.lat: " },
+	{ "metric", "(x)++++", "too deeply" },
 	/*
 	 * Stacked and nested repetitions: glibc's regcomp would take GBs of
 	 * memory for these (found by fuzz_command; the input that ran it out
@@ -232,36 +258,71 @@ static void test_validate_errors(void **state)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		const char *kv[] = { "argv", "true", bad[i].key, bad[i].value,
 				     NULL };
+		/* argv's own cases replace the default "true" */
+		const char *const *k = strcmp(bad[i].key, "argv") ? kv : kv + 2;
 		char err[256];
 
-		if (validate(kv, err, sizeof(err)) != -1)
+		if (validate(k, err, sizeof(err)) != -1)
 			fail_msg("%s = %s: accepted", bad[i].key, bad[i].value);
-		if (strncmp(err, bad[i].key, strlen(bad[i].key)) != 0 ||
-		    !strstr(err, bad[i].want))
+		if (!strstr(err, bad[i].key) || !strstr(err, bad[i].want))
 			fail_msg("%s = %s: '%s'", bad[i].key, bad[i].value, err);
 	}
 }
 
+/* A metric name given twice is refused by the parser, before validate. */
 static void test_duplicate_names(void **state)
 {
 	const char *const kv[] = {
-		"argv", "true", "metric1", "a = (x)", "metric5", "a = (y)", NULL
+		"argv", "true", "metric.a", "(x)", "metric.a", "(y)", NULL
 	};
 	char err[256];
 
 	(void)state;
 	assert_int_equal(validate(kv, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "metric5: metric name 'a' is already used"));
+	assert_string_equal(err, "'metric.a' is given twice");
+}
+
+/* Any number of metrics, not eight: 20 of them, each its own value. */
+static void test_many_metrics(void **state)
+{
+	const char *kv[2 * 42 + 1] = { "argv", "seq 101 120" };
+	char *owned[40];
+	struct result r;
+	size_t i, n = 2;
+
+	(void)state;
+	for (i = 0; i < 20; i++) {
+		owned[2 * i] = xasprintf("metric.m%zu", i);
+		owned[2 * i + 1] = xasprintf("^(1%02zu)$", i + 1);
+		kv[n++] = owned[2 * i];
+		kv[n++] = owned[2 * i + 1];
+	}
+	kv[n++] = "scale.m7";
+	kv[n++] = "0.5";
+	kv[n] = NULL;
+	if (run(kv, &r))
+		fail_msg("%s", r.error);
+	for (i = 0; i < 20; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "m%zu", i);
+		assert_near(result_value(&r, name),
+			    (101.0 + (double)i) * (i == 7 ? 0.5 : 1));
+	}
+	result_release(&r);
+	for (i = 0; i < 40; i++)
+		free(owned[i]);
 }
 
 static void test_validate_ok(void **state)
 {
 	const char *const kv[] = {
 		"argv", "true", "metric", "(x)", "env", "A=1 B=\"two words\"",
-		"metric8", "z_8 = a(b)c",
+		"metric.z_8", "a(b)c",
 		/* Realistic regexes stay far below the repetition cap. */
 		"contention", "([0-9]{1,3}(,[0-9]{3})*(\\.[0-9]+)?) [[:alpha:]]+/s",
-		"metric1", "lat = (([0-9]+|[0-9]*\\.[0-9]+)(e[-+]?[0-9]+)?)",
+		"metric.lat", "(([0-9]+|[0-9]*\\.[0-9]+)(e[-+]?[0-9]+)?)",
+		"scale.lat", "1e-3",
 		NULL
 	};
 	const char *const sh[] = {
@@ -482,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_no_match),
 		cmocka_unit_test(test_validate_errors),
 		cmocka_unit_test(test_duplicate_names),
+		cmocka_unit_test(test_many_metrics),
 		cmocka_unit_test(test_validate_ok),
 		cmocka_unit_test(test_output_cap),
 		cmocka_unit_test(test_missing_command),

@@ -114,6 +114,18 @@ struct valid_case {
 	void (*check)(const struct experiment_config *c);
 };
 
+static void check_fixed_work(const struct experiment_config *c)
+{
+	const struct config_entry *e = &c->entries[0];
+
+	assert_int_equal(e->nkv, 5);
+	assert_true(near(e->set.runtime_s, 0));
+	assert_int_equal(e->set.jobs, 0);
+	assert_true(near(e->set.timeout_s, 300));
+	assert_string_equal(config_primary_metric(e), "elapsed_s");
+	assert_string_equal(config_primary_metric(&c->entries[1]), "elapsed_s");
+}
+
 static void check_minimal(const struct experiment_config *c)
 {
 	const struct config_entry *e = &c->entries[0];
@@ -325,6 +337,40 @@ static const struct valid_case valid_cases[] = {
 	  "[experiment]\nname = c\n[workload w]\ntype = noop\ncpus = 1,0\n", 1,
 	  { "threads=1 spin=100 fault=none jitter=0 runtime=1 cpus=0-1" },
 	  check_cpus },
+	/*
+	 * Family keys (metric.NAME, scale.NAME) come after the table's keys,
+	 * ordered by key whatever their order in the file, so the two files
+	 * below name the same configurations; a family key sweeps.
+	 */
+	{ "family keys",
+	  "[experiment]\nname = f\n[workload c]\ntype = command\n"
+	  "argv = true\nscale.b = 2, 3\nmetric.b = b ([0-9]+)\n"
+	  "metric.a = (a)\n", 2,
+	  { "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
+	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=2",
+	    "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
+	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3" },
+	  NULL },
+	{ "family keys, other order",
+	  "[experiment]\nname = f\n[workload c]\ntype = command\n"
+	  "metric.a = (a)\nmetric.b = b ([0-9]+)\nargv = true\n"
+	  "scale.b = 2, 3\n", 2,
+	  { "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
+	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=2",
+	    "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
+	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3" },
+	  NULL },
+	/*
+	 * chat does fixed work of its own: no runtime or jobs key, the
+	 * [experiment]'s runtime is not inherited, and the default timeout
+	 * is the fixed-work one.
+	 */
+	{ "fixed work of its own",
+	  "[experiment]\nname = c\nruntime = 2s\n[workload c]\ntype = chat\n"
+	  "users = 2, 3\n", 2,
+	  { "rooms=10 users=2 messages=100 size=100 mode=threads",
+	    "rooms=10 users=3 messages=100 size=100 mode=threads" },
+	  check_fixed_work },
 	/* 2 counts x 4 bigs (1, 10, 100, 1000) x 2 periods x 2 flags = 32 */
 	{ "every parameter type",
 	  "[experiment]\nname = t\n[workload p]\ntype = paramtest\n"

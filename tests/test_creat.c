@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -32,6 +31,7 @@
 #include "runner/workload.h"
 #include "runner/workloads/lockstat.h"
 #include "runner/workloads/workloads.h"
+#include "tests/tmpdir.h"
 #include "tests/wlargs.h"
 
 struct fixture {
@@ -69,19 +69,6 @@ static int teardown(void **state)
 	free(f->secret);
 	free(f);
 	return 0;
-}
-
-static size_t entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)))
-		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-	closedir(d);
-	return n;
 }
 
 /* inotify event counts on the scratch directory, read after the run. */
@@ -168,7 +155,7 @@ static void test_jobs_exact_reuse(void **state)
 	assert_true(fabs(result_value(&r, "ops_per_process") * 3 -
 			 result_value(&r, "throughput")) <
 		    1e-9 * result_value(&r, "throughput"));
-	assert_int_equal(entries(f->scratch), 0);
+	assert_int_equal(tmpdir_entries(f->scratch), 0);
 	result_release(&r);
 }
 
@@ -185,7 +172,7 @@ static void test_jobs_exact_new_files(void **state)
 	assert_int_equal(ev.close_write, 2 * 25);
 	assert_int_equal(ev.del, 2 * 25);
 	assert_int_equal(result_value(&r, "ops"), 50);
-	assert_int_equal(entries(f->scratch), 0);
+	assert_int_equal(tmpdir_entries(f->scratch), 0);
 	result_release(&r);
 }
 
@@ -224,7 +211,7 @@ static void test_runtime(void **state)
 		sum += r.thread_ops[i];
 	assert_true(sum > 0);
 	assert_int_equal(result_value(&r, "ops"), sum);
-	assert_int_equal(entries(f->scratch), 0);
+	assert_int_equal(tmpdir_entries(f->scratch), 0);
 	result_release(&r);
 	targs_release(&a);
 }
@@ -348,8 +335,8 @@ static void test_own_scratch(void **state)
 	result_init(&r);
 	assert_int_equal(creat_workload.run(&a, &r), 0);
 	assert_int_equal(result_value(&r, "ops"), 20);
-	assert_int_equal(entries(parent), 0);
-	assert_int_equal(entries(f->base), 3); /* contend.*, secret, own */
+	assert_int_equal(tmpdir_entries(parent), 0);
+	assert_int_equal(tmpdir_entries(f->base), 3); /* contend.*, secret, own */
 	result_release(&r);
 	targs_release(&a);
 	free(dotdot);

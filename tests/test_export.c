@@ -11,13 +11,14 @@
 
 #include <cmocka.h>
 
-#include <ftw.h>
 #include <sys/stat.h>
 
 #include "db/store.h"
 #include "runner/commands.h"
 #include "tests/capture.h"
+#include "tests/checks.h"
 #include "tests/store_fixture.h"
+#include "tests/tmpdir.h"
 
 static const struct fx_names plain = {
 	"lockdep-effect", "v6.1", "mutex", "mutex-4", NULL,
@@ -41,66 +42,27 @@ static const char csv_header[] =
 #define FX_THREAD_ROWS 10
 
 struct ctx {
-	char dir[64];
+	char dir[64];   /* first: see tmpdir_teardown */
 	char db[96];
 	char uuid[2][40];
 };
-
-static int rm_entry(const char *p, const struct stat *sb, int flag,
-		    struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
 
 static int setup(void **state)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
 	const struct fx_names *nm[] = { &plain, &hostile };
-	struct store *s;
-	struct experiment_row e;
 	size_t i;
 
-	if (!c)
-		return -1;
-	strcpy(c->dir, "/tmp/contend-export-XXXXXX");
-	if (!mkdtemp(c->dir)) {
+	if (!c || tmpdir_create(c->dir, sizeof(c->dir), "export")) {
 		free(c);
 		return -1;
 	}
 	snprintf(c->db, sizeof(c->db), "%s/x.db", c->dir);
 	*state = c;
-	if (store_open(c->db, STORE_CREATE, &s))
-		return -1;
-	for (i = 0; i < 2; i++) {
-		int64_t id = fx_build(s, nm[i]);
-
-		if (id < 0 || store_experiment_get(s, id, &e)) {
-			store_close(s);
+	for (i = 0; i < 2; i++)
+		if (fx_build_file(c->db, nm[i], c->uuid[i]) < 0)
 			return -1;
-		}
-		strcpy(c->uuid[i], e.uuid);
-		experiment_row_release(&e);
-	}
-	store_close(s);
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct ctx *c = *state;
-
-	nftw(c->dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-	free(c);
-	return 0;
-}
-
-static void assert_contains(const char *hay, const char *needle)
-{
-	if (!strstr(hay, needle))
-		fail_msg("'%s' not found in '%s'", needle, hay);
 }
 
 /*
@@ -375,17 +337,20 @@ static void default_database(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(csv_plain, setup, teardown),
+		cmocka_unit_test_setup_teardown(csv_plain, setup,
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(csv_quoting_roundtrip, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(json_escaping, setup, teardown),
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(json_escaping, setup,
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(all_experiments, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(empty_database, setup, teardown),
-		cmocka_unit_test_setup_teardown(errors, setup, teardown),
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(empty_database, setup,
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(errors, setup, tmpdir_teardown),
 		cmocka_unit_test(help),
 		cmocka_unit_test_setup_teardown(default_database, setup,
-						teardown),
+						tmpdir_teardown),
 	};
 
 	return cmocka_run_group_tests_name("export", tests, NULL, NULL);

@@ -16,12 +16,10 @@
 
 #include <cmocka.h>
 
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
@@ -30,19 +28,10 @@
 
 #include "analysis/levels.h"
 #include "db/store.h"
-
-/* |got - want| <= rel |want| + abs, with both values in the message. */
-static void check_close_at(const char *what, double got, double want,
-			   double rel, double abs_tol, const char *file, int line)
-{
-	double tol = rel * fabs(want) + abs_tol;
-
-	if (!(fabs(got - want) <= tol))
-		fail_msg("%s:%d: %s = %.17g, want %.17g (tolerance %.3g)", file,
-			 line, what, got, want, tol);
-}
-#define check_close(what, got, want, rel, abs_tol) \
-	check_close_at(what, got, want, rel, abs_tol, __FILE__, __LINE__)
+#include "tests/capture.h"
+#include "tests/checks.h"
+#include "tests/golden.h"
+#include "tests/tmpdir.h"
 
 /* ---- a temporary database ---- */
 
@@ -52,23 +41,11 @@ struct ctx {
 	struct store *s;
 };
 
-static int rm_entry(const char *p, const struct stat *sb, int flag,
-		    struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
 static int setup(void **state)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
 
-	if (!c)
-		return -1;
-	strcpy(c->dir, "/tmp/contend-levels-XXXXXX");
-	if (!mkdtemp(c->dir)) {
+	if (!c || tmpdir_create(c->dir, sizeof(c->dir), "levels")) {
 		free(c);
 		return -1;
 	}
@@ -88,7 +65,7 @@ static int teardown(void **state)
 
 	if (c->s)
 		store_close(c->s);
-	nftw(c->dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	tmpdir_remove(c->dir);
 	free(c);
 	return 0;
 }
@@ -630,70 +607,22 @@ static void test_advice(void **state)
 
 /* ---- the command ---- */
 
-static char *slurp(FILE *f)
-{
-	long len;
-	char *buf;
-
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	len = ftell(f);
-	assert_true(len >= 0);
-	rewind(f);
-	buf = malloc((size_t)len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-	buf[len] = '\0';
-	return buf;
-}
-
 /* Runs levels_report with stdout and stderr captured; its exit status. */
 static int run_report(char **argv, char **out, char **err)
 {
-	FILE *fo = tmpfile(), *fe = tmpfile();
-	int so, se, ret, argc = 0;
+	struct capture_fd o, e;
+	int ret, argc = 0;
 
-	assert_true(fo && fe);
 	while (argv[argc])
 		argc++;
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	assert_true(dup2(fileno(fo), 1) >= 0 && dup2(fileno(fe), 2) >= 0);
-	ret = levels_report(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	*out = slurp(fo);
-	*err = slurp(fe);
-	fclose(fo);
-	fclose(fe);
-	return ret;
-}
-
-/* The golden file, or (with CONTEND_UPDATE_GOLDEN set) write it. */
-static void check_golden(const char *path, const char *got)
-{
-	FILE *f;
-	char *want;
-
-	if (getenv("CONTEND_UPDATE_GOLDEN")) {
-		f = fopen(path, "w");
-		assert_non_null(f);
-		fputs(got, f);
-		fclose(f);
+	if (capture_fd_start(&o, 1) || capture_fd_start(&e, 2)) {
+		fail_msg("cannot capture stdout and stderr");
+		return -1;
 	}
-	f = fopen(path, "r");
-	if (!f)
-		fail_msg("golden file %s missing", path);
-	want = slurp(f);
-	fclose(f);
-	if (strcmp(want, got))
-		fail_msg("%s differs; got:\n%s", path, got);
-	free(want);
+	ret = levels_report(argc, argv);
+	*err = capture_fd_end(&e);
+	*out = capture_fd_end(&o);
+	return ret;
 }
 
 static void test_command_golden(void **state)
@@ -710,7 +639,7 @@ static void test_command_golden(void **state)
 	build_looms(c->s);
 	assert_int_equal(run_report(text, &out, &err), 0);
 	assert_string_equal(err, "");
-	check_golden("tests/data/levels/looms.txt", out);
+	golden_check("tests/data/levels/looms.txt", out, strlen(out));
 	free(out);
 	free(err);
 	/*
@@ -721,7 +650,7 @@ static void test_command_golden(void **state)
 	assert_string_equal(err, "");
 	assert_non_null(strstr(out, "\"n_opt\": 8.08636021686434"));
 	assert_non_null(strstr(out, "\"gain\": 1.0081046423545"));
-	check_golden("tests/data/levels/looms.json", out);
+	golden_check("tests/data/levels/looms.json", out, strlen(out));
 	free(out);
 	free(err);
 }
@@ -750,8 +679,9 @@ static const struct exit_case exit_cases[] = {
 			      "--confidence", "95" }, 2, "--confidence" },
 	{ "unknown option", { "report", "--levels", "looms", "--bogus" }, 2,
 	  "unknown option" },
+	/* A database file that is not there is bad input (RELIABILITY.md). */
 	{ "missing database", { "report", "--levels", "looms", "--db",
-				"/nonexistent/x.db" }, 1, "/nonexistent/x.db" },
+				"/nonexistent/x.db" }, 2, "/nonexistent/x.db" },
 	{ "metric by name", { "report", "--levels", "looms", "--db", "DB",
 			      "--metric", "elapsed_s", "--boot-cost", "2m" }, 0,
 	  "" },

@@ -11,14 +11,15 @@
 
 #include <cmocka.h>
 
-#include <ftw.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 
 #include "db/store.h"
 #include "runner/commands.h"
 #include "tests/capture.h"
+#include "tests/checks.h"
 #include "tests/store_fixture.h"
+#include "tests/tmpdir.h"
 
 static const struct fx_names names_a = {
 	"lockdep-effect", "v6.1", "mutex", "mutex-4", NULL,
@@ -35,42 +36,15 @@ static const struct fx_names names_out = {
 };
 
 struct ctx {
-	char dir[64];
+	char dir[64];   /* first: see tmpdir_teardown */
 	char a[96], b[96], out[96], text[96];
 	char uuid[3][40];   /* a: plain, a: hostile, b */
 };
 
-static int rm_entry(const char *p, const struct stat *sb, int flag,
-		    struct FTW *ftw)
+/* Adds the fixture named nm to the database at path; its uuid to uuid. */
+static void build(const char *path, const struct fx_names *nm, char *uuid)
 {
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
-static void uuid_of(const char *path, int64_t id, char *uuid)
-{
-	struct store *s;
-	struct experiment_row e;
-
-	assert_int_equal(store_open(path, STORE_RDONLY, &s), 0);
-	assert_int_equal(store_experiment_get(s, id, &e), 0);
-	strcpy(uuid, e.uuid);
-	experiment_row_release(&e);
-	store_close(s);
-}
-
-static int64_t build(const char *path, const struct fx_names *nm)
-{
-	struct store *s;
-	int64_t id;
-
-	assert_int_equal(store_open(path, STORE_CREATE, &s), 0);
-	id = fx_build(s, nm);
-	assert_true(id > 0);
-	store_close(s);
-	return id;
+	assert_true(fx_build_file(path, nm, uuid) > 0);
 }
 
 /* A holds two experiments, B one, OUT one of its own. */
@@ -78,10 +52,7 @@ static int setup(void **state)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
 
-	if (!c)
-		return -1;
-	strcpy(c->dir, "/tmp/contend-merge-XXXXXX");
-	if (!mkdtemp(c->dir)) {
+	if (!c || tmpdir_create(c->dir, sizeof(c->dir), "merge")) {
 		free(c);
 		return -1;
 	}
@@ -89,20 +60,11 @@ static int setup(void **state)
 	snprintf(c->b, sizeof(c->b), "%s/b.db", c->dir);
 	snprintf(c->out, sizeof(c->out), "%s/out.db", c->dir);
 	snprintf(c->text, sizeof(c->text), "%s/notes.txt", c->dir);
-	uuid_of(c->a, build(c->a, &names_a), c->uuid[0]);
-	uuid_of(c->a, build(c->a, &names_hostile), c->uuid[1]);
-	uuid_of(c->b, build(c->b, &names_b), c->uuid[2]);
-	build(c->out, &names_out);
+	build(c->a, &names_a, c->uuid[0]);
+	build(c->a, &names_hostile, c->uuid[1]);
+	build(c->b, &names_b, c->uuid[2]);
+	build(c->out, &names_out, NULL);
 	*state = c;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct ctx *c = *state;
-
-	nftw(c->dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-	free(c);
 	return 0;
 }
 
@@ -217,30 +179,6 @@ static long long count(const char *path, const char *sql)
 	return n;
 }
 
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long len;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	*n = (size_t)len;
-	return buf;
-}
-
-static void assert_contains(const char *hay, const char *needle)
-{
-	if (!strstr(hay, needle))
-		fail_msg("'%s' not found in '%s'", needle, hay);
-}
-
 static void same_rows(const char *src, const char *dst, const char *uuid)
 {
 	size_t rs[NDUMP], rd[NDUMP], q;
@@ -326,18 +264,15 @@ static void merge_leaves_inputs_untouched(void **state)
 {
 	struct ctx *c = *state;
 	struct captured r;
-	size_t n0, n1;
-	char *before = slurp(c->a, &n0), *after;
+	size_t n;
+	char *before = slurp(c->a, &n);
 
 	assert_int_equal(capture_run(&r, cmd_merge, "merge", c->out, c->a, CAPTURE_END),
 			 0);
 	assert_int_equal(r.status, 0);
 	captured_release(&r);
-	after = slurp(c->a, &n1);
-	assert_int_equal(n0, n1);
-	assert_memory_equal(before, after, n0);
+	assert_file_holds(c->a, before, n);
 	free(before);
-	free(after);
 }
 
 static void merge_into_new_file(void **state)
@@ -395,15 +330,16 @@ static void merge_refuses_bad_input(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(merge_roundtrip, setup, teardown),
+		cmocka_unit_test_setup_teardown(merge_roundtrip, setup,
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(merge_again_skips, setup,
-						teardown),
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(merge_leaves_inputs_untouched,
-						setup, teardown),
+						setup, tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(merge_into_new_file, setup,
-						teardown),
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(merge_refuses_bad_input, setup,
-						teardown),
+						tmpdir_teardown),
 	};
 
 	return cmocka_run_group_tests_name("merge", tests, NULL, NULL);

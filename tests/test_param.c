@@ -275,9 +275,10 @@ static const struct param_def wl_params[] = {
 	{ "mode", PT_ENUM, "red", 0, 0, colors, "" },
 	{ "name", PT_STRING, "x y", 0, 0, NULL, "" },
 	{ "mask", PT_CPUS, "0-1", 0, 0, NULL, "" },
+	{ "tag.NAME", PT_INT, NULL, 0, 9, NULL, "a family" },
 };
 static const struct workload wl_t = {
-	.name = "t", .summary = "", .params = wl_params, .nparams = 4,
+	.name = "t", .summary = "", .params = wl_params, .nparams = 5,
 };
 static const struct param_def req_params[] = {
 	{ "argv", PT_STRING, NULL, 0, 0, NULL, "" },
@@ -285,6 +286,18 @@ static const struct param_def req_params[] = {
 static const struct workload wl_req = {
 	.name = "r", .summary = "", .params = req_params, .nparams = 1,
 };
+static const struct workload wl_fixed = {
+	.name = "f", .summary = "", .params = req_params, .nparams = 1,
+	.flags = WL_OWN_DURATION,
+};
+
+static void check_fixed(const struct wl_args *a)
+{
+	assert_string_equal(a->v[0].s, "x");
+	assert_true(fpclassify(a->runtime_s) == FP_ZERO);
+	assert_int_equal(a->jobs, 0);
+}
+
 static const struct param_def bad_params[] = {
 	{ "n", PT_INT, "200", 0, 10, NULL, "" },
 };
@@ -295,7 +308,7 @@ static const struct workload wl_bad = {
 struct args_case {
 	const char *name;
 	const struct workload *wl;
-	const char *kv[4];
+	const char *kv[5];
 	const char *err; /* NULL: success, checked by check() */
 	void (*check)(const struct wl_args *a);
 };
@@ -313,6 +326,7 @@ static void check_defaults(const struct wl_args *a)
 	assert_false(a->has_cpus);
 	assert_int_equal(cpulist_parse(a->v[3].s, &set), 0);
 	assert_int_equal(CPU_COUNT(&set), 2);
+	assert_int_equal(a->nmembers, 0);
 }
 
 static void check_set(const struct wl_args *a)
@@ -340,6 +354,22 @@ static void check_cpus(const struct wl_args *a)
 static void check_required(const struct wl_args *a)
 {
 	assert_string_equal(a->v[0].s, "/bin/true --x");
+}
+
+/* Family keys arrive ordered by key, whatever order they were given in. */
+static void check_members(const struct wl_args *a)
+{
+	assert_int_equal(a->v[0].i, 3);
+	assert_int_equal(a->nmembers, 3);
+	assert_string_equal(a->members[0].key, "tag.a");
+	assert_string_equal(a->members[0].name, "a");
+	assert_int_equal(a->members[0].v.i, 1);
+	assert_string_equal(a->members[1].key, "tag.a_2");
+	assert_int_equal(a->members[1].v.i, 0);
+	assert_string_equal(a->members[2].key, "tag.b");
+	assert_string_equal(a->members[2].name, "b");
+	assert_int_equal(a->members[2].v.i, 9);
+	assert_int_equal(a->members[2].param, 4);
 }
 
 static const struct args_case args_cases[] = {
@@ -372,6 +402,30 @@ static const struct args_case args_cases[] = {
 	  "0-3,6)", NULL },
 	{ "bad runtime", &wl_t, { "runtime=0" },
 	  "runtime: 0 is out of range (1ms .. 24h)", NULL },
+	{ "family", &wl_t, { "tag.b=9", "threads=3", "tag.a_2=0", "tag.a=1" },
+	  NULL, check_members },
+	{ "family name digit", &wl_t, { "tag.1x=1" },
+	  "'tag.1x': the NAME of tag.NAME is letters, digits and _, not a "
+	  "digit first, under 48 characters", NULL },
+	{ "family name empty", &wl_t, { "tag.=1" },
+	  "'tag.': the NAME of tag.NAME is letters, digits and _, not a "
+	  "digit first, under 48 characters", NULL },
+	{ "family name dash", &wl_t, { "tag.a-b=1" },
+	  "'tag.a-b': the NAME of tag.NAME is letters, digits and _, not a "
+	  "digit first, under 48 characters", NULL },
+	{ "family twice", &wl_t, { "tag.a=1", "tag.b=2", "tag.a=3" },
+	  "'tag.a' is given twice", NULL },
+	{ "family range", &wl_t, { "tag.b=2", "tag.a=10" },
+	  "tag.a: 10 is out of range (0 .. 9)", NULL },
+	{ "family is not a key", &wl_t, { "tag=1" },
+	  "unknown parameter 'tag' for workload t", NULL },
+	{ "own duration", &wl_fixed, { "argv=x" }, NULL, check_fixed },
+	{ "own duration refuses runtime", &wl_fixed, { "argv=x", "runtime=1s" },
+	  "runtime: workload f runs for as long as its own parameters say: "
+	  "runtime and jobs do not apply", NULL },
+	{ "own duration refuses jobs", &wl_fixed, { "jobs=3", "argv=x" },
+	  "jobs: workload f runs for as long as its own parameters say: "
+	  "runtime and jobs do not apply", NULL },
 	{ "required missing", &wl_req, { NULL },
 	  "workload r needs a value for 'argv' (it has no default)", NULL },
 	{ "bad table default", &wl_bad, { NULL },
@@ -382,12 +436,12 @@ static const struct args_case args_cases[] = {
 static void test_args(void **state)
 {
 	const struct args_case *t = *state;
-	char *kv[4];
+	char *kv[5];
 	char err[512] = "";
 	struct wl_args a;
 	size_t n;
 
-	for (n = 0; n < 4 && t->kv[n]; n++)
+	for (n = 0; n < 5 && t->kv[n]; n++)
 		kv[n] = (char *)(uintptr_t)t->kv[n];
 	if (t->err) {
 		assert_int_equal(args_from_kv(t->wl, n, kv, &a, err,
@@ -402,6 +456,29 @@ static void test_args(void **state)
 	t->check(&a);
 	args_release(&a);
 	assert_null(a.wl);
+}
+
+/* WL_MAX_MEMBERS family keys are taken, one more is refused. */
+static void test_family_cap(void **state)
+{
+	char *kv[WL_MAX_MEMBERS + 1], err[512] = "";
+	struct wl_args a;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i <= WL_MAX_MEMBERS; i++)
+		kv[i] = xasprintf("tag.k%02zu=%zu", i, i % 10);
+	assert_int_equal(args_from_kv(&wl_t, WL_MAX_MEMBERS, kv, &a, err,
+				      sizeof(err)), 0);
+	assert_int_equal(a.nmembers, WL_MAX_MEMBERS);
+	assert_string_equal(a.members[WL_MAX_MEMBERS - 1].key, "tag.k31");
+	args_release(&a);
+	assert_int_equal(args_from_kv(&wl_t, WL_MAX_MEMBERS + 1, kv, &a, err,
+				      sizeof(err)), -1);
+	assert_string_equal(err, "'tag.k32': at most 32 keys of families "
+				 "(like tag.NAME) in one configuration");
+	for (i = 0; i <= WL_MAX_MEMBERS; i++)
+		free(kv[i]);
 }
 
 static void test_harness_table(void **state)
@@ -420,7 +497,7 @@ int main(void)
 {
 	size_t np = sizeof(parse_cases) / sizeof(parse_cases[0]);
 	size_t na = sizeof(args_cases) / sizeof(args_cases[0]);
-	struct CMUnitTest *tests = calloc(np + na + 4, sizeof(*tests));
+	struct CMUnitTest *tests = calloc(np + na + 5, sizeof(*tests));
 	size_t i, n = 0;
 	int ret;
 
@@ -438,6 +515,7 @@ int main(void)
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_describe);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_clip);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_harness_table);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_family_cap);
 	ret = _cmocka_run_group_tests("param", tests, n, NULL, NULL);
 	free(tests);
 	return ret;

@@ -22,6 +22,8 @@
 #include "analysis/analysis.h"
 #include "plots/plot.h"
 #include "tests/dataset_fixture.h"
+#include "tests/golden.h"
+#include "tests/tmpdir.h"
 
 #define GOLDEN_DIR "tests/data/plots"
 
@@ -93,8 +95,8 @@ static int setup(void **state)
 	analysis_opts_default(&o);
 	if (analysis_run(&e->fx.d, &o, &e->a))
 		return -1;
-	strcpy(e->dir, "/tmp/contend-plot-XXXXXX");
-	if (!mkdtemp(e->dir) || !getcwd(e->cwd, sizeof(e->cwd)))
+	if (tmpdir_create(e->dir, sizeof(e->dir), "plot") ||
+	    !getcwd(e->cwd, sizeof(e->cwd)))
 		return -1;
 	*state = e;
 	return 0;
@@ -103,33 +105,14 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct env *e = *state;
-	char *cmd = xasprintf("rm -rf '%s'", e->dir);
 
-	if (system(cmd) != 0)
+	if (tmpdir_remove(e->dir))
 		fprintf(stderr, "could not remove %s\n", e->dir);
-	free(cmd);
 	plot_set_release(&e->set);
 	analysis_release(&e->a);
 	fx_free(&e->fx);
 	free(e);
 	return 0;
-}
-
-static char *slurp_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = xmalloc((size_t)n + 1);
-	buf[fread(buf, 1, (size_t)n, f)] = '\0';
-	fclose(f);
-	return buf;
 }
 
 static off_t file_size(const char *path)
@@ -152,7 +135,6 @@ static void write_plots(struct env *e, bool render)
 static void test_golden_scripts(void **state)
 {
 	struct env *e = *state;
-	const char *update = getenv("CONTEND_UPDATE_GOLDEN");
 	const char *names[] = {
 		"scaling-1.gp", "scaling-1.dat", "contention-1.gp",
 		"contention-1.dat", "contention-2.gp", "order.gp", "order.dat",
@@ -167,23 +149,11 @@ static void test_golden_scripts(void **state)
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		char *got_path = xasprintf("%s/%s", e->dir, names[i]);
 		char *want_path = xasprintf("%s/%s", GOLDEN_DIR, names[i]);
-		char *got = slurp_file(got_path);
-		char *want;
+		size_t len = 0;
+		char *got = slurp(got_path, &len);
 
-		assert_non_null(got);
-		if (update && *update) {
-			FILE *f = fopen(want_path, "w");
-
-			assert_non_null(f);
-			fputs(got, f);
-			fclose(f);
-		}
-		want = slurp_file(want_path);
-		assert_non_null(want);
-		if (strcmp(got, want))
-			fail_msg("%s differs from %s", got_path, want_path);
+		golden_check(want_path, got, len);
 		free(got);
-		free(want);
 		free(got_path);
 		free(want_path);
 	}
@@ -249,7 +219,7 @@ static void test_html(void **state)
 		skip();
 	write_plots(e, true);
 	assert_int_equal(html_report(&e->a, &e->set, e->dir, path), 0);
-	html = slurp_file(path);
+	html = slurp(path, NULL);
 	assert_non_null(html);
 	for (c = 0; c < e->a.nconfigs; c++)
 		for (k = 0; k < e->a.configs[c].nflags; k++)

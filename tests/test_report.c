@@ -21,6 +21,7 @@
 
 #include "analysis/report.h"
 #include "tests/dataset_fixture.h"
+#include "tests/golden.h"
 
 #define GOLDEN_DIR "tests/data/report/"
 
@@ -110,53 +111,20 @@ static char *render(const struct analysis *a, enum report_format fmt,
 	return buf;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = xmalloc((size_t)n + 1);
-	*len = fread(buf, 1, (size_t)n, f);
-	buf[*len] = 0;
-	fclose(f);
-	return buf;
-}
-
 /* Compares with the golden file, or rewrites it under CONTEND_UPDATE_GOLDEN. */
 static void golden(enum report_format fmt, const char *file)
 {
 	struct fixture fx;
 	struct analysis a;
-	char path[256], *got, *want;
-	size_t glen, wlen = 0;
-	const char *update = getenv("CONTEND_UPDATE_GOLDEN");
+	char path[256], *got;
+	size_t glen;
 
 	build(&fx);
 	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
 	got = render(&a, fmt, &glen);
 	snprintf(path, sizeof(path), GOLDEN_DIR "%s", file);
-	if (update && *update == '1') {
-		FILE *f = fopen(path, "wb");
-
-		assert_non_null(f);
-		assert_int_equal(fwrite(got, 1, glen, f), glen);
-		fclose(f);
-	}
-	want = slurp(path, &wlen);
-	if (!want)
-		fail_msg("cannot read %s", path);
-	if (glen != wlen || memcmp(got, want, glen)) {
-		fprintf(stderr, "---- %s differs; got:\n%s", path, got);
-		fail_msg("%s differs from the report", path);
-	}
+	golden_check(path, got, glen);
 	free(got);
-	free(want);
 	analysis_release(&a);
 	fx_free(&fx);
 }

@@ -19,21 +19,9 @@
 #include <gsl/gsl_rng.h>
 
 #include "analysis/stats.h"
+#include "tests/checks.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-
-/* |got - want| <= rel |want| + abs, with both values in the message. */
-static void check_close_at(const char *what, double got, double want,
-			   double rel, double abs_tol, const char *file, int line)
-{
-	double tol = rel * fabs(want) + abs_tol;
-
-	if (!(fabs(got - want) <= tol))
-		fail_msg("%s:%d: %s = %.17g, want %.17g (tolerance %.3g)", file,
-			 line, what, got, want, tol);
-}
-#define check_close(what, got, want, rel, abs_tol) \
-	check_close_at(what, got, want, rel, abs_tol, __FILE__, __LINE__)
 
 /* The same, for a field of a named table case. */
 static void check_case_at(const char *name, const char *field, double got,

@@ -11,9 +11,7 @@
 #include <cmocka.h>
 
 #include <ctype.h>
-#include <dirent.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/resource.h>
@@ -22,7 +20,10 @@
 #include <unistd.h>
 
 #include "db/store.h"
+#include "runner/util.h"
+#include "tests/checks.h"
 #include "tests/store_fixture.h"
+#include "tests/tmpdir.h"
 
 static const struct fx_names plain = {
 	"lockdep-effect", "v6.1", "mutex", "mutex-4", NULL,
@@ -38,41 +39,20 @@ static const struct fx_names hostile = {
 };
 
 struct ctx {
-	char dir[64];
+	char dir[64];   /* first: see tmpdir_teardown */
 	char path[128];
 };
-
-static int rm_entry(const char *p, const struct stat *sb, int flag,
-		    struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
 
 static int setup(void **state)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
 
-	if (!c)
-		return -1;
-	strcpy(c->dir, "/tmp/contend-store-XXXXXX");
-	if (!mkdtemp(c->dir)) {
+	if (!c || tmpdir_create(c->dir, sizeof(c->dir), "store")) {
 		free(c);
 		return -1;
 	}
 	snprintf(c->path, sizeof(c->path), "%s/t.db", c->dir);
 	*state = c;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct ctx *c = *state;
-
-	nftw(c->dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-	free(c);
 	return 0;
 }
 
@@ -106,31 +86,7 @@ static const char *capture_end(void)
 	return captured;
 }
 
-static void assert_contains(const char *hay, const char *needle)
-{
-	if (!strstr(hay, needle))
-		fail_msg("'%s' not found in '%s'", needle, hay);
-}
-
 /* ---- files ---- */
-
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long len;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	len = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	*n = (size_t)len;
-	return buf;
-}
 
 static void spit(const char *path, const char *text)
 {
@@ -139,19 +95,6 @@ static void spit(const char *path, const char *text)
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
-}
-
-static size_t dir_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
 }
 
 static void raw_exec(const char *path, const char *sql)
@@ -178,13 +121,9 @@ static long long raw_int(sqlite3 *db, const char *sql)
 /* Builds the fixture in a fresh database at path and closes it. */
 static int64_t build_file(const char *path, const struct fx_names *nm)
 {
-	struct store *s;
-	int64_t id;
+	int64_t id = fx_build_file(path, nm, NULL);
 
-	assert_int_equal(store_open(path, STORE_CREATE, &s), 0);
-	id = fx_build(s, nm);
 	assert_true(id > 0);
-	store_close(s);
 	return id;
 }
 
@@ -295,7 +234,10 @@ static void injection_roundtrip(void **state)
 	store_close(s);
 }
 
-/* Opens path in every mode and expects each to fail with msg. */
+/*
+ * Opens path in every mode and expects each to fail with msg, as bad input
+ * (STORE_BAD_FILE: exit status 2).
+ */
 static void refuse_all_modes(const char *path, const char *msg)
 {
 	static const unsigned modes[] = { STORE_RDONLY, 0, STORE_CREATE };
@@ -305,7 +247,7 @@ static void refuse_all_modes(const char *path, const char *msg)
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
 		capture_start();
 		s = (struct store *)&s;
-		assert_int_equal(store_open(path, modes[i], &s), -1);
+		assert_int_equal(store_open(path, modes[i], &s), STORE_BAD_FILE);
 		assert_null(s);
 		assert_contains(capture_end(), msg);
 		assert_contains(captured, path);
@@ -315,18 +257,15 @@ static void refuse_all_modes(const char *path, const char *msg)
 static void newer_schema_refused(void **state)
 {
 	struct ctx *c = *state;
-	size_t n0, n1;
-	char *before, *after;
+	size_t n;
+	char *before;
 
 	build_file(c->path, &plain);
 	raw_exec(c->path, "PRAGMA user_version = 99");
-	before = slurp(c->path, &n0);
+	before = slurp(c->path, &n);
 	refuse_all_modes(c->path, "written by a newer contend (schema 99 > 1)");
-	after = slurp(c->path, &n1);
-	assert_int_equal(n0, n1);
-	assert_memory_equal(before, after, n0);
+	assert_file_holds(c->path, before, n);
 	free(before);
-	free(after);
 }
 
 static void not_a_database_refused(void **state)
@@ -335,16 +274,11 @@ static void not_a_database_refused(void **state)
 	static const char text[] =
 		"This is a plain text file, long enough to fill the header of "
 		"a SQLite database and then some more text, not a database.\n";
-	size_t n;
-	char *after;
 
 	spit(c->path, text);
 	refuse_all_modes(c->path, "file is not a database");
-	after = slurp(c->path, &n);
-	assert_int_equal(n, strlen(text));
-	assert_memory_equal(after, text, n);
-	free(after);
-	assert_int_equal(dir_entries(c->dir), 1);
+	assert_file_holds(c->path, text, strlen(text));
+	assert_int_equal(tmpdir_entries(c->dir), 1);
 }
 
 static void truncated_refused(void **state)
@@ -358,7 +292,7 @@ static void truncated_refused(void **state)
 	assert_true(st.st_size >= 4L * 4096);
 	assert_int_equal(truncate(c->path, st.st_size / 2), 0);
 	capture_start();
-	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), -1);
+	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), STORE_BAD_FILE);
 	assert_contains(capture_end(), "truncated or corrupt");
 	assert_int_equal(stat(c->path, &st), 0);
 }
@@ -377,12 +311,33 @@ static void missing_file(void **state)
 	struct store *s;
 
 	capture_start();
-	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), -1);
+	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), STORE_BAD_FILE);
 	assert_contains(capture_end(), c->path);
 	capture_start();
-	assert_int_equal(store_open(c->path, 0, &s), -1);
+	assert_int_equal(store_open(c->path, 0, &s), STORE_BAD_FILE);
 	assert_contains(capture_end(), "No such file");
-	assert_int_equal(dir_entries(c->dir), 0);
+	assert_int_equal(tmpdir_entries(c->dir), 0);
+}
+
+/* A directory named as the database, in every mode: bad input. */
+static void directory_refused(void **state)
+{
+	struct ctx *c = *state;
+
+	assert_int_equal(mkdir(c->path, 0700), 0);
+	refuse_all_modes(c->path, "it is a directory");
+	assert_int_equal(rmdir(c->path), 0);
+}
+
+/*
+ * The exit statuses: a bad file is bad input (2), every other failure a
+ * runtime error (1) -- docs/RELIABILITY.md.
+ */
+static void exit_statuses(void **state)
+{
+	(void)state;
+	assert_int_equal(store_exit_status(STORE_BAD_FILE), EXIT_USAGE);
+	assert_int_equal(store_exit_status(-1), EXIT_RUNTIME);
 }
 
 /* A write-protected file is refused for writing, readable read-only. */
@@ -390,8 +345,8 @@ static void write_protected_file(void **state)
 {
 	struct ctx *c = *state;
 	struct store *s;
-	size_t n0, n1;
-	char *before, *after;
+	size_t n;
+	char *before;
 
 	build_file(c->path, &plain);
 	assert_int_equal(chmod(c->path, 0444), 0);
@@ -399,17 +354,15 @@ static void write_protected_file(void **state)
 		/* root writes through file permissions: nothing to test. */
 		skip();
 	}
-	before = slurp(c->path, &n0);
+	before = slurp(c->path, &n);
+	/* An environment problem, not bad input: -1, exit status 1. */
 	capture_start();
 	assert_int_equal(store_open(c->path, STORE_CREATE, &s), -1);
 	assert_contains(capture_end(), "read-only");
 	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), 0);
 	store_close(s);
-	after = slurp(c->path, &n1);
-	assert_int_equal(n0, n1);
-	assert_memory_equal(before, after, n0);
+	assert_file_holds(c->path, before, n);
 	free(before);
-	free(after);
 }
 
 static void readonly_leaves_file_identical(void **state)
@@ -418,12 +371,12 @@ static void readonly_leaves_file_identical(void **state)
 	struct store *s;
 	struct dataset d;
 	struct pending_run *p;
-	size_t n0, n1, np;
+	size_t n0, np;
 	int64_t *ids, id = build_file(c->path, &plain);
-	char *before = slurp(c->path, &n0), *after, side[160];
+	char *before = slurp(c->path, &n0), side[160];
 	struct stat sb;
 
-	assert_int_equal(dir_entries(c->dir), 1);
+	assert_int_equal(tmpdir_entries(c->dir), 1);
 	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), 0);
 	assert_int_equal(store_experiment_find(s, "v6.1", &ids), 1);
 	free(ids);
@@ -435,11 +388,8 @@ static void readonly_leaves_file_identical(void **state)
 	assert_int_equal(store_experiment_status(s, id, "complete"), -1);
 	assert_contains(capture_end(), "readonly");
 	store_close(s);
-	after = slurp(c->path, &n1);
-	assert_int_equal(n0, n1);
-	assert_memory_equal(before, after, n0);
+	assert_file_holds(c->path, before, n0);
 	free(before);
-	free(after);
 	/*
 	 * A WAL reader may leave SQLite's side files (an empty -wal and the
 	 * -shm index), never data; the next writer to close removes them.
@@ -448,7 +398,7 @@ static void readonly_leaves_file_identical(void **state)
 	assert_true(stat(side, &sb) || sb.st_size == 0);
 	assert_int_equal(store_open(c->path, 0, &s), 0);
 	store_close(s);
-	assert_int_equal(dir_entries(c->dir), 1);
+	assert_int_equal(tmpdir_entries(c->dir), 1);
 }
 
 static void find_selectors(void **state)
@@ -611,6 +561,17 @@ static void fixture_runs(struct store *s, int64_t id, int64_t *run)
 	dataset_release(&d);
 }
 
+/* A database in memory holding the fixture: its id in *id, run ids in run. */
+static struct store *fixture_in_memory(int64_t *id, int64_t *run)
+{
+	struct store *s;
+
+	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
+	*id = fx_build(s, &plain);
+	fixture_runs(s, *id, run);
+	return s;
+}
+
 static void pending_runs(void **state)
 {
 	struct store *s;
@@ -620,9 +581,7 @@ static void pending_runs(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
-	id = fx_build(s, &plain);
-	fixture_runs(s, id, run);
+	s = fixture_in_memory(&id, run);
 	assert_int_equal(store_pending_runs(s, id, &p, &n), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(p[0].run_id, run[5]);
@@ -655,9 +614,7 @@ static void rerecord_replaces_samples(void **state)
 	size_t k;
 
 	(void)state;
-	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
-	id = fx_build(s, &plain);
-	fixture_runs(s, id, run);
+	s = fixture_in_memory(&id, run);
 	r.status = RUN_OK;
 	r.env_pad = -1;
 	r.wall_s = 2;
@@ -698,9 +655,7 @@ static void failed_record_rolls_back(void **state)
 	int64_t run[FX_NRUNS] = { 0 }, id;
 
 	(void)state;
-	assert_int_equal(store_open(":memory:", STORE_CREATE, &s), 0);
-	id = fx_build(s, &plain);
-	fixture_runs(s, id, run);
+	s = fixture_in_memory(&id, run);
 	r.status = RUN_OK;
 	r.env_pad = -1;
 	r.nsamples = 2;
@@ -1267,24 +1222,31 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(roundtrip_memory),
-		cmocka_unit_test_setup_teardown(roundtrip_disk, setup, teardown),
+		cmocka_unit_test_setup_teardown(roundtrip_disk, setup,
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(wal_and_foreign_keys, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(cache_limit, setup, teardown),
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(cache_limit, setup,
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(injection_roundtrip, setup,
-						teardown),
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(newer_schema_refused, setup,
-						teardown),
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(not_a_database_refused, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(truncated_refused, setup, teardown),
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(truncated_refused, setup,
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(foreign_sqlite_refused, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(missing_file, setup, teardown),
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(missing_file, setup,
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(directory_refused, setup,
+						tmpdir_teardown),
+		cmocka_unit_test(exit_statuses),
 		cmocka_unit_test_setup_teardown(write_protected_file, setup,
-						teardown),
+						tmpdir_teardown),
 		cmocka_unit_test_setup_teardown(readonly_leaves_file_identical,
-						setup, teardown),
+						setup, tmpdir_teardown),
 		cmocka_unit_test(find_selectors),
 		cmocka_unit_test(find_in_empty_database),
 		cmocka_unit_test(uuid_v4),
@@ -1297,11 +1259,13 @@ int main(void)
 		cmocka_unit_test(configs_out_of_id_order),
 		cmocka_unit_test(many_configs),
 		cmocka_unit_test_setup_teardown(read_while_writing, setup,
-						teardown),
+						tmpdir_teardown),
 		cmocka_unit_test(thread_view),
 		cmocka_unit_test(malformed_threads_refused),
-		cmocka_unit_test_setup_teardown(killed_writer, setup, teardown),
-		cmocka_unit_test_setup_teardown(file_size_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(killed_writer, setup,
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(file_size_limit, setup,
+						tmpdir_teardown),
 		cmocka_unit_test(default_path),
 		cmocka_unit_test(status_names),
 		cmocka_unit_test(meta_lookup),

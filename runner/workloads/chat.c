@@ -8,8 +8,8 @@
  * with mode = processes each task has its own.  One create/reap pair
  * (procs.h) switches between the two, as perf bench sched-messaging does.
  *
- * Fixed work: each user sends `messages` messages; the harness's runtime
- * and jobs are ignored.  Every delivery is checked: each receiver must get
+ * Fixed work: each user sends `messages` messages; runtime and jobs do
+ * not apply (WL_OWN_DURATION, WL_FIXED_WORK).  Every delivery is checked: each receiver must get
  * exactly `messages` messages from every other user of its room, in order,
  * and none of its own, or the run fails.
  */
@@ -489,14 +489,15 @@ const struct workload chat_workload = {
 		"the room's server, which relays it to every other user. "
 		"mode = threads shares one file table among all tasks (the "
 		"files_struct lock ping-pong), mode = processes gives each its "
-		"own. Fixed work: messages per user; runtime and jobs are "
-		"ignored. Reports messages delivered (checked to equal rooms x "
+		"own. Fixed work: messages per user; runtime and jobs do "
+		"not apply. Reports messages delivered (checked to equal rooms x "
 		"users x messages x (users - 1), else the run fails), "
 		"throughput (deliveries/s), elapsed_s, processes (distinct "
 		"processes the tasks ran in: 1 with threads) and per-user "
 		"deliveries as thread lines.",
 	.params = chat_params,
 	.nparams = P_NPARAMS,
+	.flags = WL_OWN_DURATION | WL_FIXED_WORK,
 	.validate = chat_validate,
 	.run = chat_run,
 };

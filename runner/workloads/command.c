@@ -11,9 +11,8 @@
  * it and anything it forked, and it has PR_SET_PDEATHSIG, so it dies even
  * when only we are killed.
  *
- * metric.NAME: the parameter table is fixed (workload.h), so the extra
- * metrics are the eight keys metric1..metric8, each "NAME = REGEX", with
- * scale1..scale8.
+ * More metrics come as `metric.NAME = REGEX` with `scale.NAME`, two
+ * families of keys (workload.h).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -29,27 +28,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runner/param.h"
 #include "runner/util.h"
 #include "runner/workloads/workloads.h"
 
 #define COMMAND_MAX_OUTPUT (16u << 20)
-#define COMMAND_EXTRA 8      /* metric1..metric8 */
 #define COMMAND_TAIL_LINES 4 /* output lines quoted when a regex fails */
 #define REGEX_MAX_COST 1000  /* see regex_cost() */
 #define REGEX_MAX_DEPTH 32   /* nested groups */
 
 enum {
 	P_ARGV, P_SHELL, P_ENV, P_METRIC, P_SCALE, P_CONTENTION, P_CSCALE,
-	P_METRIC1, P_SCALE1 = P_METRIC1 + COMMAND_EXTRA,
-	P_NPARAMS = P_SCALE1 + COMMAND_EXTRA
+	P_METRICS, P_SCALES, P_NPARAMS
 };
-
-#define EXTRA_METRIC(i)                                                   \
-	[P_METRIC1 + (i) - 1] = { "metric" #i, PT_STRING, "", 0, 0, NULL,  \
-				  "another metric: NAME = REGEX (first "   \
-				  "capture group)" },                      \
-	[P_SCALE1 + (i) - 1] = { "scale" #i, PT_DOUBLE, "1", 0, 0, NULL,   \
-				 "multiplier of metric" #i }
 
 static const struct param_def command_params[] = {
 	[P_ARGV] = { "argv", PT_STRING, "", 0, 0, NULL,
@@ -69,11 +60,14 @@ static const struct param_def command_params[] = {
 			   "contention_rate" },
 	[P_CSCALE] = { "contention_scale", PT_DOUBLE, "1", 0, 0, NULL,
 		       "multiplier of the contention regex's number" },
-	EXTRA_METRIC(1), EXTRA_METRIC(2), EXTRA_METRIC(3), EXTRA_METRIC(4),
-	EXTRA_METRIC(5), EXTRA_METRIC(6), EXTRA_METRIC(7), EXTRA_METRIC(8),
+	[P_METRICS] = { "metric.NAME", PT_STRING, NULL, 0, 0, NULL,
+			"another metric, NAME: a regex whose first capture "
+			"group is its value (any number of these)" },
+	[P_SCALES] = { "scale.NAME", PT_DOUBLE, NULL, 0, 0, NULL,
+		       "multiplier of metric.NAME's number (default 1)" },
 };
 
-/* Names the workload reports itself; metricN may not take them. */
+/* Names the workload reports itself; metric.NAME may not take them. */
 static const char *const reserved[] = { "throughput", "contention_rate",
 					"elapsed_s" };
 
@@ -89,7 +83,7 @@ struct extract {
 
 struct extracts {
 	size_t n;
-	struct extract e[2 + COMMAND_EXTRA];
+	struct extract e[2 + WL_MAX_MEMBERS];
 };
 
 void command_argv_free(char **argv)
@@ -170,18 +164,6 @@ int command_split(const char *s, char ***out, size_t *n, char *err,
 	return 0;
 }
 
-static bool is_name(const char *s, size_t len)
-{
-	size_t i;
-
-	if (!len || len >= METRIC_NAME_MAX || isdigit((unsigned char)*s))
-		return false;
-	for (i = 0; i < len; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-			return false;
-	return true;
-}
-
 /* PATH lookup as execvp does it, for a config-time "not installed". */
 static bool on_path(const char *cmd)
 {
@@ -226,44 +208,56 @@ static void extract_add(struct extracts *x, const char *key, const char *name,
 	e->compiled = false;
 }
 
-static bool name_taken(const struct extracts *x, const char *name, size_t len)
+static bool is_reserved(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(reserved); i++)
-		if (strlen(reserved[i]) == len && !strncmp(reserved[i], name, len))
-			return true;
-	for (i = 0; i < x->n; i++)
-		if (strlen(x->e[i].name) == len && !strncmp(x->e[i].name, name, len))
+		if (!strcmp(reserved[i], name))
 			return true;
 	return false;
 }
 
-/* "NAME = REGEX" of metricN. */
-static int extract_named(struct extracts *x, const struct param_def *p,
-			 const char *text, double scale, char *err,
-			 size_t errlen)
+/* The key of family param named name, or NULL. */
+static const struct wl_member *member_find(const struct wl_args *a,
+					   int param, const char *name)
 {
-	const char *eq = strchr(text, '='), *name = text, *end;
+	size_t i;
 
-	while (isspace((unsigned char)*name))
-		name++;
-	for (end = eq ? eq : name; end > name && isspace((unsigned char)end[-1]);)
-		end--;
-	if (!eq || !is_name(name, (size_t)(end - name))) {
-		snprintf(err, errlen, "%s: expected NAME = REGEX with NAME of "
-			 "letters, digits and _ (under %d characters)", p->name,
-			 METRIC_NAME_MAX);
-		return -1;
+	for (i = 0; i < a->nmembers; i++)
+		if (a->members[i].param == param &&
+		    !strcmp(a->members[i].name, name))
+			return &a->members[i];
+	return NULL;
+}
+
+/* metric.NAME keys, scaled by their scale.NAME; 0, or -1 with err. */
+static int extract_members(const struct wl_args *a, struct extracts *x,
+			   char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < a->nmembers; i++) {
+		const struct wl_member *m = &a->members[i], *scale;
+
+		if (m->param == P_SCALES) {
+			if (member_find(a, P_METRICS, m->name))
+				continue;
+			snprintf(err, errlen, "%s: there is no metric.%s to "
+				 "scale", m->key, m->name);
+			return -1;
+		}
+		if (is_reserved(m->name)) {
+			snprintf(err, errlen, "%s: %s is the workload's own "
+				 "metric (metric = REGEX gives throughput, "
+				 "contention = REGEX contention_rate)",
+				 m->key, m->name);
+			return -1;
+		}
+		scale = member_find(a, P_SCALES, m->name);
+		extract_add(x, m->key, m->name, strlen(m->name), m->v.s,
+			    scale ? scale->v.d : 1);
 	}
-	if (name_taken(x, name, (size_t)(end - name))) {
-		snprintf(err, errlen, "%s: metric name '%.*s' is already used",
-			 p->name, (int)(end - name), name);
-		return -1;
-	}
-	for (eq++; isspace((unsigned char)*eq); eq++)
-		;
-	extract_add(x, p->name, name, (size_t)(end - name), eq, scale);
 	return 0;
 }
 
@@ -433,8 +427,6 @@ static int extracts_compile(struct extracts *x, char *err, size_t errlen)
 static int extracts_build(const struct wl_args *a, struct extracts *x,
 			  char *err, size_t errlen)
 {
-	int i;
-
 	x->n = 0;
 	if (*str(a, P_METRIC))
 		extract_add(x, "metric", "throughput", strlen("throughput"),
@@ -444,13 +436,8 @@ static int extracts_build(const struct wl_args *a, struct extracts *x,
 		extract_add(x, "contention", "contention_rate",
 			    strlen("contention_rate"), str(a, P_CONTENTION),
 			    a->v[P_CSCALE].d);
-	for (i = 0; i < COMMAND_EXTRA; i++) {
-		const char *t = str(a, P_METRIC1 + i);
-
-		if (*t && extract_named(x, &command_params[P_METRIC1 + i], t,
-					a->v[P_SCALE1 + i].d, err, errlen))
-			goto fail;
-	}
+	if (extract_members(a, x, err, errlen))
+		goto fail;
 	if (!extracts_compile(x, err, errlen))
 		return 0;
 fail:
@@ -472,7 +459,7 @@ static int env_check(const char *text, char *err, size_t errlen)
 	for (i = 0; i < n && !ret; i++) {
 		const char *eq = strchr(v[i], '=');
 
-		if (!eq || !is_name(v[i], (size_t)(eq - v[i]))) {
+		if (!eq || !param_name_ok(v[i], (size_t)(eq - v[i]))) {
 			snprintf(err, errlen, "env: '%s' is not NAME=VALUE", v[i]);
 			ret = -1;
 		}
@@ -822,14 +809,15 @@ const struct workload command_workload = {
 		"is run with execvp (no shell unless shell = yes), its stdout "
 		"and stderr are captured (at most 16 MiB), and POSIX extended "
 		"regexes pick numbers out of them: metric -> throughput, "
-		"contention -> contention_rate, metric1..metric8 = NAME = REGEX "
-		"-> NAME, each number being the first capture group times its "
+		"contention -> contention_rate, metric.NAME -> NAME (as many "
+		"as needed), each number being the first capture group times its "
 		"scale. A regex that does not match, a non-zero exit or too "
-		"much output fails the run. runtime and jobs are not passed "
-		"on: put the command's own duration in argv. A command not on "
+		"much output fails the run. runtime and jobs do not apply: "
+		"put the command's own duration in argv. A command not on "
 		"PATH is a config error ('not installed').",
 	.params = command_params,
 	.nparams = P_NPARAMS,
+	.flags = WL_OWN_DURATION,
 	.validate = command_validate,
 	.run = command_run,
 };

@@ -11,68 +11,13 @@
 NAME=kill9
 . tests/faults/lib.sh
 
-TRIALS=${KILL9_TRIALS:-50}
-rand_init "${KILL9_SEED:-20261130}"
+trials_init "${KILL9_TRIALS:-50}" "${KILL9_SEED:-20261130}"
+note "an uninterrupted run takes $fastest ms; kills land in 0..$span ms"
 
-# 2 configurations x (1 warm-up + 3) + 10 configurations x 1 = 18 runs.
-cat > "$tmp/k.ini" <<'INI'
-[experiment]
-name        = kill9
-repetitions = 3
-warmup      = 1
-runtime     = 5ms
-timeout     = 20s
-
-[workload w]
-type    = noop
-threads = 1, 2
-
-[workload s]
-type        = noop
-spin        = 1..10
-repetitions = 1
-warmup      = 0
-INI
-PLANNED=18
-
-# run_and_kill DELAY CMD...: starts CMD, SIGKILLs it after DELAY unless it
-# has finished by then; waits for it.
-run_and_kill() {
-	d=$1
-	shift
-	"$@" > /dev/null 2>> "$tmp/stderr" &
-	pid=$!
-	bg=$pid
-	sleep "$d"
-	kill -9 "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	bg=""
-}
-
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-
-# How long the whole experiment takes on this machine, now: the fastest
-# of three uninterrupted runs (a shared machine has bursts of load).
-span=
-for i in 1 2 3; do
-	t0=$(now_ms)
-	"$C" run "$tmp/k.ini" --db "$tmp/timing.db" --quiet > /dev/null 2>&1 ||
-		die "an uninterrupted run failed"
-	t=$(( $(now_ms) - t0 ))
-	[ -z "$span" ] || [ "$t" -lt "$span" ] && span=$t
-done
-note "an uninterrupted run takes $span ms; kills land in 0..$((span * 6 / 5)) ms"
-span=$((span * 6 / 5))
-
-before=0 during=0 after=0 trial=0
+before=0 during=0 after=0
 while [ $trial -lt $TRIALS ]; do
 	trial=$((trial + 1))
-	db=$tmp/k$trial.db
-	rand_ms $span
-	run_and_kill "$delay" "$C" run "$tmp/k.ini" --db "$db" --quiet --seed $trial
-	integrity "$db"
-	no_procs
-	exp=$(exp_id "$db")
+	trial_run KILL
 	if [ -z "$exp" ]; then
 		before=$((before + 1))
 		continue
@@ -86,14 +31,11 @@ while [ $trial -lt $TRIALS ]; do
 	fi
 	if [ $((trial % 2)) -eq 0 ]; then
 		rand_ms $((span / 2))
-		run_and_kill "$delay" "$C" run --resume "$exp" --db "$db" --quiet
+		signal_at KILL "$delay" "$C" run --resume "$exp" --db "$db" --quiet
 		integrity "$db"
 		no_procs
 	fi
-	"$C" run --resume "$exp" --db "$db" --quiet > /dev/null 2>> "$tmp/stderr" ||
-		fail "trial $trial: resume of experiment $exp failed: $(tail -n 3 "$tmp/stderr")"
-	integrity "$db"
-	exactly_once "$db" "$exp" $PLANNED
+	trial_resume
 	[ "$failed" -eq 0 ] || break
 done
 note "$trial trials: killed before the plan committed $before, during the runs $during, after the last run $after"
@@ -134,18 +76,7 @@ n=0 whole=0 none=0
 while [ $n -lt 8 ]; do
 	n=$((n + 1))
 	db=$tmp/plan$n.db
-	"$C" run "$tmp/big.ini" --db "$db" --quiet > /dev/null 2>&1 &
-	pid=$!
-	bg=$pid
-	# Once the database exists the plan transaction is under way.
-	wait_for test -f "$db" || die "the runner never created $db"
-	rand_ms $((write * 3 / 2))
-	sleep "$delay"
-	kill -9 "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	bg=""
-	integrity "$db"
-	no_procs
+	signal_in_plan KILL $((write * 3 / 2)) "$db" "$C" run "$tmp/big.ini" --db "$db" --quiet
 	got=$(sql "$db" 'SELECT (SELECT count(*) FROM experiments) || "/" ||
 		(SELECT count(*) FROM runs)' 2>/dev/null)
 	case $got in

@@ -105,6 +105,121 @@ exp_id() {
 	sql "$1" 'SELECT max(id) FROM experiments' 2>/dev/null
 }
 
+# small_ini FILE: the small experiment kill9 and sigint interrupt, named
+# $NAME: 2 configurations x (1 warm-up + 3) + 10 configurations x 1 =
+# $PLANNED runs.
+PLANNED=18
+small_ini() {
+	cat > "$1" <<INI
+[experiment]
+name        = $NAME
+repetitions = 3
+warmup      = 1
+runtime     = 5ms
+timeout     = 20s
+
+[workload w]
+type    = noop
+threads = 1, 2
+
+[workload s]
+type        = noop
+spin        = 1..10
+repetitions = 1
+warmup      = 0
+INI
+}
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# time_span INI: sets $fastest to how long the experiment INI takes on this
+# machine, now - the fastest of three uninterrupted runs, in ms (a shared
+# machine has bursts of load) - and $span to a fifth more, the range the
+# random faults are drawn from (before the plan, during it, the runs and
+# commits, after the end).
+time_span() {
+	fastest=
+	for i in 1 2 3; do
+		t0=$(now_ms)
+		"$C" run "$1" --db "$tmp/timing.db" --quiet > /dev/null 2>&1 ||
+			die "an uninterrupted run failed"
+		t=$(( $(now_ms) - t0 ))
+		[ -z "$fastest" ] || [ "$t" -lt "$fastest" ] && fastest=$t
+	done
+	span=$((fastest * 6 / 5))
+}
+
+# trials_init TRIALS SEED: the set-up of a test of TRIALS faults at random
+# moments: the generator seeded, the small experiment in $tmp/k.ini, its
+# $span timed, $trial at 0.
+trials_init() {
+	TRIALS=$1
+	rand_init "$2"
+	small_ini "$tmp/k.ini"
+	time_span "$tmp/k.ini"
+	trial=0
+}
+
+# trial_run SIG: trial $trial - the small experiment run into a fresh
+# database $db, sent SIG at a random moment of 0..$span ms.  Checks
+# integrity_check and that no process is left; sets $rc and $exp (the
+# experiment's id, empty when the plan was never committed).
+trial_run() {
+	db=$tmp/t$trial.db
+	rand_ms "$span"
+	signal_at "$1" "$delay" "$C" run "$tmp/k.ini" --db "$db" --quiet --seed "$trial"
+	integrity "$db"
+	no_procs
+	exp=$(exp_id "$db")
+}
+
+# trial_resume: resumes experiment $exp of trial $trial's $db to its end;
+# it must succeed and leave the database consistent, holding every planned
+# run exactly once.
+trial_resume() {
+	"$C" run --resume "$exp" --db "$db" --quiet > /dev/null 2> "$tmp/stderr" ||
+		fail "trial $trial: resume of experiment $exp failed: $(cat "$tmp/stderr")"
+	integrity "$db"
+	exactly_once "$db" "$exp" "$PLANNED"
+}
+
+# signal_at SIG DELAY CMD...: starts CMD (stdout discarded, stderr in
+# $tmp/stderr), sends SIG after DELAY seconds unless it has finished by
+# then, waits for it; sets $rc to its exit status.
+signal_at() {
+	sig=$1 d=$2
+	shift 2
+	"$@" > /dev/null 2> "$tmp/stderr" &
+	pid=$!
+	bg=$pid
+	sleep "$d"
+	kill -"$sig" "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	rc=$?
+	bg=""
+}
+
+# signal_in_plan SIG MAX DB CMD...: starts CMD, which creates DB and writes
+# a plan into it; once DB exists (the plan transaction is under way) sends
+# SIG after a random delay of 0..MAX ms, waits; sets $rc.  Leaves DB
+# checked: integrity_check ok, no process left.
+signal_in_plan() {
+	sig=$1 max=$2 db=$3
+	shift 3
+	"$@" > /dev/null 2> "$tmp/stderr" &
+	pid=$!
+	bg=$pid
+	wait_for test -f "$db" || die "the runner never created $db"
+	rand_ms "$max"
+	sleep "$delay"
+	kill -"$sig" "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	rc=$?
+	bg=""
+	integrity "$db"
+	no_procs
+}
+
 finish() {
 	if [ "$failed" -eq 0 ]; then note "ok"; else note "FAILED"; fi
 	exit "$failed"

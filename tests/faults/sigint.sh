@@ -10,66 +10,14 @@
 NAME=sigint
 . tests/faults/lib.sh
 
-TRIALS=${SIGINT_TRIALS:-30}
-rand_init "${SIGINT_SEED:-4242}"
+trials_init "${SIGINT_TRIALS:-30}" "${SIGINT_SEED:-4242}"
 
-cat > "$tmp/k.ini" <<'INI'
-[experiment]
-name        = sigint
-repetitions = 3
-warmup      = 1
-runtime     = 5ms
-timeout     = 20s
-
-[workload w]
-type    = noop
-threads = 1, 2
-
-[workload s]
-type        = noop
-spin        = 1..10
-repetitions = 1
-warmup      = 0
-INI
-PLANNED=18
-
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-span=
-for i in 1 2 3; do
-	t0=$(now_ms)
-	"$C" run "$tmp/k.ini" --db "$tmp/timing.db" --quiet > /dev/null 2>&1 ||
-		die "an uninterrupted run failed"
-	t=$(( $(now_ms) - t0 ))
-	[ -z "$span" ] || [ "$t" -lt "$span" ] && span=$t
-done
-span=$((span * 6 / 5))
-
-# signal_at SIG DELAY DB ARGS...: runs contend ARGS, sends SIG after DELAY;
-# sets $rc to its exit status.
-signal_at() {
-	sig=$1 d=$2
-	shift 2
-	"$C" "$@" > /dev/null 2> "$tmp/stderr" &
-	pid=$!
-	bg=$pid
-	sleep "$d"
-	kill -"$sig" "$pid" 2>/dev/null
-	wait "$pid"
-	rc=$?
-	bg=""
-}
-
-interrupted=0 finished=0 noplan=0 trial=0
+interrupted=0 finished=0 noplan=0
 while [ $trial -lt $TRIALS ]; do
 	trial=$((trial + 1))
-	db=$tmp/i$trial.db
 	sig=INT
 	[ $((trial % 3)) -eq 0 ] && sig=TERM
-	rand_ms $span
-	signal_at $sig "$delay" run "$tmp/k.ini" --db "$db" --quiet --seed $trial
-	integrity "$db"
-	no_procs
-	exp=$(exp_id "$db")
+	trial_run $sig
 	st=""
 	[ -n "$exp" ] && st=$(sql "$db" "SELECT status FROM experiments WHERE id = $exp")
 	case "$rc/$st" in
@@ -86,12 +34,7 @@ while [ $trial -lt $TRIALS ]; do
 			WHERE runs.status IN ('interrupted', 'planned')")
 		[ "$s" = 0 ] || fail "trial $trial: $s samples of unfinished runs"
 	fi
-	if [ -n "$exp" ]; then
-		"$C" run --resume "$exp" --db "$db" --quiet > /dev/null 2> "$tmp/stderr" ||
-			fail "trial $trial: resume failed: $(cat "$tmp/stderr")"
-		integrity "$db"
-		exactly_once "$db" "$exp" $PLANNED
-	fi
+	[ -z "$exp" ] || trial_resume
 	[ "$failed" -eq 0 ] || break
 done
 note "$trial trials: interrupted $interrupted (before the plan $noplan), finished first $finished"
@@ -113,18 +56,7 @@ n=0
 while [ $n -lt 6 ]; do
 	n=$((n + 1))
 	db=$tmp/plan$n.db
-	"$C" run "$tmp/big.ini" --db "$db" --quiet > /dev/null 2> "$tmp/stderr" &
-	pid=$!
-	bg=$pid
-	wait_for test -f "$db" || die "the runner never created $db"
-	rand_ms 300
-	sleep "$delay"
-	kill -INT "$pid"
-	wait "$pid"
-	rc=$?
-	bg=""
-	integrity "$db"
-	no_procs
+	signal_in_plan INT 300 "$db" "$C" run "$tmp/big.ini" --db "$db" --quiet
 	got=$(sql "$db" "SELECT count(*) || '/' || sum(status = 'interrupted')
 		FROM experiments")
 	runs=$(sql "$db" "SELECT count(*) FROM runs")

@@ -2,10 +2,11 @@
  * fuzz_command.c - libFuzzer target for what the command workload takes
  * from outside: its argv/env word splitting, and metric extraction by
  * regex from a benchmark's output.  Input: line 1 the metric regex, line
- * 2 a "NAME = REGEX" of metric1, the rest the command's output (NULs and
- * all).  Splitting must give NUL-terminated words or fail; extraction must
+ * 2 "NAME = REGEX", given as the key metric.NAME = REGEX, the rest the
+ * command's output (NULs and all).  Splitting must give NUL-terminated words or fail; extraction must
  * give finite metrics or fail with a reason, never crash.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -79,6 +80,25 @@ static void fuzz_extract(char *metric, char *metric1, const uint8_t *out,
 	args_release(&a);
 }
 
+/* "NAME = REGEX" -> "metric.NAME=REGEX" (blanks around '=' dropped). */
+static void member_kv(char *dst, const char *line)
+{
+	const char *eq = strchr(line, '='), *end;
+
+	strcpy(dst, "metric.");
+	if (!eq) {
+		strcat(dst, line);
+		return;
+	}
+	for (end = eq; end > line && isspace((unsigned char)end[-1]);)
+		end--;
+	strncat(dst, line, (size_t)(end - line));
+	strcat(dst, "=");
+	for (eq++; isspace((unsigned char)*eq); eq++)
+		;
+	strcat(dst, eq);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *p = data, *end = data + size;
@@ -93,8 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (strlen(re) < 80 && strlen(re1) < 80 && size - (size_t)(p - data) < 8192) {
 		strcpy(metric, "metric=");
 		strcat(metric, re);
-		strcpy(metric1, "metric1=");
-		strcat(metric1, re1);
+		member_kv(metric1, re1);
 		fuzz_extract(metric, metric1, p, (size_t)(end - p));
 	}
 	free(metric);
