@@ -326,7 +326,7 @@ static void test_broken_lock_fails_the_run(void **state)
 {
 	const struct workload *wl = workload_find("futex-mutex");
 	const char *kv[] = { "threads=1", "locks=2" };
-	struct broken_group *g = locks_alloc(2, sizeof(*g));
+	struct broken_group *g = harness_alloc_lines(2, sizeof(*g));
 	struct lock_cfg c;
 	struct lock_run lr = { .fn = broken_worker, .ctx = g, .groups = g,
 			       .nlocks = 2, .per_lock = 1,

@@ -150,7 +150,7 @@ static int fmutex_run(const struct wl_args *a, struct result *r)
 	int ret;
 
 	locks_cfg_init(&x.cfg, a);
-	x.groups = locks_alloc(x.cfg.groups, sizeof(*x.groups));
+	x.groups = harness_alloc_lines(x.cfg.groups, sizeof(*x.groups));
 	lr = (struct lock_run){ .fn = fmutex_worker, .ctx = &x,
 				.groups = x.groups, .nlocks = x.cfg.groups,
 				.per_lock = x.cfg.per_group,

@@ -21,8 +21,13 @@ struct gate {
 	bool go;
 };
 
+/*
+ * One per worker, on lines of its own: a worker reads its struct worker in
+ * every operation (the stop flag's address) and writes start and end, so
+ * two workers must not share a line (nor an adjacent-line prefetch pair).
+ */
 struct launch {
-	struct worker w;
+	_Alignas(2 * CACHELINE) struct worker w;
 	void (*fn)(struct worker *);
 	struct gate *gate;
 	double start, end;   /* this worker's own window, CLOCK_MONOTONIC */
@@ -78,9 +83,10 @@ int harness_run(const struct wl_args *a, size_t n, void (*fn)(struct worker *),
 {
 	struct gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
 			     false };
-	struct launch *l = xcalloc(n, sizeof(*l));
+	struct launch *l = harness_alloc_lines(n, sizeof(struct launch));
 	pthread_t *tids = xcalloc(n, sizeof(*tids));
-	atomic_int stop = 0;
+	/* read in every operation: on a line no write of ours shares */
+	_Alignas(2 * CACHELINE) atomic_int stop = 0;
 	size_t i, started;
 	double t0, spawned = spawn_stamp(); /* read before the window */
 	int ret = -1, err = 0;
@@ -130,15 +136,19 @@ out:
 	return ret;
 }
 
+void *harness_alloc_lines(size_t n, size_t size)
+{
+	void *p = aligned_alloc((size_t)2 * CACHELINE, (n ? n : 1) * size);
+
+	if (!p)
+		abort();
+	memset(p, 0, (n ? n : 1) * size);
+	return p;
+}
+
 struct slot *harness_slots(size_t n)
 {
-	struct slot *s = aligned_alloc(_Alignof(struct slot),
-				       (n ? n : 1) * sizeof(*s));
-
-	if (!s)
-		abort();
-	memset(s, 0, (n ? n : 1) * sizeof(*s));
-	return s;
+	return harness_alloc_lines(n, sizeof(struct slot));
 }
 
 void harness_slots_free(struct slot *s)

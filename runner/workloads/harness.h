@@ -60,6 +60,9 @@ int harness_run(const struct wl_args *a, size_t n, void (*fn)(struct worker *),
 		void *ctx, struct slot *slots, double *elapsed,
 		struct result *r);
 struct slot *harness_slots(size_t n);
+/* n zeroed objects of size bytes (a multiple of 2 * CACHELINE), aligned to
+ * 2 * CACHELINE; free() them. */
+void *harness_alloc_lines(size_t n, size_t size);
 void harness_slots_free(struct slot *s);
 
 /* Sums of the slots' fields, and per-worker ops into the result. */

@@ -5,7 +5,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "runner/util.h"
 #include "runner/workloads/locks.h"
@@ -85,16 +84,6 @@ void locks_report(struct result *r, const struct lock_cfg *c,
 	result_add(r, "handoffs", handoffs);
 	result_add(r, "handoff_rate", elapsed > 0 ? handoffs / elapsed : 0);
 	result_add(r, "loops_per_us", c->loops_per_us);
-}
-
-void *locks_alloc(size_t n, size_t size)
-{
-	void *p = aligned_alloc((size_t)2 * CACHELINE, (n ? n : 1) * size);
-
-	if (!p)
-		abort();
-	memset(p, 0, (n ? n : 1) * size);
-	return p;
 }
 
 uint64_t locks_sum_aux(const struct slot *s, size_t n, size_t i)

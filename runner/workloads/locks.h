@@ -20,7 +20,7 @@
  *
  * with counters in locals (or, on slow paths only, in the worker's slot),
  * written to the slot at the end.  The run function calls locks_cfg_init(),
- * allocates its groups with locks_alloc(), fills a struct lock_run and
+ * allocates its groups with harness_alloc_lines(), fills a struct lock_run and
  * calls locks_run(): timed run, mutual-exclusion check, report.
  */
 #ifndef CONTEND_LOCKS_H
@@ -162,8 +162,6 @@ int locks_run(const struct wl_args *a, const struct lock_cfg *c,
 /* Sum of slot field aux[i] over n slots. */
 uint64_t locks_sum_aux(const struct slot *s, size_t n, size_t i);
 
-/* n zeroed groups of size bytes (a multiple of 2 * CACHELINE), aligned. */
-void *locks_alloc(size_t n, size_t size);
 
 /*
  * worker_continue() for a loop specialised on fixed (jobs) or timed

@@ -143,7 +143,7 @@ static int pmutex_run(const struct wl_args *a, struct result *r)
 	x.delay_loops = harness_ns_to_loops((double)delay);
 	x.delay_ts.tv_sec = (time_t)(delay / 1000000000);
 	x.delay_ts.tv_nsec = (long)(delay % 1000000000);
-	x.groups = locks_alloc(x.cfg.groups, sizeof(*x.groups));
+	x.groups = harness_alloc_lines(x.cfg.groups, sizeof(*x.groups));
 	ret = groups_init(x.groups, x.cfg.groups, kind_type[a->v[P_KIND].e], r);
 	if (ret)
 		goto out;

@@ -137,7 +137,7 @@ static int rw_run(const struct wl_args *a, struct result *r)
 	nlocks = x.cfg.nworkers / x.per_lock;
 	/* writers% of the 2^32 values of the draw's top half. */
 	x.write_below = ((uint64_t)a->v[P_WRITERS].i << 32) / 100;
-	x.groups = locks_alloc(nlocks, sizeof(*x.groups));
+	x.groups = harness_alloc_lines(nlocks, sizeof(*x.groups));
 	ret = groups_init(x.groups, nlocks, r);
 	if (ret)
 		goto out;

@@ -221,7 +221,7 @@ static int spin_run(const struct wl_args *a, struct result *r)
 	int ret;
 
 	locks_cfg_init(&x.cfg, a);
-	x.groups = locks_alloc(x.cfg.groups, sizeof(*x.groups));
+	x.groups = harness_alloc_lines(x.cfg.groups, sizeof(*x.groups));
 	ret = groups_init(x.groups, x.cfg.groups, kind, r);
 	if (ret)
 		goto out;
