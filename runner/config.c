@@ -996,13 +996,6 @@ static int wsec_key(struct wsec *w, const struct kv_line *k)
 		return axis_sweep(w, &w->axes[np + 2 + w->nmembers++], &member,
 				  k);
 	}
-	if ((w->wl->flags & WL_OWN_DURATION) &&
-	    (!strcmp(k->key, "runtime") || !strcmp(k->key, "jobs"))) {
-		report(w->L, k->line, "%s: workload %s runs for as long as its "
-				      "own parameters say: runtime and jobs "
-				      "do not apply", k->key, w->wl->name);
-		return -1;
-	}
 	/* runtime and jobs share the time axis (both: check_runtime_jobs) */
 	if (!strcmp(k->key, "runtime") && !w->axes[np].n)
 		return axis_sweep(w, &w->axes[np],
