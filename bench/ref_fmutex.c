@@ -7,7 +7,8 @@
  * barrier and stop on an atomic flag, and the window runs from the first
  * worker's first operation to the last worker's last, as in contend's
  * harness.  What contend adds is what fidelity.sh measures: per-thread
- * counting, hand-off tracking, slow-path counters, the jobs test.
+ * counting, hand-off counting (from the counter's value, after the
+ * unlock), slow-path counters, the jobs test.
  *
  * usage: ref_fmutex NTHREADS WORKLEN SECONDS   prints "throughput OPS/S"
  */

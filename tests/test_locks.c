@@ -271,6 +271,32 @@ static const struct check_case check_cases[] = {
 	  "mutual exclusion violated: lock 0 protected counter is 31" },
 };
 
+/*
+ * Hand-offs from the counter values each thread saw, on a sequence worked
+ * by hand: holders A A B B A B take the counter to 1..6, so A sees 1 2 5
+ * and B sees 3 4 6.  The holder changes at 3 (A->B), 5 (B->A) and 6
+ * (A->B): three hand-offs, one of A's and two of B's; 1 follows no one.
+ */
+static void test_handoffs_count_changes_of_holder(void **state)
+{
+	static const uint64_t a[] = { 1, 2, 5 }, b[] = { 3, 4, 6 };
+	uint64_t last_a = 0, last_b = 0, ha = 0, hb = 0;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		ha += handoff(&last_a, a[i]);
+		hb += handoff(&last_b, b[i]);
+	}
+	assert_int_equal(ha, 1);
+	assert_int_equal(hb, 2);
+	/* One thread alone hands off to no one. */
+	last_a = ha = 0;
+	for (i = 1; i <= 1000; i++)
+		ha += handoff(&last_a, i);
+	assert_int_equal(ha, 0);
+}
+
 static void test_check_catches_broken_counts(void **state)
 {
 	(void)state;
@@ -316,7 +342,7 @@ static void broken_worker(struct worker *w)
 
 	while (worker_continue(w, done)) {
 		if (done % 3)
-			guarded_update(&g[w->id].data, w->id + 1);
+			guarded_update(&g[w->id].data);
 		done++;
 	}
 	w->slot->ops = done;
@@ -544,6 +570,7 @@ int main(void)
 		cmocka_unit_test(test_independent_groups_never_contend),
 		cmocka_unit_test(test_threads_keep_mutual_exclusion),
 		cmocka_unit_test(test_jobs_exact_ops),
+		cmocka_unit_test(test_handoffs_count_changes_of_holder),
 		cmocka_unit_test(test_check_catches_broken_counts),
 		cmocka_unit_test(test_broken_lock_fails_the_run),
 		cmocka_unit_test(test_sleep_delay_lowers_contention),

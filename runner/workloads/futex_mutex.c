@@ -119,15 +119,17 @@ fmutex_loop(struct worker *w, const bool fixed)
 	const struct fctx *x = w->ctx;
 	struct fgroup *g = &x->groups[w->id / x->cfg.per_group];
 	struct slot *st = w->slot;
-	const uint64_t me = w->id + 1, hold = x->cfg.hold,
-		       outside = x->cfg.outside;
-	uint64_t done = 0, handoffs = 0;
+	const uint64_t hold = x->cfg.hold, outside = x->cfg.outside;
+	uint64_t done = 0, handoffs = 0, last = 0;
 
 	while (locks_continue(w, fixed, done)) {
+		uint64_t c;
+
 		fmutex_lock(&g->lock, st);
-		handoffs += guarded_update(&g->data, me);
+		c = guarded_update(&g->data);
 		busy_loops(hold);
 		fmutex_unlock(&g->lock, st);
+		handoffs += handoff(&last, c);
 		busy_loops(outside);
 		done++;
 	}

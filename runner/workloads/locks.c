@@ -63,29 +63,6 @@ int locks_check(const uint64_t *counts, size_t groups, size_t per_group,
 	return 0;
 }
 
-uint64_t locks_nonzero(const uint64_t *counts, size_t groups)
-{
-	uint64_t n = 0;
-	size_t g;
-
-	for (g = 0; g < groups; g++)
-		n += counts[g] != 0;
-	return n;
-}
-
-void locks_report(struct result *r, const struct lock_cfg *c,
-		  const struct slot *slots, double elapsed, uint64_t firsts,
-		  const struct wl_args *a)
-{
-	double handoffs;
-
-	harness_report(r, slots, c->nworkers, elapsed, a);
-	handoffs = result_value(r, "handoffs") - (double)firsts;
-	result_add(r, "handoffs", handoffs);
-	result_add(r, "handoff_rate", elapsed > 0 ? handoffs / elapsed : 0);
-	result_add(r, "loops_per_us", c->loops_per_us);
-}
-
 uint64_t locks_sum_aux(const struct slot *s, size_t n, size_t i)
 {
 	uint64_t sum = 0;
@@ -119,8 +96,8 @@ int locks_run(const struct wl_args *a, const struct lock_cfg *c,
 			  lr->check_field, r);
 	if (ret)
 		goto out;
-	locks_report(r, c, lr->slots, elapsed,
-		     locks_nonzero(counts, lr->nlocks), a);
+	harness_report(r, lr->slots, c->nworkers, elapsed, a);
+	result_add(r, "loops_per_us", c->loops_per_us);
 out:
 	free(counts);
 	return ret;

@@ -11,9 +11,10 @@
  *
  *	while (locks_continue(w, fixed, done)) {
  *		lock(&g->lock);
- *		handoffs += guarded_update(&g->data, me);   // under the lock
+ *		c = guarded_update(&g->data);        // under the lock
  *		busy_loops(cfg->hold);
  *		unlock(&g->lock);
+ *		handoffs += handoff(&last, c);
  *		busy_loops(cfg->outside);            // worklen + think_ns
  *		done++;
  *	}
@@ -85,28 +86,35 @@ int locks_validate(const struct wl_args *a, char *err, size_t errlen);
  */
 struct guarded {
 	uint64_t count;
-	uint64_t owner;   /* worker id + 1 of the last holder; 0 before any */
 };
 
 /*
- * The protected work of one acquisition by worker `me` (id + 1): one
- * increment, one owner compare, and a store only when the owner changed.
- * Returns 1 when the previous holder was another thread (a hand-off),
- * else 0.  The group's first acquisition also returns 1 (owner 0);
- * locks_report() takes those out.
- *
- * Why a branch: the branch-free form (compare, then always store) cost
- * 16% of an uncontended futex lock/unlock loop on this project's machine
- * (median of 21 paired runs), the branch 1%; when hand-offs are frequent
- * the lock's cache-line transfers dwarf the mispredictions.
+ * The protected work of one acquisition: one increment.  Returns the
+ * counter's new value, which handoff() turns into a hand-off count
+ * outside the lock: the critical section holds nothing the reference loop
+ * of bench/fidelity.sh does not.
  */
-static inline uint64_t guarded_update(struct guarded *g, uint64_t me)
+static inline uint64_t guarded_update(struct guarded *g)
 {
-	g->count++;
-	if (g->owner == me)
-		return 0;
-	g->owner = me;
-	return 1;
+	return ++g->count;
+}
+
+/*
+ * 1 when the acquisition that made the group counter `now` came after
+ * another thread's (a hand-off), else 0; *last is this thread's previous
+ * value, 0 before its first.  Its previous acquisition was the one just
+ * before exactly when `now` is one more; the group's first acquisition
+ * (1) follows no one.  Registers only, and branch-free: an owner-id
+ * compare and store under the lock lengthened the critical section of
+ * the empty futex loop enough to cost 7% of its throughput at 2 threads
+ * (docs/PERFORMANCE.md).
+ */
+static inline uint64_t handoff(uint64_t *last, uint64_t now)
+{
+	uint64_t h = now != *last + 1;
+
+	*last = now;
+	return h;
 }
 
 /*
@@ -122,18 +130,6 @@ int locks_check(const uint64_t *counts, size_t groups, size_t per_group,
 /* Offsets for locks_check's field. */
 #define LOCKS_FIELD_OPS offsetof(struct slot, ops)
 #define LOCKS_FIELD_AUX(i) (offsetof(struct slot, aux) + (i) * sizeof(uint64_t))
-
-/*
- * harness_report() plus loops_per_us, with handoffs corrected: `firsts`
- * acquisitions found no previous owner (one per group that was taken at
- * all) and are not hand-offs.
- */
-void locks_report(struct result *r, const struct lock_cfg *c,
-		  const struct slot *slots, double elapsed, uint64_t firsts,
-		  const struct wl_args *a);
-
-/* Number of groups whose counter is non-zero: the `firsts` of above. */
-uint64_t locks_nonzero(const uint64_t *counts, size_t groups);
 
 /*
  * One run of a lock workload, the steps all four share: slots, the timed

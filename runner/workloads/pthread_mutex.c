@@ -87,16 +87,18 @@ pmutex_loop(struct worker *w, const bool fixed)
 {
 	const struct pctx *x = w->ctx;
 	struct pgroup *g = &x->groups[w->id / x->cfg.per_group];
-	const uint64_t me = w->id + 1, hold = x->cfg.hold,
-		       outside = x->cfg.outside;
-	uint64_t done = 0, handoffs = 0;
+	const uint64_t hold = x->cfg.hold, outside = x->cfg.outside;
+	uint64_t done = 0, handoffs = 0, last = 0;
 
 	while (locks_continue(w, fixed, done)) {
+		uint64_t c;
+
 		if (pthread_mutex_trylock(&g->lock))
 			pmutex_lock_contended(w, &g->lock);
-		handoffs += guarded_update(&g->data, me);
+		c = guarded_update(&g->data);
 		busy_loops(hold);
 		pthread_mutex_unlock(&g->lock);
+		handoffs += handoff(&last, c);
 		busy_loops(outside);
 		done++;
 	}

@@ -78,14 +78,15 @@ rw_loop(struct worker *w, const bool fixed)
 		       outside = x->cfg.outside, below = x->write_below;
 	/* Any non-zero seed; distinct per thread. */
 	uint64_t rng = 0x9e3779b97f4a7c15ull * me;
-	uint64_t done = 0, handoffs = 0, writes = 0, seen = 0;
+	uint64_t done = 0, handoffs = 0, writes = 0, seen = 0, last = 0;
 
 	while (locks_continue(w, fixed, done)) {
-		if ((xorshift64(&rng) >> 32) < below) {
+		const bool write = (xorshift64(&rng) >> 32) < below;
+
+		if (write) {
 			if (pthread_rwlock_trywrlock(&g->lock))
 				rw_lock_contended(w->slot, &g->lock, true);
-			handoffs += guarded_update(&g->data, me);
-			writes++;
+			seen = guarded_update(&g->data);
 		} else {
 			if (pthread_rwlock_tryrdlock(&g->lock))
 				rw_lock_contended(w->slot, &g->lock, false);
@@ -94,6 +95,10 @@ rw_loop(struct worker *w, const bool fixed)
 		}
 		busy_loops(hold);
 		pthread_rwlock_unlock(&g->lock);
+		if (write) {
+			handoffs += handoff(&last, seen);
+			writes++;
+		}
 		busy_loops(outside);
 		done++;
 	}

@@ -136,16 +136,16 @@ spin_loop(struct worker *w, const int kind, const bool pause, const bool fixed)
 {
 	const struct sctx *x = w->ctx;
 	struct sgroup *g = &x->groups[w->id / x->cfg.per_group];
-	const uint64_t me = w->id + 1, hold = x->cfg.hold,
-		       outside = x->cfg.outside;
-	uint64_t done = 0, handoffs = 0, contended = 0, spins = 0;
+	const uint64_t hold = x->cfg.hold, outside = x->cfg.outside;
+	uint64_t done = 0, handoffs = 0, contended = 0, spins = 0, last = 0;
 
 	while (locks_continue(w, fixed, done)) {
-		uint64_t s = spin_lock(g, kind, pause);
+		uint64_t s = spin_lock(g, kind, pause),
+			 c = guarded_update(&g->data);
 
-		handoffs += guarded_update(&g->data, me);
 		busy_loops(hold);
 		spin_unlock(g, kind);
+		handoffs += handoff(&last, c);
 		contended += s != 0;
 		spins += s;
 		busy_loops(outside);
