@@ -104,10 +104,10 @@ static inline uint64_t guarded_update(struct guarded *g)
  * another thread's (a hand-off), else 0; *last is this thread's previous
  * value, 0 before its first.  Its previous acquisition was the one just
  * before exactly when `now` is one more; the group's first acquisition
- * (1) follows no one.  Registers only, and branch-free: an owner-id
- * compare and store under the lock lengthened the critical section of
- * the empty futex loop enough to cost 7% of its throughput at 2 threads
- * (docs/PERFORMANCE.md).
+ * (1) follows no one.  Registers only, and branch-free.  It replaces an
+ * owner-id compare and store under the lock, which lengthened the
+ * critical section of the empty futex loop (docs/PERFORMANCE.md,
+ * "Fidelity").
  */
 static inline uint64_t handoff(uint64_t *last, uint64_t now)
 {
