@@ -457,25 +457,49 @@ static int pragma(struct store *s, const char *sql)
 	return 0;
 }
 
-/*
- * WAL, unless the file is in WAL already: switching needs the database to
- * itself, which another runner on the same file may hold for long (two
- * `contend run` on one new database: the second waited past its busy
- * timeout).  Asking the mode only needs a read.
- */
-static int wal_on(struct store *s)
+/* 1 when the file is in WAL mode, 0 when not; -1 (reported) on error. */
+static int journal_is_wal(struct store *s)
 {
 	sqlite3_stmt *st = NULL;
-	bool wal = false;
-	int rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode", -1, &st, NULL);
+	int rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode", -1, &st, NULL),
+	    wal = -1;
 
-	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const unsigned char *mode = sqlite3_column_text(st, 0);
 
 		wal = mode && !strcmp((const char *)mode, "wal");
 	}
 	sqlite3_finalize(st);
-	return wal ? 0 : pragma(s, "PRAGMA journal_mode = WAL");
+	if (wal < 0)
+		db_fail(s, "PRAGMA journal_mode");
+	return wal;
+}
+
+/*
+ * WAL, unless the file is in WAL already (asking the mode only needs a
+ * read).  Switching needs the database to itself, and when two runners
+ * open one new file at once, each holding its read lock, SQLite refuses
+ * one of them at once (SQLITE_BUSY without calling the busy handler: the
+ * two would otherwise wait for each other).  So the refused one retries,
+ * and finds the other's switch done, up to the usual busy timeout
+ * (tests/faults/concurrent.sh).
+ */
+static int wal_on(struct store *s)
+{
+	const double give_up = now_monotonic() + STORE_BUSY_MS / 1000.0;
+	int wal;
+
+	while ((wal = journal_is_wal(s)) == 0) {
+		int rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL,
+				      NULL, NULL);
+
+		if ((rc != SQLITE_OK && (rc & 0xff) != SQLITE_BUSY) ||
+		    now_monotonic() > give_up)
+			return db_fail(s, "PRAGMA journal_mode = WAL");
+		if (rc != SQLITE_OK)
+			sqlite3_sleep(10);
+	}
+	return wal < 0 ? -1 : 0;
 }
 
 /*
