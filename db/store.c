@@ -493,11 +493,12 @@ static int wal_on(struct store *s)
 		int rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL,
 				      NULL, NULL);
 
-		if ((rc != SQLITE_OK && (rc & 0xff) != SQLITE_BUSY) ||
-		    now_monotonic() > give_up)
+		/* OK also when the file cannot be WAL (:memory:) */
+		if (rc == SQLITE_OK)
+			return 0;
+		if ((rc & 0xff) != SQLITE_BUSY || now_monotonic() > give_up)
 			return db_fail(s, "PRAGMA journal_mode = WAL");
-		if (rc != SQLITE_OK)
-			sqlite3_sleep(10);
+		sqlite3_sleep(10);
 	}
 	return wal < 0 ? -1 : 0;
 }
