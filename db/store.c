@@ -464,7 +464,7 @@ static int journal_is_wal(struct store *s)
 	int rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode", -1, &st, NULL),
 	    wal = -1;
 
-	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
 		const unsigned char *mode = sqlite3_column_text(st, 0);
 
 		wal = mode && !strcmp((const char *)mode, "wal");
