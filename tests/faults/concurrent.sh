@@ -24,19 +24,25 @@ threads = 1, 2
 INI
 sed 's/conc-a/conc-b/; s/threads = 1, 2/spin = 10, 20, 30/' "$tmp/a.ini" > "$tmp/b.ini"
 
+# two_runs WHAT DB A.INI B.INI: both `contend run` into DB at once; both
+# must succeed (WHAT names the round in the failure).
+two_runs() {
+	"$C" run "$3" --db "$2" --quiet > /dev/null 2> "$tmp/ea" &
+	a=$!
+	"$C" run "$4" --db "$2" --quiet > /dev/null 2> "$tmp/eb" &
+	b=$!
+	bg="$a $b"
+	wait $a || fail "$1: run a failed: $(cat "$tmp/ea")"
+	wait $b || fail "$1: run b failed: $(cat "$tmp/eb")"
+	bg=""
+}
+
 # ---- two runs at once ----
 round=0
 while [ $round -lt 3 ]; do
 	round=$((round + 1))
 	db=$tmp/two$round.db
-	"$C" run "$tmp/a.ini" --db "$db" --quiet > /dev/null 2> "$tmp/ea" &
-	a=$!
-	"$C" run "$tmp/b.ini" --db "$db" --quiet > /dev/null 2> "$tmp/eb" &
-	b=$!
-	bg="$a $b"
-	wait $a || fail "round $round: run a failed: $(cat "$tmp/ea")"
-	wait $b || fail "round $round: run b failed: $(cat "$tmp/eb")"
-	bg=""
+	two_runs "round $round" "$db" "$tmp/a.ini" "$tmp/b.ini"
 	integrity "$db"
 	ids=$(sql "$db" "SELECT group_concat(id, ' ') FROM experiments")
 	[ "$(echo $ids | wc -w)" = 2 ] || fail "round $round: experiments '$ids'"
@@ -63,14 +69,7 @@ round=0
 while [ $round -lt 30 ]; do
 	round=$((round + 1))
 	db=$tmp/new$round.db
-	"$C" run "$tmp/a1.ini" --db "$db" --quiet > /dev/null 2> "$tmp/ea" &
-	a=$!
-	"$C" run "$tmp/b1.ini" --db "$db" --quiet > /dev/null 2> "$tmp/eb" &
-	b=$!
-	bg="$a $b"
-	wait $a || fail "new database, round $round: run a failed: $(cat "$tmp/ea")"
-	wait $b || fail "new database, round $round: run b failed: $(cat "$tmp/eb")"
-	bg=""
+	two_runs "new database, round $round" "$db" "$tmp/a1.ini" "$tmp/b1.ini"
 	[ "$(sql "$db" "SELECT count(*) FROM runs WHERE status = 'ok'")" = 2 ] ||
 		fail "new database, round $round: not both runs stored"
 done
