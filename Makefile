@@ -30,7 +30,7 @@ STATIC_LIBS ?= $(if $(filter-out /%,$(foreach l,$(SLIBS:-l%=%),\
 SLINK   = -Wl,-Bstatic $(SLIBS) -Wl,-Bdynamic -lpthread -lm
 BIN_LIBS = $(if $(filter yes,$(STATIC_LIBS)),$(SLINK),$(LIBS))
 
-SRC     := $(wildcard runner/*.c runner/workloads/*.c analysis/*.c db/*.c plots/*.c)
+SRC     := $(wildcard lib/*.c runner/*.c runner/workloads/*.c analysis/*.c db/*.c plots/*.c)
 LIBSRC  := $(filter-out runner/main.c,$(SRC))
 LIBOBJ  := $(LIBSRC:%.c=$(BUILD)/%.o) $(BUILD)/db/schema.o
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
@@ -191,7 +191,7 @@ lint-cppcheck:
 	cppcheck --quiet --error-exitcode=1 --std=c11 \
 	  --enable=warning,performance,portability \
 	  --inline-suppr --suppress=missingIncludeSystem -D_GNU_SOURCE -I. \
-	  runner analysis db plots tests
+	  lib runner analysis db plots tests
 
 lint-tidy: $(BUILD)/version.h
 	printf '%s\n' $(SRC) | xargs -P2 -n4 sh -c \
