@@ -776,6 +776,7 @@ static int finish(struct runner *r, enum loop_end end)
 	int ret = ends[end].exit;
 
 	if (store_experiment_status(r->st, r->exp.id, ends[end].status) ||
+	    host_load_end(r->st, r->exp.id) ||
 	    claim_release(r->st, r->exp.id))
 		ret = EXIT_RUNTIME;
 	if (!r->o->quiet)
