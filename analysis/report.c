@@ -229,7 +229,7 @@ enum { COL_ID, COL_SECTION, COL_VARIES, COL_VALUE, COL_CV, COL_CONT,
 struct table {
 	int w[NCOLS];           /* 0: the column is left out */
 	char *cell[NCOLS];
-	bool marks[3];          /* 'm', 'h', '-' used: explained below */
+	bool marks[4];          /* 'm', 'h', '-', a bound below 0: explained */
 };
 
 static const char *const col_head[NCOLS] = {
@@ -264,6 +264,8 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 		t->marks[0] |= r->mark == 'm';
 		t->marks[1] |= r->mark == 'h';
 		t->marks[2] |= !*r->contended || !*r->handoffs || !*r->cv;
+		t->marks[3] |= r->mark == ' ' && r->primary->s.ci_low < 0 &&
+			       r->primary->s.min >= 0;
 	} else if (r->failed && r->failed + ca->warmup + ca->pending >= r->runs) {
 		char *why = esc(r->first_error);
 
@@ -403,12 +405,20 @@ static void text_summary_table(FILE *f, const struct analysis *a)
 		}
 		table_row(f, &t, cells[i], rows[i].primary != NULL);
 	}
-	if (t.marks[0] || t.marks[1] || t.marks[2])
-		fprintf(f, " mean [%g%% CI]%s%s%s\n", 100 * a->opts.confidence,
+	if (t.marks[0] || t.marks[1] || t.marks[2] || t.marks[3]) {
+		char *legend = xasprintf(
+			"mean [%g%% CI]%s%s%s%s", 100 * a->opts.confidence,
 			t.marks[0] ? "; m: median [distribution-free CI], the "
 				     "runs are not normal" : "",
 			t.marks[1] ? "; h: harmonic mean (fixed work)" : "",
-			t.marks[2] ? "; -: not measured" : "");
+			t.marks[2] ? "; -: not measured" : "",
+			t.marks[3] ? "; a lower bound below 0 for a quantity that "
+				     "cannot be negative: too few or too noisy runs "
+				     "to bound it" : "");
+
+		wrap(f, " ", 2, legend);
+		free(legend);
+	}
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < NCOLS; k++)
 			free(cells[i][k]);
