@@ -354,6 +354,45 @@ static void test_missing_metrics(void **state)
 	fx_free(&fx);
 }
 
+/*
+ * Markdown: a backtick in a label or in the parameters cannot end its
+ * code span and open raw HTML (CommonMark 6.1: the span is fenced by more
+ * backticks than it holds); text cells escape markup; no NaN appears.
+ */
+static void test_markdown_escaping(void **state)
+{
+	struct fixture fx;
+	struct analysis a;
+	struct plot_set none = { 0 };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	fx_init(&fx, "md *name*");
+	free(fx.d.exp.label);
+	fx.d.exp.label = xstrdup("`<img src=x onerror=alert(1)>`");
+	fx_meta(&fx, "hostname", "h|<b>");
+	fx_config(&fx, "s", "noop", "threads=1 note=a`b<script>");
+	fx_run(&fx, false, RUN_OK, "throughput=10", NULL, 0);
+	fx_finish(&fx);
+	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	assert_int_equal(markdown_report(&a, &none, ".", f), 0);
+	fclose(f);
+	assert_non_null(strstr(out, "label `` `<img src=x onerror=alert(1)>` ``"));
+	assert_non_null(strstr(out, "``threads=1 note=a`b<script>``"));
+	assert_non_null(strstr(out, "# contend report: md \\*name\\*"));
+	assert_non_null(strstr(out, "| hostname | h\\|\\<b\\> |"));
+	assert_null(strstr(out, "nan"));
+	/* One value: no interval, never [nan, nan]. */
+	assert_null(strstr(out, "[nan"));
+	free(out);
+	analysis_release(&a);
+	fx_free(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +401,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_metrics, setup, teardown),
+		cmocka_unit_test(test_markdown_escaping),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

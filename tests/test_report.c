@@ -269,6 +269,46 @@ static void test_escaping(void **state)
 	fx_free(&fx);
 }
 
+/*
+ * Text for a terminal: an ESC, a newline or a CSI in a label, a section,
+ * a host name or a failed run's reason is printed escaped, never raw (a
+ * report on main passed them through).
+ */
+static void test_text_escaping(void **state)
+{
+	static const struct report_view verbose = { .verbose = true };
+	struct fixture fx;
+	struct analysis a;
+	char *out;
+	size_t len, i;
+
+	(void)state;
+	fx_init(&fx, "name\x1b]0;owned\x07");
+	free(fx.d.exp.label);
+	fx.d.exp.label = xstrdup("lab\x1b[2Jel");
+	fx_meta(&fx, "hostname", "host\nfake: line");
+	fx_config(&fx, "sec\x1b[31mred\xc2\x9b", "noop", "threads=1 runtime=1");
+	fx_run(&fx, false, RUN_OK, "throughput=1", NULL, 0);
+	fx_run(&fx, false, RUN_FAILED, NULL, NULL, 0);
+	fx.d.runs[fx.d.nruns - 1].error = xstrdup("exit 1; output ends:\n\x1b[1mboom");
+	fx_finish(&fx);
+	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
+	for (i = 0; i < 2; i++) {
+		out = i ? render_view(&a, &verbose, &len) : render(&a, REPORT_TEXT, &len);
+		assert_null(memchr(out, '\x1b', len));
+		assert_null(strstr(out, "\xc2\x9b"));
+		assert_null(strstr(out, "host\nfake"));
+		assert_null(strstr(out, "ends:\n"));
+		assert_non_null(strstr(out, "sec\\x1b[31mred\\u009b"));
+		assert_non_null(strstr(out, "lab\\x1b[2Jel"));
+		assert_non_null(strstr(out, "hostname=host\\nfake: line"));
+		assert_non_null(strstr(out, "ends:\\n\\x1b[1mboom"));
+		free(out);
+	}
+	analysis_release(&a);
+	fx_free(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_format_numbers),
 		cmocka_unit_test(test_format_parse),
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_text_escaping),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
