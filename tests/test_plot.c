@@ -393,6 +393,43 @@ static void test_markdown_escaping(void **state)
 	fx_free(&fx);
 }
 
+/* compare --plot: a gain flagged misleading-throughput reads "suspect"
+ * in amber, not a green "faster" (main painted it green). */
+static void test_compare_suspect(void **state)
+{
+	struct env *e = *state;
+	struct compare_flag flag = { .name = "misleading-throughput",
+				     .side = "both", .message = (char *)"m" };
+	struct comparison cmp[2] = {
+		{ .section = "s", .nflags = 1, .flags = &flag },
+		{ .section = "t" },
+	};
+	struct compare_result r = { .metric = "throughput", .n = 2, .cmp = cmp };
+	struct plot_opts o = { .out_dir = e->dir, .png = true };
+	struct plot_set set = { 0 };
+	char *path = xasprintf("%s/compare.gp", e->dir), *gp;
+	size_t i;
+
+	r.opts.threshold_pct = 1;
+	r.opts.confidence = 0.95;
+	for (i = 0; i < 2; i++) {
+		cmp[i].st.verdict = VERDICT_FASTER;
+		cmp[i].st.change_pct = 15;
+		cmp[i].st.base.mean = 100;
+		cmp[i].st.cand.mean = 115;
+	}
+	assert_int_equal(plot_compare(&r, "a", "b", &o, &set), 0);
+	gp = slurp(path, NULL);
+	assert_non_null(strstr(gp, "set label 2 'faster (suspect)' at 1, graph 0.94 "
+				   "center font ',8' textcolor rgb '#b86e00'"));
+	assert_non_null(strstr(gp, "set label 4 'faster' at 2, graph 0.94 "
+				   "center font ',8' textcolor rgb '#007700'"));
+	assert_non_null(strstr(gp, "set label 1 '+15.0%'"));
+	free(gp);
+	free(path);
+	plot_set_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -402,6 +439,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_html, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_metrics, setup, teardown),
 		cmocka_unit_test(test_markdown_escaping),
+		cmocka_unit_test_setup_teardown(test_compare_suspect, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
