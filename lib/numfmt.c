@@ -150,6 +150,10 @@ static char *one(char *buf, size_t len, double v, int sig, double res)
 		return buf;
 	}
 	last = with_res(last_for(a, clamp(sig, 1, MAX_SIG)), a, res);
+	/* A whole number without an interval is exact: "4", not "4.000". */
+	if (last < 0 && a < 1e4 && floor(a) >= a &&
+	    !(res > 0 && isfinite(res)))
+		last = 0;
 	return put(buf, len, v, scale_of(a, last), last);
 }
 

@@ -29,7 +29,10 @@ struct numcase {
 static const struct numcase cases[] = {
 	/* Four significant digits, prefix from 10^4. */
 	{ "below 10^4 plain", ONE, 0, 1234, .want = "1234" },
-	{ "trailing zeros kept", ONE, 0, 1, .want = "1.000" },
+	{ "trailing zeros kept", ONE, 0, 1.5, .want = "1.500" },
+	{ "a whole number is exact", ONE, 0, 4, .want = "4" },
+	{ "a negative whole number", ONE, 0, -15, .want = "-15" },
+	{ "whole from 10^4: prefix, four digits", ONE, 0, 20000, .want = "20.00k" },
 	{ "k from 10^4", ONE, 0, 12346, .want = "12.35k" },
 	{ "M, two decimals for four digits", ONE, 0, 13.7e6, .want = "13.70M" },
 	{ "M, one decimal", ONE, 0, 190.2e6, .want = "190.2M" },
