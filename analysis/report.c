@@ -254,7 +254,6 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 	cell[COL_SECTION] = esc(a->d->configs[r->config].section);
 	cell[COL_VARIES] = esc(*r->varies ? r->varies : "-");
 	cut(cell[COL_SECTION], 16);
-	cut(cell[COL_VARIES], 28);
 	if (r->primary) {
 		cell[COL_VALUE] = xasprintf("%s%s%c", r->value,
 					    r->mark == ' ' ? "" : " ", r->mark);
@@ -279,6 +278,28 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 	if (!r->primary)
 		cell[COL_CV] = cell[COL_CONT] = cell[COL_HAND] = NULL;
 	cell[COL_FLAGS] = xstrdup(*r->flags ? r->flags : "");
+}
+
+/*
+ * What varies takes the room the other columns leave in TABLE_WIDTH (the
+ * flags may go below the row), at least VARIES_MIN columns: a cut value
+ * says nothing, so it is cut only when it must be.
+ */
+#define VARIES_MIN 20
+static void fit_varies(struct table *t, char ***cells, size_t n)
+{
+	int used = 0, room;
+	size_t k, i;
+
+	for (k = 0; k < COL_FLAGS; k++)
+		if (t->w[k] && k != COL_VARIES)
+			used += t->w[k] + (k ? 2 : 1);
+	room = MAX(VARIES_MIN, TABLE_WIDTH - used - 2);
+	if (t->w[COL_VARIES] <= room)
+		return;
+	t->w[COL_VARIES] = room;
+	for (i = 0; i < n; i++)
+		cut(cells[i][COL_VARIES], room);
 }
 
 static void table_widths(const struct analysis *a, const struct report_row *rows,
@@ -308,6 +329,7 @@ static void table_widths(const struct analysis *a, const struct report_row *rows
 		t->w[COL_CONT] = 0;
 	if (!hand)
 		t->w[COL_HAND] = 0;
+	fit_varies(t, cells, n);
 }
 
 /* The space before column k: one between the figures after CV. */
