@@ -12,7 +12,7 @@
 #include "lib/numfmt.h"
 #include "runner/util.h"
 
-static const char *param_value(const struct ds_config *c, const char *key)
+const char *report_param(const struct ds_config *c, const char *key)
 {
 	size_t i;
 
@@ -26,7 +26,7 @@ static const char *param_value(const struct ds_config *c, const char *key)
  * section? */
 static bool varies(const struct dataset *d, size_t c, const char *key)
 {
-	const char *v = param_value(&d->configs[c], key);
+	const char *v = report_param(&d->configs[c], key);
 	size_t k;
 
 	for (k = 0; k < d->nconfigs; k++) {
@@ -34,7 +34,7 @@ static bool varies(const struct dataset *d, size_t c, const char *key)
 
 		if (k == c || strcmp(d->configs[k].section, d->configs[c].section))
 			continue;
-		w = param_value(&d->configs[k], key);
+		w = report_param(&d->configs[k], key);
 		if (!w || strcmp(v, w))
 			return true;
 	}

@@ -68,16 +68,6 @@ void gp_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-static const char *param_value(const struct ds_config *c, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < c->nparams; i++)
-		if (!strcmp(c->params[i].key, key))
-			return c->params[i].value;
-	return NULL;
-}
-
 /* "section threads=2 delay=10" using only the parameters that vary. */
 static char *config_label(const struct plotter *p, const struct section *s,
 			  size_t c, const char *skip)
@@ -87,14 +77,14 @@ static char *config_label(const struct plotter *p, const struct section *s,
 	char *label;
 
 	for (i = 0; i < s->nvary; i++) {
-		const char *v = param_value(cfg, s->vary[i]);
+		const char *v = report_param(cfg, s->vary[i]);
 
 		len += strlen(s->vary[i]) + (v ? strlen(v) : 0) + 2;
 	}
 	label = xmalloc(len + 4);
 	strcpy(label, p->nsections > 1 || !s->nvary ? cfg->section : "");
 	for (i = 0; i < s->nvary; i++) {
-		const char *v = param_value(cfg, s->vary[i]);
+		const char *v = report_param(cfg, s->vary[i]);
 
 		if (skip && !strcmp(skip, s->vary[i]))
 			continue;
@@ -169,7 +159,7 @@ static void sections_build(struct plotter *p)
 			const char *key = first->params[k].key;
 
 			for (c = 1; c < s->n; c++) {
-				const char *v = param_value(&d->configs[s->cfg[c]], key);
+				const char *v = report_param(&d->configs[s->cfg[c]], key);
 
 				if (!v || strcmp(v, first->params[k].value)) {
 					s->vary[s->nvary++] = key;
@@ -381,7 +371,7 @@ static const char *scaling_x(const struct plotter *p, const struct section *s)
 		bool numeric = true;
 
 		for (c = 0; c < s->n && numeric; c++) {
-			const char *v = param_value(&p->d->configs[s->cfg[c]], s->vary[i]);
+			const char *v = report_param(&p->d->configs[s->cfg[c]], s->vary[i]);
 
 			numeric = v && !parse_double(v, &vals[c]);
 		}
@@ -498,8 +488,8 @@ static size_t series_of(const struct plotter *p, const struct section *s,
 
 				if (!strcmp(s->vary[k], x))
 					continue;
-				a = param_value(&p->d->configs[s->cfg[i]], s->vary[k]);
-				b = param_value(&p->d->configs[s->cfg[j]], s->vary[k]);
+				a = report_param(&p->d->configs[s->cfg[i]], s->vary[k]);
+				b = report_param(&p->d->configs[s->cfg[j]], s->vary[k]);
 				same = a && b && !strcmp(a, b);
 			}
 			if (same)
@@ -555,7 +545,7 @@ static void sweep_block(const struct plotter *p, FILE *f, const struct section *
 	for (i = 0; i < s->n; i++) {
 		if (series[i] != which)
 			continue;
-		parse_double(param_value(&p->d->configs[s->cfg[i]], x), &pts[n].x);
+		parse_double(report_param(&p->d->configs[s->cfg[i]], x), &pts[n].x);
 		pts[n++].c = s->cfg[i];
 	}
 	qsort(pts, n, sizeof(*pts), cmp_xpoint);
@@ -590,7 +580,7 @@ static size_t sweep_values(const struct plotter *p, const struct section *s,
 	for (i = 0; i < s->n; i++) {
 		double v;
 
-		parse_double(param_value(&p->d->configs[s->cfg[i]], x), &v);
+		parse_double(report_param(&p->d->configs[s->cfg[i]], x), &v);
 		if (!nx || !bsearch(&v, xs, nx, sizeof(*xs), cmp_double)) {
 			xs[nx++] = v;
 			qsort(xs, nx, sizeof(*xs), cmp_double);
@@ -866,7 +856,7 @@ static char *panel_label(const struct plotter *p, const struct section *s,
 	size_t i;
 
 	for (i = 0; i < s->nvary; i++) {
-		const char *v = param_value(&p->d->configs[c], s->vary[i]);
+		const char *v = report_param(&p->d->configs[c], s->vary[i]);
 
 		t = xasprintf("%s%s%s=%s", label, *label ? " " : "", s->vary[i],
 			      v ? v : "");
