@@ -105,6 +105,10 @@ static const struct numcase cases[] = {
 	{ "an infinite bound", CI, 0, 5, 1, INFINITY,
 	  .want = "5.000 [1.000, inf]" },
 	{ "NaN mean", CI, 0, NAN, 1, 2, .want = NUMFMT_MISSING },
+	/* Half-width 4.65e-7: the last digit at 10^-8 in all three (one
+	 * exponent form, the same resolution). */
+	{ "a tiny interval: all three with exponents", CI, 0, 8.6e-7, 3.9e-7,
+	  1.32e-6, .want = "8.6e-07 [3.9e-07, 1.32e-06]" },
 	{ "res with no spread", CI_RES, 0, 1000000000.2, 1000000000.2,
 	  1000000000.2, .res = 0.24,
 	  .want = "1000000000.2 [1000000000.2, 1000000000.2]" },
