@@ -325,7 +325,9 @@ static void test_missing_metrics(void **state)
 		assert_null(strstr(text, "inf"));
 		assert_null(strstr(text, "nan"));
 		free(text);
-		strcpy(path + strlen(path) - 2, "dat");
+		free(path);
+		path = xasprintf("%s/%.*s.dat", e->dir, (int)strlen(f->name) - 3,
+				 f->name);
 		text = slurp(path, NULL);
 		assert_null(strstr(text, "inf"));
 		assert_null(strstr(text, "nan"));
