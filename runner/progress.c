@@ -164,9 +164,14 @@ void progress_outcome(struct progress *p, size_t config, long seq,
 		free(why);
 		why = escape_text_dup(line);
 		free(line);
-		width = p->tty ? term_width() - 1 : 0;
-		if (why && width > 0 && (int)strlen(why) > width)
+		/* The whole line, "contend: " included, fits the terminal. */
+		width = p->tty ? term_width() - 1 - (int)strlen("contend: ") : 0;
+		if (why && width > 0 && (int)strlen(why) > width) {
+			/* On a code point boundary: UTF-8 names stay whole. */
+			while (width > 0 && ((unsigned char)why[width] & 0xc0) == 0x80)
+				width--;
 			why[width] = '\0';
+		}
 		if (p->tty)
 			fprintf(p->tty, "\r\033[K");
 		fprintf(stderr, "contend: %s\n", why ? why : "");
