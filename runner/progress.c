@@ -168,7 +168,8 @@ void progress_outcome(struct progress *p, size_t config, long seq,
 		width = p->tty ? term_width() - 1 - (int)strlen("contend: ") : 0;
 		if (why && width > 0 && (int)strlen(why) > width) {
 			/* On a code point boundary: UTF-8 names stay whole. */
-			while (width > 0 && ((unsigned char)why[width] & 0xc0) == 0x80)
+			while (width > 0 &&
+			       ((unsigned char)why[width] & 0xc0) == 0x80)
 				width--;
 			why[width] = '\0';
 		}
