@@ -328,11 +328,18 @@ static int write_plan(struct runner *r)
 	r->config_ids = xcalloc(r->cfg.nentries, sizeof(*r->config_ids));
 	for (i = 0; i < r->cfg.nentries; i++) {
 		const struct config_entry *e = &r->cfg.entries[i];
+		/* the user's parameters are stored after the workload's */
+		char **kv = xcalloc(e->nkv + e->nuser + 1, sizeof(*kv));
+		int ret;
 
-		if (store_config_add(r->st, r->exp.id, (int)i, e->wl->name,
-				     e->section, e->canon, e->set.noise,
-				     e->set.timeout_s, e->nkv, e->kv,
-				     &r->config_ids[i]))
+		memcpy(kv, e->kv, e->nkv * sizeof(*kv));
+		memcpy(kv + e->nkv, e->user, e->nuser * sizeof(*kv));
+		ret = store_config_add(r->st, r->exp.id, (int)i, e->wl->name,
+				       e->section, e->canon, e->set.noise,
+				       e->set.timeout_s, e->nkv + e->nuser, kv,
+				       &r->config_ids[i]);
+		free(kv);
+		if (ret)
 			goto fail;
 	}
 	for (i = 0; i < r->plan.nruns; i++) {
