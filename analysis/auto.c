@@ -29,8 +29,7 @@ static void auto_config(struct analysis *a, size_t c,
 			const struct config_entry *e, double confidence)
 {
 	struct config_analysis *ca = &a->configs[c];
-	const char *metric = config_primary_metric(e);
-	int m = dataset_metric(a->d, metric);
+	int m = ca->primary; /* what the runner watched, as it stored it */
 	double *x = NULL, rel = NAN;
 	size_t n = m < 0 ? 0 : analysis_values(a->d, c, m, &x);
 	int planned = (int)(ca->measured + ca->failed + ca->pending);

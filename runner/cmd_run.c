@@ -30,6 +30,7 @@
 #include "runner/claim.h"
 #include "runner/commands.h"
 #include "runner/config.h"
+#include "runner/hook.h"
 #include "runner/host.h"
 #include "runner/plan.h"
 #include "runner/progress.h"
@@ -297,6 +298,37 @@ static void fs_types(struct runner *r)
 	free(dirs);
 }
 
+/*
+ * What analysis judges each section by, stored as data with the
+ * experiment (analysis does not read config files): primary.SECTION and
+ * direction.SECTION.METRIC (docs/STORAGE.md).  A section's
+ * configurations are consecutive and share these.
+ */
+static void judged_by(struct runner *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->cfg.nentries; i++) {
+		const struct config_entry *e = &r->cfg.entries[i];
+		char *key;
+
+		if (i && !strcmp(e->section, r->cfg.entries[i - 1].section))
+			continue;
+		key = xasprintf("primary.%s", e->section);
+		meta_set(&r->exp, key, e->primary);
+		free(key);
+		for (j = 0; j < e->ndirections; j++) {
+			const char *eq = strchr(e->directions[j], '=');
+
+			key = xasprintf("direction.%s.%.*s", e->section,
+					(int)(eq - e->directions[j]),
+					e->directions[j]);
+			meta_set(&r->exp, key, eq + 1);
+			free(key);
+		}
+	}
+}
+
 static void experiment_fill(struct runner *r, const char *seed_source)
 {
 	struct experiment_row *e = &r->exp;
@@ -314,6 +346,7 @@ static void experiment_fill(struct runner *r, const char *seed_source)
 	host_collect("/", e);
 	fs_types(r);
 	meta_set(e, "seed_source", seed_source);
+	judged_by(r);
 }
 
 /* Experiment, configurations and every planned run: one transaction. */
@@ -366,6 +399,7 @@ struct one_run {
 	char **envp;
 	long env_pad;
 	struct child child;
+	bool ran;             /* the run was spawned (its prepare passed) */
 	struct result res;
 	enum run_status status;
 	char err[1024];
@@ -513,7 +547,7 @@ static int one_record(struct runner *r, struct one_run *o)
 	size_t i;
 	int ret;
 
-	if (o->status != RUN_INTERRUPTED)
+	if (o->ran && o->status != RUN_INTERRUPTED)
 		add_rusage(&o->res, &o->child);
 	for (i = 0; i < o->res.nmetrics; i++) {
 		names[i] = o->res.metrics[i].name;
@@ -540,6 +574,33 @@ static void one_release(struct one_run *o)
 }
 
 /*
+ * A section's prepare (before the run is spawned) or cleanup (after it
+ * was reaped): -1 when a prepare failed, the run then recorded failed (or
+ * interrupted) with the reason; a failing cleanup leaves the run's data
+ * as measured and is only a warning.
+ */
+static int run_hook(struct runner *r, struct one_run *o, const char *what,
+		    const char *text)
+{
+	char why[sizeof(o->err)];
+	enum hook_fate f;
+
+	if (!text)
+		return 0;
+	f = hook_run(what, text, o->e->prepare_timeout_s, r->stop_fd, why,
+		     sizeof(why));
+	if (f == HOOK_OK)
+		return 0;
+	if (*what == 'c') {
+		warning("%s", why);
+		return 0;
+	}
+	o->status = f == HOOK_INTERRUPTED ? RUN_INTERRUPTED : RUN_FAILED;
+	snprintf(o->err, sizeof(o->err), "%s", why);
+	return -1;
+}
+
+/*
  * Runs and records one planned run.  Returns 0, or -1 when the run could
  * not be started or stored (a runtime error that ends the experiment).
  */
@@ -557,10 +618,16 @@ static int run_one(struct runner *r, const struct config_entry *e,
 	if (one_prepare(r, &o))
 		goto out;
 	o.started_at = now_realtime();
-	stamp_spawn(o.stamp, sizeof(o.stamp));
-	if (spawn_run(&o.child))
-		goto out;
-	o.status = protocol_judge(&o.child, &o.res, o.err, sizeof(o.err));
+	if (!run_hook(r, &o, "prepare", e->prepare)) {
+		stamp_spawn(o.stamp, sizeof(o.stamp));
+		if (spawn_run(&o.child))
+			goto out;
+		o.ran = true;
+		o.status = protocol_judge(&o.child, &o.res, o.err,
+					  sizeof(o.err));
+	}
+	if (e->cleanup && o.status != RUN_INTERRUPTED)
+		run_hook(r, &o, "cleanup", e->cleanup);
 	if (o.status == RUN_INTERRUPTED && stop_signal) {
 		char sig[32];
 
@@ -641,12 +708,6 @@ static enum loop_end run_pending(struct runner *r)
 	return end;
 }
 
-/* The metric `repetitions = auto` watches: throughput, or with jobs time. */
-static const char *primary_metric(const struct config_entry *e)
-{
-	return config_primary_metric(e);
-}
-
 /* The stopping rule for every auto configuration, on the stored data. */
 static int decide_auto(struct runner *r, const struct dataset *d,
 		       bool *active)
@@ -660,7 +721,7 @@ static int decide_auto(struct runner *r, const struct dataset *d,
 	for (c = 0; c < r->cfg.nentries; c++) {
 		const struct config_entry *e = &r->cfg.entries[c];
 		const struct ds_config *dc = &d->configs[c];
-		int m = dataset_metric(d, primary_metric(e));
+		int m = dataset_metric(d, config_primary_metric(e));
 		double *x, hw;
 		size_t n = 0;
 

@@ -28,6 +28,7 @@
 #include "runner/config.h"
 #include "runner/param.h"
 #include "runner/util.h"
+#include "runner/workloads/workloads.h"
 
 #define ERRORS_SHOWN 50    /* a binary file must not print a million */
 #define ERRORS_KEPT 1000
@@ -1066,7 +1067,15 @@ static int runner_key(struct wsec *w, const struct kv_line *k)
 	char err[512];
 
 	if (!strcmp(k->key, "prepare") || !strcmp(k->key, "cleanup")) {
+		char **argv;
+		size_t n;
+
 		*(k->key[0] == 'p' ? &w->prepare : &w->cleanup) = k;
+		if (command_split(k->value, &argv, &n, err, sizeof(err))) {
+			report(w->L, k->line, "%s: %s", k->key, err);
+			return -1;
+		}
+		command_argv_free(argv);
 		return 0;
 	}
 	if (!strcmp(k->key, "prepare_timeout")) {
