@@ -912,14 +912,21 @@ static bool any_auto(const struct experiment_config *c)
 static int open_store(struct runner *r, unsigned flags)
 {
 	const char *path = r->o->db ? r->o->db : store_default_path();
+	bool fresh = !r->o->db && (flags & STORE_CREATE) && access(path, F_OK);
 	int ret;
 
 	if (signals_install())
 		return EXIT_RUNTIME;
 	r->stop_fd = stop_pipe[0];
+	/* the default database is made where it belongs, on the first run */
+	if (fresh && store_make_parent(path))
+		return EXIT_RUNTIME;
 	ret = store_open(path, flags, &r->st);
 	if (ret)
 		return store_exit_status(ret);
+	if (fresh)
+		fprintf(stderr, "contend: created the database %s (--db PATH or "
+				"$CONTEND_DB choose another)\n", path);
 	/*
 	 * The runner appends a run at a time: a small page cache does, and
 	 * SQLite's default 2 MiB was most of the runner's memory growth
