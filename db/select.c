@@ -42,15 +42,15 @@ static bool key_ok(const char *s, size_t n)
 	return n > 0;
 }
 
-/* The '@' that starts the filters: the first with a '=' after it. */
+/* The '@' that starts the filters: the last with a '=' after it. */
 static const char *filters_at(const char *text)
 {
-	const char *p;
+	const char *p, *at = NULL;
 
 	for (p = strchr(text, '@'); p; p = strchr(p + 1, '@'))
 		if (strchr(p + 1, '='))
-			return p;
-	return NULL;
+			at = p;
+	return at;
 }
 
 /* KEY=VALUE[,KEY=VALUE...] into sel->filters. */

@@ -13,8 +13,9 @@
  * that is itself an existing file is that whole database.  @KEY=VALUE
  * keeps the configurations whose parameter KEY (a workload parameter,
  * param.NAME, or `section` / `workload`) has that value, as text or as
- * the same number ("1e4" is "10000").  An '@' with no '=' after it is
- * part of WHAT (a label may hold one).
+ * the same number ("1e4" is "10000").  The filters start at the last
+ * '@' with a '=' after it; an '@' before it is part of WHAT (a label may
+ * hold one), so a VALUE cannot hold an '@'.
  *
  * Errors are returned as text in err (the caller prints it); nothing
  * here prints but store_open.
