@@ -1535,7 +1535,8 @@ static void entry_directions(const struct wsec *w, struct config_entry *e)
 }
 
 static void entry_add(struct experiment_config *c, struct wsec *w,
-		      char **kv, const struct wl_args *a, double timeout)
+		      char **kv, char *canon, const struct wl_args *a,
+		      double timeout)
 {
 	const size_t nargs = w->naxes - w->nuser;
 	struct config_entry *e;
@@ -1552,7 +1553,7 @@ static void entry_add(struct experiment_config *c, struct wsec *w,
 		.line = w->sec->line,
 		.nkv = nargs,
 		.kv = kv,
-		.canon = canon_of(kv, w->naxes),
+		.canon = canon,
 		.set = w->set,
 		.nuser = w->nuser,
 		.user = xcalloc(w->nuser + 1, sizeof(char *)),
@@ -1571,7 +1572,7 @@ static void entry_add(struct experiment_config *c, struct wsec *w,
 /* Builds, checks and keeps one configuration: one value of each axis. */
 static void wsec_entry(struct wsec *w, const size_t *pick)
 {
-	char **kv = xcalloc(w->naxes, sizeof(*kv)), err[512] = "";
+	char **kv = xcalloc(w->naxes, sizeof(*kv)), err[512] = "", *canon;
 	const size_t nargs = w->naxes - w->nuser;
 	struct wl_args a;
 	double timeout;
@@ -1580,6 +1581,12 @@ static void wsec_entry(struct wsec *w, const size_t *pick)
 	for (i = 0; i < w->naxes; i++)
 		kv[i] = xasprintf("%s=%s", wsec_axis(w, i)->key,
 				  wsec_axis(w, i)->vals[pick[i]]);
+	/*
+	 * The identity keeps {NAME} as written: the user parameters say
+	 * what it stood for, and a compare across one of them (x@n=1 vs
+	 * x@n=2) then matches argv too.
+	 */
+	canon = canon_of(kv, w->naxes);
 	substitute_kv(w, kv, nargs);
 	if (args_from_kv(w->wl, nargs, kv, &a, err, sizeof(err))) {
 		entry_error(w, err);
@@ -1592,12 +1599,13 @@ static void wsec_entry(struct wsec *w, const size_t *pick)
 	timeout = entry_timeout(w, &a);
 	if (timeout < 0)
 		goto fail_args;
-	entry_add(w->L->c, w, kv, &a, timeout);
+	entry_add(w->L->c, w, kv, canon, &a, timeout);
 	args_release(&a);
 	return;
 fail_args:
 	args_release(&a);
 fail:
+	free(canon);
 	for (i = 0; i < w->naxes; i++)
 		free(kv[i]);
 	free(kv);

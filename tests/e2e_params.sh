@@ -57,7 +57,7 @@ expect "configurations of [sweep]" 6 \
 expect "param.threads stored" "1 2 4" "$(q "SELECT DISTINCT value FROM config_params
 	WHERE key = 'param.threads' ORDER BY CAST(value AS int)" | tr '\n' ' ' | sed 's/ $//')"
 expect "the identity holds the user parameters" 1 "$(q "SELECT count(*) FROM configs
-	WHERE canon LIKE '%env=T=4 %param.mode=slow param.threads=4'")"
+	WHERE canon LIKE '%env=T={threads} %param.mode=slow param.threads=4'")"
 # {threads} reached argv and env: thr is the env's T, lat_ms the argv's
 expect "thr follows env = T={threads}" "1 2 4" "$(q "SELECT DISTINCT printf('%g', value)
 	FROM samples WHERE metric = 'thr' ORDER BY value" | tr '\n' ' ' | sed 's/ $//')"

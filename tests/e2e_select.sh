@@ -71,4 +71,41 @@ done
 bad report 'L@threads=2'
 grep -q "names several experiments" "$tmp/err" || fail "report: $(cat "$tmp/err")"
 
+# compare: sides that differ in one parameter match on the rest
+"$CONTEND" compare --db "$db" 'L~newest@spin=10' 'L~newest@spin=20' > "$tmp/c" 2>&1 ||
+	fail "compare across spin failed: $(cat "$tmp/c")"
+expect "one comparison per remaining configuration" 2 "$(grep -c '^== noop \[w\] threads=[12] fault=none jitter=0 runtime=0.01$' "$tmp/c")"
+grep -q 'not compared)$' "$tmp/c" && ! grep -q '0 not compared)$' "$tmp/c" &&
+	fail "compare across spin left configurations unmatched"
+# a parameter only one side filters still matches as a parameter
+"$CONTEND" compare --db "$db" 'L~newest@threads=2' 'other' > "$tmp/c" 2>&1 ||
+	fail "one-sided filter failed: $(cat "$tmp/c")"
+expect "one-sided filter: threads=2 matched, threads=1 unmatched" "2 2" \
+	"$(grep -c '^== noop \[w\] threads=2 spin=' "$tmp/c") $(grep -c 'candidate: noop \[w\] threads=1' "$tmp/c")"
+# quoted values in the identity (a command's argv) survive the match
+cat > "$tmp/cmd.ini" <<'EOF2'
+[experiment]
+name        = cmd
+repetitions = 3
+warmup      = 0
+seed        = 1
+
+[workload c]
+type = command
+param.n = 1, 2
+param.word = alpha, beta
+argv = sh -c "echo v {n}.{word}; echo w 3"
+metric.w = ^w ([0-9]+)$
+direction = higher
+EOF2
+"$CONTEND" run "$tmp/cmd.ini" --db "$tmp/cmd.db" --quiet > /dev/null 2>&1 || fail "command run"
+"$CONTEND" compare --db "$tmp/cmd.db" 'cmd@param.n=1' 'cmd@param.n=2' --format json > "$tmp/c.json" 2>&1 ||
+	fail "compare across param.n failed: $(cat "$tmp/c.json")"
+expect "compare across param.n: the primary (top and per comparison), one per param.word" "3 2" \
+	"$(grep -c '"metric": "w"' "$tmp/c.json") $(grep -c '"config": "argv=' "$tmp/c.json")"
+grep -q 'param.n=' "$tmp/c.json" && grep '"config"' "$tmp/c.json" | grep -q 'param.n=' &&
+	fail "the changed parameter is still in the matched identity"
+expect_status 2 compare --db "$db" 'L~newest@spin=10' 'L~newest@nosuch=3'
+expect_status 2 compare --db "$db" 'L@spin=' 'L'
+
 [ "$fails" -eq 0 ] && echo "$NAME: labels, ~newest, DB:ID and @KEY=VALUE select alike in report, export and plot"

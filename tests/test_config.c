@@ -465,8 +465,9 @@ static const struct valid_case valid_cases[] = {
 	  check_hostile_name },
 	/*
 	 * param.NAME sweeps like a workload parameter and comes last in the
-	 * canonical string, ordered by NAME; {NAME} in argv, env and
-	 * prepare is its value, ${NAME} and {} stay as written.
+	 * canonical string, ordered by NAME, which keeps {NAME} as written;
+	 * in what runs (kv, prepare) {NAME} is its value, ${NAME} and {}
+	 * stay as written.
 	 */
 	{ "user parameters",
 	  "[experiment]\nname = u\n[workload c]\ntype = command\n"
@@ -474,14 +475,14 @@ static const struct valid_case valid_cases[] = {
 	  "argv = true -t {threads} --fs={fs} {} ${HOME}\nenv = T={threads}\n"
 	  "metric.lat = lat ([0-9]+)\nmetric.a = a ([0-9]+)\n"
 	  "prepare = mkfs.{fs} /dev/x\n", 4,
-	  { "argv=\"true -t 1 --fs=ext4 {} ${HOME}\" shell=no env=T=1 "
-	    "metric=\"\" scale=1 contention=\"\" contention_scale=1 "
-	    "metric.a=\"a ([0-9]+)\" metric.lat=\"lat ([0-9]+)\" "
-	    "param.fs=ext4 param.threads=1",
-	    "argv=\"true -t 2 --fs=ext4 {} ${HOME}\" shell=no env=T=2 "
-	    "metric=\"\" scale=1 contention=\"\" contention_scale=1 "
-	    "metric.a=\"a ([0-9]+)\" metric.lat=\"lat ([0-9]+)\" "
-	    "param.fs=ext4 param.threads=2" },
+	  { "argv=\"true -t {threads} --fs={fs} {} ${HOME}\" shell=no "
+	    "env=T={threads} metric=\"\" scale=1 contention=\"\" "
+	    "contention_scale=1 metric.a=\"a ([0-9]+)\" "
+	    "metric.lat=\"lat ([0-9]+)\" param.fs=ext4 param.threads=1",
+	    "argv=\"true -t {threads} --fs={fs} {} ${HOME}\" shell=no "
+	    "env=T={threads} metric=\"\" scale=1 contention=\"\" "
+	    "contention_scale=1 metric.a=\"a ([0-9]+)\" "
+	    "metric.lat=\"lat ([0-9]+)\" param.fs=ext4 param.threads=2" },
 	  check_user_params },
 	{ "primary and directions",
 	  "[experiment]\nname = p\n[workload w]\ntype = noop\n"
