@@ -591,7 +591,7 @@ static int run_hook(struct runner *r, struct one_run *o, const char *what,
 		     sizeof(why));
 	if (f == HOOK_OK)
 		return 0;
-	if (*what == 'c') {
+	if (!strcmp(what, "cleanup")) {
 		warning("%s", why);
 		return 0;
 	}
