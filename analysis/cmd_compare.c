@@ -1100,7 +1100,19 @@ int cmd_compare(int argc, char **argv)
 	for (i = 0; i < a.ncands && (!ret || ret == EXIT_REGRESSION); i++) {
 		struct selection b = { .role = "baseline" };
 		struct selection c = { .role = "candidate" };
-		const char *metric = a.metric;
+		const char *metric = a.metric, *plot_dir = a.plot_dir;
+		char *dir = NULL;
+
+		/* several candidates: DIR/1/compare.png, DIR/2/... */
+		if (plot_dir && a.ncands > 1) {
+			if (mkdir(plot_dir, 0777) && errno != EEXIST) {
+				error("cannot create %s: %s", plot_dir,
+				      strerror(errno));
+				ret = EXIT_RUNTIME;
+				break;
+			}
+			a.plot_dir = dir = xasprintf("%s/%zu", plot_dir, i + 1);
+		}
 
 		b.text = a.base;
 		c.text = a.cand = a.cands[i];
@@ -1112,6 +1124,8 @@ int cmd_compare(int argc, char **argv)
 		ret = run(&a, &b, &c);
 		nreg += ret == EXIT_REGRESSION;
 		a.metric = metric; /* settled per candidate */
+		a.plot_dir = plot_dir;
+		free(dir);
 		selection_release(&b);
 		selection_release(&c);
 	}

@@ -45,6 +45,13 @@ if command -v python3 > /dev/null 2>&1; then
 	expect "json: an array of two" 2 "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$tmp/j")"
 fi
 
+if command -v gnuplot > /dev/null 2>&1; then
+	"$CONTEND" compare "$tmp/a" "$tmp/b" "$tmp/c" --plot "$tmp/pl" > /dev/null 2>&1 ||
+		fail "--plot with two candidates"
+	[ -s "$tmp/pl/1/compare.png" ] && [ -s "$tmp/pl/2/compare.png" ] ||
+		fail "--plot DIR with several candidates: no DIR/1 and DIR/2"
+fi
+
 expect_status 2 compare - - < "$tmp/a"
 expect_status 2 compare "$tmp/a"
 printf 'x\n' | "$CONTEND" compare "$tmp/a" - > /dev/null 2> "$tmp/err"
