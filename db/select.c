@@ -225,20 +225,6 @@ bool select_keeps(const struct selector *sel, const struct ds_config *c)
 	return true;
 }
 
-static void config_free(struct ds_config *c)
-{
-	size_t j;
-
-	free(c->workload);
-	free(c->section);
-	free(c->canon);
-	for (j = 0; j < c->nparams; j++) {
-		free(c->params[j].key);
-		free(c->params[j].value);
-	}
-	free(c->params);
-}
-
 size_t select_filter_dataset(const struct selector *sel, struct dataset *d)
 {
 	struct ds_config *configs;
@@ -255,7 +241,7 @@ size_t select_filter_dataset(const struct selector *sel, struct dataset *d)
 		struct ds_config *dc = &d->configs[c];
 
 		if (!select_keeps(sel, dc)) {
-			config_free(dc);
+			ds_config_release(dc);
 			for (r = dc->run0; r < dc->run0 + dc->nruns; r++)
 				free(d->runs[r].error);
 			continue;

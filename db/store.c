@@ -1778,23 +1778,27 @@ out:
 	return ret;
 }
 
+void ds_config_release(struct ds_config *c)
+{
+	size_t j;
+
+	free(c->workload);
+	free(c->section);
+	free(c->canon);
+	for (j = 0; j < c->nparams; j++) {
+		free(c->params[j].key);
+		free(c->params[j].value);
+	}
+	free(c->params);
+}
+
 void dataset_release(struct dataset *d)
 {
-	size_t i, j;
+	size_t i;
 
 	experiment_row_release(&d->exp);
-	for (i = 0; i < d->nconfigs; i++) {
-		struct ds_config *c = &d->configs[i];
-
-		free(c->workload);
-		free(c->section);
-		free(c->canon);
-		for (j = 0; j < c->nparams; j++) {
-			free(c->params[j].key);
-			free(c->params[j].value);
-		}
-		free(c->params);
-	}
+	for (i = 0; i < d->nconfigs; i++)
+		ds_config_release(&d->configs[i]);
 	free(d->configs);
 	for (i = 0; i < d->nruns; i++)
 		free(d->runs[i].error);
