@@ -1064,8 +1064,13 @@ static int print_ministat(const struct cmp_args *a)
 		sides[i].text = i ? a->cands[i - 1] : a->base;
 		sides[i].role = i ? "candidate" : "baseline";
 		ret = resolve(&sides[i], a->db) < 0 ? EXIT_USAGE : 0;
-		if (!ret && sides[i].db)
-			goto out; /* a database side: compare's own tables */
+		if (!ret && sides[i].db) {
+			/* a database side: compare's own tables */
+			if (a->ascii)
+				warning("--ascii draws files of numbers only; "
+					"%s is a database", sides[i].text);
+			goto out;
+		}
 		if (!ret)
 			ret = load(&sides[i], a);
 		set[i] = (struct ministat_set){ sides[i].text, sides[i].values,
