@@ -7,7 +7,13 @@
  * Interrupts: SIGINT/SIGTERM only write a byte to a self-pipe.  The poll
  * loop of the run in flight sees it, kills the run's process group, and the
  * run is stored as `interrupted`; the experiment is marked interrupted and
- * the command exits 130.  A signal during the plan write is acted on once
+ * the command exits 130.
+ *
+ * Calibration: the busy loop is calibrated once per experiment, before the
+ * first run (or taken from `calibration = N`, or --calibration-from
+ * another experiment), stored as the experiment's meta key
+ * calibration_loops_per_us and handed to every run (exec's
+ * --calibration); --resume hands on the stored value.  A signal during the plan write is acted on once
  * the plan has been committed, so the database always holds a whole plan
  * or none.  docs/RUNNING.md describes the protocol and the statuses.
  */
@@ -37,9 +43,12 @@
 #include "runner/scratch.h"
 #include "runner/spawn.h"
 #include "runner/util.h"
+#include "runner/workloads/harness.h"
 
 /* The runner's SQLite page cache, KiB (store_cache_limit). */
 #define RUNNER_CACHE_KIB 256
+/* The experiment_meta key of the busy-loop calibration (loops per us). */
+#define CALIBRATION_KEY "calibration_loops_per_us"
 /* Exit status after SIGINT/SIGTERM, as a shell reports a SIGINT death. */
 #define EXIT_INTERRUPTED 130
 /* randomize_env: CONTEND_PAD holds 0 .. ENV_PAD_MAX - 1 bytes. */
@@ -54,6 +63,7 @@ struct run_opts {
 	const char *db;
 	const char *label;
 	const char *resume;
+	const char *calibration_from; /* --calibration-from EXPERIMENT */
 	bool has_seed;
 	uint64_t seed;
 	bool dry_run, quiet, fail_fast;
@@ -75,6 +85,7 @@ struct runner {
 	struct progress prog;
 	bool any_auto;
 	int stop_fd;             /* read end of the signal self-pipe */
+	char calibration[32];    /* loops per us, as handed to runs; "" none */
 };
 
 /* ---- signals ---- */
@@ -114,7 +125,7 @@ static int signals_install(void)
 /* ---- options ---- */
 
 enum { OPT_DB = 256, OPT_LABEL, OPT_SEED, OPT_DRY, OPT_QUIET, OPT_FAILFAST,
-       OPT_RESUME };
+       OPT_RESUME, OPT_CALFROM };
 
 static const struct option long_opts[] = {
 	{ "db", required_argument, NULL, OPT_DB },
@@ -124,6 +135,7 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "fail-fast", no_argument, NULL, OPT_FAILFAST },
 	{ "resume", required_argument, NULL, OPT_RESUME },
+	{ "calibration-from", required_argument, NULL, OPT_CALFROM },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -154,6 +166,9 @@ static int opt_set(struct run_opts *o, int c, const char *arg)
 	case OPT_RESUME:
 		o->resume = arg;
 		break;
+	case OPT_CALFROM:
+		o->calibration_from = arg;
+		break;
 	default:
 		return -1; /* getopt printed why */
 	}
@@ -177,9 +192,10 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 	if (!o->config == !o->resume)
 		return error("usage: contend run CONFIG.ini [options] | "
 			     "contend run --resume EXPERIMENT [--db PATH]");
-	if (o->resume && (o->has_seed || o->label || o->dry_run))
-		return error("run: --resume takes the seed, label and plan of "
-			     "the stored experiment");
+	if (o->resume && (o->has_seed || o->label || o->dry_run ||
+			  o->calibration_from))
+		return error("run: --resume takes the seed, label, plan and "
+			     "calibration of the stored experiment");
 	return 0;
 }
 
@@ -349,6 +365,75 @@ fail:
 	return -1;
 }
 
+/* ---- the calibration ---- */
+
+/* The calibration stored with the experiment selector names; 0, or -1. */
+static int calibration_of(struct runner *r, const char *selector,
+			  double *lpus)
+{
+	int64_t *ids = NULL;
+	int n = store_experiment_find(r->st, selector, &ids);
+	char *v = NULL;
+	int ret = -1;
+
+	if (n == 0)
+		error("--calibration-from: no experiment '%s' in the database",
+		      selector);
+	else if (n > 1)
+		error("--calibration-from: '%s' names %d experiments (the "
+		      "newest is %" PRId64 "); give its id", selector, n,
+		      ids[n - 1]);
+	else if (n == 1 && !store_meta_get(r->st, ids[0], CALIBRATION_KEY, &v)) {
+		if (v && !harness_calibration_parse(v, lpus))
+			ret = 0;
+		else
+			error("--calibration-from: experiment %" PRId64 " has "
+			      "no calibration stored (%s)", ids[0],
+			      CALIBRATION_KEY);
+	}
+	free(v);
+	free(ids);
+	return ret;
+}
+
+/*
+ * The experiment's calibration, into r->calibration and its meta:
+ * --calibration-from, else `calibration = N`, else measured now (once:
+ * every run gets this value).  Returns 0, or -1 after an error.
+ */
+static int choose_calibration(struct runner *r)
+{
+	double lpus = r->cfg.calibration;
+	char *source;
+
+	if (r->o->calibration_from) {
+		if (calibration_of(r, r->o->calibration_from, &lpus))
+			return -1;
+		source = xasprintf("experiment %s", r->o->calibration_from);
+	} else if (lpus > 0) {
+		source = xstrdup("config");
+	} else {
+		lpus = harness_calibrate();
+		source = xstrdup("measured");
+	}
+	snprintf(r->calibration, sizeof(r->calibration), "%.17g", lpus);
+	meta_set(&r->exp, CALIBRATION_KEY, r->calibration);
+	meta_set(&r->exp, "calibration_source", source);
+	free(source);
+	return 0;
+}
+
+/* The stored calibration of a resumed experiment ("" when it has none:
+ * it was made before calibrations were stored, and its runs measure). */
+static void resume_calibration(struct runner *r)
+{
+	const char *v = experiment_meta(&r->exp, CALIBRATION_KEY);
+	double lpus;
+
+	if (v && !harness_calibration_parse(v, &lpus))
+		snprintf(r->calibration, sizeof(r->calibration), "%s", v);
+}
+
 /* ---- one run ---- */
 
 struct one_run {
@@ -366,9 +451,10 @@ struct one_run {
 	char stamp[sizeof(SPAWN_NS_ENV "=") + 20]; /* the env's spawn stamp */
 };
 
-static char **exec_argv(const struct config_entry *e, const char *scratch)
+static char **exec_argv(const struct config_entry *e, const char *scratch,
+			const char *calibration)
 {
-	char **argv = xcalloc(e->nkv + 6, sizeof(*argv));
+	char **argv = xcalloc(e->nkv + 8, sizeof(*argv));
 	size_t n = 0, i;
 
 	argv[n++] = (char *)"contend";
@@ -379,6 +465,10 @@ static char **exec_argv(const struct config_entry *e, const char *scratch)
 	if (scratch) {
 		argv[n++] = (char *)"--scratch";
 		argv[n++] = (char *)scratch;
+	}
+	if (*calibration) {
+		argv[n++] = (char *)"--calibration";
+		argv[n++] = (char *)calibration;
 	}
 	return argv;
 }
@@ -460,7 +550,7 @@ static int one_prepare(struct runner *r, struct one_run *o)
 		if (!o->scratch)
 			return -1;
 	}
-	o->argv = exec_argv(e, o->scratch);
+	o->argv = exec_argv(e, o->scratch, r->calibration);
 	o->envp = run_env(r->cfg.seed, o->p->seq, e->set.randomize_env,
 			  o->stamp, &o->env_pad);
 	child_init(&o->child);
@@ -884,6 +974,10 @@ static int run_fresh(const struct run_opts *o)
 		goto out;
 	ret = EXIT_RUNTIME;
 	experiment_fill(&r, seed_source);
+	if (choose_calibration(&r)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	host_warn(&r.exp);
 	if (write_plan(&r))
 		goto out;
@@ -996,6 +1090,7 @@ static int run_resume(const struct run_opts *o)
 	if (store_load(r.st, r.exp.id, &d) || restore(&r, &d))
 		goto out;
 	r.any_auto = any_auto(&r.cfg);
+	resume_calibration(&r);
 	if (!o->quiet)
 		fprintf(stderr, "contend: resuming experiment %" PRId64 " (%s)\n",
 			r.exp.id, r.exp.status);

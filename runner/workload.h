@@ -82,6 +82,8 @@ struct wl_args {
 	bool has_cpus;
 	cpu_set_t cpus;        /* affinity of the run (already applied by exec) */
 	const char *scratch;   /* private directory for WL_SCRATCH workloads */
+	double loops_per_us;   /* the experiment's busy-loop calibration;
+				  0: measure it if needed (harness.h) */
 };
 
 #define RESULT_MAX_METRICS 64

@@ -67,14 +67,21 @@ struct lock_cfg {
 	size_t nworkers;    /* per_group x groups */
 	uint64_t hold;      /* busy loops inside the lock */
 	uint64_t outside;   /* busy loops after unlock: worklen + think_ns */
-	double loops_per_us;
+	double loops_per_us; /* the calibration used; 0 when none was needed
+				nor handed to the run */
+	bool calibrated_work; /* some of the work is in ns (calibrated) */
 };
 
 /*
- * Reads the common rows of a (threads per group, groups = locks), running
- * the busy-loop calibration (once per process).
+ * Reads the common rows of a (threads per group, groups = locks).  The
+ * busy-loop calibration is the one handed to the run, or measured here
+ * only when hold_ns or think_ns asks for calibrated work.
  */
 void locks_cfg_init(struct lock_cfg *c, const struct wl_args *a);
+/* ns of calibrated work in loops (0 for 0 ns), with c's calibration,
+ * fetched from harness_loops_per_us() at the first need. */
+uint64_t locks_ns_to_loops(struct lock_cfg *c, const struct wl_args *a,
+			   long long ns);
 
 /* The validate callback of all four: threads x locks <= 4096. */
 int locks_validate(const struct wl_args *a, char *err, size_t errlen);

@@ -142,7 +142,8 @@ static int pmutex_run(const struct wl_args *a, struct result *r)
 	int ret;
 
 	locks_cfg_init(&x.cfg, a);
-	x.delay_loops = harness_ns_to_loops((double)delay);
+	if (x.mode == MODE_SPIN)
+		x.delay_loops = locks_ns_to_loops(&x.cfg, a, delay);
 	x.delay_ts.tv_sec = (time_t)(delay / 1000000000);
 	x.delay_ts.tv_nsec = (long)(delay % 1000000000);
 	x.groups = harness_alloc_lines(x.cfg.groups, sizeof(*x.groups));
