@@ -138,8 +138,10 @@ spin_loop(struct worker *w, const int kind, const bool pause, const bool fixed)
 	struct sgroup *g = &x->groups[w->id / x->cfg.per_group];
 	const uint64_t hold = x->cfg.hold, outside = x->cfg.outside;
 	uint64_t done = 0, handoffs = 0, contended = 0, spins = 0, last = 0;
+	const atomic_int *const stop = w->stop;
+	const uint64_t jobs = w->jobs;
 
-	while (locks_continue(w, fixed, done)) {
+	while (locks_continue(stop, jobs, fixed, done)) {
 		uint64_t s = spin_lock(g, kind, pause),
 			 c = guarded_update(&g->data);
 
