@@ -36,7 +36,9 @@
 #include "runner/claim.h"
 #include "runner/commands.h"
 #include "runner/config.h"
+#include "runner/guard.h"
 #include "runner/host.h"
+#include "runner/param.h"
 #include "runner/plan.h"
 #include "runner/progress.h"
 #include "runner/protocol.h"
@@ -442,6 +444,11 @@ struct one_run {
 	char *scratch;
 	char **argv;
 	char **envp;
+	/* a workload the runner spawns itself (wl->spawn): its arguments
+	 * and program; argv and envp above are then the program's */
+	bool direct;
+	struct wl_args args;
+	struct wl_program prog;
 	long env_pad;
 	struct child child;
 	struct result res;
@@ -540,25 +547,65 @@ static void free_env(char **env)
 	free(env);
 }
 
+/*
+ * The instruments of one run attach here: run_started() as soon as the
+ * run's process exists (spawn's started hook: it has exec'd, nothing of
+ * it has run), and the return of spawn_run() once it has been reaped.
+ * The guard is one: it must know the group to kill should we die.
+ */
+static void run_started(const struct child *c, void *arg)
+{
+	(void)arg;
+	guard_publish(c->pid);
+}
+
+/*
+ * A workload with its own program (wl->spawn, the command workload) is
+ * spawned as that program, with the run's environment; every other as
+ * `contend exec`.  Returns 0; -1 when the run cannot start (a runtime
+ * error); 1 when the program cannot be run (o->err: the run fails).
+ */
+static int program_prepare(struct one_run *o)
+{
+	const struct wl_spawn *sp = o->e->wl->spawn;
+
+	o->direct = true;
+	if (args_from_kv(o->e->wl, o->e->nkv, o->e->kv, &o->args, o->err,
+			 sizeof(o->err)))
+		return 1;
+	if (sp->program(&o->args, o->envp, &o->prog, o->err, sizeof(o->err)))
+		return 1;
+	o->child.path = o->prog.path;
+	o->child.argv = o->prog.argv;
+	o->child.envp = o->prog.envp;
+	o->child.out_max = sp->out_max;
+	o->child.merge_err = true;
+	o->child.cpus = o->args.has_cpus ? &o->args.cpus : NULL;
+	return 0;
+}
+
 static int one_prepare(struct runner *r, struct one_run *o)
 {
 	const struct config_entry *e = o->e;
 
 	o->env_pad = -1;
+	child_init(&o->child);
+	o->child.timeout_s = e->set.timeout_s;
+	o->child.cancel_fd = r->stop_fd;
+	o->child.started = run_started;
+	o->envp = run_env(r->cfg.seed, o->p->seq, e->set.randomize_env,
+			  o->stamp, &o->env_pad);
+	if (e->wl->spawn)
+		return program_prepare(o);
 	if (e->wl->flags & WL_SCRATCH) {
 		o->scratch = scratch_create(scratch_parent(entry_value(e, "dir")));
 		if (!o->scratch)
 			return -1;
 	}
 	o->argv = exec_argv(e, o->scratch, r->calibration);
-	o->envp = run_env(r->cfg.seed, o->p->seq, e->set.randomize_env,
-			  o->stamp, &o->env_pad);
-	child_init(&o->child);
 	o->child.path = "/proc/self/exe";
 	o->child.argv = o->argv;
 	o->child.envp = o->envp;
-	o->child.timeout_s = e->set.timeout_s;
-	o->child.cancel_fd = r->stop_fd;
 	return 0;
 }
 
@@ -618,6 +665,10 @@ static void one_release(struct one_run *o)
 	free(o->scratch);
 	free(o->argv);
 	free_env(o->envp);
+	if (o->direct) {
+		wl_program_release(&o->prog);
+		args_release(&o->args);
+	}
 	child_release(&o->child);
 	result_release(&o->res);
 }
@@ -632,18 +683,40 @@ static int run_one(struct runner *r, const struct config_entry *e,
 	struct one_run o = { .e = e, .p = p };
 	char *what = xasprintf("%s%s %s", e->section, p->warmup ? " (warm-up)"
 							       : "", e->canon);
-	int ret = -1;
+	int ret = -1, prep, started;
 
 	result_init(&o.res);
 	progress_begin(&r->prog, what);
 	free(what);
-	if (one_prepare(r, &o))
-		goto out;
 	o.started_at = now_realtime();
-	stamp_spawn(o.stamp, sizeof(o.stamp));
-	if (spawn_run(&o.child))
+	prep = one_prepare(r, &o);
+	if (prep < 0)
 		goto out;
-	o.status = protocol_judge(&o.child, &o.res, o.err, sizeof(o.err));
+	if (prep > 0) {
+		/* The program cannot be run: the run fails, with o.err. */
+		o.status = RUN_FAILED;
+		ret = one_record(r, &o);
+		*st = o.status;
+		progress_end(&r->prog, o.status, e->set.runtime_s, 0);
+		goto out;
+	}
+	stamp_spawn(o.stamp, sizeof(o.stamp));
+	started = spawn_run(&o.child);
+	guard_publish(0);
+	if (started && !(o.direct && o.child.exec_err))
+		goto out;
+	if (started) {
+		/* A program, unlike contend itself, may fail to exec. */
+		o.status = RUN_FAILED;
+		snprintf(o.err, sizeof(o.err), "cannot run '%s': %s",
+			 o.child.path, strerror(o.child.exec_err));
+	} else if (o.direct) {
+		o.status = protocol_judge_program(&o.child, &o.args, &o.res,
+						  o.err, sizeof(o.err));
+	} else {
+		o.status = protocol_judge(&o.child, &o.res, o.err,
+					  sizeof(o.err));
+	}
 	if (o.status == RUN_INTERRUPTED && stop_signal) {
 		char sig[32];
 
@@ -862,6 +935,10 @@ static int execute(struct runner *r)
 	struct pending_run *pend;
 
 	index_ids(r);
+	/* Unguarded, a runner killed would leave a run's children behind;
+	 * running on is still better than not running. */
+	if (guard_start())
+		warning("runs that fork may outlive a killed runner");
 	/* One runner per experiment: a second would run the same runs. */
 	if (claim_take(r->st, r->exp.id) ||
 	    store_experiment_status(r->st, r->exp.id, "running") ||
