@@ -6,7 +6,9 @@
 # out: contend run of an experiment of LONG runs of `command argv = CMD`
 # minus one of SHORT runs, and `hyperfine -N --runs LONG CMD` minus
 # `--runs SHORT`.  Alternating, REPEAT times each; medians of the rounds'
-# per-run figures.  Without hyperfine, bench/startref.c (a bare fork +
+# per-run figures: wall time (the target), and the CPU time of the whole
+# process tree (user + system), which other work on a loaded machine
+# disturbs much less than it disturbs wall time.  Without hyperfine, bench/startref.c (a bare fork +
 # exec + wait of CMD) is the reference instead, and the line says so.
 # Target (docs/PERFORMANCE.md): contend within 0.5 ms a run of hyperfine.
 #
@@ -49,36 +51,43 @@ echo "command-run cost: $CMD, ($LONG - $SHORT runs), $REPEAT rounds" \
 	"alternating, contend run against $ref"
 bench_machine
 
-# wall CMD...: the wall time of one command, seconds
-wall() {
+# cost CMD...: "wall_s cpu_s" of one command (its whole process tree)
+cost() {
 	"$BUILD/bench/measure" "$tmp/m" "$@" 2>> "$tmp/err" ||
 		{ cat "$tmp/err" >&2; exit 1; }
-	tail -n1 "$tmp/m" | awk '{ print $1 }'
+	tail -n1 "$tmp/m" | awk '{ print $1, $2 }'
+}
+# per_run "LONG_WALL LONG_CPU" "SHORT_WALL SHORT_CPU" >> FILE
+per_run() {
+	echo "$1 $2" | awk -v n=$((LONG - SHORT)) \
+		'{ print ($1 - $3) / n, ($2 - $4) / n }'
 }
 contend_round() {
-	l=$(wall "$CONTEND" run "$tmp/long.ini" --db "$tmp/c.db" --quiet)
-	s=$(wall "$CONTEND" run "$tmp/short.ini" --db "$tmp/c.db" --quiet)
-	echo "$l $s" | awk -v n=$((LONG - SHORT)) '{ print ($1 - $2) / n }' \
-		>> "$tmp/contend"
+	l=$(cost "$CONTEND" run "$tmp/long.ini" --db "$tmp/c.db" --quiet)
+	s=$(cost "$CONTEND" run "$tmp/short.ini" --db "$tmp/c.db" --quiet)
+	per_run "$l" "$s" >> "$tmp/contend"
 }
 ref_round() {
 	if [ "$ref" = hyperfine ]; then
-		l=$(wall hyperfine -N --style none --runs "$LONG" "$CMD")
-		s=$(wall hyperfine -N --style none --runs "$SHORT" "$CMD")
+		l=$(cost hyperfine -N --style none --runs "$LONG" "$CMD")
+		s=$(cost hyperfine -N --style none --runs "$SHORT" "$CMD")
 	else
-		l=$(wall "$BUILD/bench/startref" "$LONG" "$CMD")
-		s=$(wall "$BUILD/bench/startref" "$SHORT" "$CMD")
+		l=$(cost "$BUILD/bench/startref" "$LONG" "$CMD")
+		s=$(cost "$BUILD/bench/startref" "$SHORT" "$CMD")
 	fi
-	echo "$l $s" | awk -v n=$((LONG - SHORT)) '{ print ($1 - $2) / n }' \
-		>> "$tmp/ref"
+	per_run "$l" "$s" >> "$tmp/ref"
 }
 bench_alternate "$REPEAT" contend_round ref_round
 paste "$tmp/contend" "$tmp/ref" | awk -v r="$ref" '{ printf "round %2d: " \
-	"contend %.3f ms/run, %s %.3f ms/run\n", NR, 1000 * $1, r, 1000 * $2 }'
+	"contend %.3f ms/run (cpu %.3f), %s %.3f ms/run (cpu %.3f)\n", NR,
+	1000 * $1, 1000 * $2, r, 1000 * $3, 1000 * $4 }'
 awk -v c="$(median "$tmp/contend")" -v h="$(median "$tmp/ref")" \
+	-v cc="$(median "$tmp/contend" 2)" -v hc="$(median "$tmp/ref" 2)" \
 	-v r="$ref" -v t="$TARGET_MS" 'BEGIN {
 	d = 1000 * (c - h)
-	printf "per-run cost contend %.3f ms, %s %.3f ms: +%.3f ms" \
+	printf "per-run cost contend %.3f ms, %s %.3f ms: %+.3f ms" \
 		" (target <= +%g ms): %s\n", 1000 * c, r, 1000 * h, d, t,
-		d <= t ? "ok" : "missed" }'
+		d <= t ? "ok" : "missed"
+	printf "per-run cpu  contend %.3f ms, %s %.3f ms: %+.3f ms\n",
+		1000 * cc, r, 1000 * hc, 1000 * (cc - hc) }'
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
