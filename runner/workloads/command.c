@@ -834,11 +834,13 @@ static int command_program(const struct wl_args *a, char *const *base,
 		snprintf(err, errlen, "command: argv: %s", e);
 		return -1;
 	}
+	errno = 0;
 	p->path = path_find(p->argv[0]);
 	if (!p->path) {
-		snprintf(err, errlen, "command: cannot run '%s': not found on "
-			 "PATH (not installed? command not found)",
-			 p->argv[0]);
+		snprintf(err, errlen, "command: cannot run '%s': %s (not "
+			 "installed? command not found)", p->argv[0],
+			 strchr(p->argv[0], '/') ? strerror(errno)
+						 : "not found on PATH");
 		wl_program_release(p);
 		return -1;
 	}
