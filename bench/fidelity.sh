@@ -11,6 +11,8 @@
 # "ok" when the whole interval is >= the target, "below target" when it is
 # all under, else "unresolved" with the rounds that would settle it
 # (bench/pairci.c).  Target: >= 0.97 in every case (docs/PERFORMANCE.md).
+# Then, with valgrind, the instructions per operation of each side at one
+# thread: a count the machine's load does not disturb.
 #
 # Environment (and bench/lib.sh's): ROUNDS (30), RUNTIME (seconds per run,
 # 0.3): many short rounds resist bursts of other work better than a few
@@ -83,3 +85,30 @@ for c in $CASES; do
 				wl, t, w, c, r, $2, $4, $6, v }'
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# What no load disturbs: instructions per operation at one thread, counted
+# by callgrind in the worker's loop (its callees, the lock's, included):
+# where the two loops differ, whatever the machine is doing.
+bench_need valgrind "instructions per operation: apt-get install valgrind" ||
+	exit 0
+# ipo FUNCTION CMD...: instructions per op in FUNCTION, over the ops printed
+ipo() {
+	fn=$1
+	shift
+	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" \
+		--toggle-collect="$fn" "$@" > "$tmp/ipo.out" 2> "$tmp/ipo.err" ||
+		{ cat "$tmp/ipo.err" >&2; exit 1; }
+	ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/ipo.err")
+	awk -v ir="$ir" '$1 == "ops" { printf "%.1f", ir / $2 }' "$tmp/ipo.out"
+}
+echo "instructions per operation, threads=1 worklen=0 (callgrind):"
+printf '%-13s %8s %10s\n' workload contend reference
+for c in futex-mutex:fmutex_worker:ref_fmutex \
+	 pthread-mutex:pmutex_worker_timed_bare:ref_pmutex \
+	 spinlock:spin_worker_K_TTAS_1:ref_spin; do
+	# shellcheck disable=SC2046  # split the case into its three fields
+	set -- $(echo "$c" | tr ':' ' ')
+	printf '%-13s %8s %10s\n' "$1" \
+		"$(ipo "$2" "$CONTEND" exec "$1" threads=1 runtime=0.3)" \
+		"$(ipo worker "$BUILD/bench/$3" 1 0 0.3)"
+done

@@ -7,15 +7,15 @@
  * Interrupts: SIGINT/SIGTERM only write a byte to a self-pipe.  The poll
  * loop of the run in flight sees it, kills the run's process group, and the
  * run is stored as `interrupted`; the experiment is marked interrupted and
- * the command exits 130.
+ * the command exits 130.  A signal during the plan write is acted on once
+ * the plan has been committed, so the database always holds a whole plan
+ * or none.  docs/RUNNING.md describes the protocol and the statuses.
  *
  * Calibration: the busy loop is calibrated once per experiment, before the
  * first run (or taken from `calibration = N`, or --calibration-from
  * another experiment), stored as the experiment's meta key
  * calibration_loops_per_us and handed to every run (exec's
- * --calibration); --resume hands on the stored value.  A signal during the plan write is acted on once
- * the plan has been committed, so the database always holds a whole plan
- * or none.  docs/RUNNING.md describes the protocol and the statuses.
+ * --calibration); --resume hands on the stored value.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -570,6 +570,8 @@ static int program_prepare(struct one_run *o)
 	const struct wl_spawn *sp = o->e->wl->spawn;
 
 	o->direct = true;
+	/* The program's environment is a copy: stamp it now. */
+	stamp_spawn(o->stamp, sizeof(o->stamp));
 	if (args_from_kv(o->e->wl, o->e->nkv, o->e->kv, &o->args, o->err,
 			 sizeof(o->err)))
 		return 1;
@@ -674,8 +676,26 @@ static void one_release(struct one_run *o)
 }
 
 /*
+ * The status of a run that was spawned (spawn_failed: its program's exec
+ * failed) and reaped, with its metrics in o->res and the reason in o->err.
+ */
+static enum run_status one_judge(struct one_run *o, bool spawn_failed)
+{
+	if (spawn_failed) {
+		snprintf(o->err, sizeof(o->err), "cannot run '%s': %s",
+			 o->child.path, strerror(o->child.exec_err));
+		return RUN_FAILED;
+	}
+	if (o->direct)
+		return protocol_judge_program(&o->child, &o->args, &o->res,
+					      o->err, sizeof(o->err));
+	return protocol_judge(&o->child, &o->res, o->err, sizeof(o->err));
+}
+
+/*
  * Runs and records one planned run.  Returns 0, or -1 when the run could
  * not be started or stored (a runtime error that ends the experiment).
+ * A program that cannot be run (wl->spawn) is a failed run instead.
  */
 static int run_one(struct runner *r, const struct config_entry *e,
 		   const struct pending_run *p, enum run_status *st)
@@ -683,7 +703,7 @@ static int run_one(struct runner *r, const struct config_entry *e,
 	struct one_run o = { .e = e, .p = p };
 	char *what = xasprintf("%s%s %s", e->section, p->warmup ? " (warm-up)"
 							       : "", e->canon);
-	int ret = -1, prep, started;
+	int ret = -1, prep;
 
 	result_init(&o.res);
 	progress_begin(&r->prog, what);
@@ -692,30 +712,16 @@ static int run_one(struct runner *r, const struct config_entry *e,
 	prep = one_prepare(r, &o);
 	if (prep < 0)
 		goto out;
-	if (prep > 0) {
-		/* The program cannot be run: the run fails, with o.err. */
-		o.status = RUN_FAILED;
-		ret = one_record(r, &o);
-		*st = o.status;
-		progress_end(&r->prog, o.status, e->set.runtime_s, 0);
-		goto out;
-	}
-	stamp_spawn(o.stamp, sizeof(o.stamp));
-	started = spawn_run(&o.child);
-	guard_publish(0);
-	if (started && !(o.direct && o.child.exec_err))
-		goto out;
-	if (started) {
-		/* A program, unlike contend itself, may fail to exec. */
-		o.status = RUN_FAILED;
-		snprintf(o.err, sizeof(o.err), "cannot run '%s': %s",
-			 o.child.path, strerror(o.child.exec_err));
-	} else if (o.direct) {
-		o.status = protocol_judge_program(&o.child, &o.args, &o.res,
-						  o.err, sizeof(o.err));
-	} else {
-		o.status = protocol_judge(&o.child, &o.res, o.err,
-					  sizeof(o.err));
+	o.status = RUN_FAILED; /* prep > 0: o.err says why */
+	if (prep == 0) {
+		bool failed;
+
+		stamp_spawn(o.stamp, sizeof(o.stamp));
+		failed = spawn_run(&o.child) != 0;
+		guard_publish(0);
+		if (failed && !(o.direct && o.child.exec_err))
+			goto out;
+		o.status = one_judge(&o, failed);
 	}
 	if (o.status == RUN_INTERRUPTED && stop_signal) {
 		char sig[32];
