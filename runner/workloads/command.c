@@ -35,6 +35,8 @@
 extern char **environ;
 
 #define COMMAND_MAX_OUTPUT (16u << 20)
+/* Why a run past COMMAND_MAX_OUTPUT failed (keep the two in step). */
+#define COMMAND_OVERFLOW "command: output exceeds 16 MiB; killed it"
 #define COMMAND_TAIL_LINES 4 /* output lines quoted when a regex fails */
 #define REGEX_MAX_COST 1000  /* see regex_cost() */
 #define REGEX_MAX_DEPTH 32   /* nested groups */
@@ -750,9 +752,6 @@ static int command_result(const struct extracts *x, int status,
 	}
 	return extracts_apply(x, out, len, r);
 }
-
-#define COMMAND_OVERFLOW "command: output exceeds 16 MiB; killed it"
-_Static_assert(COMMAND_MAX_OUTPUT == 16u << 20, "COMMAND_OVERFLOW's size");
 
 /* Waits for the child and turns its output into metrics. */
 static int command_finish(const struct child *c, const struct extracts *x,
