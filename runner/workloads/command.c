@@ -734,23 +734,21 @@ int command_extract(const struct wl_args *a, char *out, size_t len,
 }
 
 /*
- * The result of a finished command, in contend exec and in the runner
- * alike: elapsed_s, then a failure for a non-zero exit or a death by a
- * signal, else its metrics from out.
+ * How a finished command ended, in contend exec and in the runner alike:
+ * elapsed_s, then -1 with the reason for a non-zero exit or a death by a
+ * signal, else 0 (its metrics are then taken from out).
  */
-static int command_result(const struct extracts *x, int status,
-			  double elapsed, char *out, size_t len,
-			  struct result *r)
+static int command_status(int status, double elapsed, const char *out,
+			  size_t len, struct result *r)
 {
 	char why[96], tail[256];
 
 	result_add(r, "elapsed_s", elapsed);
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		tail_lines(out, len, tail, sizeof(tail));
-		return result_fail(r, "command %s; output ends:\n%s",
-				   exit_reason(status, why, sizeof(why)), tail);
-	}
-	return extracts_apply(x, out, len, r);
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	tail_lines(out, len, tail, sizeof(tail));
+	return result_fail(r, "command %s; output ends:\n%s",
+			   exit_reason(status, why, sizeof(why)), tail);
 }
 
 /* Waits for the child and turns its output into metrics. */
@@ -771,8 +769,8 @@ static int command_finish(const struct child *c, const struct extracts *x,
 		result_add(r, "elapsed_s", now_monotonic() - t0);
 		ret = result_fail(r, COMMAND_OVERFLOW);
 	} else {
-		ret = command_result(x, status, now_monotonic() - t0, out, len,
-				     r);
+		ret = command_status(status, now_monotonic() - t0, out, len, r)
+			      ? -1 : extracts_apply(x, out, len, r);
 	}
 	free(out);
 	return ret;
@@ -852,15 +850,9 @@ static int command_collect(const struct wl_args *a, int wstatus,
 			   double wall_s, char *out, size_t len,
 			   struct result *r)
 {
-	struct extracts x = { 0 };
-	char err[256];
-	int ret;
-
-	if (extracts_build(a, &x, err, sizeof(err)))
-		return result_fail(r, "command: %s", err);
-	ret = command_result(&x, wstatus, wall_s, out, len, r);
-	extracts_release(&x);
-	return ret;
+	if (command_status(wstatus, wall_s, out, len, r))
+		return -1;
+	return command_extract(a, out, len, r);
 }
 
 static const struct wl_spawn command_spawn = {
