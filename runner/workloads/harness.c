@@ -231,9 +231,9 @@ int harness_calibration_parse(const char *s, double *lpus)
 	return 0;
 }
 
-double harness_speed_check(double lpus)
+double harness_speed_check(void)
 {
-	uint64_t loops = (uint64_t)(50 * lpus) + 1;
+	uint64_t loops = loops_for(50e-6);
 
 	return (double)loops / (best_time(loops, 4) * 1e6);
 }

@@ -103,10 +103,12 @@ double harness_loops_per_us(const struct wl_args *a);
 /* ns of busy work in loops at lpus loops per microsecond. */
 uint64_t harness_ns_to_loops(double ns, double lpus);
 /*
- * A cheap (0.2 ms) measurement of the CPU's speed now, in loops per
- * microsecond (best of 4 x 50 us): run after the window, it shows
- * frequency drift against the experiment's calibration.
+ * A cheap (0.3 ms) measurement of the CPU's speed now, in loops per
+ * microsecond (best of 4 x 50 us, after sizing the loop from scratch, so
+ * that no calibration given, however wrong, can make it long): run after
+ * the window, it shows frequency drift against the experiment's
+ * calibration.
  */
-double harness_speed_check(double lpus);
+double harness_speed_check(void);
 
 #endif

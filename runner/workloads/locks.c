@@ -113,7 +113,7 @@ int locks_run(const struct wl_args *a, const struct lock_cfg *c,
 		result_add(r, "loops_per_us", c->loops_per_us);
 	if (c->loops_per_us > 0 && c->calibrated_work)
 		result_add(r, "loops_per_us_now",
-			   harness_speed_check(c->loops_per_us));
+			   harness_speed_check());
 out:
 	free(counts);
 	return ret;
