@@ -558,6 +558,11 @@ static const struct setting settings[] = {
 	{ &(const struct param_def){ "confidence", PT_DOUBLE, "0.95", 0, 1,
 				     NULL, "confidence level of intervals" },
 	  S_OPEN_MIN | S_OPEN_MAX, EXP(confidence) },
+	{ &(const struct param_def){ "calibration", PT_DOUBLE, NULL, 0, 0,
+				     NULL, "busy loops per microsecond for "
+					   "every run (default: measured "
+					   "once by the runner)" },
+	  S_OPEN_MIN, EXP(calibration) },
 	{ &(const struct param_def){ "noise", PT_DOUBLE, "0.05", 0, 0,
 				     NULL, "CV above which a configuration "
 					   "is noisy" },

@@ -74,6 +74,7 @@ struct experiment_config {
 	bool has_seed;
 	uint64_t seed;
 	double confidence;
+	double calibration;   /* busy loops per us; 0: measured by the runner */
 	struct run_settings defaults;
 	size_t nentries;
 	struct config_entry *entries;

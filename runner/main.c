@@ -23,10 +23,10 @@ struct command {
 static const struct command commands[] = {
 	{ "run", cmd_run, "run an experiment described by an INI file",
 	  "contend run CONFIG.ini [--db PATH] [--label L] [--seed N] [--dry-run]\n"
-	  "            [--quiet] [--fail-fast]\n"
+	  "            [--quiet] [--fail-fast] [--calibration-from EXPERIMENT]\n"
 	  "contend run --resume EXPERIMENT [--db PATH] [--quiet] [--fail-fast]" },
 	{ "exec", cmd_exec, "run one configuration in the foreground, print metrics",
-	  "contend exec WORKLOAD [key=value ...] [--scratch DIR]" },
+	  "contend exec WORKLOAD [key=value ...] [--scratch DIR] [--calibration N]" },
 	{ "list", cmd_list, "list workloads and their parameters",
 	  "contend list [WORKLOAD] [--format text|markdown]" },
 	{ "report", cmd_report, "summaries, intervals, correlations and flags",
