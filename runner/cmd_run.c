@@ -75,6 +75,9 @@ struct runner {
 	struct progress prog;
 	bool any_auto;
 	int stop_fd;             /* read end of the signal self-pipe */
+	/* Runs by status as this runner left them; planned and interrupted
+	 * (both still to do) are counted as planned (verify_store). */
+	long expect[RUN_NSTATUS];
 };
 
 /* ---- signals ---- */
@@ -95,7 +98,8 @@ static void on_stop(int sig)
 
 static int signals_install(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM };
+	/* SIGHUP: the terminal closed; the experiment is interrupted. */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
 	size_t i;
 
@@ -469,6 +473,7 @@ static int one_prepare(struct runner *r, struct one_run *o)
 	o->child.envp = o->envp;
 	o->child.timeout_s = e->set.timeout_s;
 	o->child.cancel_fd = r->stop_fd;
+	o->child.kill_orphans = true;
 	return 0;
 }
 
@@ -560,7 +565,21 @@ static int run_one(struct runner *r, const struct config_entry *e,
 		snprintf(o.err, sizeof(o.err), "interrupted by %s",
 			 spawn_signame(stop_signal, sig, sizeof(sig)));
 	}
+	if (o.child.orphans) {
+		size_t n = strlen(o.err);
+
+		/* Recorded with the run, whatever its status. */
+		snprintf(o.err + n, sizeof(o.err) - n, "%s%d process%s left the "
+			 "run's process group and %s killed after it",
+			 n ? "; " : "", o.child.orphans,
+			 o.child.orphans == 1 ? "" : "es",
+			 o.child.orphans == 1 ? "was" : "were");
+	}
 	ret = one_record(r, &o);
+	if (!ret && o.status != RUN_INTERRUPTED) {
+		r->expect[RUN_PLANNED]--;
+		r->expect[o.status]++;
+	}
 	*st = o.status;
 	progress_end(&r->prog, o.status, e->set.runtime_s, o.child.wall_s);
 out:
@@ -712,6 +731,8 @@ static int grow(struct runner *r)
 	n = plan_add_round(&r->plan, active);
 	if (n > 0 && store_new_runs(r, from))
 		n = -1;
+	if (n > 0)
+		r->expect[RUN_PLANNED] += n;
 	for (i = from; n > 0 && i < r->plan.nruns; i++) {
 		double rt = r->cfg.entries[r->plan.runs[i].config].set.runtime_s;
 
@@ -734,6 +755,40 @@ static void resume_hint(const struct runner *r)
 		r->o->db ? r->o->db : "");
 }
 
+/* Counts by status, the two still to do (planned, interrupted) as one. */
+static int run_counts(struct runner *r, long counts[RUN_NSTATUS])
+{
+	if (store_run_counts(r->st, r->exp.id, counts))
+		return -1;
+	counts[RUN_PLANNED] += counts[RUN_INTERRUPTED];
+	counts[RUN_INTERRUPTED] = 0;
+	return 0;
+}
+
+/*
+ * At the end: the database file is still the one opened and intact, and
+ * holds the runs as this runner wrote them.  Another program may have
+ * removed it (the results then went to a file no name leads to),
+ * replaced it, rewritten its WAL or its rows meanwhile.
+ */
+static int verify_store(struct runner *r)
+{
+	long now[RUN_NSTATUS];
+	int i;
+
+	if (store_check_file(r->st) || run_counts(r, now))
+		return -1;
+	for (i = 0; i < RUN_NSTATUS; i++)
+		if (now[i] != r->expect[i])
+			return error("%s: experiment %" PRId64 " was changed "
+				     "while it ran: %ld runs %s, %ld written",
+				     r->o->db ? r->o->db : store_default_path(),
+				     r->exp.id, now[i], i == RUN_PLANNED
+				     ? "still to do" : run_status_names[i],
+				     r->expect[i]);
+	return 0;
+}
+
 static int finish(struct runner *r, enum loop_end end)
 {
 	static const struct {
@@ -748,7 +803,7 @@ static int finish(struct runner *r, enum loop_end end)
 	int ret = ends[end].exit;
 
 	if (store_experiment_status(r->st, r->exp.id, ends[end].status) ||
-	    claim_release(r->st, r->exp.id))
+	    claim_release(r->st, r->exp.id) || verify_store(r))
 		ret = EXIT_RUNTIME;
 	if (!r->o->quiet)
 		progress_summary(&r->prog, stdout);
@@ -773,7 +828,7 @@ static int execute(struct runner *r)
 
 	index_ids(r);
 	/* One runner per experiment: a second would run the same runs. */
-	if (claim_take(r->st, r->exp.id) ||
+	if (claim_take(r->st, r->exp.id) || run_counts(r, r->expect) ||
 	    store_experiment_status(r->st, r->exp.id, "running") ||
 	    store_pending_runs(r->st, r->exp.id, &pend, &left))
 		return EXIT_RUNTIME;
@@ -846,7 +901,8 @@ static int open_store(struct runner *r, unsigned flags)
 	const char *path = r->o->db ? r->o->db : store_default_path();
 	int ret;
 
-	if (signals_install())
+	/* What leaves a run's process group is ours to kill (spawn.h). */
+	if (signals_install() || spawn_subreaper())
 		return EXIT_RUNTIME;
 	r->stop_fd = stop_pipe[0];
 	ret = store_open(path, flags, &r->st);
@@ -876,7 +932,12 @@ static int run_fresh(const struct run_opts *o)
 	if (o->dry_run) {
 		config_print(&r.cfg, stdout);
 		plan_summary(&r, stdout);
-		ret = fflush(stdout) ? EXIT_RUNTIME : 0;
+		ret = 0;
+		if (fflush(stdout) || ferror(stdout)) {
+			error("cannot write the plan to standard output: %s",
+			      strerror(errno));
+			ret = EXIT_RUNTIME;
+		}
 		goto out;
 	}
 	ret = open_store(&r, STORE_CREATE);

@@ -57,6 +57,7 @@ struct child {
 	double grace_s;           /* after SIGTERM; default SPAWN_GRACE_S */
 	size_t out_max;           /* default SPAWN_OUT_MAX */
 	int cancel_fd;            /* readable = stop now (self-pipe); -1 */
+	bool kill_orphans;        /* after the reap, spawn_kill_orphans() */
 
 	/* outputs */
 	pid_t pid;
@@ -71,6 +72,7 @@ struct child {
 	int wstatus;              /* as from wait4() */
 	struct rusage ru;
 	double wall_s;            /* spawn to reap, CLOCK_MONOTONIC */
+	int orphans;              /* processes spawn_kill_orphans() killed */
 };
 
 void child_init(struct child *c);
@@ -86,6 +88,18 @@ void child_release(struct child *c);
  * one process that install signal handlers meanwhile.
  */
 int spawn_run(struct child *c);
+
+/*
+ * Processes that leave the child's group (setsid, setpgid) escape the
+ * group kill.  spawn_subreaper() makes this process their reaper
+ * (PR_SET_CHILD_SUBREAPER): orphaned, they become its children rather
+ * than init's.  spawn_kill_orphans() then SIGKILLs and reaps every child
+ * this process has, again until none is left (each one's own children
+ * come next), and returns how many it killed; it is for a process whose
+ * only children are the runs it spawned, between two runs.
+ */
+int spawn_subreaper(void);
+int spawn_kill_orphans(void);
 
 /* "SIGSEGV" for SIGSEGV; "signal 42" when the name is unknown. */
 const char *spawn_signame(int sig, char *buf, size_t len);
