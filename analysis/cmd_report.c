@@ -4,12 +4,14 @@
  * opens the store read-only, loads the experiment in one call, analyses it
  * and prints it.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/levels.h"
+#include "lib/safefile.h"
 #include "analysis/report.h"
 #include "plots/plot.h"
 #include "db/store.h"
@@ -176,12 +178,12 @@ static int write_bundle(const struct analysis *a, const char *dir, bool html)
 	/* Without gnuplot the report still comes, without its pictures. */
 	if (html) {
 		ret |= html_report(a, &set, dir, path);
-	} else if ((f = fopen(path, "w"))) {
+	} else if ((f = safefile_open(path))) {
 		ret |= markdown_report(a, &set, ".", f);
 		if (fclose(f))
-			ret = error("%s: write error", path);
+			ret = error("%s: %s", path, strerror(errno));
 	} else {
-		ret = error("cannot write %s", path);
+		ret = error("cannot write %s: %s", path, strerror(errno));
 	}
 	if (!ret)
 		printf("report written to %s\n", path);

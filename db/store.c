@@ -210,7 +210,8 @@ static int db_fail(struct store *s, const char *what)
 		return error("%s: %s: %s (is the disk full, or a file size "
 			     "limit reached?)", s->path, what,
 			     sqlite3_errmsg(s->db));
-	return error("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+	return error("%s: %s: %s%s", s->path, what, sqlite3_errmsg(s->db),
+		     (ext & 0xff) == SQLITE_CANTOPEN ? fd_shortage() : "");
 }
 
 /* The cached statement id, reset and unbound, or NULL after an error. */
@@ -721,8 +722,9 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	 */
 	oflags |= SQLITE_OPEN_NOMUTEX;
 	if (sqlite3_open_v2(uri ? uri : path, &s->db, oflags, NULL) != SQLITE_OK) {
-		error("cannot open database %s: %s", path,
-		      s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		error("cannot open database %s: %s%s", path,
+		      s->db ? sqlite3_errmsg(s->db) : "out of memory",
+		      fd_shortage());
 		goto out;
 	}
 	sqlite3_extended_result_codes(s->db, 1);

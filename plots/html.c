@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/safefile.h"
 #include "plots/plot.h"
 #include "runner/util.h"
 
@@ -247,7 +248,7 @@ static const char html_style[] =
 int html_report(const struct analysis *a, const struct plot_set *plots,
 		const char *plot_dir, const char *path)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = safefile_open(path);
 	size_t c;
 	int ret;
 

@@ -106,6 +106,8 @@ int claim_take(struct store *s, int64_t experiment)
 	pid_t pid = 0;
 	int ret = -1;
 
+	if (!mine && *fd_shortage())
+		return error("cannot name this process%s", fd_shortage());
 	if (!mine)
 		return error("cannot name this process (%s or /proc/self/stat "
 			     "unreadable)", BOOT_ID_PATH);

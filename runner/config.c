@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <ini.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -937,6 +938,37 @@ static int axis_sweep(struct wsec *w, struct axis *a,
 	return check_workers(w, a);
 }
 
+/*
+ * Every cpu of every value of the cpus axis is one this process may run
+ * on: a run pinned to a cpu that is not there (cpus = 1023 on a 2-cpu
+ * machine) would fail, every one of them; say so at load time.
+ */
+static int check_cpus_online(struct wsec *w, const struct axis *a)
+{
+	cpu_set_t here, want;
+	size_t i;
+	int c;
+
+	if (sched_getaffinity(0, sizeof(here), &here))
+		return 0; /* cannot tell: the runs will say */
+	for (i = 0; i < a->n; i++) {
+		if (cpulist_parse(a->vals[i], &want))
+			continue;
+		for (c = 0; c < CPU_SETSIZE; c++) {
+			char *list;
+
+			if (!CPU_ISSET(c, &want) || CPU_ISSET(c, &here))
+				continue;
+			list = cpulist_format(&here);
+			report(w->L, a->line, "cpus: cpu %d is not online here "
+			       "(contend may run on cpus %s)", c, list);
+			free(list);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* A single value, given as canonical text already. */
 static void axis_single(struct axis *a, const char *key, char *val)
 {
@@ -1007,7 +1039,8 @@ static int wsec_key(struct wsec *w, const struct kv_line *k)
 		return -1;
 	if (!strcmp(k->key, "cpus"))
 		return axis_sweep(w, &w->axes[np + 1],
-				  &harness_params[HARNESS_CPUS], k);
+				  &harness_params[HARNESS_CPUS], k) ||
+		       check_cpus_online(w, &w->axes[np + 1]) ? -1 : 0;
 	st = setting_find(k->key);
 	if (st && (st->flags & S_OVERRIDE))
 		return setting_apply(w->L, st, k, &w->set);

@@ -190,6 +190,20 @@ static bool on_path(const char *cmd)
 	return found;
 }
 
+/* Why a command named by its path cannot be run, or NULL when it can. */
+static const char *path_unrunnable(const char *cmd)
+{
+	struct stat st;
+
+	if (stat(cmd, &st))
+		return errno == ENOENT ? "does not exist" : strerror(errno);
+	if (S_ISDIR(st.st_mode))
+		return "is a directory, not a program";
+	if (!S_ISREG(st.st_mode) || access(cmd, X_OK))
+		return "is not executable (no execute permission)";
+	return NULL;
+}
+
 static const char *str(const struct wl_args *a, int i)
 {
 	return a->v[i].s ? a->v[i].s : "";
@@ -486,6 +500,9 @@ static int argv_check(const struct wl_args *a, char *err, size_t errlen)
 	}
 	if (!n)
 		snprintf(err, errlen, "argv: the command to run is missing");
+	else if (strchr(v[0], '/') && path_unrunnable(v[0]))
+		snprintf(err, errlen, "argv: '%s' %s", v[0],
+			 path_unrunnable(v[0]));
 	else if (!on_path(v[0]))
 		snprintf(err, errlen, "argv: '%s' is not installed (not found "
 			 "on PATH)", v[0]);
