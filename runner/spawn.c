@@ -550,8 +550,8 @@ int spawn_subreaper(void)
 	return 0;
 }
 
-/* The parent's pid from /proc/PID/stat (field 4, past the name's ')'). */
-static pid_t parent_of(const char *pid)
+/* The parent's pid and state from /proc/PID/stat (fields 4 and 3). */
+static pid_t parent_of(const char *pid, char *state)
 {
 	char path[300], buf[512], *p;
 	long ppid = -1;
@@ -568,13 +568,41 @@ static pid_t parent_of(const char *pid)
 		return -1;
 	buf[n] = '\0';
 	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %ld", &ppid) != 1)
+	if (!p || sscanf(p + 1, " %c %ld", state, &ppid) != 2)
 		return -1;
 	return (pid_t)ppid;
 }
 
-/* SIGKILL to every child of ours still running; how many, their pids. */
-static size_t kill_children(pid_t **pids)
+/*
+ * A SIGKILL is already on its way to pid (pending: the group kill of the
+ * `contend exec` that started it, say), so it is dying, not escaping.
+ */
+static bool being_killed(const char *pid)
+{
+	char path[300], line[128];
+	bool yes = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return true; /* gone already */
+	while (!yes && fgets(line, sizeof(line), f)) {
+		unsigned long long mask;
+
+		if ((!strncmp(line, "SigPnd:", 7) || !strncmp(line, "ShdPnd:", 7)) &&
+		    sscanf(line + 7, "%llx", &mask) == 1)
+			yes = mask >> (SIGKILL - 1) & 1;
+	}
+	fclose(f);
+	return yes;
+}
+
+/*
+ * SIGKILL to every child of ours still alive; their pids into *pids (to
+ * be reaped), and how many were not dying already into *escaped.
+ */
+static size_t kill_children(pid_t **pids, int *escaped)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
@@ -582,17 +610,22 @@ static size_t kill_children(pid_t **pids)
 	pid_t self = getpid();
 
 	*pids = NULL;
+	*escaped = 0;
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
+		char state;
+
 		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
-		    parent_of(de->d_name) != self)
+		    parent_of(de->d_name, &state) != self)
 			continue;
 		if (n == alloc) {
 			alloc = alloc ? 2 * alloc : 8;
 			*pids = xrealloc(*pids, alloc * sizeof(**pids));
 		}
 		(*pids)[n] = (pid_t)atol(de->d_name);
+		if (!strchr("ZXx", state) && !being_killed(de->d_name))
+			++*escaped;
 		kill((*pids)[n++], SIGKILL);
 	}
 	closedir(d);
@@ -607,6 +640,7 @@ int spawn_kill_orphans(void)
 		siginfo_t si;
 		pid_t *pids;
 		size_t n, i;
+		int escaped;
 
 		memset(&si, 0, sizeof(si));
 		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
@@ -620,13 +654,13 @@ int spawn_kill_orphans(void)
 			continue;
 		}
 		/* Killed and reaped; their own children come to us next. */
-		n = kill_children(&pids);
+		n = kill_children(&pids, &escaped);
 		for (i = 0; i < n; i++)
 			reap(pids[i], NULL, NULL);
 		free(pids);
 		if (!n)
 			return killed; /* children, but none found: give up */
-		killed += (int)n;
+		killed += escaped;
 	}
 }
 
