@@ -752,7 +752,7 @@ out:
 	return ret;
 }
 
-int store_check_file(struct store *s)
+int store_check_file(struct store *s, bool quick)
 {
 	sqlite3_stmt *st = NULL;
 	struct stat now;
@@ -760,10 +760,13 @@ int store_check_file(struct store *s)
 
 	if (is_memory(s->path))
 		return 0;
+	errno = 0;
 	if (stat(s->path, &now) || now.st_dev != s->dev || now.st_ino != s->ino)
 		return error("%s: the database was %s while contend wrote it: "
 			     "what was written since is not in it", s->path,
 			     errno == ENOENT ? "removed" : "replaced");
+	if (!quick)
+		return 0;
 	rc = sqlite3_prepare_v2(s->db, "PRAGMA quick_check", -1, &st, NULL);
 	if (rc == SQLITE_OK)
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -756,9 +756,9 @@ static void resume_hint(const struct runner *r)
 }
 
 /* Counts by status, the two still to do (planned, interrupted) as one. */
-static int run_counts(struct runner *r, long counts[RUN_NSTATUS])
+static int run_counts(struct store *s, int64_t exp, long counts[RUN_NSTATUS])
 {
-	if (store_run_counts(r->st, r->exp.id, counts))
+	if (store_run_counts(s, exp, counts))
 		return -1;
 	counts[RUN_PLANNED] += counts[RUN_INTERRUPTED];
 	counts[RUN_INTERRUPTED] = 0;
@@ -766,27 +766,40 @@ static int run_counts(struct runner *r, long counts[RUN_NSTATUS])
 }
 
 /*
- * At the end: the database file is still the one opened and intact, and
- * holds the runs as this runner wrote them.  Another program may have
- * removed it (the results then went to a file no name leads to),
- * replaced it, rewritten its WAL or its rows meanwhile.
+ * At the end: the database file is still the one opened and, read by a
+ * connection of its own as any later reader would, intact and holding
+ * the runs as this runner wrote them.  Another program may have removed
+ * it (the results then went to a file no name leads to), replaced it,
+ * rewritten its WAL or its rows meanwhile (tests/faults/dbgone.sh).
  */
 static int verify_store(struct runner *r)
 {
+	const char *path = r->o->db ? r->o->db : store_default_path();
+	struct store *fresh = NULL;
 	long now[RUN_NSTATUS];
-	int i;
+	int i, ret = -1;
 
-	if (store_check_file(r->st) || run_counts(r, now))
+	if (store_check_file(r->st, false))
 		return -1;
+	if (store_open(path, STORE_RDONLY, &fresh)) {
+		error("%s: the database cannot be read back after the runs: "
+		      "it was damaged meanwhile", path);
+		return -1;
+	}
+	if (store_check_file(fresh, true) || run_counts(fresh, r->exp.id, now))
+		goto out;
 	for (i = 0; i < RUN_NSTATUS; i++)
-		if (now[i] != r->expect[i])
-			return error("%s: experiment %" PRId64 " was changed "
-				     "while it ran: %ld runs %s, %ld written",
-				     r->o->db ? r->o->db : store_default_path(),
-				     r->exp.id, now[i], i == RUN_PLANNED
-				     ? "still to do" : run_status_names[i],
-				     r->expect[i]);
-	return 0;
+		if (now[i] != r->expect[i]) {
+			error("%s: experiment %" PRId64 " was changed while it "
+			      "ran: %ld runs %s, %ld written", path, r->exp.id,
+			      now[i], i == RUN_PLANNED ? "still to do"
+			      : run_status_names[i], r->expect[i]);
+			goto out;
+		}
+	ret = 0;
+out:
+	store_close(fresh);
+	return ret;
 }
 
 static int finish(struct runner *r, enum loop_end end)
@@ -828,7 +841,8 @@ static int execute(struct runner *r)
 
 	index_ids(r);
 	/* One runner per experiment: a second would run the same runs. */
-	if (claim_take(r->st, r->exp.id) || run_counts(r, r->expect) ||
+	if (claim_take(r->st, r->exp.id) ||
+	    run_counts(r->st, r->exp.id, r->expect) ||
 	    store_experiment_status(r->st, r->exp.id, "running") ||
 	    store_pending_runs(r->st, r->exp.id, &pend, &left))
 		return EXIT_RUNTIME;
