@@ -791,9 +791,10 @@ static int verify_store(struct runner *r)
 	for (i = 0; i < RUN_NSTATUS; i++)
 		if (now[i] != r->expect[i]) {
 			error("%s: experiment %" PRId64 " was changed while it "
-			      "ran: %ld runs %s, %ld written", path, r->exp.id,
-			      now[i], i == RUN_PLANNED ? "still to do"
-			      : run_status_names[i], r->expect[i]);
+			      "ran: %ld runs %s where this runner left %ld",
+			      path, r->exp.id, now[i], i == RUN_PLANNED
+			      ? "still to do" : run_status_names[i],
+			      r->expect[i]);
 			goto out;
 		}
 	ret = 0;
@@ -814,9 +815,14 @@ static int finish(struct runner *r, enum loop_end end)
 		[LOOP_ERROR] = { "failed", EXIT_RUNTIME },
 	};
 	int ret = ends[end].exit;
+	/* Changed behind our back: not complete, whatever the loop did. */
+	bool changed = verify_store(r) != 0;
 
-	if (store_experiment_status(r->st, r->exp.id, ends[end].status) ||
-	    claim_release(r->st, r->exp.id) || verify_store(r))
+	if (changed)
+		ret = EXIT_RUNTIME;
+	if (store_experiment_status(r->st, r->exp.id,
+				    changed ? "failed" : ends[end].status) ||
+	    claim_release(r->st, r->exp.id))
 		ret = EXIT_RUNTIME;
 	if (!r->o->quiet)
 		progress_summary(&r->prog, stdout);

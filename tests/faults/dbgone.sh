@@ -56,6 +56,10 @@ case_of removed "rm -f DB DB-wal DB-shm" "was removed while contend wrote it"
 case_of replaced "cp DB DB.new && mv DB.new DB" "was replaced while contend wrote it"
 case_of rows "$Q \"UPDATE runs SET status = 'planned'\"" \
 	"was changed while it ran: .* runs still to do"
+st=$(sql "$db" "SELECT status FROM experiments")
+[ "$st" = failed ] || fail "rows: the experiment is '$st', not failed"
+"$C" run --resume 1 --db "$db" --quiet > /dev/null 2> "$tmp/err" ||
+	fail "rows: resume failed: $(cat "$tmp/err")"
 case_of wal "dd if=/dev/urandom of=DB-wal bs=1024 count=64 conv=notrunc 2>/dev/null" \
 	"damaged"
 note "removed, replaced, rows rewritten, damaged: each said, exit 1"
