@@ -945,6 +945,13 @@ static int run_fresh(const struct run_opts *o)
 	/* The whole config is checked before any database is touched. */
 	if (config_load(o->config, &r.cfg))
 		goto out;
+	if (r.cfg.offline && !o->dry_run) {
+		error_at(r.cfg.path, r.cfg.offline_line, "%s", r.cfg.offline);
+		goto out;
+	}
+	if (r.cfg.offline)
+		warning("%s:%ld: %s", r.cfg.path, r.cfg.offline_line,
+			r.cfg.offline);
 	seed_source = choose_seed(&r);
 	r.any_auto = any_auto(&r.cfg);
 	if (build_plan(&r))
@@ -1074,6 +1081,11 @@ static int run_resume(const struct run_opts *o)
 	if (config_load_buffer(r.exp.config_path, r.exp.config_text,
 			       strlen(r.exp.config_text), &r.cfg))
 		goto out;
+	if (r.cfg.offline) {
+		error_at(r.cfg.path, r.cfg.offline_line, "%s", r.cfg.offline);
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (store_load(r.st, r.exp.id, &d) || restore(&r, &d))
 		goto out;
 	r.any_auto = any_auto(&r.cfg);

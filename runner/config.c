@@ -939,18 +939,20 @@ static int axis_sweep(struct wsec *w, struct axis *a,
 }
 
 /*
- * Every cpu of every value of the cpus axis is one this process may run
- * on: a run pinned to a cpu that is not there (cpus = 1023 on a 2-cpu
- * machine) would fail, every one of them; say so at load time.
+ * The first cpu of the cpus axis this process may not run on (cpus =
+ * 1023 on a 2-cpu machine: every run pinned there would fail), noted in
+ * the config for the runner to refuse (config_offline); the file itself
+ * is fine, and may be meant for a bigger machine.
  */
-static int check_cpus_online(struct wsec *w, const struct axis *a)
+static void check_cpus_online(struct wsec *w, const struct axis *a)
 {
+	struct experiment_config *cfg = w->L->c;
 	cpu_set_t here, want;
 	size_t i;
 	int c;
 
-	if (sched_getaffinity(0, sizeof(here), &here))
-		return 0; /* cannot tell: the runs will say */
+	if (cfg->offline || sched_getaffinity(0, sizeof(here), &here))
+		return; /* one is enough; or cannot tell: the runs will say */
 	for (i = 0; i < a->n; i++) {
 		if (cpulist_parse(a->vals[i], &want))
 			continue;
@@ -960,13 +962,14 @@ static int check_cpus_online(struct wsec *w, const struct axis *a)
 			if (!CPU_ISSET(c, &want) || CPU_ISSET(c, &here))
 				continue;
 			list = cpulist_format(&here);
-			report(w->L, a->line, "cpus: cpu %d is not online here "
-			       "(contend may run on cpus %s)", c, list);
+			cfg->offline = xasprintf("cpus: cpu %d is not online here "
+						 "(contend may run on cpus %s)",
+						 c, list);
+			cfg->offline_line = a->line;
 			free(list);
-			return -1;
+			return;
 		}
 	}
-	return 0;
 }
 
 /* A single value, given as canonical text already. */
@@ -1037,10 +1040,13 @@ static int wsec_key(struct wsec *w, const struct kv_line *k)
 				  &harness_params[HARNESS_JOBS], k);
 	if (!strcmp(k->key, "runtime") || !strcmp(k->key, "jobs"))
 		return -1;
-	if (!strcmp(k->key, "cpus"))
-		return axis_sweep(w, &w->axes[np + 1],
-				  &harness_params[HARNESS_CPUS], k) ||
-		       check_cpus_online(w, &w->axes[np + 1]) ? -1 : 0;
+	if (!strcmp(k->key, "cpus")) {
+		if (axis_sweep(w, &w->axes[np + 1],
+			       &harness_params[HARNESS_CPUS], k))
+			return -1;
+		check_cpus_online(w, &w->axes[np + 1]);
+		return 0;
+	}
 	st = setting_find(k->key);
 	if (st && (st->flags & S_OVERRIDE))
 		return setting_apply(w->L, st, k, &w->set);
@@ -1537,6 +1543,7 @@ void config_release(struct experiment_config *c)
 	free(c->path);
 	free(c->text);
 	free(c->name);
+	free(c->offline);
 	memset(c, 0, sizeof(*c));
 }
 

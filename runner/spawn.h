@@ -24,7 +24,8 @@
  * on output overflow or cancellation it gets SIGKILL at once (the run is
  * not data any more); when the child itself exits, whatever is left of its
  * group gets SIGKILL before the child is reaped (its zombie keeps the
- * group id from being reused meanwhile).  The child also asks the kernel
+ * group id from being reused meanwhile); with kill_orphans, what left the
+ * group is killed after the reap (spawn_kill_orphans below).  The child also asks the kernel
  * for SIGKILL should the parent die (PR_SET_PDEATHSIG), so a runner killed
  * with SIGKILL leaves no hung run behind.
  */
