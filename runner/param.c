@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "runner/config.h"
 #include "runner/param.h"
 #include "runner/util.h"
@@ -37,67 +38,19 @@ const struct param_def harness_params[] = {
 };
 const size_t nharness_params = ARRAY_SIZE(harness_params);
 
-/*
- * The code point of an invisible character at s (a control character,
- * a soft hyphen, a zero-width space or joiner, a direction mark or
- * override, a word joiner, a byte order mark) and its length in bytes;
- * 0 for anything else.  In a message it would make 'name' and 'na<ZWSP>me'
- * look alike.
- */
-static size_t invisible(const unsigned char *s, unsigned *cp)
-{
-	if (*s < 0x20 || *s == 0x7f) {
-		*cp = *s;
-		return 1;
-	}
-	if (s[0] == 0xC2 && s[1] == 0xAD) {
-		*cp = 0xAD;
-		return 2;
-	}
-	if ((s[0] & 0xF0) != 0xE0 || (s[1] & 0xC0) != 0x80 ||
-	    (s[2] & 0xC0) != 0x80)
-		return 0;
-	*cp = (unsigned)(s[0] & 0x0F) << 12 | (unsigned)(s[1] & 0x3F) << 6 |
-	      (unsigned)(s[2] & 0x3F);
-	return (*cp >= 0x200B && *cp <= 0x200F) ||
-	       (*cp >= 0x2028 && *cp <= 0x202E) ||
-	       (*cp >= 0x2060 && *cp <= 0x2064) || *cp == 0xFEFF ? 3 : 0;
-}
-
-/* src with its invisible characters written \uXXXX (\x1b for controls). */
-static char *show_invisible(const char *src)
-{
-	char *out = xmalloc(strlen(src) * 6 + 1), *o = out;
-	const unsigned char *s = (const unsigned char *)src;
-
-	while (*s) {
-		unsigned cp;
-		size_t len = invisible(s, &cp);
-
-		if (!len) {
-			*o++ = (char)*s++;
-			continue;
-		}
-		o += sprintf(o, cp < 0x80 ? "\\x%02x" : "\\u%04x", cp);
-		s += len;
-	}
-	*o = '\0';
-	return out;
-}
-
 void param_clip(char *dst, size_t dstlen, const char *text, size_t max)
 {
-	char *src = show_invisible(text);
-	size_t n = strlen(src), cut;
+	char *src = escape_text_dup(text);
+	size_t n, cut;
 
-	if (!dstlen) {
-		free(src);
-		return;
-	}
+	if (!src)
+		abort(); /* out of memory, as xmalloc */
+	n = strlen(src);
+	if (!dstlen)
+		goto out;
 	if (n <= max && n < dstlen) {
 		memcpy(dst, src, n + 1);
-		free(src);
-		return;
+		goto out;
 	}
 	cut = max < dstlen - 1 ? max : dstlen - 1;
 	cut = cut > 3 ? cut - 3 : 0;
@@ -107,6 +60,7 @@ void param_clip(char *dst, size_t dstlen, const char *text, size_t max)
 	memcpy(dst, src, cut);
 	memcpy(dst + cut, "...", dstlen - cut > 3 ? 4 : dstlen - cut);
 	dst[dstlen - 1] = '\0';
+out:
 	free(src);
 }
 
