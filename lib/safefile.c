@@ -33,11 +33,12 @@ static ssize_t sf_write(void *cookie, const char *buf, size_t n)
 			if (!sf->err)
 				sf->err = w < 0 ? errno : ENOSPC;
 			errno = sf->err;
-			return -1;
+			break;
 		}
 		done += (size_t)w;
 	}
-	return (ssize_t)n;
+	/* What was written; 0 on an error (fopencookie(3): never negative). */
+	return (ssize_t)done;
 }
 
 static int sf_close(void *cookie)
