@@ -53,17 +53,11 @@ note "stopped 3 times past the timeout: every run stored ok"
 
 # ---- SIGHUP ----
 trials_init "${SIGHUP_TRIALS:-6}" "${SIGHUP_SEED:-1717}"
-interrupted=0
 while [ $trial -lt $TRIALS ]; do
 	trial=$((trial + 1))
 	trial_run HUP
 	[ -n "$exp" ] || continue
-	st=$(sql "$db" "SELECT status FROM experiments WHERE id = $exp")
-	case "$rc/$st" in
-	130/interrupted) interrupted=$((interrupted + 1)) ;;
-	0/complete) ;;
-	*) fail "trial $trial (SIGHUP after ${delay}s): exit $rc, experiment '$st': $(cat "$tmp/stderr")" ;;
-	esac
+	trial_judge HUP
 	trial_resume
 	[ "$failed" -eq 0 ] || break
 done
