@@ -1,7 +1,7 @@
 #!/bin/sh
 # closedfds.sh - contend started with its standard descriptors closed, as
 # cron and some CI runners start programs (`>&- 2>&-`, `<&-`): every run
-# is stored ok, the experiment complete, exit 0; then 8 trials of SIGINT
+# is stored ok, the experiment complete, exit 0; then 6 trials of SIGINT
 # at random moments with stdout and stderr closed, each resumed (also
 # with them closed) to every planned run exactly once.  Before the fix,
 # the signal self-pipe took descriptors 1 and 2 and contend's own
@@ -27,7 +27,7 @@ done
 no_procs
 note "descriptors closed: the runs stored"
 
-trials_init "${CLOSEDFDS_TRIALS:-8}" "${CLOSEDFDS_SEED:-2020}"
+trials_init "${CLOSEDFDS_TRIALS:-6}" "${CLOSEDFDS_SEED:-2020}"
 while [ $trial -lt $TRIALS ]; do
 	trial=$((trial + 1))
 	db=$tmp/t$trial.db
