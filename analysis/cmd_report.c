@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "analysis/levels.h"
-#include "lib/safefile.h"
 #include "analysis/report.h"
+#include "lib/safefile.h"
 #include "plots/plot.h"
 #include "db/store.h"
 #include "runner/commands.h"

@@ -786,7 +786,6 @@ int plot_render(const char *dir, const char *script, const char *fmt)
 		return -1;
 	expr = xasprintf("fmt='%s'", fmt);
 	pid = fork();
-
 	if (pid < 0) {
 		free(expr);
 		return error("fork: %s", strerror(errno));
