@@ -553,8 +553,8 @@ int spawn_subreaper(void)
 /* The parent's pid and state from /proc/PID/stat (fields 4 and 3). */
 static pid_t parent_of(const char *pid, char *state)
 {
-	char path[300], buf[512], *p;
-	long ppid = -1;
+	char path[300], buf[512], *p, *end;
+	long ppid;
 	ssize_t n;
 	int fd;
 
@@ -567,10 +567,13 @@ static pid_t parent_of(const char *pid, char *state)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
+	/* "PID (NAME) S PPID ...": NAME may hold ") " itself. */
 	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %c %ld", state, &ppid) != 2)
+	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
 		return -1;
-	return (pid_t)ppid;
+	*state = p[2];
+	ppid = strtol(p + 4, &end, 10);
+	return end == p + 4 ? -1 : (pid_t)ppid;
 }
 
 /*
@@ -587,13 +590,9 @@ static bool being_killed(const char *pid)
 	f = fopen(path, "re");
 	if (!f)
 		return true; /* gone already */
-	while (!yes && fgets(line, sizeof(line), f)) {
-		unsigned long long mask;
-
-		if ((!strncmp(line, "SigPnd:", 7) || !strncmp(line, "ShdPnd:", 7)) &&
-		    sscanf(line + 7, "%llx", &mask) == 1)
-			yes = mask >> (SIGKILL - 1) & 1;
-	}
+	while (!yes && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "SigPnd:", 7) || !strncmp(line, "ShdPnd:", 7))
+			yes = strtoull(line + 7, NULL, 16) >> (SIGKILL - 1) & 1;
 	fclose(f);
 	return yes;
 }
@@ -614,19 +613,20 @@ static size_t kill_children(pid_t **pids, int *escaped)
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
-		char state;
+		long long pid;
+		char state = '?';
 
-		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
+		if (parse_ll(de->d_name, &pid) || pid <= 0 ||
 		    parent_of(de->d_name, &state) != self)
 			continue;
 		if (n == alloc) {
 			alloc = alloc ? 2 * alloc : 8;
 			*pids = xrealloc(*pids, alloc * sizeof(**pids));
 		}
-		(*pids)[n] = (pid_t)atol(de->d_name);
+		(*pids)[n++] = (pid_t)pid;
 		if (!strchr("ZXx", state) && !being_killed(de->d_name))
 			++*escaped;
-		kill((*pids)[n++], SIGKILL);
+		kill((pid_t)pid, SIGKILL);
 	}
 	closedir(d);
 	return n;
