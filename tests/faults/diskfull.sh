@@ -66,8 +66,9 @@ note "file size limit below the plan: nothing written"
 # ---- output that cannot be written: /dev/full, a file size limit ----
 # Each command reports the failed write, exits 1, and never says
 # "written" (before: exit 0, or 1 without a word).
-db=$tmp/out.db
-"$C" run "$tmp/f.ini" --db "$db" --quiet > /dev/null 2>&1 || die "a plain run failed"
+db=$tmp/limit.db     # complete, from the first case
+printf '[experiment]\nname = s\nrepetitions = 2\nruntime = 1ms\n[workload w]\ntype = noop\n' \
+	> "$tmp/s.ini"
 # full CMD...: CMD with stdout on /dev/full fails with a message.
 full() {
 	"$C" "$@" > /dev/full 2> "$tmp/err"
@@ -77,7 +78,7 @@ full() {
 		fail "'$*' > /dev/full: no message: $(cat "$tmp/err")"
 }
 full run "$tmp/f.ini" --dry-run
-full run "$tmp/f.ini" --db "$tmp/summary.db"
+full run "$tmp/s.ini" --db "$tmp/summary.db"
 full merge "$tmp/merged.db" "$db"
 full report --db "$db"
 full export --db "$db"
