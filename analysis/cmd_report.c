@@ -320,8 +320,10 @@ int cmd_report(int argc, char **argv)
 			ret = EXIT_USAGE;
 			goto out;
 		}
-		if (report_text_view(stdout, &a, &ra.view) < 0 || fflush(stdout))
+		if (report_text_view(stdout, &a, &ra.view) < 0 || fflush(stdout)) {
+			error("cannot write the report: %s", strerror(errno));
 			goto out;
+		}
 	} else if (report_write(stdout, &a, ra.format) < 0 || fflush(stdout)) {
 		goto out;
 	}
