@@ -121,7 +121,11 @@ static void group_dies_with_runner(void)
 		prctl(PR_SET_PDEATHSIG, SIGRTMIN + 1);
 }
 
-/* Applies affinity and scratch; *made is the directory to remove after. */
+/*
+ * Applies affinity and scratch; *made is the directory to remove after:
+ * a fresh one, also inside a --scratch DIR, whose files (the workload's
+ * own names, p0, p1 ...) are never this run's to delete.
+ */
 static int prepare(struct wl_args *a, const char *scratch, char **made)
 {
 	*made = NULL;
@@ -129,11 +133,7 @@ static int prepare(struct wl_args *a, const char *scratch, char **made)
 		return error("sched_setaffinity: %s", strerror(errno));
 	if (!(a->wl->flags & WL_SCRATCH))
 		return 0;
-	if (scratch) {
-		a->scratch = scratch;
-		return 0;
-	}
-	*made = scratch_create(scratch_parent(dir_param(a)));
+	*made = scratch_create(scratch ? scratch : scratch_parent(dir_param(a)));
 	if (!*made)
 		return -1;
 	a->scratch = *made;

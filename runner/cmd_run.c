@@ -90,6 +90,9 @@ struct runner {
 	bool any_auto;
 	int stop_fd;             /* read end of the signal self-pipe */
 	char calibration[32];    /* loops per us, as handed to runs; "" none */
+	/* Runs by status as this runner left them; planned and interrupted
+	 * (both still to do) are counted as planned (verify_store). */
+	long expect[RUN_NSTATUS];
 };
 
 /* ---- signals ---- */
@@ -110,7 +113,8 @@ static void on_stop(int sig)
 
 static int signals_install(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM };
+	/* SIGHUP: the terminal closed; the experiment is interrupted. */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
 	size_t i;
 
@@ -637,6 +641,7 @@ static int one_prepare(struct runner *r, struct one_run *o)
 	o->child.timeout_s = e->set.timeout_s;
 	o->child.cancel_fd = r->stop_fd;
 	o->child.started = run_started;
+	o->child.kill_orphans = true;
 	o->envp = run_env(r->cfg.seed, o->p->seq, e->set.randomize_env,
 			  o->stamp, &o->env_pad);
 	if (e->wl->spawn)
@@ -800,7 +805,21 @@ static int run_one(struct runner *r, const struct config_entry *e,
 		snprintf(o.err, sizeof(o.err), "interrupted by %s",
 			 spawn_signame(stop_signal, sig, sizeof(sig)));
 	}
+	if (o.child.orphans) {
+		size_t n = strlen(o.err);
+
+		/* Recorded with the run, whatever its status. */
+		snprintf(o.err + n, sizeof(o.err) - n, "%s%d process%s left the "
+			 "run's process group and %s killed after it",
+			 n ? "; " : "", o.child.orphans,
+			 o.child.orphans == 1 ? "" : "es",
+			 o.child.orphans == 1 ? "was" : "were");
+	}
 	ret = one_record(r, &o);
+	if (!ret && o.status != RUN_INTERRUPTED) {
+		r->expect[RUN_PLANNED]--;
+		r->expect[o.status]++;
+	}
 	*st = o.status;
 	progress_end(&r->prog, o.status, e->set.runtime_s, o.child.wall_s);
 	progress_outcome(&r->prog, (size_t)(e - r->cfg.entries), p->seq, what,
@@ -949,6 +968,8 @@ static int grow(struct runner *r)
 	n = plan_add_round(&r->plan, active);
 	if (n > 0 && store_new_runs(r, from))
 		n = -1;
+	if (n > 0)
+		r->expect[RUN_PLANNED] += n;
 	for (i = from; n > 0 && i < r->plan.nruns; i++) {
 		double rt = r->cfg.entries[r->plan.runs[i].config].set.runtime_s;
 
@@ -969,6 +990,54 @@ static void resume_hint(const struct runner *r)
 	fprintf(stderr, "contend: continue with: contend run --resume %" PRId64
 			"%s%s\n", r->exp.id, r->o->db ? " --db " : "",
 		r->o->db ? r->o->db : "");
+}
+
+/* Counts by status, the two still to do (planned, interrupted) as one. */
+static int run_counts(struct store *s, int64_t exp, long counts[RUN_NSTATUS])
+{
+	if (store_run_counts(s, exp, counts))
+		return -1;
+	counts[RUN_PLANNED] += counts[RUN_INTERRUPTED];
+	counts[RUN_INTERRUPTED] = 0;
+	return 0;
+}
+
+/*
+ * At the end: the database file is still the one opened and, read by a
+ * connection of its own as any later reader would, intact and holding
+ * the runs as this runner wrote them.  Another program may have removed
+ * it (the results then went to a file no name leads to), replaced it,
+ * rewritten its WAL or its rows meanwhile (tests/faults/dbgone.sh).
+ */
+static int verify_store(struct runner *r)
+{
+	const char *path = r->o->db ? r->o->db : store_default_path();
+	struct store *fresh = NULL;
+	long now[RUN_NSTATUS];
+	int i, ret = -1;
+
+	if (store_check_file(r->st, false))
+		return -1;
+	if (store_open(path, STORE_RDONLY, &fresh)) {
+		error("%s: the database cannot be read back after the runs: "
+		      "it was damaged meanwhile", path);
+		return -1;
+	}
+	if (store_check_file(fresh, true) || run_counts(fresh, r->exp.id, now))
+		goto out;
+	for (i = 0; i < RUN_NSTATUS; i++)
+		if (now[i] != r->expect[i]) {
+			error("%s: experiment %" PRId64 " was changed while it "
+			      "ran: %ld runs %s where this runner left %ld",
+			      path, r->exp.id, now[i], i == RUN_PLANNED
+			      ? "still to do" : run_status_names[i],
+			      r->expect[i]);
+			goto out;
+		}
+	ret = 0;
+out:
+	store_close(fresh);
+	return ret;
 }
 
 /* A configuration none of whose runs succeeded makes the run a failure. */
@@ -1008,8 +1077,13 @@ static int finish(struct runner *r, enum loop_end end)
 		[LOOP_ERROR] = { "failed", EXIT_RUNTIME },
 	};
 	int ret = ends[end].exit;
+	/* Changed behind our back: not complete, whatever the loop did. */
+	bool changed = verify_store(r) != 0;
 
-	if (store_experiment_status(r->st, r->exp.id, ends[end].status) ||
+	if (changed)
+		ret = EXIT_RUNTIME;
+	if (store_experiment_status(r->st, r->exp.id,
+				    changed ? "failed" : ends[end].status) ||
 	    host_load_end(r->st, r->exp.id) ||
 	    claim_release(r->st, r->exp.id))
 		ret = EXIT_RUNTIME;
@@ -1044,6 +1118,7 @@ static int execute(struct runner *r)
 		warning("runs that fork may outlive a killed runner");
 	/* One runner per experiment: a second would run the same runs. */
 	if (claim_take(r->st, r->exp.id) ||
+	    run_counts(r->st, r->exp.id, r->expect) ||
 	    store_experiment_status(r->st, r->exp.id, "running") ||
 	    store_pending_runs(r->st, r->exp.id, &pend, &left))
 		return EXIT_RUNTIME;
@@ -1117,7 +1192,8 @@ static int open_store(struct runner *r, unsigned flags)
 	bool fresh = !r->o->db && (flags & STORE_CREATE) && access(path, F_OK);
 	int ret;
 
-	if (signals_install())
+	/* What leaves a run's process group is ours to kill (spawn.h). */
+	if (signals_install() || spawn_subreaper())
 		return EXIT_RUNTIME;
 	r->stop_fd = stop_pipe[0];
 	/* the default database is made where it belongs, on the first run */
@@ -1146,6 +1222,13 @@ static int run_fresh(const struct run_opts *o)
 	/* The whole config is checked before any database is touched. */
 	if (config_load(o->config, &r.cfg))
 		goto out;
+	if (r.cfg.offline && !o->dry_run) {
+		error_at(r.cfg.path, r.cfg.offline_line, "%s", r.cfg.offline);
+		goto out;
+	}
+	if (r.cfg.offline)
+		warning("%s:%ld: %s", r.cfg.path, r.cfg.offline_line,
+			r.cfg.offline);
 	seed_source = choose_seed(&r);
 	r.any_auto = any_auto(&r.cfg);
 	if (build_plan(&r))
@@ -1153,7 +1236,12 @@ static int run_fresh(const struct run_opts *o)
 	if (o->dry_run) {
 		config_print(&r.cfg, stdout);
 		plan_summary(&r, stdout);
-		ret = fflush(stdout) ? EXIT_RUNTIME : 0;
+		ret = 0;
+		if (fflush(stdout) || ferror(stdout)) {
+			error("cannot write the plan to standard output: %s",
+			      strerror(errno));
+			ret = EXIT_RUNTIME;
+		}
 		goto out;
 	}
 	ret = open_store(&r, STORE_CREATE);
@@ -1274,6 +1362,11 @@ static int run_resume(const struct run_opts *o)
 	if (config_load_buffer(r.exp.config_path, r.exp.config_text,
 			       strlen(r.exp.config_text), &r.cfg))
 		goto out;
+	if (r.cfg.offline) {
+		error_at(r.cfg.path, r.cfg.offline_line, "%s", r.cfg.offline);
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (store_load(r.st, r.exp.id, &d) || restore(&r, &d))
 		goto out;
 	r.any_auto = any_auto(&r.cfg);

@@ -31,7 +31,8 @@
  * on output overflow or cancellation it gets SIGKILL at once (the run is
  * not data any more); when the child itself exits, whatever is left of its
  * group gets SIGKILL before the child is reaped (its zombie keeps the
- * group id from being reused meanwhile).  The child also asks the kernel
+ * group id from being reused meanwhile); with kill_orphans, what left the
+ * group is killed after the reap (spawn_kill_orphans below).  The child also asks the kernel
  * for SIGKILL should the parent die (PR_SET_PDEATHSIG), so a runner killed
  * with SIGKILL leaves no hung run behind.
  */
@@ -70,6 +71,7 @@ struct child {
 	/* called once the child has exec'd; may be NULL (see above) */
 	void (*started)(const struct child *c, void *arg);
 	void *started_arg;
+	bool kill_orphans;        /* after the reap, spawn_kill_orphans() */
 
 	/* outputs */
 	pid_t pid;
@@ -85,6 +87,7 @@ struct child {
 	struct rusage ru;
 	double wall_s;            /* spawn to reap, CLOCK_MONOTONIC */
 	int exec_err;             /* errno of a failed exec (spawn_run -1) */
+	int orphans;              /* processes spawn_kill_orphans() killed */
 };
 
 void child_init(struct child *c);
@@ -100,6 +103,18 @@ void child_release(struct child *c);
  * one process that install signal handlers meanwhile.
  */
 int spawn_run(struct child *c);
+
+/*
+ * Processes that leave the child's group (setsid, setpgid) escape the
+ * group kill.  spawn_subreaper() makes this process their reaper
+ * (PR_SET_CHILD_SUBREAPER): orphaned, they become its children rather
+ * than init's.  spawn_kill_orphans() then SIGKILLs and reaps every child
+ * this process has, again until none is left (each one's own children
+ * come next), and returns how many it killed; it is for a process whose
+ * only children are the runs it spawned, between two runs.
+ */
+int spawn_subreaper(void);
+int spawn_kill_orphans(void);
 
 /* "SIGSEGV" for SIGSEGV; "signal 42" when the name is unknown. */
 const char *spawn_signame(int sig, char *buf, size_t len);

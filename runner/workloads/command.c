@@ -168,6 +168,20 @@ int command_split(const char *s, char ***out, size_t *n, char *err,
 	return 0;
 }
 
+/* Why a command named by its path cannot be run, or NULL when it can. */
+static const char *path_unrunnable(const char *cmd)
+{
+	struct stat st;
+
+	if (stat(cmd, &st))
+		return errno == ENOENT ? "does not exist" : strerror(errno);
+	if (S_ISDIR(st.st_mode))
+		return "is a directory, not a program";
+	if (!S_ISREG(st.st_mode) || access(cmd, X_OK))
+		return "is not executable (no execute permission)";
+	return NULL;
+}
+
 /*
  * PATH lookup as execvp does it: the executable cmd names (malloc'd), or
  * NULL when there is none -- a config-time "not installed", and the path
@@ -178,7 +192,7 @@ static char *path_find(const char *cmd)
 	const char *path = getenv("PATH"), *p;
 
 	if (strchr(cmd, '/'))
-		return access(cmd, X_OK) ? NULL : xstrdup(cmd);
+		return path_unrunnable(cmd) ? NULL : xstrdup(cmd);
 	if (!path || !*path)
 		path = "/bin:/usr/bin";
 	for (p = path;; p++) {
@@ -196,6 +210,7 @@ static char *path_find(const char *cmd)
 		p = end;
 	}
 }
+
 
 static const char *str(const struct wl_args *a, int i)
 {
@@ -519,6 +534,9 @@ static int argv_check(const struct wl_args *a, char *err, size_t errlen)
 	}
 	if (!n)
 		snprintf(err, errlen, "argv: the command to run is missing");
+	else if (strchr(v[0], '/') && path_unrunnable(v[0]))
+		snprintf(err, errlen, "argv: '%s' %s", v[0],
+			 path_unrunnable(v[0]));
 	else if (!(found = path_find(v[0])))
 		snprintf(err, errlen, "argv: '%s' is not installed (not found "
 			 "on PATH)", v[0]);
@@ -876,10 +894,13 @@ static int command_program(const struct wl_args *a, char *const *base,
 	errno = 0;
 	p->path = path_find(p->argv[0]);
 	if (!p->path) {
-		snprintf(err, errlen, "command: cannot run '%s': %s (not "
-			 "installed? command not found)", p->argv[0],
-			 strchr(p->argv[0], '/') ? strerror(errno)
-						 : "not found on PATH");
+		if (strchr(p->argv[0], '/'))
+			snprintf(err, errlen, "command: cannot run '%s': it %s",
+				 p->argv[0], path_unrunnable(p->argv[0]) ?
+				 path_unrunnable(p->argv[0]) : strerror(errno));
+		else
+			snprintf(err, errlen, "command: cannot run '%s': not "
+				 "installed (not found on PATH)", p->argv[0]);
 		wl_program_release(p);
 		return -1;
 	}
