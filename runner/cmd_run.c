@@ -31,6 +31,7 @@
 #include "runner/commands.h"
 #include "runner/config.h"
 #include "runner/host.h"
+#include "runner/klock.h"
 #include "runner/plan.h"
 #include "runner/progress.h"
 #include "runner/protocol.h"
@@ -300,6 +301,7 @@ static void fs_types(struct runner *r)
 static void experiment_fill(struct runner *r, const char *seed_source)
 {
 	struct experiment_row *e = &r->exp;
+	char klock[160];
 
 	memset(e, 0, sizeof(*e));
 	e->name = xstrdup(r->cfg.name ? r->cfg.name : "");
@@ -312,6 +314,8 @@ static void experiment_fill(struct runner *r, const char *seed_source)
 	e->status = xstrdup("planned");
 	e->created_at = now_realtime();
 	host_collect("/", e);
+	meta_set(e, "kernel_lock_events",
+		 klock_status(klock_backend(), klock, sizeof(klock)));
 	fs_types(r);
 	meta_set(e, "seed_source", seed_source);
 }

@@ -69,6 +69,17 @@ struct wl_member {
 };
 
 /*
+ * The measured window's marks, for instruments that count only inside it
+ * (runner/klock.h).  A workload with a window calls window_mark(a, true)
+ * just before it releases its workers and window_mark(a, false) as soon as
+ * the last has finished; one without (command) never calls it.
+ */
+struct run_window {
+	void (*mark)(void *ctx, bool open);
+	void *ctx;
+};
+
+/*
  * Arguments of one run: the workload's own parameters, in table order, and
  * the harness parameters every workload honours.
  */
@@ -82,7 +93,14 @@ struct wl_args {
 	bool has_cpus;
 	cpu_set_t cpus;        /* affinity of the run (already applied by exec) */
 	const char *scratch;   /* private directory for WL_SCRATCH workloads */
+	const struct run_window *window; /* NULL: nothing watches the window */
 };
+
+static inline void window_mark(const struct wl_args *a, bool open)
+{
+	if (a->window)
+		a->window->mark(a->window->ctx, open);
+}
 
 #define RESULT_MAX_METRICS 64
 #define METRIC_NAME_MAX 48
