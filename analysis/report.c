@@ -228,6 +228,42 @@ static void text_headline(FILE *f, const struct analysis *a,
 			100 * a->opts.confidence, ms->s.n);
 }
 
+/*
+ * The kernel's contended locks of the runs in one line (runner/klock.h):
+ * the mean a run, per operation, and the kind most of them were.
+ */
+static void text_klock(FILE *f, const struct analysis *a,
+		       const struct config_analysis *ca)
+{
+	int m = dataset_metric(a->d, "klock_contended");
+	int po = dataset_metric(a->d, "klock_contended_per_op");
+	const char *top = NULL;
+	double total, most = 0;
+	char v[24], p[24];
+	size_t i;
+
+	if (m < 0 || !ca->metrics[m].s.n)
+		return;
+	total = ca->metrics[m].s.mean;
+	for (i = 0; i < a->d->nmetrics; i++) {
+		const char *name = a->d->metrics[i];
+
+		if (strncmp(name, "klock_", 6) || (int)i == m || (int)i == po ||
+		    !ca->metrics[i].s.n || ca->metrics[i].s.mean <= most)
+			continue;
+		most = ca->metrics[i].s.mean;
+		top = name + 6;
+	}
+	fprintf(f, "  kernel locks: %s contended a run (mean)",
+		analysis_fmt(v, sizeof(v), total));
+	if (po >= 0 && ca->metrics[po].s.n)
+		fprintf(f, ", %s per op",
+			analysis_fmt(p, sizeof(p), ca->metrics[po].s.mean));
+	if (top && total > 0)
+		fprintf(f, ", %.0f%% %s", 100 * most / total, top);
+	fputc('\n', f);
+}
+
 static void text_row(FILE *f, const struct analysis *a,
 		     const struct metric_summary *ms, int w)
 {
@@ -342,6 +378,7 @@ static void text_config(FILE *f, const struct analysis *a, size_t c)
 		return;
 	}
 	text_headline(f, a, ca);
+	text_klock(f, a, ca);
 	text_table(f, a, ca);
 	text_outliers(f, a, ca);
 	text_fairness(f, ca);
