@@ -116,6 +116,14 @@ struct result {
 	struct metric metrics[RESULT_MAX_METRICS];
 	size_t nthreads;
 	uint64_t *thread_ops;   /* malloc'd by result_set_threads() */
+	/*
+	 * Per-thread operations in fixed intervals of tick_s seconds
+	 * (runner/workloads/probe.h), thread-major: thread t's count in
+	 * interval k is timeline[t * nticks + k].  nticks 0: none recorded.
+	 */
+	double tick_s;
+	size_t tick_threads, nticks;
+	uint64_t *timeline;     /* malloc'd by result_set_timeline() */
 	char error[512];        /* why the run failed, when run() returns -1 */
 };
 
@@ -173,10 +181,13 @@ int result_add(struct result *r, const char *name, double value);
 /* The value of a metric, NAN when absent. */
 double result_value(const struct result *r, const char *name);
 int result_set_threads(struct result *r, size_t n, const uint64_t *ops);
+void result_set_timeline(struct result *r, double tick_s, size_t nthreads,
+			 size_t nticks, const uint64_t *ops);
 /* Sets r->error printf-style and returns -1, for `return result_fail(...)`. */
 int result_fail(struct result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Prints the exec protocol: "name value" lines, "thread I OPS", "end". */
+/* Prints the exec protocol: "name value" lines, "thread I OPS", the
+ * timeline lines, "end" (runner/protocol.h). */
 int result_print(const struct result *r, int fd);
 
 /*

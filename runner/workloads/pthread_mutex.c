@@ -81,20 +81,26 @@ pmutex_lock_contended(struct worker *w, pthread_mutex_t *m)
 	pthread_mutex_lock(m);
 }
 
-/* The worker's loop; fixed (jobs or runtime) is a constant in each copy. */
+/*
+ * The worker's loop; fixed (jobs or runtime) and probed (probe.h) are
+ * constants in each copy.
+ */
 static inline __attribute__((always_inline)) void
-pmutex_loop(struct worker *w, const bool fixed)
+pmutex_loop(struct worker *w, const bool fixed, const bool probed)
 {
 	const struct pctx *x = w->ctx;
 	struct pgroup *g = &x->groups[w->id / x->cfg.per_group];
+	struct probe *pr = probed ? &x->cfg.probes[w->id] : NULL;
 	const uint64_t hold = x->cfg.hold, outside = x->cfg.outside;
 	uint64_t done = 0, handoffs = 0, last = 0;
 
 	while (locks_continue(w, fixed, done)) {
-		uint64_t c;
+		uint64_t c, t0 = probed ? probe_begin(pr) : 0;
 
 		if (pthread_mutex_trylock(&g->lock))
 			pmutex_lock_contended(w, &g->lock);
+		if (probed)
+			probe_end(pr, t0, done);
 		c = guarded_update(&g->data);
 		busy_loops(hold);
 		pthread_mutex_unlock(&g->lock);
@@ -108,10 +114,12 @@ pmutex_loop(struct worker *w, const bool fixed)
 
 static void pmutex_worker(struct worker *w)
 {
-	if (w->jobs)
-		pmutex_loop(w, true);
+	const struct pctx *x = w->ctx;
+
+	if (x->cfg.probes)
+		w->jobs ? pmutex_loop(w, true, true) : pmutex_loop(w, false, true);
 	else
-		pmutex_loop(w, false);
+		w->jobs ? pmutex_loop(w, true, false) : pmutex_loop(w, false, false);
 }
 
 static int groups_init(struct pgroup *g, size_t n, int type, struct result *r)
