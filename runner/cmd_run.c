@@ -519,6 +519,10 @@ static int one_record(struct runner *r, struct one_run *o)
 	rec.nsamples = o->res.nmetrics;
 	rec.nthreads = o->res.nthreads;
 	rec.thread_ops = o->res.thread_ops;
+	rec.tick_s = o->res.tick_s;
+	rec.tick_threads = o->res.tick_threads;
+	rec.nticks = o->res.nticks;
+	rec.timeline = o->res.timeline;
 	ret = store_run_record(r->st, o->p->run_id, &rec);
 	free(names);
 	free(values);
