@@ -101,7 +101,8 @@ int cmd_plot(int argc, char **argv)
 		free(name);
 		po.out_dir = out_dir;
 	}
-	if (plot_experiment(&a, &po, &set) == 0)
+	if ((plot_experiment(&a, &po, &set) == 0) &
+	    (plot_streaks(&d, s, &po, &set) == 0))
 		ret = 0;
 	for (i = 0; i < set.n; i++) {
 		const char *name = set.files[i].name;
