@@ -98,8 +98,7 @@ static void add_ns(struct timespec *ts, double s)
 	}
 }
 
-/* Full: keep every second row (each the end of a merged pair). */
-static void halve(struct timeline *t)
+void timeline_halve(struct timeline *t)
 {
 	size_t k;
 
@@ -123,7 +122,7 @@ static void *sampler(void *arg)
 				       NULL) == EINTR)
 			;
 		if (t->rows == t->cap)
-			halve(t);
+			timeline_halve(t);
 		for (i = 0; i < t->n; i++)
 			t->cum[t->rows * t->n + i] = atomic_load_explicit(
 				&t->probes[i].progress, memory_order_relaxed);

@@ -96,6 +96,9 @@ struct timeline {
 int timeline_start(struct timeline *t, const struct probe *p, size_t n,
 		   double interval);
 void timeline_stop(struct timeline *t);
+/* Full: keeps every second row (each the end of a merged pair) and
+ * doubles the interval.  The sampler's own step, public for tests. */
+void timeline_halve(struct timeline *t);
 /*
  * Puts the per-thread operations of each interval into r (result_set
  * _timeline), from the first interval in which any worker made progress
