@@ -33,6 +33,7 @@
 #include "runner/host.h"
 #include "runner/klock.h"
 #include "runner/plan.h"
+#include "runner/profile.h"
 #include "runner/progress.h"
 #include "runner/protocol.h"
 #include "runner/scratch.h"
@@ -771,6 +772,56 @@ static int finish(struct runner *r, enum loop_end end)
 	return ret;
 }
 
+/* ---- profile = lock ---- */
+
+/* One configuration's unmeasured run under perf lock; its top callers. */
+static void profile_one(struct runner *r, const char *perf, size_t i)
+{
+	const struct config_entry *e = &r->cfg.entries[i];
+	char **argv = exec_argv(e, NULL), why[512];
+	struct profile_row *rows;
+	size_t n;
+
+	if (!r->o->quiet)
+		printf("profile: [%s] %s under perf lock contention\n",
+		       e->section, e->canon);
+	if (profile_run(perf, argv, e->set.timeout_s, r->stop_fd, &rows, &n,
+			why, sizeof(why)))
+		warning("profile of [%s] %s: %s", e->section, e->canon, why);
+	else if (store_profile_put(r->st, r->config_ids[i], rows, n) == 0 &&
+		 !r->o->quiet)
+		printf("profile: %zu contended kernel lock caller%s stored\n",
+		       n, n == 1 ? "" : "s");
+	if (!rows || !n)
+		free(rows);
+	else
+		store_profile_free(rows, n);
+	free(argv);
+}
+
+/*
+ * After the measured runs, one extra run per configuration that asks for
+ * it (profile = lock), never stored as a run.  Without perf: one message,
+ * and nothing else changes.
+ */
+static void profile_pass(struct runner *r)
+{
+	char why[256];
+	char *perf = NULL;
+	size_t i;
+
+	for (i = 0; i < r->cfg.nentries && !stop_signal; i++) {
+		if (r->cfg.entries[i].set.profile != PROFILE_LOCK)
+			continue;
+		if (!perf && !(perf = profile_find_perf(why, sizeof(why)))) {
+			warning("profile = lock: %s", why);
+			return;
+		}
+		profile_one(r, perf, i);
+	}
+	free(perf);
+}
+
 /* Pending runs, then (auto) further rounds until none is added. */
 static int execute(struct runner *r)
 {
@@ -807,6 +858,8 @@ static int execute(struct runner *r)
 		if (n <= 0)
 			break;
 	}
+	if (end == LOOP_DONE)
+		profile_pass(r);
 	return finish(r, end);
 }
 
