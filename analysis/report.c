@@ -264,6 +264,29 @@ static void text_klock(FILE *f, const struct analysis *a,
 	fputc('\n', f);
 }
 
+/* The configuration's profile = lock run: its top kernel locks by caller. */
+static void text_profile(FILE *f, const struct ds_config *cf)
+{
+	size_t i;
+
+	if (!cf->nprofile)
+		return;
+	fprintf(f, "  kernel locks by caller (one unmeasured run under perf "
+		   "lock contention):\n"
+		   "    %10s %10s %10s  %-12s %s\n", "contended", "wait_s",
+		"max_wait_s", "type", "caller");
+	for (i = 0; i < cf->nprofile; i++) {
+		const struct profile_row *p = &cf->profile[i];
+		char w[24], m[24];
+
+		fprintf(f, "    %10llu %10s %10s  %-12s %s\n",
+			(unsigned long long)p->contended,
+			analysis_fmt(w, sizeof(w), p->wait_s),
+			analysis_fmt(m, sizeof(m), p->max_wait_s), p->lock_type,
+			p->caller);
+	}
+}
+
 static void text_row(FILE *f, const struct analysis *a,
 		     const struct metric_summary *ms, int w)
 {
@@ -380,6 +403,7 @@ static void text_config(FILE *f, const struct analysis *a, size_t c)
 	text_headline(f, a, ca);
 	text_klock(f, a, ca);
 	text_table(f, a, ca);
+	text_profile(f, cf);
 	text_outliers(f, a, ca);
 	text_fairness(f, ca);
 	text_auto(f, ca);

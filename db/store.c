@@ -1945,6 +1945,34 @@ static int load_threads(struct store *s, int64_t experiment, struct dataset *d)
 	return query_end(s, st, rc, "cannot read thread ops");
 }
 
+/* Each configuration's profile rows, moved out of one query's. */
+static int attach_profiles(struct store *s, int64_t experiment,
+			   struct dataset *d)
+{
+	struct profile_row *p;
+	size_t n, i, c;
+
+	if (store_load_profile(s, experiment, &p, &n))
+		return -1;
+	for (i = 0; i < n; i++) {
+		struct ds_config *cf = NULL;
+
+		for (c = 0; c < d->nconfigs && !cf; c++)
+			if (d->configs[c].id == p[i].config_id)
+				cf = &d->configs[c];
+		if (!cf) {
+			free(p[i].caller);
+			free(p[i].lock_type);
+			continue;
+		}
+		cf->profile = xrealloc(cf->profile, (cf->nprofile + 1) *
+						    sizeof(*cf->profile));
+		cf->profile[cf->nprofile++] = p[i];
+	}
+	free(p);
+	return 0;
+}
+
 int store_load(struct store *s, int64_t experiment, struct dataset *d)
 {
 	bool txn;
@@ -1958,7 +1986,7 @@ int store_load(struct store *s, int64_t experiment, struct dataset *d)
 	if (store_experiment_get(s, experiment, &d->exp) ||
 	    load_configs(s, experiment, d) || load_params(s, experiment, d) ||
 	    load_runs(s, experiment, d) || load_samples(s, experiment, d) ||
-	    load_threads(s, experiment, d))
+	    load_threads(s, experiment, d) || attach_profiles(s, experiment, d))
 		goto out;
 	ret = 0;
 out:
@@ -1985,6 +2013,7 @@ void dataset_release(struct dataset *d)
 			free(c->params[j].value);
 		}
 		free(c->params);
+		store_profile_free(c->profile, c->nprofile);
 	}
 	free(d->configs);
 	for (i = 0; i < d->nruns; i++)

@@ -151,6 +151,8 @@ int store_pending_runs(struct store *s, int64_t experiment,
 
 /* ---- the analysis view: a whole experiment in memory ---- */
 
+struct profile_row;
+
 struct ds_config {
 	int64_t id;
 	char *workload, *section, *canon;
@@ -158,6 +160,8 @@ struct ds_config {
 	size_t nparams;
 	struct kv *params;       /* in table order */
 	size_t run0, nruns;      /* slice of dataset.runs */
+	size_t nprofile;         /* its profile = lock rows, by rank */
+	struct profile_row *profile;
 };
 
 struct ds_run {

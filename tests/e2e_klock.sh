@@ -1,9 +1,12 @@
 #!/bin/sh
-# e2e_klock.sh - kernel lock contention counts through the binary: with
+# e2e_klock.sh - kernel lock contention through the binary: with
 # CONTEND_KLOCK=off (a kernel without lock:contention_begin) runs go on as
-# before, without klock metrics, and the experiment says why; with the
-# tracepoint usable, futex-mutex at 2 threads and chat as threads count
-# kernel contentions and the run stores them.  Presence and sign only.
+# before, without klock metrics, and the experiment says why; a timeline
+# run stores its timeline and `contend plot` draws its streak figure;
+# profile = lock without perf says so and changes nothing else, with perf
+# it stores and reports the callers; with the tracepoint usable,
+# futex-mutex at 2 threads and chat as threads count kernel contentions.
+# Presence and sign only.
 NAME=e2e_klock
 . "$(dirname "$0")/lib.sh"
 
@@ -37,6 +40,43 @@ expect "ok runs off" 2 "$(q "$tmp/off.db" "SELECT count(*) FROM runs
 expect "klock samples off" 0 "$(q "$tmp/off.db" "SELECT count(*) FROM samples
 			   WHERE metric LIKE 'klock%'")"
 
+# ---- the timeline and its figure ----
+cat > "$tmp/t.ini" <<'INI'
+[experiment]
+name        = timeline
+repetitions = 2
+warmup      = 0
+runtime     = 100ms
+
+[workload tl]
+type          = pthread-mutex
+threads       = 2
+timeline      = 5ms
+latency_every = 100
+INI
+"$CONTEND" run "$tmp/t.ini" --db "$tmp/t.db" --quiet > /dev/null 2>&1 ||
+	fail "timeline run failed"
+expect "timelines stored" 2 "$(q "$tmp/t.db" "SELECT count(*) FROM run_timeline
+			   WHERE threads = 2 AND length(ops) > 2")"
+expect "latency sampled" 2 "$(q "$tmp/t.db" "SELECT count(*) FROM samples
+			   WHERE metric = 'acquire_p99_ns' AND value > 0")"
+if command -v gnuplot > /dev/null 2>&1; then
+	"$CONTEND" plot --db "$tmp/t.db" --out "$tmp/plots" > "$tmp/out" 2>&1 ||
+		fail "plot failed: $(cat "$tmp/out")"
+	[ -s "$tmp/plots/streak-1.png" ] || fail "no streak figure"
+fi
+
+# ---- profile = lock without perf: a message, nothing else changes ----
+sed 's/^runtime .*/&\nprofile = lock/' "$tmp/k.ini" > "$tmp/p.ini"
+PATH=/nonexistent "$CONTEND" run "$tmp/p.ini" --db "$tmp/np.db" --quiet \
+	> /dev/null 2> "$tmp/err" || fail "run without perf failed"
+grep -q "perf is not installed" "$tmp/err" ||
+	fail "no message without perf: $(cat "$tmp/err")"
+expect "ok runs without perf" 2 "$(q "$tmp/np.db" "SELECT count(*) FROM runs
+			   WHERE status = 'ok' AND warmup = 0")"
+expect "no profile without perf" 0 "$(q "$tmp/np.db" "SELECT count(*)
+			   FROM config_profile")"
+
 # ---- this kernel ----
 "$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null 2>&1 ||
 	fail "run failed"
@@ -64,4 +104,15 @@ for w in "futex-mutex threads=2 runtime=200ms" "chat mode=threads"; do
 		[ -n "$(value "$tmp/out" "$m")" ] || fail "exec $w: no $m"
 	done
 done
+if command -v perf > /dev/null 2>&1; then
+	"$CONTEND" run "$tmp/p.ini" --db "$tmp/p.db" --quiet > /dev/null \
+		2> "$tmp/err" || fail "profile run failed: $(cat "$tmp/err")"
+	n=$(q "$tmp/p.db" "SELECT count(*) FROM config_profile")
+	[ "$n" -gt 0 ] || fail "profile = lock stored no caller: $(cat "$tmp/err")"
+	"$CONTEND" report --db "$tmp/p.db" > "$tmp/out" 2>&1
+	grep -q "kernel locks by caller" "$tmp/out" ||
+		fail "report does not show the profile"
+else
+	echo "$NAME: SKIP (profile with perf): perf not installed"
+fi
 [ "$fails" -eq 0 ]
