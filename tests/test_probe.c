@@ -46,12 +46,13 @@ static void test_latency_quantiles(void **state)
 static void test_one_in_every(void **state)
 {
 	struct probe *p = probe_alloc(1, 4), *none = probe_alloc(1, 0);
+	uint64_t left = probe_every(p), never = probe_every(none);
 	int timed = 0;
 
 	(void)state;
 	for (int i = 0; i < 40; i++) {
-		timed += probe_begin(p) != 0;
-		assert_int_equal(probe_begin(none), 0);
+		timed += probe_begin(p, &left) != 0;
+		assert_int_equal(probe_begin(none, &never), 0);
 	}
 	assert_int_equal(timed, 10);
 	assert_null(none[0].lat);

@@ -123,11 +123,12 @@ fmutex_loop(struct worker *w, const bool fixed, const bool probed)
 	struct fgroup *g = &x->groups[w->id / x->cfg.per_group];
 	struct slot *st = w->slot;
 	struct probe *pr = probed ? &x->cfg.probes[w->id] : NULL;
+	uint64_t left = probed ? probe_every(pr) : 0;
 	const uint64_t hold = x->cfg.hold, outside = x->cfg.outside;
 	uint64_t done = 0, handoffs = 0, last = 0;
 
 	while (locks_continue(w, fixed, done)) {
-		uint64_t c, t0 = probed ? probe_begin(pr) : 0;
+		uint64_t c, t0 = probed ? probe_begin(pr, &left) : 0;
 
 		fmutex_lock(&g->lock, st);
 		if (probed)

@@ -36,8 +36,6 @@ struct probe *probe_alloc(size_t n, uint64_t every)
 	for (i = 0; i < n; i++) {
 		atomic_init(&p[i].progress, 0);
 		p[i].every = every;
-		/* without latency the countdown does not reach 0 in 2^64 */
-		p[i].countdown = every ? every : UINT64_MAX;
 		if (every) {
 			p[i].lat = xcalloc(per, sizeof(*p[i].lat));
 			p[i].lat_max = per;

@@ -8,7 +8,9 @@
  * plain copy holds neither instrument and runs unless `timeline` or
  * `latency_every` is set.  The probed copy does, per operation:
  *
- *	t0 = probe_begin(p);          // 0, or the clock one time in every
+ *	left = probe_every(p);        // before the loop, in a register
+ *	...
+ *	t0 = probe_begin(p, &left);   // 0, or the clock one time in every
  *	lock(...);
  *	probe_end(p, t0, done);       // the wait, when timed; progress
  *
@@ -38,7 +40,6 @@
 
 struct probe {
 	_Alignas(2 * CACHELINE) atomic_uint_fast64_t progress;
-	uint64_t countdown;   /* operations until the next timed one */
 	uint64_t every;       /* 0: none timed */
 	uint64_t taken;       /* timed acquisitions so far */
 	uint32_t *lat;        /* ns, ring of lat_max; NULL without latency */
@@ -55,12 +56,22 @@ static inline uint64_t probe_now_ns(void)
 
 void probe_record(struct probe *p, uint64_t ns);
 
-/* The clock, for the one operation in every that is timed; else 0. */
-static inline uint64_t probe_begin(struct probe *p)
+/*
+ * The countdown to the first timed operation, for a local of the loop
+ * (a register: the loop then loads nothing of the probe per operation).
+ * Without latency it does not reach 0 in 2^64 operations.
+ */
+static inline uint64_t probe_every(const struct probe *p)
 {
-	if (--p->countdown)
+	return p->every ? p->every : UINT64_MAX;
+}
+
+/* The clock, for the one operation in every that is timed; else 0. */
+static inline uint64_t probe_begin(const struct probe *p, uint64_t *left)
+{
+	if (--*left)
 		return 0;
-	p->countdown = p->every;
+	*left = p->every;
 	return probe_now_ns();
 }
 

@@ -91,11 +91,12 @@ pmutex_loop(struct worker *w, const bool fixed, const bool probed)
 	const struct pctx *x = w->ctx;
 	struct pgroup *g = &x->groups[w->id / x->cfg.per_group];
 	struct probe *pr = probed ? &x->cfg.probes[w->id] : NULL;
+	uint64_t left = probed ? probe_every(pr) : 0;
 	const uint64_t hold = x->cfg.hold, outside = x->cfg.outside;
 	uint64_t done = 0, handoffs = 0, last = 0;
 
 	while (locks_continue(w, fixed, done)) {
-		uint64_t c, t0 = probed ? probe_begin(pr) : 0;
+		uint64_t c, t0 = probed ? probe_begin(pr, &left) : 0;
 
 		if (pthread_mutex_trylock(&g->lock))
 			pmutex_lock_contended(w, &g->lock);
