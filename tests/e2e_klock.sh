@@ -67,7 +67,21 @@ if command -v gnuplot > /dev/null 2>&1; then
 fi
 
 # ---- profile = lock without perf: a message, nothing else changes ----
-sed 's/^runtime .*/&\nprofile = lock/' "$tmp/k.ini" > "$tmp/p.ini"
+# chat: a workload that always contends the kernel's locks, so the
+# profile run has callers to store even on a quiet machine
+cat > "$tmp/p.ini" <<'INI'
+[experiment]
+name        = profile
+repetitions = 2
+profile     = lock
+
+[workload chat]
+type     = chat
+rooms    = 2
+users    = 10
+messages = 50
+mode     = threads
+INI
 PATH=/nonexistent "$CONTEND" run "$tmp/p.ini" --db "$tmp/np.db" --quiet \
 	> /dev/null 2> "$tmp/err" || fail "run without perf failed"
 grep -q "perf is not installed" "$tmp/err" ||
