@@ -72,21 +72,19 @@ fi
 cat > "$tmp/p.ini" <<'INI'
 [experiment]
 name        = profile
-repetitions = 2
+repetitions = 1
+warmup      = 0
 profile     = lock
 
 [workload chat]
-type     = chat
-rooms    = 2
-users    = 10
-messages = 50
-mode     = threads
+type = chat
+mode = threads
 INI
 PATH=/nonexistent "$CONTEND" run "$tmp/p.ini" --db "$tmp/np.db" --quiet \
 	> /dev/null 2> "$tmp/err" || fail "run without perf failed"
 grep -q "perf is not installed" "$tmp/err" ||
 	fail "no message without perf: $(cat "$tmp/err")"
-expect "ok runs without perf" 2 "$(q "$tmp/np.db" "SELECT count(*) FROM runs
+expect "ok runs without perf" 1 "$(q "$tmp/np.db" "SELECT count(*) FROM runs
 			   WHERE status = 'ok' AND warmup = 0")"
 expect "no profile without perf" 0 "$(q "$tmp/np.db" "SELECT count(*)
 			   FROM config_profile")"
@@ -105,14 +103,20 @@ fi
 expect "klock samples" 2 "$(q "$tmp/on.db" "SELECT count(*) FROM samples
 			 JOIN runs ON runs.id = run_id
 			 WHERE metric = 'klock_contended' AND warmup = 0")"
-for w in "futex-mutex threads=2 runtime=200ms" "chat mode=threads"; do
-	# shellcheck disable=SC2086
-	"$CONTEND" exec $w > "$tmp/out" 2> "$tmp/err" ||
-		fail "exec $w: $(cat "$tmp/err")"
-	n=$(value "$tmp/out" klock_contended)
-	[ -n "$n" ] || { fail "exec $w: no klock_contended"; continue; }
-	awk -v n="$n" 'BEGIN { exit !(n > 0) }' ||
-		fail "exec $w: klock_contended $n, not > 0"
+# Whether two threads contend in a given run depends on the machine's
+# other load (both may never run at once): up to three tries each.
+for w in "futex-mutex threads=2 runtime=300ms" "chat mode=threads"; do
+	n=0
+	for try in 1 2 3; do
+		# shellcheck disable=SC2086
+		"$CONTEND" exec $w > "$tmp/out" 2> "$tmp/err" ||
+			fail "exec $w: $(cat "$tmp/err")"
+		n=$(value "$tmp/out" klock_contended)
+		[ -n "$n" ] || { fail "exec $w: no klock_contended"; break; }
+		awk -v n="$n" 'BEGIN { exit !(n > 0) }' && break
+	done
+	awk -v n="${n:-0}" 'BEGIN { exit !(n > 0) }' ||
+		fail "exec $w: klock_contended $n, not > 0 in $try tries"
 	for m in klock_spin klock_mutex klock_rwsem_read klock_rwsem_write \
 		 klock_rwlock_read klock_rwlock_write klock_contended_per_op; do
 		[ -n "$(value "$tmp/out" "$m")" ] || fail "exec $w: no $m"
