@@ -36,32 +36,38 @@ struct env {
 	int64_t id;
 };
 
+/*
+ * Records a 2-thread timeline of nticks intervals for the run of seq 2, a
+ * measured ok run of configuration 0 (store_fixture.h).
+ */
+static int record_timeline(struct env *e, double tick_s, size_t nticks,
+			   const uint64_t *ops)
+{
+	struct run_record r = { 0 };
+	size_t k;
+
+	for (k = 0; k < e->d.nruns && e->d.runs[k].seq != 2; k++)
+		;
+	r.status = RUN_OK;
+	r.env_pad = -1;
+	r.tick_s = tick_s;
+	r.tick_threads = 2;
+	r.nticks = nticks;
+	r.timeline = ops;
+	return store_run_record(e->s, e->d.runs[k].id, &r);
+}
+
 static int setup(void **state)
 {
 	struct env *e = calloc(1, sizeof(*e));
-	struct run_record r = { 0 };
-	size_t k;
 
 	if (!e || tmpdir_create(e->dir, sizeof(e->dir), "streak"))
 		return -1;
 	if (store_open(":memory:", STORE_CREATE, &e->s))
 		return -1;
 	e->id = fx_build(e->s, &names);
-	if (e->id < 0 || store_load(e->s, e->id, &e->d))
-		return -1;
-	/* seq 2 is a measured ok run of configuration 0 (store_fixture.h) */
-	for (k = 0; k < e->d.nruns && e->d.runs[k].seq != 2; k++)
-		;
-	r.status = RUN_OK;
-	r.env_pad = -1;
-	r.tick_s = 0.01;
-	r.tick_threads = 2;
-	r.nticks = 5;
-	r.timeline = tl;
-	if (store_run_record(e->s, e->d.runs[k].id, &r))
-		return -1;
-	dataset_release(&e->d);
-	if (store_load(e->s, e->id, &e->d))
+	if (e->id < 0 || store_load(e->s, e->id, &e->d) ||
+	    record_timeline(e, 0.01, 5, tl))
 		return -1;
 	*state = e;
 	return 0;
@@ -126,19 +132,9 @@ static void test_idle_interval(void **state)
 	struct env *e = *state;
 	struct plot_opts o = { .out_dir = e->dir, .png = true, .render = false };
 	struct plot_set set = { 0 };
-	struct run_record r = { 0 };
-	size_t k;
 	char *dat;
 
-	for (k = 0; k < e->d.nruns && e->d.runs[k].seq != 2; k++)
-		;
-	r.status = RUN_OK;
-	r.env_pad = -1;
-	r.tick_s = 0.002;
-	r.tick_threads = 2;
-	r.nticks = 2;
-	r.timeline = idle;
-	assert_int_equal(store_run_record(e->s, e->d.runs[k].id, &r), 0);
+	assert_int_equal(record_timeline(e, 0.002, 2, idle), 0);
 	assert_int_equal(plot_streaks(&e->d, e->s, &o, &set), 0);
 	dat = slurp(e->dir, "streak-1.dat");
 	assert_non_null(strstr(dat, "1.000000 0 0.750000 3\n"
