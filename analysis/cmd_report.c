@@ -164,7 +164,8 @@ static int pick_experiment(struct store *s, const char *selector, int64_t *id)
  * The report bundle: plots rendered into dir (SVG for inlining, PNG for
  * the Markdown links), then dir/report.html or dir/report.md beside them.
  */
-static int write_bundle(const struct analysis *a, const char *dir, bool html)
+static int write_bundle(const struct analysis *a, struct store *s,
+			const char *dir, bool html)
 {
 	struct plot_opts po = { .out_dir = dir, .png = !html, .svg = html,
 				.render = true };
@@ -173,6 +174,7 @@ static int write_bundle(const struct analysis *a, const char *dir, bool html)
 	int ret = plot_experiment(a, &po, &set);
 	FILE *f;
 
+	ret |= plot_streaks(a->d, s, &po, &set);   /* runs with a timeline */
 	/* Without gnuplot the report still comes, without its pictures. */
 	if (html) {
 		ret |= html_report(a, &set, dir, path);
@@ -224,9 +226,9 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	analysed = true;
 	if (ra.html_dir || ra.md_dir) {
-		if (ra.html_dir && write_bundle(&a, ra.html_dir, true) < 0)
+		if (ra.html_dir && write_bundle(&a, s, ra.html_dir, true) < 0)
 			goto out;
-		if (ra.md_dir && write_bundle(&a, ra.md_dir, false) < 0)
+		if (ra.md_dir && write_bundle(&a, s, ra.md_dir, false) < 0)
 			goto out;
 	} else if (report_write(stdout, &a, ra.format) < 0 || fflush(stdout)) {
 		goto out;

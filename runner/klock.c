@@ -53,19 +53,28 @@ const char *klock_filter(enum klock_kind kind)
 #define TRACEFS "/sys/kernel/tracing"
 #define EVENT_ID "/events/lock/contention_begin/id"
 
-static long read_id(const char *path)
+/* The one number a /proc or tracefs file holds, or -1 (errno set). */
+static int read_number(const char *path, long long *v)
 {
 	FILE *f = fopen(path, "r");
-	long id = -1;
+	char line[64];
+	int ret = -1;
 
 	if (!f)
 		return -1;
-	if (fscanf(f, "%ld", &id) != 1) {
-		id = -1;
+	if (fgets(line, sizeof(line), f) && !parse_ll(line, v))
+		ret = 0;
+	else
 		errno = EINVAL;
-	}
 	fclose(f);
-	return id;
+	return ret;
+}
+
+static long read_id(const char *path)
+{
+	long long id;
+
+	return read_number(path, &id) || id < 0 ? -1 : (long)id;
 }
 
 static bool is_dir(const char *path)
@@ -192,24 +201,18 @@ const struct klock_backend *klock_backend(void)
 
 /* ---- counting ---- */
 
-static int paranoid(void)
+static long long paranoid(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = 2;
+	long long v;
 
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
+	return read_number("/proc/sys/kernel/perf_event_paranoid", &v) ? 2 : v;
 }
 
 /* Why perf_event_open refused, errno as it left it. */
 static void open_failed(int err, char *why, size_t whylen)
 {
 	if ((err == EACCES || err == EPERM) && geteuid() != 0)
-		snprintf(why, whylen, "perf_event_paranoid=%d", paranoid());
+		snprintf(why, whylen, "perf_event_paranoid=%lld", paranoid());
 	else if (err == EACCES || err == EPERM)
 		snprintf(why, whylen, "no permission: perf_event_open: %s",
 			 strerror(err));

@@ -55,23 +55,31 @@ static int seconds(double v, const char *unit, double *out)
 	return -1;
 }
 
-static int parse_row(const char *line, struct profile_row *p)
-{
-	char u1[8], u2[8], u3[8], type[64], caller[256];
-	unsigned long long n;
-	double total, max, avg;
+/* "N T UNIT M UNIT A UNIT TYPE CALLER": the fields of a row. */
+enum { F_N, F_TOTAL, F_TOTAL_U, F_MAX, F_MAX_U, F_AVG, F_AVG_U, F_TYPE,
+       F_CALLER, F_COUNT };
 
-	if (sscanf(line, "%llu %lf %7s %lf %7s %lf %7s %63s %255s", &n, &total,
-		   u1, &max, u2, &avg, u3, type, caller) != 9)
+/* line is cut into its fields in place. */
+static int parse_row(char *line, struct profile_row *p)
+{
+	char *f[F_COUNT + 1], *save = NULL;
+	double total, max;
+	uint64_t n;
+	size_t k = 0;
+
+	for (char *t = strtok_r(line, " \t", &save); t && k <= F_COUNT;
+	     t = strtok_r(NULL, " \t", &save))
+		f[k++] = t;
+	if (k != F_COUNT || parse_u64(f[F_N], &n) ||
+	    parse_double(f[F_TOTAL], &total) || parse_double(f[F_MAX], &max))
 		return -1;
 	memset(p, 0, sizeof(*p));
-	if (seconds(total, u1, &p->wait_s) || seconds(max, u2, &p->max_wait_s))
+	if (seconds(total, f[F_TOTAL_U], &p->wait_s) ||
+	    seconds(max, f[F_MAX_U], &p->max_wait_s))
 		return -1;
-	(void)avg;
-	(void)u3;
 	p->contended = n;
-	p->lock_type = xstrdup(type);
-	p->caller = xstrdup(caller);
+	p->lock_type = xstrdup(f[F_TYPE]);
+	p->caller = xstrdup(f[F_CALLER]);
 	return 0;
 }
 
