@@ -101,8 +101,9 @@ int cmd_plot(int argc, char **argv)
 		free(name);
 		po.out_dir = out_dir;
 	}
-	if ((plot_experiment(&a, &po, &set) == 0) &
-	    (plot_streaks(&d, s, &po, &set) == 0))
+	/* both, even when the first fails (gnuplot missing) */
+	n = plot_experiment(&a, &po, &set);
+	if (plot_streaks(&d, s, &po, &set) == 0 && n == 0)
 		ret = 0;
 	for (i = 0; i < set.n; i++) {
 		const char *name = set.files[i].name;
