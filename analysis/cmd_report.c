@@ -1,6 +1,7 @@
 /*
  * cmd_report.c - `contend report [--db PATH] [EXPERIMENT] [--format
- * text|json|csv] [--resolve PCT] [--handoff-drop PCT] [--confidence C]`:
+ * text|json|csv] [--resolve PCT] [--handoff-drop PCT] [--confidence C]
+ * [--verbose] [--metrics A,B]`:
  * opens the store read-only, loads the experiment in one call, analyses it
  * and prints it.
  */
@@ -22,11 +23,12 @@ struct report_args {
 	enum report_format format;
 	const char *html_dir;      /* --html DIR: self-contained report.html */
 	const char *md_dir;        /* --markdown DIR: report.md + images */
+	struct report_view view;   /* --verbose, --metrics a,b (text) */
 	struct analysis_opts opts;
 };
 
 enum { O_DB = 1, O_FORMAT, O_RESOLVE, O_HANDOFF, O_CONFIDENCE, O_HELP,
-       O_HTML, O_MARKDOWN };
+       O_HTML, O_MARKDOWN, O_VERBOSE, O_METRICS };
 
 static const struct option options[] = {
 	{ "db", required_argument, NULL, O_DB },
@@ -37,13 +39,16 @@ static const struct option options[] = {
 	{ "help", no_argument, NULL, O_HELP },
 	{ "html", required_argument, NULL, O_HTML },
 	{ "markdown", required_argument, NULL, O_MARKDOWN },
+	{ "verbose", no_argument, NULL, O_VERBOSE },
+	{ "metrics", required_argument, NULL, O_METRICS },
 	{ NULL, 0, NULL, 0 },
 };
 
 static const char usage_text[] =
 	"usage: contend report [--db PATH] [EXPERIMENT] [--format text|json|csv]\n"
 	"                      [--resolve PCT] [--handoff-drop PCT] [--confidence C]\n"
-	"                      [--html DIR] [--markdown DIR]\n";
+	"                      [--html DIR] [--markdown DIR] [--verbose]\n"
+	"                      [--metrics NAME,NAME...]\n";
 
 int report_cli_between(const char *opt, const char *text, double lo,
 		       double hi, double *out)
@@ -113,6 +118,14 @@ static int parse_option(int c, const char *arg, void *args)
 	case O_MARKDOWN:
 		ra->md_dir = arg;
 		return 0;
+	case O_VERBOSE:
+		ra->view.verbose = true;
+		return 0;
+	case O_METRICS:
+		if (!*arg)
+			return error("--metrics: name at least one metric");
+		ra->view.metrics = arg;
+		return 0;
 	default:
 		return -1;
 	}
@@ -129,6 +142,7 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 	ra->selector = NULL;
 	ra->format = REPORT_TEXT;
 	ra->html_dir = ra->md_dir = NULL;
+	ra->view = (struct report_view){ 0 };
 	analysis_opts_default(&ra->opts);
 	return report_cli_parse(&cli, argc, argv, ra, &ra->selector);
 }
@@ -192,6 +206,37 @@ static int write_bundle(const struct analysis *a, struct store *s,
 	return ret ? -1 : 0;
 }
 
+/* --metrics names only metrics the experiment has: else an error
+ * listing what it does have. */
+static int unknown_metrics(const struct dataset *d, const char *list)
+{
+	char *copy, *name, *save = NULL, *have;
+	size_t i;
+	int ret = 0;
+
+	if (!list)
+		return 0;
+	copy = xstrdup(list);
+	for (name = strtok_r(copy, ",", &save); name && !ret;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (dataset_metric(d, name) >= 0)
+			continue;
+		have = xstrdup("");
+		for (i = 0; i < d->nmetrics; i++) {
+			char *t = xasprintf("%s%s%s", have, i ? ", " : "",
+					    d->metrics[i]);
+
+			free(have);
+			have = t;
+		}
+		ret = error("--metrics: experiment %lld has no metric '%s' "
+			    "(it has: %s)", (long long)d->exp.id, name, have);
+		free(have);
+	}
+	free(copy);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args ra;
@@ -229,6 +274,13 @@ int cmd_report(int argc, char **argv)
 		if (ra.html_dir && write_bundle(&a, s, ra.html_dir, true) < 0)
 			goto out;
 		if (ra.md_dir && write_bundle(&a, s, ra.md_dir, false) < 0)
+			goto out;
+	} else if (ra.format == REPORT_TEXT) {
+		if (unknown_metrics(&d, ra.view.metrics)) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		if (report_text_view(stdout, &a, &ra.view) < 0 || fflush(stdout))
 			goto out;
 	} else if (report_write(stdout, &a, ra.format) < 0 || fflush(stdout)) {
 		goto out;

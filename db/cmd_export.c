@@ -28,14 +28,14 @@ static const char *const format_names[] = {
 enum column {
 	COL_EXPERIMENT_ID, COL_UUID, COL_EXPERIMENT, COL_LABEL, COL_HOSTNAME,
 	COL_WORKLOAD, COL_SECTION, COL_PARAMS, COL_SEQ, COL_REPETITION,
-	COL_WARMUP, COL_STATUS, COL_METRIC, COL_VALUE, COL_THREAD,
+	COL_WARMUP, COL_STATUS, COL_ERROR, COL_METRIC, COL_VALUE, COL_THREAD,
 	NCOLUMNS
 };
 
 static const char *const column_names[NCOLUMNS] = {
 	"experiment_id", "uuid", "experiment", "label", "hostname", "workload",
-	"section", "params", "seq", "repetition", "warmup", "status", "metric",
-	"value", "thread",
+	"section", "params", "seq", "repetition", "warmup", "status", "error",
+	"metric", "value", "thread",
 };
 
 enum field_type { F_NULL, F_STR, F_NUM, F_BOOL };
@@ -204,6 +204,11 @@ static void run_fields(struct exporter *x, const struct dataset *d,
 	x->row[COL_WARMUP].type = F_BOOL;
 	x->row[COL_WARMUP].text = r->warmup ? "1" : "0";
 	set_str(x, COL_STATUS, run_status_names[r->status]);
+	/* Why a run failed, as stored (runs.error); empty for an ok run. */
+	if (r->error && *r->error)
+		set_str(x, COL_ERROR, r->error);
+	else
+		set_null(x, COL_ERROR);
 	set_null(x, COL_THREAD);
 }
 

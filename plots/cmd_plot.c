@@ -109,7 +109,9 @@ int cmd_plot(int argc, char **argv)
 		const char *name = set.files[i].name;
 		int len = (int)strlen(name) - 3; /* without ".gp" */
 
-		if (!set.files[i].rendered)
+		if (set.files[i].skipped)
+			printf("%.*s: skipped, %s\n", len, name, set.files[i].skipped);
+		else if (!set.files[i].rendered)
 			printf("%s/%s (script and data; not rendered)\n",
 			       po.out_dir, name);
 		if (set.files[i].rendered && po.png)

@@ -27,6 +27,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "db/store.h"
+#include "lib/escape.h"
 #include "runner/claim.h"
 #include "runner/commands.h"
 #include "runner/config.h"
@@ -555,7 +556,6 @@ static int run_one(struct runner *r, const struct config_entry *e,
 
 	result_init(&o.res);
 	progress_begin(&r->prog, what);
-	free(what);
 	if (one_prepare(r, &o))
 		goto out;
 	o.started_at = now_realtime();
@@ -572,7 +572,10 @@ static int run_one(struct runner *r, const struct config_entry *e,
 	ret = one_record(r, &o);
 	*st = o.status;
 	progress_end(&r->prog, o.status, e->set.runtime_s, o.child.wall_s);
+	progress_outcome(&r->prog, (size_t)(e - r->cfg.entries), p->seq, what,
+			 o.status, o.err);
 out:
+	free(what);
 	one_release(&o);
 	return ret;
 }
@@ -743,6 +746,31 @@ static void resume_hint(const struct runner *r)
 		r->o->db ? r->o->db : "");
 }
 
+/* A configuration none of whose runs succeeded makes the run a failure. */
+static bool all_failed(const struct runner *r)
+{
+	bool any = false;
+	size_t c, n;
+
+	for (c = 0; c < r->cfg.nentries; c++) {
+		const struct config_entry *e = &r->cfg.entries[c];
+		const char *first;
+		char *what, *safe;
+
+		if (!progress_all_failed(&r->prog, c, &n, &first))
+			continue;
+		what = xasprintf("configuration %zu [%s] %s: all %zu run%s failed "
+				 "(first: %s)", c + 1, e->section, e->canon, n,
+				 n == 1 ? "" : "s", first);
+		safe = escape_text_dup(what);
+		error("%s", safe ? safe : what);
+		free(safe);
+		free(what);
+		any = true;
+	}
+	return any;
+}
+
 static int finish(struct runner *r, enum loop_end end)
 {
 	static const struct {
@@ -757,10 +785,14 @@ static int finish(struct runner *r, enum loop_end end)
 	int ret = ends[end].exit;
 
 	if (store_experiment_status(r->st, r->exp.id, ends[end].status) ||
+	    host_load_end(r->st, r->exp.id) ||
 	    claim_release(r->st, r->exp.id))
 		ret = EXIT_RUNTIME;
 	if (!r->o->quiet)
 		progress_summary(&r->prog, stdout);
+	if (all_failed(r) && ret == 0)
+		ret = EXIT_RUNTIME;
+	progress_release(&r->prog);
 	if (end == LOOP_STOPPED) {
 		char sig[32];
 
