@@ -224,7 +224,7 @@ static void pad(FILE *f, const char *s, int w, bool right)
 }
 
 enum { COL_ID, COL_SECTION, COL_VARIES, COL_VALUE, COL_CV, COL_CONT,
-       COL_HAND, COL_FLAGS, NCOLS };
+       COL_HAND, COL_KLOCK, COL_FLAGS, NCOLS };
 
 struct table {
 	int w[NCOLS];           /* 0: the column is left out */
@@ -233,7 +233,8 @@ struct table {
 };
 
 static const char *const col_head[NCOLS] = {
-	"#", "section", "varies", "", "CV", "contended", "hand-offs/s", "flags",
+	"#", "section", "varies", "", "CV", "contended", "hand-offs/s",
+	"kernel/op", "flags",
 };
 
 /* "throughput (ops/s)": the value column's head for metric. */
@@ -260,6 +261,7 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 		cell[COL_CV] = xstrdup(*r->cv ? r->cv : "-");
 		cell[COL_CONT] = xstrdup(*r->contended ? r->contended : "-");
 		cell[COL_HAND] = xstrdup(*r->handoffs ? r->handoffs : "-");
+		cell[COL_KLOCK] = xstrdup(*r->klock ? r->klock : "-");
 		t->marks[0] |= r->mark == 'm';
 		t->marks[1] |= r->mark == 'h';
 		t->marks[2] |= !*r->contended || !*r->handoffs || !*r->cv;
@@ -276,7 +278,8 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 					    "not run)", r->failed, ca->pending);
 	}
 	if (!r->primary)
-		cell[COL_CV] = cell[COL_CONT] = cell[COL_HAND] = NULL;
+		cell[COL_CV] = cell[COL_CONT] = cell[COL_HAND] =
+			cell[COL_KLOCK] = NULL;
 	cell[COL_FLAGS] = xstrdup(*r->flags ? r->flags : "");
 }
 
@@ -305,7 +308,7 @@ static void fit_varies(struct table *t, char ***cells, size_t n)
 static void table_widths(const struct analysis *a, const struct report_row *rows,
 			 size_t n, struct table *t, char ***cells)
 {
-	bool cont = false, hand = false;
+	bool cont = false, hand = false, klock = false;
 	size_t i, k;
 
 	memset(t->w, 0, sizeof(t->w));
@@ -321,6 +324,7 @@ static void table_widths(const struct analysis *a, const struct report_row *rows
 		}
 		cont |= *rows[i].contended != '\0';
 		hand |= *rows[i].handoffs != '\0';
+		klock |= *rows[i].klock != '\0';
 		for (k = 0; k < NCOLS; k++)
 			if (cells[i][k] && (rows[i].primary || k != COL_VALUE))
 				t->w[k] = MAX(t->w[k], columns(cells[i][k]));
@@ -329,6 +333,8 @@ static void table_widths(const struct analysis *a, const struct report_row *rows
 		t->w[COL_CONT] = 0;
 	if (!hand)
 		t->w[COL_HAND] = 0;
+	if (!klock)
+		t->w[COL_KLOCK] = 0;
 	fit_varies(t, cells, n);
 }
 
