@@ -128,8 +128,14 @@ if command -v perf > /dev/null 2>&1; then
 	n=$(q "$tmp/p.db" "SELECT count(*) FROM config_profile")
 	[ "$n" -gt 0 ] || fail "profile = lock stored no caller: $(cat "$tmp/err")"
 	"$CONTEND" report --db "$tmp/p.db" > "$tmp/out" 2>&1
+	grep -q "kernel/op" "$tmp/out" ||
+		fail "the summary has no kernel/op column"
+	"$CONTEND" report --db "$tmp/p.db" --verbose > "$tmp/out" 2>&1
 	grep -q "kernel locks by caller" "$tmp/out" ||
-		fail "report does not show the profile"
+		fail "report --verbose does not show the profile"
+	"$CONTEND" report --db "$tmp/p.db" --html "$tmp/html" > /dev/null 2>&1
+	grep -q "Kernel locks by caller" "$tmp/html/report.html" ||
+		fail "the HTML report does not show the profile"
 else
 	echo "$NAME: SKIP (profile with perf): perf not installed"
 fi
