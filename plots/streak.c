@@ -170,6 +170,7 @@ static void add_file(struct plot_set *out, const char *base, const char *title,
 		     bool rendered)
 {
 	out->files = xrealloc(out->files, (out->n + 1) * sizeof(*out->files));
+	memset(&out->files[out->n], 0, sizeof(*out->files));
 	out->files[out->n].name = xasprintf("%s.gp", base);
 	out->files[out->n].title = xstrdup(title);
 	out->files[out->n].rendered = rendered;
