@@ -13,6 +13,7 @@
 #include "analysis/levels.h"
 #include "analysis/report.h"
 #include "plots/plot.h"
+#include "db/select.h"
 #include "db/store.h"
 #include "runner/commands.h"
 #include "runner/util.h"
@@ -148,30 +149,81 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 }
 
 /*
- * The newest experiment matching the selector (the newest of all: NULL).
- * -1 on a database error, -2 when nothing matches (a usage error).
+ * Several experiments (a label or a name with more than one): the
+ * levels report, which groups them as invocations.  argv again with the
+ * selector as --levels WHAT and its database as --db.
  */
-static int pick_experiment(struct store *s, const char *selector, int64_t *id)
+static int report_invocations(int argc, char **argv, const char *selector,
+			      const struct selector *sel)
 {
-	int64_t *ids = NULL;
-	int n = store_experiment_find(s, selector, &ids);
+	char **av = xcalloc((size_t)argc + 6, sizeof(*av));
+	int i, n = 0, ret;
 
-	if (n < 0)
-		return -1;
-	if (n == 0) {
-		free(ids);
-		if (selector)
-			error("no experiment matches '%s'", selector);
-		else
-			error("the database holds no experiment");
-		return -2;
+	if (sel->nfilters) {
+		free(av);
+		error("report: '%s' names several experiments, and KEY=VALUE "
+		      "filters apply to one: write %s~newest@... or compare "
+		      "them (contend compare)", selector, sel->head);
+		return EXIT_USAGE;
 	}
-	*id = ids[n - 1];
-	if (n > 1)
-		warning("'%s' matches %d experiments; reporting the newest (id %lld)",
-			selector ? selector : "", n, (long long)*id);
+	av[n++] = argv[0];
+	av[n++] = (char *)"--levels";
+	av[n++] = sel->what;
+	av[n++] = (char *)"--db";
+	av[n++] = sel->db;
+	for (i = 1; i < argc; i++)
+		if (argv[i] != selector)
+			av[n++] = argv[i];
+	ret = levels_report(n, av);
+	free(av);
+	return ret;
+}
+
+/*
+ * The experiment the selector names (select.h) loaded into d, its
+ * configurations filtered: 0, 1 when it named several and the levels
+ * report was written instead (*status its exit status), or the exit
+ * status of a failure.
+ */
+static int load_selected(int argc, char **argv, const struct report_args *ra,
+			 struct dataset *d, int *status)
+{
+	struct selector sel;
+	struct store *s = NULL;
+	int64_t *ids = NULL;
+	char err[512];
+	size_t n = 0;
+	int ret = select_open(ra->selector, ra->db, &sel, &s, &ids, &n, err,
+			      sizeof(err));
+
+	if (ret) {
+		if (*err)
+			error("report: %s", err);
+		goto out;
+	}
+	if (n > 1) {
+		*status = report_invocations(argc, argv, ra->selector, &sel);
+		ret = 1;
+		goto out;
+	}
+	ret = EXIT_RUNTIME;
+	if (store_load(s, ids[0], d) < 0)
+		goto out;
+	ret = 0;
+	if (!select_filter_dataset(&sel, d)) {
+		error("report: no configuration of experiment %lld has %s=%s%s",
+		      (long long)ids[0], sel.filters[0].key,
+		      sel.filters[0].value,
+		      sel.nfilters > 1 ? " and the other filters" : "");
+		dataset_release(d);
+		ret = EXIT_USAGE;
+	}
+out:
 	free(ids);
-	return 0;
+	if (s)
+		store_close(s);
+	select_release(&sel);
+	return ret;
 }
 
 /*
@@ -240,11 +292,9 @@ static int unknown_metrics(const struct dataset *d, const char *list)
 int cmd_report(int argc, char **argv)
 {
 	struct report_args ra;
-	struct store *s = NULL;
 	struct dataset d = { 0 };
 	struct analysis a = { 0 };
-	bool loaded = false, analysed = false;
-	int64_t id;
+	bool analysed = false;
 	int ret = EXIT_RUNTIME, p;
 
 	/* `--levels` is its own analysis over several experiments. */
@@ -254,19 +304,9 @@ int cmd_report(int argc, char **argv)
 	p = parse_args(argc, argv, &ra);
 	if (p)
 		return p > 0 ? 0 : EXIT_USAGE;
-	p = store_open(ra.db, STORE_RDONLY, &s);
-	if (p) {
-		ret = store_exit_status(p);
-		goto out;
-	}
-	p = pick_experiment(s, ra.selector, &id);
-	if (p < 0) {
-		ret = p == -2 ? EXIT_USAGE : EXIT_RUNTIME;
-		goto out;
-	}
-	if (store_load(s, id, &d) < 0)
-		goto out;
-	loaded = true;
+	p = load_selected(argc, argv, &ra, &d, &ret);
+	if (p)
+		return p == 1 ? ret : p;
 	if (analysis_run(&d, &ra.opts, &a) < 0)
 		goto out;
 	analysed = true;
@@ -289,9 +329,6 @@ int cmd_report(int argc, char **argv)
 out:
 	if (analysed)
 		analysis_release(&a);
-	if (loaded)
-		dataset_release(&d);
-	if (s)
-		store_close(s);
+	dataset_release(&d);
 	return ret;
 }

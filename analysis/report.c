@@ -625,6 +625,20 @@ static void text_methods(FILE *f, const struct analysis *a)
 	free(m);
 }
 
+/* The primary metric's direction, in words. */
+static const char *direction_name(const struct analysis *a,
+				  const struct config_analysis *ca)
+{
+	switch (analysis_direction(a->d, ca->config, ca->primary_name)) {
+	case DIR_HIGHER:
+		return "higher is better";
+	case DIR_LOWER:
+		return "lower is better";
+	default:
+		return "no direction declared";
+	}
+}
+
 /* The result a reader takes away: the median when normality failed. */
 static void text_headline(FILE *f, const struct analysis *a,
 			  const struct config_analysis *ca)
@@ -632,8 +646,15 @@ static void text_headline(FILE *f, const struct analysis *a,
 	const struct metric_summary *ms;
 	char b[NUMFMT_CI_LEN];
 
-	if (ca->primary < 0)
+	if (ca->primary_name && strcmp(ca->primary_name, "throughput"))
+		fprintf(f, "  primary metric: %s (%s; docs/INI.md \"primary\")\n",
+			ca->primary_name, direction_name(a, ca));
+	if (ca->primary < 0 || !ca->metrics[ca->primary].s.n) {
+		if (ca->primary_name)
+			fprintf(f, "  no run reported the primary metric %s\n",
+				ca->primary_name);
 		return;
+	}
 	ms = &ca->metrics[ca->primary];
 	if (report_non_normal(a, ms))
 		fprintf(f, "  %s: median %s %s (%.1f%% distribution-free; "
@@ -1124,6 +1145,20 @@ static void json_config(struct json_writer *w, const struct analysis *a,
 		json_str(w, "primary_metric", mname(a, ca->primary));
 	else
 		json_num(w, "primary_metric", NAN);
+	if (ca->primary_name) {
+		enum direction d = analysis_direction(a->d, ca->config,
+						      ca->primary_name);
+
+		json_str(w, "primary", ca->primary_name);
+		if (d == DIR_UNKNOWN)
+			json_num(w, "direction", NAN);
+		else
+			json_str(w, "direction",
+				 d == DIR_HIGHER ? "higher" : "lower");
+	} else {
+		json_num(w, "primary", NAN);
+		json_num(w, "direction", NAN);
+	}
 	json_open(w, "metrics", '{');
 	for (i = 0; i < ca->nmetrics; i++)
 		if (ca->metrics[i].s.n)

@@ -41,14 +41,26 @@ static bool varies(const struct dataset *d, size_t c, const char *key)
 	return false;
 }
 
+/* A user parameter (param.NAME): argv, env, prepare and cleanup that vary
+ * with it only repeat its value, substituted. */
+static bool user_param(const char *key)
+{
+	return !strncmp(key, "param.", 6);
+}
+
 char *report_varying(const struct dataset *d, size_t c)
 {
 	const struct ds_config *cf = &d->configs[c];
 	char *s = xstrdup(""), *t;
+	bool users = false;
 	size_t i;
 
+	for (i = 0; i < cf->nparams; i++)
+		users |= user_param(cf->params[i].key) &&
+			 varies(d, c, cf->params[i].key);
 	for (i = 0; i < cf->nparams; i++) {
-		if (!varies(d, c, cf->params[i].key))
+		if ((users && !user_param(cf->params[i].key)) ||
+		    !varies(d, c, cf->params[i].key))
 			continue;
 		t = xasprintf("%s%s%s=%s", s, *s ? " " : "", cf->params[i].key,
 			      cf->params[i].value);

@@ -10,6 +10,12 @@
  * the command exits 130.  A signal during the plan write is acted on once
  * the plan has been committed, so the database always holds a whole plan
  * or none.  docs/RUNNING.md describes the protocol and the statuses.
+ *
+ * Calibration: the busy loop is calibrated once per experiment, before the
+ * first run (or taken from `calibration = N`, or --calibration-from
+ * another experiment), stored as the experiment's meta key
+ * calibration_loops_per_us and handed to every run (exec's
+ * --calibration); --resume hands on the stored value.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,8 +37,11 @@
 #include "runner/claim.h"
 #include "runner/commands.h"
 #include "runner/config.h"
+#include "runner/guard.h"
+#include "runner/hook.h"
 #include "runner/host.h"
 #include "runner/klock.h"
+#include "runner/param.h"
 #include "runner/plan.h"
 #include "runner/profile.h"
 #include "runner/progress.h"
@@ -40,9 +49,12 @@
 #include "runner/scratch.h"
 #include "runner/spawn.h"
 #include "runner/util.h"
+#include "runner/workloads/harness.h"
 
 /* The runner's SQLite page cache, KiB (store_cache_limit). */
 #define RUNNER_CACHE_KIB 256
+/* The experiment_meta key of the busy-loop calibration (loops per us). */
+#define CALIBRATION_KEY "calibration_loops_per_us"
 /* Exit status after SIGINT/SIGTERM, as a shell reports a SIGINT death. */
 #define EXIT_INTERRUPTED 130
 /* randomize_env: CONTEND_PAD holds 0 .. ENV_PAD_MAX - 1 bytes. */
@@ -57,6 +69,7 @@ struct run_opts {
 	const char *db;
 	const char *label;
 	const char *resume;
+	const char *calibration_from; /* --calibration-from EXPERIMENT */
 	bool has_seed;
 	uint64_t seed;
 	bool dry_run, quiet, fail_fast;
@@ -78,6 +91,7 @@ struct runner {
 	struct progress prog;
 	bool any_auto;
 	int stop_fd;             /* read end of the signal self-pipe */
+	char calibration[32];    /* loops per us, as handed to runs; "" none */
 };
 
 /* ---- signals ---- */
@@ -117,7 +131,7 @@ static int signals_install(void)
 /* ---- options ---- */
 
 enum { OPT_DB = 256, OPT_LABEL, OPT_SEED, OPT_DRY, OPT_QUIET, OPT_FAILFAST,
-       OPT_RESUME };
+       OPT_RESUME, OPT_CALFROM };
 
 static const struct option long_opts[] = {
 	{ "db", required_argument, NULL, OPT_DB },
@@ -127,6 +141,7 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "fail-fast", no_argument, NULL, OPT_FAILFAST },
 	{ "resume", required_argument, NULL, OPT_RESUME },
+	{ "calibration-from", required_argument, NULL, OPT_CALFROM },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -157,6 +172,9 @@ static int opt_set(struct run_opts *o, int c, const char *arg)
 	case OPT_RESUME:
 		o->resume = arg;
 		break;
+	case OPT_CALFROM:
+		o->calibration_from = arg;
+		break;
 	default:
 		return -1; /* getopt printed why */
 	}
@@ -180,9 +198,10 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 	if (!o->config == !o->resume)
 		return error("usage: contend run CONFIG.ini [options] | "
 			     "contend run --resume EXPERIMENT [--db PATH]");
-	if (o->resume && (o->has_seed || o->label || o->dry_run))
-		return error("run: --resume takes the seed, label and plan of "
-			     "the stored experiment");
+	if (o->resume && (o->has_seed || o->label || o->dry_run ||
+			  o->calibration_from))
+		return error("run: --resume takes the seed, label, plan and "
+			     "calibration of the stored experiment");
 	return 0;
 }
 
@@ -300,6 +319,37 @@ static void fs_types(struct runner *r)
 	free(dirs);
 }
 
+/*
+ * What analysis judges each section by, stored as data with the
+ * experiment (analysis does not read config files): primary.SECTION and
+ * direction.SECTION.METRIC (docs/STORAGE.md).  A section's
+ * configurations are consecutive and share these.
+ */
+static void judged_by(struct runner *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->cfg.nentries; i++) {
+		const struct config_entry *e = &r->cfg.entries[i];
+		char *key;
+
+		if (i && !strcmp(e->section, r->cfg.entries[i - 1].section))
+			continue;
+		key = xasprintf("primary.%s", e->section);
+		meta_set(&r->exp, key, e->primary);
+		free(key);
+		for (j = 0; j < e->ndirections; j++) {
+			const char *eq = strchr(e->directions[j], '=');
+
+			key = xasprintf("direction.%s.%.*s", e->section,
+					(int)(eq - e->directions[j]),
+					e->directions[j]);
+			meta_set(&r->exp, key, eq + 1);
+			free(key);
+		}
+	}
+}
+
 static void experiment_fill(struct runner *r, const char *seed_source)
 {
 	struct experiment_row *e = &r->exp;
@@ -320,6 +370,7 @@ static void experiment_fill(struct runner *r, const char *seed_source)
 		 klock_status(klock_backend(), klock, sizeof(klock)));
 	fs_types(r);
 	meta_set(e, "seed_source", seed_source);
+	judged_by(r);
 }
 
 /* Experiment, configurations and every planned run: one transaction. */
@@ -334,11 +385,18 @@ static int write_plan(struct runner *r)
 	r->config_ids = xcalloc(r->cfg.nentries, sizeof(*r->config_ids));
 	for (i = 0; i < r->cfg.nentries; i++) {
 		const struct config_entry *e = &r->cfg.entries[i];
+		/* the user's parameters are stored after the workload's */
+		char **kv = xcalloc(e->nkv + e->nuser + 1, sizeof(*kv));
+		int ret;
 
-		if (store_config_add(r->st, r->exp.id, (int)i, e->wl->name,
-				     e->section, e->canon, e->set.noise,
-				     e->set.timeout_s, e->nkv, e->kv,
-				     &r->config_ids[i]))
+		memcpy(kv, e->kv, e->nkv * sizeof(*kv));
+		memcpy(kv + e->nkv, e->user, e->nuser * sizeof(*kv));
+		ret = store_config_add(r->st, r->exp.id, (int)i, e->wl->name,
+				       e->section, e->canon, e->set.noise,
+				       e->set.timeout_s, e->nkv + e->nuser, kv,
+				       &r->config_ids[i]);
+		free(kv);
+		if (ret)
 			goto fail;
 	}
 	for (i = 0; i < r->plan.nruns; i++) {
@@ -355,6 +413,75 @@ fail:
 	return -1;
 }
 
+/* ---- the calibration ---- */
+
+/* The calibration stored with the experiment selector names; 0, or -1. */
+static int calibration_of(struct runner *r, const char *selector,
+			  double *lpus)
+{
+	int64_t *ids = NULL;
+	int n = store_experiment_find(r->st, selector, &ids);
+	char *v = NULL;
+	int ret = -1;
+
+	if (n == 0)
+		error("--calibration-from: no experiment '%s' in the database",
+		      selector);
+	else if (n > 1)
+		error("--calibration-from: '%s' names %d experiments (the "
+		      "newest is %" PRId64 "); give its id", selector, n,
+		      ids[n - 1]);
+	else if (n == 1 && !store_meta_get(r->st, ids[0], CALIBRATION_KEY, &v)) {
+		if (v && !harness_calibration_parse(v, lpus))
+			ret = 0;
+		else
+			error("--calibration-from: experiment %" PRId64 " has "
+			      "no calibration stored (%s)", ids[0],
+			      CALIBRATION_KEY);
+	}
+	free(v);
+	free(ids);
+	return ret;
+}
+
+/*
+ * The experiment's calibration, into r->calibration and its meta:
+ * --calibration-from, else `calibration = N`, else measured now (once:
+ * every run gets this value).  Returns 0, or -1 after an error.
+ */
+static int choose_calibration(struct runner *r)
+{
+	double lpus = r->cfg.calibration;
+	char *source;
+
+	if (r->o->calibration_from) {
+		if (calibration_of(r, r->o->calibration_from, &lpus))
+			return -1;
+		source = xasprintf("experiment %s", r->o->calibration_from);
+	} else if (lpus > 0) {
+		source = xstrdup("config");
+	} else {
+		lpus = harness_calibrate();
+		source = xstrdup("measured");
+	}
+	snprintf(r->calibration, sizeof(r->calibration), "%.17g", lpus);
+	meta_set(&r->exp, CALIBRATION_KEY, r->calibration);
+	meta_set(&r->exp, "calibration_source", source);
+	free(source);
+	return 0;
+}
+
+/* The stored calibration of a resumed experiment ("" when it has none:
+ * it was made before calibrations were stored, and its runs measure). */
+static void resume_calibration(struct runner *r)
+{
+	const char *v = experiment_meta(&r->exp, CALIBRATION_KEY);
+	double lpus;
+
+	if (v && !harness_calibration_parse(v, &lpus))
+		snprintf(r->calibration, sizeof(r->calibration), "%s", v);
+}
+
 /* ---- one run ---- */
 
 struct one_run {
@@ -363,18 +490,29 @@ struct one_run {
 	char *scratch;
 	char **argv;
 	char **envp;
+	/* a workload the runner spawns itself (wl->spawn): its arguments
+	 * and program; argv and envp above are then the program's */
+	bool direct;
+	struct wl_args args;
+	struct wl_program prog;
 	long env_pad;
 	struct child child;
+	bool ran;             /* the run was spawned (its prepare passed) */
 	struct result res;
 	enum run_status status;
 	char err[1024];
 	double started_at;
 	char stamp[sizeof(SPAWN_NS_ENV "=") + 20]; /* the env's spawn stamp */
+	/* a directly spawned program's kernel lock counts (runner/klock.h);
+	 * contend exec counts its own runs */
+	struct klock klock;
+	bool klock_on;
 };
 
-static char **exec_argv(const struct config_entry *e, const char *scratch)
+static char **exec_argv(const struct config_entry *e, const char *scratch,
+			const char *calibration)
 {
-	char **argv = xcalloc(e->nkv + 6, sizeof(*argv));
+	char **argv = xcalloc(e->nkv + 8, sizeof(*argv));
 	size_t n = 0, i;
 
 	argv[n++] = (char *)"contend";
@@ -385,6 +523,10 @@ static char **exec_argv(const struct config_entry *e, const char *scratch)
 	if (scratch) {
 		argv[n++] = (char *)"--scratch";
 		argv[n++] = (char *)scratch;
+	}
+	if (*calibration) {
+		argv[n++] = (char *)"--calibration";
+		argv[n++] = (char *)calibration;
 	}
 	return argv;
 }
@@ -456,25 +598,72 @@ static void free_env(char **env)
 	free(env);
 }
 
+/*
+ * The instruments of one run attach here: run_started() as soon as the
+ * run's process exists (spawn's started hook: it has exec'd, nothing of
+ * it has run), and the return of spawn_run() once it has been reaped.
+ * The guard is one: it must know the group to kill should we die.
+ */
+static void run_started(const struct child *c, void *arg)
+{
+	struct one_run *o = arg;
+
+	guard_publish(c->pid);
+	if (o->direct)
+		o->klock_on = klock_start(&o->klock, klock_backend(), c->pid,
+					  0) == 0;
+}
+
+/*
+ * A workload with its own program (wl->spawn, the command workload) is
+ * spawned as that program, with the run's environment; every other as
+ * `contend exec`.  Returns 0; -1 when the run cannot start (a runtime
+ * error); 1 when the program cannot be run (o->err: the run fails).
+ */
+static int program_prepare(struct one_run *o)
+{
+	const struct wl_spawn *sp = o->e->wl->spawn;
+
+	o->direct = true;
+	/* The program's environment is a copy: stamp it now. */
+	stamp_spawn(o->stamp, sizeof(o->stamp));
+	if (args_from_kv(o->e->wl, o->e->nkv, o->e->kv, &o->args, o->err,
+			 sizeof(o->err)))
+		return 1;
+	if (sp->program(&o->args, o->envp, &o->prog, o->err, sizeof(o->err)))
+		return 1;
+	o->child.path = o->prog.path;
+	o->child.argv = o->prog.argv;
+	o->child.envp = o->prog.envp;
+	o->child.out_max = sp->out_max;
+	o->child.merge_err = true;
+	o->child.cpus = o->args.has_cpus ? &o->args.cpus : NULL;
+	return 0;
+}
+
 static int one_prepare(struct runner *r, struct one_run *o)
 {
 	const struct config_entry *e = o->e;
 
 	o->env_pad = -1;
+	child_init(&o->child);
+	o->child.timeout_s = e->set.timeout_s;
+	o->child.cancel_fd = r->stop_fd;
+	o->child.started = run_started;
+	o->child.started_arg = o;
+	o->envp = run_env(r->cfg.seed, o->p->seq, e->set.randomize_env,
+			  o->stamp, &o->env_pad);
+	if (e->wl->spawn)
+		return program_prepare(o);
 	if (e->wl->flags & WL_SCRATCH) {
 		o->scratch = scratch_create(scratch_parent(entry_value(e, "dir")));
 		if (!o->scratch)
 			return -1;
 	}
-	o->argv = exec_argv(e, o->scratch);
-	o->envp = run_env(r->cfg.seed, o->p->seq, e->set.randomize_env,
-			  o->stamp, &o->env_pad);
-	child_init(&o->child);
+	o->argv = exec_argv(e, o->scratch, r->calibration);
 	o->child.path = "/proc/self/exe";
 	o->child.argv = o->argv;
 	o->child.envp = o->envp;
-	o->child.timeout_s = e->set.timeout_s;
-	o->child.cancel_fd = r->stop_fd;
 	return 0;
 }
 
@@ -512,7 +701,7 @@ static int one_record(struct runner *r, struct one_run *o)
 	size_t i;
 	int ret;
 
-	if (o->status != RUN_INTERRUPTED)
+	if (o->ran && o->status != RUN_INTERRUPTED)
 		add_rusage(&o->res, &o->child);
 	for (i = 0; i < o->res.nmetrics; i++) {
 		names[i] = o->res.metrics[i].name;
@@ -538,13 +727,62 @@ static void one_release(struct one_run *o)
 	free(o->scratch);
 	free(o->argv);
 	free_env(o->envp);
+	if (o->direct) {
+		wl_program_release(&o->prog);
+		args_release(&o->args);
+	}
 	child_release(&o->child);
 	result_release(&o->res);
 }
 
 /*
+ * A section's prepare (before the run is spawned) or cleanup (after it
+ * was reaped): -1 when a prepare failed, the run then recorded failed (or
+ * interrupted) with the reason; a failing cleanup leaves the run's data
+ * as measured and is only a warning.
+ */
+static int run_hook(struct runner *r, struct one_run *o, const char *what,
+		    const char *text)
+{
+	char why[sizeof(o->err)];
+	enum hook_fate f;
+
+	if (!text)
+		return 0;
+	f = hook_run(what, text, o->e->prepare_timeout_s, r->stop_fd, why,
+		     sizeof(why));
+	if (f == HOOK_OK)
+		return 0;
+	if (!strcmp(what, "cleanup")) {
+		warning("%s", why);
+		return 0;
+	}
+	o->status = f == HOOK_INTERRUPTED ? RUN_INTERRUPTED : RUN_FAILED;
+	snprintf(o->err, sizeof(o->err), "%s", why);
+	return -1;
+}
+
+/*
+ * The status of a run that was spawned (spawn_failed: its program's exec
+ * failed) and reaped, with its metrics in o->res and the reason in o->err.
+ */
+static enum run_status one_judge(struct one_run *o, bool spawn_failed)
+{
+	if (spawn_failed) {
+		snprintf(o->err, sizeof(o->err), "cannot run '%s': %s",
+			 o->child.path, strerror(o->child.exec_err));
+		return RUN_FAILED;
+	}
+	if (o->direct)
+		return protocol_judge_program(&o->child, &o->args, &o->res,
+					      o->err, sizeof(o->err));
+	return protocol_judge(&o->child, &o->res, o->err, sizeof(o->err));
+}
+
+/*
  * Runs and records one planned run.  Returns 0, or -1 when the run could
  * not be started or stored (a runtime error that ends the experiment).
+ * A program that cannot be run (wl->spawn) is a failed run instead.
  */
 static int run_one(struct runner *r, const struct config_entry *e,
 		   const struct pending_run *p, enum run_status *st)
@@ -552,17 +790,30 @@ static int run_one(struct runner *r, const struct config_entry *e,
 	struct one_run o = { .e = e, .p = p };
 	char *what = xasprintf("%s%s %s", e->section, p->warmup ? " (warm-up)"
 							       : "", e->canon);
-	int ret = -1;
+	int ret = -1, prep;
 
 	result_init(&o.res);
 	progress_begin(&r->prog, what);
-	if (one_prepare(r, &o))
-		goto out;
 	o.started_at = now_realtime();
-	stamp_spawn(o.stamp, sizeof(o.stamp));
-	if (spawn_run(&o.child))
+	prep = one_prepare(r, &o);
+	if (prep < 0)
 		goto out;
-	o.status = protocol_judge(&o.child, &o.res, o.err, sizeof(o.err));
+	o.status = RUN_FAILED; /* prep > 0: o.err says why */
+	if (prep == 0 && !run_hook(r, &o, "prepare", e->prepare)) {
+		bool failed;
+
+		stamp_spawn(o.stamp, sizeof(o.stamp));
+		failed = spawn_run(&o.child) != 0;
+		guard_publish(0);
+		if (failed && !(o.direct && o.child.exec_err))
+			goto out;
+		o.ran = !failed;
+		o.status = one_judge(&o, failed);
+		if (o.klock_on)
+			klock_stop(&o.klock, o.status == RUN_OK ? &o.res : NULL);
+	}
+	if (e->cleanup && o.status != RUN_INTERRUPTED)
+		run_hook(r, &o, "cleanup", e->cleanup);
 	if (o.status == RUN_INTERRUPTED && stop_signal) {
 		char sig[32];
 
@@ -646,12 +897,6 @@ static enum loop_end run_pending(struct runner *r)
 	return end;
 }
 
-/* The metric `repetitions = auto` watches: throughput, or with jobs time. */
-static const char *primary_metric(const struct config_entry *e)
-{
-	return config_primary_metric(e);
-}
-
 /* The stopping rule for every auto configuration, on the stored data. */
 static int decide_auto(struct runner *r, const struct dataset *d,
 		       bool *active)
@@ -665,7 +910,7 @@ static int decide_auto(struct runner *r, const struct dataset *d,
 	for (c = 0; c < r->cfg.nentries; c++) {
 		const struct config_entry *e = &r->cfg.entries[c];
 		const struct ds_config *dc = &d->configs[c];
-		int m = dataset_metric(d, primary_metric(e));
+		int m = dataset_metric(d, config_primary_metric(e));
 		double *x, hw;
 		size_t n = 0;
 
@@ -810,7 +1055,7 @@ static int finish(struct runner *r, enum loop_end end)
 static void profile_one(struct runner *r, const char *perf, size_t i)
 {
 	const struct config_entry *e = &r->cfg.entries[i];
-	char **argv = exec_argv(e, NULL), why[512];
+	char **argv = exec_argv(e, NULL, r->calibration), why[512];
 	struct profile_row *rows;
 	size_t n;
 
@@ -863,6 +1108,10 @@ static int execute(struct runner *r)
 	struct pending_run *pend;
 
 	index_ids(r);
+	/* Unguarded, a runner killed would leave a run's children behind;
+	 * running on is still better than not running. */
+	if (guard_start())
+		warning("runs that fork may outlive a killed runner");
 	/* One runner per experiment: a second would run the same runs. */
 	if (claim_take(r->st, r->exp.id) ||
 	    store_experiment_status(r->st, r->exp.id, "running") ||
@@ -937,14 +1186,21 @@ static bool any_auto(const struct experiment_config *c)
 static int open_store(struct runner *r, unsigned flags)
 {
 	const char *path = r->o->db ? r->o->db : store_default_path();
+	bool fresh = !r->o->db && (flags & STORE_CREATE) && access(path, F_OK);
 	int ret;
 
 	if (signals_install())
 		return EXIT_RUNTIME;
 	r->stop_fd = stop_pipe[0];
+	/* the default database is made where it belongs, on the first run */
+	if (fresh && store_make_parent(path))
+		return EXIT_RUNTIME;
 	ret = store_open(path, flags, &r->st);
 	if (ret)
 		return store_exit_status(ret);
+	if (fresh)
+		fprintf(stderr, "contend: created the database %s (--db PATH or "
+				"$CONTEND_DB choose another)\n", path);
 	/*
 	 * The runner appends a run at a time: a small page cache does, and
 	 * SQLite's default 2 MiB was most of the runner's memory growth
@@ -977,6 +1233,10 @@ static int run_fresh(const struct run_opts *o)
 		goto out;
 	ret = EXIT_RUNTIME;
 	experiment_fill(&r, seed_source);
+	if (choose_calibration(&r)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	host_warn(&r.exp);
 	if (write_plan(&r))
 		goto out;
@@ -1089,6 +1349,7 @@ static int run_resume(const struct run_opts *o)
 	if (store_load(r.st, r.exp.id, &d) || restore(&r, &d))
 		goto out;
 	r.any_auto = any_auto(&r.cfg);
+	resume_calibration(&r);
 	if (!o->quiet)
 		fprintf(stderr, "contend: resuming experiment %" PRId64 " (%s)\n",
 			r.exp.id, r.exp.status);

@@ -180,11 +180,13 @@ static int child_exec(const struct exec_args *a)
 		return errno;
 	if (getppid() != a->parent)
 		return ESRCH; /* the runner is already gone */
+	if (c->cpus && sched_setaffinity(0, sizeof(*c->cpus), c->cpus))
+		return errno;
 	/* Close-on-exec: only its dup2 copy on stdin outlives the exec. */
 	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (null < 0 || dup2(null, STDIN_FILENO) < 0 ||
 	    dup2(a->out_w, STDOUT_FILENO) < 0 ||
-	    dup2(a->err_w, STDERR_FILENO) < 0)
+	    dup2(c->merge_err ? a->out_w : a->err_w, STDERR_FILENO) < 0)
 		return errno;
 	signals_reset();
 	sigemptyset(&none);
@@ -521,6 +523,7 @@ static int start(struct child *c, struct loop *l)
 		error("%s: %s", SPAWN_FORK ? "fork" : "clone", strerror(errno));
 	} else {
 		reap(c->pid, &c->wstatus, &c->ru);
+		c->exec_err = a.err;
 		error("cannot run %s: %s", c->path ? c->path : c->argv[0],
 		      strerror(a.err));
 	}
@@ -545,6 +548,8 @@ int spawn_run(struct child *c)
 	l.outalloc = 1;
 	if (start(c, &l))
 		return -1;
+	if (c->started)
+		c->started(c, c->started_arg);
 	l.deadline = l.t0 + c->timeout_s;
 	poll_loop(c, &l);
 	close_fd(&l.out);

@@ -94,6 +94,8 @@ struct wl_args {
 	cpu_set_t cpus;        /* affinity of the run (already applied by exec) */
 	const char *scratch;   /* private directory for WL_SCRATCH workloads */
 	const struct run_window *window; /* NULL: nothing watches the window */
+	double loops_per_us;   /* the experiment's busy-loop calibration;
+				  0: measure it if needed (harness.h) */
 };
 
 static inline void window_mark(const struct wl_args *a, bool open)
@@ -140,6 +142,44 @@ struct result {
  * of the rates), and repetitions = auto watches elapsed_s. */
 #define WL_FIXED_WORK 0x8
 
+/*
+ * A program the runner runs itself: path (found on PATH), argv and envp,
+ * each malloc'd (envp's strings too: wl_program_release frees them all).
+ */
+struct wl_program {
+	char *path;
+	char **argv;
+	char **envp;
+};
+void wl_program_release(struct wl_program *p);
+
+/*
+ * A workload that is an external program (command): the runner spawns the
+ * program itself, with the run's timeout, process group and output cap,
+ * instead of spawning `contend exec` to fork it -- one process and one
+ * exec of contend less per run (docs/PERFORMANCE.md).  run stays for
+ * `contend exec`, and must give the same result.
+ */
+struct wl_spawn {
+	/*
+	 * The program of a run: base is the environment the runner gives
+	 * every run (the program's starts from it).  0, or -1 with err (the
+	 * program cannot be run: the run fails with err).
+	 */
+	int (*program)(const struct wl_args *a, char *const *base,
+		       struct wl_program *p, char *err, size_t errlen);
+	/*
+	 * The result of the finished program: wstatus as from wait4, wall_s
+	 * from spawn to reap, out its stdout and stderr together
+	 * (NUL-terminated, len bytes, modifiable).  0 with the metrics in r
+	 * (elapsed_s among them), or -1 with r->error.
+	 */
+	int (*collect)(const struct wl_args *a, int wstatus, double wall_s,
+		       char *out, size_t len, struct result *r);
+	size_t out_max;      /* output cap; more fails the run */
+	const char *overflow; /* why the run failed when out_max is passed */
+};
+
 struct workload {
 	const char *name;
 	const char *summary;                 /* one line */
@@ -156,10 +196,25 @@ struct workload {
 	 */
 	int (*validate)(const struct wl_args *a, char *err, size_t errlen);
 	/*
+	 * Its PT_STRING parameters in which {NAME} stands for the user
+	 * parameter param.NAME (docs/INI.md); NULL-terminated, may be NULL.
+	 */
+	const char *const *templates;
+	/*
+	 * The metric a configuration is judged by when its section names
+	 * none (`primary`); keys are the section's keys in file order.
+	 * Returns a name, which may point into keys, or NULL for
+	 * throughput.  Optional.
+	 */
+	const char *(*primary)(const struct wl_args *a, const char *const *keys,
+			       size_t nkeys);
+	/*
 	 * Runs the workload in the calling process (contend exec only).
 	 * Returns 0 with the result filled, or -1 with result.error set.
 	 */
 	int (*run)(const struct wl_args *a, struct result *r);
+	/* Non-NULL: the runner spawns the workload's program itself. */
+	const struct wl_spawn *spawn;
 };
 
 /* registry.c */
