@@ -5,6 +5,7 @@
  * opens the store read-only, loads the experiment in one call, analyses it
  * and prints it.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "analysis/levels.h"
 #include "analysis/report.h"
+#include "lib/safefile.h"
 #include "plots/plot.h"
 #include "db/select.h"
 #include "db/store.h"
@@ -230,8 +232,7 @@ out:
  * The report bundle: plots rendered into dir (SVG for inlining, PNG for
  * the Markdown links), then dir/report.html or dir/report.md beside them.
  */
-static int write_bundle(const struct analysis *a, struct store *s,
-			const char *dir, bool html)
+static int write_bundle(const struct analysis *a, const char *dir, bool html)
 {
 	struct plot_opts po = { .out_dir = dir, .png = !html, .svg = html,
 				.render = true };
@@ -240,16 +241,15 @@ static int write_bundle(const struct analysis *a, struct store *s,
 	int ret = plot_experiment(a, &po, &set);
 	FILE *f;
 
-	ret |= plot_streaks(a->d, s, &po, &set);   /* runs with a timeline */
 	/* Without gnuplot the report still comes, without its pictures. */
 	if (html) {
 		ret |= html_report(a, &set, dir, path);
-	} else if ((f = fopen(path, "w"))) {
+	} else if ((f = safefile_open(path))) {
 		ret |= markdown_report(a, &set, ".", f);
 		if (fclose(f))
-			ret = error("%s: write error", path);
+			ret = error("%s: %s", path, strerror(errno));
 	} else {
-		ret = error("cannot write %s", path);
+		ret = error("cannot write %s: %s", path, strerror(errno));
 	}
 	if (!ret)
 		printf("report written to %s\n", path);
@@ -311,17 +311,19 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	analysed = true;
 	if (ra.html_dir || ra.md_dir) {
-		if (ra.html_dir && write_bundle(&a, s, ra.html_dir, true) < 0)
+		if (ra.html_dir && write_bundle(&a, ra.html_dir, true) < 0)
 			goto out;
-		if (ra.md_dir && write_bundle(&a, s, ra.md_dir, false) < 0)
+		if (ra.md_dir && write_bundle(&a, ra.md_dir, false) < 0)
 			goto out;
 	} else if (ra.format == REPORT_TEXT) {
 		if (unknown_metrics(&d, ra.view.metrics)) {
 			ret = EXIT_USAGE;
 			goto out;
 		}
-		if (report_text_view(stdout, &a, &ra.view) < 0 || fflush(stdout))
+		if (report_text_view(stdout, &a, &ra.view) < 0 || fflush(stdout)) {
+			error("cannot write the report: %s", strerror(errno));
 			goto out;
+		}
 	} else if (report_write(stdout, &a, ra.format) < 0 || fflush(stdout)) {
 		goto out;
 	}

@@ -151,6 +151,15 @@ static void pmutex_worker_fixed_bare(struct worker *w)
 	pmutex_loop(w, true, true, false);
 }
 
+/* With timeline or latency_every (busy work or not): the instruments' copy. */
+static void pmutex_worker_probed(struct worker *w)
+{
+	if (w->jobs)
+		pmutex_loop(w, true, false, true);
+	else
+		pmutex_loop(w, false, false, true);
+}
+
 /* Indexed [fixed][bare]. */
 static void (*const pmutex_workers[2][2])(struct worker *) = {
 	{ pmutex_worker_timed, pmutex_worker_timed_bare },
