@@ -144,13 +144,18 @@ size_t analysis_values_of(const struct dataset *d, size_t c,
  * lacks the data): the throughput and contention_rate metrics; hand-offs
  * per second (the handoff_rate metric, else handoffs / elapsed_s);
  * contended acquisitions per second (throughput x contention_rate, the
- * stand-in for a workload that counts no hand-offs); and Jain's index of
- * the run's per-thread operation counts.
+ * stand-in for a workload that counts no hand-offs); the kernel's
+ * contended locks per second (klock_contended / elapsed_s) and per
+ * operation (klock_contended_per_op), the stand-ins for a workload with no
+ * user-space lock counter at all (creat, chat, command); and Jain's index
+ * of the run's per-thread operation counts.
  */
 double analysis_throughput(const struct dataset *d, size_t r);
 double analysis_contention_rate(const struct dataset *d, size_t r);
 double analysis_handoff_rate(const struct dataset *d, size_t r);
 double analysis_contended_rate(const struct dataset *d, size_t r);
+double analysis_klock_rate(const struct dataset *d, size_t r);
+double analysis_klock_per_op(const struct dataset *d, size_t r);
 double analysis_jain(const struct dataset *d, size_t r);
 /* True for a measured run: not warm-up, status ok. */
 bool analysis_measured(const struct dataset *d, size_t r);

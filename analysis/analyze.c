@@ -73,6 +73,19 @@ double analysis_contended_rate(const struct dataset *d, size_t r)
 	return analysis_throughput(d, r) * analysis_contention_rate(d, r);
 }
 
+double analysis_klock_rate(const struct dataset *d, size_t r)
+{
+	double n = dataset_value(d, r, dataset_metric(d, "klock_contended"));
+	double t = dataset_value(d, r, dataset_metric(d, "elapsed_s"));
+
+	return t > 0 ? n / t : NAN;
+}
+
+double analysis_klock_per_op(const struct dataset *d, size_t r)
+{
+	return dataset_value(d, r, dataset_metric(d, "klock_contended_per_op"));
+}
+
 double analysis_jain(const struct dataset *d, size_t r)
 {
 	const struct ds_run *run = &d->runs[r];
@@ -314,7 +327,8 @@ static int primary_metric(const struct dataset *d, const struct config_analysis 
 	}
 	for (i = 0; i < d->nmetrics; i++)
 		if (ca->metrics[i].s.n &&
-		    !in_list(d->metrics[i], secondary, ARRAY_SIZE(secondary)))
+		    !in_list(d->metrics[i], secondary, ARRAY_SIZE(secondary)) &&
+		    strncmp(d->metrics[i], "klock_", 6)) /* contend's own */
 			return (int)i;
 	for (i = 0; i < d->nmetrics; i++)
 		if (ca->metrics[i].s.n)
@@ -362,6 +376,7 @@ static const struct {
 } corr_x[] = {
 	{ "contention_rate", analysis_contention_rate },
 	{ "handoff_rate", analysis_handoff_rate },
+	{ "klock_rate", analysis_klock_rate },
 	{ "jain", analysis_jain },
 };
 

@@ -404,7 +404,8 @@ const char *analysis_load_param(const char *workload, const char *param)
 struct series_set {
 	bool loaded;
 	double *tput, *rate, *cont, *cps; /* cps: contended acquisitions/s */
-	size_t ntput, nrate, ncont, ncps;
+	double *kps, *kpo;   /* kernel lock contentions per second, per op */
+	size_t ntput, nrate, ncont, ncps, nkps, nkpo;
 };
 
 struct side {
@@ -431,6 +432,10 @@ static void side_load(const struct dataset *d, struct series_set *cache,
 					       &ss->cont);
 		ss->ncps = analysis_values_of(d, c, analysis_contended_rate,
 					      &ss->cps);
+		ss->nkps = analysis_values_of(d, c, analysis_klock_rate,
+					      &ss->kps);
+		ss->nkpo = analysis_values_of(d, c, analysis_klock_per_op,
+					      &ss->kpo);
 		ss->loaded = true;
 	}
 	s->c = c;
@@ -446,31 +451,63 @@ static void cache_free(struct series_set *cache, size_t n)
 		free(cache[c].rate);
 		free(cache[c].cont);
 		free(cache[c].cps);
+		free(cache[c].kps);
+		free(cache[c].kpo);
 	}
 	free(cache);
 }
 
 /*
- * Hand-offs per second when both sides count them; otherwise contended
- * acquisitions per second (throughput x contention rate), the nearest
- * thing a workload without a hand-off count reports.
+ * The rate the pair check watches, the first both sides have:
+ *   hand-offs/s (the lock workloads count them);
+ *   contended acquisitions/s (throughput x contention rate), the nearest
+ *     thing a workload with a user-space lock but no hand-off count has;
+ *   kernel lock contentions/s (klock_contended / elapsed_s), with the
+ *     kernel contentions per operation as the contention rate, for a
+ *     workload with no user-space lock counter at all (creat, chat,
+ *     command): its serialization happens in the kernel's locks.
  */
+enum { RATE_HANDOFFS, RATE_CONTENDED, RATE_KERNEL };
+
+static const char *const rate_names[] = {
+	[RATE_HANDOFFS] = "hand-offs/s",
+	[RATE_CONTENDED] = "contended acquisitions/s",
+	[RATE_KERNEL] = "kernel lock contentions/s",
+};
+
+static int rate_kind(const struct series_set *a, const struct series_set *b,
+		     size_t nrate_a, size_t nrate_b)
+{
+	if (nrate_a >= 2 && nrate_b >= 2)
+		return RATE_HANDOFFS;
+	if ((a->ncps >= 2 && b->ncps >= 2) || a->nkps < 2 || b->nkps < 2)
+		return RATE_CONTENDED;
+	return RATE_KERNEL;
+}
+
 static void side_bind(struct side *lo, struct side *hi)
 {
 	struct side *s[2] = { lo, hi };
-	bool handoffs = lo->nrate >= 2 && hi->nrate >= 2;
+	int kind = rate_kind(lo->ss, hi->ss, lo->nrate, hi->nrate);
 	size_t i;
 
 	for (i = 0; i < 2; i++) {
 		const struct series_set *ss = s[i]->ss;
+		const double *cont = ss->cont;
+		size_t ncont = ss->ncont;
 
-		if (!handoffs) {
+		if (kind == RATE_CONTENDED) {
 			s[i]->rate = ss->cps;
 			s[i]->nrate = ss->ncps;
+		} else if (kind == RATE_KERNEL) {
+			s[i]->rate = ss->kps;
+			s[i]->nrate = ss->nkps;
+			cont = ss->kpo;
+			ncont = ss->nkpo;
 		}
-		s[i]->rate_name = handoffs ? "hand-offs/s" : "contended acquisitions/s";
-		s[i]->ps = (struct pair_side){ ss->tput, s[i]->rate, ss->cont,
-					       ss->ntput, s[i]->nrate, ss->ncont };
+		s[i]->rate_name = rate_names[kind];
+		s[i]->ps = (struct pair_side){ ss->tput, s[i]->rate, cont,
+					       ss->ntput, s[i]->nrate, ncont };
 	}
 }
 

@@ -34,6 +34,17 @@ static const struct {
 	{ "spins", DIR_LOWER, "spin iterations" },
 	{ "writes", DIR_UNKNOWN, "write operations" },
 	{ "start_latency_s", DIR_LOWER, "s" },
+	/* the kernel's contended locks (runner/klock.h) */
+	{ "klock_contended", DIR_LOWER, "contentions" },
+	{ "klock_contended_per_op", DIR_LOWER, "contentions/op" },
+	{ "klock_spin", DIR_LOWER, "contentions" },
+	{ "klock_mutex", DIR_LOWER, "contentions" },
+	{ "klock_rwsem_read", DIR_LOWER, "contentions" },
+	{ "klock_rwsem_write", DIR_LOWER, "contentions" },
+	{ "klock_rwlock_read", DIR_LOWER, "contentions" },
+	{ "klock_rwlock_write", DIR_LOWER, "contentions" },
+	{ "klock_rt", DIR_LOWER, "contentions" },
+	{ "klock_rate", DIR_LOWER, "contentions/s" },
 	/* Calibration and identity, not performance: no direction. */
 	{ "loops_per_us", DIR_UNKNOWN, "loops/us" },
 	{ "fs_magic", DIR_UNKNOWN, "" },

@@ -224,7 +224,7 @@ static void pad(FILE *f, const char *s, int w, bool right)
 }
 
 enum { COL_ID, COL_SECTION, COL_VARIES, COL_VALUE, COL_CV, COL_CONT,
-       COL_HAND, COL_FLAGS, NCOLS };
+       COL_HAND, COL_KLOCK, COL_FLAGS, NCOLS };
 
 struct table {
 	int w[NCOLS];           /* 0: the column is left out */
@@ -233,7 +233,8 @@ struct table {
 };
 
 static const char *const col_head[NCOLS] = {
-	"#", "section", "varies", "", "CV", "contended", "hand-offs/s", "flags",
+	"#", "section", "varies", "", "CV", "contended", "hand-offs/s",
+	"kernel/op", "flags",
 };
 
 /* "throughput (ops/s)": the value column's head for metric. */
@@ -260,6 +261,7 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 		cell[COL_CV] = xstrdup(*r->cv ? r->cv : "-");
 		cell[COL_CONT] = xstrdup(*r->contended ? r->contended : "-");
 		cell[COL_HAND] = xstrdup(*r->handoffs ? r->handoffs : "-");
+		cell[COL_KLOCK] = xstrdup(*r->klock ? r->klock : "-");
 		t->marks[0] |= r->mark == 'm';
 		t->marks[1] |= r->mark == 'h';
 		t->marks[2] |= !*r->contended || !*r->handoffs || !*r->cv;
@@ -276,7 +278,8 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 					    "not run)", r->failed, ca->pending);
 	}
 	if (!r->primary)
-		cell[COL_CV] = cell[COL_CONT] = cell[COL_HAND] = NULL;
+		cell[COL_CV] = cell[COL_CONT] = cell[COL_HAND] =
+			cell[COL_KLOCK] = NULL;
 	cell[COL_FLAGS] = xstrdup(*r->flags ? r->flags : "");
 }
 
@@ -305,7 +308,7 @@ static void fit_varies(struct table *t, char ***cells, size_t n)
 static void table_widths(const struct analysis *a, const struct report_row *rows,
 			 size_t n, struct table *t, char ***cells)
 {
-	bool cont = false, hand = false;
+	bool cont = false, hand = false, klock = false;
 	size_t i, k;
 
 	memset(t->w, 0, sizeof(t->w));
@@ -321,6 +324,7 @@ static void table_widths(const struct analysis *a, const struct report_row *rows
 		}
 		cont |= *rows[i].contended != '\0';
 		hand |= *rows[i].handoffs != '\0';
+		klock |= *rows[i].klock != '\0';
 		for (k = 0; k < NCOLS; k++)
 			if (cells[i][k] && (rows[i].primary || k != COL_VALUE))
 				t->w[k] = MAX(t->w[k], columns(cells[i][k]));
@@ -329,6 +333,8 @@ static void table_widths(const struct analysis *a, const struct report_row *rows
 		t->w[COL_CONT] = 0;
 	if (!hand)
 		t->w[COL_HAND] = 0;
+	if (!klock)
+		t->w[COL_KLOCK] = 0;
 	fit_varies(t, cells, n);
 }
 
@@ -667,6 +673,65 @@ static void text_headline(FILE *f, const struct analysis *a,
 			100 * a->opts.confidence, ms->s.n);
 }
 
+/*
+ * The kernel's contended locks of the runs in one line (runner/klock.h):
+ * the mean a run, per operation, and the kind most of them were.
+ */
+static void text_klock(FILE *f, const struct analysis *a,
+		       const struct config_analysis *ca)
+{
+	int m = dataset_metric(a->d, "klock_contended");
+	int po = dataset_metric(a->d, "klock_contended_per_op");
+	const char *top = NULL;
+	double total, most = 0;
+	char v[24], p[24];
+	size_t i;
+
+	if (m < 0 || !ca->metrics[m].s.n)
+		return;
+	total = ca->metrics[m].s.mean;
+	for (i = 0; i < a->d->nmetrics; i++) {
+		const char *name = a->d->metrics[i];
+
+		if (strncmp(name, "klock_", 6) || (int)i == m || (int)i == po ||
+		    !ca->metrics[i].s.n || ca->metrics[i].s.mean <= most)
+			continue;
+		most = ca->metrics[i].s.mean;
+		top = name + 6;
+	}
+	fprintf(f, "  kernel locks: %s contended a run (mean)",
+		analysis_fmt(v, sizeof(v), total));
+	if (po >= 0 && ca->metrics[po].s.n)
+		fprintf(f, ", %s per op",
+			analysis_fmt(p, sizeof(p), ca->metrics[po].s.mean));
+	if (top && total > 0)
+		fprintf(f, ", %.0f%% %s", 100 * most / total, top);
+	fputc('\n', f);
+}
+
+/* The configuration's profile = lock run: its top kernel locks by caller. */
+static void text_profile(FILE *f, const struct ds_config *cf)
+{
+	size_t i;
+
+	if (!cf->nprofile)
+		return;
+	fprintf(f, "  kernel locks by caller (one unmeasured run under perf "
+		   "lock contention):\n"
+		   "    %10s %10s %10s  %-12s %s\n", "contended", "wait_s",
+		"max_wait_s", "type", "caller");
+	for (i = 0; i < cf->nprofile; i++) {
+		const struct profile_row *p = &cf->profile[i];
+		char w[24], m[24];
+
+		fprintf(f, "    %10llu %10s %10s  %-12s %s\n",
+			(unsigned long long)p->contended,
+			analysis_fmt(w, sizeof(w), p->wait_s),
+			analysis_fmt(m, sizeof(m), p->max_wait_s), p->lock_type,
+			p->caller);
+	}
+}
+
 enum { M_NAME, M_N, M_MEAN, M_MEDIAN, M_SD, M_CV, M_MIN, M_MAX, M_OUT,
        M_NCOLS };
 
@@ -830,7 +895,9 @@ static void text_config(FILE *f, const struct analysis *a, size_t c,
 		return;
 	}
 	text_headline(f, a, ca);
+	text_klock(f, a, ca);
 	text_table(f, a, ca, metrics);
+	text_profile(f, cf);
 	text_outliers(f, a, ca);
 	text_fairness(f, ca);
 	text_auto(f, ca);

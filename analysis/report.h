@@ -51,6 +51,8 @@ struct report_row {
 	char cv[NUMFMT_LEN];     /* "4.0%", "" when not known */
 	char contended[NUMFMT_LEN]; /* mean contention rate "47.1%", or "" */
 	char handoffs[NUMFMT_LEN];  /* mean hand-offs/s, or "" */
+	char klock[NUMFMT_LEN];     /* mean kernel lock contentions per op
+				     * (klock_contended_per_op), or "" */
 	char *flags;             /* "noisy,few-runs", or "" */
 	size_t runs, failed;
 	char *first_error;       /* the first failed run's reason, or NULL */

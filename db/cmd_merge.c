@@ -26,6 +26,7 @@ struct copy_step {
 	const char *what;
 	const char *select;
 	const char *insert;
+	int since;   /* schema version that has the table; older inputs lack it */
 };
 
 static const struct copy_step steps[] = {
@@ -35,38 +36,50 @@ static const struct copy_step steps[] = {
 	  " WHERE id = ?1",
 	  "INSERT INTO experiments (uuid, name, label, config_path, config_text,"
 	  " seed, run_order, confidence, status, created_at, finished_at)"
-	  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" },
+	  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", 1 },
 	{ "metadata",
 	  "SELECT ?2, key, value FROM experiment_meta WHERE experiment_id = ?1"
 	  " ORDER BY rowid",
 	  "INSERT INTO experiment_meta (experiment_id, key, value)"
-	  " VALUES (?, ?, ?)" },
+	  " VALUES (?, ?, ?)", 1 },
 	{ "configurations",
 	  "SELECT id + ?3, ?2, pos, workload, section, canon, noise, timeout_s"
 	  " FROM configs WHERE experiment_id = ?1 ORDER BY id",
 	  "INSERT INTO configs (id, experiment_id, pos, workload, section,"
-	  " canon, noise, timeout_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?)" },
+	  " canon, noise, timeout_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", 1 },
 	{ "parameters",
 	  "SELECT p.config_id + ?3, p.pos, p.key, p.value FROM configs c"
 	  " JOIN config_params p ON p.config_id = c.id"
 	  " WHERE c.experiment_id = ?1",
 	  "INSERT INTO config_params (config_id, pos, key, value)"
-	  " VALUES (?, ?, ?, ?)" },
+	  " VALUES (?, ?, ?, ?)", 1 },
 	{ "runs",
 	  "SELECT id + ?4, ?2, config_id + ?3, seq, repetition, warmup, status,"
 	  " error, started_at, wall_s, env_pad FROM runs WHERE experiment_id = ?1"
 	  " ORDER BY id",
 	  "INSERT INTO runs (id, experiment_id, config_id, seq, repetition,"
 	  " warmup, status, error, started_at, wall_s, env_pad)"
-	  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" },
+	  " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", 1 },
 	{ "samples",
 	  "SELECT s.run_id + ?4, s.metric, s.value FROM runs r"
 	  " JOIN samples s ON s.run_id = r.id WHERE r.experiment_id = ?1",
-	  "INSERT INTO samples (run_id, metric, value) VALUES (?, ?, ?)" },
+	  "INSERT INTO samples (run_id, metric, value) VALUES (?, ?, ?)", 1 },
 	{ "thread ops",
 	  "SELECT t.run_id + ?4, t.ops FROM runs r"
 	  " JOIN run_threads t ON t.run_id = r.id WHERE r.experiment_id = ?1",
-	  "INSERT INTO run_threads (run_id, ops) VALUES (?, ?)" },
+	  "INSERT INTO run_threads (run_id, ops) VALUES (?, ?)", 1 },
+	{ "timelines",
+	  "SELECT t.run_id + ?4, t.interval_s, t.threads, t.ops FROM runs r"
+	  " JOIN run_timeline t ON t.run_id = r.id WHERE r.experiment_id = ?1",
+	  "INSERT INTO run_timeline (run_id, interval_s, threads, ops)"
+	  " VALUES (?, ?, ?, ?)", 2 },
+	{ "profiles",
+	  "SELECT p.config_id + ?3, p.rank, p.caller, p.lock_type, p.contended,"
+	  " p.wait_s, p.max_wait_s FROM configs c"
+	  " JOIN config_profile p ON p.config_id = c.id"
+	  " WHERE c.experiment_id = ?1",
+	  "INSERT INTO config_profile (config_id, rank, caller, lock_type,"
+	  " contended, wait_s, max_wait_s) VALUES (?, ?, ?, ?, ?, ?, ?)", 2 },
 };
 
 struct merge {
@@ -225,7 +238,8 @@ static int copy_experiment(struct merge *m, const struct experiment_row *e)
 	if (copy_rows(m, &steps[0]) || merge_offsets(m))
 		return -1;
 	for (i = 1; i < ARRAY_SIZE(steps); i++)
-		if (copy_rows(m, &steps[i]))
+		if (store_version(m->in) >= steps[i].since &&
+		    copy_rows(m, &steps[i]))
 			return -1;
 	m->merged++;
 	return 0;

@@ -1,10 +1,12 @@
 -- contend database schema (docs/STORAGE.md describes every column).
+-- Every statement is idempotent (IF NOT EXISTS): store.c upgrades an older
+-- database by running the whole script again.
 -- The version lives in PRAGMA user_version and must equal
 -- STORE_SCHEMA_VERSION in store.h; store.c refuses a database written by a
 -- newer version.  store.c runs this whole script in one transaction when it
 -- creates a database.  Every foreign-key child column is the leading column
 -- of an index, so cascades and joins never scan a table.
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 CREATE TABLE IF NOT EXISTS experiments (
 	id          INTEGER PRIMARY KEY,
@@ -114,3 +116,28 @@ BEGIN
 	ON CONFLICT (run_id) DO UPDATE
 		SET ops = json_set(ops, '$[' || NEW.thread || ']', NEW.ops);
 END;
+
+-- Schema 2.  Per-thread operations in fixed intervals of a run with
+-- `timeline = INTERVAL` (runner/workloads/probe.h), for the streak figure:
+-- one row per run, thread-major: thread t's count in interval k is element
+-- t * (len / threads) + k of the JSON array ops.
+CREATE TABLE IF NOT EXISTS run_timeline (
+	run_id     INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+	interval_s REAL NOT NULL,
+	threads    INTEGER NOT NULL CHECK (threads > 0),
+	ops        TEXT NOT NULL               -- e.g. [5,0,7, 0,6,0]
+);
+
+-- Schema 2.  The top contended kernel locks of a configuration's profile
+-- run (`profile = lock`: one unmeasured run under `perf lock contention`),
+-- by caller, in perf's order (most total wait first).
+CREATE TABLE IF NOT EXISTS config_profile (
+	config_id  INTEGER NOT NULL REFERENCES configs(id) ON DELETE CASCADE,
+	rank       INTEGER NOT NULL,           -- 1 = the most waited on
+	caller     TEXT NOT NULL,              -- symbol+offset, as perf prints it
+	lock_type  TEXT NOT NULL,              -- spinlock, mutex, rwsem:W ...
+	contended  INTEGER NOT NULL,
+	wait_s     REAL NOT NULL,              -- total wait
+	max_wait_s REAL NOT NULL,
+	PRIMARY KEY (config_id, rank)
+) WITHOUT ROWID;

@@ -53,7 +53,9 @@ enum stmt_id {
 	ST_RUN_UPDATE, ST_SAMPLES_DELETE, ST_THREADS_DELETE,
 	ST_SAMPLE_INSERT, ST_THREAD_INSERT, ST_PENDING,
 	ST_LOAD_CONFIGS, ST_LOAD_PARAMS, ST_LOAD_RUNS, ST_LOAD_SAMPLES,
-	ST_LOAD_THREADS,
+	ST_LOAD_THREADS, ST_TIMELINE_DELETE, ST_TIMELINE_INSERT,
+	ST_LOAD_TIMELINES, ST_PROFILE_DELETE, ST_PROFILE_INSERT,
+	ST_LOAD_PROFILE,
 	ST_COUNT
 };
 
@@ -161,6 +163,26 @@ static const char *const stmt_sql[ST_COUNT] = {
 		"SELECT t.run_id, t.ops FROM runs r"
 		" JOIN run_threads t ON t.run_id = r.id"
 		" WHERE r.experiment_id = ?1 ORDER BY r.seq",
+	[ST_TIMELINE_DELETE] = "DELETE FROM run_timeline WHERE run_id = ?1",
+	[ST_TIMELINE_INSERT] =
+		"INSERT INTO run_timeline (run_id, interval_s, threads, ops)"
+		" VALUES (?1, ?2, ?3, ?4)",
+	/* one row per count, in run then array order */
+	[ST_LOAD_TIMELINES] =
+		"SELECT t.run_id, t.interval_s, t.threads, j.value"
+		" FROM run_timeline t, json_each(t.ops) j"
+		" WHERE t.run_id IN (SELECT id FROM runs WHERE experiment_id = ?1"
+		"                    AND config_id = ?2)"
+		" ORDER BY t.run_id, j.key",
+	[ST_PROFILE_DELETE] = "DELETE FROM config_profile WHERE config_id = ?1",
+	[ST_PROFILE_INSERT] =
+		"INSERT INTO config_profile (config_id, rank, caller, lock_type,"
+		" contended, wait_s, max_wait_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[ST_LOAD_PROFILE] =
+		"SELECT p.config_id, p.caller, p.lock_type, p.contended, p.wait_s,"
+		" p.max_wait_s FROM configs c"
+		" JOIN config_profile p ON p.config_id = c.id"
+		" WHERE c.experiment_id = ?1 ORDER BY p.config_id, p.rank",
 };
 
 /* What a failure of the statements run by stmt_exec means to the user. */
@@ -183,6 +205,7 @@ struct store {
 	size_t bufsize;
 	dev_t dev;           /* the file opened (store_check_file) */
 	ino_t ino;
+	int version;         /* the file's schema version, after any upgrade */
 };
 
 /* ---- small helpers ---- */
@@ -460,7 +483,11 @@ static int schema_probe(struct store *s, int *version, int *ntables)
 	return ret;
 }
 
-/* Creates the schema unless a concurrent opener just did. */
+/*
+ * Creates the schema, or upgrades an older one by running the script
+ * again (every statement in it is IF NOT EXISTS, and it sets the
+ * version), unless a concurrent opener just did.
+ */
 static int schema_create(struct store *s)
 {
 	char *msg = NULL;
@@ -471,7 +498,7 @@ static int schema_create(struct store *s)
 		return -1;
 	if (schema_probe(s, &version, &ntables))
 		goto out;
-	if (version == 0 && ntables == 0 &&
+	if ((version == 0 ? ntables == 0 : version < STORE_SCHEMA_VERSION) &&
 	    sqlite3_exec(s->db, store_schema_sql, NULL, NULL, &msg) != SQLITE_OK) {
 		error("%s: cannot create the schema: %s", s->path, msg);
 		goto out;
@@ -566,6 +593,7 @@ static int schema_check(struct store *s)
 		error("%s: not a contend database (empty)", s->path);
 		return STORE_BAD_FILE;
 	}
+	s->version = version;
 	if (s->flags & STORE_RDONLY)
 		return 0;
 	/* SQLite silently opens a write-protected file read-only. */
@@ -580,9 +608,9 @@ static int schema_check(struct store *s)
 	 */
 	if (wal_on(s) || pragma(s, "PRAGMA synchronous = NORMAL"))
 		return -1;
-	if (version == 0 && schema_create(s))
+	if (version < STORE_SCHEMA_VERSION && schema_create(s))
 		return -1;
-	/* A schema older than STORE_SCHEMA_VERSION would be migrated here. */
+	s->version = STORE_SCHEMA_VERSION;
 	return 0;
 }
 
@@ -1346,7 +1374,8 @@ static int run_update(struct store *s, int64_t run, const struct run_record *r)
 /* Deletes what an earlier attempt recorded, so re-recording is idempotent. */
 static int run_clear(struct store *s, int64_t run)
 {
-	static const enum stmt_id del[] = { ST_SAMPLES_DELETE, ST_THREADS_DELETE };
+	static const enum stmt_id del[] = { ST_SAMPLES_DELETE, ST_THREADS_DELETE,
+					    ST_TIMELINE_DELETE };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(del); i++) {
@@ -1412,10 +1441,11 @@ static char *u64_format(char *p, uint64_t v)
 	return p;
 }
 
-/* The JSON array of a run's thread ops, in s->buf. */
-static const char *threads_format(struct store *s, const struct run_record *r)
+/* The JSON array of n counts, in s->buf. */
+static const char *u64_array_format(struct store *s, size_t n,
+				    const uint64_t *v)
 {
-	size_t need = 2 + r->nthreads * 21 + 1, i;
+	size_t need = 2 + n * 21 + 1, i;
 	char *p;
 
 	if (need > s->bufsize) {
@@ -1424,10 +1454,10 @@ static const char *threads_format(struct store *s, const struct run_record *r)
 	}
 	p = s->buf;
 	*p++ = '[';
-	for (i = 0; i < r->nthreads; i++) {
+	for (i = 0; i < n; i++) {
 		if (i)
 			*p++ = ',';
-		p = u64_format(p, r->thread_ops[i]);
+		p = u64_format(p, v[i]);
 	}
 	*p++ = ']';
 	*p = '\0';
@@ -1446,10 +1476,33 @@ static int threads_insert(struct store *s, int64_t run,
 	if (!st)
 		return -1;
 	bound = sqlite3_bind_int64(st, 1, run) |
-		sqlite3_bind_text(st, 2, threads_format(s, r), -1,
-				  SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, u64_array_format(s, r->nthreads,
+							  r->thread_ops),
+				  -1, SQLITE_STATIC);
 	return stmt_write(s, st, bound, "cannot bind thread ops",
 			  "cannot store thread ops");
+}
+
+static int timeline_insert(struct store *s, int64_t run,
+			   const struct run_record *r)
+{
+	sqlite3_stmt *st;
+	int bound;
+
+	if (!r->nticks || !r->tick_threads)
+		return 0;
+	st = stmt_get(s, ST_TIMELINE_INSERT);
+	if (!st)
+		return -1;
+	bound = sqlite3_bind_int64(st, 1, run) |
+		sqlite3_bind_double(st, 2, r->tick_s) |
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)r->tick_threads) |
+		sqlite3_bind_text(st, 4, u64_array_format(s, r->tick_threads *
+							  r->nticks,
+							  r->timeline),
+				  -1, SQLITE_STATIC);
+	return stmt_write(s, st, bound, "cannot bind the timeline",
+			  "cannot store the timeline");
 }
 
 int store_run_record(struct store *s, int64_t run, const struct run_record *r)
@@ -1466,7 +1519,174 @@ int store_run_record(struct store *s, int64_t run, const struct run_record *r)
 		ret = samples_insert(s, run, r);
 	if (!ret)
 		ret = threads_insert(s, run, r);
+	if (!ret)
+		ret = timeline_insert(s, run, r);
 	return txn_end(s, outer, ret);
+}
+
+int store_version(const struct store *s)
+{
+	return s->version;
+}
+
+void store_timelines_free(struct run_timeline *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(t[i].ops);
+	free(t);
+}
+
+/* Appends one count of run id to the timelines, a new one when id changes. */
+static int timeline_add(struct run_timeline **t, size_t *n, int64_t id,
+			double interval, int64_t threads, int64_t value)
+{
+	struct run_timeline *cur = *n ? &(*t)[*n - 1] : NULL;
+
+	if (threads <= 0 || value < 0)
+		return -1;
+	if (!cur || cur->run_id != id) {
+		*t = grow(*t, *n, sizeof(**t));
+		cur = &(*t)[(*n)++];
+		memset(cur, 0, sizeof(*cur));
+		cur->run_id = id;
+		cur->interval_s = interval;
+		cur->threads = (size_t)threads;
+	}
+	cur->ops = grow(cur->ops, cur->nticks, sizeof(*cur->ops));
+	cur->ops[cur->nticks++] = (uint64_t)value;
+	return 0;
+}
+
+int store_load_timelines(struct store *s, int64_t experiment, int64_t config,
+			 struct run_timeline **out, size_t *n)
+{
+	struct run_timeline *t = NULL;
+	sqlite3_stmt *st;
+	size_t nt = 0, i;
+	int rc = SQLITE_DONE, ret;
+
+	*out = NULL;
+	*n = 0;
+	if (s->version < 2)
+		return 0;
+	st = query_start(s, ST_LOAD_TIMELINES, experiment);
+	if (!st)
+		return -1;
+	if (sqlite3_bind_int64(st, 2, config) != SQLITE_OK) {
+		stmt_done(st);
+		return db_fail(s, "cannot bind a query");
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (timeline_add(&t, &nt, sqlite3_column_int64(st, 0),
+				 sqlite3_column_double(st, 1),
+				 sqlite3_column_int64(st, 2),
+				 sqlite3_column_int64(st, 3))) {
+			error("%s: the timeline of run %" PRId64 " is malformed",
+			      s->path, (int64_t)sqlite3_column_int64(st, 0));
+			break;
+		}
+	ret = query_end(s, st, rc, "cannot read timelines");
+	/* the counts are threads x intervals: nticks is per thread */
+	for (i = 0; !ret && i < nt; i++) {
+		if (t[i].nticks % t[i].threads) {
+			ret = error("%s: the timeline of run %" PRId64 " has %zu "
+				    "counts for %zu threads", s->path,
+				    t[i].run_id, t[i].nticks, t[i].threads);
+			break;
+		}
+		t[i].nticks /= t[i].threads;
+	}
+	if (ret) {
+		store_timelines_free(t, nt);
+		return -1;
+	}
+	*out = t;
+	*n = nt;
+	return 0;
+}
+
+int store_profile_put(struct store *s, int64_t config,
+		      const struct profile_row *rows, size_t n)
+{
+	sqlite3_stmt *st;
+	bool outer;
+	int ret = -1;
+	size_t i;
+
+	if (txn_begin(s, &outer))
+		return -1;
+	st = stmt_get(s, ST_PROFILE_DELETE);
+	if (!st || stmt_write(s, st, sqlite3_bind_int64(st, 1, config),
+			      "cannot bind profile", "cannot clear profile"))
+		goto out;
+	for (i = 0; i < n; i++) {
+		const struct profile_row *p = &rows[i];
+
+		st = stmt_get(s, ST_PROFILE_INSERT);
+		if (!st || stmt_write(s, st,
+			sqlite3_bind_int64(st, 1, config) |
+			sqlite3_bind_int64(st, 2, (sqlite3_int64)i + 1) |
+			sqlite3_bind_text(st, 3, p->caller, -1, SQLITE_STATIC) |
+			sqlite3_bind_text(st, 4, p->lock_type, -1, SQLITE_STATIC) |
+			sqlite3_bind_int64(st, 5, (sqlite3_int64)p->contended) |
+			sqlite3_bind_double(st, 6, p->wait_s) |
+			sqlite3_bind_double(st, 7, p->max_wait_s),
+			"cannot bind profile row", "cannot store profile row"))
+			goto out;
+	}
+	ret = 0;
+out:
+	return txn_end(s, outer, ret);
+}
+
+void store_profile_free(struct profile_row *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(p[i].caller);
+		free(p[i].lock_type);
+	}
+	free(p);
+}
+
+static char *column_dup(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+
+	return xstrdup(t ? (const char *)t : "");
+}
+
+int store_load_profile(struct store *s, int64_t experiment,
+		       struct profile_row **out, size_t *n)
+{
+	struct profile_row *p = NULL;
+	sqlite3_stmt *st;
+	size_t np = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (s->version < 2)
+		return 0;
+	st = query_start(s, ST_LOAD_PROFILE, experiment);
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		p = grow(p, np, sizeof(*p));
+		p[np].config_id = sqlite3_column_int64(st, 0);
+		p[np].caller = column_dup(st, 1);
+		p[np].lock_type = column_dup(st, 2);
+		p[np].contended = (uint64_t)sqlite3_column_int64(st, 3);
+		p[np].wait_s = sqlite3_column_double(st, 4);
+		p[np].max_wait_s = sqlite3_column_double(st, 5);
+		np++;
+	}
+	if (query_end(s, st, rc, "cannot read the profile")) {
+		store_profile_free(p, np);
+		return -1;
+	}
+	*out = p;
+	*n = np;
+	return 0;
 }
 
 int store_pending_runs(struct store *s, int64_t experiment,
@@ -1852,6 +2072,34 @@ static int load_threads(struct store *s, int64_t experiment, struct dataset *d)
 	return query_end(s, st, rc, "cannot read thread ops");
 }
 
+/* Each configuration's profile rows, moved out of one query's. */
+static int attach_profiles(struct store *s, int64_t experiment,
+			   struct dataset *d)
+{
+	struct profile_row *p;
+	size_t n, i, c;
+
+	if (store_load_profile(s, experiment, &p, &n))
+		return -1;
+	for (i = 0; i < n; i++) {
+		struct ds_config *cf = NULL;
+
+		for (c = 0; c < d->nconfigs && !cf; c++)
+			if (d->configs[c].id == p[i].config_id)
+				cf = &d->configs[c];
+		if (!cf) {
+			free(p[i].caller);
+			free(p[i].lock_type);
+			continue;
+		}
+		cf->profile = xrealloc(cf->profile, (cf->nprofile + 1) *
+						    sizeof(*cf->profile));
+		cf->profile[cf->nprofile++] = p[i];
+	}
+	free(p);
+	return 0;
+}
+
 int store_load(struct store *s, int64_t experiment, struct dataset *d)
 {
 	bool txn;
@@ -1865,7 +2113,7 @@ int store_load(struct store *s, int64_t experiment, struct dataset *d)
 	if (store_experiment_get(s, experiment, &d->exp) ||
 	    load_configs(s, experiment, d) || load_params(s, experiment, d) ||
 	    load_runs(s, experiment, d) || load_samples(s, experiment, d) ||
-	    load_threads(s, experiment, d))
+	    load_threads(s, experiment, d) || attach_profiles(s, experiment, d))
 		goto out;
 	ret = 0;
 out:
@@ -1888,6 +2136,7 @@ void ds_config_release(struct ds_config *c)
 		free(c->params[j].value);
 	}
 	free(c->params);
+	store_profile_free(c->profile, c->nprofile);
 }
 
 void dataset_release(struct dataset *d)

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 #define STORE_DEFAULT_PATH "db/contend.db" /* without HOME */
 #define STORE_DATA_PATH "contend/contend.db" /* under XDG_DATA_HOME */
 
@@ -144,6 +144,10 @@ struct run_record {
 	const double *value;
 	size_t nthreads;
 	const uint64_t *thread_ops;
+	/* the timeline (workload.h's struct result): none when nticks is 0 */
+	double tick_s;
+	size_t tick_threads, nticks;
+	const uint64_t *timeline;   /* thread-major */
 };
 /*
  * Replaces the run's status, error, times, env_pad, samples and thread ops
@@ -165,6 +169,8 @@ int store_pending_runs(struct store *s, int64_t experiment,
 
 /* ---- the analysis view: a whole experiment in memory ---- */
 
+struct profile_row;
+
 struct ds_config {
 	int64_t id;
 	char *workload, *section, *canon;
@@ -172,6 +178,8 @@ struct ds_config {
 	size_t nparams;
 	struct kv *params;       /* in table order */
 	size_t run0, nruns;      /* slice of dataset.runs */
+	size_t nprofile;         /* its profile = lock rows, by rank */
+	struct profile_row *profile;
 };
 
 struct ds_run {
@@ -198,6 +206,39 @@ struct dataset {
 	size_t nthread_ops;
 	uint64_t *thread_ops;
 };
+
+/*
+ * The timelines of one configuration's runs (schema 2), in run id order:
+ * ops[t * nticks + k] is thread t's count in interval k.  An older
+ * database opened read-only has none.  Returns 0 with *out malloc'd
+ * (store_timelines_free), or -1.
+ */
+struct run_timeline {
+	int64_t run_id;
+	double interval_s;
+	size_t threads, nticks;
+	uint64_t *ops;
+};
+int store_load_timelines(struct store *s, int64_t experiment, int64_t config,
+			 struct run_timeline **out, size_t *n);
+void store_timelines_free(struct run_timeline *t, size_t n);
+
+/* One contended kernel lock of a configuration's profile run (schema 2). */
+struct profile_row {
+	int64_t config_id;
+	char *caller, *lock_type;
+	uint64_t contended;
+	double wait_s, max_wait_s;
+};
+/* Replaces configuration config's profile with rows[0..n-1], ranked in order. */
+int store_profile_put(struct store *s, int64_t config,
+		      const struct profile_row *rows, size_t n);
+/* Every profile row of an experiment, by configuration then rank. */
+int store_load_profile(struct store *s, int64_t experiment,
+		       struct profile_row **out, size_t *n);
+void store_profile_free(struct profile_row *p, size_t n);
+/* The schema version of the open file (STORE_SCHEMA_VERSION once written). */
+int store_version(const struct store *s);
 
 /* Loads an experiment in a handful of queries (not one per run). */
 int store_load(struct store *s, int64_t experiment, struct dataset *d);

@@ -121,8 +121,12 @@ static int plot_one(struct store *s, int64_t id, const struct selector *sel,
 				(long long)d.exp.id);
 	free(name);
 	po.out_dir = dir ? dir : out;
-	if (plot_experiment(&a, &po, &set) == 0)
+	/* both, even when the first fails (gnuplot missing) */
+	ret = plot_experiment(&a, &po, &set);
+	if (plot_streaks(&d, s, &po, &set) == 0 && ret == 0)
 		ret = 0;
+	else
+		ret = EXIT_RUNTIME;
 	list_files(&set, &po);
 	if (!ret)
 		printf("plots of experiment %lld written to %s/\n",

@@ -127,6 +127,31 @@ static const char *cv_text(char *b, size_t len, double cv)
 	return b;
 }
 
+/* The profile = lock run's top kernel locks by caller, when there is one. */
+static void html_profile(FILE *f, const struct ds_config *cf)
+{
+	size_t i;
+
+	if (!cf->nprofile)
+		return;
+	fputs("<p>Kernel locks by caller (one unmeasured run under "
+	      "<code>perf lock contention</code>):</p>\n<table>\n<tr>"
+	      "<th>contended</th><th>total wait (s)</th><th>max wait (s)</th>"
+	      "<th>type</th><th>caller</th></tr>\n", f);
+	for (i = 0; i < cf->nprofile; i++) {
+		const struct profile_row *p = &cf->profile[i];
+
+		fprintf(f, "<tr><td>%llu</td><td>%.4g</td><td>%.4g</td><td>",
+			(unsigned long long)p->contended, p->wait_s,
+			p->max_wait_s);
+		html_escape(f, p->lock_type);
+		fputs("</td><td>", f);
+		html_escape(f, p->caller);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
 static void html_config(FILE *f, const struct analysis *a, size_t c)
 {
 	const struct dataset *d = a->d;
@@ -164,6 +189,7 @@ static void html_config(FILE *f, const struct analysis *a, size_t c)
 			numfmt(b[5], sizeof(b[5]), m->s.max), m->s.noutliers);
 	}
 	fputs("</table>\n", f);
+	html_profile(f, &d->configs[c]);
 	fputs("</section>\n", f);
 }
 

@@ -49,6 +49,14 @@ int plot_experiment(const struct analysis *a, const struct plot_opts *o,
 void plot_set_release(struct plot_set *s);
 
 /*
+ * streak.c: streak-C.dat/.gp (and images, with o->render) for every
+ * configuration C whose runs recorded a timeline, read from s; appended
+ * to out.  Returns 0, or -1 after error().
+ */
+int plot_streaks(const struct dataset *d, struct store *s,
+		 const struct plot_opts *o, struct plot_set *out);
+
+/*
  * Writes s as a gnuplot single-quoted string literal: quotes doubled,
  * control characters replaced, so neither backquote substitution nor
  * macros nor a line break can happen.

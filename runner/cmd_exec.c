@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "runner/commands.h"
+#include "runner/klock.h"
 #include "runner/param.h"
 #include "runner/scratch.h"
 #include "runner/util.h"
@@ -140,20 +141,39 @@ static int prepare(struct wl_args *a, const char *scratch, char **made)
 	return 0;
 }
 
-static int run_and_print(const struct wl_args *a)
+/*
+ * Runs the workload with its kernel lock contentions counted (klock.h):
+ * the counters open before the workload starts a thread or a process, and
+ * count its measured window when it marks one.
+ */
+static int run_and_print(struct wl_args *a)
 {
 	struct result r;
+	struct klock k;
+	struct run_window win;
 	int ret = 0;
 
 	result_init(&r);
+	if (klock_start(&k, klock_backend(), 0, 0) == 0) {
+		klock_hook(&k, &win);
+		a->window = &win;
+	} else if (isatty(STDERR_FILENO)) {
+		fprintf(stderr, "contend: no kernel lock counts: %s\n", k.why);
+	}
 	if (a->wl->run(a, &r)) {
+		klock_stop(&k, NULL);
 		fprintf(stderr, "contend: exec %s: %s\n", a->wl->name,
 			r.error[0] ? r.error : "failed");
 		ret = EXIT_RUNTIME;
-	} else if (result_print(&r, STDOUT_FILENO)) {
+		goto out;
+	}
+	klock_stop(&k, &r);
+	if (result_print(&r, STDOUT_FILENO)) {
 		error("exec: cannot write the result: %s", strerror(errno));
 		ret = EXIT_RUNTIME;
 	}
+out:
+	a->window = NULL;
 	result_release(&r);
 	return ret;
 }

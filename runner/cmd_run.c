@@ -40,8 +40,10 @@
 #include "runner/guard.h"
 #include "runner/hook.h"
 #include "runner/host.h"
+#include "runner/klock.h"
 #include "runner/param.h"
 #include "runner/plan.h"
+#include "runner/profile.h"
 #include "runner/progress.h"
 #include "runner/protocol.h"
 #include "runner/scratch.h"
@@ -355,6 +357,7 @@ static void judged_by(struct runner *r)
 static void experiment_fill(struct runner *r, const char *seed_source)
 {
 	struct experiment_row *e = &r->exp;
+	char klock[160];
 
 	memset(e, 0, sizeof(*e));
 	e->name = xstrdup(r->cfg.name ? r->cfg.name : "");
@@ -367,6 +370,8 @@ static void experiment_fill(struct runner *r, const char *seed_source)
 	e->status = xstrdup("planned");
 	e->created_at = now_realtime();
 	host_collect("/", e);
+	meta_set(e, "kernel_lock_events",
+		 klock_status(klock_backend(), klock, sizeof(klock)));
 	fs_types(r);
 	meta_set(e, "seed_source", seed_source);
 	judged_by(r);
@@ -502,6 +507,10 @@ struct one_run {
 	char err[1024];
 	double started_at;
 	char stamp[sizeof(SPAWN_NS_ENV "=") + 20]; /* the env's spawn stamp */
+	/* a directly spawned program's kernel lock counts (runner/klock.h);
+	 * contend exec counts its own runs */
+	struct klock klock;
+	bool klock_on;
 };
 
 static char **exec_argv(const struct config_entry *e, const char *scratch,
@@ -601,8 +610,12 @@ static void free_env(char **env)
  */
 static void run_started(const struct child *c, void *arg)
 {
-	(void)arg;
+	struct one_run *o = arg;
+
 	guard_publish(c->pid);
+	if (o->direct)
+		o->klock_on = klock_start(&o->klock, klock_backend(), c->pid,
+					  0) == 0;
 }
 
 /*
@@ -642,6 +655,7 @@ static int one_prepare(struct runner *r, struct one_run *o)
 	o->child.cancel_fd = r->stop_fd;
 	o->child.started = run_started;
 	o->child.kill_orphans = true;
+	o->child.started_arg = o;
 	o->envp = run_env(r->cfg.seed, o->p->seq, e->set.randomize_env,
 			  o->stamp, &o->env_pad);
 	if (e->wl->spawn)
@@ -701,6 +715,10 @@ static int one_record(struct runner *r, struct one_run *o)
 	rec.nsamples = o->res.nmetrics;
 	rec.nthreads = o->res.nthreads;
 	rec.thread_ops = o->res.thread_ops;
+	rec.tick_s = o->res.tick_s;
+	rec.tick_threads = o->res.tick_threads;
+	rec.nticks = o->res.nticks;
+	rec.timeline = o->res.timeline;
 	ret = store_run_record(r->st, o->p->run_id, &rec);
 	free(names);
 	free(values);
@@ -796,6 +814,8 @@ static int run_one(struct runner *r, const struct config_entry *e,
 			goto out;
 		o.ran = !failed;
 		o.status = one_judge(&o, failed);
+		if (o.klock_on)
+			klock_stop(&o.klock, o.status == RUN_OK ? &o.res : NULL);
 	}
 	if (e->cleanup && o.status != RUN_INTERRUPTED)
 		run_hook(r, &o, "cleanup", e->cleanup);
@@ -1103,6 +1123,56 @@ static int finish(struct runner *r, enum loop_end end)
 	return ret;
 }
 
+/* ---- profile = lock ---- */
+
+/* One configuration's unmeasured run under perf lock; its top callers. */
+static void profile_one(struct runner *r, const char *perf, size_t i)
+{
+	const struct config_entry *e = &r->cfg.entries[i];
+	char **argv = exec_argv(e, NULL, r->calibration), why[512];
+	struct profile_row *rows;
+	size_t n;
+
+	if (!r->o->quiet)
+		printf("profile: [%s] %s under perf lock contention\n",
+		       e->section, e->canon);
+	if (profile_run(perf, argv, e->set.timeout_s, r->stop_fd, &rows, &n,
+			why, sizeof(why)))
+		warning("profile of [%s] %s: %s", e->section, e->canon, why);
+	else if (store_profile_put(r->st, r->config_ids[i], rows, n) == 0 &&
+		 !r->o->quiet)
+		printf("profile: %zu contended kernel lock caller%s stored\n",
+		       n, n == 1 ? "" : "s");
+	if (!rows || !n)
+		free(rows);
+	else
+		store_profile_free(rows, n);
+	free(argv);
+}
+
+/*
+ * After the measured runs, one extra run per configuration that asks for
+ * it (profile = lock), never stored as a run.  Without perf: one message,
+ * and nothing else changes.
+ */
+static void profile_pass(struct runner *r)
+{
+	char why[256];
+	char *perf = NULL;
+	size_t i;
+
+	for (i = 0; i < r->cfg.nentries && !stop_signal; i++) {
+		if (r->cfg.entries[i].set.profile != PROFILE_LOCK)
+			continue;
+		if (!perf && !(perf = profile_find_perf(why, sizeof(why)))) {
+			warning("profile = lock: %s", why);
+			return;
+		}
+		profile_one(r, perf, i);
+	}
+	free(perf);
+}
+
 /* Pending runs, then (auto) further rounds until none is added. */
 static int execute(struct runner *r)
 {
@@ -1144,6 +1214,8 @@ static int execute(struct runner *r)
 		if (n <= 0)
 			break;
 	}
+	if (end == LOOP_DONE)
+		profile_pass(r);
 	return finish(r, end);
 }
 

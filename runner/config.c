@@ -535,6 +535,8 @@ struct setting {
 #define EXP(f) W_EXP, offsetof(struct experiment_config, f)
 #define SET(f) W_SET, offsetof(struct run_settings, f)
 
+const char *const profile_names[] = { "none", "lock", NULL };
+
 static const struct setting settings[] = {
 	{ &(const struct param_def){ "name", PT_STRING, NULL, 0, 0, NULL,
 				     "the experiment's name (required)" },
@@ -588,6 +590,12 @@ static const struct setting settings[] = {
 				     CONFIG_MAX_RUNS, NULL,
 				     "auto: most measured runs" },
 	  S_OVERRIDE, SET(max_repetitions) },
+	{ &(const struct param_def){ "profile", PT_ENUM, "none", 0, 0,
+				     profile_names,
+				     "lock: one extra, unmeasured run per "
+				     "configuration under perf lock contention, "
+				     "its top kernel locks stored" },
+	  S_OVERRIDE, SET(profile) },
 };
 
 static const struct setting *setting_find(const char *key)
@@ -656,7 +664,7 @@ static void setting_store(const struct setting *s,
 	case PT_BOOL:
 		*(bool *)(void *)field = v->b;
 		break;
-	case PT_ENUM: /* order is the only enum setting */
+	case PT_ENUM: /* order and profile: enums stored as int-sized */
 		*(enum run_order *)(void *)field = (enum run_order)v->e;
 		break;
 	case PT_STRING:

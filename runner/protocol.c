@@ -34,6 +34,11 @@ struct parse {
 	bool ended;
 	size_t nthreads, alloc;
 	uint64_t *ops;
+	/* the timeline: thread-major cells, the thread being read and how
+	 * many intervals it has so far, the count every thread must reach */
+	double tick_s;
+	uint64_t *tl;
+	size_t ncells, tl_alloc, tl_thread, tl_k, nticks;
 	char *err;
 	size_t errlen;
 };
@@ -132,6 +137,80 @@ static int parse_thread(struct parse *ps, char *rest)
 	return 0;
 }
 
+static int timeline_cell(struct parse *ps, const char *field)
+{
+	uint64_t n;
+
+	if (!is_digits(field) || parse_u64(field, &n))
+		return fail(ps, "malformed timeline count '%s'", field);
+	if (ps->ncells == PROTOCOL_MAX_TIMELINE)
+		return fail(ps, "more than %d timeline counts",
+			    PROTOCOL_MAX_TIMELINE);
+	if (ps->ncells == ps->tl_alloc) {
+		ps->tl_alloc = ps->tl_alloc ? ps->tl_alloc * 2 : 256;
+		ps->tl = xrealloc(ps->tl, ps->tl_alloc * sizeof(*ps->tl));
+	}
+	ps->tl[ps->ncells++] = n;
+	ps->tl_k++;
+	return 0;
+}
+
+/* "timeline interval S" once, then "timeline I FROM C..." in order. */
+static int parse_timeline(struct parse *ps, char *rest)
+{
+	char *save = NULL, *f1 = rest ? strtok_r(rest, " ", &save) : NULL;
+	char *f2 = f1 ? strtok_r(NULL, " ", &save) : NULL;
+	uint64_t idx, from;
+	char *c;
+
+	if (!f2)
+		return fail(ps, "'timeline' wants more fields");
+	if (!strcmp(f1, "interval")) {
+		if (ps->tick_s > 0 || parse_double(f2, &ps->tick_s) ||
+		    !(ps->tick_s > 0) || isinf(ps->tick_s))
+			return fail(ps, "bad or repeated timeline interval");
+		return 0;
+	}
+	if (!(ps->tick_s > 0))
+		return fail(ps, "timeline counts before its interval");
+	if (!is_digits(f1) || parse_u64(f1, &idx) || !is_digits(f2) ||
+	    parse_u64(f2, &from))
+		return fail(ps, "malformed timeline thread or interval index");
+	if (ps->ncells && idx == ps->tl_thread + 1 && from == 0) {
+		if (ps->tl_thread == 0)
+			ps->nticks = ps->tl_k;
+		if (ps->tl_k != ps->nticks)
+			return fail(ps, "timeline thread %zu has %zu intervals, "
+				    "not %zu", ps->tl_thread, ps->tl_k,
+				    ps->nticks);
+		ps->tl_thread++;
+		ps->tl_k = 0;
+	}
+	if (idx != ps->tl_thread || from != ps->tl_k)
+		return fail(ps, "timeline %" PRIu64 " %" PRIu64 " out of order",
+			    idx, from);
+	while ((c = strtok_r(NULL, " ", &save)))
+		if (timeline_cell(ps, c))
+			return -1;
+	return 0;
+}
+
+/* The last thread of the timeline ends with as many intervals as the first. */
+static int timeline_done(struct parse *ps)
+{
+	if (!ps->ncells)
+		return 0;
+	if (ps->tl_thread == 0)
+		ps->nticks = ps->tl_k;
+	if (ps->tl_k != ps->nticks)
+		return snprintf(ps->err, ps->errlen, "timeline thread %zu has "
+				"%zu intervals, not %zu", ps->tl_thread,
+				ps->tl_k, ps->nticks), -1;
+	result_set_timeline(ps->r, ps->tick_s, ps->tl_thread + 1, ps->nticks,
+			    ps->tl);
+	return 0;
+}
+
 static int parse_metric(struct parse *ps, const char *name, char *value)
 {
 	double v;
@@ -162,6 +241,7 @@ static const struct {
 } keywords[] = {
 	{ "end", parse_end },
 	{ "thread", parse_thread },
+	{ "timeline", parse_timeline },
 };
 
 static int parse_line(struct parse *ps, char *line)
@@ -208,7 +288,7 @@ static int parse_all(struct parse *ps, const char *buf, size_t len)
 				ps->line), -1;
 	if (isnan(result_value(ps->r, "elapsed_s")))
 		return snprintf(ps->err, ps->errlen, "no elapsed_s metric"), -1;
-	return 0;
+	return timeline_done(ps);
 }
 
 int protocol_parse(const char *buf, size_t len, struct result *r, char *err,
@@ -222,6 +302,7 @@ int protocol_parse(const char *buf, size_t len, struct result *r, char *err,
 	if (!ret)
 		result_set_threads(r, ps.nthreads, ps.ops);
 	free(ps.ops);
+	free(ps.tl);
 	return ret;
 }
 

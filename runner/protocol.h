@@ -12,6 +12,12 @@
  *                       elapsed_s is required
  *     thread I OPS      per-thread (or per-process) operation counts,
  *                       I = 0, 1, 2 ... in order, OPS an unsigned integer
+ *     timeline interval S         the timeline's interval, seconds, once,
+ *                                 before its counts (optional)
+ *     timeline I FROM C C ...     thread I's operations in intervals FROM,
+ *                                 FROM + 1, ...: threads in order, each
+ *                                 thread's intervals in order, every
+ *                                 thread as many (runner/workloads/probe.h)
  *     end               the last line
  *
  * Single spaces between fields, every line ending in '\n', nothing after
@@ -29,6 +35,7 @@
 
 #define PROTOCOL_MAX_LINE    256
 #define PROTOCOL_MAX_THREADS 65536
+#define PROTOCOL_MAX_TIMELINE (1 << 17)   /* timeline counts in all */
 /* What the runner adds to a run's metrics: room is kept for them. */
 #define PROTOCOL_RUNNER_METRICS 6
 #define PROTOCOL_MAX_METRICS (RESULT_MAX_METRICS - PROTOCOL_RUNNER_METRICS)

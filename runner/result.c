@@ -21,6 +21,7 @@ void result_init(struct result *r)
 void result_release(struct result *r)
 {
 	free(r->thread_ops);
+	free(r->timeline);
 	result_init(r);
 }
 
@@ -63,6 +64,49 @@ int result_set_threads(struct result *r, size_t n, const uint64_t *ops)
 	return 0;
 }
 
+void result_set_timeline(struct result *r, double tick_s, size_t nthreads,
+			 size_t nticks, const uint64_t *ops)
+{
+	free(r->timeline);
+	r->timeline = NULL;
+	r->tick_s = tick_s;
+	r->tick_threads = nthreads;
+	r->nticks = nthreads ? nticks : 0;
+	if (!r->nticks)
+		return;
+	r->timeline = xcalloc(nthreads * nticks, sizeof(*ops));
+	memcpy(r->timeline, ops, nthreads * nticks * sizeof(*ops));
+}
+
+/*
+ * "timeline I FROM C C C ...": thread I's counts of intervals FROM on, as
+ * many as fit in a protocol line (TIMELINE_LINE bytes).
+ */
+#define TIMELINE_LINE 240
+
+static void print_timeline(FILE *f, const struct result *r)
+{
+	size_t t, k;
+
+	if (!r->nticks)
+		return;
+	fprintf(f, "timeline interval %.17g\n", r->tick_s);
+	for (t = 0; t < r->tick_threads; t++) {
+		const uint64_t *row = r->timeline + t * r->nticks;
+
+		for (k = 0; k < r->nticks;) {
+			char line[TIMELINE_LINE + 32];
+			int at = snprintf(line, sizeof(line), "timeline %zu %zu",
+					  t, k);
+
+			while (k < r->nticks && at < TIMELINE_LINE)
+				at += snprintf(line + at, sizeof(line) - (size_t)at,
+					       " %" PRIu64, row[k++]);
+			fprintf(f, "%s\n", line);
+		}
+	}
+}
+
 int result_fail(struct result *r, const char *fmt, ...)
 {
 	va_list ap;
@@ -87,6 +131,7 @@ int result_print(const struct result *r, int fd)
 			r->metrics[i].value);
 	for (i = 0; i < r->nthreads; i++)
 		fprintf(f, "thread %zu %" PRIu64 "\n", i, r->thread_ops[i]);
+	print_timeline(f, r);
 	fprintf(f, "end\n");
 	ret = ferror(f) ? -1 : 0;
 	if (fclose(f))

@@ -69,6 +69,17 @@ struct wl_member {
 };
 
 /*
+ * The measured window's marks, for instruments that count only inside it
+ * (runner/klock.h).  A workload with a window calls window_mark(a, true)
+ * just before it releases its workers and window_mark(a, false) as soon as
+ * the last has finished; one without (command) never calls it.
+ */
+struct run_window {
+	void (*mark)(void *ctx, bool open);
+	void *ctx;
+};
+
+/*
  * Arguments of one run: the workload's own parameters, in table order, and
  * the harness parameters every workload honours.
  */
@@ -82,9 +93,16 @@ struct wl_args {
 	bool has_cpus;
 	cpu_set_t cpus;        /* affinity of the run (already applied by exec) */
 	const char *scratch;   /* private directory for WL_SCRATCH workloads */
+	const struct run_window *window; /* NULL: nothing watches the window */
 	double loops_per_us;   /* the experiment's busy-loop calibration;
 				  0: measure it if needed (harness.h) */
 };
+
+static inline void window_mark(const struct wl_args *a, bool open)
+{
+	if (a->window)
+		a->window->mark(a->window->ctx, open);
+}
 
 #define RESULT_MAX_METRICS 64
 #define METRIC_NAME_MAX 48
@@ -100,6 +118,14 @@ struct result {
 	struct metric metrics[RESULT_MAX_METRICS];
 	size_t nthreads;
 	uint64_t *thread_ops;   /* malloc'd by result_set_threads() */
+	/*
+	 * Per-thread operations in fixed intervals of tick_s seconds
+	 * (runner/workloads/probe.h), thread-major: thread t's count in
+	 * interval k is timeline[t * nticks + k].  nticks 0: none recorded.
+	 */
+	double tick_s;
+	size_t tick_threads, nticks;
+	uint64_t *timeline;     /* malloc'd by result_set_timeline() */
 	char error[512];        /* why the run failed, when run() returns -1 */
 };
 
@@ -210,10 +236,13 @@ int result_add(struct result *r, const char *name, double value);
 /* The value of a metric, NAN when absent. */
 double result_value(const struct result *r, const char *name);
 int result_set_threads(struct result *r, size_t n, const uint64_t *ops);
+void result_set_timeline(struct result *r, double tick_s, size_t nthreads,
+			 size_t nticks, const uint64_t *ops);
 /* Sets r->error printf-style and returns -1, for `return result_fail(...)`. */
 int result_fail(struct result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Prints the exec protocol: "name value" lines, "thread I OPS", "end". */
+/* Prints the exec protocol: "name value" lines, "thread I OPS", the
+ * timeline lines, "end" (runner/protocol.h). */
 int result_print(const struct result *r, int fd);
 
 /*

@@ -781,6 +781,64 @@ static void test_misleading_fallback(void **state)
 }
 
 /*
+ * Runs of a workload with no user-space lock counter (creat): throughput
+ * and the kernel's contended locks only, elapsed_s = 2.
+ */
+static void add_kernel_runs(struct fixture *fx, size_t n, double tput,
+			    double klock)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		double t = tput * (1 + 0.015 * z(i, 0));
+		double k = klock * (1 + 0.02 * z(i, 7));
+		char m[256];
+
+		snprintf(m, sizeof(m), "throughput=%.17g elapsed_s=2 ops=%.17g "
+			 "klock_contended=%.17g klock_contended_per_op=%.17g",
+			 t, 2 * t, k, k / (2 * t));
+		fx_run(fx, false, RUN_OK, m, fair2, 2);
+	}
+}
+
+/*
+ * creat, reuse = no -> yes: throughput 100k -> 150k ops/s while the
+ * kernel's contended locks fall 8000 -> 2000 a run, 4000/s -> 1000/s
+ * (-75%): misleading, judged on kernel lock contentions/s.  The same gain
+ * with kernel contentions per second flat (8000 -> 8200 a run) but per
+ * operation down (0.04 -> 0.027) is contention-coupled.
+ */
+static void test_misleading_kernel(void **state)
+{
+	struct fixture fx;
+	struct analysis a;
+	const struct flag *f;
+
+	(void)state;
+	fx_init(&fx, "kernel");
+	fx_config(&fx, "c", "creat", "processes=2 reuse=no runtime=2");
+	add_kernel_runs(&fx, 10, 100e3, 8000);
+	fx_config(&fx, "c", "creat", "processes=2 reuse=yes runtime=2");
+	add_kernel_runs(&fx, 10, 150e3, 2000);
+	fx_config(&fx, "d", "creat", "processes=2 reuse=no runtime=2");
+	add_kernel_runs(&fx, 10, 100e3, 8000);
+	fx_config(&fx, "d", "creat", "processes=2 reuse=yes runtime=2");
+	add_kernel_runs(&fx, 10, 150e3, 8200);
+	analyse(&fx, NULL, &a);
+	f = find_flag(&a, 1, "misleading-throughput");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "kernel lock contentions/s"));
+	assert_near(flag_value(f, "rate_change_pct"), -75, 1.0);
+	assert_near(flag_value(f, "rate_a"), 4000, 40);
+	assert_null(find_flag(&a, 3, "misleading-throughput"));
+	f = find_flag(&a, 3, "contention-coupled");
+	assert_non_null(f);
+	assert_near(flag_value(f, "rate_change_pct"), 2.5, 1.0);
+	assert_true(flag_value(f, "contention_p") < 0.05);
+	done(&fx, &a);
+}
+
+/*
  * One configuration in two pairs judged on different rates: with C (no
  * hand-off counts) on contended acquisitions/s, with B on hand-offs/s.
  * The series of A are loaded once and shared, so the first pair's choice
@@ -1048,6 +1106,36 @@ static void test_correlation_section(void **state)
 	done(&fx, &a);
 }
 
+/*
+ * Kernel contention rate joins the correlations: klock_contended 10..50 a
+ * run over elapsed_s = 2 is 5..25/s, against the same throughputs as
+ * above; a linear map of x leaves r as computed there, 6 / sqrt(60).
+ */
+static void test_correlation_klock(void **state)
+{
+	static const double y[5] = { 2, 4, 5, 4, 5 };
+	struct fixture fx;
+	struct analysis a;
+	size_t i;
+
+	(void)state;
+	fx_init(&fx, "corr-klock");
+	fx_config(&fx, "s", "chat", "mode=threads");
+	for (i = 0; i < 5; i++) {
+		char m[96];
+
+		snprintf(m, sizeof(m), "throughput=%g elapsed_s=2 "
+			 "klock_contended=%g", y[i], 10.0 * (double)(i + 1));
+		fx_run(&fx, false, RUN_OK, m, fair2, 2);
+	}
+	analyse(&fx, NULL, &a);
+	assert_int_equal(a.ncorr, 1);
+	assert_string_equal(a.corr[0].x, "klock_rate");
+	assert_near(a.corr[0].pearson.r, 6 / sqrt(60), 1e-9);
+	assert_near(a.corr[0].spearman.r, 7 / sqrt(90), 1e-9);
+	done(&fx, &a);
+}
+
 /* Per-configuration rows appear from n = 8, with all three x. */
 static void test_correlation_per_config(void **state)
 {
@@ -1099,6 +1187,8 @@ int main(void)
 		cmocka_unit_test(test_unfair_share_and_near_miss),
 		cmocka_unit_test(test_few_runs),
 		cmocka_unit_test(test_misleading_lockdep),
+		cmocka_unit_test(test_misleading_kernel),
+		cmocka_unit_test(test_correlation_klock),
 		cmocka_unit_test(test_genuine_speedup),
 		cmocka_unit_test(test_misleading_threshold),
 		cmocka_unit_test(test_misleading_not_a_pair),

@@ -89,6 +89,25 @@ static const struct pcase cases[] = {
 	{ "no elapsed_s", "ops 1\nend\n", 0, -1, "no elapsed_s", 0, 0 },
 	{ "the runner's metric", "elapsed_s 1\nuser_s 2\nend\n", 0, -1,
 	  "line 2: metric 'user_s' is the runner's to measure", 0, 0 },
+	{ "timeline", "elapsed_s 1\ntimeline interval 0.01\ntimeline 0 0 5 6\n"
+	  "timeline 0 2 7\ntimeline 1 0 1 2 3\nend\n", 0, 0, NULL, 1, 0 },
+	{ "timeline without interval", "elapsed_s 1\ntimeline 0 0 5\nend\n", 0,
+	  -1, "before its interval", 0, 0 },
+	{ "timeline interval twice", "elapsed_s 1\ntimeline interval 1\n"
+	  "timeline interval 1\nend\n", 0, -1, "repeated timeline interval", 0,
+	  0 },
+	{ "timeline interval 0", "elapsed_s 1\ntimeline interval 0\nend\n", 0,
+	  -1, "bad or repeated", 0, 0 },
+	{ "timeline gap", "elapsed_s 1\ntimeline interval 1\ntimeline 0 0 5\n"
+	  "timeline 0 2 7\nend\n", 0, -1, "timeline 0 2 out of order", 0, 0 },
+	{ "timeline threads uneven", "elapsed_s 1\ntimeline interval 1\n"
+	  "timeline 0 0 5 6\ntimeline 1 0 7\nend\n", 0, -1,
+	  "timeline thread 1 has 1 intervals, not 2", 0, 0 },
+	{ "timeline thread skipped", "elapsed_s 1\ntimeline interval 1\n"
+	  "timeline 0 0 5\ntimeline 2 0 7\nend\n", 0, -1, "out of order", 0,
+	  0 },
+	{ "timeline bad count", "elapsed_s 1\ntimeline interval 1\n"
+	  "timeline 0 0 -5\nend\n", 0, -1, "malformed timeline count", 0, 0 },
 };
 
 static void test_table(void **state)
@@ -147,6 +166,40 @@ static void test_round_trip(void **state)
 	}
 	assert_int_equal(in.nthreads, 3);
 	assert_memory_equal(in.thread_ops, ops, sizeof(ops));
+	result_release(&out);
+	result_release(&in);
+}
+
+/* A timeline longer than a protocol line comes back whole. */
+static void test_timeline_round_trip(void **state)
+{
+	enum { THREADS = 3, TICKS = 200 };
+	static uint64_t tl[THREADS * TICKS];
+	static char buf[65536];
+	struct result out, in;
+	char err[256];
+	int fds[2];
+	ssize_t n, got = 0;
+
+	(void)state;
+	for (size_t i = 0; i < THREADS * TICKS; i++)
+		tl[i] = i * 7919u * 1000003u;
+	result_init(&out);
+	result_add(&out, "elapsed_s", 2);
+	result_set_timeline(&out, 0.01, THREADS, TICKS, tl);
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(result_print(&out, fds[1]), 0);
+	close(fds[1]);
+	while ((n = read(fds[0], buf + got, sizeof(buf) - (size_t)got)) > 0)
+		got += n;
+	close(fds[0]);
+	assert_true(got > 0 && (size_t)got < sizeof(buf));
+	assert_int_equal(protocol_parse(buf, (size_t)got, &in, err,
+					sizeof(err)), 0);
+	assert_int_equal(in.tick_threads, THREADS);
+	assert_int_equal(in.nticks, TICKS);
+	assert_float_equal(in.tick_s, 0.01, 0);
+	assert_memory_equal(in.timeline, tl, sizeof(tl));
 	result_release(&out);
 	result_release(&in);
 }
@@ -245,6 +298,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_timeline_round_trip),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_spawn_stamp),
 	};

@@ -263,7 +263,7 @@ static void newer_schema_refused(void **state)
 	build_file(c->path, &plain);
 	raw_exec(c->path, "PRAGMA user_version = 99");
 	before = slurp(c->path, &n);
-	refuse_all_modes(c->path, "written by a newer contend (schema 99 > 1)");
+	refuse_all_modes(c->path, "written by a newer contend (schema 99 > 2)");
 	assert_file_holds(c->path, before, n);
 	free(before);
 }
@@ -570,6 +570,111 @@ static struct store *fixture_in_memory(int64_t *id, int64_t *run)
 	*id = fx_build(s, &plain);
 	fixture_runs(s, *id, run);
 	return s;
+}
+
+/*
+ * A schema 1 database (as contend wrote before the timeline and profile
+ * tables): read-only it is left as it is and has no timelines; opened to
+ * write it is upgraded in place, its data kept.
+ */
+static void schema_1_upgraded(void **state)
+{
+	struct ctx *c = *state;
+	struct run_timeline *t;
+	struct store *s;
+	size_t n;
+	int64_t id = build_file(c->path, &plain);
+
+	raw_exec(c->path, "DROP TABLE run_timeline; DROP TABLE config_profile;"
+			  " PRAGMA user_version = 1");
+	assert_int_equal(store_open(c->path, STORE_RDONLY, &s), 0);
+	assert_int_equal(store_version(s), 1);
+	load_and_check(s, id, &plain);
+	assert_int_equal(store_load_timelines(s, id, 1, &t, &n), 0);
+	assert_int_equal(n, 0);
+	store_close(s);
+	assert_int_equal(store_open(c->path, 0, &s), 0);
+	assert_int_equal(store_version(s), 2);
+	assert_int_equal(raw_int(store_db(s), "PRAGMA user_version"), 2);
+	assert_int_equal(raw_int(store_db(s), "SELECT count(*) FROM sqlite_schema"
+					      " WHERE name IN ('run_timeline',"
+					      " 'config_profile')"), 2);
+	load_and_check(s, id, &plain);
+	store_close(s);
+}
+
+/* A run's timeline is stored with it, loaded by configuration, replaced. */
+static void timeline_roundtrip(void **state)
+{
+	static const uint64_t tl[6] = { 5, 0, UINT64_MAX >> 1, 0, 6, 1 };
+	struct run_record r = { 0 };
+	struct run_timeline *t;
+	struct store *s;
+	struct dataset d;
+	int64_t run[FX_NRUNS] = { 0 }, id, config;
+	size_t n;
+
+	(void)state;
+	s = fixture_in_memory(&id, run);
+	r.status = RUN_OK;
+	r.env_pad = -1;
+	r.tick_s = 0.01;
+	r.tick_threads = 2;
+	r.nticks = 3;
+	r.timeline = tl;
+	assert_int_equal(store_run_record(s, run[0], &r), 0);
+	assert_int_equal(store_load(s, id, &d), 0);
+	config = d.configs[fx_runs[0].config].id;
+	dataset_release(&d);
+	assert_int_equal(store_load_timelines(s, id, config, &t, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(t[0].run_id, run[0]);
+	assert_int_equal(t[0].threads, 2);
+	assert_int_equal(t[0].nticks, 3);
+	assert_true(fx_same(t[0].interval_s, 0.01));
+	assert_memory_equal(t[0].ops, tl, sizeof(tl));
+	store_timelines_free(t, n);
+	/* the other configuration has none */
+	assert_int_equal(store_load_timelines(s, id, config == 1 ? 2 : 1, &t,
+					      &n), 0);
+	assert_int_equal(n, 0);
+	/* recorded again without one: gone */
+	r.nticks = 0;
+	assert_int_equal(store_run_record(s, run[0], &r), 0);
+	assert_int_equal(store_load_timelines(s, id, config, &t, &n), 0);
+	assert_int_equal(n, 0);
+	store_close(s);
+}
+
+static void profile_roundtrip(void **state)
+{
+	const struct profile_row rows[2] = {
+		{ 0, (char *)"do_futex+0x183", (char *)"spinlock", 13502,
+		  0.0535, 90.05e-6 },
+		{ 0, (char *)"osq_lock+0x4a", (char *)"mutex", 12, 68e-6, 8e-6 },
+	};
+	struct profile_row *p;
+	struct store *s;
+	int64_t run[FX_NRUNS] = { 0 }, id;
+	size_t n;
+
+	(void)state;
+	s = fixture_in_memory(&id, run);
+	assert_int_equal(store_profile_put(s, 2, rows, 2), 0);
+	assert_int_equal(store_profile_put(s, 1, rows + 1, 1), 0);
+	assert_int_equal(store_profile_put(s, 2, rows, 2), 0); /* replaces */
+	assert_int_equal(store_load_profile(s, id, &p, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(p[0].config_id, 1);
+	assert_string_equal(p[0].caller, "osq_lock+0x4a");
+	assert_int_equal(p[1].config_id, 2);
+	assert_string_equal(p[1].caller, "do_futex+0x183");
+	assert_string_equal(p[1].lock_type, "spinlock");
+	assert_int_equal(p[1].contended, 13502);
+	assert_true(fx_same(p[1].wait_s, 0.0535));
+	assert_string_equal(p[2].caller, "osq_lock+0x4a");
+	store_profile_free(p, n);
+	store_close(s);
 }
 
 static void pending_runs(void **state)
@@ -1269,6 +1374,10 @@ int main(void)
 		cmocka_unit_test(uuid_v4),
 		cmocka_unit_test(experiment_status),
 		cmocka_unit_test(pending_runs),
+		cmocka_unit_test_setup_teardown(schema_1_upgraded, setup,
+						tmpdir_teardown),
+		cmocka_unit_test(timeline_roundtrip),
+		cmocka_unit_test(profile_roundtrip),
 		cmocka_unit_test(rerecord_replaces_samples),
 		cmocka_unit_test(failed_record_rolls_back),
 		cmocka_unit_test(nan_is_absent),

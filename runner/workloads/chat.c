@@ -462,14 +462,17 @@ static int chat_run(const struct wl_args *a, struct result *r)
 	if (chat_open(&c, r))
 		goto out;
 	started = !chat_start(&c, a->v[P_MODE].e == MODE_THREADS, t, x, r);
+	window_mark(a, true);
 	/* Clock first: released tasks may finish before we run again. */
 	t0 = now_monotonic();
 	if (started)
 		gate_release(&c.sh->gate, GATE_OPEN);
 	if (task_reap_all(t, n, why, sizeof(why)) || c.sh->failed) {
+		window_mark(a, false);
 		result_fail(r, "chat: %s", c.sh->failed ? c.sh->error : why);
 		goto out;
 	}
+	window_mark(a, false);
 	if (started)
 		ret = chat_report(&c, t0, r);
 out:

@@ -241,6 +241,7 @@ static int creat_measure(const struct wl_args *a, int dfd, struct result *r)
 	slots = (struct slot *)sh + 1;   /* the header takes the first slot */
 	lockstat_read(&before);
 	started = !start_all(t, w, n, &c, slots, a, r);
+	window_mark(a, true);
 	/* Clock first: released children may finish before we run again. */
 	t0 = now_monotonic();
 	if (started)
@@ -251,9 +252,11 @@ static int creat_measure(const struct wl_args *a, int dfd, struct result *r)
 		t1 = now_monotonic();
 	}
 	if (task_reap_all(t, n, why, sizeof(why))) {
+		window_mark(a, false);
 		creat_failure(r, slots, n, why);
 		goto out;
 	}
+	window_mark(a, false);
 	if (!started)
 		goto out;
 	creat_report(r, slots, n, window_end(a, slots, n, t1) - t0);

@@ -112,22 +112,29 @@ struct fctx {
 	struct fgroup *groups;
 };
 
-/* The worker's loop; fixed (jobs or runtime) is a constant in each copy. */
+/*
+ * The worker's loop; fixed (jobs or runtime) and probed (probe.h) are
+ * constants in each copy.
+ */
 static inline __attribute__((always_inline)) void
-fmutex_loop(struct worker *w, const bool fixed)
+fmutex_loop(struct worker *w, const bool fixed, const bool probed)
 {
 	const struct fctx *x = w->ctx;
 	struct fgroup *g = &x->groups[w->id / x->cfg.per_group];
 	struct slot *st = w->slot;
+	struct probe *pr = probed ? &x->cfg.probes[w->id] : NULL;
+	uint64_t left = probed ? probe_every(pr) : 0;
 	const uint64_t hold = x->cfg.hold, outside = x->cfg.outside;
 	uint64_t done = 0, handoffs = 0, last = 0;
 	const atomic_int *const stop = w->stop;
 	const uint64_t jobs = w->jobs;
 
 	while (locks_continue(stop, jobs, fixed, done)) {
-		uint64_t c;
+		uint64_t c, t0 = probed ? probe_begin(pr, &left) : 0;
 
 		fmutex_lock(&g->lock, st);
+		if (probed)
+			probe_end(pr, t0, done);
 		c = guarded_update(&g->data);
 		busy_loops(hold);
 		fmutex_unlock(&g->lock, st);
@@ -141,10 +148,12 @@ fmutex_loop(struct worker *w, const bool fixed)
 
 static void fmutex_worker(struct worker *w)
 {
-	if (w->jobs)
-		fmutex_loop(w, true);
+	const struct fctx *x = w->ctx;
+
+	if (x->cfg.probes)
+		w->jobs ? fmutex_loop(w, true, true) : fmutex_loop(w, false, true);
 	else
-		fmutex_loop(w, false);
+		w->jobs ? fmutex_loop(w, true, false) : fmutex_loop(w, false, false);
 }
 
 static int fmutex_run(const struct wl_args *a, struct result *r)

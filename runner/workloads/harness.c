@@ -113,6 +113,7 @@ int harness_run(const struct wl_args *a, size_t n, void (*fn)(struct worker *),
 	 * thread preempted between the two, the workers would otherwise run
 	 * longer than asked.  The window itself is the workers' (window()).
 	 */
+	window_mark(a, true);
 	t0 = now_monotonic();
 	gate_open(&gate);
 	if (!err && !a->jobs) {
@@ -121,6 +122,7 @@ int harness_run(const struct wl_args *a, size_t n, void (*fn)(struct worker *),
 	}
 	for (i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
+	window_mark(a, false);
 	if (err) {
 		result_fail(r, "pthread_create (thread %zu of %zu): %s", started,
 			    n, strerror(err));

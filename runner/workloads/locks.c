@@ -19,6 +19,9 @@ void locks_cfg_init(struct lock_cfg *c, const struct wl_args *a)
 	c->hold = locks_ns_to_loops(c, a, a->v[LP_HOLD_NS].i);
 	c->outside = (uint64_t)a->v[LP_WORKLEN].i +
 		     locks_ns_to_loops(c, a, a->v[LP_THINK_NS].i);
+	c->timeline_s = a->v[LP_TIMELINE].d;
+	c->latency_every = (uint64_t)a->v[LP_LATENCY_EVERY].i;
+	c->probes = NULL;
 }
 
 uint64_t locks_ns_to_loops(struct lock_cfg *c, const struct wl_args *a,
@@ -80,18 +83,24 @@ uint64_t locks_sum_aux(const struct slot *s, size_t n, size_t i)
 	return sum;
 }
 
-int locks_run(const struct wl_args *a, const struct lock_cfg *c,
+int locks_run(const struct wl_args *a, struct lock_cfg *c,
 	      struct lock_run *lr, struct result *r)
 {
 	uint64_t *counts = xcalloc(lr->nlocks, sizeof(*counts));
 	const char *base = lr->groups;
+	struct timeline tl = { .running = false };
 	double elapsed;
 	size_t k;
 	int ret;
 
+	if (locks_probed(c))
+		c->probes = probe_alloc(c->nworkers, c->latency_every);
 	lr->slots = harness_slots(c->nworkers);
+	if (c->timeline_s > 0)
+		timeline_start(&tl, c->probes, c->nworkers, c->timeline_s);
 	ret = harness_run(a, c->nworkers, lr->fn, lr->ctx, lr->slots,
 			  &elapsed, r);
+	timeline_stop(&tl);
 	if (ret)
 		goto out;
 	for (k = 0; k < lr->nlocks; k++) {
@@ -114,7 +123,12 @@ int locks_run(const struct wl_args *a, const struct lock_cfg *c,
 	if (c->loops_per_us > 0 && c->calibrated_work)
 		result_add(r, "loops_per_us_now",
 			   harness_speed_check());
+	timeline_report(&tl, r);
+	probe_report(c->probes, c->probes ? c->nworkers : 0, r);
 out:
+	free(tl.cum);
+	probe_free(c->probes, c->nworkers);
+	c->probes = NULL;
 	free(counts);
 	return ret;
 }

@@ -34,12 +34,14 @@
 
 #include "runner/workload.h"
 #include "runner/workloads/harness.h"
+#include "runner/workloads/probe.h"
 
 /* Most threads a lock workload will create: threads x locks. */
 #define LOCKS_MAX_THREADS 4096
 
 /* Indices of the common rows; a workload's own rows follow LP_NCOMMON. */
-enum { LP_THREADS, LP_LOCKS, LP_WORKLEN, LP_HOLD_NS, LP_THINK_NS, LP_NCOMMON };
+enum { LP_THREADS, LP_LOCKS, LP_WORKLEN, LP_HOLD_NS, LP_THINK_NS, LP_TIMELINE,
+       LP_LATENCY_EVERY, LP_NCOMMON };
 
 /*
  * The common rows, as designated initializers for the head of a workload's
@@ -58,7 +60,13 @@ enum { LP_THREADS, LP_LOCKS, LP_WORKLEN, LP_HOLD_NS, LP_THINK_NS, LP_NCOMMON };
 	[LP_HOLD_NS] = { "hold_ns", PT_INT, "0", 0, 1e9, NULL,                \
 			 "calibrated busy work inside the lock, ns" },        \
 	[LP_THINK_NS] = { "think_ns", PT_INT, "0", 0, 1e9, NULL,              \
-			  "calibrated busy work outside the lock, ns" }
+			  "calibrated busy work outside the lock, ns" },      \
+	[LP_TIMELINE] = { "timeline", PT_DURATION, "0", 0, 10, NULL,          \
+			  "record each thread's operations every interval "   \
+			  "(e.g. 10ms) for the streak figure; 0: off" },      \
+	[LP_LATENCY_EVERY] = { "latency_every", PT_INT, "0", 0, 1e9, NULL,    \
+			       "time one acquisition in N (acquire_p50_ns, " \
+			       "p99, max); 0: off" }
 
 /* The common parameters, resolved into loop counts. */
 struct lock_cfg {
@@ -70,6 +78,11 @@ struct lock_cfg {
 	double loops_per_us; /* the calibration used; 0 when none was needed
 				nor handed to the run */
 	bool calibrated_work; /* some of the work is in ns (calibrated) */
+	double timeline_s;  /* timeline interval, 0: none */
+	uint64_t latency_every;
+	/* One per worker, when either instrument is on (probe.h); the
+	 * workload runs its probed loop copy exactly when probes is set. */
+	struct probe *probes;
 };
 
 /*
@@ -157,10 +170,18 @@ struct lock_run {
 
 /*
  * Runs lr->fn in c->nworkers threads, checks mutual exclusion and reports.
+ * With timeline or latency_every set it gives c->probes for the run (the
+ * workers then take their probed loop) and reports what they recorded.
  * Returns 0, or -1 with r->error set.  lr->slots is set either way.
  */
-int locks_run(const struct wl_args *a, const struct lock_cfg *c,
+int locks_run(const struct wl_args *a, struct lock_cfg *c,
 	      struct lock_run *lr, struct result *r);
+
+/* True when the run wants the probed loop (timeline or latency_every). */
+static inline bool locks_probed(const struct lock_cfg *c)
+{
+	return c->timeline_s > 0 || c->latency_every;
+}
 
 /* Sum of slot field aux[i] over n slots. */
 uint64_t locks_sum_aux(const struct slot *s, size_t n, size_t i);

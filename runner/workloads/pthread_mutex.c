@@ -89,13 +89,17 @@ pmutex_lock_contended(struct worker *w, pthread_mutex_t *m)
  * the six callee-saved registers of x86-64, where the two counts spilled
  * ops and hand-offs to the stack in every operation (docs/PERFORMANCE.md,
  * "Fidelity").  With busy work, the one spill is a part of a longer
- * operation.
+ * operation.  probed (probe.h) adds the timeline and latency instruments;
+ * only pmutex_worker_probed runs that copy.
  */
 static inline __attribute__((always_inline)) void
-pmutex_loop(struct worker *w, const bool fixed, const bool bare)
+pmutex_loop(struct worker *w, const bool fixed, const bool bare,
+	    const bool probed)
 {
 	const struct pctx *x = w->ctx;
 	struct pgroup *g = &x->groups[w->id / x->cfg.per_group];
+	struct probe *pr = probed ? &x->cfg.probes[w->id] : NULL;
+	uint64_t left = probed ? probe_every(pr) : 0;
 	const uint64_t hold = bare ? 0 : x->cfg.hold;
 	const uint64_t outside = bare ? 0 : x->cfg.outside;
 	uint64_t done = 0, handoffs = 0, last = 0;
@@ -103,10 +107,12 @@ pmutex_loop(struct worker *w, const bool fixed, const bool bare)
 	const uint64_t jobs = w->jobs;
 
 	while (locks_continue(stop, jobs, fixed, done)) {
-		uint64_t c;
+		uint64_t c, t0 = probed ? probe_begin(pr, &left) : 0;
 
 		if (pthread_mutex_trylock(&g->lock))
 			pmutex_lock_contended(w, &g->lock);
+		if (probed)
+			probe_end(pr, t0, done);
 		c = guarded_update(&g->data);
 		/* No instruction: c becomes opaque, so the compiler keeps c
 		 * alone and not the value it was incremented from too. */
@@ -127,22 +133,31 @@ pmutex_loop(struct worker *w, const bool fixed, const bool bare)
  * with a register allocation of its own. */
 static void pmutex_worker_timed(struct worker *w)
 {
-	pmutex_loop(w, false, false);
+	pmutex_loop(w, false, false, false);
 }
 
 static void pmutex_worker_timed_bare(struct worker *w)
 {
-	pmutex_loop(w, false, true);
+	pmutex_loop(w, false, true, false);
 }
 
 static void pmutex_worker_fixed(struct worker *w)
 {
-	pmutex_loop(w, true, false);
+	pmutex_loop(w, true, false, false);
 }
 
 static void pmutex_worker_fixed_bare(struct worker *w)
 {
-	pmutex_loop(w, true, true);
+	pmutex_loop(w, true, true, false);
+}
+
+/* With timeline or latency_every (busy work or not): the instruments' copy. */
+static void pmutex_worker_probed(struct worker *w)
+{
+	if (w->jobs)
+		pmutex_loop(w, true, false, true);
+	else
+		pmutex_loop(w, false, false, true);
 }
 
 /* Indexed [fixed][bare]. */
@@ -187,8 +202,10 @@ static int pmutex_run(const struct wl_args *a, struct result *r)
 	ret = groups_init(x.groups, x.cfg.groups, kind_type[a->v[P_KIND].e], r);
 	if (ret)
 		goto out;
-	lr = (struct lock_run){ .fn = pmutex_workers[a->jobs != 0]
-						    [!x.cfg.hold && !x.cfg.outside],
+	lr = (struct lock_run){ .fn = locks_probed(&x.cfg) ?
+					pmutex_worker_probed :
+					pmutex_workers[a->jobs != 0]
+						      [!x.cfg.hold && !x.cfg.outside],
 				.ctx = &x,
 				.groups = x.groups, .nlocks = x.cfg.groups,
 				.per_lock = x.cfg.per_group,

@@ -68,12 +68,17 @@ rw_lock_contended(struct slot *st, pthread_rwlock_t *l, bool write)
 		pthread_rwlock_rdlock(l);
 }
 
-/* The worker's loop; fixed (jobs or runtime) is a constant in each copy. */
+/*
+ * The worker's loop; fixed (jobs or runtime) and probed (probe.h) are
+ * constants in each copy.
+ */
 static inline __attribute__((always_inline)) void
-rw_loop(struct worker *w, const bool fixed)
+rw_loop(struct worker *w, const bool fixed, const bool probed)
 {
 	const struct rctx *x = w->ctx;
 	struct rgroup *g = &x->groups[w->id / x->per_lock];
+	struct probe *pr = probed ? &x->cfg.probes[w->id] : NULL;
+	uint64_t left = probed ? probe_every(pr) : 0;
 	const uint64_t me = w->id + 1, hold = x->cfg.hold,
 		       outside = x->cfg.outside, below = x->write_below;
 	/* Any non-zero seed; distinct per thread. */
@@ -84,6 +89,7 @@ rw_loop(struct worker *w, const bool fixed)
 
 	while (locks_continue(stop, jobs, fixed, done)) {
 		const bool write = (xorshift64(&rng) >> 32) < below;
+		const uint64_t t0 = probed ? probe_begin(pr, &left) : 0;
 
 		if (write) {
 			if (pthread_rwlock_trywrlock(&g->lock))
@@ -95,6 +101,8 @@ rw_loop(struct worker *w, const bool fixed)
 			/* The read side reads what writers protect. */
 			seen = g->data.count;
 		}
+		if (probed)
+			probe_end(pr, t0, done);
 		busy_loops(hold);
 		pthread_rwlock_unlock(&g->lock);
 		if (write) {
@@ -112,10 +120,12 @@ rw_loop(struct worker *w, const bool fixed)
 
 static void rw_worker(struct worker *w)
 {
-	if (w->jobs)
-		rw_loop(w, true);
+	const struct rctx *x = w->ctx;
+
+	if (x->cfg.probes)
+		w->jobs ? rw_loop(w, true, true) : rw_loop(w, false, true);
 	else
-		rw_loop(w, false);
+		w->jobs ? rw_loop(w, true, false) : rw_loop(w, false, false);
 }
 
 static int groups_init(struct rgroup *g, size_t n, struct result *r)

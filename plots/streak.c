@@ -1,0 +1,249 @@
+/*
+ * streak.c - the streak figure: for each configuration whose runs recorded
+ * a timeline (`timeline = 10ms`), which thread did the operations when, in
+ * one representative run (the one of median throughput).  Time runs
+ * across, one row per thread, the colour is the thread's share of that
+ * interval's operations: a lock that changes hands shows every row busy,
+ * the lockdep effect (threads running alone in long streaks) shows one
+ * row lit at a time.  The title gives the longest streak: consecutive
+ * intervals in which one thread did STREAK_ALONE of the operations or more.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plots/plot.h"
+#include "runner/util.h"
+
+/* An interval belongs to a streak when one thread did this share or more. */
+#define STREAK_ALONE 0.9
+
+static size_t run_index(const struct dataset *d, int64_t id)
+{
+	size_t r;
+
+	for (r = 0; r < d->nruns; r++)
+		if (d->runs[r].id == id)
+			return r;
+	return d->nruns;
+}
+
+static int cmp_by_tput(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* The timeline of the measured run of median throughput, or NULL. */
+static const struct run_timeline *representative(const struct dataset *d,
+						 const struct run_timeline *t,
+						 size_t n)
+{
+	double *pair = xcalloc(2 * (n ? n : 1), sizeof(*pair));
+	int m = dataset_metric(d, "throughput");
+	const struct run_timeline *pick = NULL;
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		size_t r = run_index(d, t[i].run_id);
+
+		if (r == d->nruns || !analysis_measured(d, r) || !t[i].nticks)
+			continue;
+		pair[2 * k] = m >= 0 ? dataset_value(d, r, m) : 0;
+		pair[2 * k + 1] = (double)i;
+		k++;
+	}
+	if (k) {
+		qsort(pair, k, 2 * sizeof(*pair), cmp_by_tput);
+		pick = &t[(size_t)pair[2 * ((k - 1) / 2) + 1]];
+	}
+	free(pair);
+	return pick;
+}
+
+struct streak {
+	size_t len, thread;   /* intervals, and whose */
+};
+
+/* The longest run of intervals one thread had (nearly) to itself. */
+static struct streak longest_streak(const struct run_timeline *t)
+{
+	struct streak best = { 0, 0 }, cur = { 0, 0 };
+	size_t k, i;
+
+	for (k = 0; k < t->nticks; k++) {
+		uint64_t sum = 0, top = 0;
+		size_t who = 0;
+
+		for (i = 0; i < t->threads; i++) {
+			uint64_t v = t->ops[i * t->nticks + k];
+
+			sum += v;
+			if (v > top) {
+				top = v;
+				who = i;
+			}
+		}
+		if (sum && (double)top >= STREAK_ALONE * (double)sum) {
+			cur.len = cur.len && cur.thread == who ? cur.len + 1 : 1;
+			cur.thread = who;
+		} else {
+			cur.len = 0;
+		}
+		if (cur.len > best.len)
+			best = cur;
+	}
+	return best;
+}
+
+/* "x_ms thread share" per interval and thread, blocks by interval. */
+static void write_data(FILE *f, const struct run_timeline *t)
+{
+	size_t k, i;
+
+	fprintf(f, "# time_ms thread share_of_interval ops  (run %lld)\n",
+		(long long)t->run_id);
+	for (k = 0; k < t->nticks; k++) {
+		uint64_t sum = 0;
+
+		for (i = 0; i < t->threads; i++)
+			sum += t->ops[i * t->nticks + k];
+		for (i = 0; i < t->threads; i++) {
+			uint64_t v = t->ops[i * t->nticks + k];
+
+			/* NaN: nobody ran, drawn as the grey background */
+			fprintf(f, "%.6f %zu %.6f %llu\n",
+				1e3 * t->interval_s * ((double)k + 0.5), i,
+				sum ? (double)v / (double)sum : NAN,
+				(unsigned long long)v);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void write_script(FILE *f, const struct dataset *d, size_t c,
+			 const struct run_timeline *t, const char *base,
+			 struct streak s)
+{
+	const struct ds_config *cf = &d->configs[c];
+	int height = 240 + 18 * (int)(t->threads < 40 ? t->threads : 40);
+	char *title;
+
+	fprintf(f, "# Streak figure of experiment %lld, written by contend.\n"
+		   "# Re-render: gnuplot %s.gp   or as SVG: gnuplot -e \"fmt='svg'\" %s.gp\n",
+		(long long)d->exp.id, base, base);
+	fprintf(f, "if (!exists('fmt')) fmt = 'png'\n"
+		   "if (fmt eq 'svg') {\n"
+		   "    set terminal svg size 1000,%d dynamic noenhanced font 'sans,11' background rgb 'white'\n"
+		   "    set output '%s.svg'\n"
+		   "} else {\n"
+		   "    set terminal pngcairo size 1000,%d noenhanced font 'sans,10'\n"
+		   "    set output '%s.png'\n"
+		   "}\n", height, base, height, base);
+	title = xasprintf("who ran when, config %zu [%s] %s, run %lld (median "
+			  "throughput): longest streak %.0f ms, thread %zu",
+			  c + 1, cf->section, cf->workload, (long long)t->run_id,
+			  1e3 * t->interval_s * (double)s.len, s.thread);
+	fputs("set title ", f);
+	gp_quote(f, title);
+	free(title);
+	fprintf(f, "\nset xlabel 'time in the run (ms); %g ms intervals; "
+		   "grey: no thread made progress'\n"
+		   "set ylabel 'thread'\n"
+		   "set yrange [-0.5:%zu.5]\nset ytics 1\n"
+		   "set xrange [0:%.6f]\n"
+		   "set cbrange [0:1]\n"
+		   "set cblabel 'share of ops'\n"
+		   "set object 1 rectangle from graph 0,0 to graph 1,1 behind "
+		   "fillcolor rgb '#d0d0d0' fillstyle solid noborder\n"
+		   "set palette defined (0 'white', 0.25 '#fde0c5', 0.6 '#ec7f4f', 1 '#7f1d1d')\n"
+		   "set border 3\nset tics nomirror\nunset key\n"
+		   "plot '%s.dat' using 1:2:3 with image\n",
+		1e3 * t->interval_s, t->threads - 1,
+		1e3 * t->interval_s * (double)t->nticks, base);
+}
+
+static void add_file(struct plot_set *out, const char *base, const char *title,
+		     bool rendered)
+{
+	out->files = xrealloc(out->files, (out->n + 1) * sizeof(*out->files));
+	memset(&out->files[out->n], 0, sizeof(*out->files));
+	out->files[out->n].name = xasprintf("%s.gp", base);
+	out->files[out->n].title = xstrdup(title);
+	out->files[out->n].rendered = rendered;
+	out->n++;
+}
+
+/* One configuration's figure, when its runs have timelines. */
+static int streak_config(const struct dataset *d, struct store *s, size_t c,
+			 const struct plot_opts *o, struct plot_set *out)
+{
+	struct run_timeline *t = NULL;
+	const struct run_timeline *pick;
+	char *base = xasprintf("streak-%zu", c + 1), *path = NULL, *title;
+	FILE *dat = NULL, *gp = NULL;
+	size_t n = 0;
+	bool rendered = false;
+	int ret = -1;
+
+	if (store_load_timelines(s, d->exp.id, d->configs[c].id, &t, &n))
+		goto out;
+	pick = representative(d, t, n);
+	ret = 0;
+	if (!pick)
+		goto out;
+	ret = -1;
+	path = xasprintf("%s/%s.dat", o->out_dir, base);
+	dat = fopen(path, "w");
+	free(path);
+	path = xasprintf("%s/%s.gp", o->out_dir, base);
+	gp = fopen(path, "w");
+	if (!dat || !gp) {
+		error("%s: %s", path, strerror(errno));
+		goto out;
+	}
+	write_data(dat, pick);
+	write_script(gp, d, c, pick, base, longest_streak(pick));
+	if (fclose(dat) | fclose(gp)) {
+		dat = gp = NULL;
+		error("%s: %s", path, strerror(errno));
+		goto out;
+	}
+	dat = gp = NULL;
+	ret = 0;
+	if (o->render && plot_have_gnuplot()) {
+		char *script = xasprintf("%s.gp", base);
+
+		rendered = (!o->png || !plot_render(o->out_dir, script, "png")) &&
+			   (!o->svg || !plot_render(o->out_dir, script, "svg"));
+		free(script);
+		ret = rendered ? 0 : -1;
+	}
+	title = xasprintf("streaks of configuration %zu", c + 1);
+	add_file(out, base, title, rendered);
+	free(title);
+out:
+	if (dat)
+		fclose(dat);
+	if (gp)
+		fclose(gp);
+	free(path);
+	free(base);
+	store_timelines_free(t, n);
+	return ret;
+}
+
+int plot_streaks(const struct dataset *d, struct store *s,
+		 const struct plot_opts *o, struct plot_set *out)
+{
+	size_t c;
+	int ret = 0;
+
+	for (c = 0; c < d->nconfigs; c++)
+		if (streak_config(d, s, c, o, out))
+			ret = -1;
+	return ret;
+}

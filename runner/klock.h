@@ -1,0 +1,114 @@
+/*
+ * klock.h - the kernel's own contended locks of a run, counted from the
+ * lock:contention_begin tracepoint with counting perf events (one counter
+ * per kind of lock, told apart by tracepoint filters on `flags`).
+ *
+ * Call sequence (one function pair, wherever the run's processes start):
+ *
+ *	struct klock k;
+ *	klock_start(&k, &klock_perf, 0, 0);   // before the workload forks
+ *	    ... klock_window(&k, true) ... klock_window(&k, false) ...
+ *	klock_stop(&k, &result);              // adds the klock_* metrics
+ *
+ * The counters are inherited: threads and processes the counted task
+ * creates after klock_start are counted too, and their counts are summed
+ * into the counter when they exit.  pid 0 counts the caller; a runner that
+ * has spawned a child but not yet let it exec passes the child's pid and
+ * KLOCK_ON_EXEC, so counting starts at the child's exec.  Without a window
+ * the whole run is counted; klock_window(true) restarts the counts from
+ * zero and klock_window(false) stops them, so a workload with a measured
+ * window counts exactly that.
+ *
+ * When counting is impossible (no tracepoint, no permission, ...) klock_start
+ * returns -1 with the reason in k->why, every other call does nothing and
+ * klock_stop adds no metric: the run goes on as before.
+ */
+#ifndef CONTEND_KLOCK_H
+#define CONTEND_KLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "runner/workload.h"
+
+/*
+ * The kinds counted: all contentions, and the lock types the tracepoint's
+ * flags tell apart (include/trace/events/lock.h: SPIN 1, READ 2, WRITE 4,
+ * RT 8, PERCPU 16, MUTEX 32; a spinning rwlock sets SPIN with READ or
+ * WRITE, a sleeping rwsem READ or WRITE alone, percpu-rwsem adds PERCPU).
+ */
+enum klock_kind {
+	KLOCK_ALL,
+	KLOCK_SPIN,
+	KLOCK_MUTEX,
+	KLOCK_RWSEM_READ,
+	KLOCK_RWSEM_WRITE,
+	KLOCK_RWLOCK_READ,
+	KLOCK_RWLOCK_WRITE,
+	KLOCK_RT,
+	KLOCK_NKINDS
+};
+
+/* Metric name ("klock_contended", "klock_spin", ...) and filter of a kind. */
+const char *klock_metric(enum klock_kind kind);
+const char *klock_filter(enum klock_kind kind);
+
+/*
+ * Where the counters come from: the kernel (klock_perf) or a test's fake.
+ * Each returns 0 (open: an fd) or -1; tracepoint() writes why it failed.
+ */
+struct klock_backend {
+	/* The id of lock:contention_begin, mounting tracefs if need be. */
+	long (*tracepoint)(char *why, size_t whylen);
+	/* A counting, inherited counter of pid; disabled until exec with
+	 * on_exec.  errno tells why it failed. */
+	int (*open)(long id, const char *filter, pid_t pid, bool on_exec);
+	int (*reset)(int fd);
+	int (*enable)(int fd, bool on);
+	int (*read)(int fd, uint64_t *count);
+	void (*close)(int fd);
+};
+
+extern const struct klock_backend klock_perf;
+/* klock_perf, or with KLOCK_ENV=off in the environment one that finds no
+ * tracepoint (to see a run as on a kernel without it). */
+#define KLOCK_ENV "CONTEND_KLOCK"
+const struct klock_backend *klock_backend(void);
+
+/* klock_start flags */
+#define KLOCK_ON_EXEC 0x1
+
+struct klock {
+	const struct klock_backend *be;
+	int fd[KLOCK_NKINDS];   /* -1 when that kind is not counted */
+	bool counting;
+	char why[160];          /* why not, when !counting */
+};
+
+int klock_start(struct klock *k, const struct klock_backend *be, pid_t pid,
+		unsigned flags);
+void klock_window(struct klock *k, bool open);
+/*
+ * Reads and closes the counters; adds klock_contended, one metric per
+ * kind, and klock_contended_per_op when r already holds "ops" (or "messages"); with r
+ * NULL (the run failed) only closes them.
+ * Returns 0, or -1 (nothing added) when not counting or a read failed.
+ */
+int klock_stop(struct klock *k, struct result *r);
+
+/*
+ * "yes" when klock_start would count here, else the reason, in buf: what
+ * the host metadata key kernel_lock_events records.
+ */
+const char *klock_status(const struct klock_backend *be, char *buf,
+			 size_t len);
+
+/*
+ * The window hook handed to workloads through wl_args.window: its mark()
+ * calls klock_window on k.
+ */
+void klock_hook(struct klock *k, struct run_window *w);
+
+#endif

@@ -1,0 +1,142 @@
+#!/bin/sh
+# e2e_klock.sh - kernel lock contention through the binary: with
+# CONTEND_KLOCK=off (a kernel without lock:contention_begin) runs go on as
+# before, without klock metrics, and the experiment says why; a timeline
+# run stores its timeline and `contend plot` draws its streak figure;
+# profile = lock without perf says so and changes nothing else, with perf
+# it stores and reports the callers; with the tracepoint usable,
+# futex-mutex at 2 threads and chat as threads count kernel contentions.
+# Presence and sign only.
+NAME=e2e_klock
+. "$(dirname "$0")/lib.sh"
+
+value() {
+	awk -v m="$2" '$1 == m { print $2 }' "$1"
+}
+
+cat > "$tmp/k.ini" <<'INI'
+[experiment]
+name        = klock
+repetitions = 2
+runtime     = 50ms
+
+[workload fm]
+type    = futex-mutex
+threads = 2
+INI
+
+# ---- as on a kernel without the tracepoint ----
+CONTEND_KLOCK=off "$CONTEND" exec futex-mutex threads=2 runtime=30ms \
+	> "$tmp/off" 2> "$tmp/err" || fail "exec off: $(cat "$tmp/err")"
+[ -n "$(value "$tmp/off" throughput)" ] || fail "exec off: no throughput"
+grep -q '^klock_' "$tmp/off" && fail "exec off printed klock metrics"
+CONTEND_KLOCK=off "$CONTEND" run "$tmp/k.ini" --db "$tmp/off.db" --quiet \
+	> /dev/null 2>&1 || fail "run off failed"
+expect "kernel_lock_events off" "no tracepoint: disabled by CONTEND_KLOCK=off" \
+	"$(q "$tmp/off.db" "SELECT value FROM experiment_meta
+			   WHERE key = 'kernel_lock_events'")"
+expect "ok runs off" 2 "$(q "$tmp/off.db" "SELECT count(*) FROM runs
+			   WHERE status = 'ok' AND warmup = 0")"
+expect "klock samples off" 0 "$(q "$tmp/off.db" "SELECT count(*) FROM samples
+			   WHERE metric LIKE 'klock%'")"
+
+# ---- the timeline and its figure ----
+cat > "$tmp/t.ini" <<'INI'
+[experiment]
+name        = timeline
+repetitions = 2
+warmup      = 0
+runtime     = 100ms
+
+[workload tl]
+type          = pthread-mutex
+threads       = 2
+timeline      = 5ms
+latency_every = 100
+INI
+"$CONTEND" run "$tmp/t.ini" --db "$tmp/t.db" --quiet > /dev/null 2>&1 ||
+	fail "timeline run failed"
+expect "timelines stored" 2 "$(q "$tmp/t.db" "SELECT count(*) FROM run_timeline
+			   WHERE threads = 2 AND length(ops) > 2")"
+expect "latency sampled" 2 "$(q "$tmp/t.db" "SELECT count(*) FROM samples
+			   WHERE metric = 'acquire_p99_ns' AND value > 0")"
+if command -v gnuplot > /dev/null 2>&1; then
+	"$CONTEND" plot --db "$tmp/t.db" --out "$tmp/plots" > "$tmp/out" 2>&1 ||
+		fail "plot failed: $(cat "$tmp/out")"
+	[ -s "$tmp/plots/streak-1.png" ] || fail "no streak figure"
+fi
+
+# ---- profile = lock without perf: a message, nothing else changes ----
+# chat: a workload that always contends the kernel's locks, so the
+# profile run has callers to store even on a quiet machine
+cat > "$tmp/p.ini" <<'INI'
+[experiment]
+name        = profile
+repetitions = 1
+warmup      = 0
+profile     = lock
+
+[workload chat]
+type = chat
+mode = threads
+INI
+PATH=/nonexistent "$CONTEND" run "$tmp/p.ini" --db "$tmp/np.db" --quiet \
+	> /dev/null 2> "$tmp/err" || fail "run without perf failed"
+grep -q "perf is not installed" "$tmp/err" ||
+	fail "no message without perf: $(cat "$tmp/err")"
+expect "ok runs without perf" 1 "$(q "$tmp/np.db" "SELECT count(*) FROM runs
+			   WHERE status = 'ok' AND warmup = 0")"
+expect "no profile without perf" 0 "$(q "$tmp/np.db" "SELECT count(*)
+			   FROM config_profile")"
+
+# ---- this kernel ----
+"$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null 2>&1 ||
+	fail "run failed"
+status=$(q "$tmp/on.db" "SELECT value FROM experiment_meta
+			 WHERE key = 'kernel_lock_events'")
+[ -n "$status" ] || fail "no kernel_lock_events key"
+if [ "$status" != yes ]; then
+	echo "$NAME: SKIP (live part): kernel lock events unavailable: $status"
+	[ "$fails" -eq 0 ]
+	exit
+fi
+expect "klock samples" 2 "$(q "$tmp/on.db" "SELECT count(*) FROM samples
+			 JOIN runs ON runs.id = run_id
+			 WHERE metric = 'klock_contended' AND warmup = 0")"
+# Whether two threads contend in a given run depends on the machine's
+# other load (both may never run at once): up to three tries each.
+for w in "futex-mutex threads=2 runtime=300ms" "chat mode=threads"; do
+	n=0
+	for try in 1 2 3; do
+		# shellcheck disable=SC2086
+		"$CONTEND" exec $w > "$tmp/out" 2> "$tmp/err" ||
+			fail "exec $w: $(cat "$tmp/err")"
+		n=$(value "$tmp/out" klock_contended)
+		[ -n "$n" ] || { fail "exec $w: no klock_contended"; break; }
+		awk -v n="$n" 'BEGIN { exit !(n > 0) }' && break
+	done
+	awk -v n="${n:-0}" 'BEGIN { exit !(n > 0) }' ||
+		fail "exec $w: klock_contended $n, not > 0 in $try tries"
+	for m in klock_spin klock_mutex klock_rwsem_read klock_rwsem_write \
+		 klock_rwlock_read klock_rwlock_write klock_contended_per_op; do
+		[ -n "$(value "$tmp/out" "$m")" ] || fail "exec $w: no $m"
+	done
+done
+if command -v perf > /dev/null 2>&1; then
+	"$CONTEND" run "$tmp/p.ini" --db "$tmp/p.db" --quiet > /dev/null \
+		2> "$tmp/err" || fail "profile run failed: $(cat "$tmp/err")"
+	n=$(q "$tmp/p.db" "SELECT count(*) FROM config_profile")
+	[ "$n" -gt 0 ] || fail "profile = lock stored no caller: $(cat "$tmp/err")"
+	"$CONTEND" report --db "$tmp/p.db" > "$tmp/out" 2>&1
+	grep -q "kernel/op" "$tmp/out" ||
+		fail "the summary has no kernel/op column"
+	"$CONTEND" report --db "$tmp/p.db" --verbose > "$tmp/out" 2>&1
+	grep -q "kernel locks by caller" "$tmp/out" ||
+		fail "report --verbose does not show the profile"
+	"$CONTEND" report --db "$tmp/p.db" --html "$tmp/html" > /dev/null 2>&1
+	grep -q "Kernel locks by caller" "$tmp/html/report.html" ||
+		fail "the HTML report does not show the profile"
+else
+	echo "$NAME: SKIP (profile with perf): perf not installed"
+fi
+[ "$fails" -eq 0 ]

@@ -1,0 +1,178 @@
+/*
+ * test_streak.c - the per-thread timeline from storage to the streak
+ * figure: a run of a fake workload (noop) recorded with a known timeline,
+ * loaded back, and its figure's data and script checked against values
+ * worked out by hand; rendered when gnuplot is installed.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "plots/plot.h"
+#include "tests/store_fixture.h"
+#include "tests/tmpdir.h"
+
+static const struct fx_names names = { "streak", "", "a", "b", "boom" };
+
+/*
+ * Two threads, five 10 ms intervals.  Shares of thread 0: 1, 1, 10/11 =
+ * 0.909 (>= 0.9: still alone), 0, 0.5; thread 1: 0, 0, 1/11, 1, 0.5.  The
+ * longest streak is intervals 0-2, thread 0: 30 ms.
+ */
+static const uint64_t tl[10] = { 10, 10, 10, 0, 5, 0, 0, 1, 10, 5 };
+
+struct env {
+	char dir[64];   /* first: see tmpdir_teardown */
+	struct store *s;
+	struct dataset d;
+	int64_t id;
+};
+
+/*
+ * Records a 2-thread timeline of nticks intervals for the run of seq 2, a
+ * measured ok run of configuration 0 (store_fixture.h).
+ */
+static int record_timeline(struct env *e, double tick_s, size_t nticks,
+			   const uint64_t *ops)
+{
+	struct run_record r = { 0 };
+	size_t k;
+
+	for (k = 0; k < e->d.nruns && e->d.runs[k].seq != 2; k++)
+		;
+	r.status = RUN_OK;
+	r.env_pad = -1;
+	r.tick_s = tick_s;
+	r.tick_threads = 2;
+	r.nticks = nticks;
+	r.timeline = ops;
+	return store_run_record(e->s, e->d.runs[k].id, &r);
+}
+
+static int setup(void **state)
+{
+	struct env *e = calloc(1, sizeof(*e));
+
+	if (!e || tmpdir_create(e->dir, sizeof(e->dir), "streak"))
+		return -1;
+	if (store_open(":memory:", STORE_CREATE, &e->s))
+		return -1;
+	e->id = fx_build(e->s, &names);
+	if (e->id < 0 || store_load(e->s, e->id, &e->d) ||
+	    record_timeline(e, 0.01, 5, tl))
+		return -1;
+	*state = e;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct env *e = *state;
+
+	dataset_release(&e->d);
+	store_close(e->s);
+	return tmpdir_teardown(state);
+}
+
+static char *slurp(const char *dir, const char *name)
+{
+	char path[128];
+	FILE *f;
+	char *buf = calloc(1, 65536);
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(buf);
+	assert_true(fread(buf, 1, 65535, f) > 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_data_and_script(void **state)
+{
+	struct env *e = *state;
+	struct plot_opts o = { .out_dir = e->dir, .png = true, .render = false };
+	struct plot_set set = { 0 };
+	char *dat, *gp;
+
+	assert_int_equal(plot_streaks(&e->d, e->s, &o, &set), 0);
+	/* only configuration 1 (index 0) has a timeline */
+	assert_int_equal(set.n, 1);
+	assert_string_equal(set.files[0].name, "streak-1.gp");
+	dat = slurp(e->dir, "streak-1.dat");
+	assert_non_null(strstr(dat, "5.000000 0 1.000000 10\n"
+				    "5.000000 1 0.000000 0\n\n"
+				    "15.000000 0 1.000000 10\n"));
+	assert_non_null(strstr(dat, "25.000000 0 0.909091 10\n"
+				    "25.000000 1 0.090909 1\n"));
+	assert_non_null(strstr(dat, "45.000000 0 0.500000 5\n"
+				    "45.000000 1 0.500000 5\n"));
+	gp = slurp(e->dir, "streak-1.gp");
+	assert_non_null(strstr(gp, "longest streak 30 ms, thread 0"));
+	assert_non_null(strstr(gp, "with image"));
+	assert_non_null(strstr(gp, "set xrange [0:50.000000]"));
+	free(dat);
+	free(gp);
+	plot_set_release(&set);
+}
+
+/* An interval in which nobody ran is NaN, drawn as the background. */
+static void test_idle_interval(void **state)
+{
+	static const uint64_t idle[4] = { 3, 0, 1, 0 };
+	struct env *e = *state;
+	struct plot_opts o = { .out_dir = e->dir, .png = true, .render = false };
+	struct plot_set set = { 0 };
+	char *dat;
+
+	assert_int_equal(record_timeline(e, 0.002, 2, idle), 0);
+	assert_int_equal(plot_streaks(&e->d, e->s, &o, &set), 0);
+	dat = slurp(e->dir, "streak-1.dat");
+	assert_non_null(strstr(dat, "1.000000 0 0.750000 3\n"
+				    "1.000000 1 0.250000 1\n\n"));
+	assert_non_null(strstr(dat, "3.000000 0 nan 0\n3.000000 1 nan 0\n"));
+	free(dat);
+	plot_set_release(&set);
+}
+
+static void test_render(void **state)
+{
+	struct env *e = *state;
+	struct plot_opts o = { .out_dir = e->dir, .png = true, .render = true };
+	struct plot_set set = { 0 };
+	char path[128];
+	struct stat st;
+
+	if (!plot_have_gnuplot()) {
+		printf("skipped: gnuplot is not installed\n");
+		skip();
+	}
+	assert_int_equal(plot_streaks(&e->d, e->s, &o, &set), 0);
+	assert_true(set.files[0].rendered);
+	snprintf(path, sizeof(path), "%s/streak-1.png", e->dir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_size > 1000);
+	plot_set_release(&set);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_data_and_script, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_idle_interval, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
