@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "runner/guard.h"
+#include "runner/spawn.h"
 #include "runner/util.h"
 
 /* The group to kill, in a page shared with the guard; NULL: no guard. */
@@ -77,6 +78,8 @@ int guard_start(void)
 		published = NULL;
 		return error("guard: fork: %s", strerror(errno));
 	}
+	/* not a run's: the orphan sweep after each run must leave it */
+	spawn_keep(pid);
 	/* fds[1] stays open, close-on-exec, until the runner ends. */
 	return 0;
 }

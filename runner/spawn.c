@@ -604,6 +604,26 @@ static bool being_killed(const char *pid)
  * SIGKILL to every child of ours still alive; their pids into *pids (to
  * be reaped), and how many were not dying already into *escaped.
  */
+/* Children that are not runs' (spawn_keep). */
+static pid_t kept[SPAWN_KEEP_MAX];
+static size_t nkept;
+
+void spawn_keep(pid_t pid)
+{
+	if (nkept < SPAWN_KEEP_MAX)
+		kept[nkept++] = pid;
+}
+
+static bool is_kept(pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < nkept; i++)
+		if (kept[i] == pid)
+			return true;
+	return false;
+}
+
 static size_t kill_children(pid_t **pids, int *escaped)
 {
 	DIR *d = opendir("/proc");
@@ -620,7 +640,7 @@ static size_t kill_children(pid_t **pids, int *escaped)
 		char state = '?';
 
 		if (parse_ll(de->d_name, &pid) || pid <= 0 ||
-		    parent_of(de->d_name, &state) != self)
+		    is_kept((pid_t)pid) || parent_of(de->d_name, &state) != self)
 			continue;
 		if (n == alloc) {
 			alloc = alloc ? 2 * alloc : 8;

@@ -111,10 +111,14 @@ int spawn_run(struct child *c);
  * than init's.  spawn_kill_orphans() then SIGKILLs and reaps every child
  * this process has, again until none is left (each one's own children
  * come next), and returns how many it killed; it is for a process whose
- * only children are the runs it spawned, between two runs.
+ * only children are the runs it spawned and those it named to
+ * spawn_keep() (a helper that outlives the runs, such as the runner's
+ * guard), between two runs.  spawn_keep() keeps up to SPAWN_KEEP_MAX.
  */
+#define SPAWN_KEEP_MAX 4
 int spawn_subreaper(void);
 int spawn_kill_orphans(void);
+void spawn_keep(pid_t pid);
 
 /* "SIGSEGV" for SIGSEGV; "signal 42" when the name is unknown. */
 const char *spawn_signame(int sig, char *buf, size_t len);
