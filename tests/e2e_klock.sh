@@ -5,7 +5,8 @@
 # run stores its timeline and `contend plot` draws its streak figure;
 # profile = lock without perf says so and changes nothing else, with perf
 # it stores and reports the callers; with the tracepoint usable,
-# futex-mutex at 2 threads and chat as threads count kernel contentions.
+# futex-mutex at 2 threads, chat as threads and a command that runs chat
+# count kernel contentions.
 # Presence and sign only.
 NAME=e2e_klock
 . "$(dirname "$0")/lib.sh"
@@ -122,6 +123,25 @@ for w in "futex-mutex threads=2 runtime=300ms" "chat mode=threads"; do
 		[ -n "$(value "$tmp/out" "$m")" ] || fail "exec $w: no $m"
 	done
 done
+# A command the runner spawns itself: its counters are the runner's,
+# attached to the command's process tree (chat as threads contends the
+# kernel's socket locks in every run).
+cat > "$tmp/c.ini" <<INI
+[experiment]
+name        = klock-command
+repetitions = 2
+warmup      = 0
+
+[workload cmd]
+type   = command
+argv   = $CONTEND exec chat mode=threads
+metric = ^throughput ([0-9.e+]+)\$
+INI
+"$CONTEND" run "$tmp/c.ini" --db "$tmp/c.db" --quiet > /dev/null 2> "$tmp/err" ||
+	fail "command run failed: $(cat "$tmp/err")"
+expect "command runs with kernel contentions" 2 "$(q "$tmp/c.db" "SELECT count(*)
+			 FROM samples JOIN runs ON runs.id = run_id
+			 WHERE metric = 'klock_contended' AND value > 0 AND warmup = 0")"
 if command -v perf > /dev/null 2>&1; then
 	"$CONTEND" run "$tmp/p.ini" --db "$tmp/p.db" --quiet > /dev/null \
 		2> "$tmp/err" || fail "profile run failed: $(cat "$tmp/err")"
