@@ -55,6 +55,25 @@ threads       = 2
 timeline      = 5ms
 latency_every = 100
 INI
+cat > "$tmp/ts.ini" <<'INI'
+[experiment]
+name        = timeline-spin
+repetitions = 2
+warmup      = 0
+runtime     = 100ms
+
+[workload tl]
+type          = spinlock
+threads       = 2
+timeline      = 5ms
+latency_every = 100
+INI
+"$CONTEND" run "$tmp/ts.ini" --db "$tmp/ts.db" --quiet > /dev/null 2>&1 ||
+	fail "spinlock timeline run failed"
+expect "spinlock timelines stored" 2 "$(q "$tmp/ts.db" "SELECT count(*) FROM run_timeline
+			   WHERE threads = 2 AND length(ops) > 2")"
+expect "spinlock latency sampled" 2 "$(q "$tmp/ts.db" "SELECT count(*) FROM samples
+			   WHERE metric = 'acquire_p99_ns' AND value > 0")"
 "$CONTEND" run "$tmp/t.ini" --db "$tmp/t.db" --quiet > /dev/null 2>&1 ||
 	fail "timeline run failed"
 expect "timelines stored" 2 "$(q "$tmp/t.db" "SELECT count(*) FROM run_timeline

@@ -125,6 +125,8 @@ spin_unlock(struct sgroup *g, int kind)
 struct sctx {
 	struct lock_cfg cfg;
 	struct sgroup *groups;
+	int kind;     /* for the probed copy, which takes them at run time */
+	bool pause;
 };
 
 /*
@@ -133,14 +135,17 @@ struct sctx {
  * uncontended operation here is a few dozen cycles, so every instruction
  * the loop adds shows: the bare copy has no busy-loop tests, and the
  * spin counts are added on the contended path only (docs/PERFORMANCE.md,
- * "Fidelity").
+ * "Fidelity").  probed (probe.h) adds the timeline and latency
+ * instruments; only spin_worker_probed runs that copy.
  */
 static inline __attribute__((always_inline)) void
 spin_loop(struct worker *w, const int kind, const bool pause, const bool fixed,
-	  const bool bare)
+	  const bool bare, const bool probed)
 {
 	const struct sctx *x = w->ctx;
 	struct sgroup *g = &x->groups[w->id / x->cfg.per_group];
+	struct probe *pr = probed ? &x->cfg.probes[w->id] : NULL;
+	uint64_t left = probed ? probe_every(pr) : 0;
 	const uint64_t hold = bare ? 0 : x->cfg.hold;
 	const uint64_t outside = bare ? 0 : x->cfg.outside;
 	uint64_t done = 0, handoffs = 0, contended = 0, spins = 0, last = 0;
@@ -148,9 +153,12 @@ spin_loop(struct worker *w, const int kind, const bool pause, const bool fixed,
 	const uint64_t jobs = w->jobs;
 
 	while (locks_continue(stop, jobs, fixed, done)) {
-		uint64_t s = spin_lock(g, kind, pause),
-			 c = guarded_update(&g->data);
+		uint64_t t0 = probed ? probe_begin(pr, &left) : 0;
+		uint64_t s = spin_lock(g, kind, pause), c;
 
+		if (probed)
+			probe_end(pr, t0, done);
+		c = guarded_update(&g->data);
 		if (!bare)
 			busy_loops(hold);
 		spin_unlock(g, kind);
@@ -184,19 +192,31 @@ static bool spin_bare(const struct worker *w)
 		const bool bare = spin_bare(w);                                \
 									       \
 		if (w->jobs && bare)                                           \
-			spin_loop(w, k, p, true, true);                        \
+			spin_loop(w, k, p, true, true, false);                        \
 		else if (w->jobs)                                              \
-			spin_loop(w, k, p, true, false);                       \
+			spin_loop(w, k, p, true, false, false);                       \
 		else if (bare)                                                 \
-			spin_loop(w, k, p, false, true);                       \
+			spin_loop(w, k, p, false, true, false);                       \
 		else                                                           \
-			spin_loop(w, k, p, false, false);                      \
+			spin_loop(w, k, p, false, false, false);                      \
 	}
 #define SPIN_WORKERS(k) SPIN_WORKER(k, 0) SPIN_WORKER(k, 1)
 SPIN_WORKERS(K_TAS)
 SPIN_WORKERS(K_TTAS)
 SPIN_WORKERS(K_TICKET)
 SPIN_WORKERS(K_PTHREAD)
+
+/* With timeline or latency_every: the instruments' copy, kind and pause
+ * read at run time (the timing costs more than the switch). */
+static void spin_worker_probed(struct worker *w)
+{
+	const struct sctx *x = w->ctx;
+
+	if (w->jobs)
+		spin_loop(w, x->kind, x->pause, true, false, true);
+	else
+		spin_loop(w, x->kind, x->pause, false, false, true);
+}
 
 static void (*const spin_workers[K_NKINDS][2])(struct worker *) = {
 	[K_TAS] = { spin_worker_K_TAS_0, spin_worker_K_TAS_1 },
@@ -236,7 +256,7 @@ static void groups_release(struct sgroup *g, size_t n, int kind)
 static int spin_run(const struct wl_args *a, struct result *r)
 {
 	const int kind = a->v[P_KIND].e;
-	struct sctx x;
+	struct sctx x = { .kind = kind, .pause = a->v[P_PAUSE].b };
 	struct lock_run lr = { .slots = NULL };
 	int ret;
 
@@ -245,7 +265,8 @@ static int spin_run(const struct wl_args *a, struct result *r)
 	ret = groups_init(x.groups, x.cfg.groups, kind, r);
 	if (ret)
 		goto out;
-	lr = (struct lock_run){ .fn = spin_workers[kind][a->v[P_PAUSE].b],
+	lr = (struct lock_run){ .fn = locks_probed(&x.cfg) ? spin_worker_probed :
+				spin_workers[kind][x.pause],
 				.ctx = &x, .groups = x.groups,
 				.nlocks = x.cfg.groups,
 				.per_lock = x.cfg.per_group,
