@@ -691,3 +691,221 @@ int stats_anova(const double *x, const size_t *sizes, size_t k,
 	}
 	return 0;
 }
+
+/* ---- the two-level model ---------------------------------------------- */
+
+static void nested_clear(struct nested *s, size_t k)
+{
+	*s = (struct nested){ .k = k, .var_between = NAN, .var_within = NAN,
+			      .pool_var = NAN, .mean = NAN, .var_mean = NAN,
+			      .df = NAN };
+}
+
+/* Pooled runs: Var mu = S2 / N on N - 1 df. */
+static void nested_pool(const double *x, struct nested *s)
+{
+	s->pooled = true;
+	s->var_between = 0.0;
+	s->var_within = s->pool_var;
+	s->mean = gsl_stats_mean(x, 1, s->n);
+	s->var_mean = s->pool_var / (double)s->n;
+	s->d_pool = 1.0 / (double)s->n;
+}
+
+/* GLS with the side's own components s2_b > 0 (k >= 2). */
+static void nested_gls(const double *x, const size_t *sizes, struct nested *s)
+{
+	double sb = s->var_between, sw = s->var_within, sumw = 0.0;
+	double sumwm = 0.0, sumw2 = 0.0, sumw2n = 0.0, n0 = s->anova.n0;
+	const double *g = x;
+
+	for (size_t i = 0; i < s->k; g += sizes[i], i++) {
+		double ni = (double)sizes[i], w = 1.0 / (sb + sw / ni);
+
+		sumw += w;
+		sumwm += w * gsl_stats_mean(g, 1, sizes[i]);
+		sumw2 += w * w;
+		sumw2n += w * w / ni;
+	}
+	s->mean = sumwm / sumw;
+	s->var_mean = 1.0 / sumw;
+	/* dV/ds2_b = V^2 sum w^2, dV/ds2_w = V^2 sum w^2/n_i; s2_b = (MSB - MSW)/n0. */
+	s->d_msb = s->var_mean * s->var_mean * sumw2 / n0;
+	s->d_msw = s->var_mean * s->var_mean * sumw2n - s->d_msb;
+}
+
+/* One invocation with the lender's s2_b > 0: V = s2_b + S2 / n. */
+static void nested_borrow(const double *x, const struct nested *lend,
+			  struct nested *s)
+{
+	s->borrowed = true;
+	s->var_between = lend->var_between;
+	s->var_within = s->pool_var;
+	s->mean = gsl_stats_mean(x, 1, s->n);
+	s->var_mean = s->var_between + s->pool_var / (double)s->n;
+	s->d_pool = 1.0 / (double)s->n;
+	s->d_msb_lent = 1.0 / lend->anova.n0;
+	s->d_msw_lent = -1.0 / lend->anova.n0;
+}
+
+/* Sum over the sources of (dV/dMS)^2 MS^2 / df, one side's own sources. */
+static double nested_own_terms(const struct nested *s, double d_msb,
+			       double d_msw, double d_pool)
+{
+	const struct anova *a = &s->anova;
+	double t = 0.0;
+
+	if (!same(d_msb, 0.0))
+		t += pow(d_msb * a->ms_between, 2) / (double)(a->k - 1);
+	if (!same(d_msw, 0.0))
+		t += pow(d_msw * a->ms_within, 2) / (double)(a->n - a->k);
+	if (!same(d_pool, 0.0))
+		t += pow(d_pool * s->pool_var, 2) / (double)(s->n - 1);
+	return t;
+}
+
+/*
+ * Satterthwaite: df = V^2 / sum (dV/dMS_j MS_j)^2 / df_j, never below 1
+ * (a mean square on a fraction of a degree of freedom is no estimate;
+ * below 1 the t quantile explodes: t_{0.975, 0.5} = 160).
+ */
+static double satterthwaite(double v, double terms)
+{
+	return terms > 0.0 ? fmax(1.0, v * v / terms) : NAN;
+}
+
+int stats_nested(const double *x, const size_t *sizes, size_t k,
+		 const struct nested *lend, struct nested *s)
+{
+	nested_clear(s, k);
+	if (k == 0)
+		return error("stats: a side of the two-level model has no "
+			     "invocations");
+	if (stats_anova(x, sizes, k, &s->anova) < 0)
+		return -1;
+	s->n = s->anova.n;
+	if (s->n >= 2)
+		s->pool_var = gsl_stats_variance(x, 1, s->n);
+	if (k >= 2 && s->anova.var_between > 0.0) {
+		s->var_between = s->anova.var_between;
+		s->var_within = s->anova.var_within;
+		nested_gls(x, sizes, s);
+	} else if (k == 1 && lend && lend->k >= 2 && !lend->borrowed &&
+		   lend->var_between > 0.0 && s->n >= 2) {
+		nested_borrow(x, lend, s);
+	} else if (s->n >= 2) {
+		nested_pool(x, s);
+	} else {
+		s->mean = x[0];         /* one value: no spread */
+		return 0;
+	}
+	s->df = satterthwaite(s->var_mean,
+			      nested_own_terms(s, s->d_msb, s->d_msw,
+					       s->d_pool) +
+			      (s->borrowed ? nested_own_terms(lend,
+						s->d_msb_lent, s->d_msw_lent,
+						0.0) : 0.0));
+	return 0;
+}
+
+void stats_nested_ci(const struct nested *s, double confidence, double *lo,
+		     double *hi)
+{
+	double h = isfinite(s->df) && valid_confidence(confidence)
+			   ? t_crit(confidence, s->df) * sqrt(s->var_mean)
+			   : NAN;
+
+	*lo = s->mean - h;
+	*hi = s->mean + h;
+	if (same(s->var_mean, 0.0))
+		*lo = *hi = s->mean;
+}
+
+/*
+ * The Satterthwaite sum of the difference: each mean square appears in
+ * its own side's variance and, when lent, in the borrower's.
+ */
+static double diff_terms(const struct nested *a, const struct nested *b)
+{
+	return nested_own_terms(a, a->d_msb + b->d_msb_lent,
+				a->d_msw + b->d_msw_lent, a->d_pool) +
+	       nested_own_terms(b, b->d_msb + a->d_msb_lent,
+				b->d_msw + a->d_msw_lent, b->d_pool);
+}
+
+int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
+		      const double *xb, const size_t *sb, size_t kb,
+		      double confidence, struct nested_diff *d)
+{
+	double v, h;
+
+	memset(d, 0, sizeof(*d));
+	d->se = d->df = d->t = d->p = d->ci_low = d->ci_high = NAN;
+	if (!valid_confidence(confidence))
+		return error("stats: confidence %g is not in (0, 1)",
+			     confidence);
+	/* Each side's own estimate first, then a single invocation borrows. */
+	if (stats_nested(xa, sa, ka, NULL, &d->a) < 0 ||
+	    stats_nested(xb, sb, kb, NULL, &d->b) < 0)
+		return -1;
+	if (ka == 1 && stats_nested(xa, sa, ka, &d->b, &d->a) < 0)
+		return -1;
+	if (kb == 1 && stats_nested(xb, sb, kb, &d->a, &d->b) < 0)
+		return -1;
+	d->diff = d->b.mean - d->a.mean;
+	v = d->a.var_mean + d->b.var_mean;
+	if (!isfinite(v))
+		return 0;
+	d->se = sqrt(v);
+	if (same(v, 0.0)) {
+		d->ci_low = d->ci_high = d->diff;
+		return 0;
+	}
+	d->df = satterthwaite(v, diff_terms(&d->a, &d->b));
+	d->t = d->diff / d->se;
+	d->p = t_pvalue(d->t, d->df);
+	h = t_crit(confidence, d->df) * d->se;
+	d->ci_low = d->diff - h;
+	d->ci_high = d->diff + h;
+	return 0;
+}
+
+double stats_nested_p_beyond(const struct nested_diff *d, double margin,
+			     bool lower)
+{
+	double t;
+
+	if (!(d->se > 0.0) || !isfinite(d->df))
+		return NAN;
+	t = (d->diff - margin) / d->se;
+	return lower ? gsl_cdf_tdist_P(t, d->df) : gsl_cdf_tdist_Q(t, d->df);
+}
+
+double stats_nested_mde(double s2_b, double s2_w, size_t n, size_t k,
+			double alpha, double power)
+{
+	double df, v;
+
+	if (!n || !k || !(s2_b >= 0.0) || !(s2_w >= 0.0) ||
+	    !valid_power_args(0.0, alpha, power))
+		return NAN;
+	df = s2_b > 0.0 ? 2.0 * ((double)k - 1.0)
+			: 2.0 * ((double)k * (double)n - 1.0);
+	if (df < 1.0)
+		return NAN;
+	v = 2.0 * (s2_b + s2_w / (double)n) / (double)k;
+	return (gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df) +
+		gsl_cdf_tdist_Pinv(power, df)) * sqrt(v);
+}
+
+size_t stats_nested_needed_k(double s2_b, double s2_w, size_t n,
+			     double delta, double alpha, double power)
+{
+	if (!(delta > 0.0) || !isfinite(delta) ||
+	    !isfinite(stats_nested_mde(s2_b, s2_w, n, 2, alpha, power)))
+		return 0;
+	for (size_t k = 2; k <= 100000; k++)
+		if (stats_nested_mde(s2_b, s2_w, n, k, alpha, power) <= delta)
+			return k;
+	return 0;
+}

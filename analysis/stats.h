@@ -129,4 +129,71 @@ struct anova {
 int stats_anova(const double *x, const size_t *sizes, size_t k,
 		struct anova *a);
 
+
+/*
+ * The two-level model of one side of a comparison: runs nested in
+ * invocations, x_ij = mu + b_i + e_ij, Var b_i = s2_b, Var e_ij = s2_w
+ * (docs/STATISTICS.md, "Two-level model").  mu is estimated by generalised
+ * least squares with the ANOVA components plugged in, weights
+ * w_i = 1 / (s2_b + s2_w / n_i): the pooled mean of the runs when s2_b = 0,
+ * the mean of the invocation means when s2_b dominates.  When s2_b is 0
+ * (the ANOVA estimate truncated, or one invocation with nothing to borrow)
+ * the runs are pooled: Var mu = S2 / N with S2 the variance of all N runs
+ * on N - 1 df.  A side of one invocation borrows s2_b from the other side
+ * when that side has two or more (the CI use case: a baseline of several
+ * boots against one candidate build).
+ *
+ * The d_* fields are the partial derivatives of var_mean with respect to
+ * the independent mean squares it is built of, for Satterthwaite's df.
+ */
+struct nested {
+	size_t k, n;            /* invocations, runs */
+	struct anova anova;     /* of this side alone */
+	double var_between;     /* s2_b used (own estimate or borrowed) */
+	double var_within;      /* s2_w used (MSW, or S2 when pooled) */
+	double pool_var;        /* S2: variance of all runs, N - 1 df */
+	bool borrowed;          /* s2_b is the other side's (k = 1 here) */
+	bool pooled;            /* s2_b = 0: the runs pooled */
+	double mean, var_mean;  /* estimate of mu, its variance; NAN: unknown */
+	double df;              /* Satterthwaite df of var_mean */
+	double d_msb, d_msw, d_pool;     /* own MSB, MSW, S2 */
+	double d_msb_lent, d_msw_lent;   /* the lender's MSB, MSW (borrowed) */
+};
+
+/*
+ * One side: x holds k groups back to back, sizes[i] values in group i
+ * (k >= 1, every size >= 1).  lend is the other side (its own estimate
+ * already computed, or NULL): when k = 1 and lend->k >= 2 its s2_b is
+ * used.  -1 as stats_anova.
+ */
+int stats_nested(const double *x, const size_t *sizes, size_t k,
+		 const struct nested *lend, struct nested *s);
+/* The Student-t interval of s->mean on s->df (NAN when unknown). */
+void stats_nested_ci(const struct nested *s, double confidence, double *lo,
+		     double *hi);
+
+/* The difference mu_b - mu_a of two sides under the model. */
+struct nested_diff {
+	struct nested a, b;
+	double diff, se, df, t, p;      /* Satterthwaite df over both sides */
+	double ci_low, ci_high;         /* exact diff when se = 0 */
+};
+int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
+		      const double *xb, const size_t *sb, size_t kb,
+		      double confidence, struct nested_diff *d);
+/* One-sided p of H1: diff < margin (lower) or diff > margin (!lower). */
+double stats_nested_p_beyond(const struct nested_diff *d, double margin,
+			     bool lower);
+
+/*
+ * Planning under the model: the smallest difference k invocations of n
+ * runs a side detect (two-sided alpha, power; t on 2(k-1) df when
+ * s2_b > 0, else 2(kn-1)), and the invocations of n runs a side needed
+ * for delta (0 when it cannot be computed or exceeds 100000).
+ */
+double stats_nested_mde(double s2_b, double s2_w, size_t n, size_t k,
+			double alpha, double power);
+size_t stats_nested_needed_k(double s2_b, double s2_w, size_t n,
+			     double delta, double alpha, double power);
+
 #endif
