@@ -43,6 +43,7 @@ void compare_opts_default(struct compare_opts *o)
 	o->power = 0.8;
 	o->alpha = ao.alpha;
 	o->handoff_drop = ao.handoff_drop;
+	o->linear = false;
 }
 
 /* ---- two sides ---- */
@@ -247,7 +248,7 @@ int compare_model(const struct compare_groups *base,
 	memset(r, 0, sizeof(*r));
 	r->diff_ci_low = r->diff_ci_high = NAN;
 	r->p_mannwhitney = r->hedges_g = r->mde_pct = NAN;
-	r->log_scale = all_positive(base) && all_positive(cand);
+	r->log_scale = !o->linear && all_positive(base) && all_positive(cand);
 	if (model_fit(base, cand, r->log_scale, o->confidence,
 		      &r->model) < 0)
 		return -1;

@@ -34,6 +34,7 @@ struct compare_opts {
 	double alpha;           /* significance of between-side flags, and */
 	double handoff_drop;    /* misleading-throughput: fall >= this; both
 				 * from analysis_opts_default (0.05, 0.25) */
+	bool linear;            /* compare values, never ratios (false) */
 };
 void compare_opts_default(struct compare_opts *o);
 

@@ -39,6 +39,11 @@ static struct compare_opts opts(enum direction dir, double thr)
 	compare_opts_default(&o);
 	o.dir = dir;
 	o.threshold_pct = thr;
+	/*
+	 * The published and hand-worked cases below are about values: on the
+	 * linear scale, one invocation a side, the model is Welch's test.
+	 */
+	o.linear = true;
 	return o;
 }
 
@@ -249,7 +254,8 @@ static void test_needed_runs(void **state)
 	(void)state;
 	assert_int_equal(compare_samples(b100w, 3, c102w, 3, &o, &r), 0);
 	assert_int_equal(r.verdict, VERDICT_INCONCLUSIVE);
-	assert_true(r.needed_runs >= 1569 && r.needed_runs <= 1574);
+	/* Whole invocations of 3 runs, then 2 invocations: up to +3. */
+	assert_true(r.needed_runs >= 1569 && r.needed_runs <= 1577);
 	/*
 	 * mde at n = 3 (df 4): (t(.975,4) + t(.8,4)) * 10 * sqrt(2/3)
 	 * = (2.7764451 + 0.9409646) * 8.1649658 = 30.35252 (R: qt).
@@ -546,17 +552,24 @@ static void test_handoff_rule(void **state)
 	static const double h70[] = { 69, 70, 71 };
 	struct compare_opts o = opts(DIR_HIGHER, 1);
 	struct handoff_change h;
+	size_t three = 3, one = 1;
+	struct compare_groups g100 = { h100, &three, 1 }, g80 = { h80, &three, 1 };
+	struct compare_groups g70 = { h70, &three, 1 }, g1 = { h100, &one, 1 };
+	struct compare_groups gbw = { b100w, &three, 1 };
+	struct compare_groups gcw = { c102w, &three, 1 };
 
 	(void)state;
-	assert_int_equal(compare_handoffs(h100, 3, h80, 3, &o, &h), 0);
-	close_to("change", h.change_pct, -20, 1e-9);
+	assert_int_equal(compare_handoffs(&g100, &g80, &o, &h), 0);
+	/* Ratio of geometric means: (79*80*81 / (99*100*101))^(1/3) - 1. */
+	close_to("change", h.change_pct, -20.0015002, 1e-6);
 	assert_true(h.p < 0.05);
 	assert_false(h.fell);           /* significant but only 20% */
-	assert_int_equal(compare_handoffs(h100, 3, h70, 3, &o, &h), 0);
+	assert_int_equal(compare_handoffs(&g100, &g70, &o, &h), 0);
 	assert_true(h.fell);
-	assert_int_equal(compare_handoffs(b100w, 3, c102w, 3, &o, &h), 0);
+	assert_true(h.ci_low_pct < h.change_pct && h.change_pct < h.ci_high_pct);
+	assert_int_equal(compare_handoffs(&gbw, &gcw, &o, &h), 0);
 	assert_false(h.fell);           /* not significant */
-	assert_int_equal(compare_handoffs(h100, 1, h70, 3, &o, &h), -1);
+	assert_int_equal(compare_handoffs(&g1, &g70, &o, &h), -1);
 }
 
 /* ---- matching, invocations, carried flags, host ---- */
@@ -633,7 +646,8 @@ static void test_summary_counts(void **state)
 
 /*
  * Three baseline invocations with runs {100..102}, {104..106}, {96..98}:
- * means 101, 105, 97, so the baseline sample is n = 3, mean 101, sd 4.
+ * means 101, 105, 97 (balanced, so the model's level is their mean, 101);
+ * the sd of all 9 runs is sqrt(102 / 8) = 3.5707142.
  */
 static void test_invocations(void **state)
 {
@@ -658,17 +672,19 @@ static void test_invocations(void **state)
 	}
 	run_sides(b, 3, &c, 1, "throughput", &r);
 	assert_int_equal(r.n, 1);
-	assert_true(r.cmp[0].ubase.means);
 	assert_int_equal(r.cmp[0].ubase.invocations, 3);
 	assert_int_equal(r.cmp[0].ubase.runs, 9);
-	assert_int_equal(r.cmp[0].st.base.n, 3);
+	assert_int_equal(r.cmp[0].st.base.n, 9);
 	close_to("mean", r.cmp[0].st.base.mean, 101, 1e-9);
-	close_to("sd", r.cmp[0].st.base.sd, 4, 1e-9);
-	assert_false(r.cmp[0].ucand.means);
+	close_to("sd", r.cmp[0].st.base.sd, 3.5707142, 1e-6);
+	assert_int_equal(r.cmp[0].ucand.invocations, 1);
 	assert_int_equal(r.cmp[0].st.cand.n, 3);
+	/* The single candidate borrows the baseline's s2_b. */
+	assert_true(r.cmp[0].st.model.b.borrowed);
 	fl = find_flag(&r.cmp[0], "single-invocation");
 	assert_non_null(fl);
 	assert_string_equal(fl->side, "candidate");
+	assert_non_null(strstr(fl->message, "baseline's between-invocation"));
 	compare_result_release(&r);
 
 	/* One invocation each: the flag covers both sides. */
@@ -681,7 +697,7 @@ static void test_invocations(void **state)
 	/* Several on both sides: no flag. */
 	run_sides(b, 2, b + 1, 2, "throughput", &r);
 	assert_null(find_flag(&r.cmp[0], "single-invocation"));
-	assert_true(r.cmp[0].ucand.means);
+	assert_int_equal(r.cmp[0].ucand.invocations, 2);
 	compare_result_release(&r);
 	for (i = 0; i < 3; i++)
 		fx_release(&b[i]);
@@ -772,10 +788,11 @@ static void test_number_sides(void **state)
 	const struct ds_config *like;
 	struct fx_side fs;
 	struct fx f;
+	const size_t three = 3;
 
 	(void)state;
-	compare_numbers_init(&nb, "a.txt", "value", b100, 3, NULL, &sb);
-	compare_numbers_init(&nc, "b.txt", "value", c110, 3, NULL, &sc);
+	compare_numbers_init(&nb, "a.txt", "value", b100, &three, 1, NULL, &sb);
+	compare_numbers_init(&nc, "b.txt", "value", c110, &three, 1, NULL, &sc);
 	assert_int_equal(compare_sides(&sb, &sc, "value", &o, &r), 0);
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.cmp[0].st.verdict, VERDICT_FASTER);
@@ -787,7 +804,8 @@ static void test_number_sides(void **state)
 	side_of(&fs, &f, 1, "db");
 	assert_int_equal(compare_side_configs(&fs.side, &like), 1);
 	compare_numbers_release(&nb);
-	compare_numbers_init(&nb, "a.txt", "throughput", c110, 3, like, &sb);
+	compare_numbers_init(&nb, "a.txt", "throughput", c110, &three, 1, like,
+			     &sb);
 	assert_int_equal(compare_sides(&fs.side, &sb, "throughput", &o, &r),
 			 0);
 	assert_int_equal(r.n, 1);

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "analysis/stats.h"
 #include "tests/checks.h"
@@ -917,6 +918,210 @@ static void test_anova_recovers_components(void **state)
 	free(x);
 }
 
+/* ---- the two-level model -------------------------------------------- */
+
+/*
+ * Worked by hand.  A = {1, 3}, {5, 7}: means 2, 6, MSB = 2 (2^2 + 2^2) = 16,
+ * MSW = 4 / 2 = 2, s2_b = (16 - 2) / 2 = 7 > 0, balanced, so the level is
+ * the grand mean 4 and Var = MSB / N = 4 on k - 1 = 1 df.  B = {2, 4},
+ * {10, 12}: MSB = 64, Var = 16.  diff = 7 - 4 = 3, se = sqrt(20), and
+ * Satterthwaite df = 20^2 / (4^2/1 + 16^2/1) = 400/272 = 1.4705882;
+ * t_{0.975, 1.4705882} sqrt(20) from R's qt gives [-24.6740913, 30.6740913].
+ */
+static void test_nested_hand_balanced(void **state)
+{
+	static const double a[] = { 1, 3, 5, 7 }, b[] = { 2, 4, 10, 12 };
+	static const size_t two[] = { 2, 2 };
+	struct nested_diff d;
+
+	(void)state;
+	assert_int_equal(stats_nested_diff(a, two, 2, b, two, 2, 0.95, &d), 0);
+	check_close("var_between a", d.a.var_between, 7, 1e-12, 0);
+	check_close("var_mean a", d.a.var_mean, 4, 1e-12, 0);
+	check_close("df a", d.a.df, 1, 1e-12, 0);
+	check_close("var_mean b", d.b.var_mean, 16, 1e-12, 0);
+	check_close("diff", d.diff, 3, 1e-12, 0);
+	check_close("se", d.se, 4.472135955, 1e-9, 0);
+	check_close("df", d.df, 400.0 / 272.0, 1e-12, 0);
+	check_close("lo", d.ci_low, -24.6740913203, 1e-9, 0);
+	check_close("hi", d.ci_high, 30.6740913203, 1e-9, 0);
+	assert_false(d.a.pooled || d.b.pooled);
+}
+
+/*
+ * Worked by hand: {1, 3}, {2, 4} has MSB = 2 (0.5^2 + 0.5^2) = 1 < MSW = 2,
+ * so s2_b is truncated to 0 and the runs are pooled: S2 of {1, 2, 3, 4} is
+ * 5/3, Var = 5/12 on N - 1 = 3 df; the interval is the pooled-runs one.
+ * A single invocation with nothing to borrow is pooled too.
+ */
+static void test_nested_hand_pooled(void **state)
+{
+	static const double a[] = { 1, 3, 2, 4 };
+	static const size_t two[] = { 2, 2 }, four[] = { 4 };
+	struct nested s, one;
+	double lo, hi, mlo, mhi;
+
+	(void)state;
+	assert_int_equal(stats_nested(a, two, 2, NULL, &s), 0);
+	assert_true(s.pooled);
+	check_close("mean", s.mean, 2.5, 1e-12, 0);
+	check_close("var_mean", s.var_mean, 5.0 / 12.0, 1e-12, 0);
+	check_close("df", s.df, 3, 1e-12, 0);
+	assert_int_equal(stats_nested(a, four, 1, NULL, &one), 0);
+	assert_true(one.pooled);
+	check_close("one invocation var_mean", one.var_mean, s.var_mean, 1e-12, 0);
+	/* The same as the Student interval of the four values. */
+	stats_nested_ci(&s, 0.95, &lo, &hi);
+	assert_int_equal(stats_mean_ci(a, 4, 0.95, &(double){ 0 }, &mlo, &mhi), 0);
+	check_close("lo", lo, mlo, 1e-12, 0);
+	check_close("hi", hi, mhi, 1e-12, 0);
+}
+
+/*
+ * R 4.2.2 with nlme 3.1 (installed only to compute these; not needed to
+ * build or test):
+ *
+ *   library(nlme)
+ *   bal <- data.frame(inv = factor(rep(1:3, each = 4)),
+ *                     y = c(10.1, 10.4, 9.8, 10.0,  11.2, 11.0, 11.5, 11.3,
+ *                           9.6, 9.9, 10.2, 9.7))
+ *   m <- lme(y ~ 1, random = ~1 | inv, data = bal, method = "REML")
+ *   summary(m)$tTable       # Value 10.39166667  Std.Error 0.4340538837
+ *   VarCorr(m)              # inv 0.55055554, Residual 0.05861111
+ *
+ * In a balanced design REML equals the ANOVA estimator when s2_b > 0, so
+ * the components, the level and its standard error must agree.  (nlme
+ * prints DF 9 for the intercept, its "containment" rule N - k; the
+ * Satterthwaite df is k - 1 = 2, which is what Kenward-Roger also gives
+ * here.)
+ *
+ * Unbalanced (3, 4, 5 runs) REML and ANOVA differ, so the reference there
+ * is an independent R computation of the same estimator: aov's mean
+ * squares, the GLS level and variance, and Satterthwaite's df from
+ * numerical derivatives of V(MSB, MSW):
+ *
+ *   unb <- data.frame(inv = factor(rep(1:3, times = c(3, 4, 5))),
+ *                     y = c(10.1, 10.4, 9.8,  11.2, 11.0, 11.5, 11.3,
+ *                           9.6, 9.9, 10.2, 9.7, 10.0))
+ *   a <- summary(aov(y ~ inv, data = unb))[[1]]
+ *   msb <- a[1, "Mean Sq"]; msw <- a[2, "Mean Sq"]
+ *   ni <- as.numeric(table(unb$inv)); N <- sum(ni); k <- length(ni)
+ *   n0 <- (N - sum(ni^2) / N) / (k - 1)
+ *   V <- function(msb, msw) { sb <- (msb - msw) / n0
+ *                             1 / sum(1 / (sb + msw / ni)) }
+ *   ... (central differences, h = 1e-6)
+ *   -> msb 2.25558333333 msw 0.0597777777778 n0 3.91666666667
+ *      sb 0.560631205674 mean 10.4099644181 var 0.192073707385
+ *      df 2.00214536781
+ *   (lme REML on the same data: 10.40996148, SE 0.4255533, components
+ *   0.5277045 and 0.0597533: close, not equal, as expected.)
+ */
+static void test_nested_r(void **state)
+{
+	static const double bal[] = { 10.1, 10.4, 9.8, 10.0, 11.2, 11.0,
+				      11.5, 11.3, 9.6, 9.9, 10.2, 9.7 };
+	static const double unb[] = { 10.1, 10.4, 9.8, 11.2, 11.0, 11.5, 11.3,
+				      9.6, 9.9, 10.2, 9.7, 10.0 };
+	static const size_t sb[] = { 4, 4, 4 }, su[] = { 3, 4, 5 };
+	struct nested s;
+
+	(void)state;
+	assert_int_equal(stats_nested(bal, sb, 3, NULL, &s), 0);
+	check_close("lme mean", s.mean, 10.39166667, 1e-9, 0);
+	/* lme optimises the REML likelihood numerically: 1e-8 agreement. */
+	check_close("lme se", sqrt(s.var_mean), 0.4340538837, 1e-7, 0);
+	check_close("lme var_between", s.var_between, 0.55055554, 1e-7, 0);
+	check_close("lme var_within", s.var_within, 0.05861111, 1e-7, 0);
+	check_close("balanced df", s.df, 2, 1e-12, 0);
+	assert_int_equal(stats_nested(unb, su, 3, NULL, &s), 0);
+	check_close("msb", s.anova.ms_between, 2.25558333333, 1e-11, 0);
+	check_close("msw", s.anova.ms_within, 0.0597777777778, 1e-11, 0);
+	check_close("n0", s.anova.n0, 3.91666666667, 1e-11, 0);
+	check_close("var_between", s.var_between, 0.560631205674, 1e-11, 0);
+	check_close("gls mean", s.mean, 10.4099644181, 1e-11, 0);
+	check_close("gls var", s.var_mean, 0.192073707385, 1e-11, 0);
+	check_close("satterthwaite df", s.df, 2.00214536781, 1e-8, 0);
+}
+
+/*
+ * A single candidate invocation borrows the baseline's s2_b.  R (same
+ * balanced data as above as the baseline; candidate 10.0, 10.2, 10.4):
+ *   sb <- (msb - msw) / 4; Va <- msb / 12; Vb <- sb + var(b) / 3
+ *   terms <- ((1/12 + 1/4) * msb)^2 / 2 + ((-1/4) * msw)^2 / 9 +
+ *            (var(b) / 3)^2 / 2
+ *   -> Va 0.188402777778 Vb 0.563888888889 diff -0.191666666667
+ *      df (Va + Vb)^2 / terms = 1.99221182937
+ */
+static void test_nested_borrow(void **state)
+{
+	static const double bal[] = { 10.1, 10.4, 9.8, 10.0, 11.2, 11.0,
+				      11.5, 11.3, 9.6, 9.9, 10.2, 9.7 };
+	static const double one[] = { 10.0, 10.2, 10.4 };
+	static const size_t sb[] = { 4, 4, 4 }, s1[] = { 3 };
+	struct nested_diff d;
+
+	(void)state;
+	assert_int_equal(stats_nested_diff(bal, sb, 3, one, s1, 1, 0.95, &d), 0);
+	assert_true(d.b.borrowed);
+	assert_false(d.a.borrowed);
+	check_close("Va", d.a.var_mean, 0.188402777778, 1e-11, 0);
+	check_close("Vb", d.b.var_mean, 0.563888888889, 1e-11, 0);
+	check_close("diff", d.diff, -0.191666666667, 1e-11, 0);
+	check_close("df", d.df, 1.99221182937, 1e-10, 0);
+	/* The other way round: the baseline borrows. */
+	assert_int_equal(stats_nested_diff(one, s1, 1, bal, sb, 3, 0.95, &d), 0);
+	assert_true(d.a.borrowed);
+	check_close("df swapped", d.df, 1.99221182937, 1e-10, 0);
+}
+
+/*
+ * Limits: with s2_b ~ 0 the interval is the pooled-runs one (N - 1 df),
+ * with s2_b dominant the invocation-means one (k - 1 df).
+ */
+static void test_nested_limits(void **state)
+{
+	/* Within spread 1, invocation offsets 0 / 1000. */
+	double small[20], big[20], means[4];
+	static const size_t five[] = { 5, 5, 5, 5 };
+	struct nested s;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 20; i++) {
+		double e = (double)(i % 5) - 2;     /* -2 .. 2 in each group */
+
+		small[i] = 100 + e + 0.001 * (double)(i / 5);
+		big[i] = 100 + 0.001 * e + 10 * (double)(i / 5) *
+			 ((i / 5) % 2 ? 1 : -1);
+	}
+	assert_int_equal(stats_nested(small, five, 4, NULL, &s), 0);
+	assert_true(s.pooled);
+	check_close("pooled df", s.df, 19, 1e-12, 0);
+	assert_int_equal(stats_nested(big, five, 4, NULL, &s), 0);
+	assert_false(s.pooled);
+	check_close("means df", s.df, 3, 1e-6, 0);
+	for (i = 0; i < 4; i++)
+		means[i] = gsl_stats_mean(big + 5 * i, 1, 5);
+	check_close("means var", s.var_mean,
+		    gsl_stats_variance(means, 1, 4) / 4, 1e-9, 0);
+}
+
+/*
+ * Planning: with s2_b = 0 the MDE of k invocations of n runs is that of
+ * kn pooled runs (stats_mde); with s2_w = 0 that of k invocation means.
+ */
+static void test_nested_plan(void **state)
+{
+	(void)state;
+	check_close("pooled", stats_nested_mde(0, 4, 5, 2, 0.05, 0.8),
+		    stats_mde(2, 10, 0.05, 0.8), 1e-12, 0);
+	check_close("means", stats_nested_mde(4, 0, 5, 10, 0.05, 0.8),
+		    stats_mde(2, 10, 0.05, 0.8), 1e-12, 0);
+	assert_int_equal(stats_nested_needed_k(4, 0, 5, stats_mde(2, 10, 0.05,
+								 0.8), 0.05,
+					       0.8), 10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -948,6 +1153,12 @@ int main(void)
 		cmocka_unit_test(test_anova_unbalanced),
 		cmocka_unit_test(test_anova_negative_component),
 		cmocka_unit_test(test_anova_recovers_components),
+		cmocka_unit_test(test_nested_hand_balanced),
+		cmocka_unit_test(test_nested_hand_pooled),
+		cmocka_unit_test(test_nested_r),
+		cmocka_unit_test(test_nested_borrow),
+		cmocka_unit_test(test_nested_limits),
+		cmocka_unit_test(test_nested_plan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
