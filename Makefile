@@ -168,6 +168,13 @@ fuzz-merge: fuzz-build
 bench: all
 	sh bench/run.sh
 
+# make sim: compare's simulation checks (tests/test_compare_sim.c) with
+# 20000 trials per design instead of make check's 2000; the figures of
+# docs/STATISTICS.md "Validation by simulation".
+SIM_TRIALS ?= 20000
+sim: $(BUILD)/tests/test_compare_sim
+	CONTEND_SIM_TRIALS=$(SIM_TRIALS) $(BUILD)/tests/test_compare_sim
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 contend $(DESTDIR)$(PREFIX)/bin/contend

@@ -705,6 +705,8 @@ static void nested_clear(struct nested *s, size_t k)
 static void nested_pool(const double *x, struct nested *s)
 {
 	s->pooled = true;
+	s->borrowed = false;
+	s->d_msb = s->d_msw = 0.0;
 	s->var_between = 0.0;
 	s->var_within = s->pool_var;
 	s->mean = gsl_stats_mean(x, 1, s->n);
@@ -734,20 +736,6 @@ static void nested_gls(const double *x, const size_t *sizes, struct nested *s)
 	s->d_msw = s->var_mean * s->var_mean * sumw2n - s->d_msb;
 }
 
-/* One invocation with the lender's s2_b > 0: V = s2_b + S2 / n. */
-static void nested_borrow(const double *x, const struct nested *lend,
-			  struct nested *s)
-{
-	s->borrowed = true;
-	s->var_between = lend->var_between;
-	s->var_within = s->pool_var;
-	s->mean = gsl_stats_mean(x, 1, s->n);
-	s->var_mean = s->var_between + s->pool_var / (double)s->n;
-	s->d_pool = 1.0 / (double)s->n;
-	s->d_msb_lent = 1.0 / lend->anova.n0;
-	s->d_msw_lent = -1.0 / lend->anova.n0;
-}
-
 /* Sum over the sources of (dV/dMS)^2 MS^2 / df, one side's own sources. */
 static double nested_own_terms(const struct nested *s, double d_msb,
 			       double d_msw, double d_pool)
@@ -775,7 +763,7 @@ static double satterthwaite(double v, double terms)
 }
 
 int stats_nested(const double *x, const size_t *sizes, size_t k,
-		 const struct nested *lend, struct nested *s)
+		 struct nested *s)
 {
 	nested_clear(s, k);
 	if (k == 0)
@@ -790,9 +778,6 @@ int stats_nested(const double *x, const size_t *sizes, size_t k,
 		s->var_between = s->anova.var_between;
 		s->var_within = s->anova.var_within;
 		nested_gls(x, sizes, s);
-	} else if (k == 1 && lend && lend->k >= 2 && !lend->borrowed &&
-		   lend->var_between > 0.0 && s->n >= 2) {
-		nested_borrow(x, lend, s);
 	} else if (s->n >= 2) {
 		nested_pool(x, s);
 	} else {
@@ -801,10 +786,7 @@ int stats_nested(const double *x, const size_t *sizes, size_t k,
 	}
 	s->df = satterthwaite(s->var_mean,
 			      nested_own_terms(s, s->d_msb, s->d_msw,
-					       s->d_pool) +
-			      (s->borrowed ? nested_own_terms(lend,
-						s->d_msb_lent, s->d_msw_lent,
-						0.0) : 0.0));
+					       s->d_pool));
 	return 0;
 }
 
@@ -821,37 +803,94 @@ void stats_nested_ci(const struct nested *s, double confidence, double *lo,
 		*lo = *hi = s->mean;
 }
 
-/*
- * The Satterthwaite sum of the difference: each mean square appears in
- * its own side's variance and, when lent, in the borrower's.
- */
-static double diff_terms(const struct nested *a, const struct nested *b)
+/* Sums of squares of one side: between its invocations, within them. */
+static void side_sums(const double *x, const size_t *sizes, size_t k,
+		      double *ssb, double *ssw, double *sumsq)
 {
-	return nested_own_terms(a, a->d_msb + b->d_msb_lent,
-				a->d_msw + b->d_msw_lent, a->d_pool) +
-	       nested_own_terms(b, b->d_msb + a->d_msb_lent,
-				b->d_msw + a->d_msw_lent, b->d_pool);
+	size_t n = 0;
+
+	*sumsq = 0.0;
+	for (size_t i = 0; i < k; i++) {
+		n += sizes[i];
+		*sumsq += (double)sizes[i] * (double)sizes[i];
+	}
+	anova_sums(x, sizes, k, n, ssb, ssw);
+}
+
+/* The joint ANOVA of two sides: invocations nested in sides. */
+struct joint {
+	double msb, msw, n0, dfb, dfw, sb;
+};
+
+static void joint_anova(const double *xa, const size_t *sa, size_t ka,
+			const double *xb, const size_t *sb, size_t kb,
+			const struct nested *a, const struct nested *b,
+			struct joint *j)
+{
+	double ssba, sswa, sqa, ssbb, sswb, sqb, n = (double)(a->n + b->n);
+
+	side_sums(xa, sa, ka, &ssba, &sswa, &sqa);
+	side_sums(xb, sb, kb, &ssbb, &sswb, &sqb);
+	j->dfb = (double)(ka + kb) - 2.0;
+	j->dfw = n - (double)(ka + kb);
+	j->msb = j->msw = j->n0 = j->sb = NAN;
+	if (j->dfw >= 1.0)
+		j->msw = (sswa + sswb) / j->dfw;
+	if (j->dfb < 1.0 || !(j->dfw >= 1.0))
+		return;
+	j->msb = (ssba + ssbb) / j->dfb;
+	/* E[MSB] = s2_w + n0 s2_b for invocations nested in sides. */
+	j->n0 = (n - sqa / (double)a->n - sqb / (double)b->n) / j->dfb;
+	j->sb = fmax(0.0, (j->msb - j->msw) / j->n0);
+}
+
+/* A side under the joint components s2_b > 0: GLS as nested_gls. */
+static void side_joint(const double *x, const size_t *sizes,
+		       const struct joint *j, struct nested *s)
+{
+	s->anova.n0 = j->n0;    /* nested_gls's chain rule uses it */
+	s->var_between = j->sb;
+	s->var_within = j->msw;
+	s->pooled = false;
+	s->borrowed = s->k == 1;
+	nested_gls(x, sizes, s);
+	s->df = satterthwaite(s->var_mean,
+			      pow(s->d_msb * j->msb, 2) / j->dfb +
+			      pow(s->d_msw * j->msw, 2) / j->dfw);
 }
 
 int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 		      const double *xb, const size_t *sb, size_t kb,
 		      double confidence, struct nested_diff *d)
 {
-	double v, h;
+	struct joint j;
+	double v, h, terms;
 
 	memset(d, 0, sizeof(*d));
 	d->se = d->df = d->t = d->p = d->ci_low = d->ci_high = NAN;
 	if (!valid_confidence(confidence))
 		return error("stats: confidence %g is not in (0, 1)",
 			     confidence);
-	/* Each side's own estimate first, then a single invocation borrows. */
-	if (stats_nested(xa, sa, ka, NULL, &d->a) < 0 ||
-	    stats_nested(xb, sb, kb, NULL, &d->b) < 0)
+	/* Each side alone first: its ANOVA, and the pooled-runs fit. */
+	if (stats_nested(xa, sa, ka, &d->a) < 0 ||
+	    stats_nested(xb, sb, kb, &d->b) < 0)
 		return -1;
-	if (ka == 1 && stats_nested(xa, sa, ka, &d->b, &d->a) < 0)
-		return -1;
-	if (kb == 1 && stats_nested(xb, sb, kb, &d->a, &d->b) < 0)
-		return -1;
+	joint_anova(xa, sa, ka, xb, sb, kb, &d->a, &d->b, &j);
+	d->df_between = fmax(0.0, j.dfb);
+	if (j.sb > 0.0) {
+		side_joint(xa, sa, &j, &d->a);
+		side_joint(xb, sb, &j, &d->b);
+		terms = pow((d->a.d_msb + d->b.d_msb) * j.msb, 2) / j.dfb +
+			pow((d->a.d_msw + d->b.d_msw) * j.msw, 2) / j.dfw;
+	} else {
+		/* No between-invocation variance: runs pooled, Welch. */
+		if (ka >= 2 && d->a.n >= 2)
+			nested_pool(xa, &d->a);
+		if (kb >= 2 && d->b.n >= 2)
+			nested_pool(xb, &d->b);
+		terms = nested_own_terms(&d->a, 0, 0, d->a.d_pool) +
+			nested_own_terms(&d->b, 0, 0, d->b.d_pool);
+	}
 	d->diff = d->b.mean - d->a.mean;
 	v = d->a.var_mean + d->b.var_mean;
 	if (!isfinite(v))
@@ -861,7 +900,7 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 		d->ci_low = d->ci_high = d->diff;
 		return 0;
 	}
-	d->df = satterthwaite(v, diff_terms(&d->a, &d->b));
+	d->df = satterthwaite(v, terms);
 	d->t = d->diff / d->se;
 	d->p = t_pvalue(d->t, d->df);
 	h = t_crit(confidence, d->df) * d->se;
@@ -873,12 +912,13 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 double stats_nested_p_beyond(const struct nested_diff *d, double margin,
 			     bool lower)
 {
-	double t;
+	double t, df = d->df_between >= 1.0 ? fmin(d->df, d->df_between)
+					    : d->df;
 
-	if (!(d->se > 0.0) || !isfinite(d->df))
+	if (!(d->se > 0.0) || !isfinite(df))
 		return NAN;
 	t = (d->diff - margin) / d->se;
-	return lower ? gsl_cdf_tdist_P(t, d->df) : gsl_cdf_tdist_Q(t, d->df);
+	return lower ? gsl_cdf_tdist_P(t, df) : gsl_cdf_tdist_Q(t, df);
 }
 
 double stats_nested_mde(double s2_b, double s2_w, size_t n, size_t k,

@@ -921,12 +921,17 @@ static void test_anova_recovers_components(void **state)
 /* ---- the two-level model -------------------------------------------- */
 
 /*
- * Worked by hand.  A = {1, 3}, {5, 7}: means 2, 6, MSB = 2 (2^2 + 2^2) = 16,
- * MSW = 4 / 2 = 2, s2_b = (16 - 2) / 2 = 7 > 0, balanced, so the level is
- * the grand mean 4 and Var = MSB / N = 4 on k - 1 = 1 df.  B = {2, 4},
- * {10, 12}: MSB = 64, Var = 16.  diff = 7 - 4 = 3, se = sqrt(20), and
- * Satterthwaite df = 20^2 / (4^2/1 + 16^2/1) = 400/272 = 1.4705882;
- * t_{0.975, 1.4705882} sqrt(20) from R's qt gives [-24.6740913, 30.6740913].
+ * Worked by hand.  A = {1, 3}, {5, 7}, B = {2, 4}, {10, 12}: invocations
+ * nested in sides, SSB = 2 (2^2 + 2^2) + 2 (4^2 + 4^2) = 80 on K - 2 = 2 df,
+ * MSB = 40; SSW = 8 on N - K = 4 df, MSW = 2;
+ * n0 = (N - sum_s sum_i n_i^2 / N_s) / (K - 2) = (8 - 2 - 2) / 2 = 2, so
+ * s2_b = (40 - 2) / 2 = 19.  Balanced: each level is its grand mean (4, 7)
+ * with Var = MSB / N_s = 10, so diff = 3, se = sqrt(20) on 2 df,
+ * 3 +- t_{0.975, 2} sqrt(20) = 3 -+ 4.302652729749464 sqrt(20) (R's
+ * qt(0.975, 2)) = [-16.2420479746, 22.2420479746].
+ * R, nlme::lme(y ~ side, random = ~1 | inv, method = "REML") on the same
+ * eight values: sideb 3, Std.Error 4.472136019, DF 2; intervals()
+ * -16.242048249, 22.24204825; variances 19 and 2.
  */
 static void test_nested_hand_balanced(void **state)
 {
@@ -936,15 +941,19 @@ static void test_nested_hand_balanced(void **state)
 
 	(void)state;
 	assert_int_equal(stats_nested_diff(a, two, 2, b, two, 2, 0.95, &d), 0);
-	check_close("var_between a", d.a.var_between, 7, 1e-12, 0);
-	check_close("var_mean a", d.a.var_mean, 4, 1e-12, 0);
-	check_close("df a", d.a.df, 1, 1e-12, 0);
-	check_close("var_mean b", d.b.var_mean, 16, 1e-12, 0);
+	check_close("var_between", d.a.var_between, 19, 1e-12, 0);
+	check_close("var_within", d.a.var_within, 2, 1e-12, 0);
+	check_close("var_mean a", d.a.var_mean, 10, 1e-12, 0);
+	check_close("df a", d.a.df, 2, 1e-12, 0);
+	check_close("var_mean b", d.b.var_mean, 10, 1e-12, 0);
 	check_close("diff", d.diff, 3, 1e-12, 0);
-	check_close("se", d.se, 4.472135955, 1e-9, 0);
-	check_close("df", d.df, 400.0 / 272.0, 1e-12, 0);
-	check_close("lo", d.ci_low, -24.6740913203, 1e-9, 0);
-	check_close("hi", d.ci_high, 30.6740913203, 1e-9, 0);
+	check_close("se", d.se, sqrt(20.0), 1e-12, 0);
+	/* lme optimises the REML likelihood numerically: 1e-8 agreement. */
+	check_close("lme se", d.se, 4.472136019, 1e-7, 0);
+	check_close("df", d.df, 2, 1e-12, 0);
+	check_close("lo", d.ci_low, 3 - 4.302652729749464 * sqrt(20.0), 1e-12, 0);
+	check_close("hi", d.ci_high, 3 + 4.302652729749464 * sqrt(20.0), 1e-12, 0);
+	check_close("lme lo", d.ci_low, -16.242048249, 1e-7, 0);
 	assert_false(d.a.pooled || d.b.pooled);
 }
 
@@ -962,12 +971,12 @@ static void test_nested_hand_pooled(void **state)
 	double lo, hi, mlo, mhi;
 
 	(void)state;
-	assert_int_equal(stats_nested(a, two, 2, NULL, &s), 0);
+	assert_int_equal(stats_nested(a, two, 2, &s), 0);
 	assert_true(s.pooled);
 	check_close("mean", s.mean, 2.5, 1e-12, 0);
 	check_close("var_mean", s.var_mean, 5.0 / 12.0, 1e-12, 0);
 	check_close("df", s.df, 3, 1e-12, 0);
-	assert_int_equal(stats_nested(a, four, 1, NULL, &one), 0);
+	assert_int_equal(stats_nested(a, four, 1, &one), 0);
 	assert_true(one.pooled);
 	check_close("one invocation var_mean", one.var_mean, s.var_mean, 1e-12, 0);
 	/* The same as the Student interval of the four values. */
@@ -1026,14 +1035,14 @@ static void test_nested_r(void **state)
 	struct nested s;
 
 	(void)state;
-	assert_int_equal(stats_nested(bal, sb, 3, NULL, &s), 0);
+	assert_int_equal(stats_nested(bal, sb, 3, &s), 0);
 	check_close("lme mean", s.mean, 10.39166667, 1e-9, 0);
 	/* lme optimises the REML likelihood numerically: 1e-8 agreement. */
 	check_close("lme se", sqrt(s.var_mean), 0.4340538837, 1e-7, 0);
 	check_close("lme var_between", s.var_between, 0.55055554, 1e-7, 0);
 	check_close("lme var_within", s.var_within, 0.05861111, 1e-7, 0);
 	check_close("balanced df", s.df, 2, 1e-12, 0);
-	assert_int_equal(stats_nested(unb, su, 3, NULL, &s), 0);
+	assert_int_equal(stats_nested(unb, su, 3, &s), 0);
 	check_close("msb", s.anova.ms_between, 2.25558333333, 1e-11, 0);
 	check_close("msw", s.anova.ms_within, 0.0597777777778, 1e-11, 0);
 	check_close("n0", s.anova.n0, 3.91666666667, 1e-11, 0);
@@ -1044,13 +1053,22 @@ static void test_nested_r(void **state)
 }
 
 /*
- * A single candidate invocation borrows the baseline's s2_b.  R (same
- * balanced data as above as the baseline; candidate 10.0, 10.2, 10.4):
- *   sb <- (msb - msw) / 4; Va <- msb / 12; Vb <- sb + var(b) / 3
- *   terms <- ((1/12 + 1/4) * msb)^2 / 2 + ((-1/4) * msw)^2 / 9 +
- *            (var(b) / 3)^2 / 2
- *   -> Va 0.188402777778 Vb 0.563888888889 diff -0.191666666667
- *      df (Va + Vb)^2 / terms = 1.99221182937
+ * A single candidate invocation uses the baseline's invocations for s2_b.
+ * Baseline: the balanced data above (3 x 4); candidate: 10.0, 10.2, 10.4.
+ * R:
+ *   d <- data.frame(side = factor(rep(c("a", "b"), times = c(12, 3))),
+ *                   inv = factor(rep(1:4, times = c(4, 4, 4, 3))), y = ...)
+ *   summary(aov(y ~ side + side:inv, data = d))
+ *     -> side:inv 2 df, Mean Sq 2.2608;  Residuals 11 df, 0.0552
+ *   n0 = (15 - (48/12 + 9/3)) / 2 = 4; V(msb, msw) = GLS variance of a
+ *   + (s2_b + msw / 3), Satterthwaite by central differences:
+ *     msb 2.26083333333 msw 0.0552272727273 sb 0.551401515152
+ *     V 0.758213383838 Vb 0.569810606061 df 2.02448870052
+ *     diff -0.191666666667
+ *   nlme::lme(y ~ side, random = ~1 | inv, method = "REML"):
+ *     sideb -0.1916666667, Std.Error 0.8707530671 (near sqrt(0.7582134):
+ *     REML variances 0.55139964, 0.05522731 against the ANOVA
+ *     0.55140152, 0.05522727; the SEs agree to 2e-6).
  */
 static void test_nested_borrow(void **state)
 {
@@ -1064,14 +1082,17 @@ static void test_nested_borrow(void **state)
 	assert_int_equal(stats_nested_diff(bal, sb, 3, one, s1, 1, 0.95, &d), 0);
 	assert_true(d.b.borrowed);
 	assert_false(d.a.borrowed);
-	check_close("Va", d.a.var_mean, 0.188402777778, 1e-11, 0);
-	check_close("Vb", d.b.var_mean, 0.563888888889, 1e-11, 0);
+	check_close("var_between", d.b.var_between, 0.551401515152, 1e-10, 0);
+	check_close("V", d.se * d.se, 0.758213383838, 1e-10, 0);
+	check_close("Vb", d.b.var_mean, 0.569810606061, 1e-10, 0);
 	check_close("diff", d.diff, -0.191666666667, 1e-11, 0);
-	check_close("df", d.df, 1.99221182937, 1e-10, 0);
-	/* The other way round: the baseline borrows. */
+	check_close("df", d.df, 2.02448870052, 1e-8, 0);
+	/* REML is not the ANOVA estimator off balance: 2e-6 apart here. */
+	check_close("lme se", d.se, 0.8707530671, 1e-5, 0);
+	/* The other way round: the baseline is the single invocation. */
 	assert_int_equal(stats_nested_diff(one, s1, 1, bal, sb, 3, 0.95, &d), 0);
 	assert_true(d.a.borrowed);
-	check_close("df swapped", d.df, 1.99221182937, 1e-10, 0);
+	check_close("df swapped", d.df, 2.02448870052, 1e-8, 0);
 }
 
 /*
@@ -1094,10 +1115,10 @@ static void test_nested_limits(void **state)
 		big[i] = 100 + 0.001 * e + 10 * (double)(i / 5) *
 			 ((i / 5) % 2 ? 1 : -1);
 	}
-	assert_int_equal(stats_nested(small, five, 4, NULL, &s), 0);
+	assert_int_equal(stats_nested(small, five, 4, &s), 0);
 	assert_true(s.pooled);
 	check_close("pooled df", s.df, 19, 1e-12, 0);
-	assert_int_equal(stats_nested(big, five, 4, NULL, &s), 0);
+	assert_int_equal(stats_nested(big, five, 4, &s), 0);
 	assert_false(s.pooled);
 	check_close("means df", s.df, 3, 1e-6, 0);
 	for (i = 0; i < 4; i++)
