@@ -39,7 +39,7 @@ TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 TESTS   += $(FUZZ_TARGETS:%=$(BUILD)/tests/test_fuzz_%)
 
-.PHONY: all deps run check check-unit check-e2e asan tsan check-faults fuzz fuzz-build fuzz-merge bench install \
+.PHONY: all deps run check check-unit check-e2e asan tsan check-faults fuzz fuzz-build fuzz-merge bench sim install \
 	clean lint lint-cppcheck lint-tidy lint-scan format
 
 all: contend

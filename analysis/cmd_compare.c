@@ -978,7 +978,11 @@ static void print_table(FILE *f, const struct compare_result *r,
 		free(label);
 		free(change);
 	}
-	print_legend(f);
+	for (i = 0; i < r->n; i++)
+		if (r->cmp[i].nflags) {
+			print_legend(f);
+			break;
+		}
 }
 
 static void print_gate(FILE *f, const struct compare_result *r, bool numbers)
@@ -1038,7 +1042,8 @@ static char *sd_text(char *buf, size_t len, double var, bool log_scale)
 
 static void print_detail_side(FILE *f, const char *role,
 			      const struct compare_summary *cs,
-			      const struct nested *s, bool log_scale)
+			      const struct nested *s, bool log_scale,
+			      bool between_known)
 {
 	char tm[24], tl[24], th[24];
 
@@ -1051,7 +1056,9 @@ static void print_detail_side(FILE *f, const char *role,
 		fprintf(f, "  CI [%s, %s]", tl, th);
 	fprintf(f, "  %zu inv x %.3g runs  s_between %s  s_within %s\n",
 		s->k, s->k ? (double)s->n / (double)s->k : 0.0,
-		SD(s->var_between, log_scale), SD(s->var_within, log_scale));
+		between_known ? SD(s->var_between, log_scale)
+			      : "unknown",
+		SD(s->var_within, log_scale));
 	fprintf(f, "  %-9s unit: %s\n", "", unit_text(s));
 }
 
@@ -1088,9 +1095,9 @@ static void print_detail(FILE *f, const struct comparison *cmp,
 	else
 		fprintf(f, "\n== values\n");
 	print_detail_side(f, "baseline", &st->base, &st->model.a,
-			  st->log_scale);
+			  st->log_scale, st->model.df_between >= 1);
 	print_detail_side(f, "candidate", &st->cand, &st->model.b,
-			  st->log_scale);
+			  st->log_scale, st->model.df_between >= 1);
 	fprintf(f, "  change    %s", change);
 	if (isfinite(st->df))
 		fprintf(f, "  df %.3g (Satterthwaite), p = %.3g", st->df,
@@ -1178,15 +1185,16 @@ static void print_flags(FILE *f, const struct compare_result *r)
 
 static const char method_text[] =
 	"Method: per configuration, a two-level model (runs nested in "
-	"invocations, invocations in sides): per side, one-way ANOVA variance "
-	"components s2_between and s2_within (moment estimates, negative "
-	"truncated to 0); the side's level by generalised least squares with "
-	"weights 1/(s2_b + s2_w/n_i); the interval of the difference on "
-	"Satterthwaite df.  With s2_b = 0 the runs are pooled; a side of one "
-	"invocation uses the other side's s2_b when it has 2 or more "
-	"invocations.  Positive metrics are compared as ratios (log values; "
-	"levels are geometric means).  The verdict compares the interval with "
-	"the threshold.  docs/STATISTICS.md, \"Two-level model\".";
+	"invocations, invocations in sides): variance components s2_between "
+	"and s2_within common to both sides, from the ANOVA of invocations "
+	"nested in sides (moment estimates, a negative s2_b truncated to 0); "
+	"each side's level by generalised least squares, weights "
+	"1/(s2_b + s2_w/n_i); the interval of the difference on "
+	"Satterthwaite df.  With s2_b = 0 the runs are pooled (Welch); a side "
+	"of one invocation takes s2_b from the other side's invocations.  "
+	"Positive metrics are compared as ratios (log values; levels are "
+	"geometric means).  The verdict compares the interval with the "
+	"threshold.  docs/STATISTICS.md, \"Two-level model\".";
 
 static void print_text(FILE *f, const struct compare_result *r,
 		       const struct selection *b, const struct selection *c,

@@ -198,7 +198,7 @@ static void power_figures(const struct compare_opts *o, size_t nb, size_t nc,
 	double sb = (a->var_between + b->var_between) / 2;
 	double sw = (a->var_within + b->var_within) / 2;
 	double alpha = 1 - o->confidence, mde, delta;
-	size_t k = a->k < b->k ? a->k : b->k;
+	size_t k = (a->k + b->k + 1) / 2;     /* invocations a side, about */
 	size_t n = (size_t)lround((double)(nb + nc) /
 				  (double)(a->k + b->k));
 

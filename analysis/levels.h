@@ -83,7 +83,8 @@ struct level_config {
 	struct anova anova;
 	double share_between, share_within; /* of s2_b + s2_w, NAN when 0 */
 	double n_eff;           /* N / (1 + (n0 - 1) ICC) */
-	struct summary grand;   /* of the k invocation means: mean and CI */
+	struct nested model;    /* the two-level model compare uses */
+	struct summary grand;   /* the model's level and CI (mean, ci_*) */
 	struct summary pooled;  /* every run as if independent, to contrast */
 	struct level_plan plan;
 };

@@ -189,8 +189,10 @@ static void text_config(FILE *f, const struct levels *l, const struct level *lv,
 	fprintf(f, "[%s] %s %s\n", c->section, c->workload, c->canon);
 	if (c->k) {
 		text_config_runs(f, lv, c);
-		snprintf(note, sizeof(note), "(%zu invocation means, t %zu df)",
-			 c->k, c->k - 1);
+		snprintf(note, sizeof(note), "(two-level model, %s, t %.3g df)",
+			 c->model.pooled ? "unit: runs pooled"
+					 : "unit: invocations",
+			 c->model.df);
 		text_ci(f, "mean", &c->grand, l->opts.confidence, note);
 		snprintf(note, sizeof(note), "(%zu runs as if independent)",
 			 c->n);
@@ -217,9 +219,10 @@ static const char method_text[] =
 	"invocations (moment estimates; Searle, Casella & McCulloch 1992) "
 	"splits the variance into between-invocation s2_b and "
 	"within-invocation s2_w; ICC = s2_b/(s2_b+s2_w); F tests s2_b = 0; "
-	"effective runs n_eff = N/(1+(n0-1)ICC).  The CI of the mean uses "
-	"invocation means as the unit of replication (Student t with k-1 "
-	"df); the pooled CI, all runs as if independent, is too narrow when "
+	"effective runs n_eff = N/(1+(n0-1)ICC).  The CI of the mean is "
+	"compare's two-level model (generalised least squares with the ANOVA "
+	"components, Satterthwaite df; with s2_b = 0 the runs are pooled); "
+	"the pooled CI, all runs as if independent, is too narrow when "
 	"ICC > 0.  Runs per boot that buy the most precision per second "
 	"(Kalibera & Jones 2013): n_opt = sqrt(c_i*s2_w/(c_r*s2_b)) with ";
 
@@ -296,13 +299,13 @@ static void json_anova(struct json_writer *w, const struct level_config *c)
 }
 
 static void json_ci(struct json_writer *w, const char *key,
-		    const struct summary *s, long long df)
+		    const struct summary *s, double df)
 {
 	json_open(w, key, '{');
 	json_num(w, "mean", s->mean);
 	json_num(w, "ci_low", s->ci_low);
 	json_num(w, "ci_high", s->ci_high);
-	json_int(w, "df", df);
+	json_num(w, "df", df);
 	json_close(w, '}');
 }
 
@@ -350,8 +353,8 @@ static void json_config(struct json_writer *w, const struct levels *l,
 	json_close(w, ']');
 	json_anova(w, c);
 	json_num(w, "n_eff", c->n_eff);
-	json_ci(w, "mean", &c->grand, c->k ? (long long)c->k - 1 : 0);
-	json_ci(w, "pooled", &c->pooled, c->n ? (long long)c->n - 1 : 0);
+	json_ci(w, "mean", &c->grand, c->k >= 2 ? c->model.df : NAN);
+	json_ci(w, "pooled", &c->pooled, c->n ? (double)c->n - 1 : 0);
 	json_advice(w, c, l->opts.alpha);
 	json_close(w, '}');
 }
