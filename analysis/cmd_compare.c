@@ -792,7 +792,11 @@ static char *fmt_pct(char *buf, size_t len, double v)
 static void print_wrapped(FILE *f, int at, int indent, const char *s)
 {
 	bool first = true;
+	int lead = (int)strspn(s, " \n");
 
+	fprintf(f, "%.*s", lead, s);
+	at += lead;
+	s += lead;
 	while (*s) {
 		int len = (int)strcspn(s, " ");
 

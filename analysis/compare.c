@@ -279,6 +279,49 @@ int compare_samples(const double *base, size_t nb, const double *cand,
 	return compare_model(&b, &c, o, r);
 }
 
+/* Invocation i of g: its first value and count. */
+static const double *group_at(const struct compare_groups *g, size_t i,
+			      size_t *n)
+{
+	size_t k, off = 0;
+
+	for (k = 0; k < i; k++)
+		off += g->sizes[k];
+	*n = g->sizes[i];
+	return g->x + off;
+}
+
+/*
+ * The fall in every pair of invocations: for each baseline invocation i
+ * and candidate invocation j, Welch on their runs finds j's hand-off rate
+ * significantly lower (p < alpha) and by >= handoff_drop.  Each pair shares
+ * no boot, so its test is valid; requiring all of them is conservative.
+ */
+static bool fell_everywhere(const struct compare_groups *b,
+			    const struct compare_groups *c,
+			    const struct compare_opts *o)
+{
+	size_t i, j, nb, nc;
+
+	for (i = 0; i < b->k; i++) {
+		const double *xb = group_at(b, i, &nb);
+
+		for (j = 0; j < c->k; j++) {
+			const double *xc = group_at(c, j, &nc);
+			double mb = gsl_stats_mean(xb, 1, nb);
+			double mc = gsl_stats_mean(xc, 1, nc);
+			struct welch w;
+
+			if (nb < 2 || nc < 2 ||
+			    stats_welch(xb, nb, xc, nc, o->confidence, &w) < 0 ||
+			    !(w.p < o->alpha) ||
+			    !(mc <= (1 - o->handoff_drop) * mb))
+				return false;
+		}
+	}
+	return b->k && c->k;
+}
+
 int compare_handoffs(const struct compare_groups *base,
 		     const struct compare_groups *cand,
 		     const struct compare_opts *o, struct handoff_change *h)
@@ -298,8 +341,9 @@ int compare_handoffs(const struct compare_groups *base,
 	h->ci_high_pct = change_of(m.ci_high, m.a.mean, log_scale);
 	/* Constant sides: the fall is known exactly. */
 	h->p = isfinite(m.p) ? m.p : 0;
-	h->fell = h->p < o->alpha &&
-		  h->change_pct <= -100 * o->handoff_drop;
+	h->everywhere = fell_everywhere(base, cand, o);
+	h->fell = (h->p < o->alpha &&
+		   h->change_pct <= -100 * o->handoff_drop) || h->everywhere;
 	return 0;
 }
 
@@ -663,13 +707,15 @@ static void misleading(struct comparison *cmp, const struct compare_opts *o,
 		comparison_flag(cmp, "misleading-throughput", "both",
 			xasprintf("the candidate is faster while its %s fell "
 				  "%.1f%% [%+.1f%%, %+.1f%%] (%.4g -> %.4g, "
-				  "%zu/%zu invocations, p = %.2g): the lock "
+				  "%zu/%zu invocations, p = %.2g%s): the lock "
 				  "changes hands less often, as when its "
 				  "contended path is slowed (the lockdep "
 				  "effect); do not read this as a speed-up",
 				  what, -h.change_pct, h.ci_low_pct,
 				  h.ci_high_pct, h.base_mean, h.cand_mean,
-				  sb.g.k, sc.g.k, h.p));
+				  sb.g.k, sc.g.k, h.p,
+				  h.everywhere ? "; significant in every "
+						 "pair of invocations" : ""));
 	sample_release(&sb);
 	sample_release(&sc);
 }

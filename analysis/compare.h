@@ -113,13 +113,19 @@ struct handoff_change {
 	double change_pct;      /* 100 (cand / base - 1) */
 	double ci_low_pct, ci_high_pct; /* its interval at o->confidence */
 	double p;               /* the model's, two-sided */
-	bool fell;              /* p < alpha and a fall of >= handoff_drop */
+	bool everywhere;        /* every invocation pair: Welch p < alpha and
+				 * a fall >= handoff_drop */
+	bool fell;              /* (p < alpha and a fall of >= handoff_drop)
+				 * or everywhere */
 };
 /*
  * Tests whether the candidate's hand-offs per second fell significantly,
  * on the same two-level model as the metric: the rule of the analysis
- * flag (p < o->alpha, a fall >= o->handoff_drop).  Returns -1 when a side
- * has a single value (nothing can be said).
+ * flag (p < o->alpha, a fall >= o->handoff_drop); or the fall holds in
+ * every pair of a baseline and a candidate invocation (Welch on their
+ * runs), so a collapse present in every invocation flags even when the
+ * invocations are too few for the model to be sure.  Returns -1 when a
+ * side has a single value (nothing can be said).
  */
 int compare_handoffs(const struct compare_groups *base,
 		     const struct compare_groups *cand,
