@@ -1,0 +1,187 @@
+/*
+ * escape.c - text safe for a terminal and for markdown (escape.h).  One
+ * step, next(), decides what the bytes at a position become; the writers
+ * loop over it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/escape.h"
+
+/* Longest output of one step: "\u202e" or "\xNN", and a NUL. */
+#define STEP_MAX 8
+
+size_t escape_utf8_len(const char *str, uint32_t *cp)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n, i;
+	uint32_t c;
+
+	if (s[0] < 0x80) {
+		n = 1, c = s[0];
+		goto out;
+	}
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1fu;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0fu;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07u;
+	else
+		return 0;
+	/* Stops at the first byte that is not a continuation: the NUL too. */
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3fu);
+	}
+	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+out:
+	if (cp)
+		*cp = c;
+	return n;
+}
+
+/* Code points a terminal obeys or that reorder the text around them. */
+static bool unsafe_point(uint32_t c)
+{
+	return (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) ||
+	       (c >= 0x2066 && c <= 0x2069);
+}
+
+/*
+ * What the bytes at s become: *out (NUL-terminated, or NULL when they are
+ * copied as they are) and the number of bytes of s taken.  *s is not NUL.
+ */
+static size_t next(const char *s, char out[STEP_MAX], const char **rep)
+{
+	unsigned char b = (unsigned char)*s;
+	uint32_t c;
+	size_t n = escape_utf8_len(s, &c);
+
+	*rep = out;
+	if (n == 0) {
+		snprintf(out, STEP_MAX, "\\x%02x", b);
+		return 1;
+	}
+	if (b == '\n' || b == '\r' || b == '\t') {
+		snprintf(out, STEP_MAX, "\\%c", b == '\n' ? 'n' : b == '\r' ? 'r' : 't');
+	} else if (b < 0x20 || b == 0x7f) {
+		snprintf(out, STEP_MAX, "\\x%02x", b);
+	} else if (unsafe_point(c)) {
+		snprintf(out, STEP_MAX, "\\u%04x", (unsigned)c);
+	} else {
+		*rep = NULL;
+	}
+	return n;
+}
+
+bool escape_clean(const char *s)
+{
+	char out[STEP_MAX];
+	const char *rep;
+
+	if (!s)
+		return true;
+	while (*s) {
+		s += next(s, out, &rep);
+		if (rep)
+			return false;
+	}
+	return true;
+}
+
+size_t escape_text(char *dst, size_t len, const char *s)
+{
+	char out[STEP_MAX];
+	const char *rep;
+	size_t total = 0;
+	bool full = false;
+
+	if (len)
+		dst[0] = '\0';
+	if (!s)
+		return 0;
+	while (*s) {
+		const char *from = s;
+		size_t n = next(s, out, &rep), w = rep ? strlen(rep) : n;
+
+		s += n;
+		if (!full && total + w < len) {
+			memcpy(dst + total, rep ? rep : from, w);
+			dst[total + w] = '\0';
+		} else {
+			full = true;
+		}
+		total += w;
+	}
+	return total;
+}
+
+char *escape_text_dup(const char *s)
+{
+	size_t n = escape_text(NULL, 0, s);
+	char *d = malloc(n + 1);
+
+	if (d)
+		escape_text(d, n + 1, s);
+	return d;
+}
+
+/* Writes s escaped; each byte of s that is in special gets a backslash. */
+static void put_escaped(FILE *f, const char *s, const char *special)
+{
+	char out[STEP_MAX];
+	const char *rep;
+
+	while (s && *s) {
+		size_t n = next(s, out, &rep);
+
+		if (rep)
+			fputs(rep, f);
+		else if (n == 1 && special && strchr(special, *s))
+			fprintf(f, "\\%c", *s);
+		else
+			fwrite(s, 1, n, f);
+		s += n;
+	}
+}
+
+void escape_fputs(FILE *f, const char *s)
+{
+	put_escaped(f, s, NULL);
+}
+
+void escape_md_code(FILE *f, const char *s, bool in_table)
+{
+	size_t run = 0, longest = 0, i, len = s ? strlen(s) : 0;
+	bool pad;
+
+	if (len == 0) {
+		fputs("`\"\"`", f);
+		return;
+	}
+	for (i = 0; i < len; i++) {
+		run = s[i] == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	pad = s[0] == '`' || s[0] == ' ' || s[len - 1] == '`' ||
+	      s[len - 1] == ' ';
+	for (i = 0; i <= longest; i++)
+		fputc('`', f);
+	if (pad)
+		fputc(' ', f);
+	put_escaped(f, s, in_table ? "|" : NULL);
+	if (pad)
+		fputc(' ', f);
+	for (i = 0; i <= longest; i++)
+		fputc('`', f);
+}
+
+void escape_md_text(FILE *f, const char *s)
+{
+	put_escaped(f, s, "\\`*_[]<>|#!~&");
+}

@@ -1,0 +1,60 @@
+/*
+ * escape.h - names that come from configs, command lines and databases
+ * (labels, section names, hostnames, parameters) made safe to print: to a
+ * terminal, where an ESC or a newline would be obeyed, and into markdown,
+ * where a backtick would end a code span and open raw HTML.
+ */
+#ifndef CONTEND_LIB_ESCAPE_H
+#define CONTEND_LIB_ESCAPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
+ * surrogates or code points past U+10FFFF), its code point in *cp when cp
+ * is not NULL; 0 when the byte at s does not begin one.  Never reads past
+ * the terminating NUL.
+ */
+size_t escape_utf8_len(const char *s, uint32_t *cp);
+
+/*
+ * Text for a terminal: \n, \r and \t as those two characters; every other
+ * control byte, DEL and each byte that does not begin valid UTF-8 as \xNN;
+ * the C1 controls (U+0080..U+009F) and the bidirectional overrides and
+ * isolates (U+202A..U+202E, U+2066..U+2069, which reorder what follows
+ * them on screen) as \uNNNN.  Everything else, valid UTF-8 included, is
+ * copied; a backslash stays one backslash.  NULL is "".
+ *
+ * escape_text writes at most len bytes (NUL included, cut on a whole
+ * escape) and returns the length the whole escaped text has, as snprintf
+ * does; escape_text_dup returns it in malloc'd memory (NULL when out of
+ * memory); escape_fputs writes it.  escape_clean says whether s would be
+ * copied unchanged.
+ */
+size_t escape_text(char *dst, size_t len, const char *s);
+char *escape_text_dup(const char *s);
+void escape_fputs(FILE *f, const char *s);
+bool escape_clean(const char *s);
+
+/*
+ * s as one markdown code span (CommonMark 6.1): opened and closed by one
+ * backtick more than the longest run of backticks in s, padded with a
+ * space when s begins or ends with a backtick or a space, so nothing in s
+ * can close it; control characters escaped as escape_text does, so the
+ * span stays on one line.  In a table (GFM) '|' is written "\|", which the
+ * table reads as a '|' of the cell, not a cell boundary.  An empty s
+ * prints as `""`, a code span cannot be empty.
+ */
+void escape_md_code(FILE *f, const char *s, bool in_table);
+/*
+ * s as markdown inline text: the characters that can give inline text
+ * a meaning (\ ` * _ [ ] < > | # ! ~ &: emphasis, links, code, raw HTML,
+ * entities, table cells) backslash-escaped, controls as escape_text
+ * writes them.
+ */
+void escape_md_text(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,252 @@
+/*
+ * numfmt.c - the one number formatter (numfmt.h).  Everything is decided
+ * by `last`, the power of ten of the last digit shown, and `e3`, the
+ * power of ten the SI prefix stands for; snprintf does the rounding.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/numfmt.h"
+
+#define DEFAULT_SIG 4
+#define MAX_SIG 15
+#define PLAIN_SIG 7     /* more significant digits than this: no prefix */
+#define MAX_E3 18       /* E */
+#define MIN_FIXED 1e-6  /* below this magnitude (and from 1e21): exponent */
+#define MAX_FIXED 1e21
+#define PCT_MIN_LAST (-15)
+#define PCT_MIN_FIXED 1e-15
+
+static const char prefixes[] = "kMGTPE";
+
+/* floor(log10(a)) for a finite a > 0, exact at powers of ten. */
+static int decade(double a)
+{
+	int e = (int)floor(log10(a));
+
+	if (a >= pow(10, e + 1))
+		e++;
+	else if (a < pow(10, e))
+		e--;
+	return e;
+}
+
+/* The decade of a once rounded to a digit at 10^last (last <= decade(a)):
+ * 9.9996 rounded to 10^-3 is 10.000, one decade up. */
+static int rounded_decade(double a, int last)
+{
+	char b[NUMFMT_LEN];
+	const char *e;
+
+	snprintf(b, sizeof(b), "%.*e", decade(a) - last, a);
+	e = strchr(b, 'e');
+	return e ? (int)strtol(e + 1, NULL, 10) : decade(a);
+}
+
+static int clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* "-0.00" and "+0.0%" are zero: the sign goes. */
+static void drop_zero_sign(char *buf)
+{
+	const char *p = buf + 1;
+
+	if (buf[0] != '-' && buf[0] != '+')
+		return;
+	p += strspn(p, "0.");
+	if (*p >= '1' && *p <= '9')
+		return;
+	memmove(buf, buf + 1, strlen(buf));
+}
+
+/* Not a finite number: the missing form, or infinity. */
+static bool special(char *buf, size_t len, double v, const char *unit)
+{
+	if (isnan(v))
+		snprintf(buf, len, "%s", NUMFMT_MISSING);
+	else if (isinf(v))
+		snprintf(buf, len, "%sinf%s", v < 0 ? "-" : unit[0] ? "+" : "",
+			 unit);
+	else
+		return false;
+	return true;
+}
+
+/* The prefix for a magnitude a shown to 10^last: none below 10^4 or when
+ * the digits are too many to read behind one. */
+static int scale_of(double a, int last)
+{
+	int d;
+
+	if (!(a > 0))
+		return 0;
+	d = rounded_decade(a, last);
+	if (d < 4 || d - last + 1 > PLAIN_SIG)
+		return 0;
+	return d / 3 * 3 > MAX_E3 ? MAX_E3 : d / 3 * 3;
+}
+
+static bool fixed_range(double a)
+{
+	return !(a > 0) || (a >= MIN_FIXED && a < MAX_FIXED);
+}
+
+/* v with its last digit at 10^last, divided by 10^e3 and prefixed; or,
+ * out of the fixed range, with an exponent and the same digits. */
+static char *put(char *buf, size_t len, double v, int e3, int last)
+{
+	double a = fabs(v);
+	const char *unit = e3 ? (const char[]){ prefixes[e3 / 3 - 1], '\0' } : "";
+
+	if (special(buf, len, v, ""))
+		return buf;
+	if (!fixed_range(a)) {
+		snprintf(buf, len, "%.*e",
+			 clamp(decade(a) - last, 0, MAX_SIG - 1), v);
+		return buf;
+	}
+	/* %f cannot drop digits before the point: round them away. */
+	if (last > e3)
+		v = round(v / pow(10, last)) * pow(10, last);
+	snprintf(buf, len, "%.*f%s", e3 - last > 0 ? e3 - last : 0,
+		 v / pow(10, e3), unit);
+	drop_zero_sign(buf);
+	return buf;
+}
+
+/* The last digit for sig significant digits of a (> 0), after the carry
+ * of rounding (999.96 to four digits is 1000, not 1000.0). */
+static int last_for(double a, int sig)
+{
+	int last = decade(a) - sig + 1;
+
+	return rounded_decade(a, last) > decade(a) ? last + 1 : last;
+}
+
+/* last moved down to show res's leading digit, within MAX_SIG of a. */
+static int with_res(int last, double a, double res)
+{
+	if (isfinite(res) && res > 0 && decade(res) < last)
+		last = decade(res);
+	if (a > 0 && last < decade(a) - MAX_SIG + 1)
+		last = decade(a) - MAX_SIG + 1;
+	return last;
+}
+
+static char *one(char *buf, size_t len, double v, int sig, double res)
+{
+	double a = fabs(v);
+	int last;
+
+	if (special(buf, len, v, ""))
+		return buf;
+	if (!(a > 0)) {
+		snprintf(buf, len, "0");
+		return buf;
+	}
+	last = with_res(last_for(a, clamp(sig, 1, MAX_SIG)), a, res);
+	return put(buf, len, v, scale_of(a, last), last);
+}
+
+char *numfmt(char *buf, size_t len, double v)
+{
+	return one(buf, len, v, DEFAULT_SIG, NAN);
+}
+
+char *numfmt_sig(char *buf, size_t len, double v, int sig)
+{
+	return one(buf, len, v, sig, NAN);
+}
+
+char *numfmt_res(char *buf, size_t len, double v, double res)
+{
+	return one(buf, len, v, DEFAULT_SIG, res);
+}
+
+/* The last digit an interval of half-width hw around mean is shown to. */
+static int ci_last(double mean, double hw, double res)
+{
+	double a = fabs(mean);
+	int last;
+
+	if (!(hw > 0) || !isfinite(hw))
+		last = a > 0 ? last_for(a, DEFAULT_SIG) : 0;
+	else
+		last = decade(hw) - 1;
+	if (a > 0 && last > decade(a) - 1)
+		last = decade(a) - 1;
+	return with_res(last, a, res);
+}
+
+char *numfmt_ci_res(char *buf, size_t len, double mean, double lo, double hi,
+		    double res)
+{
+	char m[NUMFMT_LEN], l[NUMFMT_LEN], h[NUMFMT_LEN];
+	double a = fabs(mean);
+	int last, e3;
+
+	if (isnan(lo) || isnan(hi) || !isfinite(mean))
+		return numfmt_res(buf, len, mean, res);
+	last = ci_last(mean, fabs(hi - lo) / 2, res);
+	if (!(a > 0))
+		a = fmax(fabs(lo), fabs(hi));
+	e3 = isfinite(a) ? scale_of(a, last) : 0;
+	snprintf(buf, len, "%s [%s, %s]", put(m, sizeof(m), mean, e3, last),
+		 put(l, sizeof(l), lo, e3, last), put(h, sizeof(h), hi, e3, last));
+	return buf;
+}
+
+char *numfmt_ci(char *buf, size_t len, double mean, double lo, double hi)
+{
+	return numfmt_ci_res(buf, len, mean, lo, hi, NAN);
+}
+
+/* pct with its last digit at 10^last (< 0), signed. */
+static char *pct_put(char *buf, size_t len, double pct, int last)
+{
+	if (special(buf, len, pct, "%"))
+		return buf;
+	snprintf(buf, len, "%+.*f%%", -last, pct);
+	drop_zero_sign(buf);
+	return buf;
+}
+
+/* Two significant digits of pct, one decimal at least. */
+static int pct_last(double pct, int last)
+{
+	if (fabs(pct) > 0 && isfinite(pct) && decade(fabs(pct)) - 1 < last)
+		last = decade(fabs(pct)) - 1;
+	return clamp(last, PCT_MIN_LAST, -1);
+}
+
+char *numfmt_pct(char *buf, size_t len, double pct)
+{
+	/* Below 10^-15 % the change is beneath a double's precision, but it
+	 * is not zero: say so in the one form that can. */
+	if (fabs(pct) > 0 && fabs(pct) < PCT_MIN_FIXED) {
+		snprintf(buf, len, "%+.1e%%", pct);
+		return buf;
+	}
+	return pct_put(buf, len, pct, pct_last(pct, -1));
+}
+
+char *numfmt_pct_ci(char *buf, size_t len, double pct, double lo, double hi)
+{
+	char p[NUMFMT_LEN], l[NUMFMT_LEN], h[NUMFMT_LEN];
+	double hw = fabs(hi - lo) / 2;
+	int last = -1;
+
+	if (isnan(lo) || isnan(hi))
+		return numfmt_pct(buf, len, pct);
+	if (hw > 0 && isfinite(hw))
+		last = clamp(decade(hw) - 1, PCT_MIN_LAST, -1);
+	snprintf(buf, len, "%s [%s, %s]",
+		 pct_put(p, sizeof(p), pct, pct_last(pct, last)),
+		 pct_put(l, sizeof(l), lo, last), pct_put(h, sizeof(h), hi, last));
+	return buf;
+}
