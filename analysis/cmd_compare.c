@@ -20,6 +20,7 @@
 #include "analysis/exportside.h"
 #include "analysis/json.h"
 #include "analysis/numfile.h"
+#include "lib/numfmt.h"
 #include "runner/commands.h"
 #include "plots/plot.h"
 #include "runner/util.h"
@@ -722,64 +723,16 @@ static int settle(const struct cmp_args *a, const struct selection *b,
 	return 0;
 }
 
-/* ---- numbers ---- */
+/* ---- numbers (lib/numfmt.h) ---- */
 
-/* v with sig significant digits and an SI suffix above 10^4. */
-static void fmt_sig(char *buf, size_t len, double v, int sig)
-{
-	static const char suffix[] = " kMGTPE";
-	double s = v;
-	size_t k = 0;
-
-	if (!isfinite(v)) {
-		snprintf(buf, len, "%s", isnan(v) ? "n/a" : v < 0 ? "-inf" : "inf");
-		return;
-	}
-	if (fabs(v) < 1e4) {
-		snprintf(buf, len, "%.*g", sig, v);
-		return;
-	}
-	while (fabs(s) >= 1000 && k < sizeof(suffix) - 2) {
-		s /= 1000;
-		k++;
-	}
-	snprintf(buf, len, "%.*g%c", sig, s, suffix[k]);
-}
-
-/*
- * Two levels printed so that different values look different: the fewest
- * significant digits (from 4, up to 12) at which their texts differ.
- */
+/* Two levels printed so that different values look different. */
 static void fmt_pair(double a, double b, char *ta, char *tb, size_t len)
 {
-	int sig = 4;
+	double res = fabs(a - b);
 
-	do {
-		fmt_sig(ta, len, a, sig);
-		fmt_sig(tb, len, b, sig);
-	} while (strcmp(ta, tb) == 0 && (a < b || a > b) && ++sig <= 12);
+	numfmt_res(ta, len, a, res);
+	numfmt_res(tb, len, b, res);
 }
-
-/* A change in %: never "+0.00%" for a change that is not zero. */
-static char *fmt_pct(char *buf, size_t len, double v)
-{
-	double a = fabs(v);
-
-	if (isnan(v))
-		snprintf(buf, len, "n/a");
-	else if (!(a > 0))
-		snprintf(buf, len, "0%%");
-	else if (a >= 1e4)
-		snprintf(buf, len, "%+.2g%%", v);
-	else if (a >= 10)
-		snprintf(buf, len, "%+.1f%%", v);
-	else if (a >= 0.1)
-		snprintf(buf, len, "%+.2f%%", v);
-	else
-		snprintf(buf, len, "%+.2g%%", v);
-	return buf;
-}
-#define PCT(v) fmt_pct((char[24]){ 0 }, 24, (v))
 
 /* ---- text ---- */
 
@@ -901,11 +854,14 @@ static char *config_label(const struct compare_result *r,
 
 static char *change_text(const struct compare_stats *st)
 {
+	char buf[NUMFMT_CI_LEN];
+
 	if (isnan(st->change_ci_low_pct))
-		return xasprintf("%s [no interval]", PCT(st->change_pct));
-	return xasprintf("%s [%s, %s]", PCT(st->change_pct),
-			 PCT(st->change_ci_low_pct),
-			 PCT(st->change_ci_high_pct));
+		return xasprintf("%s [no interval]",
+				 numfmt_pct(buf, sizeof(buf), st->change_pct));
+	return xstrdup(numfmt_pct_ci(buf, sizeof(buf), st->change_pct,
+				     st->change_ci_low_pct,
+				     st->change_ci_high_pct));
 }
 
 /* One-letter codes of the table's flags column, and its legend. */
@@ -972,7 +928,7 @@ static void print_table(FILE *f, const struct compare_result *r,
 		const struct comparison *cmp = &r->cmp[i];
 		char *label = config_label(r, cmp, numbers);
 		char *change = change_text(&cmp->st);
-		char tb[24], tc[24], flags[48];
+		char tb[NUMFMT_LEN], tc[NUMFMT_LEN], flags[48];
 
 		fmt_pair(cmp->st.base.mean, cmp->st.cand.mean, tb, tc,
 			 sizeof(tb));
@@ -1039,7 +995,7 @@ static char *sd_text(char *buf, size_t len, double var, bool log_scale)
 	else if (log_scale)
 		snprintf(buf, len, "%.2g%%", 100 * sqrt(var));
 	else
-		fmt_sig(buf, len, sqrt(var), 3);
+		numfmt_sig(buf, len, sqrt(var), 3);
 	return buf;
 }
 #define SD(v, l) sd_text((char[24]){ 0 }, 24, (v), (l))
@@ -1049,15 +1005,12 @@ static void print_detail_side(FILE *f, const char *role,
 			      const struct nested *s, bool log_scale,
 			      bool between_known)
 {
-	char tm[24], tl[24], th[24];
+	char ci[NUMFMT_CI_LEN];
 
-	fmt_pair(cs->mean, cs->mean, tm, tm, sizeof(tm));
-	fmt_pair(cs->ci_low, cs->ci_high, tl, th, sizeof(tl));
-	fprintf(f, "  %-9s %s", role, tm);
+	fprintf(f, "  %-9s %s", role, numfmt_ci(ci, sizeof(ci), cs->mean,
+						 cs->ci_low, cs->ci_high));
 	if (isnan(cs->ci_low))
-		fprintf(f, "  (no interval)");
-	else
-		fprintf(f, "  CI [%s, %s]", tl, th);
+		fprintf(f, " (no interval)");
 	fprintf(f, "  %zu inv x %.3g runs  s_between %s  s_within %s\n",
 		s->k, s->k ? (double)s->n / (double)s->k : 0.0,
 		between_known ? SD(s->var_between, log_scale)
@@ -1077,7 +1030,8 @@ static void print_needed(FILE *f, const struct compare_stats *st,
 	}
 	if (isfinite(st->mde_pct))
 		fprintf(f, "  detectable now (%.0f%% power): %s", 100 * o->power,
-			PCT(st->mde_pct));
+			numfmt_pct((char[NUMFMT_LEN]){ 0 }, NUMFMT_LEN,
+				   st->mde_pct));
 	if (st->needed_runs)
 		fprintf(f, "; about %zu invocations x %zu runs a side would "
 			   "resolve %g%%", st->needed_invocations,

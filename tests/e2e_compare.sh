@@ -33,7 +33,7 @@ printf 'a,100\nb,101\nc,99\n' >"$tmp/csv1.txt"
 printf 'a,110\nb,111\n# c,0\nc,109\n' >"$tmp/csv2.txt"
 
 expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/fast.txt"
-grep -q "^values .* 100 .* 110 .*+10.0% \[+8.79%, +11.2%\] .*faster" "$tmp/out" ||
+grep -q "^values .* 100.0 .* 110.0 .*+10.0% \[+8.8%, +11.2%\] .*faster" "$tmp/out" ||
 	fail "files: the summary row ($(cat "$tmp/out"))"
 grep -q "Method: .*two-level model" "$tmp/out" &&
 	grep -q "Satterthwaite" "$tmp/out" || fail "files: the method is not named"
@@ -69,7 +69,7 @@ expect 3 "$CONTEND" compare "$tmp/fast.txt" "$tmp/base.txt" \
 	--fail-on-regression 5
 grep -q "regression: 1 configuration slower by more than 5% (Holm" "$tmp/err" ||
 	fail "exit 3 without saying why"
-grep -q "fails: values -9.09% \[" "$tmp/out" ||
+grep -q "fails: values -9.1% \[" "$tmp/out" ||
 	fail "the gate does not name the failing configuration"
 # "5%" is accepted as well as "5"; 100% or more is not a regression bound.
 expect 3 "$CONTEND" compare "$tmp/fast.txt" "$tmp/base.txt" \
@@ -87,9 +87,9 @@ expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/noisy.txt" \
 
 # Columns and delimiters apply to both files, as in ministat.
 expect 0 "$CONTEND" compare -C 3 "$tmp/cols.txt" "$tmp/cols2.txt"
-grep -q "^values .* 100 .* 110 " "$tmp/out" || fail "-C 3: wrong column"
+grep -q "^values .* 100.0 .* 110.0 " "$tmp/out" || fail "-C 3: wrong column"
 expect 0 "$CONTEND" compare -C 2 -d , "$tmp/csv1.txt" "$tmp/csv2.txt"
-grep -q "^values .* 100 .* 110 " "$tmp/out" || fail "-C 2 -d ,: wrong column"
+grep -q "^values .* 100.0 .* 110.0 " "$tmp/out" || fail "-C 2 -d ,: wrong column"
 
 # Comma-joined number files: one invocation each.
 printf '101\n102\n100\n101.5\n100.5\n' >"$tmp/base2.txt"
