@@ -968,7 +968,7 @@ static void test_nested_hand_pooled(void **state)
 	static const double a[] = { 1, 3, 2, 4 };
 	static const size_t two[] = { 2, 2 }, four[] = { 4 };
 	struct nested s, one;
-	double lo, hi, mlo, mhi;
+	double lo, hi, mlo = 0, mhi = 0, mm = 0;
 
 	(void)state;
 	assert_int_equal(stats_nested(a, two, 2, &s), 0);
@@ -981,7 +981,7 @@ static void test_nested_hand_pooled(void **state)
 	check_close("one invocation var_mean", one.var_mean, s.var_mean, 1e-12, 0);
 	/* The same as the Student interval of the four values. */
 	stats_nested_ci(&s, 0.95, &lo, &hi);
-	assert_int_equal(stats_mean_ci(a, 4, 0.95, &(double){ 0 }, &mlo, &mhi), 0);
+	assert_int_equal(stats_mean_ci(a, 4, 0.95, &mm, &mlo, &mhi), 0);
 	check_close("lo", lo, mlo, 1e-12, 0);
 	check_close("hi", hi, mhi, 1e-12, 0);
 }
