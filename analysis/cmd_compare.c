@@ -21,6 +21,7 @@
 #include "analysis/json.h"
 #include "analysis/numfile.h"
 #include "lib/numfmt.h"
+#include "lib/wrap.h"
 #include "runner/commands.h"
 #include "plots/plot.h"
 #include "runner/util.h"
@@ -738,38 +739,7 @@ static void fmt_pair(double a, double b, char *ta, char *tb, size_t len)
 
 #define WIDTH 100
 
-/*
- * Prints text wrapped at WIDTH at blanks, continuation lines indented by
- * indent blanks; the first line starts at column at.
- */
-static void print_wrapped(FILE *f, int at, int indent, const char *s)
-{
-	bool first = true;
-	int lead = (int)strspn(s, " \n");
-
-	fprintf(f, "%.*s", lead, s);
-	at += lead;
-	s += lead;
-	while (*s) {
-		int len = (int)strcspn(s, " ");
-
-		if (!first && at + 1 + len > WIDTH) {
-			fprintf(f, "\n%*s", indent, "");
-			at = indent;
-		} else if (!first) {
-			fputc(' ', f);
-			at++;
-		}
-		fprintf(f, "%.*s", len, s);
-		at += len;
-		first = false;
-		s += len;
-		s += strspn(s, " ");
-	}
-	fputc('\n', f);
-}
-
-/* printf into print_wrapped. */
+/* printf into wrap_print at WIDTH. */
 static void print_para(FILE *f, int indent, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void print_para(FILE *f, int indent, const char *fmt, ...)
@@ -782,7 +752,7 @@ static void print_para(FILE *f, int indent, const char *fmt, ...)
 		s = NULL;
 	va_end(ap);
 	if (s)
-		print_wrapped(f, 0, indent, s);
+		wrap_print(f, s, 0, indent, WIDTH);
 	free(s);
 }
 
@@ -1187,7 +1157,7 @@ static void print_text(FILE *f, const struct compare_result *r,
 			r->unmatched[i].workload, r->unmatched[i].section,
 			r->unmatched[i].canon, r->unmatched[i].reason);
 	fputc('\n', f);
-	print_wrapped(f, 0, 0, method_text);
+	wrap_print(f, method_text, 0, 0, WIDTH);
 }
 
 /* ---- json (docs/compare-json.md) ---- */

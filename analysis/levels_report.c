@@ -15,6 +15,7 @@
 #include "analysis/json.h"
 #include "analysis/levels.h"
 #include "analysis/report.h"
+#include "lib/wrap.h"
 #include "runner/util.h"
 
 #define LEVELS_JSON_VERSION 1
@@ -151,35 +152,6 @@ static void text_ci(FILE *f, const char *what, const struct summary *s,
 		PCT(half / fabs(s->mean)), note);
 }
 
-/*
- * Words of s, the cursor at column at; lines wrap at width and go on at
- * column indent.
- */
-static void text_wrap(FILE *f, const char *s, int at, int indent, int width)
-{
-	bool first = true;
-
-	while (*s) {
-		int len = (int)strcspn(s, " ");
-
-		if (!first && at + 1 + len > width) {
-			fprintf(f, "\n%*s", indent, "");
-			at = indent;
-			first = true;
-		}
-		if (!first) {
-			fputc(' ', f);
-			at++;
-		}
-		fprintf(f, "%.*s", len, s);
-		at += len;
-		first = false;
-		s += len;
-		s += strspn(s, " ");
-	}
-	fputc('\n', f);
-}
-
 static void text_config(FILE *f, const struct levels *l, const struct level *lv,
 			const struct level_config *c)
 {
@@ -209,7 +181,7 @@ static void text_config(FILE *f, const struct levels *l, const struct level *lv,
 	}
 	msg = advice_message(c, l->opts.alpha);
 	fprintf(f, "  %-10s ", "advice");
-	text_wrap(f, msg, 13, 13, WIDTH);
+	wrap_print(f, msg, 13, 13, WIDTH);
 	fputc('\n', f);
 	free(msg);
 }
@@ -243,7 +215,7 @@ static void text_method(FILE *f, const struct levels *l)
 	else
 		m = xasprintf("%sc_i = %g s per boot, c_r = the mean run wall "
 			      "time.", method_text, o->boot_cost);
-	text_wrap(f, m, 0, 2, WIDTH);
+	wrap_print(f, m, 0, 2, WIDTH);
 	fputc('\n', f);
 	free(m);
 }
