@@ -1,8 +1,10 @@
 /*
  * cmd_compare.c - `contend compare BASE CAND`: resolves the two selections
- * (a label or experiment in a database, or a ministat-style number file),
- * hands them to compare_sides(), prints the result as ministat-like text
- * or JSON (docs/compare-json.md), and gates CI with --fail-on-regression.
+ * (a label or experiment in a database, a `contend export` CSV file, or
+ * ministat-style number files, comma-joined for several invocations),
+ * hands them to compare_sides(), prints the result summary-first as text
+ * (with the host keys that differ between the sides) or as JSON
+ * (docs/compare-json.md), and gates CI with --fail-on-regression (Holm).
  */
 #include <errno.h>
 #include <getopt.h>

@@ -1,13 +1,14 @@
 /*
  * compare.h - A/B comparison of a candidate against a baseline: the
- * statistical judgement of two samples (a pure function of two arrays),
- * and the matching of two database selections configuration by
- * configuration, with the flags a reviewer must see next to a verdict.
+ * statistical judgement of two sides of invocations under the two-level
+ * model (a pure function of arrays: compare_model), the matching of two
+ * selections configuration by configuration with the flags a reviewer
+ * must see next to a verdict, and the CI gate (Holm over all of them).
  *
- * Call sequence for databases: load each side's experiments (store_load +
- * analysis_run) into a struct compare_side -> compare_sides() ->
- * format the struct compare_result -> compare_result_release().
- * Number files go straight to compare_samples().
+ * Call sequence: load each side's experiments (store_load, an export file
+ * or number files; analysis_run) into a struct compare_side ->
+ * compare_sides() -> compare_gate() under --fail-on-regression -> format
+ * the struct compare_result -> compare_result_release().
  */
 #ifndef CONTEND_COMPARE_H
 #define CONTEND_COMPARE_H
@@ -214,13 +215,13 @@ size_t compare_gate(struct compare_result *r, double pct);
 
 /*
  * Matches the configurations of base and cand by workload type and
- * canonical parameters and compares metric on each match.  A side that
- * holds a configuration in several experiments (invocations: e.g. one per
- * boot) is represented by the invocation means, so between-invocation
- * variance is counted; with one invocation the runs are the sample and
- * the comparison carries the single-invocation flag.  Carries the noisy,
- * drift and unfair flags of either side and raises misleading-throughput
- * and host-mismatch between them.  Returns -1 with error() when a side
+ * canonical parameters and compares metric on each match under the
+ * two-level model: each experiment holding a configuration is one
+ * invocation (e.g. one boot), its runs nested in it.  A side of one
+ * invocation carries the single-invocation flag.  Carries the noisy,
+ * drift and unfair flags of either side (and summarises them once per side
+ * in r->side_flags) and raises misleading-throughput and host-mismatch
+ * between them.  Returns -1 with error() when a side
  * does not record the metric at all (the message lists what it has).
  */
 int compare_sides(const struct compare_side *base,

@@ -3,8 +3,8 @@
  * label (e.g. one per boot of the same kernel) read as a two-level design
  * after Kalibera & Jones, "Rigorous Benchmarking in Reasonable Time" (ISMM
  * 2013): how much of the variance lies between invocations and how much
- * within, the CI of the mean with invocation means as the unit of
- * replication, and whether more runs per boot or more boots buy more
+ * within, the CI of the mean under compare's two-level model (stats.h,
+ * struct nested), and whether more runs per boot or more boots buy more
  * precision for the time.  Methods: docs/USER-GUIDE.md, "Invocations and boots".
  *
  * Call sequence: levels_opts_default -> levels_load (reads the store) ->
