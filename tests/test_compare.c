@@ -545,6 +545,106 @@ static void test_misleading_fallback(void **state)
 			"contended acquisitions/s");
 }
 
+/*
+ * Two invocations a side whose hand-off rates differ a lot between boots:
+ * the model (2 df for the between-invocation variance) cannot show the
+ * fall, but it holds in every pair of a baseline and a candidate
+ * invocation, so the flag is raised, and says so.  If one candidate
+ * invocation does not fall, it is not.
+ */
+static void test_misleading_every_invocation(void **state)
+{
+	static const double hb1[] = { 1.74e6, 1.76e6, 1.78e6, 1.75e6, 1.77e6 };
+	static const double hb2[] = { .30e6, .31e6, .29e6, .305e6, .295e6 };
+	static const double hc1[] = { .12e6, .13e6, .14e6, .125e6, .135e6 };
+	static const double hc2[] = { .05e6, .06e6, .055e6, .052e6, .058e6 };
+	static const double hc3[] = { 1.8e6, 1.82e6, 1.81e6, 1.79e6, 1.83e6 };
+	const struct fx_config b1 = { "m", "t=4", 5, { hb1, lock_tb } };
+	const struct fx_config b2 = { "m", "t=4", 5, { hb2, lock_tb } };
+	const struct fx_config c1 = { "m", "t=4", 5, { hc1, lock_tc } };
+	const struct fx_config c2 = { "m", "t=4", 5, { hc2, lock_tc } };
+	const struct fx_config c3 = { "m", "t=4", 5, { hc3, lock_tc } };
+	const struct compare_flag *fl;
+	struct compare_result r;
+	struct fx b[2], c[2];
+
+	(void)state;
+	fx_build(&b[0], 1, m_hand, 2, &b1, 1, "cpu", "6.1");
+	fx_build(&b[1], 2, m_hand, 2, &b2, 1, "cpu", "6.1");
+	fx_build(&c[0], 3, m_hand, 2, &c1, 1, "cpu", "6.2");
+	fx_build(&c[1], 4, m_hand, 2, &c2, 1, "cpu", "6.2");
+	run_sides(b, 2, c, 2, "throughput", &r);
+	assert_int_equal(r.cmp[0].st.verdict, VERDICT_FASTER);
+	fl = find_flag(&r.cmp[0], "misleading-throughput");
+	assert_non_null(fl);
+	assert_non_null(strstr(fl->message, "every pair of invocations"));
+	assert_non_null(strstr(fl->message, "2/2 invocations"));
+	compare_result_release(&r);
+	fx_release(&c[1]);
+	fx_build(&c[1], 4, m_hand, 2, &c3, 1, "cpu", "6.2");
+	run_sides(b, 2, c, 2, "throughput", &r);
+	assert_null(find_flag(&r.cmp[0], "misleading-throughput"));
+	compare_result_release(&r);
+	fx_release(&b[0]);
+	fx_release(&b[1]);
+	fx_release(&c[0]);
+	fx_release(&c[1]);
+}
+
+/*
+ * The gate: one-sided p of "worse than -3%" on the log scale and Holm's
+ * adjustment.  R:
+ *   m <- log(0.97)
+ *   t <- c((log(0.90) - m) / 0.02, (log(0.95) - m) / 0.01,
+ *          (log(1.01) - m) / 0.02)
+ *   p <- c(pt(t[1], 10), pt(t[2], 20), pt(t[3], 5))
+ *     -> 0.00190731761534 0.02512769510584 0.95034507224478
+ *   p.adjust(p, method = "holm")
+ *     -> 0.00572195284603 0.05025539021168 0.95034507224478
+ * So at alpha 0.05 only the first fails: the second's raw p (0.025) would
+ * have failed without the correction.
+ */
+static void test_gate_holm(void **state)
+{
+	static const double diff[] = { -0.105360515657826, -0.0512932943875505,
+				       0.00995033085316809 };
+	static const double se[] = { 0.02, 0.01, 0.02 }, df[] = { 10, 20, 5 };
+	static const double p[] = { 0.00190731761534, 0.02512769510584,
+				    0.95034507224478 };
+	static const double holm[] = { 0.00572195284603, 0.05025539021168,
+				       0.95034507224478 };
+	struct comparison cmp[3];
+	struct compare_result r;
+	size_t i;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	memset(cmp, 0, sizeof(cmp));
+	r.opts = opts(DIR_HIGHER, 1);
+	r.n = 3;
+	r.cmp = cmp;
+	for (i = 0; i < 3; i++) {
+		/* Listed out of order: Holm sorts. */
+		struct nested_diff *m = &cmp[2 - i].st.model;
+
+		cmp[2 - i].st.log_scale = true;
+		m->diff = diff[i];
+		m->se = se[i];
+		m->df = df[i];
+	}
+	assert_int_equal(compare_gate(&r, 3), 1);
+	for (i = 0; i < 3; i++) {
+		close_to("p", cmp[2 - i].gate_p, p[i], 1e-11);
+		close_to("holm", cmp[2 - i].gate_p_holm, holm[i], 1e-11);
+	}
+	assert_true(cmp[2].gate_fail);
+	assert_false(cmp[1].gate_fail || cmp[0].gate_fail);
+	assert_int_equal(r.gate_failures, 1);
+	/* Lower is better: the same changes, mirrored, are improvements. */
+	r.opts.dir = DIR_LOWER;
+	assert_int_equal(compare_gate(&r, 3), 0);
+}
+
 /* The rule itself: p < 0.05 and a fall of at least 25%. */
 static void test_handoff_rule(void **state)
 {
@@ -730,6 +830,13 @@ static void test_carried_and_host(void **state)
 	fl = find_flag(&r.cmp[0], "unfair");
 	assert_non_null(fl);
 	assert_string_equal(fl->side, "candidate");
+	/* Per-side flags once per side, naming the experiments. */
+	assert_int_equal(r.nside_flags, 2);
+	assert_string_equal(r.side_flags[0].name, "noisy");
+	assert_string_equal(r.side_flags[0].side, "baseline");
+	assert_non_null(strstr(r.side_flags[0].message,
+			       "1 of 1 configurations, experiment 1;"));
+	assert_string_equal(r.side_flags[1].name, "unfair");
 	fl = find_flag(&r.cmp[0], "host-mismatch");
 	assert_non_null(fl);
 	assert_non_null(strstr(fl->message, "cpu_model 'Xeon 1' vs 'Xeon 2'"));
@@ -833,6 +940,8 @@ int main(void)
 		cmocka_unit_test(test_misleading_lockdep),
 		cmocka_unit_test(test_misleading_genuine),
 		cmocka_unit_test(test_misleading_fallback),
+		cmocka_unit_test(test_misleading_every_invocation),
+		cmocka_unit_test(test_gate_holm),
 		cmocka_unit_test(test_handoff_rule),
 		cmocka_unit_test(test_matching),
 		cmocka_unit_test(test_summary_counts),
