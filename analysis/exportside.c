@@ -57,14 +57,24 @@ static void record_push(struct record *r, const char *s, size_t len)
 	r->f[r->n++] = xstrndup(s, len);
 }
 
+/* Appends c to the field being read (b, *len, *cap). */
+static void field_put(char **b, size_t *len, size_t *cap, char c)
+{
+	if (*len + 1 >= *cap) {
+		*cap = *cap ? 2 * *cap : 256;
+		*b = xrealloc(*b, *cap);
+	}
+	(*b)[(*len)++] = c;
+}
+
 /*
  * Reads the record at *p (advancing past it and its line end); *line
  * counts newlines, also inside quotes.  -1 on an unterminated quote.
+ * buf/cap is the caller's scratch for one field, grown as needed.
  */
 static int record_read(const char *name, const char **p, const char *end,
-		       long *line, struct record *r)
+		       long *line, struct record *r, char **buf, size_t *cap)
 {
-	char *buf = xmalloc((size_t)(end - *p) + 1);
 	const char *s = *p;
 	size_t len = 0;
 	bool quoted = false, any = false;
@@ -74,34 +84,31 @@ static int record_read(const char *name, const char **p, const char *end,
 	for (; s < end; s++) {
 		if (quoted) {
 			if (*s == '"' && s + 1 < end && s[1] == '"')
-				buf[len++] = *s++;
+				field_put(buf, &len, cap, *s++);
 			else if (*s == '"')
 				quoted = false;
 			else {
 				*line += *s == '\n';
-				buf[len++] = *s;
+				field_put(buf, &len, cap, *s);
 			}
 			continue;
 		}
 		if (*s == '"') {
 			quoted = any = true;
 		} else if (*s == ',') {
-			record_push(r, buf, len);
+			record_push(r, len ? *buf : "", len);
 			len = 0;
 		} else if (*s == '\n') {
 			break;
 		} else if (*s != '\r' || (s + 1 < end && s[1] != '\n')) {
-			buf[len++] = *s;
+			field_put(buf, &len, cap, *s);
 			any = true;
 		}
 	}
-	if (quoted) {
-		free(buf);
+	if (quoted)
 		return error_at(name, r->line, "a quoted field is not closed");
-	}
 	if (len || any || r->n)
-		record_push(r, buf, len);
-	free(buf);
+		record_push(r, len ? *buf : "", len);
 	*line += s < end;
 	*p = s < end ? s + 1 : s;
 	return 0;
@@ -356,7 +363,8 @@ int exportside_parse(const char *name, const char *text, size_t len,
 	const char *p = text, *end = text + len;
 	struct record r = { 0 };
 	struct xinv *inv = NULL;
-	size_t ninv = 0, i;
+	char *buf = NULL;
+	size_t ninv = 0, i, cap = 0;
 	long col[NCOLS], line = 1, width;
 	int ret = -1;
 
@@ -366,12 +374,12 @@ int exportside_parse(const char *name, const char *text, size_t len,
 		error_at(name, 0, "holds a NUL byte: not a CSV file");
 		goto out;
 	}
-	if (record_read(name, &p, end, &line, &r) < 0 ||
+	if (record_read(name, &p, end, &line, &r, &buf, &cap) < 0 ||
 	    header_map(name, &r, col) < 0)
 		goto out;
 	width = (long)r.n;
 	while (p < end) {
-		if (record_read(name, &p, end, &line, &r) < 0)
+		if (record_read(name, &p, end, &line, &r, &buf, &cap) < 0)
 			goto out;
 		if (!r.n)
 			continue;
@@ -402,6 +410,7 @@ out:
 	free(inv);
 	record_clear(&r);
 	free(r.f);
+	free(buf);
 	return ret;
 }
 
