@@ -91,9 +91,9 @@ deps:
 
 run: deps
 	$(MAKE) all
-	./contend run configs/quick.ini --label quick
-	./contend report
-	./contend plot
+	./contend run configs/quick.ini --label quick --db db/contend.db
+	./contend report --db db/contend.db
+	./contend plot --db db/contend.db
 
 check: $(BUILD)/contend $(TESTS)
 	sh tests/run-all.sh $(BUILD) $(abspath $(BUILD)/contend)

@@ -17,6 +17,18 @@
 enum direction { DIR_UNKNOWN = 0, DIR_HIGHER = 1, DIR_LOWER = -1 };
 enum direction metric_direction(const char *name);
 const char *metric_unit(const char *name);   /* "ops/s", "s", "" ... */
+/*
+ * What configuration c of d is judged by, as its run stored it
+ * (experiment meta primary.SECTION): the metric's name, or NULL for an
+ * experiment stored before primary existed.
+ */
+const char *analysis_declared_primary(const struct dataset *d, size_t c);
+/*
+ * The direction of metric name in configuration c: the section's
+ * direction (direction.SECTION.METRIC in the meta), else the vocabulary's.
+ */
+enum direction analysis_direction(const struct dataset *d, size_t c,
+				  const char *name);
 
 struct analysis_opts {
 	double confidence;      /* 0 = the experiment's (analysis_run
@@ -77,6 +89,8 @@ struct config_analysis {
 	size_t threads;         /* most per-thread counts in a run (0: none) */
 	bool fixed_work;        /* a jobs= parameter: rates are harmonic */
 	int primary;            /* metric the flags judge (throughput...), -1 */
+	const char *primary_name; /* its name, even when no run reported it;
+				   * NULL when there is none */
 	/* repetitions = auto: why the configuration stopped (auto.c). */
 	bool is_auto;
 	const char *auto_stop;  /* "precision reached", "cap reached", ... */

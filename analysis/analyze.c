@@ -291,16 +291,22 @@ static bool in_list(const char *name, const char *const *list, size_t n)
 }
 
 /*
- * The metric the flags judge: throughput when the configuration has it,
- * else a metric a command workload named itself, else any with data.
+ * The metric the flags judge: the one the run declared (primary.SECTION:
+ * the section's primary key, or its workload's), else, for experiments
+ * stored before that, throughput when the configuration has it, else a
+ * metric a command workload named itself, else any with data.
  * Testing every metric would be a fishing expedition: with 15 metrics and
  * five tests some flag would always fire by chance.
  */
 static int primary_metric(const struct dataset *d, const struct config_analysis *ca)
 {
+	const char *declared = analysis_declared_primary(d, ca->config);
 	size_t i;
 	int m;
 
+	/* the run's own choice; without data it is reported as missing */
+	if (declared)
+		return dataset_metric(d, declared);
 	for (i = 0; i < ARRAY_SIZE(primary_order); i++) {
 		m = dataset_metric(d, primary_order[i]);
 		if (m >= 0 && ca->metrics[m].s.n)
@@ -341,6 +347,9 @@ static int analyze_config(struct analysis *a, size_t c, double confidence)
 			return -1;
 	fairness(a->d, ca);
 	ca->primary = primary_metric(a->d, ca);
+	ca->primary_name = analysis_declared_primary(a->d, c);
+	if (!ca->primary_name && ca->primary >= 0)
+		ca->primary_name = a->d->metrics[ca->primary];
 	return 0;
 }
 

@@ -29,8 +29,7 @@ static void auto_config(struct analysis *a, size_t c,
 			const struct config_entry *e, double confidence)
 {
 	struct config_analysis *ca = &a->configs[c];
-	const char *metric = config_primary_metric(e);
-	int m = dataset_metric(a->d, metric);
+	int m = ca->primary; /* what the runner watched, as it stored it */
 	double *x = NULL, rel = NAN;
 	size_t n = m < 0 ? 0 : analysis_values(a->d, c, m, &x);
 	int planned = (int)(ca->measured + ca->failed + ca->pending);
@@ -50,7 +49,7 @@ void analysis_auto(struct analysis *a)
 {
 	const struct experiment_row *e = &a->d->exp;
 	struct experiment_config cfg;
-	size_t c;
+	size_t c, i;
 
 	/* Cheap test first: most experiments never used auto. */
 	if (!e->config_text || !strstr(e->config_text, "auto"))
@@ -58,9 +57,21 @@ void analysis_auto(struct analysis *a)
 	if (config_load_buffer(*e->config_path ? e->config_path : "(stored config)",
 			       e->config_text, strlen(e->config_text), &cfg))
 		return;
-	/* Configurations are stored in expansion order (configs.pos). */
-	for (c = 0; c < a->nconfigs && c < cfg.nentries; c++)
-		if (!cfg.entries[c].set.repetitions)
-			auto_config(a, c, &cfg.entries[c], a->opts.confidence);
+	/*
+	 * Configurations are stored in expansion order (configs.pos), but a
+	 * selector's filter may have dropped some: matched by identity.
+	 */
+	for (c = 0, i = 0; c < a->nconfigs; c++) {
+		const struct ds_config *dc = &a->d->configs[c];
+
+		while (i < cfg.nentries && (strcmp(cfg.entries[i].canon, dc->canon) ||
+					    strcmp(cfg.entries[i].section,
+						   dc->section)))
+			i++;
+		if (i == cfg.nentries)
+			break;
+		if (!cfg.entries[i].set.repetitions)
+			auto_config(a, c, &cfg.entries[i], a->opts.confidence);
+	}
 	config_release(&cfg);
 }

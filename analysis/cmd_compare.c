@@ -21,7 +21,9 @@
 #include "analysis/compare.h"
 #include "analysis/exportside.h"
 #include "analysis/json.h"
+#include "analysis/ministat.h"
 #include "analysis/numfile.h"
+#include "db/select.h"
 #include "lib/numfmt.h"
 #include "lib/wrap.h"
 #include "runner/commands.h"
@@ -37,8 +39,13 @@ struct cmp_args {
 	enum direction dir;             /* DIR_UNKNOWN: from the metric */
 	double confidence;              /* 0: the baseline's, else 0.95 */
 	struct numfile_opts nf;
-	const char *base, *cand;
+	const char *base, *cand;        /* cand: the one being compared */
+	char **cands;                   /* every CAND, ncands >= 1 */
+	size_t ncands;
+	bool ascii;                     /* --ascii: ministat's plot */
 	const char *plot_dir;           /* --plot DIR */
+	char *in;                       /* standard input, for a side "-" */
+	size_t inlen;
 };
 
 enum sel_kind { SEL_DB, SEL_NUMBERS, SEL_EXPORT };
@@ -50,6 +57,7 @@ struct selection {
 	enum sel_kind kind;
 	char *db;                       /* SEL_DB only */
 	char *sel;                      /* selector in db; NULL = newest */
+	struct selector pick;           /* the grammar's ~newest, @filters */
 	struct store *st;
 	int64_t *ids;
 	size_t nsets;
@@ -145,6 +153,14 @@ static int set_column(const char *opt, const char *arg, void *field,
 	return 0;
 }
 
+static int set_flag(const char *opt, const char *arg, void *field, int value)
+{
+	(void)opt;
+	(void)arg;
+	*(bool *)field = value;
+	return 0;
+}
+
 static int set_format(const char *opt, const char *arg, void *field,
 		      int value)
 {
@@ -173,6 +189,7 @@ static const struct cmp_option cmp_options[] = {
 	{ "higher-is-better", 0, false, DIR_HIGHER, FIELD(dir), set_dir },
 	{ "confidence", 0, true, 0, FIELD(confidence), set_confidence },
 	{ "plot", 0, true, 0, FIELD(plot_dir), set_string },
+	{ "ascii", 0, false, true, FIELD(ascii), set_flag },
 	{ "column", 'C', true, 0, FIELD(nf.column), set_column },
 	{ "delimiters", 'd', true, 0, FIELD(nf.delims), set_nonempty },
 };
@@ -221,11 +238,11 @@ static int parse_option(int c, const char *arg, struct cmp_args *a)
 			snprintf(opt, sizeof(opt), "--%s", o->name);
 		return o->set(opt, arg, (char *)a + o->offset, o->value);
 	}
-	return error("usage: contend compare BASE CAND [--db PATH] "
+	return error("usage: contend compare BASE CAND [CAND...] [--db PATH] "
 		     "[--metric M] [--format text|json] "
 		     "[--threshold PCT] [--fail-on-regression PCT] "
 		     "[--lower-is-better] [-C N] [-d DELIMS] "
-		     "[--confidence C] [--plot DIR]");
+		     "[--confidence C] [--plot DIR] [--ascii]");
 }
 
 static int parse_args(int argc, char **argv, struct cmp_args *a)
@@ -244,12 +261,13 @@ static int parse_args(int argc, char **argv, struct cmp_args *a)
 	while ((c = getopt_long(argc, argv, shortopts, options, NULL)) != -1)
 		if (parse_option(c, optarg, a) < 0)
 			return -1;
-	if (argc - optind != 2)
-		return error("compare needs two selections, BASE and CAND "
-			     "(got %d); see 'contend help compare'",
-			     argc - optind);
+	if (argc - optind < 2)
+		return error("compare needs a baseline and at least one "
+			     "candidate, BASE CAND [CAND...] (got %d); see "
+			     "'contend help compare'", argc - optind);
 	a->base = argv[optind];
-	a->cand = argv[optind + 1];
+	a->cands = argv + optind + 1;
+	a->ncands = (size_t)(argc - optind - 1);
 	if (!a->db)
 		a->db = store_default_path();
 	return 0;
@@ -287,15 +305,29 @@ static bool is_sqlite(const char *path)
  */
 static int resolve(struct selection *s, const char *default_db)
 {
-	const char *p;
+	const char *p, *h;
+	char err[512];
 
 	if (is_file(s->text)) {
 		if (is_sqlite(s->text))
 			s->db = xstrdup(s->text);
 		return 0;
 	}
-	for (p = strchr(s->text, ':'); p; p = strchr(p + 1, ':')) {
-		char *prefix = xstrndup(s->text, (size_t)(p - s->text));
+	if (!strcmp(s->text, "-")) /* numbers on standard input */
+		return 0;
+	/* [DB:]WHAT[~newest][@KEY=VALUE,...] (db/select.h) */
+	if (select_parse(s->text, &s->pick, err, sizeof(err)))
+		return error("%s: %s", s->role, err);
+	h = s->pick.head;
+	if (*h && is_file(h)) {
+		if (!is_sqlite(h))
+			return error("%s: '%s' is not a contend database",
+				     s->text, h);
+		s->db = xstrdup(h);
+		return 0;
+	}
+	for (p = strchr(h, ':'); p; p = strchr(p + 1, ':')) {
+		char *prefix = xstrndup(h, (size_t)(p - h));
 
 		if (is_file(prefix)) {
 			if (!is_sqlite(prefix)) {
@@ -315,7 +347,7 @@ static int resolve(struct selection *s, const char *default_db)
 			     "no database at %s (use --db PATH or DB:LABEL)",
 			     s->text, default_db);
 	s->db = xstrdup(default_db);
-	s->sel = xstrdup(s->text);
+	s->sel = *h ? xstrdup(h) : NULL;
 	return 0;
 }
 
@@ -346,7 +378,7 @@ static int analyse_sets(struct selection *s)
 static int load_db(struct selection *s)
 {
 	int k;
-	size_t i;
+	size_t i, kept = 0;
 
 	k = store_open(s->db, STORE_RDONLY, &s->st);
 	if (k)
@@ -359,11 +391,22 @@ static int load_db(struct selection *s)
 		      s->sel ? s->sel : "(newest)", s->db);
 		return EXIT_USAGE;
 	}
+	if (s->pick.newest && k > 1) { /* LABEL~newest */
+		s->ids[0] = s->ids[k - 1];
+		k = 1;
+	}
 	s->sets = xcalloc((size_t)k, sizeof(*s->sets));
 	for (i = 0; i < (size_t)k; i++) {
 		if (store_load(s->st, s->ids[i], &s->sets[i]) < 0)
 			return EXIT_RUNTIME;
 		s->nsets++;
+		kept += select_filter_dataset(&s->pick, &s->sets[i]);
+	}
+	if (!kept) {
+		error("%s: no configuration of '%s' has %s=%s%s", s->role,
+		      s->text, s->pick.filters[0].key, s->pick.filters[0].value,
+		      s->pick.nfilters > 1 ? " and the other filters" : "");
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -444,12 +487,92 @@ static int load(struct selection *s, const struct cmp_args *a)
 	}
 	if (resolve(s, a->db) < 0)
 		return EXIT_USAGE;
-	if (!s->db) {
-		s->kind = SEL_NUMBERS;
-		return load_numbers(s, &a->nf);
+	if (s->db) {
+		ret = load_db(s);
+		return ret ? ret : analyse_sets(s);
 	}
-	ret = load_db(s);
-	return ret ? ret : analyse_sets(s);
+	s->kind = SEL_NUMBERS;
+	if (!strcmp(s->text, "-")) {
+		if (numfile_parse("(standard input)", a->in, a->inlen, &a->nf,
+				  &s->values, &s->nvalues) < 0)
+			return EXIT_USAGE;
+		s->sizes = xcalloc(1, sizeof(*s->sizes));
+		s->sizes[s->nfiles++] = s->nvalues;
+		return 0;
+	}
+	return load_numbers(s, &a->nf);
+}
+
+/* Is key a filter of both sides: the parameter the two sides change? */
+static bool changed_key(const char *key, size_t len, const struct selector *b,
+			const struct selector *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < b->nfilters; i++)
+		for (j = 0; j < c->nfilters; j++)
+			if (strlen(b->filters[i].key) == len &&
+			    !strncmp(b->filters[i].key, key, len) &&
+			    !strcmp(b->filters[i].key, c->filters[j].key))
+				return true;
+	return false;
+}
+
+/*
+ * A canonical string without the parameters both sides filter on, so
+ * that lockdep@delay=0 and lockdep@delay=10000 match on the rest.  Its
+ * words are key=value, a value with a blank "quoted" with \ escapes.
+ */
+static char *canon_without(const char *canon, const struct selector *b,
+			   const struct selector *c)
+{
+	char *out = xcalloc(1, strlen(canon) + 1), *o = out;
+	const char *p = canon;
+
+	while (*p) {
+		const char *start = p, *eq = strchr(p, '=');
+		bool quoted;
+
+		if (!eq)
+			eq = p + strlen(p);
+		p = eq;
+		quoted = *p && p[1] == '"';
+		for (p += *p ? 1 + quoted : 0; *p && (quoted ? *p != '"' : *p != ' ');
+		     p++)
+			if (quoted && *p == '\\' && p[1])
+				p++;
+		p += quoted && *p;
+		if (!changed_key(start, (size_t)(eq - start), b, c)) {
+			if (o > out)
+				*o++ = ' ';
+			memcpy(o, start, (size_t)(p - start));
+			o += p - start;
+		}
+		while (*p == ' ')
+			p++;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Both sides' configurations matched without the changed parameters. */
+static void match_on_the_rest(struct selection *b, struct selection *c)
+{
+	struct selection *side[] = { b, c };
+	size_t i, j, k;
+
+	if (!b->pick.nfilters || !c->pick.nfilters)
+		return;
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < side[i]->nsets; j++)
+			for (k = 0; k < side[i]->sets[j].nconfigs; k++) {
+				struct ds_config *dc = &side[i]->sets[j].configs[k];
+				char *canon = canon_without(dc->canon, &b->pick,
+							    &c->pick);
+
+				free(dc->canon);
+				dc->canon = canon;
+			}
 }
 
 static void selection_release(struct selection *s)
@@ -471,6 +594,7 @@ static void selection_release(struct selection *s)
 	free(s->sizes);
 	free(s->db);
 	free(s->sel);
+	select_release(&s->pick);
 }
 
 /*
@@ -685,10 +809,36 @@ static void meta_diff_release(struct meta_diff *md)
 
 /* ---- direction and confidence ---- */
 
-/* The metric: throughput for databases, "value" for two number files. */
+/* The primary metric every configuration of s declares, or NULL. */
+static const char *side_primary(const struct selection *s)
+{
+	const char *p = NULL, *q;
+	size_t i, j;
+
+	for (i = 0; i < s->nsets; i++)
+		for (j = 0; j < s->sets[i].nconfigs; j++) {
+			q = analysis_declared_primary(&s->sets[i], j);
+			if (!q || (p && strcmp(p, q)))
+				return NULL;
+			p = q;
+		}
+	return p;
+}
+
+/*
+ * The metric: for databases the primary their configurations declare
+ * (when all agree) else throughput, "value" for two number files.
+ */
 static int settle_metric(struct cmp_args *a, const struct selection *b,
 			 const struct selection *c)
 {
+	const char *pb = b->db ? side_primary(b) : NULL;
+	const char *pc = c->db ? side_primary(c) : NULL;
+
+	if (!a->metric && pb && (!c->db || (pc && !strcmp(pb, pc))))
+		a->metric = pb;
+	else if (!a->metric && !b->db && pc)
+		a->metric = pc;
 	if (!a->metric)
 		a->metric = b->kind == SEL_NUMBERS && c->kind == SEL_NUMBERS
 				    ? "value" : "throughput";
@@ -706,8 +856,14 @@ static int settle(const struct cmp_args *a, const struct selection *b,
 {
 	bool files = b->kind == SEL_NUMBERS && c->kind == SEL_NUMBERS;
 
+	const struct selection *db = b->nsets ? b : c;
+
 	compare_opts_default(o);
-	o->dir = a->dir != DIR_UNKNOWN ? a->dir : metric_direction(a->metric);
+	/* the direction the baseline's section declares, else the metric's */
+	o->dir = a->dir != DIR_UNKNOWN ? a->dir
+		 : db->nsets && db->sets[0].nconfigs
+			 ? analysis_direction(&db->sets[0], 0, a->metric)
+			 : metric_direction(a->metric);
 	/* Two number files ("value", or a name of the user's) default up. */
 	if (o->dir == DIR_UNKNOWN && files)
 		o->dir = DIR_HIGHER;
@@ -718,7 +874,6 @@ static int settle(const struct cmp_args *a, const struct selection *b,
 	o->threshold_pct = a->threshold;
 	o->confidence = a->confidence;
 	if (!(o->confidence > 0)) {
-		const struct selection *db = b->nsets ? b : c;
 		double ec = db->nsets ? db->sets[0].exp.confidence : 0;
 
 		o->confidence = ec > 0 && ec < 1 ? ec : 0.95;
@@ -1447,6 +1602,7 @@ static int run(struct cmp_args *a, struct selection *b, struct selection *c)
 		ret = load(c, a);
 	if (ret)
 		return ret;
+	match_on_the_rest(b, c);
 	if (settle_metric(a, b, c) < 0 || settle(a, b, c, &o) < 0)
 		return EXIT_USAGE;
 	if (one_value(b) < 0 || one_value(c) < 0)
@@ -1483,20 +1639,138 @@ static int run(struct cmp_args *a, struct selection *b, struct selection *c)
 	return nreg ? EXIT_REGRESSION : ret;
 }
 
+/* Standard input, read once, for the side named "-" (at most one). */
+static int read_stdin(struct cmp_args *a)
+{
+	size_t i, n = !strcmp(a->base, "-"), cap = 65536;
+
+	for (i = 0; i < a->ncands; i++)
+		n += !strcmp(a->cands[i], "-");
+	if (n > 1)
+		return error("compare: only one side can be '-' (standard "
+			     "input is read once)");
+	if (!n)
+		return 0;
+	a->in = xmalloc(cap + 1);
+	for (;;) {
+		size_t got = fread(a->in + a->inlen, 1, cap - a->inlen, stdin);
+
+		a->inlen += got;
+		if (a->inlen > NUMFILE_MAX_BYTES)
+			return error("(standard input): more than %d bytes",
+				     NUMFILE_MAX_BYTES);
+		if (got == 0)
+			break;
+		if (a->inlen == cap) {
+			cap *= 2;
+			a->in = xrealloc(a->in, cap + 1);
+		}
+	}
+	if (ferror(stdin))
+		return error("(standard input): %s", strerror(errno));
+	a->in[a->inlen] = '\0';
+	return 0;
+}
+
+/*
+ * ministat's table (and with --ascii its plot) of every side, when all of
+ * them are numbers (files or "-"): before the comparisons, as ministat.
+ */
+static int print_ministat(const struct cmp_args *a)
+{
+	struct ministat_set set[MINISTAT_SETS];
+	struct selection sides[MINISTAT_SETS];
+	size_t i, n = a->ncands + 1;
+	int ret = 0;
+
+	if (a->json || n > MINISTAT_SETS)
+		return 0;
+	memset(sides, 0, sizeof(sides));
+	for (i = 0; i < n && !ret; i++) {
+		sides[i].text = i ? a->cands[i - 1] : a->base;
+		sides[i].role = i ? "candidate" : "baseline";
+		if (is_file_list(sides[i].text))
+			ret = 0;        /* number files, one invocation each */
+		else if (is_file(sides[i].text) && !is_sqlite(sides[i].text) &&
+			 is_export(sides[i].text))
+			goto out;       /* an export file: compare's tables */
+		else
+			ret = resolve(&sides[i], a->db) < 0 ? EXIT_USAGE : 0;
+		if (!ret && sides[i].db) {
+			/* a database side: compare's own tables */
+			if (a->ascii)
+				warning("--ascii draws files of numbers only; "
+					"%s is a database", sides[i].text);
+			goto out;
+		}
+		if (!ret)
+			ret = load(&sides[i], a);
+		set[i] = (struct ministat_set){ sides[i].text, sides[i].values,
+						sides[i].nvalues };
+	}
+	if (!ret && (ministat_table(stdout, set, n) < 0 ||
+		     (a->ascii && ministat_plot(stdout, set, n,
+						MINISTAT_WIDTH) < 0)))
+		ret = EXIT_USAGE;
+	if (!ret)
+		putchar('\n');
+out:
+	for (i = 0; i < n; i++)
+		selection_release(&sides[i]);
+	return ret;
+}
+
 int cmd_compare(int argc, char **argv)
 {
-	struct selection b = { .role = "baseline" };
-	struct selection c = { .role = "candidate" };
 	struct cmp_args a;
-	int ret;
+	size_t i, nreg = 0;
+	int ret = 0;
 
-	if (parse_args(argc, argv, &a) < 0)
+	if (parse_args(argc, argv, &a) < 0 || read_stdin(&a) < 0) {
+		free(a.in);
 		return EXIT_USAGE;
-	b.text = a.base;
-	c.text = a.cand;
-	ret = run(&a, &b, &c);
-	selection_release(&b);
-	selection_release(&c);
+	}
+	ret = print_ministat(&a);
+	if (a.json && a.ncands > 1)
+		fputs("[\n", stdout);
+	/* each candidate against the baseline, loaded afresh */
+	for (i = 0; i < a.ncands && (!ret || ret == EXIT_REGRESSION); i++) {
+		struct selection b = { .role = "baseline" };
+		struct selection c = { .role = "candidate" };
+		const char *metric = a.metric, *plot_dir = a.plot_dir;
+		char *dir = NULL;
+
+		/* several candidates: DIR/1/compare.png, DIR/2/... */
+		if (plot_dir && a.ncands > 1) {
+			if (mkdir(plot_dir, 0777) && errno != EEXIST) {
+				error("cannot create %s: %s", plot_dir,
+				      strerror(errno));
+				ret = EXIT_RUNTIME;
+				break;
+			}
+			a.plot_dir = dir = xasprintf("%s/%zu", plot_dir, i + 1);
+		}
+
+		b.text = a.base;
+		c.text = a.cand = a.cands[i];
+		if (i && !a.json)
+			printf("\n======== candidate %zu of %zu: %s\n\n", i + 1,
+			       a.ncands, c.text);
+		if (i && a.json)
+			fputs(",\n", stdout);
+		ret = run(&a, &b, &c);
+		nreg += ret == EXIT_REGRESSION;
+		a.metric = metric; /* settled per candidate */
+		a.plot_dir = plot_dir;
+		free(dir);
+		selection_release(&b);
+		selection_release(&c);
+	}
+	if (a.json && a.ncands > 1)
+		fputs("]\n", stdout);
+	if (!ret && nreg)
+		ret = EXIT_REGRESSION;
+	free(a.in);
 	if (fflush(stdout) != 0 && !ret) {
 		error("writing the result: %s", strerror(errno));
 		ret = EXIT_RUNTIME;

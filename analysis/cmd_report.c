@@ -1,6 +1,7 @@
 /*
  * cmd_report.c - `contend report [--db PATH] [EXPERIMENT] [--format
- * text|json|csv] [--resolve PCT] [--handoff-drop PCT] [--confidence C]`:
+ * text|json|csv] [--resolve PCT] [--handoff-drop PCT] [--confidence C]
+ * [--verbose] [--metrics A,B]`:
  * opens the store read-only, loads the experiment in one call, analyses it
  * and prints it.
  */
@@ -12,6 +13,7 @@
 #include "analysis/levels.h"
 #include "analysis/report.h"
 #include "plots/plot.h"
+#include "db/select.h"
 #include "db/store.h"
 #include "runner/commands.h"
 #include "runner/util.h"
@@ -22,11 +24,12 @@ struct report_args {
 	enum report_format format;
 	const char *html_dir;      /* --html DIR: self-contained report.html */
 	const char *md_dir;        /* --markdown DIR: report.md + images */
+	struct report_view view;   /* --verbose, --metrics a,b (text) */
 	struct analysis_opts opts;
 };
 
 enum { O_DB = 1, O_FORMAT, O_RESOLVE, O_HANDOFF, O_CONFIDENCE, O_HELP,
-       O_HTML, O_MARKDOWN };
+       O_HTML, O_MARKDOWN, O_VERBOSE, O_METRICS };
 
 static const struct option options[] = {
 	{ "db", required_argument, NULL, O_DB },
@@ -37,13 +40,16 @@ static const struct option options[] = {
 	{ "help", no_argument, NULL, O_HELP },
 	{ "html", required_argument, NULL, O_HTML },
 	{ "markdown", required_argument, NULL, O_MARKDOWN },
+	{ "verbose", no_argument, NULL, O_VERBOSE },
+	{ "metrics", required_argument, NULL, O_METRICS },
 	{ NULL, 0, NULL, 0 },
 };
 
 static const char usage_text[] =
 	"usage: contend report [--db PATH] [EXPERIMENT] [--format text|json|csv]\n"
 	"                      [--resolve PCT] [--handoff-drop PCT] [--confidence C]\n"
-	"                      [--html DIR] [--markdown DIR]\n";
+	"                      [--html DIR] [--markdown DIR] [--verbose]\n"
+	"                      [--metrics NAME,NAME...]\n";
 
 int report_cli_between(const char *opt, const char *text, double lo,
 		       double hi, double *out)
@@ -113,6 +119,14 @@ static int parse_option(int c, const char *arg, void *args)
 	case O_MARKDOWN:
 		ra->md_dir = arg;
 		return 0;
+	case O_VERBOSE:
+		ra->view.verbose = true;
+		return 0;
+	case O_METRICS:
+		if (!*arg)
+			return error("--metrics: name at least one metric");
+		ra->view.metrics = arg;
+		return 0;
 	default:
 		return -1;
 	}
@@ -129,35 +143,87 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 	ra->selector = NULL;
 	ra->format = REPORT_TEXT;
 	ra->html_dir = ra->md_dir = NULL;
+	ra->view = (struct report_view){ 0 };
 	analysis_opts_default(&ra->opts);
 	return report_cli_parse(&cli, argc, argv, ra, &ra->selector);
 }
 
 /*
- * The newest experiment matching the selector (the newest of all: NULL).
- * -1 on a database error, -2 when nothing matches (a usage error).
+ * Several experiments (a label or a name with more than one): the
+ * levels report, which groups them as invocations.  argv again with the
+ * selector as --levels WHAT and its database as --db.
  */
-static int pick_experiment(struct store *s, const char *selector, int64_t *id)
+static int report_invocations(int argc, char **argv, const char *selector,
+			      const struct selector *sel)
 {
-	int64_t *ids = NULL;
-	int n = store_experiment_find(s, selector, &ids);
+	char **av = xcalloc((size_t)argc + 6, sizeof(*av));
+	int i, n = 0, ret;
 
-	if (n < 0)
-		return -1;
-	if (n == 0) {
-		free(ids);
-		if (selector)
-			error("no experiment matches '%s'", selector);
-		else
-			error("the database holds no experiment");
-		return -2;
+	if (sel->nfilters) {
+		free(av);
+		error("report: '%s' names several experiments, and KEY=VALUE "
+		      "filters apply to one: write %s~newest@... or compare "
+		      "them (contend compare)", selector, sel->head);
+		return EXIT_USAGE;
 	}
-	*id = ids[n - 1];
-	if (n > 1)
-		warning("'%s' matches %d experiments; reporting the newest (id %lld)",
-			selector ? selector : "", n, (long long)*id);
+	av[n++] = argv[0];
+	av[n++] = (char *)"--levels";
+	av[n++] = sel->what;
+	av[n++] = (char *)"--db";
+	av[n++] = sel->db;
+	for (i = 1; i < argc; i++)
+		if (argv[i] != selector)
+			av[n++] = argv[i];
+	ret = levels_report(n, av);
+	free(av);
+	return ret;
+}
+
+/*
+ * The experiment the selector names (select.h) loaded into d, its
+ * configurations filtered: 0, 1 when it named several and the levels
+ * report was written instead (*status its exit status), or the exit
+ * status of a failure.
+ */
+static int load_selected(int argc, char **argv, const struct report_args *ra,
+			 struct dataset *d, int *status)
+{
+	struct selector sel;
+	struct store *s = NULL;
+	int64_t *ids = NULL;
+	char err[512];
+	size_t n = 0;
+	int ret = select_open(ra->selector, ra->db, &sel, &s, &ids, &n, err,
+			      sizeof(err));
+
+	if (ret) {
+		if (*err)
+			error("report: %s", err);
+		goto out;
+	}
+	if (n > 1) {
+		*status = report_invocations(argc, argv, ra->selector, &sel);
+		ret = 1;
+		goto out;
+	}
+	ret = EXIT_RUNTIME;
+	if (store_load(s, ids[0], d) < 0)
+		goto out;
+	ret = 0;
+	if (!select_filter_dataset(&sel, d)) {
+		error("report: no configuration of experiment %lld has %s=%s%s",
+		      (long long)ids[0], sel.filters[0].key,
+		      sel.filters[0].value,
+		      sel.nfilters > 1 ? " and the other filters" : "");
+		dataset_release(d);
+		ret = EXIT_USAGE;
+	}
+out:
 	free(ids);
-	return 0;
+	if (s)
+		store_close(s);
+	select_release(&sel);
+	return ret;
 }
 
 /*
@@ -190,14 +256,43 @@ static int write_bundle(const struct analysis *a, const char *dir, bool html)
 	return ret ? -1 : 0;
 }
 
+/* --metrics names only metrics the experiment has: else an error
+ * listing what it does have. */
+static int unknown_metrics(const struct dataset *d, const char *list)
+{
+	char *copy, *name, *save = NULL, *have;
+	size_t i;
+	int ret = 0;
+
+	if (!list)
+		return 0;
+	copy = xstrdup(list);
+	for (name = strtok_r(copy, ",", &save); name && !ret;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (dataset_metric(d, name) >= 0)
+			continue;
+		have = xstrdup("");
+		for (i = 0; i < d->nmetrics; i++) {
+			char *t = xasprintf("%s%s%s", have, i ? ", " : "",
+					    d->metrics[i]);
+
+			free(have);
+			have = t;
+		}
+		ret = error("--metrics: experiment %lld has no metric '%s' "
+			    "(it has: %s)", (long long)d->exp.id, name, have);
+		free(have);
+	}
+	free(copy);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args ra;
-	struct store *s = NULL;
 	struct dataset d = { 0 };
 	struct analysis a = { 0 };
-	bool loaded = false, analysed = false;
-	int64_t id;
+	bool analysed = false;
 	int ret = EXIT_RUNTIME, p;
 
 	/* `--levels` is its own analysis over several experiments. */
@@ -207,19 +302,9 @@ int cmd_report(int argc, char **argv)
 	p = parse_args(argc, argv, &ra);
 	if (p)
 		return p > 0 ? 0 : EXIT_USAGE;
-	p = store_open(ra.db, STORE_RDONLY, &s);
-	if (p) {
-		ret = store_exit_status(p);
-		goto out;
-	}
-	p = pick_experiment(s, ra.selector, &id);
-	if (p < 0) {
-		ret = p == -2 ? EXIT_USAGE : EXIT_RUNTIME;
-		goto out;
-	}
-	if (store_load(s, id, &d) < 0)
-		goto out;
-	loaded = true;
+	p = load_selected(argc, argv, &ra, &d, &ret);
+	if (p)
+		return p == 1 ? ret : p;
 	if (analysis_run(&d, &ra.opts, &a) < 0)
 		goto out;
 	analysed = true;
@@ -228,6 +313,13 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		if (ra.md_dir && write_bundle(&a, ra.md_dir, false) < 0)
 			goto out;
+	} else if (ra.format == REPORT_TEXT) {
+		if (unknown_metrics(&d, ra.view.metrics)) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		if (report_text_view(stdout, &a, &ra.view) < 0 || fflush(stdout))
+			goto out;
 	} else if (report_write(stdout, &a, ra.format) < 0 || fflush(stdout)) {
 		goto out;
 	}
@@ -235,9 +327,6 @@ int cmd_report(int argc, char **argv)
 out:
 	if (analysed)
 		analysis_release(&a);
-	if (loaded)
-		dataset_release(&d);
-	if (s)
-		store_close(s);
+	dataset_release(&d);
 	return ret;
 }

@@ -2,6 +2,7 @@
  * metrics.c - the one place a metric's direction and unit are declared, so
  * compare can say `faster` or `slower` and plots can label their axes.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
@@ -69,4 +70,27 @@ const char *metric_unit(const char *name)
 	int i = lookup(name);
 
 	return i >= 0 ? vocabulary[i].unit : "";
+}
+
+const char *analysis_declared_primary(const struct dataset *d, size_t c)
+{
+	char *key = xasprintf("primary.%s", d->configs[c].section);
+	const char *v = experiment_meta(&d->exp, key);
+
+	free(key);
+	return v;
+}
+
+enum direction analysis_direction(const struct dataset *d, size_t c,
+				  const char *name)
+{
+	char *key = xasprintf("direction.%s.%s", d->configs[c].section, name);
+	const char *v = experiment_meta(&d->exp, key);
+
+	free(key);
+	if (v && !strcmp(v, "higher"))
+		return DIR_HIGHER;
+	if (v && !strcmp(v, "lower"))
+		return DIR_LOWER;
+	return metric_direction(name);
 }

@@ -1,9 +1,11 @@
 /*
- * report.c - the three faces of an analysis: text for a reviewer (one
- * ministat-like block per configuration, the correlation table, a flag
- * summary), json for programs (docs/report-json.md) and csv for
+ * report.c - the three faces of an analysis: text for a reviewer (the
+ * answer first: one summary row per configuration and the flags; then,
+ * with --verbose, a ministat-like block per configuration and the
+ * correlation table), json for programs (docs/report-json.md) and csv for
  * spreadsheets.  Numbers are printed with "C" conventions only (no locale,
- * no clock), so a report is a pure function of the analysis.
+ * no clock), so a report is a pure function of the analysis; the text
+ * prints them through lib/numfmt and every name through lib/escape.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -14,9 +16,14 @@
 
 #include "analysis/json.h"
 #include "analysis/report.h"
+#include "lib/escape.h"
+#include "lib/numfmt.h"
 #include "runner/util.h"
 
+/* Prose wraps at WIDTH; the summary table may take TABLE_WIDTH. */
 #define WIDTH 78
+#define TABLE_WIDTH 100
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
 
 const char *const report_format_names[] = {
 	[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv",
@@ -34,30 +41,7 @@ int report_format_parse(const char *name)
 
 char *analysis_fmt(char *buf, size_t len, double v)
 {
-	static const char suffix[] = " kMGTPE";
-	double s = v;
-	size_t k = 0;
-
-	if (isnan(v)) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	if (isinf(v)) {
-		snprintf(buf, len, "%sinf", v < 0 ? "-" : "");
-		return buf;
-	}
-	if (fabs(v) < 1e4) {
-		snprintf(buf, len, "%.4g", v);
-		return buf;
-	}
-	/* 999.96k would print as 1000.0k: scale on the rounded value. */
-	while (fabs(s) >= 999.95 && k < sizeof(suffix) - 2) {
-		s /= 1000;
-		k++;
-	}
-	snprintf(buf, len, "%.*f%c", fabs(s) >= 100 ? 1 : fabs(s) >= 10 ? 2 : 3,
-		 s, suffix[k]);
-	return buf;
+	return numfmt(buf, len, v);
 }
 
 /* ---- shared helpers ---- */
@@ -99,11 +83,16 @@ static const char *const flag_order[] = {
 
 /* ---- text ---- */
 
-/* Prints text word-wrapped at WIDTH, the first line after lead. */
+/*
+ * Prints text word-wrapped at WIDTH, the first line after lead; both with
+ * their control characters escaped (names come from configs and
+ * databases).
+ */
 static void wrap(FILE *f, const char *lead, int indent, const char *text)
 {
-	int col = fprintf(f, "%s", lead);
-	const char *p = text;
+	char *safe_lead = escape_text_dup(lead), *safe = escape_text_dup(text);
+	int col = fprintf(f, "%s", safe_lead ? safe_lead : "");
+	const char *p = safe ? safe : "";
 
 	while (*p) {
 		size_t w = strcspn(p, " ");
@@ -119,35 +108,49 @@ static void wrap(FILE *f, const char *lead, int indent, const char *text)
 		p += strspn(p, " ");
 	}
 	fputc('\n', f);
+	free(safe_lead);
+	free(safe);
 }
 
+/* s escaped for the terminal, malloc'd ("" for NULL). */
+static char *esc(const char *s)
+{
+	char *e = escape_text_dup(s ? s : "");
+
+	return e ? e : xstrdup("");
+}
+
+/* The experiment line: which, how far it got, on what, and the runs. */
 static void text_header(FILE *f, const struct analysis *a)
 {
 	const struct experiment_row *e = &a->d->exp;
-	char when[32] = "-", *host = xstrdup(""), *tmp;
+	const char *host = experiment_meta(e, "hostname");
+	const char *kernel = experiment_meta(e, "kernel_release");
+	const char *ncpus = experiment_meta(e, "ncpus");
+	const char *affinity = experiment_meta(e, "affinity");
+	char when[32] = "-", *line;
 	time_t t = (time_t)e->created_at;
 	struct totals tt;
 	struct tm tm;
-	size_t i;
 
 	if (e->created_at > 0 && gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	totals(a, &tt);
-	fprintf(f, "experiment %lld \"%s\"%s%s%s, %s\n", (long long)e->id,
-		e->name ? e->name : "", e->label && *e->label ? " label \"" : "",
-		e->label && *e->label ? e->label : "",
-		e->label && *e->label ? "\"" : "", e->status ? e->status : "?");
-	fprintf(f, "  seed %llu, order %s, created %s\n",
-		(unsigned long long)e->seed, e->order ? e->order : "-", when);
-	for (i = 0; i < e->nmeta; i++) {
-		tmp = xasprintf("%s%s%s=%s", host, i ? ", " : "", e->meta[i].key,
-				e->meta[i].value);
-		free(host);
-		host = tmp;
-	}
-	if (e->nmeta)
-		wrap(f, "  host:", 4, host);
-	free(host);
+	line = xasprintf("experiment %lld \"%s\"%s%s%s, %s", (long long)e->id,
+			 e->name ? e->name : "", e->label && *e->label ? " label \"" : "",
+			 e->label && *e->label ? e->label : "",
+			 e->label && *e->label ? "\"" : "", e->status ? e->status : "?");
+	wrap(f, "", 4, line);
+	free(line);
+	line = xasprintf("%s, kernel %s%s%s%s%s%s; created %s, seed %llu, "
+			 "order %s", host ? host : "unknown host",
+			 kernel ? kernel : "unknown", ncpus ? ", " : "",
+			 ncpus ? ncpus : "", ncpus ? " CPUs" : "",
+			 affinity ? ", affinity " : "", affinity ? affinity : "",
+			 when, (unsigned long long)e->seed,
+			 e->order ? e->order : "-");
+	wrap(f, "  ", 4, line);
+	free(line);
 	fprintf(f, "  runs: %zu planned: %zu measured, %zu warm-up, %zu failed, "
 		   "%zu not run\n", tt.planned, tt.measured, tt.warmup,
 		tt.failed, tt.pending);
@@ -155,6 +158,443 @@ static void text_header(FILE *f, const struct analysis *a)
 		fprintf(f, "  INCOMPLETE: %zu of %zu runs are missing; "
 			   "`contend run --resume %lld` runs them\n",
 			tt.pending, tt.planned, (long long)e->id);
+}
+
+/* Every host fact, key=value, wrapped: what differed between two runs. */
+static void text_host(FILE *f, const struct analysis *a)
+{
+	const struct experiment_row *e = &a->d->exp;
+	char *host = xstrdup(""), *tmp;
+	size_t i;
+
+	for (i = 0; i < e->nmeta; i++) {
+		if (!report_host_key(e, e->meta[i].key))
+			continue;
+		tmp = xasprintf("%s%s%s=%s", host, *host ? ", " : "",
+				e->meta[i].key, e->meta[i].value);
+		free(host);
+		host = tmp;
+	}
+	if (*host) {
+		fputc('\n', f);
+		wrap(f, "host:", 4, host);
+	}
+	free(host);
+}
+
+/* ---- the summary table ---- */
+
+/* Display columns of UTF-8 s: one per code point (a good approximation
+ * for names; escapes are ASCII). */
+static int columns(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* s cut to w columns ("..." marks the cut), on a code point boundary. */
+static void cut(char *s, int w)
+{
+	int n = 0;
+	char *p;
+
+	if (columns(s) <= w)
+		return;
+	for (p = s; *p; p++) {
+		if (((unsigned char)*p & 0xc0) == 0x80)
+			continue;
+		if (n++ == w - 3)
+			break;
+	}
+	strcpy(p, "...");
+}
+
+/* s padded to w columns, on the left when right is set. */
+static void pad(FILE *f, const char *s, int w, bool right)
+{
+	int n = columns(s);
+
+	if (right)
+		fprintf(f, "%*s%s", w > n ? w - n : 0, "", s);
+	else
+		fprintf(f, "%s%*s", s, w > n ? w - n : 0, "");
+}
+
+enum { COL_ID, COL_SECTION, COL_VARIES, COL_VALUE, COL_CV, COL_CONT,
+       COL_HAND, COL_FLAGS, NCOLS };
+
+struct table {
+	int w[NCOLS];           /* 0: the column is left out */
+	char *cell[NCOLS];
+	bool marks[4];          /* 'm', 'h', '-', a bound below 0: explained */
+};
+
+static const char *const col_head[NCOLS] = {
+	"#", "section", "varies", "", "CV", "contended", "hand-offs/s", "flags",
+};
+
+/* "throughput (ops/s)": the value column's head for metric. */
+static char *value_head(const char *metric)
+{
+	const char *unit = metric_unit(metric);
+
+	return *unit ? xasprintf("%s (%s)", metric, unit) : xstrdup(metric);
+}
+
+/* The cells of row r, escaped; "-" for a figure the workload lacks. */
+static void row_cells(const struct analysis *a, const struct report_row *r,
+		      struct table *t, char **cell)
+{
+	const struct config_analysis *ca = &a->configs[r->config];
+
+	cell[COL_ID] = xasprintf("%zu", r->config + 1);
+	cell[COL_SECTION] = esc(a->d->configs[r->config].section);
+	cell[COL_VARIES] = esc(*r->varies ? r->varies : "-");
+	cut(cell[COL_SECTION], 16);
+	if (r->primary) {
+		cell[COL_VALUE] = xasprintf("%s%s%c", r->value,
+					    r->mark == ' ' ? "" : " ", r->mark);
+		cell[COL_CV] = xstrdup(*r->cv ? r->cv : "-");
+		cell[COL_CONT] = xstrdup(*r->contended ? r->contended : "-");
+		cell[COL_HAND] = xstrdup(*r->handoffs ? r->handoffs : "-");
+		t->marks[0] |= r->mark == 'm';
+		t->marks[1] |= r->mark == 'h';
+		t->marks[2] |= !*r->contended || !*r->handoffs || !*r->cv;
+		t->marks[3] |= r->mark == ' ' && r->primary->s.ci_low < 0 &&
+			       r->primary->s.min >= 0;
+	} else if (r->failed && r->failed + ca->warmup + ca->pending >= r->runs) {
+		char *why = esc(r->first_error);
+
+		cell[COL_VALUE] = xasprintf("all %zu run%s failed: %s", r->failed,
+					    r->failed == 1 ? "" : "s", why);
+		free(why);
+	} else {
+		cell[COL_VALUE] = xasprintf("no measured run (%zu failed, %zu "
+					    "not run)", r->failed, ca->pending);
+	}
+	if (!r->primary)
+		cell[COL_CV] = cell[COL_CONT] = cell[COL_HAND] = NULL;
+	cell[COL_FLAGS] = xstrdup(*r->flags ? r->flags : "");
+}
+
+/*
+ * What varies takes the room the other columns leave in TABLE_WIDTH (the
+ * flags may go below the row), at least VARIES_MIN columns: a cut value
+ * says nothing, so it is cut only when it must be.
+ */
+#define VARIES_MIN 20
+static void fit_varies(struct table *t, char ***cells, size_t n)
+{
+	int used = 0, room;
+	size_t k, i;
+
+	for (k = 0; k < COL_FLAGS; k++)
+		if (t->w[k] && k != COL_VARIES)
+			used += t->w[k] + (k ? 2 : 1);
+	room = MAX(VARIES_MIN, TABLE_WIDTH - used - 2);
+	if (t->w[COL_VARIES] <= room)
+		return;
+	t->w[COL_VARIES] = room;
+	for (i = 0; i < n; i++)
+		cut(cells[i][COL_VARIES], room);
+}
+
+static void table_widths(const struct analysis *a, const struct report_row *rows,
+			 size_t n, struct table *t, char ***cells)
+{
+	bool cont = false, hand = false;
+	size_t i, k;
+
+	memset(t->w, 0, sizeof(t->w));
+	for (k = 0; k < NCOLS; k++)
+		t->w[k] = columns(col_head[k]);
+	for (i = 0; i < n; i++) {
+		row_cells(a, &rows[i], t, cells[i]);
+		if (rows[i].metric) {
+			char *head = value_head(rows[i].metric);
+
+			t->w[COL_VALUE] = MAX(t->w[COL_VALUE], columns(head));
+			free(head);
+		}
+		cont |= *rows[i].contended != '\0';
+		hand |= *rows[i].handoffs != '\0';
+		for (k = 0; k < NCOLS; k++)
+			if (cells[i][k] && (rows[i].primary || k != COL_VALUE))
+				t->w[k] = MAX(t->w[k], columns(cells[i][k]));
+	}
+	if (!cont)
+		t->w[COL_CONT] = 0;
+	if (!hand)
+		t->w[COL_HAND] = 0;
+	fit_varies(t, cells, n);
+}
+
+/* The space before column k: one between the figures after CV. */
+static const char *gap(size_t k)
+{
+	return !k ? " " : k > COL_CV && k < COL_FLAGS ? " " : "  ";
+}
+
+/* Column where the flags would start. */
+static int flags_at(const struct table *t)
+{
+	int col = 0;
+	size_t k;
+
+	for (k = 0; k < COL_FLAGS; k++)
+		if (t->w[k])
+			col += (int)strlen(gap(k)) + t->w[k];
+	return col + 2;
+}
+
+static void table_head(FILE *f, const struct table *t, const char *metric)
+{
+	char *head = metric ? value_head(metric) : xstrdup("");
+	size_t k;
+
+	for (k = 0; k < NCOLS; k++) {
+		if (!t->w[k])
+			continue;
+		if (k == COL_FLAGS) {
+			/* Rows that wide put their flags below them. */
+			if (flags_at(t) + columns(col_head[k]) <= TABLE_WIDTH)
+				fprintf(f, "%s%s", gap(k), col_head[k]);
+			continue;
+		}
+		fputs(gap(k), f);
+		pad(f, k == COL_VALUE ? head : col_head[k], t->w[k],
+		    k == COL_ID || k >= COL_CV);
+	}
+	fputc('\n', f);
+	free(head);
+}
+
+/*
+ * One row; a configuration without a value gets its reason instead, cut
+ * to the table's width.  Flags that would pass TABLE_WIDTH go on a line
+ * of their own under the row.
+ */
+static void table_row(FILE *f, const struct table *t, char **cell,
+		      bool have_value)
+{
+	int col = 0, at = flags_at(t);
+	bool below = at + columns(cell[COL_FLAGS]) > TABLE_WIDTH;
+	size_t k;
+
+	for (k = 0; k < COL_FLAGS; k++) {
+		if (!t->w[k] || (!have_value && k > COL_VALUE))
+			continue;
+		col += fprintf(f, "%s", gap(k));
+		if (!have_value && k == COL_VALUE) {
+			cut(cell[k], MAX(20, TABLE_WIDTH - col -
+				       (below ? 0 : columns(cell[COL_FLAGS]) + 2)));
+			col += fprintf(f, "%s", cell[k]);
+		} else {
+			pad(f, cell[k], t->w[k], k == COL_ID || k >= COL_CV);
+			col += t->w[k];
+		}
+	}
+	if (*cell[COL_FLAGS] && below)
+		fprintf(f, "\n%*s! %s", t->w[COL_ID] + 3, "", cell[COL_FLAGS]);
+	else if (*cell[COL_FLAGS])
+		fprintf(f, "%*s%s", have_value ? at - col : 2, "", cell[COL_FLAGS]);
+	fputc('\n', f);
+}
+
+/* The answer first: one row per configuration, its primary metric with
+ * the interval, noise, contention, hand-offs and flags. */
+static void text_summary_table(FILE *f, const struct analysis *a)
+{
+	struct report_row *rows;
+	size_t n = report_rows(a, &rows), i, k;
+	char ***cells = xcalloc(n ? n : 1, sizeof(*cells));
+	const char *shown = NULL;
+	struct table t = { 0 };
+
+	for (i = 0; i < n; i++)
+		cells[i] = xcalloc(NCOLS, sizeof(**cells));
+	table_widths(a, rows, n, &t, cells);
+	fputc('\n', f);
+	for (i = 0; i < n; i++) {
+		/* The head again where the primary metric changes. */
+		if (!i || (rows[i].metric && (!shown || strcmp(shown, rows[i].metric)))) {
+			table_head(f, &t, rows[i].metric);
+			if (rows[i].metric)
+				shown = rows[i].metric;
+		}
+		table_row(f, &t, cells[i], rows[i].primary != NULL);
+	}
+	if (t.marks[0] || t.marks[1] || t.marks[2] || t.marks[3]) {
+		char *legend = xasprintf(
+			"mean [%g%% CI]%s%s%s%s", 100 * a->opts.confidence,
+			t.marks[0] ? "; m: median [distribution-free CI], the "
+				     "runs are not normal" : "",
+			t.marks[1] ? "; h: harmonic mean (fixed work)" : "",
+			t.marks[2] ? "; -: not measured" : "",
+			t.marks[3] ? "; a lower bound below 0 for a quantity that "
+				     "cannot be negative: too few or too noisy runs "
+				     "to bound it" : "");
+
+		wrap(f, " ", 2, legend);
+		free(legend);
+	}
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < NCOLS; k++)
+			free(cells[i][k]);
+		free(cells[i]);
+	}
+	free(cells);
+	report_rows_free(rows, n);
+}
+
+/* ---- flag messages, each once ---- */
+
+/* Position of a flag name in flag_order; unknown names come last. */
+static size_t flag_rank(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(flag_order); i++)
+		if (!strcmp(flag_order[i], name))
+			return i;
+	return ARRAY_SIZE(flag_order);
+}
+
+/* "config 2 (vs 1)" for flag fl of configuration c. */
+static char *flag_config(size_t c, const struct flag *fl)
+{
+	if (fl->other_config >= 0)
+		return xasprintf("%zu (vs %ld)", c + 1, fl->other_config + 1);
+	return xasprintf("%zu", c + 1);
+}
+
+/*
+ * What a flag found, without the explanation and the remedy that follow
+ * (its message up to the first ": " or ". "), when the same kind was
+ * explained in full just before; else the whole message.  malloc'd.
+ */
+static char *finding(const char *message, bool explained)
+{
+	const char *colon = strstr(message, ": "), *stop = strstr(message, ". ");
+
+	if (!explained)
+		return xstrdup(message);
+	if (!colon || (stop && stop < colon))
+		colon = stop;
+	return colon ? xasprintf("%.*s (as above)", (int)(colon - message),
+				 message)
+		     : xstrdup(message);
+}
+
+/*
+ * Every flag's message, the most consequential kinds first: the first of
+ * a kind in full, the others by what they found; a message several
+ * configurations share word for word is printed once with all of them.
+ */
+static void text_flag_messages(FILE *f, const struct analysis *a)
+{
+	struct totals t;
+	size_t rank, c, i, c2, j, full = (size_t)-1;
+
+	totals(a, &t);
+	fputc('\n', f);
+	if (!t.flags) {
+		fprintf(f, "flags: none raised\n");
+		return;
+	}
+	fprintf(f, "flags: %zu raised (USER-GUIDE.md \"Reading the report\")\n",
+		t.flags);
+	for (rank = 0; rank <= ARRAY_SIZE(flag_order); rank++)
+		for (c = 0; c < a->nconfigs; c++)
+			for (i = 0; i < a->configs[c].nflags; i++) {
+				const struct flag *fl = &a->configs[c].flags[i];
+				char *where, *lead, *more;
+				bool seen = false;
+
+				if (flag_rank(fl->name) != rank)
+					continue;
+				/* Printed already with an earlier configuration? */
+				for (c2 = 0; c2 < c && !seen; c2++)
+					for (j = 0; j < a->configs[c2].nflags; j++)
+						seen |= !strcmp(a->configs[c2].flags[j].name, fl->name) &&
+							!strcmp(a->configs[c2].flags[j].message, fl->message);
+				if (seen)
+					continue;
+				where = flag_config(c, fl);
+				for (c2 = c + 1; c2 < a->nconfigs; c2++)
+					for (j = 0; j < a->configs[c2].nflags; j++) {
+						const struct flag *g = &a->configs[c2].flags[j];
+						char *w;
+
+						if (strcmp(g->name, fl->name) ||
+						    strcmp(g->message, fl->message))
+							continue;
+						w = flag_config(c2, g);
+						more = xasprintf("%s, %s", where, w);
+						free(w);
+						free(where);
+						where = more;
+					}
+				lead = xasprintf("  ! %s, config%s %s:", fl->name,
+						 strchr(where, ',') ? "s" : "", where);
+				more = finding(fl->message, full == rank);
+				wrap(f, lead, 4, more);
+				full = rank;
+				free(more);
+				free(lead);
+				free(where);
+			}
+}
+
+/* ---- failed runs, with their reasons ---- */
+
+static void text_failures(FILE *f, const struct analysis *a)
+{
+	bool head = false;
+	size_t c, i, k;
+
+	for (c = 0; c < a->nconfigs; c++) {
+		struct report_failure *fail;
+		size_t n = report_failures(a->d, c, &fail);
+		char *varies, *lead, *text;
+
+		if (!n) {
+			free(fail);
+			continue;
+		}
+		if (!head)
+			fprintf(f, "\nfailed runs:\n");
+		head = true;
+		varies = report_varying(a->d, c);
+		lead = xasprintf("  config %zu [%s]%s%s:", c + 1,
+				 cfg(a, c)->section, *varies ? " " : "", varies);
+		text = xasprintf("%zu of %zu runs failed", a->configs[c].failed,
+				 cfg(a, c)->nruns);
+		wrap(f, lead, 4, text);
+		free(lead);
+		free(text);
+		free(varies);
+		for (i = 0; i < n; i++) {
+			char *seqs = xstrdup(""), *tmp;
+
+			for (k = 0; k < fail[i].count && k < REPORT_FAILURE_SEQS; k++) {
+				tmp = xasprintf("%s%s%ld", seqs, k ? ", " : "",
+						fail[i].seq[k]);
+				free(seqs);
+				seqs = tmp;
+			}
+			text = xasprintf("%zu x %s (seq %s%s)", fail[i].count,
+					 fail[i].reason, seqs,
+					 fail[i].count > REPORT_FAILURE_SEQS ? ", ..." : "");
+			wrap(f, "    - ", 6, text);
+			free(text);
+			free(seqs);
+		}
+		report_failures_free(fail, n);
+	}
 }
 
 static void text_methods(FILE *f, const struct analysis *a)
@@ -179,27 +619,18 @@ static void text_methods(FILE *f, const struct analysis *a)
 	free(m);
 }
 
-static const char *ci(char *b, size_t len, double lo, double hi)
+/* The primary metric's direction, in words. */
+static const char *direction_name(const struct analysis *a,
+				  const struct config_analysis *ca)
 {
-	char l[24], h[24];
-
-	if (isnan(lo) && isnan(hi))
-		snprintf(b, len, "-");
-	else
-		snprintf(b, len, "[%s, %s]", analysis_fmt(l, sizeof(l), lo),
-			 analysis_fmt(h, sizeof(h), hi));
-	return b;
-}
-
-static int name_width(const struct analysis *a)
-{
-	size_t i;
-	int w = 6;
-
-	for (i = 0; i < a->d->nmetrics; i++)
-		if ((int)strlen(a->d->metrics[i]) > w)
-			w = (int)strlen(a->d->metrics[i]);
-	return w;
+	switch (analysis_direction(a->d, ca->config, ca->primary_name)) {
+	case DIR_HIGHER:
+		return "higher is better";
+	case DIR_LOWER:
+		return "lower is better";
+	default:
+		return "no direction declared";
+	}
 }
 
 /* The result a reader takes away: the median when normality failed. */
@@ -207,60 +638,112 @@ static void text_headline(FILE *f, const struct analysis *a,
 			  const struct config_analysis *ca)
 {
 	const struct metric_summary *ms;
-	char v[24], b[64];
+	char b[NUMFMT_CI_LEN];
 
-	if (ca->primary < 0)
+	if (ca->primary_name && strcmp(ca->primary_name, "throughput"))
+		fprintf(f, "  primary metric: %s (%s; docs/INI.md \"primary\")\n",
+			ca->primary_name, direction_name(a, ca));
+	if (ca->primary < 0 || !ca->metrics[ca->primary].s.n) {
+		if (ca->primary_name)
+			fprintf(f, "  no run reported the primary metric %s\n",
+				ca->primary_name);
 		return;
+	}
 	ms = &ca->metrics[ca->primary];
-	if (ms->s.n >= 8 && ms->s.k2_p < a->opts.alpha)
-		fprintf(f, "  %s: median %s %s %s (%.1f%% distribution-free; "
+	if (report_non_normal(a, ms))
+		fprintf(f, "  %s: median %s %s (%.1f%% distribution-free; "
 			   "not normal), n %zu\n", mname(a, ms->metric),
-			analysis_fmt(v, sizeof(v), ms->s.median),
+			numfmt_ci(b, sizeof(b), ms->s.median, ms->s.median_ci_low,
+				  ms->s.median_ci_high),
 			metric_unit(mname(a, ms->metric)),
-			ci(b, sizeof(b), ms->s.median_ci_low, ms->s.median_ci_high),
 			100 * ms->s.median_ci_level, ms->s.n);
 	else
-		fprintf(f, "  %s: %s %s %s (%s, %g%% CI), n %zu\n",
-			mname(a, ms->metric), analysis_fmt(v, sizeof(v), ms->s.mean),
+		fprintf(f, "  %s: %s %s (%s, %g%% CI), n %zu\n",
+			mname(a, ms->metric),
+			numfmt_ci(b, sizeof(b), ms->s.mean, ms->s.ci_low,
+				  ms->s.ci_high),
 			metric_unit(mname(a, ms->metric)),
-			ci(b, sizeof(b), ms->s.ci_low, ms->s.ci_high),
 			ms->harmonic ? "harmonic mean" : "mean",
 			100 * a->opts.confidence, ms->s.n);
 }
 
-static void text_row(FILE *f, const struct analysis *a,
-		     const struct metric_summary *ms, int w)
-{
-	char mean[24], med[24], sd[24], mn[24], mx[24], c1[64], c2[64], cv[16];
+enum { M_NAME, M_N, M_MEAN, M_MEDIAN, M_SD, M_CV, M_MIN, M_MAX, M_OUT,
+       M_NCOLS };
 
-	if (isnan(ms->s.cv))
-		snprintf(cv, sizeof(cv), "-");
-	else
-		snprintf(cv, sizeof(cv), "%.1f%%", 100 * ms->s.cv);
-	fprintf(f, "  %-*s %3zu %8s%c %-19s %8s %-19s %8s %6s %8s %8s %3zu\n", w,
-		mname(a, ms->metric), ms->s.n,
-		analysis_fmt(mean, sizeof(mean), ms->s.mean),
-		ms->harmonic ? 'h' : ' ',
-		ci(c1, sizeof(c1), ms->s.ci_low, ms->s.ci_high),
-		analysis_fmt(med, sizeof(med), ms->s.median),
-		ci(c2, sizeof(c2), ms->s.median_ci_low, ms->s.median_ci_high),
-		analysis_fmt(sd, sizeof(sd), ms->s.sd), cv,
-		analysis_fmt(mn, sizeof(mn), ms->s.min),
-		analysis_fmt(mx, sizeof(mx), ms->s.max), ms->s.noutliers);
+static const char *const m_head[M_NCOLS] = {
+	"metric", "n", "mean [CI]", "median [CI]", "sd", "cv", "min", "max",
+	"out",
+};
+
+/* The cells of one metric's row: intervals share the mean's digits. */
+static void metric_cells(const struct analysis *a,
+			 const struct metric_summary *ms, char **cell)
+{
+	char b[NUMFMT_CI_LEN], c[NUMFMT_CI_LEN];
+	const struct summary *s = &ms->s;
+
+	cell[M_NAME] = esc(mname(a, ms->metric));
+	cell[M_N] = xasprintf("%zu", s->n);
+	cell[M_MEAN] = xasprintf("%s%s", numfmt_ci(b, sizeof(b), s->mean,
+						   s->ci_low, s->ci_high),
+				 ms->harmonic ? " h" : "");
+	cell[M_MEDIAN] = xstrdup(numfmt_ci(b, sizeof(b), s->median,
+					   s->median_ci_low, s->median_ci_high));
+	cell[M_SD] = xstrdup(numfmt(b, sizeof(b), s->sd));
+	cell[M_CV] = isnan(s->cv) ? xstrdup(NUMFMT_MISSING)
+				  : xasprintf("%s%%", numfmt_sig(c, sizeof(c),
+								 100 * s->cv, 2));
+	cell[M_MIN] = xstrdup(numfmt(b, sizeof(b), s->min));
+	cell[M_MAX] = xstrdup(numfmt(b, sizeof(b), s->max));
+	cell[M_OUT] = xasprintf("%zu", s->noutliers);
+}
+
+/* Is metric name one of the comma-separated list (NULL: every one)? */
+static bool chosen(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p;
+
+	if (!list)
+		return true;
+	for (p = list; (p = strstr(p, name)); p += len)
+		if ((p == list || p[-1] == ',') && (p[len] == ',' || !p[len]))
+			return true;
+	return false;
 }
 
 static void text_table(FILE *f, const struct analysis *a,
-		       const struct config_analysis *ca)
+		       const struct config_analysis *ca, const char *metrics)
 {
-	int w = name_width(a);
-	size_t m;
+	char *(*cells)[M_NCOLS] = xcalloc(ca->nmetrics ? ca->nmetrics : 1,
+					  sizeof(*cells));
+	int w[M_NCOLS];
+	size_t m, k, n = 0;
 
-	fprintf(f, "  %-*s %3s %9s %-19s %8s %-19s %8s %6s %8s %8s %3s\n", w,
-		"metric", "n", "mean", "CI of mean", "median", "CI of median",
-		"sd", "cv", "min", "max", "out");
-	for (m = 0; m < ca->nmetrics; m++)
-		if (ca->metrics[m].s.n)
-			text_row(f, a, &ca->metrics[m], w);
+	for (k = 0; k < M_NCOLS; k++)
+		w[k] = columns(m_head[k]);
+	for (m = 0; m < ca->nmetrics; m++) {
+		if (!ca->metrics[m].s.n || !chosen(metrics, mname(a, (int)m)))
+			continue;
+		metric_cells(a, &ca->metrics[m], cells[n]);
+		for (k = 0; k < M_NCOLS; k++)
+			w[k] = MAX(w[k], columns(cells[n][k]));
+		n++;
+	}
+	for (k = 0; k < M_NCOLS; k++) {
+		fputs(k ? " " : "  ", f);
+		pad(f, m_head[k], k + 1 < M_NCOLS ? w[k] : 0, k == M_N || k >= M_SD);
+	}
+	fputc('\n', f);
+	for (m = 0; m < n; m++) {
+		for (k = 0; k < M_NCOLS; k++) {
+			fputs(k ? " " : "  ", f);
+			pad(f, cells[m][k], w[k], k == M_N || k >= M_SD);
+			free(cells[m][k]);
+		}
+		fputc('\n', f);
+	}
+	free(cells);
 }
 
 /* Every outlier of every metric, by run: counted, listed, kept. */
@@ -312,19 +795,24 @@ static void text_auto(FILE *f, const struct config_analysis *ca)
 		100 * ca->auto_precision, ca->auto_min, ca->auto_max);
 }
 
+/* The flags' names: their messages are in the summary, once. */
 static void text_flags(FILE *f, const struct config_analysis *ca)
 {
+	char *names = xstrdup(""), *tmp;
 	size_t i;
 
 	for (i = 0; i < ca->nflags; i++) {
-		char *lead = xasprintf("  ! %s:", ca->flags[i].name);
-
-		wrap(f, lead, 4, ca->flags[i].message);
-		free(lead);
+		tmp = xasprintf("%s%s%s", names, i ? ", " : "", ca->flags[i].name);
+		free(names);
+		names = tmp;
 	}
+	if (*names)
+		fprintf(f, "  flags: %s (under \"flags\" above)\n", names);
+	free(names);
 }
 
-static void text_config(FILE *f, const struct analysis *a, size_t c)
+static void text_config(FILE *f, const struct analysis *a, size_t c,
+			const char *metrics)
 {
 	const struct config_analysis *ca = &a->configs[c];
 	const struct ds_config *cf = cfg(a, c);
@@ -342,7 +830,7 @@ static void text_config(FILE *f, const struct analysis *a, size_t c)
 		return;
 	}
 	text_headline(f, a, ca);
-	text_table(f, a, ca);
+	text_table(f, a, ca, metrics);
 	text_outliers(f, a, ca);
 	text_fairness(f, ca);
 	text_auto(f, ca);
@@ -373,9 +861,12 @@ static void text_correlations(FILE *f, const struct analysis *a)
 			snprintf(of, sizeof(of), "all");
 		else
 			snprintf(of, sizeof(of), "config %ld", r->config + 1);
+		char *sec = esc(r->section);
+
 		fprintf(f, "  %-*s %-10s %-15s %4zu %+9.3f %8.2g %+9.3f %8.2g\n",
-			(int)w, r->section, of, r->x, r->pearson.n, r->pearson.r,
+			(int)w, sec, of, r->x, r->pearson.n, r->pearson.r,
 			r->pearson.p, r->spearman.r, r->spearman.p);
+		free(sec);
 	}
 }
 
@@ -407,44 +898,35 @@ static size_t flag_where(const struct analysis *a, const char *name,
 	return n;
 }
 
-static void text_summary(FILE *f, const struct analysis *a)
+int report_text_view(FILE *f, const struct analysis *a,
+		     const struct report_view *view)
 {
-	struct totals t;
-	char where[1024];
-	size_t i, n;
+	bool details = view->verbose || view->metrics;
+	size_t c;
 
-	totals(a, &t);
+	text_header(f, a);
+	text_summary_table(f, a);
+	text_flag_messages(f, a);
+	text_failures(f, a);
+	if (details) {
+		for (c = 0; c < a->nconfigs; c++)
+			text_config(f, a, c, view->metrics);
+		text_correlations(f, a);
+	} else {
+		fprintf(f, "\nper-metric tables, outliers, fairness and "
+			   "correlations: contend report --verbose\n");
+	}
+	text_host(f, a);
 	fputc('\n', f);
-	if (!t.flags) {
-		fprintf(f, "flags: none raised\n");
-		return;
-	}
-	fprintf(f, "flags: %zu raised (see the configurations above; "
-		   "USER-GUIDE.md \"Reading the report\")\n", t.flags);
-	for (i = 0; i < ARRAY_SIZE(flag_order); i++) {
-		char *lead;
-
-		n = flag_where(a, flag_order[i], where, sizeof(where));
-		if (!n)
-			continue;
-		lead = xasprintf("  %-22s %3zu  config%s", flag_order[i], n,
-				 n > 1 ? "s" : "");
-		wrap(f, lead, 33, where);
-		free(lead);
-	}
+	text_methods(f, a);
+	return ferror(f) ? error("writing the report: %s", "I/O error") : 0;
 }
 
 int report_text(FILE *f, const struct analysis *a)
 {
-	size_t c;
+	static const struct report_view plain = { 0 };
 
-	text_header(f, a);
-	text_methods(f, a);
-	for (c = 0; c < a->nconfigs; c++)
-		text_config(f, a, c);
-	text_correlations(f, a);
-	text_summary(f, a);
-	return ferror(f) ? error("writing the report: %s", "I/O error") : 0;
+	return report_text_view(f, a, &plain);
 }
 
 /* ---- json ---- */
@@ -596,6 +1078,20 @@ static void json_config(struct json_writer *w, const struct analysis *a,
 		json_str(w, "primary_metric", mname(a, ca->primary));
 	else
 		json_num(w, "primary_metric", NAN);
+	if (ca->primary_name) {
+		enum direction d = analysis_direction(a->d, ca->config,
+						      ca->primary_name);
+
+		json_str(w, "primary", ca->primary_name);
+		if (d == DIR_UNKNOWN)
+			json_num(w, "direction", NAN);
+		else
+			json_str(w, "direction",
+				 d == DIR_HIGHER ? "higher" : "lower");
+	} else {
+		json_num(w, "primary", NAN);
+		json_num(w, "direction", NAN);
+	}
 	json_open(w, "metrics", '{');
 	for (i = 0; i < ca->nmetrics; i++)
 		if (ca->metrics[i].s.n)

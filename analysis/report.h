@@ -7,9 +7,11 @@
 #ifndef CONTEND_REPORT_H
 #define CONTEND_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "analysis/analysis.h"
+#include "lib/numfmt.h"
 
 enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_NFORMATS };
 
@@ -19,9 +21,70 @@ int report_format_parse(const char *name);
 
 /* Writes the report; 0, or -1 when writing fails. */
 int report_write(FILE *f, const struct analysis *a, enum report_format fmt);
+/*
+ * The text report: the experiment line, one summary row per
+ * configuration, the flag messages, the failed runs, then (view->verbose,
+ * or view->metrics set) a block per configuration with its per-metric
+ * table (only the metrics named in view->metrics, "a,b") and the
+ * correlations; the host; the methods.  report_text is the default view.
+ */
+struct report_view {
+	bool verbose;
+	const char *metrics;    /* NULL: every metric */
+};
+int report_text_view(FILE *f, const struct analysis *a,
+		     const struct report_view *view);
 int report_text(FILE *f, const struct analysis *a);
 int report_json(FILE *f, const struct analysis *a);
 int report_csv(FILE *f, const struct analysis *a);
+
+/* ---- report_rows.c: the summary every face of the report shows ---- */
+
+/* One configuration's row of the summary table. */
+struct report_row {
+	size_t config;
+	char *varies;            /* the parameters that vary in its section */
+	const struct metric_summary *primary; /* NULL: no measured value */
+	const char *metric;      /* the primary metric's name, or NULL */
+	char value[NUMFMT_CI_LEN]; /* "13.7M [13.6M, 13.8M]", or "" */
+	char mark;               /* ' ' mean, 'h' harmonic, 'm' median */
+	char cv[NUMFMT_LEN];     /* "4.0%", "" when not known */
+	char contended[NUMFMT_LEN]; /* mean contention rate "47.1%", or "" */
+	char handoffs[NUMFMT_LEN];  /* mean hand-offs/s, or "" */
+	char *flags;             /* "noisy,few-runs", or "" */
+	size_t runs, failed;
+	char *first_error;       /* the first failed run's reason, or NULL */
+};
+/* Every configuration's row into *rows (release with report_rows_free). */
+size_t report_rows(const struct analysis *a, struct report_row **rows);
+void report_rows_free(struct report_row *rows, size_t n);
+/* The value of parameter key of configuration c, or NULL. */
+const char *report_param(const struct ds_config *c, const char *key);
+/* The "k=v k=v" parameters of configuration c that vary in its section. */
+char *report_varying(const struct dataset *d, size_t c);
+/* The median is the value to quote: D'Agostino rejected normality. */
+bool report_non_normal(const struct analysis *a,
+		       const struct metric_summary *ms);
+
+/* A run that finished without success (failed, crashed, timeout...). */
+bool report_run_failed(const struct ds_run *r);
+/* "crashed: killed by signal 11" (malloc'd). */
+char *report_run_reason(const struct ds_run *r);
+
+#define REPORT_FAILURE_SEQS 8
+/* The failed runs of a configuration with one reason. */
+struct report_failure {
+	char *reason;
+	size_t count;
+	long seq[REPORT_FAILURE_SEQS]; /* the first of them */
+};
+/* The distinct reasons configuration c's runs failed for, first first. */
+size_t report_failures(const struct dataset *d, size_t c,
+		       struct report_failure **out);
+void report_failures_free(struct report_failure *f, size_t n);
+/* Whether the host section shows meta key (loadavg only without
+ * load_start; never the primary./direction. keys). */
+bool report_host_key(const struct experiment_row *e, const char *key);
 
 /* JSON_SCHEMA_VERSION of report_json's output (docs/report-json.md). */
 #define REPORT_JSON_VERSION 1

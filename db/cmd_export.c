@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/json.h"
+#include "db/select.h"
 #include "db/store.h"
 #include "runner/commands.h"
 #include "runner/util.h"
@@ -28,14 +29,14 @@ static const char *const format_names[] = {
 enum column {
 	COL_EXPERIMENT_ID, COL_UUID, COL_EXPERIMENT, COL_LABEL, COL_HOSTNAME,
 	COL_WORKLOAD, COL_SECTION, COL_PARAMS, COL_SEQ, COL_REPETITION,
-	COL_WARMUP, COL_STATUS, COL_METRIC, COL_VALUE, COL_THREAD,
+	COL_WARMUP, COL_STATUS, COL_ERROR, COL_METRIC, COL_VALUE, COL_THREAD,
 	NCOLUMNS
 };
 
 static const char *const column_names[NCOLUMNS] = {
 	"experiment_id", "uuid", "experiment", "label", "hostname", "workload",
-	"section", "params", "seq", "repetition", "warmup", "status", "metric",
-	"value", "thread",
+	"section", "params", "seq", "repetition", "warmup", "status", "error",
+	"metric", "value", "thread",
 };
 
 enum field_type { F_NULL, F_STR, F_NUM, F_BOOL };
@@ -204,6 +205,11 @@ static void run_fields(struct exporter *x, const struct dataset *d,
 	x->row[COL_WARMUP].type = F_BOOL;
 	x->row[COL_WARMUP].text = r->warmup ? "1" : "0";
 	set_str(x, COL_STATUS, run_status_names[r->status]);
+	/* Why a run failed, as stored (runs.error); empty for an ok run. */
+	if (r->error && *r->error)
+		set_str(x, COL_ERROR, r->error);
+	else
+		set_null(x, COL_ERROR);
 	set_null(x, COL_THREAD);
 }
 
@@ -244,13 +250,16 @@ static void run_write(struct exporter *x, const struct dataset *d, size_t ri)
 }
 
 /* Every run of experiment id, in run (seq) order. */
-static int experiment_write(struct exporter *x, struct store *s, int64_t id)
+/* One experiment's runs, of the configurations sel keeps; *kept counts. */
+static int experiment_write(struct exporter *x, struct store *s, int64_t id,
+			    const struct selector *sel, size_t *kept)
 {
 	struct dataset d;
 	size_t *order, i;
 
 	if (store_load(s, id, &d))
 		return -1;
+	*kept += select_filter_dataset(sel, &d);
 	order = dataset_seq_order(&d);
 	for (i = 0; i < d.nruns; i++)
 		run_write(x, &d, order[i]);
@@ -262,8 +271,9 @@ static int experiment_write(struct exporter *x, struct store *s, int64_t id)
 static const char usage_text[] =
 	"usage: contend export [--db PATH] [EXPERIMENT] [--format csv|json] "
 	"[--threads]\n"
-	"  one row per run x metric; EXPERIMENT is an id, uuid, name or label\n"
-	"  (default: every experiment); --threads adds one row per thread\n";
+	"  one row per run x metric; EXPERIMENT is a selector, [DB:]WHAT[~newest]\n"
+	"  [@KEY=VALUE,...] (WHAT: an id, uuid, name or label; default: every\n"
+	"  experiment); --threads adds one row per thread\n";
 
 struct export_opts {
 	const char *db, *selector;
@@ -329,50 +339,66 @@ static int opts_parse(int argc, char **argv, struct export_opts *o)
 	return 0;
 }
 
-/* The ids to export: those the selector names, or every experiment. */
-static int select_ids(struct store *s, const struct export_opts *o,
-		      int64_t **ids)
+/*
+ * The store and the ids to export: those the selector names (select.h),
+ * or without one every experiment.  0, or the exit status.
+ */
+static int select_ids(const struct export_opts *o, struct selector *sel,
+		      struct store **s, int64_t **ids, size_t *n)
 {
-	int n;
+	char err[512];
+	int k;
 
-	if (!o->selector)
-		return store_experiment_list(s, ids);
-	n = store_experiment_find(s, o->selector, ids);
-	if (n == 0) {
-		error("%s: no experiment '%s' (give an id, uuid, name or label)",
-		      o->db, o->selector);
-		return -1;
+	if (o->selector) {
+		k = select_open(o->selector, o->db, sel, s, ids, n, err,
+				sizeof(err));
+		if (k && *err)
+			error("export: %s", err);
+		return k;
 	}
-	return n;
+	memset(sel, 0, sizeof(*sel));
+	k = store_open(o->db, STORE_RDONLY, s);
+	if (k)
+		return store_exit_status(k);
+	k = store_experiment_list(*s, ids);
+	if (k < 0)
+		return EXIT_RUNTIME;
+	*n = (size_t)k;
+	return 0;
 }
 
 int cmd_export(int argc, char **argv)
 {
 	struct exporter x = { 0 };
 	struct export_opts o;
-	struct store *s;
+	struct selector sel = { 0 };
+	struct store *s = NULL;
 	int64_t *ids = NULL;
-	int n, i, ret = EXIT_RUNTIME;
+	size_t n = 0, i, kept = 0;
+	int ret;
 
-	n = opts_parse(argc, argv, &o);
-	if (n)
-		return n > 0 ? 0 : EXIT_USAGE;
-	n = store_open(o.db, STORE_RDONLY, &s);
-	if (n)
-		return store_exit_status(n);
-	n = select_ids(s, &o, &ids);
-	if (n < 0) {
-		ret = EXIT_USAGE;
+	ret = opts_parse(argc, argv, &o);
+	if (ret)
+		return ret > 0 ? 0 : EXIT_USAGE;
+	ret = select_ids(&o, &sel, &s, &ids, &n);
+	if (ret)
 		goto out;
-	}
+	ret = EXIT_RUNTIME;
 	x.f = stdout;
 	x.format = o.format;
 	x.threads = o.threads;
 	header_write(&x);
 	for (i = 0; i < n; i++)
-		if (experiment_write(&x, s, ids[i]))
+		if (experiment_write(&x, s, ids[i], &sel, &kept))
 			goto out;
 	footer_write(&x);
+	if (sel.nfilters && !kept) {
+		error("export: no configuration of '%s' has %s=%s%s", o.selector,
+		      sel.filters[0].key, sel.filters[0].value,
+		      sel.nfilters > 1 ? " and the other filters" : "");
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (fflush(x.f) || ferror(x.f)) {
 		error("export: write error on standard output");
 		goto out;
@@ -380,6 +406,8 @@ int cmd_export(int argc, char **argv)
 	ret = 0;
 out:
 	free(ids);
-	store_close(s);
+	if (s)
+		store_close(s);
+	select_release(&sel);
 	return ret;
 }

@@ -383,9 +383,38 @@ static int txn_end(struct store *s, bool outer, int ret)
 
 const char *store_default_path(void)
 {
-	const char *p = getenv("CONTEND_DB");
+	static char path[4096];
+	const char *p = getenv("CONTEND_DB"), *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+	int n;
 
-	return p && *p ? p : STORE_DEFAULT_PATH;
+	if (p && *p)
+		return p;
+	/* the XDG base directory spec ignores a relative XDG_DATA_HOME */
+	if (xdg && *xdg == '/')
+		n = snprintf(path, sizeof(path), "%s/" STORE_DATA_PATH, xdg);
+	else if (home && *home == '/')
+		n = snprintf(path, sizeof(path), "%s/.local/share/"
+			     STORE_DATA_PATH, home);
+	else
+		return STORE_DEFAULT_PATH;
+	return n > 0 && (size_t)n < sizeof(path) ? path : STORE_DEFAULT_PATH;
+}
+
+int store_make_parent(const char *path)
+{
+	char *dir = xstrdup(path), *p;
+	int ret = 0;
+
+	/* every directory on the way, as mkdir -p: each may exist already */
+	for (p = strchr(dir + 1, '/'); p && !ret; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(dir, 0777) && errno != EEXIST)
+			ret = error("cannot create %s: %s", dir, strerror(errno));
+		*p = '/';
+	}
+	free(dir);
+	return ret;
 }
 
 static bool is_memory(const char *path)
@@ -1749,23 +1778,27 @@ out:
 	return ret;
 }
 
+void ds_config_release(struct ds_config *c)
+{
+	size_t j;
+
+	free(c->workload);
+	free(c->section);
+	free(c->canon);
+	for (j = 0; j < c->nparams; j++) {
+		free(c->params[j].key);
+		free(c->params[j].value);
+	}
+	free(c->params);
+}
+
 void dataset_release(struct dataset *d)
 {
-	size_t i, j;
+	size_t i;
 
 	experiment_row_release(&d->exp);
-	for (i = 0; i < d->nconfigs; i++) {
-		struct ds_config *c = &d->configs[i];
-
-		free(c->workload);
-		free(c->section);
-		free(c->canon);
-		for (j = 0; j < c->nparams; j++) {
-			free(c->params[j].key);
-			free(c->params[j].value);
-		}
-		free(c->params);
-	}
+	for (i = 0; i < d->nconfigs; i++)
+		ds_config_release(&d->configs[i]);
 	free(d->configs);
 	for (i = 0; i < d->nruns; i++)
 		free(d->runs[i].error);

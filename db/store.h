@@ -19,7 +19,8 @@
 #include <stdint.h>
 
 #define STORE_SCHEMA_VERSION 1
-#define STORE_DEFAULT_PATH "db/contend.db"
+#define STORE_DEFAULT_PATH "db/contend.db" /* without HOME */
+#define STORE_DATA_PATH "contend/contend.db" /* under XDG_DATA_HOME */
 
 enum run_status {
 	RUN_PLANNED, RUN_OK, RUN_FAILED, RUN_CRASHED, RUN_TIMEOUT,
@@ -34,8 +35,15 @@ struct store;
 #define STORE_RDONLY 0x1  /* open read-only; the file must exist */
 #define STORE_CREATE 0x2  /* create the file and schema when missing */
 
-/* The path of the default database: $CONTEND_DB or STORE_DEFAULT_PATH. */
+/*
+ * The path of the database when no --db is given: $CONTEND_DB, else
+ * ${XDG_DATA_HOME:-$HOME/.local/share}/contend/contend.db, else (no
+ * HOME) STORE_DEFAULT_PATH.  The string may be overwritten by the next
+ * call.
+ */
 const char *store_default_path(void);
+/* Creates the directories path lies in that are missing (mkdir -p). */
+int store_make_parent(const char *path);
 /*
  * Opens path.  Returns 0; -1 when the machine failed us (I/O, a lock held
  * past the busy timeout, memory, a file or directory that cannot be
@@ -184,6 +192,8 @@ struct dataset {
 /* Loads an experiment in a handful of queries (not one per run). */
 int store_load(struct store *s, int64_t experiment, struct dataset *d);
 void dataset_release(struct dataset *d);
+/* Frees what one configuration of a dataset owns (dataset_release does). */
+void ds_config_release(struct ds_config *c);
 /* Index of a metric in d->metrics, or -1. */
 int dataset_metric(const struct dataset *d, const char *name);
 /* Value of metric m for run r (NAN when absent or m < 0). */

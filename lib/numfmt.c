@@ -96,18 +96,30 @@ static bool fixed_range(double a)
 	return !(a > 0) || (a >= MIN_FIXED && a < MAX_FIXED);
 }
 
+/* The form of a magnitude a shown to 10^last: the prefix's power of ten,
+ * or EXPONENT outside the fixed range. */
+#define EXPONENT (-1)
+static int form_of(double a, int last)
+{
+	return fixed_range(a) ? scale_of(a, last) : EXPONENT;
+}
+
 /* v with its last digit at 10^last, divided by 10^e3 and prefixed; or,
- * out of the fixed range, with an exponent and the same digits. */
+ * with e3 EXPONENT, with an exponent and the same resolution.  An
+ * interval's three values share the form of its mean. */
 static char *put(char *buf, size_t len, double v, int e3, int last)
 {
 	double a = fabs(v);
-	const char *unit = e3 ? (const char[]){ prefixes[e3 / 3 - 1], '\0' } : "";
+	const char *unit = e3 > 0 ? (const char[]){ prefixes[e3 / 3 - 1], '\0' } : "";
 
 	if (special(buf, len, v, ""))
 		return buf;
-	if (!fixed_range(a)) {
-		snprintf(buf, len, "%.*e",
-			 clamp(decade(a) - last, 0, MAX_SIG - 1), v);
+	if (e3 == EXPONENT) {
+		if (!(a > 0))
+			snprintf(buf, len, "0");
+		else
+			snprintf(buf, len, "%.*e",
+				 clamp(decade(a) - last, 0, MAX_SIG - 1), v);
 		return buf;
 	}
 	/* %f cannot drop digits before the point: round them away. */
@@ -150,7 +162,11 @@ static char *one(char *buf, size_t len, double v, int sig, double res)
 		return buf;
 	}
 	last = with_res(last_for(a, clamp(sig, 1, MAX_SIG)), a, res);
-	return put(buf, len, v, scale_of(a, last), last);
+	/* A whole number without an interval is exact: "4", not "4.000". */
+	if (last < 0 && a < 1e4 && floor(a) >= a &&
+	    !(res > 0 && isfinite(res)))
+		last = 0;
+	return put(buf, len, v, form_of(a, last), last);
 }
 
 char *numfmt(char *buf, size_t len, double v)
@@ -195,7 +211,7 @@ char *numfmt_ci_res(char *buf, size_t len, double mean, double lo, double hi,
 	last = ci_last(mean, fabs(hi - lo) / 2, res);
 	if (!(a > 0))
 		a = fmax(fabs(lo), fabs(hi));
-	e3 = isfinite(a) ? scale_of(a, last) : 0;
+	e3 = isfinite(a) ? form_of(a, last) : 0;
 	snprintf(buf, len, "%s [%s, %s]", put(m, sizeof(m), mean, e3, last),
 		 put(l, sizeof(l), lo, e3, last), put(h, sizeof(h), hi, e3, last));
 	return buf;

@@ -14,7 +14,9 @@
  * than 7 significant digits prints without a prefix ("1000000000.20"), as
  * ministat would, because "1.0000000002G" cannot be read.  Only a
  * magnitude outside [1e-6, 1e21) uses an exponent ("1.20e-07").  Trailing
- * zeros are kept: they say how precise the value is.  "-0" never appears.
+ * zeros are kept: they say how precise the value is; but a whole number
+ * below 10^4 printed without an interval is exact and has none ("4", a
+ * count).  "-0" never appears.
  *
  * Never "nan": a value that is NaN prints as NUMFMT_MISSING, and callers
  * that can say why it is missing (one run, no such metric) test isnan()

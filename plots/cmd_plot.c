@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "db/select.h"
 #include "plots/plot.h"
 #include "runner/commands.h"
 #include "runner/util.h"
@@ -29,6 +30,75 @@ static char *safe_name(const char *name)
 	return s;
 }
 
+/* Lists what plot_experiment wrote into dir. */
+static void list_files(const struct plot_set *set, const struct plot_opts *po)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++) {
+		const char *name = set->files[i].name;
+		int len = (int)strlen(name) - 3; /* without ".gp" */
+
+		if (set->files[i].skipped)
+			printf("%.*s: skipped, %s\n", len, name, set->files[i].skipped);
+		else if (!set->files[i].rendered)
+			printf("%s/%s (script and data; not rendered)\n",
+			       po->out_dir, name);
+		if (set->files[i].rendered && po->png)
+			printf("%s/%.*s.png\n", po->out_dir, len, name);
+		if (set->files[i].rendered && po->svg)
+			printf("%s/%.*s.svg\n", po->out_dir, len, name);
+	}
+}
+
+/*
+ * The plots of one experiment, of the configurations sel keeps, into
+ * out (NULL: plots/out/NAME-ID; with several experiments OUT/NAME-ID).
+ * 0, or the exit status.
+ */
+static int plot_one(struct store *s, int64_t id, const struct selector *sel,
+		    const struct plot_opts *opts, const char *out, bool several)
+{
+	struct plot_opts po = *opts;
+	struct dataset d = { 0 };
+	struct analysis a = { 0 };
+	struct analysis_opts ao;
+	struct plot_set set = { 0 };
+	char *dir = NULL, *name;
+	int ret = EXIT_RUNTIME;
+
+	if (store_load(s, id, &d))
+		goto out;
+	if (!select_filter_dataset(sel, &d)) {
+		error("plot: no configuration of experiment %lld has %s=%s%s",
+		      (long long)id, sel->filters[0].key, sel->filters[0].value,
+		      sel->nfilters > 1 ? " and the other filters" : "");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	analysis_opts_default(&ao);
+	if (analysis_run(&d, &ao, &a))
+		goto out;
+	name = safe_name(d.exp.name);
+	if (!out || several)
+		dir = xasprintf("%s/%s-%lld", out ? out : PLOT_DEFAULT_DIR, name,
+				(long long)d.exp.id);
+	free(name);
+	po.out_dir = dir ? dir : out;
+	if (plot_experiment(&a, &po, &set) == 0)
+		ret = 0;
+	list_files(&set, &po);
+	if (!ret)
+		printf("plots of experiment %lld written to %s/\n",
+		       (long long)d.exp.id, po.out_dir);
+out:
+	plot_set_release(&set);
+	analysis_release(&a);
+	dataset_release(&d);
+	free(dir);
+	return ret;
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -40,22 +110,19 @@ int cmd_plot(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct plot_opts po = { .png = true, .render = true };
-	const char *db = NULL, *format = "png", *selector = NULL;
-	char *out_dir = NULL;
+	const char *db = NULL, *format = "png", *selector = NULL, *out = NULL;
+	struct selector sel = { 0 };
 	struct store *s = NULL;
-	struct dataset d = { 0 };
-	struct analysis a = { 0 };
-	struct analysis_opts ao;
-	struct plot_set set = { 0 };
 	int64_t *ids = NULL;
-	int c, n, ret = EXIT_RUNTIME;
-	size_t i;
+	char err[512];
+	size_t n = 0, i;
+	int c, ret;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (c) {
 		case 'D': db = optarg; break;
-		case 'o': po.out_dir = optarg; break;
+		case 'o': out = optarg; break;
 		case 'f': format = optarg; break;
 		case 'x': po.x_param = optarg; break;
 		case 'm': po.metric = optarg; break;
@@ -76,54 +143,17 @@ int cmd_plot(int argc, char **argv)
 		error("plot: --format must be png, svg or both, not '%s'", format);
 		return EXIT_USAGE;
 	}
-	n = store_open(db ? db : store_default_path(), STORE_RDONLY, &s);
-	if (n)
-		return store_exit_status(n);
-	n = store_experiment_find(s, selector, &ids);
-	if (n <= 0) {
-		/* Nothing selected is bad input, as for report and export. */
-		if (!n) {
-			error("no experiment matches '%s'", selector ? selector : "(newest)");
-			ret = EXIT_USAGE;
-		}
-		goto out;
-	}
-	if (store_load(s, ids[n - 1], &d))
-		goto out;
-	analysis_opts_default(&ao);
-	if (analysis_run(&d, &ao, &a))
-		goto out;
-	if (!po.out_dir) {
-		char *name = safe_name(d.exp.name);
-
-		out_dir = xasprintf("%s/%s-%lld", PLOT_DEFAULT_DIR, name,
-				    (long long)d.exp.id);
-		free(name);
-		po.out_dir = out_dir;
-	}
-	if (plot_experiment(&a, &po, &set) == 0)
-		ret = 0;
-	for (i = 0; i < set.n; i++) {
-		const char *name = set.files[i].name;
-		int len = (int)strlen(name) - 3; /* without ".gp" */
-
-		if (!set.files[i].rendered)
-			printf("%s/%s (script and data; not rendered)\n",
-			       po.out_dir, name);
-		if (set.files[i].rendered && po.png)
-			printf("%s/%.*s.png\n", po.out_dir, len, name);
-		if (set.files[i].rendered && po.svg)
-			printf("%s/%.*s.svg\n", po.out_dir, len, name);
-	}
-	if (!ret)
-		printf("plots of experiment %lld written to %s/\n",
-		       (long long)d.exp.id, po.out_dir);
-out:
-	plot_set_release(&set);
-	analysis_release(&a);
-	dataset_release(&d);
+	/* Nothing selected is bad input, as for report and export. */
+	ret = select_open(selector, db ? db : store_default_path(), &sel, &s,
+			  &ids, &n, err, sizeof(err));
+	if (ret && *err)
+		error("plot: %s", err);
+	/* several experiments (a label's invocations): each its own plots */
+	for (i = 0; !ret && i < n; i++)
+		ret = plot_one(s, ids[i], &sel, &po, out, n > 1);
 	free(ids);
-	free(out_dir);
-	store_close(s);
+	if (s)
+		store_close(s);
+	select_release(&sel);
 	return ret;
 }

@@ -1,7 +1,8 @@
 /*
  * compare_plot.c - the picture of an A/B comparison: baseline and
  * candidate per configuration with their intervals, the change and the
- * verdict annotated, flagged configurations marked.
+ * verdict annotated, flagged configurations marked; a gain flagged
+ * misleading-throughput is "suspect" in amber, never a green "faster".
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/numfmt.h"
 #include "plots/plot.h"
 #include "runner/util.h"
 
@@ -98,6 +100,17 @@ static void write_data(FILE *f, const struct compare_result *r)
 	}
 }
 
+/* A gain that the flags tie to fewer hand-offs (misleading-throughput). */
+static bool comparison_suspect(const struct comparison *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nflags; i++)
+		if (!strcmp(c->flags[i].name, "misleading-throughput"))
+			return true;
+	return false;
+}
+
 static void write_script(FILE *f, const struct compare_result *r,
 			 const char *base, const char *cand)
 {
@@ -136,23 +149,30 @@ static void write_script(FILE *f, const struct compare_result *r,
 		free(label);
 	}
 	fputs(")\n", f);
-	/* Change and verdict above each pair: the script's own strings. */
+	/* Change and verdict above each pair: the script's own strings.  A
+	 * gain that came from fewer lock hand-offs is suspect, in amber: it
+	 * is not "faster", whatever its interval says. */
 	for (i = 0; i < r->n; i++) {
 		const struct comparison *c = &r->cmp[i];
-		const char *colour = c->st.verdict == VERDICT_SLOWER ? "#bb0000" :
+		bool suspect = comparison_suspect(c);
+		const char *colour = suspect ? "#b86e00" :
+				     c->st.verdict == VERDICT_SLOWER ? "#bb0000" :
 				     c->st.verdict == VERDICT_FASTER ? "#007700" :
 								     "#444444";
-		char *change = xasprintf("%+.1f%%", c->st.change_pct);
+		char change[NUMFMT_LEN], *verdict;
 
+		numfmt_pct(change, sizeof(change), c->st.change_pct);
+		verdict = xasprintf("%s%s", verdict_names[c->st.verdict],
+				    suspect ? " (suspect)" : "");
 		fprintf(f, "set label %zu ", 2 * i + 1);
 		gp_quote(f, change);
 		fprintf(f, " at %zu, graph 0.98 center textcolor rgb '%s'\n",
 			i + 1, colour);
 		fprintf(f, "set label %zu ", 2 * i + 2);
-		gp_quote(f, verdict_names[c->st.verdict]);
+		gp_quote(f, verdict);
 		fprintf(f, " at %zu, graph 0.94 center font ',8' textcolor rgb '%s'\n",
 			i + 1, colour);
-		free(change);
+		free(verdict);
 	}
 	fputs("plot 'compare.dat' using ($1 - 0.12):2:3:4 with yerrorbars pt 7 ps 1.3 lc rgb '#4477aa' title ", f);
 	gp_quote(f, base);

@@ -10,12 +10,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/report.h"
+#include "lib/escape.h"
+#include "lib/numfmt.h"
 #include "plots/plot.h"
 #include "runner/util.h"
 
 static void html_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
+	for (; s && *s; s++) {
 		switch (*s) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
@@ -27,14 +30,11 @@ static void html_escape(FILE *f, const char *s)
 	}
 }
 
-/* Markdown table cells: escape the characters that would break a table. */
+/* Markdown text (table cells too): lib/escape's, so a name never opens
+ * markup, a link or raw HTML, and never breaks a table. */
 static void md_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (strchr("|\\`*_[]<>", *s))
-			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
+	escape_md_text(f, s ? s : "");
 }
 
 static void base64(FILE *f, const unsigned char *p, size_t n)
@@ -94,10 +94,10 @@ static const char *config_name(const struct dataset *d, size_t c)
 	return d->configs[c].section;
 }
 
+/* The experiment's identity; its host facts come at the end. */
 static void html_meta(FILE *f, const struct dataset *d)
 {
 	const struct experiment_row *e = &d->exp;
-	size_t i;
 
 	fputs("<h2>Experiment</h2>\n<table class=\"kv\">\n", f);
 	fprintf(f, "<tr><th>id</th><td>%lld</td></tr>\n", (long long)e->id);
@@ -111,21 +111,26 @@ static void html_meta(FILE *f, const struct dataset *d)
 		(unsigned long long)e->seed);
 	fputs("<tr><th>order</th><td>", f);
 	html_escape(f, e->order);
-	fputs("</td></tr>\n", f);
-	for (i = 0; i < e->nmeta; i++) {
-		fputs("<tr><th>", f);
-		html_escape(f, e->meta[i].key);
-		fputs("</th><td>", f);
-		html_escape(f, e->meta[i].value);
-		fputs("</td></tr>\n", f);
-	}
-	fputs("</table>\n", f);
+	fputs("</td></tr>\n</table>\n", f);
+}
+
+/* "4.0%", or "n/a" without a CV. */
+static const char *cv_text(char *b, size_t len, double cv)
+{
+	char v[NUMFMT_LEN];
+
+	if (isnan(cv))
+		snprintf(b, len, "%s", NUMFMT_MISSING);
+	else
+		snprintf(b, len, "%s%%", numfmt_sig(v, sizeof(v), 100 * cv, 2));
+	return b;
 }
 
 static void html_config(FILE *f, const struct analysis *a, size_t c)
 {
 	const struct dataset *d = a->d;
 	const struct config_analysis *ca = &a->configs[c];
+	char b[6][NUMFMT_CI_LEN];
 	size_t i;
 
 	fputs("<section class=\"config\">\n<h3>", f);
@@ -137,9 +142,9 @@ static void html_config(FILE *f, const struct analysis *a, size_t c)
 	if (!isnan(ca->mean_jain))
 		fprintf(f, "; fairness: mean Jain index %.3f, largest thread share %.3f",
 			ca->mean_jain, ca->max_share);
-	fputs(".</p>\n<table>\n<tr><th>metric</th><th>n</th><th>mean</th>"
-	      "<th>CI of the mean</th><th>sd</th><th>CV</th><th>median</th>"
-	      "<th>CI of the median</th><th>min</th><th>max</th><th>outliers</th></tr>\n", f);
+	fputs(".</p>\n<table>\n<tr><th>metric</th><th>n</th><th>mean [CI]</th>"
+	      "<th>sd</th><th>CV</th><th>median [CI]</th><th>min</th><th>max</th>"
+	      "<th>outliers</th></tr>\n", f);
 	for (i = 0; i < ca->nmetrics; i++) {
 		const struct metric_summary *m = &ca->metrics[i];
 
@@ -147,22 +152,17 @@ static void html_config(FILE *f, const struct analysis *a, size_t c)
 			continue;
 		fputs("<tr><td>", f);
 		html_escape(f, d->metrics[m->metric]);
-		fprintf(f, "%s</td><td>%zu</td><td>%.6g</td><td>[%.6g, %.6g]</td>"
-			   "<td>%.4g</td><td>%.2f%%</td><td>%.6g</td><td>[%.6g, %.6g]</td>"
-			   "<td>%.6g</td><td>%.6g</td><td>%zu</td></tr>\n",
-			m->harmonic ? " (harmonic)" : "", m->s.n, m->s.mean,
-			m->s.ci_low, m->s.ci_high, m->s.sd, 100 * m->s.cv,
-			m->s.median, m->s.median_ci_low, m->s.median_ci_high,
-			m->s.min, m->s.max, m->s.noutliers);
+		fprintf(f, "%s</td><td>%zu</td><td>%s</td><td>%s</td><td>%s</td>"
+			   "<td>%s</td><td>%s</td><td>%s</td><td>%zu</td></tr>\n",
+			m->harmonic ? " (harmonic)" : "", m->s.n,
+			numfmt_ci(b[0], sizeof(b[0]), m->s.mean, m->s.ci_low, m->s.ci_high),
+			numfmt(b[1], sizeof(b[1]), m->s.sd), cv_text(b[2], sizeof(b[2]), m->s.cv),
+			numfmt_ci(b[3], sizeof(b[3]), m->s.median, m->s.median_ci_low,
+				  m->s.median_ci_high),
+			numfmt(b[4], sizeof(b[4]), m->s.min),
+			numfmt(b[5], sizeof(b[5]), m->s.max), m->s.noutliers);
 	}
 	fputs("</table>\n", f);
-	for (i = 0; i < ca->nflags; i++) {
-		fputs("<p class=\"flag\"><b>", f);
-		html_escape(f, ca->flags[i].name);
-		fputs("</b>: ", f);
-		html_escape(f, ca->flags[i].message ? ca->flags[i].message : "");
-		fputs("</p>\n", f);
-	}
 	fputs("</section>\n", f);
 }
 
@@ -244,10 +244,209 @@ static const char html_style[] =
 	"@media print{section,figure,table{page-break-inside:avoid}"
 	"body{max-width:none}}";
 
+/* ---- the summary both faces open with ---- */
+
+/* One writer of a cell, so HTML and Markdown share the summary's code. */
+struct face {
+	FILE *f;
+	bool md;
+};
+
+static void put_text(const struct face *fc, const char *s)
+{
+	if (fc->md)
+		md_escape(fc->f, s);
+	else
+		html_escape(fc->f, s);
+}
+
+static void row_open(const struct face *fc)
+{
+	fputs(fc->md ? "|" : "<tr>", fc->f);
+}
+
+static void cell(const struct face *fc, const char *s, bool head)
+{
+	if (fc->md) {
+		fputc(' ', fc->f);
+		put_text(fc, s);
+		fputs(" |", fc->f);
+	} else {
+		fputs(head ? "<th>" : "<td>", fc->f);
+		put_text(fc, s);
+		fputs(head ? "</th>" : "</td>", fc->f);
+	}
+}
+
+static void row_close(const struct face *fc)
+{
+	fputs(fc->md ? "\n" : "</tr>\n", fc->f);
+}
+
+static void heading(const struct face *fc, const char *text)
+{
+	if (fc->md)
+		fprintf(fc->f, "\n## %s\n\n", text);
+	else
+		fprintf(fc->f, "<h2>%s</h2>\n", text);
+}
+
+static const char *const summary_head[] = {
+	"#", "section", "varies", "metric", "value [CI]", "CV", "contended",
+	"hand-offs/s", "flags",
+};
+
+/* The answer first: one row per configuration. */
+static void summary_table(const struct face *fc, const struct analysis *a)
+{
+	struct report_row *rows;
+	size_t n = report_rows(a, &rows), i, k;
+
+	heading(fc, "Summary");
+	if (!fc->md)
+		fputs("<table>\n", fc->f);
+	row_open(fc);
+	for (k = 0; k < ARRAY_SIZE(summary_head); k++)
+		cell(fc, summary_head[k], true);
+	row_close(fc);
+	if (fc->md)
+		fputs("|---:|---|---|---|---|---:|---:|---:|---|\n", fc->f);
+	for (i = 0; i < n; i++) {
+		const struct report_row *r = &rows[i];
+		char id[24], *value;
+
+		snprintf(id, sizeof(id), "%zu", r->config + 1);
+		if (r->primary)
+			value = xasprintf("%s%s", r->value, r->mark == 'm' ? " (median)" :
+					  r->mark == 'h' ? " (harmonic)" : "");
+		else if (r->failed)
+			value = xasprintf("all %zu runs failed: %s", r->failed,
+					  r->first_error ? r->first_error : "");
+		else
+			value = xstrdup("no measured run");
+		row_open(fc);
+		cell(fc, id, false);
+		cell(fc, a->d->configs[r->config].section, false);
+		cell(fc, *r->varies ? r->varies : "-", false);
+		cell(fc, r->metric ? r->metric : "-", false);
+		cell(fc, value, false);
+		cell(fc, *r->cv ? r->cv : "-", false);
+		cell(fc, *r->contended ? r->contended : "-", false);
+		cell(fc, *r->handoffs ? r->handoffs : "-", false);
+		cell(fc, r->flags, false);
+		row_close(fc);
+		free(value);
+	}
+	if (!fc->md)
+		fputs("</table>\n", fc->f);
+	fprintf(fc->f, fc->md ? "\nValues are means with their %g%% interval "
+				"unless marked; - is not measured.\n"
+			      : "<p>Values are means with their %g%% interval unless "
+				"marked; - is not measured.</p>\n",
+		100 * a->opts.confidence);
+	report_rows_free(rows, n);
+}
+
+/* Every flag's message, once, with the configuration it concerns. */
+static void flag_list(const struct face *fc, const struct analysis *a)
+{
+	size_t c, i;
+	bool any = false;
+
+	for (c = 0; c < a->nconfigs && !any; c++)
+		any = a->configs[c].nflags > 0;
+	if (!any)
+		return;
+	heading(fc, "Flags");
+	for (c = 0; c < a->nconfigs; c++)
+		for (i = 0; i < a->configs[c].nflags; i++) {
+			const struct flag *fl = &a->configs[c].flags[i];
+			char *where = fl->other_config >= 0
+				? xasprintf("configuration %zu (vs %ld)", c + 1,
+					    fl->other_config + 1)
+				: xasprintf("configuration %zu", c + 1);
+
+			fputs(fc->md ? "- **" : "<p class=\"flag\"><b>", fc->f);
+			put_text(fc, fl->name);
+			fputs(fc->md ? "**, " : "</b>, ", fc->f);
+			put_text(fc, where);
+			fputs(": ", fc->f);
+			put_text(fc, fl->message ? fl->message : "");
+			fputs(fc->md ? "\n" : "</p>\n", fc->f);
+			free(where);
+		}
+}
+
+/* Why runs failed, per configuration and reason. */
+static void failure_list(const struct face *fc, const struct analysis *a)
+{
+	bool head = false;
+	size_t c, i;
+
+	for (c = 0; c < a->nconfigs; c++) {
+		struct report_failure *fail;
+		size_t n = report_failures(a->d, c, &fail);
+
+		for (i = 0; i < n; i++) {
+			char *line = xasprintf("configuration %zu [%s]: %zu x %s (first seq %ld)",
+					       c + 1, a->d->configs[c].section,
+					       fail[i].count, fail[i].reason, fail[i].seq[0]);
+
+			if (!head)
+				heading(fc, "Failed runs");
+			if (!head && !fc->md)
+				fputs("<ul>\n", fc->f);
+			head = true;
+			fputs(fc->md ? "- " : "<li>", fc->f);
+			put_text(fc, line);
+			fputs(fc->md ? "\n" : "</li>\n", fc->f);
+			free(line);
+		}
+		report_failures_free(fail, n);
+	}
+	if (head && !fc->md)
+		fputs("</ul>\n", fc->f);
+}
+
+/* The host facts as a key/value table: what to compare between runs. */
+static void host_table(const struct face *fc, const struct analysis *a)
+{
+	const struct experiment_row *e = &a->d->exp;
+	size_t i;
+
+	heading(fc, "Host");
+	if (fc->md)
+		fputs("| key | value |\n|---|---|\n", fc->f);
+	else
+		fputs("<table class=\"kv\">\n", fc->f);
+	for (i = 0; i < e->nmeta; i++) {
+		if (!report_host_key(e, e->meta[i].key))
+			continue;
+		row_open(fc);
+		cell(fc, e->meta[i].key, !fc->md);
+		cell(fc, e->meta[i].value, false);
+		row_close(fc);
+	}
+	if (!fc->md)
+		fputs("</table>\n", fc->f);
+}
+
+static void methods(const struct face *fc, const struct analysis *a)
+{
+	heading(fc, "Methods");
+	fprintf(fc->f, fc->md ? "%s%g%s\n" : "<p>%s%g%s</p>\n",
+		"Means with Student-t intervals at ", 100 * a->opts.confidence,
+		"% confidence; medians with distribution-free (order statistic) "
+		"intervals; measured runs only (warm-ups and failed runs are "
+		"counted, never mixed in); numbers show the digits their interval "
+		"resolves; USER-GUIDE.md \"Reading the report\" explains the flags.");
+}
+
 int html_report(const struct analysis *a, const struct plot_set *plots,
 		const char *plot_dir, const char *path)
 {
 	FILE *f = fopen(path, "w");
+	struct face fc = { f, false };
 	size_t c;
 	int ret;
 
@@ -260,16 +459,17 @@ int html_report(const struct analysis *a, const struct plot_set *plots,
 		html_style);
 	html_escape(f, a->d->exp.name);
 	fputs("</h1>\n", f);
-	fprintf(f, "<p>Means with Student-t %.0f%% confidence intervals; medians "
-		   "with distribution-free (order statistic) intervals; measured "
-		   "runs only (warm-ups and failed runs are counted, never mixed in).</p>\n",
-		100 * (a->opts.confidence > 0 ? a->opts.confidence : a->d->exp.confidence));
 	html_meta(f, a->d);
+	summary_table(&fc, a);
+	flag_list(&fc, a);
+	failure_list(&fc, a);
+	html_plots(f, plots, plot_dir);
 	fputs("<h2>Configurations</h2>\n", f);
 	for (c = 0; c < a->nconfigs; c++)
 		html_config(f, a, c);
 	html_correlations(f, a);
-	html_plots(f, plots, plot_dir);
+	host_table(&fc, a);
+	methods(&fc, a);
 	fputs("</body>\n</html>\n", f);
 	ret = ferror(f) ? error("%s: write error", path) : 0;
 	if (fclose(f))
@@ -277,58 +477,76 @@ int html_report(const struct analysis *a, const struct plot_set *plots,
 	return ret;
 }
 
+/* One configuration's per-metric table, in Markdown. */
+static void md_config(FILE *f, const struct analysis *a, size_t c)
+{
+	const struct config_analysis *ca = &a->configs[c];
+	char b[4][NUMFMT_CI_LEN];
+	size_t i;
+
+	fprintf(f, "### %zu ", c + 1);
+	md_escape(f, a->d->configs[c].section);
+	fputs("\n\n", f);
+	escape_md_code(f, a->d->configs[c].canon, false);
+	fprintf(f, "\n\n%zu measured, %zu warm-up, %zu failed runs.\n\n",
+		ca->measured, ca->warmup, ca->failed);
+	if (!ca->measured)
+		return;
+	fputs("| metric | n | mean [CI] | CV | median [CI] |\n"
+	      "|---|---:|---|---:|---|\n", f);
+	for (i = 0; i < ca->nmetrics; i++) {
+		const struct metric_summary *m = &ca->metrics[i];
+
+		if (!m->s.n)
+			continue;
+		fputs("| ", f);
+		md_escape(f, a->d->metrics[m->metric]);
+		fprintf(f, " | %zu | %s | %s | %s |\n", m->s.n,
+			numfmt_ci(b[0], sizeof(b[0]), m->s.mean, m->s.ci_low, m->s.ci_high),
+			cv_text(b[1], sizeof(b[1]), m->s.cv),
+			numfmt_ci(b[2], sizeof(b[2]), m->s.median, m->s.median_ci_low,
+				  m->s.median_ci_high));
+	}
+	fputc('\n', f);
+}
+
 int markdown_report(const struct analysis *a, const struct plot_set *plots,
 		    const char *plot_dir, FILE *f)
 {
 	const struct dataset *d = a->d;
+	struct face fc = { f, true };
 	size_t c, i;
 
 	fputs("# contend report: ", f);
 	md_escape(f, d->exp.name);
-	fprintf(f, "\n\nExperiment %lld, label `", (long long)d->exp.id);
-	md_escape(f, d->exp.label);
-	fputs("`, status ", f);
-	md_escape(f, d->exp.status);
-	fputs(".\n\n", f);
-	for (c = 0; c < a->nconfigs; c++) {
-		const struct config_analysis *ca = &a->configs[c];
-
-		fputs("## ", f);
-		md_escape(f, d->configs[c].section);
-		fputs("\n\n`", f);
-		fputs(d->configs[c].canon, f);
-		fprintf(f, "`\n\n%zu measured, %zu warm-up, %zu failed runs.\n\n",
-			ca->measured, ca->warmup, ca->failed);
-		fputs("| metric | n | mean | CI of the mean | CV | median | CI of the median |\n"
-		      "|---|---:|---:|---|---:|---:|---|\n", f);
-		for (i = 0; i < ca->nmetrics; i++) {
-			const struct metric_summary *m = &ca->metrics[i];
-
-			if (!m->s.n)
-				continue;
-			fputs("| ", f);
-			md_escape(f, d->metrics[m->metric]);
-			fprintf(f, " | %zu | %.6g | [%.6g, %.6g] | %.2f%% | %.6g | [%.6g, %.6g] |\n",
-				m->s.n, m->s.mean, m->s.ci_low, m->s.ci_high,
-				100 * m->s.cv, m->s.median, m->s.median_ci_low,
-				m->s.median_ci_high);
-		}
-		fputc('\n', f);
-		for (i = 0; i < ca->nflags; i++) {
-			fputs("- **", f);
-			md_escape(f, ca->flags[i].name);
-			fputs("**: ", f);
-			md_escape(f, ca->flags[i].message ? ca->flags[i].message : "");
-			fputc('\n', f);
-		}
-		if (ca->nflags)
-			fputc('\n', f);
+	fprintf(f, "\n\nExperiment %lld, ", (long long)d->exp.id);
+	if (d->exp.label && *d->exp.label) {
+		fputs("label ", f);
+		escape_md_code(f, d->exp.label, false);
+	} else {
+		fputs("no label", f);
 	}
+	fputs(", status ", f);
+	md_escape(f, d->exp.status);
+	fputs(".\n", f);
+	summary_table(&fc, a);
+	flag_list(&fc, a);
+	failure_list(&fc, a);
+	heading(&fc, "Configurations");
+	for (c = 0; c < a->nconfigs; c++)
+		md_config(f, a, c);
 	for (i = 0; i < plots->n; i++) {
-		char *png = image_name(&plots->files[i], "png");
+		char *png;
 
-		fprintf(f, "![%s](%s/%s)\n", plots->files[i].title, plot_dir, png);
+		if (plots->files[i].skipped)
+			continue;
+		png = image_name(&plots->files[i], "png");
+		fputs("![", f);
+		md_escape(f, plots->files[i].title);
+		fprintf(f, "](%s/%s)\n", plot_dir, png);
 		free(png);
 	}
+	host_table(&fc, a);
+	methods(&fc, a);
 	return ferror(f) ? -1 : 0;
 }

@@ -25,9 +25,10 @@ struct plot_opts {
 };
 
 struct plot_file {
-	char *name;             /* script file name, e.g. "scaling-1.gp" */
+	char *name;             /* script file name, e.g. "lockdep-1.gp" */
 	char *title;            /* what the plot shows */
 	bool rendered;
+	char *skipped;          /* not written, and why (one line); else NULL */
 };
 
 struct plot_set {
@@ -36,9 +37,12 @@ struct plot_set {
 };
 
 /*
- * Writes every plot of the analysis into o->out_dir.  Returns 0, or -1
- * after error(); when gnuplot is missing the data and scripts are still
- * written, a message says how to install it, and the return is -1.
+ * Writes every plot of the analysis into o->out_dir; a plot with nothing
+ * to draw (no configuration of a section has the metric, no contention
+ * rate...) is an entry of out with its reason in skipped and no files.
+ * Returns 0, or -1 after error(); when gnuplot is missing the data and
+ * scripts are still written, a message says how to install it, and the
+ * return is -1.
  */
 int plot_experiment(const struct analysis *a, const struct plot_opts *o,
 		    struct plot_set *out);

@@ -27,9 +27,11 @@
 #include <gsl/gsl_rng.h>
 
 #include "db/store.h"
+#include "lib/escape.h"
 #include "runner/claim.h"
 #include "runner/commands.h"
 #include "runner/config.h"
+#include "runner/hook.h"
 #include "runner/host.h"
 #include "runner/plan.h"
 #include "runner/progress.h"
@@ -297,6 +299,37 @@ static void fs_types(struct runner *r)
 	free(dirs);
 }
 
+/*
+ * What analysis judges each section by, stored as data with the
+ * experiment (analysis does not read config files): primary.SECTION and
+ * direction.SECTION.METRIC (docs/STORAGE.md).  A section's
+ * configurations are consecutive and share these.
+ */
+static void judged_by(struct runner *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->cfg.nentries; i++) {
+		const struct config_entry *e = &r->cfg.entries[i];
+		char *key;
+
+		if (i && !strcmp(e->section, r->cfg.entries[i - 1].section))
+			continue;
+		key = xasprintf("primary.%s", e->section);
+		meta_set(&r->exp, key, e->primary);
+		free(key);
+		for (j = 0; j < e->ndirections; j++) {
+			const char *eq = strchr(e->directions[j], '=');
+
+			key = xasprintf("direction.%s.%.*s", e->section,
+					(int)(eq - e->directions[j]),
+					e->directions[j]);
+			meta_set(&r->exp, key, eq + 1);
+			free(key);
+		}
+	}
+}
+
 static void experiment_fill(struct runner *r, const char *seed_source)
 {
 	struct experiment_row *e = &r->exp;
@@ -314,6 +347,7 @@ static void experiment_fill(struct runner *r, const char *seed_source)
 	host_collect("/", e);
 	fs_types(r);
 	meta_set(e, "seed_source", seed_source);
+	judged_by(r);
 }
 
 /* Experiment, configurations and every planned run: one transaction. */
@@ -328,11 +362,18 @@ static int write_plan(struct runner *r)
 	r->config_ids = xcalloc(r->cfg.nentries, sizeof(*r->config_ids));
 	for (i = 0; i < r->cfg.nentries; i++) {
 		const struct config_entry *e = &r->cfg.entries[i];
+		/* the user's parameters are stored after the workload's */
+		char **kv = xcalloc(e->nkv + e->nuser + 1, sizeof(*kv));
+		int ret;
 
-		if (store_config_add(r->st, r->exp.id, (int)i, e->wl->name,
-				     e->section, e->canon, e->set.noise,
-				     e->set.timeout_s, e->nkv, e->kv,
-				     &r->config_ids[i]))
+		memcpy(kv, e->kv, e->nkv * sizeof(*kv));
+		memcpy(kv + e->nkv, e->user, e->nuser * sizeof(*kv));
+		ret = store_config_add(r->st, r->exp.id, (int)i, e->wl->name,
+				       e->section, e->canon, e->set.noise,
+				       e->set.timeout_s, e->nkv + e->nuser, kv,
+				       &r->config_ids[i]);
+		free(kv);
+		if (ret)
 			goto fail;
 	}
 	for (i = 0; i < r->plan.nruns; i++) {
@@ -359,6 +400,7 @@ struct one_run {
 	char **envp;
 	long env_pad;
 	struct child child;
+	bool ran;             /* the run was spawned (its prepare passed) */
 	struct result res;
 	enum run_status status;
 	char err[1024];
@@ -506,7 +548,7 @@ static int one_record(struct runner *r, struct one_run *o)
 	size_t i;
 	int ret;
 
-	if (o->status != RUN_INTERRUPTED)
+	if (o->ran && o->status != RUN_INTERRUPTED)
 		add_rusage(&o->res, &o->child);
 	for (i = 0; i < o->res.nmetrics; i++) {
 		names[i] = o->res.metrics[i].name;
@@ -533,6 +575,33 @@ static void one_release(struct one_run *o)
 }
 
 /*
+ * A section's prepare (before the run is spawned) or cleanup (after it
+ * was reaped): -1 when a prepare failed, the run then recorded failed (or
+ * interrupted) with the reason; a failing cleanup leaves the run's data
+ * as measured and is only a warning.
+ */
+static int run_hook(struct runner *r, struct one_run *o, const char *what,
+		    const char *text)
+{
+	char why[sizeof(o->err)];
+	enum hook_fate f;
+
+	if (!text)
+		return 0;
+	f = hook_run(what, text, o->e->prepare_timeout_s, r->stop_fd, why,
+		     sizeof(why));
+	if (f == HOOK_OK)
+		return 0;
+	if (!strcmp(what, "cleanup")) {
+		warning("%s", why);
+		return 0;
+	}
+	o->status = f == HOOK_INTERRUPTED ? RUN_INTERRUPTED : RUN_FAILED;
+	snprintf(o->err, sizeof(o->err), "%s", why);
+	return -1;
+}
+
+/*
  * Runs and records one planned run.  Returns 0, or -1 when the run could
  * not be started or stored (a runtime error that ends the experiment).
  */
@@ -546,14 +615,19 @@ static int run_one(struct runner *r, const struct config_entry *e,
 
 	result_init(&o.res);
 	progress_begin(&r->prog, what);
-	free(what);
 	if (one_prepare(r, &o))
 		goto out;
 	o.started_at = now_realtime();
-	stamp_spawn(o.stamp, sizeof(o.stamp));
-	if (spawn_run(&o.child))
-		goto out;
-	o.status = protocol_judge(&o.child, &o.res, o.err, sizeof(o.err));
+	if (!run_hook(r, &o, "prepare", e->prepare)) {
+		stamp_spawn(o.stamp, sizeof(o.stamp));
+		if (spawn_run(&o.child))
+			goto out;
+		o.ran = true;
+		o.status = protocol_judge(&o.child, &o.res, o.err,
+					  sizeof(o.err));
+	}
+	if (e->cleanup && o.status != RUN_INTERRUPTED)
+		run_hook(r, &o, "cleanup", e->cleanup);
 	if (o.status == RUN_INTERRUPTED && stop_signal) {
 		char sig[32];
 
@@ -563,7 +637,10 @@ static int run_one(struct runner *r, const struct config_entry *e,
 	ret = one_record(r, &o);
 	*st = o.status;
 	progress_end(&r->prog, o.status, e->set.runtime_s, o.child.wall_s);
+	progress_outcome(&r->prog, (size_t)(e - r->cfg.entries), p->seq, what,
+			 o.status, o.err);
 out:
+	free(what);
 	one_release(&o);
 	return ret;
 }
@@ -634,12 +711,6 @@ static enum loop_end run_pending(struct runner *r)
 	return end;
 }
 
-/* The metric `repetitions = auto` watches: throughput, or with jobs time. */
-static const char *primary_metric(const struct config_entry *e)
-{
-	return config_primary_metric(e);
-}
-
 /* The stopping rule for every auto configuration, on the stored data. */
 static int decide_auto(struct runner *r, const struct dataset *d,
 		       bool *active)
@@ -653,7 +724,7 @@ static int decide_auto(struct runner *r, const struct dataset *d,
 	for (c = 0; c < r->cfg.nentries; c++) {
 		const struct config_entry *e = &r->cfg.entries[c];
 		const struct ds_config *dc = &d->configs[c];
-		int m = dataset_metric(d, primary_metric(e));
+		int m = dataset_metric(d, config_primary_metric(e));
 		double *x, hw;
 		size_t n = 0;
 
@@ -734,6 +805,31 @@ static void resume_hint(const struct runner *r)
 		r->o->db ? r->o->db : "");
 }
 
+/* A configuration none of whose runs succeeded makes the run a failure. */
+static bool all_failed(const struct runner *r)
+{
+	bool any = false;
+	size_t c, n;
+
+	for (c = 0; c < r->cfg.nentries; c++) {
+		const struct config_entry *e = &r->cfg.entries[c];
+		const char *first;
+		char *what, *safe;
+
+		if (!progress_all_failed(&r->prog, c, &n, &first))
+			continue;
+		what = xasprintf("configuration %zu [%s] %s: all %zu run%s failed "
+				 "(first: %s)", c + 1, e->section, e->canon, n,
+				 n == 1 ? "" : "s", first);
+		safe = escape_text_dup(what);
+		error("%s", safe ? safe : what);
+		free(safe);
+		free(what);
+		any = true;
+	}
+	return any;
+}
+
 static int finish(struct runner *r, enum loop_end end)
 {
 	static const struct {
@@ -748,10 +844,14 @@ static int finish(struct runner *r, enum loop_end end)
 	int ret = ends[end].exit;
 
 	if (store_experiment_status(r->st, r->exp.id, ends[end].status) ||
+	    host_load_end(r->st, r->exp.id) ||
 	    claim_release(r->st, r->exp.id))
 		ret = EXIT_RUNTIME;
 	if (!r->o->quiet)
 		progress_summary(&r->prog, stdout);
+	if (all_failed(r) && ret == 0)
+		ret = EXIT_RUNTIME;
+	progress_release(&r->prog);
 	if (end == LOOP_STOPPED) {
 		char sig[32];
 
@@ -844,14 +944,21 @@ static bool any_auto(const struct experiment_config *c)
 static int open_store(struct runner *r, unsigned flags)
 {
 	const char *path = r->o->db ? r->o->db : store_default_path();
+	bool fresh = !r->o->db && (flags & STORE_CREATE) && access(path, F_OK);
 	int ret;
 
 	if (signals_install())
 		return EXIT_RUNTIME;
 	r->stop_fd = stop_pipe[0];
+	/* the default database is made where it belongs, on the first run */
+	if (fresh && store_make_parent(path))
+		return EXIT_RUNTIME;
 	ret = store_open(path, flags, &r->st);
 	if (ret)
 		return store_exit_status(ret);
+	if (fresh)
+		fprintf(stderr, "contend: created the database %s (--db PATH or "
+				"$CONTEND_DB choose another)\n", path);
 	/*
 	 * The runner appends a run at a time: a small page cache does, and
 	 * SQLite's default 2 MiB was most of the runner's memory growth

@@ -28,6 +28,7 @@
 #include "runner/config.h"
 #include "runner/param.h"
 #include "runner/util.h"
+#include "runner/workloads/workloads.h"
 
 #define ERRORS_SHOWN 50    /* a binary file must not print a million */
 #define ERRORS_KEPT 1000
@@ -36,6 +37,7 @@
 #define KEYS_MAX 256       /* keys per section: far above any real one */
 #define ENTRY_MSGS_MAX 5   /* distinct per-configuration errors shown */
 #define QUOTE_MAX 60
+#define PREPARE_TIMEOUT_S 60.0 /* prepare or cleanup without its own */
 
 const char *const order_names[] = {
 	[ORDER_BLOCKED] = "blocked",
@@ -815,7 +817,19 @@ struct wsec {
 	size_t naxes;
 	char *msgs[ENTRY_MSGS_MAX]; /* per-configuration errors, deduped */
 	size_t nmsgs;
+	size_t nuser; /* param.NAME axes, at user_base() in axes */
+	/* section keys of the runner's, not the workload's */
+	const struct kv_line *prepare, *cleanup, *primary, *direction;
+	double prepare_timeout_s;
+	size_t ndirs;
+	const struct kv_line *dirs[WL_MAX_MEMBERS]; /* direction.NAME */
 };
+
+/* Where in w->axes the user parameters' axes start. */
+static size_t user_base(const struct wsec *w)
+{
+	return w->wl->nparams + 2 + WL_MAX_MEMBERS;
+}
 
 static char *known_workloads(void)
 {
@@ -870,9 +884,16 @@ static const struct workload *workload_of(struct loader *L,
 	return NULL;
 }
 
+/* For "did you mean": the keys runner_key and user_param take. */
+static const char *const runner_keys[] = {
+	"prepare", "cleanup", "prepare_timeout", "primary", "direction",
+	"param.NAME", "direction.NAME",
+};
+
 static void unknown_workload_key(struct wsec *w, const struct kv_line *k)
 {
-	const char *names[WL_MAX_PARAMS + ARRAY_SIZE(settings) + 4], *s;
+	const char *names[WL_MAX_PARAMS + ARRAY_SIZE(settings) +
+			  ARRAY_SIZE(runner_keys) + 4], *s;
 	char q[QUOTE_MAX + 4];
 	size_t i, n = 0;
 
@@ -884,6 +905,8 @@ static void unknown_workload_key(struct wsec *w, const struct kv_line *k)
 	for (i = 0; i < ARRAY_SIZE(settings); i++)
 		if (settings[i].flags & S_OVERRIDE)
 			names[n++] = settings[i].def->name;
+	for (i = 0; i < ARRAY_SIZE(runner_keys); i++)
+		names[n++] = runner_keys[i];
 	s = suggest(k->key, names, n);
 	param_clip(q, sizeof(q), k->key, QUOTE_MAX);
 	report(w->L, k->line, "unknown key '%s' for workload %s%s%s%s", q,
@@ -970,6 +993,120 @@ static int axis_default(struct wsec *w, struct axis *a,
 	return 0;
 }
 
+/* param.NAME = SWEEP: one more axis, named by its whole key. */
+static int user_param(struct wsec *w, const struct kv_line *k)
+{
+	const char *name = k->key + 6;
+	struct axis *a;
+	char err[512];
+
+	if (!param_name_ok(name, strlen(name))) {
+		report(w->L, k->line, "%s: the NAME of param.NAME is letters, "
+				      "digits and _, not a digit first, under "
+				      "%d bytes", k->key, METRIC_NAME_MAX);
+		return -1;
+	}
+	if (w->nuser == CONFIG_MAX_USER_PARAMS) {
+		report(w->L, k->line, "%s: at most %d param.NAME keys in one "
+				      "section", k->key, CONFIG_MAX_USER_PARAMS);
+		return -1;
+	}
+	a = &w->axes[user_base(w) + w->nuser++];
+	a->key = k->key;
+	a->line = k->line;
+	if (sweep_expand_user(k->key, k->value, &a->vals, &a->n, err,
+			      sizeof(err))) {
+		report(w->L, k->line, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *const directions[] = { "higher", "lower", NULL };
+
+/* higher | lower, or -1 after reporting. */
+static int direction_check(struct wsec *w, const struct kv_line *k)
+{
+	const struct param_def p = { k->key, PT_ENUM, NULL, 0, 0, directions,
+				     NULL };
+	union param_value v;
+	char err[512];
+
+	if (param_parse(&p, k->value, &v, err, sizeof(err))) {
+		report(w->L, k->line, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* A metric's name, as primary and direction.NAME take it. */
+static int metric_name_check(struct wsec *w, const struct kv_line *k,
+			     const char *name)
+{
+	char q[QUOTE_MAX + 4];
+
+	if (param_name_ok(name, strlen(name)))
+		return 0;
+	param_clip(q, sizeof(q), name, QUOTE_MAX);
+	report(w->L, k->line, "%s: '%s' is not a metric name (letters, digits "
+			      "and _, not a digit first, under %d bytes)",
+	       k->key, q, METRIC_NAME_MAX);
+	return -1;
+}
+
+/*
+ * The section keys the runner reads itself (prepare, cleanup,
+ * prepare_timeout, primary, direction, direction.NAME): 0 when k was one
+ * of them, -1 after reporting, 1 when it is none of them.
+ */
+static int runner_key(struct wsec *w, const struct kv_line *k)
+{
+	const struct param_def pt = { "prepare_timeout", PT_DURATION, NULL,
+				      0.001, CONFIG_MAX_SECONDS, NULL, NULL };
+	union param_value v;
+	char err[512];
+
+	if (!strcmp(k->key, "prepare") || !strcmp(k->key, "cleanup")) {
+		char **argv;
+		size_t n;
+
+		*(k->key[0] == 'p' ? &w->prepare : &w->cleanup) = k;
+		if (command_split(k->value, &argv, &n, err, sizeof(err))) {
+			report(w->L, k->line, "%s: %s", k->key, err);
+			return -1;
+		}
+		command_argv_free(argv);
+		return 0;
+	}
+	if (!strcmp(k->key, "prepare_timeout")) {
+		if (param_parse(&pt, k->value, &v, err, sizeof(err))) {
+			report(w->L, k->line, "%s", err);
+			return -1;
+		}
+		w->prepare_timeout_s = v.d;
+		return 0;
+	}
+	if (!strcmp(k->key, "primary")) {
+		w->primary = k;
+		return metric_name_check(w, k, k->value);
+	}
+	if (!strcmp(k->key, "direction")) {
+		w->direction = k;
+		return direction_check(w, k);
+	}
+	if (strncmp(k->key, "direction.", 10))
+		return 1;
+	if (metric_name_check(w, k, k->key + 10) || direction_check(w, k))
+		return -1;
+	if (w->ndirs == WL_MAX_MEMBERS) {
+		report(w->L, k->line, "%s: at most %d direction.NAME keys in one "
+				      "section", k->key, WL_MAX_MEMBERS);
+		return -1;
+	}
+	w->dirs[w->ndirs++] = k;
+	return 0;
+}
+
 /* One key of a [workload] section; -1 after reporting. */
 static int wsec_key(struct wsec *w, const struct kv_line *k)
 {
@@ -1008,6 +1145,10 @@ static int wsec_key(struct wsec *w, const struct kv_line *k)
 	if (!strcmp(k->key, "cpus"))
 		return axis_sweep(w, &w->axes[np + 1],
 				  &harness_params[HARNESS_CPUS], k);
+	if (!strncmp(k->key, "param.", 6))
+		return user_param(w, k);
+	if (runner_key(w, k) <= 0)
+		return 0;
 	st = setting_find(k->key);
 	if (st && (st->flags & S_OVERRIDE))
 		return setting_apply(w->L, st, k, &w->set);
@@ -1034,7 +1175,9 @@ static void wsec_order(struct wsec *w)
 	size_t i, n = 0;
 
 	qsort(&w->axes[np + 2], w->nmembers, sizeof(w->axes[0]), axis_key_cmp);
-	w->order = xcalloc(np + 2 + w->nmembers, sizeof(size_t));
+	qsort(&w->axes[user_base(w)], w->nuser, sizeof(w->axes[0]),
+	      axis_key_cmp);
+	w->order = xcalloc(np + 2 + w->nmembers + w->nuser, sizeof(size_t));
 	for (i = 0; i < np; i++)
 		if (!param_is_family(&w->wl->params[i]))
 			w->order[n++] = i;
@@ -1044,6 +1187,8 @@ static void wsec_order(struct wsec *w)
 		w->order[n++] = np;
 	if (w->axes[np + 1].n) /* cpus: no key, no axis */
 		w->order[n++] = np + 1;
+	for (i = 0; i < w->nuser; i++)
+		w->order[n++] = user_base(w) + i;
 	w->naxes = n;
 }
 
@@ -1217,9 +1362,183 @@ static double entry_timeout(struct wsec *w, const struct wl_args *a)
 	return w->set.timeout_s;
 }
 
-static void entry_add(struct experiment_config *c, struct wsec *w,
-		      char **kv, const struct wl_args *a, double timeout)
+/* At s, a '{' in text: the length of NAME when s is "{NAME}", else 0. */
+static size_t brace_name(const char *text, const char *s)
 {
+	size_t n = 0;
+
+	if (s > text && s[-1] == '$') /* the shell's ${NAME} */
+		return 0;
+	while (isalnum((unsigned char)s[1 + n]) || s[1 + n] == '_')
+		n++;
+	if (s[1 + n] != '}' || !param_name_ok(s + 1, n))
+		return 0;
+	return n;
+}
+
+/* The value of NAME (n bytes) in user, or NULL. */
+static const char *user_value(const char *name, size_t n, char *const *user,
+			      size_t nuser)
+{
+	size_t i;
+
+	for (i = 0; i < nuser; i++)
+		if (!strncmp(user[i] + 6, name, n) && user[i][6 + n] == '=')
+			return user[i] + 6 + n + 1;
+	return NULL;
+}
+
+char *config_substitute(const char *text, char *const *user, size_t nuser,
+			char *err, size_t errlen)
+{
+	size_t len = 0, cap = strlen(text) + 1;
+	char *out = xmalloc(cap);
+	const char *s;
+
+	for (s = text; *s; s++) {
+		size_t n = *s == '{' ? brace_name(text, s) : 0;
+		const char *v = n ? user_value(s + 1, n, user, nuser) : NULL;
+		size_t add = v ? strlen(v) : 1;
+
+		if (n && !v) {
+			error_buf(err, errlen, "unknown parameter {%.*s}: declare "
+					       "it in the section, e.g. param.%.*s "
+					       "= 1, 2",
+				  (int)n, s + 1, (int)n, s + 1);
+			free(out);
+			return NULL;
+		}
+		if (len + add + 1 > cap) {
+			cap = 2 * (len + add + 1);
+			out = xrealloc(out, cap);
+		}
+		memcpy(out + len, v ? v : s, add);
+		len += add;
+		if (v)
+			s += n + 1;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/* Is key a workload parameter that takes {NAME}, or prepare/cleanup? */
+static bool is_template(const struct wsec *w, const char *key)
+{
+	const char *const *t;
+
+	if (!strcmp(key, "prepare") || !strcmp(key, "cleanup"))
+		return true;
+	for (t = w->wl->templates; t && *t; t++)
+		if (!strcmp(*t, key))
+			return true;
+	return false;
+}
+
+/* The user parameters of a configuration: the last nuser of kv. */
+static char *const *entry_user(const struct wsec *w, char *const *kv)
+{
+	return kv + w->naxes - w->nuser;
+}
+
+/* Every {NAME} of the section names a param.NAME of it. */
+static void check_templates(struct wsec *w)
+{
+	char **user = xcalloc(w->nuser + 1, sizeof(*user)), err[512], *t;
+	size_t i;
+
+	for (i = 0; i < w->nuser; i++)
+		user[i] = xasprintf("%s=", w->axes[user_base(w) + i].key);
+	for (i = 0; i < w->sec->nkeys; i++) {
+		const struct kv_line *k = &w->sec->keys[i];
+
+		if (!is_template(w, k->key))
+			continue;
+		t = config_substitute(k->value, user, w->nuser, err,
+				      sizeof(err));
+		if (!t)
+			report(w->L, k->line, "%s: %s", k->key, err);
+		free(t);
+	}
+	for (i = 0; i < w->nuser; i++)
+		free(user[i]);
+	free(user);
+}
+
+/* {NAME} in the values of template keys of kv replaced: by construction
+ * (check_templates) every name is known. */
+static void substitute_kv(const struct wsec *w, char **kv, size_t nargs)
+{
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < nargs; i++) {
+		const char *eq = strchr(kv[i], '=');
+		char *key = xstrndup(kv[i], (size_t)(eq - kv[i])), *v;
+
+		if (is_template(w, key) &&
+		    (v = config_substitute(eq + 1, entry_user(w, kv), w->nuser,
+					   err, sizeof(err)))) {
+			free(kv[i]);
+			kv[i] = xasprintf("%s=%s", key, v);
+			free(v);
+		}
+		free(key);
+	}
+}
+
+/* prepare or cleanup of a configuration, {NAME} replaced; NULL: none. */
+static char *entry_hook(const struct wsec *w, const struct kv_line *k,
+			char *const *kv)
+{
+	char err[256];
+
+	if (!k || !*k->value)
+		return NULL;
+	return config_substitute(k->value, entry_user(w, kv), w->nuser, err,
+				 sizeof(err));
+}
+
+/* The section's primary, else the workload's own, else throughput. */
+static char *entry_primary(const struct wsec *w, const struct wl_args *a)
+{
+	const char **keys, *p = NULL;
+	char *ret;
+	size_t i;
+
+	if (w->primary)
+		return xstrdup(w->primary->value);
+	if (w->wl->primary) {
+		keys = xcalloc(w->sec->nkeys + 1, sizeof(*keys));
+		for (i = 0; i < w->sec->nkeys; i++)
+			keys[i] = w->sec->keys[i].key;
+		p = w->wl->primary(a, keys, w->sec->nkeys);
+		ret = xstrdup(p ? p : "throughput");
+		free(keys);
+		return ret;
+	}
+	return xstrdup("throughput");
+}
+
+/* direction (of the primary) and direction.NAME as "METRIC=higher". */
+static void entry_directions(const struct wsec *w, struct config_entry *e)
+{
+	size_t i;
+
+	e->directions = xcalloc(w->ndirs + 1, sizeof(*e->directions));
+	if (w->direction)
+		e->directions[e->ndirections++] =
+			xasprintf("%s=%s", e->primary, w->direction->value);
+	for (i = 0; i < w->ndirs; i++)
+		e->directions[e->ndirections++] =
+			xasprintf("%s=%s", w->dirs[i]->key + 10,
+				  w->dirs[i]->value);
+}
+
+static void entry_add(struct experiment_config *c, struct wsec *w,
+		      char **kv, char *canon, const struct wl_args *a,
+		      double timeout)
+{
+	const size_t nargs = w->naxes - w->nuser;
 	struct config_entry *e;
 
 	/* capacity doubles: full whenever the count is a power of two */
@@ -1232,11 +1551,19 @@ static void entry_add(struct experiment_config *c, struct wsec *w,
 		.wl = w->wl,
 		.section = xstrdup(w->sec->label),
 		.line = w->sec->line,
-		.nkv = w->naxes,
+		.nkv = nargs,
 		.kv = kv,
-		.canon = canon_of(kv, w->naxes),
+		.canon = canon,
 		.set = w->set,
+		.nuser = w->nuser,
+		.user = xcalloc(w->nuser + 1, sizeof(char *)),
+		.prepare = entry_hook(w, w->prepare, kv),
+		.cleanup = entry_hook(w, w->cleanup, kv),
+		.prepare_timeout_s = w->prepare_timeout_s,
+		.primary = entry_primary(w, a),
 	};
+	memcpy(e->user, kv + nargs, w->nuser * sizeof(char *));
+	entry_directions(w, e);
 	e->set.runtime_s = a->runtime_s;
 	e->set.jobs = a->jobs;
 	e->set.timeout_s = timeout;
@@ -1245,7 +1572,8 @@ static void entry_add(struct experiment_config *c, struct wsec *w,
 /* Builds, checks and keeps one configuration: one value of each axis. */
 static void wsec_entry(struct wsec *w, const size_t *pick)
 {
-	char **kv = xcalloc(w->naxes, sizeof(*kv)), err[512] = "";
+	char **kv = xcalloc(w->naxes, sizeof(*kv)), err[512] = "", *canon;
+	const size_t nargs = w->naxes - w->nuser;
 	struct wl_args a;
 	double timeout;
 	size_t i;
@@ -1253,7 +1581,14 @@ static void wsec_entry(struct wsec *w, const size_t *pick)
 	for (i = 0; i < w->naxes; i++)
 		kv[i] = xasprintf("%s=%s", wsec_axis(w, i)->key,
 				  wsec_axis(w, i)->vals[pick[i]]);
-	if (args_from_kv(w->wl, w->naxes, kv, &a, err, sizeof(err))) {
+	/*
+	 * The identity keeps {NAME} as written: the user parameters say
+	 * what it stood for, and a compare across one of them (x@n=1 vs
+	 * x@n=2) then matches argv too.
+	 */
+	canon = canon_of(kv, w->naxes);
+	substitute_kv(w, kv, nargs);
+	if (args_from_kv(w->wl, nargs, kv, &a, err, sizeof(err))) {
 		entry_error(w, err);
 		goto fail;
 	}
@@ -1264,12 +1599,13 @@ static void wsec_entry(struct wsec *w, const size_t *pick)
 	timeout = entry_timeout(w, &a);
 	if (timeout < 0)
 		goto fail_args;
-	entry_add(w->L->c, w, kv, &a, timeout);
+	entry_add(w->L->c, w, kv, canon, &a, timeout);
 	args_release(&a);
 	return;
 fail_args:
 	args_release(&a);
 fail:
+	free(canon);
 	for (i = 0; i < w->naxes; i++)
 		free(kv[i]);
 	free(kv);
@@ -1297,6 +1633,9 @@ static void wsec_release(struct wsec *w)
 
 	for (i = 0; w->axes && i < w->wl->nparams + 2 + w->nmembers; i++)
 		sweep_free(w->axes[i].vals, w->axes[i].n);
+	for (i = 0; w->axes && i < w->nuser; i++)
+		sweep_free(w->axes[user_base(w) + i].vals,
+			   w->axes[user_base(w) + i].n);
 	free(w->axes);
 	free(w->order);
 	for (i = 0; i < w->nmsgs; i++)
@@ -1311,9 +1650,12 @@ static void workload_load(struct loader *L, const struct section *s)
 	w.wl = workload_of(L, s);
 	if (!w.wl)
 		return;
-	w.axes = xcalloc(w.wl->nparams + 2 + WL_MAX_MEMBERS, sizeof(*w.axes));
+	w.axes = xcalloc(user_base(&w) + CONFIG_MAX_USER_PARAMS,
+			 sizeof(*w.axes));
+	w.prepare_timeout_s = PREPARE_TIMEOUT_S;
 	for (i = 0; i < s->nkeys; i++)
 		wsec_key(&w, &s->keys[i]);
+	check_templates(&w);
 	check_runtime_jobs(L, s);
 	/* inherited bounds were checked (and reported) in [experiment] */
 	if (key_find(s, "min_repetitions") || key_find(s, "max_repetitions"))
@@ -1497,6 +1839,15 @@ void config_release(struct experiment_config *c)
 		for (j = 0; j < e->nkv; j++)
 			free(e->kv[j]);
 		free(e->kv);
+		for (j = 0; j < e->nuser; j++)
+			free(e->user[j]);
+		free(e->user);
+		for (j = 0; j < e->ndirections; j++)
+			free(e->directions[j]);
+		free(e->directions);
+		free(e->prepare);
+		free(e->cleanup);
+		free(e->primary);
 		free(e->canon);
 		free(e->section);
 	}
@@ -1555,6 +1906,5 @@ void config_print(const struct experiment_config *c, FILE *f)
 
 const char *config_primary_metric(const struct config_entry *e)
 {
-	return e->set.jobs || (e->wl->flags & WL_FIXED_WORK) ? "elapsed_s"
-							     : "throughput";
+	return e->primary;
 }

@@ -50,7 +50,21 @@ struct config_entry {
 			       * the key that matches configurations across
 			       * experiments */
 	struct run_settings set;
+	size_t nuser;
+	char **user;          /* "param.NAME=value": the user's parameters
+			       * (param.NAME keys), ordered by NAME; part of
+			       * canon, not of kv ({NAME} in argv and env is
+			       * already replaced in kv) */
+	char *prepare, *cleanup; /* argv run before and after each run,
+				  * outside its measured window; NULL: none */
+	double prepare_timeout_s;
+	char *primary;        /* the metric it is judged by (never NULL) */
+	size_t ndirections;
+	char **directions;    /* "METRIC=higher" or "METRIC=lower", given */
 };
+
+/* User parameters per section: param.NAME keys. */
+#define CONFIG_MAX_USER_PARAMS 32
 
 struct experiment_config {
 	char *path;
@@ -73,11 +87,19 @@ int config_load_buffer(const char *name, const char *text, size_t len,
 		       struct experiment_config *c);
 void config_release(struct experiment_config *c);
 /*
- * The metric a configuration is judged by (repetitions = auto): under
- * fixed work (jobs, or a WL_FIXED_WORK workload) its elapsed_s, else its
- * throughput.
+ * The metric a configuration is judged by (repetitions = auto, the flags,
+ * the summary): its section's `primary`, else what its workload declares,
+ * else throughput.
  */
 const char *config_primary_metric(const struct config_entry *e);
+/*
+ * Replaces every {NAME} in text by the value of param.NAME in user
+ * (nuser "param.NAME=value" strings).  A brace that does not enclose a
+ * name is kept, as is ${NAME} (the shell's).  Returns the new text
+ * (malloc'd), or NULL with err naming the first unknown {NAME}.
+ */
+char *config_substitute(const char *text, char *const *user, size_t nuser,
+			char *err, size_t errlen);
 /*
  * Prints the plan a config describes, for `contend run --dry-run`: every
  * configuration (section, workload, canonical parameters, its runs) and
@@ -96,6 +118,13 @@ void config_print(const struct experiment_config *c, FILE *f);
  */
 int sweep_expand(const struct param_def *p, const char *value, char ***out,
 		 size_t *n, char *err, size_t errlen);
+/*
+ * The values of a user parameter (param.NAME = SWEEP), key its whole
+ * key: with a range ("1..8", "1..64*2") integers, else a list of words
+ * ("ext4, xfs"), each kept as written less blanks around it.
+ */
+int sweep_expand_user(const char *key, const char *value, char ***out,
+		      size_t *n, char *err, size_t errlen);
 void sweep_free(char **vals, size_t n);
 
 #endif

@@ -4,12 +4,18 @@
  * file is information about the machine too, never an error.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <stddef.h>
 
 #include "version.h"
 #include "runner/host.h"
@@ -38,7 +44,7 @@ void meta_set(struct experiment_row *e, const char *key, const char *value)
 static char *read_line(const char *root, const char *path)
 {
 	char *full = xasprintf("%s%s", root, path);
-	char buf[512];
+	char buf[4096];     /* /proc/cmdline can be this long */
 	char *ret = NULL;
 	FILE *f = fopen(full, "re");
 	size_t n;
@@ -176,6 +182,185 @@ static void collect_cpus(const char *root, struct experiment_row *e)
 	set_or_unknown(e, "governor", governors(root));
 }
 
+/* The 1-minute load average, malloc'd; NULL when unreadable. */
+static char *load1(const char *root)
+{
+	char *load = read_line(root, "/proc/loadavg");
+
+	if (load)
+		load[strcspn(load, " ")] = '\0';
+	return load;
+}
+
+/*
+ * Where this process may run: the CPUs sched_getaffinity allows (a
+ * `taskset -c 0` run differs from an unpinned one only here), and the
+ * cpuset cgroup it is in with that cpuset's CPUs when readable.
+ */
+static void collect_affinity(const char *root, struct experiment_row *e)
+{
+	cpu_set_t set;
+	char *cs = read_line(root, "/proc/self/cpuset"), *path;
+
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		set_or_unknown(e, "affinity", cpulist_format(&set));
+	else
+		meta_set(e, "affinity", "unknown");
+	path = cs ? xasprintf("/sys/fs/cgroup%s%scpuset.cpus.effective", cs,
+			      cs[strlen(cs) - 1] == '/' ? "" : "/")
+		  : NULL;
+	set_or_unknown(e, "cpuset_cpus", path ? read_line(root, path) : NULL);
+	free(path);
+	set_or_unknown(e, "cpuset", cs);
+}
+
+/*
+ * The kernel's build configuration, as text lines: /boot/config-RELEASE,
+ * else /proc/config.gz through `gzip -dc` (no zlib in the build for one
+ * file).  NULL when neither is readable.
+ */
+static FILE *kconfig_open(const char *root, pid_t *child)
+{
+	char *release = read_line(root, "/proc/sys/kernel/osrelease");
+	char *path = xasprintf("%s/boot/config-%s", root, release ? release : "");
+	FILE *f = fopen(path, "re");
+	int fd[2];
+
+	free(release);
+	free(path);
+	*child = -1;
+	if (f)
+		return f;
+	path = xasprintf("%s/proc/config.gz", root);
+	if (access(path, R_OK) || pipe2(fd, O_CLOEXEC)) {
+		free(path);
+		return NULL;
+	}
+	*child = fork();
+	if (*child == 0) {
+		dup2(fd[1], STDOUT_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		execlp("gzip", "gzip", "-dc", path, (char *)NULL);
+		_exit(127);
+	}
+	free(path);
+	close(fd[1]);
+	if (*child < 0) {
+		close(fd[0]);
+		return NULL;
+	}
+	f = fdopen(fd[0], "r");
+	if (!f)
+		close(fd[0]);
+	return f;
+}
+
+static void kconfig_close(FILE *f, pid_t child)
+{
+	int status;
+
+	fclose(f);
+	while (child > 0 && waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* What the kernel configuration says about locking, as "y"/"n". */
+struct kconfig {
+	bool read;
+	bool rt, dynamic, none, voluntary, full, lazy;
+	bool lockdep, lock_stat;
+};
+
+static void kconfig_read(const char *root, struct kconfig *k)
+{
+	static const struct {
+		const char *line;
+		size_t off;
+	} keys[] = {
+		{ "CONFIG_PREEMPT_RT=y", offsetof(struct kconfig, rt) },
+		{ "CONFIG_PREEMPT_DYNAMIC=y", offsetof(struct kconfig, dynamic) },
+		{ "CONFIG_PREEMPT_NONE=y", offsetof(struct kconfig, none) },
+		{ "CONFIG_PREEMPT_VOLUNTARY=y", offsetof(struct kconfig, voluntary) },
+		{ "CONFIG_PREEMPT=y", offsetof(struct kconfig, full) },
+		{ "CONFIG_PREEMPT_LAZY=y", offsetof(struct kconfig, lazy) },
+		{ "CONFIG_PROVE_LOCKING=y", offsetof(struct kconfig, lockdep) },
+		{ "CONFIG_LOCK_STAT=y", offsetof(struct kconfig, lock_stat) },
+	};
+	char line[512];
+	pid_t child;
+	FILE *f = kconfig_open(root, &child);
+	size_t i;
+
+	memset(k, 0, sizeof(*k));
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		k->read = true;
+		for (i = 0; i < ARRAY_SIZE(keys); i++)
+			if (!strcmp(line, keys[i].line))
+				*(bool *)((char *)k + keys[i].off) = true;
+	}
+	kconfig_close(f, child);
+}
+
+/*
+ * The preemption model: the running mode of a PREEMPT_DYNAMIC kernel from
+ * debugfs ("none voluntary (full) lazy"), else the configured default,
+ * else what `uname -v` says; " (dynamic)" when it can be switched.
+ */
+static char *preempt_model(const char *root, const struct kconfig *k,
+			   const char *version)
+{
+	char *live = read_line(root, "/sys/kernel/debug/sched/preempt");
+	const char *model = NULL, *open = live ? strchr(live, '(') : NULL;
+	bool dynamic = k->dynamic || (version && strstr(version, "PREEMPT_DYNAMIC"));
+	char *ret;
+
+	if (open && strchr(open, ')'))
+		*strchr(open, ')') = '\0';
+	if (k->rt || (version && strstr(version, "PREEMPT_RT")))
+		model = "rt";
+	else if (open)
+		model = open + 1;
+	else if (k->read)
+		model = k->lazy ? "lazy" : k->full ? "full" :
+			k->voluntary ? "voluntary" : k->none ? "none" : NULL;
+	else if (version && strstr(version, "PREEMPT ") && !dynamic)
+		model = "full";
+	if (!model && !dynamic) {
+		free(live);
+		return NULL;
+	}
+	ret = xasprintf("%s%s", model ? model : "", !dynamic ? "" :
+			model ? " (dynamic)" : "dynamic");
+	free(live);
+	return ret;
+}
+
+static void collect_kernel(const char *root, struct experiment_row *e)
+{
+	struct kconfig k;
+
+	kconfig_read(root, &k);
+	set_or_unknown(e, "preempt", preempt_model(root, &k,
+				experiment_meta(e, "kernel_version")));
+	meta_set(e, "kconfig_lockdep", !k.read ? "unknown" : k.lockdep ? "y" : "n");
+	meta_set(e, "kconfig_lock_stat", !k.read ? "unknown" :
+					  k.lock_stat ? "y" : "n");
+}
+
+int host_load_end(struct store *s, int64_t experiment)
+{
+	char *load = load1("");
+	int ret = store_meta_set(s, experiment, "load_end",
+				 load ? load : "unknown");
+
+	free(load);
+	return ret;
+}
+
 int host_collect(const char *root, struct experiment_row *e)
 {
 	static const struct {
@@ -193,10 +378,15 @@ int host_collect(const char *root, struct experiment_row *e)
 	for (i = 0; i < ARRAY_SIZE(lines); i++)
 		set_or_unknown(e, lines[i].key, read_line(root, lines[i].path));
 	collect_cpus(root, e);
-	load = read_line(root, "/proc/loadavg");
-	if (load)
-		load[strcspn(load, " ")] = '\0';
+	collect_affinity(root, e);
+	set_or_unknown(e, "boot_id",
+		       read_line(root, "/proc/sys/kernel/random/boot_id"));
+	set_or_unknown(e, "cmdline", read_line(root, "/proc/cmdline"));
+	load = load1(root);
+	/* loadavg is kept for the experiments stored before load_start. */
+	meta_set(e, "load_start", load && *load ? load : "unknown");
 	set_or_unknown(e, "loadavg", load);
+	collect_kernel(root, e);
 	meta_set(e, "lockdep", exists(root, "/proc/lockdep") ? "yes" : "no");
 	meta_set(e, "lock_stat", exists(root, "/proc/lock_stat") ? "yes" : "no");
 	meta_set(e, "tool_version", CONTEND_VERSION);

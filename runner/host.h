@@ -17,8 +17,15 @@
  *   hostname, kernel_release, kernel_version, arch, cpu_model,
  *   cpus_online (a cpu list), ncpus, smt (active | inactive | notsupported
  *   | ...), governor (one name, "mixed: a,b", or "none" without cpufreq),
- *   loadavg (1-minute), lockdep, lock_stat (yes | no), tool_version,
- *   compiler.                                                           */
+ *   affinity (the CPUs this process may run on, a cpu list), cpuset (its
+ *   cpuset cgroup), cpuset_cpus (that cgroup's effective CPUs), boot_id,
+ *   cmdline (/proc/cmdline), load_start and loadavg (1-minute, at the
+ *   start), preempt (none | voluntary | full | lazy | rt, " (dynamic)"
+ *   when switchable at boot), kconfig_lockdep and kconfig_lock_stat
+ *   (CONFIG_PROVE_LOCKING, CONFIG_LOCK_STAT: y | n, from /boot/config-* or
+ *   /proc/config.gz), lockdep, lock_stat (yes | no: /proc/lockdep and
+ *   /proc/lock_stat exist), tool_version, compiler.  affinity is this
+ *   process's, whatever root is.                                          */
 
 /* Appends the host facts to e->meta (e owns the copies).  Returns 0. */
 int host_collect(const char *root, struct experiment_row *e);
@@ -34,6 +41,9 @@ void host_fs_types(struct experiment_row *e, const char *const *dirs,
  * online CPU; a governor other than performance) and returns how many.
  */
 int host_warn(const struct experiment_row *e);
+
+/* Stores load_end, the 1-minute load average now, for experiment. */
+int host_load_end(struct store *s, int64_t experiment);
 
 /* Appends (or replaces) one key in e->meta. */
 void meta_set(struct experiment_row *e, const char *key, const char *value);

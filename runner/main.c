@@ -35,12 +35,13 @@ static const struct command commands[] = {
 	  "               [--html DIR] [--markdown DIR]\n"
 	  "contend report --levels NAME [--db PATH] [--metric M] [--format text|json]\n"
 	  "               [--boot-cost S] [--run-cost S] [--confidence C]" },
-	{ "compare", cmd_compare, "A/B comparison of two selections",
-	  "contend compare BASE CAND [--db PATH] [--metric M] [--format text|json]\n"
-	  "                [--threshold PCT] [--fail-on-regression PCT]\n"
+	{ "compare", cmd_compare, "A/B comparison of selections or files",
+	  "contend compare BASE CAND [CAND...] [--db PATH] [--metric M]\n"
+	  "                [--format text|json] [--threshold PCT]\n"
+	  "                [--fail-on-regression PCT]\n"
 	  "                [--lower-is-better | --higher-is-better] [-C N] [-d DELIMS]\n"
-	  "                [--confidence C] [--plot DIR]\n"
-	  "BASE, CAND: LABEL | DB:LABEL | DB:EXPERIMENT | DB | FILE of numbers" },
+	  "                [--confidence C] [--plot DIR] [--ascii]\n"
+	  "BASE, CAND: [DB:]WHAT[~newest][@KEY=VALUE,...] | DB | FILE of numbers | -" },
 	{ "plot", cmd_plot, "draw the plots of an experiment with gnuplot",
 	  "contend plot [--db PATH] [EXPERIMENT] [--out DIR] [--format png|svg|both]\n"
 	  "             [--x PARAM] [--metric M]" },

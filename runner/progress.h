@@ -3,8 +3,13 @@
  * done/total, the configuration running, elapsed, ETA) and the summary
  * printed at the end.  Silent on a pipe and with --quiet.
  *
- * Call sequence: progress_init -> (progress_begin, progress_end) per run,
- * progress_grow when an auto plan adds runs -> progress_summary.
+ * Call sequence: progress_init -> (progress_begin, progress_end,
+ * progress_outcome) per run, progress_grow when an auto plan adds runs ->
+ * progress_summary -> progress_release.
+ *
+ * Failures are never silent: each failed run's reason is printed as it
+ * happens (unless --quiet), the summary counts them by reason, and
+ * progress_all_failed names a configuration none of whose runs succeeded.
  */
 #ifndef CONTEND_PROGRESS_H
 #define CONTEND_PROGRESS_H
@@ -26,6 +31,18 @@ struct progress {
 	double jobs_wall;          /* ... and the wall time they took */
 	size_t jobs_left;
 	double run_t0;
+	bool quiet;
+	/* Outcomes by configuration, and the distinct failure reasons. */
+	size_t nconfigs;
+	struct progress_config {
+		size_t ok, failed;
+		char *first_error;
+	} *configs;
+	size_t nreasons;
+	struct progress_reason {
+		char *text;        /* "crashed: killed by signal 11" */
+		size_t count;
+	} *reasons;
 };
 
 /*
@@ -41,10 +58,26 @@ void progress_end(struct progress *p, enum run_status st, double planned_s,
 		  double wall_s);
 void progress_grow(struct progress *p, size_t runs, double planned_s,
 		   size_t jobs);
+/*
+ * What run seq (of configuration config, described by what) came to: on
+ * a status other than ok and interrupted, one line "run SEQ STATUS:
+ * REASON  [WHAT]" on stderr, control characters escaped, cut to the
+ * terminal's width on a terminal; counted by reason for the summary.
+ */
+void progress_outcome(struct progress *p, size_t config, long seq,
+		      const char *what, enum run_status st, const char *reason);
+/*
+ * True when configuration config had runs in this session and none
+ * succeeded; *first is then the first failure's reason.
+ */
+bool progress_all_failed(const struct progress *p, size_t config,
+			 size_t *failed, const char **first);
+void progress_release(struct progress *p);
 /* Seconds still to go, from the planned durations scaled by what the
  * finished runs actually took; negative when nothing is known yet. */
 double progress_eta(const struct progress *p);
-/* "12 runs: 10 ok, 1 failed, 1 timeout; 0:42 wall" to f. */
+/* "12 runs: 10 ok, 1 failed, 1 timeout; 0:42 wall" to f, then one line
+ * per distinct failure reason with its count, the most frequent first. */
 void progress_summary(const struct progress *p, FILE *f);
 
 #endif

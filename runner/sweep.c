@@ -308,14 +308,15 @@ void sweep_free(char **vals, size_t n)
 	free(vals);
 }
 
-int sweep_expand(const struct param_def *p, const char *value, char ***out,
-		 size_t *n, char *err, size_t errlen)
+/* With split, a PT_STRING value is a list too (a user parameter's). */
+static int expand(const struct param_def *p, const char *value, bool split,
+		  char ***out, size_t *n, char *err, size_t errlen)
 {
 	struct vals vs = { NULL, 0, 0 };
 	char *t = trim_dup(value, strlen(value));
 	int ret;
 
-	if (p->type == PT_STRING || p->type == PT_CPUS)
+	if (!split && (p->type == PT_STRING || p->type == PT_CPUS))
 		ret = vals_add(&vs, p, t, err, errlen); /* commas are literal */
 	else if (!*t)
 		ret = error_buf(err, errlen, "%s: empty sweep", p->name);
@@ -331,4 +332,23 @@ int sweep_expand(const struct param_def *p, const char *value, char ***out,
 	*out = vs.v;
 	*n = vs.n;
 	return 0;
+}
+
+int sweep_expand(const struct param_def *p, const char *value, char ***out,
+		 size_t *n, char *err, size_t errlen)
+{
+	return expand(p, value, false, out, n, err, errlen);
+}
+
+int sweep_expand_user(const char *key, const char *value, char ***out,
+		      size_t *n, char *err, size_t errlen)
+{
+	/* the widest range a double bound still holds exactly */
+	const struct param_def num = { key, PT_INT, NULL, -9007199254740992.0,
+				       9007199254740992.0, NULL, NULL };
+	const struct param_def word = { key, PT_STRING, NULL, 0, 0, NULL,
+					NULL };
+
+	return expand(strstr(value, "..") ? &num : &word, value, true, out, n,
+		      err, errlen);
 }

@@ -130,6 +130,19 @@ struct workload {
 	 */
 	int (*validate)(const struct wl_args *a, char *err, size_t errlen);
 	/*
+	 * Its PT_STRING parameters in which {NAME} stands for the user
+	 * parameter param.NAME (docs/INI.md); NULL-terminated, may be NULL.
+	 */
+	const char *const *templates;
+	/*
+	 * The metric a configuration is judged by when its section names
+	 * none (`primary`); keys are the section's keys in file order.
+	 * Returns a name, which may point into keys, or NULL for
+	 * throughput.  Optional.
+	 */
+	const char *(*primary)(const struct wl_args *a, const char *const *keys,
+			       size_t nkeys);
+	/*
 	 * Runs the workload in the calling process (contend exec only).
 	 * Returns 0 with the result filled, or -1 with result.error set.
 	 */

@@ -65,7 +65,7 @@ expect "canon of [b]" \
 expect "config_params of [b]: metric.lat after the table" "metric.lat" \
 	"$(q "SELECT key FROM config_params p JOIN configs c ON c.id = p.config_id
 	WHERE c.section = 'b' AND p.pos = 7")"
-"$CONTEND" report --db "$tmp/c.db" > "$tmp/report" 2>&1 || fail "report failed"
+"$CONTEND" report --db "$tmp/c.db" --verbose > "$tmp/report" 2>&1 || fail "report failed"
 grep -q '^  lat ' "$tmp/report" || fail "report has no lat row"
 
 # A bad family key: file:line, exit 2, no database made.

@@ -45,7 +45,27 @@ EOF
 # ---- a whole experiment of misbehaving runs ----
 db=$tmp/faults.db
 "$CONTEND" run "$tmp/faults.ini" --db "$db" --label e2e > "$tmp/out" 2> "$tmp/err"
-expect "exit status of run" 0 $?
+# Every run of crash, hang, fail, proto and orphan failed: exit 1, each
+# such configuration named with its first reason.
+expect "exit status of run" 1 $?
+expect "configurations whose runs all failed" 5 \
+	"$(grep -c ': all [0-9]* runs failed (first: ' "$tmp/err")"
+grep -q "configuration 3 \[crash\] .*all 3 runs failed (first: crashed: " "$tmp/err" ||
+	fail "the crashing configuration is not named: $(cat "$tmp/err")"
+# Each failed run's reason as it happened, one line each.
+expect "failure lines" 15 "$(grep -c '^contend: run [0-9]* [a-z]*: ' "$tmp/err")"
+grep -q "^contend: run [0-9]* crashed: killed by " "$tmp/err" ||
+	fail "no crash line: $(cat "$tmp/err")"
+# The summary counts them by reason.
+grep -q "^failed runs by reason:" "$tmp/out" || fail "no reasons in the summary"
+grep -Eq "^ +3  crashed: killed by " "$tmp/out" ||
+	fail "no crash count in the summary: $(cat "$tmp/out")"
+# report lists them per configuration
+"$CONTEND" report --db "$db" 1 > "$tmp/report" 2>&1 || fail "report exited $?"
+grep -q "config 3 \[crash\].*: 3 of 3 runs failed" "$tmp/report" ||
+	fail "report does not list the crashed runs: $(cat "$tmp/report")"
+grep -q "3 x crashed: killed by " "$tmp/report" ||
+	fail "report does not say why they failed"
 # 8 configurations x (1 warm-up + 2 measured)
 expect "runs planned" 24 "$(q "$db" "SELECT count(*) FROM runs")"
 expect "runs still planned" 0 \
@@ -95,7 +115,7 @@ expect "warm-up round" "8 8" "$(q "$db" "SELECT count(DISTINCT config_id),
 
 # ---- the same seed gives the same order (and the same env padding) ----
 "$CONTEND" run "$tmp/faults.ini" --db "$db" --quiet > /dev/null 2>&1
-expect "second experiment" 0 $?
+expect "second experiment" 1 $?
 order() {
 	q "$db" "SELECT c.pos, r.repetition, r.warmup, r.env_pad FROM runs r
 		JOIN configs c ON c.id = r.config_id

@@ -59,7 +59,7 @@ out() {
 	python3 -m json.tool "$f" > /dev/null 2>&1 || fail "$*: json.tool refuses it"
 }
 out report.json report --db "$db" --format json
-out report-label.json report --db "$db" "$label" --format json
+out report-label.json report --db "$db" "$label~newest" --format json
 out levels.json report --levels "$name" --db "$db" --format json
 out compare.json compare "$db:1" "$db:2" --format json
 out compare-label.json compare "$db:$label" "$db:$label" --format json

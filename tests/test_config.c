@@ -122,8 +122,42 @@ static void check_fixed_work(const struct experiment_config *c)
 	assert_true(near(e->set.runtime_s, 0));
 	assert_int_equal(e->set.jobs, 0);
 	assert_true(near(e->set.timeout_s, 300));
-	assert_string_equal(config_primary_metric(e), "elapsed_s");
-	assert_string_equal(config_primary_metric(&c->entries[1]), "elapsed_s");
+	/* the built-in workloads' primary is throughput, fixed work too */
+	assert_string_equal(config_primary_metric(e), "throughput");
+	assert_string_equal(config_primary_metric(&c->entries[1]), "throughput");
+}
+
+/* {NAME} replaced in kv (what exec runs); param.NAME kept in user. */
+static void check_user_params(const struct experiment_config *c)
+{
+	const struct config_entry *e = &c->entries[3];
+
+	assert_int_equal(e->nkv, 9);
+	assert_string_equal(e->kv[0], "argv=true -t 2 --fs=xfs {} ${HOME}");
+	assert_string_equal(e->kv[2], "env=T=2");
+	assert_int_equal(e->nuser, 2);
+	assert_string_equal(e->user[0], "param.fs=xfs");
+	assert_string_equal(e->user[1], "param.threads=2");
+	assert_string_equal(e->prepare, "mkfs.xfs /dev/x");
+	assert_null(e->cleanup);
+	assert_true(near(e->prepare_timeout_s, 60));
+	/* no metric regex: the first metric.NAME written, not by key */
+	assert_string_equal(config_primary_metric(e), "lat");
+	assert_int_equal(e->ndirections, 0);
+}
+
+static void check_primary_direction(const struct experiment_config *c)
+{
+	const struct config_entry *e = &c->entries[0];
+
+	assert_string_equal(config_primary_metric(e), "ops");
+	assert_int_equal(e->ndirections, 2);
+	assert_string_equal(e->directions[0], "ops=higher");
+	assert_string_equal(e->directions[1], "lat=lower");
+	assert_string_equal(e->cleanup, "rm -f /tmp/x");
+	assert_true(near(e->prepare_timeout_s, 5));
+	assert_string_equal(config_primary_metric(&c->entries[1]),
+			    "throughput");
 }
 
 static void check_minimal(const struct experiment_config *c)
@@ -429,12 +463,86 @@ static const struct valid_case valid_cases[] = {
 	  "[workload w]\ntype = noop\n", 1,
 	  { "threads=1 spin=100 fault=none jitter=0 runtime=1" },
 	  check_hostile_name },
+	/*
+	 * param.NAME sweeps like a workload parameter and comes last in the
+	 * canonical string, ordered by NAME, which keeps {NAME} as written;
+	 * in what runs (kv, prepare) {NAME} is its value, ${NAME} and {}
+	 * stay as written.
+	 */
+	{ "user parameters",
+	  "[experiment]\nname = u\n[workload c]\ntype = command\n"
+	  "param.threads = 1..2\nparam.fs = ext4, xfs\n"
+	  "argv = true -t {threads} --fs={fs} {} ${HOME}\nenv = T={threads}\n"
+	  "metric.lat = lat ([0-9]+)\nmetric.a = a ([0-9]+)\n"
+	  "prepare = mkfs.{fs} /dev/x\n", 4,
+	  { "argv=\"true -t {threads} --fs={fs} {} ${HOME}\" shell=no "
+	    "env=T={threads} metric=\"\" scale=1 contention=\"\" "
+	    "contention_scale=1 metric.a=\"a ([0-9]+)\" "
+	    "metric.lat=\"lat ([0-9]+)\" param.fs=ext4 param.threads=1",
+	    "argv=\"true -t {threads} --fs={fs} {} ${HOME}\" shell=no "
+	    "env=T={threads} metric=\"\" scale=1 contention=\"\" "
+	    "contention_scale=1 metric.a=\"a ([0-9]+)\" "
+	    "metric.lat=\"lat ([0-9]+)\" param.fs=ext4 param.threads=2" },
+	  check_user_params },
+	{ "primary and directions",
+	  "[experiment]\nname = p\n[workload w]\ntype = noop\n"
+	  "primary = ops\ndirection = higher\ndirection.lat = lower\n"
+	  "cleanup = rm -f /tmp/x\nprepare_timeout = 5s\n"
+	  "[workload d]\ntype = noop\n", 2,
+	  { "threads=1 spin=100 fault=none jitter=0 runtime=1" },
+	  check_primary_direction },
 	{ "UTF-8 in comments and names",
 	  "; caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\x92\n[experiment]\n"
 	  "name = d\xc3\xa9j\xc3\xa0 vu\n[workload w]\ntype = noop\n", 1,
 	  { "threads=1 spin=100 fault=none jitter=0 runtime=1" },
 	  NULL },
 };
+
+/* ---- {NAME} substitution ----------------------------------------------- */
+
+static const struct subst_case {
+	const char *name, *text, *want; /* want NULL: an error */
+	const char *err;                /* part of the message */
+} subst_cases[] = {
+	{ "no braces", "echo hi", "echo hi", NULL },
+	{ "one name", "-t {n}", "-t 8", NULL },
+	{ "twice, adjacent", "{n}{n}x", "88x", NULL },
+	{ "two names", "{word}-{n}", "xfs-8", NULL },
+	{ "longer name not a prefix", "{nn}", "long", NULL },
+	{ "value longer than the text", "{big}", "0123456789abcdef", NULL },
+	{ "shell's ${NAME} kept", "${n} $n", "${n} $n", NULL },
+	{ "not a name: kept", "{} { n} {1x} {a-b} awk '{print $1}'",
+	  "{} { n} {1x} {a-b} awk '{print $1}'", NULL },
+	{ "unclosed brace kept", "{n", "{n", NULL },
+	{ "empty text", "", "", NULL },
+	{ "unknown name", "a {m} b", NULL, "unknown parameter {m}" },
+	{ "unknown after a known one", "{n} {zz}", NULL, "param.zz" },
+};
+
+static void test_substitute(void **state)
+{
+	static char n[] = "param.n=8", word[] = "param.word=xfs",
+		    nn[] = "param.nn=long", big[] = "param.big=0123456789abcdef";
+	char *const user[] = { n, word, nn, big };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(subst_cases) / sizeof(subst_cases[0]); i++) {
+		const struct subst_case *t = &subst_cases[i];
+		char err[256] = "", *got;
+
+		got = config_substitute(t->text, user, 4, err, sizeof(err));
+		if (t->want) {
+			if (!got || strcmp(got, t->want))
+				fail_msg("%s: got '%s'", t->name,
+					 got ? got : "(error)");
+		} else if (got || !strstr(err, t->err)) {
+			fail_msg("%s: want an error with '%s', got '%s' / %s",
+				 t->name, t->err, got ? got : "", err);
+		}
+		free(got);
+	}
+}
 
 static void test_valid(void **state)
 {
@@ -790,6 +898,7 @@ int main(void)
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_shipped_configs),
 		cmocka_unit_test(test_release_empty),
+		cmocka_unit_test(test_substitute),
 	};
 	size_t nv = sizeof(valid_cases) / sizeof(valid_cases[0]);
 	size_t nf = sizeof(fixed) / sizeof(fixed[0]);

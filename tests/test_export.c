@@ -31,7 +31,7 @@ static const struct fx_names hostile = {
 
 static const char csv_header[] =
 	"experiment_id,uuid,experiment,label,hostname,workload,section,params,"
-	"seq,repetition,warmup,status,metric,value";
+	"seq,repetition,warmup,status,error,metric,value";
 
 /*
  * Rows of the fixture: per seq, the metrics present (3, 3, 2 without
@@ -140,7 +140,7 @@ static void csv_plain(void **state)
 	struct ctx *c = *state;
 	struct captured r;
 	struct csv t;
-	char line[256];
+	char line[320];
 
 	assert_int_equal(capture_run(&r, cmd_export, "export", "--db", c->db,
 				     "v6.1", CAPTURE_END), 0);
@@ -148,17 +148,18 @@ static void csv_plain(void **state)
 	assert_string_equal(r.err, "");
 	/* Header, then seq 0 (config 1, warm-up) with its sorted metrics. */
 	snprintf(line, sizeof(line), "%s\n1,%s,lockdep-effect,v6.1,testhost,"
-		 "noop,mutex-4,spin=10 threads=4 cpus=0-1,0,0,1,ok,elapsed_s,"
+		 "noop,mutex-4,spin=10 threads=4 cpus=0-1,0,0,1,ok,,elapsed_s,"
 		 "1000.125\n", csv_header, c->uuid[0]);
 	assert_memory_equal(r.out, line, strlen(line));
-	/* The failed run and the planned one: one row each, no metric. */
-	assert_contains(r.out, "cpus=0-1,3,0,0,failed,,\n");
-	assert_contains(r.out, "threads=1,5,1,0,planned,,\n");
+	/* The failed run (with its reason) and the planned one: one row
+	 * each, no metric. */
+	assert_contains(r.out, "cpus=0-1,3,0,0,failed,exit status 3,,\n");
+	assert_contains(r.out, "threads=1,5,1,0,planned,,,\n");
 	/* seq 2 has no handoffs. */
-	assert_int_equal(count_str(r.out, "threads=1,2,0,0,ok,"), 2);
+	assert_int_equal(count_str(r.out, "threads=1,2,0,0,ok,,"), 2);
 	csv_read(r.out, &t);
 	assert_int_equal(t.nrec, 1 + FX_ROWS);
-	assert_int_equal(t.nfields[1], 14);
+	assert_int_equal(t.nfields[1], 15);
 	csv_release(&t);
 	captured_release(&r);
 }
@@ -178,10 +179,10 @@ static void csv_quoting_roundtrip(void **state)
 	assert_contains(r.out, ",\"a'b\"\"c;d,e\nf\",");
 	csv_read(r.out, &t);
 	assert_int_equal(t.nrec, 1 + FX_ROWS + FX_THREAD_ROWS);
-	assert_int_equal(t.nfields[0], 15);
-	assert_string_equal(t.field[0][14], "thread");
+	assert_int_equal(t.nfields[0], 16);
+	assert_string_equal(t.field[0][15], "thread");
 	for (i = 1; i < t.nrec; i++) {
-		assert_int_equal(t.nfields[i], 15);
+		assert_int_equal(t.nfields[i], 16);
 		assert_string_equal(t.field[i][1], c->uuid[1]);
 		assert_string_equal(t.field[i][2], hostile.name);
 		assert_string_equal(t.field[i][3], hostile.label);
@@ -192,15 +193,15 @@ static void csv_quoting_roundtrip(void **state)
 		else
 			fail_msg("section '%s' mangled", t.field[i][6]);
 		/* A thread row has a thread; no other row has one. */
-		assert_int_equal(!strcmp(t.field[i][12], "thread_ops"),
-				 t.field[i][14][0] != '\0');
+		assert_int_equal(!strcmp(t.field[i][13], "thread_ops"),
+				 t.field[i][15][0] != '\0');
 	}
 	/* config 0 (section_a): seq 1, 2, 5 -> 3 + 2 + 1 rows + 2 threads. */
 	assert_int_equal(sections[0], 8);
 	assert_int_equal(sections[1], FX_ROWS + FX_THREAD_ROWS - 8);
 	csv_release(&t);
 	/* Thread ops need all 64 bits: printed as integers, not doubles. */
-	assert_contains(r.out, ",0,0,1,ok,thread_ops,9223372036854775811,3\n");
+	assert_contains(r.out, ",0,0,1,ok,,thread_ops,9223372036854775811,3\n");
 	captured_release(&r);
 }
 
@@ -221,7 +222,8 @@ static void json_escaping(void **state)
 	/* Control byte escaped, invalid UTF-8 replaced, valid UTF-8 kept. */
 	assert_contains(r.out, "\"section\":\"tab\\there \\u0001 bad\\ufffd utf8 π\"");
 	assert_contains(r.out, "\"warmup\":true");
-	assert_contains(r.out, "\"status\":\"failed\",\"metric\":null,"
+	assert_contains(r.out, "\"status\":\"failed\",\"error\":\"exit status 3\","
+			       "\"metric\":null,"
 			       "\"value\":null,\"thread\":null}");
 	assert_contains(r.out, "\"metric\":\"thread_ops\","
 			       "\"value\":9223372036854775811,\"thread\":3}");

@@ -15,7 +15,10 @@
 #include <cmocka.h>
 #include <ftw.h>
 
+#include <sched.h>
+
 #include "runner/host.h"
+#include "runner/param.h"
 #include "runner/util.h"
 
 struct file {
@@ -40,6 +43,17 @@ static const struct file full_tree[] = {
 	  "performance\n" },
 	{ "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor",
 	  "performance\n" },
+	{ "/proc/sys/kernel/random/boot_id",
+	  "0f3e1c52-8a7b-4c1d-9e2f-1a2b3c4d5e6f\n" },
+	{ "/proc/cmdline", "BOOT_IMAGE=/vmlinuz root=/dev/sda1 isolcpus=2-3\n" },
+	{ "/proc/self/cpuset", "/bench\n" },
+	{ "/sys/fs/cgroup/bench/cpuset.cpus.effective", "2-3\n" },
+	{ "/boot/config-6.8.0-lockdep",
+	  "# CONFIG_PREEMPT_NONE is not set\nCONFIG_PREEMPT_VOLUNTARY=y\n"
+	  "CONFIG_PREEMPT_DYNAMIC=y\nCONFIG_PROVE_LOCKING=y\n"
+	  "# CONFIG_LOCK_STAT is not set\n" },
+	/* The running mode of a dynamic kernel wins over its default. */
+	{ "/sys/kernel/debug/sched/preempt", "none voluntary (full) lazy\n" },
 };
 
 static char *make_tree(const struct file *files, size_t n)
@@ -92,6 +106,18 @@ static void assert_meta(const struct experiment_row *e, const char *key,
 			 want);
 }
 
+/* affinity is sched_getaffinity's set of this process, as a cpu list. */
+static void assert_affinity(const struct experiment_row *e)
+{
+	cpu_set_t set;
+	char *want;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	want = cpulist_format(&set);
+	assert_meta(e, "affinity", want);
+	free(want);
+}
+
 static void test_full_tree(void **state)
 {
 	char *root = make_tree(full_tree, ARRAY_SIZE(full_tree));
@@ -112,6 +138,15 @@ static void test_full_tree(void **state)
 	assert_meta(&e, "loadavg", "0.42");
 	assert_meta(&e, "lockdep", "yes");
 	assert_meta(&e, "lock_stat", "no");
+	assert_meta(&e, "load_start", "0.42");
+	assert_meta(&e, "boot_id", "0f3e1c52-8a7b-4c1d-9e2f-1a2b3c4d5e6f");
+	assert_meta(&e, "cmdline", "BOOT_IMAGE=/vmlinuz root=/dev/sda1 isolcpus=2-3");
+	assert_meta(&e, "cpuset", "/bench");
+	assert_meta(&e, "cpuset_cpus", "2-3");
+	assert_meta(&e, "preempt", "full (dynamic)");
+	assert_meta(&e, "kconfig_lockdep", "y");
+	assert_meta(&e, "kconfig_lock_stat", "n");
+	assert_affinity(&e);
 	assert_non_null(experiment_meta(&e, "tool_version"));
 	assert_non_null(experiment_meta(&e, "compiler"));
 	/* 0.42 on 4 CPUs, performance governor: nothing to warn about. */
@@ -136,9 +171,57 @@ static void test_empty_tree(void **state)
 	assert_meta(&e, "smt_active", "unknown");
 	assert_meta(&e, "governor", "none");
 	assert_meta(&e, "lockdep", "no");
+	assert_meta(&e, "boot_id", "unknown");
+	assert_meta(&e, "cmdline", "unknown");
+	assert_meta(&e, "cpuset", "unknown");
+	assert_meta(&e, "load_start", "unknown");
+	assert_meta(&e, "preempt", "unknown");
+	assert_meta(&e, "kconfig_lockdep", "unknown");
+	/* The affinity is this process's own, whatever the root. */
+	assert_affinity(&e);
 	assert_int_equal(host_warn(&e), 0);
 	experiment_row_release(&e);
 	remove_tree(root);
+}
+
+/* The preemption model from each source it can come from. */
+static void test_preempt(void **state)
+{
+	static const struct {
+		const char *name, *version, *config, *want;
+	} cases[] = {
+		{ "RT from uname", "#1 SMP PREEMPT_RT Tue", NULL, "rt" },
+		{ "full from uname", "#1 SMP PREEMPT Tue", NULL, "full" },
+		{ "dynamic from uname, mode unknown", "#1 SMP PREEMPT_DYNAMIC", NULL,
+		  "dynamic" },
+		{ "plain SMP: unknown without a config", "#1 SMP Tue", NULL,
+		  "unknown" },
+		{ "config default none, dynamic", "#1 SMP PREEMPT_DYNAMIC",
+		  "CONFIG_PREEMPT_NONE=y\nCONFIG_PREEMPT_DYNAMIC=y\n",
+		  "none (dynamic)" },
+		{ "config voluntary", "#1 SMP", "CONFIG_PREEMPT_VOLUNTARY=y\n",
+		  "voluntary" },
+		{ "config RT", "#1 SMP", "CONFIG_PREEMPT_RT=y\n", "rt" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct file files[] = {
+			{ "/proc/sys/kernel/osrelease", "6.9\n" },
+			{ "/proc/sys/kernel/version", cases[i].version },
+			{ "/boot/config-6.9", cases[i].config },
+		};
+		char *root = make_tree(files, cases[i].config ? 3 : 2);
+		struct experiment_row e;
+
+		memset(&e, 0, sizeof(e));
+		print_message("%s\n", cases[i].name);
+		host_collect(root, &e);
+		assert_meta(&e, "preempt", cases[i].want);
+		experiment_row_release(&e);
+		remove_tree(root);
+	}
 }
 
 static void test_mixed_governors(void **state)
@@ -237,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_full_tree),
 		cmocka_unit_test(test_empty_tree),
 		cmocka_unit_test(test_mixed_governors),
+		cmocka_unit_test(test_preempt),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_meta_set_replaces),
 		cmocka_unit_test(test_fs_types),

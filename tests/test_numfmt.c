@@ -29,7 +29,10 @@ struct numcase {
 static const struct numcase cases[] = {
 	/* Four significant digits, prefix from 10^4. */
 	{ "below 10^4 plain", ONE, 0, 1234, .want = "1234" },
-	{ "trailing zeros kept", ONE, 0, 1, .want = "1.000" },
+	{ "trailing zeros kept", ONE, 0, 1.5, .want = "1.500" },
+	{ "a whole number is exact", ONE, 0, 4, .want = "4" },
+	{ "a negative whole number", ONE, 0, -15, .want = "-15" },
+	{ "whole from 10^4: prefix, four digits", ONE, 0, 20000, .want = "20.00k" },
 	{ "k from 10^4", ONE, 0, 12346, .want = "12.35k" },
 	{ "M, two decimals for four digits", ONE, 0, 13.7e6, .want = "13.70M" },
 	{ "M, one decimal", ONE, 0, 190.2e6, .want = "190.2M" },
@@ -102,6 +105,10 @@ static const struct numcase cases[] = {
 	{ "an infinite bound", CI, 0, 5, 1, INFINITY,
 	  .want = "5.000 [1.000, inf]" },
 	{ "NaN mean", CI, 0, NAN, 1, 2, .want = NUMFMT_MISSING },
+	/* Half-width 4.65e-7: the last digit at 10^-8 in all three (one
+	 * exponent form, the same resolution). */
+	{ "a tiny interval: all three with exponents", CI, 0, 8.6e-7, 3.9e-7,
+	  1.32e-6, .want = "8.6e-07 [3.9e-07, 1.32e-06]" },
 	{ "res with no spread", CI_RES, 0, 1000000000.2, 1000000000.2,
 	  1000000000.2, .res = 0.24,
 	  .want = "1000000000.2 [1000000000.2, 1000000000.2]" },

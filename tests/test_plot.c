@@ -136,7 +136,7 @@ static void test_golden_scripts(void **state)
 {
 	struct env *e = *state;
 	const char *names[] = {
-		"scaling-1.gp", "scaling-1.dat", "contention-1.gp",
+		"lockdep-1.gp", "lockdep-1.dat", "contention-1.gp",
 		"contention-1.dat", "contention-2.gp", "order.gp", "order.dat",
 		"distribution.gp", "distribution.dat", "fairness.gp",
 		"fairness.dat",
@@ -144,8 +144,11 @@ static void test_golden_scripts(void **state)
 	size_t i;
 
 	write_plots(e, false);
-	/* scaling-1, contention-1, contention-2, order, distribution, fairness */
-	assert_int_equal(e->set.n, 6);
+	/* lockdep-1, contention-1, scaling-2 (skipped: nothing swept),
+	 * contention-2, order, distribution, fairness */
+	assert_int_equal(e->set.n, 7);
+	assert_string_equal(e->set.files[2].name, "scaling-2.gp");
+	assert_non_null(strstr(e->set.files[2].skipped, "no numeric parameter is swept"));
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		char *got_path = xasprintf("%s/%s", e->dir, names[i]);
 		char *want_path = xasprintf("%s/%s", GOLDEN_DIR, names[i]);
@@ -185,9 +188,12 @@ static void test_render(void **state)
 	for (i = 0; i < e->set.n; i++) {
 		const char *name = e->set.files[i].name;
 		size_t len = strlen(name) - 3;
-		char *png = xasprintf("%s/%.*s.png", e->dir, (int)len, name);
-		char *svg = xasprintf("%s/%.*s.svg", e->dir, (int)len, name);
+		char *png, *svg;
 
+		if (e->set.files[i].skipped)
+			continue;
+		png = xasprintf("%s/%.*s.png", e->dir, (int)len, name);
+		svg = xasprintf("%s/%.*s.svg", e->dir, (int)len, name);
 		assert_true(e->set.files[i].rendered);
 		assert_true(file_size(png) > 1000);
 		assert_true(file_size(svg) > 1000);
@@ -235,12 +241,195 @@ static void test_html(void **state)
 		size_t n = 0;
 		const char *p = html;
 
+		size_t drawn = 0, i;
+
+		for (i = 0; i < e->set.n; i++)
+			drawn += !e->set.files[i].skipped;
 		while ((p = strstr(p, "<img ")))
 			n++, p++;
-		assert_int_equal(n, e->set.n);
+		assert_int_equal(n, drawn);
 	}
 	free(html);
 	free(path);
+}
+
+/*
+ * An experiment mixing what the workloads report: a lock sweep with
+ * hand-offs, a command with only its own metric "lat", a creat-like sweep
+ * with throughput but no contention, a configuration whose runs all
+ * failed.  Every plot is written or skipped with a reason; no script or
+ * data file holds inf or nan; with gnuplot each written one renders.
+ */
+static void build_mixed(struct fixture *fx)
+{
+	size_t i, r;
+
+	fx_init(fx, "mixed");
+	for (i = 0; i < 3; i++) {
+		char params[64];
+
+		snprintf(params, sizeof(params), "threads=2 delay_ns=%d",
+			 i == 0 ? 0 : i == 1 ? 1000 : 10000);
+		fx_config(fx, "mutex", "pthread-mutex", params);
+		for (r = 0; r < 3; r++) {
+			char m[160];
+
+			snprintf(m, sizeof(m), "throughput=%g handoff_rate=%g "
+				 "contention_rate=%g", (1 + (double)i) * 1e7 + (double)r * 1e5,
+				 2e6 / (1 + 10 * (double)i) + (double)r, 0.3 / (1 + (double)i));
+			fx_run(fx, false, RUN_OK, m, NULL, 0);
+		}
+	}
+	fx_config(fx, "cmd", "command", "argv=x");
+	for (r = 0; r < 3; r++)
+		fx_run(fx, false, RUN_OK, r ? "lat=12.5" : "lat=12.25", NULL, 0);
+	for (i = 0; i < 2; i++) {
+		fx_config(fx, "files", "creat", i ? "processes=2" : "processes=1");
+		for (r = 0; r < 3; r++)
+			fx_run(fx, false, RUN_OK, i ? "throughput=2.5e5" : "throughput=1.5e5",
+			       NULL, 0);
+	}
+	fx_config(fx, "broken", "command", "argv=y");
+	for (r = 0; r < 2; r++)
+		fx_run(fx, false, RUN_FAILED, NULL, NULL, 0);
+	fx_finish(fx);
+}
+
+static void test_missing_metrics(void **state)
+{
+	struct env *e = *state;
+	struct fixture fx;
+	struct analysis a;
+	struct analysis_opts ao;
+	struct plot_set set = { 0 };
+	struct plot_opts o = { .out_dir = e->dir, .png = true,
+			       .render = plot_have_gnuplot() };
+	size_t i, skipped = 0;
+
+	build_mixed(&fx);
+	analysis_opts_default(&ao);
+	assert_int_equal(analysis_run(&fx.d, &ao, &a), 0);
+	assert_int_equal(plot_experiment(&a, &o, &set), 0);
+	for (i = 0; i < set.n; i++) {
+		const struct plot_file *f = &set.files[i];
+		char *path, *text;
+
+		if (f->skipped) {
+			skipped++;
+			assert_null(strchr(f->skipped, '\n'));
+			continue;
+		}
+		assert_true(f->rendered == o.render);
+		path = xasprintf("%s/%s", e->dir, f->name);
+		text = slurp(path, NULL);
+		assert_null(strstr(text, "inf"));
+		assert_null(strstr(text, "nan"));
+		free(text);
+		free(path);
+		path = xasprintf("%s/%.*s.dat", e->dir, (int)strlen(f->name) - 3,
+				 f->name);
+		text = slurp(path, NULL);
+		assert_null(strstr(text, "inf"));
+		assert_null(strstr(text, "nan"));
+		free(text);
+		free(path);
+	}
+	/* mutex: lockdep-1 with its three panels; the 0/1000/10000 sweep on
+	 * evenly spaced categories. */
+	assert_string_equal(set.files[0].name, "lockdep-1.gp");
+	{
+		char *path = xasprintf("%s/lockdep-1.gp", e->dir);
+		char *gp = slurp(path, NULL);
+
+		assert_non_null(strstr(gp, "set multiplot layout 1,3"));
+		assert_non_null(strstr(gp, "set xtics ('0' 0, '1000' 1, '10000' 2)"));
+		assert_non_null(strstr(gp, "'lock hand-offs/s'"));
+		assert_non_null(strstr(gp, "'contended acquisitions (%)'"));
+		free(gp);
+		free(path);
+	}
+	/* cmd: nothing swept, no contention (2); files: no contention (1);
+	 * broken: no value at all (2). */
+	assert_int_equal(skipped, 5);
+	plot_set_release(&set);
+	analysis_release(&a);
+	fx_free(&fx);
+}
+
+/*
+ * Markdown: a backtick in a label or in the parameters cannot end its
+ * code span and open raw HTML (CommonMark 6.1: the span is fenced by more
+ * backticks than it holds); text cells escape markup; no NaN appears.
+ */
+static void test_markdown_escaping(void **state)
+{
+	struct fixture fx;
+	struct analysis a;
+	struct plot_set none = { 0 };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	fx_init(&fx, "md *name*");
+	free(fx.d.exp.label);
+	fx.d.exp.label = xstrdup("`<img src=x onerror=alert(1)>`");
+	fx_meta(&fx, "hostname", "h|<b>");
+	fx_config(&fx, "s", "noop", "threads=1 note=a`b<script>");
+	fx_run(&fx, false, RUN_OK, "throughput=10", NULL, 0);
+	fx_finish(&fx);
+	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	assert_int_equal(markdown_report(&a, &none, ".", f), 0);
+	fclose(f);
+	assert_non_null(strstr(out, "label `` `<img src=x onerror=alert(1)>` ``"));
+	assert_non_null(strstr(out, "``threads=1 note=a`b<script>``"));
+	assert_non_null(strstr(out, "# contend report: md \\*name\\*"));
+	assert_non_null(strstr(out, "| hostname | h\\|\\<b\\> |"));
+	assert_null(strstr(out, "nan"));
+	/* One value: no interval, never [nan, nan]. */
+	assert_null(strstr(out, "[nan"));
+	free(out);
+	analysis_release(&a);
+	fx_free(&fx);
+}
+
+/* compare --plot: a gain flagged misleading-throughput reads "suspect"
+ * in amber, not a green "faster" (main painted it green). */
+static void test_compare_suspect(void **state)
+{
+	struct env *e = *state;
+	struct compare_flag flag = { .name = "misleading-throughput",
+				     .side = "both", .message = (char *)"m" };
+	struct comparison cmp[2] = {
+		{ .section = "s", .nflags = 1, .flags = &flag },
+		{ .section = "t" },
+	};
+	struct compare_result r = { .metric = "throughput", .n = 2, .cmp = cmp };
+	struct plot_opts o = { .out_dir = e->dir, .png = true };
+	struct plot_set set = { 0 };
+	char *path = xasprintf("%s/compare.gp", e->dir), *gp;
+	size_t i;
+
+	r.opts.threshold_pct = 1;
+	r.opts.confidence = 0.95;
+	for (i = 0; i < 2; i++) {
+		cmp[i].st.verdict = VERDICT_FASTER;
+		cmp[i].st.change_pct = 15;
+		cmp[i].st.base.mean = 100;
+		cmp[i].st.cand.mean = 115;
+	}
+	assert_int_equal(plot_compare(&r, "a", "b", &o, &set), 0);
+	gp = slurp(path, NULL);
+	assert_non_null(strstr(gp, "set label 2 'faster (suspect)' at 1, graph 0.94 "
+				   "center font ',8' textcolor rgb '#b86e00'"));
+	assert_non_null(strstr(gp, "set label 4 'faster' at 2, graph 0.94 "
+				   "center font ',8' textcolor rgb '#007700'"));
+	assert_non_null(strstr(gp, "set label 1 '+15.0%'"));
+	free(gp);
+	free(path);
+	plot_set_release(&set);
 }
 
 int main(void)
@@ -250,6 +439,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_quoting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_missing_metrics, setup, teardown),
+		cmocka_unit_test(test_markdown_escaping),
+		cmocka_unit_test_setup_teardown(test_compare_suspect, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -111,8 +111,22 @@ static char *render(const struct analysis *a, enum report_format fmt,
 	return buf;
 }
 
-/* Compares with the golden file, or rewrites it under CONTEND_UPDATE_GOLDEN. */
-static void golden(enum report_format fmt, const char *file)
+static char *render_view(const struct analysis *a,
+			 const struct report_view *v, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	assert_non_null(f);
+	assert_int_equal(report_text_view(f, a, v), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* Compares with the golden file, or rewrites it under CONTEND_UPDATE_GOLDEN;
+ * view NULL: the format's plain output. */
+static void golden(enum report_format fmt, const struct report_view *view,
+		   const char *file)
 {
 	struct fixture fx;
 	struct analysis a;
@@ -121,7 +135,7 @@ static void golden(enum report_format fmt, const char *file)
 
 	build(&fx);
 	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
-	got = render(&a, fmt, &glen);
+	got = view ? render_view(&a, view, &glen) : render(&a, fmt, &glen);
 	snprintf(path, sizeof(path), GOLDEN_DIR "%s", file);
 	golden_check(path, got, glen);
 	free(got);
@@ -132,28 +146,39 @@ static void golden(enum report_format fmt, const char *file)
 static void test_golden_text(void **state)
 {
 	(void)state;
-	golden(REPORT_TEXT, "lockdep.txt");
+	golden(REPORT_TEXT, NULL, "lockdep.txt");
+}
+
+static void test_golden_verbose(void **state)
+{
+	static const struct report_view verbose = { .verbose = true };
+	static const struct report_view some = { .metrics = "throughput,handoff_rate" };
+
+	(void)state;
+	golden(REPORT_TEXT, &verbose, "lockdep-verbose.txt");
+	golden(REPORT_TEXT, &some, "lockdep-metrics.txt");
 }
 
 static void test_golden_json(void **state)
 {
 	(void)state;
-	golden(REPORT_JSON, "lockdep.json");
+	golden(REPORT_JSON, NULL, "lockdep.json");
 }
 
 static void test_golden_csv(void **state)
 {
 	(void)state;
-	golden(REPORT_CSV, "lockdep.csv");
+	golden(REPORT_CSV, NULL, "lockdep.csv");
 }
 
 /* Facts of the golden dataset the text must state, checked one by one. */
 static void test_text_states(void **state)
 {
+	static const struct report_view verbose = { .verbose = true };
 	struct fixture fx;
 	struct analysis a;
-	char *txt;
-	size_t len;
+	char *txt, *nl;
+	size_t len, lines = 0;
 
 	(void)state;
 	build(&fx);
@@ -164,36 +189,48 @@ static void test_text_states(void **state)
 				    "1 failed, 1 not run"));
 	assert_non_null(strstr(txt, "1 of 23 runs are missing"));
 	assert_non_null(strstr(txt, "Student-t 95% interval"));
-	assert_non_null(strstr(txt, "! misleading-throughput:"));
-	assert_non_null(strstr(txt, "! few-runs:"));
-	assert_non_null(strstr(txt, "harmonic mean"));
-	assert_non_null(strstr(txt, "outlier runs (kept): contention_rate seq 6 = 0.6"));
+	/* The summary row of each configuration, in 100 columns. */
+	assert_non_null(strstr(txt, " 1  mutex-delay   contended_delay_ns=0"));
+	/* half-width 67k: the mean to 10^3 */
+	assert_non_null(strstr(txt, "13.700M [13.633M, 13.767M]"));
+	assert_non_null(strstr(txt, "98k [85k, 116k] h"));
 	/* the configuration with higher throughput names its partner */
-	assert_non_null(strstr(txt, "misleading-throughput    1  config 2 (vs 1)"));
+	assert_non_null(strstr(txt, "! misleading-throughput, config 2 (vs 1):"));
+	assert_non_null(strstr(txt, "! few-runs, config 3:"));
+	/* why the failed run failed */
+	assert_non_null(strstr(txt, "- 1 x crashed: killed by signal 11 (seq 9)"));
+	/* the flags come before any per-metric table */
+	assert_null(strstr(txt, "outlier runs (kept)"));
+	for (nl = txt; (nl = strchr(nl, '\n')); nl++) {
+		const char *start = nl;
+
+		while (start > txt && start[-1] != '\n')
+			start--;
+		assert_true(nl - start <= 100);
+		lines++;
+	}
+	assert_non_null(strstr(txt, "host: cpu_model=Example CPU"));
+	free(txt);
+	txt = render_view(&a, &verbose, &len);
+	assert_non_null(strstr(txt, "harmonic mean"));
+	assert_non_null(strstr(txt, "outlier runs (kept): contention_rate seq 6 = 0.6000"));
+	/* A flag's message is printed once: in the summary. */
+	nl = strstr(txt, "only 4 measured runs");
+	assert_non_null(nl);
+	assert_null(strstr(nl + 1, "only 4 measured runs"));
 	free(txt);
 	analysis_release(&a);
 	fx_free(&fx);
 }
 
+/* analysis_fmt, which flags and levels use, is lib/numfmt's numfmt. */
 static void test_format_numbers(void **state)
 {
-	static const struct {
-		double v;
-		const char *want;
-	} cases[] = {
-		{ 13.7e6, "13.70M" }, { 1.76e6, "1.760M" }, { 132500, "132.5k" },
-		{ 999960, "1.000M" }, { 0.9987, "0.9987" }, { 1234, "1234" },
-		{ 9999, "9999" }, { 10000, "10.00k" }, { -2.5e7, "-25.00M" },
-		{ 0, "0" }, { 2.5e-6, "2.5e-06" }, { 3.2e9, "3.200G" },
-	};
 	char buf[32];
-	size_t i;
 
 	(void)state;
-	for (i = 0; i < ARRAY_SIZE(cases); i++)
-		assert_string_equal(analysis_fmt(buf, sizeof(buf), cases[i].v),
-				    cases[i].want);
-	assert_string_equal(analysis_fmt(buf, sizeof(buf), NAN), "-");
+	assert_string_equal(analysis_fmt(buf, sizeof(buf), 13.7e6), "13.70M");
+	assert_string_equal(analysis_fmt(buf, sizeof(buf), NAN), NUMFMT_MISSING);
 	assert_string_equal(analysis_fmt(buf, sizeof(buf), -INFINITY), "-inf");
 }
 
@@ -232,16 +269,58 @@ static void test_escaping(void **state)
 	fx_free(&fx);
 }
 
+/*
+ * Text for a terminal: an ESC, a newline or a CSI in a label, a section,
+ * a host name or a failed run's reason is printed escaped, never raw (a
+ * report on main passed them through).
+ */
+static void test_text_escaping(void **state)
+{
+	static const struct report_view verbose = { .verbose = true };
+	struct fixture fx;
+	struct analysis a;
+	char *out;
+	size_t len, i;
+
+	(void)state;
+	fx_init(&fx, "name\x1b]0;owned\x07");
+	free(fx.d.exp.label);
+	fx.d.exp.label = xstrdup("lab\x1b[2Jel");
+	fx_meta(&fx, "hostname", "host\nfake: line");
+	fx_config(&fx, "sec\x1b[31mred\xc2\x9b", "noop", "threads=1 runtime=1");
+	fx_run(&fx, false, RUN_OK, "throughput=1", NULL, 0);
+	fx_run(&fx, false, RUN_FAILED, NULL, NULL, 0);
+	fx.d.runs[fx.d.nruns - 1].error = xstrdup("exit 1; output ends:\n\x1b[1mboom");
+	fx_finish(&fx);
+	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
+	for (i = 0; i < 2; i++) {
+		out = i ? render_view(&a, &verbose, &len) : render(&a, REPORT_TEXT, &len);
+		assert_null(memchr(out, '\x1b', len));
+		assert_null(strstr(out, "\xc2\x9b"));
+		assert_null(strstr(out, "host\nfake"));
+		assert_null(strstr(out, "ends:\n"));
+		assert_non_null(strstr(out, "sec\\x1b[31mred\\u009b"));
+		assert_non_null(strstr(out, "lab\\x1b[2Jel"));
+		assert_non_null(strstr(out, "hostname=host\\nfake: line"));
+		assert_non_null(strstr(out, "ends:\\n\\x1b[1mboom"));
+		free(out);
+	}
+	analysis_release(&a);
+	fx_free(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_text),
+		cmocka_unit_test(test_golden_verbose),
 		cmocka_unit_test(test_golden_json),
 		cmocka_unit_test(test_golden_csv),
 		cmocka_unit_test(test_text_states),
 		cmocka_unit_test(test_format_numbers),
 		cmocka_unit_test(test_format_parse),
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_text_escaping),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

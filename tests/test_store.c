@@ -1179,13 +1179,30 @@ static void file_size_limit(void **state)
 
 static void default_path(void **state)
 {
+	char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+
 	(void)state;
 	assert_int_equal(setenv("CONTEND_DB", "/tmp/elsewhere.db", 1), 0);
 	assert_string_equal(store_default_path(), "/tmp/elsewhere.db");
+	assert_int_equal(setenv("XDG_DATA_HOME", "/x/data", 1), 0);
+	assert_int_equal(setenv("HOME", "/home/u", 1), 0);
+	/* an empty CONTEND_DB is ignored */
 	assert_int_equal(setenv("CONTEND_DB", "", 1), 0);
-	assert_string_equal(store_default_path(), STORE_DEFAULT_PATH);
+	assert_string_equal(store_default_path(), "/x/data/contend/contend.db");
 	assert_int_equal(unsetenv("CONTEND_DB"), 0);
-	assert_string_equal(store_default_path(), "db/contend.db");
+	assert_string_equal(store_default_path(), "/x/data/contend/contend.db");
+	/* a relative XDG_DATA_HOME is ignored, as the spec says */
+	assert_int_equal(setenv("XDG_DATA_HOME", "rel", 1), 0);
+	assert_string_equal(store_default_path(),
+			    "/home/u/.local/share/contend/contend.db");
+	assert_int_equal(unsetenv("XDG_DATA_HOME"), 0);
+	assert_string_equal(store_default_path(),
+			    "/home/u/.local/share/contend/contend.db");
+	assert_int_equal(unsetenv("HOME"), 0);
+	assert_string_equal(store_default_path(), STORE_DEFAULT_PATH);
+	if (home)
+		assert_int_equal(setenv("HOME", home, 1), 0);
+	free(home);
 }
 
 static void status_names(void **state)

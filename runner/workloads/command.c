@@ -446,12 +446,38 @@ fail:
 }
 
 /* env: every word NAME=VALUE. */
+/* An unquoted comma: env = T=1, T=2 reads as a sweep, and is not one. */
+static int env_comma(const char *text, char *err, size_t errlen)
+{
+	const char *p;
+	bool quoted = false;
+	int name;
+
+	for (p = text; *p && (quoted || *p != ','); p++) {
+		if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+			p++;
+		else if (*p == '"')
+			quoted = !quoted;
+	}
+	if (*p != ',')
+		return 0;
+	name = (int)strcspn(text, "= \t");
+	snprintf(err, errlen, "env: a comma in '%.40s': env is one value, never "
+			      "a sweep; to sweep %.*s, declare param.%.*s = 1, 2 "
+			      "and write env = %.*s={%.*s} (a comma that belongs "
+			      "to a value goes in double quotes)",
+		 text, name, text, name, text, name, text, name, text);
+	return -1;
+}
+
 static int env_check(const char *text, char *err, size_t errlen)
 {
 	char **v;
 	size_t n, i;
 	int ret = 0;
 
+	if (env_comma(text, err, errlen))
+		return -1;
 	if (command_split(text, &v, &n, err, errlen)) {
 		snprintf(err, errlen, "env: unterminated double quote");
 		return -1;
@@ -801,6 +827,22 @@ out:
 	return ret;
 }
 
+static const char *const command_templates[] = { "argv", "env", NULL };
+
+/* throughput when metric is given, else the first metric.NAME written. */
+static const char *command_primary(const struct wl_args *a,
+				   const char *const *keys, size_t nkeys)
+{
+	size_t i;
+
+	if (*str(a, P_METRIC))
+		return "throughput";
+	for (i = 0; i < nkeys; i++)
+		if (!strncmp(keys[i], "metric.", 7))
+			return keys[i] + 7;
+	return NULL;
+}
+
 const struct workload command_workload = {
 	.name = "command",
 	.summary = "runs an external benchmark (argv, no shell) and extracts "
@@ -819,5 +861,7 @@ const struct workload command_workload = {
 	.nparams = P_NPARAMS,
 	.flags = WL_OWN_DURATION,
 	.validate = command_validate,
+	.templates = command_templates,
+	.primary = command_primary,
 	.run = command_run,
 };

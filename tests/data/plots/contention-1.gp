@@ -13,10 +13,11 @@ set grid
 set key outside right top
 set border 3
 set tics nomirror
-set label 1 sprintf('Pearson r = %.3f (p = %.2g)   Spearman rho = %.3f (p = %.2g)   n = %d', -0.090332342355251866, 0.7488475309582836, 0.52735990140364819, 0.043364026585212143, 15) at graph 0, graph 1.03
-set tmargin 4
-set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
-set xlabel 'contention rate (contended / ops)'
+set label 1 sprintf("Pearson r = %.3f (p = %.2g)\nSpearman rho = %.3f (p = %.2g)\nn = %d runs", -0.090332342355251866, 0.7488475309582836, 0.52735990140364819, 0.043364026585212143, 15) at screen 0.98, screen 0.35 right
+set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
+set xrange [0:*]
+set xlabel 'contended acquisitions (% of acquisitions)'
+set format y '%.1s%c'
 set ylabel 'throughput (ops/s)'
 plot \
   'contention-1.dat' index 0 using 1:2 with points pt 7 ps 1.2 title 'mutex threads=1', \

@@ -13,9 +13,10 @@ set grid
 set key outside right top
 set border 3
 set tics nomirror
-set xrange [-0.5:0.5]
-set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
-set xlabel 'contention rate (contended / ops)'
+set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
+set xrange [0:*]
+set xlabel 'contended acquisitions (% of acquisitions)'
+set format y '%.1s%c'
 set ylabel 'throughput (ops/s)'
 plot \
   'contention-2.dat' index 0 using 1:2 with points pt 7 ps 1.2 title 'x`touch pwned-bq` ''"\ system("touch p...'

@@ -2,10 +2,10 @@
 # Re-render: gnuplot order.gp   or as SVG: gnuplot -e "fmt='svg'" order.gp
 if (!exists('fmt')) fmt = 'png'
 if (fmt eq 'svg') {
-    set terminal svg size 1000,600 dynamic noenhanced font 'sans,11' background rgb 'white'
+    set terminal svg size 1000,500 dynamic noenhanced font 'sans,11' background rgb 'white'
     set output 'order.svg'
 } else {
-    set terminal pngcairo size 1000,600 noenhanced font 'sans,10'
+    set terminal pngcairo size 1000,500 noenhanced font 'sans,10'
     set output 'order.png'
 }
 set title 'run order: plot-fixture — testhost, 6.1.0-test'
@@ -13,11 +13,22 @@ set grid
 set key outside right top
 set border 3
 set tics nomirror
+set multiplot layout 1,2 title 'run order: the metric of every ok run against its sequence number'
+unset title
 set xlabel 'run sequence number (order of execution)'
+set key below horizontal
+set title 'mutex: throughput'
 set ylabel 'throughput (ops/s)'
+set format y '%.1s%c'
 plot \
-  'order.dat' index 0 using 1:($3 > 0 ? 1/0 : $2) with linespoints pt 7 title 'mutex threads=1', \
-  'order.dat' index 1 using 1:($3 > 0 ? 1/0 : $2) with linespoints pt 7 title 'mutex threads=2', \
-  'order.dat' index 2 using 1:($3 > 0 ? 1/0 : $2) with linespoints pt 6 title '(!) mutex threads=4', \
+  'order.dat' index 0 using 1:($3 > 0 ? 1/0 : $2) with linespoints pt 7 title 'threads=1', \
+  'order.dat' index 1 using 1:($3 > 0 ? 1/0 : $2) with linespoints pt 7 title 'threads=2', \
+  'order.dat' index 2 using 1:($3 > 0 ? 1/0 : $2) with linespoints pt 6 title 'threads=4', \
+  for [i=0:2] 'order.dat' index i using 1:($3 > 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb 'black' title (i == 0 ? 'warm-up' : '')
+set title 'x`touch pwned-bq` ''"\ system("touch pwned-sys") @mac: throughput'
+set ylabel 'throughput (ops/s)'
+set format y '%g'
+plot \
   'order.dat' index 3 using 1:($3 > 0 ? 1/0 : $2) with linespoints pt 7 title 'x`touch pwned-bq` ''"\ system("touch p...', \
-  for [i=0:3] 'order.dat' index i using 1:($3 > 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb 'black' title (i == 0 ? 'warm-up' : '')
+  for [i=3:3] 'order.dat' index i using 1:($3 > 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb 'black' title (i == 3 ? 'warm-up' : '')
+unset multiplot

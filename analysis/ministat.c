@@ -1,0 +1,139 @@
+/*
+ * ministat.c - ministat's table and distribution plot (ministat.h); the
+ * numbers come from stats_summarize, so they are the ones compare uses.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/ministat.h"
+#include "analysis/stats.h"
+
+/* Out of memory is not a state this tool recovers from (as xmalloc). */
+static char *chars(size_t n)
+{
+	char *p = malloc(n + 1);
+
+	if (!p)
+		abort();
+	memset(p, ' ', n);
+	p[n] = '\0';
+	return p;
+}
+
+static const char symbols[MINISTAT_SETS] = { 'x', '+', '*', '%', '#', '@',
+					     'O' };
+
+int ministat_table(FILE *f, const struct ministat_set *s, size_t n)
+{
+	size_t i;
+
+	if (n > MINISTAT_SETS)
+		return -1;
+	for (i = 0; i < n; i++)
+		fprintf(f, "%c %s\n", symbols[i], s[i].name);
+	fprintf(f, "    %4s %13s %13s %13s %13s %13s\n", "N", "Min", "Max",
+		"Median", "Avg", "Stddev");
+	for (i = 0; i < n; i++) {
+		struct summary m;
+
+		if (stats_summarize(s[i].x, s[i].n, 0.95, &m) < 0)
+			return -1;
+		fprintf(f, "%c   %4zu %13.8g %13.8g %13.8g %13.8g %13.8g\n",
+			symbols[i], m.n, m.min, m.max, m.median, m.mean, m.sd);
+	}
+	return 0;
+}
+
+struct axis {
+	double lo, hi;
+	int width;
+};
+
+static int column(const struct axis *a, double v)
+{
+	double t = a->hi > a->lo ? (v - a->lo) / (a->hi - a->lo) : 0.5;
+	long c = lround(t * (a->width - 1));
+
+	return c < 0 ? 0 : c >= a->width ? a->width - 1 : (int)c;
+}
+
+static void rule(FILE *f, int width)
+{
+	fputc('+', f);
+	for (int i = 0; i < width; i++)
+		fputc('-', f);
+	fputs("+\n", f);
+}
+
+/* The values as symbols, stacked: row 0 is the bottom one. */
+static char *points(const struct ministat_set *s, size_t n,
+		    const struct axis *a, size_t *nrows)
+{
+	size_t total = 0, i, j, r;
+	char *grid;
+
+	for (i = 0; i < n; i++)
+		total += s[i].n;
+	grid = chars(total * (size_t)a->width);
+	*nrows = 0;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < s[i].n; j++) {
+			int c = column(a, s[i].x[j]);
+
+			for (r = 0; grid[r * (size_t)a->width + (size_t)c] != ' ';
+			     r++)
+				;
+			grid[r * (size_t)a->width + (size_t)c] = symbols[i];
+			if (r + 1 > *nrows)
+				*nrows = r + 1;
+		}
+	}
+	return grid;
+}
+
+/* |___M_A___|: mean +- sd, the median and the mean. */
+static void bar(FILE *f, const struct ministat_set *s, const struct axis *a)
+{
+	char *line = chars((size_t)a->width);
+	struct summary m;
+	int lo, hi, c;
+
+	if (stats_summarize(s->x, s->n, 0.95, &m) == 0) {
+		if (isfinite(m.sd) && m.sd > 0) {
+			lo = column(a, m.mean - m.sd);
+			hi = column(a, m.mean + m.sd);
+			for (c = lo; c <= hi; c++)
+				line[c] = '_';
+			line[lo] = line[hi] = '|';
+		}
+		line[column(a, m.median)] = 'M';
+		line[column(a, m.mean)] = 'A';
+	}
+	fprintf(f, "|%s|\n", line);
+	free(line);
+}
+
+int ministat_plot(FILE *f, const struct ministat_set *s, size_t n, int width)
+{
+	struct axis a = { INFINITY, -INFINITY, width };
+	size_t i, j, nrows;
+	char *grid;
+
+	if (n > MINISTAT_SETS || width < 10)
+		return -1;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < s[i].n; j++) {
+			a.lo = fmin(a.lo, s[i].x[j]);
+			a.hi = fmax(a.hi, s[i].x[j]);
+		}
+	grid = points(s, n, &a, &nrows);
+	rule(f, width);
+	for (i = nrows; i-- > 0;)
+		fprintf(f, "|%.*s|\n", width, grid + i * (size_t)width);
+	for (i = 0; i < n; i++)
+		bar(f, &s[i], &a);
+	rule(f, width);
+	free(grid);
+	return 0;
+}

@@ -1,0 +1,230 @@
+/*
+ * report_rows.c - what the summary of a report says about each
+ * configuration, once, for every face of the report (text, markdown,
+ * HTML): its row of the summary table, why its failed runs failed, and
+ * which host facts are shown.  Numbers are formatted by lib/numfmt.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/report.h"
+#include "lib/numfmt.h"
+#include "runner/util.h"
+
+const char *report_param(const struct ds_config *c, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < c->nparams; i++)
+		if (!strcmp(c->params[i].key, key))
+			return c->params[i].value;
+	return NULL;
+}
+
+/* Does key take another value (or none) in some configuration of c's
+ * section? */
+static bool varies(const struct dataset *d, size_t c, const char *key)
+{
+	const char *v = report_param(&d->configs[c], key);
+	size_t k;
+
+	for (k = 0; k < d->nconfigs; k++) {
+		const char *w;
+
+		if (k == c || strcmp(d->configs[k].section, d->configs[c].section))
+			continue;
+		w = report_param(&d->configs[k], key);
+		if (!w || strcmp(v, w))
+			return true;
+	}
+	return false;
+}
+
+/* A user parameter (param.NAME): argv, env, prepare and cleanup that vary
+ * with it only repeat its value, substituted. */
+static bool user_param(const char *key)
+{
+	return !strncmp(key, "param.", 6);
+}
+
+char *report_varying(const struct dataset *d, size_t c)
+{
+	const struct ds_config *cf = &d->configs[c];
+	char *s = xstrdup(""), *t;
+	bool users = false;
+	size_t i;
+
+	for (i = 0; i < cf->nparams; i++)
+		users |= user_param(cf->params[i].key) &&
+			 varies(d, c, cf->params[i].key);
+	for (i = 0; i < cf->nparams; i++) {
+		if ((users && !user_param(cf->params[i].key)) ||
+		    !varies(d, c, cf->params[i].key))
+			continue;
+		t = xasprintf("%s%s%s=%s", s, *s ? " " : "", cf->params[i].key,
+			      cf->params[i].value);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+bool report_non_normal(const struct analysis *a, const struct metric_summary *ms)
+{
+	return ms->s.n >= 8 && ms->s.k2_p < a->opts.alpha;
+}
+
+/* A metric's mean as a number of sig digits, or "" when not measured. */
+static void mean_of(const struct analysis *a, size_t c, const char *name,
+		    double scale, const char *unit, char *buf, size_t len)
+{
+	const struct metric_summary *ms = analysis_metric(a, c, name);
+	char v[NUMFMT_LEN];
+
+	buf[0] = '\0';
+	if (ms && ms->s.n && !isnan(ms->s.mean))
+		snprintf(buf, len, "%s%s", numfmt_sig(v, sizeof(v),
+						      scale * ms->s.mean, 3), unit);
+}
+
+static void row_primary(const struct analysis *a, struct report_row *r)
+{
+	const struct config_analysis *ca = &a->configs[r->config];
+	const struct metric_summary *ms;
+	char cv[NUMFMT_LEN];
+
+	if (ca->primary < 0 || !ca->metrics[ca->primary].s.n)
+		return;
+	ms = r->primary = &ca->metrics[ca->primary];
+	r->metric = a->d->metrics[ca->primary];
+	if (report_non_normal(a, ms)) {
+		r->mark = 'm';
+		numfmt_ci(r->value, sizeof(r->value), ms->s.median,
+			  ms->s.median_ci_low, ms->s.median_ci_high);
+	} else {
+		r->mark = ms->harmonic ? 'h' : ' ';
+		numfmt_ci(r->value, sizeof(r->value), ms->s.mean, ms->s.ci_low,
+			  ms->s.ci_high);
+	}
+	if (!isnan(ms->s.cv))
+		snprintf(r->cv, sizeof(r->cv), "%s%%",
+			 numfmt_sig(cv, sizeof(cv), 100 * ms->s.cv, 2));
+}
+
+/* "noisy,few-runs": the flag names of configuration c. */
+static char *row_flags(const struct config_analysis *ca)
+{
+	char *s = xstrdup(""), *t;
+	size_t i;
+
+	for (i = 0; i < ca->nflags; i++) {
+		t = xasprintf("%s%s%s", s, *s ? "," : "", ca->flags[i].name);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+size_t report_rows(const struct analysis *a, struct report_row **out)
+{
+	struct report_row *rows = xcalloc(a->nconfigs ? a->nconfigs : 1,
+					  sizeof(*rows));
+	size_t c;
+
+	for (c = 0; c < a->nconfigs; c++) {
+		const struct config_analysis *ca = &a->configs[c];
+		const struct ds_config *cf = &a->d->configs[c];
+		struct report_row *r = &rows[c];
+		size_t k;
+
+		r->config = c;
+		r->varies = report_varying(a->d, c);
+		row_primary(a, r);
+		mean_of(a, c, "contention_rate", 100, "%", r->contended,
+			sizeof(r->contended));
+		mean_of(a, c, "handoff_rate", 1, "", r->handoffs,
+			sizeof(r->handoffs));
+		r->flags = row_flags(ca);
+		r->runs = cf->nruns;
+		r->failed = ca->failed;
+		for (k = cf->run0; k < cf->run0 + cf->nruns && !r->first_error; k++)
+			if (report_run_failed(&a->d->runs[k]))
+				r->first_error = report_run_reason(&a->d->runs[k]);
+	}
+	*out = rows;
+	return a->nconfigs;
+}
+
+void report_rows_free(struct report_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(rows[i].varies);
+		free(rows[i].flags);
+		free(rows[i].first_error);
+	}
+	free(rows);
+}
+
+bool report_run_failed(const struct ds_run *r)
+{
+	return r->status != RUN_OK && r->status != RUN_PLANNED &&
+	       r->status != RUN_INTERRUPTED;
+}
+
+char *report_run_reason(const struct ds_run *r)
+{
+	return xasprintf("%s%s%s", run_status_names[r->status],
+			 r->error && *r->error ? ": " : "",
+			 r->error ? r->error : "");
+}
+
+size_t report_failures(const struct dataset *d, size_t c,
+		       struct report_failure **out)
+{
+	const struct ds_config *cf = &d->configs[c];
+	struct report_failure *f = NULL;
+	size_t n = 0, r, i;
+
+	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
+		char *why;
+
+		if (!report_run_failed(&d->runs[r]))
+			continue;
+		why = report_run_reason(&d->runs[r]);
+		for (i = 0; i < n && strcmp(f[i].reason, why); i++)
+			;
+		if (i == n) {
+			f = xrealloc(f, (n + 1) * sizeof(*f));
+			memset(&f[n], 0, sizeof(f[n]));
+			f[n++].reason = why;
+		} else {
+			free(why);
+		}
+		if (f[i].count < REPORT_FAILURE_SEQS)
+			f[i].seq[f[i].count] = d->runs[r].seq;
+		f[i].count++;
+	}
+	*out = f;
+	return n;
+}
+
+void report_failures_free(struct report_failure *f, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(f[i].reason);
+	free(f);
+}
+
+bool report_host_key(const struct experiment_row *e, const char *key)
+{
+	/* What a section is judged by is shown with its configurations;
+	 * loadavg is load_start under its old name. */
+	if (!strcmp(key, "loadavg"))
+		return !experiment_meta(e, "load_start");
+	return strncmp(key, "primary.", 8) && strncmp(key, "direction.", 10);
+}

@@ -1,0 +1,270 @@
+/*
+ * select.c - the selector grammar (select.h) and its resolution against a
+ * store.  Knows nothing of analysis: a filter compares stored parameter
+ * text, numerically when both sides are numbers.
+ */
+#include "db/select.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define NEWEST "~newest"
+
+/* Out of memory is not a state this tool recovers from (as xmalloc). */
+static void *alloc(size_t n)
+{
+	void *p = calloc(1, n ? n : 1);
+
+	if (!p)
+		abort();
+	return p;
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+	char *p = alloc(n + 1);
+
+	memcpy(p, s, n);
+	return p;
+}
+
+static bool key_ok(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '.')
+			return false;
+	return n > 0;
+}
+
+/* The '@' that starts the filters: the last with a '=' after it. */
+static const char *filters_at(const char *text)
+{
+	const char *p, *at = NULL;
+
+	for (p = strchr(text, '@'); p; p = strchr(p + 1, '@'))
+		if (strchr(p + 1, '='))
+			at = p;
+	return at;
+}
+
+/* KEY=VALUE[,KEY=VALUE...] into sel->filters. */
+static int parse_filters(const char *text, const char *s,
+			 struct selector *sel, char *err, size_t errlen)
+{
+	size_t cap = 1;
+	const char *p;
+
+	for (p = s; *p; p++)
+		cap += *p == ',';
+	sel->filters = alloc(cap * sizeof(*sel->filters));
+	for (;;) {
+		size_t len = strcspn(s, ","), klen = strcspn(s, "=");
+
+		if (klen >= len || !key_ok(s, klen) || klen + 1 == len) {
+			snprintf(err, errlen, "selector '%s': '%.*s' is not "
+					      "KEY=VALUE (write SELECTOR@KEY="
+					      "VALUE[,KEY=VALUE...])",
+				 text, (int)len, s);
+			return -1;
+		}
+		sel->filters[sel->nfilters].key = dup_n(s, klen);
+		sel->filters[sel->nfilters++].value =
+			dup_n(s + klen + 1, len - klen - 1);
+		if (!s[len])
+			return 0;
+		s += len + 1;
+	}
+}
+
+int select_parse(const char *text, struct selector *sel, char *err,
+		 size_t errlen)
+{
+	const char *at = filters_at(text);
+	size_t len = at ? (size_t)(at - text) : strlen(text);
+	const size_t nl = strlen(NEWEST);
+
+	memset(sel, 0, sizeof(*sel));
+	if (at && parse_filters(text, at + 1, sel, err, errlen)) {
+		select_release(sel);
+		return -1;
+	}
+	if (len >= nl && !memcmp(text + len - nl, NEWEST, nl)) {
+		sel->newest = true;
+		len -= nl;
+	}
+	sel->head = dup_n(text, len);
+	return 0;
+}
+
+void select_release(struct selector *sel)
+{
+	size_t i;
+
+	for (i = 0; i < sel->nfilters; i++) {
+		free(sel->filters[i].key);
+		free(sel->filters[i].value);
+	}
+	free(sel->filters);
+	free(sel->head);
+	free(sel->db);
+	free(sel->what);
+	memset(sel, 0, sizeof(*sel));
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+/* sel->db and sel->what from sel->head. */
+static void locate(struct selector *sel, const char *default_db)
+{
+	const char *h = sel->head, *p;
+
+	if (*h && is_file(h)) {
+		sel->db = dup_n(h, strlen(h));
+		return;
+	}
+	for (p = strchr(h, ':'); p; p = strchr(p + 1, ':')) {
+		char *prefix = dup_n(h, (size_t)(p - h));
+
+		if (is_file(prefix)) {
+			sel->db = prefix;
+			sel->what = p[1] ? dup_n(p + 1, strlen(p + 1)) : NULL;
+			return;
+		}
+		free(prefix);
+	}
+	sel->db = dup_n(default_db, strlen(default_db));
+	sel->what = *h ? dup_n(h, strlen(h)) : NULL;
+}
+
+int select_open(const char *text, const char *default_db,
+		struct selector *sel, struct store **s, int64_t **ids,
+		size_t *n, char *err, size_t errlen)
+{
+	const int usage = store_exit_status(STORE_BAD_FILE);
+	int k;
+
+	*s = NULL;
+	*ids = NULL;
+	err[0] = '\0';
+	if (select_parse(text ? text : "", sel, err, errlen))
+		return usage;
+	locate(sel, default_db);
+	k = store_open(sel->db, STORE_RDONLY, s);
+	if (k)
+		return store_exit_status(k);
+	k = store_experiment_find(*s, sel->what, ids);
+	if (k <= 0) {
+		if (!k)
+			snprintf(err, errlen, "%s: no experiment %s'%s' (give an "
+					      "id, uuid, name or label)",
+				 sel->db, sel->what ? "" : "at all ",
+				 sel->what ? sel->what : "");
+		store_close(*s);
+		*s = NULL;
+		free(*ids);
+		*ids = NULL;
+		return k ? store_exit_status(-1) : usage;
+	}
+	if (sel->newest && k > 1) {
+		(*ids)[0] = (*ids)[k - 1];
+		k = 1;
+	}
+	*n = (size_t)k;
+	return 0;
+}
+
+/* Equal as text, or as numbers that both parse whole. */
+static bool same_value(const char *a, const char *b)
+{
+	char *ea, *eb;
+	double x, y;
+
+	if (!strcmp(a, b))
+		return true;
+	x = strtod(a, &ea);
+	y = strtod(b, &eb);
+	return ea != a && eb != b && !*ea && !*eb && !isnan(x) &&
+	       !(x < y) && !(x > y);
+}
+
+static const char *param_of(const struct ds_config *c, const char *key)
+{
+	size_t i;
+
+	if (!strcmp(key, "section"))
+		return c->section;
+	if (!strcmp(key, "workload"))
+		return c->workload;
+	for (i = 0; i < c->nparams; i++)
+		if (!strcmp(c->params[i].key, key))
+			return c->params[i].value;
+	return NULL;
+}
+
+bool select_keeps(const struct selector *sel, const struct ds_config *c)
+{
+	size_t i;
+
+	for (i = 0; i < sel->nfilters; i++) {
+		const char *v = param_of(c, sel->filters[i].key);
+
+		if (!v || !same_value(v, sel->filters[i].value))
+			return false;
+	}
+	return true;
+}
+
+size_t select_filter_dataset(const struct selector *sel, struct dataset *d)
+{
+	struct ds_config *configs;
+	struct ds_run *runs;
+	double *values;
+	size_t c, r, nc = 0, nr = 0;
+
+	if (!sel->nfilters)
+		return d->nconfigs;
+	configs = alloc((d->nconfigs + 1) * sizeof(*configs));
+	runs = alloc((d->nruns + 1) * sizeof(*runs));
+	values = alloc((d->nruns * d->nmetrics + 1) * sizeof(*values));
+	for (c = 0; c < d->nconfigs; c++) {
+		struct ds_config *dc = &d->configs[c];
+
+		if (!select_keeps(sel, dc)) {
+			ds_config_release(dc);
+			for (r = dc->run0; r < dc->run0 + dc->nruns; r++)
+				free(d->runs[r].error);
+			continue;
+		}
+		/* thread_ops stays whole: the runs' slices still point in it */
+		for (r = dc->run0; r < dc->run0 + dc->nruns; r++) {
+			runs[nr] = d->runs[r];
+			runs[nr].config = nc;
+			memcpy(values + nr * d->nmetrics,
+			       d->values + r * d->nmetrics,
+			       d->nmetrics * sizeof(*values));
+			nr++;
+		}
+		configs[nc] = *dc;
+		configs[nc++].run0 = nr - dc->nruns;
+	}
+	free(d->configs);
+	free(d->runs);
+	free(d->values);
+	d->configs = configs;
+	d->nconfigs = nc;
+	d->runs = runs;
+	d->nruns = nr;
+	d->values = values;
+	return nc;
+}

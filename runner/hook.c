@@ -1,0 +1,108 @@
+/*
+ * hook.c - prepare and cleanup: one child through spawn.c, judged by its
+ * exit status alone (its output is not a run's protocol).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner/hook.h"
+#include "runner/spawn.h"
+#include "runner/util.h"
+#include "runner/workloads/workloads.h"
+
+/* The child's fate in words; HOOK_OK with why empty when it exited 0. */
+static enum hook_fate judge(const char *what, const struct child *c,
+			    char *why, size_t whylen)
+{
+	char sig[32];
+	int n = 0;
+
+	why[0] = '\0';
+	if (c->killed == KILL_CANCEL) {
+		snprintf(why, whylen, "%s: interrupted", what);
+		return HOOK_INTERRUPTED;
+	}
+	if (c->killed == KILL_TIMEOUT)
+		n = snprintf(why, whylen, "%s: timed out after %gs", what,
+			     c->timeout_s);
+	else if (c->killed == KILL_OVERFLOW)
+		n = snprintf(why, whylen, "%s: output longer than %zu bytes",
+			     what, c->out_max);
+	else if (WIFSIGNALED(c->wstatus))
+		n = snprintf(why, whylen, "%s: killed by %s", what,
+			     spawn_signame(WTERMSIG(c->wstatus), sig,
+					   sizeof(sig)));
+	else if (WEXITSTATUS(c->wstatus))
+		n = snprintf(why, whylen, "%s: exit status %d", what,
+			     WEXITSTATUS(c->wstatus));
+	else
+		return HOOK_OK;
+	if (c->errlen && n > 0 && (size_t)n < whylen) {
+		size_t len = strlen(c->err);
+
+		while (len && (c->err[len - 1] == '\n' || c->err[len - 1] == ' '))
+			len--;
+		snprintf(why + n, whylen - (size_t)n, "; stderr ends: %.*s",
+			 (int)len, c->err);
+	}
+	return HOOK_FAILED;
+}
+
+/* cmd as execvp would find it (spawn execs a path): malloc'd, or NULL. */
+static char *path_of(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p, *colon;
+
+	if (strchr(cmd, '/'))
+		return access(cmd, X_OK) ? NULL : xstrdup(cmd);
+	for (p = path ? path : "/usr/bin:/bin"; *p; p = colon + 1) {
+		char *full;
+
+		colon = strchrnul(p, ':');
+		full = xasprintf("%.*s/%s", (int)(colon - p), colon > p ? p : ".",
+				 cmd);
+		if (!access(full, X_OK))
+			return full;
+		free(full);
+		if (!*colon)
+			break;
+	}
+	return NULL;
+}
+
+enum hook_fate hook_run(const char *what, const char *text, double timeout_s,
+			int cancel_fd, char *why, size_t whylen)
+{
+	enum hook_fate fate = HOOK_FAILED;
+	struct child c;
+	char **argv = NULL, err[128], *exe = NULL;
+	size_t n = 0;
+
+	if (command_split(text, &argv, &n, err, sizeof(err))) {
+		snprintf(why, whylen, "%s: %s", what, err);
+		return HOOK_FAILED;
+	}
+	if (!n || !(exe = path_of(argv[0]))) {
+		snprintf(why, whylen, "%s: %s%s", what, n ? argv[0] : "",
+			 n ? " is not installed (not found on PATH)"
+			   : "empty command");
+		goto out;
+	}
+	child_init(&c);
+	c.path = exe;
+	c.argv = argv;
+	c.timeout_s = timeout_s;
+	c.cancel_fd = cancel_fd;
+	if (spawn_run(&c))
+		snprintf(why, whylen, "%s: could not start %s", what, exe);
+	else
+		fate = judge(what, &c, why, whylen);
+	child_release(&c);
+out:
+	free(exe);
+	command_argv_free(argv);
+	return fate;
+}

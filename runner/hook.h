@@ -1,0 +1,25 @@
+/*
+ * hook.h - a section's prepare and cleanup commands: argv run by the
+ * runner before and after each run, outside its measured window (the run
+ * has not started, or has been reaped), each under its own timeout.
+ */
+#ifndef CONTEND_HOOK_H
+#define CONTEND_HOOK_H
+
+#include <stddef.h>
+
+/* How a hook ended. */
+enum hook_fate { HOOK_OK, HOOK_FAILED, HOOK_INTERRUPTED };
+
+/*
+ * Runs text (split as command's argv is: blanks separate, "double quotes"
+ * group; no shell) with the runner's environment, stdin from /dev/null,
+ * killed after timeout_s or when cancel_fd (-1: none) becomes readable.
+ * HOOK_OK when it exited 0; otherwise why is filled ("prepare: exit
+ * status 1; stderr: ..."), what naming the hook.  Returns HOOK_FAILED
+ * too when it could not be started (the reason printed and in why).
+ */
+enum hook_fate hook_run(const char *what, const char *text, double timeout_s,
+			int cancel_fd, char *why, size_t whylen);
+
+#endif

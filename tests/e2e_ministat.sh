@@ -1,0 +1,61 @@
+#!/bin/sh
+# e2e_ministat.sh - compare as ministat is used: any number of candidates
+# against one baseline, a side on standard input ("-"), ministat's table
+# (N, Min, Max, Median, Avg, Stddev; figures worked by hand below) and
+# with --ascii its distribution plot; the exit status is the worst of the
+# comparisons; bad forms exit 2.
+NAME=e2e_ministat
+. "$(dirname "$0")/lib.sh"
+
+printf '1\n2\n3\n4\n' > "$tmp/a"          # mean 2.5, median 2.5, sd sqrt(5/3)
+printf '10\n11\n12\n13\n14\n' > "$tmp/b"  # mean 12, sd sqrt(2.5)
+printf '1\n2\n3\n4\n5\n6\n7\n' > "$tmp/c"
+"$CONTEND" compare "$tmp/a" "$tmp/b" "$tmp/c" > "$tmp/out" 2>&1 ||
+	fail "compare of three files exited $?"
+expect "table header" "       N           Min           Max        Median           Avg        Stddev" \
+	"$(sed -n 4p "$tmp/out")"
+expect "row of a" "x      4             1             4           2.5           2.5     1.2909944" \
+	"$(sed -n 5p "$tmp/out")"
+expect "row of b" "+      5            10            14            12            12     1.5811388" \
+	"$(sed -n 6p "$tmp/out")"
+expect "legend" "* $tmp/c" "$(sed -n 3p "$tmp/out")"
+expect "two comparisons" 2 "$(grep -c '^Verdict:' "$tmp/out")"
+grep -q "^======== candidate 2 of 2: $tmp/c$" "$tmp/out" || fail "no heading for the second candidate"
+
+"$CONTEND" compare "$tmp/a" "$tmp/b" --ascii > "$tmp/plot" 2>&1 || fail "--ascii exited $?"
+frame=$(grep -c '^+--------------------------------------------------------------------------+$' "$tmp/plot")
+expect "the plot's frame" 2 "$frame"
+expect "every value drawn" "4 5" "$(sed -n '/^+--/,/^+--/p' "$tmp/plot" | tr -cd 'x' | wc -c) $(sed -n '/^+--/,/^+--/p' "$tmp/plot" | grep -v '^+' | tr -cd '+' | wc -c)"
+# the lowest value of a at the left edge, the highest of b at the right
+grep -q '^|x' "$tmp/plot" || fail "the smallest value is not at the left edge"
+grep -q '+|$' "$tmp/plot" || fail "the largest value is not at the right edge"
+expect "a bar per sample, A at its mean" 2 "$(grep -c '^|.*A.*|$' "$tmp/plot" | tr -d ' ')"
+
+# standard input
+cat "$tmp/b" | "$CONTEND" compare "$tmp/a" - > "$tmp/in" 2>&1 || fail "stdin side exited $?"
+expect "stdin side" "+      5            10            14            12            12     1.5811388" \
+	"$(sed -n 5p "$tmp/in")"
+grep -q '^values .* faster' "$tmp/in" || fail "stdin comparison has no verdict"
+
+# the worst status wins: the second candidate is the regression
+"$CONTEND" compare "$tmp/b" "$tmp/b" "$tmp/a" --fail-on-regression 5 > /dev/null 2>&1
+expect "regression in a later candidate" 3 $?
+"$CONTEND" compare "$tmp/a" "$tmp/b" "$tmp/c" --format json > "$tmp/j" 2>&1 || fail "json"
+if command -v python3 > /dev/null 2>&1; then
+	expect "json: an array of two" 2 "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$tmp/j")"
+fi
+
+if command -v gnuplot > /dev/null 2>&1; then
+	"$CONTEND" compare "$tmp/a" "$tmp/b" "$tmp/c" --plot "$tmp/pl" > /dev/null 2>&1 ||
+		fail "--plot with two candidates"
+	[ -s "$tmp/pl/1/compare.png" ] && [ -s "$tmp/pl/2/compare.png" ] ||
+		fail "--plot DIR with several candidates: no DIR/1 and DIR/2"
+fi
+
+expect_status 2 compare - - < "$tmp/a"
+expect_status 2 compare "$tmp/a"
+printf 'x\n' | "$CONTEND" compare "$tmp/a" - > /dev/null 2> "$tmp/err"
+expect "bad stdin status" 2 $?
+grep -q '(standard input):1:' "$tmp/err" || fail "bad stdin message: $(cat "$tmp/err")"
+
+[ "$fails" -eq 0 ] && echo "$NAME: several candidates, standard input, ministat's table and plot"

@@ -1,0 +1,111 @@
+#!/bin/sh
+# e2e_select.sh - one selector grammar in report, export and plot:
+# a label selects every experiment with it (report groups them as
+# invocations), LABEL~newest and DB:ID pick one, SELECTOR@KEY=VALUE keeps
+# the matching configurations; a malformed selector, a filter nothing
+# matches and an unknown label are bad input (exit status 2).
+NAME=e2e_select
+. "$(dirname "$0")/lib.sh"
+db=$tmp/s.db
+
+cat > "$tmp/s.ini" <<'EOF2'
+[experiment]
+name        = sel
+repetitions = 2
+warmup      = 0
+seed        = 5
+
+[workload w]
+type    = noop
+threads = 1, 2
+spin    = 10, 20
+runtime = 10ms
+EOF2
+for label in L L other; do
+	"$CONTEND" run "$tmp/s.ini" --db "$db" --label $label --quiet > /dev/null 2>&1 ||
+		die "run $label failed"
+done
+# rows of one experiment: 4 configurations x 2 runs x its metrics
+per=$("$CONTEND" export --db "$db" 3 | tail -n +2 | wc -l)
+[ "$per" -gt 0 ] || die "export of one experiment is empty"
+rows() { "$CONTEND" export --db "$db" "$@" | tail -n +2 | wc -l; }
+expect "a label: all its experiments" $((2 * per)) "$(rows L)"
+expect "LABEL~newest: one" "$per" "$(rows L~newest)"
+expect "LABEL~newest is the newest" 2 "$("$CONTEND" export --db "$db" L~newest |
+	tail -n +2 | cut -d, -f1 | sort -u)"
+expect "DB:ID" "$per" "$(rows "$db:1")"
+expect "@threads=2 halves" "$per" "$(rows L@threads=2)"
+expect "@threads=2,spin=20 on the newest" $((per / 4)) "$(rows 'L~newest@threads=2,spin=20')"
+expect "@section=w keeps all" $((2 * per)) "$(rows L@section=w)"
+expect "only threads=2 left" "threads=2" "$("$CONTEND" export --db "$db" L@threads=2 |
+	tail -n +2 | cut -d, -f8 | cut -d' ' -f1 | sort -u)"
+
+"$CONTEND" report --db "$db" L > "$tmp/r" 2>&1 || fail "report L failed"
+grep -q '== level sel / L: 2 invocations ==' "$tmp/r" ||
+	fail "report of a label does not group its invocations: $(head -3 "$tmp/r")"
+"$CONTEND" report --db "$db" 'L~newest@threads=2' --format json > "$tmp/r.json" 2>&1 ||
+	fail "report with a filter failed"
+expect "report's configurations after the filter" 2 \
+	"$(grep -c '"threads": "2"' "$tmp/r.json")"
+grep -q '"threads": "1"' "$tmp/r.json" && fail "the filter kept threads=1"
+
+"$CONTEND" plot --db "$db" 'L~newest@spin=10' --out "$tmp/plots" > "$tmp/p" 2>&1 ||
+	fail "plot with a filter failed: $(cat "$tmp/p")"
+"$CONTEND" plot --db "$db" L --out "$tmp/both" > "$tmp/p" 2>&1 ||
+	fail "plot of a label failed: $(cat "$tmp/p")"
+[ -d "$tmp/both/sel-1" ] && [ -d "$tmp/both/sel-2" ] ||
+	fail "plot of a label did not plot each invocation"
+
+bad() {
+	"$CONTEND" "$@" --db "$db" > /dev/null 2> "$tmp/err"
+	expect "status of '$*'" 2 $?
+}
+for cmd in report export plot; do
+	bad $cmd 'L@threads='
+	grep -q "'threads=' is not KEY=VALUE" "$tmp/err" || fail "$cmd: $(cat "$tmp/err")"
+	bad $cmd 'L~newest@nosuch=1'
+	grep -q "has nosuch=1" "$tmp/err" || fail "$cmd: $(cat "$tmp/err")"
+	bad $cmd nolabel
+	grep -q "no experiment 'nolabel'" "$tmp/err" || fail "$cmd: $(cat "$tmp/err")"
+done
+bad report 'L@threads=2'
+grep -q "names several experiments" "$tmp/err" || fail "report: $(cat "$tmp/err")"
+
+# compare: sides that differ in one parameter match on the rest
+"$CONTEND" compare --db "$db" 'L~newest@spin=10' 'L~newest@spin=20' > "$tmp/c" 2>&1 ||
+	fail "compare across spin failed: $(cat "$tmp/c")"
+expect "one comparison per remaining configuration" 2 "$(grep -c '^== noop \[w\] threads=[12] fault=none jitter=0 runtime=0.01$' "$tmp/c")"
+grep -q 'not compared)$' "$tmp/c" && ! grep -q '0 not compared)$' "$tmp/c" &&
+	fail "compare across spin left configurations unmatched"
+# a parameter only one side filters still matches as a parameter
+"$CONTEND" compare --db "$db" 'L~newest@threads=2' 'other' > "$tmp/c" 2>&1 ||
+	fail "one-sided filter failed: $(cat "$tmp/c")"
+expect "one-sided filter: threads=2 matched, threads=1 unmatched" "2 2" \
+	"$(grep -c '^== noop \[w\] threads=2 spin=' "$tmp/c") $(grep -c 'candidate: noop \[w\] threads=1' "$tmp/c")"
+# quoted values in the identity (a command's argv) survive the match
+cat > "$tmp/cmd.ini" <<'EOF2'
+[experiment]
+name        = cmd
+repetitions = 3
+warmup      = 0
+seed        = 1
+
+[workload c]
+type = command
+param.n = 1, 2
+param.word = alpha, beta
+argv = sh -c "echo v {n}.{word}; echo w 3"
+metric.w = ^w ([0-9]+)$
+direction = higher
+EOF2
+"$CONTEND" run "$tmp/cmd.ini" --db "$tmp/cmd.db" --quiet > /dev/null 2>&1 || fail "command run"
+"$CONTEND" compare --db "$tmp/cmd.db" 'cmd@param.n=1' 'cmd@param.n=2' --format json > "$tmp/c.json" 2>&1 ||
+	fail "compare across param.n failed: $(cat "$tmp/c.json")"
+expect "compare across param.n: the primary (top and per comparison), one per param.word" "3 2" \
+	"$(grep -c '"metric": "w"' "$tmp/c.json") $(grep -c '"config": "argv=' "$tmp/c.json")"
+grep -q 'param.n=' "$tmp/c.json" && grep '"config"' "$tmp/c.json" | grep -q 'param.n=' &&
+	fail "the changed parameter is still in the matched identity"
+expect_status 2 compare --db "$db" 'L~newest@spin=10' 'L~newest@nosuch=3'
+expect_status 2 compare --db "$db" 'L@spin=' 'L'
+
+[ "$fails" -eq 0 ] && echo "$NAME: labels, ~newest, DB:ID and @KEY=VALUE select alike in report, export and plot"
