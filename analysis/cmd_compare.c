@@ -282,15 +282,20 @@ static bool is_file(const char *path)
 	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
 }
 
-/* SQLite files begin with this 16-byte header string. */
+/*
+ * SQLite files begin with this 16-byte header string.  Only a regular
+ * file is looked into: reading a FIFO would wait for a writer, or take
+ * the first bytes of the numbers sent through it.
+ */
 static bool is_sqlite(const char *path)
 {
 	static const char magic[16] = "SQLite format 3";
 	char head[16];
-	FILE *f = fopen(path, "rb");
+	struct stat st;
+	FILE *f;
 	bool yes;
 
-	if (!f)
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || !(f = fopen(path, "rb")))
 		return false;
 	yes = fread(head, 1, sizeof(head), f) == sizeof(head) &&
 	      !memcmp(head, magic, sizeof(magic));

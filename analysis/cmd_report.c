@@ -5,6 +5,7 @@
  * opens the store read-only, loads the experiment in one call, analyses it
  * and prints it.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "analysis/levels.h"
 #include "analysis/report.h"
+#include "lib/safefile.h"
 #include "plots/plot.h"
 #include "db/select.h"
 #include "db/store.h"
@@ -242,12 +244,12 @@ static int write_bundle(const struct analysis *a, const char *dir, bool html)
 	/* Without gnuplot the report still comes, without its pictures. */
 	if (html) {
 		ret |= html_report(a, &set, dir, path);
-	} else if ((f = fopen(path, "w"))) {
+	} else if ((f = safefile_open(path))) {
 		ret |= markdown_report(a, &set, ".", f);
 		if (fclose(f))
-			ret = error("%s: write error", path);
+			ret = error("%s: %s", path, strerror(errno));
 	} else {
-		ret = error("cannot write %s", path);
+		ret = error("cannot write %s: %s", path, strerror(errno));
 	}
 	if (!ret)
 		printf("report written to %s\n", path);
@@ -318,8 +320,10 @@ int cmd_report(int argc, char **argv)
 			ret = EXIT_USAGE;
 			goto out;
 		}
-		if (report_text_view(stdout, &a, &ra.view) < 0 || fflush(stdout))
+		if (report_text_view(stdout, &a, &ra.view) < 0 || fflush(stdout)) {
+			error("cannot write the report: %s", strerror(errno));
 			goto out;
+		}
 	} else if (report_write(stdout, &a, ra.format) < 0 || fflush(stdout)) {
 		goto out;
 	}

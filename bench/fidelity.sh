@@ -1,7 +1,9 @@
 #!/bin/sh
-# bench/fidelity.sh - does the harness cost what it measures?  Runs the
-# plain-C reference of the futex seed (bench/ref_fmutex.c) and
-# `contend exec futex-mutex` alternately, same run length, ROUNDS times per
+# bench/fidelity.sh - does the harness cost what it measures?  For each
+# lock workload, runs its plain-C reference (bench/ref_fmutex.c: the futex
+# seed; bench/ref_pmutex.c: trylock-then-lock on a pthread mutex;
+# bench/ref_spin.c: ttas with PAUSE; each the loop of bench/ref.h) and
+# `contend exec WORKLOAD` alternately, same run length, ROUNDS times per
 # case, and prints contend/reference per case: the medians of each side's
 # throughputs, and the geometric mean of the per-round ratios (each
 # round's two runs are adjacent in time, so slow drift of the machine
@@ -9,22 +11,30 @@
 # "ok" when the whole interval is >= the target, "below target" when it is
 # all under, else "unresolved" with the rounds that would settle it
 # (bench/pairci.c).  Target: >= 0.97 in every case (docs/PERFORMANCE.md).
+# Then, with valgrind, the instructions per operation of each side at one
+# thread: a count the machine's load does not disturb.
 #
 # Environment (and bench/lib.sh's): ROUNDS (30), RUNTIME (seconds per run,
-# 0.5): many short rounds resist bursts of other work better than a few
-# long ones.
+# 0.3): many short rounds resist bursts of other work better than a few
+# long ones; CASES (all, below).
 set -eu
 . bench/lib.sh
 
 ROUNDS=${ROUNDS:-30}
-RUNTIME=${RUNTIME:-0.5}
+RUNTIME=${RUNTIME:-0.3}
 TARGET=0.97
-REF=$BUILD/bench/ref_fmutex
+# WORKLOAD:REFERENCE:THREADS:WORKLEN
+CASES=${CASES:-"futex-mutex:ref_fmutex:1:0 futex-mutex:ref_fmutex:2:0
+	futex-mutex:ref_fmutex:2:500 pthread-mutex:ref_pmutex:1:0
+	pthread-mutex:ref_pmutex:2:0 spinlock:ref_spin:1:0
+	spinlock:ref_spin:2:0"}
 
 mkdir -p "$BUILD/bench"
-# shellcheck disable=SC2086  # CFLAGS is a list of flags
-$CC -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $CFLAGS \
-	-o "$REF" bench/ref_fmutex.c -lpthread
+for ref in ref_fmutex ref_pmutex ref_spin; do
+	# shellcheck disable=SC2086  # CFLAGS is a list of flags
+	$CC -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $CFLAGS -I. \
+		-o "$BUILD/bench/$ref" "bench/$ref.c" -lpthread
+done
 bench_build pairci lib
 
 # Other work on the machine swamps a 3% effect: say so rather than let the
@@ -36,41 +46,69 @@ fi
 
 bench_tmp
 
-# throughput THREADS WORKLEN: one run of each, appended to $tmp/ref, $tmp/ctd
+# run_ref / run_contend WORKLOAD REF THREADS WORKLEN: one run each,
+# its throughput appended to $tmp/ref, $tmp/ctd
 run_ref() {
-	"$REF" "$1" "$2" "$RUNTIME" | awk '$1 == "throughput" { print $2 }' \
-		>> "$tmp/ref"
+	"$BUILD/bench/$2" "$3" "$4" "$RUNTIME" |
+		awk '$1 == "throughput" { print $2 }' >> "$tmp/ref"
 }
 run_contend() {
-	"$CONTEND" exec futex-mutex threads="$1" worklen="$2" locks=1 \
+	"$CONTEND" exec "$1" threads="$3" worklen="$4" locks=1 \
 		runtime="$RUNTIME" | awk '$1 == "throughput" { print $2 }' \
 		>> "$tmp/ctd"
 }
 
 # The conditions of the figures: noise from other work shows in the load.
-echo "fidelity: contend exec futex-mutex / bench/ref_fmutex," \
+echo "fidelity: contend exec WORKLOAD / its bench/ref_*," \
 	"$ROUNDS rounds of ${RUNTIME}s, alternating (target >= $TARGET)"
 echo "machine: $(nproc) cpus, $(sed -n 's/^model name[[:space:]]*: //p' \
 	/proc/cpuinfo | head -n1), Linux $(uname -r);" \
 	"load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-8s %-8s %14s %14s %8s %17s  %s\n' threads worklen contend_ops/s \
-	ref_ops/s ratio 95%_interval verdict
-for c in "1 0" "2 0" "2 500"; do
-	# shellcheck disable=SC2086  # split the case into its two numbers
-	set -- $c
+printf '%-13s %2s %4s %12s %12s %6s %15s  %s\n' workload th work \
+	contend_op/s ref_op/s ratio 95%_interval verdict
+for c in $CASES; do
+	# shellcheck disable=SC2046  # split the case into its four fields
+	set -- $(echo "$c" | tr ':' ' ')
 	: > "$tmp/ref"
 	: > "$tmp/ctd"
-	bench_alternate "$ROUNDS" run_ref run_contend "$1" "$2"
+	bench_alternate "$ROUNDS" run_ref run_contend "$@"
 	bench_rounds "$ROUNDS" "fidelity.sh: a run printed no throughput" \
 		"$tmp/ref" "$tmp/ctd"
 	mc=$(median "$tmp/ctd")
 	mr=$(median "$tmp/ref")
 	paste "$tmp/ctd" "$tmp/ref" | "$BUILD/bench/pairci" "$TARGET" |
-		awk -v t="$1" -v w="$2" -v c="$mc" -v r="$mr" '{
+		awk -v wl="$1" -v t="$3" -v w="$4" -v c="$mc" -v r="$mr" '{
 			if ($10 == "ok") v = "ok"
 			else if ($10 == "below") v = "below target"
-			else v = "unresolved: " $12 " rounds would settle it"
-			printf "%-8s %-8s %14.4g %14.4g %8.3f    [%.3f, %.3f]  %s\n",
-				t, w, c, r, $2, $4, $6, v }'
+			else v = "unresolved: " $12 " rounds"
+			printf "%-13s %2s %4s %12.4g %12.4g %6.3f [%.3f, %.3f]  %s\n",
+				wl, t, w, c, r, $2, $4, $6, v }'
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# What no load disturbs: instructions per operation at one thread, counted
+# by callgrind in the worker's loop (its callees, the lock's, included):
+# where the two loops differ, whatever the machine is doing.
+bench_need valgrind "instructions per operation: apt-get install valgrind" ||
+	exit 0
+# ipo FUNCTION CMD...: instructions per op in FUNCTION, over the ops printed
+ipo() {
+	fn=$1
+	shift
+	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" \
+		--toggle-collect="$fn" "$@" > "$tmp/ipo.out" 2> "$tmp/ipo.err" ||
+		{ cat "$tmp/ipo.err" >&2; exit 1; }
+	ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/ipo.err")
+	awk -v ir="$ir" '$1 == "ops" { printf "%.1f", ir / $2 }' "$tmp/ipo.out"
+}
+echo "instructions per operation, threads=1 worklen=0 (callgrind):"
+printf '%-13s %8s %10s\n' workload contend reference
+for c in futex-mutex:fmutex_worker:ref_fmutex \
+	 pthread-mutex:pmutex_worker_timed_bare:ref_pmutex \
+	 spinlock:spin_worker_K_TTAS_1:ref_spin; do
+	# shellcheck disable=SC2046  # split the case into its three fields
+	set -- $(echo "$c" | tr ':' ' ')
+	printf '%-13s %8s %10s\n' "$1" \
+		"$(ipo "$2" "$CONTEND" exec "$1" threads=1 runtime=0.3)" \
+		"$(ipo worker "$BUILD/bench/$3" 1 0 0.3)"
+done

@@ -1,36 +1,20 @@
 /*
- * ref_fmutex.c - the reference of bench/fidelity.sh: the futex seed (OSv
- * misc-futex-perf) reduced to plain C11 with no harness.  Same mutex
- * (Drepper's take 2), same loop (lock, increment, unlock, worklen empty
- * loops), same group layout as `contend exec futex-mutex` (mutex and
- * counter on one 128-byte aligned block); workers start together from a
- * barrier and stop on an atomic flag, and the window runs from the first
- * worker's first operation to the last worker's last, as in contend's
- * harness.  What contend adds is what fidelity.sh measures: per-thread
- * counting, hand-off counting (from the counter's value, after the
- * unlock), slow-path counters, the jobs test.
- *
- * usage: ref_fmutex NTHREADS WORKLEN SECONDS   prints "throughput OPS/S"
+ * ref_fmutex.c - the reference of `contend exec futex-mutex` for
+ * bench/fidelity.sh: the futex seed (OSv misc-futex-perf) in plain C11,
+ * Drepper's mutex take 2, in the loop of bench/ref.h.
  */
 #include <linux/futex.h>
-#include <pthread.h>
 #include <stdatomic.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
+
+#define REF_NAME "ref_fmutex"
 
 enum { UNLOCKED, LOCKED, WAITERS };
 
-static struct {
-	_Alignas(128) atomic_uint lock;
-	uint64_t count;
-} g;
-static atomic_int stop;
-static pthread_barrier_t start;
-static long worklen;
+struct ref_lock {
+	atomic_uint word;
+};
 
 static unsigned cmpxchg(atomic_uint *p, unsigned expected, unsigned desired)
 {
@@ -38,107 +22,34 @@ static unsigned cmpxchg(atomic_uint *p, unsigned expected, unsigned desired)
 	return expected;
 }
 
-static void lock(atomic_uint *m)
+static void ref_init(struct ref_lock *l)
 {
+	(void)l; /* zeroed: UNLOCKED */
+}
+
+static inline int ref_lock(struct ref_lock *l)
+{
+	atomic_uint *m = &l->word;
 	unsigned c = cmpxchg(m, UNLOCKED, LOCKED);
 
 	if (c == UNLOCKED)
-		return;
+		return 0;
 	do {
 		if (c == WAITERS || cmpxchg(m, LOCKED, WAITERS) != UNLOCKED)
 			syscall(SYS_futex, m, FUTEX_WAIT_PRIVATE, WAITERS,
 				NULL, NULL, 0);
 	} while ((c = cmpxchg(m, UNLOCKED, WAITERS)) != UNLOCKED);
+	return 1;
 }
 
-static void unlock(atomic_uint *m)
+static inline void ref_unlock(struct ref_lock *l)
 {
+	atomic_uint *m = &l->word;
+
 	if (atomic_fetch_sub(m, 1) != LOCKED) {
 		atomic_store_explicit(m, UNLOCKED, memory_order_release);
 		syscall(SYS_futex, m, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 	}
 }
 
-/* The seed's loop(worklen): the count is an argument, not re-read. */
-static void loop(long iterations)
-{
-	for (long i = 0; i < iterations; i++)
-		__asm__ __volatile__("" ::: "memory");
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Each worker's first and last instant: [0] start, [1] end. */
-static double stamps[64][2];
-
-static void *worker(void *arg)
-{
-	double *stamp = arg;
-	const long n = worklen;
-
-	pthread_barrier_wait(&start);
-	stamp[0] = now();
-	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
-		lock(&g.lock);
-		g.count++;
-		unlock(&g.lock);
-		loop(n);
-	}
-	stamp[1] = now();
-	return NULL;
-}
-
-/* A whole-string integer >= 0, or -1. */
-static long integer(const char *s)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	return (end == s || *end || v < 0) ? -1 : v;
-}
-
-int main(int argc, char **argv)
-{
-	pthread_t tid[64];
-	struct timespec nap;
-	double t0, t1, secs = 0;
-	char *end = NULL;
-	long n = 0;
-	int i;
-
-	if (argc == 4) {
-		n = integer(argv[1]);
-		worklen = integer(argv[2]);
-		secs = strtod(argv[3], &end);
-	}
-	if (n < 1 || n > 64 || worklen < 0 || !end || *end || secs <= 0) {
-		fprintf(stderr, "usage: ref_fmutex NTHREADS(1-64) WORKLEN SECONDS\n");
-		return 2;
-	}
-	pthread_barrier_init(&start, NULL, (unsigned)n + 1);
-	for (i = 0; i < n; i++)
-		if (pthread_create(&tid[i], NULL, worker, stamps[i]))
-			return 1;
-	pthread_barrier_wait(&start);
-	nap.tv_sec = (time_t)secs;
-	nap.tv_nsec = (long)((secs - (double)nap.tv_sec) * 1e9);
-	while (nanosleep(&nap, &nap))
-		;
-	atomic_store_explicit(&stop, 1, memory_order_relaxed);
-	for (i = 0; i < n; i++)
-		pthread_join(tid[i], NULL);
-	t0 = stamps[0][0];
-	t1 = stamps[0][1];
-	for (i = 1; i < n; i++) {
-		t0 = stamps[i][0] < t0 ? stamps[i][0] : t0;
-		t1 = stamps[i][1] > t1 ? stamps[i][1] : t1;
-	}
-	printf("throughput %.17g\n", (double)g.count / (t1 - t0));
-	return 0;
-}
+#include "bench/ref.h"

@@ -9,6 +9,8 @@
  *
  *   startref N    spawns itself N times, one at a time; prints each
  *                 child's latency in seconds, one a line.
+ *   startref N CMD  fork + exec + wait of CMD (no arguments), N times:
+ *                 the floor of bench/cmdcost.sh when hyperfine is missing.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -43,7 +45,8 @@ static int child(void)
 	return 0;
 }
 
-static int spawn_one(const char *self)
+/* Runs path with argument arg (NULL: none) once; 0 when it exits 0. */
+static int spawn_one(const char *path, const char *arg)
 {
 	char stamp[64];
 	pid_t pid;
@@ -57,7 +60,7 @@ static int spawn_one(const char *self)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		execl(self, self, "child", (char *)NULL);
+		execl(path, path, arg, (char *)NULL);
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
@@ -73,12 +76,14 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "child"))
 		return child();
-	if (argc != 2 || (n = strtol(argv[1], &end, 10)) < 1 || *end) {
-		fputs("usage: startref N\n", stderr);
+	if (argc < 2 || argc > 3 || (n = strtol(argv[1], &end, 10)) < 1 ||
+	    *end) {
+		fputs("usage: startref N [CMD]\n", stderr);
 		return 2;
 	}
 	for (i = 0; i < n; i++)
-		if (spawn_one("/proc/self/exe")) {
+		if (argc == 3 ? spawn_one(argv[2], NULL)
+			      : spawn_one("/proc/self/exe", "child")) {
 			perror("startref: spawn");
 			return 1;
 		}

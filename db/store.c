@@ -181,6 +181,8 @@ struct store {
 	sqlite3_stmt *stmt[ST_COUNT];
 	char *buf;           /* the thread ops text of the run being recorded */
 	size_t bufsize;
+	dev_t dev;           /* the file opened (store_check_file) */
+	ino_t ino;
 };
 
 /* ---- small helpers ---- */
@@ -208,7 +210,8 @@ static int db_fail(struct store *s, const char *what)
 		return error("%s: %s: %s (is the disk full, or a file size "
 			     "limit reached?)", s->path, what,
 			     sqlite3_errmsg(s->db));
-	return error("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+	return error("%s: %s: %s%s", s->path, what, sqlite3_errmsg(s->db),
+		     (ext & 0xff) == SQLITE_CANTOPEN ? fd_shortage() : "");
 }
 
 /* The cached statement id, reset and unbound, or NULL after an error. */
@@ -419,7 +422,7 @@ int store_make_parent(const char *path)
 
 static bool is_memory(const char *path)
 {
-	return !strcmp(path, ":memory:") || !*path;
+	return !strcmp(path, ":memory:");
 }
 
 /*
@@ -544,6 +547,11 @@ static int schema_check(struct store *s)
 	ret = schema_probe(s, &version, &ntables);
 	if (ret)
 		return ret;
+	if (version < 0) {
+		error("%s: not a contend database (schema version %d)", s->path,
+		      version);
+		return STORE_BAD_FILE;
+	}
 	if (version > STORE_SCHEMA_VERSION) {
 		error("%s: written by a newer contend (schema %d > %d)",
 		      s->path, version, STORE_SCHEMA_VERSION);
@@ -662,14 +670,21 @@ static void recover_hot_journal(const char *path)
 }
 
 /*
- * The file named must be one: a directory, or a missing file where none
- * is to be created, is bad input (STORE_BAD_FILE).  SQLite's own messages
- * say neither which file nor why ("disk I/O error" for a directory).
+ * The file named must be one: an empty name (SQLite's private temporary
+ * database, gone at exit: `--db ''` stored nothing), a directory, a FIFO
+ * or device (SQLite's open of a FIFO waits for a writer forever), or a
+ * missing file where none is to be created, is bad input
+ * (STORE_BAD_FILE).  SQLite's own messages say neither which file nor
+ * why ("disk I/O error" for a directory).
  */
 static int path_check(const char *path, unsigned flags)
 {
 	struct stat st;
 
+	if (!*path) {
+		error("the database path is empty");
+		return STORE_BAD_FILE;
+	}
 	if (is_memory(path))
 		return 0;
 	if (stat(path, &st)) {
@@ -680,6 +695,12 @@ static int path_check(const char *path, unsigned flags)
 	}
 	if (S_ISDIR(st.st_mode)) {
 		error("cannot open database %s: it is a directory", path);
+		return STORE_BAD_FILE;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error("cannot open database %s: not a regular file (a %s)", path,
+		      S_ISFIFO(st.st_mode) ? "FIFO" : S_ISSOCK(st.st_mode)
+		      ? "socket" : "device");
 		return STORE_BAD_FILE;
 	}
 	return 0;
@@ -730,8 +751,9 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	 */
 	oflags |= SQLITE_OPEN_NOMUTEX;
 	if (sqlite3_open_v2(uri ? uri : path, &s->db, oflags, NULL) != SQLITE_OK) {
-		error("cannot open database %s: %s", path,
-		      s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		error("cannot open database %s: %s%s", path,
+		      s->db ? sqlite3_errmsg(s->db) : "out of memory",
+		      fd_shortage());
 		goto out;
 	}
 	sqlite3_extended_result_codes(s->db, 1);
@@ -741,11 +763,87 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	ret = schema_check(s);
 	if (ret)
 		goto out;
+	if (!is_memory(path)) {
+		struct stat st;
+
+		if (stat(path, &st)) {
+			ret = error("%s: %s", path, strerror(errno));
+			goto out;
+		}
+		s->dev = st.st_dev;
+		s->ino = st.st_ino;
+	}
 	*out = s;
 out:
 	free(uri);
 	if (ret)
 		store_close(s);
+	return ret;
+}
+
+int store_check_file(struct store *s, bool quick)
+{
+	sqlite3_stmt *st = NULL;
+	struct stat now;
+	int rc, ret = 0;
+
+	if (is_memory(s->path))
+		return 0;
+	errno = 0;
+	if (stat(s->path, &now) || now.st_dev != s->dev || now.st_ino != s->ino)
+		return error("%s: the database was %s while contend wrote it: "
+			     "what was written since is not in it", s->path,
+			     errno == ENOENT ? "removed" : "replaced");
+	if (!quick)
+		return 0;
+	rc = sqlite3_prepare_v2(s->db, "PRAGMA quick_check", -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *msg = (const char *)sqlite3_column_text(st, 0);
+
+			if (msg && strcmp(msg, "ok")) {
+				ret = error("%s: the database is damaged: %s",
+					    s->path, msg);
+				break;
+			}
+		}
+	if (!ret && rc != SQLITE_DONE)
+		ret = error("%s: the database is damaged: %s", s->path,
+			    sqlite3_errmsg(s->db));
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int store_run_counts(struct store *s, int64_t experiment,
+		     long counts[RUN_NSTATUS])
+{
+	static const char sql[] =
+		"SELECT status, count(*) FROM runs WHERE experiment_id = ?1"
+		" GROUP BY status";
+	sqlite3_stmt *st = NULL;
+	int rc, ret = 0;
+
+	memset(counts, 0, RUN_NSTATUS * sizeof(*counts));
+	rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int64(st, 1, experiment);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	for (; rc == SQLITE_ROW; rc = sqlite3_step(st)) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		int i = name ? run_status_parse(name) : -1;
+
+		if (i < 0) {
+			ret = error("%s: experiment %" PRId64 ": a run of "
+				    "unknown status '%s'", s->path, experiment,
+				    name ? name : "NULL");
+			break;
+		}
+		counts[i] = (long)sqlite3_column_int64(st, 1);
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = db_fail(s, "cannot count the runs");
+	sqlite3_finalize(st);
 	return ret;
 }
 

@@ -66,6 +66,16 @@ struct sqlite3 *store_db(struct store *s); /* for merge/export/bench */
  */
 int store_cache_limit(struct store *s, long kib);
 
+/*
+ * After a long write (an experiment run): the file at the path opened is
+ * still the one opened (not removed or replaced by another) and, with
+ * quick, intact (PRAGMA quick_check).  0, or -1 after saying which.
+ */
+int store_check_file(struct store *s, bool quick);
+/* How many runs of the experiment are in each status. */
+int store_run_counts(struct store *s, int64_t experiment,
+		     long counts[RUN_NSTATUS]);
+
 int store_begin(struct store *s);
 int store_commit(struct store *s);
 void store_rollback(struct store *s);

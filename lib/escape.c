@@ -44,11 +44,17 @@ out:
 	return n;
 }
 
-/* Code points a terminal obeys or that reorder the text around them. */
+/*
+ * Code points a terminal obeys or that reorder the text around them; and
+ * the invisible ones (soft hyphen, zero-width spaces and joiners,
+ * direction marks, line and paragraph separators, word joiners, the byte
+ * order mark), with which 'na<U+200B>me' would look like 'name'.
+ */
 static bool unsafe_point(uint32_t c)
 {
-	return (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) ||
-	       (c >= 0x2066 && c <= 0x2069);
+	return (c >= 0x80 && c <= 0x9f) || c == 0xad ||
+	       (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) ||
+	       (c >= 0x2060 && c <= 0x2069) || c == 0xfeff;
 }
 
 /*

@@ -23,9 +23,11 @@ size_t escape_utf8_len(const char *s, uint32_t *cp);
 /*
  * Text for a terminal: \n, \r and \t as those two characters; every other
  * control byte, DEL and each byte that does not begin valid UTF-8 as \xNN;
- * the C1 controls (U+0080..U+009F) and the bidirectional overrides and
+ * the C1 controls (U+0080..U+009F), the bidirectional overrides and
  * isolates (U+202A..U+202E, U+2066..U+2069, which reorder what follows
- * them on screen) as \uNNNN.  Everything else, valid UTF-8 included, is
+ * them on screen) and the invisible characters (U+00AD, U+200B..U+200F,
+ * U+2028, U+2029, U+2060..U+2064, U+FEFF: 'na<U+200B>me' is not 'name')
+ * as \uNNNN.  Everything else, valid UTF-8 included, is
  * copied; a backslash stays one backslash.  NULL is "".
  *
  * escape_text writes at most len bytes (NUL included, cut on a whole

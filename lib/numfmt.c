@@ -110,8 +110,10 @@ static int form_of(double a, int last)
 static char *put(char *buf, size_t len, double v, int e3, int last)
 {
 	double a = fabs(v);
-	const char *unit = e3 > 0 ? (const char[]){ prefixes[e3 / 3 - 1], '\0' } : "";
+	char unit[2] = "";
 
+	if (e3 >= 3) /* a prefix's power of ten is a multiple of 3 */
+		unit[0] = prefixes[e3 / 3 - 1];
 	if (special(buf, len, v, ""))
 		return buf;
 	if (e3 == EXPONENT) {

@@ -30,6 +30,38 @@ static char *safe_name(const char *name)
 	return s;
 }
 
+/*
+ * --x names a parameter of the experiment, or is refused (it used to be
+ * ignored without a word).  Returns 0, or -1 after naming the choices.
+ */
+static int x_param_check(const struct dataset *d, const char *x)
+{
+	char *names = xstrdup(" "), *more; /* " a b c ": each once */
+	size_t c, i;
+
+	for (c = 0; c < d->nconfigs; c++)
+		for (i = 0; i < d->configs[c].nparams; i++) {
+			const char *k = d->configs[c].params[i].key;
+			char *word = xasprintf(" %s ", k);
+
+			if (!strcmp(k, x)) {
+				free(word);
+				free(names);
+				return 0;
+			}
+			if (!strstr(names, word)) {
+				more = xasprintf("%s%s ", names, k);
+				free(names);
+				names = more;
+			}
+			free(word);
+		}
+	error("plot: --x %s: experiment %lld has no such parameter (it has:%.*s)",
+	      x, (long long)d->exp.id, (int)strlen(names) - 1, names);
+	free(names);
+	return -1;
+}
+
 /* Lists what plot_experiment wrote into dir. */
 static void list_files(const struct plot_set *set, const struct plot_opts *po)
 {
@@ -73,6 +105,10 @@ static int plot_one(struct store *s, int64_t id, const struct selector *sel,
 		error("plot: no configuration of experiment %lld has %s=%s%s",
 		      (long long)id, sel->filters[0].key, sel->filters[0].value,
 		      sel->nfilters > 1 ? " and the other filters" : "");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (po.x_param && x_param_check(&d, po.x_param)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "lib/numfmt.h"
+#include "lib/safefile.h"
 #include "plots/plot.h"
 #include "runner/util.h"
 
@@ -201,8 +202,8 @@ int plot_compare(const struct compare_result *r, const char *base,
 		error("cannot create %s: %s", o->out_dir, strerror(errno));
 		goto out;
 	}
-	fd = fopen(dat, "w");
-	fg = fopen(gp, "w");
+	fd = safefile_open(dat);
+	fg = safefile_open(gp);
 	if (!fd || !fg) {
 		error("cannot write in %s: %s", o->out_dir, strerror(errno));
 		goto out;

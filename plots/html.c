@@ -13,6 +13,7 @@
 #include "analysis/report.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
+#include "lib/safefile.h"
 #include "plots/plot.h"
 #include "runner/util.h"
 
@@ -445,7 +446,7 @@ static void methods(const struct face *fc, const struct analysis *a)
 int html_report(const struct analysis *a, const struct plot_set *plots,
 		const char *plot_dir, const char *path)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = safefile_open(path);
 	struct face fc = { f, false };
 	size_t c;
 	int ret;

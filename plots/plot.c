@@ -27,6 +27,7 @@
 
 #include "analysis/report.h"
 #include "lib/numfmt.h"
+#include "lib/safefile.h"
 #include "plots/plot.h"
 #include "runner/util.h"
 
@@ -187,7 +188,7 @@ static FILE *open_named(const struct plotter *p, const char *base,
 			const char *ext)
 {
 	char *path = xasprintf("%s/%s.%s", p->o->out_dir, base, ext);
-	FILE *f = fopen(path, "w");
+	FILE *f = safefile_open(path);
 
 	if (!f)
 		error("%s: %s", path, strerror(errno));
@@ -205,13 +206,20 @@ static int files_open(const struct plotter *p, const char *base, FILE **dat,
 	return *dat && *gp ? 0 : -1;
 }
 
-/* Closes a plot's data file and script, either of them possibly NULL. */
-static void files_close(FILE *dat, FILE *gp)
+/*
+ * Closes a plot's data file and script, either of them possibly NULL;
+ * -1 when a write to either failed (a full disk: safefile.h).
+ */
+static int files_close(const struct plotter *p, const char *base, FILE *dat,
+		       FILE *gp)
 {
-	if (dat)
-		fclose(dat);
-	if (gp)
-		fclose(gp);
+	int ret = 0;
+
+	if (dat && fclose(dat))
+		ret = error("%s/%s.dat: %s", p->o->out_dir, base, strerror(errno));
+	if (gp && fclose(gp))
+		ret = error("%s/%s.gp: %s", p->o->out_dir, base, strerror(errno));
+	return ret;
 }
 
 /* The preamble every script shares: terminal from fmt, title, style. */
@@ -734,7 +742,8 @@ static int plot_sweep(struct plotter *p, size_t si)
 	free(title);
 	ret = 0;
 out:
-	files_close(dat, gp);
+	if (files_close(p, base, dat, gp))
+		ret = -1;
 	free(base);
 	free(series);
 	free(xs);
@@ -819,7 +828,8 @@ static int plot_contention(struct plotter *p, size_t si)
 	add_file(p, base, "contention");
 	ret = 0;
 out:
-	files_close(dat, gp);
+	if (files_close(p, base, dat, gp))
+		ret = -1;
 	free(base);
 	return ret;
 }
@@ -985,7 +995,8 @@ static int plot_order(struct plotter *p)
 	add_file(p, "order", "run order");
 	ret = 0;
 out:
-	files_close(dat, gp);
+	if (files_close(p, "order", dat, gp))
+		ret = -1;
 	free(which);
 	free(metric);
 	return ret;
@@ -1104,7 +1115,8 @@ static int plot_distribution(struct plotter *p)
 	add_file(p, "distribution", "distribution");
 	ret = 0;
 out:
-	files_close(dat, gp);
+	if (files_close(p, "distribution", dat, gp))
+		ret = -1;
 	free(which);
 	free(metric);
 	return ret;
@@ -1186,7 +1198,8 @@ static int plot_fairness(struct plotter *p)
 	add_file(p, "fairness", "fairness");
 	ret = 0;
 out:
-	files_close(dat, gp);
+	if (files_close(p, "fairness", dat, gp))
+		ret = -1;
 	return ret;
 }
 
@@ -1211,23 +1224,50 @@ bool plot_have_gnuplot(void)
 }
 
 /*
+ * The image gnuplot writes for script: a symlink planted there is removed
+ * first (gnuplot's `set output` would write through it); -1 unless the
+ * image is there afterwards, not empty (gnuplot on a full disk exits 0).
+ */
+static int render_target(const char *dir, const char *script,
+			 const char *fmt, bool after)
+{
+	char *out = xasprintf("%s/%.*s.%s", dir, (int)strlen(script) - 3,
+			      script, fmt);
+	struct stat st;
+	int ret = 0;
+
+	if (!after && !lstat(out, &st) && S_ISLNK(st.st_mode) && unlink(out))
+		ret = error("%s: %s", out, strerror(errno));
+	if (after && (stat(out, &st) || !st.st_size))
+		ret = error("%s: gnuplot wrote nothing (a full disk?)", out);
+	free(out);
+	return ret;
+}
+
+/*
  * gnuplot's stderr goes to SCRIPT.log in dir: its warnings ("empty y
  * range") are noise when the image came out, its errors are shown when it
  * did not.
  */
 int plot_render(const char *dir, const char *script, const char *fmt)
 {
-	char *expr = xasprintf("fmt='%s'", fmt);
-	char *log = xasprintf("%s/%s.log", dir, script);
+	char *expr, *log;
 	int status, ret = 0;
-	pid_t pid = fork();
+	pid_t pid;
 
+	if (render_target(dir, script, fmt, false))
+		return -1;
+	expr = xasprintf("fmt='%s'", fmt);
+	log = xasprintf("%s/%s.log", dir, script);
+	pid = fork();
 	if (pid < 0) {
 		ret = error("fork: %s", strerror(errno));
 		goto out;
 	}
 	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		/* Not through a symlink planted there (then stderr stays). */
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+				   O_NOFOLLOW, 0644);
 
 		if (fd >= 0)
 			dup2(fd, STDERR_FILENO);
@@ -1254,6 +1294,7 @@ int plot_render(const char *dir, const char *script, const char *fmt)
 		goto out;
 	}
 	unlink(log);
+	ret = render_target(dir, script, fmt, true);
 out:
 	free(expr);
 	free(log);

@@ -31,7 +31,11 @@ static int read_line(const char *path, char *buf, size_t len)
 	return ret;
 }
 
-/* Start time of pid in clock ticks since boot; -1 when it is gone. */
+/*
+ * Start time of pid in clock ticks since boot; -1 when it is gone, or
+ * dead and not yet reaped (state Z or X: a zombie runner, whose parent
+ * has not waited for it, runs nothing).
+ */
 static int start_time(pid_t pid, uint64_t *ticks)
 {
 	char path[64], buf[1024], *p;
@@ -41,9 +45,9 @@ static int start_time(pid_t pid, uint64_t *ticks)
 	if (read_line(path, buf, sizeof(buf)))
 		return -1;
 	/* The command name (field 2) may hold blanks and ')': skip past
-	 * its last ')'; field 3 follows. */
+	 * its last ')'; field 3, the state, follows. */
 	p = strrchr(buf, ')');
-	if (!p)
+	if (!p || !p[1] || strchr("ZXx", p[2]))
 		return -1;
 	for (field = 2; field < 22 && p; field++)
 		p = strchr(p + 1, ' ');
@@ -102,6 +106,8 @@ int claim_take(struct store *s, int64_t experiment)
 	pid_t pid = 0;
 	int ret = -1;
 
+	if (!mine && *fd_shortage())
+		return error("cannot name this process%s", fd_shortage());
 	if (!mine)
 		return error("cannot name this process (%s or /proc/self/stat "
 			     "unreadable)", BOOT_ID_PATH);

@@ -1,8 +1,9 @@
 /*
- * cmd_exec.c - `contend exec WORKLOAD key=value ... [--scratch DIR]`: one
- * run of one configuration in the foreground, its metrics printed in the
- * exec protocol (runner/protocol.h).  The runner spawns exactly this for
- * every planned run, so any run can be reproduced by hand.
+ * cmd_exec.c - `contend exec WORKLOAD key=value ... [--scratch DIR]
+ * [--calibration LOOPS_PER_US]`: one run of one configuration in the
+ * foreground, its metrics printed in the exec protocol (runner/protocol.h).
+ * The runner spawns exactly this for every planned run, with its
+ * experiment's calibration, so any run can be reproduced by hand.
  *
  * Exit status: 0 with the metrics on stdout; 1 when the run failed (the
  * reason on stderr); 2 on bad arguments.
@@ -21,12 +22,14 @@
 #include "runner/scratch.h"
 #include "runner/util.h"
 #include "runner/workload.h"
+#include "runner/workloads/harness.h"
 
 struct exec_opts {
 	const struct workload *wl;
 	size_t nkv;
 	char **kv;               /* points into argv */
 	const char *scratch;     /* --scratch DIR, or NULL */
+	double calibration;      /* --calibration N; 0: measure if needed */
 };
 
 static const struct workload *find_workload(const char *name)
@@ -55,7 +58,7 @@ static int parse_opts(int argc, char **argv, struct exec_opts *o)
 	memset(o, 0, sizeof(*o));
 	if (argc < 2 || argv[1][0] == '-')
 		return error("usage: contend exec WORKLOAD [key=value ...] "
-			     "[--scratch DIR]");
+			     "[--scratch DIR] [--calibration N]");
 	o->wl = find_workload(argv[1]);
 	if (!o->wl)
 		return -1;
@@ -65,7 +68,12 @@ static int parse_opts(int argc, char **argv, struct exec_opts *o)
 			o->scratch = argv[++i];
 		else if (!strncmp(argv[i], "--scratch=", 10))
 			o->scratch = argv[i] + 10;
-		else if (argv[i][0] == '-')
+		else if (!strcmp(argv[i], "--calibration") && i + 1 < argc) {
+			if (harness_calibration_parse(argv[++i], &o->calibration))
+				return error("exec: --calibration: '%s' is not "
+					     "a number of loops per "
+					     "microsecond above 0", argv[i]);
+		} else if (argv[i][0] == '-')
 			return error("exec: unknown option '%s'", argv[i]);
 		else
 			o->kv[o->nkv++] = argv[i];
@@ -113,7 +121,11 @@ static void group_dies_with_runner(void)
 		prctl(PR_SET_PDEATHSIG, SIGRTMIN + 1);
 }
 
-/* Applies affinity and scratch; *made is the directory to remove after. */
+/*
+ * Applies affinity and scratch; *made is the directory to remove after:
+ * a fresh one, also inside a --scratch DIR, whose files (the workload's
+ * own names, p0, p1 ...) are never this run's to delete.
+ */
 static int prepare(struct wl_args *a, const char *scratch, char **made)
 {
 	*made = NULL;
@@ -121,11 +133,7 @@ static int prepare(struct wl_args *a, const char *scratch, char **made)
 		return error("sched_setaffinity: %s", strerror(errno));
 	if (!(a->wl->flags & WL_SCRATCH))
 		return 0;
-	if (scratch) {
-		a->scratch = scratch;
-		return 0;
-	}
-	*made = scratch_create(scratch_parent(dir_param(a)));
+	*made = scratch_create(scratch ? scratch : scratch_parent(dir_param(a)));
 	if (!*made)
 		return -1;
 	a->scratch = *made;
@@ -175,6 +183,7 @@ int cmd_exec(int argc, char **argv)
 		      o.wl->unsupported);
 		goto out;
 	}
+	a.loops_per_us = o.calibration;
 	if (prepare(&a, o.scratch, &made))
 		goto out;
 	ret = run_and_print(&a);

@@ -10,6 +10,12 @@
  * the command exits 130.  A signal during the plan write is acted on once
  * the plan has been committed, so the database always holds a whole plan
  * or none.  docs/RUNNING.md describes the protocol and the statuses.
+ *
+ * Calibration: the busy loop is calibrated once per experiment, before the
+ * first run (or taken from `calibration = N`, or --calibration-from
+ * another experiment), stored as the experiment's meta key
+ * calibration_loops_per_us and handed to every run (exec's
+ * --calibration); --resume hands on the stored value.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,17 +37,22 @@
 #include "runner/claim.h"
 #include "runner/commands.h"
 #include "runner/config.h"
+#include "runner/guard.h"
 #include "runner/hook.h"
 #include "runner/host.h"
+#include "runner/param.h"
 #include "runner/plan.h"
 #include "runner/progress.h"
 #include "runner/protocol.h"
 #include "runner/scratch.h"
 #include "runner/spawn.h"
 #include "runner/util.h"
+#include "runner/workloads/harness.h"
 
 /* The runner's SQLite page cache, KiB (store_cache_limit). */
 #define RUNNER_CACHE_KIB 256
+/* The experiment_meta key of the busy-loop calibration (loops per us). */
+#define CALIBRATION_KEY "calibration_loops_per_us"
 /* Exit status after SIGINT/SIGTERM, as a shell reports a SIGINT death. */
 #define EXIT_INTERRUPTED 130
 /* randomize_env: CONTEND_PAD holds 0 .. ENV_PAD_MAX - 1 bytes. */
@@ -56,6 +67,7 @@ struct run_opts {
 	const char *db;
 	const char *label;
 	const char *resume;
+	const char *calibration_from; /* --calibration-from EXPERIMENT */
 	bool has_seed;
 	uint64_t seed;
 	bool dry_run, quiet, fail_fast;
@@ -77,6 +89,10 @@ struct runner {
 	struct progress prog;
 	bool any_auto;
 	int stop_fd;             /* read end of the signal self-pipe */
+	char calibration[32];    /* loops per us, as handed to runs; "" none */
+	/* Runs by status as this runner left them; planned and interrupted
+	 * (both still to do) are counted as planned (verify_store). */
+	long expect[RUN_NSTATUS];
 };
 
 /* ---- signals ---- */
@@ -97,7 +113,8 @@ static void on_stop(int sig)
 
 static int signals_install(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM };
+	/* SIGHUP: the terminal closed; the experiment is interrupted. */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
 	size_t i;
 
@@ -116,7 +133,7 @@ static int signals_install(void)
 /* ---- options ---- */
 
 enum { OPT_DB = 256, OPT_LABEL, OPT_SEED, OPT_DRY, OPT_QUIET, OPT_FAILFAST,
-       OPT_RESUME };
+       OPT_RESUME, OPT_CALFROM };
 
 static const struct option long_opts[] = {
 	{ "db", required_argument, NULL, OPT_DB },
@@ -126,6 +143,7 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "fail-fast", no_argument, NULL, OPT_FAILFAST },
 	{ "resume", required_argument, NULL, OPT_RESUME },
+	{ "calibration-from", required_argument, NULL, OPT_CALFROM },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -156,6 +174,9 @@ static int opt_set(struct run_opts *o, int c, const char *arg)
 	case OPT_RESUME:
 		o->resume = arg;
 		break;
+	case OPT_CALFROM:
+		o->calibration_from = arg;
+		break;
 	default:
 		return -1; /* getopt printed why */
 	}
@@ -179,9 +200,10 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 	if (!o->config == !o->resume)
 		return error("usage: contend run CONFIG.ini [options] | "
 			     "contend run --resume EXPERIMENT [--db PATH]");
-	if (o->resume && (o->has_seed || o->label || o->dry_run))
-		return error("run: --resume takes the seed, label and plan of "
-			     "the stored experiment");
+	if (o->resume && (o->has_seed || o->label || o->dry_run ||
+			  o->calibration_from))
+		return error("run: --resume takes the seed, label, plan and "
+			     "calibration of the stored experiment");
 	return 0;
 }
 
@@ -390,6 +412,75 @@ fail:
 	return -1;
 }
 
+/* ---- the calibration ---- */
+
+/* The calibration stored with the experiment selector names; 0, or -1. */
+static int calibration_of(struct runner *r, const char *selector,
+			  double *lpus)
+{
+	int64_t *ids = NULL;
+	int n = store_experiment_find(r->st, selector, &ids);
+	char *v = NULL;
+	int ret = -1;
+
+	if (n == 0)
+		error("--calibration-from: no experiment '%s' in the database",
+		      selector);
+	else if (n > 1)
+		error("--calibration-from: '%s' names %d experiments (the "
+		      "newest is %" PRId64 "); give its id", selector, n,
+		      ids[n - 1]);
+	else if (n == 1 && !store_meta_get(r->st, ids[0], CALIBRATION_KEY, &v)) {
+		if (v && !harness_calibration_parse(v, lpus))
+			ret = 0;
+		else
+			error("--calibration-from: experiment %" PRId64 " has "
+			      "no calibration stored (%s)", ids[0],
+			      CALIBRATION_KEY);
+	}
+	free(v);
+	free(ids);
+	return ret;
+}
+
+/*
+ * The experiment's calibration, into r->calibration and its meta:
+ * --calibration-from, else `calibration = N`, else measured now (once:
+ * every run gets this value).  Returns 0, or -1 after an error.
+ */
+static int choose_calibration(struct runner *r)
+{
+	double lpus = r->cfg.calibration;
+	char *source;
+
+	if (r->o->calibration_from) {
+		if (calibration_of(r, r->o->calibration_from, &lpus))
+			return -1;
+		source = xasprintf("experiment %s", r->o->calibration_from);
+	} else if (lpus > 0) {
+		source = xstrdup("config");
+	} else {
+		lpus = harness_calibrate();
+		source = xstrdup("measured");
+	}
+	snprintf(r->calibration, sizeof(r->calibration), "%.17g", lpus);
+	meta_set(&r->exp, CALIBRATION_KEY, r->calibration);
+	meta_set(&r->exp, "calibration_source", source);
+	free(source);
+	return 0;
+}
+
+/* The stored calibration of a resumed experiment ("" when it has none:
+ * it was made before calibrations were stored, and its runs measure). */
+static void resume_calibration(struct runner *r)
+{
+	const char *v = experiment_meta(&r->exp, CALIBRATION_KEY);
+	double lpus;
+
+	if (v && !harness_calibration_parse(v, &lpus))
+		snprintf(r->calibration, sizeof(r->calibration), "%s", v);
+}
+
 /* ---- one run ---- */
 
 struct one_run {
@@ -398,6 +489,11 @@ struct one_run {
 	char *scratch;
 	char **argv;
 	char **envp;
+	/* a workload the runner spawns itself (wl->spawn): its arguments
+	 * and program; argv and envp above are then the program's */
+	bool direct;
+	struct wl_args args;
+	struct wl_program prog;
 	long env_pad;
 	struct child child;
 	bool ran;             /* the run was spawned (its prepare passed) */
@@ -408,9 +504,10 @@ struct one_run {
 	char stamp[sizeof(SPAWN_NS_ENV "=") + 20]; /* the env's spawn stamp */
 };
 
-static char **exec_argv(const struct config_entry *e, const char *scratch)
+static char **exec_argv(const struct config_entry *e, const char *scratch,
+			const char *calibration)
 {
-	char **argv = xcalloc(e->nkv + 6, sizeof(*argv));
+	char **argv = xcalloc(e->nkv + 8, sizeof(*argv));
 	size_t n = 0, i;
 
 	argv[n++] = (char *)"contend";
@@ -421,6 +518,10 @@ static char **exec_argv(const struct config_entry *e, const char *scratch)
 	if (scratch) {
 		argv[n++] = (char *)"--scratch";
 		argv[n++] = (char *)scratch;
+	}
+	if (*calibration) {
+		argv[n++] = (char *)"--calibration";
+		argv[n++] = (char *)calibration;
 	}
 	return argv;
 }
@@ -492,25 +593,68 @@ static void free_env(char **env)
 	free(env);
 }
 
+/*
+ * The instruments of one run attach here: run_started() as soon as the
+ * run's process exists (spawn's started hook: it has exec'd, nothing of
+ * it has run), and the return of spawn_run() once it has been reaped.
+ * The guard is one: it must know the group to kill should we die.
+ */
+static void run_started(const struct child *c, void *arg)
+{
+	(void)arg;
+	guard_publish(c->pid);
+}
+
+/*
+ * A workload with its own program (wl->spawn, the command workload) is
+ * spawned as that program, with the run's environment; every other as
+ * `contend exec`.  Returns 0; -1 when the run cannot start (a runtime
+ * error); 1 when the program cannot be run (o->err: the run fails).
+ */
+static int program_prepare(struct one_run *o)
+{
+	const struct wl_spawn *sp = o->e->wl->spawn;
+
+	o->direct = true;
+	/* The program's environment is a copy: stamp it now. */
+	stamp_spawn(o->stamp, sizeof(o->stamp));
+	if (args_from_kv(o->e->wl, o->e->nkv, o->e->kv, &o->args, o->err,
+			 sizeof(o->err)))
+		return 1;
+	if (sp->program(&o->args, o->envp, &o->prog, o->err, sizeof(o->err)))
+		return 1;
+	o->child.path = o->prog.path;
+	o->child.argv = o->prog.argv;
+	o->child.envp = o->prog.envp;
+	o->child.out_max = sp->out_max;
+	o->child.merge_err = true;
+	o->child.cpus = o->args.has_cpus ? &o->args.cpus : NULL;
+	return 0;
+}
+
 static int one_prepare(struct runner *r, struct one_run *o)
 {
 	const struct config_entry *e = o->e;
 
 	o->env_pad = -1;
+	child_init(&o->child);
+	o->child.timeout_s = e->set.timeout_s;
+	o->child.cancel_fd = r->stop_fd;
+	o->child.started = run_started;
+	o->child.kill_orphans = true;
+	o->envp = run_env(r->cfg.seed, o->p->seq, e->set.randomize_env,
+			  o->stamp, &o->env_pad);
+	if (e->wl->spawn)
+		return program_prepare(o);
 	if (e->wl->flags & WL_SCRATCH) {
 		o->scratch = scratch_create(scratch_parent(entry_value(e, "dir")));
 		if (!o->scratch)
 			return -1;
 	}
-	o->argv = exec_argv(e, o->scratch);
-	o->envp = run_env(r->cfg.seed, o->p->seq, e->set.randomize_env,
-			  o->stamp, &o->env_pad);
-	child_init(&o->child);
+	o->argv = exec_argv(e, o->scratch, r->calibration);
 	o->child.path = "/proc/self/exe";
 	o->child.argv = o->argv;
 	o->child.envp = o->envp;
-	o->child.timeout_s = e->set.timeout_s;
-	o->child.cancel_fd = r->stop_fd;
 	return 0;
 }
 
@@ -570,6 +714,10 @@ static void one_release(struct one_run *o)
 	free(o->scratch);
 	free(o->argv);
 	free_env(o->envp);
+	if (o->direct) {
+		wl_program_release(&o->prog);
+		args_release(&o->args);
+	}
 	child_release(&o->child);
 	result_release(&o->res);
 }
@@ -602,8 +750,26 @@ static int run_hook(struct runner *r, struct one_run *o, const char *what,
 }
 
 /*
+ * The status of a run that was spawned (spawn_failed: its program's exec
+ * failed) and reaped, with its metrics in o->res and the reason in o->err.
+ */
+static enum run_status one_judge(struct one_run *o, bool spawn_failed)
+{
+	if (spawn_failed) {
+		snprintf(o->err, sizeof(o->err), "cannot run '%s': %s",
+			 o->child.path, strerror(o->child.exec_err));
+		return RUN_FAILED;
+	}
+	if (o->direct)
+		return protocol_judge_program(&o->child, &o->args, &o->res,
+					      o->err, sizeof(o->err));
+	return protocol_judge(&o->child, &o->res, o->err, sizeof(o->err));
+}
+
+/*
  * Runs and records one planned run.  Returns 0, or -1 when the run could
  * not be started or stored (a runtime error that ends the experiment).
+ * A program that cannot be run (wl->spawn) is a failed run instead.
  */
 static int run_one(struct runner *r, const struct config_entry *e,
 		   const struct pending_run *p, enum run_status *st)
@@ -611,20 +777,25 @@ static int run_one(struct runner *r, const struct config_entry *e,
 	struct one_run o = { .e = e, .p = p };
 	char *what = xasprintf("%s%s %s", e->section, p->warmup ? " (warm-up)"
 							       : "", e->canon);
-	int ret = -1;
+	int ret = -1, prep;
 
 	result_init(&o.res);
 	progress_begin(&r->prog, what);
-	if (one_prepare(r, &o))
-		goto out;
 	o.started_at = now_realtime();
-	if (!run_hook(r, &o, "prepare", e->prepare)) {
+	prep = one_prepare(r, &o);
+	if (prep < 0)
+		goto out;
+	o.status = RUN_FAILED; /* prep > 0: o.err says why */
+	if (prep == 0 && !run_hook(r, &o, "prepare", e->prepare)) {
+		bool failed;
+
 		stamp_spawn(o.stamp, sizeof(o.stamp));
-		if (spawn_run(&o.child))
+		failed = spawn_run(&o.child) != 0;
+		guard_publish(0);
+		if (failed && !(o.direct && o.child.exec_err))
 			goto out;
-		o.ran = true;
-		o.status = protocol_judge(&o.child, &o.res, o.err,
-					  sizeof(o.err));
+		o.ran = !failed;
+		o.status = one_judge(&o, failed);
 	}
 	if (e->cleanup && o.status != RUN_INTERRUPTED)
 		run_hook(r, &o, "cleanup", e->cleanup);
@@ -634,7 +805,21 @@ static int run_one(struct runner *r, const struct config_entry *e,
 		snprintf(o.err, sizeof(o.err), "interrupted by %s",
 			 spawn_signame(stop_signal, sig, sizeof(sig)));
 	}
+	if (o.child.orphans) {
+		size_t n = strlen(o.err);
+
+		/* Recorded with the run, whatever its status. */
+		snprintf(o.err + n, sizeof(o.err) - n, "%s%d process%s left the "
+			 "run's process group and %s killed after it",
+			 n ? "; " : "", o.child.orphans,
+			 o.child.orphans == 1 ? "" : "es",
+			 o.child.orphans == 1 ? "was" : "were");
+	}
 	ret = one_record(r, &o);
+	if (!ret && o.status != RUN_INTERRUPTED) {
+		r->expect[RUN_PLANNED]--;
+		r->expect[o.status]++;
+	}
 	*st = o.status;
 	progress_end(&r->prog, o.status, e->set.runtime_s, o.child.wall_s);
 	progress_outcome(&r->prog, (size_t)(e - r->cfg.entries), p->seq, what,
@@ -783,6 +968,8 @@ static int grow(struct runner *r)
 	n = plan_add_round(&r->plan, active);
 	if (n > 0 && store_new_runs(r, from))
 		n = -1;
+	if (n > 0)
+		r->expect[RUN_PLANNED] += n;
 	for (i = from; n > 0 && i < r->plan.nruns; i++) {
 		double rt = r->cfg.entries[r->plan.runs[i].config].set.runtime_s;
 
@@ -803,6 +990,54 @@ static void resume_hint(const struct runner *r)
 	fprintf(stderr, "contend: continue with: contend run --resume %" PRId64
 			"%s%s\n", r->exp.id, r->o->db ? " --db " : "",
 		r->o->db ? r->o->db : "");
+}
+
+/* Counts by status, the two still to do (planned, interrupted) as one. */
+static int run_counts(struct store *s, int64_t exp, long counts[RUN_NSTATUS])
+{
+	if (store_run_counts(s, exp, counts))
+		return -1;
+	counts[RUN_PLANNED] += counts[RUN_INTERRUPTED];
+	counts[RUN_INTERRUPTED] = 0;
+	return 0;
+}
+
+/*
+ * At the end: the database file is still the one opened and, read by a
+ * connection of its own as any later reader would, intact and holding
+ * the runs as this runner wrote them.  Another program may have removed
+ * it (the results then went to a file no name leads to), replaced it,
+ * rewritten its WAL or its rows meanwhile (tests/faults/dbgone.sh).
+ */
+static int verify_store(struct runner *r)
+{
+	const char *path = r->o->db ? r->o->db : store_default_path();
+	struct store *fresh = NULL;
+	long now[RUN_NSTATUS];
+	int i, ret = -1;
+
+	if (store_check_file(r->st, false))
+		return -1;
+	if (store_open(path, STORE_RDONLY, &fresh)) {
+		error("%s: the database cannot be read back after the runs: "
+		      "it was damaged meanwhile", path);
+		return -1;
+	}
+	if (store_check_file(fresh, true) || run_counts(fresh, r->exp.id, now))
+		goto out;
+	for (i = 0; i < RUN_NSTATUS; i++)
+		if (now[i] != r->expect[i]) {
+			error("%s: experiment %" PRId64 " was changed while it "
+			      "ran: %ld runs %s where this runner left %ld",
+			      path, r->exp.id, now[i], i == RUN_PLANNED
+			      ? "still to do" : run_status_names[i],
+			      r->expect[i]);
+			goto out;
+		}
+	ret = 0;
+out:
+	store_close(fresh);
+	return ret;
 }
 
 /* A configuration none of whose runs succeeded makes the run a failure. */
@@ -842,8 +1077,13 @@ static int finish(struct runner *r, enum loop_end end)
 		[LOOP_ERROR] = { "failed", EXIT_RUNTIME },
 	};
 	int ret = ends[end].exit;
+	/* Changed behind our back: not complete, whatever the loop did. */
+	bool changed = verify_store(r) != 0;
 
-	if (store_experiment_status(r->st, r->exp.id, ends[end].status) ||
+	if (changed)
+		ret = EXIT_RUNTIME;
+	if (store_experiment_status(r->st, r->exp.id,
+				    changed ? "failed" : ends[end].status) ||
 	    host_load_end(r->st, r->exp.id) ||
 	    claim_release(r->st, r->exp.id))
 		ret = EXIT_RUNTIME;
@@ -872,8 +1112,13 @@ static int execute(struct runner *r)
 	struct pending_run *pend;
 
 	index_ids(r);
+	/* Unguarded, a runner killed would leave a run's children behind;
+	 * running on is still better than not running. */
+	if (guard_start())
+		warning("runs that fork may outlive a killed runner");
 	/* One runner per experiment: a second would run the same runs. */
 	if (claim_take(r->st, r->exp.id) ||
+	    run_counts(r->st, r->exp.id, r->expect) ||
 	    store_experiment_status(r->st, r->exp.id, "running") ||
 	    store_pending_runs(r->st, r->exp.id, &pend, &left))
 		return EXIT_RUNTIME;
@@ -947,7 +1192,8 @@ static int open_store(struct runner *r, unsigned flags)
 	bool fresh = !r->o->db && (flags & STORE_CREATE) && access(path, F_OK);
 	int ret;
 
-	if (signals_install())
+	/* What leaves a run's process group is ours to kill (spawn.h). */
+	if (signals_install() || spawn_subreaper())
 		return EXIT_RUNTIME;
 	r->stop_fd = stop_pipe[0];
 	/* the default database is made where it belongs, on the first run */
@@ -976,6 +1222,13 @@ static int run_fresh(const struct run_opts *o)
 	/* The whole config is checked before any database is touched. */
 	if (config_load(o->config, &r.cfg))
 		goto out;
+	if (r.cfg.offline && !o->dry_run) {
+		error_at(r.cfg.path, r.cfg.offline_line, "%s", r.cfg.offline);
+		goto out;
+	}
+	if (r.cfg.offline)
+		warning("%s:%ld: %s", r.cfg.path, r.cfg.offline_line,
+			r.cfg.offline);
 	seed_source = choose_seed(&r);
 	r.any_auto = any_auto(&r.cfg);
 	if (build_plan(&r))
@@ -983,7 +1236,12 @@ static int run_fresh(const struct run_opts *o)
 	if (o->dry_run) {
 		config_print(&r.cfg, stdout);
 		plan_summary(&r, stdout);
-		ret = fflush(stdout) ? EXIT_RUNTIME : 0;
+		ret = 0;
+		if (fflush(stdout) || ferror(stdout)) {
+			error("cannot write the plan to standard output: %s",
+			      strerror(errno));
+			ret = EXIT_RUNTIME;
+		}
 		goto out;
 	}
 	ret = open_store(&r, STORE_CREATE);
@@ -991,6 +1249,10 @@ static int run_fresh(const struct run_opts *o)
 		goto out;
 	ret = EXIT_RUNTIME;
 	experiment_fill(&r, seed_source);
+	if (choose_calibration(&r)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	host_warn(&r.exp);
 	if (write_plan(&r))
 		goto out;
@@ -1100,9 +1362,15 @@ static int run_resume(const struct run_opts *o)
 	if (config_load_buffer(r.exp.config_path, r.exp.config_text,
 			       strlen(r.exp.config_text), &r.cfg))
 		goto out;
+	if (r.cfg.offline) {
+		error_at(r.cfg.path, r.cfg.offline_line, "%s", r.cfg.offline);
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (store_load(r.st, r.exp.id, &d) || restore(&r, &d))
 		goto out;
 	r.any_auto = any_auto(&r.cfg);
+	resume_calibration(&r);
 	if (!o->quiet)
 		fprintf(stderr, "contend: resuming experiment %" PRId64 " (%s)\n",
 			r.exp.id, r.exp.status);

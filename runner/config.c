@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <ini.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -558,6 +559,11 @@ static const struct setting settings[] = {
 	{ &(const struct param_def){ "confidence", PT_DOUBLE, "0.95", 0, 1,
 				     NULL, "confidence level of intervals" },
 	  S_OPEN_MIN | S_OPEN_MAX, EXP(confidence) },
+	{ &(const struct param_def){ "calibration", PT_DOUBLE, NULL, 0, 0,
+				     NULL, "busy loops per microsecond for "
+					   "every run (default: measured "
+					   "once by the runner)" },
+	  S_OPEN_MIN, EXP(calibration) },
 	{ &(const struct param_def){ "noise", PT_DOUBLE, "0.05", 0, 0,
 				     NULL, "CV above which a configuration "
 					   "is noisy" },
@@ -960,6 +966,40 @@ static int axis_sweep(struct wsec *w, struct axis *a,
 	return check_workers(w, a);
 }
 
+/*
+ * The first cpu of the cpus axis this process may not run on (cpus =
+ * 1023 on a 2-cpu machine: every run pinned there would fail), noted in
+ * the config for the runner to refuse (config_offline); the file itself
+ * is fine, and may be meant for a bigger machine.
+ */
+static void check_cpus_online(struct wsec *w, const struct axis *a)
+{
+	struct experiment_config *cfg = w->L->c;
+	cpu_set_t here, want;
+	size_t i;
+	int c;
+
+	if (cfg->offline || sched_getaffinity(0, sizeof(here), &here))
+		return; /* one is enough; or cannot tell: the runs will say */
+	for (i = 0; i < a->n; i++) {
+		if (cpulist_parse(a->vals[i], &want))
+			continue;
+		for (c = 0; c < CPU_SETSIZE; c++) {
+			char *list;
+
+			if (!CPU_ISSET(c, &want) || CPU_ISSET(c, &here))
+				continue;
+			list = cpulist_format(&here);
+			cfg->offline = xasprintf("cpus: cpu %d is not online here "
+						 "(contend may run on cpus %s)",
+						 c, list);
+			cfg->offline_line = a->line;
+			free(list);
+			return;
+		}
+	}
+}
+
 /* A single value, given as canonical text already. */
 static void axis_single(struct axis *a, const char *key, char *val)
 {
@@ -1142,9 +1182,13 @@ static int wsec_key(struct wsec *w, const struct kv_line *k)
 				  &harness_params[HARNESS_JOBS], k);
 	if (!strcmp(k->key, "runtime") || !strcmp(k->key, "jobs"))
 		return -1;
-	if (!strcmp(k->key, "cpus"))
-		return axis_sweep(w, &w->axes[np + 1],
-				  &harness_params[HARNESS_CPUS], k);
+	if (!strcmp(k->key, "cpus")) {
+		if (axis_sweep(w, &w->axes[np + 1],
+			       &harness_params[HARNESS_CPUS], k))
+			return -1;
+		check_cpus_online(w, &w->axes[np + 1]);
+		return 0;
+	}
 	if (!strncmp(k->key, "param.", 6))
 		return user_param(w, k);
 	if (runner_key(w, k) <= 0)
@@ -1855,6 +1899,7 @@ void config_release(struct experiment_config *c)
 	free(c->path);
 	free(c->text);
 	free(c->name);
+	free(c->offline);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -74,9 +74,14 @@ struct experiment_config {
 	bool has_seed;
 	uint64_t seed;
 	double confidence;
+	double calibration;   /* busy loops per us; 0: measured by the runner */
 	struct run_settings defaults;
 	size_t nentries;
 	struct config_entry *entries;
+	/* A cpus value naming a cpu this machine does not give us, and its
+	 * line: the runner refuses the config here (NULL: none). */
+	char *offline;
+	long offline_line;
 };
 
 extern const char *const order_names[]; /* indexed by enum run_order */

@@ -2,6 +2,8 @@
  * main.c - contend's entry point: one table of subcommands drives dispatch,
  * `contend --help` and `contend help CMD`.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,10 +25,10 @@ struct command {
 static const struct command commands[] = {
 	{ "run", cmd_run, "run an experiment described by an INI file",
 	  "contend run CONFIG.ini [--db PATH] [--label L] [--seed N] [--dry-run]\n"
-	  "            [--quiet] [--fail-fast]\n"
+	  "            [--quiet] [--fail-fast] [--calibration-from EXPERIMENT]\n"
 	  "contend run --resume EXPERIMENT [--db PATH] [--quiet] [--fail-fast]" },
 	{ "exec", cmd_exec, "run one configuration in the foreground, print metrics",
-	  "contend exec WORKLOAD [key=value ...] [--scratch DIR]" },
+	  "contend exec WORKLOAD [key=value ...] [--scratch DIR] [--calibration N]" },
 	{ "list", cmd_list, "list workloads and their parameters",
 	  "contend list [WORKLOAD] [--format text|markdown]" },
 	{ "report", cmd_report, "summaries, intervals, correlations and flags",
@@ -91,10 +93,49 @@ static int help(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Descriptors 0, 1 and 2 open, on /dev/null when they were closed
+ * (`contend run ... >&- 2>&-`, as cron and some CI runners start
+ * programs): otherwise the first pipe or database opened would take
+ * their numbers, and every message printed would land in it (the signal
+ * self-pipe read contend's own messages as stop requests).  Before
+ * anything else opens a descriptor.
+ */
+static void stdio_open(void)
+{
+	int fd;
+
+	for (fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* open() takes the lowest free number: fd itself. */
+		if (open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			_exit(EXIT_RUNTIME);
+	}
+}
+
+/*
+ * A write to stdout that failed (a full disk, /dev/full, a closed pipe's
+ * EPIPE) makes a command that thought it succeeded fail with a message,
+ * not exit 0 as if its output were there.  A command that failed has
+ * said why already.
+ */
+static int stdout_close(int ret)
+{
+	int e = fflush(stdout) ? errno : 0;
+
+	if (ret || (!e && !ferror(stdout)))
+		return ret;
+	error("cannot write to standard output%s%s", e ? ": " : "",
+	      e ? strerror(e) : "");
+	return EXIT_RUNTIME;
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *c;
 
+	stdio_open();
 	contend_self = argv[0];
 	/*
 	 * Past a file size limit (RLIMIT_FSIZE) a write fails with EFBIG,
@@ -115,7 +156,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "help"))
-		return help(argc - 1, argv + 1);
+		return stdout_close(help(argc - 1, argv + 1));
 	c = find_command(argv[1]);
 	if (!c) {
 		const char *names[ARRAY_SIZE(commands)];
@@ -129,5 +170,5 @@ int main(int argc, char **argv)
 		      s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
 		return EXIT_USAGE;
 	}
-	return c->fn(argc - 1, argv + 1);
+	return stdout_close(c->fn(argc - 1, argv + 1));
 }

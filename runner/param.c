@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "runner/config.h"
 #include "runner/param.h"
 #include "runner/util.h"
@@ -37,15 +38,19 @@ const struct param_def harness_params[] = {
 };
 const size_t nharness_params = ARRAY_SIZE(harness_params);
 
-void param_clip(char *dst, size_t dstlen, const char *src, size_t max)
+void param_clip(char *dst, size_t dstlen, const char *text, size_t max)
 {
-	size_t n = strlen(src), cut;
+	char *src = escape_text_dup(text);
+	size_t n, cut;
 
+	if (!src)
+		abort(); /* out of memory, as xmalloc */
+	n = strlen(src);
 	if (!dstlen)
-		return;
+		goto out;
 	if (n <= max && n < dstlen) {
 		memcpy(dst, src, n + 1);
-		return;
+		goto out;
 	}
 	cut = max < dstlen - 1 ? max : dstlen - 1;
 	cut = cut > 3 ? cut - 3 : 0;
@@ -55,6 +60,8 @@ void param_clip(char *dst, size_t dstlen, const char *src, size_t max)
 	memcpy(dst, src, cut);
 	memcpy(dst + cut, "...", dstlen - cut > 3 ? 4 : dstlen - cut);
 	dst[dstlen - 1] = '\0';
+out:
+	free(src);
 }
 
 static char *trim_dup(const char *s)

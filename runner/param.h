@@ -46,7 +46,10 @@ char *param_describe_default(const struct param_def *p);
 /*
  * Copies at most max bytes of src into dst (size dstlen), cut at a UTF-8
  * character boundary, with "..." when cut: user text quoted in messages
- * stays short and valid.
+ * stays short and valid.  Control and invisible characters (zero-width
+ * spaces and joiners, direction marks, a byte order mark) are shown
+ * escaped as lib/escape.h writes them, \x1b or \ufeff, so that 'name'
+ * and 'na\u200bme' differ.
  */
 void param_clip(char *dst, size_t dstlen, const char *src, size_t max);
 

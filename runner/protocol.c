@@ -246,14 +246,15 @@ static void with_stderr(const struct child *c, char *err, size_t errlen,
 			*p = '?';
 }
 
-enum run_status protocol_judge(const struct child *c, struct result *r,
-			       char *err, size_t errlen)
+/*
+ * The statuses of a child the runner killed (RUN_OK when it did not):
+ * the same for a `contend exec` and a program the runner runs itself.
+ */
+static enum run_status judge_killed(const struct child *c, char *err,
+				    size_t errlen)
 {
-	char what[160], sig[32];
-	char perr[200];
+	char what[160];
 
-	result_init(r);
-	err[0] = '\0';
 	switch (c->killed) {
 	case KILL_CANCEL:
 		snprintf(err, errlen, "interrupted");
@@ -271,6 +272,21 @@ enum run_status protocol_judge(const struct child *c, struct result *r,
 	case KILL_NONE:
 		break;
 	}
+	return RUN_OK;
+}
+
+enum run_status protocol_judge(const struct child *c, struct result *r,
+			       char *err, size_t errlen)
+{
+	char what[160], sig[32];
+	char perr[200];
+	enum run_status st;
+
+	result_init(r);
+	err[0] = '\0';
+	st = judge_killed(c, err, errlen);
+	if (st != RUN_OK)
+		return st;
 	if (WIFSIGNALED(c->wstatus)) {
 		int s = WTERMSIG(c->wstatus);
 
@@ -290,6 +306,32 @@ enum run_status protocol_judge(const struct child *c, struct result *r,
 		result_release(r);
 		snprintf(err, errlen, "protocol: %s", perr);
 		return RUN_PROTOCOL;
+	}
+	return RUN_OK;
+}
+
+enum run_status protocol_judge_program(const struct child *c,
+				       const struct wl_args *a,
+				       struct result *r, char *err,
+				       size_t errlen)
+{
+	const struct wl_spawn *sp = a->wl->spawn;
+	enum run_status st;
+
+	result_init(r);
+	err[0] = '\0';
+	if (c->killed == KILL_OVERFLOW) {
+		snprintf(err, errlen, "%s", sp->overflow);
+		return RUN_FAILED;
+	}
+	st = judge_killed(c, err, errlen);
+	if (st != RUN_OK)
+		return st;
+	if (sp->collect(a, c->wstatus, c->wall_s, c->out, c->outlen, r)) {
+		snprintf(err, errlen, "%s", r->error);
+		result_release(r);
+		result_init(r);
+		return RUN_FAILED;
 	}
 	return RUN_OK;
 }

@@ -57,4 +57,16 @@ int protocol_parse(const char *buf, size_t len, struct result *r, char *err,
 enum run_status protocol_judge(const struct child *c, struct result *r,
 			       char *err, size_t errlen);
 
+/*
+ * The same for a workload's program the runner ran itself (a->wl->spawn,
+ * workload.h): killed on cancel or timeout as above; past the output cap
+ * RUN_FAILED with the workload's reason; otherwise the workload's collect
+ * decides -- RUN_OK with the metrics in r, or RUN_FAILED with its reason
+ * (a non-zero exit, a death by a signal, a regex that did not match).
+ */
+enum run_status protocol_judge_program(const struct child *c,
+				       const struct wl_args *a,
+				       struct result *r, char *err,
+				       size_t errlen);
+
 #endif

@@ -105,3 +105,17 @@ double spawn_stamp(void)
 	sec = ns / 1000000000u;
 	return (double)sec + (double)(ns % 1000000000u) / 1e9;
 }
+
+void wl_program_release(struct wl_program *p)
+{
+	size_t i;
+
+	free(p->path);
+	for (i = 0; p->argv && p->argv[i]; i++)
+		free(p->argv[i]);
+	free(p->argv);
+	for (i = 0; p->envp && p->envp[i]; i++)
+		free(p->envp[i]);
+	free(p->envp);
+	memset(p, 0, sizeof(*p));
+}

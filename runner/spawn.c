@@ -2,6 +2,7 @@
  * spawn.c - clone + exec of one child in its own process group, its output
  * drained by a poll loop under a timeout, the group killed on the way out.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -180,11 +181,13 @@ static int child_exec(const struct exec_args *a)
 		return errno;
 	if (getppid() != a->parent)
 		return ESRCH; /* the runner is already gone */
+	if (c->cpus && sched_setaffinity(0, sizeof(*c->cpus), c->cpus))
+		return errno;
 	/* Close-on-exec: only its dup2 copy on stdin outlives the exec. */
 	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (null < 0 || dup2(null, STDIN_FILENO) < 0 ||
 	    dup2(a->out_w, STDOUT_FILENO) < 0 ||
-	    dup2(a->err_w, STDERR_FILENO) < 0)
+	    dup2(c->merge_err ? a->out_w : a->err_w, STDERR_FILENO) < 0)
 		return errno;
 	signals_reset();
 	sigemptyset(&none);
@@ -416,6 +419,13 @@ static int next_timeout(const struct child *c, const struct loop *l,
 	return (int)ceil((next - now) * 1000);
 }
 
+/* A timer of check_timers() would act now. */
+static bool timer_due(const struct child *c, const struct loop *l, double now)
+{
+	return (c->timeout_s > 0 && !c->term_sent && now >= l->deadline) ||
+	       (c->term_sent && !c->kill_sent && now >= l->kill_at);
+}
+
 static void check_timers(struct child *c, struct loop *l, double now)
 {
 	if (l->exited)
@@ -455,9 +465,18 @@ static void poll_loop(struct child *c, struct loop *l)
 			break;
 		}
 		now = now_monotonic();
+		/*
+		 * The exit first, then the timers: a runner stopped (SIGSTOP,
+		 * Ctrl-Z) past the timeout wakes to both, and a run that
+		 * ended in time is not a timeout (tests/faults/sigstop.sh).
+		 */
+		if (!l->exited && ((r > 0 && p[FD_PID].revents) ||
+				   ((l->pidfd < 0 || timer_due(c, l, now)) &&
+				    exited_nohang(c->pid))))
+			on_exit_seen(c, l, now);
 		check_timers(c, l, now);
 		if (r <= 0)
-			goto no_events;
+			continue;
 		if (p[FD_OUT].revents)
 			drain(c, l, &l->out, true);
 		if (p[FD_ERR].revents)
@@ -468,11 +487,6 @@ static void poll_loop(struct child *c, struct loop *l)
 			kill_group(c, SIGKILL);
 			l->cancel = -1;
 		}
-		if (p[FD_PID].revents)
-			on_exit_seen(c, l, now);
-no_events:
-		if (l->pidfd < 0 && !l->exited && exited_nohang(c->pid))
-			on_exit_seen(c, l, now);
 	}
 }
 
@@ -521,6 +535,7 @@ static int start(struct child *c, struct loop *l)
 		error("%s: %s", SPAWN_FORK ? "fork" : "clone", strerror(errno));
 	} else {
 		reap(c->pid, &c->wstatus, &c->ru);
+		c->exec_err = a.err;
 		error("cannot run %s: %s", c->path ? c->path : c->argv[0],
 		      strerror(a.err));
 	}
@@ -529,6 +544,127 @@ static int start(struct child *c, struct loop *l)
 	close_fd(&l->out);
 	close_fd(&l->err);
 	return -1;
+}
+
+int spawn_subreaper(void)
+{
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+		return error("prctl(PR_SET_CHILD_SUBREAPER): %s", strerror(errno));
+	return 0;
+}
+
+/* The parent's pid and state from /proc/PID/stat (fields 4 and 3). */
+static pid_t parent_of(const char *pid, char *state)
+{
+	char path[300], buf[512], *p, *end;
+	long ppid;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "PID (NAME) S PPID ...": NAME may hold ") " itself. */
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
+		return -1;
+	*state = p[2];
+	ppid = strtol(p + 4, &end, 10);
+	return end == p + 4 ? -1 : (pid_t)ppid;
+}
+
+/*
+ * A SIGKILL is already on its way to pid (pending: the group kill of the
+ * `contend exec` that started it, say), so it is dying, not escaping.
+ */
+static bool being_killed(const char *pid)
+{
+	char path[300], line[128];
+	bool yes = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return true; /* gone already */
+	while (!yes && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "SigPnd:", 7) || !strncmp(line, "ShdPnd:", 7))
+			yes = strtoull(line + 7, NULL, 16) >> (SIGKILL - 1) & 1;
+	fclose(f);
+	return yes;
+}
+
+/*
+ * SIGKILL to every child of ours still alive; their pids into *pids (to
+ * be reaped), and how many were not dying already into *escaped.
+ */
+static size_t kill_children(pid_t **pids, int *escaped)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	size_t n = 0, alloc = 0;
+	pid_t self = getpid();
+
+	*pids = NULL;
+	*escaped = 0;
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		long long pid;
+		char state = '?';
+
+		if (parse_ll(de->d_name, &pid) || pid <= 0 ||
+		    parent_of(de->d_name, &state) != self)
+			continue;
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 8;
+			*pids = xrealloc(*pids, alloc * sizeof(**pids));
+		}
+		(*pids)[n++] = (pid_t)pid;
+		if (!strchr("ZXx", state) && !being_killed(de->d_name))
+			++*escaped;
+		kill((pid_t)pid, SIGKILL);
+	}
+	closedir(d);
+	return n;
+}
+
+int spawn_kill_orphans(void)
+{
+	int killed = 0;
+
+	for (;;) {
+		siginfo_t si;
+		pid_t *pids;
+		size_t n, i;
+		int escaped;
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
+			if (errno == EINTR)
+				continue;
+			return killed; /* ECHILD: no child left */
+		}
+		if (si.si_pid) {
+			/* One that ended on its own: reaped, not counted. */
+			reap(si.si_pid, NULL, NULL);
+			continue;
+		}
+		/* Killed and reaped; their own children come to us next. */
+		n = kill_children(&pids, &escaped);
+		for (i = 0; i < n; i++)
+			reap(pids[i], NULL, NULL);
+		free(pids);
+		if (!n)
+			return killed; /* children, but none found: give up */
+		killed += escaped;
+	}
 }
 
 int spawn_run(struct child *c)
@@ -545,6 +681,8 @@ int spawn_run(struct child *c)
 	l.outalloc = 1;
 	if (start(c, &l))
 		return -1;
+	if (c->started)
+		c->started(c, c->started_arg);
 	l.deadline = l.t0 + c->timeout_s;
 	poll_loop(c, &l);
 	close_fd(&l.out);
@@ -555,5 +693,7 @@ int spawn_run(struct child *c)
 	if (reap(c->pid, &c->wstatus, &c->ru) < 0)
 		return error("wait4 %d: %s", (int)c->pid, strerror(errno));
 	c->wall_s = now_monotonic() - l.t0;
+	if (c->kill_orphans)
+		c->orphans = spawn_kill_orphans();
 	return 0;
 }

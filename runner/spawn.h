@@ -11,12 +11,19 @@
  *     child_init(&c);
  *     c.argv = argv;  c.timeout_s = 30;  ...   (inputs below)
  *     if (spawn_run(&c))          -> could not start: error() printed
- *         ...
+ *         ...                         (c.exec_err: its exec failed)
  *     use c.fate, c.wstatus, c.out, c.err, c.ru, c.wall_s
  *     child_release(&c);
  *
+ * Per-run instruments attach at two points: c.started(&c, c.started_arg)
+ * is called in the parent as soon as the child has exec'd (c.pid is its
+ * pid and its process group; nothing of it has run but its exec), before
+ * any of its output is read; and spawn_run's return, once the child has
+ * been reaped (c.wstatus, c.ru, c.wall_s set).
+ *
  * File descriptors: the child gets stdin from /dev/null and the write ends
- * of two pipes as stdout and stderr; the parent owns the read ends for the
+ * of two pipes as stdout and stderr (with merge_err, its stderr is the
+ * stdout pipe too: both in c.out, in the order written); the parent owns the read ends for the
  * duration of spawn_run and closes them before it returns.  Every other
  * descriptor the parent opened with O_CLOEXEC stays out of the child.
  *
@@ -24,13 +31,15 @@
  * on output overflow or cancellation it gets SIGKILL at once (the run is
  * not data any more); when the child itself exits, whatever is left of its
  * group gets SIGKILL before the child is reaped (its zombie keeps the
- * group id from being reused meanwhile).  The child also asks the kernel
+ * group id from being reused meanwhile); with kill_orphans, what left the
+ * group is killed after the reap (spawn_kill_orphans below).  The child also asks the kernel
  * for SIGKILL should the parent die (PR_SET_PDEATHSIG), so a runner killed
  * with SIGKILL leaves no hung run behind.
  */
 #ifndef CONTEND_SPAWN_H
 #define CONTEND_SPAWN_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/resource.h>
@@ -57,6 +66,12 @@ struct child {
 	double grace_s;           /* after SIGTERM; default SPAWN_GRACE_S */
 	size_t out_max;           /* default SPAWN_OUT_MAX */
 	int cancel_fd;            /* readable = stop now (self-pipe); -1 */
+	bool merge_err;           /* stderr into out, as 2>&1 */
+	const cpu_set_t *cpus;    /* the child's affinity; NULL: inherited */
+	/* called once the child has exec'd; may be NULL (see above) */
+	void (*started)(const struct child *c, void *arg);
+	void *started_arg;
+	bool kill_orphans;        /* after the reap, spawn_kill_orphans() */
 
 	/* outputs */
 	pid_t pid;
@@ -71,6 +86,8 @@ struct child {
 	int wstatus;              /* as from wait4() */
 	struct rusage ru;
 	double wall_s;            /* spawn to reap, CLOCK_MONOTONIC */
+	int exec_err;             /* errno of a failed exec (spawn_run -1) */
+	int orphans;              /* processes spawn_kill_orphans() killed */
 };
 
 void child_init(struct child *c);
@@ -86,6 +103,18 @@ void child_release(struct child *c);
  * one process that install signal handlers meanwhile.
  */
 int spawn_run(struct child *c);
+
+/*
+ * Processes that leave the child's group (setsid, setpgid) escape the
+ * group kill.  spawn_subreaper() makes this process their reaper
+ * (PR_SET_CHILD_SUBREAPER): orphaned, they become its children rather
+ * than init's.  spawn_kill_orphans() then SIGKILLs and reaps every child
+ * this process has, again until none is left (each one's own children
+ * come next), and returns how many it killed; it is for a process whose
+ * only children are the runs it spawned, between two runs.
+ */
+int spawn_subreaper(void);
+int spawn_kill_orphans(void);
 
 /* "SIGSEGV" for SIGSEGV; "signal 42" when the name is unknown. */
 const char *spawn_signame(int sig, char *buf, size_t len);

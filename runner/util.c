@@ -5,12 +5,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
@@ -150,14 +152,42 @@ int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+/*
+ * strtod of a decimal or exponent number only (docs/INI.md): not hex
+ * ("0x10", which strtod reads as 16), "inf" or "nan".  A number too
+ * small for a normal double is its nearest double, a denormal
+ * (4.9e-324) or 0, not an error, though strtod sets ERANGE for it;
+ * one too large is (inf).  *end == s when there is no number.
+ */
+static double decimal_strtod(const char *s, char **end)
+{
+	const char *p = s;
+	double v;
+
+	*end = (char *)s;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '+' || *p == '-')
+		p++;
+	if (!(isdigit((unsigned char)*p) || *p == '.') ||
+	    (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')))
+		return 0;
+	errno = 0;
+	v = strtod(s, end);
+	if (errno == ERANGE && isfinite(v))
+		errno = 0;
+	if (!isfinite(v))
+		errno = ERANGE;
+	return v;
+}
+
 int parse_double(const char *s, double *out)
 {
 	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !only_blanks(end) || !isfinite(v))
+	v = decimal_strtod(s, &end);
+	if (end == s || errno || !only_blanks(end))
 		return -1;
 	*out = v;
 	return 0;
@@ -176,9 +206,8 @@ int parse_duration(const char *s, double *seconds)
 	double v;
 	size_t i;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !isfinite(v) || v < 0)
+	v = decimal_strtod(s, &end);
+	if (end == s || errno || v < 0)
 		return -1;
 	if (only_blanks(end)) {
 		*seconds = v;
@@ -289,4 +318,19 @@ void sleep_until(double deadline)
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 	       EINTR)
 		;
+}
+
+const char *fd_shortage(void)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		close(fd);
+		return "";
+	}
+	if (errno == EMFILE)
+		return " (too many open files: the limit, ulimit -n, is reached)";
+	if (errno == ENFILE)
+		return " (too many open files in the system)";
+	return "";
 }

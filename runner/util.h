@@ -27,6 +27,13 @@ void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error_buf(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * " (too many open files: ...)" when this process cannot open one more
+ * file descriptor now (EMFILE, ENFILE), else "": for the messages of
+ * libraries and files that say only "unable to open".
+ */
+const char *fd_shortage(void);
+
 /* Allocation failure is not recoverable in a CLI tool: these abort. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

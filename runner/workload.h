@@ -82,6 +82,8 @@ struct wl_args {
 	bool has_cpus;
 	cpu_set_t cpus;        /* affinity of the run (already applied by exec) */
 	const char *scratch;   /* private directory for WL_SCRATCH workloads */
+	double loops_per_us;   /* the experiment's busy-loop calibration;
+				  0: measure it if needed (harness.h) */
 };
 
 #define RESULT_MAX_METRICS 64
@@ -113,6 +115,44 @@ struct result {
 /* What it runs is fixed work (chat): summarised like jobs (harmonic mean
  * of the rates), and repetitions = auto watches elapsed_s. */
 #define WL_FIXED_WORK 0x8
+
+/*
+ * A program the runner runs itself: path (found on PATH), argv and envp,
+ * each malloc'd (envp's strings too: wl_program_release frees them all).
+ */
+struct wl_program {
+	char *path;
+	char **argv;
+	char **envp;
+};
+void wl_program_release(struct wl_program *p);
+
+/*
+ * A workload that is an external program (command): the runner spawns the
+ * program itself, with the run's timeout, process group and output cap,
+ * instead of spawning `contend exec` to fork it -- one process and one
+ * exec of contend less per run (docs/PERFORMANCE.md).  run stays for
+ * `contend exec`, and must give the same result.
+ */
+struct wl_spawn {
+	/*
+	 * The program of a run: base is the environment the runner gives
+	 * every run (the program's starts from it).  0, or -1 with err (the
+	 * program cannot be run: the run fails with err).
+	 */
+	int (*program)(const struct wl_args *a, char *const *base,
+		       struct wl_program *p, char *err, size_t errlen);
+	/*
+	 * The result of the finished program: wstatus as from wait4, wall_s
+	 * from spawn to reap, out its stdout and stderr together
+	 * (NUL-terminated, len bytes, modifiable).  0 with the metrics in r
+	 * (elapsed_s among them), or -1 with r->error.
+	 */
+	int (*collect)(const struct wl_args *a, int wstatus, double wall_s,
+		       char *out, size_t len, struct result *r);
+	size_t out_max;      /* output cap; more fails the run */
+	const char *overflow; /* why the run failed when out_max is passed */
+};
 
 struct workload {
 	const char *name;
@@ -147,6 +187,8 @@ struct workload {
 	 * Returns 0 with the result filled, or -1 with result.error set.
 	 */
 	int (*run)(const struct wl_args *a, struct result *r);
+	/* Non-NULL: the runner spawns the workload's program itself. */
+	const struct wl_spawn *spawn;
 };
 
 /* registry.c */

@@ -76,4 +76,91 @@ grep -q "bad.ini:6: \[workload c\] 'metric.9lives'" "$tmp/err" ||
 	fail "bad family key message: $(cat "$tmp/err")"
 [ ! -e "$tmp/bad.db" ] || fail "a database was written for a bad config"
 
+# The runner spawns the command itself: stdout and stderr together, env
+# on the run's environment, elapsed_s; and today's failure reasons, each a
+# failed (or timed-out) run that does not stop the experiment.
+cat > "$tmp/gone.sh" <<'EOF2'
+#!/bin/sh
+echo ops 1
+EOF2
+chmod +x "$tmp/gone.sh"
+cat > "$tmp/d.ini" <<EOF2
+[experiment]
+name        = e2e-command-direct
+repetitions = 1
+warmup      = 0
+order       = sequential
+timeout     = 1.5s
+
+[workload stderr]
+type   = command
+shell  = yes
+argv   = echo "ops \$N" >&2
+env    = N=7
+metric = ^ops ([0-9]+)$
+
+[workload exit3]
+type  = command
+shell = yes
+argv  = echo last words; exit 3
+
+[workload signal]
+type  = command
+shell = yes
+argv  = kill -9 \$\$
+
+[workload nomatch]
+type   = command
+argv   = echo nothing
+metric = ^ops ([0-9]+)$
+
+[workload flood]
+type = command
+argv = yes
+
+[workload slow]
+type = command
+argv = sleep 10
+
+[workload remove]
+type = command
+argv = rm $tmp/gone.sh
+
+[workload gone]
+type = command
+argv = $tmp/gone.sh
+EOF2
+# Exit status 1: every run of a configuration failed (as designed here).
+"$CONTEND" run --db "$tmp/d.db" "$tmp/d.ini" --quiet 2> "$tmp/err"
+expect "direct: exit status" 1 $?
+dq() {
+	sqlite3 -readonly "$tmp/d.db" "$1"
+}
+# st SECTION: status|error of its run
+st() {
+	dq "SELECT r.status || '|' || coalesce(r.error, '') FROM runs r
+	    JOIN configs c ON c.id = r.config_id WHERE c.section = '$1'"
+}
+expect "direct: stderr + env" 7 "$(dq "SELECT printf('%g', s.value)
+	FROM samples s JOIN runs r ON r.id = s.run_id JOIN configs c
+	ON c.id = r.config_id WHERE c.section = 'stderr'
+	AND s.metric = 'throughput'")"
+expect "direct: elapsed_s" 1 "$(dq "SELECT count(*) FROM samples
+	WHERE metric = 'elapsed_s' AND run_id = (SELECT r.id FROM runs r
+	JOIN configs c ON c.id = r.config_id WHERE c.section = 'stderr')")"
+# check SECTION PATTERN: its run's status|error matches the glob
+check() {
+	got=$(st "$1")
+	# shellcheck disable=SC2254  # the pattern is a glob on purpose
+	case $got in $2) ;; *) fail "direct: $1: '$got' is not '$2'" ;; esac
+}
+check exit3 'failed|command exited with status 3; output ends:*last words'
+check signal 'failed|command was killed by signal 9*'
+check nomatch "failed|command: metric regex '^ops (\[0-9\]+)\$' did not match*nothing"
+check flood 'failed|command: output exceeds 16 MiB; killed it'
+check slow 'timeout|timed out after 1.5s*'
+check remove 'ok|'
+check gone "failed|command: cannot run '$tmp/gone.sh': *"
+expect "direct: experiment" complete "$(dq "SELECT status FROM experiments")"
+
 [ "$fails" -eq 0 ] && echo "$NAME: metric.NAME keys stored, scaled, swept and refused as documented"

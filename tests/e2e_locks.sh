@@ -25,12 +25,13 @@ for spec in "futex-mutex:" "pthread-mutex:contended_delay_ns contended_delay_mod
 	done
 done
 
-# exec: protocol, common metrics, own metrics, per-thread lines
+# exec: protocol, common metrics, own metrics, per-thread lines; the
+# calibration handed to it is the one reported
 for spec in "futex-mutex:futex_waits futex_wakes" "pthread-mutex:" \
 	    "spinlock:spins" "rwlock:writes"; do
 	wl=${spec%%:*}
 	if ! "$CONTEND" exec "$wl" threads=2 locks=2 runtime=30ms \
-		> "$tmp/out" 2> "$tmp/err"; then
+		--calibration 1234.5 > "$tmp/out" 2> "$tmp/err"; then
 		fail "exec $wl failed: $(cat "$tmp/err")"
 		continue
 	fi
@@ -38,6 +39,7 @@ for spec in "futex-mutex:futex_waits futex_wakes" "pthread-mutex:" \
 		 handoff_rate loops_per_us ${spec#*:}; do
 		[ -n "$(value "$tmp/out" "$m")" ] || fail "exec $wl: no $m"
 	done
+	expect "exec $wl: loops_per_us" 1234.5 "$(value "$tmp/out" loops_per_us)"
 	[ "$(grep -c '^thread ' "$tmp/out")" -eq 4 ] ||
 		fail "exec $wl: want 4 thread lines"
 	[ "$(tail -n1 "$tmp/out")" = end ] || fail "exec $wl: no end line"

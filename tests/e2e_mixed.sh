@@ -49,7 +49,7 @@ db=$tmp/mix.db
 cd "$tmp" || die "cd"
 "$CONTEND" run mix.ini --db "$db" > run.out 2> run.err
 expect "run exits 1: every run of broken failed" 1 $?
-grep -q "^contend: run [0-9]* failed: exit status 1" run.err ||
+grep -q "^contend: run [0-9]* failed: command exited with status 3" run.err ||
 	fail "no failure line: $(cat run.err)"
 grep -q "configuration 10 \[broken\] .*all 2 runs failed" run.err ||
 	fail "the all-failed configuration is not named: $(cat run.err)"
@@ -58,7 +58,7 @@ grep -q "configuration 10 \[broken\] .*all 2 runs failed" run.err ||
 for c in 1 2 3 4 5 6 7 8 9 10; do
 	grep -q "^ *$c  " report.txt || fail "no summary row for configuration $c"
 done
-grep -q "all 2 runs failed: failed: exit status 1" report.txt ||
+grep -q "all 2 runs failed: failed: command exited with" report.txt ||
 	fail "the broken configuration's row has no reason"
 grep -q " lat" report.txt || fail "the command's own metric is not its header"
 grep -qi "nan" report.txt && fail "the report says nan"

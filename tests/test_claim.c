@@ -160,6 +160,48 @@ static void test_live_refuses_dead_taken(void **state)
 	free(theirs);
 }
 
+/* The state letter of /proc/PID/stat (after the name's last ')'). */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] ? p[2] : '?';
+}
+
+/*
+ * A runner that died but was not reaped yet (a zombie: its parent, a
+ * closed terminal's shell, has not waited) holds nothing: its claim is
+ * taken over.  The child here stays a zombie until the test reaps it.
+ */
+static void test_zombie_claim_taken(void **state)
+{
+	struct ctx *c = *state;
+	int wfd, status, i;
+	pid_t child = live_child(&wfd), pid = 0;
+	char *theirs = claim_text(child);
+
+	assert_non_null(theirs);
+	assert_int_equal(store_meta_set(c->s, c->exp, CLAIM_KEY, theirs), 0);
+	close(wfd); /* the child exits; nobody waits for it yet */
+	for (i = 0; i < 2000 && proc_state(child) != 'Z'; i++)
+		usleep(5000);
+	assert_int_equal(proc_state(child), 'Z');
+	assert_false(claim_alive(theirs, &pid));
+	assert_int_equal(claim_take(c->s, c->exp), 0);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	free(theirs);
+}
+
 /* Claims that name no live process here are taken over. */
 static void test_stale_claims(void **state)
 {
@@ -195,6 +237,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_take_and_release, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_refuses_dead_taken, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_claims, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zombie_claim_taken, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

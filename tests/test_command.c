@@ -247,7 +247,10 @@ static const struct bad_case bad[] = {
 	{ "argv", "", "missing" },
 	{ "argv", "echo \"a", "unterminated" },
 	{ "argv", "contend-no-such-tool --version", "not installed" },
-	{ "argv", "/nonexistent/bin/tool", "not installed" },
+	/* Named by a path: what is wrong with it, not "not installed". */
+	{ "argv", "/nonexistent/bin/tool", "'/nonexistent/bin/tool' does not exist" },
+	{ "argv", "/etc/passwd", "'/etc/passwd' is not executable" },
+	{ "argv", "/", "'/' is a directory, not a program" },
 };
 
 static void test_validate_errors(void **state)
@@ -359,7 +362,7 @@ static void test_output_cap(void **state)
 static void test_missing_command(void **state)
 {
 	const char *const path[] = { "argv", "contend-no-such-tool", NULL };
-	/* A directory passes the PATH check but cannot be exec'ed. */
+	/* A directory is refused before any exec. */
 	const char *const dir[] = { "argv", "/", NULL };
 	const char *const sh[] = {
 		"argv", "contend-no-such-tool", "shell", "yes", NULL
@@ -371,7 +374,7 @@ static void test_missing_command(void **state)
 	assert_non_null(strstr(r.error, "not installed"));
 	result_release(&r);
 	assert_int_equal(run(dir, &r), -1);
-	assert_non_null(strstr(r.error, "cannot run '/'"));
+	assert_non_null(strstr(r.error, "'/' is a directory"));
 	result_release(&r);
 	assert_int_equal(run(sh, &r), -1);
 	assert_non_null(strstr(r.error, "exited with status 127"));

@@ -29,6 +29,8 @@
 /* Short runs: the properties below hold at any length. */
 #define RUN_S 0.02
 #define MAXKV 6
+/* The calibration handed to the runs here, as the runner hands one. */
+#define RUN_LPUS 1000.0
 
 /*
  * Builds a run's arguments with the real parser (param.c): the table
@@ -101,7 +103,7 @@ static void check_invariants(const struct result *r, size_t nthreads)
 	assert_true(metric(r, "handoffs") <= ops);
 	assert_true(fabs(metric(r, "contention_rate") -
 			 metric(r, "contended") / ops) < 1e-12);
-	assert_true(metric(r, "loops_per_us") > 0);
+	assert_true(fabs(metric(r, "loops_per_us") - RUN_LPUS) < 1e-9);
 	assert_true(metric(r, "elapsed_s") > 0);
 }
 
@@ -159,6 +161,7 @@ static int run_variant(const struct variant *v, const char *threads,
 	kv[n++] = threads;
 	kv[n++] = locks;
 	args_build(wl, kv, n, jobs, &a);
+	a.loops_per_us = RUN_LPUS;
 	assert_int_equal(wl->validate(&a, err, sizeof(err)), 0);
 	result_init(r);
 	ret = wl->run(&a, r);
@@ -539,7 +542,10 @@ static void test_validate_thread_limit(void **state)
 	}
 }
 
-/* hold_ns goes inside the lock; worklen and think_ns add up outside. */
+/*
+ * hold_ns goes inside the lock; worklen and think_ns add up outside, in
+ * loops of the calibration handed to the run.
+ */
 static void test_cfg_resolves_work(void **state)
 {
 	const struct workload *wl = workload_find("futex-mutex");
@@ -550,16 +556,56 @@ static void test_cfg_resolves_work(void **state)
 
 	(void)state;
 	args_build(wl, kv, 5, 0, &a);
+	a.loops_per_us = 1500;
 	locks_cfg_init(&c, &a);
 	assert_int_equal(c.per_group, 3);
 	assert_int_equal(c.groups, 5);
 	assert_int_equal(c.nworkers, 15);
-	assert_true(c.loops_per_us > 0);
-	assert_int_equal(c.hold, harness_ns_to_loops(2000));
-	assert_int_equal(c.outside, 500 + harness_ns_to_loops(3000));
-	/* 2 us of loops is twice the loops of 1 us, give or take rounding. */
-	assert_true(llabs((long long)c.hold -
-			  (long long)(2 * c.loops_per_us + 0.5)) <= 1);
+	assert_true(fabs(c.loops_per_us - 1500) < 1e-9);
+	assert_int_equal(c.hold, 3000);
+	assert_int_equal(c.outside, 500 + 4500);
+	assert_true(c.calibrated_work);
+	args_release(&a);
+}
+
+/* Without hold_ns and think_ns no calibration is measured nor reported. */
+static void test_cfg_needs_no_calibration(void **state)
+{
+	const struct workload *wl = workload_find("pthread-mutex");
+	const char *kv[] = { "threads=1", "worklen=7" };
+	struct lock_cfg c;
+	struct result r;
+	struct wl_args a;
+
+	(void)state;
+	args_build(wl, kv, 2, 100, &a);
+	locks_cfg_init(&c, &a);
+	assert_true(c.loops_per_us <= 0);
+	assert_false(c.calibrated_work);
+	assert_int_equal(c.outside, 7);
+	result_init(&r);
+	assert_int_equal(wl->run(&a, &r), 0);
+	assert_true(isnan(result_value(&r, "loops_per_us")));
+	assert_true(isnan(result_value(&r, "loops_per_us_now")));
+	result_release(&r);
+	args_release(&a);
+}
+
+/* A calibrated parameter and nothing handed: the run measures its own. */
+static void test_cfg_measures_when_needed(void **state)
+{
+	const struct workload *wl = workload_find("pthread-mutex");
+	const char *kv[] = { "threads=1", "contended_delay_ns=100" };
+	struct result r;
+	struct wl_args a;
+
+	(void)state;
+	args_build(wl, kv, 2, 100, &a);
+	result_init(&r);
+	assert_int_equal(wl->run(&a, &r), 0);
+	assert_true(metric(&r, "loops_per_us") > 0);
+	assert_true(metric(&r, "loops_per_us_now") > 0);
+	result_release(&r);
 	args_release(&a);
 }
 
@@ -578,6 +624,8 @@ int main(void)
 		cmocka_unit_test(test_spins_only_where_counted),
 		cmocka_unit_test(test_validate_thread_limit),
 		cmocka_unit_test(test_cfg_resolves_work),
+		cmocka_unit_test(test_cfg_needs_no_calibration),
+		cmocka_unit_test(test_cfg_measures_when_needed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -91,6 +91,18 @@ static const struct parse_case parse_cases[] = {
 	BAD("double inf", p_dbl, "inf", "x: 'inf' is not a number"),
 	BAD("double overflow", p_dbl, "1e999", "x: '1e999' is not a number"),
 	BAD("double comma", p_dbl, "0,5", "x: '0,5' is not a number"),
+	/* Below DBL_MIN: the nearest double, though strtod sets ERANGE. */
+	OK("double denormal", p_dbl, "4.9e-324", "5e-324"),
+	OK("double underflow to zero", p_dbl, "1e-400", "0"),
+	/* Decimal only (docs/INI.md): strtod alone reads hex floats. */
+	BAD("double hex", p_dbl, "0x0.8", "x: '0x0.8' is not a number"),
+	BAD("double signed hex", p_dbl, "-0X0p0", "x: '-0X0p0' is not a number"),
+	/* What looks like a number but is not shows what hides in it. */
+	BAD("int zero-width space", p_int, "4\xe2\x80\x8b" "2",
+	    "n: '4\\u200b2' is not an integer"),
+	BAD("int byte order mark", p_int, "\xef\xbb\xbf" "7",
+	    "n: '\\ufeff7' is not an integer"),
+	BAD("double escape", p_dbl, "\x1b[0m", "x: '\\x1b[0m' is not a number"),
 	OK("duration s", p_dur, "2s", "2"),
 	OK("duration ms", p_dur, "250ms", "0.25"),
 	OK("duration m", p_dur, "1.5m", "90"),
@@ -106,6 +118,9 @@ static const struct parse_case parse_cases[] = {
 	    "m, h)"),
 	BAD("duration negative", p_dur, "-1s",
 	    "d: '-1s' is not a duration (a number with a unit: ns, us, ms, s, "
+	    "m, h)"),
+	BAD("duration hex", p_dur, "0x10s",
+	    "d: '0x10s' is not a duration (a number with a unit: ns, us, ms, s, "
 	    "m, h)"),
 	BAD("duration overflow", p_dur, "1e308h",
 	    "d: '1e308h' is not a duration (a number with a unit: ns, us, ms, "

@@ -32,7 +32,11 @@
 #include "runner/util.h"
 #include "runner/workloads/workloads.h"
 
+extern char **environ;
+
 #define COMMAND_MAX_OUTPUT (16u << 20)
+/* Why a run past COMMAND_MAX_OUTPUT failed (keep the two in step). */
+#define COMMAND_OVERFLOW "command: output exceeds 16 MiB; killed it"
 #define COMMAND_TAIL_LINES 4 /* output lines quoted when a regex fails */
 #define REGEX_MAX_COST 1000  /* see regex_cost() */
 #define REGEX_MAX_DEPTH 32   /* nested groups */
@@ -164,31 +168,49 @@ int command_split(const char *s, char ***out, size_t *n, char *err,
 	return 0;
 }
 
-/* PATH lookup as execvp does it, for a config-time "not installed". */
-static bool on_path(const char *cmd)
+/* Why a command named by its path cannot be run, or NULL when it can. */
+static const char *path_unrunnable(const char *cmd)
+{
+	struct stat st;
+
+	if (stat(cmd, &st))
+		return errno == ENOENT ? "does not exist" : strerror(errno);
+	if (S_ISDIR(st.st_mode))
+		return "is a directory, not a program";
+	if (!S_ISREG(st.st_mode) || access(cmd, X_OK))
+		return "is not executable (no execute permission)";
+	return NULL;
+}
+
+/*
+ * PATH lookup as execvp does it: the executable cmd names (malloc'd), or
+ * NULL when there is none -- a config-time "not installed", and the path
+ * the runner executes.
+ */
+static char *path_find(const char *cmd)
 {
 	const char *path = getenv("PATH"), *p;
-	bool found = false;
 
 	if (strchr(cmd, '/'))
-		return !access(cmd, X_OK);
+		return path_unrunnable(cmd) ? NULL : xstrdup(cmd);
 	if (!path || !*path)
 		path = "/bin:/usr/bin";
-	for (p = path; !found; p++) {
+	for (p = path;; p++) {
 		const char *end = strchrnul(p, ':');
 		char *full = xasprintf("%.*s%s%s", (int)(end - p), p,
 				       end == p ? "" : "/", cmd);
 		struct stat st;
 
-		found = !stat(full, &st) && S_ISREG(st.st_mode) &&
-			!access(full, X_OK);
+		if (!stat(full, &st) && S_ISREG(st.st_mode) &&
+		    !access(full, X_OK))
+			return full;
 		free(full);
 		if (!*end)
-			break;
+			return NULL;
 		p = end;
 	}
-	return found;
 }
+
 
 static const char *str(const struct wl_args *a, int i)
 {
@@ -496,7 +518,7 @@ static int env_check(const char *text, char *err, size_t errlen)
 
 static int argv_check(const struct wl_args *a, char *err, size_t errlen)
 {
-	char **v;
+	char **v, *found = NULL;
 	size_t n;
 	int ret = -1;
 
@@ -512,11 +534,15 @@ static int argv_check(const struct wl_args *a, char *err, size_t errlen)
 	}
 	if (!n)
 		snprintf(err, errlen, "argv: the command to run is missing");
-	else if (!on_path(v[0]))
+	else if (strchr(v[0], '/') && path_unrunnable(v[0]))
+		snprintf(err, errlen, "argv: '%s' %s", v[0],
+			 path_unrunnable(v[0]));
+	else if (!(found = path_find(v[0])))
 		snprintf(err, errlen, "argv: '%s' is not installed (not found "
 			 "on PATH)", v[0]);
 	else
 		ret = 0;
+	free(found);
 	command_argv_free(v);
 	return ret;
 }
@@ -536,31 +562,30 @@ static int command_validate(const struct wl_args *a, char *err, size_t errlen)
 }
 
 /*
- * The environment of the command: ours, with env's NAME=VALUE words
+ * The environment of the command: base, with env's NAME=VALUE words
  * replacing or adding.  A NULL-terminated malloc'd array of malloc'd
  * strings.
  */
-static char **env_build(const char *text)
+static char **env_build(const char *text, char *const *base)
 {
-	extern char **environ;
 	char **add, **envp;
 	size_t nadd, n = 0, i, j;
 	char err[64];
 
 	if (command_split(text, &add, &nadd, err, sizeof(err)))
 		nadd = 0, add = xcalloc(1, sizeof(*add));
-	for (i = 0; environ[i]; i++)
+	for (i = 0; base[i]; i++)
 		;
 	envp = xcalloc(i + nadd + 1, sizeof(*envp));
-	for (i = 0; environ[i]; i++) {
-		size_t klen = strcspn(environ[i], "=");
+	for (i = 0; base[i]; i++) {
+		size_t klen = strcspn(base[i], "=");
 		bool replaced = false;
 
 		for (j = 0; j < nadd && !replaced; j++)
-			replaced = !strncmp(add[j], environ[i], klen) &&
+			replaced = !strncmp(add[j], base[i], klen) &&
 				   add[j][klen] == '=';
 		if (!replaced)
-			envp[n++] = xstrdup(environ[i]);
+			envp[n++] = xstrdup(base[i]);
 	}
 	for (j = 0; j < nadd; j++)
 		envp[n++] = add[j];
@@ -752,13 +777,31 @@ int command_extract(const struct wl_args *a, char *out, size_t len,
 	return ret;
 }
 
+/*
+ * How a finished command ended, in contend exec and in the runner alike:
+ * elapsed_s, then -1 with the reason for a non-zero exit or a death by a
+ * signal, else 0 (its metrics are then taken from out).
+ */
+static int command_status(int status, double elapsed, const char *out,
+			  size_t len, struct result *r)
+{
+	char why[96], tail[256];
+
+	result_add(r, "elapsed_s", elapsed);
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	tail_lines(out, len, tail, sizeof(tail));
+	return result_fail(r, "command %s; output ends:\n%s",
+			   exit_reason(status, why, sizeof(why)), tail);
+}
+
 /* Waits for the child and turns its output into metrics. */
 static int command_finish(const struct child *c, const struct extracts *x,
 			  double t0, struct result *r)
 {
-	char *out = NULL, why[96], tail[256];
+	char *out = NULL;
 	size_t len = 0;
-	int status = 0, over, ret = -1;
+	int status = 0, over, ret;
 
 	over = capture(c->out, COMMAND_MAX_OUTPUT, &out, &len);
 	if (over)
@@ -766,20 +809,13 @@ static int command_finish(const struct child *c, const struct extracts *x,
 	close(c->out);
 	while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
 		;
-	result_add(r, "elapsed_s", now_monotonic() - t0);
 	if (over) {
-		result_fail(r, "command: output exceeds %u MiB; killed it",
-			    COMMAND_MAX_OUTPUT >> 20);
-		goto out;
+		result_add(r, "elapsed_s", now_monotonic() - t0);
+		ret = result_fail(r, COMMAND_OVERFLOW);
+	} else {
+		ret = command_status(status, now_monotonic() - t0, out, len, r)
+			      ? -1 : extracts_apply(x, out, len, r);
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		tail_lines(out, len, tail, sizeof(tail));
-		result_fail(r, "command %s; output ends:\n%s",
-			    exit_reason(status, why, sizeof(why)), tail);
-		goto out;
-	}
-	ret = extracts_apply(x, out, len, r);
-out:
 	free(out);
 	return ret;
 }
@@ -815,7 +851,7 @@ static int command_run(const struct wl_args *a, struct result *r)
 		result_fail(r, "command: argv: %s", err);
 		goto out;
 	}
-	envp = env_build(str(a, P_ENV));
+	envp = env_build(str(a, P_ENV), environ);
 	t0 = now_monotonic();
 	if (child_spawn(argv, envp, &c, r))
 		goto out;
@@ -843,6 +879,52 @@ static const char *command_primary(const struct wl_args *a,
 	return NULL;
 }
 
+/* wl_spawn.program: argv with its executable found, env on base. */
+static int command_program(const struct wl_args *a, char *const *base,
+			   struct wl_program *p, char *err, size_t errlen)
+{
+	char e[256];
+
+	memset(p, 0, sizeof(*p));
+	p->argv = command_argv(a, e, sizeof(e));
+	if (!p->argv) {
+		snprintf(err, errlen, "command: argv: %s", e);
+		return -1;
+	}
+	errno = 0;
+	p->path = path_find(p->argv[0]);
+	if (!p->path) {
+		if (strchr(p->argv[0], '/'))
+			snprintf(err, errlen, "command: cannot run '%s': it %s",
+				 p->argv[0], path_unrunnable(p->argv[0]) ?
+				 path_unrunnable(p->argv[0]) : strerror(errno));
+		else
+			snprintf(err, errlen, "command: cannot run '%s': not "
+				 "installed (not found on PATH)", p->argv[0]);
+		wl_program_release(p);
+		return -1;
+	}
+	p->envp = env_build(str(a, P_ENV), base);
+	return 0;
+}
+
+/* wl_spawn.collect: command_run's result, from the runner's child. */
+static int command_collect(const struct wl_args *a, int wstatus,
+			   double wall_s, char *out, size_t len,
+			   struct result *r)
+{
+	if (command_status(wstatus, wall_s, out, len, r))
+		return -1;
+	return command_extract(a, out, len, r);
+}
+
+static const struct wl_spawn command_spawn = {
+	.program = command_program,
+	.collect = command_collect,
+	.out_max = COMMAND_MAX_OUTPUT,
+	.overflow = COMMAND_OVERFLOW,
+};
+
 const struct workload command_workload = {
 	.name = "command",
 	.summary = "runs an external benchmark (argv, no shell) and extracts "
@@ -864,4 +946,5 @@ const struct workload command_workload = {
 	.templates = command_templates,
 	.primary = command_primary,
 	.run = command_run,
+	.spawn = &command_spawn,
 };

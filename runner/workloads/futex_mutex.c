@@ -121,8 +121,10 @@ fmutex_loop(struct worker *w, const bool fixed)
 	struct slot *st = w->slot;
 	const uint64_t hold = x->cfg.hold, outside = x->cfg.outside;
 	uint64_t done = 0, handoffs = 0, last = 0;
+	const atomic_int *const stop = w->stop;
+	const uint64_t jobs = w->jobs;
 
-	while (locks_continue(w, fixed, done)) {
+	while (locks_continue(stop, jobs, fixed, done)) {
 		uint64_t c;
 
 		fmutex_lock(&g->lock, st);

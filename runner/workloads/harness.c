@@ -182,44 +182,76 @@ void harness_report(struct result *r, const struct slot *s, size_t n,
 	free(ops);
 }
 
-static double calibrate(void)
+/* Seconds that `loops` busy loops take, best of `rounds` tries. */
+static double best_time(uint64_t loops, int rounds)
 {
-	uint64_t loops = 1000;
-	double dt;
+	double best = INFINITY;
 
-	/* Double until one measurement lasts 10 ms; then take the best of 3. */
-	for (;;) {
-		double t = now_monotonic();
-
-		busy_loops(loops);
-		dt = now_monotonic() - t;
-		if (dt > 0.01)
-			break;
-		loops *= 2;
-	}
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < rounds; i++) {
 		double t = now_monotonic(), d;
 
 		busy_loops(loops);
 		d = now_monotonic() - t;
-		if (d < dt)
-			dt = d;
+		if (d < best)
+			best = d;
 	}
+	return best;
+}
+
+/* Loops that take about `seconds`, grown by doubling from a guess. */
+static uint64_t loops_for(double seconds)
+{
+	uint64_t loops = 1024;
+
+	while (best_time(loops, 1) < seconds && loops < (UINT64_C(1) << 40))
+		loops *= 2;
+	return loops;
+}
+
+double harness_calibrate(void)
+{
+	uint64_t loops;
+	double t0 = now_monotonic(), dt;
+
+	/* Warm-up: 5 ms of spinning, the same loop as measured. */
+	while (now_monotonic() - t0 < 0.005)
+		busy_loops(1024);
+	loops = loops_for(0.001);
+	dt = best_time(loops, 7);
 	return (double)loops / (dt * 1e6);
 }
 
-double harness_loops_per_us(void)
+int harness_calibration_parse(const char *s, double *lpus)
 {
-	static double cached;
+	double v;
 
-	if (cached <= 0)
-		cached = calibrate();
-	return cached;
+	if (parse_double(s, &v) || !isfinite(v) || v <= 0)
+		return -1;
+	*lpus = v;
+	return 0;
 }
 
-uint64_t harness_ns_to_loops(double ns)
+double harness_speed_check(void)
+{
+	uint64_t loops = loops_for(50e-6);
+
+	return (double)loops / (best_time(loops, 4) * 1e6);
+}
+
+double harness_loops_per_us(const struct wl_args *a)
+{
+	static double measured;
+
+	if (a->loops_per_us > 0)
+		return a->loops_per_us;
+	if (measured <= 0)
+		measured = harness_calibrate();
+	return measured;
+}
+
+uint64_t harness_ns_to_loops(double ns, double lpus)
 {
 	if (ns <= 0)
 		return 0;
-	return (uint64_t)(ns * harness_loops_per_us() / 1000.0 + 0.5);
+	return (uint64_t)(ns * lpus / 1000.0 + 0.5);
 }

@@ -71,16 +71,44 @@ void harness_report(struct result *r, const struct slot *s, size_t n,
 
 /*
  * Calibrated busy work: busy_loops(n) spins n iterations that the compiler
- * cannot remove; harness_loops_per_us() measures how many make a
- * microsecond on this CPU (once per process, cached).
+ * cannot remove.  How many make a microsecond is measured once per
+ * experiment by the runner (harness_calibrate) and handed to every run as
+ * wl_args.loops_per_us, so every run of an experiment does the same work
+ * per nanosecond asked for (docs/RUNNING.md, "Calibration").
  */
 static inline void busy_loops(uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++)
 		__asm__ __volatile__("" ::: "memory");
 }
-double harness_loops_per_us(void);
-/* ns of busy work expressed in loops, with the calibration. */
-uint64_t harness_ns_to_loops(double ns);
+
+/*
+ * Measures loops per microsecond on this CPU: a warm-up spin (so a CPU
+ * that raises its clock under load has done so), then the best of
+ * several 1 ms measurements (the best: preemption only ever slows one).
+ * About 15 ms.
+ */
+double harness_calibrate(void);
+/* A calibration as text (option, stored meta): a finite number above 0.
+ * Returns 0, or -1. */
+int harness_calibration_parse(const char *s, double *lpus);
+
+/*
+ * A run's calibration: a->loops_per_us when the runner handed one, else
+ * harness_calibrate() once per process (contend exec typed by hand).
+ * Called only when a calibrated parameter is set, so a run that needs no
+ * busy work of a given length pays for no calibration.
+ */
+double harness_loops_per_us(const struct wl_args *a);
+/* ns of busy work in loops at lpus loops per microsecond. */
+uint64_t harness_ns_to_loops(double ns, double lpus);
+/*
+ * A cheap (0.3 ms) measurement of the CPU's speed now, in loops per
+ * microsecond (best of 4 x 50 us, after sizing the loop from scratch, so
+ * that no calibration given, however wrong, can make it long): run after
+ * the window, it shows frequency drift against the experiment's
+ * calibration.
+ */
+double harness_speed_check(void);
 
 #endif

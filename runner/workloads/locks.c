@@ -14,15 +14,22 @@ void locks_cfg_init(struct lock_cfg *c, const struct wl_args *a)
 	c->per_group = (size_t)a->v[LP_THREADS].i;
 	c->groups = (size_t)a->v[LP_LOCKS].i;
 	c->nworkers = c->per_group * c->groups;
-	/*
-	 * Calibrate even when hold_ns and think_ns are 0, so every run of
-	 * every configuration reports loops_per_us: a drift in it across an
-	 * experiment shows the CPU clock changed under the measurement.
-	 */
-	c->loops_per_us = harness_loops_per_us();
-	c->hold = harness_ns_to_loops((double)a->v[LP_HOLD_NS].i);
+	c->loops_per_us = a->loops_per_us;
+	c->calibrated_work = false;
+	c->hold = locks_ns_to_loops(c, a, a->v[LP_HOLD_NS].i);
 	c->outside = (uint64_t)a->v[LP_WORKLEN].i +
-		     harness_ns_to_loops((double)a->v[LP_THINK_NS].i);
+		     locks_ns_to_loops(c, a, a->v[LP_THINK_NS].i);
+}
+
+uint64_t locks_ns_to_loops(struct lock_cfg *c, const struct wl_args *a,
+			   long long ns)
+{
+	if (ns <= 0)
+		return 0;
+	c->calibrated_work = true;
+	if (c->loops_per_us <= 0)
+		c->loops_per_us = harness_loops_per_us(a);
+	return harness_ns_to_loops((double)ns, c->loops_per_us);
 }
 
 int locks_validate(const struct wl_args *a, char *err, size_t errlen)
@@ -97,7 +104,16 @@ int locks_run(const struct wl_args *a, const struct lock_cfg *c,
 	if (ret)
 		goto out;
 	harness_report(r, lr->slots, c->nworkers, elapsed, a);
-	result_add(r, "loops_per_us", c->loops_per_us);
+	/*
+	 * The calibration the run used, and -- when it did calibrated work,
+	 * after the window -- the CPU's speed now on the same loop: a drift
+	 * between the two across an experiment shows the clock changed.
+	 */
+	if (c->loops_per_us > 0)
+		result_add(r, "loops_per_us", c->loops_per_us);
+	if (c->loops_per_us > 0 && c->calibrated_work)
+		result_add(r, "loops_per_us_now",
+			   harness_speed_check());
 out:
 	free(counts);
 	return ret;

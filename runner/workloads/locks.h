@@ -9,7 +9,7 @@
  * group has its own lock and its own struct guarded, on cache lines of its
  * own.  A workload's worker loop is:
  *
- *	while (locks_continue(w, fixed, done)) {
+ *	while (locks_continue(stop, jobs, fixed, done)) {
  *		lock(&g->lock);
  *		c = guarded_update(&g->data);        // under the lock
  *		busy_loops(cfg->hold);
@@ -67,14 +67,21 @@ struct lock_cfg {
 	size_t nworkers;    /* per_group x groups */
 	uint64_t hold;      /* busy loops inside the lock */
 	uint64_t outside;   /* busy loops after unlock: worklen + think_ns */
-	double loops_per_us;
+	double loops_per_us; /* the calibration used; 0 when none was needed
+				nor handed to the run */
+	bool calibrated_work; /* some of the work is in ns (calibrated) */
 };
 
 /*
- * Reads the common rows of a (threads per group, groups = locks), running
- * the busy-loop calibration (once per process).
+ * Reads the common rows of a (threads per group, groups = locks).  The
+ * busy-loop calibration is the one handed to the run, or measured here
+ * only when hold_ns or think_ns asks for calibrated work.
  */
 void locks_cfg_init(struct lock_cfg *c, const struct wl_args *a);
+/* ns of calibrated work in loops (0 for 0 ns), with c's calibration,
+ * fetched from harness_loops_per_us() at the first need. */
+uint64_t locks_ns_to_loops(struct lock_cfg *c, const struct wl_args *a,
+			   long long ns);
 
 /* The validate callback of all four: threads x locks <= 4096. */
 int locks_validate(const struct wl_args *a, char *err, size_t errlen);
@@ -162,14 +169,18 @@ uint64_t locks_sum_aux(const struct slot *s, size_t n, size_t i);
 /*
  * worker_continue() for a loop specialised on fixed (jobs) or timed
  * (runtime) work: with fixed a constant, each copy of the loop keeps only
- * its own test.  The caller passes w->jobs != 0 as fixed.
+ * its own test.  The caller passes w->jobs != 0 as fixed, and w->stop and
+ * w->jobs copied into locals before its loop: read through w, they would
+ * be loaded again after every busy loop (its asm clobbers memory) and
+ * every call, and w would take a register of its own.
  */
 static inline __attribute__((always_inline)) bool
-locks_continue(const struct worker *w, const bool fixed, uint64_t done)
+locks_continue(const atomic_int *stop, uint64_t jobs, const bool fixed,
+	       uint64_t done)
 {
 	if (fixed)
-		return done < w->jobs;
-	return !atomic_load_explicit(w->stop, memory_order_relaxed);
+		return done < jobs;
+	return !atomic_load_explicit(stop, memory_order_relaxed);
 }
 
 /*

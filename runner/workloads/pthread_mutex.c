@@ -81,38 +81,75 @@ pmutex_lock_contended(struct worker *w, pthread_mutex_t *m)
 	pthread_mutex_lock(m);
 }
 
-/* The worker's loop; fixed (jobs or runtime) is a constant in each copy. */
+/*
+ * The worker's loop; fixed (jobs or runtime) and bare (no busy work, in
+ * or outside the lock) are constants in each copy.  The bare copy holds
+ * no loop counts: the values live across the unlock call (the group, the
+ * worker, ops, hand-offs, the last counter value and this one) then fit
+ * the six callee-saved registers of x86-64, where the two counts spilled
+ * ops and hand-offs to the stack in every operation (docs/PERFORMANCE.md,
+ * "Fidelity").  With busy work, the one spill is a part of a longer
+ * operation.
+ */
 static inline __attribute__((always_inline)) void
-pmutex_loop(struct worker *w, const bool fixed)
+pmutex_loop(struct worker *w, const bool fixed, const bool bare)
 {
 	const struct pctx *x = w->ctx;
 	struct pgroup *g = &x->groups[w->id / x->cfg.per_group];
-	const uint64_t hold = x->cfg.hold, outside = x->cfg.outside;
+	const uint64_t hold = bare ? 0 : x->cfg.hold;
+	const uint64_t outside = bare ? 0 : x->cfg.outside;
 	uint64_t done = 0, handoffs = 0, last = 0;
+	const atomic_int *const stop = w->stop;
+	const uint64_t jobs = w->jobs;
 
-	while (locks_continue(w, fixed, done)) {
+	while (locks_continue(stop, jobs, fixed, done)) {
 		uint64_t c;
 
 		if (pthread_mutex_trylock(&g->lock))
 			pmutex_lock_contended(w, &g->lock);
 		c = guarded_update(&g->data);
-		busy_loops(hold);
+		/* No instruction: c becomes opaque, so the compiler keeps c
+		 * alone and not the value it was incremented from too. */
+		__asm__("" : "+r"(c));
+		if (!bare)
+			busy_loops(hold);
 		pthread_mutex_unlock(&g->lock);
 		handoffs += handoff(&last, c);
-		busy_loops(outside);
+		if (!bare)
+			busy_loops(outside);
 		done++;
 	}
 	w->slot->ops = done;
 	w->slot->handoffs = handoffs;
 }
 
-static void pmutex_worker(struct worker *w)
+/* One worker function per (fixed, bare), each a specialised pmutex_loop
+ * with a register allocation of its own. */
+static void pmutex_worker_timed(struct worker *w)
 {
-	if (w->jobs)
-		pmutex_loop(w, true);
-	else
-		pmutex_loop(w, false);
+	pmutex_loop(w, false, false);
 }
+
+static void pmutex_worker_timed_bare(struct worker *w)
+{
+	pmutex_loop(w, false, true);
+}
+
+static void pmutex_worker_fixed(struct worker *w)
+{
+	pmutex_loop(w, true, false);
+}
+
+static void pmutex_worker_fixed_bare(struct worker *w)
+{
+	pmutex_loop(w, true, true);
+}
+
+/* Indexed [fixed][bare]. */
+static void (*const pmutex_workers[2][2])(struct worker *) = {
+	{ pmutex_worker_timed, pmutex_worker_timed_bare },
+	{ pmutex_worker_fixed, pmutex_worker_fixed_bare },
+};
 
 static int groups_init(struct pgroup *g, size_t n, int type, struct result *r)
 {
@@ -142,14 +179,17 @@ static int pmutex_run(const struct wl_args *a, struct result *r)
 	int ret;
 
 	locks_cfg_init(&x.cfg, a);
-	x.delay_loops = harness_ns_to_loops((double)delay);
+	if (x.mode == MODE_SPIN)
+		x.delay_loops = locks_ns_to_loops(&x.cfg, a, delay);
 	x.delay_ts.tv_sec = (time_t)(delay / 1000000000);
 	x.delay_ts.tv_nsec = (long)(delay % 1000000000);
 	x.groups = harness_alloc_lines(x.cfg.groups, sizeof(*x.groups));
 	ret = groups_init(x.groups, x.cfg.groups, kind_type[a->v[P_KIND].e], r);
 	if (ret)
 		goto out;
-	lr = (struct lock_run){ .fn = pmutex_worker, .ctx = &x,
+	lr = (struct lock_run){ .fn = pmutex_workers[a->jobs != 0]
+						    [!x.cfg.hold && !x.cfg.outside],
+				.ctx = &x,
 				.groups = x.groups, .nlocks = x.cfg.groups,
 				.per_lock = x.cfg.per_group,
 				.stride = sizeof(*x.groups),

@@ -79,8 +79,10 @@ rw_loop(struct worker *w, const bool fixed)
 	/* Any non-zero seed; distinct per thread. */
 	uint64_t rng = 0x9e3779b97f4a7c15ull * me;
 	uint64_t done = 0, handoffs = 0, writes = 0, seen = 0, last = 0;
+	const atomic_int *const stop = w->stop;
+	const uint64_t jobs = w->jobs;
 
-	while (locks_continue(w, fixed, done)) {
+	while (locks_continue(stop, jobs, fixed, done)) {
 		const bool write = (xorshift64(&rng) >> 32) < below;
 
 		if (write) {

@@ -128,27 +128,39 @@ struct sctx {
 };
 
 /*
- * The worker's loop; kind, pause and fixed (jobs or runtime) are constants
- * in each copy.
+ * The worker's loop; kind, pause, fixed (jobs or runtime) and bare (no
+ * busy work, in or outside the lock) are constants in each copy.  An
+ * uncontended operation here is a few dozen cycles, so every instruction
+ * the loop adds shows: the bare copy has no busy-loop tests, and the
+ * spin counts are added on the contended path only (docs/PERFORMANCE.md,
+ * "Fidelity").
  */
 static inline __attribute__((always_inline)) void
-spin_loop(struct worker *w, const int kind, const bool pause, const bool fixed)
+spin_loop(struct worker *w, const int kind, const bool pause, const bool fixed,
+	  const bool bare)
 {
 	const struct sctx *x = w->ctx;
 	struct sgroup *g = &x->groups[w->id / x->cfg.per_group];
-	const uint64_t hold = x->cfg.hold, outside = x->cfg.outside;
+	const uint64_t hold = bare ? 0 : x->cfg.hold;
+	const uint64_t outside = bare ? 0 : x->cfg.outside;
 	uint64_t done = 0, handoffs = 0, contended = 0, spins = 0, last = 0;
+	const atomic_int *const stop = w->stop;
+	const uint64_t jobs = w->jobs;
 
-	while (locks_continue(w, fixed, done)) {
+	while (locks_continue(stop, jobs, fixed, done)) {
 		uint64_t s = spin_lock(g, kind, pause),
 			 c = guarded_update(&g->data);
 
-		busy_loops(hold);
+		if (!bare)
+			busy_loops(hold);
 		spin_unlock(g, kind);
 		handoffs += handoff(&last, c);
-		contended += s != 0;
-		spins += s;
-		busy_loops(outside);
+		if (__builtin_expect(s != 0, 0)) {
+			contended++;
+			spins += s;
+		}
+		if (!bare)
+			busy_loops(outside);
 		done++;
 	}
 	w->slot->ops = done;
@@ -157,22 +169,30 @@ spin_loop(struct worker *w, const int kind, const bool pause, const bool fixed)
 	w->slot->aux[AUX_SPINS] = spins;
 }
 
+/* Whether this run's loop does no busy work (spin_loop's bare). */
+static bool spin_bare(const struct worker *w)
+{
+	const struct lock_cfg *c = &((const struct sctx *)w->ctx)->cfg;
+
+	return !c->hold && !c->outside;
+}
+
 /* One worker function per (kind, pause), each a specialised spin_loop. */
-#define SPIN_WORKERS(k)                                                        \
-	static void spin_worker_##k##_0(struct worker *w)                     \
+#define SPIN_WORKER(k, p)                                                      \
+	static void spin_worker_##k##_##p(struct worker *w)                   \
 	{                                                                      \
-		if (w->jobs)                                                   \
-			spin_loop(w, k, false, true);                          \
+		const bool bare = spin_bare(w);                                \
+									       \
+		if (w->jobs && bare)                                           \
+			spin_loop(w, k, p, true, true);                        \
+		else if (w->jobs)                                              \
+			spin_loop(w, k, p, true, false);                       \
+		else if (bare)                                                 \
+			spin_loop(w, k, p, false, true);                       \
 		else                                                           \
-			spin_loop(w, k, false, false);                         \
-	}                                                                      \
-	static void spin_worker_##k##_1(struct worker *w)                     \
-	{                                                                      \
-		if (w->jobs)                                                   \
-			spin_loop(w, k, true, true);                           \
-		else                                                           \
-			spin_loop(w, k, true, false);                          \
+			spin_loop(w, k, p, false, false);                      \
 	}
+#define SPIN_WORKERS(k) SPIN_WORKER(k, 0) SPIN_WORKER(k, 1)
 SPIN_WORKERS(K_TAS)
 SPIN_WORKERS(K_TTAS)
 SPIN_WORKERS(K_TICKET)

@@ -3,7 +3,9 @@
 #  - a file size limit (RLIMIT_FSIZE, `ulimit -f`) reached during the
 #    runs, and one so small that the plan itself cannot be written;
 #  - a full file system (a small tmpfs, when this machine lets us mount
-#    one: root, no seccomp), with the space given back afterwards.
+#    one: root, no seccomp), with the space given back afterwards;
+#  - output that cannot be written (stdout on /dev/full; plot and report
+#    files past a file size limit): exit 1 with the reason, no "written".
 # Each: a clear error naming the database, exit 1, integrity_check ok, and
 # either nothing written or an experiment that --resume completes, every
 # planned run exactly once, once the space is back.  contend ignores
@@ -60,6 +62,43 @@ integrity "$db"
 n=$(sql "$db" "SELECT count(*) FROM experiments" 2>/dev/null)
 [ -z "$n" ] || [ "$n" = 0 ] || fail "tiny limit: $n experiments written"
 note "file size limit below the plan: nothing written"
+
+# ---- output that cannot be written: /dev/full, a file size limit ----
+# Each command reports the failed write, exits 1, and never says
+# "written" (before: exit 0, or 1 without a word).
+db=$tmp/limit.db     # complete, from the first case
+printf '[experiment]\nname = s\nrepetitions = 2\nruntime = 1ms\n[workload w]\ntype = noop\n' \
+	> "$tmp/s.ini"
+# full CMD...: CMD with stdout on /dev/full fails with a message.
+full() {
+	"$C" "$@" > /dev/full 2> "$tmp/err"
+	rc=$?
+	[ $rc = 1 ] || fail "'$*' > /dev/full: exit $rc: $(cat "$tmp/err")"
+	grep -qi "space left\|writ" "$tmp/err" ||
+		fail "'$*' > /dev/full: no message: $(cat "$tmp/err")"
+}
+full run "$tmp/f.ini" --dry-run
+full run "$tmp/s.ini" --db "$tmp/summary.db"
+full merge "$tmp/merged.db" "$db"
+full report --db "$db"
+full export --db "$db"
+# plot and report bundles under a limit of 4 KiB a file: the data files
+# are bigger, so their writes fail.  (From a copy out of WAL mode, which
+# a reader opens without writing a -shm file past the limit.)
+sqlite3 "$db" ".backup $tmp/plain.db" && sqlite3 "$tmp/plain.db" \
+	'PRAGMA journal_mode = DELETE' > /dev/null || die "cannot copy $db"
+for what in "plot --out $tmp/plots" "report --html $tmp/html"; do
+	# shellcheck disable=SC2086 # the command's words
+	(ulimit -f 8 && exec "$C" $what --db "$tmp/plain.db") > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ $rc = 1 ] || fail "$what under a file size limit: exit $rc: $(cat "$tmp/err")"
+	grep -q "File too large" "$tmp/err" ||
+		fail "$what under a file size limit: unclear error: $(cat "$tmp/err")"
+	grep -q written "$tmp/out" && fail "$what under a file size limit said: $(cat "$tmp/out")"
+done
+ls -a "$tmp/plots" "$tmp/html" | grep -q '^\..*\.......$' &&
+	fail "temporaries left behind: $(ls -a "$tmp/plots" "$tmp/html")"
+note "stdout on /dev/full (run, --dry-run, merge, report, export) and plot/report files past a size limit: failed, said so"
 
 # ---- a full file system, then space given back ----
 mnt=$tmp/mnt

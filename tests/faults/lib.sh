@@ -183,6 +183,19 @@ trial_resume() {
 	exactly_once "$db" "$exp" "$PLANNED"
 }
 
+# trial_judge SIG: after trial $trial's run into $db was sent SIG
+# ($rc, $exp set): exit 130 and experiment $exp interrupted, or 0 and
+# complete when it had finished first; counts $interrupted.
+interrupted=0
+trial_judge() {
+	st=$(sql "$db" "SELECT status FROM experiments WHERE id = $exp")
+	case "$rc/$st" in
+	130/interrupted) interrupted=$((interrupted + 1)) ;;
+	0/complete) ;;
+	*) fail "trial $trial (SIG$1 after ${delay}s): exit $rc, experiment '$st': $(cat "$tmp/stderr" 2>/dev/null)" ;;
+	esac
+}
+
 # signal_at SIG DELAY CMD...: starts CMD (stdout discarded, stderr in
 # $tmp/stderr), sends SIG after DELAY seconds unless it has finished by
 # then, waits for it; sets $rc to its exit status.

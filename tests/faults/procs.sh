@@ -52,8 +52,11 @@ type = noop
 INI
 
 db=$tmp/p.db
-"$C" run "$tmp/p.ini" --db "$db" --quiet > /dev/null 2> "$tmp/err" ||
-	fail "the experiment failed: $(cat "$tmp/err")"
+# Exit 1: three configurations fail every run, as they should.
+"$C" run "$tmp/p.ini" --db "$db" --quiet > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc = 1 ] && [ "$(grep -c ': all 2 runs failed' "$tmp/err")" = 3 ] ||
+	fail "the experiment: exit $rc: $(head -c 2000 "$tmp/err")"
 integrity "$db"
 exactly_once "$db" 1 10
 no_procs
