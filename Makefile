@@ -39,7 +39,7 @@ TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 TESTS   += $(FUZZ_TARGETS:%=$(BUILD)/tests/test_fuzz_%)
 
-.PHONY: all deps run check check-unit check-e2e asan tsan check-faults fuzz fuzz-build fuzz-merge bench install \
+.PHONY: all deps run check check-unit check-e2e asan tsan check-faults fuzz fuzz-build fuzz-merge bench sim install \
 	clean lint lint-cppcheck lint-tidy lint-scan format
 
 all: contend
@@ -167,6 +167,13 @@ fuzz-merge: fuzz-build
 
 bench: all
 	sh bench/run.sh
+
+# make sim: compare's simulation checks (tests/test_compare_sim.c) with
+# 20000 trials per design instead of make check's 2000; the figures of
+# docs/STATISTICS.md "Validation by simulation".
+SIM_TRIALS ?= 20000
+sim: $(BUILD)/tests/test_compare_sim
+	CONTEND_SIM_TRIALS=$(SIM_TRIALS) $(BUILD)/tests/test_compare_sim
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -1,13 +1,16 @@
 /*
  * cmd_compare.c - `contend compare BASE CAND`: resolves the two selections
- * (a label or experiment in a database, or a ministat-style number file),
- * hands them to compare_sides(), prints the result as ministat-like text
- * or JSON (docs/compare-json.md), and gates CI with --fail-on-regression.
+ * (a label or experiment in a database, a `contend export` CSV file, or
+ * ministat-style number files, comma-joined for several invocations),
+ * hands them to compare_sides(), prints the result summary-first as text
+ * (with the host keys that differ between the sides) or as JSON
+ * (docs/compare-json.md), and gates CI with --fail-on-regression (Holm).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -16,10 +19,13 @@
 #include <sys/stat.h>
 
 #include "analysis/compare.h"
+#include "analysis/exportside.h"
 #include "analysis/json.h"
 #include "analysis/ministat.h"
 #include "analysis/numfile.h"
 #include "db/select.h"
+#include "lib/numfmt.h"
+#include "lib/wrap.h"
 #include "runner/commands.h"
 #include "plots/plot.h"
 #include "runner/util.h"
@@ -42,11 +48,14 @@ struct cmp_args {
 	size_t inlen;
 };
 
+enum sel_kind { SEL_DB, SEL_NUMBERS, SEL_EXPORT };
+
 /* One side as the user named it, and what it loaded. */
 struct selection {
 	const char *text;
 	const char *role;               /* "baseline" or "candidate" */
-	char *db;                       /* NULL for a number file */
+	enum sel_kind kind;
+	char *db;                       /* SEL_DB only */
 	char *sel;                      /* selector in db; NULL = newest */
 	struct selector pick;           /* the grammar's ~newest, @filters */
 	struct store *st;
@@ -54,8 +63,9 @@ struct selection {
 	size_t nsets;
 	struct dataset *sets;
 	struct analysis *an;
-	double *values;                 /* number file */
+	double *values;                 /* number files, back to back */
 	size_t nvalues;
+	size_t nfiles, *sizes;          /* values per file (invocation) */
 	struct compare_numbers num;
 	struct compare_side side;
 };
@@ -106,10 +116,18 @@ static int set_pct(const char *opt, const char *arg, void *field, int value)
 {
 	double *out = field;
 
+	char *num = xstrdup(arg);
+	size_t len = strlen(num);
+	int ret = 0;
+
 	(void)value;
-	if (parse_double(arg, out) < 0 || *out < 0)
-		return error("%s: '%s' is not a percentage >= 0", opt, arg);
-	return 0;
+	if (len && num[len - 1] == '%')
+		num[len - 1] = '\0';
+	if (parse_double(num, out) < 0 || !(*out >= 0) || !(*out < 100))
+		ret = error("%s: '%s' is not a percentage in [0, 100), e.g. 5 "
+			    "or 5%%", opt, arg);
+	free(num);
+	return ret;
 }
 
 static int set_confidence(const char *opt, const char *arg, void *field,
@@ -338,10 +356,32 @@ static int resolve(struct selection *s, const char *default_db)
 	return 0;
 }
 
-/* Loads and analyses every experiment the selector names. */
-static int load_db(struct selection *s)
+/* Analyses the loaded datasets and makes them the side. */
+static int analyse_sets(struct selection *s)
 {
 	struct analysis_opts ao;
+	size_t i;
+
+	s->an = xcalloc(s->nsets ? s->nsets : 1, sizeof(*s->an));
+	analysis_opts_default(&ao);
+	for (i = 0; i < s->nsets; i++)
+		if (analysis_run(&s->sets[i], &ao, &s->an[i]) < 0) {
+			while (i-- > 0)
+				analysis_release(&s->an[i]);
+			free(s->an);
+			s->an = NULL;
+			return EXIT_RUNTIME;
+		}
+	s->side.name = s->text;
+	s->side.nsets = s->nsets;
+	s->side.sets = s->sets;
+	s->side.an = s->an;
+	return 0;
+}
+
+/* Loads every experiment the selector names. */
+static int load_db(struct selection *s)
+{
 	int k;
 	size_t i, kept = 0;
 
@@ -361,15 +401,11 @@ static int load_db(struct selection *s)
 		k = 1;
 	}
 	s->sets = xcalloc((size_t)k, sizeof(*s->sets));
-	s->an = xcalloc((size_t)k, sizeof(*s->an));
-	analysis_opts_default(&ao);
 	for (i = 0; i < (size_t)k; i++) {
 		if (store_load(s->st, s->ids[i], &s->sets[i]) < 0)
 			return EXIT_RUNTIME;
 		s->nsets++;
 		kept += select_filter_dataset(&s->pick, &s->sets[i]);
-		if (analysis_run(&s->sets[i], &ao, &s->an[i]) < 0)
-			return EXIT_RUNTIME;
 	}
 	if (!kept) {
 		error("%s: no configuration of '%s' has %s=%s%s", s->role,
@@ -377,28 +413,99 @@ static int load_db(struct selection *s)
 		      s->pick.nfilters > 1 ? " and the other filters" : "");
 		return EXIT_USAGE;
 	}
-	s->side.name = s->text;
-	s->side.nsets = s->nsets;
-	s->side.sets = s->sets;
-	s->side.an = s->an;
+	return 0;
+}
+
+/* Is the file a contend CSV export?  Looks at its first line only. */
+static bool is_export(const char *path)
+{
+	char head[4096];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return false;
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	return n && exportside_is_export(head, n);
+}
+
+/* Every comma-separated part names a file: number files, one each. */
+static bool is_file_list(const char *text)
+{
+	const char *p = text;
+	bool ok = strchr(text, ',') != NULL;
+
+	while (ok && *p) {
+		size_t len = strcspn(p, ",");
+		char *part = xstrndup(p, len);
+
+		ok = len && is_file(part);
+		free(part);
+		p += len;
+		p += *p == ',';
+	}
+	return ok;
+}
+
+/* The number files of a side: "a.txt" or "a1.txt,a2.txt,...". */
+static int load_numbers(struct selection *s, const struct numfile_opts *nf)
+{
+	const char *p = s->text;
+
+	while (*p) {
+		size_t len = strcspn(p, ","), n;
+		char *part = xstrndup(p, len);
+		double *v;
+		int ret = numfile_read(part, nf, &v, &n);
+
+		free(part);
+		if (ret < 0)
+			return EXIT_USAGE;
+		s->values = xrealloc(s->values,
+				     (s->nvalues + n) * sizeof(*s->values));
+		memcpy(s->values + s->nvalues, v, n * sizeof(*v));
+		free(v);
+		s->nvalues += n;
+		s->sizes = xrealloc(s->sizes,
+				    (s->nfiles + 1) * sizeof(*s->sizes));
+		s->sizes[s->nfiles++] = n;
+		p += len;
+		p += *p == ',';
+	}
 	return 0;
 }
 
 static int load(struct selection *s, const struct cmp_args *a)
 {
+	int ret;
+
+	if (is_file_list(s->text)) {
+		s->kind = SEL_NUMBERS;
+		return load_numbers(s, &a->nf);
+	}
+	if (is_file(s->text) && !is_sqlite(s->text) && is_export(s->text)) {
+		s->kind = SEL_EXPORT;
+		if (exportside_read(s->text, &s->sets, &s->nsets) < 0)
+			return EXIT_USAGE;
+		return analyse_sets(s);
+	}
 	if (resolve(s, a->db) < 0)
 		return EXIT_USAGE;
-	if (s->db)
-		return load_db(s);
+	if (s->db) {
+		ret = load_db(s);
+		return ret ? ret : analyse_sets(s);
+	}
+	s->kind = SEL_NUMBERS;
 	if (!strcmp(s->text, "-")) {
 		if (numfile_parse("(standard input)", a->in, a->inlen, &a->nf,
 				  &s->values, &s->nvalues) < 0)
 			return EXIT_USAGE;
+		s->sizes = xcalloc(1, sizeof(*s->sizes));
+		s->sizes[s->nfiles++] = s->nvalues;
 		return 0;
 	}
-	if (numfile_read(s->text, &a->nf, &s->values, &s->nvalues) < 0)
-		return EXIT_USAGE;
-	return 0;
+	return load_numbers(s, &a->nf);
 }
 
 /* Is key a filter of both sides: the parameter the two sides change? */
@@ -478,7 +585,8 @@ static void selection_release(struct selection *s)
 	size_t i;
 
 	for (i = 0; i < s->nsets; i++) {
-		analysis_release(&s->an[i]);
+		if (s->an)
+			analysis_release(&s->an[i]);
 		dataset_release(&s->sets[i]);
 	}
 	free(s->an);
@@ -488,6 +596,7 @@ static void selection_release(struct selection *s)
 		store_close(s->st);
 	compare_numbers_release(&s->num);
 	free(s->values);
+	free(s->sizes);
 	free(s->db);
 	free(s->sel);
 	select_release(&s->pick);
@@ -502,12 +611,205 @@ static int number_side(struct selection *s, const struct selection *other,
 {
 	const struct ds_config *like = NULL;
 
-	if (other->db && compare_side_configs(&other->side, &like) != 1)
+	if (other->kind != SEL_NUMBERS &&
+	    compare_side_configs(&other->side, &like) != 1)
 		return error("%s is a number file, so %s must select exactly "
 			     "one configuration", s->text, other->text);
-	compare_numbers_init(&s->num, s->text, metric, s->values, s->nvalues,
-			     like, &s->side);
+	compare_numbers_init(&s->num, s->text, metric, s->values, s->sizes,
+			     s->nfiles, like, &s->side);
 	return 0;
+}
+
+/* A side of number files with a single value in all cannot be judged. */
+static int one_value(const struct selection *s)
+{
+	if (s->kind == SEL_NUMBERS && s->nvalues < 2)
+		return error("%s: the %s has a single value: a comparison "
+			     "needs at least 2 a side (better 10)", s->text,
+			     s->role);
+	return 0;
+}
+
+/* ---- host metadata that differs between the sides ---- */
+
+struct meta_diff {
+	size_t n, nwarn;
+	char **lines;           /* "key  baseline V | candidate W" */
+	char **warnings;
+};
+
+static void push(char ***v, size_t *n, char *s)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = s;
+}
+
+/* The distinct values of key over a side's experiments, ", "-joined. */
+static char *side_values(const struct selection *s, const char *key)
+{
+	char *out = NULL;
+	size_t i;
+
+	for (i = 0; s->kind != SEL_NUMBERS && i < s->nsets; i++) {
+		const char *v = experiment_meta(&s->sets[i].exp, key);
+		char *t;
+
+		if (!v || (out && strstr(out, v)))
+			continue;
+		t = xasprintf("%s%s%s", out ? out : "", out ? ", " : "", v);
+		free(out);
+		out = t;
+	}
+	return out;
+}
+
+static bool key_seen(char **keys, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(keys[i], key))
+			return true;
+	return false;
+}
+
+static void meta_keys(const struct selection *s, char ***keys, size_t *n)
+{
+	size_t i, k;
+
+	for (i = 0; s->kind != SEL_NUMBERS && i < s->nsets; i++)
+		for (k = 0; k < s->sets[i].exp.nmeta; k++)
+			if (!key_seen(*keys, *n, s->sets[i].exp.meta[k].key))
+				push(keys, n, xstrdup(s->sets[i].exp.meta[k].key));
+}
+
+/* Largest value of a numeric key over both sides divided by its smallest. */
+static double spread_ratio(const struct selection *b,
+			   const struct selection *c, const char *key)
+{
+	const struct selection *side[2] = { b, c };
+	double lo = INFINITY, hi = -INFINITY, v;
+	size_t i, j;
+
+	for (j = 0; j < 2; j++)
+		for (i = 0; side[j]->kind != SEL_NUMBERS && i < side[j]->nsets;
+		     i++) {
+			const char *t = experiment_meta(&side[j]->sets[i].exp,
+							key);
+
+			if (t && parse_double(t, &v) == 0 && v > 0) {
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+		}
+	return lo > 0 && isfinite(lo) ? hi / lo : NAN;
+}
+
+/* A load key above 0.5 per CPU on some experiment of the side. */
+static void load_warning(struct meta_diff *md, const struct selection *s,
+			 const char *key)
+{
+	size_t i;
+
+	for (i = 0; s->kind != SEL_NUMBERS && i < s->nsets; i++) {
+		const char *t = experiment_meta(&s->sets[i].exp, key);
+		const char *nc = experiment_meta(&s->sets[i].exp, "ncpus");
+		double v, ncpu;
+
+		if (!t || !nc || parse_double(t, &v) < 0 ||
+		    parse_double(nc, &ncpu) < 0 || !(ncpu > 0) ||
+		    !(v / ncpu > 0.5))
+			continue;
+		push(&md->warnings, &md->nwarn,
+		     xasprintf("warning: %s %s on %g CPUs (experiment %lld of "
+			       "the %s): other work disturbed the runs", key,
+			       t, ncpu, (long long)s->sets[i].exp.id, s->role));
+		return;
+	}
+}
+
+static bool is_any(const char *key, const char *const *set)
+{
+	for (; *set; set++)
+		if (!strcmp(key, *set))
+			return true;
+	return false;
+}
+
+static void meta_diff_build(struct meta_diff *md, const struct selection *b,
+			    const struct selection *c)
+{
+	static const char *const cpu_keys[] = { "affinity", "cpuset",
+						"cpus_online", NULL };
+	static const char *const kernel_keys[] = { "kernel_release",
+						   "kernel_version", NULL };
+	static const char *const load_keys[] = { "loadavg", "load_start",
+						 "load_end", NULL };
+	char **keys = NULL;
+	size_t nkeys = 0, i;
+	double ratio;
+
+	memset(md, 0, sizeof(*md));
+	meta_keys(b, &keys, &nkeys);
+	meta_keys(c, &keys, &nkeys);
+	for (i = 0; i < nkeys; i++) {
+		char *vb = side_values(b, keys[i]), *vc = side_values(c, keys[i]);
+
+		if (vb && vc && strcmp(vb, vc)) {
+			push(&md->lines, &md->n,
+			     xasprintf("%-24s baseline %.30s | candidate %.30s",
+				       keys[i], vb, vc));
+			if (is_any(keys[i], cpu_keys))
+				push(&md->warnings, &md->nwarn,
+				     xasprintf("warning: %s differs: the sides "
+					       "ran on different CPUs",
+					       keys[i]));
+			if (is_any(keys[i], kernel_keys))
+				push(&md->warnings, &md->nwarn,
+				     xasprintf("note: %s differs (expected "
+					       "when kernels are compared; "
+					       "nothing else should)", keys[i]));
+		}
+		if (is_any(keys[i], load_keys)) {
+			load_warning(md, b, keys[i]);
+			load_warning(md, c, keys[i]);
+		}
+		free(vb);
+		free(vc);
+		free(keys[i]);
+	}
+	free(keys);
+	ratio = spread_ratio(b, c, "calibration_loops_per_us");
+	if (ratio > 1.05)
+		push(&md->warnings, &md->nwarn,
+		     xasprintf("warning: calibration_loops_per_us differs by "
+			       "%.1f%% between experiments: the busy loop did "
+			       "different work (pin it with calibration = N)",
+			       100 * (ratio - 1)));
+}
+
+static void meta_diff_print(FILE *f, const struct meta_diff *md)
+{
+	size_t i;
+
+	if (md->n)
+		fprintf(f, "\nHost keys that differ between the sides:\n");
+	for (i = 0; i < md->n; i++)
+		fprintf(f, "  %s\n", md->lines[i]);
+	if (md->nwarn && !md->n)
+		fputc('\n', f);
+	for (i = 0; i < md->nwarn; i++)
+		fprintf(f, "%s\n", md->warnings[i]);
+}
+
+static void meta_diff_release(struct meta_diff *md)
+{
+	size_t i;
+
+	for (i = 0; i < md->n; i++)
+		free(md->lines[i]);
+	for (i = 0; i < md->nwarn; i++)
+		free(md->warnings[i]);
+	free(md->lines);
+	free(md->warnings);
 }
 
 /* ---- direction and confidence ---- */
@@ -543,10 +845,13 @@ static int settle_metric(struct cmp_args *a, const struct selection *b,
 	else if (!a->metric && !b->db && pc)
 		a->metric = pc;
 	if (!a->metric)
-		a->metric = !b->db && !c->db ? "value" : "throughput";
-	if (b->db && compare_side_has_metric(&b->side, a->metric, b->role) < 0)
+		a->metric = b->kind == SEL_NUMBERS && c->kind == SEL_NUMBERS
+				    ? "value" : "throughput";
+	if (b->kind != SEL_NUMBERS &&
+	    compare_side_has_metric(&b->side, a->metric, b->role) < 0)
 		return -1;
-	if (c->db && compare_side_has_metric(&c->side, a->metric, c->role) < 0)
+	if (c->kind != SEL_NUMBERS &&
+	    compare_side_has_metric(&c->side, a->metric, c->role) < 0)
 		return -1;
 	return 0;
 }
@@ -554,7 +859,7 @@ static int settle_metric(struct cmp_args *a, const struct selection *b,
 static int settle(const struct cmp_args *a, const struct selection *b,
 		  const struct selection *c, struct compare_opts *o)
 {
-	bool files = !b->db && !c->db;
+	bool files = b->kind == SEL_NUMBERS && c->kind == SEL_NUMBERS;
 
 	const struct selection *db = b->nsets ? b : c;
 
@@ -581,7 +886,37 @@ static int settle(const struct cmp_args *a, const struct selection *b,
 	return 0;
 }
 
+/* ---- numbers (lib/numfmt.h) ---- */
+
+/* Two levels printed so that different values look different. */
+static void fmt_pair(double a, double b, char *ta, char *tb, size_t len)
+{
+	double res = fabs(a - b);
+
+	numfmt_res(ta, len, a, res);
+	numfmt_res(tb, len, b, res);
+}
+
 /* ---- text ---- */
+
+#define WIDTH 100
+
+/* printf into wrap_print at WIDTH. */
+static void print_para(FILE *f, int indent, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void print_para(FILE *f, int indent, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (s)
+		wrap_print(f, s, 0, indent, WIDTH);
+	free(s);
+}
 
 static const char *dir_name(enum direction d)
 {
@@ -593,150 +928,398 @@ static void print_side_line(FILE *f, const struct selection *s)
 	size_t i;
 
 	fprintf(f, "%-10s %s", s->role, s->text);
-	if (!s->db) {
-		fprintf(f, " (number file, %zu values)\n", s->nvalues);
+	if (s->kind == SEL_NUMBERS) {
+		fprintf(f, " (number file%s, %zu values)\n",
+			s->nfiles > 1 ? "s, one invocation each" : "",
+			s->nvalues);
 		return;
 	}
-	fprintf(f, " (%s, experiment%s", s->db, s->nsets > 1 ? "s" : "");
+	fprintf(f, " (%s, experiment%s", s->kind == SEL_EXPORT ? "export"
+							     : s->db,
+		s->nsets > 1 ? "s" : "");
 	for (i = 0; i < s->nsets; i++)
 		fprintf(f, "%s%" PRId64, i ? ", " : " ", s->sets[i].exp.id);
 	fprintf(f, ")\n");
 }
 
-static void print_header(FILE *f, const struct selection *b,
-			 const struct selection *c, const struct compare_result *r)
+/* Is parameter key the same in every compared configuration of section? */
+static bool param_constant(const struct compare_result *r, const char *section,
+			   const char *key, const char *value)
 {
-	const char *unit = metric_unit(r->metric);
+	size_t i, j;
 
-	fprintf(f, "metric     %s%s%s, %s\n", r->metric, *unit ? ", " : "",
-		unit, dir_name(r->opts.dir));
-	print_side_line(f, b);
-	print_side_line(f, c);
-	fprintf(f, "Tests: Welch's t (unequal variances, Welch-Satterthwaite "
-		   "df) for the difference of means;\n"
-		   "       Mann-Whitney U (exact for small samples without "
-		   "ties, else normal approximation\n"
-		   "       with tie and continuity correction); %.1f%% "
-		   "confidence; threshold %g%%.\n",
-		100 * r->opts.confidence, r->opts.threshold_pct);
-	fprintf(f, "A side that holds a configuration in several experiments "
-		   "(invocations) is\nrepresented by its invocation means, the "
-		   "unit of replication.\n");
-}
+	for (i = 0; i < r->n; i++) {
+		const struct ds_config *c = r->cmp[i].config;
 
-static void print_unit(FILE *f, const char *role, const struct compare_unit *u,
-		       bool numbers)
-{
-	if (numbers)
-		fprintf(f, "%s: values of a number file", role);
-	else if (u->means)
-		fprintf(f, "%s: means of %zu invocations (%zu runs)", role,
-			u->invocations, u->runs);
-	else
-		fprintf(f, "%s: %zu runs of one invocation", role, u->runs);
-}
-
-static void print_row(FILE *f, const char *role, const struct compare_summary *s)
-{
-	fprintf(f, "  %-10s %4zu  %12.6g  %12.6g  [%.6g, %.6g]\n", role, s->n,
-		s->mean, s->sd, s->ci_low, s->ci_high);
-}
-
-static void print_verdict(FILE *f, const struct compare_stats *st,
-			  const struct compare_opts *o)
-{
-	double thr = o->threshold_pct;
-	size_t n = st->base.n > st->cand.n ? st->base.n : st->cand.n;
-
-	fprintf(f, "  verdict: %s", verdict_names[st->verdict]);
-	switch (st->verdict) {
-	case VERDICT_FASTER:
-	case VERDICT_SLOWER:
-		fprintf(f, " (the whole interval lies beyond %g%% on the %s "
-			   "side)\n", thr,
-			st->verdict == VERDICT_FASTER ? "better" : "worse");
-		return;
-	case VERDICT_NO_CHANGE:
-		fprintf(f, " (the whole interval lies within +-%g%%)\n", thr);
-		return;
-	default:
-		break;
+		if (!c || strcmp(r->cmp[i].section, section))
+			continue;
+		for (j = 0; j < c->nparams; j++)
+			if (!strcmp(c->params[j].key, key) &&
+			    strcmp(c->params[j].value, value))
+				return false;
 	}
+	return true;
+}
+
+/* "section k=v ..." with the parameters that vary within the section. */
+static char *config_label(const struct compare_result *r,
+			  const struct comparison *cmp, bool numbers)
+{
+	const struct ds_config *c = cmp->config;
+	char *l = xstrdup(*cmp->section ? cmp->section
+			  : *cmp->workload ? cmp->workload : "values");
+	size_t j;
+
+	for (j = 0; !numbers && c && j < c->nparams; j++) {
+		char *t;
+
+		if (param_constant(r, cmp->section, c->params[j].key,
+				   c->params[j].value))
+			continue;
+		t = xasprintf("%s %s=%s", l, c->params[j].key,
+			      c->params[j].value);
+		free(l);
+		l = t;
+	}
+	return l;
+}
+
+static char *change_text(const struct compare_stats *st)
+{
+	char buf[NUMFMT_CI_LEN];
+
+	if (isnan(st->change_ci_low_pct))
+		return xasprintf("%s [no interval]",
+				 numfmt_pct(buf, sizeof(buf), st->change_pct));
+	return xstrdup(numfmt_pct_ci(buf, sizeof(buf), st->change_pct,
+				     st->change_ci_low_pct,
+				     st->change_ci_high_pct));
+}
+
+/* One-letter codes of the table's flags column, and its legend. */
+static const struct {
+	const char *name;
+	char code;
+} flag_codes[] = {
+	{ "misleading-throughput", 'M' }, { "noisy", 'N' }, { "drift", 'D' },
+	{ "unfair", 'U' }, { "single-invocation", 'S' },
+	{ "host-mismatch", 'H' }, { "too-few-runs", 'F' },
+};
+
+/* "M Nbc S": a code per flag, with the sides (b, c) of one-sided ones. */
+static void flag_names(const struct comparison *cmp, char *buf, size_t len)
+{
+	size_t i, k, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(flag_codes) && at + 5 < len; i++) {
+		bool b = false, c = false, both = false;
+
+		for (k = 0; k < cmp->nflags; k++) {
+			const char *side = cmp->flags[k].side;
+
+			if (strcmp(cmp->flags[k].name, flag_codes[i].name))
+				continue;
+			both |= !strcmp(side, "both");
+			b |= !strcmp(side, "baseline");
+			c |= !strcmp(side, "candidate");
+		}
+		if (!b && !c && !both)
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%c%s%s",
+				       at ? " " : "", flag_codes[i].code,
+				       b && !both ? "b" : "",
+				       c && !both ? "c" : "");
+	}
+}
+
+static void print_legend(FILE *f)
+{
+	char *s = xstrdup("flags:"), *t;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(flag_codes); i++) {
+		t = xasprintf("%s %c %s%s", s, flag_codes[i].code,
+			      flag_codes[i].name,
+			      i + 1 < ARRAY_SIZE(flag_codes) ? "," : "");
+		free(s);
+		s = t;
+	}
+	print_para(f, 7, "%s (b/c: on the baseline/candidate only)", s);
+	free(s);
+}
+
+static void print_table(FILE *f, const struct compare_result *r,
+			bool numbers)
+{
+	size_t i;
+
+	fprintf(f, "\n%-26s %9s %9s  %-30s %-12s %s\n", "configuration",
+		"base", "cand", "change [CI]", "verdict", "flags");
+	for (i = 0; i < r->n; i++) {
+		const struct comparison *cmp = &r->cmp[i];
+		char *label = config_label(r, cmp, numbers);
+		char *change = change_text(&cmp->st);
+		char tb[NUMFMT_LEN], tc[NUMFMT_LEN], flags[48];
+
+		fmt_pair(cmp->st.base.mean, cmp->st.cand.mean, tb, tc,
+			 sizeof(tb));
+		flag_names(cmp, flags, sizeof(flags));
+		fprintf(f, "%-26.26s %9s %9s  %-30s %-12s %s\n", label, tb, tc,
+			change, verdict_names[cmp->st.verdict], flags);
+		free(label);
+		free(change);
+	}
+	for (i = 0; i < r->n; i++)
+		if (r->cmp[i].nflags) {
+			print_legend(f);
+			break;
+		}
+}
+
+static void print_gate(FILE *f, const struct compare_result *r, bool numbers)
+{
+	size_t i;
+
+	if (r->gate_pct < 0)
+		return;
+	print_para(f, 9, "Gate:    --fail-on-regression %g%%: %s (one-sided "
+		   "tests of a loss beyond %g%%, Holm-corrected over %zu "
+		   "configurations: family-wise false-alarm rate <= %g%%)",
+		r->gate_pct, r->gate_failures ? "FAILED" : "passed",
+		r->gate_pct, r->n, 100 * (1 - r->opts.confidence));
+	for (i = 0; i < r->n; i++) {
+		const struct comparison *cmp = &r->cmp[i];
+		char *label, *change;
+
+		if (!cmp->gate_fail)
+			continue;
+		label = config_label(r, cmp, numbers);
+		change = change_text(&cmp->st);
+		print_para(f, 9, "  fails: %s %s (Holm p = %.2g)", label,
+			   change, cmp->gate_p_holm);
+		free(label);
+		free(change);
+	}
+}
+
+/* The variance a side's interval rests on, in words. */
+static const char *unit_text(const struct nested *s)
+{
+	if (s->n < 2)
+		return "one value: no interval";
+	if (s->borrowed)
+		return "runs + the other side's between-invocation variance";
+	if (s->k < 2)
+		return "runs of one invocation (between-invocation variance "
+		       "unknown)";
+	if (s->pooled)
+		return "runs pooled (no between-invocation variance "
+		       "detected)";
+	return "invocations (two-level model)";
+}
+
+/* A variance component as an sd: % on the log scale, else the unit. */
+static char *sd_text(char *buf, size_t len, double var, bool log_scale)
+{
+	if (!isfinite(var))
+		snprintf(buf, len, "n/a");
+	else if (log_scale)
+		snprintf(buf, len, "%.2g%%", 100 * sqrt(var));
+	else
+		numfmt_sig(buf, len, sqrt(var), 3);
+	return buf;
+}
+#define SD(v, l) sd_text((char[24]){ 0 }, 24, (v), (l))
+
+static void print_detail_side(FILE *f, const char *role,
+			      const struct compare_summary *cs,
+			      const struct nested *s, bool log_scale,
+			      bool between_known)
+{
+	char ci[NUMFMT_CI_LEN];
+
+	fprintf(f, "  %-9s %s", role, numfmt_ci(ci, sizeof(ci), cs->mean,
+						 cs->ci_low, cs->ci_high));
+	if (isnan(cs->ci_low))
+		fprintf(f, " (no interval)");
+	fprintf(f, "  %zu inv x %.3g runs  s_between %s  s_within %s\n",
+		s->k, s->k ? (double)s->n / (double)s->k : 0.0,
+		between_known ? SD(s->var_between, log_scale)
+			      : "unknown",
+		SD(s->var_within, log_scale));
+	fprintf(f, "  %-9s unit: %s\n", "", unit_text(s));
+}
+
+static void print_needed(FILE *f, const struct compare_stats *st,
+			 const struct compare_opts *o)
+{
 	if (st->base.n < 2 || st->cand.n < 2) {
-		fprintf(f, " (a side has fewer than 2 values)\n");
+		print_para(f, 4, "  missing: a side has a single value, so "
+			   "there is no spread and no interval; run at least 2 "
+			   "(better 10) runs a side");
 		return;
 	}
-	fprintf(f, " (the interval reaches across +-%g%%: the data cannot "
-		   "tell)\n", thr);
 	if (isfinite(st->mde_pct))
-		fprintf(f, "  smallest change detectable now (%.0f%% power): "
-			   "%.2f%%", 100 * o->power, st->mde_pct);
-	if (st->needed_runs > n)
-		fprintf(f, "; about %zu runs per side would resolve %g%%\n",
-			st->needed_runs, thr);
-	else if (st->needed_runs)
-		fprintf(f, "; the change lies near the threshold: more runs "
-			   "narrow the interval but it may keep straddling "
-			   "%g%%\n", thr);
-	else
-		fputc('\n', f);
+		fprintf(f, "  detectable now (%.0f%% power): %s", 100 * o->power,
+			numfmt_pct((char[NUMFMT_LEN]){ 0 }, NUMFMT_LEN,
+				   st->mde_pct));
+	if (st->needed_runs)
+		fprintf(f, "; about %zu invocations x %zu runs a side would "
+			   "resolve %g%%", st->needed_invocations,
+			st->needed_runs / st->needed_invocations,
+			o->threshold_pct);
+	fputc('\n', f);
 }
 
-static void print_comparison(FILE *f, const struct comparison *cmp,
-			     const struct compare_result *r,
-			     const struct selection *b,
-			     const struct selection *c)
+static void print_detail(FILE *f, const struct comparison *cmp,
+			 const struct compare_result *r)
 {
 	const struct compare_stats *st = &cmp->st;
+	char *change = change_text(st);
 	size_t i;
 
 	if (*cmp->workload)
-		fprintf(f, "\n== %s [%s] %s\n", cmp->workload, cmp->section,
-			cmp->canon);
+		print_para(f, 6, "\n== %s [%s] %s", cmp->workload,
+			   cmp->section, cmp->canon);
 	else
-		fprintf(f, "\n== %s vs %s\n", b->text, c->text);
-	fprintf(f, "  %-10s %4s  %12s  %12s  %.1f%% CI of the mean\n", "",
-		"N", "Mean", "Sd", 100 * r->opts.confidence);
-	print_row(f, "baseline", &st->base);
-	print_row(f, "candidate", &st->cand);
-	fprintf(f, "  unit: ");
-	print_unit(f, "baseline", &cmp->ubase, !b->db);
-	fprintf(f, "; ");
-	print_unit(f, "candidate", &cmp->ucand, !c->db);
-	fprintf(f, "\n  Difference at %.1f%% confidence: %+.2f%% "
-		   "[%+.2f%%, %+.2f%%] (%+.6g [%+.6g, %+.6g])\n",
-		100 * r->opts.confidence, st->change_pct,
-		st->change_ci_low_pct, st->change_ci_high_pct, st->diff,
-		st->diff_ci_low, st->diff_ci_high);
-	fprintf(f, "  p (Welch t, df %.1f) = %.3g   p (Mann-Whitney U, %s) = "
-		   "%.3g   Hedges' g = %+.3g\n", st->df, st->p_welch,
-		st->mw_exact ? "exact" : "normal approx.", st->p_mannwhitney,
-		st->hedges_g);
-	print_verdict(f, st, &r->opts);
+		fprintf(f, "\n== values\n");
+	print_detail_side(f, "baseline", &st->base, &st->model.a,
+			  st->log_scale, st->model.df_between >= 1);
+	print_detail_side(f, "candidate", &st->cand, &st->model.b,
+			  st->log_scale, st->model.df_between >= 1);
+	fprintf(f, "  change    %s", change);
+	if (isfinite(st->df))
+		fprintf(f, "  df %.3g (Satterthwaite), p = %.3g", st->df,
+			st->p_welch);
+	fprintf(f, "  verdict %s\n", verdict_names[st->verdict]);
+	if (st->verdict == VERDICT_INCONCLUSIVE)
+		print_needed(f, st, &r->opts);
 	for (i = 0; i < cmp->nflags; i++)
-		fprintf(f, "  flag %s (%s): %s\n", cmp->flags[i].name,
-			cmp->flags[i].side, cmp->flags[i].message);
+		if (!strcmp(cmp->flags[i].name, "misleading-throughput") ||
+		    !strcmp(cmp->flags[i].name, "too-few-runs"))
+			print_para(f, 4, "  flag %s (%s): %s",
+				   cmp->flags[i].name, cmp->flags[i].side,
+				   cmp->flags[i].message);
+	free(change);
 }
 
-static void print_text(FILE *f, const struct compare_result *r,
-		       const struct selection *b, const struct selection *c)
+/* How many comparisons carry exactly this flag (name, side, message). */
+static size_t same_flag_count(const struct compare_result *r,
+			      const struct compare_flag *fl, size_t upto,
+			      bool *seen)
+{
+	size_t i, k, n = 0;
+
+	*seen = false;
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < r->cmp[i].nflags; k++) {
+			const struct compare_flag *g = &r->cmp[i].flags[k];
+
+			if (strcmp(g->name, fl->name) || strcmp(g->side, fl->side) ||
+			    strcmp(g->message, fl->message))
+				continue;
+			n++;
+			if (i < upto)
+				*seen = true;
+		}
+	return n;
+}
+
+static bool is_side_flag(const struct compare_result *r, const char *name)
 {
 	size_t i;
 
-	print_header(f, b, c, r);
+	for (i = 0; i < r->nside_flags; i++)
+		if (!strcmp(r->side_flags[i].name, name))
+			return true;
+	return !strcmp(name, "noisy") || !strcmp(name, "drift") ||
+	       !strcmp(name, "unfair");
+}
+
+/* Every flag once: side summaries, then flags shared by comparisons. */
+static void print_flags(FILE *f, const struct compare_result *r)
+{
+	bool head = false, seen;
+	size_t i, k;
+
+	for (i = 0; i < r->nside_flags; i++) {
+		const struct compare_side_flag *sf = &r->side_flags[i];
+
+		if (!head)
+			fprintf(f, "\nFlags:\n");
+		head = true;
+		print_para(f, 4, "  %s (%s): %s", sf->name, sf->side,
+			   sf->message);
+	}
 	for (i = 0; i < r->n; i++)
-		print_comparison(f, &r->cmp[i], r, b, c);
+		for (k = 0; k < r->cmp[i].nflags; k++) {
+			const struct compare_flag *fl = &r->cmp[i].flags[k];
+			size_t n;
+
+			if (is_side_flag(r, fl->name) ||
+			    !strcmp(fl->name, "misleading-throughput") ||
+			    !strcmp(fl->name, "too-few-runs"))
+				continue;
+			n = same_flag_count(r, fl, i, &seen);
+			if (seen)
+				continue;
+			if (!head)
+				fprintf(f, "\nFlags:\n");
+			head = true;
+			print_para(f, 4, "  %s (%s, %zu of %zu configurations): "
+				   "%s", fl->name, fl->side, n, r->n,
+				   fl->message);
+		}
+}
+
+static const char method_text[] =
+	"Method: per configuration, a two-level model (runs nested in "
+	"invocations, invocations in sides): variance components s2_between "
+	"and s2_within common to both sides, from the ANOVA of invocations "
+	"nested in sides (moment estimates, a negative s2_b truncated to 0); "
+	"each side's level by generalised least squares, weights "
+	"1/(s2_b + s2_w/n_i); the interval of the difference on "
+	"Satterthwaite df.  With s2_b = 0 the runs are pooled (Welch); a side "
+	"of one invocation takes s2_b from the other side's invocations.  "
+	"Positive metrics are compared as ratios (log values; levels are "
+	"geometric means).  The verdict compares the interval with the "
+	"threshold.  docs/STATISTICS.md, \"Two-level model\".";
+
+static void print_text(FILE *f, const struct compare_result *r,
+		       const struct selection *b, const struct selection *c,
+		       const struct meta_diff *md)
+{
+	bool numbers = b->kind == SEL_NUMBERS && c->kind == SEL_NUMBERS;
+	const char *unit = metric_unit(r->metric);
+	size_t i;
+
+	fprintf(f, "metric     %s%s%s%s, %s; change in %% of the baseline, "
+		   "%.3g%% CI\n", r->metric, *unit ? " (" : "", unit,
+		*unit ? ")" : "", dir_name(r->opts.dir),
+		100 * r->opts.confidence);
+	print_side_line(f, b);
+	print_side_line(f, c);
+	print_table(f, r, numbers);
+	fprintf(f, "\nVerdict: %zu faster, %zu slower, %zu no-change, "
+		   "%zu inconclusive (%zu compared, %zu not compared; "
+		   "threshold %g%%)\n",
+		r->count[VERDICT_FASTER], r->count[VERDICT_SLOWER],
+		r->count[VERDICT_NO_CHANGE], r->count[VERDICT_INCONCLUSIVE],
+		r->n, r->nunmatched, r->opts.threshold_pct);
+	print_gate(f, r, numbers);
+	print_flags(f, r);
+	meta_diff_print(f, md);
+	for (i = 0; i < r->n; i++)
+		print_detail(f, &r->cmp[i], r);
 	if (r->nunmatched)
 		fprintf(f, "\nNot compared:\n");
 	for (i = 0; i < r->nunmatched; i++)
 		fprintf(f, "  %s: %s [%s] %s: %s\n", r->unmatched[i].side,
 			r->unmatched[i].workload, r->unmatched[i].section,
 			r->unmatched[i].canon, r->unmatched[i].reason);
-	fprintf(f, "\nSummary: %zu faster, %zu slower, %zu no-change, "
-		   "%zu inconclusive (%zu compared, %zu not compared)\n",
-		r->count[VERDICT_FASTER], r->count[VERDICT_SLOWER],
-		r->count[VERDICT_NO_CHANGE], r->count[VERDICT_INCONCLUSIVE],
-		r->n, r->nunmatched);
+	fputc('\n', f);
+	wrap_print(f, method_text, 0, 0, WIDTH);
 }
 
 /* ---- json (docs/compare-json.md) ---- */
@@ -802,19 +1385,34 @@ static void json_selection(FILE *f, const struct selection *s)
 	fprintf(f, "]}");
 }
 
-static void json_side(FILE *f, const char *key, const struct compare_summary *s,
-		      const struct compare_unit *u, bool numbers)
+static const char *unit_name(const struct nested *s, bool numbers)
 {
-	const struct json_member m[] = {
+	if (numbers && s->k < 2)
+		return "values";
+	if (s->borrowed)
+		return "runs-borrowed-between";
+	if (s->k < 2)
+		return "runs";
+	return s->pooled ? "runs-pooled" : "invocations";
+}
+
+static void json_side(FILE *f, const char *key, const struct compare_summary *s,
+		      const struct compare_unit *u, const struct nested *m,
+		      bool numbers)
+{
+	const struct json_member v[] = {
 		JNUM("mean", s->mean), JNUM("sd", s->sd),
 		JNUM("ci_low", s->ci_low), JNUM("ci_high", s->ci_high),
+		JNUM("var_between", m->var_between),
+		JNUM("var_within", m->var_within), JNUM("df", m->df),
 	};
 
 	fprintf(f, "      \"%s\": {\"n\": %zu, ", key, s->n);
-	json_members(f, m, ARRAY_SIZE(m), ", ");
-	fprintf(f, ", \"unit\": \"%s\", \"invocations\": %zu, \"runs\": %zu},\n",
-		numbers ? "values" : u->means ? "invocation-means" : "runs",
-		numbers ? 0 : u->invocations, u->runs);
+	json_members(f, v, ARRAY_SIZE(v), ", ");
+	fprintf(f, ", \"unit\": \"%s\", \"invocations\": %zu, \"runs\": %zu, "
+		   "\"borrowed_between\": %s, \"pooled\": %s},\n",
+		unit_name(m, numbers), u->invocations, u->runs,
+		m->borrowed ? "true" : "false", m->pooled ? "true" : "false");
 }
 
 static void json_params(FILE *f, const struct ds_config *c)
@@ -872,6 +1470,10 @@ static void json_comparison(FILE *f, const struct comparison *cmp,
 		JNUM("p_mannwhitney", st->p_mannwhitney),
 		JNUM("hedges_g", st->hedges_g),
 		JNUM("mde_pct", st->mde_pct),
+		JNUM("se", st->model.se),
+	};
+	const struct json_member gate[] = {
+		JNUM("p", cmp->gate_p), JNUM("p_holm", cmp->gate_p_holm),
 	};
 
 	fputs("    {\n      ", f);
@@ -881,19 +1483,27 @@ static void json_comparison(FILE *f, const struct comparison *cmp,
 	fputs(",\n      ", f);
 	json_key_str(f, "metric", r->metric);
 	fputs(",\n", f);
-	json_side(f, "baseline", &st->base, &cmp->ubase, bnum);
-	json_side(f, "candidate", &st->cand, &cmp->ucand, cnum);
+	json_side(f, "baseline", &st->base, &cmp->ubase, &st->model.a, bnum);
+	json_side(f, "candidate", &st->cand, &cmp->ucand, &st->model.b, cnum);
 	fputs("      ", f);
 	json_members(f, nums, ARRAY_SIZE(nums), ",\n      ");
-	fputs(",\n", f);
+	fprintf(f, ",\n      \"scale\": \"%s\",\n",
+		st->log_scale ? "log" : "linear");
+	if (r->gate_pct >= 0) {
+		fputs("      \"gate\": {", f);
+		json_members(f, gate, ARRAY_SIZE(gate), ", ");
+		fprintf(f, ", \"fails\": %s},\n",
+			cmp->gate_fail ? "true" : "false");
+	}
 	fprintf(f, "      \"mannwhitney_method\": \"%s\",\n",
 		st->mw_exact ? "exact" : "normal");
 	fprintf(f, "      \"verdict\": \"%s\",\n      \"needed_runs\": ",
 		verdict_names[st->verdict]);
 	if (st->needed_runs)
-		fprintf(f, "%zu,\n", st->needed_runs);
+		fprintf(f, "%zu,\n      \"needed_invocations\": %zu,\n",
+			st->needed_runs, st->needed_invocations);
 	else
-		fputs("null,\n", f);
+		fputs("null,\n      \"needed_invocations\": null,\n", f);
 	json_flags(f, cmp);
 	fputs("    }", f);
 }
@@ -918,9 +1528,28 @@ static void json_unmatched(FILE *f, const struct compare_result *r)
 	fputs(r->nunmatched ? "\n  ],\n" : "],\n", f);
 }
 
+static void json_side_flags(FILE *f, const struct compare_result *r)
+{
+	size_t i;
+
+	fputs("  \"side_flags\": [", f);
+	for (i = 0; i < r->nside_flags; i++) {
+		const struct compare_side_flag *sf = &r->side_flags[i];
+		const struct json_member m[] = {
+			JSTR("name", sf->name), JSTR("side", sf->side),
+			JNUM("configurations", (double)sf->nconfigs),
+			JSTR("message", sf->message),
+		};
+
+		fputs(i ? ",\n    {" : "\n    {", f);
+		json_members(f, m, ARRAY_SIZE(m), ", ");
+		fputc('}', f);
+	}
+	fputs(r->nside_flags ? "\n  ],\n" : "],\n", f);
+}
+
 static void print_json(FILE *f, const struct compare_result *r,
-		       const struct selection *b, const struct selection *c,
-		       size_t regressions, double fail_pct)
+		       const struct selection *b, const struct selection *c)
 {
 	size_t i;
 
@@ -932,52 +1561,44 @@ static void print_json(FILE *f, const struct compare_result *r,
 		r->opts.dir == DIR_LOWER ? "lower" : "higher");
 	fprintf(f, "  \"confidence\": %g,\n  \"threshold_pct\": %g,\n",
 		r->opts.confidence, r->opts.threshold_pct);
-	fputs("  \"tests\": {\"difference\": \"welch-t\", "
-	      "\"rank\": \"mann-whitney-u\"},\n  \"baseline\": ", f);
+	fputs("  \"tests\": {\"difference\": \"two-level-satterthwaite\", "
+	      "\"rank\": \"mann-whitney-u\"},\n", f);
+	fputs("  \"model\": {\"levels\": [\"runs\", \"invocations\"], "
+	      "\"components\": \"anova-moments\", \"df\": \"satterthwaite\", "
+	      "\"scale\": \"log when every value > 0\"},\n  \"baseline\": ", f);
 	json_selection(f, b);
 	fputs(",\n  \"candidate\": ", f);
 	json_selection(f, c);
 	fputs(",\n  \"comparisons\": [", f);
 	for (i = 0; i < r->n; i++) {
 		fputs(i ? ",\n" : "\n", f);
-		json_comparison(f, &r->cmp[i], r, !b->db, !c->db);
+		json_comparison(f, &r->cmp[i], r, b->kind == SEL_NUMBERS,
+				c->kind == SEL_NUMBERS);
 	}
 	fputs(r->n ? "\n  ],\n" : "],\n", f);
 	json_unmatched(f, r);
+	json_side_flags(f, r);
 	fprintf(f, "  \"summary\": {\"faster\": %zu, \"slower\": %zu, "
 		   "\"no_change\": %zu, \"inconclusive\": %zu, "
 		   "\"unmatched\": %zu}",
 		r->count[VERDICT_FASTER], r->count[VERDICT_SLOWER],
 		r->count[VERDICT_NO_CHANGE], r->count[VERDICT_INCONCLUSIVE],
 		r->nunmatched);
-	if (fail_pct >= 0)
+	if (r->gate_pct >= 0)
 		fprintf(f, ",\n  \"regression\": {\"threshold_pct\": %g, "
-			   "\"count\": %zu}", fail_pct, regressions);
+			   "\"count\": %zu, \"correction\": \"holm\", "
+			   "\"family\": %zu, \"alpha\": %g}", r->gate_pct,
+			r->gate_failures, r->n, 1 - r->opts.confidence);
 	fputs("\n}\n", f);
 }
 
 /* ---- the command ---- */
 
-/* Configurations slower by more than pct in the metric's direction. */
-static size_t regressions(const struct compare_result *r, double pct)
-{
-	size_t i, n = 0;
-
-	for (i = 0; pct >= 0 && i < r->n; i++) {
-		const struct compare_stats *st = &r->cmp[i].st;
-		double worse = r->opts.dir == DIR_LOWER ? st->change_pct
-							: -st->change_pct;
-
-		if (st->verdict == VERDICT_SLOWER && worse > pct)
-			n++;
-	}
-	return n;
-}
-
 static int run(struct cmp_args *a, struct selection *b, struct selection *c)
 {
 	struct compare_result r;
 	struct compare_opts o;
+	struct meta_diff md;
 	size_t nreg;
 	int ret;
 
@@ -989,16 +1610,20 @@ static int run(struct cmp_args *a, struct selection *b, struct selection *c)
 	match_on_the_rest(b, c);
 	if (settle_metric(a, b, c) < 0 || settle(a, b, c, &o) < 0)
 		return EXIT_USAGE;
-	if ((!b->db && number_side(b, c, a->metric) < 0) ||
-	    (!c->db && number_side(c, b, a->metric) < 0))
+	if (one_value(b) < 0 || one_value(c) < 0)
+		return EXIT_USAGE;
+	if ((b->kind == SEL_NUMBERS && number_side(b, c, a->metric) < 0) ||
+	    (c->kind == SEL_NUMBERS && number_side(c, b, a->metric) < 0))
 		return EXIT_USAGE;
 	if (compare_sides(&b->side, &c->side, a->metric, &o, &r) < 0)
 		return EXIT_USAGE;
-	nreg = regressions(&r, a->fail_pct);
+	nreg = a->fail_pct >= 0 ? compare_gate(&r, a->fail_pct) : 0;
+	meta_diff_build(&md, b, c);
 	if (a->json)
-		print_json(stdout, &r, b, c, nreg, a->fail_pct);
+		print_json(stdout, &r, b, c);
 	else
-		print_text(stdout, &r, b, c);
+		print_text(stdout, &r, b, c, &md);
+	meta_diff_release(&md);
 	if (a->plot_dir) {
 		struct plot_opts po = { .out_dir = a->plot_dir, .png = true,
 					.svg = true, .render = true };
@@ -1013,7 +1638,8 @@ static int run(struct cmp_args *a, struct selection *b, struct selection *c)
 	}
 	if (nreg)
 		error("regression: %zu configuration%s slower by more than "
-		      "%g%%", nreg, nreg == 1 ? "" : "s", a->fail_pct);
+		      "%g%% (Holm-corrected over %zu)", nreg,
+		      nreg == 1 ? "" : "s", a->fail_pct, r.n);
 	compare_result_release(&r);
 	return nreg ? EXIT_REGRESSION : ret;
 }
@@ -1068,7 +1694,13 @@ static int print_ministat(const struct cmp_args *a)
 	for (i = 0; i < n && !ret; i++) {
 		sides[i].text = i ? a->cands[i - 1] : a->base;
 		sides[i].role = i ? "candidate" : "baseline";
-		ret = resolve(&sides[i], a->db) < 0 ? EXIT_USAGE : 0;
+		if (is_file_list(sides[i].text))
+			ret = 0;        /* number files, one invocation each */
+		else if (is_file(sides[i].text) && !is_sqlite(sides[i].text) &&
+			 is_export(sides[i].text))
+			goto out;       /* an export file: compare's tables */
+		else
+			ret = resolve(&sides[i], a->db) < 0 ? EXIT_USAGE : 0;
 		if (!ret && sides[i].db) {
 			/* a database side: compare's own tables */
 			if (a->ascii)

@@ -43,28 +43,10 @@ void compare_opts_default(struct compare_opts *o)
 	o->power = 0.8;
 	o->alpha = ao.alpha;
 	o->handoff_drop = ao.handoff_drop;
+	o->linear = false;
 }
 
-/* ---- two samples ---- */
-
-static void summarize(const double *x, size_t n, double confidence,
-		      struct compare_summary *cs)
-{
-	struct summary s;
-
-	cs->n = n;
-	cs->mean = cs->sd = cs->ci_low = cs->ci_high = NAN;
-	if (n == 1) {
-		cs->mean = x[0];        /* no spread, no interval */
-		return;
-	}
-	if (stats_summarize(x, n, confidence, &s) < 0)
-		return;
-	cs->mean = s.mean;
-	cs->sd = s.sd;
-	cs->ci_low = s.ci_low;
-	cs->ci_high = s.ci_high;
-}
+/* ---- two sides ---- */
 
 static double pct_of(double x, double base)
 {
@@ -91,45 +73,153 @@ static enum verdict decide(double lo_pct, double hi_pct, enum direction dir,
 	return VERDICT_INCONCLUSIVE;
 }
 
-/* Welch CI and p, Mann-Whitney, Hedges' g: both sides have n >= 2. */
-static void two_sample_tests(const double *b, size_t nb, const double *c,
-			     size_t nc, const struct compare_opts *o,
-			     struct compare_stats *r)
+static size_t groups_total(const struct compare_groups *g)
 {
-	struct mannwhitney mw;
-	struct welch w;
+	size_t i, n = 0;
 
-	if (!(r->base.sd > 0) && !(r->cand.sd > 0)) {
-		/* Constant samples: the difference is known exactly. */
-		r->diff_ci_low = r->diff_ci_high = r->diff;
-	} else if (stats_welch(b, nb, c, nc, o->confidence, &w) == 0) {
-		r->diff_ci_low = w.ci_low;
-		r->diff_ci_high = w.ci_high;
-		r->df = w.df;
-		r->p_welch = w.p;
-	}
-	if (stats_mannwhitney(b, nb, c, nc, &mw) == 0) {
-		r->p_mannwhitney = mw.p;
-		r->mw_exact = mw.exact;
-	}
-	r->hedges_g = stats_hedges_g(b, nb, c, nc);
+	for (i = 0; i < g->k; i++)
+		n += g->sizes[i];
+	return n;
 }
 
-/* Power figures use the sd of two equal groups with both variances. */
-static void power_figures(const struct compare_opts *o,
+static bool all_positive(const struct compare_groups *g)
+{
+	size_t i, n = groups_total(g);
+
+	for (i = 0; i < n; i++)
+		if (!(g->x[i] > 0))
+			return false;
+	return true;
+}
+
+/* The values on the analysed scale (malloc'd). */
+static double *scaled(const struct compare_groups *g, bool log_scale)
+{
+	size_t i, n = groups_total(g);
+	double *y = xcalloc(n ? n : 1, sizeof(*y));
+
+	for (i = 0; i < n; i++)
+		y[i] = log_scale ? log(g->x[i]) : g->x[i];
+	return y;
+}
+
+/* The model on the analysed scale, both sides. */
+static int model_fit(const struct compare_groups *b,
+		     const struct compare_groups *c, bool log_scale,
+		     double confidence, struct nested_diff *m)
+{
+	double *yb = scaled(b, log_scale), *yc = scaled(c, log_scale);
+	int ret = stats_nested_diff(yb, b->sizes, b->k, yc, c->sizes, c->k,
+				    confidence, m);
+
+	free(yb);
+	free(yc);
+	return ret;
+}
+
+/* A level of the analysed scale back in the metric's unit. */
+static double unscale(double v, bool log_scale)
+{
+	return log_scale ? exp(v) : v;
+}
+
+/* A difference on the analysed scale as % of the baseline level. */
+static double change_of(double d, double base_level, bool log_scale)
+{
+	return log_scale ? 100 * expm1(d) : pct_of(d, base_level);
+}
+
+static void side_summary(const struct compare_groups *g, const struct nested *s,
+			 bool log_scale, double confidence,
+			 struct compare_summary *cs)
+{
+	size_t n = groups_total(g);
+	double lo, hi;
+
+	cs->n = n;
+	cs->sd = n >= 2 ? gsl_stats_sd(g->x, 1, n) : NAN;
+	stats_nested_ci(s, confidence, &lo, &hi);
+	cs->mean = unscale(s->mean, log_scale);
+	cs->ci_low = unscale(lo, log_scale);
+	cs->ci_high = unscale(hi, log_scale);
+}
+
+/*
+ * The unit sample of the rank test and Hedges' g: the invocation means
+ * when the side has several invocations and the other too, else the runs.
+ */
+static double *unit_sample(const struct compare_groups *g, bool means,
+			   size_t *n)
+{
+	double *u;
+	size_t i, off = 0;
+
+	if (!means) {
+		*n = groups_total(g);
+		u = xcalloc(*n ? *n : 1, sizeof(*u));
+		memcpy(u, g->x, *n * sizeof(*u));
+		return u;
+	}
+	u = xcalloc(g->k, sizeof(*u));
+	for (i = 0; i < g->k; off += g->sizes[i], i++)
+		u[i] = gsl_stats_mean(g->x + off, 1, g->sizes[i]);
+	*n = g->k;
+	return u;
+}
+
+static void rank_tests(const struct compare_groups *b,
+		       const struct compare_groups *c, struct compare_stats *r)
+{
+	bool means = b->k >= 2 && c->k >= 2;
+	size_t nb, nc;
+	double *ub = unit_sample(b, means, &nb), *uc = unit_sample(c, means, &nc);
+	struct mannwhitney mw;
+
+	if (nb >= 2 && nc >= 2) {
+		if (stats_mannwhitney(ub, nb, uc, nc, &mw) == 0) {
+			r->p_mannwhitney = mw.p;
+			r->mw_exact = mw.exact;
+		}
+		r->hedges_g = stats_hedges_g(ub, nb, uc, nc);
+	}
+	free(ub);
+	free(uc);
+}
+
+/*
+ * Planning figures from the two sides' components, averaged: the smallest
+ * change detectable now, and the invocations of the current runs per
+ * invocation that would resolve the threshold.
+ */
+static void power_figures(const struct compare_opts *o, size_t nb, size_t nc,
 			  struct compare_stats *r)
 {
-	double sd = sqrt((r->base.sd * r->base.sd +
-			  r->cand.sd * r->cand.sd) / 2);
-	double alpha = 1 - o->confidence;
-	double delta = o->threshold_pct / 100 * fabs(r->base.mean);
-	size_t n = r->base.n < r->cand.n ? r->base.n : r->cand.n;
+	const struct nested *a = &r->model.a, *b = &r->model.b;
+	double sb = (a->var_between + b->var_between) / 2;
+	double sw = (a->var_within + b->var_within) / 2;
+	double alpha = 1 - o->confidence, mde, delta;
+	size_t k = (a->k + b->k + 1) / 2;     /* invocations a side, about */
+	size_t n = (size_t)lround((double)(nb + nc) /
+				  (double)(a->k + b->k));
 
-	if (isnan(sd))
+	if (!isfinite(sb) || !isfinite(sw) || !n)
 		return;
-	r->mde_pct = pct_of(stats_mde(sd, n, alpha, o->power), r->base.mean);
-	if (r->verdict == VERDICT_INCONCLUSIVE && delta > 0)
-		r->needed_runs = stats_needed_n(sd, delta, alpha, o->power);
+	mde = stats_nested_mde(sb, sw, n, k, alpha, o->power);
+	r->mde_pct = change_of(mde, r->model.a.mean, r->log_scale);
+	if (r->verdict != VERDICT_INCONCLUSIVE)
+		return;
+	delta = r->log_scale ? log1p(o->threshold_pct / 100)
+			     : o->threshold_pct / 100 * fabs(r->model.a.mean);
+	r->needed_invocations = stats_nested_needed_k(sb, sw, n, delta, alpha,
+						      o->power);
+	if (!(sb > 0) && r->needed_invocations) {
+		/* Without s2_b only the runs count: as few boots as do. */
+		size_t runs = r->needed_invocations * n;
+
+		r->needed_invocations = 2;
+		n = (runs + 1) / 2;
+	}
+	r->needed_runs = r->needed_invocations * n;
 }
 
 static int check_opts(const struct compare_opts *o)
@@ -143,51 +233,186 @@ static int check_opts(const struct compare_opts *o)
 	return 0;
 }
 
-int compare_samples(const double *base, size_t nb, const double *cand,
-		    size_t nc, const struct compare_opts *o,
-		    struct compare_stats *r)
+int compare_model(const struct compare_groups *base,
+		  const struct compare_groups *cand,
+		  const struct compare_opts *o, struct compare_stats *r)
 {
+	size_t nb = groups_total(base), nc = groups_total(cand);
+	const struct nested_diff *m = &r->model;
+
 	if (!nb || !nc)
 		return error("compare: the %s has no values",
 			     nb ? "candidate" : "baseline");
 	if (check_opts(o) < 0)
 		return -1;
 	memset(r, 0, sizeof(*r));
-	r->diff_ci_low = r->diff_ci_high = r->df = r->p_welch = NAN;
+	r->diff_ci_low = r->diff_ci_high = NAN;
 	r->p_mannwhitney = r->hedges_g = r->mde_pct = NAN;
-	summarize(base, nb, o->confidence, &r->base);
-	summarize(cand, nc, o->confidence, &r->cand);
+	r->log_scale = !o->linear && all_positive(base) && all_positive(cand);
+	if (model_fit(base, cand, r->log_scale, o->confidence,
+		      &r->model) < 0)
+		return -1;
+	side_summary(base, &m->a, r->log_scale, o->confidence, &r->base);
+	side_summary(cand, &m->b, r->log_scale, o->confidence, &r->cand);
+	r->df = m->df;
+	r->p_welch = m->p;
+	r->change_pct = change_of(m->diff, m->a.mean, r->log_scale);
+	r->change_ci_low_pct = change_of(m->ci_low, m->a.mean, r->log_scale);
+	r->change_ci_high_pct = change_of(m->ci_high, m->a.mean, r->log_scale);
 	r->diff = r->cand.mean - r->base.mean;
-	r->change_pct = pct_of(r->diff, r->base.mean);
-	if (nb >= 2 && nc >= 2)
-		two_sample_tests(base, nb, cand, nc, o, r);
-	r->change_ci_low_pct = pct_of(r->diff_ci_low, r->base.mean);
-	r->change_ci_high_pct = pct_of(r->diff_ci_high, r->base.mean);
+	r->diff_ci_low = r->change_ci_low_pct / 100 * fabs(r->base.mean);
+	r->diff_ci_high = r->change_ci_high_pct / 100 * fabs(r->base.mean);
+	rank_tests(base, cand, r);
 	r->verdict = decide(r->change_ci_low_pct, r->change_ci_high_pct,
 			    o->dir, o->threshold_pct);
-	r->improved = o->dir == DIR_HIGHER ? r->diff_ci_low > 0
-					   : r->diff_ci_high < 0;
-	power_figures(o, r);
+	r->improved = o->dir == DIR_HIGHER ? m->ci_low > 0 : m->ci_high < 0;
+	power_figures(o, nb, nc, r);
 	return 0;
 }
 
-int compare_handoffs(const double *base, size_t nb, const double *cand,
-		     size_t nc, const struct compare_opts *o,
-		     struct handoff_change *h)
+int compare_samples(const double *base, size_t nb, const double *cand,
+		    size_t nc, const struct compare_opts *o,
+		    struct compare_stats *r)
 {
-	struct welch w;
+	struct compare_groups b = { base, &nb, 1 }, c = { cand, &nc, 1 };
 
-	if (nb < 2 || nc < 2)
+	return compare_model(&b, &c, o, r);
+}
+
+/* Invocation i of g: its first value and count. */
+static const double *group_at(const struct compare_groups *g, size_t i,
+			      size_t *n)
+{
+	size_t k, off = 0;
+
+	for (k = 0; k < i; k++)
+		off += g->sizes[k];
+	*n = g->sizes[i];
+	return g->x + off;
+}
+
+/*
+ * The fall in every pair of invocations: for each baseline invocation i
+ * and candidate invocation j, Welch on their runs finds j's hand-off rate
+ * significantly lower (p < alpha) and by >= handoff_drop.  Each pair shares
+ * no boot, so its test is valid; requiring all of them is conservative.
+ */
+static bool fell_everywhere(const struct compare_groups *b,
+			    const struct compare_groups *c,
+			    const struct compare_opts *o)
+{
+	size_t i, j, nb, nc;
+
+	for (i = 0; i < b->k; i++) {
+		const double *xb = group_at(b, i, &nb);
+
+		for (j = 0; j < c->k; j++) {
+			const double *xc = group_at(c, j, &nc);
+			double mb = gsl_stats_mean(xb, 1, nb);
+			double mc = gsl_stats_mean(xc, 1, nc);
+			struct welch w;
+
+			if (nb < 2 || nc < 2 ||
+			    stats_welch(xb, nb, xc, nc, o->confidence, &w) < 0 ||
+			    !(w.p < o->alpha) ||
+			    !(mc <= (1 - o->handoff_drop) * mb))
+				return false;
+		}
+	}
+	return b->k && c->k;
+}
+
+int compare_handoffs(const struct compare_groups *base,
+		     const struct compare_groups *cand,
+		     const struct compare_opts *o, struct handoff_change *h)
+{
+	bool log_scale = all_positive(base) && all_positive(cand);
+	struct nested_diff m;
+
+	if (groups_total(base) < 2 || groups_total(cand) < 2)
 		return -1;
-	if (stats_welch(base, nb, cand, nc, o->confidence, &w) < 0)
+	if (model_fit(base, cand, log_scale, o->confidence, &m) < 0 ||
+	    !isfinite(m.ci_low))
 		return -1;
-	h->base_mean = gsl_stats_mean(base, 1, nb);
-	h->cand_mean = gsl_stats_mean(cand, 1, nc);
-	h->change_pct = pct_of(h->cand_mean - h->base_mean, h->base_mean);
-	h->p = w.p;
-	h->fell = h->p < o->alpha &&
-		  h->change_pct <= -100 * o->handoff_drop;
+	h->base_mean = unscale(m.a.mean, log_scale);
+	h->cand_mean = unscale(m.b.mean, log_scale);
+	h->change_pct = change_of(m.diff, m.a.mean, log_scale);
+	h->ci_low_pct = change_of(m.ci_low, m.a.mean, log_scale);
+	h->ci_high_pct = change_of(m.ci_high, m.a.mean, log_scale);
+	/* Constant sides: the fall is known exactly. */
+	h->p = isfinite(m.p) ? m.p : 0;
+	h->everywhere = fell_everywhere(base, cand, o);
+	h->fell = (h->p < o->alpha &&
+		   h->change_pct <= -100 * o->handoff_drop) || h->everywhere;
 	return 0;
+}
+
+/* ---- the gate ---- */
+
+/* One-sided p of "worse than -pct %" for one comparison. */
+static double gate_p(const struct compare_stats *st, enum direction dir,
+		     double pct)
+{
+	const struct nested_diff *m = &st->model;
+	bool lower = dir == DIR_HIGHER;   /* worse = down */
+	double frac = pct / 100, margin;
+
+	if (st->log_scale)
+		margin = lower ? (frac < 1 ? log1p(-frac) : -INFINITY)
+			       : log1p(frac);
+	else
+		margin = (lower ? -frac : frac) * fabs(m->a.mean);
+	if (isfinite(m->se) && !(m->se > 0))
+		/* No spread: the change is known. */
+		return (lower ? m->diff < margin : m->diff > margin) ? 0 : 1;
+	return stats_nested_p_beyond(m, margin, lower);
+}
+
+struct ranked_p {
+	double p;
+	size_t i;
+};
+
+static int p_cmp(const void *pa, const void *pb)
+{
+	double a = ((const struct ranked_p *)pa)->p;
+	double b = ((const struct ranked_p *)pb)->p;
+
+	/* NAN (nothing to test) sorts last. */
+	if (isnan(a) || isnan(b))
+		return isnan(a) - isnan(b);
+	return (a > b) - (a < b);
+}
+
+size_t compare_gate(struct compare_result *r, double pct)
+{
+	double alpha = 1 - r->opts.confidence, run_max = 0;
+	struct ranked_p *order = xcalloc(r->n ? r->n : 1, sizeof(*order));
+	size_t i, m = 0;
+
+	r->gate_pct = pct;
+	r->gate_failures = 0;
+	for (i = 0; i < r->n; i++) {
+		struct comparison *c = &r->cmp[i];
+
+		c->gate_p = gate_p(&c->st, r->opts.dir, pct);
+		c->gate_p_holm = NAN;
+		c->gate_fail = false;
+		order[i] = (struct ranked_p){ c->gate_p, i };
+		m += !isnan(c->gate_p);
+	}
+	/* Holm: the j-th smallest p times (m - j), made monotone. */
+	qsort(order, r->n, sizeof(*order), p_cmp);
+	for (i = 0; i < m; i++) {
+		struct comparison *c = &r->cmp[order[i].i];
+
+		run_max = fmax(run_max, fmin(1, (double)(m - i) * order[i].p));
+		c->gate_p_holm = run_max;
+		c->gate_fail = run_max < alpha;
+		r->gate_failures += c->gate_fail;
+	}
+	free(order);
+	return r->gate_failures;
 }
 
 /* ---- selections: matching, samples, flags ---- */
@@ -285,53 +510,48 @@ static size_t extract_contended_rate(const struct dataset *d, size_t c,
 	return analysis_values_of(d, c, analysis_contended_rate, out);
 }
 
+/* A side's values of one configuration, invocation by invocation. */
 struct sample {
 	double *x;
+	size_t *sizes;
 	size_t n;
+	struct compare_groups g;
 	struct compare_unit u;
-	long exp;               /* the experiment, with one invocation */
 };
 
 /*
- * A side's sample for one configuration: the runs of its one invocation,
- * or the means of its invocations when it has several (Kalibera & Jones:
- * runs within one boot are not independent replicates of the boot).
+ * A side's sample for one configuration: the runs of every invocation that
+ * has any, grouped by invocation for the two-level model.
  */
 static void sample_build(const struct compare_side *s, const struct group *g,
 			 extract_fn fn, const char *metric, struct sample *out)
 {
-	double *means = xcalloc(g->n, sizeof(double)), *runs = NULL;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
+	out->sizes = xcalloc(g->n ? g->n : 1, sizeof(*out->sizes));
 	for (i = 0; i < g->n; i++) {
 		const struct dataset *d = &s->sets[g->inv[i].set];
 		double *v;
 		size_t k = fn(d, g->inv[i].config, metric, &v);
 
-		if (!k) {
-			free(v);
-			continue;
+		if (k) {
+			out->x = xrealloc(out->x, (out->n + k) * sizeof(*out->x));
+			memcpy(out->x + out->n, v, k * sizeof(*v));
+			out->n += k;
+			out->sizes[out->u.invocations++] = k;
 		}
-		means[out->u.invocations++] = gsl_stats_mean(v, 1, k);
-		out->u.runs += k;
-		out->exp = (long)d->exp.id;
-		if (!runs) {
-			runs = v;
-			out->n = k;
-		} else {
-			free(v);
-		}
+		free(v);
 	}
-	out->u.means = out->u.invocations >= 2;
-	if (out->u.means) {
-		out->x = means;
-		out->n = out->u.invocations;
-		free(runs);
-	} else {
-		out->x = runs;
-		free(means);
-	}
+	out->u.runs = out->n;
+	out->g = (struct compare_groups){ out->x, out->sizes,
+					  out->u.invocations };
+}
+
+static void sample_release(struct sample *s)
+{
+	free(s->x);
+	free(s->sizes);
 }
 
 void comparison_flag(struct comparison *c, const char *name,
@@ -465,8 +685,8 @@ static const char *handoff_samples(const struct compare_side *b,
 	sample_build(c, gc, extract_handoff_rate, NULL, sc);
 	if (sb->n >= 2 && sc->n >= 2)
 		return "hand-offs/s";
-	free(sb->x);
-	free(sc->x);
+	sample_release(sb);
+	sample_release(sc);
 	sample_build(b, gb, extract_contended_rate, NULL, sb);
 	sample_build(c, gc, extract_contended_rate, NULL, sc);
 	return "contended acquisitions/s (throughput x contention_rate)";
@@ -483,42 +703,62 @@ static void misleading(struct comparison *cmp, const struct compare_opts *o,
 	if (!cmp->st.improved)
 		return;
 	what = handoff_samples(b, gb, c, gc, &sb, &sc);
-	if (compare_handoffs(sb.x, sb.n, sc.x, sc.n, o, &h) == 0 && h.fell)
+	if (compare_handoffs(&sb.g, &sc.g, o, &h) == 0 && h.fell)
 		comparison_flag(cmp, "misleading-throughput", "both",
 			xasprintf("the candidate is faster while its %s fell "
-				  "%.1f%% (%.4g -> %.4g, Welch p = %.2g): the "
-				  "lock changes hands less often, as when its "
+				  "%.1f%% [%+.1f%%, %+.1f%%] (%.4g -> %.4g, "
+				  "%zu/%zu invocations, p = %.2g%s): the lock "
+				  "changes hands less often, as when its "
 				  "contended path is slowed (the lockdep "
 				  "effect); do not read this as a speed-up",
-				  what, -h.change_pct, h.base_mean,
-				  h.cand_mean, h.p));
-	free(sb.x);
-	free(sc.x);
+				  what, -h.change_pct, h.ci_low_pct,
+				  h.ci_high_pct, h.base_mean, h.cand_mean,
+				  sb.g.k, sc.g.k, h.p,
+				  h.everywhere ? "; significant in every "
+						 "pair of invocations" : ""));
+	sample_release(&sb);
+	sample_release(&sc);
 }
 
 static void unit_flags(struct comparison *cmp, const struct compare_side *b,
 		       const struct compare_side *c)
 {
-	/* A number file says nothing of how its values were invoked. */
-	bool b1 = !b->numbers && cmp->ubase.invocations < 2;
-	bool c1 = !c->numbers && cmp->ucand.invocations < 2;
+	/* One number file says nothing of how its values were invoked. */
+	bool b1 = !(b->numbers && b->nsets == 1) && cmp->ubase.invocations < 2;
+	bool c1 = !(c->numbers && c->nsets == 1) && cmp->ucand.invocations < 2;
+	const struct nested_diff *m = &cmp->st.model;
 
 	if (cmp->st.base.n < 2 || cmp->st.cand.n < 2)
 		comparison_flag(cmp, "too-few-runs",
 				cmp->st.base.n < 2 ? "baseline" : "candidate",
-				xasprintf("a side with fewer than 2 values has "
-					  "no spread: nothing can be "
-					  "concluded"));
-	if (b1 || c1)
+				xasprintf("a side with a single value has no "
+					  "spread: no interval, nothing can be "
+					  "concluded; at least 2 runs a side "
+					  "are needed, 2 invocations of 10 "
+					  "runs to judge the variance"));
+	if (!b1 && !c1)
+		return;
+	if (m->a.borrowed || m->b.borrowed)
+		comparison_flag(cmp, "single-invocation",
+				m->a.borrowed ? "baseline" : "candidate",
+				xasprintf("the %s is one invocation (boot): "
+					  "its interval uses the %s's "
+					  "between-invocation variance",
+					  m->a.borrowed ? "baseline"
+							: "candidate",
+					  m->a.borrowed ? "candidate"
+							: "baseline"));
+	else
 		comparison_flag(cmp, "single-invocation",
 				b1 && c1 ? "both" : b1 ? "baseline"
 						       : "candidate",
-				xasprintf("%s one experiment (boot): the "
-					  "variance between invocations is "
-					  "unmeasured there, so the interval "
-					  "may be too narrow; repeat the "
-					  "experiment (e.g. after a reboot) "
-					  "under the same name and label",
+				xasprintf("%s one invocation (boot) and the "
+					  "other side cannot lend its "
+					  "between-invocation variance: the "
+					  "interval ignores the variance "
+					  "between boots and may be too narrow; "
+					  "repeat the experiment (after a "
+					  "reboot) under the same name and label",
 					  b1 && c1 ? "each side is"
 					  : b1 ? "the baseline is"
 					       : "the candidate is"));
@@ -563,7 +803,8 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	cmp->config = &b->sets[gb->inv[0].set].configs[gb->inv[0].config];
 	cmp->ubase = sb.u;
 	cmp->ucand = sc.u;
-	if (compare_samples(sb.x, sb.n, sc.x, sc.n, &r->opts, &cmp->st) < 0)
+	cmp->gate_p = cmp->gate_p_holm = NAN;
+	if (compare_model(&sb.g, &sc.g, &r->opts, &cmp->st) < 0)
 		goto out;
 	r->count[cmp->st.verdict]++;
 	unit_flags(cmp, b, c);
@@ -573,8 +814,8 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	host_mismatch(cmp, b, gb, c, gc);
 	ret = 0;
 out:
-	free(sb.x);
-	free(sc.x);
+	sample_release(&sb);
+	sample_release(&sc);
 	return ret;
 }
 
@@ -601,6 +842,111 @@ int compare_side_has_metric(const struct compare_side *s,
 	      metric, side, s->name, have ? have : "none");
 	free(have);
 	return -1;
+}
+
+/* ---- per-side flags, summarised once ---- */
+
+/* Experiments of the side whose analysis carries flag name for metric. */
+static char *flag_experiments(const struct compare_side *s, const char *name,
+			      const char *metric, const char **example)
+{
+	char *ids = NULL;
+	size_t i, c, k;
+
+	*example = NULL;
+	for (i = 0; i < s->nsets; i++) {
+		int m = dataset_metric(&s->sets[i], metric);
+		bool has = false;
+
+		for (c = 0; c < s->an[i].nconfigs; c++) {
+			const struct config_analysis *ca = &s->an[i].configs[c];
+
+			for (k = 0; k < ca->nflags; k++) {
+				const struct flag *f = &ca->flags[k];
+
+				if (strcmp(f->name, name) ||
+				    (f->metric >= 0 && f->metric != m))
+					continue;
+				has = true;
+				if (!*example)
+					*example = f->message;
+			}
+		}
+		if (has) {
+			char *t = xasprintf("%s%s%lld", ids ? ids : "",
+					    ids ? ", " : "",
+					    (long long)s->sets[i].exp.id);
+
+			free(ids);
+			ids = t;
+		}
+	}
+	return ids;
+}
+
+/* The largest invocations x runs a noisy configuration would need. */
+static const struct comparison *most_needed(const struct compare_result *r,
+					    const char *name, const char *side)
+{
+	const struct comparison *best = NULL;
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (has_flag(&r->cmp[i], name, side) && r->cmp[i].st.needed_runs &&
+		    (!best || r->cmp[i].st.needed_runs > best->st.needed_runs))
+			best = &r->cmp[i];
+	return best;
+}
+
+static void side_flag(struct compare_result *r, const struct compare_side *s,
+		      const char *name, const char *side)
+{
+	const struct comparison *need;
+	struct compare_side_flag *f;
+	const char *example;
+	char *ids, *advice = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n; i++)
+		n += has_flag(&r->cmp[i], name, side);
+	if (!n)
+		return;
+	ids = flag_experiments(s, name, r->metric, &example);
+	need = most_needed(r, name, side);
+	if (need)
+		advice = xasprintf("; resolving %g%% needs up to about %zu "
+				   "invocations x %zu runs a side (%s %s)",
+				   r->opts.threshold_pct,
+				   need->st.needed_invocations,
+				   need->st.needed_runs /
+					   need->st.needed_invocations,
+				   need->section, need->canon);
+	r->side_flags = xrealloc(r->side_flags, (r->nside_flags + 1) *
+						 sizeof(*r->side_flags));
+	f = &r->side_flags[r->nside_flags++];
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->side = side;
+	f->nconfigs = n;
+	/* The example's numbers, not its advice: up to its first ':'. */
+	f->message = xasprintf("%zu of %zu configurations, experiment%s %s; "
+			       "e.g. %.*s%s", n, r->n,
+			       ids && strchr(ids, ',') ? "s" : "",
+			       ids ? ids : "?",
+			       example ? (int)strcspn(example, ":;") : 0,
+			       example ? example : "", advice ? advice : "");
+	free(ids);
+	free(advice);
+}
+
+static void side_flags(struct compare_result *r, const struct compare_side *b,
+		       const struct compare_side *c)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(carried_flags); i++) {
+		side_flag(r, b, carried_flags[i], "baseline");
+		side_flag(r, c, carried_flags[i], "candidate");
+	}
 }
 
 int compare_sides(const struct compare_side *base,
@@ -636,6 +982,8 @@ int compare_sides(const struct compare_side *base,
 		if (!gc[i].matched)
 			add_unmatched(r, "candidate", &gc[i],
 				      "not in the baseline");
+	side_flags(r, base, cand);
+	r->gate_pct = -1;
 	ret = 0;
 out:
 	groups_free(gb, nb);
@@ -656,51 +1004,73 @@ void compare_result_release(struct compare_result *r)
 	}
 	free(r->cmp);
 	free(r->unmatched);
+	for (i = 0; i < r->nside_flags; i++)
+		free(r->side_flags[i].message);
+	free(r->side_flags);
 	memset(r, 0, sizeof(*r));
 }
 
 /* ---- number files as sides ---- */
 
 void compare_numbers_init(struct compare_numbers *num, const char *name,
-			  const char *metric, const double *x, size_t n,
+			  const char *metric, const double *x,
+			  const size_t *sizes, size_t k,
 			  const struct ds_config *like,
 			  struct compare_side *side)
 {
-	size_t r;
+	size_t i, r, off = 0;
 
 	memset(num, 0, sizeof(*num));
+	num->k = k;
 	num->metrics[0] = (char *)metric;   /* never written through */
-	num->config.workload = like ? like->workload : (char *)"";
-	num->config.canon = like ? like->canon : (char *)"";
-	num->config.section = like ? like->section : (char *)"";
-	num->config.nruns = n;
-	num->set.nconfigs = 1;
-	num->set.configs = &num->config;
-	num->set.nruns = n;
-	num->set.runs = xcalloc(n, sizeof(*num->set.runs));
-	for (r = 0; r < n; r++) {
-		num->set.runs[r].seq = (long)r;
-		num->set.runs[r].repetition = (int)r;
-		num->set.runs[r].status = RUN_OK;
+	num->sets = xcalloc(k, sizeof(*num->sets));
+	num->an = xcalloc(k, sizeof(*num->an));
+	num->configs = xcalloc(k, sizeof(*num->configs));
+	num->ca = xcalloc(k, sizeof(*num->ca));
+	for (i = 0; i < k; off += sizes[i], i++) {
+		struct dataset *d = &num->sets[i];
+		struct ds_config *c = &num->configs[i];
+
+		c->workload = like ? like->workload : (char *)"";
+		c->canon = like ? like->canon : (char *)"";
+		c->section = like ? like->section : (char *)"";
+		c->nruns = sizes[i];
+		d->exp.id = (int64_t)i + 1;     /* the file's place in the list */
+		d->nconfigs = 1;
+		d->configs = c;
+		d->nruns = sizes[i];
+		d->runs = xcalloc(sizes[i], sizeof(*d->runs));
+		for (r = 0; r < sizes[i]; r++) {
+			d->runs[r].seq = (long)r;
+			d->runs[r].repetition = (int)r;
+			d->runs[r].status = RUN_OK;
+		}
+		d->nmetrics = 1;
+		d->metrics = num->metrics;
+		d->values = (double *)(x + off);  /* n x 1, read only */
+		num->ca[i].measured = sizes[i];
+		num->an[i].d = d;
+		num->an[i].nconfigs = 1;
+		num->an[i].configs = &num->ca[i];
 	}
-	num->set.nmetrics = 1;
-	num->set.metrics = num->metrics;
-	num->set.values = (double *)x;      /* n x 1, read only */
-	num->ca.measured = n;
-	num->an.d = &num->set;
-	num->an.nconfigs = 1;
-	num->an.configs = &num->ca;
 	memset(side, 0, sizeof(*side));
 	side->name = name;
 	side->numbers = true;
-	side->nsets = 1;
-	side->sets = &num->set;
-	side->an = &num->an;
+	side->nsets = k;
+	side->sets = num->sets;
+	side->an = num->an;
 }
 
 void compare_numbers_release(struct compare_numbers *num)
 {
-	free(num->set.runs);
+	size_t i;
+
+	for (i = 0; i < num->k; i++)
+		free(num->sets[i].runs);
+	free(num->sets);
+	free(num->an);
+	free(num->configs);
+	free(num->ca);
 	memset(num, 0, sizeof(*num));
 }
 

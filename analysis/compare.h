@@ -1,13 +1,14 @@
 /*
  * compare.h - A/B comparison of a candidate against a baseline: the
- * statistical judgement of two samples (a pure function of two arrays),
- * and the matching of two database selections configuration by
- * configuration, with the flags a reviewer must see next to a verdict.
+ * statistical judgement of two sides of invocations under the two-level
+ * model (a pure function of arrays: compare_model), the matching of two
+ * selections configuration by configuration with the flags a reviewer
+ * must see next to a verdict, and the CI gate (Holm over all of them).
  *
- * Call sequence for databases: load each side's experiments (store_load +
- * analysis_run) into a struct compare_side -> compare_sides() ->
- * format the struct compare_result -> compare_result_release().
- * Number files go straight to compare_samples().
+ * Call sequence: load each side's experiments (store_load, an export file
+ * or number files; analysis_run) into a struct compare_side ->
+ * compare_sides() -> compare_gate() under --fail-on-regression -> format
+ * the struct compare_result -> compare_result_release().
  */
 #ifndef CONTEND_COMPARE_H
 #define CONTEND_COMPARE_H
@@ -34,69 +35,102 @@ struct compare_opts {
 	double alpha;           /* significance of between-side flags, and */
 	double handoff_drop;    /* misleading-throughput: fall >= this; both
 				 * from analysis_opts_default (0.05, 0.25) */
+	bool linear;            /* compare values, never ratios (false) */
 };
 void compare_opts_default(struct compare_opts *o);
 
-/* One side of a comparison: Student-t CI of the mean. */
+/*
+ * One side of a comparison under the two-level model: n runs in all, the
+ * model's estimate of the side's level (the geometric mean on the log
+ * scale) and its interval, and sd the standard deviation of all its runs.
+ */
 struct compare_summary {
 	size_t n;
 	double mean, sd, ci_low, ci_high;
 };
 
 /*
- * Everything computed from the two samples.  Differences are cand - base;
- * percentages are of |mean_base|.  NAN where a figure cannot be computed
- * (a side with n < 2, a zero baseline mean).
+ * One side's values of one configuration: k invocations back to back,
+ * sizes[i] runs in invocation i.
  */
-struct compare_stats {
-	struct compare_summary base, cand;
-	double change_pct;                      /* 100 (mean_c / mean_b - 1) */
-	double diff, diff_ci_low, diff_ci_high; /* Welch CI of the difference */
-	double change_ci_low_pct, change_ci_high_pct;
-	double df;                              /* Welch-Satterthwaite */
-	double p_welch;                         /* two-sided */
-	double p_mannwhitney;                   /* two-sided */
-	bool mw_exact;          /* exact U distribution; else normal approx.
-				 * with tie and continuity correction */
-	double hedges_g;        /* of cand vs base: > 0 means cand higher */
-	double mde_pct;         /* smallest change detectable at these n */
-	enum verdict verdict;
-	size_t needed_runs;     /* inconclusive only: runs per side at which a
-				 * change of threshold_pct is detected with
-				 * the given power; 0 when not applicable */
-	bool improved;          /* significant (Welch p < alpha) and better */
+struct compare_groups {
+	const double *x;
+	const size_t *sizes;
+	size_t k;
 };
 
 /*
- * Compares cand against base (each n >= 1; x is not modified).  The
- * verdict follows o->dir:
- *   faster       the whole Welch CI of the change lies beyond +threshold
- *                on the better side (so p_welch < 1 - confidence),
- *   slower       the whole CI lies beyond -threshold on the worse side,
- *   no-change    the whole CI lies within +-threshold,
- *   inconclusive otherwise (also when a side has n < 2).
- * When both sides have zero variance the interval is the exact difference.
+ * Everything computed from the two sides.  Differences are cand - base;
+ * percentages are of |mean_base|.  NAN where a figure cannot be computed
+ * (a side with one value, a zero baseline mean).
+ */
+struct compare_stats {
+	struct compare_summary base, cand;
+	bool log_scale;         /* every value > 0: ratios, on log values */
+	struct nested_diff model; /* on the analysed (log or linear) scale */
+	double change_pct;      /* 100 (mean_c / mean_b - 1) */
+	double diff, diff_ci_low, diff_ci_high; /* in the metric's unit */
+	double change_ci_low_pct, change_ci_high_pct;
+	double df;              /* the model's Satterthwaite df */
+	double p_welch;         /* the model's two-sided p (name kept) */
+	double p_mannwhitney;   /* two-sided, on the unit sample (below) */
+	bool mw_exact;          /* exact U distribution; else normal approx.
+				 * with tie and continuity correction */
+	double hedges_g;        /* of cand vs base on the unit sample */
+	double mde_pct;         /* smallest change detectable at these n */
+	enum verdict verdict;
+	size_t needed_runs;     /* inconclusive only: runs per side (in
+				 * needed_invocations invocations) at which
+				 * a change of threshold_pct is detected with
+				 * the given power; 0 when not applicable */
+	size_t needed_invocations;
+	bool improved;          /* the whole interval on the better side */
+};
+
+/*
+ * Compares cand against base under the two-level model (stats.h, struct
+ * nested): on the log scale when every value of both sides is > 0, else
+ * on the values.  The verdict follows o->dir:
+ *   faster       the whole interval of the change lies beyond +threshold
+ *                on the better side,
+ *   slower       the whole interval lies beyond -threshold on the worse side,
+ *   no-change    the whole interval lies within +-threshold,
+ *   inconclusive otherwise (also when a side has a single value).
+ * The unit sample of the rank test and Hedges' g is the invocation means
+ * when both sides have >= 2 invocations, else the runs.
  * Returns -1 (with error()) on an empty side or bad options.
  */
+int compare_model(const struct compare_groups *base,
+		  const struct compare_groups *cand,
+		  const struct compare_opts *o, struct compare_stats *r);
+/* compare_model with one invocation a side. */
 int compare_samples(const double *base, size_t nb, const double *cand,
 		    size_t nc, const struct compare_opts *o,
 		    struct compare_stats *r);
 
 /* The hand-off rate between the sides (misleading-throughput rule). */
 struct handoff_change {
-	double base_mean, cand_mean;
+	double base_mean, cand_mean; /* the model's estimates */
 	double change_pct;      /* 100 (cand / base - 1) */
-	double p;               /* Welch, two-sided */
-	bool fell;              /* p < alpha and a fall of >= handoff_drop */
+	double ci_low_pct, ci_high_pct; /* its interval at o->confidence */
+	double p;               /* the model's, two-sided */
+	bool everywhere;        /* every invocation pair: Welch p < alpha and
+				 * a fall >= handoff_drop */
+	bool fell;              /* (p < alpha and a fall of >= handoff_drop)
+				 * or everywhere */
 };
 /*
- * Tests whether the candidate's hand-offs per second fell significantly:
- * the rule of the analysis flag (Welch p < o->alpha, fall >= o->handoff_drop).
- * Returns -1 when either side has n < 2 (nothing can be said).
+ * Tests whether the candidate's hand-offs per second fell significantly,
+ * on the same two-level model as the metric: the rule of the analysis
+ * flag (p < o->alpha, a fall >= o->handoff_drop); or the fall holds in
+ * every pair of a baseline and a candidate invocation (Welch on their
+ * runs), so a collapse present in every invocation flags even when the
+ * invocations are too few for the model to be sure.  Returns -1 when a
+ * side has a single value (nothing can be said).
  */
-int compare_handoffs(const double *base, size_t nb, const double *cand,
-		     size_t nc, const struct compare_opts *o,
-		     struct handoff_change *h);
+int compare_handoffs(const struct compare_groups *base,
+		     const struct compare_groups *cand,
+		     const struct compare_opts *o, struct handoff_change *h);
 
 /* ---- selections of experiments ---- */
 
@@ -124,7 +158,6 @@ struct compare_flag {
 struct compare_unit {
 	size_t invocations;     /* experiments holding the configuration */
 	size_t runs;            /* measured ok runs with the metric */
-	bool means;             /* sample = invocation means (invocations >= 2) */
 };
 
 /* One matched configuration.  Strings borrow from the sides' datasets. */
@@ -133,8 +166,22 @@ struct comparison {
 	const struct ds_config *config;         /* baseline's first, for params */
 	struct compare_unit ubase, ucand;
 	struct compare_stats st;
+	double gate_p;          /* one-sided p of "worse by more than PCT" */
+	double gate_p_holm;     /* Holm-adjusted over the comparisons */
+	bool gate_fail;         /* gate_p_holm < 1 - confidence */
 	size_t nflags;
 	struct compare_flag *flags;
+};
+
+/*
+ * A flag of one side summarised over every configuration and experiment
+ * of that side (noisy, drift, unfair), printed once.
+ */
+struct compare_side_flag {
+	char name[32];
+	const char *side;       /* "baseline" or "candidate" */
+	size_t nconfigs;        /* configurations carrying it */
+	char *message;
 };
 
 /* A configuration present on one side only, or without the metric. */
@@ -152,17 +199,29 @@ struct compare_result {
 	size_t nunmatched;
 	struct compare_unmatched *unmatched;
 	size_t count[VERDICT_N];
+	size_t nside_flags;
+	struct compare_side_flag *side_flags;
+	double gate_pct;        /* < 0: no gate applied */
+	size_t gate_failures;
 };
 
 /*
+ * The CI gate: for every comparison the one-sided p of "worse than
+ * -pct %" under the model, Holm-adjusted over all r->n comparisons (the
+ * family-wise error stays below 1 - confidence); sets the gate_* fields
+ * and returns the number of comparisons that fail.
+ */
+size_t compare_gate(struct compare_result *r, double pct);
+
+/*
  * Matches the configurations of base and cand by workload type and
- * canonical parameters and compares metric on each match.  A side that
- * holds a configuration in several experiments (invocations: e.g. one per
- * boot) is represented by the invocation means, so between-invocation
- * variance is counted; with one invocation the runs are the sample and
- * the comparison carries the single-invocation flag.  Carries the noisy,
- * drift and unfair flags of either side and raises misleading-throughput
- * and host-mismatch between them.  Returns -1 with error() when a side
+ * canonical parameters and compares metric on each match under the
+ * two-level model: each experiment holding a configuration is one
+ * invocation (e.g. one boot), its runs nested in it.  A side of one
+ * invocation carries the single-invocation flag.  Carries the noisy,
+ * drift and unfair flags of either side (and summarises them once per side
+ * in r->side_flags) and raises misleading-throughput and host-mismatch
+ * between them.  Returns -1 with error() when a side
  * does not record the metric at all (the message lists what it has).
  */
 int compare_sides(const struct compare_side *base,
@@ -180,20 +239,23 @@ void comparison_flag(struct comparison *c, const char *name,
 void compare_result_release(struct compare_result *r);
 
 /*
- * A number file as a side: one configuration (workload/canon/section as
- * given, so it can match the one configuration of a database selection,
- * or "" for file against file) whose n runs hold x as metric.  x is
- * borrowed and must outlive the side.
+ * Number files as a side: k invocations (one per file) of one
+ * configuration (workload/canon/section as given, so it can match the one
+ * configuration of a database selection, or "" for files against files);
+ * invocation i holds sizes[i] values of x, back to back, as metric.  x and
+ * sizes are borrowed and must outlive the side.
  */
 struct compare_numbers {
-	struct dataset set;
-	struct analysis an;
-	struct ds_config config;
-	struct config_analysis ca;
+	size_t k;
+	struct dataset *sets;
+	struct analysis *an;
+	struct ds_config *configs;
+	struct config_analysis *ca;
 	char *metrics[1];
 };
 void compare_numbers_init(struct compare_numbers *num, const char *name,
-			  const char *metric, const double *x, size_t n,
+			  const char *metric, const double *x,
+			  const size_t *sizes, size_t k,
 			  const struct ds_config *like,
 			  struct compare_side *side);
 void compare_numbers_release(struct compare_numbers *num);

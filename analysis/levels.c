@@ -128,7 +128,6 @@ int levels_config_compute(const double *x, double run_cost,
 {
 	double conf = o->confidence > 0 ? o->confidence : 0.95;
 	size_t *sizes = xcalloc(c->k ? c->k : 1, sizeof(*sizes));
-	double *means = xcalloc(c->k ? c->k : 1, sizeof(*means));
 	const double *g = x;
 	size_t i;
 	int ret = -1;
@@ -144,20 +143,25 @@ int levels_config_compute(const double *x, double run_cost,
 		}
 		sizes[i] = v->n;
 		c->n += v->n;
-		v->mean = means[i] = gsl_stats_mean(g, 1, v->n);
+		v->mean = gsl_stats_mean(g, 1, v->n);
 		v->sd = v->n > 1 ? gsl_stats_sd_m(g, 1, v->n, v->mean) : NAN;
 	}
 	if (stats_anova(x, sizes, c->k, &c->anova) < 0 ||
-	    stats_summarize(means, c->k, conf, &c->grand) < 0 ||
+	    stats_nested(x, sizes, c->k, &c->model) < 0 ||
 	    stats_summarize(x, c->n, conf, &c->pooled) < 0)
 		goto out;
+	/* The level and its interval as compare computes them. */
+	c->grand = (struct summary){ .n = c->k, .mean = c->model.mean };
+	stats_nested_ci(&c->model, conf, &c->grand.ci_low, &c->grand.ci_high);
+	/* One invocation says nothing of invocations: no interval here. */
+	if (c->k < 2)
+		c->grand.ci_low = c->grand.ci_high = NAN;
 	config_derive(c);
 	levels_advise(&c->anova, (double)c->n / (double)c->k, run_cost,
 		      o->boot_cost, o->alpha, &c->plan);
 	ret = 0;
 out:
 	free(sizes);
-	free(means);
 	return ret;
 }
 

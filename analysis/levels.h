@@ -3,8 +3,8 @@
  * label (e.g. one per boot of the same kernel) read as a two-level design
  * after Kalibera & Jones, "Rigorous Benchmarking in Reasonable Time" (ISMM
  * 2013): how much of the variance lies between invocations and how much
- * within, the CI of the mean with invocation means as the unit of
- * replication, and whether more runs per boot or more boots buy more
+ * within, the CI of the mean under compare's two-level model (stats.h,
+ * struct nested), and whether more runs per boot or more boots buy more
  * precision for the time.  Methods: docs/USER-GUIDE.md, "Invocations and boots".
  *
  * Call sequence: levels_opts_default -> levels_load (reads the store) ->
@@ -83,7 +83,8 @@ struct level_config {
 	struct anova anova;
 	double share_between, share_within; /* of s2_b + s2_w, NAN when 0 */
 	double n_eff;           /* N / (1 + (n0 - 1) ICC) */
-	struct summary grand;   /* of the k invocation means: mean and CI */
+	struct nested model;    /* the two-level model compare uses */
+	struct summary grand;   /* the model's level and CI (mean, ci_*) */
 	struct summary pooled;  /* every run as if independent, to contrast */
 	struct level_plan plan;
 };

@@ -15,6 +15,7 @@
 #include "analysis/json.h"
 #include "analysis/levels.h"
 #include "analysis/report.h"
+#include "lib/wrap.h"
 #include "runner/util.h"
 
 #define LEVELS_JSON_VERSION 1
@@ -151,35 +152,6 @@ static void text_ci(FILE *f, const char *what, const struct summary *s,
 		PCT(half / fabs(s->mean)), note);
 }
 
-/*
- * Words of s, the cursor at column at; lines wrap at width and go on at
- * column indent.
- */
-static void text_wrap(FILE *f, const char *s, int at, int indent, int width)
-{
-	bool first = true;
-
-	while (*s) {
-		int len = (int)strcspn(s, " ");
-
-		if (!first && at + 1 + len > width) {
-			fprintf(f, "\n%*s", indent, "");
-			at = indent;
-			first = true;
-		}
-		if (!first) {
-			fputc(' ', f);
-			at++;
-		}
-		fprintf(f, "%.*s", len, s);
-		at += len;
-		first = false;
-		s += len;
-		s += strspn(s, " ");
-	}
-	fputc('\n', f);
-}
-
 static void text_config(FILE *f, const struct levels *l, const struct level *lv,
 			const struct level_config *c)
 {
@@ -189,8 +161,10 @@ static void text_config(FILE *f, const struct levels *l, const struct level *lv,
 	fprintf(f, "[%s] %s %s\n", c->section, c->workload, c->canon);
 	if (c->k) {
 		text_config_runs(f, lv, c);
-		snprintf(note, sizeof(note), "(%zu invocation means, t %zu df)",
-			 c->k, c->k - 1);
+		snprintf(note, sizeof(note), "(two-level model, %s, t %.3g df)",
+			 c->model.pooled ? "unit: runs pooled"
+					 : "unit: invocations",
+			 c->model.df);
 		text_ci(f, "mean", &c->grand, l->opts.confidence, note);
 		snprintf(note, sizeof(note), "(%zu runs as if independent)",
 			 c->n);
@@ -207,7 +181,7 @@ static void text_config(FILE *f, const struct levels *l, const struct level *lv,
 	}
 	msg = advice_message(c, l->opts.alpha);
 	fprintf(f, "  %-10s ", "advice");
-	text_wrap(f, msg, 13, 13, WIDTH);
+	wrap_print(f, msg, 13, 13, WIDTH);
 	fputc('\n', f);
 	free(msg);
 }
@@ -217,9 +191,10 @@ static const char method_text[] =
 	"invocations (moment estimates; Searle, Casella & McCulloch 1992) "
 	"splits the variance into between-invocation s2_b and "
 	"within-invocation s2_w; ICC = s2_b/(s2_b+s2_w); F tests s2_b = 0; "
-	"effective runs n_eff = N/(1+(n0-1)ICC).  The CI of the mean uses "
-	"invocation means as the unit of replication (Student t with k-1 "
-	"df); the pooled CI, all runs as if independent, is too narrow when "
+	"effective runs n_eff = N/(1+(n0-1)ICC).  The CI of the mean is "
+	"compare's two-level model (generalised least squares with the ANOVA "
+	"components, Satterthwaite df; with s2_b = 0 the runs are pooled); "
+	"the pooled CI, all runs as if independent, is too narrow when "
 	"ICC > 0.  Runs per boot that buy the most precision per second "
 	"(Kalibera & Jones 2013): n_opt = sqrt(c_i*s2_w/(c_r*s2_b)) with ";
 
@@ -240,7 +215,7 @@ static void text_method(FILE *f, const struct levels *l)
 	else
 		m = xasprintf("%sc_i = %g s per boot, c_r = the mean run wall "
 			      "time.", method_text, o->boot_cost);
-	text_wrap(f, m, 0, 2, WIDTH);
+	wrap_print(f, m, 0, 2, WIDTH);
 	fputc('\n', f);
 	free(m);
 }
@@ -296,13 +271,13 @@ static void json_anova(struct json_writer *w, const struct level_config *c)
 }
 
 static void json_ci(struct json_writer *w, const char *key,
-		    const struct summary *s, long long df)
+		    const struct summary *s, double df)
 {
 	json_open(w, key, '{');
 	json_num(w, "mean", s->mean);
 	json_num(w, "ci_low", s->ci_low);
 	json_num(w, "ci_high", s->ci_high);
-	json_int(w, "df", df);
+	json_num(w, "df", df);
 	json_close(w, '}');
 }
 
@@ -350,8 +325,8 @@ static void json_config(struct json_writer *w, const struct levels *l,
 	json_close(w, ']');
 	json_anova(w, c);
 	json_num(w, "n_eff", c->n_eff);
-	json_ci(w, "mean", &c->grand, c->k ? (long long)c->k - 1 : 0);
-	json_ci(w, "pooled", &c->pooled, c->n ? (long long)c->n - 1 : 0);
+	json_ci(w, "mean", &c->grand, c->k >= 2 ? c->model.df : NAN);
+	json_ci(w, "pooled", &c->pooled, c->n ? (double)c->n - 1 : 0);
 	json_advice(w, c, l->opts.alpha);
 	json_close(w, '}');
 }

@@ -196,8 +196,7 @@ out:
 	return ret;
 }
 
-/* Reads a whole regular file (or FIFO) into a malloc'd buffer. */
-static int slurp(const char *path, char **buf, size_t *len)
+int numfile_slurp(const char *path, char **buf, size_t *len)
 {
 	size_t cap = 4096, got = 0, r;
 	FILE *f = fopen(path, "rb");
@@ -247,7 +246,7 @@ int numfile_read(const char *path, const struct numfile_opts *o,
 
 	*values = NULL;
 	*n = 0;
-	if (slurp(path, &buf, &len) < 0)
+	if (numfile_slurp(path, &buf, &len) < 0)
 		return -1;
 	ret = numfile_parse(path, buf, len, o, values, n);
 	free(buf);

@@ -41,4 +41,10 @@ int numfile_parse(const char *name, const char *text, size_t len,
 int numfile_read(const char *path, const struct numfile_opts *o,
 		 double **values, size_t *n);
 
+/*
+ * Reads a whole regular file (or FIFO) of at most NUMFILE_MAX_BYTES into a
+ * malloc'd buffer; -1 after "contend: PATH: ..." (buffer freed).
+ */
+int numfile_slurp(const char *path, char **buf, size_t *len);
+
 #endif

@@ -129,4 +129,80 @@ struct anova {
 int stats_anova(const double *x, const size_t *sizes, size_t k,
 		struct anova *a);
 
+
+/*
+ * The two-level model: runs nested in invocations, invocations in sides,
+ * x_sij = mu_s + b_si + e_sij, Var b = s2_b, Var e = s2_w
+ * (docs/STATISTICS.md, "Two-level model").  The components are the ANOVA
+ * (moment) estimates; mu_s is estimated by generalised least squares,
+ * weights w_i = 1 / (s2_b + s2_w / n_i): the pooled mean of the runs when
+ * s2_b = 0, the mean of the invocation means when s2_b dominates.  When
+ * s2_b is 0 (the estimate truncated, or nothing to estimate it from) the
+ * runs are pooled: Var mu = S2 / N with S2 the variance of all N runs on
+ * N - 1 df.  Degrees of freedom are Satterthwaite's, never below 1.
+ *
+ * The d_* fields are the partial derivatives of var_mean with respect to
+ * the mean squares it is built of, for Satterthwaite's df.
+ */
+struct nested {
+	size_t k, n;            /* invocations, runs */
+	struct anova anova;     /* of this side alone */
+	double var_between;     /* s2_b used */
+	double var_within;      /* s2_w used (MSW, or S2 when pooled) */
+	double pool_var;        /* S2: variance of all runs, N - 1 df */
+	bool borrowed;          /* k = 1: s2_b comes from the other side */
+	bool pooled;            /* s2_b = 0: the runs pooled */
+	double mean, var_mean;  /* estimate of mu, its variance; NAN: unknown */
+	double df;              /* Satterthwaite df of var_mean */
+	double d_msb, d_msw, d_pool;     /* MSB, MSW, S2 */
+};
+
+/*
+ * One side alone (the levels report): x holds k groups back to back,
+ * sizes[i] values in group i (k >= 1, every size >= 1).  -1 as
+ * stats_anova.
+ */
+int stats_nested(const double *x, const size_t *sizes, size_t k,
+		 struct nested *s);
+/* The Student-t interval of s->mean on s->df (NAN when unknown). */
+void stats_nested_ci(const struct nested *s, double confidence, double *lo,
+		     double *hi);
+
+/*
+ * The difference mu_b - mu_a of two sides under the model, with s2_b and
+ * s2_w common to both sides and estimated from the ANOVA of invocations
+ * nested in sides (MSB on K - 2 df, K invocations in all; MSW on N - K):
+ * so a side of one invocation uses the other side's between-invocation
+ * variance.  When s2_b = 0 each side is pooled on its own S2 (Welch).
+ */
+struct nested_diff {
+	struct nested a, b;
+	double diff, se, df, t, p;      /* Satterthwaite df over both sides */
+	double df_between;              /* K - 2: the df of MSB (0: none) */
+	double ci_low, ci_high;         /* exact diff when se = 0 */
+};
+int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
+		      const double *xb, const size_t *sb, size_t kb,
+		      double confidence, struct nested_diff *d);
+/*
+ * One-sided p of H1: diff < margin (lower) or diff > margin (!lower), on
+ * at most df_between degrees of freedom when there is any: the exact df
+ * of a balanced design with s2_b > 0, and a guard for the tails when s2_b
+ * was estimated as 0 from few invocations (docs/STATISTICS.md, "The
+ * gate").
+ */
+double stats_nested_p_beyond(const struct nested_diff *d, double margin,
+			     bool lower);
+
+/*
+ * Planning under the model: the smallest difference k invocations of n
+ * runs a side detect (two-sided alpha, power; t on 2(k-1) df when
+ * s2_b > 0, else 2(kn-1)), and the invocations of n runs a side needed
+ * for delta (0 when it cannot be computed or exceeds 100000).
+ */
+double stats_nested_mde(double s2_b, double s2_w, size_t n, size_t k,
+			double alpha, double power);
+size_t stats_nested_needed_k(double s2_b, double s2_w, size_t n,
+			     double delta, double alpha, double power);
+
 #endif

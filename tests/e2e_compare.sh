@@ -33,36 +33,51 @@ printf 'a,100\nb,101\nc,99\n' >"$tmp/csv1.txt"
 printf 'a,110\nb,111\n# c,0\nc,109\n' >"$tmp/csv2.txt"
 
 expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/fast.txt"
-grep -q "verdict: faster" "$tmp/out" || fail "files: not faster"
-grep -q "Difference at 95.0% confidence: +10.00%" "$tmp/out" ||
-	fail "files: the change is not stated"
-grep -q "Welch" "$tmp/out" && grep -q "Mann-Whitney U" "$tmp/out" ||
-	fail "files: the tests are not named"
-grep -q "Summary: 1 faster, 0 slower, 0 no-change, 0 inconclusive" \
-	"$tmp/out" || fail "files: summary line"
+grep -q "^values .* 100.0 .* 110.0 .*+10.0% \[+8.8%, +11.2%\] .*faster" "$tmp/out" ||
+	fail "files: the summary row ($(cat "$tmp/out"))"
+grep -q "Method: .*two-level model" "$tmp/out" &&
+	grep -q "Satterthwaite" "$tmp/out" || fail "files: the method is not named"
+grep -q "Verdict: 1 faster, 0 slower, 0 no-change, 0 inconclusive" \
+	"$tmp/out" || fail "files: verdict line"
+grep -q "unit: runs of one invocation" "$tmp/out" ||
+	fail "files: the unit of the interval is not printed"
+# Summary first: the table, then the verdict line, then the detail.
+awk '/^configuration/ {t = NR} /^Verdict:/ {v = NR} /^== / {d = NR}
+     /^Method:/ {m = NR} END {exit !(t < v && v < d && d < m)}' "$tmp/out" ||
+	fail "files: not summary-first"
+awk 'length > 100 {exit 1}' "$tmp/out" || fail "files: a line is over 100 columns"
 
 expect 0 "$CONTEND" compare "$tmp/tight.txt" "$tmp/same.txt"
-grep -q "verdict: no-change" "$tmp/out" || fail "files: not no-change"
+grep -q "^values .* no-change" "$tmp/out" || fail "files: not no-change"
 expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/noisy.txt"
-grep -q "verdict: inconclusive" "$tmp/out" || fail "files: not inconclusive"
-grep -q "runs per side would resolve 1%" "$tmp/out" ||
+grep -q "^values .* inconclusive" "$tmp/out" || fail "files: not inconclusive"
+grep -q "invocations x [0-9]* runs a side would resolve 1%" "$tmp/out" ||
 	fail "files: inconclusive without the runs needed"
 
 # Lower is better turns a 10% rise into a regression.
 expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/fast.txt" --lower-is-better
-grep -q "verdict: slower" "$tmp/out" || fail "files: --lower-is-better"
+grep -q "^values .* slower" "$tmp/out" || fail "files: --lower-is-better"
 
 # So does naming a lower-is-better metric; an unknown name stays higher.
 expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/fast.txt" --metric elapsed_s
-grep -q "verdict: slower" "$tmp/out" || fail "files: --metric elapsed_s"
+grep -q "^values .* slower" "$tmp/out" || fail "files: --metric elapsed_s"
 expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/fast.txt" --metric ops_k
-grep -q "verdict: faster" "$tmp/out" || fail "files: --metric ops_k"
+grep -q "^values .* faster" "$tmp/out" || fail "files: --metric ops_k"
 
 # --fail-on-regression: exit 3 only beyond its percentage.
 expect 3 "$CONTEND" compare "$tmp/fast.txt" "$tmp/base.txt" \
 	--fail-on-regression 5
-grep -q "regression: 1 configuration slower by more than 5%" "$tmp/err" ||
+grep -q "regression: 1 configuration slower by more than 5% (Holm" "$tmp/err" ||
 	fail "exit 3 without saying why"
+grep -q "fails: values -9.1% \[" "$tmp/out" ||
+	fail "the gate does not name the failing configuration"
+# "5%" is accepted as well as "5"; 100% or more is not a regression bound.
+expect 3 "$CONTEND" compare "$tmp/fast.txt" "$tmp/base.txt" \
+	--fail-on-regression 5%
+expect 2 "$CONTEND" compare "$tmp/fast.txt" "$tmp/base.txt" \
+	--fail-on-regression 100%
+expect 2 "$CONTEND" compare "$tmp/fast.txt" "$tmp/base.txt" \
+	--fail-on-regression 5%%
 expect 0 "$CONTEND" compare "$tmp/fast.txt" "$tmp/base.txt" \
 	--fail-on-regression 20
 expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/fast.txt" \
@@ -72,11 +87,19 @@ expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/noisy.txt" \
 
 # Columns and delimiters apply to both files, as in ministat.
 expect 0 "$CONTEND" compare -C 3 "$tmp/cols.txt" "$tmp/cols2.txt"
-grep -q "Difference at 95.0% confidence: +10.00%" "$tmp/out" ||
-	fail "-C 3: wrong column"
+grep -q "^values .* 100.0 .* 110.0 " "$tmp/out" || fail "-C 3: wrong column"
 expect 0 "$CONTEND" compare -C 2 -d , "$tmp/csv1.txt" "$tmp/csv2.txt"
-grep -q "Difference at 95.0% confidence: +10.00%" "$tmp/out" ||
-	fail "-C 2 -d ,: wrong column"
+grep -q "^values .* 100.0 .* 110.0 " "$tmp/out" || fail "-C 2 -d ,: wrong column"
+
+# Comma-joined number files: one invocation each.
+printf '101\n102\n100\n101.5\n100.5\n' >"$tmp/base2.txt"
+printf '111\n112\n110\n111.5\n110.5\n' >"$tmp/fast2.txt"
+expect 0 "$CONTEND" compare "$tmp/base.txt,$tmp/base2.txt" \
+	"$tmp/fast.txt,$tmp/fast2.txt"
+grep -q "number files, one invocation each, 10 values" "$tmp/out" ||
+	fail "comma-joined files: not read as invocations"
+grep -q "2 inv x 5 runs" "$tmp/out" || fail "comma-joined files: invocations"
+grep -q "^values .* faster" "$tmp/out" || fail "comma-joined files: verdict"
 
 # Bad input: exit 2 with file and line.
 printf '1\n2\nthree\n' >"$tmp/bad.txt"
@@ -84,9 +107,17 @@ printf '1\n2\nthree\n' >"$tmp/bad.txt"
 expect 2 "$CONTEND" compare "$tmp/base.txt" "$tmp/bad.txt"
 grep -q "bad.txt:3: not a finite number: 'three'" "$tmp/err" ||
 	fail "malformed line not quoted: $(cat "$tmp/err")"
+expect 2 "$CONTEND" compare "$tmp/base.txt,$tmp/bad.txt" "$tmp/fast.txt"
+grep -q "bad.txt:3: not a finite number" "$tmp/err" ||
+	fail "comma-joined: the bad file is not named"
 expect 2 "$CONTEND" compare "$tmp/empty.txt" "$tmp/base.txt"
 grep -q "empty.txt: no numbers" "$tmp/err" || fail "empty file message"
 expect 2 "$CONTEND" compare "$tmp/base.txt"
+# One value a side: an error naming the file, not a comparison of nothing.
+printf '100\n' >"$tmp/one.txt"
+expect 2 "$CONTEND" compare "$tmp/one.txt" "$tmp/base.txt"
+grep -q "one.txt: the baseline has a single value" "$tmp/err" ||
+	fail "one value: $(cat "$tmp/err")"
 expect 2 "$CONTEND" compare "$tmp/base.txt" "$tmp/fast.txt" --threshold x
 expect 2 "$CONTEND" compare "$tmp/base.txt" "$tmp/fast.txt" --confidence 1.5
 expect 2 "$CONTEND" compare "$tmp/base.txt" "$tmp/fast.txt" --format xml
@@ -175,9 +206,15 @@ assert set(c) == {"threads=2 delay=0", "threads=2 delay=100"}, c.keys()
 lock, real = c["threads=2 delay=0"], c["threads=2 delay=100"]
 for x in (lock, real):
     assert x["verdict"] == "faster", x
-    assert x["baseline"]["unit"] == "invocation-means", x["baseline"]
-    assert x["baseline"]["n"] == 2 and x["baseline"]["runs"] == 20
-    assert x["candidate"]["unit"] == "runs" and x["candidate"]["n"] == 10
+    # Two invocations of the baseline: the model's unit; they lend s2_b
+    # to the candidate's one invocation.
+    b, c = x["baseline"], x["candidate"]
+    assert b["unit"] in ("invocations", "runs-pooled"), b
+    assert b["invocations"] == 2 and b["n"] == 20 and b["runs"] == 20, b
+    assert c["invocations"] == 1 and c["n"] == 10, c
+    assert c["unit"] in ("runs-borrowed-between", "runs-pooled"), c
+    assert x["scale"] == "log", x["scale"]
+    assert isinstance(x["df"], (int, float)) and isinstance(x["se"], float), x
     assert x["params"]["threads"] == "2", x["params"]
     names = [f["name"] for f in x["flags"]]
     assert "single-invocation" in names and "host-mismatch" in names, names
@@ -210,8 +247,10 @@ EOF
 expect 0 "$CONTEND" compare "$tmp/base.db:v6.1" "$tmp/cand.db:v6.2"
 grep -q "flag misleading-throughput (both): .*hand-offs/s fell" "$tmp/out" ||
 	fail "text: misleading-throughput"
-grep -q "means of 2 invocations (20 runs)" "$tmp/out" ||
-	fail "text: invocation means not stated"
+grep -q "baseline .* 2 inv x 10 runs" "$tmp/out" ||
+	fail "text: the invocations are not stated"
+grep -q "nan" "$tmp/out" && fail "text: prints nan"
+awk 'length > 100 {exit 1}' "$tmp/out" || fail "text: a line is over 100 columns"
 grep -q "candidate: .*threads=8\|baseline: pthread-mutex \[mutex\] threads=8" \
 	"$tmp/out" || fail "text: unmatched configuration not listed"
 
@@ -246,4 +285,52 @@ expect 2 "$CONTEND" compare "$tmp/base.txt" "$tmp/base.db:v6.1"
 grep -q "exactly one configuration" "$tmp/err" || fail "file vs many configs"
 expect 2 "$CONTEND" compare --db "$tmp/nowhere.db" v6.1 v6.2
 expect 2 "$CONTEND" compare "$tmp/base.txt:v6.1" "$tmp/cand.db:v6.2"
+# ---- export files as sides ----
+"$CONTEND" export --db "$tmp/base.db" --format csv >"$tmp/base.csv" ||
+	fail "export failed"
+expect 0 "$CONTEND" compare "$tmp/base.csv" "$tmp/cand.db:v6.2" --format json
+python3 - "$tmp/out" "$tmp/db.json" <<'EOF2' || fail "export side differs"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+strip = lambda r: [{k: v for k, v in c.items() if k != "flags"}
+                   for c in r["comparisons"]]
+assert strip(a) == strip(b), (strip(a), strip(b))
+assert a["baseline"]["experiments"] == [1, 2], a["baseline"]
+EOF2
+# Extra columns (an "error" column in the middle) are found by name;
+# warm-up and failed rows are ignored.
+python3 - "$tmp/base.csv" "$tmp/extra.csv" <<'EOF2' || fail "extra column"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+out = csv.writer(open(sys.argv[2], "w", newline=""))
+h = rows[0]
+i = h.index("status")
+out.writerow(h[:i] + ["error"] + h[i:])
+for r in rows[1:]:
+    out.writerow(r[:i] + ["x, \"quoted\""] + r[i:])
+w = list(rows[1]); w[h.index("warmup")] = "1"; w[h.index("value")] = "1e99"
+out.writerow(w[:i] + [""] + w[i:])
+f = list(rows[1]); f[h.index("status")] = "failed"; f[h.index("value")] = "0"
+out.writerow(f[:i] + ["crashed"] + f[i:])
+EOF2
+expect 0 "$CONTEND" compare "$tmp/extra.csv" "$tmp/cand.db:v6.2" --format json
+python3 - "$tmp/out" "$tmp/db.json" <<'EOF2' || fail "extra-column side differs"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert [c["change_pct"] for c in a["comparisons"]] == \
+       [c["change_pct"] for c in b["comparisons"]], a
+EOF2
+# Text from an export side, and bad export files.
+expect 0 "$CONTEND" compare "$tmp/base.csv" "$tmp/cand.db:v6.2"
+grep -q "baseline .*base.csv (export, experiments 1, 2)" "$tmp/out" ||
+	fail "export side not described"
+head -n 1 "$tmp/base.csv" | sed 's/uuid/uid/' >"$tmp/nouuid.csv"
+tail -n +2 "$tmp/base.csv" >>"$tmp/nouuid.csv"
+expect 2 "$CONTEND" compare "$tmp/nouuid.csv" "$tmp/cand.db:v6.2"
+head -n 1 "$tmp/base.csv" >"$tmp/badval.csv"
+sed -n 2p "$tmp/base.csv" | sed 's/,[^,]*$/,fast/' >>"$tmp/badval.csv"
+expect 2 "$CONTEND" compare "$tmp/badval.csv" "$tmp/cand.db:v6.2"
+grep -q "badval.csv:2: value 'fast'" "$tmp/err" ||
+	fail "bad export value: $(cat "$tmp/err")"
+
 echo "e2e_compare: ok"

@@ -88,7 +88,7 @@ EOF
 	fail "--boot-cost 0 exited $?"
 grep -q "as few runs per boot as possible" "$tmp/free.txt" ||
 	fail "free boots did not ask for as few runs per boot as possible"
-grep -q "invocation means" "$tmp/free.txt" ||
+grep -q "unit: invocations\|unit: runs pooled" "$tmp/free.txt" ||
 	fail "the text does not state the unit of replication"
 
 expect_status 2 report --levels no-such-level --db "$db"

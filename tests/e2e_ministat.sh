@@ -19,7 +19,7 @@ expect "row of a" "x      4             1             4           2.5           
 expect "row of b" "+      5            10            14            12            12     1.5811388" \
 	"$(sed -n 6p "$tmp/out")"
 expect "legend" "* $tmp/c" "$(sed -n 3p "$tmp/out")"
-expect "two comparisons" 2 "$(grep -c '^Summary:' "$tmp/out")"
+expect "two comparisons" 2 "$(grep -c '^Verdict:' "$tmp/out")"
 grep -q "^======== candidate 2 of 2: $tmp/c$" "$tmp/out" || fail "no heading for the second candidate"
 
 "$CONTEND" compare "$tmp/a" "$tmp/b" --ascii > "$tmp/plot" 2>&1 || fail "--ascii exited $?"
@@ -35,7 +35,7 @@ expect "a bar per sample, A at its mean" 2 "$(grep -c '^|.*A.*|$' "$tmp/plot" | 
 cat "$tmp/b" | "$CONTEND" compare "$tmp/a" - > "$tmp/in" 2>&1 || fail "stdin side exited $?"
 expect "stdin side" "+      5            10            14            12            12     1.5811388" \
 	"$(sed -n 5p "$tmp/in")"
-grep -q 'verdict: faster' "$tmp/in" || fail "stdin comparison has no verdict"
+grep -q '^values .* faster' "$tmp/in" || fail "stdin comparison has no verdict"
 
 # the worst status wins: the second candidate is the regression
 "$CONTEND" compare "$tmp/b" "$tmp/b" "$tmp/a" --fail-on-regression 5 > /dev/null 2>&1

@@ -39,6 +39,11 @@ static struct compare_opts opts(enum direction dir, double thr)
 	compare_opts_default(&o);
 	o.dir = dir;
 	o.threshold_pct = thr;
+	/*
+	 * The published and hand-worked cases below are about values: on the
+	 * linear scale, one invocation a side, the model is Welch's test.
+	 */
+	o.linear = true;
 	return o;
 }
 
@@ -249,7 +254,8 @@ static void test_needed_runs(void **state)
 	(void)state;
 	assert_int_equal(compare_samples(b100w, 3, c102w, 3, &o, &r), 0);
 	assert_int_equal(r.verdict, VERDICT_INCONCLUSIVE);
-	assert_true(r.needed_runs >= 1569 && r.needed_runs <= 1574);
+	/* Whole invocations of 3 runs, then 2 invocations: up to +3. */
+	assert_true(r.needed_runs >= 1569 && r.needed_runs <= 1577);
 	/*
 	 * mde at n = 3 (df 4): (t(.975,4) + t(.8,4)) * 10 * sqrt(2/3)
 	 * = (2.7764451 + 0.9409646) * 8.1649658 = 30.35252 (R: qt).
@@ -539,6 +545,106 @@ static void test_misleading_fallback(void **state)
 			"contended acquisitions/s");
 }
 
+/*
+ * Two invocations a side whose hand-off rates differ a lot between boots:
+ * the model (2 df for the between-invocation variance) cannot show the
+ * fall, but it holds in every pair of a baseline and a candidate
+ * invocation, so the flag is raised, and says so.  If one candidate
+ * invocation does not fall, it is not.
+ */
+static void test_misleading_every_invocation(void **state)
+{
+	static const double hb1[] = { 1.74e6, 1.76e6, 1.78e6, 1.75e6, 1.77e6 };
+	static const double hb2[] = { .30e6, .31e6, .29e6, .305e6, .295e6 };
+	static const double hc1[] = { .12e6, .13e6, .14e6, .125e6, .135e6 };
+	static const double hc2[] = { .05e6, .06e6, .055e6, .052e6, .058e6 };
+	static const double hc3[] = { 1.8e6, 1.82e6, 1.81e6, 1.79e6, 1.83e6 };
+	const struct fx_config b1 = { "m", "t=4", 5, { hb1, lock_tb } };
+	const struct fx_config b2 = { "m", "t=4", 5, { hb2, lock_tb } };
+	const struct fx_config c1 = { "m", "t=4", 5, { hc1, lock_tc } };
+	const struct fx_config c2 = { "m", "t=4", 5, { hc2, lock_tc } };
+	const struct fx_config c3 = { "m", "t=4", 5, { hc3, lock_tc } };
+	const struct compare_flag *fl;
+	struct compare_result r;
+	struct fx b[2], c[2];
+
+	(void)state;
+	fx_build(&b[0], 1, m_hand, 2, &b1, 1, "cpu", "6.1");
+	fx_build(&b[1], 2, m_hand, 2, &b2, 1, "cpu", "6.1");
+	fx_build(&c[0], 3, m_hand, 2, &c1, 1, "cpu", "6.2");
+	fx_build(&c[1], 4, m_hand, 2, &c2, 1, "cpu", "6.2");
+	run_sides(b, 2, c, 2, "throughput", &r);
+	assert_int_equal(r.cmp[0].st.verdict, VERDICT_FASTER);
+	fl = find_flag(&r.cmp[0], "misleading-throughput");
+	assert_non_null(fl);
+	assert_non_null(strstr(fl->message, "every pair of invocations"));
+	assert_non_null(strstr(fl->message, "2/2 invocations"));
+	compare_result_release(&r);
+	fx_release(&c[1]);
+	fx_build(&c[1], 4, m_hand, 2, &c3, 1, "cpu", "6.2");
+	run_sides(b, 2, c, 2, "throughput", &r);
+	assert_null(find_flag(&r.cmp[0], "misleading-throughput"));
+	compare_result_release(&r);
+	fx_release(&b[0]);
+	fx_release(&b[1]);
+	fx_release(&c[0]);
+	fx_release(&c[1]);
+}
+
+/*
+ * The gate: one-sided p of "worse than -3%" on the log scale and Holm's
+ * adjustment.  R:
+ *   m <- log(0.97)
+ *   t <- c((log(0.90) - m) / 0.02, (log(0.95) - m) / 0.01,
+ *          (log(1.01) - m) / 0.02)
+ *   p <- c(pt(t[1], 10), pt(t[2], 20), pt(t[3], 5))
+ *     -> 0.00190731761534 0.02512769510584 0.95034507224478
+ *   p.adjust(p, method = "holm")
+ *     -> 0.00572195284603 0.05025539021168 0.95034507224478
+ * So at alpha 0.05 only the first fails: the second's raw p (0.025) would
+ * have failed without the correction.
+ */
+static void test_gate_holm(void **state)
+{
+	static const double diff[] = { -0.105360515657826, -0.0512932943875505,
+				       0.00995033085316809 };
+	static const double se[] = { 0.02, 0.01, 0.02 }, df[] = { 10, 20, 5 };
+	static const double p[] = { 0.00190731761534, 0.02512769510584,
+				    0.95034507224478 };
+	static const double holm[] = { 0.00572195284603, 0.05025539021168,
+				       0.95034507224478 };
+	struct comparison cmp[3];
+	struct compare_result r;
+	size_t i;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	memset(cmp, 0, sizeof(cmp));
+	r.opts = opts(DIR_HIGHER, 1);
+	r.n = 3;
+	r.cmp = cmp;
+	for (i = 0; i < 3; i++) {
+		/* Listed out of order: Holm sorts. */
+		struct nested_diff *m = &cmp[2 - i].st.model;
+
+		cmp[2 - i].st.log_scale = true;
+		m->diff = diff[i];
+		m->se = se[i];
+		m->df = df[i];
+	}
+	assert_int_equal(compare_gate(&r, 3), 1);
+	for (i = 0; i < 3; i++) {
+		close_to("p", cmp[2 - i].gate_p, p[i], 1e-11);
+		close_to("holm", cmp[2 - i].gate_p_holm, holm[i], 1e-11);
+	}
+	assert_true(cmp[2].gate_fail);
+	assert_false(cmp[1].gate_fail || cmp[0].gate_fail);
+	assert_int_equal(r.gate_failures, 1);
+	/* Lower is better: the same changes, mirrored, are improvements. */
+	r.opts.dir = DIR_LOWER;
+	assert_int_equal(compare_gate(&r, 3), 0);
+}
+
 /* The rule itself: p < 0.05 and a fall of at least 25%. */
 static void test_handoff_rule(void **state)
 {
@@ -546,17 +652,24 @@ static void test_handoff_rule(void **state)
 	static const double h70[] = { 69, 70, 71 };
 	struct compare_opts o = opts(DIR_HIGHER, 1);
 	struct handoff_change h;
+	size_t three = 3, one = 1;
+	struct compare_groups g100 = { h100, &three, 1 }, g80 = { h80, &three, 1 };
+	struct compare_groups g70 = { h70, &three, 1 }, g1 = { h100, &one, 1 };
+	struct compare_groups gbw = { b100w, &three, 1 };
+	struct compare_groups gcw = { c102w, &three, 1 };
 
 	(void)state;
-	assert_int_equal(compare_handoffs(h100, 3, h80, 3, &o, &h), 0);
-	close_to("change", h.change_pct, -20, 1e-9);
+	assert_int_equal(compare_handoffs(&g100, &g80, &o, &h), 0);
+	/* Ratio of geometric means: (79*80*81 / (99*100*101))^(1/3) - 1. */
+	close_to("change", h.change_pct, -20.0015002, 1e-6);
 	assert_true(h.p < 0.05);
 	assert_false(h.fell);           /* significant but only 20% */
-	assert_int_equal(compare_handoffs(h100, 3, h70, 3, &o, &h), 0);
+	assert_int_equal(compare_handoffs(&g100, &g70, &o, &h), 0);
 	assert_true(h.fell);
-	assert_int_equal(compare_handoffs(b100w, 3, c102w, 3, &o, &h), 0);
+	assert_true(h.ci_low_pct < h.change_pct && h.change_pct < h.ci_high_pct);
+	assert_int_equal(compare_handoffs(&gbw, &gcw, &o, &h), 0);
 	assert_false(h.fell);           /* not significant */
-	assert_int_equal(compare_handoffs(h100, 1, h70, 3, &o, &h), -1);
+	assert_int_equal(compare_handoffs(&g1, &g70, &o, &h), -1);
 }
 
 /* ---- matching, invocations, carried flags, host ---- */
@@ -633,7 +746,8 @@ static void test_summary_counts(void **state)
 
 /*
  * Three baseline invocations with runs {100..102}, {104..106}, {96..98}:
- * means 101, 105, 97, so the baseline sample is n = 3, mean 101, sd 4.
+ * means 101, 105, 97 (balanced, so the model's level is their mean, 101);
+ * the sd of all 9 runs is sqrt(102 / 8) = 3.5707142.
  */
 static void test_invocations(void **state)
 {
@@ -658,17 +772,19 @@ static void test_invocations(void **state)
 	}
 	run_sides(b, 3, &c, 1, "throughput", &r);
 	assert_int_equal(r.n, 1);
-	assert_true(r.cmp[0].ubase.means);
 	assert_int_equal(r.cmp[0].ubase.invocations, 3);
 	assert_int_equal(r.cmp[0].ubase.runs, 9);
-	assert_int_equal(r.cmp[0].st.base.n, 3);
+	assert_int_equal(r.cmp[0].st.base.n, 9);
 	close_to("mean", r.cmp[0].st.base.mean, 101, 1e-9);
-	close_to("sd", r.cmp[0].st.base.sd, 4, 1e-9);
-	assert_false(r.cmp[0].ucand.means);
+	close_to("sd", r.cmp[0].st.base.sd, 3.5707142, 1e-6);
+	assert_int_equal(r.cmp[0].ucand.invocations, 1);
 	assert_int_equal(r.cmp[0].st.cand.n, 3);
+	/* The single candidate borrows the baseline's s2_b. */
+	assert_true(r.cmp[0].st.model.b.borrowed);
 	fl = find_flag(&r.cmp[0], "single-invocation");
 	assert_non_null(fl);
 	assert_string_equal(fl->side, "candidate");
+	assert_non_null(strstr(fl->message, "baseline's between-invocation"));
 	compare_result_release(&r);
 
 	/* One invocation each: the flag covers both sides. */
@@ -681,7 +797,7 @@ static void test_invocations(void **state)
 	/* Several on both sides: no flag. */
 	run_sides(b, 2, b + 1, 2, "throughput", &r);
 	assert_null(find_flag(&r.cmp[0], "single-invocation"));
-	assert_true(r.cmp[0].ucand.means);
+	assert_int_equal(r.cmp[0].ucand.invocations, 2);
 	compare_result_release(&r);
 	for (i = 0; i < 3; i++)
 		fx_release(&b[i]);
@@ -714,6 +830,13 @@ static void test_carried_and_host(void **state)
 	fl = find_flag(&r.cmp[0], "unfair");
 	assert_non_null(fl);
 	assert_string_equal(fl->side, "candidate");
+	/* Per-side flags once per side, naming the experiments. */
+	assert_int_equal(r.nside_flags, 2);
+	assert_string_equal(r.side_flags[0].name, "noisy");
+	assert_string_equal(r.side_flags[0].side, "baseline");
+	assert_non_null(strstr(r.side_flags[0].message,
+			       "1 of 1 configurations, experiment 1;"));
+	assert_string_equal(r.side_flags[1].name, "unfair");
 	fl = find_flag(&r.cmp[0], "host-mismatch");
 	assert_non_null(fl);
 	assert_non_null(strstr(fl->message, "cpu_model 'Xeon 1' vs 'Xeon 2'"));
@@ -772,10 +895,11 @@ static void test_number_sides(void **state)
 	const struct ds_config *like;
 	struct fx_side fs;
 	struct fx f;
+	const size_t three = 3;
 
 	(void)state;
-	compare_numbers_init(&nb, "a.txt", "value", b100, 3, NULL, &sb);
-	compare_numbers_init(&nc, "b.txt", "value", c110, 3, NULL, &sc);
+	compare_numbers_init(&nb, "a.txt", "value", b100, &three, 1, NULL, &sb);
+	compare_numbers_init(&nc, "b.txt", "value", c110, &three, 1, NULL, &sc);
 	assert_int_equal(compare_sides(&sb, &sc, "value", &o, &r), 0);
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.cmp[0].st.verdict, VERDICT_FASTER);
@@ -787,7 +911,8 @@ static void test_number_sides(void **state)
 	side_of(&fs, &f, 1, "db");
 	assert_int_equal(compare_side_configs(&fs.side, &like), 1);
 	compare_numbers_release(&nb);
-	compare_numbers_init(&nb, "a.txt", "throughput", c110, 3, like, &sb);
+	compare_numbers_init(&nb, "a.txt", "throughput", c110, &three, 1, like,
+			     &sb);
 	assert_int_equal(compare_sides(&fs.side, &sb, "throughput", &o, &r),
 			 0);
 	assert_int_equal(r.n, 1);
@@ -815,6 +940,8 @@ int main(void)
 		cmocka_unit_test(test_misleading_lockdep),
 		cmocka_unit_test(test_misleading_genuine),
 		cmocka_unit_test(test_misleading_fallback),
+		cmocka_unit_test(test_misleading_every_invocation),
+		cmocka_unit_test(test_gate_holm),
 		cmocka_unit_test(test_handoff_rule),
 		cmocka_unit_test(test_matching),
 		cmocka_unit_test(test_summary_counts),

@@ -1,0 +1,29 @@
+/*
+ * exportside.h - a file written by `contend export --format csv` read back
+ * as one side of `contend compare`: each distinct uuid one invocation (an
+ * experiment), configurations keyed by workload, section and params, runs
+ * by seq.  Columns are found by their header name, so extra columns
+ * (an `error` column, `thread`) are ignored; warm-up and non-ok rows, and
+ * rows without a metric, are skipped.
+ */
+#ifndef CONTEND_EXPORTSIDE_H
+#define CONTEND_EXPORTSIDE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "db/store.h"
+
+/* True when the first line of text is a header naming uuid and metric. */
+bool exportside_is_export(const char *text, size_t len);
+/*
+ * Parses the whole file: *sets is a malloc'd array of *nsets datasets
+ * (release each with dataset_release, then free the array), oldest
+ * experiment_id first.  -1 after "contend: NAME:LINE: ..." on a missing
+ * column, a malformed field or no usable row.
+ */
+int exportside_parse(const char *name, const char *text, size_t len,
+		     struct dataset **sets, size_t *nsets);
+int exportside_read(const char *path, struct dataset **sets, size_t *nsets);
+
+#endif

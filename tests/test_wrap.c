@@ -1,0 +1,61 @@
+/*
+ * test_wrap.c - lib/wrap.c: words wrapped at the width, continuation
+ * lines indented, leading blanks kept, a word longer than a line whole.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/wrap.h"
+
+struct wrapcase {
+	const char *name, *in;
+	int at, indent, width;
+	const char *want;
+};
+
+static const struct wrapcase cases[] = {
+	{ "fits", "a b c", 0, 2, 10, "a b c\n" },
+	{ "breaks before the word that passes", "aaa bbb ccc", 0, 2, 8,
+	  "aaa bbb\n  ccc\n" },
+	{ "blanks collapse", "a   b", 0, 0, 10, "a b\n" },
+	{ "leading blanks kept", "  x y", 0, 4, 5, "  x y\n" },
+	{ "leading newline kept", "\n== t", 0, 0, 10, "\n== t\n" },
+	{ "the start column counts", "aa bb", 6, 0, 10, "aa\nbb\n" },
+	{ "a long word whole", "a verylongword b", 0, 1, 6,
+	  "a\n verylongword\n b\n" },
+};
+
+static void test_wrap(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct wrapcase *c = &cases[i];
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		assert_non_null(f);
+		wrap_print(f, c->in, c->at, c->indent, c->width);
+		fclose(f);
+		if (strcmp(buf, c->want))
+			fail_msg("%s: got \"%s\", want \"%s\"", c->name, buf,
+				 c->want);
+		free(buf);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wrap),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
