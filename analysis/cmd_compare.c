@@ -676,9 +676,16 @@ static void meta_keys(const struct selection *s, char ***keys, size_t *n)
 	size_t i, k;
 
 	for (i = 0; s->kind != SEL_NUMBERS && i < s->nsets; i++)
-		for (k = 0; k < s->sets[i].exp.nmeta; k++)
-			if (!key_seen(*keys, *n, s->sets[i].exp.meta[k].key))
-				push(keys, n, xstrdup(s->sets[i].exp.meta[k].key));
+		for (k = 0; k < s->sets[i].exp.nmeta; k++) {
+			const char *key = s->sets[i].exp.meta[k].key;
+
+			/* loadavg: load_start under its old name */
+			if (!strcmp(key, "loadavg") &&
+			    experiment_meta(&s->sets[i].exp, "load_start"))
+				continue;
+			if (!key_seen(*keys, *n, key))
+				push(keys, n, xstrdup(key));
+		}
 }
 
 /* Largest value of a numeric key over both sides divided by its smallest. */
@@ -703,26 +710,33 @@ static double spread_ratio(const struct selection *b,
 	return lo > 0 && isfinite(lo) ? hi / lo : NAN;
 }
 
-/* A load key above 0.5 per CPU on some experiment of the side. */
-static void load_warning(struct meta_diff *md, const struct selection *s,
-			 const char *key)
+/* The first load above 0.5 per CPU on an experiment of the side (at
+ * its start, its end, or loadavg in older databases): one warning. */
+static void load_warning(struct meta_diff *md, const struct selection *s)
 {
-	size_t i;
+	static const char *const load_keys[] = { "load_start", "load_end",
+						 "loadavg" };
+	size_t i, k;
 
 	for (i = 0; s->kind != SEL_NUMBERS && i < s->nsets; i++) {
-		const char *t = experiment_meta(&s->sets[i].exp, key);
-		const char *nc = experiment_meta(&s->sets[i].exp, "ncpus");
+		const struct experiment_row *e = &s->sets[i].exp;
+		const char *nc = experiment_meta(e, "ncpus");
 		double v, ncpu;
 
-		if (!t || !nc || parse_double(t, &v) < 0 ||
-		    parse_double(nc, &ncpu) < 0 || !(ncpu > 0) ||
-		    !(v / ncpu > 0.5))
+		if (!nc || parse_double(nc, &ncpu) < 0 || !(ncpu > 0))
 			continue;
-		push(&md->warnings, &md->nwarn,
-		     xasprintf("warning: %s %s on %g CPUs (experiment %lld of "
-			       "the %s): other work disturbed the runs", key,
-			       t, ncpu, (long long)s->sets[i].exp.id, s->role));
-		return;
+		for (k = 0; k < ARRAY_SIZE(load_keys); k++) {
+			const char *t = experiment_meta(e, load_keys[k]);
+
+			if (!t || parse_double(t, &v) < 0 || !(v / ncpu > 0.5))
+				continue;
+			push(&md->warnings, &md->nwarn,
+			     xasprintf("warning: %s %s on %g CPUs (experiment "
+				       "%lld of the %s): other work disturbed "
+				       "the runs", load_keys[k], t, ncpu,
+				       (long long)e->id, s->role));
+			return;
+		}
 	}
 }
 
@@ -741,8 +755,6 @@ static void meta_diff_build(struct meta_diff *md, const struct selection *b,
 						"cpus_online", NULL };
 	static const char *const kernel_keys[] = { "kernel_release",
 						   "kernel_version", NULL };
-	static const char *const load_keys[] = { "loadavg", "load_start",
-						 "load_end", NULL };
 	char **keys = NULL;
 	size_t nkeys = 0, i;
 	double ratio;
@@ -768,15 +780,13 @@ static void meta_diff_build(struct meta_diff *md, const struct selection *b,
 					       "when kernels are compared; "
 					       "nothing else should)", keys[i]));
 		}
-		if (is_any(keys[i], load_keys)) {
-			load_warning(md, b, keys[i]);
-			load_warning(md, c, keys[i]);
-		}
 		free(vb);
 		free(vc);
 		free(keys[i]);
 	}
 	free(keys);
+	load_warning(md, b);
+	load_warning(md, c);
 	ratio = spread_ratio(b, c, "calibration_loops_per_us");
 	if (ratio > 1.05)
 		push(&md->warnings, &md->nwarn,
@@ -1049,27 +1059,48 @@ static void print_legend(FILE *f)
 	free(s);
 }
 
+/* The configuration column is as wide as its widest label, up to this;
+ * a longer label is cut with "...". */
+#define LABEL_MAX 40
+
 static void print_table(FILE *f, const struct compare_result *r,
 			bool numbers)
 {
+	char **label = xcalloc(r->n ? r->n : 1, sizeof(*label));
+	char **change = xcalloc(r->n ? r->n : 1, sizeof(*change));
+	int lw = (int)strlen("configuration"), cw = (int)strlen("change [CI]");
 	size_t i;
 
-	fprintf(f, "\n%-26s %9s %9s  %-30s %-12s %s\n", "configuration",
-		"base", "cand", "change [CI]", "verdict", "flags");
+	for (i = 0; i < r->n; i++) {
+		label[i] = config_label(r, &r->cmp[i], numbers);
+		change[i] = change_text(&r->cmp[i].st);
+		if ((int)strlen(label[i]) > lw)
+			lw = (int)strlen(label[i]);
+		if ((int)strlen(change[i]) > cw)
+			cw = (int)strlen(change[i]);
+	}
+	if (lw > LABEL_MAX)
+		lw = LABEL_MAX;
+	fprintf(f, "\n%-*s %9s %9s  %-*s %-12s %s\n", lw, "configuration",
+		"base", "cand", cw, "change [CI]", "verdict", "flags");
 	for (i = 0; i < r->n; i++) {
 		const struct comparison *cmp = &r->cmp[i];
-		char *label = config_label(r, cmp, numbers);
-		char *change = change_text(&cmp->st);
 		char tb[NUMFMT_LEN], tc[NUMFMT_LEN], flags[48];
 
 		fmt_pair(cmp->st.base.mean, cmp->st.cand.mean, tb, tc,
 			 sizeof(tb));
 		flag_names(cmp, flags, sizeof(flags));
-		fprintf(f, "%-26.26s %9s %9s  %-30s %-12s %s\n", label, tb, tc,
-			change, verdict_names[cmp->st.verdict], flags);
-		free(label);
-		free(change);
+		if ((int)strlen(label[i]) > lw)
+			fprintf(f, "%.*s...", lw - 3, label[i]);
+		else
+			fprintf(f, "%-*s", lw, label[i]);
+		fprintf(f, " %9s %9s  %-*s %-12s %s\n", tb, tc, cw, change[i],
+			verdict_names[cmp->st.verdict], flags);
+		free(label[i]);
+		free(change[i]);
 	}
+	free(label);
+	free(change);
 	for (i = 0; i < r->n; i++)
 		if (r->cmp[i].nflags) {
 			print_legend(f);
@@ -1594,6 +1625,34 @@ static void print_json(FILE *f, const struct compare_result *r,
 
 /* ---- the command ---- */
 
+/*
+ * An experiment on both sides without a filter that tells its
+ * configurations apart (a name that is also another experiment's label,
+ * say) is compared with itself: said, since it is rarely meant.
+ */
+static void sides_overlap(const struct selection *b, const struct selection *c)
+{
+	size_t i, k;
+
+	if (b->kind == SEL_NUMBERS || c->kind == SEL_NUMBERS ||
+	    b->pick.nfilters || c->pick.nfilters)
+		return;
+	for (i = 0; i < b->nsets; i++)
+		for (k = 0; k < c->nsets; k++) {
+			const struct experiment_row *x = &b->sets[i].exp;
+			const char *u = c->sets[k].exp.uuid;
+
+			if (x->uuid && u && !strcmp(x->uuid, u)) {
+				warning("experiment %lld is on both sides "
+					"('%s' and '%s'): it is compared with "
+					"itself; LABEL~newest or DB:ID picks "
+					"one experiment", (long long)x->id,
+					b->text, c->text);
+				return;
+			}
+		}
+}
+
 static int run(struct cmp_args *a, struct selection *b, struct selection *c)
 {
 	struct compare_result r;
@@ -1607,6 +1666,7 @@ static int run(struct cmp_args *a, struct selection *b, struct selection *c)
 		ret = load(c, a);
 	if (ret)
 		return ret;
+	sides_overlap(b, c);
 	match_on_the_rest(b, c);
 	if (settle_metric(a, b, c) < 0 || settle(a, b, c, &o) < 0)
 		return EXIT_USAGE;

@@ -333,4 +333,12 @@ expect 2 "$CONTEND" compare "$tmp/badval.csv" "$tmp/cand.db:v6.2"
 grep -q "badval.csv:2: value 'fast'" "$tmp/err" ||
 	fail "bad export value: $(cat "$tmp/err")"
 
+# One experiment on both sides is compared with itself: said once.
+expect 0 "$CONTEND" compare "$tmp/base.db:v6.1" "$tmp/base.db:v6.1"
+grep -q "is on both sides" "$tmp/err" ||
+	fail "no warning for an experiment on both sides: $(cat "$tmp/err")"
+expect 0 "$CONTEND" compare "$tmp/base.db:v6.1" "$tmp/cand.db:v6.2"
+grep -q "is on both sides" "$tmp/err" &&
+	fail "a warning of overlap for two experiments: $(cat "$tmp/err")"
+
 echo "e2e_compare: ok"
