@@ -80,6 +80,12 @@ struct section {
 	size_t nkeys;
 };
 
+/* prepare, cleanup (NULL: none) and their timeout, as a section gave them */
+struct hooks {
+	const struct kv_line *prepare, *cleanup;
+	double timeout_s;
+};
+
 enum { CUR_NONE = -1, CUR_SKIP = -2 };
 
 struct loader {
@@ -98,6 +104,7 @@ struct loader {
 	struct message *msgs;
 	size_t nmsgs, nerrors;
 	struct experiment_config *c;
+	struct hooks hooks; /* [experiment]'s: every section's defaults */
 };
 
 static void report(struct loader *L, long line, const char *fmt, ...)
@@ -746,15 +753,55 @@ static void check_timeout(struct loader *L, const struct section *s,
 		       set->timeout_s, set->runtime_s);
 }
 
+/*
+ * prepare, cleanup and prepare_timeout, in [experiment] or a [workload]
+ * section: 0 when k was one of them (into h), -1 after reporting, 1 when
+ * it is none of them.
+ */
+static int hook_key(struct loader *L, const struct kv_line *k,
+		    struct hooks *h)
+{
+	const struct param_def pt = { "prepare_timeout", PT_DURATION, NULL,
+				      0.001, CONFIG_MAX_SECONDS, NULL, NULL };
+	union param_value v;
+	char err[512];
+
+	if (!strcmp(k->key, "prepare") || !strcmp(k->key, "cleanup")) {
+		char **argv;
+		size_t n;
+
+		*(k->key[0] == 'p' ? &h->prepare : &h->cleanup) = k;
+		if (command_split(k->value, &argv, &n, err, sizeof(err))) {
+			report(L, k->line, "%s: %s", k->key, err);
+			return -1;
+		}
+		command_argv_free(argv);
+		return 0;
+	}
+	if (!strcmp(k->key, "prepare_timeout")) {
+		if (param_parse(&pt, k->value, &v, err, sizeof(err))) {
+			report(L, k->line, "%s", err);
+			return -1;
+		}
+		h->timeout_s = v.d;
+		return 0;
+	}
+	return 1;
+}
+
 static void unknown_experiment_key(struct loader *L, const struct kv_line *k)
 {
-	const char *names[ARRAY_SIZE(settings)], *s;
+	static const char *const hook_keys[] = { "prepare", "cleanup",
+						 "prepare_timeout" };
+	const char *names[ARRAY_SIZE(settings) + ARRAY_SIZE(hook_keys)], *s;
 	char q[QUOTE_MAX + 4];
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(settings); i++)
 		names[i] = settings[i].def->name;
-	s = suggest(k->key, names, ARRAY_SIZE(settings));
+	for (i = 0; i < ARRAY_SIZE(hook_keys); i++)
+		names[ARRAY_SIZE(settings) + i] = hook_keys[i];
+	s = suggest(k->key, names, ARRAY_SIZE(names));
 	param_clip(q, sizeof(q), k->key, QUOTE_MAX);
 	if (s)
 		report(L, k->line, "unknown key '%s' in [experiment]; did you "
@@ -794,10 +841,10 @@ static void experiment_load(struct loader *L)
 	for (i = 0; i < s->nkeys; i++) {
 		const struct setting *st = setting_find(s->keys[i].key);
 
-		if (!st)
-			unknown_experiment_key(L, &s->keys[i]);
-		else
+		if (st)
 			setting_apply(L, st, &s->keys[i], &c->defaults);
+		else if (hook_key(L, &s->keys[i], &L->hooks) > 0)
+			unknown_experiment_key(L, &s->keys[i]);
 	}
 	check_name(L, s);
 	if (!check_runtime_jobs(L, s) && key_find(s, "jobs"))
@@ -833,8 +880,8 @@ struct wsec {
 	size_t nmsgs;
 	size_t nuser; /* param.NAME axes, at user_base() in axes */
 	/* section keys of the runner's, not the workload's */
-	const struct kv_line *prepare, *cleanup, *primary, *direction;
-	double prepare_timeout_s;
+	struct hooks hooks; /* from [experiment], replaced key by key */
+	const struct kv_line *primary, *direction;
 	size_t ndirs;
 	const struct kv_line *dirs[WL_MAX_MEMBERS]; /* direction.NAME */
 };
@@ -1109,31 +1156,10 @@ static int metric_name_check(struct wsec *w, const struct kv_line *k,
  */
 static int runner_key(struct wsec *w, const struct kv_line *k)
 {
-	const struct param_def pt = { "prepare_timeout", PT_DURATION, NULL,
-				      0.001, CONFIG_MAX_SECONDS, NULL, NULL };
-	union param_value v;
-	char err[512];
+	int ret = hook_key(w->L, k, &w->hooks);
 
-	if (!strcmp(k->key, "prepare") || !strcmp(k->key, "cleanup")) {
-		char **argv;
-		size_t n;
-
-		*(k->key[0] == 'p' ? &w->prepare : &w->cleanup) = k;
-		if (command_split(k->value, &argv, &n, err, sizeof(err))) {
-			report(w->L, k->line, "%s: %s", k->key, err);
-			return -1;
-		}
-		command_argv_free(argv);
-		return 0;
-	}
-	if (!strcmp(k->key, "prepare_timeout")) {
-		if (param_parse(&pt, k->value, &v, err, sizeof(err))) {
-			report(w->L, k->line, "%s", err);
-			return -1;
-		}
-		w->prepare_timeout_s = v.d;
-		return 0;
-	}
+	if (ret <= 0)
+		return ret;
 	if (!strcmp(k->key, "primary")) {
 		w->primary = k;
 		return metric_name_check(w, k, k->value);
@@ -1492,25 +1518,37 @@ static char *const *entry_user(const struct wsec *w, char *const *kv)
 	return kv + w->naxes - w->nuser;
 }
 
-/* Every {NAME} of the section names a param.NAME of it. */
+/* k's {NAME} name the section's param.NAME (user: "NAME=" each);
+ * where is "" for a key of the section, else where k comes from. */
+static void check_template(struct wsec *w, const struct kv_line *k,
+			   char *const *user, const char *where)
+{
+	char err[512], *t;
+
+	t = config_substitute(k->value, user, w->nuser, err, sizeof(err));
+	if (!t)
+		report(w->L, k->line, "%s: %s%s%s%s", k->key, err, where,
+		       *where ? w->sec->label : "", *where ? "])" : "");
+	free(t);
+}
+
+/* Every {NAME} of the section, and of the prepare and cleanup it takes
+ * from [experiment], names a param.NAME of it. */
 static void check_templates(struct wsec *w)
 {
-	char **user = xcalloc(w->nuser + 1, sizeof(*user)), err[512], *t;
+	const char *inherited = " (taken from [experiment] by [workload ";
+	char **user = xcalloc(w->nuser + 1, sizeof(*user));
 	size_t i;
 
 	for (i = 0; i < w->nuser; i++)
 		user[i] = xasprintf("%s=", w->axes[user_base(w) + i].key);
-	for (i = 0; i < w->sec->nkeys; i++) {
-		const struct kv_line *k = &w->sec->keys[i];
-
-		if (!is_template(w, k->key))
-			continue;
-		t = config_substitute(k->value, user, w->nuser, err,
-				      sizeof(err));
-		if (!t)
-			report(w->L, k->line, "%s: %s", k->key, err);
-		free(t);
-	}
+	for (i = 0; i < w->sec->nkeys; i++)
+		if (is_template(w, w->sec->keys[i].key))
+			check_template(w, &w->sec->keys[i], user, "");
+	if (w->hooks.prepare && w->hooks.prepare == w->L->hooks.prepare)
+		check_template(w, w->hooks.prepare, user, inherited);
+	if (w->hooks.cleanup && w->hooks.cleanup == w->L->hooks.cleanup)
+		check_template(w, w->hooks.cleanup, user, inherited);
 	for (i = 0; i < w->nuser; i++)
 		free(user[i]);
 	free(user);
@@ -1609,9 +1647,9 @@ static void entry_add(struct experiment_config *c, struct wsec *w,
 		.set = w->set,
 		.nuser = w->nuser,
 		.user = xcalloc(w->nuser + 1, sizeof(char *)),
-		.prepare = entry_hook(w, w->prepare, kv),
-		.cleanup = entry_hook(w, w->cleanup, kv),
-		.prepare_timeout_s = w->prepare_timeout_s,
+		.prepare = entry_hook(w, w->hooks.prepare, kv),
+		.cleanup = entry_hook(w, w->hooks.cleanup, kv),
+		.prepare_timeout_s = w->hooks.timeout_s,
 		.primary = entry_primary(w, a),
 	};
 	memcpy(e->user, kv + nargs, w->nuser * sizeof(char *));
@@ -1696,7 +1734,8 @@ static void wsec_release(struct wsec *w)
 
 static void workload_load(struct loader *L, const struct section *s)
 {
-	struct wsec w = { .L = L, .sec = s, .set = L->c->defaults };
+	struct wsec w = { .L = L, .sec = s, .set = L->c->defaults,
+			  .hooks = L->hooks };
 	size_t before = L->nerrors, i, count;
 
 	w.wl = workload_of(L, s);
@@ -1704,7 +1743,6 @@ static void workload_load(struct loader *L, const struct section *s)
 		return;
 	w.axes = xcalloc(user_base(&w) + CONFIG_MAX_USER_PARAMS,
 			 sizeof(*w.axes));
-	w.prepare_timeout_s = PREPARE_TIMEOUT_S;
 	for (i = 0; i < s->nkeys; i++)
 		wsec_key(&w, &s->keys[i]);
 	check_templates(&w);
@@ -1779,7 +1817,8 @@ static int config_parse(const char *file, char *text, size_t len,
 			struct experiment_config *c)
 {
 	struct loader L = { .file = file, .text = text, .len = len,
-			    .cur = CUR_NONE, .c = c };
+			    .cur = CUR_NONE, .c = c,
+			    .hooks = { .timeout_s = PREPARE_TIMEOUT_S } };
 	size_t i;
 	int ret;
 

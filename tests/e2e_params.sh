@@ -107,6 +107,35 @@ c = r["configs"][0]
 print(c["primary"], c["direction"])' "$tmp/report.json")"
 fi
 
+# prepare and cleanup in [experiment] run around every run of every
+# section, {NAME} from the section's own param.NAME; a section's own
+# prepare replaces it, its cleanup still inherited.
+cat > "$tmp/h.ini" <<EOF2
+[experiment]
+name        = e2e-hooks
+repetitions = 2
+warmup      = 0
+prepare     = sh -c "echo eprep {n} >> $tmp/h.log"
+cleanup     = sh -c "echo eclean >> $tmp/h.log"
+
+[workload a]
+type    = command
+param.n = 1, 2
+argv    = echo x {n}
+metric.x = ^x ([0-9]+)\$
+
+[workload b]
+type    = command
+param.n = 3
+argv    = echo x {n}
+metric.x = ^x ([0-9]+)\$
+prepare = sh -c "echo own {n} >> $tmp/h.log"
+EOF2
+"$CONTEND" run --db "$tmp/h.db" "$tmp/h.ini" > "$tmp/out" 2>&1 ||
+	{ cat "$tmp/out"; fail "the run with [experiment] hooks failed"; }
+expect "inherited prepare n=1, n=2; own prepare; cleanup for all" "2 2 2 6" \
+	"$(grep -c '^eprep 1$' "$tmp/h.log") $(grep -c '^eprep 2$' "$tmp/h.log") $(grep -c '^own 3$' "$tmp/h.log") $(grep -c '^eclean$' "$tmp/h.log")"
+
 # Bad forms: file:line, exit status 2, no database.
 bad() {
 	printf '[experiment]\nname = bad\n[workload c]\ntype = command\nmetric = ([0-9]+)\n%s\n' "$1" > "$tmp/bad.ini"
@@ -127,4 +156,4 @@ param.n = 3..1' "bad.ini:7: param.n: reversed range"
 bad 'argv = true
 direction = up' "bad.ini:7: direction: unknown value 'up'"
 
-[ "$fails" -eq 0 ] && echo "$NAME: param.NAME sweeps argv and env, primary drives auto and the report, prepare/cleanup run per run"
+[ "$fails" -eq 0 ] && echo "$NAME: param.NAME sweeps argv and env, primary drives auto and the report, prepare/cleanup run per run, from [experiment] too"

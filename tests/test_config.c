@@ -160,6 +160,24 @@ static void check_primary_direction(const struct experiment_config *c)
 			    "throughput");
 }
 
+/* [experiment]'s prepare, cleanup and prepare_timeout are every
+ * section's, {NAME} from the section's own param.NAME, until it says
+ * otherwise: its own prepare, or "prepare =" for none. */
+static void check_inherited_hooks(const struct experiment_config *c)
+{
+	const struct config_entry *a = &c->entries[0], *b = &c->entries[2];
+
+	assert_string_equal(a->prepare, "mkfs.ext4 /dev/x");
+	assert_string_equal(c->entries[1].prepare, "mkfs.xfs /dev/x");
+	assert_string_equal(a->cleanup, "rm -rf /mnt/s");
+	assert_true(near(a->prepare_timeout_s, 5));
+	assert_string_equal(b->prepare, "true");
+	assert_string_equal(b->cleanup, "rm -rf /mnt/s");
+	assert_true(near(b->prepare_timeout_s, 2));
+	assert_null(c->entries[3].prepare);
+	assert_true(near(c->entries[3].prepare_timeout_s, 5));
+}
+
 static void check_minimal(const struct experiment_config *c)
 {
 	const struct config_entry *e = &c->entries[0];
@@ -491,6 +509,14 @@ static const struct valid_case valid_cases[] = {
 	  "[workload d]\ntype = noop\n", 2,
 	  { "threads=1 spin=100 fault=none jitter=0 runtime=1" },
 	  check_primary_direction },
+	{ "prepare, cleanup and their timeout from [experiment]",
+	  "[experiment]\nname = h\nprepare = mkfs.{fs} /dev/x\n"
+	  "cleanup = rm -rf /mnt/s\nprepare_timeout = 5s\n"
+	  "[workload a]\ntype = noop\nparam.fs = ext4, xfs\n"
+	  "[workload b]\ntype = noop\nprepare = true\nprepare_timeout = 2s\n"
+	  "[workload c]\ntype = noop\nprepare =\n", 4,
+	  { "threads=1 spin=100 fault=none jitter=0 runtime=1 param.fs=ext4" },
+	  check_inherited_hooks },
 	{ "UTF-8 in comments and names",
 	  "; caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\x92\n[experiment]\n"
 	  "name = d\xc3\xa9j\xc3\xa0 vu\n[workload w]\ntype = noop\n", 1,
