@@ -1203,8 +1203,19 @@ static void print_needed(FILE *f, const struct compare_stats *st,
 	fputc('\n', f);
 }
 
+/*
+ * ministat's table of the runs of a configuration, for sides that are not
+ * both number files (theirs is printed first, as ministat does).
+ */
+static void print_detail_runs(FILE *f, const struct comparison *cmp)
+{
+	ministat_header(f, "  runs", 12, 11);
+	ministat_row(f, "  baseline", 12, &cmp->runs_base, 11);
+	ministat_row(f, "  candidate", 12, &cmp->runs_cand, 11);
+}
+
 static void print_detail(FILE *f, const struct comparison *cmp,
-			 const struct compare_result *r)
+			 const struct compare_result *r, bool numbers)
 {
 	const struct compare_stats *st = &cmp->st;
 	char *change = change_text(st);
@@ -1219,6 +1230,8 @@ static void print_detail(FILE *f, const struct comparison *cmp,
 			  st->log_scale, st->model.df_between >= 1);
 	print_detail_side(f, "candidate", &st->cand, &st->model.b,
 			  st->log_scale, st->model.df_between >= 1);
+	if (!numbers)
+		print_detail_runs(f, cmp);
 	fprintf(f, "  change    %s", change);
 	if (isfinite(st->df))
 		fprintf(f, "  df %.3g (Satterthwaite), p = %.3g", st->df,
@@ -1342,7 +1355,7 @@ static void print_text(FILE *f, const struct compare_result *r,
 	print_flags(f, r);
 	meta_diff_print(f, md);
 	for (i = 0; i < r->n; i++)
-		print_detail(f, &r->cmp[i], r);
+		print_detail(f, &r->cmp[i], r, numbers);
 	if (r->nunmatched)
 		fprintf(f, "\nNot compared:\n");
 	for (i = 0; i < r->nunmatched; i++)

@@ -804,7 +804,9 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	cmp->ubase = sb.u;
 	cmp->ucand = sc.u;
 	cmp->gate_p = cmp->gate_p_holm = NAN;
-	if (compare_model(&sb.g, &sc.g, &r->opts, &cmp->st) < 0)
+	if (stats_summarize(sb.x, sb.n, r->opts.confidence, &cmp->runs_base) ||
+	    stats_summarize(sc.x, sc.n, r->opts.confidence, &cmp->runs_cand) ||
+	    compare_model(&sb.g, &sc.g, &r->opts, &cmp->st) < 0)
 		goto out;
 	r->count[cmp->st.verdict]++;
 	unit_flags(cmp, b, c);

@@ -24,6 +24,27 @@ static char *chars(size_t n)
 static const char symbols[MINISTAT_SETS] = { 'x', '+', '*', '%', '#', '@',
 					     'O' };
 
+void ministat_header(FILE *f, const char *label, int lw, int width)
+{
+	fprintf(f, "%-*s%4s %*s %*s %*s %*s %*s\n", lw, label, "N", width,
+		"Min", width, "Max", width, "Median", width, "Avg", width,
+		"Stddev");
+}
+
+void ministat_row(FILE *f, const char *label, int lw,
+		  const struct summary *m, int width)
+{
+	const int digits = width - 5;
+
+	fprintf(f, "%-*s%4zu %*.*g %*.*g %*.*g %*.*g ", lw, label, m->n, width,
+		digits, m->min, width, digits, m->max, width, digits,
+		m->median, width, digits, m->mean);
+	if (isfinite(m->sd))
+		fprintf(f, "%*.*g\n", width, digits, m->sd);
+	else /* a single value has no spread */
+		fprintf(f, "%*s\n", width, "-");
+}
+
 int ministat_table(FILE *f, const struct ministat_set *s, size_t n)
 {
 	size_t i;
@@ -32,15 +53,14 @@ int ministat_table(FILE *f, const struct ministat_set *s, size_t n)
 		return -1;
 	for (i = 0; i < n; i++)
 		fprintf(f, "%c %s\n", symbols[i], s[i].name);
-	fprintf(f, "    %4s %13s %13s %13s %13s %13s\n", "N", "Min", "Max",
-		"Median", "Avg", "Stddev");
+	ministat_header(f, "", 4, 13);
 	for (i = 0; i < n; i++) {
+		const char label[2] = { symbols[i], '\0' };
 		struct summary m;
 
 		if (stats_summarize(s[i].x, s[i].n, 0.95, &m) < 0)
 			return -1;
-		fprintf(f, "%c   %4zu %13.8g %13.8g %13.8g %13.8g %13.8g\n",
-			symbols[i], m.n, m.min, m.max, m.median, m.mean, m.sd);
+		ministat_row(f, label, 4, &m, 13);
 	}
 	return 0;
 }

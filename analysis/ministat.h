@@ -15,6 +15,8 @@
 #define MINISTAT_SETS 7     /* symbols: x + * % # @ O */
 #define MINISTAT_WIDTH 74   /* plot columns inside the frame */
 
+struct summary;
+
 struct ministat_set {
 	const char *name;
 	const double *x;
@@ -26,6 +28,15 @@ struct ministat_set {
  * for more than MINISTAT_SETS sets or a set stats_summarize refuses.
  */
 int ministat_table(FILE *f, const struct ministat_set *s, size_t n);
+/*
+ * The table's header and one row of it, for callers with a summary of
+ * their own (compare's detail of database sides): a label padded to lw
+ * columns, then N and the five figures, each width (>= 8) columns with
+ * width - 5 significant digits.  The table is lw 4, width 13.
+ */
+void ministat_header(FILE *f, const char *label, int lw, int width);
+void ministat_row(FILE *f, const char *label, int lw,
+		  const struct summary *m, int width);
 /* The distribution plot, width (>= 10) columns inside its frame; -1 as
  * ministat_table. */
 int ministat_plot(FILE *f, const struct ministat_set *s, size_t n,

@@ -3,7 +3,8 @@
 # against one baseline, a side on standard input ("-"), ministat's table
 # (N, Min, Max, Median, Avg, Stddev; figures worked by hand below) and
 # with --ascii its distribution plot; the exit status is the worst of the
-# comparisons; bad forms exit 2.
+# comparisons; database and export sides get ministat's row per side in
+# each configuration's detail; bad forms exit 2.
 NAME=e2e_ministat
 . "$(dirname "$0")/lib.sh"
 
@@ -52,10 +53,55 @@ if command -v gnuplot > /dev/null 2>&1; then
 		fail "--plot DIR with several candidates: no DIR/1 and DIR/2"
 fi
 
+# Database and export sides: ministat's row per side in each
+# configuration's detail, of the runs as stored (figures by hand: base
+# 10 20 30 40: median 25, mean 25, sd sqrt(500/3) = 12.9099; cand 12 14
+# 16 18 20: mean 16, sd sqrt(10) = 3.16228).  Number files have the
+# table above instead, not twice.
+grep -q '^  runs  *N' "$tmp/out" && fail "number files: the runs' rows repeat the table"
+if command -v python3 > /dev/null 2>&1; then
+	python3 - "$tmp/m.db" "$(dirname "$0")/../db/schema.sql" <<'EOF2' || fail "could not build m.db"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.executescript(open(sys.argv[2]).read())
+run = 0
+for eid, label, vals in ((1, "base", [10, 20, 30, 40]),
+                         (2, "cand", [12, 14, 16, 18, 20])):
+    db.execute("INSERT INTO experiments (id, uuid, name, label, seed,"
+               " run_order, confidence, status, created_at) VALUES"
+               " (?, ?, 'm', ?, '1', 'blocked', 0.95, 'complete', ?)",
+               (eid, "u-%d" % eid, label, 1764478800 + eid))
+    db.execute("INSERT INTO configs (id, experiment_id, pos, workload,"
+               " section, canon) VALUES (?, ?, 0, 'pthread-mutex', 'mutex',"
+               " 'threads=2')", (eid, eid))
+    db.execute("INSERT INTO config_params VALUES (?, 0, 'threads', '2')",
+               (eid,))
+    for i, v in enumerate(vals):
+        run += 1
+        db.execute("INSERT INTO runs (id, experiment_id, config_id, seq,"
+                   " repetition, status) VALUES (?, ?, ?, ?, ?, 'ok')",
+                   (run, eid, eid, i + 1, i))
+        db.execute("INSERT INTO samples VALUES (?, 'throughput', ?)", (run, v))
+db.commit()
+EOF2
+	"$CONTEND" export --db "$tmp/m.db" base --format csv > "$tmp/base.csv" ||
+		fail "export of m.db"
+	for side in "$tmp/m.db:base" "$tmp/base.csv"; do
+		"$CONTEND" compare "$side" "$tmp/m.db:cand" > "$tmp/dbout" 2>&1 ||
+			fail "compare $side exited $?"
+		expect "$side: the runs' header" "  runs         N         Min         Max      Median         Avg      Stddev" \
+			"$(grep '^  runs ' "$tmp/dbout")"
+		expect "$side: the baseline's runs" "  baseline     4          10          40          25          25     12.9099" \
+			"$(grep '^  baseline  *4 ' "$tmp/dbout")"
+		expect "$side: the candidate's runs" "  candidate    5          12          20          16          16     3.16228" \
+			"$(grep '^  candidate  *5 ' "$tmp/dbout")"
+	done
+fi
+
 expect_status 2 compare - - < "$tmp/a"
 expect_status 2 compare "$tmp/a"
 printf 'x\n' | "$CONTEND" compare "$tmp/a" - > /dev/null 2> "$tmp/err"
 expect "bad stdin status" 2 $?
 grep -q '(standard input):1:' "$tmp/err" || fail "bad stdin message: $(cat "$tmp/err")"
 
-[ "$fails" -eq 0 ] && echo "$NAME: several candidates, standard input, ministat's table and plot"
+[ "$fails" -eq 0 ] && echo "$NAME: several candidates, standard input, ministat's table and plot, its rows for database and export sides"
