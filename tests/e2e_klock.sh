@@ -187,6 +187,8 @@ if command -v perf > /dev/null 2>&1; then
 	"$CONTEND" report --db "$tmp/p.db" --html "$tmp/html" > /dev/null 2>&1
 	grep -q "Kernel locks by caller" "$tmp/html/report.html" ||
 		fail "the HTML report does not show the profile"
+	"$CONTEND" report --db "$tmp/p.db" --format json > "$tmp/out" 2>&1
+	expect "JSON profile rows" "$n" "$(grep -c '"caller": ' "$tmp/out")"
 else
 	echo "$NAME: SKIP (profile with perf): perf not installed"
 fi
