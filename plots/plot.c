@@ -809,8 +809,7 @@ static int plot_contention(struct plotter *p, size_t si)
 	if (!metric || !cx) {
 		add_skip(p, base, "section %s: %s", s->name, !metric ?
 			 "no configuration has a measured value" :
-			 "the workload measures no contention rate and no run "
-			 "counted kernel lock contentions");
+			 "no contention rate and no kernel lock counts");
 		free(base);
 		return 0;
 	}
