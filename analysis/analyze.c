@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workload.h"
 
 /* Flags look at one metric per configuration: the first of these present. */

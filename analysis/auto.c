@@ -10,7 +10,7 @@
 #include "analysis/analysis.h"
 #include "runner/config.h"
 #include "runner/plan.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 static const char *stop_reason(enum plan_stop s, const struct config_analysis *ca)
 {

@@ -28,7 +28,7 @@
 #include "lib/wrap.h"
 #include "runner/commands.h"
 #include "plots/plot.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 struct cmp_args {
 	const char *db;                 /* --db: the default database */

@@ -18,7 +18,7 @@
 #include "db/select.h"
 #include "db/store.h"
 #include "runner/commands.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 struct report_args {
 	const char *db;

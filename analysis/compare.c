@@ -13,7 +13,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/compare.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 const char *const verdict_names[] = {
 	[VERDICT_FASTER] = "faster",

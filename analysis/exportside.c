@@ -12,7 +12,7 @@
 
 #include "analysis/exportside.h"
 #include "analysis/numfile.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 enum col {
 	C_ID, C_UUID, C_EXPERIMENT, C_LABEL, C_HOSTNAME, C_WORKLOAD,

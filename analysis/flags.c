@@ -13,7 +13,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/analysis.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 /* Up to this many outliers are named in a message (all are in json). */
 #define LIST_OUTLIERS 8

@@ -11,7 +11,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/levels.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 const char *const levels_advice_names[] = {
 	[ADVICE_INSUFFICIENT] = "insufficient",

@@ -16,7 +16,7 @@
 #include "analysis/levels.h"
 #include "analysis/report.h"
 #include "lib/wrap.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 #define LEVELS_JSON_VERSION 1
 #define WIDTH 78

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 static const struct {
 	const char *name;

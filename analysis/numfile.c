@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 #include "analysis/numfile.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 /* Longest part of a bad field quoted back in a message. */
 #define QUOTE_MAX 60

@@ -18,7 +18,7 @@
 #include "analysis/report.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 /* Prose wraps at WIDTH; the summary table may take TABLE_WIDTH. */
 #define WIDTH 78

@@ -10,7 +10,7 @@
 
 #include "analysis/report.h"
 #include "lib/numfmt.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 const char *report_param(const struct ds_config *c, const char *key)
 {

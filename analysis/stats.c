@@ -21,7 +21,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "runner/util.h"
+#include "lib/util.h"
 
 /* Iglewicz & Hoaglin: 0.6745 = Phi^-1(3/4), so 0.6745 / MAD estimates 1/sigma. */
 #define MODZ_MAD 0.6745

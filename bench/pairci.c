@@ -22,7 +22,7 @@
 #include <stdlib.h>
 
 #include "analysis/stats.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 enum { MAX_ROUNDS = 100000, MAX_NEED = 10000 };
 

@@ -24,7 +24,7 @@
 
 #include "analysis/stats.h"
 #include "db/store.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 enum mode { M_SUM, M_VALUES, M_PRECISION };
 

@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "db/store.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 /* Metrics the analysis knows, then generic names up to NMETRICS. */
 static const char *const known_metrics[] = {

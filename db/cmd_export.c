@@ -17,7 +17,7 @@
 #include "db/select.h"
 #include "db/store.h"
 #include "runner/commands.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 enum format { FMT_CSV, FMT_JSON };
 

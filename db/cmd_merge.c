@@ -13,7 +13,7 @@
 
 #include "db/store.h"
 #include "runner/commands.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 /*
  * One table's rows of one experiment.  The SELECT runs on the input with

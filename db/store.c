@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runner/util.h"
+#include "lib/util.h"
 
 extern const char store_schema_sql[]; /* build/db/schema.c, from schema.sql */
 

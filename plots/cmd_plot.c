@@ -11,7 +11,7 @@
 #include "db/select.h"
 #include "plots/plot.h"
 #include "runner/commands.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 #define PLOT_DEFAULT_DIR "plots/out"
 

@@ -15,7 +15,7 @@
 #include "lib/numfmt.h"
 #include "lib/safefile.h"
 #include "plots/plot.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 static const char *param_of(const struct ds_config *c, const char *key)
 {

@@ -29,7 +29,7 @@
 #include "lib/numfmt.h"
 #include "lib/safefile.h"
 #include "plots/plot.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 /* The y tics of rates and counts: SI prefixes (1.5M, 200k). */
 #define SI_FORMAT "set format y '%.1s%c'\n"

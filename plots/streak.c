@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "plots/plot.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 /* An interval belongs to a streak when one thread did this share or more. */
 #define STREAK_ALONE 0.9

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "runner/claim.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 #define BOOT_ID_PATH "/proc/sys/kernel/random/boot_id"
 

@@ -21,7 +21,7 @@
 #include "runner/klock.h"
 #include "runner/param.h"
 #include "runner/scratch.h"
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workload.h"
 #include "runner/workloads/harness.h"
 

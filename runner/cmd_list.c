@@ -10,7 +10,7 @@
 
 #include "runner/commands.h"
 #include "runner/param.h"
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workload.h"
 
 #define WRAP 78 /* text output width */

@@ -48,7 +48,7 @@
 #include "runner/protocol.h"
 #include "runner/scratch.h"
 #include "runner/spawn.h"
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workloads/harness.h"
 
 /* The runner's SQLite page cache, KiB (store_cache_limit). */

@@ -28,7 +28,7 @@
 
 #include "runner/config.h"
 #include "runner/param.h"
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workloads/workloads.h"
 
 #define ERRORS_SHOWN 50    /* a binary file must not print a million */

@@ -13,7 +13,7 @@
 
 #include "runner/guard.h"
 #include "runner/spawn.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 /* The group to kill, in a page shared with the guard; NULL: no guard. */
 static _Atomic pid_t *published;

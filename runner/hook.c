@@ -10,7 +10,7 @@
 
 #include "runner/hook.h"
 #include "runner/spawn.h"
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workloads/workloads.h"
 
 /* The child's fate in words; HOOK_OK with why empty when it exited 0. */

@@ -20,7 +20,7 @@
 #include "version.h"
 #include "runner/host.h"
 #include "runner/param.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 
 void meta_set(struct experiment_row *e, const char *key, const char *value)

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "runner/klock.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 /*
  * One row per kind: its metric and the tracepoint filter that selects it

@@ -11,7 +11,7 @@
 
 #include "version.h"
 #include "runner/commands.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 const char *contend_self = "contend";
 

@@ -13,7 +13,7 @@
 #include "lib/escape.h"
 #include "runner/config.h"
 #include "runner/param.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 #define QUOTE_MAX 60 /* bytes of user text quoted in a message */
 

@@ -12,7 +12,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "runner/plan.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 const char *const plan_stop_names[] = {
 	[PLAN_CONTINUE] = "continue",

@@ -13,7 +13,7 @@
 #include "runner/profile.h"
 #include "runner/scratch.h"
 #include "runner/spawn.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 char *profile_find_perf(char *why, size_t whylen)
 {

@@ -10,7 +10,7 @@
 
 #include "lib/escape.h"
 #include "runner/progress.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 /* Distinct failure reasons kept for the summary; the rest are "other". */
 #define PROGRESS_MAX_REASONS 16

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 
 #include "runner/protocol.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 const char *const protocol_runner_metrics[] = {
 	"user_s", "sys_s", "vcsw", "ivcsw", "maxrss_kb", "wall_s", NULL

@@ -10,7 +10,7 @@
 #include <inttypes.h>
 #include <unistd.h>
 
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workload.h"
 
 void result_init(struct result *r)

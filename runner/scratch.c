@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "runner/scratch.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 /* Deeper trees than this are not something a workload makes: refuse them. */
 #define SCRATCH_MAX_DEPTH 64

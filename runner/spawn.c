@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "runner/spawn.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 extern char **environ;
 

@@ -12,7 +12,7 @@
 
 #include "runner/config.h"
 #include "runner/param.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 #define QUOTE_MAX 60
 /*

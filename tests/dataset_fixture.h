@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "db/store.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 #define FX_MAX_METRICS 32
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workload.h"
 #include "runner/workloads/workloads.h"
 #include "tests/wlargs.h"

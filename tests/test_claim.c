@@ -17,7 +17,7 @@
 
 #include "db/store.h"
 #include "runner/claim.h"
-#include "runner/util.h"
+#include "lib/util.h"
 #include "tests/tmpdir.h"
 
 struct ctx {

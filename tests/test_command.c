@@ -24,7 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workload.h"
 #include "runner/workloads/workloads.h"
 #include "runner/param.h"

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -32,7 +32,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "analysis/compare.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 #define CV_WITHIN 0.02
 #define NCONFIGS 9

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "runner/config.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 #define BAD_DIR "tests/data/bad"
 

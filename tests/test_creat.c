@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "runner/scratch.h"
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workload.h"
 #include "runner/workloads/lockstat.h"
 #include "runner/workloads/workloads.h"

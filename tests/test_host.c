@@ -19,7 +19,7 @@
 
 #include "runner/host.h"
 #include "runner/param.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 struct file {
 	const char *path, *text;

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "runner/param.h"
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workload.h"
 #include "runner/workloads/harness.h"
 #include "runner/workloads/locks.h"

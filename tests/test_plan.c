@@ -17,7 +17,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "runner/plan.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 static void fill_spec(struct plan_spec *spec, size_t n, int warmup, int reps)
 {

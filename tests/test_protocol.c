@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "runner/protocol.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 struct pcase {
 	const char *name;

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "runner/scratch.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 /* A private base for each test: base/outside holds what must survive. */
 struct fixture {

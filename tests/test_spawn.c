@@ -27,7 +27,7 @@
 
 #include "runner/protocol.h"
 #include "runner/spawn.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 #define WATCHDOG_S 60
 

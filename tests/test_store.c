@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "db/store.h"
-#include "runner/util.h"
+#include "lib/util.h"
 #include "tests/checks.h"
 #include "tests/store_fixture.h"
 #include "tests/tmpdir.h"

@@ -15,7 +15,7 @@
 
 #include "runner/config.h"
 #include "runner/param.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 static const char *const colors[] = { "red", "green", "blue", NULL };
 

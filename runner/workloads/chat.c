@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workloads/harness.h"
 #include "runner/workloads/procs.h"
 #include "runner/workloads/workloads.h"

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "runner/param.h"
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workloads/workloads.h"
 
 extern char **environ;

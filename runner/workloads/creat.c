@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "runner/scratch.h"
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workloads/harness.h"
 #include "runner/workloads/lockstat.h"
 #include "runner/workloads/procs.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workloads/harness.h"
 
 /*

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workloads/locks.h"
 
 void locks_cfg_init(struct lock_cfg *c, const struct wl_args *a)

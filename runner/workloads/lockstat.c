@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workloads/lockstat.h"
 
 #define LOCKSTAT_PATH "/proc/lock_stat"

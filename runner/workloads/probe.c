@@ -10,7 +10,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workloads/probe.h"
 
 void probe_record(struct probe *p, uint64_t ns)

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "runner/util.h"
+#include "lib/util.h"
 #include "runner/workload.h"
 #include "runner/workloads/workloads.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "runner/param.h"
-#include "runner/util.h"
+#include "lib/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,7 +1,7 @@
 /*
  * util.c - error reporting, checked allocation and strict number parsing.
  */
-#include "runner/util.h"
+#include "lib/util.h"
 
 #include <ctype.h>
 #include <errno.h>
