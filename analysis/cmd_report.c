@@ -185,10 +185,11 @@ static int report_invocations(int argc, char **argv, const char *selector,
  * The experiment the selector names (select.h) loaded into d, its
  * configurations filtered: 0, 1 when it named several and the levels
  * report was written instead (*status its exit status), or the exit
- * status of a failure.
+ * status of a failure.  On 0 *sp is the store, still open: the bundle
+ * reads the runs' timelines from it; the caller closes it.
  */
 static int load_selected(int argc, char **argv, const struct report_args *ra,
-			 struct dataset *d, int *status)
+			 struct dataset *d, struct store **sp, int *status)
 {
 	struct selector sel;
 	struct store *s = NULL;
@@ -222,7 +223,9 @@ static int load_selected(int argc, char **argv, const struct report_args *ra,
 	}
 out:
 	free(ids);
-	if (s)
+	if (!ret)
+		*sp = s;
+	else if (s)
 		store_close(s);
 	select_release(&sel);
 	return ret;
@@ -230,9 +233,11 @@ out:
 
 /*
  * The report bundle: plots rendered into dir (SVG for inlining, PNG for
- * the Markdown links), then dir/report.html or dir/report.md beside them.
+ * the Markdown links), the streak figures of the runs with a timeline
+ * (read from s), then dir/report.html or dir/report.md beside them.
  */
-static int write_bundle(const struct analysis *a, const char *dir, bool html)
+static int write_bundle(const struct analysis *a, struct store *s,
+			const char *dir, bool html)
 {
 	struct plot_opts po = { .out_dir = dir, .png = !html, .svg = html,
 				.render = true };
@@ -241,6 +246,7 @@ static int write_bundle(const struct analysis *a, const char *dir, bool html)
 	int ret = plot_experiment(a, &po, &set);
 	FILE *f;
 
+	ret |= plot_streaks(a->d, s, &po, &set);
 	/* Without gnuplot the report still comes, without its pictures. */
 	if (html) {
 		ret |= html_report(a, &set, dir, path);
@@ -294,6 +300,7 @@ int cmd_report(int argc, char **argv)
 	struct report_args ra;
 	struct dataset d = { 0 };
 	struct analysis a = { 0 };
+	struct store *s = NULL;
 	bool analysed = false;
 	int ret = EXIT_RUNTIME, p;
 
@@ -304,16 +311,16 @@ int cmd_report(int argc, char **argv)
 	p = parse_args(argc, argv, &ra);
 	if (p)
 		return p > 0 ? 0 : EXIT_USAGE;
-	p = load_selected(argc, argv, &ra, &d, &ret);
+	p = load_selected(argc, argv, &ra, &d, &s, &ret);
 	if (p)
 		return p == 1 ? ret : p;
 	if (analysis_run(&d, &ra.opts, &a) < 0)
 		goto out;
 	analysed = true;
 	if (ra.html_dir || ra.md_dir) {
-		if (ra.html_dir && write_bundle(&a, ra.html_dir, true) < 0)
+		if (ra.html_dir && write_bundle(&a, s, ra.html_dir, true) < 0)
 			goto out;
-		if (ra.md_dir && write_bundle(&a, ra.md_dir, false) < 0)
+		if (ra.md_dir && write_bundle(&a, s, ra.md_dir, false) < 0)
 			goto out;
 	} else if (ra.format == REPORT_TEXT) {
 		if (unknown_metrics(&d, ra.view.metrics)) {
@@ -332,5 +339,6 @@ out:
 	if (analysed)
 		analysis_release(&a);
 	dataset_release(&d);
+	store_close(s);
 	return ret;
 }

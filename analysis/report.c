@@ -1117,6 +1117,30 @@ static void json_flag(struct json_writer *w, const struct analysis *a,
 	json_close(w, '}');
 }
 
+/* The profile = lock run's top kernel locks by caller, ranked; only
+ * for a configuration that has one (as the text and HTML reports). */
+static void json_profile(struct json_writer *w, const struct ds_config *cf)
+{
+	size_t i;
+
+	if (!cf->nprofile)
+		return;
+	json_open(w, "profile", '[');
+	for (i = 0; i < cf->nprofile; i++) {
+		const struct profile_row *p = &cf->profile[i];
+
+		json_open(w, NULL, '{');
+		json_int(w, "rank", (long long)i + 1);
+		json_str(w, "caller", p->caller);
+		json_str(w, "lock_type", p->lock_type);
+		json_int(w, "contended", (long long)p->contended);
+		json_num(w, "wait_s", p->wait_s);
+		json_num(w, "max_wait_s", p->max_wait_s);
+		json_close(w, '}');
+	}
+	json_close(w, ']');
+}
+
 static void json_config(struct json_writer *w, const struct analysis *a,
 			size_t c)
 {
@@ -1178,6 +1202,7 @@ static void json_config(struct json_writer *w, const struct analysis *a,
 		json_int(w, "max_repetitions", ca->auto_max);
 		json_close(w, '}');
 	}
+	json_profile(w, cf);
 	json_open(w, "flags", '[');
 	for (i = 0; i < ca->nflags; i++)
 		json_flag(w, a, &ca->flags[i]);

@@ -752,19 +752,64 @@ out:
 
 /* ---- one point per run: contention ---- */
 
+/*
+ * The x of the contention plot: the user-space locks' contended share
+ * where the workload counts it, else (creat, chat, command) the kernel's
+ * contended locks per second, the x the analysis correlates for them
+ * (analysis_klock_rate: a run without klock metrics has none).
+ */
+static const struct contention_x {
+	const char *metric;     /* the section has it: this x */
+	const char *corr;       /* the correlation row's x */
+	double (*get)(const struct dataset *d, size_t r);
+	double scale;
+	const char *what;       /* in "no run has both WHAT and METRIC" */
+	const char *column;     /* the data file's first column */
+	const char *label;
+	bool si;                /* SI prefixes on the x tics */
+} contention_xs[] = {
+	{ "contention_rate", "contention_rate", analysis_contention_rate, 100,
+	  "a contention rate", "contention rate (%)",
+	  "contended acquisitions (% of acquisitions)", false },
+	{ "klock_contended", "klock_rate", analysis_klock_rate, 1,
+	  "a kernel contention rate", "kernel lock contentions/s",
+	  "kernel lock contentions/s", true },
+};
+
+static const struct contention_x *contention_x(const struct plotter *p,
+					       const struct section *s)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(contention_xs); i++)
+		if (section_has(p, s, contention_xs[i].metric))
+			return &contention_xs[i];
+	return NULL;
+}
+
+/* x and y of run r, both finite, for a measured run; else false. */
+static bool contention_point(const struct plotter *p,
+			     const struct contention_x *cx, const char *metric,
+			     size_t r, double *x, double *y)
+{
+	*x = cx->scale * cx->get(p->d, r);
+	*y = run_value(p, r, metric);
+	return analysis_measured(p->d, r) && isfinite(*x) && isfinite(*y);
+}
+
 static int plot_contention(struct plotter *p, size_t si)
 {
 	const struct section *s = &p->sections[si];
 	const char *metric = section_metric(p, s);
+	const struct contention_x *cx = contention_x(p, s);
 	char *base = xasprintf("contention-%zu", si + 1);
 	FILE *dat = NULL, *gp = NULL;
 	size_t c, r, i, points = 0;
+	double x, y;
 	int ret = -1;
 
-	if (!metric || !section_has(p, s, "contention_rate")) {
+	if (!metric || !cx) {
 		add_skip(p, base, "section %s: %s", s->name, !metric ?
 			 "no configuration has a measured value" :
-			 "the workload measures no contention rate");
+			 "no contention rate and no kernel lock counts");
 		free(base);
 		return 0;
 	}
@@ -772,30 +817,24 @@ static int plot_contention(struct plotter *p, size_t si)
 		const struct ds_config *cfg = &p->d->configs[s->cfg[c]];
 
 		for (r = cfg->run0; r < cfg->run0 + cfg->nruns; r++)
-			points += analysis_measured(p->d, r) &&
-				  isfinite(run_value(p, r, "contention_rate")) &&
-				  isfinite(run_value(p, r, metric));
+			points += contention_point(p, cx, metric, r, &x, &y);
 	}
 	if (!points) {
-		add_skip(p, base, "section %s: no run has both a contention rate "
-			 "and %s", s->name, metric);
+		add_skip(p, base, "section %s: no run has both %s and %s",
+			 s->name, cx->what, metric);
 		free(base);
 		return 0;
 	}
 	if (files_open(p, base, &dat, &gp) < 0)
 		goto out;
-	fputs("# contention rate (%) metric (one block per configuration)\n", dat);
+	fprintf(dat, "# %s metric (one block per configuration)\n",
+		cx->column);
 	for (c = 0; c < s->n; c++) {
 		const struct ds_config *cfg = &p->d->configs[s->cfg[c]];
 
-		for (r = cfg->run0; r < cfg->run0 + cfg->nruns; r++) {
-			double x = run_value(p, r, "contention_rate");
-			double y = run_value(p, r, metric);
-
-			if (!analysis_measured(p->d, r) || !isfinite(x) || !isfinite(y))
-				continue;
-			fprintf(dat, "%.17g %.17g\n", 100 * x, y);
-		}
+		for (r = cfg->run0; r < cfg->run0 + cfg->nruns; r++)
+			if (contention_point(p, cx, metric, r, &x, &y))
+				fprintf(dat, "%.17g %.17g\n", x, y);
 		fputs("\n\n", dat);
 	}
 	script_head(p, gp, base, "contention", 600);
@@ -803,7 +842,7 @@ static int plot_contention(struct plotter *p, size_t si)
 		const struct corr_row *cr = &p->a->corr[i];
 
 		if (cr->config == -1 && !strcmp(cr->section, s->name) &&
-		    !strcmp(cr->x, "contention_rate") && !strcmp(cr->y, metric)) {
+		    !strcmp(cr->x, cx->corr) && !strcmp(cr->y, metric)) {
 			/* Beside the plot, under the key: never on the title. */
 			fprintf(gp, "set label 1 sprintf(\"Pearson r = %%.3f (p = %%.2g)\\nSpearman rho = %%.3f (p = %%.2g)\\nn = %%d runs\", %.17g, %.17g, %.17g, %.17g, %zu) at screen 0.98, screen 0.35 right\n",
 				cr->pearson.r, cr->pearson.p, cr->spearman.r,
@@ -812,8 +851,11 @@ static int plot_contention(struct plotter *p, size_t si)
 	}
 	/* No contention at all is a finding: the axis stays, offsets widen it. */
 	fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n"
-	      "set xrange [0:*]\nset xlabel 'contended acquisitions (% of acquisitions)'\n"
-	      SI_FORMAT, gp);
+	      "set xrange [0:*]\nset xlabel ", gp);
+	gp_quote(gp, cx->label);
+	fputs("\n" SI_FORMAT, gp);
+	if (cx->si)
+		fputs("set format x '%.1s%c'\n", gp);
 	set_ylabel(gp, metric);
 	fputs("plot \\\n", gp);
 	for (c = 0; c < s->n; c++) {

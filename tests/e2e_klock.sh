@@ -84,6 +84,18 @@ if command -v gnuplot > /dev/null 2>&1; then
 	"$CONTEND" plot --db "$tmp/t.db" --out "$tmp/plots" > "$tmp/out" 2>&1 ||
 		fail "plot failed: $(cat "$tmp/out")"
 	[ -s "$tmp/plots/streak-1.png" ] || fail "no streak figure"
+	# the HTML report inlines the same figure (its store read after
+	# the analysis, before it is closed)
+	"$CONTEND" report --db "$tmp/t.db" --html "$tmp/th" > "$tmp/out" 2>&1 ||
+		fail "report --html failed: $(cat "$tmp/out")"
+	grep -q 'alt="streaks of configuration 1" src="data:image/svg+xml;base64,' \
+		"$tmp/th/report.html" ||
+		fail "the HTML report does not embed the streak figure"
+	"$CONTEND" report --db "$tmp/t.db" --markdown "$tmp/tm" > "$tmp/out" 2>&1 ||
+		fail "report --markdown failed: $(cat "$tmp/out")"
+	grep -q '(./streak-1.png)' "$tmp/tm/report.md" ||
+		fail "the Markdown report does not link the streak figure"
+	[ -s "$tmp/tm/streak-1.png" ] || fail "no streak PNG beside report.md"
 fi
 
 # ---- profile = lock without perf: a message, nothing else changes ----
@@ -175,6 +187,8 @@ if command -v perf > /dev/null 2>&1; then
 	"$CONTEND" report --db "$tmp/p.db" --html "$tmp/html" > /dev/null 2>&1
 	grep -q "Kernel locks by caller" "$tmp/html/report.html" ||
 		fail "the HTML report does not show the profile"
+	"$CONTEND" report --db "$tmp/p.db" --format json > "$tmp/out" 2>&1
+	expect "JSON profile rows" "$n" "$(grep -c '"caller": ' "$tmp/out")"
 else
 	echo "$NAME: SKIP (profile with perf): perf not installed"
 fi

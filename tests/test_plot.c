@@ -357,6 +357,77 @@ static void test_missing_metrics(void **state)
 }
 
 /*
+ * creat and command count no user-space contention: the contention plot
+ * takes the kernel's, klock_contended / elapsed_s per run (hand-worked
+ * below); a run without klock metrics or without a duration is left out,
+ * so no nan or inf reaches gnuplot; a section with neither is skipped.
+ */
+static void test_klock_contention(void **state)
+{
+	static const char want_dat[] =
+		"# kernel lock contentions/s metric (one block per configuration)\n"
+		"25 100\n30 110\n\n\n250 200\n0 210\n\n\n";
+	struct env *e = *state;
+	struct fixture fx;
+	struct analysis a;
+	struct plot_set set = { 0 };
+	struct plot_opts o = { .out_dir = e->dir, .png = true,
+			       .render = plot_have_gnuplot() };
+	char *path, *text;
+	size_t i;
+	bool cmd_skipped = false;
+
+	fx_init(&fx, "kernel");
+	fx_config(&fx, "files", "creat", "processes=1");
+	fx_run(&fx, false, RUN_OK, "throughput=100 klock_contended=50 elapsed_s=2",
+	       NULL, 0);                                          /* 25/s */
+	fx_run(&fx, false, RUN_OK, "throughput=110 klock_contended=30 elapsed_s=1",
+	       NULL, 0);                                          /* 30/s */
+	fx_run(&fx, false, RUN_OK, "throughput=120 elapsed_s=1", NULL, 0);
+	fx_run(&fx, false, RUN_OK, "throughput=130 klock_contended=5 elapsed_s=0",
+	       NULL, 0);
+	fx_config(&fx, "files", "creat", "processes=2");
+	fx_run(&fx, false, RUN_OK, "throughput=200 klock_contended=1000 elapsed_s=4",
+	       NULL, 0);                                          /* 250/s */
+	fx_run(&fx, false, RUN_OK, "throughput=210 klock_contended=0 elapsed_s=1",
+	       NULL, 0);
+	fx_config(&fx, "cmd", "command", "argv=x");
+	fx_run(&fx, false, RUN_OK, "lat=1", NULL, 0);
+	fx_finish(&fx);
+	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
+	assert_int_equal(plot_experiment(&a, &o, &set), 0);
+	for (i = 0; i < set.n; i++)
+		if (!strcmp(set.files[i].name, "contention-2.gp")) {
+			assert_non_null(set.files[i].skipped);
+			assert_non_null(strstr(set.files[i].skipped,
+					       "no contention rate and no kernel lock counts"));
+			cmd_skipped = true;
+		}
+	assert_true(cmd_skipped);
+	path = xasprintf("%s/contention-1.dat", e->dir);
+	text = slurp(path, NULL);
+	assert_string_equal(text, want_dat);
+	free(text);
+	free(path);
+	path = xasprintf("%s/contention-1.gp", e->dir);
+	text = slurp(path, NULL);
+	assert_non_null(strstr(text, "set xlabel 'kernel lock contentions/s'\n"));
+	assert_non_null(strstr(text, "set format x '%.1s%c'\n"));
+	assert_null(strstr(text, "nan"));
+	assert_null(strstr(text, "inf"));
+	free(text);
+	free(path);
+	if (o.render) {
+		path = xasprintf("%s/contention-1.png", e->dir);
+		assert_true(file_size(path) > 0);
+		free(path);
+	}
+	plot_set_release(&set);
+	analysis_release(&a);
+	fx_free(&fx);
+}
+
+/*
  * Markdown: a backtick in a label or in the parameters cannot end its
  * code span and open raw HTML (CommonMark 6.1: the span is fenced by more
  * backticks than it holds); text cells escape markup; no NaN appears.
@@ -440,6 +511,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_metrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_klock_contention, setup, teardown),
 		cmocka_unit_test(test_markdown_escaping),
 		cmocka_unit_test_setup_teardown(test_compare_suspect, setup, teardown),
 	};

@@ -269,6 +269,57 @@ static void test_escaping(void **state)
 	fx_free(&fx);
 }
 
+/* A profile = lock configuration's kernel locks by caller, in rank order,
+ * under its configuration in the JSON; a configuration without one has no
+ * "profile" key; a NaN wait is null. */
+static void test_json_profile(void **state)
+{
+	struct fixture fx;
+	struct analysis a;
+	struct ds_config *cf;
+	char *out, *c1, *c2, *r1, *r2;
+	size_t len;
+
+	(void)state;
+	fx_init(&fx, "profiled");
+	fx_config(&fx, "creat", "creat", "threads=2 runtime=1");
+	fx_run(&fx, false, RUN_OK, "throughput=10", NULL, 0);
+	fx_config(&fx, "plain", "noop", "threads=1 runtime=1");
+	fx_run(&fx, false, RUN_OK, "throughput=20", NULL, 0);
+	fx_finish(&fx);
+	cf = &fx.d.configs[0];
+	cf->nprofile = 2;
+	cf->profile = xcalloc(2, sizeof(*cf->profile));
+	cf->profile[0] = (struct profile_row){ cf->id, xstrdup("ext4_orphan_add+0x3c"),
+					       xstrdup("mutex"), 28, 0.00125, 0.0004 };
+	cf->profile[1] = (struct profile_row){ cf->id, xstrdup("a \"quoted\" caller"),
+					       xstrdup("spinlock"), 3, 1e-6, NAN };
+	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
+	out = render(&a, REPORT_JSON, &len);
+	c1 = strstr(out, "\"section\": \"creat\"");
+	c2 = strstr(out, "\"section\": \"plain\"");
+	assert_non_null(c1);
+	assert_non_null(c2);
+	r1 = strstr(c1, "\"profile\": [");
+	assert_non_null(r1);
+	assert_true(r1 < c2);
+	assert_null(strstr(c2, "\"profile\""));
+	r2 = strstr(r1, "\"rank\": 2");
+	assert_non_null(r2);
+	assert_non_null(strstr(r1, "\"rank\": 1,\n"
+				   "          \"caller\": \"ext4_orphan_add+0x3c\",\n"
+				   "          \"lock_type\": \"mutex\",\n"
+				   "          \"contended\": 28,\n"
+				   "          \"wait_s\": 0.00125,\n"
+				   "          \"max_wait_s\": 0.0004\n"));
+	assert_true(strstr(r1, "ext4_orphan_add") < r2);
+	assert_non_null(strstr(r2, "\"caller\": \"a \\\"quoted\\\" caller\""));
+	assert_non_null(strstr(r2, "\"max_wait_s\": null"));
+	free(out);
+	analysis_release(&a);
+	fx_free(&fx);
+}
+
 /*
  * Text for a terminal: an ESC, a newline or a CSI in a label, a section,
  * a host name or a failed run's reason is printed escaped, never raw (a
@@ -316,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_golden_verbose),
 		cmocka_unit_test(test_golden_json),
 		cmocka_unit_test(test_golden_csv),
+		cmocka_unit_test(test_json_profile),
 		cmocka_unit_test(test_text_states),
 		cmocka_unit_test(test_format_numbers),
 		cmocka_unit_test(test_format_parse),
