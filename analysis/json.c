@@ -7,38 +7,7 @@
 #include <stdint.h>
 
 #include "analysis/json.h"
-
-/*
- * Length of the valid UTF-8 sequence at s, or 0 when it is not one.  It
- * stops at the first byte that is not a continuation, so it never reads
- * past the terminating NUL.
- */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-	uint32_t c;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, c = s[0] & 0x1fu;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, c = s[0] & 0x0fu;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, c = s[0] & 0x07u;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3fu);
-	}
-	/* Overlong forms, surrogates and beyond U+10FFFF are not UTF-8. */
-	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
-	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-		return 0;
-	return n;
-}
+#include "lib/escape.h"
 
 /* True when text is printable ASCII without '"' or '\\': copied as is. */
 static bool json_plain(const char *text)
@@ -70,7 +39,7 @@ void json_string(FILE *f, const char *s)
 		return;
 	}
 	while (*p) {
-		size_t n = utf8_len(p);
+		size_t n = escape_utf8_len((const char *)p, NULL);
 
 		if (*p == '"' || *p == '\\') {
 			fputc('\\', f);
