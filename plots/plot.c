@@ -222,6 +222,19 @@ static int files_close(const struct plotter *p, const char *base, FILE *dat,
 	return ret;
 }
 
+void plot_terminal(FILE *f, const char *base, int height)
+{
+	fprintf(f, "if (!exists('fmt')) fmt = 'png'\n"
+		   "if (fmt eq 'svg') {\n"
+		   "    set terminal svg size 1000,%d dynamic noenhanced font 'sans,11' background rgb 'white'\n"
+		   "    set output '%s.svg'\n"
+		   "} else {\n"
+		   "    set terminal pngcairo size 1000,%d noenhanced font 'sans,10'\n"
+		   "    set output '%s.png'\n"
+		   "}\n",
+		height, base, height, base);
+}
+
 /* The preamble every script shares: terminal from fmt, title, style. */
 static void script_head(const struct plotter *p, FILE *f, const char *base,
 			const char *what, int height)
@@ -234,15 +247,7 @@ static void script_head(const struct plotter *p, FILE *f, const char *base,
 	fprintf(f, "# %s of experiment %lld, written by contend.\n"
 		   "# Re-render: gnuplot %s.gp   or as SVG: gnuplot -e \"fmt='svg'\" %s.gp\n",
 		what, (long long)e->id, base, base);
-	fprintf(f, "if (!exists('fmt')) fmt = 'png'\n"
-		   "if (fmt eq 'svg') {\n"
-		   "    set terminal svg size 1000,%d dynamic noenhanced font 'sans,11' background rgb 'white'\n"
-		   "    set output '%s.svg'\n"
-		   "} else {\n"
-		   "    set terminal pngcairo size 1000,%d noenhanced font 'sans,10'\n"
-		   "    set output '%s.png'\n"
-		   "}\n",
-		height, base, height, base);
+	plot_terminal(f, base, height);
 	title = xasprintf("%s: %s%s%s%s — %s, %s", what, e->name,
 			  *e->label ? " (" : "", e->label, *e->label ? ")" : "",
 			  host ? host : "unknown host",

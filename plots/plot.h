@@ -48,6 +48,10 @@ int plot_experiment(const struct analysis *a, const struct plot_opts *o,
 		    struct plot_set *out);
 void plot_set_release(struct plot_set *s);
 
+/* The gnuplot terminal lines every script starts with: PNG, or SVG when
+ * run with fmt='svg', into BASE.png / BASE.svg, 1000 pixels wide. */
+void plot_terminal(FILE *f, const char *base, int height);
+
 /*
  * streak.c: streak-C.dat/.gp (and images, with o->render) for every
  * configuration C whose runs recorded a timeline, read from s; appended

@@ -135,14 +135,7 @@ static void write_script(FILE *f, const struct dataset *d, size_t c,
 	fprintf(f, "# Streak figure of experiment %lld, written by contend.\n"
 		   "# Re-render: gnuplot %s.gp   or as SVG: gnuplot -e \"fmt='svg'\" %s.gp\n",
 		(long long)d->exp.id, base, base);
-	fprintf(f, "if (!exists('fmt')) fmt = 'png'\n"
-		   "if (fmt eq 'svg') {\n"
-		   "    set terminal svg size 1000,%d dynamic noenhanced font 'sans,11' background rgb 'white'\n"
-		   "    set output '%s.svg'\n"
-		   "} else {\n"
-		   "    set terminal pngcairo size 1000,%d noenhanced font 'sans,10'\n"
-		   "    set output '%s.png'\n"
-		   "}\n", height, base, height, base);
+	plot_terminal(f, base, height);
 	title = xasprintf("who ran when, config %zu [%s] %s, run %lld (median "
 			  "throughput): longest streak %.0f ms, thread %zu",
 			  c + 1, cf->section, cf->workload, (long long)t->run_id,
