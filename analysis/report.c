@@ -234,7 +234,7 @@ struct table {
 
 static const char *const col_head[NCOLS] = {
 	"#", "section", "varies", "", "CV", "contended", "hand-offs/s",
-	"kernel/op", "flags",
+	"kernel/Mop", "flags",
 };
 
 /* "throughput (ops/s)": the value column's head for metric. */

@@ -145,7 +145,7 @@ size_t report_rows(const struct analysis *a, struct report_row **out)
 			sizeof(r->contended));
 		mean_of(a, c, "handoff_rate", 1, "", r->handoffs,
 			sizeof(r->handoffs));
-		mean_of(a, c, "klock_contended_per_op", 1, "", r->klock,
+		mean_of(a, c, "klock_contended_per_op", 1e6, "", r->klock,
 			sizeof(r->klock));
 		r->flags = row_flags(ca);
 		r->runs = cf->nruns;
