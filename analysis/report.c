@@ -286,9 +286,9 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 /*
  * What varies takes the room the other columns leave in TABLE_WIDTH (the
  * flags may go below the row), at least VARIES_MIN columns: a cut value
- * says nothing, so it is cut only when it must be.
+ * says little, so it is cut only as far as the width must.
  */
-#define VARIES_MIN 20
+#define VARIES_MIN 10
 static void fit_varies(struct table *t, char ***cells, size_t n)
 {
 	int used = 0, room;
