@@ -30,8 +30,8 @@ STATIC_LIBS ?= $(if $(filter-out /%,$(foreach l,$(SLIBS:-l%=%),\
 SLINK   = -Wl,-Bstatic $(SLIBS) -Wl,-Bdynamic -lpthread -lm
 BIN_LIBS = $(if $(filter yes,$(STATIC_LIBS)),$(SLINK),$(LIBS))
 
-SRC     := $(wildcard lib/*.c runner/*.c runner/workloads/*.c analysis/*.c db/*.c plots/*.c)
-LIBSRC  := $(filter-out runner/main.c,$(SRC))
+SRC     := $(wildcard lib/*.c db/*.c runner/*.c runner/workloads/*.c analysis/*.c plots/*.c cli/*.c)
+LIBSRC  := $(filter-out cli/main.c,$(SRC))
 LIBOBJ  := $(LIBSRC:%.c=$(BUILD)/%.o) $(BUILD)/db/schema.o
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 # Each fuzz target also builds, without libFuzzer, into a test that replays
@@ -40,14 +40,14 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)
 TESTS   += $(FUZZ_TARGETS:%=$(BUILD)/tests/test_fuzz_%)
 
 .PHONY: all deps run check check-unit check-e2e asan tsan check-faults fuzz fuzz-build fuzz-merge bench sim install \
-	clean lint lint-cppcheck lint-tidy lint-scan format
+	clean lint lint-layers lint-cppcheck lint-tidy lint-scan format
 
 all: contend
 
 contend: $(BUILD)/contend
 	cp $< $@
 
-$(BUILD)/contend: $(BUILD)/runner/main.o $(BUILD)/libcontend.a
+$(BUILD)/contend: $(BUILD)/cli/main.o $(BUILD)/libcontend.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(BIN_LIBS)
 
 $(BUILD)/libcontend.a: $(LIBOBJ)
@@ -65,7 +65,7 @@ $(BUILD)/version.h: FORCE
 	  '$(VERSION)' '$(shell $(CC) --version 2>/dev/null | head -n1)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-$(BUILD)/runner/main.o $(BUILD)/runner/host.o: $(BUILD)/version.h
+$(BUILD)/cli/main.o $(BUILD)/runner/host.o: $(BUILD)/version.h
 
 FORCE:
 
@@ -180,7 +180,8 @@ install: all
 	install -m 755 contend $(DESTDIR)$(PREFIX)/bin/contend
 	install -m 644 docs/contend.1 $(DESTDIR)$(PREFIX)/share/man/man1/contend.1
 
-# make lint: three static checkers, each with zero findings.
+# make lint: the layer order of the includes (scripts/check-layers.sh),
+# then three static checkers, each with zero findings.
 #  cppcheck   the classes warning, performance, portability (and its
 #             always-on error class) over the sources and the tests; the
 #             style class is left out: its variableScope advice contradicts
@@ -192,13 +193,16 @@ install: all
 #             not be analysed at all).
 LINT_FLAGS = -std=c11 -D_GNU_SOURCE -I. -I$(BUILD) \
 	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-lint: lint-cppcheck lint-tidy lint-scan
+lint: lint-layers lint-cppcheck lint-tidy lint-scan
+
+lint-layers:
+	sh scripts/check-layers.sh
 
 lint-cppcheck:
 	cppcheck --quiet --error-exitcode=1 --std=c11 \
 	  --enable=warning,performance,portability \
 	  --inline-suppr --suppress=missingIncludeSystem -D_GNU_SOURCE -I. \
-	  lib runner analysis db plots tests
+	  lib db runner analysis plots cli tests
 
 lint-tidy: $(BUILD)/version.h
 	printf '%s\n' $(SRC) | xargs -P2 -n4 sh -c \
@@ -210,7 +214,7 @@ lint-scan:
 	  $(MAKE) -j2 BUILD=build-scan build-scan/contend
 
 format:
-	clang-format -i $(SRC) runner/*.h runner/workloads/*.h analysis/*.h db/*.h plots/*.h
+	clang-format -i $(SRC) lib/*.h db/*.h runner/*.h runner/workloads/*.h analysis/*.h plots/*.h cli/*.h
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz build-scan contend

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "analysis/analysis.h"
-#include "analysis/json.h"
+#include "lib/json.h"
 #include "analysis/levels.h"
 #include "analysis/report.h"
 #include "lib/wrap.h"

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis/json.h"
+#include "lib/json.h"
 #include "analysis/report.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/json.h"
+#include "lib/json.h"
 
 struct strcase {
 	const char *name;

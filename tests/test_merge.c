@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 
 #include "db/store.h"
-#include "runner/commands.h"
+#include "cli/commands.h"
 #include "tests/capture.h"
 #include "tests/checks.h"
 #include "tests/store_fixture.h"

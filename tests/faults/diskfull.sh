@@ -9,7 +9,7 @@
 # Each: a clear error naming the database, exit 1, integrity_check ok, and
 # either nothing written or an experiment that --resume completes, every
 # planned run exactly once, once the space is back.  contend ignores
-# SIGXFSZ (runner/main.c), or the limit would kill it without a word.
+# SIGXFSZ (cli/main.c), or the limit would kill it without a word.
 NAME=diskfull
 . tests/faults/lib.sh
 

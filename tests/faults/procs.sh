@@ -9,7 +9,7 @@
 #    its end.)
 #  - the runner SIGKILLed while such a run is in flight: its `contend exec`
 #    child dies with it (PDEATHSIG) and takes its process group along
-#    (runner/cmd_exec.c), so no orphan is left;
+#    (cli/cmd_exec.c), so no orphan is left;
 #  - a run writing stdout forever: capped (1 MiB), stored as `protocol`
 #    with the reason, the experiment goes on (no deadlock); 4 MiB of
 #    stderr: the run fails with its tail kept.

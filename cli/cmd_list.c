@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/commands.h"
+#include "cli/commands.h"
 #include "runner/param.h"
 #include "lib/util.h"
 #include "runner/workload.h"

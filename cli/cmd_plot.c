@@ -10,7 +10,7 @@
 #include "analysis/analysis.h"
 #include "db/select.h"
 #include "plots/plot.h"
-#include "runner/commands.h"
+#include "cli/commands.h"
 #include "lib/util.h"
 
 #define PLOT_DEFAULT_DIR "plots/out"

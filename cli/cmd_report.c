@@ -17,7 +17,7 @@
 #include "plots/plot.h"
 #include "db/select.h"
 #include "db/store.h"
-#include "runner/commands.h"
+#include "cli/commands.h"
 #include "lib/util.h"
 
 struct report_args {

@@ -1,6 +1,6 @@
 /*
  * json.h - the JSON writer of the reports (report.c, levels_report.c) and
- * the string and number primitives cmd_compare.c and db/cmd_export.c lay
+ * the string and number primitives cmd_compare.c and cli/cmd_export.c lay
  * out by hand.
  * JSON has no NaN or infinity: a number that is not finite is null.
  *

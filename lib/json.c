@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "analysis/json.h"
+#include "lib/json.h"
 #include "lib/escape.h"
 
 /* True when text is printable ASCII without '"' or '\\': copied as is. */

@@ -17,7 +17,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "runner/commands.h"
+#include "cli/commands.h"
 #include "runner/klock.h"
 #include "runner/param.h"
 #include "runner/scratch.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "db/store.h"
-#include "runner/commands.h"
+#include "cli/commands.h"
 #include "lib/util.h"
 
 /*

@@ -20,13 +20,13 @@
 
 #include "analysis/compare.h"
 #include "analysis/exportside.h"
-#include "analysis/json.h"
+#include "lib/json.h"
 #include "analysis/ministat.h"
 #include "analysis/numfile.h"
 #include "db/select.h"
 #include "lib/numfmt.h"
 #include "lib/wrap.h"
-#include "runner/commands.h"
+#include "cli/commands.h"
 #include "plots/plot.h"
 #include "lib/util.h"
 
@@ -1370,7 +1370,7 @@ static void print_text(FILE *f, const struct compare_result *r,
 
 /*
  * The layout here is compare's own (several members a line), so only the
- * string and number primitives of analysis/json.h are shared.  An absent
+ * string and number primitives of lib/json.h are shared.  An absent
  * or empty string is null.
  */
 static void json_key_str(FILE *f, const char *key, const char *v)

@@ -35,7 +35,7 @@
 #include "db/store.h"
 #include "lib/escape.h"
 #include "runner/claim.h"
-#include "runner/commands.h"
+#include "cli/commands.h"
 #include "runner/config.h"
 #include "runner/guard.h"
 #include "runner/hook.h"

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/json.h"
+#include "lib/json.h"
 #include "db/select.h"
 #include "db/store.h"
-#include "runner/commands.h"
+#include "cli/commands.h"
 #include "lib/util.h"
 
 enum format { FMT_CSV, FMT_JSON };

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "version.h"
-#include "runner/commands.h"
+#include "cli/commands.h"
 #include "lib/util.h"
 
 const char *contend_self = "contend";
