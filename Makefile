@@ -185,7 +185,7 @@ install: all
 #  cppcheck   the classes warning, performance, portability (and its
 #             always-on error class) over the sources and the tests; the
 #             style class is left out: its variableScope advice contradicts
-#             STYLE.md's declarations at the top of a function.
+#             docs/STYLE.md's declarations at the top of a block.
 #  clang-tidy the check list in .clang-tidy, with the reason for every
 #             check left out; any finding is an error.
 #  scan-build the clang static analyzer's default checkers over a fresh

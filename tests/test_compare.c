@@ -479,7 +479,7 @@ static const char *const m_hand[] = { "handoff_rate", "throughput" };
 static const char *const m_cont[] = { "contention_rate", "throughput" };
 
 /*
- * DESIGN.md's measured lockdep pattern: slowing the contended path raised
+ * docs/USER-GUIDE.md's lockdep figures: slowing the contended path raised
  * throughput 13.7M -> 32.4M ops/s while hand-offs/s fell 1.76M -> 0.13M;
  * a genuinely shorter critical section raised it 5.7M -> 14.9M with
  * hand-offs/s flat near 1.4M.  Five runs each around those figures.
