@@ -5,6 +5,12 @@
 #  2. Every command of `contend --help` has a section in docs/contend.1,
 #     and every option its `contend help CMD` usage names appears there.
 #  3. docs/contend.1 renders without a warning (when groff is installed).
+#  4. Every path of the tree that docs/ARCHITECTURE.md or docs/STYLE.md
+#     names exists (placeholders such as cmd_NAME.c aside), so the map
+#     cannot point at a file that was split or renamed.
+#  5. Every citation of a section in the sources, scripts and docs, as
+#     (docs/RUNNING.md, "Calibration"), names a heading of that file that
+#     starts with the quoted words.
 set -u
 CONTEND=${CONTEND:-./contend}
 tmp=$(mktemp -d)
@@ -42,4 +48,28 @@ for c in $cmds; do
 			fail "$man does not mention $o (from 'contend help $c')"
 	done
 done
+
+# 4. the map of the tree
+missing=
+for doc in docs/ARCHITECTURE.md docs/STYLE.md; do
+	[ -f "$doc" ] || fail "$doc is missing"
+	for p in $(grep -oE '(lib|db|runner|analysis|plots|cli|tests|scripts|bench|configs|docs)/[A-Za-z0-9_./-]*[A-Za-z0-9_/]' "$doc" | sort -u); do
+		case $p in *NAME* | *MODULE* | *_) continue ;; esac
+		[ -e "$p" ] || missing="$missing $doc:$p"
+	done
+done
+[ -z "$missing" ] || fail "paths named in the docs but not in the tree:$missing"
+
+# 5. citations of a section
+grep -rhoE 'docs/[A-Za-z-]+\.md,? "[^"]+"' --include='*.[ch]' --include='*.sh' \
+	--include='*.md' --include=Makefile lib db runner analysis plots cli \
+	tests scripts bench docs Makefile README.md | sort -u >"$tmp/cites"
+while IFS= read -r c; do
+	file=${c%%.md*}.md
+	sec=${c#*\"}
+	sec=${sec%\"}
+	[ -f "$file" ] || fail "citation $c: $file is not in the tree"
+	awk -v s="$sec" '/^#+ / { sub(/^#+ /, ""); if (index($0, s) == 1) found = 1 }
+		END { exit !found }' "$file" || fail "citation $c: $file has no section \"$sec\""
+done <"$tmp/cites"
 exit 0
