@@ -11,7 +11,7 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Exit statuses (docs/STYLE.md, "Errors and exit statuses"). */
+/* Exit statuses of DESIGN.md. */
 enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_REGRESSION = 3 };
 
 /* Prints "contend: msg" to stderr and returns -1, for `return error(...)`. */
