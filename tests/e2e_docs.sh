@@ -63,7 +63,7 @@ done
 [ -z "$missing" ] || fail "paths named in the docs but not in the tree:$missing"
 
 # 5. citations of a section
-grep -rhoE 'docs/[A-Za-z-]+\.md,? "[^"]+"' --include='*.[ch]' --include='*.sh' \
+grep -rhoE 'docs/[A-Za-z-]+\.md,? "[A-Za-z`][^"]*"' --include='*.[ch]' --include='*.sh' \
 	--include='*.md' --include=Makefile lib db runner analysis plots cli \
 	tests scripts bench docs Makefile README.md | sort -u >"$tmp/cites"
 while IFS= read -r c; do
