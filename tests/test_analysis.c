@@ -16,7 +16,6 @@
 #include <cmocka.h>
 
 #include "analysis/analysis.h"
-#include "runner/workload.h"
 #include "tests/dataset_fixture.h"
 
 #define assert_near(a, b, tol) \
@@ -949,42 +948,6 @@ static void test_misleading_load_params(void **state)
 }
 
 /*
- * The declarations against the registry: in every registered workload,
- * exactly the rows of runner/workloads/locks.h that add independent work
- * (locks, worklen, think_ns) are load parameters -- so a new lock workload
- * missing from flags.c's list, or a renamed row, fails here -- and no
- * other parameter is (threads, hold_ns, contended_delay_ns, kind ... stay
- * judged).
- */
-static void test_load_params_registry(void **state)
-{
-	static const char *const load[] = { "locks", "worklen", "think_ns" };
-	size_t w, k, l, nlock = 0;
-
-	(void)state;
-	for (w = 0; w < nworkloads; w++) {
-		const struct workload *wl = workloads[w];
-		bool is_lock = workload_param_index(wl, "locks") >= 0;
-
-		nlock += is_lock;
-		for (k = 0; k < wl->nparams; k++) {
-			const char *name = wl->params[k].name;
-			bool want = false;
-
-			for (l = 0; l < ARRAY_SIZE(load); l++)
-				want |= is_lock && !strcmp(name, load[l]);
-			if (want != (analysis_load_param(wl->name, name) != NULL))
-				fail_msg("%s: %s should %sbe a load parameter",
-					 wl->name, name, want ? "" : "not ");
-		}
-	}
-	/* futex-mutex, pthread-mutex, spinlock, rwlock */
-	assert_true(nlock >= 4);
-	assert_null(analysis_load_param("pthread-mutex", "contended_delay_ns"));
-	assert_null(analysis_load_param("pthread-mutex", "threads"));
-}
-
-/*
  * configs/quick.ini, with the figures docs/EXPERIMENTS.md measured for it,
  * plus futex-osv.ini's locks sweep (4 threads, worklen 500, locks 1, 2,
  * 4, 8).  Means as measured; each CV from the 95% interval of the 5 runs
@@ -1195,7 +1158,6 @@ int main(void)
 		cmocka_unit_test(test_misleading_worker_counts),
 		cmocka_unit_test(test_misleading_fallback),
 		cmocka_unit_test(test_misleading_load_params),
-		cmocka_unit_test(test_load_params_registry),
 		cmocka_unit_test(test_quick_like),
 		cmocka_unit_test(test_misleading_shared_side),
 		cmocka_unit_test(test_correlation_section),

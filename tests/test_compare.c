@@ -296,13 +296,6 @@ static void test_one_value(void **state)
 	assert_int_equal(compare_samples(b100, 3, one, 1, &o, &r), -1);
 }
 
-static void test_metric_direction(void **state)
-{
-	(void)state;
-	assert_int_equal(metric_direction("throughput"), DIR_HIGHER);
-	assert_int_equal(metric_direction("elapsed_s"), DIR_LOWER);
-}
-
 /* ---- datasets in memory ---- */
 
 #define FX_MAXM 3
@@ -936,7 +929,6 @@ int main(void)
 		cmocka_unit_test(test_needed_runs),
 		cmocka_unit_test(test_zero_variance),
 		cmocka_unit_test(test_one_value),
-		cmocka_unit_test(test_metric_direction),
 		cmocka_unit_test(test_misleading_lockdep),
 		cmocka_unit_test(test_misleading_genuine),
 		cmocka_unit_test(test_misleading_fallback),
