@@ -23,7 +23,8 @@
 #include "lib/numfmt.h"
 #include "lib/util.h"
 
-/* Prose wraps at WIDTH; the summary table may take TABLE_WIDTH. */
+/* Prose wraps at WIDTH; the summary table may take TABLE_WIDTH
+ * (report_table.c). */
 #define WIDTH 78
 
 const char *const report_format_names[] = {
@@ -50,7 +51,6 @@ static const char *const flag_order[] = {
 	"misleading-throughput", "noisy", "drift", "unfair", "outliers",
 	"non-normal", "few-runs", "contention-coupled",
 };
-
 
 const char *report_flag_name(size_t i)
 {
