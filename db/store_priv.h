@@ -51,6 +51,7 @@ struct store {
 	dev_t dev;           /* the file opened (store_check_file) */
 	ino_t ino;
 	int version;         /* the file's schema version, after any upgrade */
+	int src_version;     /* that of the attached input (store_attach), or 0 */
 };
 
 /*
