@@ -97,13 +97,6 @@ void store_profile_free(struct profile_row *p, size_t n)
 	free(p);
 }
 
-static char *column_dup(sqlite3_stmt *st, int col)
-{
-	const unsigned char *t = sqlite3_column_text(st, col);
-
-	return xstrdup(t ? (const char *)t : "");
-}
-
 int store_load_profile(struct store *s, int64_t experiment,
 		       struct profile_row **out, size_t *n)
 {
@@ -122,8 +115,8 @@ int store_load_profile(struct store *s, int64_t experiment,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		p = grow(p, np, sizeof(*p));
 		p[np].config_id = sqlite3_column_int64(st, 0);
-		p[np].caller = column_dup(st, 1);
-		p[np].lock_type = column_dup(st, 2);
+		p[np].caller = col_str(st, 1);
+		p[np].lock_type = col_str(st, 2);
 		p[np].contended = (uint64_t)sqlite3_column_int64(st, 3);
 		p[np].wait_s = sqlite3_column_double(st, 4);
 		p[np].max_wait_s = sqlite3_column_double(st, 5);

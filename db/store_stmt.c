@@ -270,7 +270,6 @@ int db_fail(struct store *s, const char *what)
 		     (ext & 0xff) == SQLITE_CANTOPEN ? fd_shortage() : "");
 }
 
-/* The cached statement id, reset and unbound, or NULL after an error. */
 sqlite3_stmt *stmt_get(struct store *s, enum stmt_id id)
 {
 	char *sql;
@@ -289,7 +288,6 @@ sqlite3_stmt *stmt_get(struct store *s, enum stmt_id id)
 	return s->stmt[id];
 }
 
-/* Ends a use of a cached statement: releases its locks and bindings. */
 void stmt_done(sqlite3_stmt *st)
 {
 	if (st) {
@@ -298,7 +296,6 @@ void stmt_done(sqlite3_stmt *st)
 	}
 }
 
-/* Runs a statement that returns no rows (or whose rows are ignored). */
 int stmt_exec(struct store *s, enum stmt_id id)
 {
 	sqlite3_stmt *st = stmt_get(s, id);
@@ -320,14 +317,8 @@ int step_done(struct store *s, sqlite3_stmt *st, const char *what)
 	return 0;
 }
 
-/*
- * Ends a write: steps st, whose binds returned bound (their codes OR-ed,
- * so SQLITE_OK only when every one succeeded), to completion and resets
- * it either way.  0, or -1 after db_fail(bind_what or step_what).
- * sqlite3_changes() and sqlite3_last_insert_rowid() still tell of the step.
- */
 int stmt_write(struct store *s, sqlite3_stmt *st, int bound,
-		      const char *bind_what, const char *step_what)
+	       const char *bind_what, const char *step_what)
 {
 	int ret;
 
@@ -345,12 +336,7 @@ static void stmt_quiet(struct store *s, enum stmt_id id)
 	stmt_done(s->stmt[id]);
 }
 
-/*
- * A query of rows with ?1 bound to key (an experiment's id), ready to step
- * until it gives no SQLITE_ROW; NULL after an error.  query_end ends it.
- */
-sqlite3_stmt *query_start(struct store *s, enum stmt_id id,
-				 int64_t key)
+sqlite3_stmt *query_start(struct store *s, enum stmt_id id, int64_t key)
 {
 	sqlite3_stmt *st = stmt_get(s, id);
 
@@ -362,13 +348,7 @@ sqlite3_stmt *query_start(struct store *s, enum stmt_id id,
 	return st;
 }
 
-/*
- * Ends a query whose last step returned rc, and resets it: SQLITE_DONE is
- * success; SQLITE_ROW, a loop left at a row the caller refused (after its
- * own error()); anything else, SQLite's failure to read what.  0 or -1.
- */
-int query_end(struct store *s, sqlite3_stmt *st, int rc,
-		     const char *what)
+int query_end(struct store *s, sqlite3_stmt *st, int rc, const char *what)
 {
 	int ret = 0;
 
@@ -380,13 +360,11 @@ int query_end(struct store *s, sqlite3_stmt *st, int rc,
 	return ret;
 }
 
-/* Binds a string that the schema requires non-NULL; NULL becomes "". */
 int bind_str(sqlite3_stmt *st, int i, const char *v)
 {
 	return sqlite3_bind_text(st, i, v ? v : "", -1, SQLITE_STATIC);
 }
 
-/* A malloc'd copy of a text column; "" for NULL. */
 char *col_str(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
@@ -394,10 +372,6 @@ char *col_str(sqlite3_stmt *st, int i)
 	return xstrdup(t ? (const char *)t : "");
 }
 
-/*
- * Makes room for element n of an array grown by doubling: the capacity is
- * implicit (the next power of two >= 8), so callers keep only a count.
- */
 void *grow(void *p, size_t n, size_t size)
 {
 	if (n == 0)
@@ -407,12 +381,6 @@ void *grow(void *p, size_t n, size_t size)
 	return p;
 }
 
-/*
- * Write transactions nest: the outermost is BEGIN IMMEDIATE (the write lock
- * is taken up front, under the busy timeout, so two writers queue instead
- * of failing on a lock upgrade); inside a caller's store_begin it is a
- * savepoint, so a failed write undoes only itself.
- */
 int txn_begin(struct store *s, bool *outer)
 {
 	*outer = sqlite3_get_autocommit(s->db) != 0;
