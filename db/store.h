@@ -58,7 +58,7 @@ int store_make_parent(const char *path);
 int store_open(const char *path, unsigned flags, struct store **out);
 int store_exit_status(int open_ret);
 void store_close(struct store *s);
-struct sqlite3 *store_db(struct store *s); /* for merge/export/bench */
+struct sqlite3 *store_db(struct store *s); /* for tests and bench */
 /*
  * Caps SQLite's page cache of this connection at kib KiB (its default is
  * 2 MiB).  For a writer that only appends, like the runner, whose memory

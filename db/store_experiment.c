@@ -114,10 +114,10 @@ static int meta_insert(struct store *s, const struct experiment_row *e)
 	if (!st)
 		return -1;
 	for (i = 0; i < e->nmeta; i++) {
-		int bound = sqlite3_bind_int64(st, 1, e->id) |
-			    sqlite3_bind_text(st, 2, e->meta[i].key, -1,
+		int bound = sqlite3_bind_int64(st, META_experiment_id, e->id) |
+			    sqlite3_bind_text(st, META_key, e->meta[i].key, -1,
 					      SQLITE_STATIC) |
-			    bind_str(st, 3, e->meta[i].value);
+			    bind_str(st, META_value, e->meta[i].value);
 
 		if (stmt_write(s, st, bound, "cannot bind metadata",
 			       "cannot store metadata"))
@@ -136,18 +136,23 @@ static int experiment_insert(struct store *s, struct experiment_row *e,
 	if (!st)
 		return -1;
 	snprintf(seed, sizeof(seed), "%" PRIu64, e->seed);
-	/* ?1, the id, left NULL: SQLite assigns it */
-	bound = bind_str(st, 2, uuid) | bind_str(st, 3, e->name) |
-		bind_str(st, 4, e->label) | bind_str(st, 5, e->config_path) |
-		bind_str(st, 6, e->config_text) |
-		sqlite3_bind_text(st, 7, seed, -1, SQLITE_STATIC) |
-		bind_str(st, 8, e->order) |
-		sqlite3_bind_double(st, 9, e->confidence > 0 ? e->confidence
-							     : 0.95) |
-		bind_str(st, 10, e->status ? e->status : "planned") |
-		sqlite3_bind_double(st, 11, e->created_at) |
-		(e->finished_at > 0 ? sqlite3_bind_double(st, 12, e->finished_at)
-				    : SQLITE_OK);
+	bound = bind_str(st, EXPERIMENTS_uuid, uuid) |
+		bind_str(st, EXPERIMENTS_name, e->name) |
+		bind_str(st, EXPERIMENTS_label, e->label) |
+		bind_str(st, EXPERIMENTS_config_path, e->config_path) |
+		bind_str(st, EXPERIMENTS_config_text, e->config_text) |
+		sqlite3_bind_text(st, EXPERIMENTS_seed, seed, -1,
+				  SQLITE_STATIC) |
+		bind_str(st, EXPERIMENTS_run_order, e->order) |
+		sqlite3_bind_double(st, EXPERIMENTS_confidence,
+				    e->confidence > 0 ? e->confidence : 0.95) |
+		bind_str(st, EXPERIMENTS_status,
+			 e->status ? e->status : "planned") |
+		sqlite3_bind_double(st, EXPERIMENTS_created_at, e->created_at) |
+		(e->finished_at > 0
+			 ? sqlite3_bind_double(st, EXPERIMENTS_finished_at,
+					       e->finished_at)
+			 : SQLITE_OK);
 	if (stmt_write(s, st, bound, "cannot bind experiment",
 		       "cannot create experiment"))
 		return -1;
@@ -235,8 +240,10 @@ int store_meta_set(struct store *s, int64_t experiment, const char *key,
 
 	if (!st)
 		return -1;
-	if (sqlite3_bind_int64(st, 1, experiment) | bind_str(st, 2, key) |
-	    (value ? bind_str(st, 3, value) : SQLITE_OK)) {
+	/* the delete's ?1 and ?2 are the upsert's too */
+	if (sqlite3_bind_int64(st, META_experiment_id, experiment) |
+	    bind_str(st, META_key, key) |
+	    (value ? bind_str(st, META_value, value) : SQLITE_OK)) {
 		db_fail(s, "cannot bind metadata");
 		goto out;
 	}
@@ -265,20 +272,22 @@ static int meta_load(struct store *s, struct experiment_row *e)
 static int experiment_fill(struct store *s, sqlite3_stmt *st,
 			   struct experiment_row *e)
 {
-	char *seed = col_str(st, 6);
+#define C(name) COL_OF(EXPERIMENTS_##name)
+	char *seed = col_str(st, C(seed));
 	int ret = 0;
 
-	e->id = sqlite3_column_int64(st, 0);
-	e->uuid = col_str(st, 1);
-	e->name = col_str(st, 2);
-	e->label = col_str(st, 3);
-	e->config_path = col_str(st, 4);
-	e->config_text = col_str(st, 5);
-	e->order = col_str(st, 7);
-	e->confidence = sqlite3_column_double(st, 8);
-	e->status = col_str(st, 9);
-	e->created_at = sqlite3_column_double(st, 10);
-	e->finished_at = sqlite3_column_double(st, 11);
+	e->id = sqlite3_column_int64(st, C(id));
+	e->uuid = col_str(st, C(uuid));
+	e->name = col_str(st, C(name));
+	e->label = col_str(st, C(label));
+	e->config_path = col_str(st, C(config_path));
+	e->config_text = col_str(st, C(config_text));
+	e->order = col_str(st, C(run_order));
+	e->confidence = sqlite3_column_double(st, C(confidence));
+	e->status = col_str(st, C(status));
+	e->created_at = sqlite3_column_double(st, C(created_at));
+	e->finished_at = sqlite3_column_double(st, C(finished_at));
+#undef C
 	if (parse_u64(seed, &e->seed))
 		ret = error("%s: experiment %" PRId64 ": malformed seed '%s'",
 			    s->path, e->id, seed);

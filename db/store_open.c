@@ -545,7 +545,6 @@ void store_rollback(struct store *s)
 		stmt_exec(s, ST_ROLLBACK);
 }
 
-
 int store_version(const struct store *s)
 {
 	return s->version;

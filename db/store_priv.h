@@ -51,23 +51,79 @@ struct store {
 	dev_t dev;           /* the file opened (store_check_file) */
 	ino_t ino;
 	int version;         /* the file's schema version, after any upgrade */
-	int src_version;     /* that of the attached input (store_attach), or 0 */
+	int src_version;     /* the attached input's (store_attach), or 0 */
 };
 
 /*
- * The columns of every table, written once, in schema.sql's order: the
- * store's INSERTs bind ?1..?n in this order (a row's own id left unbound,
- * so SQLite assigns it), the experiment's SELECT reads it in this order,
- * and merge's INSERT ... SELECT is made from it.  kind says what merge
- * does with a column.
+ * The columns of every table, written once, in schema.sql's order, as
+ * X(prefix, column, kind).  From these lists come the columns of the
+ * store's INSERTs and of the experiment's SELECT (store_stmt.c), the enums
+ * below that name each column's parameter in an INSERT (EXPERIMENTS_uuid
+ * is ?2: a row's own id, ?1, is left unbound for SQLite to assign), and
+ * merge's INSERT ... SELECT (store_merge.c).  kind says what merge does
+ * with a column.
  */
 enum col_kind {
 	COL_DATA,        /* copied as it is */
 	COL_OWN_ID,      /* the experiment's own id: the copy gets a new one */
 	COL_EXPERIMENT,  /* refers to the experiment: the copy's id */
-	COL_CONFIG,      /* a configuration's id, own or referred to: + offset */
-	COL_RUN,         /* a run's id, own or referred to: + offset */
+	COL_CONFIG,      /* a configuration's id (own or not): + offset */
+	COL_RUN,         /* a run's id (own or not): + offset */
 };
+
+#define EXPERIMENTS_COLUMNS(X) \
+	X(EXPERIMENTS, id, OWN_ID) X(EXPERIMENTS, uuid, DATA) \
+	X(EXPERIMENTS, name, DATA) X(EXPERIMENTS, label, DATA) \
+	X(EXPERIMENTS, config_path, DATA) X(EXPERIMENTS, config_text, DATA) \
+	X(EXPERIMENTS, seed, DATA) X(EXPERIMENTS, run_order, DATA) \
+	X(EXPERIMENTS, confidence, DATA) X(EXPERIMENTS, status, DATA) \
+	X(EXPERIMENTS, created_at, DATA) X(EXPERIMENTS, finished_at, DATA)
+#define META_COLUMNS(X) \
+	X(META, experiment_id, EXPERIMENT) X(META, key, DATA) \
+	X(META, value, DATA)
+#define CONFIGS_COLUMNS(X) \
+	X(CONFIGS, id, CONFIG) X(CONFIGS, experiment_id, EXPERIMENT) \
+	X(CONFIGS, pos, DATA) X(CONFIGS, workload, DATA) \
+	X(CONFIGS, section, DATA) X(CONFIGS, canon, DATA) \
+	X(CONFIGS, noise, DATA) X(CONFIGS, timeout_s, DATA)
+#define PARAMS_COLUMNS(X) \
+	X(PARAMS, config_id, CONFIG) X(PARAMS, pos, DATA) \
+	X(PARAMS, key, DATA) X(PARAMS, value, DATA)
+#define RUNS_COLUMNS(X) \
+	X(RUNS, id, RUN) X(RUNS, experiment_id, EXPERIMENT) \
+	X(RUNS, config_id, CONFIG) X(RUNS, seq, DATA) \
+	X(RUNS, repetition, DATA) X(RUNS, warmup, DATA) \
+	X(RUNS, status, DATA) X(RUNS, error, DATA) \
+	X(RUNS, started_at, DATA) X(RUNS, wall_s, DATA) \
+	X(RUNS, env_pad, DATA)
+#define SAMPLES_COLUMNS(X) \
+	X(SAMPLES, run_id, RUN) X(SAMPLES, metric, DATA) \
+	X(SAMPLES, value, DATA)
+#define THREADS_COLUMNS(X) \
+	X(THREADS, run_id, RUN) X(THREADS, ops, DATA)
+#define TIMELINE_COLUMNS(X) \
+	X(TIMELINE, run_id, RUN) X(TIMELINE, interval_s, DATA) \
+	X(TIMELINE, threads, DATA) X(TIMELINE, ops, DATA)
+#define PROFILE_COLUMNS(X) \
+	X(PROFILE, config_id, CONFIG) X(PROFILE, rank, DATA) \
+	X(PROFILE, caller, DATA) X(PROFILE, lock_type, DATA) \
+	X(PROFILE, contended, DATA) X(PROFILE, wait_s, DATA) \
+	X(PROFILE, max_wait_s, DATA)
+
+/* The parameter of each column in its table's INSERT: ?1 is the first. */
+#define COL_PARAM(t, c, k) t##_##c,
+enum { EXPERIMENTS_0, EXPERIMENTS_COLUMNS(COL_PARAM) };
+enum { META_0, META_COLUMNS(COL_PARAM) };
+enum { CONFIGS_0, CONFIGS_COLUMNS(COL_PARAM) };
+enum { PARAMS_0, PARAMS_COLUMNS(COL_PARAM) };
+enum { RUNS_0, RUNS_COLUMNS(COL_PARAM) };
+enum { SAMPLES_0, SAMPLES_COLUMNS(COL_PARAM) };
+enum { THREADS_0, THREADS_COLUMNS(COL_PARAM) };
+enum { TIMELINE_0, TIMELINE_COLUMNS(COL_PARAM) };
+enum { PROFILE_0, PROFILE_COLUMNS(COL_PARAM) };
+#undef COL_PARAM
+/* The column of parameter p in a whole row's SELECT (0 is the first). */
+#define COL_OF(p) ((p) - 1)
 
 struct store_column {
 	const char *name;

@@ -13,43 +13,21 @@
 #include "db/store_priv.h"
 #include "lib/util.h"
 
-#define DATA(c) { #c, COL_DATA }
-
+#define COL_ROW(t, c, k) { #c, COL_##k },
 static const struct store_column experiments_cols[] = {
-	{ "id", COL_OWN_ID }, DATA(uuid), DATA(name), DATA(label),
-	DATA(config_path), DATA(config_text), DATA(seed), DATA(run_order),
-	DATA(confidence), DATA(status), DATA(created_at), DATA(finished_at),
+	EXPERIMENTS_COLUMNS(COL_ROW)
 };
-static const struct store_column meta_cols[] = {
-	{ "experiment_id", COL_EXPERIMENT }, DATA(key), DATA(value),
-};
-static const struct store_column configs_cols[] = {
-	{ "id", COL_CONFIG }, { "experiment_id", COL_EXPERIMENT }, DATA(pos),
-	DATA(workload), DATA(section), DATA(canon), DATA(noise),
-	DATA(timeout_s),
-};
-static const struct store_column params_cols[] = {
-	{ "config_id", COL_CONFIG }, DATA(pos), DATA(key), DATA(value),
-};
-static const struct store_column runs_cols[] = {
-	{ "id", COL_RUN }, { "experiment_id", COL_EXPERIMENT },
-	{ "config_id", COL_CONFIG }, DATA(seq), DATA(repetition), DATA(warmup),
-	DATA(status), DATA(error), DATA(started_at), DATA(wall_s),
-	DATA(env_pad),
-};
-static const struct store_column samples_cols[] = {
-	{ "run_id", COL_RUN }, DATA(metric), DATA(value),
-};
-static const struct store_column threads_cols[] = {
-	{ "run_id", COL_RUN }, DATA(ops),
-};
+static const struct store_column meta_cols[] = { META_COLUMNS(COL_ROW) };
+static const struct store_column configs_cols[] = { CONFIGS_COLUMNS(COL_ROW) };
+static const struct store_column params_cols[] = { PARAMS_COLUMNS(COL_ROW) };
+static const struct store_column runs_cols[] = { RUNS_COLUMNS(COL_ROW) };
+static const struct store_column samples_cols[] = { SAMPLES_COLUMNS(COL_ROW) };
+static const struct store_column threads_cols[] = { THREADS_COLUMNS(COL_ROW) };
 static const struct store_column timeline_cols[] = {
-	{ "run_id", COL_RUN }, DATA(interval_s), DATA(threads), DATA(ops),
+	TIMELINE_COLUMNS(COL_ROW)
 };
-static const struct store_column profile_cols[] = {
-	{ "config_id", COL_CONFIG }, DATA(rank), DATA(caller), DATA(lock_type),
-	DATA(contended), DATA(wait_s), DATA(max_wait_s),
-};
+static const struct store_column profile_cols[] = { PROFILE_COLUMNS(COL_ROW) };
+#undef COL_ROW
 
 #define TABLE(n, c, v, o) { n, c, ARRAY_SIZE(c), v, o }
 

@@ -26,11 +26,12 @@ static int params_insert(struct store *s, int64_t config, size_t nkv,
 
 		if (!eq)
 			return error("parameter '%s' is not key=value", kv[i]);
-		bound = sqlite3_bind_int64(st, 1, config) |
-			sqlite3_bind_int64(st, 2, (sqlite3_int64)i) |
-			sqlite3_bind_text(st, 3, kv[i], (int)(eq - kv[i]),
-					  SQLITE_STATIC) |
-			sqlite3_bind_text(st, 4, eq + 1, -1, SQLITE_STATIC);
+		bound = sqlite3_bind_int64(st, PARAMS_config_id, config) |
+			sqlite3_bind_int64(st, PARAMS_pos, (sqlite3_int64)i) |
+			sqlite3_bind_text(st, PARAMS_key, kv[i],
+					  (int)(eq - kv[i]), SQLITE_STATIC) |
+			sqlite3_bind_text(st, PARAMS_value, eq + 1, -1,
+					  SQLITE_STATIC);
 		if (stmt_write(s, st, bound, "cannot bind parameter",
 			       "cannot store parameter"))
 			return -1;
@@ -48,12 +49,13 @@ static int config_insert(struct store *s, int64_t experiment, int pos,
 
 	if (!st)
 		return -1;
-	/* ?1, the id, left NULL: SQLite assigns it */
-	bound = sqlite3_bind_int64(st, 2, experiment) |
-		sqlite3_bind_int(st, 3, pos) | bind_str(st, 4, workload) |
-		bind_str(st, 5, section) | bind_str(st, 6, canon) |
-		sqlite3_bind_double(st, 7, noise) |
-		sqlite3_bind_double(st, 8, timeout_s);
+	bound = sqlite3_bind_int64(st, CONFIGS_experiment_id, experiment) |
+		sqlite3_bind_int(st, CONFIGS_pos, pos) |
+		bind_str(st, CONFIGS_workload, workload) |
+		bind_str(st, CONFIGS_section, section) |
+		bind_str(st, CONFIGS_canon, canon) |
+		sqlite3_bind_double(st, CONFIGS_noise, noise) |
+		sqlite3_bind_double(st, CONFIGS_timeout_s, timeout_s);
 	if (stmt_write(s, st, bound, "cannot bind configuration",
 		       "cannot store configuration"))
 		return -1;
@@ -86,13 +88,14 @@ int store_run_plan(struct store *s, int64_t experiment, int64_t config,
 
 	if (!st)
 		return -1;
-	/* ?1, the id, left NULL: SQLite assigns it; the results NULL too */
-	bound = sqlite3_bind_int64(st, 2, experiment) |
-		sqlite3_bind_int64(st, 3, config) |
-		sqlite3_bind_int64(st, 4, seq) |
-		sqlite3_bind_int(st, 5, repetition) |
-		sqlite3_bind_int(st, 6, warmup ? 1 : 0) |
-		sqlite3_bind_text(st, 7, run_status_names[RUN_PLANNED], -1,
+	/* the results stay NULL until store_run_record */
+	bound = sqlite3_bind_int64(st, RUNS_experiment_id, experiment) |
+		sqlite3_bind_int64(st, RUNS_config_id, config) |
+		sqlite3_bind_int64(st, RUNS_seq, seq) |
+		sqlite3_bind_int(st, RUNS_repetition, repetition) |
+		sqlite3_bind_int(st, RUNS_warmup, warmup ? 1 : 0) |
+		sqlite3_bind_text(st, RUNS_status,
+				  run_status_names[RUN_PLANNED], -1,
 				  SQLITE_STATIC);
 	if (stmt_write(s, st, bound, "cannot bind run", "cannot plan run"))
 		return -1;
@@ -157,7 +160,7 @@ static int samples_insert(struct store *s, int64_t run,
 	if (!st)
 		return -1;
 	/* The run id stays bound across resets; only metric and value vary. */
-	if (sqlite3_bind_int64(st, 1, run) != SQLITE_OK)
+	if (sqlite3_bind_int64(st, SAMPLES_run_id, run) != SQLITE_OK)
 		goto out;
 	for (i = 0; i < r->nsamples; i++) {
 		if (isnan(r->value[i]))
@@ -167,8 +170,9 @@ static int samples_insert(struct store *s, int64_t run,
 			      run, i);
 			goto out;
 		}
-		if (sqlite3_bind_text(st, 2, r->metric[i], -1, SQLITE_STATIC) |
-		    sqlite3_bind_double(st, 3, r->value[i])) {
+		if (sqlite3_bind_text(st, SAMPLES_metric, r->metric[i], -1,
+				      SQLITE_STATIC) |
+		    sqlite3_bind_double(st, SAMPLES_value, r->value[i])) {
 			db_fail(s, "cannot bind sample");
 			goto out;
 		}
@@ -197,9 +201,10 @@ static int threads_insert(struct store *s, int64_t run,
 	st = stmt_get(s, ST_THREAD_INSERT);
 	if (!st)
 		return -1;
-	bound = sqlite3_bind_int64(st, 1, run) |
-		sqlite3_bind_text(st, 2, thread_ops_format(s, r->nthreads,
-							   r->thread_ops),
+	bound = sqlite3_bind_int64(st, THREADS_run_id, run) |
+		sqlite3_bind_text(st, THREADS_ops,
+				  thread_ops_format(s, r->nthreads,
+						    r->thread_ops),
 				  -1, SQLITE_STATIC);
 	return stmt_write(s, st, bound, "cannot bind thread ops",
 			  "cannot store thread ops");
@@ -216,12 +221,14 @@ static int timeline_insert(struct store *s, int64_t run,
 	st = stmt_get(s, ST_TIMELINE_INSERT);
 	if (!st)
 		return -1;
-	bound = sqlite3_bind_int64(st, 1, run) |
-		sqlite3_bind_double(st, 2, r->tick_s) |
-		sqlite3_bind_int64(st, 3, (sqlite3_int64)r->tick_threads) |
-		sqlite3_bind_text(st, 4, thread_ops_format(s, r->tick_threads *
-							   r->nticks,
-							   r->timeline),
+	bound = sqlite3_bind_int64(st, TIMELINE_run_id, run) |
+		sqlite3_bind_double(st, TIMELINE_interval_s, r->tick_s) |
+		sqlite3_bind_int64(st, TIMELINE_threads,
+				   (sqlite3_int64)r->tick_threads) |
+		sqlite3_bind_text(st, TIMELINE_ops,
+				  thread_ops_format(s, r->tick_threads *
+							       r->nticks,
+						    r->timeline),
 				  -1, SQLITE_STATIC);
 	return stmt_write(s, st, bound, "cannot bind the timeline",
 			  "cannot store the timeline");
@@ -247,6 +254,29 @@ int store_run_record(struct store *s, int64_t run, const struct run_record *r)
 }
 
 
+/* One lock of a configuration's profile, rank 1 the most waited on. */
+static int profile_insert(struct store *s, int64_t config, size_t rank,
+			  const struct profile_row *p)
+{
+	sqlite3_stmt *st = stmt_get(s, ST_PROFILE_INSERT);
+	int bound;
+
+	if (!st)
+		return -1;
+	bound = sqlite3_bind_int64(st, PROFILE_config_id, config) |
+		sqlite3_bind_int64(st, PROFILE_rank, (sqlite3_int64)rank) |
+		sqlite3_bind_text(st, PROFILE_caller, p->caller, -1,
+				  SQLITE_STATIC) |
+		sqlite3_bind_text(st, PROFILE_lock_type, p->lock_type, -1,
+				  SQLITE_STATIC) |
+		sqlite3_bind_int64(st, PROFILE_contended,
+				   (sqlite3_int64)p->contended) |
+		sqlite3_bind_double(st, PROFILE_wait_s, p->wait_s) |
+		sqlite3_bind_double(st, PROFILE_max_wait_s, p->max_wait_s);
+	return stmt_write(s, st, bound, "cannot bind profile row",
+			  "cannot store profile row");
+}
+
 int store_profile_put(struct store *s, int64_t config,
 		      const struct profile_row *rows, size_t n)
 {
@@ -261,23 +291,10 @@ int store_profile_put(struct store *s, int64_t config,
 	if (!st || stmt_write(s, st, sqlite3_bind_int64(st, 1, config),
 			      "cannot bind profile", "cannot clear profile"))
 		goto out;
-	for (i = 0; i < n; i++) {
-		const struct profile_row *p = &rows[i];
-
-		st = stmt_get(s, ST_PROFILE_INSERT);
-		if (!st || stmt_write(s, st,
-			sqlite3_bind_int64(st, 1, config) |
-			sqlite3_bind_int64(st, 2, (sqlite3_int64)i + 1) |
-			sqlite3_bind_text(st, 3, p->caller, -1, SQLITE_STATIC) |
-			sqlite3_bind_text(st, 4, p->lock_type, -1, SQLITE_STATIC) |
-			sqlite3_bind_int64(st, 5, (sqlite3_int64)p->contended) |
-			sqlite3_bind_double(st, 6, p->wait_s) |
-			sqlite3_bind_double(st, 7, p->max_wait_s),
-			"cannot bind profile row", "cannot store profile row"))
+	for (i = 0; i < n; i++)
+		if (profile_insert(s, config, i + 1, &rows[i]))
 			goto out;
-	}
 	ret = 0;
 out:
 	return txn_end(s, outer, ret);
 }
-
