@@ -14,7 +14,6 @@
 #include "lib/util.h"
 #include "runner/workloads/workloads.h"
 
-
 static char *known_workloads(void)
 {
 	size_t i, len = 1;

@@ -45,7 +45,6 @@ static int wsec_count(struct wsec *w, size_t *count)
 	return 0;
 }
 
-
 static bool needs_quotes(const char *v)
 {
 	return !*v || strpbrk(v, " \t\"'\\") != NULL;
@@ -232,8 +231,8 @@ static void substitute_kv(const struct wsec *w, char **kv, size_t nargs)
 		char *key = xstrndup(kv[i], (size_t)(eq - kv[i])), *v;
 
 		if (is_template(w, key) &&
-		    (v = config_substitute(eq + 1, entry_user(w, kv), w->ax.nuser,
-					   err, sizeof(err)))) {
+		    (v = config_substitute(eq + 1, entry_user(w, kv),
+					   w->ax.nuser, err, sizeof(err)))) {
 			free(kv[i]);
 			kv[i] = xasprintf("%s=%s", key, v);
 			free(v);

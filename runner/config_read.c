@@ -121,7 +121,7 @@ static bool label_ok(const char *s)
 }
 
 struct section *section_find(struct loader *L, enum section_kind k,
-				    const char *label)
+			     const char *label)
 {
 	size_t i;
 

@@ -219,7 +219,7 @@ int check_runtime_jobs(struct loader *L, const struct section *s)
 }
 
 void check_repetitions(struct loader *L, const struct section *s,
-			      const struct run_settings *set)
+		       const struct run_settings *set)
 {
 	const struct kv_line *k = key_find(s, "max_repetitions");
 
@@ -343,6 +343,7 @@ void experiment_load(struct loader *L)
 	check_timeout(L, s, &c->defaults);
 }
 
+/* ---- the runner's keys in a [workload] section ------------------------- */
 
 static const char *const directions[] = { "higher", "lower", NULL };
 
@@ -375,8 +376,6 @@ static int metric_name_check(struct wsec *w, const struct kv_line *k,
 	       k->key, q, METRIC_NAME_MAX);
 	return -1;
 }
-
-/* ---- the runner's keys in a [workload] section ------------------------- */
 
 int runner_key(struct wsec *w, const struct kv_line *k)
 {

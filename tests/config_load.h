@@ -11,7 +11,6 @@
 
 #include "runner/config.h"
 
-
 /* ---- loading with stderr captured -------------------------------------- */
 
 struct load_call {

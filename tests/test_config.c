@@ -24,7 +24,6 @@ static bool near(double a, double b)
 	return fabs(a - b) <= 1e-9 * (fabs(a) + fabs(b) + 1);
 }
 
-
 /* ---- valid files ------------------------------------------------------- */
 
 struct valid_case {

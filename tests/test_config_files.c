@@ -382,8 +382,9 @@ int main(void)
 	int ret;
 
 	if (glob(BAD_DIR "/*.ini", 0, NULL, &g) || g.gl_pathc < 50) {
-		fprintf(stderr, "test_config_files: the corpus " BAD_DIR "/*.ini is "
-				"missing: run from the top of the tree\n");
+		fprintf(stderr, "test_config_files: the corpus " BAD_DIR
+				"/*.ini is missing: run from the top of the "
+				"tree\n");
 		return 1;
 	}
 	tests = calloc(g.gl_pathc + nf, sizeof(*tests));

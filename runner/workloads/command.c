@@ -184,7 +184,6 @@ static char *path_find(const char *cmd)
 	}
 }
 
-
 /* env: every word NAME=VALUE. */
 /* An unquoted comma: env = T=1, T=2 reads as a sweep, and is not one. */
 static int env_comma(const char *text, char *err, size_t errlen)
@@ -474,8 +473,8 @@ static char **command_argv(const struct wl_args *a, char *err, size_t errlen)
 	size_t n;
 
 	if (!a->v[P_SHELL].b)
-		return command_split(command_str(a, P_ARGV), &v, &n, err, errlen) || !n
-			       ? NULL : v;
+		return command_split(command_str(a, P_ARGV), &v, &n, err,
+				     errlen) || !n ? NULL : v;
 	v = xcalloc(4, sizeof(*v));
 	v[0] = xstrdup("/bin/sh");
 	v[1] = xstrdup("-c");

@@ -22,7 +22,6 @@
 static const char *const reserved[] = { "throughput", "contention_rate",
 					"elapsed_s" };
 
-
 /* Adds one regex to the list; "" means the key is unused. */
 static void extract_add(struct extracts *x, const char *key, const char *name,
 			size_t namelen, const char *re, double scale)
@@ -277,7 +276,6 @@ fail:
 	return -1;
 }
 
-
 void tail_lines(const char *buf, size_t len, char *out, size_t outlen)
 {
 	size_t end = len, start, lines = 0, o = 0;
@@ -296,7 +294,6 @@ void tail_lines(const char *buf, size_t len, char *out, size_t outlen)
 	}
 	out[o] = '\0';
 }
-
 
 /* Applies one regex; its first group must be a number. */
 static int extract_one(const struct extract *e, const char *out, size_t len,
