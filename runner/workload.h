@@ -214,8 +214,8 @@ struct workload {
 	/*
 	 * Cross-parameter checks at config load time (e.g. a regex compiles,
 	 * a directory exists).  Optional.  Returns 0, or -1 with a message
-	 * in err naming the offending key, and that key in *blame (which
-	 * may be NULL: see wl_blame).
+	 * in err naming the offending key, and the keys it is about in
+	 * *blame (set with wl_blame; blame may be NULL).
 	 */
 	int (*validate)(const struct wl_args *a, struct wl_blame *blame,
 			char *err, size_t errlen);
