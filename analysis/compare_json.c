@@ -87,9 +87,23 @@ static const char *unit_name(const struct nested *s, bool numbers)
 	return s->pooled ? "runs-pooled" : "invocations";
 }
 
+/* ministat's figures of the side's runs, as compare's text prints them. */
+static void json_runs(FILE *f, const struct summary *runs)
+{
+	const struct json_member v[] = {
+		JNUM("min", runs->min), JNUM("median", runs->median),
+		JNUM("mean", runs->mean), JNUM("max", runs->max),
+		JNUM("sd", runs->sd),
+	};
+
+	fprintf(f, "\"ministat\": {\"n\": %zu, ", runs->n);
+	json_members(f, v, ARRAY_SIZE(v), ", ");
+	fputc('}', f);
+}
+
 static void json_side(FILE *f, const char *key, const struct compare_summary *s,
 		      const struct compare_unit *u, const struct nested *m,
-		      bool numbers)
+		      const struct summary *runs, bool numbers)
 {
 	const struct json_member v[] = {
 		JNUM("mean", s->mean), JNUM("sd", s->sd),
@@ -101,9 +115,11 @@ static void json_side(FILE *f, const char *key, const struct compare_summary *s,
 	fprintf(f, "      \"%s\": {\"n\": %zu, ", key, s->n);
 	json_members(f, v, ARRAY_SIZE(v), ", ");
 	fprintf(f, ", \"unit\": \"%s\", \"invocations\": %zu, \"runs\": %zu, "
-		   "\"borrowed_between\": %s, \"pooled\": %s},\n",
+		   "\"borrowed_between\": %s, \"pooled\": %s,\n        ",
 		unit_name(m, numbers), u->invocations, u->runs,
 		m->borrowed ? "true" : "false", m->pooled ? "true" : "false");
+	json_runs(f, runs);
+	fputs("},\n", f);
 }
 
 static void json_params(FILE *f, const struct ds_config *c)
@@ -174,8 +190,10 @@ static void json_comparison(FILE *f, const struct comparison *cmp,
 	fputs(",\n      ", f);
 	json_key_str(f, "metric", r->metric);
 	fputs(",\n", f);
-	json_side(f, "baseline", &st->base, &cmp->ubase, &st->model.a, bnum);
-	json_side(f, "candidate", &st->cand, &cmp->ucand, &st->model.b, cnum);
+	json_side(f, "baseline", &st->base, &cmp->ubase, &st->model.a,
+		  &cmp->runs_base, bnum);
+	json_side(f, "candidate", &st->cand, &cmp->ucand, &st->model.b,
+		  &cmp->runs_cand, cnum);
 	fputs("      ", f);
 	json_members(f, nums, ARRAY_SIZE(nums), ",\n      ");
 	fprintf(f, ",\n      \"scale\": \"%s\",\n",

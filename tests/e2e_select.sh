@@ -106,6 +106,19 @@ expect "compare across param.n: the primary (top and per comparison), one per pa
 grep -q 'param.n=' "$tmp/c.json" && grep '"config"' "$tmp/c.json" | grep -q 'param.n=' &&
 	fail "the changed parameter is still in the matched identity"
 expect_status 2 compare --db "$db" 'L~newest@spin=10' 'L~newest@nosuch=3'
+# sides with no configuration in common: an error, not "0 compared"
+sed 's/^threads = 1, 2$/threads = 4/' "$tmp/s.ini" > "$tmp/four.ini"
+"$CONTEND" run "$tmp/four.ini" --db "$db" --label four --quiet > /dev/null 2>&1 ||
+	die "run four failed"
+for fmt in text json; do
+	"$CONTEND" compare --db "$db" L~newest four --format $fmt > "$tmp/c" 2> "$tmp/err"
+	expect "nothing compared ($fmt): status" 2 $?
+	grep -q 'nothing compared: no configuration of the baseline matches one of the candidate' "$tmp/err" ||
+		fail "nothing compared ($fmt): $(cat "$tmp/err")"
+done
+# 4 configurations of L, 2 of four
+expect "nothing compared: the result still lists both sides' configurations" 6 \
+	"$(grep -o '"reason": ' "$tmp/c" | wc -l | tr -d ' ')"
 expect_status 2 compare --db "$db" 'L@spin=' 'L'
 
 [ "$fails" -eq 0 ] && echo "$NAME: labels, ~newest, DB:ID and @KEY=VALUE select alike in report, export and plot"
