@@ -70,6 +70,14 @@ void gp_quote(FILE *f, const char *s);
 int plot_render(const char *dir, const char *script, const char *fmt);
 /* True when a gnuplot executable is on PATH. */
 bool plot_have_gnuplot(void);
+/*
+ * render.c: every plot of set not skipped rendered into o->out_dir as
+ * o->png / o->svg, each entry's rendered set; -1 after error() when
+ * gnuplot is missing (saying how to install it) or failed on one.
+ */
+int plot_render_set(const struct plot_opts *o, struct plot_set *set);
+/* mkdir -p: 0, or -1 after error(). */
+int plot_mkdir_p(const char *path);
 
 /*
  * compare_plot.c: compare.dat, compare.gp and the images of an A/B result
