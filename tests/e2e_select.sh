@@ -68,8 +68,19 @@ for cmd in report export plot; do
 	bad $cmd nolabel
 	grep -q "no experiment 'nolabel'" "$tmp/err" || fail "$cmd: $(cat "$tmp/err")"
 done
-bad report 'L@threads=2'
-grep -q "names several experiments" "$tmp/err" || fail "report: $(cat "$tmp/err")"
+# a filter over several experiments: the levels report of what it keeps
+"$CONTEND" report --db "$db" 'L@threads=2' > "$tmp/r" 2>&1 ||
+	fail "report of a label with a filter: $(cat "$tmp/r")"
+expect "report L@threads=2: both invocations of each threads=2 configuration, no threads=1" "4 2 0" \
+	"$(grep -c '^  [12] (id [12]) ' "$tmp/r" | tr -d ' ') $(grep -c '^\[w\] noop threads=2 ' "$tmp/r") $(grep -c '^\[w\] noop threads=1 ' "$tmp/r")"
+grep -q '^Configurations with threads=2 only' "$tmp/r" || fail "report L@threads=2 does not say its filter"
+"$CONTEND" report --db "$db" 'L@threads=2,spin=20' --format json > "$tmp/r.json" 2>&1 ||
+	fail "json report of a label with filters"
+expect "json: the filter and the one configuration left" '"threads=2,spin=20" 1' \
+	"$(sed -n 's/^  "filter": \(.*\),$/\1/p' "$tmp/r.json") $(grep -c '"canon": "threads=2 spin=20 ' "$tmp/r.json")"
+bad report 'L@threads=3'
+grep -q "no configuration of the experiments that 'L' selects has threads=3" "$tmp/err" ||
+	fail "report L@threads=3: $(cat "$tmp/err")"
 
 # compare: sides that differ in one parameter match on the rest
 "$CONTEND" compare --db "$db" 'L~newest@spin=10' 'L~newest@spin=20' > "$tmp/c" 2>&1 ||
