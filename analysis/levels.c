@@ -333,19 +333,35 @@ static int levels_filter(struct levels *l, const struct selector *pick,
 	return -2;
 }
 
-int levels_load(struct store *s, const char *selector, struct levels *l)
+int levels_load_selected(struct store *s, const char *what,
+			 const struct selector *pick, struct levels *l)
 {
-	struct selector pick = { 0 };
-	char err[256], *what = NULL;
 	int ret;
 
 	memset(l, 0, sizeof(*l));
 	levels_opts_default(&l->opts);
-	if (!selector || !*selector) {
+	if (!what || !*what) {
 		error("levels: no experiment name or label given");
 		return -2;
 	}
+	ret = levels_load_what(s, what, l);
+	if (!ret && pick && pick->nfilters)
+		ret = levels_filter(l, pick, what);
+	if (ret)
+		levels_release(l);
+	return ret;
+}
+
+int levels_load(struct store *s, const char *selector, struct levels *l)
+{
+	struct selector pick = { 0 };
+	char err[256], *what;
+	int ret;
+
+	if (!selector || !*selector)
+		return levels_load_selected(s, selector, NULL, l);
 	if (select_parse(selector, &pick, err, sizeof(err))) {
+		memset(l, 0, sizeof(*l));
 		error("%s", err);
 		return -2;
 	}
@@ -353,11 +369,7 @@ int levels_load(struct store *s, const char *selector, struct levels *l)
 	what = pick.nfilters ? xasprintf("%s%s", pick.head,
 					 pick.newest ? "~newest" : "")
 			     : xstrdup(selector);
-	ret = levels_load_what(s, what, l);
-	if (!ret && pick.nfilters)
-		ret = levels_filter(l, &pick, what);
-	if (ret)
-		levels_release(l);
+	ret = levels_load_selected(s, what, &pick, l);
 	free(what);
 	select_release(&pick);
 	return ret;

@@ -115,6 +115,11 @@ struct levels {
  * is malformed.
  */
 int levels_load(struct store *s, const char *selector, struct levels *l);
+/* The same for a parsed selector: what (its WHAT, as levels_load takes
+ * it) and the filters of pick (NULL: none). */
+struct selector;
+int levels_load_selected(struct store *s, const char *what,
+			 const struct selector *pick, struct levels *l);
 /* Matches configurations and computes each; -2 when the metric is unknown. */
 int levels_analyze(struct levels *l, const struct levels_opts *o);
 /*

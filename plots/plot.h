@@ -15,6 +15,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/compare.h"
+#include "analysis/levels.h"
 
 struct plot_opts {
 	const char *out_dir;    /* created when missing */
@@ -78,6 +79,16 @@ bool plot_have_gnuplot(void);
 int plot_render_set(const struct plot_opts *o, struct plot_set *set);
 /* mkdir -p: 0, or -1 after error(). */
 int plot_mkdir_p(const char *path);
+
+/*
+ * levels_plot.c: invocations.dat, invocations.gp and the images of level
+ * l->levels[which], analysed (levels_analyze), in o->out_dir: a panel per
+ * section; per configuration each invocation's mean, the level's mean
+ * with its two-level interval and the interval of the runs pooled.
+ * Returns as plot_experiment.
+ */
+int plot_level(const struct levels *l, size_t which,
+	       const struct plot_opts *o, struct plot_set *out);
 
 /*
  * compare_plot.c: compare.dat, compare.gp and the images of an A/B result

@@ -51,10 +51,31 @@ grep -q '"threads": "1"' "$tmp/r.json" && fail "the filter kept threads=1"
 
 "$CONTEND" plot --db "$db" 'L~newest@spin=10' --out "$tmp/plots" > "$tmp/p" 2>&1 ||
 	fail "plot with a filter failed: $(cat "$tmp/p")"
+# a label's experiments: one figure of their invocations
 "$CONTEND" plot --db "$db" L --out "$tmp/both" > "$tmp/p" 2>&1 ||
 	fail "plot of a label failed: $(cat "$tmp/p")"
-[ -d "$tmp/both/sel-1" ] && [ -d "$tmp/both/sel-2" ] ||
-	fail "plot of a label did not plot each invocation"
+[ -s "$tmp/both/invocations.gp" ] && [ -s "$tmp/both/invocations.dat" ] ||
+	fail "plot of a label: no invocations figure: $(cat "$tmp/p")"
+[ -d "$tmp/both/sel-1" ] && fail "plot of a label plotted an invocation on its own"
+grep -q '^2 invocations of sel / L plotted in ' "$tmp/p" || fail "plot of a label: $(cat "$tmp/p")"
+if command -v gnuplot > /dev/null 2>&1; then
+	[ -s "$tmp/both/invocations.png" ] || fail "plot of a label: no invocations.png"
+fi
+# invocation 2's mean of threads=1 spin=10, by awk from its export, is
+# the figure's dot (the second block, the first configuration)
+want=$("$CONTEND" export --db "$db" 2 | awk -F, '$14 == "throughput" &&
+	$8 ~ /^threads=1 spin=10 / && $11 == 0 && $12 == "ok" { s += $15; n++ }
+	END { printf "%.6g", s / n }')
+got=$(awk 'BEGIN { b = 0 } /^$/ { if (prev != "") b++; prev = ""; next }
+	/^#/ { next } { prev = $0; if (b == 1 && !done) { printf "%.6g", $2; done = 1 } }' \
+	"$tmp/both/invocations.dat")
+expect "plot of a label: an invocation's mean" "$want" "$got"
+expect "plot of a label: the level's row per configuration" 4 \
+	"$(grep -c '^[1-4] ' "$tmp/both/invocations.dat")"
+"$CONTEND" plot --db "$db" 'L@threads=2' --out "$tmp/both2" > "$tmp/p" 2>&1 ||
+	fail "plot of a label with a filter failed: $(cat "$tmp/p")"
+expect "plot L@threads=2: two configurations" 2 \
+	"$(grep -c '^[1-4] ' "$tmp/both2/invocations.dat")"
 
 bad() {
 	"$CONTEND" "$@" --db "$db" > /dev/null 2> "$tmp/err"
@@ -78,6 +99,9 @@ grep -q '^Configurations with threads=2 only' "$tmp/r" || fail "report L@threads
 	fail "json report of a label with filters"
 expect "json: the filter and the one configuration left" '"threads=2,spin=20" 1' \
 	"$(sed -n 's/^  "filter": \(.*\),$/\1/p' "$tmp/r.json") $(grep -c '"canon": "threads=2 spin=20 ' "$tmp/r.json")"
+bad plot L --x threads
+grep -q "the figure of several invocations has the configurations on its x axis" "$tmp/err" ||
+	fail "plot L --x: $(cat "$tmp/err")"
 bad report 'L@threads=3'
 grep -q "no configuration of the experiments that 'L' selects has threads=3" "$tmp/err" ||
 	fail "report L@threads=3: $(cat "$tmp/err")"
