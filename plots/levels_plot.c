@@ -15,7 +15,7 @@
 
 #include "analysis/report.h"
 #include "lib/safefile.h"
-#include "plots/plot.h"
+#include "plots/plotter.h"
 #include "lib/util.h"
 
 #define BASE "invocations"
@@ -131,14 +131,6 @@ static char *config_label(const struct lplot *p, const struct lp_section *s,
 	return label;
 }
 
-static void put_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, " %.17g", v);
-	else
-		fputs(" NaN", f);
-}
-
 /* Where invocation i of n sits left of configuration k's position. */
 static double inv_x(size_t k, size_t i, size_t n)
 {
@@ -171,7 +163,7 @@ static void panel_data(const struct lplot *p, const struct lp_section *s,
 			for (size_t j = 0; j < c->k; j++)
 				if (c->inv[j].inv == i) {
 					fprintf(dat, "%.3f", inv_x(k, i, lv->ninv));
-					put_num(dat, c->inv[j].mean);
+					pl_put_num(dat, c->inv[j].mean);
 					fputc('\n', dat);
 					*min = fmin(*min, c->inv[j].mean);
 					*max = fmax(*max, c->inv[j].mean);
@@ -186,11 +178,11 @@ static void panel_data(const struct lplot *p, const struct lp_section *s,
 		const struct summary *g = &c->grand, *r = &c->pooled;
 
 		fprintf(dat, "%zu", k + 1);
-		put_num(dat, g->mean);
-		put_num(dat, bound(g->ci_low, g->mean));
-		put_num(dat, bound(g->ci_high, g->mean));
-		put_num(dat, bound(r->ci_low, r->mean));
-		put_num(dat, bound(r->ci_high, r->mean));
+		pl_put_num(dat, g->mean);
+		pl_put_num(dat, bound(g->ci_low, g->mean));
+		pl_put_num(dat, bound(g->ci_high, g->mean));
+		pl_put_num(dat, bound(r->ci_low, r->mean));
+		pl_put_num(dat, bound(r->ci_high, r->mean));
 		fputc('\n', dat);
 		*max = fmax(*max, fmax(bound(g->ci_high, g->mean),
 				       bound(r->ci_high, r->mean)));
@@ -262,14 +254,34 @@ static void panel_axes(const struct lplot *p, const struct lp_section *s,
 	fprintf(gp, ")\nset xrange [0.5:%zu.5]\n", s->n);
 }
 
-/* The plot command of a panel whose blocks start at block; legend
- * entries for what *titled says has none yet. */
-static void panel_plot(const struct lplot *p, const struct lp_section *s,
-		       FILE *gp, size_t block, bool *titled, bool first)
+/* "title 'TEXT'" the first time (*titled false), then "notitle". */
+static void key_title(FILE *gp, bool *titled, const char *text)
 {
+	if (*titled) {
+		fputs("notitle", gp);
+	} else {
+		fputs("title ", gp);
+		gp_quote(gp, text);
+	}
+	*titled = true;
+}
+
+/* The plot command of a panel whose blocks start at block; legend
+ * entries for what titled[] (per invocation, then the two intervals)
+ * says has none yet. */
+static void panel_plot(const struct lplot *p, const struct lp_section *s,
+		       FILE *gp, size_t block, bool *titled)
+{
+	static const struct {
+		const char *using, *style, *what;
+	} bars[] = {
+		{ "($1 + 0.12):2:3:4", "pt 5 ps 1.2 lw 2.5 lc rgb '#222222'",
+		  "mean, %g%% CI: two-level model" },
+		{ "($1 + 0.24):2:5:6", "pt 7 ps 0.4 lw 1.5 lc rgb '#999999'",
+		  "%g%% CI: runs as if independent" },
+	};
 	const struct level *lv = p->lv;
-	double conf = 100 * p->l->opts.confidence;
-	bool any = false;
+	const char *sep = "";
 
 	fputs("plot \\\n", gp);
 	for (size_t i = 0; i < lv->ninv; i++) {
@@ -280,32 +292,21 @@ static void panel_plot(const struct lplot *p, const struct lp_section *s,
 		title = xasprintf("invocation %zu (id %lld)", i + 1,
 				  (long long)lv->inv[i].exp.id);
 		fprintf(gp, "%s  '" BASE ".dat' index %zu using 1:2 with points "
-			    "pt 7 ps 1.1 lc %zu ", any ? ", \\\n" : "",
-			block + i, i + 1);
-		if (titled[i]) {
-			fputs("notitle", gp);
-		} else {
-			fputs("title ", gp);
-			gp_quote(gp, title);
-		}
-		titled[i] = true;
+			    "pt 7 ps 1.1 lc %zu ", sep, block + i, i + 1);
+		key_title(gp, &titled[i], title);
 		free(title);
-		any = true;
+		sep = ", \\\n";
 	}
-	fprintf(gp, ", \\\n  '" BASE ".dat' index %zu using ($1 + 0.12):2:3:4 "
-		    "with yerrorbars pt 5 ps 1.2 lw 2.5 lc rgb '#222222' ",
-		block + lv->ninv);
-	if (first)
-		fprintf(gp, "title 'mean, %g%% CI: two-level model'", conf);
-	else
-		fputs("notitle", gp);
-	fprintf(gp, ", \\\n  '" BASE ".dat' index %zu using ($1 + 0.24):2:5:6 "
-		    "with yerrorbars pt 7 ps 0.4 lw 1.5 lc rgb '#999999' ",
-		block + lv->ninv);
-	if (first)
-		fprintf(gp, "title '%g%% CI: runs as if independent'", conf);
-	else
-		fputs("notitle", gp);
+	for (size_t k = 0; k < ARRAY_SIZE(bars); k++) {
+		char *title = xasprintf(bars[k].what,
+					100 * p->l->opts.confidence);
+
+		fprintf(gp, ", \\\n  '" BASE ".dat' index %zu using %s with "
+			    "yerrorbars %s ", block + lv->ninv, bars[k].using,
+			bars[k].style);
+		key_title(gp, &titled[lv->ninv + k], title);
+		free(title);
+	}
 	fputc('\n', gp);
 }
 
@@ -368,7 +369,7 @@ static int write_files(const struct lplot *p, const char *dir)
 	char *dpath = xasprintf("%s/" BASE ".dat", dir);
 	char *gpath = xasprintf("%s/" BASE ".gp", dir);
 	FILE *dat = safefile_open(dpath), *gp = safefile_open(gpath);
-	bool *titled = xcalloc(p->lv->ninv + 1, sizeof(*titled));
+	bool *titled = xcalloc(p->lv->ninv + 2, sizeof(*titled));
 	size_t block = 0;
 	int ret = 0;
 
@@ -382,7 +383,7 @@ static int write_files(const struct lplot *p, const char *dir)
 
 		panel_data(p, &p->sections[i], dat, &min, &max);
 		panel_axes(p, &p->sections[i], gp, min, max);
-		panel_plot(p, &p->sections[i], gp, block, titled, i == 0);
+		panel_plot(p, &p->sections[i], gp, block, titled);
 		block += p->lv->ninv + 1;
 	}
 	fputs("unset multiplot\n", gp);
