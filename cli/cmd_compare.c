@@ -1,10 +1,11 @@
 /*
- * cmd_compare.c - `contend compare BASE CAND`: resolves the two selections
- * (a label or experiment in a database, a `contend export` CSV file, or
- * ministat-style number files, comma-joined for several invocations),
- * hands them to compare_sides(), prints the result summary-first as text
- * (with the host keys that differ between the sides) or as JSON
- * (docs/compare-json.md), and gates CI with --fail-on-regression (Holm).
+ * cmd_compare.c - `contend compare BASE CAND [CAND...]`: its options, and
+ * the flow per candidate: load both sides (analysis/compare_input.h: a
+ * label or experiment in a database, a `contend export` CSV file, or
+ * ministat-style number files), compare_sides(), print the result as text
+ * or JSON (analysis/compare_print.h), draw it with --plot, and gate CI
+ * with --fail-on-regression (Holm).  Number sides get ministat's table
+ * first.
  */
 #include <errno.h>
 #include <getopt.h>

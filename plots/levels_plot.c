@@ -30,10 +30,15 @@ struct lp_section {
 	const char **vary;
 };
 
+/* A configuration of the level: the parameters one invocation holds. */
+struct lp_config {
+	const struct ds_config *params;
+};
+
 struct lplot {
 	const struct levels *l;
 	const struct level *lv;
-	const struct ds_config **dc;    /* per level config: its parameters */
+	struct lp_config *dc;           /* per level config */
 	size_t nsections;
 	struct lp_section *sections;
 };
@@ -56,12 +61,12 @@ static const struct ds_config *config_params(const struct level *lv,
 /* The keys of s whose values differ between its configurations. */
 static void section_vary(struct lplot *p, struct lp_section *s)
 {
-	const struct ds_config *first = p->dc[s->cfg[0]];
+	const struct ds_config *first = p->dc[s->cfg[0]].params;
 
 	s->vary = xcalloc(first->nparams + 1, sizeof(*s->vary));
 	for (size_t k = 0; k < first->nparams; k++)
 		for (size_t c = 1; c < s->n; c++) {
-			const char *v = report_param(p->dc[s->cfg[c]],
+			const char *v = report_param(p->dc[s->cfg[c]].params,
 						     first->params[k].key);
 
 			if (!v || strcmp(v, first->params[k].value)) {
@@ -81,8 +86,8 @@ static void sections_build(struct lplot *p)
 	for (size_t c = 0; c < lv->nconfigs; c++) {
 		struct lp_section *s = NULL;
 
-		p->dc[c] = config_params(lv, &lv->configs[c]);
-		if (!lv->configs[c].k || !p->dc[c])
+		p->dc[c].params = config_params(lv, &lv->configs[c]);
+		if (!lv->configs[c].k || !p->dc[c].params)
 			continue;
 		for (size_t i = 0; i < p->nsections && !s; i++)
 			if (!strcmp(p->sections[i].name, lv->configs[c].section))
@@ -115,7 +120,7 @@ static char *config_label(const struct lplot *p, const struct lp_section *s,
 	char *label = xstrdup(""), *t;
 
 	for (size_t i = 0; i < s->nvary; i++) {
-		const char *v = report_param(p->dc[c], s->vary[i]);
+		const char *v = report_param(p->dc[c].params, s->vary[i]);
 
 		t = xasprintf("%s%s%s=%s", label, *label ? " " : "", s->vary[i],
 			      v ? v : "");
