@@ -150,18 +150,21 @@ static double bound(double v, double mean)
 }
 
 /*
- * The blocks of one panel: one per invocation (x, its mean), then one of
- * x, the level's mean and its two-level interval, the pooled interval.
- * The largest value drawn goes to *max, the smallest mean to *min.
+ * The blocks of a panel (a section): one per invocation (x, its mean),
+ * then one of x, the level's mean and its two-level interval, the pooled
+ * interval.  The largest value drawn goes to *max, the smallest mean to
+ * *min.
  */
-static void panel_data(const struct lplot *p, const struct lp_section *s,
-		       FILE *dat, double *min, double *max)
+static void panel_data(const struct lplot *p, size_t panel, FILE *dat,
+		       double *min, double *max)
 {
+	const struct lp_section *s = &p->sections[panel];
 	const struct level *lv = p->lv;
 
 	for (size_t i = 0; i < lv->ninv; i++) {
-		fprintf(dat, "# %s: invocation %zu (experiment %lld)\n",
-			s->name, i + 1, (long long)lv->inv[i].exp.id);
+		fprintf(dat, "# panel %zu: invocation %zu (experiment %lld): "
+			     "x mean\n", panel, i + 1,
+			(long long)lv->inv[i].exp.id);
 		for (size_t k = 0; k < s->n; k++) {
 			const struct level_config *c = &lv->configs[s->cfg[k]];
 
@@ -176,8 +179,8 @@ static void panel_data(const struct lplot *p, const struct lp_section *s,
 		}
 		fputs("\n\n", dat);
 	}
-	fprintf(dat, "# %s: x mean ci_low ci_high (two-level) pooled_low "
-		     "pooled_high\n", s->name);
+	fprintf(dat, "# panel %zu: x mean ci_low ci_high (two-level) "
+		     "pooled_low pooled_high\n", panel);
 	for (size_t k = 0; k < s->n; k++) {
 		const struct level_config *c = &lv->configs[s->cfg[k]];
 		const struct summary *g = &c->grand, *r = &c->pooled;
@@ -353,9 +356,13 @@ static void script_head(const struct lplot *p, FILE *gp)
 		rotated |= tics_rotated(p, &p->sections[i]);
 	tics = rotated ? 120 : 45;
 	height = 70 + n * 330 + n * tics + (n - 1) * 40 + key;
-	fprintf(gp, "# invocations of level %s / %s, written by contend.\n"
+	/* names only in quoted strings: a comment ends at a line break */
+	fprintf(gp, "# the invocations of a level (experiments %lld to %lld), "
+		    "written by contend.\n"
 		    "# Re-render: gnuplot " BASE ".gp   or as SVG: gnuplot -e "
-		    "\"fmt='svg'\" " BASE ".gp\n", p->lv->name, p->lv->label);
+		    "\"fmt='svg'\" " BASE ".gp\n",
+		(long long)p->lv->inv[0].exp.id,
+		(long long)p->lv->inv[p->lv->ninv - 1].exp.id);
 	plot_terminal(gp, BASE, height);
 	fputs("set grid\nset border 3\nset tics nomirror\n"
 	      "set key at screen 0.5, screen 0.01 center bottom horizontal\n",
@@ -386,7 +393,7 @@ static int write_files(const struct lplot *p, const char *dir)
 	for (size_t i = 0; i < p->nsections; i++) {
 		double min = INFINITY, max = -INFINITY;
 
-		panel_data(p, &p->sections[i], dat, &min, &max);
+		panel_data(p, i, dat, &min, &max);
 		panel_axes(p, &p->sections[i], gp, min, max);
 		panel_plot(p, &p->sections[i], gp, block, titled);
 		block += p->lv->ninv + 1;
