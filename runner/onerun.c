@@ -43,6 +43,7 @@ struct one_run {
 	struct wl_args args;
 	struct wl_program prog;
 	long env_pad;
+	char *pad;            /* its CONTEND_PAD entry, or NULL */
 	struct child child;
 	bool ran;             /* the run was spawned (its prepare passed) */
 	struct result res;
@@ -99,11 +100,11 @@ static char *env_pad(uint64_t seed, long seq, long *len)
 /*
  * The run's environment: the runner's, less any CONTEND_PAD or spawn
  * stamp it inherited, plus stamp (the spawn stamp, filled in just before
- * the fork by stamp_spawn) and, with pad, CONTEND_PAD of a length drawn
- * from the seed and the run's seq, so a resumed or repeated experiment
- * pads each run alike.
+ * the fork by stamp_spawn) and, with pad, CONTEND_PAD (*pad, malloc'd)
+ * of a length drawn from the seed and the run's seq, so a resumed or
+ * repeated experiment pads each run alike.
  */
-static char **run_env(uint64_t seed, long seq, bool pad, char *stamp,
+static char **run_env(uint64_t seed, long seq, char **pad, char *stamp,
 		      long *len)
 {
 	static const char spawn_key[] = SPAWN_NS_ENV "=";
@@ -119,7 +120,7 @@ static char **run_env(uint64_t seed, long seq, bool pad, char *stamp,
 			env[j++] = environ[i];
 	env[j++] = stamp;
 	if (pad)
-		env[j] = env_pad(seed, seq, len);
+		env[j] = *pad = env_pad(seed, seq, len);
 	return env;
 }
 
@@ -131,18 +132,6 @@ static void stamp_spawn(char *stamp, size_t size)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	snprintf(stamp, size, SPAWN_NS_ENV "=%" PRIu64,
 		 (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
-}
-
-static void free_env(char **env)
-{
-	size_t i;
-
-	if (!env)
-		return;
-	for (i = 0; env[i]; i++)
-		if (!strncmp(env[i], "CONTEND_PAD=", 12))
-			free(env[i]);
-	free(env);
 }
 
 /*
@@ -199,8 +188,9 @@ static int one_prepare(struct runner *r, struct one_run *o)
 	o->child.started = run_started;
 	o->child.kill_orphans = true;
 	o->child.started_arg = o;
-	o->envp = run_env(r->cfg.seed, o->p->seq, e->set.randomize_env,
-			  o->stamp, &o->env_pad);
+	o->envp = run_env(r->cfg.seed, o->p->seq,
+			  e->set.randomize_env ? &o->pad : NULL, o->stamp,
+			  &o->env_pad);
 	if (e->wl->spawn)
 		return program_prepare(o);
 	if (e->wl->flags & WL_SCRATCH) {
@@ -274,7 +264,8 @@ static void one_release(struct one_run *o)
 		warning("scratch directory %s left behind", o->scratch);
 	free(o->scratch);
 	free(o->argv);
-	free_env(o->envp);
+	free(o->pad);
+	free(o->envp);
 	if (o->direct) {
 		wl_program_release(&o->prog);
 		args_release(&o->args);
