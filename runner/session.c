@@ -34,6 +34,11 @@ const char *entry_value(const struct config_entry *e, const char *key)
 
 enum loop_end { LOOP_DONE, LOOP_STOPPED, LOOP_FAILFAST, LOOP_ERROR };
 
+struct id_index {
+	int64_t id;
+	size_t entry;
+};
+
 static int cmp_id(const void *a, const void *b)
 {
 	const struct id_index *x = a, *y = b;
@@ -95,7 +100,6 @@ static enum loop_end run_pending(struct runner *r)
 	free(pend);
 	return end;
 }
-
 
 static void resume_hint(const struct runner *r)
 {

@@ -53,10 +53,7 @@ struct runner_opts {
 	bool quiet, fail_fast;
 };
 
-struct id_index {
-	int64_t id;
-	size_t entry;
-};
+struct id_index;
 
 struct runner {
 	const struct runner_opts *o;
@@ -64,7 +61,7 @@ struct runner {
 	struct store *st;
 	struct experiment_row exp;
 	int64_t *config_ids;     /* by entry index (pos) */
-	struct id_index *by_id;  /* config_ids sorted, for runner_entry_of() */
+	struct id_index *by_id;  /* config_ids sorted (session.c) */
 	const char *seed_source; /* "option", "config" or "random" */
 	struct plan plan;
 	struct progress prog;
