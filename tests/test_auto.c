@@ -68,12 +68,33 @@ static void assert_stop(const struct config_analysis *ca, const char *why,
 	assert_int_equal(ca->auto_max, max);
 }
 
-#define CAP "cap reached (max_repetitions) before the precision"
+/*
+ * Sections steady (8 values), capped (7) and fixed (8), analysed at
+ * confidence: steady stops for precision with max_repetitions
+ * steady_max, capped at its cap of 7, fixed is not auto.
+ */
+static void assert_three(struct fixture *fx, double confidence,
+			 int steady_max)
+{
+	struct analysis a;
+
+	add_section(fx, "steady", 8);
+	add_section(fx, "capped", 7);
+	add_section(fx, "fixed", 8);
+	analyse(fx, confidence, &a);
+	assert_stop(&a.configs[0], "precision reached", 0.0184, 0.02, 3,
+		    steady_max);
+	assert_stop(&a.configs[1],
+		    "cap reached (max_repetitions) before the precision",
+		    0.0220, 0.02, 3, 7);
+	assert_false(a.configs[2].is_auto);
+	analysis_release(&a);
+	fx_free(fx);
+}
 
 static void test_stored_settings(void **state)
 {
 	struct fixture fx;
-	struct analysis a;
 
 	(void)state;
 	fx_init(&fx, "stored");
@@ -88,16 +109,8 @@ static void test_stored_settings(void **state)
 	fx_meta(&fx, "auto.capped.min_repetitions", "3");
 	fx_meta(&fx, "auto.capped.max_repetitions", "7");
 	fx_meta(&fx, "repetitions.fixed", "8");
-	add_section(&fx, "steady", 8);
-	add_section(&fx, "capped", 7);
-	add_section(&fx, "fixed", 8);
 	/* The rule ran at the experiment's 0.95, whatever the report's. */
-	analyse(&fx, 0.5, &a);
-	assert_stop(&a.configs[0], "precision reached", 0.0184, 0.02, 3, 100);
-	assert_stop(&a.configs[1], CAP, 0.0220, 0.02, 3, 7);
-	assert_false(a.configs[2].is_auto);
-	analysis_release(&a);
-	fx_free(&fx);
+	assert_three(&fx, 0.5, 100);
 }
 
 static void test_stored_unreadable(void **state)
@@ -125,7 +138,6 @@ static void test_stored_unreadable(void **state)
 static void test_legacy_text(void **state)
 {
 	struct fixture fx;
-	struct analysis a;
 
 	(void)state;
 	fx_init(&fx, "legacy");
@@ -135,15 +147,7 @@ static void test_legacy_text(void **state)
 		      "[workload  capped]\ntype = noop\nprecision = 0.02\n"
 		      "max_repetitions = 7\n"
 		      "[workload fixed]\ntype = noop\nrepetitions = 8\n");
-	add_section(&fx, "steady", 8);
-	add_section(&fx, "capped", 7);
-	add_section(&fx, "fixed", 8);
-	analyse(&fx, 0, &a);
-	assert_stop(&a.configs[0], "precision reached", 0.0184, 0.02, 3, 30);
-	assert_stop(&a.configs[1], CAP, 0.0220, 0.02, 3, 7);
-	assert_false(a.configs[2].is_auto);
-	analysis_release(&a);
-	fx_free(&fx);
+	assert_three(&fx, 0, 30);
 }
 
 static void test_legacy_unreadable(void **state)
