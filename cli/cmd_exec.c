@@ -193,7 +193,7 @@ int cmd_exec(int argc, char **argv)
 		error("exec %s: %s", o.wl->name, err);
 		goto out_opts;
 	}
-	if (o.wl->validate && o.wl->validate(&a, err, sizeof(err))) {
+	if (o.wl->validate && o.wl->validate(&a, NULL, err, sizeof(err))) {
 		error("exec %s: %s", o.wl->name, err);
 		goto out;
 	}
