@@ -257,9 +257,8 @@ static int experiment_write(struct exporter *x, struct store *s, int64_t id,
 	struct dataset d;
 	size_t *order, i;
 
-	if (store_load(s, id, &d))
+	if (select_load(sel, s, id, &d, kept))
 		return -1;
-	*kept += select_filter_dataset(sel, &d);
 	order = dataset_seq_order(&d);
 	for (i = 0; i < d.nruns; i++)
 		run_write(x, &d, order[i]);
@@ -364,10 +363,11 @@ int cmd_export(int argc, char **argv)
 			goto out;
 	footer_write(&x);
 	if (sel.nfilters && !kept) {
-		error("export: no configuration of '%s' has %s=%s%s", o.selector,
-		      sel.filters[0].key, sel.filters[0].value,
-		      sel.nfilters > 1 ? " and the other filters" : "");
-		ret = EXIT_USAGE;
+		char *what = xasprintf("'%s'", o.selector), err[512];
+
+		ret = select_none(&sel, what, err, sizeof(err));
+		error("export: %s", err);
+		free(what);
 		goto out;
 	}
 	if (fflush(x.f) || ferror(x.f)) {

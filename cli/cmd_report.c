@@ -161,8 +161,8 @@ static int load_selected(int argc, char **argv, const struct report_args *ra,
 	struct selector sel;
 	struct store *s = NULL;
 	int64_t *ids = NULL;
-	char err[512];
-	size_t n = 0;
+	char err[512], what[64];
+	size_t n = 0, kept = 0;
 	int ret = select_open(ra->selector, ra->db, &sel, &s, &ids, &n, err,
 			      sizeof(err));
 
@@ -176,17 +176,13 @@ static int load_selected(int argc, char **argv, const struct report_args *ra,
 		ret = 1;
 		goto out;
 	}
-	ret = EXIT_RUNTIME;
-	if (store_load(s, ids[0], d) < 0)
-		goto out;
-	ret = 0;
-	if (!select_filter_dataset(&sel, d)) {
-		error("report: no configuration of experiment %lld has %s=%s%s",
-		      (long long)ids[0], sel.filters[0].key,
-		      sel.filters[0].value,
-		      sel.nfilters > 1 ? " and the other filters" : "");
+	ret = select_load(&sel, s, ids[0], d, &kept);
+	if (!ret && !kept && sel.nfilters) {
+		snprintf(what, sizeof(what), "experiment %lld",
+			 (long long)ids[0]);
+		ret = select_none(&sel, what, err, sizeof(err));
+		error("report: %s", err);
 		dataset_release(d);
-		ret = EXIT_USAGE;
 	}
 out:
 	free(ids);

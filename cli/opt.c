@@ -71,23 +71,29 @@ int opt_exit(int parsed)
 
 /* ---- usage and help ---- */
 
-/* One row as the synopsis shows it: "[--db PATH]", "[CAND...]". */
-static char *synopsis_word(const struct opt *o)
+/*
+ * A row as written: "NAME...", "--db PATH", and with a short letter
+ * "-C" sep "--column N" (sep "|" in the synopsis, ", " in the help).
+ */
+static char *spelling(const struct opt *o, const char *sep)
 {
-	bool optional = o->name || (o->flags & OPT_OPTIONAL);
-	const char *dots = o->flags & OPT_MANY ? "..." : "";
-	char *body;
-	char *w;
+	char letter[4] = "";
 
 	if (!o->name)
-		body = xasprintf("%s%s", o->arg, dots);
-	else if (o->letter)
-		body = xasprintf("-%c|--%s%s%s", o->letter, o->name,
-				 o->arg ? " " : "", o->arg ? o->arg : "");
-	else
-		body = xasprintf("--%s%s%s", o->name, o->arg ? " " : "",
-				 o->arg ? o->arg : "");
-	if (!optional)
+		return xasprintf("%s%s", o->arg,
+				 o->flags & OPT_MANY ? "..." : "");
+	if (o->letter)
+		snprintf(letter, sizeof(letter), "-%c", o->letter);
+	return xasprintf("%s%s--%s%s%s", letter, o->letter ? sep : "",
+			 o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+/* One row in the synopsis: "[--db PATH]", "CAND...", "[EXPERIMENT]". */
+static char *synopsis_word(const struct opt *o)
+{
+	char *body = spelling(o, "|"), *w;
+
+	if (!o->name && !(o->flags & OPT_OPTIONAL))
 		return body;
 	w = xasprintf("[%s]", body);
 	free(body);
@@ -115,24 +121,12 @@ void opt_usage(FILE *f, const struct opt_cmd *cmd)
 	fputc('\n', f);
 }
 
-/* The left column of a help row: "-C, --column N", "    --db PATH", "NAME". */
-static char *help_left(const struct opt *o)
-{
-	const char *dots = o->flags & OPT_MANY ? "..." : "";
-
-	if (!o->name)
-		return xasprintf("%s%s", o->arg, dots);
-	if (o->letter)
-		return xasprintf("-%c, --%s%s%s", o->letter, o->name,
-				 o->arg ? " " : "", o->arg ? o->arg : "");
-	return xasprintf("    --%s%s%s", o->name, o->arg ? " " : "",
-			 o->arg ? o->arg : "");
-}
-
 static void help_row(FILE *f, const struct opt *o)
 {
-	char *left = help_left(o);
-	int col = fprintf(f, "  %s", left);
+	char *left = spelling(o, ", ");
+	/* long options line up, with or without a short letter */
+	int col = fprintf(f, "  %s%s", o->name && !o->letter ? "    " : "",
+			  left);
 
 	if (col + 2 > HELPCOL) {
 		fputc('\n', f);
@@ -354,7 +348,8 @@ int opt_parse(const struct opt_cmd *cmd, int argc, char **argv, void *args)
 	}
 	optind = 0; /* glibc: a full reset, for a second parse */
 	opterr = 0;
-	while (!ret && (c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+	while (!ret &&
+	       (c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
 		if (c == 'h' && !row_of(cmd, 'h')) {
 			opt_help(stdout, cmd);
 			ret = OPT_HELP;

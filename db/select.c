@@ -283,8 +283,11 @@ int select_load(const struct selector *sel, struct store *s, int64_t id,
 int select_none(const struct selector *sel, const char *what, char *err,
 		size_t errlen)
 {
-	snprintf(err, errlen, "no configuration of %s has %s=%s%s", what,
-		 sel->filters[0].key, sel->filters[0].value,
-		 sel->nfilters > 1 ? " and the other filters" : "");
+	if (!sel->nfilters)
+		snprintf(err, errlen, "%s has no configuration", what);
+	else
+		snprintf(err, errlen, "no configuration of %s has %s=%s%s",
+			 what, sel->filters[0].key, sel->filters[0].value,
+			 sel->nfilters > 1 ? " and the other filters" : "");
 	return EXIT_USAGE;
 }

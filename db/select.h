@@ -74,7 +74,8 @@ int select_load(const struct selector *sel, struct store *s, int64_t id,
 		struct dataset *d, size_t *kept);
 /*
  * When the filters kept nothing: "no configuration of WHAT has KEY=VALUE"
- * in err, and EXIT_USAGE to return.  sel has at least one filter.
+ * in err (without filters: "WHAT has no configuration"), and EXIT_USAGE
+ * to return.
  */
 int select_none(const struct selector *sel, const char *what, char *err,
 		size_t errlen);

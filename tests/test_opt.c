@@ -104,7 +104,8 @@ static const struct parse_case cases[] = {
 	  "unknown option '--lable'; did you mean '--label'?", { 0 } },
 	{ "unknown long with a value", { "--bogus=3", "c.ini" }, -1,
 	  "unknown option '--bogus'", { 0 } },
-	{ "unknown short", { "-x", "c.ini" }, -1, "unknown option '-x'", { 0 } },
+	{ "unknown short", { "-x", "c.ini" }, -1, "unknown option '-x'",
+	  { 0 } },
 	{ "missing value, long", { "c.ini", "--db" }, -1,
 	  "option '--db' needs a value (PATH)", { 0 } },
 	{ "missing value, short", { "c.ini", "-c" }, -1,
@@ -119,7 +120,8 @@ static const struct parse_case cases[] = {
 	  "--label: the value is empty", { 0 } },
 	{ "ambiguous prefix", { "--d", "x", "c.ini" }, -1,
 	  "option '--d' is ambiguous", { 0 } },
-	{ "missing operand", { "--quiet" }, -1, "try: CONFIG is missing", { 0 } },
+	{ "missing operand", { "--quiet" }, -1, "try: CONFIG is missing",
+	  { 0 } },
 	{ "help", { "--help" }, OPT_HELP, NULL, { 0 } },
 	{ "-h", { "c.ini", "-h" }, OPT_HELP, NULL, { 0 } },
 	{ "diverted", { "c.ini", "--levels", "x" }, OPT_DIVERTED, NULL, { 0 } },
@@ -139,8 +141,8 @@ static void check_args(const char *name, const struct args *got,
 
 	for (i = 0; i < ARRAY_SIZE(gs); i++)
 		if (!gs[i] != !ws[i] || (gs[i] && strcmp(gs[i], ws[i])))
-			fail_msg("%s: string field %zu is '%s', want '%s'", name,
-				 i, gs[i] ? gs[i] : "(null)",
+			fail_msg("%s: string field %zu is '%s', want '%s'",
+				 name, i, gs[i] ? gs[i] : "(null)",
 				 ws[i] ? ws[i] : "(null)");
 	if (got->quiet != want->quiet || got->dry != want->dry ||
 	    got->mode != want->mode || got->count != want->count ||
@@ -171,8 +173,8 @@ static void test_parse(void **state)
 		err = capture_fd_end(&e);
 		out = capture_fd_end(&o);
 		if (ret != t->ret)
-			fail_msg("%s: returned %d, want %d (stderr '%s')", t->name,
-				 ret, t->ret, err);
+			fail_msg("%s: returned %d, want %d (stderr '%s')",
+				 t->name, ret, t->ret, err);
 		if (t->err ? !strstr(err, t->err) : *err != '\0')
 			fail_msg("%s: stderr '%s', want '%s'", t->name, err,
 				 t->err ? t->err : "");
@@ -252,8 +254,8 @@ static void test_usage(void **state)
 
 	(void)state;
 	assert_string_equal(u,
-		"usage: contend try CONFIG [--db PATH] [-l|--label L] [-q|--quiet] "
-		"[--dry-run]\n"
+		"usage: contend try CONFIG [--db PATH] [-l|--label L] "
+		"[-q|--quiet] [--dry-run]\n"
 		"                   [--fast] [--slow] [-c|--count N] [MORE...] "
 		"[--levels NAME]\n");
 	free(u);
@@ -278,7 +280,8 @@ static void test_help(void **state)
 	for (line = strtok_r(h, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
 		if (strlen(line) > 80)
-			fail_msg("a line of %zu columns: '%s'", strlen(line), line);
+			fail_msg("a line of %zu columns: '%s'", strlen(line),
+				 line);
 	free(h);
 }
 
