@@ -92,10 +92,14 @@ int cmd_levels(int argc, char **argv)
 	p = opt_parse(&levels_cli, argc, argv, &la);
 	if (p)
 		return opt_exit(p);
+	/* NAME is optional in the table only because --levels may give it. */
+	if (!la.selector && !strcmp(argv[0], "report")) {
+		error("report: --levels needs an experiment name or label");
+		return EXIT_USAGE;
+	}
 	if (!la.selector) {
-		/* argv[0] "report": called as report --levels */
-		error("%s: %s needs an experiment name or label", argv[0],
-		      strcmp(argv[0], "report") ? "NAME" : "--levels");
+		error("levels: NAME is missing (an experiment name or label)");
+		opt_usage(stderr, &levels_cli);
 		return EXIT_USAGE;
 	}
 	p = store_open(la.db, STORE_RDONLY, &s);
