@@ -10,8 +10,8 @@
  */
 #include <errno.h>
 #include <sched.h>
-#include <stddef.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +54,8 @@ static const struct opt exec_rows[] = {
 	  NULL, FIELD(scratch), 0, 0 },
 	{ "calibration", 0, "N",
 	  "the busy loop's loops per microsecond (default: measured when "
-	  "the workload needs it)", set_calibration, FIELD(calibration), 0, 0 },
+	  "the workload needs it)", set_calibration, FIELD(calibration), 0,
+	  0 },
 };
 
 const struct opt_cmd exec_cli = {

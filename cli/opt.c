@@ -167,13 +167,20 @@ void opt_help(FILE *f, const struct opt_cmd *cmd)
 
 /* ---- parsing ---- */
 
-/* getopt_long's tables: rows with a name, then --help; ":" + letters. */
+/*
+ * getopt_long's tables: rows with a name, then --help; "-:" + letters.
+ * '-' hands each operand over in its place (c == 1), so operands may come
+ * anywhere whatever POSIXLY_CORRECT says (the runner passes its
+ * environment to `contend exec WORKLOAD k=v ... --scratch DIR`); ':'
+ * returns ':' for a missing value, not '?'.
+ */
 static struct option *long_table(const struct opt_cmd *cmd, char *shortopts)
 {
 	struct option *lo = xcalloc(cmd->nopts + 2, sizeof(*lo));
 	size_t i, n = 0;
 
-	*shortopts++ = ':'; /* a missing value returns ':', not '?' */
+	*shortopts++ = '-';
+	*shortopts++ = ':';
 	for (i = 0; i < cmd->nopts; i++) {
 		const struct opt *o = &cmd->opts[i];
 
@@ -334,11 +341,35 @@ static int operands(const struct opt_cmd *cmd, int k, int argc, char **argv,
 	return 0;
 }
 
+/*
+ * Moves the operands (operand[i], and all from tail on, after "--") to the
+ * end of argv in their order, the other words before them, as GNU getopt's
+ * permutation would: argv keeps every word.  Returns where they begin.
+ */
+static int operands_last(int argc, char **argv, const bool *operand,
+			 int tail)
+{
+	char **v = xcalloc((size_t)argc + 1, sizeof(*v));
+	int i, n = 0, first;
+
+	for (i = 1; i < tail; i++)
+		if (!operand[i])
+			v[n++] = argv[i];
+	first = 1 + n;
+	for (i = 1; i < argc; i++)
+		if (operand[i] || i >= tail)
+			v[n++] = argv[i];
+	memcpy(argv + 1, v, (size_t)n * sizeof(*v));
+	free(v);
+	return first;
+}
+
 int opt_parse(const struct opt_cmd *cmd, int argc, char **argv, void *args)
 {
-	char *shortopts = xmalloc(2 * cmd->nopts + 3);
+	char *shortopts = xmalloc(2 * cmd->nopts + 4);
 	struct option *lo = long_table(cmd, shortopts);
 	const struct opt *o;
+	bool *operand = xcalloc((size_t)argc + 1, sizeof(*operand));
 	char spelt[80];
 	int c, ret = 0;
 
@@ -350,7 +381,9 @@ int opt_parse(const struct opt_cmd *cmd, int argc, char **argv, void *args)
 	opterr = 0;
 	while (!ret &&
 	       (c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
-		if (c == 'h' && !row_of(cmd, 'h')) {
+		if (c == 1) {
+			operand[optind - 1] = true;
+		} else if (c == 'h' && !row_of(cmd, 'h')) {
 			opt_help(stdout, cmd);
 			ret = OPT_HELP;
 		} else if (c == '?' || c == ':') {
@@ -364,8 +397,10 @@ int opt_parse(const struct opt_cmd *cmd, int argc, char **argv, void *args)
 		}
 	}
 	if (!ret)
-		ret = operands(cmd, optind, argc, argv, args);
+		ret = operands(cmd, operands_last(argc, argv, operand, optind),
+			       argc, argv, args);
 out:
+	free(operand);
 	free(lo);
 	free(shortopts);
 	return ret;

@@ -206,6 +206,27 @@ static void test_rest_words(void **state)
 	assert_int_equal(opt_parse(&cmd, 5, argv, &a), 0);
 	assert_string_equal(a.config, "c.ini");
 	assert_true(a.quiet);
+	/* argv keeps every word, the operands last (as GNU getopt's
+	 * permutation leaves them): report hands it on to levels. */
+	assert_string_equal(argv[1], "-q");
+	assert_string_equal(argv[2], "c.ini");
+	assert_string_equal(argv[4], "b");
+}
+
+/* Options after operands, also when POSIXLY_CORRECT is set (the runner
+ * hands its environment to `contend exec WORKLOAD k=v --scratch DIR`). */
+static void test_posixly_correct(void **state)
+{
+	char *argv[] = { (char *)"try", (char *)"c.ini", (char *)"--quiet",
+			 NULL };
+	struct args a = { 0 };
+
+	(void)state;
+	assert_int_equal(setenv("POSIXLY_CORRECT", "1", 1), 0);
+	assert_int_equal(opt_parse(&cmd, 3, argv, &a), 0);
+	unsetenv("POSIXLY_CORRECT");
+	assert_string_equal(a.config, "c.ini");
+	assert_true(a.quiet);
 }
 
 /* Extra operands: one message and the usage, on stderr. */
@@ -313,6 +334,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_rest_words),
+		cmocka_unit_test(test_posixly_correct),
 		cmocka_unit_test(test_extra_operand),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_help),
