@@ -129,10 +129,10 @@ static int set_format(const char *opt, const char *arg, void *field,
 #define FIELD(f) offsetof(struct cmp_args, f)
 
 static const struct opt cmp_rows[] = {
-	{ NULL, 0, "BASE", "the baseline: [DB:]WHAT[~newest][@KEY=VALUE,...], "
-	  "a database, a file of numbers (comma-joined: one per invocation), "
-	  "a 'contend export' CSV file, or - (standard input)", NULL,
-	  FIELD(base), 0, 0 },
+	{ NULL, 0, "BASE", "the baseline: " SELECTOR_TEXT ", a database, a "
+	  "file of numbers (comma-joined: one per invocation), a 'contend "
+	  "export' CSV file, or - (standard input)", NULL, FIELD(base), 0,
+	  0 },
 	{ NULL, 0, "CAND", "the candidates, each compared with BASE; named "
 	  "as BASE", NULL, FIELD(candw), 0, OPT_MANY },
 	DB_ROW(FIELD(db)),

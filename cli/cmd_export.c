@@ -278,7 +278,6 @@ static int set_format(const char *opt, const char *arg, void *field,
 {
 	size_t i;
 
-	(void)opt;
 	(void)value;
 	for (i = 0; i < ARRAY_SIZE(format_names); i++) {
 		if (!strcmp(arg, format_names[i])) {
@@ -286,16 +285,16 @@ static int set_format(const char *opt, const char *arg, void *field,
 			return 0;
 		}
 	}
-	return error("unknown format '%s' (csv, json)", arg);
+	return error("%s: unknown format '%s' (csv, json)", opt, arg);
 }
 
 #define FIELD(f) offsetof(struct export_opts, f)
 
 static const struct opt export_rows[] = {
 	DB_ROW(FIELD(db)),
-	{ NULL, 0, "EXPERIMENT", "a selector, [DB:]WHAT[~newest][@KEY=VALUE,"
-	  "...] (WHAT: an id, uuid, name or label); default: every experiment",
-	  NULL, FIELD(selector), 0, OPT_OPTIONAL },
+	{ NULL, 0, "EXPERIMENT", "a selector, " SELECTOR_TEXT " (WHAT: an "
+	  "id, uuid, name or label); default: every experiment", NULL,
+	  FIELD(selector), 0, OPT_OPTIONAL },
 	{ "format", 0, "csv|json", "csv (default) or json", set_format,
 	  FIELD(format), 0, 0 },
 	{ "threads", 0, NULL, "also one row per thread of each run (metric "

@@ -162,17 +162,18 @@ static int set_format(const char *opt, const char *arg, void *field,
 
 static const struct opt plot_rows[] = {
 	DB_ROW(FIELD(db)),
-	{ NULL, 0, "EXPERIMENT", "a selector, [DB:]WHAT[~newest][@KEY=VALUE,"
-	  "...]; default: the newest experiment; a label's invocations are "
-	  "plotted each into its own directory", NULL, FIELD(selector), 0,
-	  OPT_OPTIONAL },
+	{ NULL, 0, "EXPERIMENT", "a selector, " SELECTOR_TEXT "; default: the "
+	  "newest experiment; a label's invocations are plotted each into its "
+	  "own directory", NULL, FIELD(selector), 0, OPT_OPTIONAL },
 	{ "out", 0, "DIR", "where to write (default: " PLOT_DEFAULT_DIR
 	  "/NAME-ID)", NULL, FIELD(out), 0, 0 },
 	{ "format", 0, "png|svg|both", "the images gnuplot renders (default "
 	  "png)", set_format, FIELD(po), 0, 0 },
 	{ "x", 0, "PARAM", "the parameter of the scaling plots' x axis "
-	  "(default: the numeric one swept most)", NULL, FIELD(po.x_param), 0, 0 },
-	{ "metric", 0, "M", "the metric plotted (default: throughput)", NULL, FIELD(po.metric), 0, 0 },
+	  "(default: the numeric one swept most)", NULL, FIELD(po.x_param), 0,
+	  0 },
+	{ "metric", 0, "M", "the metric plotted (default: throughput)", NULL,
+	  FIELD(po.metric), 0, 0 },
 };
 
 const struct opt_cmd plot_cli = {

@@ -73,10 +73,10 @@ static int set_metrics(const char *opt, const char *arg, void *field,
 
 static const struct opt report_cli_rows[] = {
 	DB_ROW(FIELD(db)),
-	{ NULL, 0, "EXPERIMENT", "a selector, [DB:]WHAT[~newest][@KEY=VALUE,"
-	  "...] (WHAT: an id, uuid, name or label); default: the newest "
-	  "experiment; several experiments get the levels report", NULL,
-	  FIELD(selector), 0, OPT_OPTIONAL },
+	{ NULL, 0, "EXPERIMENT", "a selector, " SELECTOR_TEXT " (WHAT: an "
+	  "id, uuid, name or label); default: the newest experiment; several "
+	  "experiments get the levels report", NULL, FIELD(selector), 0,
+	  OPT_OPTIONAL },
 	{ "format", 0, "text|json|csv", "the output (default text)",
 	  set_format, FIELD(format), 0, 0 },
 	{ "resolve", 0, "PCT", "the change an experiment should resolve, "
@@ -101,8 +101,8 @@ static const struct opt report_cli_rows[] = {
 };
 
 const struct opt_cmd report_cli = {
-	"report", "summaries, intervals, correlations and flags", report_cli_rows,
-	ARRAY_SIZE(report_cli_rows), NULL,
+	"report", "summaries, intervals, correlations and flags",
+	report_cli_rows, ARRAY_SIZE(report_cli_rows), NULL,
 };
 
 /* 0 parsed, else opt_parse's result. */
@@ -268,7 +268,7 @@ int cmd_report(int argc, char **argv)
 	int ret = EXIT_RUNTIME, p;
 
 	p = parse_args(argc, argv, &ra);
-	/* `--levels` is the levels command's analysis of several experiments. */
+	/* `--levels`: the levels command, over several experiments. */
 	if (p == OPT_DIVERTED)
 		return cmd_levels(argc, argv);
 	if (p)

@@ -29,6 +29,9 @@ extern const struct opt_cmd run_cli, exec_cli, list_cli, report_cli,
 	  "${XDG_DATA_HOME:-~/.local/share}/contend/contend.db)", NULL,       \
 	  field, 0, 0 }
 
+/* The selector grammar of the reading commands (db/select.h), for help. */
+#define SELECTOR_TEXT "[DB:]WHAT[~newest][@KEY=VALUE,...]"
+
 /* The path of this executable, so the runner can spawn `contend exec`. */
 extern const char *contend_self;
 

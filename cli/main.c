@@ -66,8 +66,8 @@ static void usage(FILE *f)
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].cli->name,
 			commands[i].cli->summary);
-	fprintf(f, "\n'contend help COMMAND' (or 'contend COMMAND --help') shows "
-		   "a command's options;\nsee contend(1).\n");
+	fprintf(f, "\n'contend help COMMAND' (or 'contend COMMAND --help') "
+		   "shows a command's options;\nsee contend(1).\n");
 }
 
 /* `contend help [COMMAND]`: the same text as `contend COMMAND --help`. */
