@@ -12,11 +12,8 @@
 
 #include "analysis/stats.h"
 #include "db/store.h"
+#include "db/vocab.h"   /* metric_direction, metric_unit, parameter roles */
 
-/* Metric vocabulary (metrics.c): direction and unit, declared once. */
-enum direction { DIR_UNKNOWN = 0, DIR_HIGHER = 1, DIR_LOWER = -1 };
-enum direction metric_direction(const char *name);
-const char *metric_unit(const char *name);   /* "ops/s", "s", "" ... */
 /*
  * What configuration c of d is judged by, as its run stored it
  * (experiment meta primary.SECTION): the metric's name, or NULL for an
@@ -182,15 +179,6 @@ void analysis_handoff_check(const struct pair_side *a,
 			    const struct analysis_opts *o, double confidence,
 			    struct handoff_check *out);
 
-/*
- * flags.c: a load parameter of workload is one declared to change the
- * independent work or parallelism (locks, worklen, think_ns of the lock
- * workloads), which lowers contention by design: pairs of a sweep that
- * differ in it are not judged misleading-throughput (only noted
- * contention-coupled).  Returns the declaration's reason ("sets ..."), or
- * NULL for a parameter judged as any other.
- */
-const char *analysis_load_param(const char *workload, const char *param);
 /*
  * flags.c: adds every flag of the experiment to a->configs[].flags; called
  * by analysis_run once summaries, fairness and primary metrics are set.

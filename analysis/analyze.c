@@ -10,7 +10,6 @@
 
 #include "analysis/analysis.h"
 #include "lib/util.h"
-#include "runner/workload.h"
 
 /* Flags look at one metric per configuration: the first of these present. */
 static const char *const primary_order[] = { "throughput", "ops_per_process" };
@@ -169,10 +168,9 @@ static void count_runs(const struct dataset *d, struct config_analysis *ca)
 /* Fixed work: jobs = N, or a workload that only does its own (chat). */
 static bool fixed_work(const struct ds_config *cf)
 {
-	const struct workload *wl = workload_find(cf->workload);
 	size_t i;
 
-	if (wl && (wl->flags & WL_FIXED_WORK))
+	if (vocab_fixed_work(cf->workload))
 		return true;
 	for (i = 0; i < cf->nparams; i++) {
 		long long jobs;

@@ -3,16 +3,16 @@
  * judgement and sees nothing but two arrays, a direction, a threshold and a
  * confidence, so number files and databases are judged by the same code;
  * compare_sides() only matches configurations, forms each side's sample
- * and attaches the flags.
+ * and attaches the flags.  This file matches and flags; compare_model.c
+ * is the judgement (compare_samples, compare_model, compare_handoffs).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_statistics_double.h>
-
 #include "analysis/compare.h"
+#include "analysis/compare_impl.h"
 #include "lib/util.h"
 
 const char *const verdict_names[] = {
@@ -44,307 +44,6 @@ void compare_opts_default(struct compare_opts *o)
 	o->alpha = ao.alpha;
 	o->handoff_drop = ao.handoff_drop;
 	o->linear = false;
-}
-
-/* ---- two sides ---- */
-
-static double pct_of(double x, double base)
-{
-	double scale = fabs(base);
-
-	return scale > 0 ? 100 * x / scale : NAN;
-}
-
-/* The verdict from the CI of the change, turned so that + is better. */
-static enum verdict decide(double lo_pct, double hi_pct, enum direction dir,
-			   double thr)
-{
-	double lo = dir == DIR_LOWER ? -hi_pct : lo_pct;
-	double hi = dir == DIR_LOWER ? -lo_pct : hi_pct;
-
-	if (isnan(lo) || isnan(hi))
-		return VERDICT_INCONCLUSIVE;
-	if (lo > thr)
-		return VERDICT_FASTER;
-	if (hi < -thr)
-		return VERDICT_SLOWER;
-	if (lo >= -thr && hi <= thr)
-		return VERDICT_NO_CHANGE;
-	return VERDICT_INCONCLUSIVE;
-}
-
-static size_t groups_total(const struct compare_groups *g)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < g->k; i++)
-		n += g->sizes[i];
-	return n;
-}
-
-static bool all_positive(const struct compare_groups *g)
-{
-	size_t i, n = groups_total(g);
-
-	for (i = 0; i < n; i++)
-		if (!(g->x[i] > 0))
-			return false;
-	return true;
-}
-
-/* The values on the analysed scale (malloc'd). */
-static double *scaled(const struct compare_groups *g, bool log_scale)
-{
-	size_t i, n = groups_total(g);
-	double *y = xcalloc(n ? n : 1, sizeof(*y));
-
-	for (i = 0; i < n; i++)
-		y[i] = log_scale ? log(g->x[i]) : g->x[i];
-	return y;
-}
-
-/* The model on the analysed scale, both sides. */
-static int model_fit(const struct compare_groups *b,
-		     const struct compare_groups *c, bool log_scale,
-		     double confidence, struct nested_diff *m)
-{
-	double *yb = scaled(b, log_scale), *yc = scaled(c, log_scale);
-	int ret = stats_nested_diff(yb, b->sizes, b->k, yc, c->sizes, c->k,
-				    confidence, m);
-
-	free(yb);
-	free(yc);
-	return ret;
-}
-
-/* A level of the analysed scale back in the metric's unit. */
-static double unscale(double v, bool log_scale)
-{
-	return log_scale ? exp(v) : v;
-}
-
-/* A difference on the analysed scale as % of the baseline level. */
-static double change_of(double d, double base_level, bool log_scale)
-{
-	return log_scale ? 100 * expm1(d) : pct_of(d, base_level);
-}
-
-static void side_summary(const struct compare_groups *g, const struct nested *s,
-			 bool log_scale, double confidence,
-			 struct compare_summary *cs)
-{
-	size_t n = groups_total(g);
-	double lo, hi;
-
-	cs->n = n;
-	cs->sd = n >= 2 ? gsl_stats_sd(g->x, 1, n) : NAN;
-	stats_nested_ci(s, confidence, &lo, &hi);
-	cs->mean = unscale(s->mean, log_scale);
-	cs->ci_low = unscale(lo, log_scale);
-	cs->ci_high = unscale(hi, log_scale);
-}
-
-/*
- * The unit sample of the rank test and Hedges' g: the invocation means
- * when the side has several invocations and the other too, else the runs.
- */
-static double *unit_sample(const struct compare_groups *g, bool means,
-			   size_t *n)
-{
-	double *u;
-	size_t i, off = 0;
-
-	if (!means) {
-		*n = groups_total(g);
-		u = xcalloc(*n ? *n : 1, sizeof(*u));
-		memcpy(u, g->x, *n * sizeof(*u));
-		return u;
-	}
-	u = xcalloc(g->k, sizeof(*u));
-	for (i = 0; i < g->k; off += g->sizes[i], i++)
-		u[i] = gsl_stats_mean(g->x + off, 1, g->sizes[i]);
-	*n = g->k;
-	return u;
-}
-
-static void rank_tests(const struct compare_groups *b,
-		       const struct compare_groups *c, struct compare_stats *r)
-{
-	bool means = b->k >= 2 && c->k >= 2;
-	size_t nb, nc;
-	double *ub = unit_sample(b, means, &nb), *uc = unit_sample(c, means, &nc);
-	struct mannwhitney mw;
-
-	if (nb >= 2 && nc >= 2) {
-		if (stats_mannwhitney(ub, nb, uc, nc, &mw) == 0) {
-			r->p_mannwhitney = mw.p;
-			r->mw_exact = mw.exact;
-		}
-		r->hedges_g = stats_hedges_g(ub, nb, uc, nc);
-	}
-	free(ub);
-	free(uc);
-}
-
-/*
- * Planning figures from the two sides' components, averaged: the smallest
- * change detectable now, and the invocations of the current runs per
- * invocation that would resolve the threshold.
- */
-static void power_figures(const struct compare_opts *o, size_t nb, size_t nc,
-			  struct compare_stats *r)
-{
-	const struct nested *a = &r->model.a, *b = &r->model.b;
-	double sb = (a->var_between + b->var_between) / 2;
-	double sw = (a->var_within + b->var_within) / 2;
-	double alpha = 1 - o->confidence, mde, delta;
-	size_t k = (a->k + b->k + 1) / 2;     /* invocations a side, about */
-	size_t n = (size_t)lround((double)(nb + nc) /
-				  (double)(a->k + b->k));
-
-	if (!isfinite(sb) || !isfinite(sw) || !n)
-		return;
-	mde = stats_nested_mde(sb, sw, n, k, alpha, o->power);
-	r->mde_pct = change_of(mde, r->model.a.mean, r->log_scale);
-	if (r->verdict != VERDICT_INCONCLUSIVE)
-		return;
-	delta = r->log_scale ? log1p(o->threshold_pct / 100)
-			     : o->threshold_pct / 100 * fabs(r->model.a.mean);
-	r->needed_invocations = stats_nested_needed_k(sb, sw, n, delta, alpha,
-						      o->power);
-	if (!(sb > 0) && r->needed_invocations) {
-		/* Without s2_b only the runs count: as few boots as do. */
-		size_t runs = r->needed_invocations * n;
-
-		r->needed_invocations = 2;
-		n = (runs + 1) / 2;
-	}
-	r->needed_runs = r->needed_invocations * n;
-}
-
-static int check_opts(const struct compare_opts *o)
-{
-	if (o->dir != DIR_HIGHER && o->dir != DIR_LOWER)
-		return error("compare: the metric's direction is unknown");
-	if (!(o->confidence > 0 && o->confidence < 1))
-		return error("compare: confidence must lie in (0, 1)");
-	if (!(o->threshold_pct >= 0) || !(o->power > 0 && o->power < 1))
-		return error("compare: threshold must be >= 0, power in (0, 1)");
-	return 0;
-}
-
-int compare_model(const struct compare_groups *base,
-		  const struct compare_groups *cand,
-		  const struct compare_opts *o, struct compare_stats *r)
-{
-	size_t nb = groups_total(base), nc = groups_total(cand);
-	const struct nested_diff *m = &r->model;
-
-	if (!nb || !nc)
-		return error("compare: the %s has no values",
-			     nb ? "candidate" : "baseline");
-	if (check_opts(o) < 0)
-		return -1;
-	memset(r, 0, sizeof(*r));
-	r->diff_ci_low = r->diff_ci_high = NAN;
-	r->p_mannwhitney = r->hedges_g = r->mde_pct = NAN;
-	r->log_scale = !o->linear && all_positive(base) && all_positive(cand);
-	if (model_fit(base, cand, r->log_scale, o->confidence,
-		      &r->model) < 0)
-		return -1;
-	side_summary(base, &m->a, r->log_scale, o->confidence, &r->base);
-	side_summary(cand, &m->b, r->log_scale, o->confidence, &r->cand);
-	r->df = m->df;
-	r->p_welch = m->p;
-	r->change_pct = change_of(m->diff, m->a.mean, r->log_scale);
-	r->change_ci_low_pct = change_of(m->ci_low, m->a.mean, r->log_scale);
-	r->change_ci_high_pct = change_of(m->ci_high, m->a.mean, r->log_scale);
-	r->diff = r->cand.mean - r->base.mean;
-	r->diff_ci_low = r->change_ci_low_pct / 100 * fabs(r->base.mean);
-	r->diff_ci_high = r->change_ci_high_pct / 100 * fabs(r->base.mean);
-	rank_tests(base, cand, r);
-	r->verdict = decide(r->change_ci_low_pct, r->change_ci_high_pct,
-			    o->dir, o->threshold_pct);
-	r->improved = o->dir == DIR_HIGHER ? m->ci_low > 0 : m->ci_high < 0;
-	power_figures(o, nb, nc, r);
-	return 0;
-}
-
-int compare_samples(const double *base, size_t nb, const double *cand,
-		    size_t nc, const struct compare_opts *o,
-		    struct compare_stats *r)
-{
-	struct compare_groups b = { base, &nb, 1 }, c = { cand, &nc, 1 };
-
-	return compare_model(&b, &c, o, r);
-}
-
-/* Invocation i of g: its first value and count. */
-static const double *group_at(const struct compare_groups *g, size_t i,
-			      size_t *n)
-{
-	size_t k, off = 0;
-
-	for (k = 0; k < i; k++)
-		off += g->sizes[k];
-	*n = g->sizes[i];
-	return g->x + off;
-}
-
-/*
- * The fall in every pair of invocations: for each baseline invocation i
- * and candidate invocation j, Welch on their runs finds j's hand-off rate
- * significantly lower (p < alpha) and by >= handoff_drop.  Each pair shares
- * no boot, so its test is valid; requiring all of them is conservative.
- */
-static bool fell_everywhere(const struct compare_groups *b,
-			    const struct compare_groups *c,
-			    const struct compare_opts *o)
-{
-	size_t i, j, nb, nc;
-
-	for (i = 0; i < b->k; i++) {
-		const double *xb = group_at(b, i, &nb);
-
-		for (j = 0; j < c->k; j++) {
-			const double *xc = group_at(c, j, &nc);
-			double mb = gsl_stats_mean(xb, 1, nb);
-			double mc = gsl_stats_mean(xc, 1, nc);
-			struct welch w;
-
-			if (nb < 2 || nc < 2 ||
-			    stats_welch(xb, nb, xc, nc, o->confidence, &w) < 0 ||
-			    !(w.p < o->alpha) ||
-			    !(mc <= (1 - o->handoff_drop) * mb))
-				return false;
-		}
-	}
-	return b->k && c->k;
-}
-
-int compare_handoffs(const struct compare_groups *base,
-		     const struct compare_groups *cand,
-		     const struct compare_opts *o, struct handoff_change *h)
-{
-	bool log_scale = all_positive(base) && all_positive(cand);
-	struct nested_diff m;
-
-	if (groups_total(base) < 2 || groups_total(cand) < 2)
-		return -1;
-	if (model_fit(base, cand, log_scale, o->confidence, &m) < 0 ||
-	    !isfinite(m.ci_low))
-		return -1;
-	h->base_mean = unscale(m.a.mean, log_scale);
-	h->cand_mean = unscale(m.b.mean, log_scale);
-	h->change_pct = change_of(m.diff, m.a.mean, log_scale);
-	h->ci_low_pct = change_of(m.ci_low, m.a.mean, log_scale);
-	h->ci_high_pct = change_of(m.ci_high, m.a.mean, log_scale);
-	/* Constant sides: the fall is known exactly. */
-	h->p = isfinite(m.p) ? m.p : 0;
-	h->everywhere = fell_everywhere(base, cand, o);
-	h->fell = (h->p < o->alpha &&
-		   h->change_pct <= -100 * o->handoff_drop) || h->everywhere;
-	return 0;
 }
 
 /* ---- the gate ---- */
@@ -962,7 +661,7 @@ int compare_sides(const struct compare_side *base,
 	memset(r, 0, sizeof(*r));
 	r->opts = *o;
 	r->metric = metric;
-	if (check_opts(o) < 0 ||
+	if (compare_check_opts(o) < 0 ||
 	    compare_side_has_metric(base, metric, "baseline") < 0 ||
 	    compare_side_has_metric(cand, metric, "candidate") < 0)
 		return -1;
@@ -1088,3 +787,4 @@ size_t compare_side_configs(const struct compare_side *s,
 	groups_free(g, n);
 	return n;
 }
+

@@ -319,7 +319,8 @@ void analysis_handoff_check(const struct pair_side *a,
  * lock's serialized path -- contended_delay_ns, hold_ns, lockdep, a kernel
  * -- that raises throughput by making the lock change hands less: the
  * benchmark then measures threads streaking alone, not a faster lock.
- * Every parameter is judged unless declared here:
+ * Every parameter is judged unless the data dictionary declares it
+ * (vocab_param_rule, db/vocab.h):
  *
  *   PR_WORKERS  how many workers run.  Going down to fewer always means
  *               fewer hand-offs (a contention collapse relieved), so only
@@ -334,67 +335,9 @@ void analysis_handoff_check(const struct pair_side *a,
  *               with the reason, so the reader sees it was looked at.
  *
  * A declaration names the workloads whose parameter it is (NULL: any), so
- * a parameter of the same name elsewhere stays judged.
- * tests/test_analysis.c checks the table against the workload registry.
+ * a parameter of the same name elsewhere stays judged; tests/test_vocab.c
+ * checks the declarations against the workload registry.
  */
-enum param_role { PR_WORKERS, PR_LOAD };
-
-struct param_rule {
-	const char *param;
-	enum param_role role;
-	const char *const *workloads;   /* NULL-terminated; NULL: any */
-	const char *why;                /* PR_LOAD: completes "PARAM ..." */
-};
-
-/* The workloads built on runner/workloads/locks.h's common rows. */
-static const char *const lock_workloads[] = {
-	"futex-mutex", "pthread-mutex", "spinlock", "rwlock", NULL,
-};
-
-static const struct param_rule param_rules[] = {
-	{ "threads", PR_WORKERS, NULL, NULL },
-	{ "processes", PR_WORKERS, NULL, NULL },
-	{ "users", PR_WORKERS, NULL, NULL },
-	{ "rooms", PR_WORKERS, NULL, NULL },
-	{ "locks", PR_LOAD, lock_workloads,
-	  "sets how many independent lock groups run, each with its own lock "
-	  "and threads" },
-	{ "worklen", PR_LOAD, lock_workloads,
-	  "sets the work each thread does outside the lock (empty loops)" },
-	{ "think_ns", PR_LOAD, lock_workloads,
-	  "sets the work each thread does outside the lock (ns)" },
-};
-
-static bool in_names(const char *const *names, const char *name)
-{
-	for (; *names; names++)
-		if (!strcmp(*names, name))
-			return true;
-	return false;
-}
-
-/* The declaration of param for workload, or NULL: judged as any other. */
-static const struct param_rule *rule_find(const char *workload,
-					  const char *param)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(param_rules); i++) {
-		const struct param_rule *r = &param_rules[i];
-
-		if (!strcmp(r->param, param) &&
-		    (!r->workloads || in_names(r->workloads, workload)))
-			return r;
-	}
-	return NULL;
-}
-
-const char *analysis_load_param(const char *workload, const char *param)
-{
-	const struct param_rule *r = rule_find(workload, param);
-
-	return r && r->role == PR_LOAD ? r->why : NULL;
-}
 
 /*
  * A configuration's measured series, loaded once and shared by every pair
@@ -688,7 +631,7 @@ static void judge_pair(struct analysis *a, struct series_set *cache, size_t i,
 	p.clo = &d->configs[p.lo->c];
 	p.chi = &d->configs[p.hi->c];
 	p.key = d->configs[i].params[k].key;
-	p.rule = rule_find(d->configs[i].workload, p.key);
+	p.rule = vocab_param_rule(d->configs[i].workload, p.key);
 	if (fewer_workers(p.rule, param_value(p.clo, p.key),
 			  param_value(p.chi, p.key)))
 		return;

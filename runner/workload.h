@@ -138,9 +138,7 @@ struct result {
  * runtime or jobs key.
  */
 #define WL_OWN_DURATION 0x4
-/* What it runs is fixed work (chat): summarised like jobs (harmonic mean
- * of the rates), and repetitions = auto watches elapsed_s. */
-#define WL_FIXED_WORK 0x8
+/* Which workloads do fixed work (chat) is data, in db/vocab.h. */
 
 /*
  * A program the runner runs itself: path (found on PATH), argv and envp,

@@ -9,7 +9,7 @@
  * (procs.h) switches between the two, as perf bench sched-messaging does.
  *
  * Fixed work: each user sends `messages` messages; runtime and jobs do
- * not apply (WL_OWN_DURATION, WL_FIXED_WORK).  Every delivery is checked: each receiver must get
+ * not apply (WL_OWN_DURATION; fixed work in db/vocab.c).  Every delivery is checked: each receiver must get
  * exactly `messages` messages from every other user of its room, in order,
  * and none of its own, or the run fails.
  */
@@ -500,7 +500,7 @@ const struct workload chat_workload = {
 		"deliveries as thread lines.",
 	.params = chat_params,
 	.nparams = P_NPARAMS,
-	.flags = WL_OWN_DURATION | WL_FIXED_WORK,
+	.flags = WL_OWN_DURATION,
 	.validate = chat_validate,
 	.run = chat_run,
 };

@@ -1,0 +1,89 @@
+/*
+ * report_impl.h - what the writers of report.h share: report.c (text),
+ * report_table.c (its summary table), report_json.c and report_csv.c.
+ * Private to them.
+ */
+#ifndef CONTEND_REPORT_IMPL_H
+#define CONTEND_REPORT_IMPL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/report.h"
+
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Display columns of UTF-8 s: one per code point (a good approximation
+ * for names; escapes are ASCII). */
+static inline int columns(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* s padded to w columns, on the left when right is set. */
+static inline void pad(FILE *f, const char *s, int w, bool right)
+{
+	int n = columns(s);
+
+	if (right)
+		fprintf(f, "%*s%s", w > n ? w - n : 0, "", s);
+	else
+		fprintf(f, "%s%*s", s, w > n ? w - n : 0, "");
+}
+
+static inline const struct ds_config *cfg(const struct analysis *a, size_t c)
+{
+	return &a->d->configs[c];
+}
+
+static inline const char *mname(const struct analysis *a, int m)
+{
+	return m >= 0 ? a->d->metrics[m] : "";
+}
+
+struct totals {
+	size_t planned, measured, warmup, failed, pending, flags;
+};
+
+static inline void totals(const struct analysis *a, struct totals *t)
+{
+	size_t c;
+
+	memset(t, 0, sizeof(*t));
+	t->planned = a->d->nruns;
+	for (c = 0; c < a->nconfigs; c++) {
+		t->measured += a->configs[c].measured;
+		t->warmup += a->configs[c].warmup;
+		t->failed += a->configs[c].failed;
+		t->pending += a->configs[c].pending;
+		t->flags += a->configs[c].nflags;
+	}
+}
+
+/*
+ * report.c: text word-wrapped at 78 columns, the first line after lead;
+ * both with their control characters escaped (names come from configs
+ * and databases).
+ */
+void report_wrap(FILE *f, const char *lead, int indent, const char *text);
+/* report.c: s escaped for the terminal, malloc'd ("" for NULL). */
+char *report_esc(const char *s);
+/*
+ * report.c: the i-th flag name in the order flags are summarized in (the
+ * most consequential first); NULL past the last.
+ */
+const char *report_flag_name(size_t i);
+
+/*
+ * report_table.c: the answer first: one row per configuration, its
+ * primary metric with the interval, noise, contention, hand-offs and
+ * flags, and the legend of its marks.
+ */
+void report_text_summary(FILE *f, const struct analysis *a);
+
+#endif

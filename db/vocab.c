@@ -1,0 +1,145 @@
+/*
+ * vocab.c - the data dictionary's tables (db/vocab.h): metric directions
+ * and units, parameter roles, fixed-work workloads.
+ */
+#include <string.h>
+
+#include "db/vocab.h"
+#include "lib/util.h"
+
+static const struct {
+	const char *name;
+	enum direction dir;
+	const char *unit;
+} metrics[] = {
+	{ "throughput", DIR_HIGHER, "ops/s" },
+	{ "ops", DIR_HIGHER, "ops" },
+	{ "ops_per_process", DIR_HIGHER, "ops/s" },
+	{ "messages", DIR_HIGHER, "messages" },
+	{ "elapsed_s", DIR_LOWER, "s" },
+	{ "user_s", DIR_LOWER, "s" },
+	{ "sys_s", DIR_LOWER, "s" },
+	{ "wall_s", DIR_LOWER, "s" },
+	{ "latency", DIR_LOWER, "s" },
+	{ "contended", DIR_LOWER, "acquisitions" },
+	{ "contention_rate", DIR_LOWER, "fraction" },
+	{ "handoffs", DIR_UNKNOWN, "acquisitions" },
+	{ "handoff_rate", DIR_UNKNOWN, "hand-offs/s" },
+	{ "futex_waits", DIR_LOWER, "calls" },
+	{ "futex_wakes", DIR_LOWER, "calls" },
+	{ "vcsw", DIR_LOWER, "switches" },
+	{ "ivcsw", DIR_LOWER, "switches" },
+	{ "maxrss_kb", DIR_LOWER, "KiB" },
+	{ "spins", DIR_LOWER, "spin iterations" },
+	{ "writes", DIR_UNKNOWN, "write operations" },
+	{ "start_latency_s", DIR_LOWER, "s" },
+	/* the kernel's contended locks (runner/klock.h) */
+	{ "klock_contended", DIR_LOWER, "contentions" },
+	{ "klock_contended_per_op", DIR_LOWER, "contentions/op" },
+	{ "klock_spin", DIR_LOWER, "contentions" },
+	{ "klock_mutex", DIR_LOWER, "contentions" },
+	{ "klock_rwsem_read", DIR_LOWER, "contentions" },
+	{ "klock_rwsem_write", DIR_LOWER, "contentions" },
+	{ "klock_rwlock_read", DIR_LOWER, "contentions" },
+	{ "klock_rwlock_write", DIR_LOWER, "contentions" },
+	{ "klock_rt", DIR_LOWER, "contentions" },
+	{ "klock_rate", DIR_LOWER, "contentions/s" },
+	/* Calibration and identity, not performance: no direction. */
+	{ "loops_per_us", DIR_UNKNOWN, "loops/us" },
+	{ "fs_magic", DIR_UNKNOWN, "" },
+	{ "processes", DIR_UNKNOWN, "processes" },
+};
+
+/* The workloads built on runner/workloads/locks.h's common rows. */
+static const char *const lock_workloads[] = {
+	"futex-mutex", "pthread-mutex", "spinlock", "rwlock", NULL,
+};
+
+static const struct param_rule param_rules[] = {
+	{ "threads", PR_WORKERS, NULL, NULL },
+	{ "processes", PR_WORKERS, NULL, NULL },
+	{ "users", PR_WORKERS, NULL, NULL },
+	{ "rooms", PR_WORKERS, NULL, NULL },
+	{ "locks", PR_LOAD, lock_workloads,
+	  "sets how many independent lock groups run, each with its own lock "
+	  "and threads" },
+	{ "worklen", PR_LOAD, lock_workloads,
+	  "sets the work each thread does outside the lock (empty loops)" },
+	{ "think_ns", PR_LOAD, lock_workloads,
+	  "sets the work each thread does outside the lock (ns)" },
+};
+
+/* Fixed work by their own parameters (chat: messages per user). */
+static const char *const fixed_work[] = { "chat", NULL };
+
+static int lookup(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(metrics); i++)
+		if (!strcmp(metrics[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+enum direction metric_direction(const char *name)
+{
+	int i = lookup(name);
+	size_t len = strlen(name);
+
+	if (i >= 0)
+		return metrics[i].dir;
+	/* Conventions for metrics a command workload names itself. */
+	if (len > 2 && !strcmp(name + len - 2, "_s"))
+		return DIR_LOWER;
+	if (strstr(name, "latency") || strstr(name, "_ns") || strstr(name, "_us"))
+		return DIR_LOWER;
+	return DIR_UNKNOWN;
+}
+
+const char *metric_unit(const char *name)
+{
+	int i = lookup(name);
+
+	return i >= 0 ? metrics[i].unit : "";
+}
+
+bool metric_declared(const char *name)
+{
+	return lookup(name) >= 0;
+}
+
+static bool in_names(const char *const *names, const char *name)
+{
+	for (; *names; names++)
+		if (!strcmp(*names, name))
+			return true;
+	return false;
+}
+
+const struct param_rule *vocab_param_rule(const char *workload,
+					  const char *param)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(param_rules); i++) {
+		const struct param_rule *r = &param_rules[i];
+
+		if (!strcmp(r->param, param) &&
+		    (!r->workloads || in_names(r->workloads, workload)))
+			return r;
+	}
+	return NULL;
+}
+
+const char *vocab_load_param(const char *workload, const char *param)
+{
+	const struct param_rule *r = vocab_param_rule(workload, param);
+
+	return r && r->role == PR_LOAD ? r->why : NULL;
+}
+
+bool vocab_fixed_work(const char *workload)
+{
+	return in_names(fixed_work, workload);
+}
