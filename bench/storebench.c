@@ -21,6 +21,10 @@
  *	JSON array, COMMIT) with prepared statements on the same schema,
  *	pragmas and connection.
  *
+ *   storebench load PATH ROUNDS
+ *	Loads the newest experiment of PATH ROUNDS times with store_load
+ *	(read-only, as a report does) and prints "load_s S", the fastest.
+ *
  * Exit status 0, 1 on a store error, 2 on bad arguments.
  */
 #include <gsl/gsl_randist.h>
@@ -355,6 +359,35 @@ out:
 	return ret;
 }
 
+static int cmd_load(const char *path, size_t rounds)
+{
+	struct store *s = NULL;
+	struct dataset d;
+	int64_t *ids = NULL;
+	double best = 0, t;
+	size_t i;
+	int ret = 1;
+
+	if (store_open(path, STORE_RDONLY, &s) ||
+	    store_experiment_find(s, NULL, &ids) != 1)
+		goto out;
+	for (i = 0; i < rounds; i++) {
+		t = now_monotonic();
+		if (store_load(s, ids[0], &d))
+			goto out;
+		t = now_monotonic() - t;
+		dataset_release(&d);
+		if (i == 0 || t < best)
+			best = t;
+	}
+	printf("load_s %.4f\n", best);
+	ret = 0;
+out:
+	free(ids);
+	store_close(s);
+	return ret;
+}
+
 /* A count in [1, max] from argv, or 0 after printing why not. */
 static size_t count_arg(const char *what, const char *text, long long max)
 {
@@ -369,7 +402,8 @@ static size_t count_arg(const char *what, const char *text, long long max)
 
 static const char usage[] =
 	"usage: storebench gen PATH NCONFIGS NRUNS NMETRICS\n"
-	"       storebench rate store|sql PATH NRUNS NMETRICS NTHREADS\n";
+	"       storebench rate store|sql PATH NRUNS NMETRICS NTHREADS\n"
+	"       storebench load PATH ROUNDS\n";
 
 int main(int argc, char **argv)
 {
@@ -388,6 +422,10 @@ int main(int argc, char **argv)
 		c = count_arg("NTHREADS", argv[6], MAX_THREADS);
 		if (a && b && c)
 			return cmd_rate(!strcmp(argv[2], "sql"), argv[3], a, b, c);
+	} else if (argc == 4 && !strcmp(argv[1], "load")) {
+		a = count_arg("ROUNDS", argv[3], 1000);
+		if (a)
+			return cmd_load(argv[2], a);
 	} else {
 		fputs(usage, stderr);
 	}

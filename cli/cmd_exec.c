@@ -201,7 +201,7 @@ int cmd_exec(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ret = EXIT_USAGE;
-	if (wl->validate && wl->validate(&a, err, sizeof(err))) {
+	if (wl->validate && wl->validate(&a, NULL, err, sizeof(err))) {
 		error("exec %s: %s", wl->name, err);
 		goto out;
 	}

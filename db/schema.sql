@@ -1,9 +1,9 @@
 -- contend database schema (docs/STORAGE.md describes every column).
--- Every statement is idempotent (IF NOT EXISTS): store.c upgrades an older
--- database by running the whole script again.
+-- Every statement is idempotent (IF NOT EXISTS): store_open.c upgrades an
+-- older database by running the whole script again.
 -- The version lives in PRAGMA user_version and must equal
--- STORE_SCHEMA_VERSION in store.h; store.c refuses a database written by a
--- newer version.  store.c runs this whole script in one transaction when it
+-- STORE_SCHEMA_VERSION in store.h; store_open.c refuses a database written
+-- by a newer version, and runs this whole script in one transaction when it
 -- creates a database.  Every foreign-key child column is the leading column
 -- of an index, so cascades and joins never scan a table.
 PRAGMA user_version = 2;

@@ -58,7 +58,7 @@ int store_make_parent(const char *path);
 int store_open(const char *path, unsigned flags, struct store **out);
 int store_exit_status(int open_ret);
 void store_close(struct store *s);
-struct sqlite3 *store_db(struct store *s); /* for merge/export/bench */
+struct sqlite3 *store_db(struct store *s); /* for tests and bench */
 /*
  * Caps SQLite's page cache of this connection at kib KiB (its default is
  * 2 MiB).  For a writer that only appends, like the runner, whose memory
@@ -239,6 +239,21 @@ int store_load_profile(struct store *s, int64_t experiment,
 void store_profile_free(struct profile_row *p, size_t n);
 /* The schema version of the open file (STORE_SCHEMA_VERSION once written). */
 int store_version(const struct store *s);
+
+/*
+ * Merging (contend merge).  store_attach makes the database in, opened by
+ * store_open(STORE_RDONLY), readable (read-only) on s's own connection;
+ * store_detach undoes it.  Both outside a transaction.
+ * store_copy_experiment copies experiment id of the attached database,
+ * with all its rows, into s: configuration and run ids renumbered above
+ * everything s holds, their order kept.  One transaction, reading one
+ * snapshot of the input.  Returns 1 when copied; 0 when s already holds an
+ * experiment with its uuid (nothing written); -1 after an error (nothing
+ * written).
+ */
+int store_attach(struct store *s, const struct store *in);
+void store_detach(struct store *s);
+int store_copy_experiment(struct store *s, int64_t id);
 
 /* Loads an experiment in a handful of queries (not one per run). */
 int store_load(struct store *s, int64_t experiment, struct dataset *d);

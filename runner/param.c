@@ -723,14 +723,34 @@ out:
 	return ret;
 }
 
+/* The index in kv of key's item, n when there is none. */
+static size_t kv_index(size_t n, char *const *kv, const char *key)
+{
+	size_t i, len = strlen(key);
+
+	for (i = 0; i < n; i++)
+		if (!strncmp(kv[i], key, len) && kv[i][len] == '=')
+			return i;
+	return n;
+}
+
 int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 		 struct wl_args *a, char *err, size_t errlen)
+{
+	size_t at;
+
+	return args_from_kv_at(wl, n, kv, a, &at, err, errlen);
+}
+
+int args_from_kv_at(const struct workload *wl, size_t n, char *const *kv,
+		    struct wl_args *a, size_t *at, char *err, size_t errlen)
 {
 	bool seen[WL_MAX_PARAMS + 3] = { false };
 	bool *hseen = seen + wl->nparams;
 	size_t i;
 
 	memset(a, 0, sizeof(*a));
+	*at = n;
 	if (wl->nparams > WL_MAX_PARAMS)
 		return error_buf(err, errlen,
 				 "workload %s has more than %d "
@@ -739,9 +759,12 @@ int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 	a->wl = wl;
 	if (args_defaults(a, err, errlen))
 		goto fail;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		*at = i;
 		if (args_set(a, kv[i], seen, err, errlen))
 			goto fail;
+	}
+	*at = n;
 	for (i = 0; i < wl->nparams; i++) {
 		if (!wl->params[i].def && !seen[i] &&
 		    !param_is_family(&wl->params[i])) {
@@ -754,17 +777,19 @@ int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 	}
 	if ((wl->flags & WL_OWN_DURATION) &&
 	    (hseen[HARNESS_RUNTIME] || hseen[HARNESS_JOBS])) {
+		const char *key = hseen[HARNESS_RUNTIME] ? "runtime" : "jobs";
+
 		error_buf(err, errlen, "%s: workload %s runs for as long as "
 			  "its own parameters say: runtime and jobs do not "
-			  "apply",
-			  hseen[HARNESS_RUNTIME] ? "runtime" : "jobs",
-			  wl->name);
+			  "apply", key, wl->name);
+		*at = kv_index(n, kv, key);
 		goto fail;
 	}
 	if (hseen[HARNESS_RUNTIME] && hseen[HARNESS_JOBS]) {
 		error_buf(err, errlen,
 			  "runtime and jobs are mutually exclusive: "
 			  "give one");
+		*at = kv_index(n, kv, "runtime");
 		goto fail;
 	}
 	if (!hseen[HARNESS_RUNTIME] && !hseen[HARNESS_JOBS] &&

@@ -64,6 +64,10 @@ void param_clip(char *dst, size_t dstlen, const char *src, size_t max);
  */
 int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 		 struct wl_args *a, char *err, size_t errlen);
+/* As args_from_kv, and on error *at is the index in kv of the item at
+ * fault, n when none is (a required parameter left out, a bad default). */
+int args_from_kv_at(const struct workload *wl, size_t n, char *const *kv,
+		    struct wl_args *a, size_t *at, char *err, size_t errlen);
 void args_release(struct wl_args *a);
 /*
  * A name a user gives (a family key's NAME, an environment variable):

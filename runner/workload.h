@@ -178,6 +178,28 @@ struct wl_spawn {
 	const char *overflow; /* why the run failed when out_max is passed */
 };
 
+/*
+ * The keys a failed check is about, most to blame first (NULL: unused).
+ * The INI loader points its message at the line of the first of them
+ * the section gave, else at the section's header.
+ */
+#define WL_BLAME_MAX 2
+struct wl_blame {
+	const char *keys[WL_BLAME_MAX];
+};
+
+/* Sets *b (when b is not NULL: a caller that does not ask) and returns
+ * -1, for `return wl_blame(b, "threads", "locks")` after err is set. */
+static inline int wl_blame(struct wl_blame *b, const char *first,
+			   const char *second)
+{
+	if (b) {
+		b->keys[0] = first;
+		b->keys[1] = second;
+	}
+	return -1;
+}
+
 struct workload {
 	const char *name;
 	const char *summary;                 /* one line */
@@ -190,9 +212,11 @@ struct workload {
 	/*
 	 * Cross-parameter checks at config load time (e.g. a regex compiles,
 	 * a directory exists).  Optional.  Returns 0, or -1 with a message
-	 * in err naming the offending key.
+	 * in err naming the offending key, and the keys it is about in
+	 * *blame (set with wl_blame; blame may be NULL).
 	 */
-	int (*validate)(const struct wl_args *a, char *err, size_t errlen);
+	int (*validate)(const struct wl_args *a, struct wl_blame *blame,
+			char *err, size_t errlen);
 	/*
 	 * Its PT_STRING parameters in which {NAME} stands for the user
 	 * parameter param.NAME (docs/INI.md); NULL-terminated, may be NULL.

@@ -82,7 +82,7 @@ static int check(const char *rooms, const char *users, char *err, size_t len)
 	targs_init(&a, &chat_workload, 0);
 	targs_set(&a, "rooms", rooms);
 	targs_set(&a, "users", users);
-	ret = chat_workload.validate(&a, err, len);
+	ret = chat_workload.validate(&a, NULL, err, len);
 	targs_release(&a);
 	return ret;
 }

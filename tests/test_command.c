@@ -127,7 +127,7 @@ static int validate(const char *const *kv, char *err, size_t len)
 	if (args(&a, kv, err, len))
 		return -1;
 	err[0] = '\0';
-	ret = command_workload.validate(&a, err, len);
+	ret = command_workload.validate(&a, NULL, err, len);
 	args_release(&a);
 	return ret;
 }

@@ -275,7 +275,7 @@ static int validate_dir(const char *dir, char *err, size_t errlen)
 
 	targs_init(&a, &creat_workload, 1);
 	targs_set(&a, "dir", dir);
-	ret = creat_workload.validate(&a, err, errlen);
+	ret = creat_workload.validate(&a, NULL, err, errlen);
 	targs_release(&a);
 	return ret;
 }

@@ -162,7 +162,7 @@ static int run_variant(const struct variant *v, const char *threads,
 	kv[n++] = locks;
 	args_build(wl, kv, n, jobs, &a);
 	a.loops_per_us = RUN_LPUS;
-	assert_int_equal(wl->validate(&a, err, sizeof(err)), 0);
+	assert_int_equal(wl->validate(&a, NULL, err, sizeof(err)), 0);
 	result_init(r);
 	ret = wl->run(&a, r);
 	args_release(&a);
@@ -533,7 +533,8 @@ static void test_validate_thread_limit(void **state)
 
 			args_build(wl, kv, 2, 0, &a);
 			err[0] = 0;
-			assert_int_equal(wl->validate(&a, err, sizeof(err)),
+			assert_int_equal(wl->validate(&a, NULL, err,
+						      sizeof(err)),
 					 cases[k].ret);
 			if (cases[k].ret)
 				assert_non_null(strstr(err, "exceeds 4096"));

@@ -110,10 +110,13 @@ static int chat_check(size_t rooms, size_t users, char *err, size_t errlen)
 	return 0;
 }
 
-static int chat_validate(const struct wl_args *a, char *err, size_t errlen)
+static int chat_validate(const struct wl_args *a, struct wl_blame *blame,
+			 char *err, size_t errlen)
 {
-	return chat_check((size_t)a->v[P_ROOMS].i, (size_t)a->v[P_USERS].i,
-			  err, errlen);
+	if (chat_check((size_t)a->v[P_ROOMS].i, (size_t)a->v[P_USERS].i, err,
+		       errlen))
+		return wl_blame(blame, "rooms", "users");
+	return 0;
 }
 
 static uint64_t now_ns(void)

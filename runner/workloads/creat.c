@@ -63,18 +63,19 @@ struct creat_ctx {
 enum { AUX_ERRNO, AUX_END_NS, AUX_STAGE };
 enum { STAGE_OPEN = 1, STAGE_UNLINK };
 
-static int creat_validate(const struct wl_args *a, char *err, size_t errlen)
+static int creat_validate(const struct wl_args *a, struct wl_blame *blame,
+			  char *err, size_t errlen)
 {
 	const char *dir = scratch_parent(a->v[P_DIR].s);
 	struct stat st;
 
 	if (stat(dir, &st)) {
 		snprintf(err, errlen, "dir: %s: %s", dir, strerror(errno));
-		return -1;
+		return wl_blame(blame, "dir", NULL);
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "dir: %s is not a directory", dir);
-		return -1;
+		return wl_blame(blame, "dir", NULL);
 	}
 	return 0;
 }

@@ -35,7 +35,8 @@ uint64_t locks_ns_to_loops(struct lock_cfg *c, const struct wl_args *a,
 	return harness_ns_to_loops((double)ns, c->loops_per_us);
 }
 
-int locks_validate(const struct wl_args *a, char *err, size_t errlen)
+int locks_validate(const struct wl_args *a, struct wl_blame *blame,
+		   char *err, size_t errlen)
 {
 	long long threads = a->v[LP_THREADS].i, locks = a->v[LP_LOCKS].i;
 
@@ -43,7 +44,7 @@ int locks_validate(const struct wl_args *a, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "threads x locks = %lld x %lld = %lld exceeds %d threads",
 			 threads, locks, threads * locks, LOCKS_MAX_THREADS);
-		return -1;
+		return wl_blame(blame, "threads", "locks");
 	}
 	return 0;
 }

@@ -97,7 +97,8 @@ uint64_t locks_ns_to_loops(struct lock_cfg *c, const struct wl_args *a,
 			   long long ns);
 
 /* The validate callback of all four: threads x locks <= 4096. */
-int locks_validate(const struct wl_args *a, char *err, size_t errlen);
+int locks_validate(const struct wl_args *a, struct wl_blame *blame,
+		   char *err, size_t errlen);
 
 /*
  * What a group's lock protects: the counter every operation increments and

@@ -38,12 +38,12 @@ static const struct param_def paramtest_params[] = {
 			"workers (capped by the loader, not by this table)" },
 };
 
-static int paramtest_validate(const struct wl_args *a, char *err,
-			      size_t errlen)
+static int paramtest_validate(const struct wl_args *a,
+			      struct wl_blame *blame, char *err, size_t errlen)
 {
 	if (a->v[P_MODE].e == 2 && !a->v[P_FLAG].b) {
 		snprintf(err, errlen, "mode = gamma needs flag = yes");
-		return -1;
+		return wl_blame(blame, "mode", "flag");
 	}
 	return 0;
 }

@@ -27,7 +27,7 @@ int command_split(const char *s, char ***argv, size_t *n, char *err,
 		  size_t errlen);
 void command_argv_free(char **argv);
 /*
- * command.c: what a run does with the command's output, without the
+ * command_extract.c: what a run does with the command's output, without the
  * command: applies a's regexes (metric, contention, metric1..8) to
  * out[0..len-1], which must be NUL-terminated and is modified in place
  * (NUL bytes become blanks).  0 with each metric added to r, or -1 with

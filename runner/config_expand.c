@@ -1,0 +1,408 @@
+/*
+ * config_expand.c - a [workload] section's axes into configurations: their
+ * Cartesian product, each configuration built and checked by its workload,
+ * {NAME} replaced by the values of the section's param.NAME.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner/config_private.h"
+#include "runner/param.h"
+#include "lib/util.h"
+
+/* Configurations and runs within CONFIG_MAX_RUNS, without overflow. */
+static int wsec_count(struct wsec *w, size_t *count)
+{
+	const struct run_settings *s = &w->set;
+	uint64_t n = 1, per, runs;
+	size_t i;
+
+	for (i = 0; i < w->ax.n; i++) {
+		if (w->ax.order[i]->n > CONFIG_MAX_RUNS / n) {
+			report(w->L, w->sec->line, "[workload %s] expands to "
+						   "more than %d configurations",
+			       w->sec->label, CONFIG_MAX_RUNS);
+			return -1;
+		}
+		n *= w->ax.order[i]->n;
+	}
+	per = (uint64_t)(s->repetitions ? s->repetitions : s->max_repetitions) +
+	      (uint64_t)s->warmup;
+	runs = n * per; /* both at most CONFIG_MAX_RUNS: no overflow */
+	if (runs > CONFIG_MAX_RUNS - w->L->runs) {
+		report(w->L, w->sec->line, "[workload %s] brings the "
+					   "experiment to %" PRIu64 " runs "
+					   "(configurations x (repetitions + "
+					   "warmup)); the limit is %d",
+		       w->sec->label, w->L->runs + runs, CONFIG_MAX_RUNS);
+		return -1;
+	}
+	w->L->runs += runs;
+	*count = (size_t)n;
+	return 0;
+}
+
+static bool needs_quotes(const char *v)
+{
+	return !*v || strpbrk(v, " \t\"'\\") != NULL;
+}
+
+/* kv joined by ' '; values with blanks or quotes double-quoted. */
+static char *canon_of(char **kv, size_t n)
+{
+	size_t i, len = 1;
+	char *s, *o;
+
+	for (i = 0; i < n; i++)
+		len += 2 * strlen(kv[i]) + 4;
+	s = o = xmalloc(len);
+	for (i = 0; i < n; i++) {
+		const char *eq = strchr(kv[i], '='), *v = eq + 1;
+
+		if (i)
+			*o++ = ' ';
+		memcpy(o, kv[i], (size_t)(v - kv[i]));
+		o += v - kv[i];
+		if (!needs_quotes(v)) {
+			o = stpcpy(o, v);
+			continue;
+		}
+		*o++ = '"';
+		for (; *v; v++) {
+			if (*v == '"' || *v == '\\')
+				*o++ = '\\';
+			*o++ = *v;
+		}
+		*o++ = '"';
+	}
+	*o = '\0';
+	return s;
+}
+
+/* A run past its timeout is killed: it must at least outlast runtime. */
+static double entry_timeout(struct wsec *w, const struct wl_args *a)
+{
+	if (!(w->set.timeout_s > 0)) /* not set: a default from the run */
+		return a->runtime_s > 0 ? 30 + 2 * a->runtime_s : 300;
+	if (a->runtime_s >= w->set.timeout_s) {
+		static const char *const blame[] = { "timeout", "runtime" };
+		char msg[128];
+
+		/*
+		 * Blamed on the section's timeout or runtime key; with
+		 * neither, both came from [experiment], which reported it.
+		 */
+		snprintf(msg, sizeof(msg), "timeout %gs is not longer than "
+					   "runtime %gs", w->set.timeout_s,
+			 a->runtime_s);
+		if (key_find(w->sec, "timeout") || key_find(w->sec, "runtime"))
+			entry_error(w, blame, ARRAY_SIZE(blame), msg);
+		return -1;
+	}
+	return w->set.timeout_s;
+}
+
+/* At s, a '{' in text: the length of NAME when s is "{NAME}", else 0. */
+static size_t brace_name(const char *text, const char *s)
+{
+	size_t n = 0;
+
+	if (s > text && s[-1] == '$') /* the shell's ${NAME} */
+		return 0;
+	while (isalnum((unsigned char)s[1 + n]) || s[1 + n] == '_')
+		n++;
+	if (s[1 + n] != '}' || !param_name_ok(s + 1, n))
+		return 0;
+	return n;
+}
+
+/* The value of NAME (n bytes) in user, or NULL. */
+static const char *user_value(const char *name, size_t n, char *const *user,
+			      size_t nuser)
+{
+	size_t i;
+
+	for (i = 0; i < nuser; i++)
+		if (!strncmp(user[i] + 6, name, n) && user[i][6 + n] == '=')
+			return user[i] + 6 + n + 1;
+	return NULL;
+}
+
+char *config_substitute(const char *text, char *const *user, size_t nuser,
+			char *err, size_t errlen)
+{
+	size_t len = 0, cap = strlen(text) + 1;
+	char *out = xmalloc(cap);
+	const char *s;
+
+	for (s = text; *s; s++) {
+		size_t n = *s == '{' ? brace_name(text, s) : 0;
+		const char *v = n ? user_value(s + 1, n, user, nuser) : NULL;
+		size_t add = v ? strlen(v) : 1;
+
+		if (n && !v) {
+			error_buf(err, errlen, "unknown parameter {%.*s}: declare "
+					       "it in the section, e.g. param.%.*s "
+					       "= 1, 2",
+				  (int)n, s + 1, (int)n, s + 1);
+			free(out);
+			return NULL;
+		}
+		if (len + add + 1 > cap) {
+			cap = 2 * (len + add + 1);
+			out = xrealloc(out, cap);
+		}
+		memcpy(out + len, v ? v : s, add);
+		len += add;
+		if (v)
+			s += n + 1;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/* Is key a workload parameter that takes {NAME}, or prepare/cleanup? */
+static bool is_template(const struct wsec *w, const char *key)
+{
+	const char *const *t;
+
+	if (!strcmp(key, "prepare") || !strcmp(key, "cleanup"))
+		return true;
+	for (t = w->wl->templates; t && *t; t++)
+		if (!strcmp(*t, key))
+			return true;
+	return false;
+}
+
+/* The user parameters of a configuration: the last nuser of kv. */
+static char *const *entry_user(const struct wsec *w, char *const *kv)
+{
+	return kv + w->ax.n - w->ax.nuser;
+}
+
+/* k's {NAME} name the section's param.NAME (user: "NAME=" each);
+ * where is "" for a key of the section, else where k comes from. */
+static void check_template(struct wsec *w, const struct kv_line *k,
+			   char *const *user, const char *where)
+{
+	char err[512], *t;
+
+	t = config_substitute(k->value, user, w->ax.nuser, err, sizeof(err));
+	if (!t)
+		report(w->L, k->line, "%s: %s%s%s%s", k->key, err, where,
+		       *where ? w->sec->label : "", *where ? "])" : "");
+	free(t);
+}
+
+/* Every {NAME} of the section, and of the prepare and cleanup it takes
+ * from [experiment], names a param.NAME of it. */
+static void check_templates(struct wsec *w)
+{
+	const char *inherited = " (taken from [experiment] by [workload ";
+	char **user = xcalloc(w->ax.nuser + 1, sizeof(*user));
+	size_t i;
+
+	for (i = 0; i < w->ax.nuser; i++)
+		user[i] = xasprintf("%s=", w->ax.user[i].key);
+	for (i = 0; i < w->sec->nkeys; i++)
+		if (is_template(w, w->sec->keys[i].key))
+			check_template(w, &w->sec->keys[i], user, "");
+	if (w->hooks.prepare && w->hooks.prepare == w->L->hooks.prepare)
+		check_template(w, w->hooks.prepare, user, inherited);
+	if (w->hooks.cleanup && w->hooks.cleanup == w->L->hooks.cleanup)
+		check_template(w, w->hooks.cleanup, user, inherited);
+	for (i = 0; i < w->ax.nuser; i++)
+		free(user[i]);
+	free(user);
+}
+
+/* {NAME} in the values of template keys of kv replaced: by construction
+ * (check_templates) every name is known. */
+static void substitute_kv(const struct wsec *w, char **kv, size_t nargs)
+{
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < nargs; i++) {
+		const char *eq = strchr(kv[i], '=');
+		char *key = xstrndup(kv[i], (size_t)(eq - kv[i])), *v;
+
+		if (is_template(w, key) &&
+		    (v = config_substitute(eq + 1, entry_user(w, kv),
+					   w->ax.nuser, err, sizeof(err)))) {
+			free(kv[i]);
+			kv[i] = xasprintf("%s=%s", key, v);
+			free(v);
+		}
+		free(key);
+	}
+}
+
+/* prepare or cleanup of a configuration, {NAME} replaced; NULL: none. */
+static char *entry_hook(const struct wsec *w, const struct kv_line *k,
+			char *const *kv)
+{
+	char err[256];
+
+	if (!k || !*k->value)
+		return NULL;
+	return config_substitute(k->value, entry_user(w, kv), w->ax.nuser, err,
+				 sizeof(err));
+}
+
+/* The section's primary, else the workload's own, else throughput. */
+static char *entry_primary(const struct wsec *w, const struct wl_args *a)
+{
+	const char **keys, *p = NULL;
+	char *ret;
+	size_t i;
+
+	if (w->primary)
+		return xstrdup(w->primary->value);
+	if (w->wl->primary) {
+		keys = xcalloc(w->sec->nkeys + 1, sizeof(*keys));
+		for (i = 0; i < w->sec->nkeys; i++)
+			keys[i] = w->sec->keys[i].key;
+		p = w->wl->primary(a, keys, w->sec->nkeys);
+		ret = xstrdup(p ? p : "throughput");
+		free(keys);
+		return ret;
+	}
+	return xstrdup("throughput");
+}
+
+/* direction (of the primary) and direction.NAME as "METRIC=higher". */
+static void entry_directions(const struct wsec *w, struct config_entry *e)
+{
+	size_t i;
+
+	e->directions = xcalloc(w->ndirs + 1, sizeof(*e->directions));
+	if (w->direction)
+		e->directions[e->ndirections++] =
+			xasprintf("%s=%s", e->primary, w->direction->value);
+	for (i = 0; i < w->ndirs; i++)
+		e->directions[e->ndirections++] =
+			xasprintf("%s=%s", w->dirs[i]->key + 10,
+				  w->dirs[i]->value);
+}
+
+static void entry_add(struct experiment_config *c, struct wsec *w,
+		      char **kv, char *canon, const struct wl_args *a,
+		      double timeout)
+{
+	const size_t nargs = w->ax.n - w->ax.nuser;
+	struct config_entry *e;
+
+	/* capacity doubles: full whenever the count is a power of two */
+	if (!(c->nentries & (c->nentries - 1)))
+		c->entries = xrealloc(c->entries, (c->nentries ? 2 * c->nentries
+							       : 1) *
+							  sizeof(*e));
+	e = &c->entries[c->nentries++];
+	*e = (struct config_entry){
+		.wl = w->wl,
+		.section = xstrdup(w->sec->label),
+		.line = w->sec->line,
+		.nkv = nargs,
+		.kv = kv,
+		.canon = canon,
+		.set = w->set,
+		.nuser = w->ax.nuser,
+		.user = xcalloc(w->ax.nuser + 1, sizeof(char *)),
+		.prepare = entry_hook(w, w->hooks.prepare, kv),
+		.cleanup = entry_hook(w, w->hooks.cleanup, kv),
+		.prepare_timeout_s = w->hooks.timeout_s,
+		.primary = entry_primary(w, a),
+	};
+	memcpy(e->user, kv + nargs, w->ax.nuser * sizeof(char *));
+	entry_directions(w, e);
+	e->set.runtime_s = a->runtime_s;
+	e->set.jobs = a->jobs;
+	e->set.timeout_s = timeout;
+}
+
+/* Builds, checks and keeps one configuration: one value of each axis. */
+static void wsec_entry(struct wsec *w, const size_t *pick)
+{
+	char **kv = xcalloc(w->ax.n, sizeof(*kv)), err[512] = "", *canon;
+	const size_t nargs = w->ax.n - w->ax.nuser;
+	struct wl_blame blame = { { NULL } };
+	struct wl_args a;
+	double timeout;
+	size_t i, at;
+
+	for (i = 0; i < w->ax.n; i++)
+		kv[i] = xasprintf("%s=%s", w->ax.order[i]->key,
+				  w->ax.order[i]->vals[pick[i]]);
+	/*
+	 * The identity keeps {NAME} as written: the user parameters say
+	 * what it stood for, and a compare across one of them (x@n=1 vs
+	 * x@n=2) then matches argv too.
+	 */
+	canon = canon_of(kv, w->ax.n);
+	substitute_kv(w, kv, nargs);
+	if (args_from_kv_at(w->wl, nargs, kv, &a, &at, err, sizeof(err))) {
+		blame.keys[0] = at < nargs ? w->ax.order[at]->key : NULL;
+		entry_error(w, blame.keys, WL_BLAME_MAX, err);
+		goto fail;
+	}
+	if (w->wl->validate &&
+	    w->wl->validate(&a, &blame, err, sizeof(err))) {
+		entry_error(w, blame.keys, WL_BLAME_MAX, err);
+		goto fail_args;
+	}
+	timeout = entry_timeout(w, &a);
+	if (timeout < 0)
+		goto fail_args;
+	entry_add(w->L->c, w, kv, canon, &a, timeout);
+	args_release(&a);
+	return;
+fail_args:
+	args_release(&a);
+fail:
+	free(canon);
+	for (i = 0; i < w->ax.n; i++)
+		free(kv[i]);
+	free(kv);
+}
+
+/* The Cartesian product, the last axis varying fastest. */
+static void wsec_expand(struct wsec *w, size_t count)
+{
+	size_t *pick = xcalloc(w->ax.n, sizeof(*pick)), n, i;
+
+	for (n = 0; n < count && w->L->nerrors < ERRORS_KEPT; n++) {
+		wsec_entry(w, pick);
+		for (i = w->ax.n; i-- > 0;) {
+			if (++pick[i] < w->ax.order[i]->n)
+				break;
+			pick[i] = 0;
+		}
+	}
+	free(pick);
+}
+
+void workload_load(struct loader *L, const struct section *s)
+{
+	struct wsec w = { .L = L, .sec = s, .set = L->c->defaults,
+			  .hooks = L->hooks };
+	size_t before = L->nerrors, i, count;
+
+	w.wl = workload_of(L, s);
+	if (!w.wl)
+		return;
+	for (i = 0; i < s->nkeys; i++)
+		wsec_key(&w, &s->keys[i]);
+	check_templates(&w);
+	check_runtime_jobs(L, s);
+	/* inherited bounds were checked (and reported) in [experiment] */
+	if (key_find(s, "min_repetitions") || key_find(s, "max_repetitions"))
+		check_repetitions(L, s, &w.set);
+	if (L->nerrors == before && !wsec_fill(&w) && !wsec_count(&w, &count))
+		wsec_expand(&w, count);
+	wsec_release(&w);
+}
+
