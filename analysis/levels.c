@@ -11,6 +11,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/levels.h"
+#include "db/select.h"
 #include "lib/util.h"
 
 const char *const levels_advice_names[] = {
@@ -244,19 +245,14 @@ static void rows_free(struct experiment_row *rows, int n)
 	free(rows);
 }
 
-int levels_load(struct store *s, const char *selector, struct levels *l)
+static int levels_load_what(struct store *s, const char *selector,
+			    struct levels *l)
 {
 	int64_t *found = NULL, *all = NULL;
 	struct experiment_row *rows = NULL;
 	bool *sel = NULL;
 	int nfound, nall = 0, i, ret = -1;
 
-	memset(l, 0, sizeof(*l));
-	levels_opts_default(&l->opts);
-	if (!selector || !*selector) {
-		error("levels: no experiment name or label given");
-		return -2;
-	}
 	nfound = store_experiment_find(s, selector, &found);
 	if (nfound <= 0) {
 		if (nfound == 0) {
@@ -286,6 +282,96 @@ out:
 	free(sel);
 	free(found);
 	free(all);
+	return ret;
+}
+
+/*
+ * Keeps the configurations the filters keep (db/select.h), and the
+ * invocations and levels with one left: 0, or -2 after error() when
+ * none is.
+ */
+static int levels_filter(struct levels *l, const struct selector *pick,
+			 const char *what)
+{
+	size_t i, j, kept = 0;
+
+	for (i = 0; i < l->nlevels; i++) {
+		struct level *lv = &l->levels[i];
+		size_t n = 0;
+
+		for (j = 0; j < lv->ninv; j++) {
+			if (select_filter_dataset(pick, &lv->inv[j]))
+				lv->inv[n++] = lv->inv[j];
+			else
+				dataset_release(&lv->inv[j]);
+		}
+		lv->ninv = n;
+		if (n) {
+			lv->name = lv->inv[0].exp.name;
+			lv->label = lv->inv[0].exp.label;
+			l->levels[kept++] = *lv;
+		} else {
+			free(lv->inv);
+		}
+	}
+	l->nlevels = kept;
+	l->filter = xstrdup("");
+	for (i = 0; i < pick->nfilters; i++) {
+		char *t = xasprintf("%s%s%s=%s", l->filter, i ? "," : "",
+				    pick->filters[i].key,
+				    pick->filters[i].value);
+
+		free(l->filter);
+		l->filter = t;
+	}
+	if (kept)
+		return 0;
+	error("no configuration of the experiments that '%s' selects has "
+	      "%s=%s%s",
+	      what, pick->filters[0].key, pick->filters[0].value,
+	      pick->nfilters > 1 ? " and the other filters" : "");
+	return -2;
+}
+
+int levels_load_selected(struct store *s, const char *what,
+			 const struct selector *pick, struct levels *l)
+{
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	levels_opts_default(&l->opts);
+	if (!what || !*what) {
+		error("levels: no experiment name or label given");
+		return -2;
+	}
+	ret = levels_load_what(s, what, l);
+	if (!ret && pick && pick->nfilters)
+		ret = levels_filter(l, pick, what);
+	if (ret)
+		levels_release(l);
+	return ret;
+}
+
+int levels_load(struct store *s, const char *selector, struct levels *l)
+{
+	struct selector pick = { 0 };
+	char err[256], *what;
+	int ret;
+
+	if (!selector || !*selector)
+		return levels_load_selected(s, selector, NULL, l);
+	if (select_parse(selector, &pick, err, sizeof(err))) {
+		memset(l, 0, sizeof(*l));
+		error("%s", err);
+		return -2;
+	}
+	/* the selector without its filters: [DB:]WHAT[~newest] as given */
+	what = pick.nfilters ? xasprintf("%s%s", pick.head,
+					 pick.newest ? "~newest" : "")
+			     : xstrdup(selector);
+	ret = levels_load_selected(s, what, &pick, l);
+	free(what);
+	select_release(&pick);
 	return ret;
 }
 
@@ -461,5 +547,6 @@ void levels_release(struct levels *l)
 		free(lv->inv);
 	}
 	free(l->levels);
+	free(l->filter);
 	memset(l, 0, sizeof(*l));
 }

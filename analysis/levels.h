@@ -101,16 +101,25 @@ struct levels {
 	struct levels_opts opts; /* as analysed: confidence resolved */
 	size_t nlevels;
 	struct level *levels;   /* by name, then label */
+	char *filter;           /* the selector's "KEY=VALUE,...", or NULL */
 };
 
 /*
  * Selects experiments: those named by selector (an experiment name, a label,
  * an id or a uuid, as store_experiment_find resolves it) and every other
  * experiment sharing a name and label with one of them; groups them into
- * levels by (name, label) and loads each.  -1 on a database error; -2
- * (after error()) when nothing matches.
+ * levels by (name, label) and loads each.  A selector ending in
+ * @KEY=VALUE[,KEY=VALUE...] (db/select.h) keeps only the configurations
+ * with those parameters, and the invocations that have one.  -1 on a
+ * database error; -2 (after error()) when nothing matches or the filter
+ * is malformed.
  */
 int levels_load(struct store *s, const char *selector, struct levels *l);
+/* The same for a parsed selector: what (its WHAT, as levels_load takes
+ * it) and the filters of pick (NULL: none). */
+struct selector;
+int levels_load_selected(struct store *s, const char *what,
+			 const struct selector *pick, struct levels *l);
 /* Matches configurations and computes each; -2 when the metric is unknown. */
 int levels_analyze(struct levels *l, const struct levels_opts *o);
 /*

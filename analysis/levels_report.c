@@ -208,6 +208,9 @@ static void text_method(FILE *f, const struct levels *l)
 		   "Metric %s%s%s%s, measured ok runs; confidence %g%%.\n",
 		o->metric, *unit ? " (" : "", unit, *unit ? ")" : "",
 		100 * o->confidence);
+	if (l->filter)
+		fprintf(f, "Configurations with %s only (the selector's "
+			   "filter).\n", l->filter);
 	if (o->run_cost > 0)
 		m = xasprintf("%sc_i = %g s per boot, c_r = %g s per run.",
 			      method_text, o->boot_cost, o->run_cost);
@@ -369,6 +372,8 @@ int levels_write_json(FILE *f, const struct levels *l)
 	json_num(&w, "alpha", o->alpha);
 	json_num(&w, "boot_cost_s", o->boot_cost);
 	json_num(&w, "run_cost_s", o->run_cost > 0 ? o->run_cost : NAN);
+	if (l->filter)
+		json_str(&w, "filter", l->filter);
 	json_methods(&w);
 	json_open(&w, "levels", '[');
 	for (size_t i = 0; i < l->nlevels; i++)

@@ -1,6 +1,7 @@
 /*
  * cmd_plot.c - `contend plot`: analyse an experiment and write its plots
- * (data, gnuplot scripts, PNG/SVG) under plots/out/<name>-<id>/.
+ * (data, gnuplot scripts, PNG/SVG) under plots/out/<name>-<id>/; several
+ * (a label's invocations) as one figure under plots/out/<name>-<label>/.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/levels.h"
 #include "db/select.h"
 #include "plots/plot.h"
 #include "cli/commands.h"
@@ -85,11 +87,10 @@ static void list_files(const struct plot_set *set, const struct plot_opts *po)
 
 /*
  * The plots of one experiment, of the configurations sel keeps, into
- * out (NULL: plots/out/NAME-ID; with several experiments OUT/NAME-ID).
- * 0, or the exit status.
+ * out (NULL: plots/out/NAME-ID).  0, or the exit status.
  */
 static int plot_one(struct store *s, int64_t id, const struct selector *sel,
-		    const struct plot_opts *opts, const char *out, bool several)
+		    const struct plot_opts *opts, const char *out)
 {
 	struct plot_opts po = *opts;
 	struct dataset d = { 0 };
@@ -116,8 +117,8 @@ static int plot_one(struct store *s, int64_t id, const struct selector *sel,
 	if (analysis_run(&d, &ao, &a))
 		goto out;
 	name = safe_name(d.exp.name);
-	if (!out || several)
-		dir = xasprintf("%s/%s-%lld", out ? out : PLOT_DEFAULT_DIR, name,
+	if (!out)
+		dir = xasprintf("%s/%s-%lld", PLOT_DEFAULT_DIR, name,
 				(long long)d.exp.id);
 	free(name);
 	po.out_dir = dir ? dir : out;
@@ -136,6 +137,82 @@ out:
 	analysis_release(&a);
 	dataset_release(&d);
 	free(dir);
+	return ret;
+}
+
+/* The metric of a level's figure: --metric, else the first invocation's
+ * declared primary, else throughput. */
+static const char *level_metric(const struct levels *l, const char *asked)
+{
+	const struct dataset *d = &l->levels[0].inv[0];
+	const char *p = d->nconfigs ? analysis_declared_primary(d, 0) : NULL;
+
+	return asked ? asked : p ? p : "throughput";
+}
+
+/* out (one level) or OUT/NAME-LABEL; plots/out/NAME-LABEL without out. */
+static char *level_dir(const struct level *lv, const char *out, bool several)
+{
+	char *name = safe_name(lv->name), *label, *dir;
+
+	if (out && !several) {
+		free(name);
+		return xstrdup(out);
+	}
+	label = safe_name(*lv->label ? lv->label : "invocations");
+	dir = xasprintf("%s/%s-%s", out ? out : PLOT_DEFAULT_DIR, name, label);
+	free(name);
+	free(label);
+	return dir;
+}
+
+/*
+ * Several experiments (a label's, one per boot): the invocations of each
+ * level they make in one figure (plot_level), of the configurations sel
+ * keeps.  0, or the exit status.
+ */
+static int plot_invocations(struct store *s, const struct selector *sel,
+			    const struct plot_opts *opts, const char *out)
+{
+	struct plot_opts po = *opts;
+	struct levels_opts lo;
+	struct levels l;
+	int ret = levels_load_selected(s, sel->what, sel, &l);
+
+	if (ret)
+		return ret == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+	if (po.x_param) {
+		error("plot: --x: the figure of several invocations has the "
+		      "configurations on its x axis; plot one of them "
+		      "(%s~newest, or an id) for a sweep against %s",
+		      sel->what, po.x_param);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	levels_opts_default(&lo);
+	lo.metric = level_metric(&l, po.metric);
+	ret = levels_analyze(&l, &lo);
+	if (ret) {
+		ret = ret == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	for (size_t i = 0; i < l.nlevels && !ret; i++) {
+		const struct level *lv = &l.levels[i];
+		char *dir = level_dir(lv, out, l.nlevels > 1);
+		struct plot_set set = { 0 };
+
+		po.out_dir = dir;
+		ret = plot_level(&l, i, &po, &set) ? EXIT_RUNTIME : 0;
+		list_files(&set, &po);
+		if (!ret)
+			printf("%zu invocations of %s / %s plotted in %s/\n",
+			       lv->ninv, lv->name,
+			       *lv->label ? lv->label : "(no label)", dir);
+		plot_set_release(&set);
+		free(dir);
+	}
+out:
+	levels_release(&l);
 	return ret;
 }
 
@@ -163,8 +240,8 @@ static int set_format(const char *opt, const char *arg, void *field,
 static const struct opt plot_rows[] = {
 	DB_ROW(FIELD(db)),
 	{ NULL, 0, "EXPERIMENT", "a selector, " SELECTOR_TEXT "; default: the "
-	  "newest experiment; a label's invocations are plotted each into its "
-	  "own directory", NULL, FIELD(selector), 0, OPT_OPTIONAL },
+	  "newest experiment; several (a label's invocations) are plotted "
+	  "together, one figure per level", NULL, FIELD(selector), 0, OPT_OPTIONAL },
 	{ "out", 0, "DIR", "where to write (default: " PLOT_DEFAULT_DIR
 	  "/NAME-ID)", NULL, FIELD(out), 0, 0 },
 	{ "format", 0, "png|svg|both", "the images gnuplot renders (default "
@@ -191,7 +268,7 @@ int cmd_plot(int argc, char **argv)
 	struct store *s = NULL;
 	int64_t *ids = NULL;
 	char err[512];
-	size_t n = 0, i;
+	size_t n = 0;
 	int ret = opt_parse(&plot_cli, argc, argv, &pa);
 
 	if (ret)
@@ -201,9 +278,11 @@ int cmd_plot(int argc, char **argv)
 			  sizeof(err));
 	if (ret && *err)
 		error("plot: %s", err);
-	/* several experiments (a label's invocations): each its own plots */
-	for (i = 0; !ret && i < n; i++)
-		ret = plot_one(s, ids[i], &sel, &pa.po, pa.out, n > 1);
+	/* several experiments: a label's invocations, plotted together */
+	if (!ret && n > 1)
+		ret = plot_invocations(s, &sel, &pa.po, pa.out);
+	else if (!ret)
+		ret = plot_one(s, ids[0], &sel, &pa.po, pa.out);
 	free(ids);
 	if (s)
 		store_close(s);

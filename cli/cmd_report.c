@@ -117,33 +117,44 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 	return opt_parse(&report_cli, argc, argv, ra);
 }
 
+/* WHAT@KEY=VALUE,... of sel within its database. */
+static char *levels_selector(const struct selector *sel)
+{
+	char *text = xstrdup(sel->what), *t;
+	size_t i;
+
+	for (i = 0; i < sel->nfilters; i++) {
+		t = xasprintf("%s%c%s=%s", text, i ? ',' : '@',
+			      sel->filters[i].key, sel->filters[i].value);
+		free(text);
+		text = t;
+	}
+	return text;
+}
+
 /*
  * Several experiments (a label or a name with more than one): the
- * levels report, which groups them as invocations.  argv again with the
- * selector as --levels WHAT and its database as --db.
+ * levels report, which groups them as invocations, of the configurations
+ * the filters keep.  argv again with the selector as --levels
+ * WHAT[@KEY=VALUE,...] and its database as --db.
  */
 static int report_invocations(int argc, char **argv, const char *selector,
 			      const struct selector *sel)
 {
 	char **av = xcalloc((size_t)argc + 6, sizeof(*av));
+	char *what = levels_selector(sel);
 	int i, n = 0, ret;
 
-	if (sel->nfilters) {
-		free(av);
-		error("report: '%s' names several experiments, and KEY=VALUE "
-		      "filters apply to one: write %s~newest@... or compare "
-		      "them (contend compare)", selector, sel->head);
-		return EXIT_USAGE;
-	}
 	av[n++] = argv[0];
 	av[n++] = (char *)"--levels";
-	av[n++] = sel->what;
+	av[n++] = what;
 	av[n++] = (char *)"--db";
 	av[n++] = sel->db;
 	for (i = 1; i < argc; i++)
 		if (argv[i] != selector)
 			av[n++] = argv[i];
 	ret = cmd_levels(n, av);
+	free(what);
 	free(av);
 	return ret;
 }

@@ -15,6 +15,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/compare.h"
+#include "analysis/levels.h"
 
 struct plot_opts {
 	const char *out_dir;    /* created when missing */
@@ -70,6 +71,24 @@ void gp_quote(FILE *f, const char *s);
 int plot_render(const char *dir, const char *script, const char *fmt);
 /* True when a gnuplot executable is on PATH. */
 bool plot_have_gnuplot(void);
+/*
+ * render.c: every plot of set not skipped rendered into o->out_dir as
+ * o->png / o->svg, each entry's rendered set; -1 after error() when
+ * gnuplot is missing (saying how to install it) or failed on one.
+ */
+int plot_render_set(const struct plot_opts *o, struct plot_set *set);
+/* mkdir -p: 0, or -1 after error(). */
+int plot_mkdir_p(const char *path);
+
+/*
+ * levels_plot.c: invocations.dat, invocations.gp and the images of level
+ * l->levels[which], analysed (levels_analyze), in o->out_dir: a panel per
+ * section; per configuration each invocation's mean, the level's mean
+ * with its two-level interval and the interval of the runs pooled.
+ * Returns as plot_experiment.
+ */
+int plot_level(const struct levels *l, size_t which,
+	       const struct plot_opts *o, struct plot_set *out);
 
 /*
  * compare_plot.c: compare.dat, compare.gp and the images of an A/B result

@@ -25,10 +25,13 @@ for label in L L other; do
 	"$CONTEND" run "$tmp/s.ini" --db "$db" --label $label --quiet > /dev/null 2>&1 ||
 		die "run $label failed"
 done
-# rows of one experiment: 4 configurations x 2 runs x its metrics
-per=$("$CONTEND" export --db "$db" 3 | tail -n +2 | wc -l)
-[ "$per" -gt 0 ] || die "export of one experiment is empty"
-rows() { "$CONTEND" export --db "$db" "$@" | tail -n +2 | wc -l; }
+# the runs exported (experiment, seq): one experiment's are 4
+# configurations x 2 runs.  Runs, not rows: a run may lack a metric
+# another has (the row counts differed now and then).
+runs() { tail -n +2 | cut -d, -f1,9 | sort -u | wc -l; }
+per=$("$CONTEND" export --db "$db" 3 | runs)
+expect "runs of one experiment" 8 "$per"
+rows() { "$CONTEND" export --db "$db" "$@" | runs; }
 expect "a label: all its experiments" $((2 * per)) "$(rows L)"
 expect "LABEL~newest: one" "$per" "$(rows L~newest)"
 expect "LABEL~newest is the newest" 2 "$("$CONTEND" export --db "$db" L~newest |
@@ -51,10 +54,31 @@ grep -q '"threads": "1"' "$tmp/r.json" && fail "the filter kept threads=1"
 
 "$CONTEND" plot --db "$db" 'L~newest@spin=10' --out "$tmp/plots" > "$tmp/p" 2>&1 ||
 	fail "plot with a filter failed: $(cat "$tmp/p")"
+# a label's experiments: one figure of their invocations
 "$CONTEND" plot --db "$db" L --out "$tmp/both" > "$tmp/p" 2>&1 ||
 	fail "plot of a label failed: $(cat "$tmp/p")"
-[ -d "$tmp/both/sel-1" ] && [ -d "$tmp/both/sel-2" ] ||
-	fail "plot of a label did not plot each invocation"
+[ -s "$tmp/both/invocations.gp" ] && [ -s "$tmp/both/invocations.dat" ] ||
+	fail "plot of a label: no invocations figure: $(cat "$tmp/p")"
+[ -d "$tmp/both/sel-1" ] && fail "plot of a label plotted an invocation on its own"
+grep -q '^2 invocations of sel / L plotted in ' "$tmp/p" || fail "plot of a label: $(cat "$tmp/p")"
+if command -v gnuplot > /dev/null 2>&1; then
+	[ -s "$tmp/both/invocations.png" ] || fail "plot of a label: no invocations.png"
+fi
+# invocation 2's mean of threads=1 spin=10, by awk from its export, is
+# the figure's dot (the second block, the first configuration)
+want=$("$CONTEND" export --db "$db" 2 | awk -F, '$14 == "throughput" &&
+	$8 ~ /^threads=1 spin=10 / && $11 == 0 && $12 == "ok" { s += $15; n++ }
+	END { printf "%.6g", s / n }')
+got=$(awk 'BEGIN { b = 0 } /^$/ { if (prev != "") b++; prev = ""; next }
+	/^#/ { next } { prev = $0; if (b == 1 && !done) { printf "%.6g", $2; done = 1 } }' \
+	"$tmp/both/invocations.dat")
+expect "plot of a label: an invocation's mean" "$want" "$got"
+expect "plot of a label: the level's row per configuration" 4 \
+	"$(grep -c '^[1-4] ' "$tmp/both/invocations.dat")"
+"$CONTEND" plot --db "$db" 'L@threads=2' --out "$tmp/both2" > "$tmp/p" 2>&1 ||
+	fail "plot of a label with a filter failed: $(cat "$tmp/p")"
+expect "plot L@threads=2: two configurations" 2 \
+	"$(grep -c '^[1-4] ' "$tmp/both2/invocations.dat")"
 
 bad() {
 	"$CONTEND" "$@" --db "$db" > /dev/null 2> "$tmp/err"
@@ -68,8 +92,22 @@ for cmd in report export plot; do
 	bad $cmd nolabel
 	grep -q "no experiment 'nolabel'" "$tmp/err" || fail "$cmd: $(cat "$tmp/err")"
 done
-bad report 'L@threads=2'
-grep -q "names several experiments" "$tmp/err" || fail "report: $(cat "$tmp/err")"
+# a filter over several experiments: the levels report of what it keeps
+"$CONTEND" report --db "$db" 'L@threads=2' > "$tmp/r" 2>&1 ||
+	fail "report of a label with a filter: $(cat "$tmp/r")"
+expect "report L@threads=2: both invocations of each threads=2 configuration, no threads=1" "4 2 0" \
+	"$(grep -c '^  [12] (id [12]) ' "$tmp/r" | tr -d ' ') $(grep -c '^\[w\] noop threads=2 ' "$tmp/r") $(grep -c '^\[w\] noop threads=1 ' "$tmp/r")"
+grep -q '^Configurations with threads=2 only' "$tmp/r" || fail "report L@threads=2 does not say its filter"
+"$CONTEND" report --db "$db" 'L@threads=2,spin=20' --format json > "$tmp/r.json" 2>&1 ||
+	fail "json report of a label with filters"
+expect "json: the filter and the one configuration left" '"threads=2,spin=20" 1' \
+	"$(sed -n 's/^  "filter": \(.*\),$/\1/p' "$tmp/r.json") $(grep -c '"canon": "threads=2 spin=20 ' "$tmp/r.json")"
+bad plot L --x threads
+grep -q "the figure of several invocations has the configurations on its x axis" "$tmp/err" ||
+	fail "plot L --x: $(cat "$tmp/err")"
+bad report 'L@threads=3'
+grep -q "no configuration of the experiments that 'L' selects has threads=3" "$tmp/err" ||
+	fail "report L@threads=3: $(cat "$tmp/err")"
 
 # compare: sides that differ in one parameter match on the rest
 "$CONTEND" compare --db "$db" 'L~newest@spin=10' 'L~newest@spin=20' > "$tmp/c" 2>&1 ||
@@ -106,6 +144,19 @@ expect "compare across param.n: the primary (top and per comparison), one per pa
 grep -q 'param.n=' "$tmp/c.json" && grep '"config"' "$tmp/c.json" | grep -q 'param.n=' &&
 	fail "the changed parameter is still in the matched identity"
 expect_status 2 compare --db "$db" 'L~newest@spin=10' 'L~newest@nosuch=3'
+# sides with no configuration in common: an error, not "0 compared"
+sed 's/^threads = 1, 2$/threads = 4/' "$tmp/s.ini" > "$tmp/four.ini"
+"$CONTEND" run "$tmp/four.ini" --db "$db" --label four --quiet > /dev/null 2>&1 ||
+	die "run four failed"
+for fmt in text json; do
+	"$CONTEND" compare --db "$db" L~newest four --format $fmt > "$tmp/c" 2> "$tmp/err"
+	expect "nothing compared ($fmt): status" 2 $?
+	grep -q 'nothing compared: no configuration of the baseline matches one of the candidate' "$tmp/err" ||
+		fail "nothing compared ($fmt): $(cat "$tmp/err")"
+done
+# 4 configurations of L, 2 of four
+expect "nothing compared: the result still lists both sides' configurations" 6 \
+	"$(grep -o '"reason": ' "$tmp/c" | wc -l | tr -d ' ')"
 expect_status 2 compare --db "$db" 'L@spin=' 'L'
 
 [ "$fails" -eq 0 ] && echo "$NAME: labels, ~newest, DB:ID and @KEY=VALUE select alike in report, export and plot"

@@ -388,6 +388,34 @@ static void test_unbalanced_matching(void **state)
 	levels_release(&l);
 }
 
+/*
+ * A selector's @KEY=VALUE filters: the looms' only section keeps every
+ * configuration and gives the same figures; another keeps none (-2); a
+ * malformed filter is -2 too.
+ */
+static void test_filters(void **state)
+{
+	struct ctx *c = *state;
+	struct levels_opts o;
+	struct levels l;
+
+	build_looms(c->s);
+	levels_opts_default(&o);
+	assert_int_equal(levels_load(c->s, "montgomery@section=spin", &l), 0);
+	assert_string_equal(l.filter, "section=spin");
+	assert_int_equal(l.nlevels, 2);
+	assert_int_equal(l.levels[0].ninv, 4);
+	assert_int_equal(levels_analyze(&l, &o), 0);
+	check_looms(&l.levels[0].configs[0]);
+	levels_release(&l);
+	assert_int_equal(levels_load(c->s, "looms@section=other", &l), -2);
+	assert_int_equal(l.nlevels, 0);
+	assert_int_equal(levels_load(c->s, "looms@spin=", &l), -2);
+	assert_int_equal(levels_load(c->s, "looms", &l), 0);
+	assert_null(l.filter);
+	levels_release(&l);
+}
+
 /* ---- known components, simulated ---- */
 
 enum { SIM_K = 10, SIM_N = 20 };
@@ -718,6 +746,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_looms_through_store, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_selection, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unbalanced_matching, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_recovers_components, setup,

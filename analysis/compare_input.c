@@ -1,0 +1,484 @@
+/*
+ * compare_input.c - the sides of `contend compare`: which kind each is
+ * (a database selector, an export file, number files), loading it,
+ * matching two sides filtered on a changed parameter, and the metric and
+ * options of their comparison (compare_input.h).
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis/compare_input.h"
+#include "analysis/exportside.h"
+#include "lib/util.h"
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+/*
+ * SQLite files begin with this 16-byte header string.  Only a regular
+ * file is looked into: reading a FIFO would wait for a writer, or take
+ * the first bytes of the numbers sent through it.
+ */
+static bool is_sqlite(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	struct stat st;
+	FILE *f;
+	bool yes;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || !(f = fopen(path, "rb")))
+		return false;
+	yes = fread(head, 1, sizeof(head), f) == sizeof(head) &&
+	      !memcmp(head, magic, sizeof(magic));
+	fclose(f);
+	return yes;
+}
+
+/*
+ * A plain existing file is numbers (or a whole database); otherwise the
+ * shortest prefix before a ':' that names a file is the database; else
+ * the text is a selector in the default database.
+ */
+int compare_input_resolve(struct compare_input *s, const char *default_db)
+{
+	const char *p, *h;
+	char err[512];
+
+	if (is_file(s->text)) {
+		if (is_sqlite(s->text))
+			s->db = xstrdup(s->text);
+		return 0;
+	}
+	if (!strcmp(s->text, "-")) /* numbers on standard input */
+		return 0;
+	/* [DB:]WHAT[~newest][@KEY=VALUE,...] (db/select.h) */
+	if (select_parse(s->text, &s->pick, err, sizeof(err)))
+		return error("%s: %s", s->role, err);
+	h = s->pick.head;
+	if (*h && is_file(h)) {
+		if (!is_sqlite(h))
+			return error("%s: '%s' is not a contend database",
+				     s->text, h);
+		s->db = xstrdup(h);
+		return 0;
+	}
+	for (p = strchr(h, ':'); p; p = strchr(p + 1, ':')) {
+		char *prefix = xstrndup(h, (size_t)(p - h));
+
+		if (is_file(prefix)) {
+			if (!is_sqlite(prefix)) {
+				error("%s: '%s' is not a contend database",
+				      s->text, prefix);
+				free(prefix);
+				return -1;
+			}
+			s->db = prefix;
+			s->sel = p[1] ? xstrdup(p + 1) : NULL;
+			return 0;
+		}
+		free(prefix);
+	}
+	if (!is_file(default_db))
+		return error("'%s' is neither a file nor found in a database: "
+			     "no database at %s (use --db PATH or DB:LABEL)",
+			     s->text, default_db);
+	s->db = xstrdup(default_db);
+	s->sel = *h ? xstrdup(h) : NULL;
+	return 0;
+}
+
+/* Analyses the loaded datasets and makes them the side. */
+static int analyse_sets(struct compare_input *s)
+{
+	struct analysis_opts ao;
+	size_t i;
+
+	s->an = xcalloc(s->nsets ? s->nsets : 1, sizeof(*s->an));
+	analysis_opts_default(&ao);
+	for (i = 0; i < s->nsets; i++)
+		if (analysis_run(&s->sets[i], &ao, &s->an[i]) < 0) {
+			while (i-- > 0)
+				analysis_release(&s->an[i]);
+			free(s->an);
+			s->an = NULL;
+			return EXIT_RUNTIME;
+		}
+	s->side.name = s->text;
+	s->side.nsets = s->nsets;
+	s->side.sets = s->sets;
+	s->side.an = s->an;
+	return 0;
+}
+
+/* Loads every experiment the selector names. */
+static int load_db(struct compare_input *s)
+{
+	int k;
+	size_t i, kept = 0;
+
+	k = store_open(s->db, STORE_RDONLY, &s->st);
+	if (k)
+		return store_exit_status(k);
+	k = store_experiment_find(s->st, s->sel, &s->ids);
+	if (k < 0)
+		return EXIT_RUNTIME;
+	if (k == 0) {
+		error("%s: no experiment, label or id '%s' in %s", s->role,
+		      s->sel ? s->sel : "(newest)", s->db);
+		return EXIT_USAGE;
+	}
+	if (s->pick.newest && k > 1) { /* LABEL~newest */
+		s->ids[0] = s->ids[k - 1];
+		k = 1;
+	}
+	s->sets = xcalloc((size_t)k, sizeof(*s->sets));
+	for (i = 0; i < (size_t)k; i++) {
+		if (select_load(&s->pick, s->st, s->ids[i], &s->sets[i], &kept))
+			return EXIT_RUNTIME;
+		s->nsets++;
+	}
+	if (!kept) {
+		char *what = xasprintf("'%s'", s->text), err[512];
+
+		k = select_none(&s->pick, what, err, sizeof(err));
+		error("%s: %s", s->role, err);
+		free(what);
+		return k;
+	}
+	return 0;
+}
+
+/* Is the file a contend CSV export?  Looks at its first line only. */
+static bool is_export(const char *path)
+{
+	char head[4096];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return false;
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	return n && exportside_is_export(head, n);
+}
+
+bool compare_input_is_export(const char *text)
+{
+	return is_file(text) && !is_sqlite(text) && is_export(text);
+}
+
+/* Every comma-separated part names a file: number files, one each. */
+bool compare_input_is_file_list(const char *text)
+{
+	const char *p = text;
+	bool ok = strchr(text, ',') != NULL;
+
+	while (ok && *p) {
+		size_t len = strcspn(p, ",");
+		char *part = xstrndup(p, len);
+
+		ok = len && is_file(part);
+		free(part);
+		p += len;
+		p += *p == ',';
+	}
+	return ok;
+}
+
+/* The number files of a side: "a.txt" or "a1.txt,a2.txt,...". */
+static int load_numbers(struct compare_input *s, const struct numfile_opts *nf)
+{
+	const char *p = s->text;
+
+	while (*p) {
+		size_t len = strcspn(p, ","), n;
+		char *part = xstrndup(p, len);
+		double *v;
+		int ret = numfile_read(part, nf, &v, &n);
+
+		free(part);
+		if (ret < 0)
+			return EXIT_USAGE;
+		s->values = xrealloc(s->values,
+				     (s->nvalues + n) * sizeof(*s->values));
+		memcpy(s->values + s->nvalues, v, n * sizeof(*v));
+		free(v);
+		s->nvalues += n;
+		s->sizes = xrealloc(s->sizes,
+				    (s->nfiles + 1) * sizeof(*s->sizes));
+		s->sizes[s->nfiles++] = n;
+		p += len;
+		p += *p == ',';
+	}
+	return 0;
+}
+
+int compare_input_load(struct compare_input *s, const char *default_db,
+		       const struct numfile_opts *nf, const char *in,
+		       size_t inlen)
+{
+	int ret;
+
+	if (compare_input_is_file_list(s->text)) {
+		s->kind = INPUT_NUMBERS;
+		return load_numbers(s, nf);
+	}
+	if (compare_input_is_export(s->text)) {
+		s->kind = INPUT_EXPORT;
+		if (exportside_read(s->text, &s->sets, &s->nsets) < 0)
+			return EXIT_USAGE;
+		return analyse_sets(s);
+	}
+	if (compare_input_resolve(s, default_db) < 0)
+		return EXIT_USAGE;
+	if (s->db) {
+		ret = load_db(s);
+		return ret ? ret : analyse_sets(s);
+	}
+	s->kind = INPUT_NUMBERS;
+	if (!strcmp(s->text, "-")) {
+		if (numfile_parse("(standard input)", in, inlen, nf,
+				  &s->values, &s->nvalues) < 0)
+			return EXIT_USAGE;
+		s->sizes = xcalloc(1, sizeof(*s->sizes));
+		s->sizes[s->nfiles++] = s->nvalues;
+		return 0;
+	}
+	return load_numbers(s, nf);
+}
+
+/* Is key a filter of both sides: the parameter the two sides change? */
+static bool changed_key(const char *key, size_t len, const struct selector *b,
+			const struct selector *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < b->nfilters; i++)
+		for (j = 0; j < c->nfilters; j++)
+			if (strlen(b->filters[i].key) == len &&
+			    !strncmp(b->filters[i].key, key, len) &&
+			    !strcmp(b->filters[i].key, c->filters[j].key))
+				return true;
+	return false;
+}
+
+/*
+ * A canonical string without the parameters both sides filter on, so
+ * that lockdep@delay=0 and lockdep@delay=10000 match on the rest.  Its
+ * words are key=value, a value with a blank "quoted" with \ escapes.
+ */
+static char *canon_without(const char *canon, const struct selector *b,
+			   const struct selector *c)
+{
+	char *out = xcalloc(1, strlen(canon) + 1), *o = out;
+	const char *p = canon;
+
+	while (*p) {
+		const char *start = p, *eq = strchr(p, '=');
+		bool quoted;
+
+		if (!eq)
+			eq = p + strlen(p);
+		p = eq;
+		quoted = *p && p[1] == '"';
+		for (p += *p ? 1 + quoted : 0; *p && (quoted ? *p != '"' : *p != ' ');
+		     p++)
+			if (quoted && *p == '\\' && p[1])
+				p++;
+		p += quoted && *p;
+		if (!changed_key(start, (size_t)(eq - start), b, c)) {
+			if (o > out)
+				*o++ = ' ';
+			memcpy(o, start, (size_t)(p - start));
+			o += p - start;
+		}
+		while (*p == ' ')
+			p++;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Both sides' configurations matched without the changed parameters. */
+void compare_inputs_match(struct compare_input *b, struct compare_input *c)
+{
+	struct compare_input *side[] = { b, c };
+	size_t i, j, k;
+
+	if (!b->pick.nfilters || !c->pick.nfilters)
+		return;
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < side[i]->nsets; j++)
+			for (k = 0; k < side[i]->sets[j].nconfigs; k++) {
+				struct ds_config *dc = &side[i]->sets[j].configs[k];
+				char *canon = canon_without(dc->canon, &b->pick,
+							    &c->pick);
+
+				free(dc->canon);
+				dc->canon = canon;
+			}
+}
+
+void compare_input_release(struct compare_input *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nsets; i++) {
+		if (s->an)
+			analysis_release(&s->an[i]);
+		dataset_release(&s->sets[i]);
+	}
+	free(s->an);
+	free(s->sets);
+	free(s->ids);
+	if (s->st)
+		store_close(s->st);
+	compare_numbers_release(&s->num);
+	free(s->values);
+	free(s->sizes);
+	free(s->db);
+	free(s->sel);
+	select_release(&s->pick);
+}
+
+/*
+ * A number file becomes a side that matches the other side's only
+ * configuration (or, against another file, a configuration named "").
+ */
+int compare_input_number_side(struct compare_input *s,
+			      const struct compare_input *other,
+			      const char *metric)
+{
+	const struct ds_config *like = NULL;
+
+	if (other->kind != INPUT_NUMBERS &&
+	    compare_side_configs(&other->side, &like) != 1)
+		return error("%s is a number file, so %s must select exactly "
+			     "one configuration", s->text, other->text);
+	compare_numbers_init(&s->num, s->text, metric, s->values, s->sizes,
+			     s->nfiles, like, &s->side);
+	return 0;
+}
+
+/* A side of number files with a single value in all cannot be judged. */
+int compare_input_one_value(const struct compare_input *s)
+{
+	if (s->kind == INPUT_NUMBERS && s->nvalues < 2)
+		return error("%s: the %s has a single value: a comparison "
+			     "needs at least 2 a side (better 10)", s->text,
+			     s->role);
+	return 0;
+}
+
+
+/* ---- direction and confidence ---- */
+
+/* The primary metric every configuration of s declares, or NULL. */
+static const char *side_primary(const struct compare_input *s)
+{
+	const char *p = NULL, *q;
+	size_t i, j;
+
+	for (i = 0; i < s->nsets; i++)
+		for (j = 0; j < s->sets[i].nconfigs; j++) {
+			q = analysis_declared_primary(&s->sets[i], j);
+			if (!q || (p && strcmp(p, q)))
+				return NULL;
+			p = q;
+		}
+	return p;
+}
+
+int compare_inputs_metric(const char **metric, const struct compare_input *b,
+			  const struct compare_input *c)
+{
+	const char *pb = b->db ? side_primary(b) : NULL;
+	const char *pc = c->db ? side_primary(c) : NULL;
+
+	/* for databases the primary their configurations declare, when all
+	 * agree */
+	if (!*metric && pb && (!c->db || (pc && !strcmp(pb, pc))))
+		*metric = pb;
+	else if (!*metric && !b->db && pc)
+		*metric = pc;
+	if (!*metric)
+		*metric = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS
+				  ? "value" : "throughput";
+	if (b->kind != INPUT_NUMBERS &&
+	    compare_side_has_metric(&b->side, *metric, b->role) < 0)
+		return -1;
+	if (c->kind != INPUT_NUMBERS &&
+	    compare_side_has_metric(&c->side, *metric, c->role) < 0)
+		return -1;
+	return 0;
+}
+
+int compare_inputs_opts(const struct compare_input *b,
+			const struct compare_input *c, const char *metric,
+			enum direction dir, double threshold,
+			double confidence, struct compare_opts *o)
+{
+	bool files = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS;
+	const struct compare_input *db = b->nsets ? b : c;
+
+	compare_opts_default(o);
+	/* the direction the baseline's section declares, else the metric's */
+	o->dir = dir != DIR_UNKNOWN ? dir
+		 : db->nsets && db->sets[0].nconfigs
+			 ? analysis_direction(&db->sets[0], 0, metric)
+			 : metric_direction(metric);
+	/* Two number files ("value", or a name of the user's) default up. */
+	if (o->dir == DIR_UNKNOWN && files)
+		o->dir = DIR_HIGHER;
+	if (o->dir == DIR_UNKNOWN)
+		return error("metric '%s' has no declared direction: pass "
+			     "--higher-is-better or --lower-is-better",
+			     metric);
+	o->threshold_pct = threshold;
+	o->confidence = confidence;
+	if (!(o->confidence > 0)) {
+		double ec = db->nsets ? db->sets[0].exp.confidence : 0;
+
+		o->confidence = ec > 0 && ec < 1 ? ec : 0.95;
+	}
+	return 0;
+}
+
+/*
+ * An experiment on both sides without a filter that tells its
+ * configurations apart (a name that is also another experiment's label,
+ * say) is compared with itself: said, since it is rarely meant.
+ */
+void compare_inputs_overlap(const struct compare_input *b,
+			    const struct compare_input *c)
+{
+	size_t i, k;
+
+	if (b->kind == INPUT_NUMBERS || c->kind == INPUT_NUMBERS ||
+	    b->pick.nfilters || c->pick.nfilters)
+		return;
+	for (i = 0; i < b->nsets; i++)
+		for (k = 0; k < c->nsets; k++) {
+			const struct experiment_row *x = &b->sets[i].exp;
+			const char *u = c->sets[k].exp.uuid;
+
+			if (x->uuid && u && !strcmp(x->uuid, u)) {
+				warning("experiment %lld is on both sides "
+					"('%s' and '%s'): it is compared with "
+					"itself; LABEL~newest or DB:ID picks "
+					"one experiment", (long long)x->id,
+					b->text, c->text);
+				return;
+			}
+		}
+}
+

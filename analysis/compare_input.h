@@ -1,0 +1,101 @@
+/*
+ * compare_input.h - the sides of `contend compare` as the user names
+ * them: a selector in a database (db/select.h), a `contend export` CSV
+ * file, or ministat-style number files (comma-joined for several
+ * invocations, "-" for standard input); resolving and loading each,
+ * matching two sides filtered on a changed parameter, and settling the
+ * metric and options both are compared with.  Output: compare_print.h.
+ *
+ * Call sequence per pair: compare_input_load (each side) ->
+ * compare_inputs_overlap, compare_inputs_match -> compare_inputs_metric,
+ * compare_inputs_opts -> compare_input_one_value, compare_input_number_side
+ * (number sides) -> compare_sides(&b->side, &c->side, ...) ->
+ * compare_input_release.
+ */
+#ifndef CONTEND_COMPARE_INPUT_H
+#define CONTEND_COMPARE_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/analysis.h"
+#include "analysis/compare.h"
+#include "analysis/numfile.h"
+#include "db/select.h"
+
+enum compare_input_kind { INPUT_DB, INPUT_NUMBERS, INPUT_EXPORT };
+
+/* One side as the user named it, and what it loaded. */
+struct compare_input {
+	const char *text;
+	const char *role;               /* "baseline" or "candidate" */
+	enum compare_input_kind kind;
+	char *db;                       /* INPUT_DB only */
+	char *sel;                      /* selector in db; NULL = newest */
+	struct selector pick;           /* the grammar's ~newest, @filters */
+	struct store *st;
+	int64_t *ids;
+	size_t nsets;
+	struct dataset *sets;
+	struct analysis *an;
+	double *values;                 /* number files, back to back */
+	size_t nvalues;
+	size_t nfiles, *sizes;          /* values per file (invocation) */
+	struct compare_numbers num;
+	struct compare_side side;
+};
+
+/* Every comma-separated part of text names a file: number files. */
+bool compare_input_is_file_list(const char *text);
+/* text is a file, not a database, whose first line is an export's. */
+bool compare_input_is_export(const char *text);
+/*
+ * Where s->text points: a database file (s->db, s->sel set), else
+ * numbers (s->db NULL).  0, or -1 after error().
+ */
+int compare_input_resolve(struct compare_input *s, const char *default_db);
+/*
+ * Resolves and loads side s (s->text and s->role set by the caller): a
+ * database side analysed, an export analysed, numbers read (in/inlen:
+ * standard input, for the side "-").  0, or the exit status (2 bad
+ * input, 1 the machine failed) after error().
+ */
+int compare_input_load(struct compare_input *s, const char *default_db,
+		       const struct numfile_opts *nf, const char *in,
+		       size_t inlen);
+void compare_input_release(struct compare_input *s);
+
+/* Warns when one experiment is on both sides without a filter. */
+void compare_inputs_overlap(const struct compare_input *b,
+			    const struct compare_input *c);
+/*
+ * With filters on both sides, the parameters both filter on leave the
+ * configurations' canonical strings, so that lockdep@delay=0 and
+ * lockdep@delay=10000 match on the rest.
+ */
+void compare_inputs_match(struct compare_input *b, struct compare_input *c);
+/*
+ * *metric (NULL: not asked) settled: the primary both sides declare,
+ * else throughput, "value" for two number sides; 0, or -1 after error()
+ * when a side lacks it.
+ */
+int compare_inputs_metric(const char **metric, const struct compare_input *b,
+			  const struct compare_input *c);
+/*
+ * The options of the comparison: dir (DIR_UNKNOWN: the baseline's
+ * declared direction, else the metric's), threshold in %, confidence (0:
+ * the baseline experiment's, else 0.95).  0, or -1 after error().
+ */
+int compare_inputs_opts(const struct compare_input *b,
+			const struct compare_input *c, const char *metric,
+			enum direction dir, double threshold,
+			double confidence, struct compare_opts *o);
+/* A number side of a single value cannot be judged: -1 after error(). */
+int compare_input_one_value(const struct compare_input *s);
+/* A number side shaped like the other side's only configuration. */
+int compare_input_number_side(struct compare_input *s,
+			      const struct compare_input *other,
+			      const char *metric);
+
+#endif

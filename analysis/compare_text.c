@@ -1,0 +1,686 @@
+/*
+ * compare_text.c - compare's result as text, 100 columns, summary first:
+ * the sides, a table of every configuration (levels, change and its
+ * interval, verdict, flags), the verdict counts, the gate, the flags
+ * once each, the host keys that differ between the sides, then each
+ * configuration in detail and the method (compare_print.h).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/compare_print.h"
+#include "analysis/ministat.h"
+#include "lib/numfmt.h"
+#include "lib/wrap.h"
+#include "lib/util.h"
+
+/* ---- host metadata that differs between the sides ---- */
+
+struct meta_diff {
+	size_t n, nwarn;
+	char **lines;           /* "key  baseline V | candidate W" */
+	char **warnings;
+};
+
+static void push(char ***v, size_t *n, char *s)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = s;
+}
+
+/* The distinct values of key over a side's experiments, ", "-joined. */
+static char *side_values(const struct compare_input *s, const char *key)
+{
+	char *out = NULL;
+	size_t i;
+
+	for (i = 0; s->kind != INPUT_NUMBERS && i < s->nsets; i++) {
+		const char *v = experiment_meta(&s->sets[i].exp, key);
+		char *t;
+
+		if (!v || (out && strstr(out, v)))
+			continue;
+		t = xasprintf("%s%s%s", out ? out : "", out ? ", " : "", v);
+		free(out);
+		out = t;
+	}
+	return out;
+}
+
+static bool key_seen(char **keys, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(keys[i], key))
+			return true;
+	return false;
+}
+
+static void meta_keys(const struct compare_input *s, char ***keys, size_t *n)
+{
+	size_t i, k;
+
+	for (i = 0; s->kind != INPUT_NUMBERS && i < s->nsets; i++)
+		for (k = 0; k < s->sets[i].exp.nmeta; k++) {
+			const char *key = s->sets[i].exp.meta[k].key;
+
+			/* loadavg: load_start under its old name */
+			if (!strcmp(key, "loadavg") &&
+			    experiment_meta(&s->sets[i].exp, "load_start"))
+				continue;
+			if (!key_seen(*keys, *n, key))
+				push(keys, n, xstrdup(key));
+		}
+}
+
+/* Largest value of a numeric key over both sides divided by its smallest. */
+static double spread_ratio(const struct compare_input *b,
+			   const struct compare_input *c, const char *key)
+{
+	const struct compare_input *side[2] = { b, c };
+	double lo = INFINITY, hi = -INFINITY, v;
+	size_t i, j;
+
+	for (j = 0; j < 2; j++)
+		for (i = 0; side[j]->kind != INPUT_NUMBERS && i < side[j]->nsets;
+		     i++) {
+			const char *t = experiment_meta(&side[j]->sets[i].exp,
+							key);
+
+			if (t && parse_double(t, &v) == 0 && v > 0) {
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+		}
+	return lo > 0 && isfinite(lo) ? hi / lo : NAN;
+}
+
+/* The first load above 0.5 per CPU on an experiment of the side (at
+ * its start, its end, or loadavg in older databases): one warning. */
+static void load_warning(struct meta_diff *md, const struct compare_input *s)
+{
+	static const char *const load_keys[] = { "load_start", "load_end",
+						 "loadavg" };
+	size_t i, k;
+
+	for (i = 0; s->kind != INPUT_NUMBERS && i < s->nsets; i++) {
+		const struct experiment_row *e = &s->sets[i].exp;
+		const char *nc = experiment_meta(e, "ncpus");
+		double v, ncpu;
+
+		if (!nc || parse_double(nc, &ncpu) < 0 || !(ncpu > 0))
+			continue;
+		for (k = 0; k < ARRAY_SIZE(load_keys); k++) {
+			const char *t = experiment_meta(e, load_keys[k]);
+
+			if (!t || parse_double(t, &v) < 0 || !(v / ncpu > 0.5))
+				continue;
+			push(&md->warnings, &md->nwarn,
+			     xasprintf("warning: %s %s on %g CPUs (experiment "
+				       "%lld of the %s): other work disturbed "
+				       "the runs", load_keys[k], t, ncpu,
+				       (long long)e->id, s->role));
+			return;
+		}
+	}
+}
+
+static bool is_any(const char *key, const char *const *set)
+{
+	for (; *set; set++)
+		if (!strcmp(key, *set))
+			return true;
+	return false;
+}
+
+static void meta_diff_build(struct meta_diff *md, const struct compare_input *b,
+			    const struct compare_input *c)
+{
+	static const char *const cpu_keys[] = { "affinity", "cpuset",
+						"cpus_online", NULL };
+	static const char *const kernel_keys[] = { "kernel_release",
+						   "kernel_version", NULL };
+	char **keys = NULL;
+	size_t nkeys = 0, i;
+	double ratio;
+
+	memset(md, 0, sizeof(*md));
+	meta_keys(b, &keys, &nkeys);
+	meta_keys(c, &keys, &nkeys);
+	for (i = 0; i < nkeys; i++) {
+		char *vb = side_values(b, keys[i]), *vc = side_values(c, keys[i]);
+
+		if (vb && vc && strcmp(vb, vc)) {
+			push(&md->lines, &md->n,
+			     xasprintf("%-24s baseline %.30s | candidate %.30s",
+				       keys[i], vb, vc));
+			if (is_any(keys[i], cpu_keys))
+				push(&md->warnings, &md->nwarn,
+				     xasprintf("warning: %s differs: the sides "
+					       "ran on different CPUs",
+					       keys[i]));
+			if (is_any(keys[i], kernel_keys))
+				push(&md->warnings, &md->nwarn,
+				     xasprintf("note: %s differs (expected "
+					       "when kernels are compared; "
+					       "nothing else should)", keys[i]));
+		}
+		free(vb);
+		free(vc);
+		free(keys[i]);
+	}
+	free(keys);
+	load_warning(md, b);
+	load_warning(md, c);
+	ratio = spread_ratio(b, c, "calibration_loops_per_us");
+	if (ratio > 1.05)
+		push(&md->warnings, &md->nwarn,
+		     xasprintf("warning: calibration_loops_per_us differs by "
+			       "%.1f%% between experiments: the busy loop did "
+			       "different work (pin it with calibration = N)",
+			       100 * (ratio - 1)));
+}
+
+static void meta_diff_print(FILE *f, const struct meta_diff *md)
+{
+	size_t i;
+
+	if (md->n)
+		fprintf(f, "\nHost keys that differ between the sides:\n");
+	for (i = 0; i < md->n; i++)
+		fprintf(f, "  %s\n", md->lines[i]);
+	if (md->nwarn && !md->n)
+		fputc('\n', f);
+	for (i = 0; i < md->nwarn; i++)
+		fprintf(f, "%s\n", md->warnings[i]);
+}
+
+static void meta_diff_release(struct meta_diff *md)
+{
+	size_t i;
+
+	for (i = 0; i < md->n; i++)
+		free(md->lines[i]);
+	for (i = 0; i < md->nwarn; i++)
+		free(md->warnings[i]);
+	free(md->lines);
+	free(md->warnings);
+}
+
+/* ---- numbers (lib/numfmt.h) ---- */
+
+/* Two levels printed so that different values look different. */
+static void fmt_pair(double a, double b, char *ta, char *tb, size_t len)
+{
+	double res = fabs(a - b);
+
+	numfmt_res(ta, len, a, res);
+	numfmt_res(tb, len, b, res);
+}
+
+/* ---- text ---- */
+
+#define WIDTH 100
+
+/* printf into wrap_print at WIDTH. */
+static void print_para(FILE *f, int indent, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void print_para(FILE *f, int indent, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (s)
+		wrap_print(f, s, 0, indent, WIDTH);
+	free(s);
+}
+
+static const char *dir_name(enum direction d)
+{
+	return d == DIR_LOWER ? "lower is better" : "higher is better";
+}
+
+static void print_side_line(FILE *f, const struct compare_input *s)
+{
+	size_t i;
+
+	fprintf(f, "%-10s %s", s->role, s->text);
+	if (s->kind == INPUT_NUMBERS) {
+		fprintf(f, " (number file%s, %zu values)\n",
+			s->nfiles > 1 ? "s, one invocation each" : "",
+			s->nvalues);
+		return;
+	}
+	fprintf(f, " (%s, experiment%s", s->kind == INPUT_EXPORT ? "export"
+							     : s->db,
+		s->nsets > 1 ? "s" : "");
+	for (i = 0; i < s->nsets; i++)
+		fprintf(f, "%s%" PRId64, i ? ", " : " ", s->sets[i].exp.id);
+	fprintf(f, ")\n");
+}
+
+/* Is parameter key the same in every compared configuration of section? */
+static bool param_constant(const struct compare_result *r, const char *section,
+			   const char *key, const char *value)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->n; i++) {
+		const struct ds_config *c = r->cmp[i].config;
+
+		if (!c || strcmp(r->cmp[i].section, section))
+			continue;
+		for (j = 0; j < c->nparams; j++)
+			if (!strcmp(c->params[j].key, key) &&
+			    strcmp(c->params[j].value, value))
+				return false;
+	}
+	return true;
+}
+
+/* "section k=v ..." with the parameters that vary within the section. */
+static char *config_label(const struct compare_result *r,
+			  const struct comparison *cmp, bool numbers)
+{
+	const struct ds_config *c = cmp->config;
+	char *l = xstrdup(*cmp->section ? cmp->section
+			  : *cmp->workload ? cmp->workload : "values");
+	size_t j;
+
+	for (j = 0; !numbers && c && j < c->nparams; j++) {
+		char *t;
+
+		if (param_constant(r, cmp->section, c->params[j].key,
+				   c->params[j].value))
+			continue;
+		t = xasprintf("%s %s=%s", l, c->params[j].key,
+			      c->params[j].value);
+		free(l);
+		l = t;
+	}
+	return l;
+}
+
+static char *change_text(const struct compare_stats *st)
+{
+	char buf[NUMFMT_CI_LEN];
+
+	if (isnan(st->change_ci_low_pct))
+		return xasprintf("%s [no interval]",
+				 numfmt_pct(buf, sizeof(buf), st->change_pct));
+	return xstrdup(numfmt_pct_ci(buf, sizeof(buf), st->change_pct,
+				     st->change_ci_low_pct,
+				     st->change_ci_high_pct));
+}
+
+/* One-letter codes of the table's flags column, and its legend. */
+static const struct {
+	const char *name;
+	char code;
+} flag_codes[] = {
+	{ "misleading-throughput", 'M' }, { "noisy", 'N' }, { "drift", 'D' },
+	{ "unfair", 'U' }, { "single-invocation", 'S' },
+	{ "host-mismatch", 'H' }, { "too-few-runs", 'F' },
+};
+
+/* "M Nbc S": a code per flag, with the sides (b, c) of one-sided ones. */
+static void flag_names(const struct comparison *cmp, char *buf, size_t len)
+{
+	size_t i, k, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(flag_codes) && at + 5 < len; i++) {
+		bool b = false, c = false, both = false;
+
+		for (k = 0; k < cmp->nflags; k++) {
+			const char *side = cmp->flags[k].side;
+
+			if (strcmp(cmp->flags[k].name, flag_codes[i].name))
+				continue;
+			both |= !strcmp(side, "both");
+			b |= !strcmp(side, "baseline");
+			c |= !strcmp(side, "candidate");
+		}
+		if (!b && !c && !both)
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%c%s%s",
+				       at ? " " : "", flag_codes[i].code,
+				       b && !both ? "b" : "",
+				       c && !both ? "c" : "");
+	}
+}
+
+static void print_legend(FILE *f)
+{
+	char *s = xstrdup("flags:"), *t;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(flag_codes); i++) {
+		t = xasprintf("%s %c %s%s", s, flag_codes[i].code,
+			      flag_codes[i].name,
+			      i + 1 < ARRAY_SIZE(flag_codes) ? "," : "");
+		free(s);
+		s = t;
+	}
+	print_para(f, 7, "%s (b/c: on the baseline/candidate only)", s);
+	free(s);
+}
+
+/* The configuration column is as wide as its widest label, up to this;
+ * a longer label is cut with "...". */
+#define LABEL_MAX 40
+
+static void print_table(FILE *f, const struct compare_result *r,
+			bool numbers)
+{
+	char **label = xcalloc(r->n ? r->n : 1, sizeof(*label));
+	char **change = xcalloc(r->n ? r->n : 1, sizeof(*change));
+	int lw = (int)strlen("configuration"), cw = (int)strlen("change [CI]");
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		label[i] = config_label(r, &r->cmp[i], numbers);
+		change[i] = change_text(&r->cmp[i].st);
+		if ((int)strlen(label[i]) > lw)
+			lw = (int)strlen(label[i]);
+		if ((int)strlen(change[i]) > cw)
+			cw = (int)strlen(change[i]);
+	}
+	if (lw > LABEL_MAX)
+		lw = LABEL_MAX;
+	fprintf(f, "\n%-*s %9s %9s  %-*s %-12s %s\n", lw, "configuration",
+		"base", "cand", cw, "change [CI]", "verdict", "flags");
+	for (i = 0; i < r->n; i++) {
+		const struct comparison *cmp = &r->cmp[i];
+		char tb[NUMFMT_LEN], tc[NUMFMT_LEN], flags[48];
+
+		fmt_pair(cmp->st.base.mean, cmp->st.cand.mean, tb, tc,
+			 sizeof(tb));
+		flag_names(cmp, flags, sizeof(flags));
+		if ((int)strlen(label[i]) > lw)
+			fprintf(f, "%.*s...", lw - 3, label[i]);
+		else
+			fprintf(f, "%-*s", lw, label[i]);
+		fprintf(f, " %9s %9s  %-*s %-12s %s\n", tb, tc, cw, change[i],
+			verdict_names[cmp->st.verdict], flags);
+		free(label[i]);
+		free(change[i]);
+	}
+	free(label);
+	free(change);
+	for (i = 0; i < r->n; i++)
+		if (r->cmp[i].nflags) {
+			print_legend(f);
+			break;
+		}
+}
+
+static void print_gate(FILE *f, const struct compare_result *r, bool numbers)
+{
+	size_t i;
+
+	if (r->gate_pct < 0)
+		return;
+	print_para(f, 9, "Gate:    --fail-on-regression %g%%: %s (one-sided "
+		   "tests of a loss beyond %g%%, Holm-corrected over %zu "
+		   "configurations: family-wise false-alarm rate <= %g%%)",
+		r->gate_pct, r->gate_failures ? "FAILED" : "passed",
+		r->gate_pct, r->n, 100 * (1 - r->opts.confidence));
+	for (i = 0; i < r->n; i++) {
+		const struct comparison *cmp = &r->cmp[i];
+		char *label, *change;
+
+		if (!cmp->gate_fail)
+			continue;
+		label = config_label(r, cmp, numbers);
+		change = change_text(&cmp->st);
+		print_para(f, 9, "  fails: %s %s (Holm p = %.2g)", label,
+			   change, cmp->gate_p_holm);
+		free(label);
+		free(change);
+	}
+}
+
+/* The variance a side's interval rests on, in words. */
+static const char *unit_text(const struct nested *s)
+{
+	if (s->n < 2)
+		return "one value: no interval";
+	if (s->borrowed)
+		return "runs + the other side's between-invocation variance";
+	if (s->k < 2)
+		return "runs of one invocation (between-invocation variance "
+		       "unknown)";
+	if (s->pooled)
+		return "runs pooled (no between-invocation variance "
+		       "detected)";
+	return "invocations (two-level model)";
+}
+
+/* A variance component as an sd: % on the log scale, else the unit. */
+static char *sd_text(char *buf, size_t len, double var, bool log_scale)
+{
+	if (!isfinite(var))
+		snprintf(buf, len, "n/a");
+	else if (log_scale)
+		snprintf(buf, len, "%.2g%%", 100 * sqrt(var));
+	else
+		numfmt_sig(buf, len, sqrt(var), 3);
+	return buf;
+}
+#define SD(v, l) sd_text((char[24]){ 0 }, 24, (v), (l))
+
+static void print_detail_side(FILE *f, const char *role,
+			      const struct compare_summary *cs,
+			      const struct nested *s, bool log_scale,
+			      bool between_known)
+{
+	char ci[NUMFMT_CI_LEN];
+
+	fprintf(f, "  %-9s %s", role, numfmt_ci(ci, sizeof(ci), cs->mean,
+						 cs->ci_low, cs->ci_high));
+	if (isnan(cs->ci_low))
+		fprintf(f, " (no interval)");
+	fprintf(f, "  %zu inv x %.3g runs  s_between %s  s_within %s\n",
+		s->k, s->k ? (double)s->n / (double)s->k : 0.0,
+		between_known ? SD(s->var_between, log_scale)
+			      : "unknown",
+		SD(s->var_within, log_scale));
+	fprintf(f, "  %-9s unit: %s\n", "", unit_text(s));
+}
+
+static void print_needed(FILE *f, const struct compare_stats *st,
+			 const struct compare_opts *o)
+{
+	if (st->base.n < 2 || st->cand.n < 2) {
+		print_para(f, 4, "  missing: a side has a single value, so "
+			   "there is no spread and no interval; run at least 2 "
+			   "(better 10) runs a side");
+		return;
+	}
+	if (isfinite(st->mde_pct))
+		fprintf(f, "  detectable now (%.0f%% power): %s", 100 * o->power,
+			numfmt_pct((char[NUMFMT_LEN]){ 0 }, NUMFMT_LEN,
+				   st->mde_pct));
+	if (st->needed_runs)
+		fprintf(f, "; about %zu invocations x %zu runs a side would "
+			   "resolve %g%%", st->needed_invocations,
+			st->needed_runs / st->needed_invocations,
+			o->threshold_pct);
+	fputc('\n', f);
+}
+
+/*
+ * ministat's table of the runs of a configuration, for sides that are not
+ * both number files (theirs is printed first, as ministat does).
+ */
+static void print_detail_runs(FILE *f, const struct comparison *cmp)
+{
+	ministat_header(f, "  runs", 12, 11);
+	ministat_row(f, "  baseline", 12, &cmp->runs_base, 11);
+	ministat_row(f, "  candidate", 12, &cmp->runs_cand, 11);
+}
+
+static void print_detail(FILE *f, const struct comparison *cmp,
+			 const struct compare_result *r, bool numbers)
+{
+	const struct compare_stats *st = &cmp->st;
+	char *change = change_text(st);
+	size_t i;
+
+	if (*cmp->workload)
+		print_para(f, 6, "\n== %s [%s] %s", cmp->workload,
+			   cmp->section, cmp->canon);
+	else
+		fprintf(f, "\n== values\n");
+	print_detail_side(f, "baseline", &st->base, &st->model.a,
+			  st->log_scale, st->model.df_between >= 1);
+	print_detail_side(f, "candidate", &st->cand, &st->model.b,
+			  st->log_scale, st->model.df_between >= 1);
+	if (!numbers)
+		print_detail_runs(f, cmp);
+	fprintf(f, "  change    %s", change);
+	if (isfinite(st->df))
+		fprintf(f, "  df %.3g (Satterthwaite), p = %.3g", st->df,
+			st->p_welch);
+	fprintf(f, "  verdict %s\n", verdict_names[st->verdict]);
+	if (st->verdict == VERDICT_INCONCLUSIVE)
+		print_needed(f, st, &r->opts);
+	for (i = 0; i < cmp->nflags; i++)
+		if (!strcmp(cmp->flags[i].name, "misleading-throughput") ||
+		    !strcmp(cmp->flags[i].name, "too-few-runs"))
+			print_para(f, 4, "  flag %s (%s): %s",
+				   cmp->flags[i].name, cmp->flags[i].side,
+				   cmp->flags[i].message);
+	free(change);
+}
+
+/* How many comparisons carry exactly this flag (name, side, message). */
+static size_t same_flag_count(const struct compare_result *r,
+			      const struct compare_flag *fl, size_t upto,
+			      bool *seen)
+{
+	size_t i, k, n = 0;
+
+	*seen = false;
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < r->cmp[i].nflags; k++) {
+			const struct compare_flag *g = &r->cmp[i].flags[k];
+
+			if (strcmp(g->name, fl->name) || strcmp(g->side, fl->side) ||
+			    strcmp(g->message, fl->message))
+				continue;
+			n++;
+			if (i < upto)
+				*seen = true;
+		}
+	return n;
+}
+
+static bool is_side_flag(const struct compare_result *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nside_flags; i++)
+		if (!strcmp(r->side_flags[i].name, name))
+			return true;
+	return !strcmp(name, "noisy") || !strcmp(name, "drift") ||
+	       !strcmp(name, "unfair");
+}
+
+/* Every flag once: side summaries, then flags shared by comparisons. */
+static void print_flags(FILE *f, const struct compare_result *r)
+{
+	bool head = false, seen;
+	size_t i, k;
+
+	for (i = 0; i < r->nside_flags; i++) {
+		const struct compare_side_flag *sf = &r->side_flags[i];
+
+		if (!head)
+			fprintf(f, "\nFlags:\n");
+		head = true;
+		print_para(f, 4, "  %s (%s): %s", sf->name, sf->side,
+			   sf->message);
+	}
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < r->cmp[i].nflags; k++) {
+			const struct compare_flag *fl = &r->cmp[i].flags[k];
+			size_t n;
+
+			if (is_side_flag(r, fl->name) ||
+			    !strcmp(fl->name, "misleading-throughput") ||
+			    !strcmp(fl->name, "too-few-runs"))
+				continue;
+			n = same_flag_count(r, fl, i, &seen);
+			if (seen)
+				continue;
+			if (!head)
+				fprintf(f, "\nFlags:\n");
+			head = true;
+			print_para(f, 4, "  %s (%s, %zu of %zu configurations): "
+				   "%s", fl->name, fl->side, n, r->n,
+				   fl->message);
+		}
+}
+
+static const char method_text[] =
+	"Method: per configuration, a two-level model (runs nested in "
+	"invocations, invocations in sides): variance components s2_between "
+	"and s2_within common to both sides, from the ANOVA of invocations "
+	"nested in sides (moment estimates, a negative s2_b truncated to 0); "
+	"each side's level by generalised least squares, weights "
+	"1/(s2_b + s2_w/n_i); the interval of the difference on "
+	"Satterthwaite df.  With s2_b = 0 the runs are pooled (Welch); a side "
+	"of one invocation takes s2_b from the other side's invocations.  "
+	"Positive metrics are compared as ratios (log values; levels are "
+	"geometric means).  The verdict compares the interval with the "
+	"threshold.  docs/STATISTICS.md, \"Two-level model\".";
+
+void compare_print_text(FILE *f, const struct compare_result *r,
+			const struct compare_input *b,
+			const struct compare_input *c)
+{
+	struct meta_diff md;
+	bool numbers = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS;
+	const char *unit = metric_unit(r->metric);
+	size_t i;
+
+	fprintf(f, "metric     %s%s%s%s, %s; change in %% of the baseline, "
+		   "%.3g%% CI\n", r->metric, *unit ? " (" : "", unit,
+		*unit ? ")" : "", dir_name(r->opts.dir),
+		100 * r->opts.confidence);
+	print_side_line(f, b);
+	print_side_line(f, c);
+	print_table(f, r, numbers);
+	fprintf(f, "\nVerdict: %zu faster, %zu slower, %zu no-change, "
+		   "%zu inconclusive (%zu compared, %zu not compared; "
+		   "threshold %g%%)\n",
+		r->count[VERDICT_FASTER], r->count[VERDICT_SLOWER],
+		r->count[VERDICT_NO_CHANGE], r->count[VERDICT_INCONCLUSIVE],
+		r->n, r->nunmatched, r->opts.threshold_pct);
+	print_gate(f, r, numbers);
+	print_flags(f, r);
+	meta_diff_build(&md, b, c);
+	meta_diff_print(f, &md);
+	meta_diff_release(&md);
+	for (i = 0; i < r->n; i++)
+		print_detail(f, &r->cmp[i], r, numbers);
+	if (r->nunmatched)
+		fprintf(f, "\nNot compared:\n");
+	for (i = 0; i < r->nunmatched; i++)
+		fprintf(f, "  %s: %s [%s] %s: %s\n", r->unmatched[i].side,
+			r->unmatched[i].workload, r->unmatched[i].section,
+			r->unmatched[i].canon, r->unmatched[i].reason);
+	fputc('\n', f);
+	wrap_print(f, method_text, 0, 0, WIDTH);
+}
+

@@ -1,0 +1,421 @@
+/*
+ * runs.c - the figures drawn from the runs themselves: per section the
+ * contention scatter (a point per run), and for the experiment the run
+ * order, the distribution of each configuration's runs and the threads'
+ * fairness, one panel per section so that workloads of different scales
+ * never share an axis.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/report.h"
+#include "plots/plotter.h"
+#include "lib/util.h"
+
+/* ---- one point per run: contention ---- */
+
+/*
+ * The x of the contention plot: the user-space locks' contended share
+ * where the workload counts it, else (creat, chat, command) the kernel's
+ * contended locks per second, the x the analysis correlates for them
+ * (analysis_klock_rate: a run without klock metrics has none).
+ */
+static const struct contention_x {
+	const char *metric;     /* the section has it: this x */
+	const char *corr;       /* the correlation row's x */
+	double (*get)(const struct dataset *d, size_t r);
+	double scale;
+	const char *what;       /* in "no run has both WHAT and METRIC" */
+	const char *column;     /* the data file's first column */
+	const char *label;
+	bool si;                /* SI prefixes on the x tics */
+} contention_xs[] = {
+	{ "contention_rate", "contention_rate", analysis_contention_rate, 100,
+	  "a contention rate", "contention rate (%)",
+	  "contended acquisitions (% of acquisitions)", false },
+	{ "klock_contended", "klock_rate", analysis_klock_rate, 1,
+	  "a kernel contention rate", "kernel lock contentions/s",
+	  "kernel lock contentions/s", true },
+};
+
+static const struct contention_x *contention_x(const struct plotter *p,
+					       const struct section *s)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(contention_xs); i++)
+		if (pl_section_has(p, s, contention_xs[i].metric))
+			return &contention_xs[i];
+	return NULL;
+}
+
+/* x and y of run r, both finite, for a measured run; else false. */
+static bool contention_point(const struct plotter *p,
+			     const struct contention_x *cx, const char *metric,
+			     size_t r, double *x, double *y)
+{
+	*x = cx->scale * cx->get(p->d, r);
+	*y = pl_run_value(p, r, metric);
+	return analysis_measured(p->d, r) && isfinite(*x) && isfinite(*y);
+}
+
+int plot_contention(struct plotter *p, size_t si)
+{
+	const struct section *s = &p->sections[si];
+	const char *metric = pl_section_metric(p, s);
+	const struct contention_x *cx = contention_x(p, s);
+	char *base = xasprintf("contention-%zu", si + 1);
+	FILE *dat = NULL, *gp = NULL;
+	size_t c, r, i, points = 0;
+	double x, y;
+	int ret = -1;
+
+	if (!metric || !cx) {
+		pl_add_skip(p, base, "section %s: %s", s->name, !metric ?
+			 "no configuration has a measured value" :
+			 "no contention rate and no kernel lock counts");
+		free(base);
+		return 0;
+	}
+	for (c = 0; c < s->n; c++) {
+		const struct ds_config *cfg = &p->d->configs[s->cfg[c]];
+
+		for (r = cfg->run0; r < cfg->run0 + cfg->nruns; r++)
+			points += contention_point(p, cx, metric, r, &x, &y);
+	}
+	if (!points) {
+		pl_add_skip(p, base, "section %s: no run has both %s and %s",
+			 s->name, cx->what, metric);
+		free(base);
+		return 0;
+	}
+	if (pl_files_open(p, base, &dat, &gp) < 0)
+		goto out;
+	fprintf(dat, "# %s metric (one block per configuration)\n",
+		cx->column);
+	for (c = 0; c < s->n; c++) {
+		const struct ds_config *cfg = &p->d->configs[s->cfg[c]];
+
+		for (r = cfg->run0; r < cfg->run0 + cfg->nruns; r++)
+			if (contention_point(p, cx, metric, r, &x, &y))
+				fprintf(dat, "%.17g %.17g\n", x, y);
+		fputs("\n\n", dat);
+	}
+	pl_script_head(p, gp, base, "contention", 600);
+	for (i = 0; i < p->a->ncorr; i++) {
+		const struct corr_row *cr = &p->a->corr[i];
+
+		if (cr->config == -1 && !strcmp(cr->section, s->name) &&
+		    !strcmp(cr->x, cx->corr) && !strcmp(cr->y, metric)) {
+			/* Beside the plot, under the key: never on the title. */
+			fprintf(gp, "set label 1 sprintf(\"Pearson r = %%.3f (p = %%.2g)\\nSpearman rho = %%.3f (p = %%.2g)\\nn = %%d runs\", %.17g, %.17g, %.17g, %.17g, %zu) at screen 0.98, screen 0.35 right\n",
+				cr->pearson.r, cr->pearson.p, cr->spearman.r,
+				cr->spearman.p, cr->pearson.n);
+		}
+	}
+	/* No contention at all is a finding: the axis stays, offsets widen it. */
+	fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n"
+	      "set xrange [0:*]\nset xlabel ", gp);
+	gp_quote(gp, cx->label);
+	fputs("\n" SI_FORMAT, gp);
+	if (cx->si)
+		fputs("set format x '%.1s%c'\n", gp);
+	pl_set_ylabel(gp, metric);
+	fputs("plot \\\n", gp);
+	for (c = 0; c < s->n; c++) {
+		char *label = pl_config_title(p, s, s->cfg[c]);
+
+		fprintf(gp, "  '%s.dat' index %zu using 1:2 with points pt %d ps 1.2 title ",
+			base, c, pl_config_flagged(p, s->cfg[c]) ? 6 : 7);
+		gp_quote(gp, label);
+		fputs(c + 1 < s->n ? ", \\\n" : "\n", gp);
+		free(label);
+	}
+	pl_add_file(p, base, "contention");
+	ret = 0;
+out:
+	if (pl_files_close(p, base, dat, gp))
+		ret = -1;
+	free(base);
+	return ret;
+}
+
+
+/* ---- one panel per section: order and distribution ---- */
+
+int plot_order(struct plotter *p)
+{
+	const struct dataset *d = p->d;
+	size_t *which = xcalloc(p->nsections + 1, sizeof(*which));
+	const char **metric = xcalloc(p->nsections + 1, sizeof(*metric));
+	size_t n = pl_drawable(p, which, metric), k, c, r, block = 0, block0 = 0;
+	FILE *dat = NULL, *gp = NULL;
+	bool warmups = false;
+	int ret = -1;
+
+	for (r = 0; r < p->d->nruns; r++)
+		warmups |= p->d->runs[r].warmup && p->d->runs[r].status == RUN_OK;
+	if (!n) {
+		pl_add_skip(p, "order", "no configuration has a measured value");
+		ret = 0;
+		goto out;
+	}
+	if (pl_files_open(p, "order", &dat, &gp) < 0)
+		goto out;
+	fputs("# seq metric warmup (one block per configuration, by section)\n", dat);
+	pl_script_head(p, gp, "order", "run order", pl_grid_height(n));
+	pl_panel_grid(gp, n, "run order: the metric of every ok run against its sequence number");
+	fputs("set xlabel 'run sequence number (order of execution)'\n"
+	      "set key below horizontal\n", gp);
+	for (k = 0; k < n; k++) {
+		const struct section *s = &p->sections[which[k]];
+		bool first = true;
+
+		pl_panel_title(gp, s, metric[k]);
+		pl_set_ylabel(gp, metric[k]);
+		pl_y_format(gp, pl_section_max(p, s, metric[k]));
+		fputs("plot \\\n", gp);
+		for (c = 0; c < s->n; c++) {
+			const struct ds_config *cf = &d->configs[s->cfg[c]];
+			char *label;
+
+			if (!pl_has_metric(p, s->cfg[c], metric[k]))
+				continue;
+			for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
+				if (d->runs[r].status != RUN_OK)
+					continue;
+				fprintf(dat, "%ld", d->runs[r].seq);
+				pl_put_num(dat, pl_run_value(p, r, metric[k]));
+				fprintf(dat, " %d\n", d->runs[r].warmup);
+			}
+			fputs("\n\n", dat);
+			label = pl_panel_label(p, s, s->cfg[c]);
+			fprintf(gp, "%s  'order.dat' index %zu using 1:($3 > 0 ? 1/0 : $2) "
+				    "with linespoints pt %d title ", first ? "" : ", \\\n",
+				block, pl_config_flagged(p, s->cfg[c]) ? 6 : 7);
+			gp_quote(gp, label);
+			free(label);
+			first = false;
+			block++;
+		}
+		/* The warm-ups, after the configurations' lines, under one name. */
+		if (warmups)
+			fprintf(gp, ", \\\n  for [i=%zu:%zu] 'order.dat' index i using "
+				    "1:($3 > 0 ? $2 : 1/0) with points pt 2 ps 1.5 "
+				    "lc rgb 'black' title (i == %zu ? 'warm-up' : '')",
+				block0, block - 1, block0);
+		block0 = block;
+		fputc('\n', gp);
+	}
+	fputs("unset multiplot\n", gp);
+	pl_add_file(p, "order", "run order");
+	ret = 0;
+out:
+	if (pl_files_close(p, "order", dat, gp))
+		ret = -1;
+	free(which);
+	free(metric);
+	return ret;
+}
+
+/* xtics naming every configuration, flagged ones marked with (!). */
+static void config_xtics(const struct plotter *p, FILE *gp)
+{
+	size_t c;
+
+	fputs("set xtics rotate by 30 right (", gp);
+	for (c = 0; c < p->d->nconfigs; c++) {
+		char *full = pl_config_title(p, &p->sections[p->section_of[c]], c);
+
+		gp_quote(gp, full);
+		fprintf(gp, " %zu%s", c + 1, c + 1 < p->d->nconfigs ? ", " : "");
+		free(full);
+	}
+	fprintf(gp, ")\nset xrange [0.4:%zu.6]\nset bmargin 12\nset lmargin 14\n"
+		    "set key outside top center horizontal\nset tmargin 5\n", p->d->nconfigs);
+}
+
+/*
+ * One panel: per configuration of s that has metric, every run as a dot
+ * (jittered) and beside them the mean with its interval and the median;
+ * box plots would need more runs than a quick experiment has (gnuplot
+ * draws none below four).
+ */
+static void distribution_panel(const struct plotter *p, FILE *dat, FILE *gp,
+			       const struct section *s, const char *metric,
+			       size_t *block)
+{
+	const struct dataset *d = p->d;
+	size_t c, r, k = 0;
+
+	pl_panel_title(gp, s, metric);
+	pl_set_ylabel(gp, metric);
+	pl_y_format(gp, pl_section_max(p, s, metric));
+	fputs("set xtics rotate by 20 right (", gp);
+	for (c = 0; c < s->n; c++) {
+		char *label;
+
+		if (!pl_has_metric(p, s->cfg[c], metric))
+			continue;
+		label = pl_panel_label(p, s, s->cfg[c]);
+		fprintf(gp, "%s", k ? ", " : "");
+		gp_quote(gp, label);
+		fprintf(gp, " %zu", ++k);
+		free(label);
+	}
+	fprintf(gp, ")\nset xrange [0.4:%zu.8]\nplot \\\n", k);
+	for (c = 0, k = 0; c < s->n; c++) {
+		const struct ds_config *cf = &d->configs[s->cfg[c]];
+		const struct metric_summary *ms = analysis_metric(p->a, s->cfg[c], metric);
+
+		if (!pl_has_metric(p, s->cfg[c], metric))
+			continue;
+		for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
+			/* Deterministic jitter from the sequence number. */
+			double j = ((double)((d->runs[r].seq * 2654435761u) % 1000) /
+				    1000.0 - 0.5) * 0.3;
+			double v = pl_run_value(p, r, metric);
+
+			if (analysis_measured(d, r) && isfinite(v))
+				fprintf(dat, "%zu %.17g %.3f\n", k + 1, v, j);
+		}
+		fprintf(dat, "\n\n%zu", k + 1);
+		pl_put_num(dat, ms->s.mean);
+		pl_put_num(dat, isnan(ms->s.ci_low) ? ms->s.mean : ms->s.ci_low);
+		pl_put_num(dat, isnan(ms->s.ci_high) ? ms->s.mean : ms->s.ci_high);
+		pl_put_num(dat, ms->s.median);
+		fputs("\n\n\n", dat);
+		fprintf(gp, "%s  'distribution.dat' index %zu using ($1 + $3):2 with points "
+			    "pt 7 ps 0.7 lc rgb '#222222' %s, \\\n"
+			    "  'distribution.dat' index %zu using ($1 + 0.35):2:3:4 with "
+			    "yerrorbars pt 5 ps 1 lw 2 lc rgb '#4477aa' %s, \\\n"
+			    "  'distribution.dat' index %zu using ($1 + 0.35):5:(0.12) with "
+			    "xerrorbars pt -1 lw 2 lc rgb '#cc6677' %s",
+			k ? ", \\\n" : "", *block, k ? "notitle" : "title 'runs'",
+			*block + 1, k ? "notitle" : "title 'mean and CI'",
+			*block + 1, k ? "notitle" : "title 'median'");
+		*block += 2;
+		k++;
+	}
+	fputc('\n', gp);
+}
+
+int plot_distribution(struct plotter *p)
+{
+	size_t *which = xcalloc(p->nsections + 1, sizeof(*which));
+	const char **metric = xcalloc(p->nsections + 1, sizeof(*metric));
+	size_t n = pl_drawable(p, which, metric), k, block = 0;
+	FILE *dat = NULL, *gp = NULL;
+	int ret = -1;
+
+	if (!n) {
+		pl_add_skip(p, "distribution", "no configuration has a measured value");
+		ret = 0;
+		goto out;
+	}
+	if (pl_files_open(p, "distribution", &dat, &gp) < 0)
+		goto out;
+	fputs("# position metric jitter (one block per configuration, by section)\n",
+	      dat);
+	pl_script_head(p, gp, "distribution", "distribution", pl_grid_height(n) + 80);
+	pl_panel_grid(gp, n, "distribution of the measured runs, by configuration");
+	fputs("set key below horizontal\nset bmargin 7\n", gp);
+	for (k = 0; k < n; k++) {
+		/* One legend says what dots, bars and ticks are. */
+		if (k == 1)
+			fputs("unset key\n", gp);
+		distribution_panel(p, dat, gp, &p->sections[which[k]], metric[k],
+				   &block);
+	}
+	fputs("unset multiplot\n", gp);
+	pl_add_file(p, "distribution", "distribution");
+	ret = 0;
+out:
+	if (pl_files_close(p, "distribution", dat, gp))
+		ret = -1;
+	free(which);
+	free(metric);
+	return ret;
+}
+
+static int cmp_desc_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y) - (x > y);
+}
+
+/* Mean over runs of each thread's share, threads sorted busiest first. */
+static size_t fairness_shares(const struct dataset *d, size_t c, double **out)
+{
+	size_t nthreads = 0, nruns = 0, r, t;
+	double *share = NULL;
+
+	for (r = d->configs[c].run0; r < d->configs[c].run0 + d->configs[c].nruns; r++) {
+		const struct ds_run *run = &d->runs[r];
+		uint64_t *ops, total = 0;
+
+		if (run->warmup || run->status != RUN_OK || !run->nthreads)
+			continue;
+		if (!share) {
+			nthreads = run->nthreads;
+			share = xcalloc(nthreads, sizeof(*share));
+		}
+		if (run->nthreads != nthreads)
+			continue;
+		ops = xmalloc(nthreads * sizeof(*ops));
+		memcpy(ops, &d->thread_ops[run->thread0], nthreads * sizeof(*ops));
+		qsort(ops, nthreads, sizeof(*ops), cmp_desc_u64);
+		for (t = 0; t < nthreads; t++)
+			total += ops[t];
+		for (t = 0; t < nthreads && total; t++)
+			share[t] += (double)ops[t] / (double)total;
+		nruns++;
+		free(ops);
+	}
+	for (t = 0; t < nthreads && nruns; t++)
+		share[t] /= (double)nruns;
+	*out = share;
+	return nruns ? nthreads : 0;
+}
+
+int plot_fairness(struct plotter *p)
+{
+	const struct dataset *d = p->d;
+	FILE *dat = NULL, *gp = NULL;
+	size_t c, t, any = 0;
+	int ret = -1;
+
+	for (c = 0; c < d->nconfigs; c++)
+		if (d->configs[c].nruns && d->nthread_ops)
+			any = 1;
+	if (!any)
+		return 0;
+	if (pl_files_open(p, "fairness", &dat, &gp) < 0)
+		goto out;
+	fputs("# x share fair_share (threads sorted busiest first)\n", dat);
+	for (c = 0; c < d->nconfigs; c++) {
+		double *share;
+		size_t n = fairness_shares(d, c, &share);
+		double width = n ? 0.8 / (double)n : 0;
+
+		for (t = 0; t < n; t++)
+			fprintf(dat, "%.6f %.17g %.17g %.6f\n",
+				(double)(c + 1) - 0.4 + width * ((double)t + 0.5),
+				share[t], 1.0 / (double)n, width);
+		free(share);
+	}
+	pl_script_head(p, gp, "fairness", "fairness", 650);
+	config_xtics(p, gp);
+	fputs("set style fill solid 0.6 border -1\nset yrange [0:1.05]\n"
+	      "set ylabel 'share of operations (mean over runs)'\n"
+	      "plot 'fairness.dat' using 1:2:4 with boxes lc rgb '#cc6677' title 'thread share, busiest first', \\\n"
+	      "  'fairness.dat' using 1:3 with points pt 1 ps 1.5 lc rgb 'black' title 'fair share'\n", gp);
+	pl_add_file(p, "fairness", "fairness");
+	ret = 0;
+out:
+	if (pl_files_close(p, "fairness", dat, gp))
+		ret = -1;
+	return ret;
+}
+
