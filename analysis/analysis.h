@@ -116,9 +116,10 @@ int analysis_run(const struct dataset *d, const struct analysis_opts *o,
 		 struct analysis *a);
 /*
  * auto.c: for configurations run with repetitions = auto, why they
- * stopped, by the runner's own rule (plan_auto_decide) on the stored
- * runs.  Reads the experiment's stored config text; leaves is_auto false
- * when there is none or it no longer loads.
+ * stopped, by the runner's own rule (lib/stoprule.h) on the stored runs
+ * with the settings stored with the experiment (or, for an experiment
+ * stored before them, read from its config text); leaves is_auto false
+ * when they cannot be read.
  */
 void analysis_auto(struct analysis *a);
 void analysis_release(struct analysis *a);

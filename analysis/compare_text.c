@@ -224,7 +224,7 @@ static void fmt_pair(double a, double b, char *ta, char *tb, size_t len)
 
 /* ---- text ---- */
 
-#define WIDTH 100
+#define WIDTH 78
 
 /* printf into wrap_print at WIDTH. */
 static void print_para(FILE *f, int indent, const char *fmt, ...)
@@ -652,18 +652,22 @@ void compare_print_text(FILE *f, const struct compare_result *r,
 	struct meta_diff md;
 	bool numbers = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS;
 	const char *unit = metric_unit(r->metric);
+	char *line;
 	size_t i;
 
-	fprintf(f, "metric     %s%s%s%s, %s; change in %% of the baseline, "
-		   "%.3g%% CI\n", r->metric, *unit ? " (" : "", unit,
-		*unit ? ")" : "", dir_name(r->opts.dir),
-		100 * r->opts.confidence);
+	line = xasprintf("%s%s%s%s, %s; change in %% of the baseline, "
+			 "%.3g%% CI", r->metric, *unit ? " (" : "", unit,
+			 *unit ? ")" : "", dir_name(r->opts.dir),
+			 100 * r->opts.confidence);
+	fputs("metric     ", f);
+	wrap_print(f, line, 11, 11, WIDTH);
+	free(line);
 	print_side_line(f, b);
 	print_side_line(f, c);
 	print_table(f, r, numbers);
-	fprintf(f, "\nVerdict: %zu faster, %zu slower, %zu no-change, "
+	print_para(f, 9, "\nVerdict: %zu faster, %zu slower, %zu no-change, "
 		   "%zu inconclusive (%zu compared, %zu not compared; "
-		   "threshold %g%%)\n",
+		   "threshold %g%%)",
 		r->count[VERDICT_FASTER], r->count[VERDICT_SLOWER],
 		r->count[VERDICT_NO_CHANGE], r->count[VERDICT_INCONCLUSIVE],
 		r->n, r->nunmatched, r->opts.threshold_pct);

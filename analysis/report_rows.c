@@ -224,9 +224,11 @@ void report_failures_free(struct report_failure *f, size_t n)
 
 bool report_host_key(const struct experiment_row *e, const char *key)
 {
-	/* What a section is judged by is shown with its configurations;
-	 * loadavg is load_start under its old name. */
+	/* What a section is judged by and how its runs were counted are
+	 * shown with its configurations; loadavg is load_start under its
+	 * old name. */
 	if (!strcmp(key, "loadavg"))
 		return !experiment_meta(e, "load_start");
-	return strncmp(key, "primary.", 8) && strncmp(key, "direction.", 10);
+	return strncmp(key, "primary.", 8) && strncmp(key, "direction.", 10) &&
+	       strncmp(key, "repetitions.", 12) && strncmp(key, "auto.", 5);
 }

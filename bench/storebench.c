@@ -342,7 +342,7 @@ static int cmd_rate(bool raw_sql, const char *path, size_t nruns,
 		value[i] = 1000.5 + (double)i;
 	for (i = 0; i < nthr; i++)
 		ops[i] = 1000000 + i;
-	/* The runner's page cache (RUNNER_CACHE_KIB in cli/cmd_run.c). */
+	/* The runner's page cache (RUNNER_CACHE_KIB in runner/start.c). */
 	if (store_open(path, STORE_CREATE, &s) || store_cache_limit(s, 256) ||
 	    rate_plan(s, nruns, runs))
 		goto out;

@@ -1,24 +1,15 @@
 /*
  * plan.c - run orders (blocked, random, sequential) built with GSL's
- * shuffle, and the stopping rule of `repetitions = auto`.
+ * shuffle, and the runner's form of the auto stopping rule.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
-#include <gsl/gsl_statistics_double.h>
 
 #include "runner/plan.h"
 #include "lib/util.h"
-
-const char *const plan_stop_names[] = {
-	[PLAN_CONTINUE] = "continue",
-	[PLAN_PRECISION] = "precision reached",
-	[PLAN_CAP] = "cap reached",
-};
 
 uint32_t plan_seed32(uint64_t seed, uint64_t stream)
 {
@@ -273,22 +264,12 @@ enum plan_stop plan_auto_decide(const double *x, size_t n, int planned,
 				const struct run_settings *set,
 				double confidence, double *rel_hw)
 {
-	size_t need = set->min_repetitions > 2 ? (size_t)set->min_repetitions
-					       : 2;
+	const struct stop_rule rule = {
+		.precision = set->precision,
+		.min_repetitions = set->min_repetitions,
+		.max_repetitions = set->max_repetitions,
+		.confidence = confidence,
+	};
 
-	*rel_hw = NAN;
-	if (n >= need) {
-		double mean = gsl_stats_mean(x, 1, n);
-		double sd = gsl_stats_sd_m(x, 1, n, mean);
-		double t = gsl_cdf_tdist_Pinv(1 - (1 - confidence) / 2,
-					      (double)(n - 1));
-
-		if (fabs(mean) > 0)
-			*rel_hw = t * sd / sqrt((double)n) / fabs(mean);
-		if (*rel_hw <= set->precision)
-			return PLAN_PRECISION;
-	}
-	if (planned >= set->max_repetitions)
-		return PLAN_CAP;
-	return PLAN_CONTINUE;
+	return stop_rule_decide(x, n, planned, &rule, rel_hw);
 }

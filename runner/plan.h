@@ -1,8 +1,8 @@
 /*
  * plan.h - the run list of an experiment: which configuration runs at each
  * position (seq), warm-ups first, in blocked, random or sequential order,
- * reproducible from the seed on any machine; and the stopping rule of
- * `repetitions = auto`, which grows a plan by whole rounds.
+ * reproducible from the seed on any machine, grown by whole rounds while
+ * the stopping rule of `repetitions = auto` (lib/stoprule.h) says so.
  *
  * Call sequence: plan_build (or plan_restore from stored runs for resume)
  * -> read p->runs -> plan_add_round while plan_auto_decide says continue
@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/stoprule.h"
 #include "runner/config.h"
 
 /* One planned run. */
@@ -89,23 +90,9 @@ void plan_release(struct plan *p);
 /* The 32-bit mt19937 seed of one shuffle (the formula above). */
 uint32_t plan_seed32(uint64_t seed, uint64_t stream);
 
-/* ---- repetitions = auto ---- */
-
-enum plan_stop {
-	PLAN_CONTINUE,     /* plan another round */
-	PLAN_PRECISION,    /* the CI half-width reached the target */
-	PLAN_CAP,          /* max_repetitions planned without reaching it */
-};
-extern const char *const plan_stop_names[];
-
 /*
- * The stopping rule, applied after each round to an auto configuration:
- * x[0..n-1] are its measured ok values of the primary metric so far and
- * planned its measured runs planned (failed runs count against the cap
- * but give no value).  With n >= max(2, min_repetitions), the relative
- * half-width  t(1-(1-confidence)/2, n-1) * sd / sqrt(n) / |mean|  is
- * compared with set->precision; it is stored in *rel_hw (NAN when it
- * cannot be computed).  Precision reached wins over the cap.
+ * repetitions = auto: the stopping rule (lib/stoprule.h) with a
+ * configuration's settings and the experiment's confidence.
  */
 enum plan_stop plan_auto_decide(const double *x, size_t n, int planned,
 				const struct run_settings *set,

@@ -1,0 +1,317 @@
+/*
+ * session.c - the loop over the plan (session.h): every run still to do
+ * in seq order, then (auto) further rounds until none is added, the
+ * profile = lock pass, and the end of the session: the experiment's
+ * status, the database checked to still hold what this runner wrote, the
+ * summary, and the exit status.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/store.h"
+#include "lib/escape.h"
+#include "runner/claim.h"
+#include "runner/guard.h"
+#include "runner/host.h"
+#include "runner/interrupt.h"
+#include "runner/onerun.h"
+#include "runner/profile.h"
+#include "runner/session.h"
+#include "runner/spawn.h"
+#include "lib/util.h"
+
+const char *entry_value(const struct config_entry *e, const char *key)
+{
+	size_t i, n = strlen(key);
+
+	for (i = 0; i < e->nkv; i++)
+		if (!strncmp(e->kv[i], key, n) && e->kv[i][n] == '=')
+			return e->kv[i] + n + 1;
+	return NULL;
+}
+
+enum loop_end { LOOP_DONE, LOOP_STOPPED, LOOP_FAILFAST, LOOP_ERROR };
+
+struct id_index {
+	int64_t id;
+	size_t entry;
+};
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct id_index *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Sorts the configuration ids once: a plan may hold 100000 runs. */
+static void index_ids(struct runner *r)
+{
+	size_t i;
+
+	r->by_id = xcalloc(r->cfg.nentries, sizeof(*r->by_id));
+	for (i = 0; i < r->cfg.nentries; i++)
+		r->by_id[i] = (struct id_index){ r->config_ids[i], i };
+	qsort(r->by_id, r->cfg.nentries, sizeof(*r->by_id), cmp_id);
+}
+
+/* The entry index of a stored configuration id, or -1. */
+static long entry_of(const struct runner *r, int64_t config_id)
+{
+	struct id_index key = { config_id, 0 };
+	const struct id_index *hit;
+
+	hit = bsearch(&key, r->by_id, r->cfg.nentries, sizeof(*r->by_id),
+		      cmp_id);
+	return hit ? (long)hit->entry : -1;
+}
+
+/* Every run still planned (or interrupted), in seq order. */
+static enum loop_end run_pending(struct runner *r)
+{
+	enum loop_end end = LOOP_DONE;
+	struct pending_run *pend;
+	size_t n, i;
+
+	if (store_pending_runs(r->st, r->exp.id, &pend, &n))
+		return LOOP_ERROR;
+	for (i = 0; i < n && end == LOOP_DONE; i++) {
+		long c = entry_of(r, pend[i].config_id);
+		enum run_status st = RUN_PLANNED;
+
+		if (c < 0) {
+			error("run %" PRId64 ": unknown configuration %" PRId64,
+			      pend[i].run_id, pend[i].config_id);
+			end = LOOP_ERROR;
+		} else if (!interrupt_signal() &&
+			   onerun(r, &r->cfg.entries[c], &pend[i], &st)) {
+			end = LOOP_ERROR;
+		} else if (interrupt_signal()) {
+			/* Before the run, or the run it interrupted. */
+			end = LOOP_STOPPED;
+		} else if (r->o->fail_fast && st != RUN_OK) {
+			error("run %ld: %s; stopping (--fail-fast)", pend[i].seq,
+			      run_status_names[st]);
+			end = LOOP_FAILFAST;
+		}
+	}
+	free(pend);
+	return end;
+}
+
+static void resume_hint(const struct runner *r)
+{
+	fprintf(stderr, "contend: continue with: contend run --resume %" PRId64
+			"%s%s\n", r->exp.id, r->o->db ? " --db " : "",
+		r->o->db ? r->o->db : "");
+}
+
+/* Counts by status, the two still to do (planned, interrupted) as one. */
+static int run_counts(struct store *s, int64_t exp, long counts[RUN_NSTATUS])
+{
+	if (store_run_counts(s, exp, counts))
+		return -1;
+	counts[RUN_PLANNED] += counts[RUN_INTERRUPTED];
+	counts[RUN_INTERRUPTED] = 0;
+	return 0;
+}
+
+/*
+ * At the end: the database file is still the one opened and, read by a
+ * connection of its own as any later reader would, intact and holding
+ * the runs as this runner wrote them.  Another program may have removed
+ * it (the results then went to a file no name leads to), replaced it,
+ * rewritten its WAL or its rows meanwhile (tests/faults/dbgone.sh).
+ */
+static int verify_store(struct runner *r)
+{
+	const char *path = r->o->db ? r->o->db : store_default_path();
+	struct store *fresh = NULL;
+	long now[RUN_NSTATUS];
+	int i, ret = -1;
+
+	if (store_check_file(r->st, false))
+		return -1;
+	if (store_open(path, STORE_RDONLY, &fresh)) {
+		error("%s: the database cannot be read back after the runs: "
+		      "it was damaged meanwhile", path);
+		return -1;
+	}
+	if (store_check_file(fresh, true) || run_counts(fresh, r->exp.id, now))
+		goto out;
+	for (i = 0; i < RUN_NSTATUS; i++)
+		if (now[i] != r->expect[i]) {
+			error("%s: experiment %" PRId64 " was changed while it "
+			      "ran: %ld runs %s where this runner left %ld",
+			      path, r->exp.id, now[i], i == RUN_PLANNED
+			      ? "still to do" : run_status_names[i],
+			      r->expect[i]);
+			goto out;
+		}
+	ret = 0;
+out:
+	store_close(fresh);
+	return ret;
+}
+
+/* A configuration none of whose runs succeeded makes the run a failure. */
+static bool all_failed(const struct runner *r)
+{
+	bool any = false;
+	size_t c, n;
+
+	for (c = 0; c < r->cfg.nentries; c++) {
+		const struct config_entry *e = &r->cfg.entries[c];
+		const char *first;
+		char *what, *safe;
+
+		if (!progress_all_failed(&r->prog, c, &n, &first))
+			continue;
+		what = xasprintf("configuration %zu [%s] %s: all %zu run%s failed "
+				 "(first: %s)", c + 1, e->section, e->canon, n,
+				 n == 1 ? "" : "s", first);
+		safe = escape_text_dup(what);
+		error("%s", safe ? safe : what);
+		free(safe);
+		free(what);
+		any = true;
+	}
+	return any;
+}
+
+static int finish(struct runner *r, enum loop_end end)
+{
+	static const struct {
+		const char *status;
+		int exit;
+	} ends[] = {
+		[LOOP_DONE] = { "complete", 0 },
+		[LOOP_STOPPED] = { "interrupted", EXIT_INTERRUPTED },
+		[LOOP_FAILFAST] = { "failed", EXIT_RUNTIME },
+		[LOOP_ERROR] = { "failed", EXIT_RUNTIME },
+	};
+	int ret = ends[end].exit;
+	/* Changed behind our back: not complete, whatever the loop did. */
+	bool changed = verify_store(r) != 0;
+
+	if (changed)
+		ret = EXIT_RUNTIME;
+	if (store_experiment_status(r->st, r->exp.id,
+				    changed ? "failed" : ends[end].status) ||
+	    host_load_end(r->st, r->exp.id) ||
+	    claim_release(r->st, r->exp.id))
+		ret = EXIT_RUNTIME;
+	if (!r->o->quiet)
+		progress_summary(&r->prog, stdout);
+	if (all_failed(r) && ret == 0)
+		ret = EXIT_RUNTIME;
+	progress_release(&r->prog);
+	if (end == LOOP_STOPPED) {
+		char sig[32];
+
+		error("%s: experiment %" PRId64 " interrupted",
+		      spawn_signame(interrupt_signal(), sig, sizeof(sig)),
+		      r->exp.id);
+	}
+	if (end != LOOP_DONE)
+		resume_hint(r);
+	return ret;
+}
+
+/* ---- profile = lock ---- */
+
+/* One configuration's unmeasured run under perf lock; its top callers. */
+static void profile_one(struct runner *r, const char *perf, size_t i)
+{
+	const struct config_entry *e = &r->cfg.entries[i];
+	char **argv = exec_argv(e, NULL, r->calibration), why[512];
+	struct profile_row *rows;
+	size_t n;
+
+	if (!r->o->quiet)
+		printf("profile: [%s] %s under perf lock contention\n",
+		       e->section, e->canon);
+	if (profile_run(perf, argv, e->set.timeout_s, r->stop_fd, &rows, &n,
+			why, sizeof(why)))
+		warning("profile of [%s] %s: %s", e->section, e->canon, why);
+	else if (store_profile_put(r->st, r->config_ids[i], rows, n) == 0 &&
+		 !r->o->quiet)
+		printf("profile: %zu contended kernel lock caller%s stored\n",
+		       n, n == 1 ? "" : "s");
+	if (!rows || !n)
+		free(rows);
+	else
+		store_profile_free(rows, n);
+	free(argv);
+}
+
+/*
+ * After the measured runs, one extra run per configuration that asks for
+ * it (profile = lock), never stored as a run.  Without perf: one message,
+ * and nothing else changes.
+ */
+static void profile_pass(struct runner *r)
+{
+	char why[256];
+	char *perf = NULL;
+	size_t i;
+
+	for (i = 0; i < r->cfg.nentries && !interrupt_signal(); i++) {
+		if (r->cfg.entries[i].set.profile != PROFILE_LOCK)
+			continue;
+		if (!perf && !(perf = profile_find_perf(why, sizeof(why)))) {
+			warning("profile = lock: %s", why);
+			return;
+		}
+		profile_one(r, perf, i);
+	}
+	free(perf);
+}
+
+/* Pending runs, then (auto) further rounds until none is added. */
+int runner_execute(struct runner *r)
+{
+	enum loop_end end = LOOP_DONE;
+	double secs = 0;
+	size_t i, left = 0, jobs = 0;
+	struct pending_run *pend;
+
+	index_ids(r);
+	/* Unguarded, a runner killed would leave a run's children behind;
+	 * running on is still better than not running. */
+	if (guard_start())
+		warning("runs that fork may outlive a killed runner");
+	/* One runner per experiment: a second would run the same runs. */
+	if (claim_take(r->st, r->exp.id) ||
+	    run_counts(r->st, r->exp.id, r->expect) ||
+	    store_experiment_status(r->st, r->exp.id, "running") ||
+	    store_pending_runs(r->st, r->exp.id, &pend, &left))
+		return EXIT_RUNTIME;
+	for (i = 0; i < left; i++) {
+		long c = entry_of(r, pend[i].config_id);
+		double rt = c < 0 ? 0 : r->cfg.entries[c].set.runtime_s;
+
+		secs += rt;
+		jobs += rt <= 0;
+	}
+	free(pend);
+	progress_init(&r->prog, r->plan.nruns, r->plan.nruns - left, secs, jobs,
+		      r->o->quiet);
+	for (;;) {
+		int n;
+
+		end = interrupt_signal() ? LOOP_STOPPED : run_pending(r);
+		if (end != LOOP_DONE || !r->autorule.any)
+			break;
+		n = autorule_grow(r);
+		if (n < 0)
+			end = LOOP_ERROR;
+		if (n <= 0)
+			break;
+	}
+	if (end == LOOP_DONE)
+		profile_pass(r);
+	return finish(r, end);
+}

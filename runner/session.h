@@ -1,0 +1,96 @@
+/*
+ * session.h - one `contend run`: load and check the whole config, record
+ * the host and write the whole plan in one transaction, then run every
+ * planned run as its own process and store each result in one
+ * transaction; or continue an unfinished experiment from the database.
+ *
+ * Call sequence (cli/cmd_run.c):
+ *     runner_load -> runner_print_plan (a dry run) or runner_fresh
+ *     runner_resume
+ *     -> runner_release (always, after either)
+ *
+ * Where each part lives: runner/start.c starts an experiment (config,
+ * seed, plan, the experiment row, calibration; the stored plan on
+ * resume); runner/session.c the loop over the plan and the end of the
+ * session; runner/onerun.c one run (spawn, timers, result, store);
+ * runner/autorule.c `repetitions = auto`; runner/interrupt.c signals.
+ *
+ * Interrupts: a signal during the plan write is acted on once the plan
+ * has been committed, so the database always holds a whole plan or none;
+ * one during a run ends it as `interrupted` and the session exits
+ * EXIT_INTERRUPTED (lib/util.h, docs/RUNNING.md).
+ *
+ * Calibration: the busy loop is calibrated once per experiment, before
+ * the first run (or taken from `calibration = N`, or from another
+ * experiment), stored as the experiment's meta key
+ * calibration_loops_per_us and handed to every run (exec's
+ * --calibration); a resumed session hands on the stored value.
+ */
+#ifndef CONTEND_SESSION_H
+#define CONTEND_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "db/store.h"
+#include "runner/autorule.h"
+#include "runner/config.h"
+#include "runner/plan.h"
+#include "runner/progress.h"
+
+
+/* What the command line decides for a session. */
+struct runner_opts {
+	const char *db;               /* NULL: store_default_path() */
+	const char *label;
+	const char *calibration_from; /* an experiment selector, or NULL */
+	bool has_seed;
+	uint64_t seed;
+	bool dry_run;                 /* only the plan: offline cpus warn */
+	bool quiet, fail_fast;
+};
+
+struct id_index;
+
+struct runner {
+	const struct runner_opts *o;
+	struct experiment_config cfg;
+	struct store *st;
+	struct experiment_row exp;
+	int64_t *config_ids;     /* by entry index (pos) */
+	struct id_index *by_id;  /* config_ids sorted (session.c) */
+	const char *seed_source; /* "option", "config" or "random" */
+	struct plan plan;
+	struct progress prog;
+	struct autorule autorule;
+	int stop_fd;             /* read end of the signal self-pipe */
+	char calibration[32];    /* loops per us, as handed to runs; "" none */
+	/* Runs by status as this runner left them; planned and interrupted
+	 * (both still to do) are counted as planned (verify_store). */
+	long expect[RUN_NSTATUS];
+};
+
+/*
+ * Loads and checks the config at path, chooses the seed and builds the
+ * plan; no database is touched.  Returns 0, or the exit status.
+ */
+int runner_load(struct runner *r, const struct runner_opts *o,
+		const char *path);
+/* What a dry run prints after config_print: seed, time, the first runs. */
+void runner_print_plan(const struct runner *r, FILE *f);
+/* Stores the loaded experiment and runs it.  Returns the exit status. */
+int runner_fresh(struct runner *r);
+/* Continues the experiment selector names.  Returns the exit status. */
+int runner_resume(struct runner *r, const struct runner_opts *o,
+		  const char *selector);
+void runner_release(struct runner *r);
+
+/* ---- between the files of the session ---- */
+
+/* runner/session.c: every run still to do, then the end.  Exit status. */
+int runner_execute(struct runner *r);
+/* The value of key in an entry's kv list, or NULL. */
+const char *entry_value(const struct config_entry *e, const char *key);
+
+#endif
