@@ -39,7 +39,6 @@
 #include "runner/plan.h"
 #include "runner/progress.h"
 
-
 /* What the command line decides for a session. */
 struct runner_opts {
 	const char *db;               /* NULL: store_default_path() */
