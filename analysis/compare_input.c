@@ -142,16 +142,17 @@ static int load_db(struct compare_input *s)
 	}
 	s->sets = xcalloc((size_t)k, sizeof(*s->sets));
 	for (i = 0; i < (size_t)k; i++) {
-		if (store_load(s->st, s->ids[i], &s->sets[i]) < 0)
+		if (select_load(&s->pick, s->st, s->ids[i], &s->sets[i], &kept))
 			return EXIT_RUNTIME;
 		s->nsets++;
-		kept += select_filter_dataset(&s->pick, &s->sets[i]);
 	}
 	if (!kept) {
-		error("%s: no configuration of '%s' has %s=%s%s", s->role,
-		      s->text, s->pick.filters[0].key, s->pick.filters[0].value,
-		      s->pick.nfilters > 1 ? " and the other filters" : "");
-		return EXIT_USAGE;
+		char *what = xasprintf("'%s'", s->text), err[512];
+
+		k = select_none(&s->pick, what, err, sizeof(err));
+		error("%s: %s", s->role, err);
+		free(what);
+		return k;
 	}
 	return 0;
 }

@@ -9,7 +9,7 @@
  *
  * Call sequence: levels_opts_default -> levels_load (reads the store) ->
  * levels_analyze -> levels_write_text / levels_write_json -> levels_release.
- * `contend report --levels NAME` is levels_report().
+ * `contend levels NAME` (and `report --levels NAME`) is cli/cmd_levels.c.
  */
 #ifndef CONTEND_LEVELS_H
 #define CONTEND_LEVELS_H
@@ -133,12 +133,5 @@ void levels_release(struct levels *l);
 
 int levels_write_text(FILE *f, const struct levels *l);
 int levels_write_json(FILE *f, const struct levels *l);
-
-/*
- * `contend report --levels NAME [--db PATH] [--metric M] [--format
- * text|json] [--boot-cost S] [--run-cost S] [--confidence C]`; argv[0] is
- * the command name; the process exit status.
- */
-int levels_report(int argc, char **argv);
 
 #endif

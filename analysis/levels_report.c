@@ -1,11 +1,10 @@
 /*
  * levels_report.c - invocations of a level as text (the method stated
  * once, then one aligned block per configuration) or json
- * (docs/report-json.md, "levels"), and `contend report --levels NAME`.
+ * (docs/report-json.md, "levels"); the command is cli/cmd_levels.c.
  * Output is a pure function of the analysis: "C" number formats, times
  * in UTC, no clock.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,137 +382,4 @@ int levels_write_json(FILE *f, const struct levels *l)
 	json_close(&w, '}');
 	fputc('\n', f);
 	return ferror(f) ? error("writing the levels report: I/O error") : 0;
-}
-
-/* ---- the command ---- */
-
-struct levels_args {
-	const char *db, *selector;
-	enum report_format format;      /* text or json */
-	struct levels_opts opts;
-};
-
-enum {
-	O_LEVELS = 1, O_DB, O_METRIC, O_FORMAT, O_BOOT, O_RUN, O_CONFIDENCE,
-	O_HELP
-};
-
-static const struct option options[] = {
-	{ "levels", required_argument, NULL, O_LEVELS },
-	{ "db", required_argument, NULL, O_DB },
-	{ "metric", required_argument, NULL, O_METRIC },
-	{ "format", required_argument, NULL, O_FORMAT },
-	{ "boot-cost", required_argument, NULL, O_BOOT },
-	{ "run-cost", required_argument, NULL, O_RUN },
-	{ "confidence", required_argument, NULL, O_CONFIDENCE },
-	{ "help", no_argument, NULL, O_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
-static const char usage_text[] =
-	"usage: contend report --levels NAME [--db PATH] [--metric M]\n"
-	"                      [--format text|json] [--boot-cost SECONDS]\n"
-	"                      [--run-cost SECONDS] [--confidence C]\n"
-	"NAME: an experiment name (its labels are the levels), a label, or an\n"
-	"id or uuid (its name and label); experiments with the same name and\n"
-	"label are invocations of one level.\n";
-
-/* A duration ("90", "2m", "500ms"); zero allowed only when zero_ok. */
-static int parse_cost(const char *opt, const char *arg, bool zero_ok,
-		      double *out)
-{
-	if (parse_duration(arg, out) < 0 || !isfinite(*out) || *out < 0 ||
-	    (!zero_ok && !(*out > 0)))
-		return error("--%s: '%s' is not a duration%s", opt, arg,
-			     zero_ok ? "" : " above 0");
-	return 0;
-}
-
-static int parse_option(int c, const char *arg, void *args)
-{
-	struct levels_args *la = args;
-	int fmt;
-
-	switch (c) {
-	case O_LEVELS:
-		la->selector = arg;
-		return 0;
-	case O_DB:
-		la->db = arg;
-		return 0;
-	case O_METRIC:
-		la->opts.metric = arg;
-		return 0;
-	case O_FORMAT:
-		fmt = report_format_parse(arg);
-		if (fmt != REPORT_TEXT && fmt != REPORT_JSON)
-			return error("--format: '%s' is not text or json", arg);
-		la->format = (enum report_format)fmt;
-		return 0;
-	case O_BOOT:
-		/* 0: invocations cost nothing beyond their runs. */
-		return parse_cost("boot-cost", arg, true, &la->opts.boot_cost);
-	case O_RUN:
-		return parse_cost("run-cost", arg, false, &la->opts.run_cost);
-	case O_CONFIDENCE:
-		return report_cli_between("confidence", arg, 0, 1,
-					  &la->opts.confidence);
-	default:
-		return -1;
-	}
-}
-
-/* 0 parsed, 1 help printed, -1 usage error (printed). */
-static int parse_args(int argc, char **argv, struct levels_args *la)
-{
-	static const struct report_cli cli = {
-		options, O_HELP, usage_text, parse_option,
-	};
-	int ret;
-
-	la->db = store_default_path();
-	la->selector = NULL;
-	la->format = REPORT_TEXT;
-	levels_opts_default(&la->opts);
-	/* A positional NAME is taken only when --levels gave none. */
-	ret = report_cli_parse(&cli, argc, argv, la, &la->selector);
-	if (ret)
-		return ret;
-	if (!la->selector)
-		return error("report: --levels needs an experiment name or "
-			     "label\n%s", usage_text);
-	return 0;
-}
-
-int levels_report(int argc, char **argv)
-{
-	struct levels_args la;
-	struct store *s = NULL;
-	struct levels l = { 0 };
-	int ret = EXIT_RUNTIME, p;
-
-	p = parse_args(argc, argv, &la);
-	if (p)
-		return p > 0 ? 0 : EXIT_USAGE;
-	p = store_open(la.db, STORE_RDONLY, &s);
-	if (p) {
-		ret = store_exit_status(p);
-		goto out;
-	}
-	p = levels_load(s, la.selector, &l);
-	if (p == 0)
-		p = levels_analyze(&l, &la.opts);
-	if (p < 0) {
-		ret = p == -2 ? EXIT_USAGE : EXIT_RUNTIME;
-		goto out;
-	}
-	p = la.format == REPORT_JSON ? levels_write_json(stdout, &l)
-				     : levels_write_text(stdout, &l);
-	if (p == 0 && fflush(stdout) == 0)
-		ret = 0;
-out:
-	levels_release(&l);
-	if (s)
-		store_close(s);
-	return ret;
 }

@@ -8,7 +8,6 @@
  * first.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -35,6 +34,7 @@ struct cmp_args {
 	const char *base, *cand;        /* cand: the one being compared */
 	char **cands;                   /* every CAND, ncands >= 1 */
 	size_t ncands;
+	struct opt_words candw;         /* CAND... as parsed */
 	bool ascii;                     /* --ascii: ministat's plot */
 	const char *plot_dir;           /* --plot DIR */
 	char *in;                       /* standard input, for a side "-" */
@@ -43,44 +43,12 @@ struct cmp_args {
 
 /* ---- options ---- */
 
-/*
- * The options are data: a row names the option, the field of cmp_args it
- * sets and the setter that checks and converts its argument.  getopt's
- * table is built from these rows.  An option's name in messages is
- * "-C" for a row with a short letter, else "--name".
- */
-struct cmp_option {
-	const char *name;
-	char letter;                    /* short option, or 0 */
-	bool takes_arg;
-	int value;                      /* for set_dir */
-	size_t offset;                  /* of the field in struct cmp_args */
-	int (*set)(const char *opt, const char *arg, void *field, int value);
-};
-
-static int set_string(const char *opt, const char *arg, void *field,
-		      int value)
-{
-	(void)opt;
-	(void)value;
-	*(const char **)field = arg;
-	return 0;
-}
-
 static int set_nonempty(const char *opt, const char *arg, void *field,
 			int value)
 {
 	if (!*arg)
 		return error("%s: the delimiter set is empty", opt);
-	return set_string(opt, arg, field, value);
-}
-
-static int set_dir(const char *opt, const char *arg, void *field, int value)
-{
-	(void)opt;
-	(void)arg;
-	*(enum direction *)field = (enum direction)value;
-	return 0;
+	return opt_string(opt, arg, field, value);
 }
 
 static int set_pct(const char *opt, const char *arg, void *field, int value)
@@ -101,17 +69,6 @@ static int set_pct(const char *opt, const char *arg, void *field, int value)
 	return ret;
 }
 
-static int set_confidence(const char *opt, const char *arg, void *field,
-			  int value)
-{
-	double *out = field;
-
-	(void)value;
-	if (parse_double(arg, out) < 0 || !(*out > 0 && *out < 1))
-		return error("%s: '%s' is not in (0, 1), e.g. 0.95", opt, arg);
-	return 0;
-}
-
 static int set_column(const char *opt, const char *arg, void *field,
 		      int value)
 {
@@ -121,14 +78,6 @@ static int set_column(const char *opt, const char *arg, void *field,
 	if (parse_ll(arg, &col) < 0 || col < 1 || col > 1000000)
 		return error("%s: '%s' is not a column number >= 1", opt, arg);
 	*(long *)field = (long)col;
-	return 0;
-}
-
-static int set_flag(const char *opt, const char *arg, void *field, int value)
-{
-	(void)opt;
-	(void)arg;
-	*(bool *)field = value;
 	return 0;
 }
 
@@ -150,95 +99,59 @@ static int set_format(const char *opt, const char *arg, void *field,
 
 #define FIELD(f) offsetof(struct cmp_args, f)
 
-static const struct cmp_option cmp_options[] = {
-	{ "db", 0, true, 0, FIELD(db), set_string },
-	{ "metric", 0, true, 0, FIELD(metric), set_string },
-	{ "format", 0, true, 0, FIELD(json), set_format },
-	{ "threshold", 0, true, 0, FIELD(threshold), set_pct },
-	{ "fail-on-regression", 0, true, 0, FIELD(fail_pct), set_pct },
-	{ "lower-is-better", 0, false, DIR_LOWER, FIELD(dir), set_dir },
-	{ "higher-is-better", 0, false, DIR_HIGHER, FIELD(dir), set_dir },
-	{ "confidence", 0, true, 0, FIELD(confidence), set_confidence },
-	{ "plot", 0, true, 0, FIELD(plot_dir), set_string },
-	{ "ascii", 0, false, true, FIELD(ascii), set_flag },
-	{ "column", 'C', true, 0, FIELD(nf.column), set_column },
-	{ "delimiters", 'd', true, 0, FIELD(nf.delims), set_nonempty },
+static const struct opt cmp_rows[] = {
+	{ NULL, 0, "BASE", "the baseline: " SELECTOR_TEXT ", a database, a "
+	  "file of numbers (comma-joined: one per invocation), a 'contend "
+	  "export' CSV file, or - (standard input)", NULL, FIELD(base), 0,
+	  0 },
+	{ NULL, 0, "CAND", "the candidates, each compared with BASE; named "
+	  "as BASE", NULL, FIELD(candw), 0, OPT_MANY },
+	DB_ROW(FIELD(db)),
+	{ "metric", 0, "M", "the metric compared (default throughput; "
+	  "\"value\" for numbers)", NULL, FIELD(metric), 0, 0 },
+	{ "format", 0, "text|json", "the output (default text)", set_format,
+	  FIELD(json), 0, 0 },
+	{ "threshold", 0, "PCT", "changes smaller than PCT are no change "
+	  "(default 1)", set_pct, FIELD(threshold), 0, 0 },
+	{ "fail-on-regression", 0, "PCT", "exit 3 when a configuration is "
+	  "worse by more than PCT (Holm-corrected)", set_pct, FIELD(fail_pct),
+	  0, 0 },
+	{ "lower-is-better", 0, NULL, "smaller values are better (default: "
+	  "the metric's direction)", opt_int, FIELD(dir), DIR_LOWER, 0 },
+	{ "higher-is-better", 0, NULL, "larger values are better", opt_int,
+	  FIELD(dir), DIR_HIGHER, 0 },
+	{ "confidence", 0, "C", "of the intervals, in (0, 1) (default: the "
+	  "baseline's, else 0.95)", opt_confidence, FIELD(confidence), 0, 0 },
+	{ "plot", 0, "DIR", "also draw DIR/compare.png (and .svg)", NULL,
+	  FIELD(plot_dir), 0, 0 },
+	{ "ascii", 0, NULL, "with files of numbers, ministat's plot too",
+	  NULL, FIELD(ascii), 0, 0 },
+	{ "column", 'C', "N", "files of numbers: the column to read (default "
+	  "1)", set_column, FIELD(nf.column), 0, 0 },
+	{ "delimiters", 'd', "DELIMS", "files of numbers: the characters "
+	  "between columns (default blanks)", set_nonempty, FIELD(nf.delims),
+	  0, 0 },
 };
-#define NOPTIONS ARRAY_SIZE(cmp_options)
 
-/* getopt_long's value for row i: its letter, else 256 + i. */
-static int option_val(size_t i)
-{
-	return cmp_options[i].letter ? cmp_options[i].letter : 256 + (int)i;
-}
-
-/* getopt_long's tables for cmp_options: long options and "C:d:". */
-static void option_tables(struct option *lo, char *shortopts)
-{
-	size_t i;
-
-	for (i = 0; i < NOPTIONS; i++) {
-		const struct cmp_option *o = &cmp_options[i];
-
-		lo[i] = (struct option){ o->name, o->takes_arg ? required_argument
-							      : no_argument,
-					 NULL, option_val(i) };
-		if (o->letter) {
-			*shortopts++ = o->letter;
-			if (o->takes_arg)
-				*shortopts++ = ':';
-		}
-	}
-	lo[i] = (struct option){ NULL, 0, NULL, 0 };
-	*shortopts = '\0';
-}
-
-static int parse_option(int c, const char *arg, struct cmp_args *a)
-{
-	char opt[32];
-	size_t i;
-
-	for (i = 0; i < NOPTIONS; i++) {
-		const struct cmp_option *o = &cmp_options[i];
-
-		if (option_val(i) != c)
-			continue;
-		if (o->letter)
-			snprintf(opt, sizeof(opt), "-%c", o->letter);
-		else
-			snprintf(opt, sizeof(opt), "--%s", o->name);
-		return o->set(opt, arg, (char *)a + o->offset, o->value);
-	}
-	return error("usage: contend compare BASE CAND [CAND...] [--db PATH] "
-		     "[--metric M] [--format text|json] "
-		     "[--threshold PCT] [--fail-on-regression PCT] "
-		     "[--lower-is-better] [-C N] [-d DELIMS] "
-		     "[--confidence C] [--plot DIR] [--ascii]");
-}
+const struct opt_cmd compare_cli = {
+	"compare", "A/B comparison of selections or files", cmp_rows,
+	ARRAY_SIZE(cmp_rows),
+	"Exit status 3 when --fail-on-regression finds a regression.",
+};
 
 static int parse_args(int argc, char **argv, struct cmp_args *a)
 {
-	struct option options[NOPTIONS + 1];
-	char shortopts[2 * NOPTIONS + 1];
-	int c;
+	int p;
 
 	memset(a, 0, sizeof(*a));
 	a->threshold = 1;
 	a->fail_pct = -1;
 	numfile_opts_default(&a->nf);
-	option_tables(options, shortopts);
-	optind = 1;
-	opterr = 1;
-	while ((c = getopt_long(argc, argv, shortopts, options, NULL)) != -1)
-		if (parse_option(c, optarg, a) < 0)
-			return -1;
-	if (argc - optind < 2)
-		return error("compare needs a baseline and at least one "
-			     "candidate, BASE CAND [CAND...] (got %d); see "
-			     "'contend help compare'", argc - optind);
-	a->base = argv[optind];
-	a->cands = argv + optind + 1;
-	a->ncands = (size_t)(argc - optind - 1);
+	p = opt_parse(&compare_cli, argc, argv, a);
+	if (p)
+		return p;
+	a->cands = a->candw.v;
+	a->ncands = a->candw.n;
 	if (!a->db)
 		a->db = store_default_path();
 	return 0;
@@ -417,7 +330,10 @@ int cmd_compare(int argc, char **argv)
 	size_t i, nreg = 0;
 	int ret = 0;
 
-	if (parse_args(argc, argv, &a) < 0 || read_stdin(&a) < 0) {
+	ret = parse_args(argc, argv, &a);
+	if (ret)
+		return opt_exit(ret);
+	if (read_stdin(&a) < 0) {
 		free(a.in);
 		return EXIT_USAGE;
 	}

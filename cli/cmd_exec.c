@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +27,42 @@
 #include "runner/workloads/harness.h"
 
 struct exec_opts {
-	const struct workload *wl;
-	size_t nkv;
-	char **kv;               /* points into argv */
+	const char *workload;
+	struct opt_words kv;     /* key=value ..., in argv */
 	const char *scratch;     /* --scratch DIR, or NULL */
 	double calibration;      /* --calibration N; 0: measure if needed */
+};
+
+static int set_calibration(const char *opt, const char *arg, void *field,
+			   int value)
+{
+	(void)value;
+	if (harness_calibration_parse(arg, field))
+		return error("exec: %s: '%s' is not a number of loops per "
+			     "microsecond above 0", opt, arg);
+	return 0;
+}
+
+#define FIELD(f) offsetof(struct exec_opts, f)
+
+static const struct opt exec_rows[] = {
+	{ NULL, 0, "WORKLOAD", "the workload to run ('contend list')", NULL,
+	  FIELD(workload), 0, 0 },
+	{ NULL, 0, "key=value", "its parameters and harness keys", NULL,
+	  FIELD(kv), 0, OPT_OPTIONAL | OPT_MANY },
+	{ "scratch", 0, "DIR", "make the run's scratch directory in DIR",
+	  NULL, FIELD(scratch), 0, 0 },
+	{ "calibration", 0, "N",
+	  "the busy loop's loops per microsecond (default: measured when "
+	  "the workload needs it)", set_calibration, FIELD(calibration), 0,
+	  0 },
+};
+
+const struct opt_cmd exec_cli = {
+	"exec", "run one configuration in the foreground, print metrics",
+	exec_rows, ARRAY_SIZE(exec_rows),
+	"Prints the metrics in the exec protocol; the runner spawns exactly "
+	"this for every run. Exit status 1 when the run failed.",
 };
 
 static const struct workload *find_workload(const char *name)
@@ -50,36 +82,6 @@ static const struct workload *find_workload(const char *name)
 	      s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
 	free(names);
 	return NULL;
-}
-
-static int parse_opts(int argc, char **argv, struct exec_opts *o)
-{
-	int i;
-
-	memset(o, 0, sizeof(*o));
-	if (argc < 2 || argv[1][0] == '-')
-		return error("usage: contend exec WORKLOAD [key=value ...] "
-			     "[--scratch DIR] [--calibration N]");
-	o->wl = find_workload(argv[1]);
-	if (!o->wl)
-		return -1;
-	o->kv = xcalloc((size_t)argc, sizeof(*o->kv));
-	for (i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--scratch") && i + 1 < argc)
-			o->scratch = argv[++i];
-		else if (!strncmp(argv[i], "--scratch=", 10))
-			o->scratch = argv[i] + 10;
-		else if (!strcmp(argv[i], "--calibration") && i + 1 < argc) {
-			if (harness_calibration_parse(argv[++i], &o->calibration))
-				return error("exec: --calibration: '%s' is not "
-					     "a number of loops per "
-					     "microsecond above 0", argv[i]);
-		} else if (argv[i][0] == '-')
-			return error("exec: unknown option '%s'", argv[i]);
-		else
-			o->kv[o->nkv++] = argv[i];
-	}
-	return 0;
 }
 
 /* The workload's `dir` parameter, when it has one and it is set. */
@@ -180,27 +182,33 @@ out:
 
 int cmd_exec(int argc, char **argv)
 {
-	struct exec_opts o;
+	struct exec_opts o = { 0 };
+	const struct workload *wl;
 	struct wl_args a;
 	char err[512], *made = NULL;
-	int ret = EXIT_USAGE;
+	int ret, p;
 
 	memset(&a, 0, sizeof(a));
 	group_dies_with_runner();
-	if (parse_opts(argc, argv, &o))
-		goto out_opts;
-	if (args_from_kv(o.wl, o.nkv, o.kv, &a, err, sizeof(err))) {
-		error("exec %s: %s", o.wl->name, err);
-		goto out_opts;
+	p = opt_parse(&exec_cli, argc, argv, &o);
+	if (p)
+		return opt_exit(p);
+	wl = find_workload(o.workload);
+	if (!wl)
+		return EXIT_USAGE;
+	if (args_from_kv(wl, o.kv.n, o.kv.v, &a, err, sizeof(err))) {
+		error("exec %s: %s", wl->name, err);
+		return EXIT_USAGE;
 	}
-	if (o.wl->validate && o.wl->validate(&a, NULL, err, sizeof(err))) {
-		error("exec %s: %s", o.wl->name, err);
+	ret = EXIT_USAGE;
+	if (wl->validate && wl->validate(&a, NULL, err, sizeof(err))) {
+		error("exec %s: %s", wl->name, err);
 		goto out;
 	}
 	ret = EXIT_RUNTIME;
-	if (o.wl->unsupported) {
-		error("workload '%s' cannot run here: %s", o.wl->name,
-		      o.wl->unsupported);
+	if (wl->unsupported) {
+		error("workload '%s' cannot run here: %s", wl->name,
+		      wl->unsupported);
 		goto out;
 	}
 	a.loops_per_us = o.calibration;
@@ -212,7 +220,5 @@ out:
 		ret = EXIT_RUNTIME;
 	free(made);
 	args_release(&a);
-out_opts:
-	free(o.kv);
 	return ret;
 }

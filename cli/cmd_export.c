@@ -6,9 +6,9 @@
  * and value empty, so every run is accounted for.  --threads adds one row
  * per thread of each run: metric "thread_ops", the thread in "thread".
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,9 +257,8 @@ static int experiment_write(struct exporter *x, struct store *s, int64_t id,
 	struct dataset d;
 	size_t *order, i;
 
-	if (store_load(s, id, &d))
+	if (select_load(sel, s, id, &d, kept))
 		return -1;
-	*kept += select_filter_dataset(sel, &d);
 	order = dataset_seq_order(&d);
 	for (i = 0; i < d.nruns; i++)
 		run_write(x, &d, order[i]);
@@ -268,76 +267,46 @@ static int experiment_write(struct exporter *x, struct store *s, int64_t id,
 	return 0;
 }
 
-static const char usage_text[] =
-	"usage: contend export [--db PATH] [EXPERIMENT] [--format csv|json] "
-	"[--threads]\n"
-	"  one row per run x metric; EXPERIMENT is a selector, [DB:]WHAT[~newest]\n"
-	"  [@KEY=VALUE,...] (WHAT: an id, uuid, name or label; default: every\n"
-	"  experiment); --threads adds one row per thread\n";
-
 struct export_opts {
 	const char *db, *selector;
 	enum format format;
 	bool threads;
 };
 
-static int format_parse(const char *name, enum format *f)
+static int set_format(const char *opt, const char *arg, void *field,
+		      int value)
 {
 	size_t i;
 
+	(void)value;
 	for (i = 0; i < ARRAY_SIZE(format_names); i++) {
-		if (!strcmp(name, format_names[i])) {
-			*f = (enum format)i;
+		if (!strcmp(arg, format_names[i])) {
+			*(enum format *)field = (enum format)i;
 			return 0;
 		}
 	}
-	return error("unknown format '%s' (csv, json)", name);
+	return error("%s: unknown format '%s' (csv, json)", opt, arg);
 }
 
-/* 0, 1 after --help (nothing more to do), or -1 after an error. */
-static int opts_parse(int argc, char **argv, struct export_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "threads", no_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+#define FIELD(f) offsetof(struct export_opts, f)
 
-	memset(o, 0, sizeof(*o));
-	o->db = store_default_path();
-	optind = 0; /* glibc: full re-initialisation, for repeated calls */
-	/* GNU getopt permutes: EXPERIMENT may come before or after options. */
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			o->db = optarg;
-			break;
-		case 'f':
-			if (format_parse(optarg, &o->format))
-				return -1;
-			break;
-		case 't':
-			o->threads = true;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 1;
-		case ':':
-			return error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return error("unknown option '%s'\n%s", argv[optind - 1],
-				     usage_text);
-		}
-	}
-	if (optind < argc)
-		o->selector = argv[optind++];
-	if (optind < argc)
-		return error("unexpected argument '%s'", argv[optind]);
-	return 0;
-}
+static const struct opt export_rows[] = {
+	DB_ROW(FIELD(db)),
+	{ NULL, 0, "EXPERIMENT", "a selector, " SELECTOR_TEXT " (WHAT: an "
+	  "id, uuid, name or label); default: every experiment", NULL,
+	  FIELD(selector), 0, OPT_OPTIONAL },
+	{ "format", 0, "csv|json", "csv (default) or json", set_format,
+	  FIELD(format), 0, 0 },
+	{ "threads", 0, NULL, "also one row per thread of each run (metric "
+	  "thread_ops)", NULL, FIELD(threads), 0, 0 },
+};
+
+const struct opt_cmd export_cli = {
+	"export", "export runs and samples in long format", export_rows,
+	ARRAY_SIZE(export_rows),
+	"One row per run and metric; a run without samples still has one "
+	"row, with metric and value empty.",
+};
 
 /*
  * The store and the ids to export: those the selector names (select.h),
@@ -370,16 +339,16 @@ static int select_ids(const struct export_opts *o, struct selector *sel,
 int cmd_export(int argc, char **argv)
 {
 	struct exporter x = { 0 };
-	struct export_opts o;
+	struct export_opts o = { store_default_path(), NULL, FMT_CSV, false };
 	struct selector sel = { 0 };
 	struct store *s = NULL;
 	int64_t *ids = NULL;
 	size_t n = 0, i, kept = 0;
 	int ret;
 
-	ret = opts_parse(argc, argv, &o);
+	ret = opt_parse(&export_cli, argc, argv, &o);
 	if (ret)
-		return ret > 0 ? 0 : EXIT_USAGE;
+		return opt_exit(ret);
 	ret = select_ids(&o, &sel, &s, &ids, &n);
 	if (ret)
 		goto out;
@@ -393,10 +362,11 @@ int cmd_export(int argc, char **argv)
 			goto out;
 	footer_write(&x);
 	if (sel.nfilters && !kept) {
-		error("export: no configuration of '%s' has %s=%s%s", o.selector,
-		      sel.filters[0].key, sel.filters[0].value,
-		      sel.nfilters > 1 ? " and the other filters" : "");
-		ret = EXIT_USAGE;
+		char *what = xasprintf("'%s'", o.selector), err[512];
+
+		ret = select_none(&sel, what, err, sizeof(err));
+		error("export: %s", err);
+		free(what);
 		goto out;
 	}
 	if (fflush(x.f) || ferror(x.f)) {

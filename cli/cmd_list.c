@@ -4,6 +4,7 @@
  * default, accepted values and help, then the harness keys every workload
  * takes.  The markdown form is what docs/INI.md embeds.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,46 +158,33 @@ static void md_harness(FILE *f)
 
 /* ---- command ----------------------------------------------------------- */
 
-static int list_format_of(const char *s, enum list_format *fmt)
+static int set_format(const char *opt, const char *arg, void *field,
+		      int value)
 {
 	size_t i;
 
+	(void)value;
 	for (i = 0; i < ARRAY_SIZE(format_names); i++) {
-		if (!strcmp(s, format_names[i])) {
-			*fmt = (enum list_format)i;
+		if (!strcmp(arg, format_names[i])) {
+			*(enum list_format *)field = (enum list_format)i;
 			return 0;
 		}
 	}
-	return error("unknown format '%s' (text or markdown)", s);
+	return error("%s: unknown format '%s' (text or markdown)", opt, arg);
 }
 
-static int list_args(int argc, char **argv, struct list_opts *o)
-{
-	int i;
+static const struct opt list_rows[] = {
+	{ NULL, 0, "WORKLOAD", "only this workload (default: every one)",
+	  NULL, offsetof(struct list_opts, name), 0, OPT_OPTIONAL },
+	{ "format", 0, "text|markdown",
+	  "text (default), or markdown as docs/INI.md embeds it", set_format,
+	  offsetof(struct list_opts, fmt), 0, 0 },
+};
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--format")) {
-			if (++i == argc)
-				return error("--format needs a value (text or "
-					     "markdown)");
-			if (list_format_of(argv[i], &o->fmt))
-				return -1;
-		} else if (!strncmp(a, "--format=", 9)) {
-			if (list_format_of(a + 9, &o->fmt))
-				return -1;
-		} else if (a[0] == '-') {
-			return error("unknown option '%s'; usage: contend list "
-				     "[WORKLOAD] [--format text|markdown]", a);
-		} else if (o->name) {
-			return error("list takes one workload name at most");
-		} else {
-			o->name = a;
-		}
-	}
-	return 0;
-}
+const struct opt_cmd list_cli = {
+	"list", "list workloads and their parameters", list_rows,
+	ARRAY_SIZE(list_rows), NULL,
+};
 
 static int unknown_workload(const char *name)
 {
@@ -233,10 +221,11 @@ static void list_one(FILE *f, const struct workload *wl,
 int cmd_list(int argc, char **argv)
 {
 	struct list_opts o = { FMT_TEXT, NULL };
+	int p = opt_parse(&list_cli, argc, argv, &o);
 	size_t i;
 
-	if (list_args(argc, argv, &o))
-		return EXIT_USAGE;
+	if (p)
+		return opt_exit(p);
 	if (o.name) {
 		const struct workload *wl = workload_find(o.name);
 

@@ -7,6 +7,7 @@
  * (store_copy_experiment: ATTACH and INSERT ... SELECT).
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,10 +73,25 @@ out:
 	return ret;
 }
 
-static const char usage_text[] =
-	"usage: contend merge OUT.db IN.db ...\n"
-	"  copies every experiment of the inputs into OUT (created when\n"
-	"  missing); experiments OUT already holds (same uuid) are skipped";
+struct merge_args {
+	const char *out;
+	struct opt_words in;
+};
+
+static const struct opt merge_rows[] = {
+	{ NULL, 0, "OUT.db", "the database to merge into (created when "
+	  "missing)", NULL, offsetof(struct merge_args, out), 0, 0 },
+	{ NULL, 0, "IN.db", "the databases whose experiments are copied",
+	  NULL, offsetof(struct merge_args, in), 0, OPT_MANY },
+};
+
+const struct opt_cmd merge_cli = {
+	"merge", "merge experiments of several databases", merge_rows,
+	ARRAY_SIZE(merge_rows),
+	"Copies every experiment of the inputs into OUT; experiments OUT "
+	"already holds (the same uuid) are skipped. Every input must open "
+	"before OUT is created.",
+};
 
 /*
  * Every input must open before OUT is created: bad input writes nothing.
@@ -97,30 +113,26 @@ static int inputs_check(int n, char **paths)
 
 int cmd_merge(int argc, char **argv)
 {
+	struct merge_args args = { 0 };
 	struct merge m = { 0 };
-	int i, ret = 0;
+	size_t i;
+	int ret = opt_parse(&merge_cli, argc, argv, &args);
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		fputs(usage_text, stdout);
-		return 0;
-	}
-	if (argc < 3 || argv[1][0] == '-') {
-		error("%s", usage_text);
-		return EXIT_USAGE;
-	}
-	m.out_path = argv[1];
-	ret = inputs_check(argc - 2, argv + 2);
+	if (ret)
+		return opt_exit(ret);
+	m.out_path = args.out;
+	ret = inputs_check((int)args.in.n, args.in.v);
 	if (!ret)
 		ret = store_open(m.out_path, STORE_CREATE, &m.out);
 	if (ret)
 		return store_exit_status(ret);
-	for (i = 2; i < argc && !ret; i++) {
+	for (i = 0; i < args.in.n && !ret; i++) {
 		size_t merged = m.merged, skipped = m.skipped;
 
-		ret = merge_file(&m, argv[i]);
+		ret = merge_file(&m, args.in.v[i]);
 		if (!ret)
 			printf("%s: %zu experiment%s merged, %zu already present\n",
-			       argv[i], m.merged - merged,
+			       args.in.v[i], m.merged - merged,
 			       m.merged - merged == 1 ? "" : "s",
 			       m.skipped - skipped);
 	}

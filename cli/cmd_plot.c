@@ -3,7 +3,7 @@
  * (data, gnuplot scripts, PNG/SVG) under plots/out/<name>-<id>/; several
  * (a label's invocations) as one figure under plots/out/<name>-<label>/.
  */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,16 +97,16 @@ static int plot_one(struct store *s, int64_t id, const struct selector *sel,
 	struct analysis a = { 0 };
 	struct analysis_opts ao;
 	struct plot_set set = { 0 };
-	char *dir = NULL, *name;
+	char *dir = NULL, *name, msg[512], what[64];
+	size_t kept = 0;
 	int ret = EXIT_RUNTIME;
 
-	if (store_load(s, id, &d))
+	if (select_load(sel, s, id, &d, &kept))
 		goto out;
-	if (!select_filter_dataset(sel, &d)) {
-		error("plot: no configuration of experiment %lld has %s=%s%s",
-		      (long long)id, sel->filters[0].key, sel->filters[0].value,
-		      sel->nfilters > 1 ? " and the other filters" : "");
-		ret = EXIT_USAGE;
+	if (!kept && sel->nfilters) {
+		snprintf(what, sizeof(what), "experiment %lld", (long long)id);
+		ret = select_none(sel, what, msg, sizeof(msg));
+		error("plot: %s", msg);
 		goto out;
 	}
 	if (po.x_param && x_param_check(&d, po.x_param)) {
@@ -216,60 +216,73 @@ out:
 	return ret;
 }
 
+struct plot_args {
+	const char *db, *selector, *out;
+	struct plot_opts po;
+};
+
+static int set_format(const char *opt, const char *arg, void *field,
+		      int value)
+{
+	struct plot_opts *po = field;
+
+	(void)value;
+	if (strcmp(arg, "png") && strcmp(arg, "svg") && strcmp(arg, "both"))
+		return error("plot: %s must be png, svg or both, not '%s'", opt,
+			     arg);
+	po->png = strcmp(arg, "svg") != 0;
+	po->svg = strcmp(arg, "png") != 0;
+	return 0;
+}
+
+#define FIELD(f) offsetof(struct plot_args, f)
+
+static const struct opt plot_rows[] = {
+	DB_ROW(FIELD(db)),
+	{ NULL, 0, "EXPERIMENT", "a selector, " SELECTOR_TEXT "; default: the "
+	  "newest experiment; several (a label's invocations) are plotted "
+	  "together, one figure per level", NULL, FIELD(selector), 0, OPT_OPTIONAL },
+	{ "out", 0, "DIR", "where to write (default: " PLOT_DEFAULT_DIR
+	  "/NAME-ID)", NULL, FIELD(out), 0, 0 },
+	{ "format", 0, "png|svg|both", "the images gnuplot renders (default "
+	  "png)", set_format, FIELD(po), 0, 0 },
+	{ "x", 0, "PARAM", "the parameter of the scaling plots' x axis "
+	  "(default: the numeric one swept most)", NULL, FIELD(po.x_param), 0,
+	  0 },
+	{ "metric", 0, "M", "the metric plotted (default: throughput)", NULL,
+	  FIELD(po.metric), 0, 0 },
+};
+
+const struct opt_cmd plot_cli = {
+	"plot", "draw the plots of an experiment with gnuplot", plot_rows,
+	ARRAY_SIZE(plot_rows),
+	"Writes the data files and gnuplot scripts, and renders them when "
+	"gnuplot is installed.",
+};
+
 int cmd_plot(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "db", required_argument, NULL, 'D' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "x", required_argument, NULL, 'x' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct plot_opts po = { .png = true, .render = true };
-	const char *db = NULL, *format = "png", *selector = NULL, *out = NULL;
+	struct plot_args pa = { .db = store_default_path(),
+				.po = { .png = true, .render = true } };
 	struct selector sel = { 0 };
 	struct store *s = NULL;
 	int64_t *ids = NULL;
 	char err[512];
 	size_t n = 0;
-	int c, ret;
+	int ret = opt_parse(&plot_cli, argc, argv, &pa);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
-		switch (c) {
-		case 'D': db = optarg; break;
-		case 'o': out = optarg; break;
-		case 'f': format = optarg; break;
-		case 'x': po.x_param = optarg; break;
-		case 'm': po.metric = optarg; break;
-		default: return EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		selector = argv[optind++];
-	if (optind < argc) {
-		error("plot: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
-	if (!strcmp(format, "png") || !strcmp(format, "svg") ||
-	    !strcmp(format, "both")) {
-		po.png = strcmp(format, "svg") != 0;
-		po.svg = strcmp(format, "png") != 0;
-	} else {
-		error("plot: --format must be png, svg or both, not '%s'", format);
-		return EXIT_USAGE;
-	}
+	if (ret)
+		return opt_exit(ret);
 	/* Nothing selected is bad input, as for report and export. */
-	ret = select_open(selector, db ? db : store_default_path(), &sel, &s,
-			  &ids, &n, err, sizeof(err));
+	ret = select_open(pa.selector, pa.db, &sel, &s, &ids, &n, err,
+			  sizeof(err));
 	if (ret && *err)
 		error("plot: %s", err);
 	/* several experiments: a label's invocations, plotted together */
 	if (!ret && n > 1)
-		ret = plot_invocations(s, &sel, &po, out);
+		ret = plot_invocations(s, &sel, &pa.po, pa.out);
 	else if (!ret)
-		ret = plot_one(s, ids[0], &sel, &po, out);
+		ret = plot_one(s, ids[0], &sel, &pa.po, pa.out);
 	free(ids);
 	if (s)
 		store_close(s);

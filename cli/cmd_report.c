@@ -6,7 +6,7 @@
  * and prints it.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,124 +30,91 @@ struct report_args {
 	struct analysis_opts opts;
 };
 
-enum { O_DB = 1, O_FORMAT, O_RESOLVE, O_HANDOFF, O_CONFIDENCE, O_HELP,
-       O_HTML, O_MARKDOWN, O_VERBOSE, O_METRICS };
+static int set_format(const char *opt, const char *arg, void *field,
+		      int value)
+{
+	int fmt = report_format_parse(arg);
 
-static const struct option options[] = {
-	{ "db", required_argument, NULL, O_DB },
-	{ "format", required_argument, NULL, O_FORMAT },
-	{ "resolve", required_argument, NULL, O_RESOLVE },
-	{ "handoff-drop", required_argument, NULL, O_HANDOFF },
-	{ "confidence", required_argument, NULL, O_CONFIDENCE },
-	{ "help", no_argument, NULL, O_HELP },
-	{ "html", required_argument, NULL, O_HTML },
-	{ "markdown", required_argument, NULL, O_MARKDOWN },
-	{ "verbose", no_argument, NULL, O_VERBOSE },
-	{ "metrics", required_argument, NULL, O_METRICS },
-	{ NULL, 0, NULL, 0 },
+	(void)value;
+	if (fmt < 0)
+		return error("%s: '%s' is not text, json or csv", opt, arg);
+	*(enum report_format *)field = (enum report_format)fmt;
+	return 0;
+}
+
+static int set_resolve(const char *opt, const char *arg, void *field,
+		       int value)
+{
+	(void)value;
+	return opt_number_in(opt, arg, 0, 1000, field);
+}
+
+static int set_handoff(const char *opt, const char *arg, void *field,
+		       int value)
+{
+	(void)value;
+	if (opt_number_in(opt, arg, 0, 100, field) < 0)
+		return -1;
+	*(double *)field /= 100;
+	return 0;
+}
+
+static int set_metrics(const char *opt, const char *arg, void *field,
+		       int value)
+{
+	(void)value;
+	if (!*arg)
+		return error("%s: name at least one metric", opt);
+	*(const char **)field = arg;
+	return 0;
+}
+
+#define FIELD(f) offsetof(struct report_args, f)
+
+static const struct opt report_cli_rows[] = {
+	DB_ROW(FIELD(db)),
+	{ NULL, 0, "EXPERIMENT", "a selector, " SELECTOR_TEXT " (WHAT: an "
+	  "id, uuid, name or label); default: the newest experiment; several "
+	  "experiments get the levels report", NULL, FIELD(selector), 0,
+	  OPT_OPTIONAL },
+	{ "format", 0, "text|json|csv", "the output (default text)",
+	  set_format, FIELD(format), 0, 0 },
+	{ "resolve", 0, "PCT", "the change an experiment should resolve, "
+	  "for its advice (default 5)", set_resolve, FIELD(opts.resolve_pct),
+	  0, 0 },
+	{ "handoff-drop", 0, "PCT", "the throughput drop past the peak that "
+	  "flags a handoff collapse (default 25)", set_handoff,
+	  FIELD(opts.handoff_drop), 0, 0 },
+	{ "confidence", 0, "C", "of the intervals, in (0, 1) (default: the "
+	  "experiment's, else 0.95)",
+	  opt_confidence, FIELD(opts.confidence), 0, 0 },
+	{ "html", 0, "DIR", "write DIR/report.html, self-contained, with its "
+	  "plots", NULL, FIELD(html_dir), 0, 0 },
+	{ "markdown", 0, "DIR", "write DIR/report.md and its plots", NULL,
+	  FIELD(md_dir), 0, 0 },
+	{ "verbose", 0, NULL, "every section in full (text)", NULL,
+	  FIELD(view.verbose), 0, 0 },
+	{ "metrics", 0, "NAME,NAME...", "only these metrics' tables (text)",
+	  set_metrics, FIELD(view.metrics), 0, 0 },
+	{ "levels", 0, "NAME", "the same as 'contend levels NAME'", NULL, 0,
+	  0, OPT_DIVERTS },
 };
 
-static const char usage_text[] =
-	"usage: contend report [--db PATH] [EXPERIMENT] [--format text|json|csv]\n"
-	"                      [--resolve PCT] [--handoff-drop PCT] [--confidence C]\n"
-	"                      [--html DIR] [--markdown DIR] [--verbose]\n"
-	"                      [--metrics NAME,NAME...]\n";
+const struct opt_cmd report_cli = {
+	"report", "summaries, intervals, correlations and flags",
+	report_cli_rows, ARRAY_SIZE(report_cli_rows), NULL,
+};
 
-int report_cli_between(const char *opt, const char *text, double lo,
-		       double hi, double *out)
-{
-	if (parse_double(text, out) < 0 || !(*out > lo && *out < hi))
-		return error("--%s: '%s' is not a number between %g and %g", opt,
-			     text, lo, hi);
-	return 0;
-}
-
-int report_cli_parse(const struct report_cli *cli, int argc, char **argv,
-		     void *args, const char **operand)
-{
-	int c;
-
-	optind = 0;   /* glibc: full reset, the CLI may parse more than once */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", cli->options, NULL)) != -1) {
-		if (c == cli->help) {
-			fputs(cli->usage, stdout);
-			return 1;
-		}
-		if (c == '?' || c == ':')
-			return error("report: unknown option or missing value '%s'\n%s",
-				     argv[optind - 1], cli->usage);
-		if (cli->option(c, optarg, args) < 0)
-			return -1;
-	}
-	if (optind < argc && !*operand)
-		*operand = argv[optind++];
-	if (optind < argc)
-		return error("report: unexpected argument '%s'\n%s", argv[optind],
-			     cli->usage);
-	return 0;
-}
-
-static int parse_option(int c, const char *arg, void *args)
-{
-	struct report_args *ra = args;
-	int fmt;
-
-	switch (c) {
-	case O_DB:
-		ra->db = arg;
-		return 0;
-	case O_FORMAT:
-		fmt = report_format_parse(arg);
-		if (fmt < 0)
-			return error("--format: '%s' is not text, json or csv", arg);
-		ra->format = (enum report_format)fmt;
-		return 0;
-	case O_RESOLVE:
-		return report_cli_between("resolve", arg, 0, 1000,
-					  &ra->opts.resolve_pct);
-	case O_HANDOFF:
-		if (report_cli_between("handoff-drop", arg, 0, 100,
-				       &ra->opts.handoff_drop) < 0)
-			return -1;
-		ra->opts.handoff_drop /= 100;
-		return 0;
-	case O_CONFIDENCE:
-		return report_cli_between("confidence", arg, 0, 1,
-					  &ra->opts.confidence);
-	case O_HTML:
-		ra->html_dir = arg;
-		return 0;
-	case O_MARKDOWN:
-		ra->md_dir = arg;
-		return 0;
-	case O_VERBOSE:
-		ra->view.verbose = true;
-		return 0;
-	case O_METRICS:
-		if (!*arg)
-			return error("--metrics: name at least one metric");
-		ra->view.metrics = arg;
-		return 0;
-	default:
-		return -1;
-	}
-}
-
-/* 0 parsed, 1 help printed, -1 usage error (printed). */
+/* 0 parsed, else opt_parse's result. */
 static int parse_args(int argc, char **argv, struct report_args *ra)
 {
-	static const struct report_cli cli = {
-		options, O_HELP, usage_text, parse_option,
-	};
-
 	ra->db = store_default_path();
 	ra->selector = NULL;
 	ra->format = REPORT_TEXT;
 	ra->html_dir = ra->md_dir = NULL;
 	ra->view = (struct report_view){ 0 };
 	analysis_opts_default(&ra->opts);
-	return report_cli_parse(&cli, argc, argv, ra, &ra->selector);
+	return opt_parse(&report_cli, argc, argv, ra);
 }
 
 /* WHAT@KEY=VALUE,... of sel within its database. */
@@ -186,7 +153,7 @@ static int report_invocations(int argc, char **argv, const char *selector,
 	for (i = 1; i < argc; i++)
 		if (argv[i] != selector)
 			av[n++] = argv[i];
-	ret = levels_report(n, av);
+	ret = cmd_levels(n, av);
 	free(what);
 	free(av);
 	return ret;
@@ -205,8 +172,8 @@ static int load_selected(int argc, char **argv, const struct report_args *ra,
 	struct selector sel;
 	struct store *s = NULL;
 	int64_t *ids = NULL;
-	char err[512];
-	size_t n = 0;
+	char err[512], what[64];
+	size_t n = 0, kept = 0;
 	int ret = select_open(ra->selector, ra->db, &sel, &s, &ids, &n, err,
 			      sizeof(err));
 
@@ -220,17 +187,13 @@ static int load_selected(int argc, char **argv, const struct report_args *ra,
 		ret = 1;
 		goto out;
 	}
-	ret = EXIT_RUNTIME;
-	if (store_load(s, ids[0], d) < 0)
-		goto out;
-	ret = 0;
-	if (!select_filter_dataset(&sel, d)) {
-		error("report: no configuration of experiment %lld has %s=%s%s",
-		      (long long)ids[0], sel.filters[0].key,
-		      sel.filters[0].value,
-		      sel.nfilters > 1 ? " and the other filters" : "");
+	ret = select_load(&sel, s, ids[0], d, &kept);
+	if (!ret && !kept && sel.nfilters) {
+		snprintf(what, sizeof(what), "experiment %lld",
+			 (long long)ids[0]);
+		ret = select_none(&sel, what, err, sizeof(err));
+		error("report: %s", err);
 		dataset_release(d);
-		ret = EXIT_USAGE;
 	}
 out:
 	free(ids);
@@ -315,13 +278,12 @@ int cmd_report(int argc, char **argv)
 	bool analysed = false;
 	int ret = EXIT_RUNTIME, p;
 
-	/* `--levels` is its own analysis over several experiments. */
-	for (int i = 1; i < argc; i++)
-		if (!strncmp(argv[i], "--levels", 8))
-			return levels_report(argc, argv);
 	p = parse_args(argc, argv, &ra);
+	/* `--levels`: the levels command, over several experiments. */
+	if (p == OPT_DIVERTED)
+		return cmd_levels(argc, argv);
 	if (p)
-		return p > 0 ? 0 : EXIT_USAGE;
+		return opt_exit(p);
 	p = load_selected(argc, argv, &ra, &d, &s, &ret);
 	if (p)
 		return p == 1 ? ret : p;

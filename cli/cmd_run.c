@@ -6,7 +6,7 @@
  * database.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,74 +27,63 @@ struct run_opts {
 
 /* ---- options ---- */
 
-enum { OPT_DB = 256, OPT_LABEL, OPT_SEED, OPT_DRY, OPT_QUIET, OPT_FAILFAST,
-       OPT_RESUME, OPT_CALFROM };
-
-static const struct option long_opts[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "label", required_argument, NULL, OPT_LABEL },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "dry-run", no_argument, NULL, OPT_DRY },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
-	{ "fail-fast", no_argument, NULL, OPT_FAILFAST },
-	{ "resume", required_argument, NULL, OPT_RESUME },
-	{ "calibration-from", required_argument, NULL, OPT_CALFROM },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int opt_set(struct run_opts *o, int c, const char *arg)
+static int set_seed(const char *opt, const char *arg, void *field,
+		    int value)
 {
-	switch (c) {
-	case OPT_DB:
-		o->db = arg;
-		break;
-	case OPT_LABEL:
-		o->label = arg;
-		break;
-	case OPT_SEED:
-		if (parse_u64(arg, &o->seed))
-			return error("--seed: '%s' is not an unsigned 64-bit "
-				     "integer", arg);
-		o->has_seed = true;
-		break;
-	case OPT_DRY:
-		o->dry_run = true;
-		break;
-	case OPT_QUIET:
-		o->quiet = true;
-		break;
-	case OPT_FAILFAST:
-		o->fail_fast = true;
-		break;
-	case OPT_RESUME:
-		o->resume = arg;
-		break;
-	case OPT_CALFROM:
-		o->calibration_from = arg;
-		break;
-	default:
-		return -1; /* getopt printed why */
-	}
+	struct run_opts *o = field;
+
+	(void)value;
+	if (parse_u64(arg, &o->seed))
+		return error("%s: '%s' is not an unsigned 64-bit integer", opt,
+			     arg);
+	o->has_seed = true;
 	return 0;
 }
 
+#define FIELD(f) offsetof(struct run_opts, f)
+
+static const struct opt run_rows[] = {
+	{ NULL, 0, "CONFIG.ini", "the experiment file (docs/INI.md); not "
+	  "with --resume", NULL, FIELD(config), 0, OPT_OPTIONAL },
+	DB_ROW(FIELD(db)),
+	{ "label", 0, "L", "the experiment's label (a kernel version, a "
+	  "branch)", NULL, FIELD(label), 0, 0 },
+	{ "seed", 0, "N", "the seed of the run order (default: random, "
+	  "stored)", set_seed, 0, 0, 0 },
+	{ "dry-run", 0, NULL, "print the plan, run nothing, store nothing",
+	  NULL, FIELD(dry_run), 0, 0 },
+	{ "quiet", 'q', NULL, "no progress on stderr", NULL, FIELD(quiet), 0,
+	  0 },
+	{ "fail-fast", 0, NULL, "stop at the first failed run (resumable)",
+	  NULL, FIELD(fail_fast), 0, 0 },
+	{ "resume", 0, "EXPERIMENT", "continue an unfinished experiment with "
+	  "its stored config, seed and plan", NULL, FIELD(resume), 0, 0 },
+	{ "calibration-from", 0, "EXPERIMENT", "take the busy loop's "
+	  "calibration from that experiment instead of measuring it", NULL,
+	  FIELD(calibration_from), 0, 0 },
+};
+
+const struct opt_cmd run_cli = {
+	"run", "run an experiment described by an INI file", run_rows,
+	ARRAY_SIZE(run_rows),
+	"Every run is its own 'contend exec' process, stored as it ends. "
+	"SIGINT or SIGTERM stop the experiment, resumable, with exit status "
+	"130.",
+};
+
 static int parse_opts(int argc, char **argv, struct run_opts *o)
 {
-	int c;
+	int p;
 
 	memset(o, 0, sizeof(*o));
-	optind = 1;
-	opterr = 1;
-	while ((c = getopt_long(argc, argv, "q", long_opts, NULL)) != -1)
-		if (opt_set(o, c == 'q' ? OPT_QUIET : c, optarg))
-			return -1;
-	if (optind < argc)
-		o->config = argv[optind++];
-	if (optind < argc)
-		return error("run: unexpected argument '%s'", argv[optind]);
-	if (!o->config == !o->resume)
-		return error("usage: contend run CONFIG.ini [options] | "
-			     "contend run --resume EXPERIMENT [--db PATH]");
+	p = opt_parse(&run_cli, argc, argv, o);
+	if (p)
+		return p;
+	if (!o->config == !o->resume) {
+		error("run: give CONFIG.ini, or --resume EXPERIMENT");
+		opt_usage(stderr, &run_cli);
+		return -1;
+	}
 	if (o->resume && (o->has_seed || o->label || o->dry_run ||
 			  o->calibration_from))
 		return error("run: --resume takes the seed, label, plan and "
@@ -135,10 +124,10 @@ int cmd_run(int argc, char **argv)
 	struct run_opts o;
 	struct runner_opts ro;
 	struct runner r;
-	int ret;
+	int ret = parse_opts(argc, argv, &o);
 
-	if (parse_opts(argc, argv, &o))
-		return EXIT_USAGE;
+	if (ret)
+		return opt_exit(ret);
 	runner_opts_of(&o, &ro);
 	if (o.resume)
 		ret = runner_resume(&r, &ro, o.resume);

@@ -16,41 +16,20 @@
 const char *contend_self = "contend";
 
 struct command {
-	const char *name;
+	const struct opt_cmd *cli;   /* name, summary, options */
 	int (*fn)(int argc, char **argv);
-	const char *summary;
-	const char *usage;
 };
 
 static const struct command commands[] = {
-	{ "run", cmd_run, "run an experiment described by an INI file",
-	  "contend run CONFIG.ini [--db PATH] [--label L] [--seed N] [--dry-run]\n"
-	  "            [--quiet] [--fail-fast] [--calibration-from EXPERIMENT]\n"
-	  "contend run --resume EXPERIMENT [--db PATH] [--quiet] [--fail-fast]" },
-	{ "exec", cmd_exec, "run one configuration in the foreground, print metrics",
-	  "contend exec WORKLOAD [key=value ...] [--scratch DIR] [--calibration N]" },
-	{ "list", cmd_list, "list workloads and their parameters",
-	  "contend list [WORKLOAD] [--format text|markdown]" },
-	{ "report", cmd_report, "summaries, intervals, correlations and flags",
-	  "contend report [--db PATH] [EXPERIMENT] [--format text|json|csv]\n"
-	  "               [--resolve PCT] [--handoff-drop PCT] [--confidence C]\n"
-	  "               [--html DIR] [--markdown DIR]\n"
-	  "contend report --levels NAME [--db PATH] [--metric M] [--format text|json]\n"
-	  "               [--boot-cost S] [--run-cost S] [--confidence C]" },
-	{ "compare", cmd_compare, "A/B comparison of selections or files",
-	  "contend compare BASE CAND [CAND...] [--db PATH] [--metric M]\n"
-	  "                [--format text|json] [--threshold PCT]\n"
-	  "                [--fail-on-regression PCT]\n"
-	  "                [--lower-is-better | --higher-is-better] [-C N] [-d DELIMS]\n"
-	  "                [--confidence C] [--plot DIR] [--ascii]\n"
-	  "BASE, CAND: [DB:]WHAT[~newest][@KEY=VALUE,...] | DB | FILE of numbers | -" },
-	{ "plot", cmd_plot, "draw the plots of an experiment with gnuplot",
-	  "contend plot [--db PATH] [EXPERIMENT] [--out DIR] [--format png|svg|both]\n"
-	  "             [--x PARAM] [--metric M]" },
-	{ "export", cmd_export, "export runs and samples in long format",
-	  "contend export [--db PATH] [EXPERIMENT] [--format csv|json] [--threads]" },
-	{ "merge", cmd_merge, "merge experiments of several databases",
-	  "contend merge OUT.db IN.db ..." },
+	{ &run_cli, cmd_run },
+	{ &exec_cli, cmd_exec },
+	{ &list_cli, cmd_list },
+	{ &report_cli, cmd_report },
+	{ &levels_cli, cmd_levels },
+	{ &compare_cli, cmd_compare },
+	{ &plot_cli, cmd_plot },
+	{ &export_cli, cmd_export },
+	{ &merge_cli, cmd_merge },
 };
 
 static const struct command *find_command(const char *name)
@@ -58,9 +37,23 @@ static const struct command *find_command(const char *name)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(commands[i].name, name))
+		if (!strcmp(commands[i].cli->name, name))
 			return &commands[i];
 	return NULL;
+}
+
+static int unknown_command(const char *name)
+{
+	const char *names[ARRAY_SIZE(commands)];
+	const char *s;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		names[i] = commands[i].cli->name;
+	s = suggest(name, names, ARRAY_SIZE(commands));
+	error("unknown command '%s'%s%s%s", name, s ? "; did you mean '" : "",
+	      s ? s : "", s ? "'?" : "");
+	return EXIT_USAGE;
 }
 
 static void usage(FILE *f)
@@ -71,11 +64,13 @@ static void usage(FILE *f)
 		   "contend runs lock-contention microbenchmarks as statistical "
 		   "experiments.\n\ncommands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'contend help COMMAND' shows a command's options; "
-		   "see contend(1).\n");
+		fprintf(f, "  %-8s %s\n", commands[i].cli->name,
+			commands[i].cli->summary);
+	fprintf(f, "\n'contend help COMMAND' (or 'contend COMMAND --help') "
+		   "shows a command's options;\nsee contend(1).\n");
 }
 
+/* `contend help [COMMAND]`: the same text as `contend COMMAND --help`. */
 static int help(int argc, char **argv)
 {
 	const struct command *c;
@@ -85,11 +80,9 @@ static int help(int argc, char **argv)
 		return 0;
 	}
 	c = find_command(argv[1]);
-	if (!c) {
-		error("unknown command '%s'", argv[1]);
-		return EXIT_USAGE;
-	}
-	printf("usage: %s\n\n%s\n", c->usage, c->summary);
+	if (!c)
+		return unknown_command(argv[1]);
+	opt_help(stdout, c->cli);
 	return 0;
 }
 
@@ -158,17 +151,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "help"))
 		return stdout_close(help(argc - 1, argv + 1));
 	c = find_command(argv[1]);
-	if (!c) {
-		const char *names[ARRAY_SIZE(commands)];
-		const char *s;
-		size_t i;
-
-		for (i = 0; i < ARRAY_SIZE(commands); i++)
-			names[i] = commands[i].name;
-		s = suggest(argv[1], names, ARRAY_SIZE(commands));
-		error("unknown command '%s'%s%s%s", argv[1],
-		      s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
-		return EXIT_USAGE;
-	}
+	if (!c)
+		return unknown_command(argv[1]);
 	return stdout_close(c->fn(argc - 1, argv + 1));
 }

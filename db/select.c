@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/util.h"
+
 #define NEWEST "~newest"
 
 /* Out of memory is not a state this tool recovers from (as xmalloc). */
@@ -267,4 +269,25 @@ size_t select_filter_dataset(const struct selector *sel, struct dataset *d)
 	d->nruns = nr;
 	d->values = values;
 	return nc;
+}
+
+int select_load(const struct selector *sel, struct store *s, int64_t id,
+		struct dataset *d, size_t *kept)
+{
+	if (store_load(s, id, d) < 0)
+		return EXIT_RUNTIME;
+	*kept += select_filter_dataset(sel, d);
+	return 0;
+}
+
+int select_none(const struct selector *sel, const char *what, char *err,
+		size_t errlen)
+{
+	if (!sel->nfilters)
+		snprintf(err, errlen, "%s has no configuration", what);
+	else
+		snprintf(err, errlen, "no configuration of %s has %s=%s%s",
+			 what, sel->filters[0].key, sel->filters[0].value,
+			 sel->nfilters > 1 ? " and the other filters" : "");
+	return EXIT_USAGE;
 }

@@ -64,4 +64,20 @@ bool select_keeps(const struct selector *sel, const struct ds_config *c);
  */
 size_t select_filter_dataset(const struct selector *sel, struct dataset *d);
 
+/*
+ * The reading commands' step after select_open: experiment id of s
+ * loaded into d (release it with dataset_release) with only the
+ * configurations sel keeps, their number added to *kept.  0, or
+ * EXIT_RUNTIME when the load failed (store_load said why).
+ */
+int select_load(const struct selector *sel, struct store *s, int64_t id,
+		struct dataset *d, size_t *kept);
+/*
+ * When the filters kept nothing: "no configuration of WHAT has KEY=VALUE"
+ * in err (without filters: "WHAT has no configuration"), and EXIT_USAGE
+ * to return.
+ */
+int select_none(const struct selector *sel, const char *what, char *err,
+		size_t errlen);
+
 #endif

@@ -11,8 +11,20 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Exit statuses of DESIGN.md. */
-enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_REGRESSION = 3 };
+/*
+ * Every exit status of contend (docs/contend.1, EXIT STATUS), here only:
+ * 0 success; 1 the machine or a run failed (runtime); 2 bad input (a
+ * usage error, a bad config or database, nothing matched); 3 compare
+ * --fail-on-regression found one; 130 `run` stopped by a signal, as a
+ * shell reports a SIGINT death.
+ */
+enum {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,
+	EXIT_USAGE = 2,
+	EXIT_REGRESSION = 3,
+	EXIT_INTERRUPTED = 130,
+};
 
 /* Prints "contend: msg" to stderr and returns -1, for `return error(...)`. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -188,7 +188,7 @@ static int finish(struct runner *r, enum loop_end end)
 		int exit;
 	} ends[] = {
 		[LOOP_DONE] = { "complete", 0 },
-		[LOOP_STOPPED] = { "interrupted", RUNNER_EXIT_INTERRUPTED },
+		[LOOP_STOPPED] = { "interrupted", EXIT_INTERRUPTED },
 		[LOOP_FAILFAST] = { "failed", EXIT_RUNTIME },
 		[LOOP_ERROR] = { "failed", EXIT_RUNTIME },
 	};

@@ -18,7 +18,7 @@
  * Interrupts: a signal during the plan write is acted on once the plan
  * has been committed, so the database always holds a whole plan or none;
  * one during a run ends it as `interrupted` and the session exits
- * RUNNER_EXIT_INTERRUPTED (docs/RUNNING.md).
+ * EXIT_INTERRUPTED (lib/util.h, docs/RUNNING.md).
  *
  * Calibration: the busy loop is calibrated once per experiment, before
  * the first run (or taken from `calibration = N`, or from another
@@ -38,9 +38,6 @@
 #include "runner/config.h"
 #include "runner/plan.h"
 #include "runner/progress.h"
-
-/* Exit status after SIGINT/SIGTERM, as a shell reports a SIGINT death. */
-#define RUNNER_EXIT_INTERRUPTED 130
 
 /* What the command line decides for a session. */
 struct runner_opts {

@@ -2,6 +2,8 @@
 # End-to-end: the documentation agrees with the binary.
 #  1. docs/INI.md's generated block (between the contend list markers) is
 #     exactly `contend list --format markdown`; fix with scripts/gen-docs.sh.
+#     docs/USER-GUIDE.md's block of each command (between the contend help
+#     CMD markers) is `contend help CMD`, indented (scripts/gen-docs.sh).
 #  2. Every command of `contend --help` has a section in docs/contend.1,
 #     and every option its `contend help CMD` usage names appears there.
 #  3. docs/contend.1 renders without a warning (when groff is installed).
@@ -25,6 +27,18 @@ sed -n '/^<!-- BEGIN contend list --format markdown/,/^<!-- END contend list -->
 diff -u "$tmp/block" "$tmp/live" >"$tmp/diff" ||
 	fail "docs/INI.md differs from 'contend list --format markdown'; run sh scripts/gen-docs.sh
 $(head -20 "$tmp/diff")"
+
+# 1b. each command's usage and options in the user guide
+guide=docs/USER-GUIDE.md
+for c in $("$CONTEND" --help | awk '/^commands:/ { on = 1; next } on && !NF { exit } on { print $1 }'); do
+	sed -n "/^<!-- BEGIN contend help $c -->/,/^<!-- END contend help $c -->/p" \
+		"$guide" | sed '1d;$d' >"$tmp/block"
+	[ -s "$tmp/block" ] || fail "$guide: no generated block between the contend help $c markers"
+	{ echo; "$CONTEND" help "$c" | sed 's/^./    &/'; echo; } >"$tmp/live"
+	diff -u "$tmp/block" "$tmp/live" >"$tmp/diff" ||
+		fail "$guide differs from 'contend help $c'; run sh scripts/gen-docs.sh
+$(head -20 "$tmp/diff")"
+done
 
 # 2. man page vs the command table.  groff renders \- as '-' with -Tascii;
 # without groff, read the source with the roff escapes taken out.

@@ -27,6 +27,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "analysis/levels.h"
+#include "cli/commands.h"
 #include "db/store.h"
 #include "tests/capture.h"
 #include "tests/checks.h"
@@ -635,7 +636,8 @@ static void test_advice(void **state)
 
 /* ---- the command ---- */
 
-/* Runs levels_report with stdout and stderr captured; its exit status. */
+/* Runs cmd_levels (as report --levels) with stdout and stderr captured;
+ * its exit status. */
 static int run_report(char **argv, char **out, char **err)
 {
 	struct capture_fd o, e;
@@ -647,7 +649,7 @@ static int run_report(char **argv, char **out, char **err)
 		fail_msg("cannot capture stdout and stderr");
 		return -1;
 	}
-	ret = levels_report(argc, argv);
+	ret = cmd_levels(argc, argv);
 	*err = capture_fd_end(&e);
 	*out = capture_fd_end(&o);
 	return ret;
