@@ -16,23 +16,6 @@
 
 #define NEWEST "~newest"
 
-/* Out of memory is not a state this tool recovers from (as xmalloc). */
-static void *alloc(size_t n)
-{
-	void *p = calloc(1, n ? n : 1);
-
-	if (!p)
-		abort();
-	return p;
-}
-
-static char *dup_n(const char *s, size_t n)
-{
-	char *p = alloc(n + 1);
-
-	memcpy(p, s, n);
-	return p;
-}
 
 static bool key_ok(const char *s, size_t n)
 {
@@ -64,7 +47,7 @@ static int parse_filters(const char *text, const char *s,
 
 	for (p = s; *p; p++)
 		cap += *p == ',';
-	sel->filters = alloc(cap * sizeof(*sel->filters));
+	sel->filters = xcalloc(cap, sizeof(*sel->filters));
 	for (;;) {
 		size_t len = strcspn(s, ","), klen = strcspn(s, "=");
 
@@ -75,9 +58,9 @@ static int parse_filters(const char *text, const char *s,
 				 text, (int)len, s);
 			return -1;
 		}
-		sel->filters[sel->nfilters].key = dup_n(s, klen);
+		sel->filters[sel->nfilters].key = xstrndup(s, klen);
 		sel->filters[sel->nfilters++].value =
-			dup_n(s + klen + 1, len - klen - 1);
+			xstrndup(s + klen + 1, len - klen - 1);
 		if (!s[len])
 			return 0;
 		s += len + 1;
@@ -100,7 +83,7 @@ int select_parse(const char *text, struct selector *sel, char *err,
 		sel->newest = true;
 		len -= nl;
 	}
-	sel->head = dup_n(text, len);
+	sel->head = xstrndup(text, len);
 	return 0;
 }
 
@@ -132,21 +115,21 @@ static void locate(struct selector *sel, const char *default_db)
 	const char *h = sel->head, *p;
 
 	if (*h && is_file(h)) {
-		sel->db = dup_n(h, strlen(h));
+		sel->db = xstrdup(h);
 		return;
 	}
 	for (p = strchr(h, ':'); p; p = strchr(p + 1, ':')) {
-		char *prefix = dup_n(h, (size_t)(p - h));
+		char *prefix = xstrndup(h, (size_t)(p - h));
 
 		if (is_file(prefix)) {
 			sel->db = prefix;
-			sel->what = p[1] ? dup_n(p + 1, strlen(p + 1)) : NULL;
+			sel->what = p[1] ? xstrdup(p + 1) : NULL;
 			return;
 		}
 		free(prefix);
 	}
-	sel->db = dup_n(default_db, strlen(default_db));
-	sel->what = *h ? dup_n(h, strlen(h)) : NULL;
+	sel->db = xstrdup(default_db);
+	sel->what = *h ? xstrdup(h) : NULL;
 }
 
 int select_open(const char *text, const char *default_db,
@@ -236,9 +219,9 @@ size_t select_filter_dataset(const struct selector *sel, struct dataset *d)
 
 	if (!sel->nfilters)
 		return d->nconfigs;
-	configs = alloc((d->nconfigs + 1) * sizeof(*configs));
-	runs = alloc((d->nruns + 1) * sizeof(*runs));
-	values = alloc((d->nruns * d->nmetrics + 1) * sizeof(*values));
+	configs = xcalloc(d->nconfigs + 1, sizeof(*configs));
+	runs = xcalloc(d->nruns + 1, sizeof(*runs));
+	values = xcalloc(d->nruns * d->nmetrics + 1, sizeof(*values));
 	for (c = 0; c < d->nconfigs; c++) {
 		struct ds_config *dc = &d->configs[c];
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "db/store_priv.h"
+#include "db/store_impl.h"
 #include "lib/util.h"
 
 

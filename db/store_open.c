@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "db/store_priv.h"
+#include "db/store_impl.h"
 #include "lib/util.h"
 
 extern const char store_schema_sql[]; /* build/db/schema.c, from schema.sql */

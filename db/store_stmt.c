@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/store_priv.h"
+#include "db/store_impl.h"
 #include "lib/util.h"
 
 #define COL_ROW(t, c, k) { #c, COL_##k },

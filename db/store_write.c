@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "db/store_priv.h"
+#include "db/store_impl.h"
 #include "lib/util.h"
 
 /* ---- the plan ---- */

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "db/store_priv.h"
+#include "db/store_impl.h"
 #include "lib/util.h"
 /* Writes v in decimal at p; returns the end. */
 static char *u64_format(char *p, uint64_t v)

@@ -15,7 +15,7 @@
 
 #include "analysis/report.h"
 #include "lib/safefile.h"
-#include "plots/plotter.h"
+#include "plots/plot_impl.h"
 #include "lib/util.h"
 
 #define BASE "invocations"

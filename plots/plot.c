@@ -16,7 +16,7 @@
  * `gnuplot -e "fmt='svg'" lockdep-1.gp` re-renders it as SVG.
  *
  * This file: the sections, labels, files and scripts every figure
- * shares (plotter.h) and plot_experiment; the figures are in sweep.c and
+ * shares (plot_impl.h) and plot_experiment; the figures are in sweep.c and
  * runs.c, rendering in render.c.
  */
 #include <errno.h>
@@ -27,7 +27,7 @@
 
 #include "analysis/report.h"
 #include "lib/safefile.h"
-#include "plots/plotter.h"
+#include "plots/plot_impl.h"
 #include "lib/util.h"
 
 void gp_quote(FILE *f, const char *s)

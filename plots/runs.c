@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "analysis/report.h"
-#include "plots/plotter.h"
+#include "plots/plot_impl.h"
 #include "lib/util.h"
 
 /* ---- one point per run: contention ---- */

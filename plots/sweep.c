@@ -11,7 +11,7 @@
 
 #include "analysis/report.h"
 #include "lib/numfmt.h"
-#include "plots/plotter.h"
+#include "plots/plot_impl.h"
 #include "lib/util.h"
 
 /* ---- the sweep: metric, hand-offs/s, contention against x ---- */

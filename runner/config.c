@@ -1,7 +1,7 @@
 /*
  * config.c - the INI experiment language: a file (or a buffer) loaded into
  * struct experiment_config, released, printed for --dry-run.  The loading
- * itself is in the config_*.c files (config_private.h says which does
+ * itself is in the config_*.c files (config_impl.h says which does
  * what).  Every error of a file is collected with its line and printed in
  * line order; nothing of a failed load survives.
  */
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runner/config_private.h"
+#include "runner/config_impl.h"
 #include "lib/util.h"
 
 const char *const order_names[] = {

@@ -3,7 +3,7 @@
  * [workload NAME] section into its configurations (the Cartesian product of
  * its sweeps).  Nothing is half-loaded: on any error the caller gets -1 and
  * every error of the file has been printed as "contend: FILE:LINE: msg".
- * The loader is runner/config*.c; config_private.h says which does what.
+ * The loader is runner/config*.c; config_impl.h says which does what.
  */
 #ifndef CONTEND_CONFIG_H
 #define CONTEND_CONFIG_H

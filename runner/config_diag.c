@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/config_private.h"
+#include "runner/config_impl.h"
 #include "lib/util.h"
 
 void report(struct loader *L, long line, const char *fmt, ...)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/config_private.h"
+#include "runner/config_impl.h"
 #include "runner/param.h"
 #include "lib/util.h"
 

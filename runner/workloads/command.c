@@ -27,7 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runner/workloads/command.h"
+#include "runner/workloads/command_impl.h"
 #include "runner/param.h"
 #include "lib/util.h"
 #include "runner/workloads/workloads.h"

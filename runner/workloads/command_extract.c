@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/workloads/command.h"
+#include "runner/workloads/command_impl.h"
 #include "lib/util.h"
 #include "runner/workloads/workloads.h"
 

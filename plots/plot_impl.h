@@ -1,12 +1,12 @@
 /*
- * plotter.h - what the figure files of one experiment share inside
+ * plot_impl.h - what the figure files of one experiment share inside
  * plots/ (plot.c, sweep.c, runs.c; levels_plot.c takes pl_put_num): the
  * sections of the analysis, the data-file and script helpers and the
  * plot set being filled.  Not for use outside plots/: plot.h is the
  * interface.
  */
-#ifndef CONTEND_PLOTTER_H
-#define CONTEND_PLOTTER_H
+#ifndef CONTEND_PLOT_IMPL_H
+#define CONTEND_PLOT_IMPL_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /*
- * store_priv.h - what the files of the store share and nothing outside db/
+ * store_impl.h - what the files of the store share and nothing outside db/
  * sees: struct store, its cached statements, the columns of every table and
  * the helpers that run statements and transactions (db/store_stmt.c).
  *
@@ -10,8 +10,8 @@
  * analysis), store_merge.c (contend merge), thread_ops.c (the per-thread
  * counts' text).
  */
-#ifndef CONTEND_STORE_PRIV_H
-#define CONTEND_STORE_PRIV_H
+#ifndef CONTEND_STORE_IMPL_H
+#define CONTEND_STORE_IMPL_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 /*
- * command.h - what command.c (running the program) and command_extract.c
+ * command_impl.h - what command.c (running the program) and command_extract.c
  * (its metrics out of its output) share; private to those two files.
  */
-#ifndef CONTEND_COMMAND_H
-#define CONTEND_COMMAND_H
+#ifndef CONTEND_COMMAND_IMPL_H
+#define CONTEND_COMMAND_IMPL_H
 
 #include <regex.h>
 #include <stdbool.h>

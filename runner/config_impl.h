@@ -1,5 +1,5 @@
 /*
- * config_private.h - what the files of the INI loader share; nothing
+ * config_impl.h - what the files of the INI loader share; nothing
  * outside runner/config*.c includes it (runner/config.h is the API).
  *
  *   config_read.c      lines in, through inih: sections and their keys,
@@ -10,8 +10,8 @@
  *   config_expand.c    the axes' Cartesian product into configurations
  *   config.c           loading a file or a buffer, releasing, printing
  */
-#ifndef CONTEND_CONFIG_PRIVATE_H
-#define CONTEND_CONFIG_PRIVATE_H
+#ifndef CONTEND_CONFIG_IMPL_H
+#define CONTEND_CONFIG_IMPL_H
 
 #include <stdbool.h>
 #include <stddef.h>
