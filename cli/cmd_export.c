@@ -21,10 +21,6 @@
 
 enum format { FMT_CSV, FMT_JSON };
 
-static const char *const format_names[] = {
-	[FMT_CSV] = "csv", [FMT_JSON] = "json",
-};
-
 /* The columns, in output order; "thread" only with --threads. */
 enum column {
 	COL_EXPERIMENT_ID, COL_UUID, COL_EXPERIMENT, COL_LABEL, COL_HOSTNAME,
@@ -273,21 +269,6 @@ struct export_opts {
 	bool threads;
 };
 
-static int set_format(const char *opt, const char *arg, void *field,
-		      int value)
-{
-	size_t i;
-
-	(void)value;
-	for (i = 0; i < ARRAY_SIZE(format_names); i++) {
-		if (!strcmp(arg, format_names[i])) {
-			*(enum format *)field = (enum format)i;
-			return 0;
-		}
-	}
-	return error("%s: unknown format '%s' (csv, json)", opt, arg);
-}
-
 #define FIELD(f) offsetof(struct export_opts, f)
 
 static const struct opt export_rows[] = {
@@ -295,7 +276,7 @@ static const struct opt export_rows[] = {
 	{ NULL, 0, "EXPERIMENT", "a selector, " SELECTOR_TEXT " (WHAT: an "
 	  "id, uuid, name or label); default: every experiment", NULL,
 	  FIELD(selector), 0, OPT_OPTIONAL },
-	{ "format", 0, "csv|json", "csv (default) or json", set_format,
+	{ "format", 0, "csv|json", "csv (default) or json", opt_choice,
 	  FIELD(format), 0, 0 },
 	{ "threads", 0, NULL, "also one row per thread of each run (metric "
 	  "thread_ops)", NULL, FIELD(threads), 0, 0 },

@@ -18,8 +18,6 @@
 
 enum list_format { FMT_TEXT, FMT_MARKDOWN };
 
-static const char *const format_names[] = { "text", "markdown" };
-
 struct list_opts {
 	enum list_format fmt;
 	const char *name;
@@ -158,26 +156,11 @@ static void md_harness(FILE *f)
 
 /* ---- command ----------------------------------------------------------- */
 
-static int set_format(const char *opt, const char *arg, void *field,
-		      int value)
-{
-	size_t i;
-
-	(void)value;
-	for (i = 0; i < ARRAY_SIZE(format_names); i++) {
-		if (!strcmp(arg, format_names[i])) {
-			*(enum list_format *)field = (enum list_format)i;
-			return 0;
-		}
-	}
-	return error("%s: unknown format '%s' (text or markdown)", opt, arg);
-}
-
 static const struct opt list_rows[] = {
 	{ NULL, 0, "WORKLOAD", "only this workload (default: every one)",
 	  NULL, offsetof(struct list_opts, name), 0, OPT_OPTIONAL },
 	{ "format", 0, "text|markdown",
-	  "text (default), or markdown as docs/INI.md embeds it", set_format,
+	  "text (default), or markdown as docs/INI.md embeds it", opt_choice,
 	  offsetof(struct list_opts, fmt), 0, 0 },
 };
 

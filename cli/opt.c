@@ -279,11 +279,45 @@ static bool diverted(const struct opt_cmd *cmd, int argc, char **argv)
 	return false;
 }
 
+int opt_choice(const char *opt, const char *arg, void *field, int value)
+{
+	(void)opt;
+	(void)arg;
+	(void)field;
+	(void)value;
+	return 0; /* never called: set_row reads the row's words */
+}
+
+/* The index of arg among the row's words "a|b|c" into the int field. */
+static int set_choice(const struct opt *o, const char *spelt, const char *arg,
+		      int *field)
+{
+	const char *w = o->arg;
+	size_t len = strlen(arg);
+	char *words, *p;
+	int i;
+
+	for (i = 0; w; i++, w = strchr(w, '|'), w = w ? w + 1 : NULL)
+		if (!strncmp(w, arg, len) && (w[len] == '|' || !w[len])) {
+			*field = i;
+			return 0;
+		}
+	words = xmalloc(2 * strlen(o->arg) + 1);
+	for (p = words, w = o->arg; *w; w++)
+		p = *w == '|' ? stpcpy(p, ", ") : (*p = *w, p + 1);
+	*p = '\0';
+	error("%s: unknown %s '%s' (%s)", spelt, o->name, arg, words);
+	free(words);
+	return -1;
+}
+
 static int set_row(const struct opt *o, const char *spelt, char *arg,
 		   void *args)
 {
 	void *field = (char *)args + o->field;
 
+	if (o->set == opt_choice)
+		return set_choice(o, spelt, arg, field);
 	if (o->set)
 		return o->set(spelt, arg, field, o->value);
 	if (o->arg)

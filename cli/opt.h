@@ -92,6 +92,10 @@ opt_setter opt_string;  /* field: const char *, any text */
 opt_setter opt_text;    /* field: const char *, not empty */
 opt_setter opt_true;    /* field: bool, set to true */
 opt_setter opt_int;     /* field: int (or an enum), set to value */
+/* field: int (or an enum), the index of the argument among the row's
+ * words, arg "csv|json": "json" stores 1; anything else is an error
+ * naming the words. */
+opt_setter opt_choice;
 opt_setter opt_confidence; /* field: double, a number in (0, 1) */
 
 /* A number strictly inside (lo, hi) into *out, or -1 after an error

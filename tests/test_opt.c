@@ -321,6 +321,44 @@ static void test_help_wide(void **state)
 	free(h);
 }
 
+/* opt_choice: the index of the word among the row's "a|b|c", or an error
+ * naming the option and every word. */
+static void test_choice(void **state)
+{
+	static const struct opt crows[] = {
+		{ "format", 0, "csv|json|text", "the output", opt_choice,
+		  FIELD(mode), 0, 0 },
+	};
+	static const struct opt_cmd ccmd = { "pick", "choices", crows,
+					     ARRAY_SIZE(crows), NULL };
+	static const struct { const char *arg; int ret, mode; } want[] = {
+		{ "--format=csv", 0, 0 }, { "--format=json", 0, 1 },
+		{ "--format=text", 0, 2 }, { "--format=js", -1, -1 },
+		{ "--format=jsonx", -1, -1 }, { "--format=", -1, -1 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		char *argv[] = { (char *)"pick", (char *)want[i].arg, NULL };
+		struct args a = { .mode = -1 };
+		struct capture_fd e = { 0 };
+		char *err;
+		int ret;
+
+		assert_int_equal(capture_fd_start(&e, 2), 0);
+		ret = opt_parse(&ccmd, 2, argv, &a);
+		err = capture_fd_end(&e);
+		assert_int_equal(ret, want[i].ret);
+		assert_int_equal(a.mode, want[i].mode);
+		if (ret)
+			assert_non_null(strstr(err, "--format: unknown format '"));
+		if (ret)
+			assert_non_null(strstr(err, "' (csv, json, text)"));
+		free(err);
+	}
+}
+
 static void test_exit(void **state)
 {
 	(void)state;
@@ -339,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_help_wide),
+		cmocka_unit_test(test_choice),
 		cmocka_unit_test(test_exit),
 	};
 
