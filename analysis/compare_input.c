@@ -271,10 +271,24 @@ static bool changed_key(const char *key, size_t len, const struct selector *b,
 	return false;
 }
 
+/* Whether key=value (key of klen bytes, value vlen) is a parameter at
+ * the value it had before it existed (db/vocab.h vocab_added_param). */
+static bool added_default(const char *key, size_t klen, const char *value,
+			  size_t vlen)
+{
+	char *k = xstrndup(key, klen);
+	const char *v = vocab_added_param(k);
+
+	free(k);
+	return v && strlen(v) == vlen && !strncmp(v, value, vlen);
+}
+
 /*
  * A canonical string without the parameters both sides filter on, so
- * that lockdep@delay=0 and lockdep@delay=10000 match on the rest.  Its
- * words are key=value, a value with a blank "quoted" with \ escapes.
+ * that lockdep@delay=0 and lockdep@delay=10000 match on the rest, and
+ * without parameters at the value they had before they were added, so an
+ * experiment stored before timeline= existed matches one with timeline=0.
+ * Its words are key=value, a value with a blank "quoted" with \ escapes.
  */
 static char *canon_without(const char *canon, const struct selector *b,
 			   const struct selector *c)
@@ -295,7 +309,9 @@ static char *canon_without(const char *canon, const struct selector *b,
 			if (quoted && *p == '\\' && p[1])
 				p++;
 		p += quoted && *p;
-		if (!changed_key(start, (size_t)(eq - start), b, c)) {
+		if (!changed_key(start, (size_t)(eq - start), b, c) &&
+		    !(*eq && added_default(start, (size_t)(eq - start), eq + 1,
+					   (size_t)(p - eq - 1)))) {
 			if (o > out)
 				*o++ = ' ';
 			memcpy(o, start, (size_t)(p - start));
@@ -308,14 +324,12 @@ static char *canon_without(const char *canon, const struct selector *b,
 	return out;
 }
 
-/* Both sides' configurations matched without the changed parameters. */
+/* Both sides' configurations matched without the changed parameters
+ * and the added ones at their old value. */
 void compare_inputs_match(struct compare_input *b, struct compare_input *c)
 {
 	struct compare_input *side[] = { b, c };
 	size_t i, j, k;
-
-	if (!b->pick.nfilters || !c->pick.nfilters)
-		return;
 	for (i = 0; i < 2; i++)
 		for (j = 0; j < side[i]->nsets; j++)
 			for (k = 0; k < side[i]->sets[j].nconfigs; k++) {

@@ -72,7 +72,9 @@ void compare_inputs_overlap(const struct compare_input *b,
 /*
  * With filters on both sides, the parameters both filter on leave the
  * configurations' canonical strings, so that lockdep@delay=0 and
- * lockdep@delay=10000 match on the rest.
+ * lockdep@delay=10000 match on the rest; so do parameters at the value
+ * they had before they were added (db/vocab.h vocab_added_param), so an
+ * experiment stored before timeline= existed matches one stored after.
  */
 void compare_inputs_match(struct compare_input *b, struct compare_input *c);
 /*

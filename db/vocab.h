@@ -60,4 +60,13 @@ const char *vocab_load_param(const char *workload, const char *param);
  */
 bool vocab_fixed_work(const char *workload);
 
+/*
+ * Parameters added to workloads after experiments were stored without
+ * them: the value those experiments ran with ("0": the instrument was not
+ * there), else NULL.  A configuration that lacks the key is the same
+ * configuration as one with key = that value, so compare matches an
+ * experiment stored before the parameter existed with one stored after.
+ */
+const char *vocab_added_param(const char *param);
+
 #endif

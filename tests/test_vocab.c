@@ -112,6 +112,38 @@ static void test_fixed_work_registry(void **state)
 }
 
 /*
+ * A parameter declared as added later has that value as its default in
+ * every registered workload that has it (the runs before it existed ran
+ * as its default runs now), and some workload has it.
+ */
+static void test_added_params_registry(void **state)
+{
+	static const char *const added[] = { "timeline", "latency_every" };
+	size_t i, w;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(added); i++) {
+		const char *v = vocab_added_param(added[i]);
+		size_t n = 0;
+
+		assert_non_null(v);
+		for (w = 0; w < nworkloads; w++) {
+			int k = workload_param_index(workloads[w], added[i]);
+
+			if (k < 0)
+				continue;
+			n++;
+			assert_string_equal(workloads[w]->params[k].def, v);
+		}
+		if (!n)
+			fail_msg("%s: declared as added, no workload has it",
+				 added[i]);
+	}
+	assert_null(vocab_added_param("threads"));
+	assert_null(vocab_added_param("contended_delay_ns"));
+}
+
+/*
  * The metrics the in-process workloads report (defaults, 100 jobs per
  * worker) are all in the metric table, with a unit: a new metric, or a
  * renamed one, fails here until the dictionary declares it.
@@ -156,6 +188,7 @@ int main(void)
 		cmocka_unit_test(test_load_params_registry),
 		cmocka_unit_test(test_worker_params_registry),
 		cmocka_unit_test(test_fixed_work_registry),
+		cmocka_unit_test(test_added_params_registry),
 		cmocka_unit_test(test_workload_metrics_declared),
 	};
 
