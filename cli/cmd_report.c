@@ -182,6 +182,17 @@ static int load_selected(int argc, char **argv, const struct report_args *ra,
 			error("report: %s", err);
 		goto out;
 	}
+	if (n > 1 && (ra->html_dir || ra->md_dir || ra->format == REPORT_CSV)) {
+		/* The bundles and the CSV are one experiment's. */
+		error("report: '%s' names %zu experiments, reported as "
+		      "invocations in text or json; %s is one experiment's: "
+		      "pick one (%s~newest, or an id)", ra->selector, n,
+		      ra->html_dir ? "--html" : ra->md_dir ? "--markdown"
+						       : "--format csv",
+		      sel.what ? sel.what : ra->selector);
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (n > 1) {
 		*status = report_invocations(argc, argv, ra->selector, &sel);
 		ret = 1;

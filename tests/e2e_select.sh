@@ -108,6 +108,14 @@ grep -q "the figure of several invocations has the configurations on its x axis"
 bad report 'L@threads=3'
 grep -q "no configuration of the experiments that 'L' selects has threads=3" "$tmp/err" ||
 	fail "report L@threads=3: $(cat "$tmp/err")"
+# the bundles and the CSV are one experiment's: refused for several,
+# naming the option and how to pick one, nothing written
+bad report L --html "$tmp/h"
+grep -q "'L' names 2 experiments.*--html is one experiment's: pick one (L~newest" "$tmp/err" ||
+	fail "report L --html: $(cat "$tmp/err")"
+[ -e "$tmp/h" ] && fail "report L --html wrote $tmp/h"
+bad report L --format csv
+grep -q "\-\-format csv is one experiment's" "$tmp/err" || fail "report L --format csv: $(cat "$tmp/err")"
 
 # compare: sides that differ in one parameter match on the rest
 "$CONTEND" compare --db "$db" 'L~newest@spin=10' 'L~newest@spin=20' > "$tmp/c" 2>&1 ||
