@@ -292,7 +292,7 @@ int opt_choice(const char *opt, const char *arg, void *field, int value)
 static int set_choice(const struct opt *o, const char *spelt, const char *arg,
 		      int *field)
 {
-	const char *w = o->arg;
+	const char *words_in = o->arg ? o->arg : "", *w = words_in;
 	size_t len = strlen(arg);
 	char *words, *p;
 	int i;
@@ -302,8 +302,8 @@ static int set_choice(const struct opt *o, const char *spelt, const char *arg,
 			*field = i;
 			return 0;
 		}
-	words = xmalloc(2 * strlen(o->arg) + 1);
-	for (p = words, w = o->arg; *w; w++)
+	words = xmalloc(2 * strlen(words_in) + 1);
+	for (p = words, w = words_in; *w; w++)
 		p = *w == '|' ? stpcpy(p, ", ") : (*p = *w, p + 1);
 	*p = '\0';
 	error("%s: unknown %s '%s' (%s)", spelt, o->name, arg, words);
