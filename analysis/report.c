@@ -121,6 +121,12 @@ static void text_header(FILE *f, const struct analysis *a)
 			 e->order ? e->order : "-");
 	report_wrap(f, "  ", 4, line);
 	free(line);
+	if (experiment_meta(e, "kernel_instruments")) {
+		line = xasprintf("kernel instruments: %s",
+				 experiment_meta(e, "kernel_instruments"));
+		report_wrap(f, "  ", 4, line);
+		free(line);
+	}
 	fprintf(f, "  runs: %zu planned: %zu measured, %zu warm-up, %zu failed, "
 		   "%zu not run\n", tt.planned, tt.measured, tt.warmup,
 		tt.failed, tt.pending);
@@ -379,6 +385,7 @@ static void text_klock(FILE *f, const struct analysis *a,
 {
 	int m = dataset_metric(a->d, "klock_contended");
 	int po = dataset_metric(a->d, "klock_contended_per_op");
+	const char *spin = experiment_meta(&a->d->exp, "kernel_spin_visible");
 	const char *top = NULL;
 	double total, most = 0;
 	char v[24], p[24];
@@ -404,6 +411,17 @@ static void text_klock(FILE *f, const struct analysis *a,
 	if (top && total > 0)
 		fprintf(f, ", %.0f%% %s", 100 * most / total, top);
 	fputc('\n', f);
+	/* A 0 where the kernel could not have reported a spinlock is no
+	 * evidence of no contention (runner/klock.h klock_spin_visible). */
+	if (spin && !strncmp(spin, "no", 2)) {
+		char *line = xasprintf("spinlock contention not visible on "
+				       "this host (%s); the count is of "
+				       "sleeping locks and queued spinlocks",
+				       spin + (spin[2] == ':' ? 4 : 2));
+
+		report_wrap(f, "    ", 4, line);
+		free(line);
+	}
 }
 
 /* The configuration's profile = lock run: its top kernel locks by caller. */

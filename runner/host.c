@@ -351,6 +351,41 @@ static void collect_kernel(const char *root, struct experiment_row *e)
 					  k.lock_stat ? "y" : "n");
 }
 
+char *host_kernel_log(size_t max)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	char rec[2048], *out;
+	size_t len = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	out = xmalloc(max + 1);
+	/* One record a read; EPIPE: the oldest was overwritten meanwhile. */
+	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 ||
+	       (n < 0 && (errno == EPIPE || errno == EINTR))) {
+		char *text;
+		size_t tl;
+
+		if (n <= 0)
+			continue;
+		rec[n] = '\0';
+		text = strchr(rec, ';');
+		if (!text)
+			continue;
+		text++;
+		tl = strcspn(text, "\n");
+		if (len + tl + 1 > max)
+			break;
+		memcpy(out + len, text, tl);
+		len += tl;
+		out[len++] = '\n';
+	}
+	close(fd);
+	out[len] = '\0';
+	return out;
+}
+
 int host_load_end(struct store *s, int64_t experiment)
 {
 	char *load = load1("");

@@ -42,6 +42,13 @@ void host_fs_types(struct experiment_row *e, const char *const *dirs,
  */
 int host_warn(const struct experiment_row *e);
 
+/*
+ * The kernel's log as /dev/kmsg holds it now, the text of each record on
+ * its own line, malloc'd; NULL where it cannot be read.  At most max
+ * bytes, the oldest records first.
+ */
+char *host_kernel_log(size_t max);
+
 /* Stores load_end, the 1-minute load average now, for experiment. */
 int host_load_end(struct store *s, int64_t experiment);
 

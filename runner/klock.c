@@ -168,6 +168,19 @@ static void perf_close(int fd)
 	close(fd);
 }
 
+static int perf_hold(long id)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.size = sizeof(attr);
+	attr.config = (uint64_t)id;
+	attr.disabled = 1;
+	return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
 const struct klock_backend klock_perf = {
 	.tracepoint = perf_tracepoint,
 	.open = perf_open,
@@ -175,6 +188,7 @@ const struct klock_backend klock_perf = {
 	.enable = perf_enable,
 	.read = perf_read,
 	.close = perf_close,
+	.hold = perf_hold,
 };
 
 /*
@@ -324,6 +338,43 @@ const char *klock_status(const struct klock_backend *be, char *buf,
 	}
 	close_all(&k);
 	snprintf(buf, len, "yes");
+	return buf;
+}
+
+int klock_hold(const struct klock_backend *be)
+{
+	char why[160];
+	long id;
+
+	if (!be->hold)
+		return -1;
+	id = be->tracepoint(why, sizeof(why));
+	return id < 0 ? -1 : be->hold(id);
+}
+
+void klock_unhold(const struct klock_backend *be, int fd)
+{
+	if (fd >= 0)
+		be->close(fd);
+}
+
+const char *klock_spin_visible(long cpus, const char *kernel_log, char *buf,
+			       size_t len)
+{
+	if (kernel_log && strstr(kernel_log, "PV spinlocks enabled"))
+		snprintf(buf, len, "yes: paravirt spinlocks queue every "
+			 "waiter");
+	else if (cpus >= 3)
+		snprintf(buf, len, "yes: %ld CPUs, a third contending CPU "
+			 "queues", cpus);
+	else if (kernel_log && strstr(kernel_log, "PV spinlocks disabled"))
+		snprintf(buf, len, "no: %ld CPUs and paravirt spinlocks "
+			 "disabled: the one waiter spins on the pending bit, "
+			 "unreported", cpus);
+	else
+		snprintf(buf, len, "no: %ld CPUs and no paravirt spinlocks "
+			 "seen: the one waiter spins on the pending bit, "
+			 "unreported", cpus);
 	return buf;
 }
 

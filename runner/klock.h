@@ -69,6 +69,9 @@ struct klock_backend {
 	int (*enable)(int fd, bool on);
 	int (*read)(int fd, uint64_t *count);
 	void (*close)(int fd);
+	/* A counter on the caller alone, never inherited, never enabled:
+	 * held, it keeps the tracepoint's probe registered (klock_hold). */
+	int (*hold)(long id);
 };
 
 extern const struct klock_backend klock_perf;
@@ -104,6 +107,39 @@ int klock_stop(struct klock *k, struct result *r);
  */
 const char *klock_status(const struct klock_backend *be, char *buf,
 			 size_t len);
+
+/*
+ * The tracepoint held for a whole experiment.  Opening the first perf
+ * event on a tracepoint registers its probe and so enables the
+ * tracepoint's static key (the kernel patches its text); closing the
+ * last unregisters it and waits for an RCU grace period.  Done by every
+ * run's counters, that cost ~24 ms a run and changed the kernel under
+ * the workload at each start.  The runner holds one counter that is
+ * never enabled, from before the first run to after the last, so the
+ * runs' counters only join and leave an already registered probe: the
+ * tracepoint is on, and the same, for the whole experiment.
+ *
+ *	int h = klock_hold(klock_backend());  // -1: nothing to hold
+ *	    ... every run ...
+ *	klock_unhold(klock_backend(), h);
+ */
+int klock_hold(const struct klock_backend *be);
+void klock_unhold(const struct klock_backend *be, int fd);
+
+/*
+ * Whether this host's kernel can report a spinlock's contention, in buf:
+ * "yes: ..." or "no: ..." with the reason (the host key
+ * kernel_spin_visible).  x86's queued spinlock calls
+ * trace_contention_begin only once it queues (kernel/locking/qspinlock.c,
+ * after the `queue:` label): the first waiter spins on the pending bit
+ * unseen, so a spinlock is reported only when a third CPU contends at
+ * once, or on every contention when paravirt spinlocks send all waiters
+ * to the queue.  cpus is the number of CPUs online; kernel_log the
+ * kernel's log text (NULL: unknown), searched for kvm's "PV spinlocks
+ * enabled" or "disabled".
+ */
+const char *klock_spin_visible(long cpus, const char *kernel_log, char *buf,
+			       size_t len);
 
 /*
  * The window hook handed to workloads through wl_args.window: its mark()

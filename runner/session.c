@@ -18,6 +18,7 @@
 #include "runner/interrupt.h"
 #include "runner/onerun.h"
 #include "runner/profile.h"
+#include "runner/klock.h"
 #include "runner/session.h"
 #include "runner/spawn.h"
 #include "lib/util.h"
@@ -297,6 +298,9 @@ int runner_execute(struct runner *r)
 		jobs += rt <= 0;
 	}
 	free(pend);
+	/* From here to the end the kernel's lock tracepoint stays on: no
+	 * run's counters switch it (and patch the kernel) at its start. */
+	r->klock_hold = klock_hold(klock_backend());
 	progress_init(&r->prog, r->plan.nruns, r->plan.nruns - left, secs, jobs,
 		      r->o->quiet);
 	for (;;) {
@@ -313,5 +317,7 @@ int runner_execute(struct runner *r)
 	}
 	if (end == LOOP_DONE)
 		profile_pass(r);
+	klock_unhold(klock_backend(), r->klock_hold);
+	r->klock_hold = -1;
 	return finish(r, end);
 }

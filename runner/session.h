@@ -64,6 +64,7 @@ struct runner {
 	struct progress prog;
 	struct autorule autorule;
 	int stop_fd;             /* read end of the signal self-pipe */
+	int klock_hold;          /* the tracepoint held (klock.h); -1 none */
 	char calibration[32];    /* loops per us, as handed to runs; "" none */
 	/* Runs by status as this runner left them; planned and interrupted
 	 * (both still to do) are counted as planned (verify_store). */

@@ -193,7 +193,9 @@ static void judged_by(struct runner *r)
 static void experiment_fill(struct runner *r, const char *seed_source)
 {
 	struct experiment_row *e = &r->exp;
-	char klock[160];
+	char klock[160], spin[160];
+	const char *ncpus;
+	char *log;
 
 	memset(e, 0, sizeof(*e));
 	e->name = xstrdup(r->cfg.name ? r->cfg.name : "");
@@ -208,6 +210,17 @@ static void experiment_fill(struct runner *r, const char *seed_source)
 	host_collect("/", e);
 	meta_set(e, "kernel_lock_events",
 		 klock_status(klock_backend(), klock, sizeof(klock)));
+	/* the instruments that change the kernel, held for the experiment */
+	meta_set(e, "kernel_instruments",
+		 strcmp(klock, "yes") ? "none" :
+		 "lock:contention_begin (counting perf events, tracepoint "
+		 "held on for the whole experiment)");
+	ncpus = experiment_meta(e, "ncpus");
+	log = host_kernel_log(1 << 20);
+	meta_set(e, "kernel_spin_visible",
+		 klock_spin_visible(ncpus ? strtol(ncpus, NULL, 10) : 0, log,
+				    spin, sizeof(spin)));
+	free(log);
 	fs_types(r);
 	meta_set(e, "seed_source", seed_source);
 	judged_by(r);

@@ -21,7 +21,7 @@
 
 /* ---- the fake: one counter per opened fd ---- */
 
-#define FAKE_FDS 16
+#define FAKE_FDS 64
 
 static struct {
 	long id;                  /* < 0: no tracepoint */
@@ -29,8 +29,11 @@ static struct {
 	const char *refuse;       /* a filter whose open fails */
 	bool read_fails;
 	int nopen;
+	int live;                 /* fds open on the tracepoint now */
+	int patches;              /* 0 <-> 1 transitions of live: the kernel
+				   * registering or unregistering the probe */
 	struct {
-		bool used, enabled, on_exec;
+		bool used, enabled, on_exec, held;
 		const char *filter;
 		pid_t pid;
 		uint64_t count;
@@ -63,6 +66,8 @@ static int fake_open(long id, const char *filter, pid_t pid, bool on_exec)
 	fake.fd[fd].pid = pid;
 	fake.fd[fd].on_exec = on_exec;
 	fake.fd[fd].enabled = !on_exec;
+	if (fake.live++ == 0)
+		fake.patches++;
 	return fd;
 }
 
@@ -92,6 +97,22 @@ static void fake_close(int fd)
 {
 	assert_true(fake.fd[fd].used);
 	fake.fd[fd].used = false;
+	if (--fake.live == 0)
+		fake.patches++;
+}
+
+static int fake_hold(long id)
+{
+	int fd = fake.nopen;
+
+	assert_int_equal(id, fake.id);
+	assert_true(fd < FAKE_FDS);
+	fake.nopen++;
+	fake.fd[fd].used = true;
+	fake.fd[fd].held = true;
+	if (fake.live++ == 0)
+		fake.patches++;
+	return fd;
 }
 
 static const struct klock_backend fake_backend = {
@@ -101,6 +122,7 @@ static const struct klock_backend fake_backend = {
 	.enable = fake_enable,
 	.read = fake_read,
 	.close = fake_close,
+	.hold = fake_hold,
 };
 
 /* n events of the kind whose filter is filter (NULL: only the total). */
@@ -295,6 +317,61 @@ static void test_stop_without_result(void **state)
 	assert_int_equal(nopen_fds(), 0);
 }
 
+/*
+ * Held for the experiment, the tracepoint is registered once: the runs'
+ * counters join and leave it without the kernel patching its text, where
+ * unheld every run registered and unregistered it.
+ */
+static void test_hold(void **state)
+{
+	struct klock k;
+	struct result r;
+	int h, i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(klock_start(&k, &fake_backend, 0, 0), 0);
+		klock_stop(&k, NULL);
+	}
+	assert_int_equal(fake.patches, 6);
+	fake.patches = 0;
+	h = klock_hold(&fake_backend);
+	assert_true(h >= 0);
+	assert_false(fake.fd[h].enabled); /* counts nothing */
+	for (i = 0; i < 3; i++) {
+		result_init(&r);
+		assert_int_equal(klock_start(&k, &fake_backend, 0, 0), 0);
+		fake_fire(NULL, 5);
+		assert_int_equal(klock_stop(&k, &r), 0);
+		assert_int_equal((int)result_value(&r, "klock_contended"), 5);
+		result_release(&r);
+	}
+	klock_unhold(&fake_backend, h);
+	assert_int_equal(fake.patches, 2);
+	assert_int_equal(nopen_fds(), 0);
+	/* nothing to hold without the tracepoint */
+	fake.id = -1;
+	assert_int_equal(klock_hold(&fake_backend), -1);
+}
+
+/* What a host can show of spinlocks: the rule of klock.h, case by case. */
+static void test_spin_visible(void **state)
+{
+	char b[160];
+
+	(void)state;
+	assert_non_null(strstr(klock_spin_visible(2, "x\nkvm-guest: PV "
+				"spinlocks enabled\n", b, sizeof(b)), "yes:"));
+	assert_non_null(strstr(klock_spin_visible(4, NULL, b, sizeof(b)),
+			       "yes: 4 CPUs"));
+	assert_non_null(strstr(klock_spin_visible(2, "kvm-guest: PV spinlocks "
+				"disabled\n", b, sizeof(b)), "no: 2 CPUs"));
+	assert_non_null(strstr(klock_spin_visible(2, "", b, sizeof(b)),
+			       "no: 2 CPUs and no paravirt"));
+	assert_non_null(strstr(klock_spin_visible(1, NULL, b, sizeof(b)),
+			       "no: 1 CPUs"));
+}
+
 /* Every kind's filter is one this kernel accepts, and counts add up. */
 static void test_live_kernel(void **state)
 {
@@ -334,6 +411,8 @@ int main(void)
 		cmocka_unit_test_setup(test_refused_filter, setup),
 		cmocka_unit_test_setup(test_read_fails, setup),
 		cmocka_unit_test_setup(test_stop_without_result, setup),
+		cmocka_unit_test_setup(test_hold, setup),
+		cmocka_unit_test_setup(test_spin_visible, setup),
 		cmocka_unit_test_setup(test_live_kernel, setup),
 	};
 
