@@ -39,7 +39,7 @@ TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 TESTS   += $(FUZZ_TARGETS:%=$(BUILD)/tests/test_fuzz_%)
 
-.PHONY: all deps run check check-unit check-e2e asan tsan check-faults fuzz fuzz-build fuzz-merge bench sim install \
+.PHONY: all deps run check check-loaded check-unit check-e2e asan tsan check-faults fuzz fuzz-build fuzz-merge bench sim install \
 	clean lint lint-layers lint-cppcheck lint-tidy lint-scan format
 
 all: contend
@@ -101,6 +101,10 @@ check: $(BUILD)/contend $(TESTS)
 # make check-faults: the slow fault-injection tests of tests/faults/ (a
 # runner SIGKILLed or interrupted at random moments, disk full, concurrent
 # runners, orphans, floods) against this build's binary.
+# The same tests with both CPUs kept busy: none may need a quiet machine.
+check-loaded: $(BUILD)/contend $(TESTS)
+	sh scripts/with-load.sh sh tests/run-all.sh $(BUILD) $(abspath $(BUILD)/contend)
+
 check-faults: $(BUILD)/contend
 	sh tests/faults/run.sh $(abspath $(BUILD)/contend)
 
