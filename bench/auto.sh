@@ -79,4 +79,4 @@ paste -d'|' "$tmp/auto.prec" "$tmp/fixed.prec" | awk -F'|' -v p="$PRECISION" \
 			ta, tf, ta / tf, ok, k }'
 printf 'wall: auto %.1f s, fixed %.1f s\n' "$(awk '{ print $1 }' "$tmp/auto.time")" \
 	"$(awk '{ print $1 }' "$tmp/fixed.time")"
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_end

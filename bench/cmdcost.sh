@@ -96,4 +96,4 @@ awk -v d="$(median "$tmp/diff")" -v r="$ref" -v t="$TARGET_MS" 'BEGIN {
 	printf "per-run cost contend - %s, median of the rounds: %+.3f ms" \
 		" (target <= +%g ms): %s\n", r, 1000 * d, t,
 		1000 * d <= t ? "ok" : "missed" }'
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_end

@@ -61,9 +61,7 @@ run_contend() {
 # The conditions of the figures: noise from other work shows in the load.
 echo "fidelity: contend exec WORKLOAD / its bench/ref_*," \
 	"$ROUNDS rounds of ${RUNTIME}s, alternating (target >= $TARGET)"
-echo "machine: $(nproc) cpus, $(sed -n 's/^model name[[:space:]]*: //p' \
-	/proc/cpuinfo | head -n1), Linux $(uname -r);" \
-	"load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_machine
 printf '%-13s %2s %4s %12s %12s %6s %15s  %s\n' workload th work \
 	contend_op/s ref_op/s ratio 95%_interval verdict
 for c in $CASES; do
@@ -84,7 +82,7 @@ for c in $CASES; do
 			printf "%-13s %2s %4s %12.4g %12.4g %6.3f [%.3f, %.3f]  %s\n",
 				wl, t, w, c, r, $2, $4, $6, v }'
 done
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_end
 
 # What no load disturbs: instructions per operation at one thread, counted
 # by callgrind in the worker's loop (its callees, the lock's, included):

@@ -5,7 +5,8 @@
 # tracepoint) and the lock workloads' probed loop (timeline = 10ms,
 # latency_every = 1000; off = neither key).  Each round runs both variants
 # back to back, the order alternating.  Target: ratio >= 0.97 with its
-# 95% interval, i.e. no cost this many rounds can see
+# 95% interval, i.e. no cost this many rounds can see, and the interval
+# resolved to +-2% (its half-width is printed; more ROUNDS narrow it)
 # (docs/PERFORMANCE.md "Instruments").  The "record" rows measure what
 # recording every contention_begin/end into a ring buffer costs (`perf
 # lock record`, what a per-run klock_wait_s would need): no target, the
@@ -39,9 +40,9 @@ on_record() {
 }
 off_record() { tput "$tmp/off" CONTEND_KLOCK=on "$@"; }
 CASES=${CASES:-"klock futex-mutex threads=2
-klock pthread-mutex threads=1
+klock pthread-mutex threads=2
 klock chat mode=threads
-klock creat processes=2
+klock creat processes=4 reuse=no
 probe futex-mutex threads=2
 probe pthread-mutex threads=1
 probe pthread-mutex threads=2
@@ -75,7 +76,10 @@ echo "$CASES" | while read -r what c; do
 			if ($10 == "ok") v = "ok"
 			else if ($10 == "below") v = "below target"
 			else v = "unresolved: " $12 " rounds"
+			# resolved to +-2%: the interval's half-width
+			hw = 100 * ($6 - $4) / 2
+			v = v sprintf("; +-%.1f%%%s", hw, hw <= 2 ? "" : " (> 2%)")
 			printf "%-7s %-34s %12.4g %12.4g %7.3f  [%.3f, %.3f]  %s\n",
 				w, r, a, b, $2, $4, $6, v }'
 done
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_end

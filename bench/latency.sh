@@ -60,4 +60,4 @@ awk -v c="$(median "$tmp/contend")" -v f="$(median "$tmp/floor")" \
     -v t="$TARGET_MS" 'BEGIN {
 	printf "median %.3f ms (target <= %g ms): %s; contend/floor %.1f\n",
 		1000 * c, t, 1000 * c <= t ? "ok" : "below target", c / f }'
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_end

@@ -86,10 +86,34 @@ quantile() {
 }
 
 # The conditions of the figures: noise from other work shows in the load.
+# A figure counts only when taken on a quiet machine: the 1-minute load
+# average at most 0.3 per CPU before and after (BENCH_QUIET, default
+# 0.3).  bench_machine records the load before, bench_end the load after
+# and says whether the verdicts printed between them stand.
+BENCH_QUIET=${BENCH_QUIET:-0.3}
 bench_machine() {
+	bench_load0=$(cut -d' ' -f1 /proc/loadavg)
 	echo "machine: $(nproc) cpus, $(sed -n 's/^model name[[:space:]]*: //p' \
 		/proc/cpuinfo | head -n1), Linux $(uname -r);" \
 		"load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# bench_end: the load after, and the validity of the figures above: with
+# the load above the limit at either end every verdict above is void
+# ("invalid: load X"), neither met nor missed.
+bench_end() {
+	be_load1=$(cut -d' ' -f1 /proc/loadavg)
+	echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+	awk -v a="${bench_load0:-$be_load1}" -v b="$be_load1" -v n="$(nproc)" \
+	    -v q="$BENCH_QUIET" 'BEGIN {
+		m = a > b ? a : b
+		if (m <= q * n)
+			printf "figures: valid (quiet: load %s before, %s after, " \
+			       "limit %.2f on %d CPUs)\n", a, b, q * n, n
+		else
+			printf "figures: invalid: load %s (before %s, after %s; " \
+			       "limit %.2f on %d CPUs): the verdicts above are " \
+			       "neither met nor missed\n", m, a, b, q * n, n }'
 }
 
 # bench_need TOOL WHY: true when TOOL is on PATH, else prints a skip line.

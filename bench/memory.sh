@@ -52,4 +52,4 @@ awk -v s="$(awk '{ print $4 }' "$tmp/m$SMALL")" \
 		" (target within %d MiB): %s\n", (l - s) / 1024, ns, nl,
 		1024 * (l - s) / (nl - ns), g / 1024,
 		(l - s <= g) ? "ok" : "below target" }'
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_end

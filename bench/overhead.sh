@@ -104,4 +104,4 @@ if [ "$have_hf" -eq 1 ]; then
 else
 	echo "SKIP: the hyperfine comparison (hyperfine not installed)"
 fi
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_end

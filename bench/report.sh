@@ -61,4 +61,4 @@ awk -v rc="$(median "$tmp/rep" 2)" -v sc="$(median "$tmp/sql" 2)" \
 		rc < tt ? "ok" : "below target"
 	printf "report/SQL cpu %.2f, wall %.2f (target <= %g): %s\n", rc / sc,
 		rw / sw, rt, rc / sc <= rt ? "ok" : "below target" }'
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_end

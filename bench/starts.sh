@@ -69,4 +69,4 @@ for sec in noop pthread-mutex pmutex-hold1000 spinlock futex-mutex; do
 done
 echo "calibration stored: $(sqlite3 "$tmp/s.db" "SELECT value FROM
 	experiment_meta WHERE key = 'calibration_loops_per_us'")"
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_end

@@ -37,4 +37,4 @@ awk -v st="$(median "$tmp/store")" -v sq="$(median "$tmp/sql")" 'BEGIN {
 	printf "store_run_record: %.0f runs/s (%.3f ms per run)\n", st, 1000 / st
 	printf "plain SQL:        %.0f runs/s (%.3f ms per run)\n", sq, 1000 / sq
 	printf "store/SQL: %.2f\n", st / sq }'
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_end

@@ -53,4 +53,4 @@ paste "$tmp/this" "$tmp/base" | awk '{ print $1, $3 }' |
 printf "load time   this/base: "
 paste "$tmp/this" "$tmp/base" | awk '{ print $2, $4 }' |
 	"$BUILD/bench/pairci" 1 | awk '{ print $2, "[" $4 ", " $6 "]" }'
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_end
