@@ -170,6 +170,7 @@ fuzz-merge: fuzz-build
 	done
 
 bench: all
+	sh scripts/bench-deps.sh
 	sh bench/run.sh
 
 # make sim: compare's simulation checks (tests/test_compare_sim.c) with
