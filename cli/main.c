@@ -30,6 +30,7 @@ static const struct command commands[] = {
 	{ &plot_cli, cmd_plot },
 	{ &export_cli, cmd_export },
 	{ &merge_cli, cmd_merge },
+	{ &history_cli, cmd_history },
 };
 
 static const struct command *find_command(const char *name)

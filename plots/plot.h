@@ -15,6 +15,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/compare.h"
+#include "analysis/history.h"
 #include "analysis/levels.h"
 
 struct plot_opts {
@@ -94,6 +95,13 @@ int plot_level(const struct levels *l, size_t which,
  * compare_plot.c: compare.dat, compare.gp and the images of an A/B result
  * in o->out_dir; base and cand name the sides in the key.
  */
+/*
+ * The figure of each configuration of history h with two experiments or
+ * more, DIR/history-N.png (N its position in h), a line on stderr each.
+ * Returns 0, or -1 after error().
+ */
+int plot_history(const struct history *h, const char *dir);
+
 int plot_compare(const struct compare_result *r, const char *base,
 		 const char *cand, const struct plot_opts *o,
 		 struct plot_set *out);
