@@ -31,6 +31,7 @@ static const struct command commands[] = {
 	{ &export_cli, cmd_export },
 	{ &merge_cli, cmd_merge },
 	{ &history_cli, cmd_history },
+	{ &bisect_cli, cmd_bisect },
 };
 
 static const struct command *find_command(const char *name)

@@ -35,6 +35,7 @@
 
 #include "db/store.h"
 #include "runner/autorule.h"
+#include "runner/bisect.h"
 #include "runner/config.h"
 #include "runner/plan.h"
 #include "runner/progress.h"
@@ -48,6 +49,7 @@ struct runner_opts {
 	uint64_t seed;
 	bool dry_run;                 /* only the plan: offline cpus warn */
 	bool quiet, fail_fast;
+	const struct bisect_spec *bisect; /* `contend bisect` (bisect.h) */
 };
 
 struct id_index;
@@ -65,6 +67,7 @@ struct runner {
 	struct autorule autorule;
 	int stop_fd;             /* read end of the signal self-pipe */
 	int klock_hold;          /* the tracepoint held (klock.h); -1 none */
+	struct bisect_entry *bisect; /* by entry, under `contend bisect` */
 	char calibration[32];    /* loops per us, as handed to runs; "" none */
 	/* Runs by status as this runner left them; planned and interrupted
 	 * (both still to do) are counted as planned (verify_store). */

@@ -343,6 +343,7 @@ void runner_release(struct runner *r)
 	experiment_row_release(&r->exp);
 	autorule_release(&r->autorule);
 	free(r->config_ids);
+	free(r->bisect);
 	free(r->by_id);
 	if (r->st)
 		store_close(r->st);
@@ -411,6 +412,8 @@ int runner_load(struct runner *r, const struct runner_opts *o,
 		warning("%s:%ld: %s", r->cfg.path, r->cfg.offline_line,
 			r->cfg.offline);
 	r->seed_source = choose_seed(r);
+	if (o->bisect)
+		bisect_prepare(r);
 	autorule_init(&r->autorule, &r->cfg);
 	return build_plan(r) ? EXIT_USAGE : 0;
 }
