@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/calibrate.h"
 #include "analysis/stats.h"
 #include "cli/commands.h"
 #include "db/select.h"
@@ -231,6 +232,9 @@ static void print_entry(const struct runner *r, size_t c)
 {
 	const struct bisect_entry *b = &r->bisect[c];
 	const struct seq_look *l = &b->last;
+	const struct config_entry *e = &r->cfg.entries[c];
+	struct calib_profile p;
+	int64_t from;
 	char pct[64];
 
 	/* the loss as a share of the baseline: r = log(base / cand) */
@@ -241,6 +245,14 @@ static void print_entry(const struct runner *r, size_t c)
 		r->cfg.entries[c].section, seq_decision_names[l->decision],
 		pct, 100 * (1 - 2 * b->design.alpha), l->n, b->st.looks,
 		b->st.looks == 1 ? "" : "s", b->base.k, b->base.n0);
+	/* this host's own A/A profile, where `contend calibrate` left one */
+	if (!calib_find(r->st, experiment_meta(&r->exp, "hostname"),
+			e->wl->name, e->canon, &p, &from)) {
+		char *line = calib_sentence(&p, from);
+
+		fprintf(stderr, "    %s\n", line);
+		free(line);
+	}
 }
 
 /* One experiment: its decision as an exit status (0, 1, 125) or error. */

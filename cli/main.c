@@ -32,6 +32,7 @@ static const struct command commands[] = {
 	{ &merge_cli, cmd_merge },
 	{ &history_cli, cmd_history },
 	{ &bisect_cli, cmd_bisect },
+	{ &calibrate_cli, cmd_calibrate },
 };
 
 static const struct command *find_command(const char *name)
