@@ -58,8 +58,7 @@ static const struct opt calibrate_rows[] = {
 };
 
 const struct opt_cmd calibrate_cli = {
-	"calibrate", "this host's A/A profile: noise between and within "
-	"invocations, A/A false alarms, detectable change",
+	"calibrate", "this host's A/A profile: its noise and false alarms",
 	calibrate_rows, ARRAY_SIZE(calibrate_rows),
 	"Runs CONFIG K times as invocations of one level (label calibrate); "
 	"without a reboot between them they approximate boots from below. "

@@ -54,8 +54,7 @@ static const struct opt history_rows[] = {
 };
 
 const struct opt_cmd history_cli = {
-	"history", "change points of each configuration's level over a "
-	"series of experiments",
+	"history", "change points of each level over a series of experiments",
 	history_rows, ARRAY_SIZE(history_rows),
 	"Each experiment of the series is one invocation (a nightly build, "
 	"a boot of one kernel of a bisection); the change points are found "
