@@ -52,6 +52,7 @@ struct store {
 	ino_t ino;
 	int version;         /* the file's schema version, after any upgrade */
 	int src_version;     /* the attached input's (store_attach), or 0 */
+	char *copy;          /* a private copy read instead of path, or NULL */
 };
 
 /*
@@ -198,11 +199,20 @@ int txn_end(struct store *s, bool outer, int ret);
 /* Whether path names SQLite's in-memory database. */
 bool store_is_memory(const char *path);
 /*
- * The URI that opens path read-only as SQLite should, malloc'd: immutable
- * for a WAL file on read-only media (no -shm beside it, none creatable),
+ * The URI that opens the file the read-only store in reads, read-only, as
+ * SQLite should, malloc'd: its private copy (a WAL file on read-only media
+ * whose log holds commits: store_open.c), or immutable for a WAL file on
+ * read-only media with an empty log (no -shm beside it, none creatable),
  * else mode=ro.  store_open.c.
  */
-char *store_readonly_uri(const char *path, bool *immutable);
+char *store_readonly_uri(const struct store *in);
+/*
+ * 0 when every object in s's file is one of contend's at schema version
+ * version, as db/schema.sql defines it, and each of those is there;
+ * STORE_BAD_FILE after naming each that is not; -1 when it cannot be
+ * read.  store_schema.c.
+ */
+int store_schema_verify(struct store *s, int version);
 
 /*
  * The text of run_threads.ops and run_timeline.ops: a JSON array of
