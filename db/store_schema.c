@@ -75,8 +75,10 @@ static char *sql_normal(const char *sql)
 			space = false;
 			if (strchr("'\"`[", *p)) {
 				/* a quoted run, to its closing quote ('' reopens one) */
-				char close = *p == '[' ? ']' : *p;
+				char close = *p;
 
+				if (close == '[')
+					close = ']';
 				*o++ = *p++;
 				while (*p && *p != close)
 					*o++ = *p++;
