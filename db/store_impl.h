@@ -4,7 +4,8 @@
  * the helpers that run statements and transactions (db/store_stmt.c).
  *
  * The store is split by concern: store_open.c (open, schema, upgrade,
- * checks, close), store_experiment.c (experiment rows, metadata,
+ * checks, close), store_schema.c (the schema check: nothing in a file but
+ * contend's own objects), store_experiment.c (experiment rows, metadata,
  * selectors), store_write.c (the plan and the record of a run),
  * store_load.c (the loader of a whole experiment and the other reads of
  * analysis), store_merge.c (contend merge), thread_ops.c (the per-thread
