@@ -263,11 +263,12 @@ int store_schema_verify(struct store *s, int version)
 	ret = 0;
 	if (nbad) {
 		if (nbad > SCHEMA_MAX_REPORTS)
-			error("%s: and %d more objects that are not contend's",
-			      s->path, nbad - SCHEMA_MAX_REPORTS);
-		error("%s: refusing a database whose schema is not contend's: "
-		      "its triggers and views would run on contend's reads and "
-		      "writes (docs/STORAGE.md, \"The schema check\")", s->path);
+			error("%s: and %d more object%s not as contend made "
+			      "%s", s->path, nbad - SCHEMA_MAX_REPORTS,
+			      nbad - SCHEMA_MAX_REPORTS == 1 ? "" : "s",
+			      nbad - SCHEMA_MAX_REPORTS == 1 ? "it" : "them");
+		error("%s: refusing a database whose schema is not contend's "
+		      "(docs/STORAGE.md, \"The schema check\")", s->path);
 		ret = STORE_BAD_FILE;
 	}
 out:
