@@ -15,7 +15,7 @@ NAME=e2e_hostiledb
 . tests/lib.sh
 mnt=$tmp/ro
 holder=
-trap '[ -n "$holder" ] && kill "$holder" 2>/dev/null; umount "$mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap '[ -n "$holder" ] && kill "$holder" 2>/dev/null; umount "$mnt" 2>/dev/null; chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 command -v sqlite3 > /dev/null || { echo "$NAME: SKIP: sqlite3 not found"; exit 0; }
 command -v timeout > /dev/null || { echo "$NAME: SKIP: timeout not found"; exit 0; }
 
