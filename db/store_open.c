@@ -392,11 +392,13 @@ static int wal_copy(struct store *s)
 
 	if (stat(wal, &st) || st.st_size == 0)
 		goto out;
-	dir = xasprintf("%s/contend-ro-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	tmp = tmp && *tmp ? tmp : "/tmp";
+	dir = xasprintf("%s/contend-ro-XXXXXX", tmp);
 	if (!mkdtemp(dir)) {
 		ret = error("%s: its write-ahead log %s cannot be read on "
-			    "read-only media, and no copy can be made: %s: %s",
-			    s->path, wal, dir, strerror(errno));
+			    "read-only media, and no private copy can be made "
+			    "in %s: %s (TMPDIR names where)", s->path, wal, tmp,
+			    strerror(errno));
 		goto out;
 	}
 	s->copy = xasprintf("%s/contend.db", dir);
@@ -404,7 +406,8 @@ static int wal_copy(struct store *s)
 	if (copy_file(s->path, s->copy) || copy_file(wal, copy_wal))
 		ret = error("%s: its write-ahead log %s cannot be read on "
 			    "read-only media, and copying both to %s failed: "
-			    "%s", s->path, wal, dir, strerror(errno));
+			    "%s (TMPDIR names where)", s->path, wal, dir,
+			    strerror(errno));
 	free(copy_wal);
 	if (ret)
 		copy_remove(s);

@@ -176,6 +176,12 @@ else
 	TMPDIR=$tmp/t timeout 60 $asuser "$CONTEND" compare "$ro:1" "$ro:2" \
 		> /dev/null 2> "$tmp/err" ||
 		fail "compare on $how: $(cat "$tmp/err")"
+	# No copy possible: the reason, never a read without the log.
+	TMPDIR=$tmp/none timeout 60 $asuser "$CONTEND" report --db "$ro" 2 \
+		> /dev/null 2> "$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "write-ahead log .* cannot be read on read-only media" "$tmp/err" ||
+		fail "report with no TMPDIR to copy to: exit $rc: $(cat "$tmp/err")"
 	for f in "$tmp"/t/* "$tmp"/t/.[!.]*; do
 		case $f in
 		*/from-ro.db | *'*'*) ;;
