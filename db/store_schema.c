@@ -189,7 +189,7 @@ static struct schema_obj *find(struct schema_obj *v, size_t n,
 }
 
 /*
- * Says what is wrong with o ("trigger 'evil' on table 'samples' is not
+ * Says what is wrong with o ("trigger 'evil' on 'samples' is not
  * contend's"), the first few times; names escaped, they come from the
  * file.
  */
