@@ -38,6 +38,20 @@ static const char *filters_at(const char *text)
 	return at;
 }
 
+/*
+ * Whether the n bytes at v read as NaN or an infinity ("nan", "-inf",
+ * "Infinity"): compared as a number, NaN would match every value.
+ */
+static bool not_finite(const char *v, size_t n)
+{
+	char *text = xstrndup(v, n), *end;
+	double x = strtod(text, &end);
+	bool bad = end != text && !*end && !isfinite(x);
+
+	free(text);
+	return bad;
+}
+
 /* KEY=VALUE[,KEY=VALUE...] into sel->filters. */
 static int parse_filters(const char *text, const char *s,
 			 struct selector *sel, char *err, size_t errlen)
@@ -55,6 +69,13 @@ static int parse_filters(const char *text, const char *s,
 			snprintf(err, errlen, "selector '%s': '%.*s' is not "
 					      "KEY=VALUE (write SELECTOR@KEY="
 					      "VALUE[,KEY=VALUE...])",
+				 text, (int)len, s);
+			return -1;
+		}
+		if (not_finite(s + klen + 1, len - klen - 1)) {
+			snprintf(err, errlen, "selector '%s': '%.*s': a parameter "
+					      "is never NaN or infinite (give a "
+					      "finite number or a word)",
 				 text, (int)len, s);
 			return -1;
 		}
@@ -179,7 +200,7 @@ static bool same_value(const char *a, const char *b)
 		return true;
 	x = strtod(a, &ea);
 	y = strtod(b, &eb);
-	return ea != a && eb != b && !*ea && !*eb && !isnan(x) &&
+	return ea != a && eb != b && !*ea && !*eb && !isnan(x) && !isnan(y) &&
 	       !(x < y) && !(x > y);
 }
 
