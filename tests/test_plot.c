@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "lib/escape.h"
 #include "plots/plot.h"
 #include "tests/dataset_fixture.h"
 #include "tests/golden.h"
@@ -170,10 +171,10 @@ static void test_quoting(void **state)
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
 	(void)e;
-	gp_quote(f, "a'b`c`\n@d");
+	escape_gnuplot(f, "a'b`c`\n@d");
 	fclose(f);
-	/* ' doubled, newline replaced: no way out of the literal. */
-	assert_string_equal(buf, "'a''b`c`?@d'");
+	/* ' doubled, newline shown as \n: no way out of the literal. */
+	assert_string_equal(buf, "'a''b`c`\\n@d'");
 }
 
 /* Rendering with the installed gnuplot: images exist, nothing executed. */

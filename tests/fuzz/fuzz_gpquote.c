@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = open_memstream(&q, &qlen);
 	if (!f)
 		abort();
-	gp_quote(f, s);
+	escape_gnuplot(f, s);
 	if (fclose(f))
 		abort();
 	back = malloc(qlen + 1);
