@@ -254,3 +254,103 @@ void escape_md_text(FILE *f, const char *s)
 {
 	put_escaped(f, s, md_text_sink);
 }
+
+/* ---- a terminal stream: every byte written escaped but line breaks ---- */
+
+struct estream {
+	FILE *out;
+	char carry[4];  /* the start of a UTF-8 sequence cut by a write */
+	size_t ncarry;
+};
+
+/* How many bytes at the end of b[0..n) begin a sequence not complete. */
+static size_t cut_tail(const char *b, size_t n)
+{
+	for (size_t k = 1; k <= 3 && k <= n; k++) {
+		unsigned char c = (unsigned char)b[n - k];
+		size_t need = c >= 0xf0 && c <= 0xf4 ? 4 :
+			      c >= 0xe0 && c <= 0xef ? 3 :
+			      c >= 0xc2 && c <= 0xdf ? 2 : 0;
+
+		if (need)
+			return need > k ? k : 0;
+		if ((c & 0xc0) != 0x80)
+			return 0;
+	}
+	return 0;
+}
+
+/* s[0..n) as escape_text writes it, '\n' and '\t' as they are; a NUL
+ * as \x00. */
+static void put_lines(FILE *f, const char *s, size_t n)
+{
+	const char *end = s + n, *rep;
+	char out[STEP_MAX];
+
+	while (s < end) {
+		size_t k;
+
+		if (!*s) {
+			fputs("\\x00", f);
+			s++;
+			continue;
+		}
+		k = next(s, out, &rep);
+		if (*s == '\n' || *s == '\t')
+			fputc(*s, f);
+		else if (rep)
+			fputs(rep, f);
+		else
+			fwrite(s, 1, k, f);
+		s += k;
+	}
+}
+
+static ssize_t es_write(void *cookie, const char *buf, size_t n)
+{
+	struct estream *es = cookie;
+	size_t total = es->ncarry + n, tail;
+	char *s = malloc(total + 1);
+
+	if (!s)
+		return 0;
+	memcpy(s, es->carry, es->ncarry);
+	memcpy(s + es->ncarry, buf, n);
+	s[total] = '\0';
+	tail = cut_tail(s, total);
+	memcpy(es->carry, s + total - tail, tail);
+	es->ncarry = tail;
+	s[total - tail] = '\0';
+	put_lines(es->out, s, total - tail);
+	free(s);
+	return (ssize_t)n;
+}
+
+static int es_close(void *cookie)
+{
+	struct estream *es = cookie;
+	char rest[5];
+
+	/* A sequence never completed: its bytes escaped one by one. */
+	memcpy(rest, es->carry, es->ncarry);
+	rest[es->ncarry] = '\0';
+	put_lines(es->out, rest, es->ncarry);
+	free(es);
+	return 0;
+}
+
+FILE *escape_stream(FILE *out)
+{
+	static const cookie_io_functions_t io = { .write = es_write,
+						  .close = es_close };
+	struct estream *es = calloc(1, sizeof(*es));
+	FILE *f;
+
+	if (!es)
+		return NULL;
+	es->out = out;
+	f = fopencookie(es, "w", io);
+	if (!f)
+		free(es);
+	return f;
+}

@@ -80,4 +80,15 @@ void escape_gnuplot(FILE *f, const char *s);
  */
 void escape_html(FILE *f, const char *s);
 
+/*
+ * A stream for a terminal report: what is written to it reaches out as
+ * escape_text writes it, except line breaks and tabs, which pass (the
+ * report's own layout); a UTF-8 sequence cut between two writes is
+ * joined first.  So an ESC, a carriage return or a bidirectional
+ * override in any name a printer formats into its lines is shown, never
+ * obeyed, whichever printf wrote it.  fclose() writes what is pending to
+ * out (which stays open).  NULL when out of memory.
+ */
+FILE *escape_stream(FILE *out);
+
 #endif
