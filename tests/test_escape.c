@@ -167,6 +167,34 @@ static void test_cut(void **state)
 	assert_int_equal(escape_text(NULL, 0, "a\nb"), 4);
 }
 
+/*
+ * escape_stream: a report's line breaks and tabs pass, every other
+ * control is shown; a UTF-8 sequence cut between two writes (an
+ * unbuffered stream writes each fputs by itself) is joined, not shown as
+ * two invalid bytes; a sequence never completed is shown at the close.
+ */
+static void test_stream(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len), *f;
+
+	(void)state;
+	assert_non_null(out);
+	f = escape_stream(out);
+	assert_non_null(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	fputs("a\tb\n\x1b[2Jc\r\x07", f);
+	fputs("caf\xc3", f);
+	fputs("\xa9 \xe2\x80", f);
+	fputs("\xae|\n\xe2\x82", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(fclose(out), 0);
+	assert_string_equal(buf, "a\tb\n\\x1b[2Jc\\r\\x07"
+			    "caf\xc3\xa9 \\u202e|\n\\xe2\\x82");
+	free(buf);
+}
+
 /* The UTF-8 decoder: the code point and the length. */
 static void test_utf8(void **state)
 {
@@ -187,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_stream),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
