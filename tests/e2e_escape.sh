@@ -24,6 +24,10 @@ seed        = 3
 type    = noop
 threads = 1, 2
 runtime = 10ms
+
+[workload v]
+type    = noop
+runtime = 10ms
 EOF
 for l in L1 L2; do
 	"$CONTEND" run h.ini --db h.db --label $l --quiet >/dev/null 2>&1 ||
@@ -34,7 +38,9 @@ cp h.db clean.db
 # ESC, BEL, line breaks, quotes and a backslash last in every kind of name.
 sqlite3 h.db <<'EOF' || die "sqlite3 failed"
 update configs set section = 'w' || char(10) || 'system("touch MARKER1")' ||
-	char(10) || char(27) || '[31m<script>x</script>''"\';
+	char(10) || char(27) || '[31m<script>x</script>''"\' where section = 'w';
+update configs set section = 'v' || char(10) || 'system("touch MARKER7")' ||
+	char(27) || '[2J' where section = 'v';
 update experiments set name = 'hostile' || char(27) || ']0;title' || char(7);
 update experiments set label = 'L' || id || char(10) ||
 	'system("touch MARKER2")' || char(27) || '[2J';
@@ -88,6 +94,7 @@ no_marker plot
 script_shape p
 no_controls "plot stdout" out
 no_controls "plot stderr" err
+grep -q 'skipped, section v\\n' out || fail "plot: the skipped section is not shown escaped: $(head -c 300 out)"
 for f in p/*.gp p/*.dat; do
 	no_controls "$f" "$f"
 done
@@ -117,6 +124,18 @@ grep -q 'already in' err2 || fail "merge: no 'already in' notice: $(head -c 300 
 "$CONTEND" plot --db m.db 1 --out pm > out 2> err
 no_marker "plot after merge"
 script_shape pm
+
+# ---- the invocations figure of both experiments ----
+"$CONTEND" plot --db h.db "$name" --out pl > out 2> err
+no_marker "plot of the invocations"
+# One level per label: a directory each.
+for d in pl/*/; do
+	script_shape "$d"
+done
+[ -n "$(ls pl/*/invocations.gp 2>/dev/null)" ] || fail "plot of the invocations: no script"
+no_controls "plot of the invocations: stdout" out
+no_controls "plot of the invocations: stderr" err
+grep -q 'invocations of hostile\\x1b' out || fail "plot of the invocations: the name is not shown escaped: $(head -c 300 out)"
 
 # ---- the terminal: compare, levels, report, selector errors ----
 "$CONTEND" compare --db h.db 1 2 > out 2> err
