@@ -71,8 +71,7 @@ static char *comparison_label(const struct compare_result *r, size_t k)
 		free(label);
 		label = longer;
 	}
-	if (strlen(label) > 40)
-		strcpy(label + 37, "...");
+	plot_label_cut(label, 40);
 	return label;
 }
 

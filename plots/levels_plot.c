@@ -132,8 +132,7 @@ static char *config_label(const struct lplot *p, const struct lp_section *s,
 		free(label);
 		label = xstrdup(s->name);
 	}
-	if (strlen(label) > LABEL_MAX)
-		strcpy(label + LABEL_MAX - 3, "...");
+	plot_label_cut(label, LABEL_MAX);
 	return label;
 }
 

@@ -31,6 +31,17 @@
 #include "plots/plot_impl.h"
 #include "lib/util.h"
 
+void plot_label_cut(char *label, size_t max)
+{
+	size_t cut = max - 3;
+
+	if (strlen(label) <= max)
+		return;
+	while (cut && ((unsigned char)label[cut] & 0xc0) == 0x80)
+		cut--;
+	strcpy(label + cut, "...");
+}
+
 /* "section threads=2 delay=10" using only the parameters that vary. */
 char *pl_config_label(const struct plotter *p, const struct section *s,
 			  size_t c, const char *skip)
@@ -58,8 +69,7 @@ char *pl_config_label(const struct plotter *p, const struct section *s,
 		strcat(label, v ? v : "");
 	}
 	/* Long names would squeeze the plot off the page: keep 40 chars. */
-	if (strlen(label) > 40)
-		strcpy(label + 37, "...");
+	plot_label_cut(label, 40);
 	return label;
 }
 
@@ -393,8 +403,7 @@ char *pl_panel_label(const struct plotter *p, const struct section *s,
 		free(label);
 		label = xstrdup(s->name);
 	}
-	if (strlen(label) > 40)
-		strcpy(label + 37, "...");
+	plot_label_cut(label, 40);
 	return label;
 }
 

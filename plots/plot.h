@@ -58,6 +58,9 @@ void plot_terminal(FILE *f, const char *base, int height);
 /* The comment lines a script opens with: "# 'WHAT', written by contend."
  * and how to re-render BASE.gp; what is quoted as every string is. */
 void plot_comment_head(FILE *f, const char *what, const char *base);
+/* A label longer than max bytes cut to max - 3 and "...", never inside
+ * a UTF-8 sequence (which would be shown as \xNN bytes). */
+void plot_label_cut(char *label, size_t max);
 /* 'BASE.EXT', a file name in a script, written as every string is. */
 void plot_file_name(FILE *f, const char *base, const char *ext);
 
