@@ -1,11 +1,13 @@
 /*
  * fuzz_gpscript.c - libFuzzer target for the gnuplot scripts and data
- * files of plot_experiment: whatever the names a database holds, the
- * script keeps its structure.  The input is cut at NUL bytes into the
- * names an attacker controls (experiment name, label, hostname, kernel,
- * two section names, a parameter's key and values); the experiment is
- * plotted (not rendered) once with them and once with each name replaced
- * by as many 'x' (the benign twin: same lengths, so the same layout).
+ * files of plot_experiment and plot_compare: whatever the names a
+ * database holds, the script keeps its structure.  The input is cut at
+ * NUL bytes into the names an attacker controls (experiment name, label,
+ * hostname, kernel, two section names, a parameter's key and values, a
+ * metric name); the experiment is plotted (not rendered), and compared
+ * with itself (the sides named by the name and the label), once with them
+ * and once with each name replaced by as many 'x' (the benign twin: same
+ * lengths, so the same layout).
  * Then every script and data file must have the same skeleton in both:
  * the same lines, each the same outside its quoted strings and comments
  * (a string's content and a comment's text are blanked), no line break
@@ -27,6 +29,7 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "analysis/compare.h"
 #include "plots/plot.h"
 #include "tests/dataset_fixture.h"
 #include "tests/tmpdir.h"
@@ -35,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 enum { F_NAME, F_LABEL, F_HOST, F_KERNEL, F_SEC1, F_SEC2, F_KEY, F_VAL,
-       NFIELDS };
+       F_METRIC, NFIELDS };
 
 static char dirs[2][64];
 
@@ -135,9 +138,45 @@ static void build(struct fixture *fx, char *const f[NFIELDS])
 	free(vb);
 }
 
-/* Plots the experiment of f into dir; the plot set in *set. */
+/*
+ * compare.gp of the dataset against itself as compare_sides would leave
+ * it: a comparison per configuration, under the configuration's section
+ * and with its parameters, every verdict and the flag that marks a label.
+ */
+static void plot_cmp(const struct dataset *d, char *const f[NFIELDS],
+		     const struct plot_opts *po, struct plot_set *set)
+{
+	struct compare_result r = { .metric = f[F_METRIC], .gate_pct = -1 };
+	struct compare_flag flag = { .name = "noisy", .side = "both" };
+	size_t i;
+
+	compare_opts_default(&r.opts);
+	r.n = d->nconfigs;
+	r.cmp = xcalloc(r.n, sizeof(*r.cmp));
+	for (i = 0; i < r.n; i++) {
+		struct comparison *c = &r.cmp[i];
+
+		c->workload = d->configs[i].workload;
+		c->canon = d->configs[i].canon;
+		c->section = d->configs[i].section;
+		c->config = &d->configs[i];
+		c->st.base = (struct compare_summary){ 4, 100, 1, 98, 102 };
+		c->st.cand = (struct compare_summary){ 4, 100 + 5.0 * (double)i,
+						       1, 97, 103 + 5.0 * (double)i };
+		c->st.change_pct = 5.0 * (double)i;
+		c->st.verdict = (enum verdict)(i % VERDICT_N);
+		c->nflags = i % 2;
+		c->flags = &flag;
+	}
+	if (plot_compare(&r, f[F_NAME], f[F_LABEL], po, set))
+		abort();
+	free(r.cmp);
+}
+
+/* Plots the experiment of f into dir, its plot set in set[0], and its
+ * comparison with itself, in set[1]. */
 static void plot(char *const f[NFIELDS], const char *dir,
-		 struct plot_set *set)
+		 struct plot_set set[2])
 {
 	struct plot_opts po = { .out_dir = dir, .png = true };
 	struct analysis_opts ao;
@@ -146,8 +185,9 @@ static void plot(char *const f[NFIELDS], const char *dir,
 
 	build(&fx, f);
 	analysis_opts_default(&ao);
-	if (analysis_run(&fx.d, &ao, &a) || plot_experiment(&a, &po, set))
+	if (analysis_run(&fx.d, &ao, &a) || plot_experiment(&a, &po, &set[0]))
 		abort();
+	plot_cmp(&fx.d, f, &po, &set[1]);
 	analysis_release(&a);
 	fx_free(&fx);
 }
@@ -240,10 +280,29 @@ static void check_same(const char *name, const char *ext)
 	free(bs);
 }
 
+/* The files of plot sets h and b (hostile and benign) have the same
+ * skeletons. */
+static void check_set(const struct plot_set *h, const struct plot_set *b)
+{
+	size_t i;
+
+	if (h->n != b->n)
+		abort();
+	for (i = 0; i < h->n; i++) {
+		if (strcmp(h->files[i].name, b->files[i].name) ||
+		    !h->files[i].skipped != !b->files[i].skipped)
+			abort();
+		if (h->files[i].skipped)
+			continue;
+		check_same(h->files[i].name, "gp");
+		check_same(h->files[i].name, "dat");
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *f[NFIELDS], *x[NFIELDS];
-	struct plot_set hs, bs;
+	struct plot_set hs[2], bs[2];
 	size_t i, at = 0;
 
 	for (i = 0; i < NFIELDS; i++) {
@@ -257,21 +316,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		x[i][n] = '\0';
 		at = at + n < size ? at + n + 1 : size;
 	}
-	plot(f, dirs[0], &hs);
-	plot(x, dirs[1], &bs);
-	if (hs.n != bs.n)
-		abort();
-	for (i = 0; i < hs.n; i++) {
-		if (strcmp(hs.files[i].name, bs.files[i].name) ||
-		    !hs.files[i].skipped != !bs.files[i].skipped)
-			abort();
-		if (hs.files[i].skipped)
-			continue;
-		check_same(hs.files[i].name, "gp");
-		check_same(hs.files[i].name, "dat");
+	plot(f, dirs[0], hs);
+	plot(x, dirs[1], bs);
+	for (i = 0; i < 2; i++) {
+		check_set(&hs[i], &bs[i]);
+		plot_set_release(&hs[i]);
+		plot_set_release(&bs[i]);
 	}
-	plot_set_release(&hs);
-	plot_set_release(&bs);
 	for (i = 0; i < NFIELDS; i++) {
 		free(f[i]);
 		free(x[i]);
