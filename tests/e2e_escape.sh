@@ -151,6 +151,12 @@ no_controls "report stdout" out
 no_controls "selector error" err
 "$CONTEND" report --db h.db "1@$(printf 'k\033[2J')=v" > out 2> err
 no_controls "filter error" err
+# Errors that list what a database has.
+"$CONTEND" compare --db h.db 1 2 --metric nope > out 2> err
+no_controls "compare: a metric it does not have" err
+"$CONTEND" report --db h.db 1 --metrics nope > out 2> err
+no_controls "report --metrics: a metric it does not have" err
+grep -q 'vcsw\\nsystem' err || fail "report --metrics: the metric names are not shown escaped: $(head -c 300 err)"
 no_marker "terminal"
 
 # ---- gnuplot's messages: never read back through a planted link ----
