@@ -13,6 +13,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/compare_impl.h"
+#include "lib/escape.h"
 #include "lib/util.h"
 
 const char *const verdict_names[] = {
@@ -524,7 +525,7 @@ int compare_side_has_metric(const struct compare_side *s,
 			    const char *metric, const char *side)
 {
 	size_t i, k;
-	char *have = NULL;
+	char *have = NULL, *shown;
 
 	for (i = 0; i < s->nsets; i++)
 		if (dataset_metric(&s->sets[i], metric) >= 0)
@@ -539,8 +540,11 @@ int compare_side_has_metric(const struct compare_side *s,
 			have = t;
 		}
 	}
+	/* Metric names from a database: shown, never obeyed. */
+	shown = escape_text_dup(have ? have : "none");
 	error("metric '%s' is not recorded in the %s (%s); it has: %s",
-	      metric, side, s->name, have ? have : "none");
+	      metric, side, s->name, shown ? shown : "?");
+	free(shown);
 	free(have);
 	return -1;
 }

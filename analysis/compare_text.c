@@ -15,6 +15,7 @@
 
 #include "analysis/compare_print.h"
 #include "analysis/ministat.h"
+#include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "lib/wrap.h"
 #include "lib/util.h"
@@ -292,7 +293,7 @@ static char *config_label(const struct compare_result *r,
 {
 	const struct ds_config *c = cmp->config;
 	char *l = xstrdup(*cmp->section ? cmp->section
-			  : *cmp->workload ? cmp->workload : "values");
+			  : *cmp->workload ? cmp->workload : "values"), *e;
 	size_t j;
 
 	for (j = 0; !numbers && c && j < c->nparams; j++) {
@@ -306,7 +307,12 @@ static char *config_label(const struct compare_result *r,
 		free(l);
 		l = t;
 	}
-	return l;
+	/* One line of the table: a line break in a name shown as \n. */
+	e = escape_text_dup(l);
+	if (!e)
+		return l;
+	free(l);
+	return e;
 }
 
 static char *change_text(const struct compare_stats *st)
@@ -645,9 +651,9 @@ static const char method_text[] =
 	"geometric means).  The verdict compares the interval with the "
 	"threshold.  docs/STATISTICS.md, \"Two-level model\".";
 
-void compare_print_text(FILE *f, const struct compare_result *r,
-			const struct compare_input *b,
-			const struct compare_input *c)
+static void print_text(FILE *f, const struct compare_result *r,
+		       const struct compare_input *b,
+		       const struct compare_input *c)
 {
 	struct meta_diff md;
 	bool numbers = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS;
@@ -688,3 +694,19 @@ void compare_print_text(FILE *f, const struct compare_result *r,
 	wrap_print(f, method_text, 0, 0, WIDTH);
 }
 
+
+/* Through escape_stream: no control byte of a name from a database or a
+ * file reaches the terminal. */
+void compare_print_text(FILE *out, const struct compare_result *r,
+			const struct compare_input *b,
+			const struct compare_input *c)
+{
+	FILE *f = escape_stream(out);
+
+	if (!f) {
+		error("compare: out of memory");
+		return;
+	}
+	print_text(f, r, b, c);
+	fclose(f);
+}

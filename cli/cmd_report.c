@@ -18,6 +18,7 @@
 #include "db/select.h"
 #include "db/store.h"
 #include "cli/commands.h"
+#include "lib/escape.h"
 #include "lib/util.h"
 
 struct report_args {
@@ -253,7 +254,7 @@ static int write_bundle(const struct analysis *a, struct store *s,
  * listing what it does have. */
 static int unknown_metrics(const struct dataset *d, const char *list)
 {
-	char *copy, *name, *save = NULL, *have;
+	char *copy, *name, *save = NULL, *have, *shown;
 	size_t i;
 	int ret = 0;
 
@@ -272,8 +273,12 @@ static int unknown_metrics(const struct dataset *d, const char *list)
 			free(have);
 			have = t;
 		}
+		/* Metric names from a database: shown, never obeyed. */
+		shown = escape_text_dup(have);
 		ret = error("--metrics: experiment %lld has no metric '%s' "
-			    "(it has: %s)", (long long)d->exp.id, name, have);
+			    "(it has: %s)", (long long)d->exp.id, name,
+			    shown ? shown : "?");
+		free(shown);
 		free(have);
 	}
 	free(copy);

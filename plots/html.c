@@ -17,18 +17,11 @@
 #include "plots/plot.h"
 #include "lib/util.h"
 
+/* HTML text and attribute values: lib/escape's, so a name never opens a
+ * tag or leaves an attribute, and its control characters show. */
 static void html_escape(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
+	escape_html(f, s ? s : "");
 }
 
 /* Markdown text (table cells too): lib/escape's, so a name never opens

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "analysis/report.h"
 #include "plots/plot_impl.h"
 #include "lib/util.h"
@@ -116,7 +117,7 @@ int plot_contention(struct plotter *p, size_t si)
 	/* No contention at all is a finding: the axis stays, offsets widen it. */
 	fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n"
 	      "set xrange [0:*]\nset xlabel ", gp);
-	gp_quote(gp, cx->label);
+	escape_gnuplot(gp, cx->label);
 	fputs("\n" SI_FORMAT, gp);
 	if (cx->si)
 		fputs("set format x '%.1s%c'\n", gp);
@@ -125,9 +126,11 @@ int plot_contention(struct plotter *p, size_t si)
 	for (c = 0; c < s->n; c++) {
 		char *label = pl_config_title(p, s, s->cfg[c]);
 
-		fprintf(gp, "  '%s.dat' index %zu using 1:2 with points pt %d ps 1.2 title ",
-			base, c, pl_config_flagged(p, s->cfg[c]) ? 6 : 7);
-		gp_quote(gp, label);
+		fputs("  ", gp);
+		plot_file_name(gp, base, "dat");
+		fprintf(gp, " index %zu using 1:2 with points pt %d ps 1.2 title ",
+			c, pl_config_flagged(p, s->cfg[c]) ? 6 : 7);
+		escape_gnuplot(gp, label);
 		fputs(c + 1 < s->n ? ", \\\n" : "\n", gp);
 		free(label);
 	}
@@ -193,7 +196,7 @@ int plot_order(struct plotter *p)
 			fprintf(gp, "%s  'order.dat' index %zu using 1:($3 > 0 ? 1/0 : $2) "
 				    "with linespoints pt %d title ", first ? "" : ", \\\n",
 				block, pl_config_flagged(p, s->cfg[c]) ? 6 : 7);
-			gp_quote(gp, label);
+			escape_gnuplot(gp, label);
 			free(label);
 			first = false;
 			block++;
@@ -227,7 +230,7 @@ static void config_xtics(const struct plotter *p, FILE *gp)
 	for (c = 0; c < p->d->nconfigs; c++) {
 		char *full = pl_config_title(p, &p->sections[p->section_of[c]], c);
 
-		gp_quote(gp, full);
+		escape_gnuplot(gp, full);
 		fprintf(gp, " %zu%s", c + 1, c + 1 < p->d->nconfigs ? ", " : "");
 		free(full);
 	}
@@ -259,7 +262,7 @@ static void distribution_panel(const struct plotter *p, FILE *dat, FILE *gp,
 			continue;
 		label = pl_panel_label(p, s, s->cfg[c]);
 		fprintf(gp, "%s", k ? ", " : "");
-		gp_quote(gp, label);
+		escape_gnuplot(gp, label);
 		fprintf(gp, " %zu", ++k);
 		free(label);
 	}

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "plots/plot.h"
 #include "lib/util.h"
 
@@ -132,16 +133,17 @@ static void write_script(FILE *f, const struct dataset *d, size_t c,
 	int height = 240 + 18 * (int)(t->threads < 40 ? t->threads : 40);
 	char *title;
 
-	fprintf(f, "# Streak figure of experiment %lld, written by contend.\n"
-		   "# Re-render: gnuplot %s.gp   or as SVG: gnuplot -e \"fmt='svg'\" %s.gp\n",
-		(long long)d->exp.id, base, base);
+	title = xasprintf("streak figure of experiment %lld",
+			  (long long)d->exp.id);
+	plot_comment_head(f, title, base);
+	free(title);
 	plot_terminal(f, base, height);
 	title = xasprintf("who ran when, config %zu [%s] %s, run %lld (median "
 			  "throughput): longest streak %.0f ms, thread %zu",
 			  c + 1, cf->section, cf->workload, (long long)t->run_id,
 			  1e3 * t->interval_s * (double)s.len, s.thread);
 	fputs("set title ", f);
-	gp_quote(f, title);
+	escape_gnuplot(f, title);
 	free(title);
 	fprintf(f, "\nset xlabel 'time in the run (ms); %g ms intervals; "
 		   "grey: no thread made progress'\n"
@@ -153,10 +155,11 @@ static void write_script(FILE *f, const struct dataset *d, size_t c,
 		   "set object 1 rectangle from graph 0,0 to graph 1,1 behind "
 		   "fillcolor rgb '#d0d0d0' fillstyle solid noborder\n"
 		   "set palette defined (0 'white', 0.25 '#fde0c5', 0.6 '#ec7f4f', 1 '#7f1d1d')\n"
-		   "set border 3\nset tics nomirror\nunset key\n"
-		   "plot '%s.dat' using 1:2:3 with image\n",
+		   "set border 3\nset tics nomirror\nunset key\nplot ",
 		1e3 * t->interval_s, t->threads - 1,
-		1e3 * t->interval_s * (double)t->nticks, base);
+		1e3 * t->interval_s * (double)t->nticks);
+	plot_file_name(f, base, "dat");
+	fputs(" using 1:2:3 with image\n", f);
 }
 
 static void add_file(struct plot_set *out, const char *base, const char *title,

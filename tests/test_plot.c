@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "lib/escape.h"
 #include "plots/plot.h"
 #include "tests/dataset_fixture.h"
 #include "tests/golden.h"
@@ -170,10 +171,31 @@ static void test_quoting(void **state)
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
 	(void)e;
-	gp_quote(f, "a'b`c`\n@d");
+	escape_gnuplot(f, "a'b`c`\n@d");
 	fclose(f);
-	/* ' doubled, newline replaced: no way out of the literal. */
-	assert_string_equal(buf, "'a''b`c`?@d'");
+	/* ' doubled, newline shown as \n: no way out of the literal. */
+	assert_string_equal(buf, "'a''b`c`\\n@d'");
+}
+
+/* A long label is cut on a character, never inside a UTF-8 sequence. */
+static void test_label_cut(void **state)
+{
+	char label[64] = "", want[64] = "";
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 20; i++)
+		strcat(label, "\xc3\xa9"); /* 40 bytes */
+	strcat(label, "x");
+	/* Byte 37 is the second of an e-acute: the cut is at 36. */
+	for (i = 0; i < 18; i++)
+		strcat(want, "\xc3\xa9");
+	strcat(want, "...");
+	plot_label_cut(label, 40);
+	assert_string_equal(label, want);
+	strcpy(label, "short");
+	plot_label_cut(label, 40);
+	assert_string_equal(label, "short");
 }
 
 /* Rendering with the installed gnuplot: images exist, nothing executed. */
@@ -508,6 +530,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_golden_scripts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quoting, setup, teardown),
+		cmocka_unit_test(test_label_cut),
 		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_metrics, setup, teardown),
