@@ -114,6 +114,9 @@ static void sizes(const double *y, size_t n, struct change_point *cp,
 			cp[j].ci_high_pct = NAN;
 			continue;
 		}
+		/* segments without spread: the change is exact */
+		if (!(w.se > 0))
+			w.ci_low = w.ci_high = w.diff;
 		cp[j].change_pct = 100 * expm1(w.diff);
 		cp[j].ci_low_pct = 100 * expm1(w.ci_low);
 		cp[j].ci_high_pct = 100 * expm1(w.ci_high);

@@ -14,6 +14,7 @@
 
 #include "analysis/history.h"
 #include "db/vocab.h"
+#include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "lib/safefile.h"
 #include "lib/util.h"
@@ -50,9 +51,7 @@ static void write_script(const struct history *h,
 	char *t;
 	size_t j;
 
-	fprintf(gp, "# the history of one configuration, written by contend.\n"
-		    "# Re-render: gnuplot %s.gp   or as SVG: gnuplot -e "
-		    "\"fmt='svg'\" %s.gp\n", base, base);
+	plot_comment_head(gp, "the history of one configuration", base);
 	plot_terminal(gp, base, 480);
 	/* the parameters only when they fit the title's line */
 	t = strlen(c->canon) <= 50 ?
@@ -62,12 +61,12 @@ static void write_script(const struct history *h,
 		xasprintf("%s: %s over %zu experiments matching %s",
 			  c->section, h->opts.metric, c->npoints, h->pattern);
 	fputs("set title ", gp);
-	gp_quote(gp, t);
+	escape_gnuplot(gp, t);
 	free(t);
 	t = *unit ? xasprintf("%s (%s)", h->opts.metric, unit)
 		  : xstrdup(h->opts.metric);
 	fputs(" noenhanced\nset ylabel ", gp);
-	gp_quote(gp, t);
+	escape_gnuplot(gp, t);
 	free(t);
 	fprintf(gp, "\nset xlabel 'experiment, oldest first'\n"
 		    "set grid\nset border 3\nset tics nomirror\n"
@@ -84,16 +83,19 @@ static void write_script(const struct history *h,
 		numfmt_pct_ci(pct, sizeof(pct), c->cps[j].change_pct,
 			      c->cps[j].ci_low_pct, c->cps[j].ci_high_pct);
 		fprintf(gp, "set label %zu ", j + 1);
-		gp_quote(gp, pct);
+		escape_gnuplot(gp, pct);
 		fprintf(gp, " at %.1f, graph 0.96 left offset 0.5, 0 "
 			    "tc rgb '#cc0000' noenhanced\n",
 			c->cps[j].index + 0.5);
 	}
-	fprintf(gp, "plot '%s.dat' index 0 using 1:2:3:4 with yerrorbars "
-		    "pt 7 lc rgb '#222222' title 'level, %g%% CI over its "
-		    "runs', \\\n  '%s.dat' index 1 using 1:2 with lines lw 2 "
-		    "lc rgb '#1f77b4' title 'segment level (change points "
-		    "dashed)'\n", base, 100 * h->opts.confidence, base);
+	fputs("plot ", gp);
+	plot_file_name(gp, base, "dat");
+	fprintf(gp, " index 0 using 1:2:3:4 with yerrorbars pt 7 lc rgb "
+		    "'#222222' title 'level, %g%% CI over its runs', \\\n  ",
+		100 * h->opts.confidence);
+	plot_file_name(gp, base, "dat");
+	fputs(" index 1 using 1:2 with lines lw 2 lc rgb '#1f77b4' title "
+	      "'segment level (change points dashed)'\n", gp);
 }
 
 static int write_one(const struct history *h, size_t c, const char *dir,
