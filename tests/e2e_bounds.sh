@@ -51,4 +51,46 @@ timeout 20 "$CONTEND" compare "$tmp/tied" "$tmp/b" --ascii > "$tmp/out" 2>&1
 expect "--ascii over 200000 tied values within 20 s: exit" 0 $?
 expect "--ascii: every tied value stacked" 200000 \
 	"$(sed -n '/^+--/,/^+--/p' "$tmp/out" | tr -cd 'x' | wc -c | tr -d ' ')"
+# ---- export CSV sides ----
+H=experiment_id,uuid,experiment,label,hostname,workload,section,params,seq,warmup,status,metric,value
+row() { echo "1,u1,e,l,h,noop,s,threads=1,$1,0,ok,$2,$3"; }
+{ echo "$H"; for i in 1 2 3 4 5; do row "$i" throughput "10$i"; done; } > "$tmp/ok.csv"
+"$CONTEND" compare "$tmp/ok.csv" "$tmp/ok.csv" > /dev/null 2>&1 ||
+	fail "a plain export against itself: exit $?"
+# a duplicated row: refused at its line, naming the first
+{ cat "$tmp/ok.csv"; row 3 throughput 103; } > "$tmp/duprow.csv"
+"$CONTEND" compare "$tmp/duprow.csv" "$tmp/ok.csv" > /dev/null 2> "$tmp/err"
+expect "a duplicated row: exit" 2 $?
+grep -q "duprow.csv:7: metric 'throughput' of run seq 3 .*line 4 has it already" "$tmp/err" ||
+	fail "a duplicated row: $(cat "$tmp/err")"
+# a duplicated column contend reads: refused at line 1
+sed '1s/$/,value/; 2,$s/$/,99/' "$tmp/ok.csv" > "$tmp/dupcol.csv"
+"$CONTEND" compare "$tmp/dupcol.csv" "$tmp/ok.csv" > /dev/null 2> "$tmp/err"
+expect "a duplicated column: exit" 2 $?
+grep -q "dupcol.csv:1: column 'value' is there twice (fields 13 and 14)" "$tmp/err" ||
+	fail "a duplicated column: $(cat "$tmp/err")"
+# the per-thread rows of --threads repeat a run's thread_ops: not duplicates
+{ echo "$H,thread"; for i in 1 2 3 4 5; do
+	echo "$(row "$i" throughput "10$i"),"
+	echo "$(row "$i" thread_ops 7),0"; echo "$(row "$i" thread_ops 8),1"
+done; } > "$tmp/threads.csv"
+"$CONTEND" compare "$tmp/threads.csv" "$tmp/ok.csv" > /dev/null 2> "$tmp/err" ||
+	fail "an export with --threads rows: exit $?: $(cat "$tmp/err")"
+
+# memory follows the values, not runs x metrics: 14000 rows, each a run
+# and a metric of its own, would be 196 million cells (1.5 GB); the old
+# code died of "out of memory" under 512 MB, now refused with the counts
+{ echo "$H"; seq 1 14000 | awk '{ printf "1,u1,e,l,h,noop,s,threads=1,%d,0,ok,m%d,1.5\n", $1, $1 }'; } > "$tmp/sparse.csv"
+(ulimit -v 524288 && exec "$CONTEND" compare "$tmp/sparse.csv" "$tmp/ok.csv") > /dev/null 2> "$tmp/err"
+expect "runs x metrics far above the values, under ulimit -v 512 MB: exit" 2 $?
+grep -q "sparse.csv: experiment u1: 14000 runs x 14000 metrics make 196000000 cells for 14000 values" "$tmp/err" ||
+	fail "sparse export: $(head -c 300 "$tmp/err")"
+
+# time linear in the rows: 400000 runs, each looked up among those before
+# by the old code (8e10 comparisons a side: minutes); seconds now
+{ echo "$H"; seq 1 400000 | awk '{ printf "1,u1,e,l,h,noop,s,threads=1,%d,0,ok,throughput,%d\n", $1, 100 + $1 % 7 }'; } > "$tmp/long.csv"
+timeout 60 "$CONTEND" compare "$tmp/long.csv" "$tmp/long.csv" > /dev/null 2> "$tmp/err"
+expect "an export of 400000 runs against itself within 60 s: exit" 0 $?
+rm -f "$tmp/long.csv" "$tmp/sparse.csv"
+
 [ "$fails" -eq 0 ]
