@@ -93,4 +93,51 @@ timeout 60 "$CONTEND" compare "$tmp/long.csv" "$tmp/long.csv" > /dev/null 2> "$t
 expect "an export of 400000 runs against itself within 60 s: exit" 0 $?
 rm -f "$tmp/long.csv" "$tmp/sparse.csv"
 
+# ---- {NAME} substitution and the expanded plan ----
+a4000=$(head -c 4000 /dev/zero | tr '\0' a)
+braces() { yes '{a}' | head -n "$1" | tr -d '\n'; }
+ini() { # $1 file, $2 copies of {a} in argv, $3 the sweep of param.b
+	printf '[experiment]\nname = bomb\nrepetitions = 1\nwarmup = 0\n\n[workload w]\ntype = command\nparam.a = %s\nparam.b = %s\nargv = echo %s\nmetric.x = ^x ([0-9]+)$\n' \
+		"$a4000" "$3" "$(braces "$2")" > "$1"
+}
+# an 8 KB file whose argv, {a} replaced, is 5.2 MB in each of 10000
+# configurations (52 GB): refused at the argv line before anything is built
+ini "$tmp/bomb.ini" 1300 1..10000
+(ulimit -v 524288 && exec "$CONTEND" run "$tmp/bomb.ini" --dry-run --db "$tmp/x.db") > "$tmp/out" 2> "$tmp/err"
+expect "a 5 MB argument under ulimit -v 512 MB: exit" 2 $?
+grep -q "bomb.ini:10: argv: with {NAME} replaced by the longest value of each param.NAME it is 5200010 bytes; the limit of an argument is 65536" "$tmp/err" ||
+	fail "a 5 MB argument: $(head -c 300 "$tmp/err")"
+[ -s "$tmp/out" ] && fail "a 5 MB argument: the plan was printed"
+# arguments within the limit, but 2000 configurations of 60 KB: 120 MB
+ini "$tmp/plan.ini" 15 1..2000
+(ulimit -v 524288 && exec "$CONTEND" run "$tmp/plan.ini" --dry-run --db "$tmp/x.db") > "$tmp/out" 2> "$tmp/err"
+expect "a plan of 120 MB of arguments: exit" 2 $?
+grep -q "plan.ini:6: \[workload w\] brings the plan's arguments to more than 67108864 bytes (.*the longest, argv, 60011 bytes)" "$tmp/err" ||
+	fail "a plan of 120 MB: $(head -c 300 "$tmp/err")"
+[ -e "$tmp/x.db" ] && fail "a refused plan: a database was written"
+# just under: 1000 configurations of 60 KB are taken
+ini "$tmp/ok.ini" 15 1..1000
+"$CONTEND" run "$tmp/ok.ini" --dry-run --db "$tmp/x.db" > /dev/null 2> "$tmp/err" ||
+	fail "a plan of 60 MB of arguments: exit $?: $(head -c 300 "$tmp/err")"
+
+# ---- --dry-run checks the hooks as a run would, {NAME} replaced ----
+hooks() { # $1 file, $2 param.q's values, $3 the hook line
+	printf '[experiment]\nname = hk\nrepetitions = 1\nwarmup = 0\n\n[workload w]\ntype = command\nparam.q = %s\nargv = echo x 1\nmetric.x = ^x ([0-9]+)$\n%s\n' \
+		"$2" "$3" > "$1"
+}
+hooks "$tmp/h1.ini" "true, contend-no-such-program" "prepare = {q} now"
+"$CONTEND" run "$tmp/h1.ini" --dry-run --db "$tmp/h.db" > "$tmp/out" 2> "$tmp/err"
+expect "--dry-run, a prepare not installed once {q} is replaced: exit" 2 $?
+grep -q "h1.ini:6: \[workload w\] prepare: contend-no-such-program is not installed" "$tmp/err" ||
+	fail "--dry-run, prepare not installed: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && fail "--dry-run with a bad prepare printed the plan"
+hooks "$tmp/h2.ini" '1, a"b' "cleanup = echo {q}"
+"$CONTEND" run "$tmp/h2.ini" --dry-run --db "$tmp/h.db" > /dev/null 2> "$tmp/err"
+expect "a cleanup whose {q} leaves a quote open: exit" 2 $?
+grep -q "h2.ini:11: \[workload w\] cleanup: unterminated double quote once {NAME} is replaced: 'echo a\"b'" "$tmp/err" ||
+	fail "a cleanup with a quote left open: $(cat "$tmp/err")"
+hooks "$tmp/h3.ini" "true, echo" "prepare = {q} now"
+"$CONTEND" run "$tmp/h3.ini" --dry-run --db "$tmp/h.db" > /dev/null 2> "$tmp/err" ||
+	fail "--dry-run with good hooks: exit $?: $(cat "$tmp/err")"
+
 [ "$fails" -eq 0 ]
