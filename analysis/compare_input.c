@@ -265,7 +265,7 @@ static int load_numbers(struct compare_input *s, const struct numfile_opts *nf)
 	const char *p = s->text;
 
 	while (*p) {
-		size_t len = strcspn(p, ","), n;
+		size_t len = strcspn(p, ","), n = 0;
 		char *part = xstrndup(p, len);
 		double *v = NULL;
 		const char *text;
@@ -288,7 +288,8 @@ static int load_numbers(struct compare_input *s, const struct numfile_opts *nf)
 		}
 		s->values = xrealloc(s->values,
 				     (s->nvalues + n) * sizeof(*s->values));
-		memcpy(s->values + s->nvalues, v, n * sizeof(*v));
+		if (v) /* n >= 1 when parsed */
+			memcpy(s->values + s->nvalues, v, n * sizeof(*v));
 		free(v);
 		s->nvalues += n;
 		s->sizes = xrealloc(s->sizes,

@@ -263,8 +263,10 @@ static void test_value_limit(void **state)
 
 	(void)state;
 	assert_non_null(text);
-	for (i = 0; i <= max; i++)
-		memcpy(text + 2 * i, "1\n", 2);
+	for (i = 0; i <= max; i++) {
+		text[2 * i] = '1';
+		text[2 * i + 1] = '\n';
+	}
 	numfile_opts_default(&o);
 	assert_int_equal(numfile_parse("big", text, 2 * max, &o, &v, &n), 0);
 	assert_int_equal(n, max);
