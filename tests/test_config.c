@@ -505,7 +505,7 @@ static void test_arg_limit(void **state)
 	(void)state;
 	memset(val, 'v', 978);
 	val[978] = '\0';
-	for (int i = 0; i < 67; i++)
+	for (size_t i = 0; i < 67; i++)
 		memcpy(braces + 3 * i, "{a}", 4);
 	for (extra = 0; extra < 2; extra++) {
 		struct load_call lc = { "limit.ini", NULL, 0 };
