@@ -21,13 +21,14 @@ grep -q '^x      3 ' "$tmp/out" || fail "a pipe as a number file: not 3 values: 
 if mkfifo "$tmp/fifo" 2>/dev/null; then
 	# the writer goes after one open: a second open would wait forever
 	( printf '4\n5\n6\n7\n' > "$tmp/fifo" ) &
+	writer=$!
 	timeout 20 "$CONTEND" compare "$tmp/fifo" "$tmp/b" "$tmp/b" \
 		> "$tmp/out" 2>&1 || fail "a FIFO as a number file: exit $? (hang?): $(head -3 "$tmp/out")"
 	grep -q '^x      4 ' "$tmp/out" || fail "a FIFO as a number file: not 4 values"
 	expect "a FIFO, both candidates compared" 2 "$(grep -c '^Verdict:' "$tmp/out")"
-	# an unread FIFO must not outlive the test
-	kill %1 2>/dev/null
-	wait
+	# a writer left waiting for a reader must not outlive the test
+	kill "$writer" 2>/dev/null
+	wait "$writer" 2>/dev/null
 fi
 
 # ---- a side of numbers is bounded in count, so in memory ----
@@ -51,6 +52,7 @@ timeout 20 "$CONTEND" compare "$tmp/tied" "$tmp/b" --ascii > "$tmp/out" 2>&1
 expect "--ascii over 200000 tied values within 20 s: exit" 0 $?
 expect "--ascii: every tied value stacked" 200000 \
 	"$(sed -n '/^+--/,/^+--/p' "$tmp/out" | tr -cd 'x' | wc -c | tr -d ' ')"
+
 # ---- export CSV sides ----
 H=experiment_id,uuid,experiment,label,hostname,workload,section,params,seq,warmup,status,metric,value
 row() { echo "1,u1,e,l,h,noop,s,threads=1,$1,0,ok,$2,$3"; }
