@@ -39,6 +39,7 @@ struct cmp_args {
 	const char *plot_dir;           /* --plot DIR */
 	char *in;                       /* standard input, for a side "-" */
 	size_t inlen;
+	struct compare_files files;     /* FIFOs and pipes, read once */
 };
 
 /* ---- options ---- */
@@ -264,8 +265,9 @@ static int read_stdin(struct cmp_args *a)
 				     NUMFILE_MAX_BYTES);
 		if (got == 0)
 			break;
-		if (a->inlen == cap) {
-			cap *= 2;
+		if (a->inlen == cap) { /* one byte past the limit at most */
+			cap = cap > NUMFILE_MAX_BYTES / 2 ? NUMFILE_MAX_BYTES + 1
+							  : 2 * cap;
 			a->in = xrealloc(a->in, cap + 1);
 		}
 	}
@@ -279,7 +281,7 @@ static int read_stdin(struct cmp_args *a)
  * ministat's table (and with --ascii its plot) of every side, when all of
  * them are numbers (files or "-"): before the comparisons, as ministat.
  */
-static int print_ministat(const struct cmp_args *a)
+static int print_ministat(struct cmp_args *a)
 {
 	struct ministat_set set[MINISTAT_SETS];
 	struct compare_input sides[MINISTAT_SETS];
@@ -292,9 +294,10 @@ static int print_ministat(const struct cmp_args *a)
 	for (i = 0; i < n && !ret; i++) {
 		sides[i].text = i ? a->cands[i - 1] : a->base;
 		sides[i].role = i ? "candidate" : "baseline";
+		sides[i].files = &a->files;
 		if (compare_input_is_file_list(sides[i].text))
 			ret = 0;        /* number files, one invocation each */
-		else if (compare_input_is_export(sides[i].text))
+		else if (compare_input_is_export(&sides[i]))
 			goto out;       /* an export file: compare's tables */
 		else
 			ret = compare_input_resolve(&sides[i], a->db) < 0
@@ -342,8 +345,10 @@ int cmd_compare(int argc, char **argv)
 		fputs("[\n", stdout);
 	/* each candidate against the baseline, loaded afresh */
 	for (i = 0; i < a.ncands && (!ret || ret == EXIT_REGRESSION); i++) {
-		struct compare_input b = { .role = "baseline" };
-		struct compare_input c = { .role = "candidate" };
+		struct compare_input b = { .role = "baseline",
+					   .files = &a.files };
+		struct compare_input c = { .role = "candidate",
+					   .files = &a.files };
 		const char *metric = a.metric, *plot_dir = a.plot_dir;
 		char *dir = NULL;
 
@@ -378,6 +383,7 @@ int cmd_compare(int argc, char **argv)
 	if (!ret && nreg)
 		ret = EXIT_REGRESSION;
 	free(a.in);
+	compare_files_release(&a.files);
 	if (fflush(stdout) != 0 && !ret) {
 		error("writing the result: %s", strerror(errno));
 		ret = EXIT_RUNTIME;

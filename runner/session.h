@@ -82,6 +82,14 @@ int runner_load(struct runner *r, const struct runner_opts *o,
 		const char *path);
 /* What a dry run prints after config_print: seed, time, the first runs. */
 void runner_print_plan(const struct runner *r, FILE *f);
+/*
+ * For a dry run: every configuration's prepare and cleanup, {NAME}
+ * replaced, as hook_run checks it before starting it (its program
+ * installed).  A run would fail each of its runs on such a hook, so the
+ * dry run says so: 0, or EXIT_USAGE after "FILE:LINE: [workload S]
+ * prepare: ..." once per section and reason.
+ */
+int runner_check_hooks(const struct runner *r);
 /* Stores the loaded experiment and runs it.  Returns the exit status. */
 int runner_fresh(struct runner *r);
 /* Continues the experiment selector names.  Returns the exit status. */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "db/store.h"
+#include "runner/hook.h"
 #include "runner/host.h"
 #include "runner/interrupt.h"
 #include "runner/klock.h"
@@ -58,6 +59,40 @@ static void fmt_duration(char *buf, size_t len, double s)
 	long t = (long)(s + 0.5);
 
 	snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+int runner_check_hooks(const struct runner *r)
+{
+	const struct config_entry *prev = NULL;
+	char why[512], last[512] = "";
+	const char *lastsec = NULL;
+	int ret = 0;
+
+	for (size_t i = 0; i < r->cfg.nentries; prev = &r->cfg.entries[i++]) {
+		const struct config_entry *e = &r->cfg.entries[i];
+		const char *text[2] = { e->prepare, e->cleanup };
+		const char *was[2] = { prev ? prev->prepare : NULL,
+				       prev ? prev->cleanup : NULL };
+		static const char *const what[2] = { "prepare", "cleanup" };
+
+		for (int k = 0; k < 2; k++) {
+			/* a hook as the previous configuration's: checked */
+			if (!text[k] || (was[k] && !strcmp(was[k], text[k])))
+				continue;
+			if (!hook_check(what[k], text[k], why, sizeof(why)))
+				continue;
+			ret = EXIT_USAGE;
+			if (lastsec && !strcmp(lastsec, e->section) &&
+			    !strcmp(last, why))
+				continue; /* said for this section */
+			error_at(r->cfg.path, e->line, "[workload %s] %s: "
+				 "every run of the configuration would fail "
+				 "on it", e->section, why);
+			lastsec = e->section;
+			snprintf(last, sizeof(last), "%s", why);
+		}
+	}
+	return ret;
 }
 
 void runner_print_plan(const struct runner *r, FILE *f)

@@ -435,6 +435,57 @@ static void test_matching(void **state)
 	fx_release(&c);
 }
 
+/*
+ * Many configurations, the candidate's in reverse and the baseline's in
+ * two experiments in opposite orders: every one matched, grouped across
+ * the experiments, in the baseline's order of first appearance (groups
+ * are built by sorting now, not by a search per configuration).
+ */
+static void test_matching_many(void **state)
+{
+	enum { NC = 400 };
+	struct fx_config *fwd = xcalloc(NC, sizeof(*fwd));
+	struct fx_config *rev = xcalloc(NC, sizeof(*rev));
+	char **canon = xcalloc(NC, sizeof(*canon));
+	struct compare_result r;
+	struct fx b[2], c;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < NC; i++) {
+		canon[i] = xasprintf("threads=%zu", i + 1);
+		fwd[i] = (struct fx_config){ "noop", canon[i], 3, { b100 } };
+		rev[NC - 1 - i] = (struct fx_config){ "noop", canon[i], 3,
+						      { c110 } };
+	}
+	fx_build(&b[0], 1, m_thr, 1, fwd, NC, "cpu", "6.1");
+	for (i = 0; i < NC; i++)
+		rev[i].v[0] = b100;
+	fx_build(&b[1], 2, m_thr, 1, rev, NC, "cpu", "6.1");
+	for (i = 0; i < NC; i++)
+		rev[i].v[0] = c110;
+	fx_build(&c, 3, m_thr, 1, rev, NC, "cpu", "6.1");
+	run_sides(b, 2, &c, 1, "throughput", &r);
+	assert_int_equal(r.n, NC);
+	assert_int_equal(r.nunmatched, 0);
+	for (i = 0; i < NC; i++) {
+		assert_string_equal(r.cmp[i].canon, canon[i]);
+		assert_int_equal(r.cmp[i].ubase.invocations, 2);
+		assert_int_equal(r.cmp[i].ucand.invocations, 1);
+		/* the baseline's first: experiment 1's */
+		assert_ptr_equal(r.cmp[i].config, &b[0].d.configs[i]);
+	}
+	compare_result_release(&r);
+	fx_release(&b[0]);
+	fx_release(&b[1]);
+	fx_release(&c);
+	for (i = 0; i < NC; i++)
+		free(canon[i]);
+	free(canon);
+	free(fwd);
+	free(rev);
+}
+
 static void test_summary_counts(void **state)
 {
 	struct fx_config cb[] = {
@@ -658,6 +709,7 @@ int main(void)
 		cmocka_unit_test(test_gate_holm),
 		cmocka_unit_test(test_handoff_rule),
 		cmocka_unit_test(test_matching),
+		cmocka_unit_test(test_matching_many),
 		cmocka_unit_test(test_summary_counts),
 		cmocka_unit_test(test_invocations),
 		cmocka_unit_test(test_carried_and_host),
