@@ -179,8 +179,8 @@ if command -v perf > /dev/null 2>&1; then
 	n=$(q "$tmp/p.db" "SELECT count(*) FROM config_profile")
 	[ "$n" -gt 0 ] || fail "profile = lock stored no caller: $(cat "$tmp/err")"
 	"$CONTEND" report --db "$tmp/p.db" > "$tmp/out" 2>&1
-	grep -q "kernel/Mop" "$tmp/out" ||
-		fail "the summary has no kernel/Mop column"
+	grep -q "kl/Mop" "$tmp/out" ||
+		fail "the summary has no kl/Mop column"
 	"$CONTEND" report --db "$tmp/p.db" --verbose > "$tmp/out" 2>&1
 	grep -q "kernel locks by caller" "$tmp/out" ||
 		fail "report --verbose does not show the profile"
