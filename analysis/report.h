@@ -31,6 +31,10 @@ int report_write(FILE *f, const struct analysis *a, enum report_format fmt);
 struct report_view {
 	bool verbose;
 	const char *metrics;    /* NULL: every metric */
+	/* For the hints (`contend run --resume ID --db PATH`): the database
+	 * the report was read from, NULL for none; the selector naming the
+	 * experiment and its filters, NULL for its id. */
+	const char *db, *what;
 };
 int report_text_view(FILE *f, const struct analysis *a,
 		     const struct report_view *view);
