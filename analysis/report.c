@@ -49,8 +49,8 @@ char *analysis_fmt(char *buf, size_t len, double v)
 
 /* The order flags are summarized in: the most consequential first. */
 static const char *const flag_order[] = {
-	"misleading-throughput", "noisy", "drift", "unfair", "outliers",
-	"non-normal", "few-runs", "contention-coupled",
+	"misleading-throughput", "miscalibrated", "noisy", "drift", "unfair",
+	"outliers", "non-normal", "few-runs", "contention-coupled",
 };
 
 const char *report_flag_name(size_t i)
