@@ -346,7 +346,7 @@ static void flag_miscalibrated(const struct analysis *a,
 		"configuration's runs measured %s loops/us after their windows "
 		"(median loops_per_us_now of %zu runs, %+.1f%%): the CPU ran "
 		"%s than when it was calibrated, so every calibrated parameter "
-		"lasted %.0f%% of the time it names%s%s. Its nanoseconds are not "
+		"lasted %.0f%% of the time it names%s%s. Its durations are not "
 		"those of the runs: quiet the machine and fix the frequency "
 		"governor, then run again with a fresh calibration (or pin one "
 		"taken on a quiet machine: calibration = N).",

@@ -64,7 +64,7 @@ int plot_contention(struct plotter *p, size_t si)
 	const struct section *s = &p->sections[si];
 	const char *metric = pl_section_metric(p, s);
 	const struct contention_x *cx = contention_x(p, s);
-	char *base = xasprintf("contention-%zu", si + 1);
+	char *base = xasprintf("contention-%zu", si + 1), *caption;
 	FILE *dat = NULL, *gp = NULL;
 	size_t c, r, i, points = 0;
 	double x, y;
@@ -131,7 +131,10 @@ int plot_contention(struct plotter *p, size_t si)
 		fputs(c + 1 < s->n ? ", \\\n" : "\n", gp);
 		free(label);
 	}
-	pl_add_file(p, base, "contention");
+	caption = xasprintf("%s against %s, every measured run: %s", metric,
+			    cx->label, s->name);
+	pl_add_file(p, base, caption);
+	free(caption);
 	ret = 0;
 out:
 	if (pl_files_close(p, base, dat, gp))
@@ -208,7 +211,8 @@ int plot_order(struct plotter *p)
 		fputc('\n', gp);
 	}
 	fputs("unset multiplot\n", gp);
-	pl_add_file(p, "order", "run order");
+	pl_add_file(p, "order", "every run's primary metric in the order the "
+		    "runs ran (drift, warm-ups)");
 	ret = 0;
 out:
 	if (pl_files_close(p, "order", dat, gp))
@@ -328,7 +332,8 @@ int plot_distribution(struct plotter *p)
 				   &block);
 	}
 	fputs("unset multiplot\n", gp);
-	pl_add_file(p, "distribution", "distribution");
+	pl_add_file(p, "distribution", "the distribution of the measured "
+		    "runs, by configuration");
 	ret = 0;
 out:
 	if (pl_files_close(p, "distribution", dat, gp))
@@ -411,7 +416,8 @@ int plot_fairness(struct plotter *p)
 	      "set ylabel 'share of operations (mean over runs)'\n"
 	      "plot 'fairness.dat' using 1:2:4 with boxes lc rgb '#cc6677' title 'thread share, busiest first', \\\n"
 	      "  'fairness.dat' using 1:3 with points pt 1 ps 1.5 lc rgb 'black' title 'fair share'\n", gp);
-	pl_add_file(p, "fairness", "fairness");
+	pl_add_file(p, "fairness", "each thread's share of the operations "
+		    "(fairness), by configuration");
 	ret = 0;
 out:
 	if (pl_files_close(p, "fairness", dat, gp))

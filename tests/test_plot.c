@@ -233,6 +233,11 @@ static void test_html(void **state)
 	assert_non_null(strstr(html, "threads=4 delay=0 runtime=1"));
 	/* The hostile name is escaped, not markup. */
 	assert_non_null(strstr(html, "x`touch pwned-bq` &#39;&quot;\\ system("));
+	/* Figures are captioned in words, not by their file's name. */
+	assert_non_null(strstr(html, "<figcaption>throughput and lock hand-offs "
+				     "against threads: mutex</figcaption>"));
+	assert_null(strstr(html, ".svg</figcaption>"));
+	assert_null(strstr(html, ".png</figcaption>"));
 	assert_null(strstr(html, "src=\"http"));
 	assert_null(strstr(html, "href="));
 	assert_null(strstr(html, "<script"));
@@ -249,6 +254,45 @@ static void test_html(void **state)
 			n++, p++;
 		assert_int_equal(n, drawn);
 	}
+	free(html);
+	free(path);
+}
+
+/*
+ * The HTML's flags by severity, each coloured by it, whatever the order
+ * of the configurations: a note (outliers) and a doubt (noisy) on
+ * configuration 1 come after the misleading-throughput of configuration
+ * 3; and each configuration's heading is its own ("1 mutex: threads=1"),
+ * not the section's name three times.  No gnuplot needed.
+ */
+static void test_html_flags(void **state)
+{
+	struct env *e = *state;
+	char *path = xasprintf("%s/report.html", e->dir);
+	const char *high, *mid, *low;
+	char *html;
+
+	analysis_flag_add(&e->a.configs[0], "outliers", -1, -1, "a note");
+	analysis_flag_add(&e->a.configs[0], "noisy", -1, -1, "a doubt");
+	assert_non_null(strstr(e->a.configs[2].flags[0].name,
+			       "misleading-throughput"));
+	plot_set_release(&e->set);
+	memset(&e->set, 0, sizeof(e->set));
+	assert_int_equal(html_report(&e->a, &e->set, e->dir, path), 0);
+	html = slurp(path, NULL);
+	assert_non_null(html);
+	high = strstr(html, "<p class=\"flag high\"><b>misleading-throughput</b>, "
+			    "configuration 3 (vs 2)");
+	mid = strstr(html, "<p class=\"flag mid\"><b>noisy</b>, configuration 1:");
+	low = strstr(html, "<p class=\"flag low\"><b>outliers</b>, configuration 1:");
+	assert_non_null(high);
+	assert_non_null(mid);
+	assert_non_null(low);
+	assert_true(high < mid && mid < low);
+	assert_non_null(strstr(html, ".flag.high{"));
+	assert_non_null(strstr(html, "<h3>1 mutex: threads=1</h3>"));
+	assert_non_null(strstr(html, "<h3>3 mutex: threads=4</h3>"));
+	assert_null(strstr(html, "<h3>mutex</h3>"));
 	free(html);
 	free(path);
 }
@@ -510,6 +554,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_quoting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_html_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_metrics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_klock_contention, setup, teardown),
 		cmocka_unit_test(test_markdown_escaping),
