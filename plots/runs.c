@@ -152,6 +152,7 @@ int plot_order(struct plotter *p)
 	size_t *which = xcalloc(p->nsections + 1, sizeof(*which));
 	const char **metric = xcalloc(p->nsections + 1, sizeof(*metric));
 	size_t n = pl_drawable(p, which, metric), k, c, r, block = 0, block0 = 0;
+	size_t keys;
 	FILE *dat = NULL, *gp = NULL;
 	bool warmups = false;
 	int ret = -1;
@@ -168,8 +169,14 @@ int plot_order(struct plotter *p)
 	fputs("# seq metric warmup (one block per configuration, by section)\n", dat);
 	pl_script_head(p, gp, "order", "run order", pl_grid_height(n));
 	pl_panel_grid(gp, n, "run order: the metric of every ok run against its sequence number");
-	fputs("set xlabel 'run sequence number (order of execution)'\n"
-	      "set key below horizontal\n", gp);
+	/* The key below the xlabel, with room for a row per entry of the
+	 * fullest panel (a narrow panel stacks them): never over the axis. */
+	for (k = 0, keys = 0; k < n; k++)
+		if (p->sections[which[k]].n + warmups > keys)
+			keys = p->sections[which[k]].n + warmups;
+	fprintf(gp, "set xlabel 'run sequence number (order of execution)'\n"
+		    "set key below horizontal\nset bmargin %zu\n",
+		keys < 10 ? 4 + keys : 14);
 	for (k = 0; k < n; k++) {
 		const struct section *s = &p->sections[which[k]];
 		bool first = true;
