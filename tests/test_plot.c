@@ -339,6 +339,63 @@ static void build_mixed(struct fixture *fx)
 	fx_finish(fx);
 }
 
+/*
+ * A command swept by a user parameter: argv is param.threads substituted,
+ * so it varies too, but the series are keyed by param.threads alone: one
+ * series, its three points joined, titled by the section, never "argv=".
+ */
+static void test_param_sweep_series(void **state)
+{
+	struct env *e = *state;
+	struct fixture fx;
+	struct analysis a;
+	struct analysis_opts ao;
+	struct plot_set set = { 0 };
+	struct plot_opts o = { .out_dir = e->dir, .png = true, .render = false };
+	char *path, *gp;
+	size_t i, r;
+
+	fx_init(&fx, "param-sweep");
+	for (i = 0; i < 3; i++) {
+		char params[160];
+
+		/* (the fixture splits on blanks: argv without them) */
+		snprintf(params, sizeof(params), "argv=sysbench,mutex,"
+			 "--threads=%d,run param.threads=%d", 1 << i, 1 << i);
+		fx_config(&fx, "sysbench", "command", params);
+		for (r = 0; r < 3; r++) {
+			char m[64];
+
+			snprintf(m, sizeof(m), "throughput=%g",
+				 1000.0 * (double)(1 << i) + (double)r);
+			fx_run(&fx, false, RUN_OK, m, NULL, 0);
+		}
+	}
+	fx_finish(&fx);
+	analysis_opts_default(&ao);
+	assert_int_equal(analysis_run(&fx.d, &ao, &a), 0);
+	assert_int_equal(plot_experiment(&a, &o, &set), 0);
+	path = xasprintf("%s/scaling-1.gp", e->dir);
+	gp = slurp(path, NULL);
+	assert_non_null(gp);
+	assert_non_null(strstr(gp, "'scaling-1.dat' index 0 using 1:2:3:4 with "
+				   "yerrorlines"));
+	assert_null(strstr(gp, "index 1 "));
+	assert_null(strstr(gp, "argv="));
+	assert_non_null(strstr(gp, "title 'sysbench'"));
+	free(gp);
+	free(path);
+	path = xasprintf("%s/order.gp", e->dir);
+	gp = slurp(path, NULL);
+	assert_non_null(strstr(gp, "title 'param.threads=1'"));
+	assert_null(strstr(gp, "argv="));
+	free(gp);
+	free(path);
+	plot_set_release(&set);
+	analysis_release(&a);
+	fx_free(&fx);
+}
+
 static void test_missing_metrics(void **state)
 {
 	struct env *e = *state;
@@ -556,6 +613,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_html, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_metrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_param_sweep_series, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_klock_contention, setup, teardown),
 		cmocka_unit_test(test_markdown_escaping),
 		cmocka_unit_test_setup_teardown(test_compare_suspect, setup, teardown),

@@ -144,6 +144,53 @@ static void test_idle_interval(void **state)
 	plot_set_release(&set);
 }
 
+/*
+ * Under fixed work the threads left after the first one finished run
+ * alone: thread 0 does 5, 5, 5 then nothing, thread 1 5, 5, 5, 10, 10,
+ * 10.  Judged whole, intervals 3-5 are a streak of thread 1 (3); under
+ * fixed work they are the tail (from interval 3, thread 0 done) and the
+ * first three, half and half, hold none.
+ */
+static void test_fixed_work_tail(void **state)
+{
+	static const uint64_t ops[12] = { 5, 5, 5, 0, 0, 0,
+					  5, 5, 5, 10, 10, 10 };
+	const struct run_timeline t = { .run_id = 1, .interval_s = 0.001,
+					.threads = 2, .nticks = 6,
+					.ops = (uint64_t *)ops };
+	struct plot_streak st;
+
+	(void)state;
+	plot_streak_find(&t, false, &st);
+	assert_int_equal(st.len, 3);
+	assert_int_equal(st.thread, 1);
+	assert_int_equal(st.tail, 6);
+	plot_streak_find(&t, true, &st);
+	assert_int_equal(st.len, 0);
+	assert_int_equal(st.tail, 3);
+	assert_int_equal(st.done, 0);
+}
+
+/* Every interval shared: the figure says no streak shows at this
+ * interval and what to record instead, not "longest streak 0 ms". */
+static void test_no_streak(void **state)
+{
+	static const uint64_t mixed[6] = { 5, 6, 5, 5, 4, 5 };
+	struct env *e = *state;
+	struct plot_opts o = { .out_dir = e->dir, .png = true, .render = false };
+	struct plot_set set = { 0 };
+	char *gp;
+
+	assert_int_equal(record_timeline(e, 0.01, 3, mixed), 0);
+	assert_int_equal(plot_streaks(&e->d, e->s, &o, &set), 0);
+	gp = slurp(e->dir, "streak-1.gp");
+	assert_null(strstr(gp, "longest streak 0 ms"));
+	assert_non_null(strstr(gp, "no streak at 10 ms intervals"));
+	assert_non_null(strstr(gp, "record a finer timeline"));
+	free(gp);
+	plot_set_release(&set);
+}
+
 static void test_render(void **state)
 {
 	struct env *e = *state;
@@ -172,6 +219,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_idle_interval, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
+		cmocka_unit_test(test_fixed_work_tail),
+		cmocka_unit_test_setup_teardown(test_no_streak, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
