@@ -88,7 +88,7 @@ if command -v gnuplot > /dev/null 2>&1; then
 	# the analysis, before it is closed)
 	"$CONTEND" report --db "$tmp/t.db" --html "$tmp/th" > "$tmp/out" 2>&1 ||
 		fail "report --html failed: $(cat "$tmp/out")"
-	grep -q 'alt="streaks of configuration 1" src="data:image/svg+xml;base64,' \
+	grep -q 'alt="which thread did the work when, in one run of configuration 1 (streaks: one thread alone)" src="data:image/svg+xml;base64,' \
 		"$tmp/th/report.html" ||
 		fail "the HTML report does not embed the streak figure"
 	"$CONTEND" report --db "$tmp/t.db" --markdown "$tmp/tm" > "$tmp/out" 2>&1 ||
