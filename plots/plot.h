@@ -71,6 +71,7 @@ int plot_streaks(const struct dataset *d, struct store *s,
  */
 struct plot_streak {
 	size_t len, thread;
+	size_t start;           /* its first interval */
 	size_t tail;            /* first interval of the tail, or nticks */
 	size_t done;            /* the thread that finished first */
 };

@@ -24,6 +24,12 @@
 
 /* An interval belongs to a streak when one thread did this share or more. */
 #define STREAK_ALONE 0.9
+/*
+ * At most this many intervals are shown (the data file has them all): a
+ * long run at a fine interval puts many intervals in a pixel and hides
+ * the streaks, so the figure shows the window around the longest one.
+ */
+#define STREAK_WINDOW 400
 
 static size_t run_index(const struct dataset *d, int64_t id)
 {
@@ -123,6 +129,7 @@ void plot_streak_find(const struct run_timeline *t, bool fixed_work,
 		if (cur > out->len) {
 			out->len = cur;
 			out->thread = who_cur;
+			out->start = k + 1 - cur;
 		}
 	}
 }
@@ -168,6 +175,23 @@ static char *streak_text(const struct run_timeline *t,
 			 " (before the first thread finished)" : "");
 }
 
+/* The intervals shown, [*lo, *hi): all of them, or STREAK_WINDOW around
+ * the longest streak (from the start without one). */
+static void streak_window(const struct run_timeline *t,
+			  const struct plot_streak *s, size_t *lo, size_t *hi)
+{
+	size_t mid = s->len ? s->start + s->len / 2 : STREAK_WINDOW / 2;
+
+	*lo = 0;
+	*hi = t->nticks;
+	if (t->nticks <= STREAK_WINDOW)
+		return;
+	*lo = mid > STREAK_WINDOW / 2 ? mid - STREAK_WINDOW / 2 : 0;
+	if (*lo + STREAK_WINDOW > t->nticks)
+		*lo = t->nticks - STREAK_WINDOW;
+	*hi = *lo + STREAK_WINDOW;
+}
+
 static void write_script(FILE *f, const struct dataset *d, size_t c,
 			 const struct run_timeline *t, const char *base,
 			 const struct plot_streak *s)
@@ -176,6 +200,7 @@ static void write_script(FILE *f, const struct dataset *d, size_t c,
 	int height = 240 + 18 * (int)(t->threads < 40 ? t->threads : 40);
 	double ms = 1e3 * t->interval_s;
 	char *title, *verdict = streak_text(t, s);
+	size_t lo, hi;
 
 	fprintf(f, "# Streak figure of experiment %lld, written by contend.\n"
 		   "# Re-render: gnuplot %s.gp   or as SVG: gnuplot -e \"fmt='svg'\" %s.gp\n",
@@ -199,13 +224,17 @@ static void write_script(FILE *f, const struct dataset *d, size_t c,
 			ms * (double)s->tail, ms * (double)s->tail);
 	fprintf(f, "\nset xlabel 'time in the run (ms); %g ms intervals; "
 		   "grey: no thread made progress", ms);
+	streak_window(t, s, &lo, &hi);
+	if (hi - lo < t->nticks)
+		fprintf(f, "; shown: %g-%g ms of %g, around the longest streak",
+			ms * (double)lo, ms * (double)hi, ms * (double)t->nticks);
 	if (s->tail < t->nticks)
 		fprintf(f, "; dashed: thread %zu done, the others finish "
 			   "alone after it (not a streak)", s->done);
 	fprintf(f, "'\n"
 		   "set ylabel 'thread'\n"
 		   "set yrange [-0.5:%zu.5]\nset ytics 1\n"
-		   "set xrange [0:%.6f]\n"
+		   "set xrange [%.6f:%.6f]\n"
 		   "set cbrange [0:1]\n"
 		   "set cblabel 'share of ops'\n"
 		   "set object 1 rectangle from graph 0,0 to graph 1,1 behind "
@@ -213,7 +242,7 @@ static void write_script(FILE *f, const struct dataset *d, size_t c,
 		   "set palette defined (0 'white', 0.25 '#fde0c5', 0.6 '#ec7f4f', 1 '#7f1d1d')\n"
 		   "set border 3\nset tics nomirror\nunset key\n"
 		   "plot '%s.dat' using 1:2:3 with image\n",
-		t->threads - 1, ms * (double)t->nticks, base);
+		t->threads - 1, ms * (double)lo, ms * (double)hi, base);
 }
 
 /* Fixed work: jobs = N (N > 0) among the configuration's parameters. */

@@ -119,7 +119,8 @@ static void test_data_and_script(void **state)
 	gp = slurp(e->dir, "streak-1.gp");
 	assert_non_null(strstr(gp, "longest streak 30 ms, thread 0"));
 	assert_non_null(strstr(gp, "with image"));
-	assert_non_null(strstr(gp, "set xrange [0:50.000000]"));
+	assert_non_null(strstr(gp, "set xrange [0.000000:50.000000]"));
+	assert_null(strstr(gp, "shown:"));
 	free(dat);
 	free(gp);
 	plot_set_release(&set);
@@ -191,6 +192,37 @@ static void test_no_streak(void **state)
 	plot_set_release(&set);
 }
 
+/*
+ * A long run at a fine interval: 1000 intervals of 1 ms, both threads in
+ * each but 700-719, thread 1's alone.  The figure shows the 400 intervals
+ * around that streak (centre 710: 510-910 ms), and says so.
+ */
+static void test_window(void **state)
+{
+	struct env *e = *state;
+	struct plot_opts o = { .out_dir = e->dir, .png = true, .render = false };
+	struct plot_set set = { 0 };
+	uint64_t *ops = calloc(2000, sizeof(*ops));
+	size_t k;
+	char *gp;
+
+	assert_non_null(ops);
+	for (k = 0; k < 1000; k++) {
+		ops[k] = k >= 700 && k < 720 ? 0 : 5;
+		ops[1000 + k] = 5;
+	}
+	assert_int_equal(record_timeline(e, 0.001, 1000, ops), 0);
+	assert_int_equal(plot_streaks(&e->d, e->s, &o, &set), 0);
+	gp = slurp(e->dir, "streak-1.gp");
+	assert_non_null(strstr(gp, "longest streak 20 ms, thread 1"));
+	assert_non_null(strstr(gp, "set xrange [510.000000:910.000000]"));
+	assert_non_null(strstr(gp, "shown: 510-910 ms of 1000, around the "
+				   "longest streak"));
+	free(gp);
+	free(ops);
+	plot_set_release(&set);
+}
+
 static void test_render(void **state)
 {
 	struct env *e = *state;
@@ -220,6 +252,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
 		cmocka_unit_test(test_fixed_work_tail),
+		cmocka_unit_test_setup_teardown(test_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_streak, setup, teardown),
 	};
 
