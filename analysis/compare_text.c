@@ -772,7 +772,7 @@ void compare_print_text(FILE *f, const struct compare_result *r,
 	bool numbers = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS;
 	const char *unit = metric_unit(r->metric);
 	char *line;
-	size_t i;
+	size_t i, k, suspect;
 
 	line = xasprintf("%s%s%s%s, %s; change in %% of the baseline, "
 			 "%.3g%% CI", r->metric, *unit ? " (" : "", unit,
@@ -784,12 +784,22 @@ void compare_print_text(FILE *f, const struct compare_result *r,
 	print_side_line(f, b);
 	print_side_line(f, c);
 	print_table(f, r, numbers);
+	for (i = 0, suspect = 0; i < r->n; i++)
+		for (k = 0; k < r->cmp[i].nflags; k++)
+			suspect += r->cmp[i].st.verdict == VERDICT_FASTER &&
+				   !strcmp(r->cmp[i].flags[k].name,
+					   "misleading-throughput");
+	line = suspect ? xasprintf("; %zu of the faster marked M, "
+				   "misleading-throughput: not a speed-up "
+				   "(Flags, below)", suspect)
+		       : xstrdup("");
 	print_para(f, 9, "\nVerdict: %zu faster, %zu slower, %zu no-change, "
 		   "%zu inconclusive (%zu compared, %zu not compared; "
-		   "threshold %g%%)",
+		   "threshold %g%%)%s",
 		r->count[VERDICT_FASTER], r->count[VERDICT_SLOWER],
 		r->count[VERDICT_NO_CHANGE], r->count[VERDICT_INCONCLUSIVE],
-		r->n, r->nunmatched, r->opts.threshold_pct);
+		r->n, r->nunmatched, r->opts.threshold_pct, line);
+	free(line);
 	print_gate(f, r, numbers);
 	print_flags(f, r, numbers);
 	meta_diff_build(&md, b, c);

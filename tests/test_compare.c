@@ -324,6 +324,8 @@ static void test_misleading_text(void **state)
 	unwrap(txt);
 	assert_non_null(strstr(txt, "faster       M"));
 	assert_non_null(strstr(txt, "flags: M misleading-throughput"));
+	assert_non_null(strstr(txt, "threshold 1%); 1 of the faster marked M, "
+				    "misleading-throughput: not a speed-up"));
 	flags = strstr(txt, "\nFlags:\n");
 	assert_non_null(flags);
 	m = strstr(flags, "\n  misleading-throughput (both, 1 of 1 "
