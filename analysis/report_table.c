@@ -273,7 +273,7 @@ static char *append(char *s, const char *more)
  * once each, in the order of the configurations. */
 static char *key_legend(const struct dataset *d, char *s)
 {
-	char **seen = NULL;
+	const char **seen = NULL;
 	size_t nseen = 0, c, i, j;
 
 	for (c = 0; c < d->nconfigs; c++)
@@ -286,7 +286,7 @@ static char *key_legend(const struct dataset *d, char *s)
 			if (j < nseen || !report_param_shown(d, c, key))
 				continue;
 			seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
-			seen[nseen++] = (char *)key;
+			seen[nseen++] = key;
 			brief = report_key_short(d, key);
 			if (strcmp(brief, key) &&
 			    strcmp(brief, key + (strncmp(key, "param.", 6) ? 0 : 6))) {
