@@ -14,6 +14,7 @@
 #include "analysis/compare.h"
 #include "analysis/compare_impl.h"
 #include "lib/escape.h"
+#include "lib/numfmt.h"
 #include "lib/util.h"
 
 const char *const verdict_names[] = {
@@ -460,6 +461,7 @@ static void misleading(struct comparison *cmp, const struct compare_opts *o,
 {
 	struct sample sb, sc;
 	struct handoff_change h;
+	char hb[NUMFMT_LEN], hc[NUMFMT_LEN];
 	const char *what;
 
 	if (!cmp->st.improved)
@@ -468,13 +470,15 @@ static void misleading(struct comparison *cmp, const struct compare_opts *o,
 	if (compare_handoffs(&sb.g, &sc.g, o, &h) == 0 && h.fell)
 		comparison_flag(cmp, "misleading-throughput", "both",
 			xasprintf("the candidate is faster while its %s fell "
-				  "%.1f%% [%+.1f%%, %+.1f%%] (%.4g -> %.4g, "
+				  "%.1f%% [%+.1f%%, %+.1f%%] (%s -> %s, "
 				  "%zu/%zu invocations, p = %.2g%s): the lock "
 				  "changes hands less often, as when its "
 				  "contended path is slowed (the lockdep "
 				  "effect); do not read this as a speed-up",
 				  what, -h.change_pct, h.ci_low_pct,
-				  h.ci_high_pct, h.base_mean, h.cand_mean,
+				  h.ci_high_pct,
+				  numfmt(hb, sizeof(hb), h.base_mean),
+				  numfmt(hc, sizeof(hc), h.cand_mean),
 				  sb.g.k, sc.g.k, h.p,
 				  h.everywhere ? "; significant in every "
 						 "pair of invocations" : ""));

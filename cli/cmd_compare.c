@@ -160,25 +160,80 @@ static int parse_args(int argc, char **argv, struct cmp_args *a)
 
 /* ---- the command ---- */
 
+/* The primary metric of every configuration of s, ", "-joined, each once
+ * (malloc'd); "" for number files. */
+static char *side_primaries(const struct compare_input *s)
+{
+	char *out = xstrdup(""), *t;
+	size_t i, j;
+
+	for (i = 0; s->kind != INPUT_NUMBERS && s->an && i < s->nsets; i++)
+		for (j = 0; j < s->an[i].nconfigs; j++) {
+			int m = s->an[i].configs[j].primary;
+			const char *name = m >= 0 ? s->sets[i].metrics[m] : NULL;
+			char *quoted;
+
+			if (!name)
+				continue;
+			quoted = xasprintf("'%s'", name);
+			if (!strstr(out, quoted)) {
+				t = xasprintf("%s%s%s", out, *out ? ", " : "",
+					      quoted);
+				free(out);
+				out = t;
+			}
+			free(quoted);
+		}
+	return out;
+}
+
+/* Do the two lists of side_primaries share no metric? */
+static bool disjoint(const char *a, const char *b)
+{
+	char *copy = xstrdup(a), *name, *save = NULL;
+	bool none = true;
+
+	for (name = strtok_r(copy, ", ", &save); name && none;
+	     name = strtok_r(NULL, ", ", &save))
+		none = !strstr(b, name);
+	free(copy);
+	return none;
+}
+
 /*
  * Both sides loaded, yet no configuration on both: the selectors name
  * different things (another sweep, a filter on one side only...), which
  * is bad input, not a comparison of nothing.  Said after the result,
- * whose "Not compared" list shows what each side has.
+ * whose "Not compared" list shows what each side has.  Sides judged by
+ * different primary metrics are different workloads or measurements: no
+ * filter makes them match, and the message says so instead.
  */
 static int nothing_compared(const struct compare_result *r,
 			    const struct compare_input *b,
 			    const struct compare_input *c)
 {
+	char *pb, *pc;
+
 	if (r->n)
 		return 0;
-	error("compare: nothing compared: %s",
-	      r->nunmatched ? "no configuration of the baseline matches one "
-			      "of the candidate (see \"Not compared\"); "
-			      "name the parameter the sides change as a "
-			      "filter on both, BASE@KEY=V1 CAND@KEY=V2"
-			    : "no configuration on either side");
+	pb = side_primaries(b);
+	pc = side_primaries(c);
+	if (r->nunmatched && *pb && *pc && disjoint(pb, pc))
+		error("compare: nothing compared: the sides measure different "
+		      "things: the baseline's configurations are judged by "
+		      "%s, the candidate's by %s; compare experiments of the "
+		      "same workload and primary metric", pb, pc);
+	else
+		error("compare: nothing compared: %s",
+		      r->nunmatched ? "no configuration of the baseline "
+				      "matches one of the candidate (see \"Not "
+				      "compared\"); name the parameter the "
+				      "sides change as a filter on both, "
+				      "BASE@KEY=V1 CAND@KEY=V2"
+				    : "no configuration on either side");
 	error("compare: baseline '%s', candidate '%s'", b->text, c->text);
+	free(pb);
+	free(pc);
 	return EXIT_USAGE;
 }
 

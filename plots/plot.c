@@ -127,19 +127,16 @@ static void sections_build(struct plotter *p)
 		struct section *s = &p->sections[i];
 		const struct ds_config *first = &d->configs[s->cfg[0]];
 
+		/*
+		 * The keys that vary, as the report's varies column has them:
+		 * when a param.NAME is swept, argv, env and the hooks only
+		 * repeat its value substituted, so the series are keyed by
+		 * the swept parameters, never by the argv they made.
+		 */
 		s->vary = xcalloc(first->nparams + 1, sizeof(*s->vary));
-		for (k = 0; k < first->nparams; k++) {
-			const char *key = first->params[k].key;
-
-			for (c = 1; c < s->n; c++) {
-				const char *v = report_param(&d->configs[s->cfg[c]], key);
-
-				if (!v || strcmp(v, first->params[k].value)) {
-					s->vary[s->nvary++] = key;
-					break;
-				}
-			}
-		}
+		for (k = 0; k < first->nparams; k++)
+			if (report_param_shown(d, s->cfg[0], first->params[k].key))
+				s->vary[s->nvary++] = first->params[k].key;
 	}
 }
 

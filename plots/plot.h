@@ -74,6 +74,23 @@ int plot_streaks(const struct dataset *d, struct store *s,
 		 const struct plot_opts *o, struct plot_set *out);
 
 /*
+ * The streak of a timeline: the longest run of consecutive intervals in
+ * which one thread did 90% of the operations or more (len intervals, by
+ * thread), judged before tail: under fixed work (fixed_work) the
+ * intervals from the one after the first thread's last operation on,
+ * where the threads left run alone because the others are done (tail ==
+ * nticks: no tail, and always so for a timed run).
+ */
+struct plot_streak {
+	size_t len, thread;
+	size_t start;           /* its first interval */
+	size_t tail;            /* first interval of the tail, or nticks */
+	size_t done;            /* the thread that finished first */
+};
+void plot_streak_find(const struct run_timeline *t, bool fixed_work,
+		      struct plot_streak *out);
+
+/*
  * Runs `gnuplot -e "fmt='FMT'; contend_stdout = 1" SCRIPT` in dir and
  * writes the image it prints into DIR/BASE.FMT whole or not at all
  * (lib/safefile.h); its messages shown, escaped, when it fails.  0, or

@@ -203,7 +203,7 @@ int plot_render_set(const struct plot_opts *o, struct plot_set *set)
 	if (!plot_have_gnuplot())
 		return error("gnuplot is not installed: data and scripts are in %s; "
 			     "install it with 'apt-get install gnuplot-nox' and run "
-			     "'contend plot' again", o->out_dir);
+			     "this command again", o->out_dir);
 	for (i = 0; i < set->n; i++) {
 		struct plot_file *f = &set->files[i];
 		int bad = 0;

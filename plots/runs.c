@@ -65,7 +65,7 @@ int plot_contention(struct plotter *p, size_t si)
 	const struct section *s = &p->sections[si];
 	const char *metric = pl_section_metric(p, s);
 	const struct contention_x *cx = contention_x(p, s);
-	char *base = xasprintf("contention-%zu", si + 1);
+	char *base = xasprintf("contention-%zu", si + 1), *caption;
 	FILE *dat = NULL, *gp = NULL;
 	size_t c, r, i, points = 0;
 	double x, y;
@@ -134,7 +134,10 @@ int plot_contention(struct plotter *p, size_t si)
 		fputs(c + 1 < s->n ? ", \\\n" : "\n", gp);
 		free(label);
 	}
-	pl_add_file(p, base, "contention");
+	caption = xasprintf("%s against %s, every measured run: %s", metric,
+			    cx->label, s->name);
+	pl_add_file(p, base, caption);
+	free(caption);
 	ret = 0;
 out:
 	if (pl_files_close(p, base, dat, gp))
@@ -152,6 +155,7 @@ int plot_order(struct plotter *p)
 	size_t *which = xcalloc(p->nsections + 1, sizeof(*which));
 	const char **metric = xcalloc(p->nsections + 1, sizeof(*metric));
 	size_t n = pl_drawable(p, which, metric), k, c, r, block = 0, block0 = 0;
+	size_t keys;
 	FILE *dat = NULL, *gp = NULL;
 	bool warmups = false;
 	int ret = -1;
@@ -168,8 +172,14 @@ int plot_order(struct plotter *p)
 	fputs("# seq metric warmup (one block per configuration, by section)\n", dat);
 	pl_script_head(p, gp, "order", "run order", pl_grid_height(n));
 	pl_panel_grid(gp, n, "run order: the metric of every ok run against its sequence number");
-	fputs("set xlabel 'run sequence number (order of execution)'\n"
-	      "set key below horizontal\n", gp);
+	/* The key below the xlabel, with room for a row per entry of the
+	 * fullest panel (a narrow panel stacks them): never over the axis. */
+	for (k = 0, keys = 0; k < n; k++)
+		if (p->sections[which[k]].n + warmups > keys)
+			keys = p->sections[which[k]].n + warmups;
+	fprintf(gp, "set xlabel 'run sequence number (order of execution)'\n"
+		    "set key below horizontal\nset bmargin %zu\n",
+		keys < 10 ? 4 + keys : 14);
 	for (k = 0; k < n; k++) {
 		const struct section *s = &p->sections[which[k]];
 		bool first = true;
@@ -211,7 +221,8 @@ int plot_order(struct plotter *p)
 		fputc('\n', gp);
 	}
 	fputs("unset multiplot\n", gp);
-	pl_add_file(p, "order", "run order");
+	pl_add_file(p, "order", "every run's primary metric in the order the "
+		    "runs ran (drift, warm-ups)");
 	ret = 0;
 out:
 	if (pl_files_close(p, "order", dat, gp))
@@ -331,7 +342,8 @@ int plot_distribution(struct plotter *p)
 				   &block);
 	}
 	fputs("unset multiplot\n", gp);
-	pl_add_file(p, "distribution", "distribution");
+	pl_add_file(p, "distribution", "the distribution of the measured "
+		    "runs, by configuration");
 	ret = 0;
 out:
 	if (pl_files_close(p, "distribution", dat, gp))
@@ -414,7 +426,8 @@ int plot_fairness(struct plotter *p)
 	      "set ylabel 'share of operations (mean over runs)'\n"
 	      "plot 'fairness.dat' using 1:2:4 with boxes lc rgb '#cc6677' title 'thread share, busiest first', \\\n"
 	      "  'fairness.dat' using 1:3 with points pt 1 ps 1.5 lc rgb 'black' title 'fair share'\n", gp);
-	pl_add_file(p, "fairness", "fairness");
+	pl_add_file(p, "fairness", "each thread's share of the operations "
+		    "(fairness), by configuration");
 	ret = 0;
 out:
 	if (pl_files_close(p, "fairness", dat, gp))

@@ -52,7 +52,7 @@ static void check_user_params(const struct experiment_config *c)
 {
 	const struct config_entry *e = &c->entries[3];
 
-	assert_int_equal(e->nkv, 9);
+	assert_int_equal(e->nkv, 10);
 	assert_string_equal(e->kv[0], "argv=true -t 2 --fs=xfs {} ${HOME}");
 	assert_string_equal(e->kv[2], "env=T=2");
 	assert_int_equal(e->nuser, 2);
@@ -319,18 +319,18 @@ static const struct valid_case valid_cases[] = {
 	  "argv = true\nscale.b = 2, 3\nmetric.b = b ([0-9]+)\n"
 	  "metric.a = (a)\n", 2,
 	  { "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
-	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=2",
+	    "contention_scale=1 ok_status=0 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=2",
 	    "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
-	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3" },
+	    "contention_scale=1 ok_status=0 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3" },
 	  NULL },
 	{ "family keys, other order",
 	  "[experiment]\nname = f\n[workload c]\ntype = command\n"
 	  "metric.a = (a)\nmetric.b = b ([0-9]+)\nargv = true\n"
 	  "scale.b = 2, 3\n", 2,
 	  { "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
-	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=2",
+	    "contention_scale=1 ok_status=0 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=2",
 	    "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
-	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3" },
+	    "contention_scale=1 ok_status=0 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3" },
 	  NULL },
 	/*
 	 * chat does fixed work of its own: no runtime or jobs key, the
@@ -415,11 +415,11 @@ static const struct valid_case valid_cases[] = {
 	  "prepare = mkfs.{fs} /dev/x\n", 4,
 	  { "argv=\"true -t {threads} --fs={fs} {} ${HOME}\" shell=no "
 	    "env=T={threads} metric=\"\" scale=1 contention=\"\" "
-	    "contention_scale=1 metric.a=\"a ([0-9]+)\" "
+	    "contention_scale=1 ok_status=0 metric.a=\"a ([0-9]+)\" "
 	    "metric.lat=\"lat ([0-9]+)\" param.fs=ext4 param.threads=1",
 	    "argv=\"true -t {threads} --fs={fs} {} ${HOME}\" shell=no "
 	    "env=T={threads} metric=\"\" scale=1 contention=\"\" "
-	    "contention_scale=1 metric.a=\"a ([0-9]+)\" "
+	    "contention_scale=1 ok_status=0 metric.a=\"a ([0-9]+)\" "
 	    "metric.lat=\"lat ([0-9]+)\" param.fs=ext4 param.threads=2" },
 	  check_user_params },
 	{ "primary and directions",

@@ -16,6 +16,7 @@ set multiplot layout 1,2 title 'run order: the metric of every ok run against it
 unset title
 set xlabel 'run sequence number (order of execution)'
 set key below horizontal
+set bmargin 8
 set title 'mutex: throughput'
 set ylabel 'throughput (ops/s)'
 set format y '%.1s%c'
