@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runner/guard.h"
 #include "runner/hook.h"
 #include "runner/spawn.h"
 #include "lib/util.h"
@@ -74,13 +75,16 @@ static char *path_of(const char *cmd)
 }
 
 enum hook_fate hook_run(const char *what, const char *text, double timeout_s,
-			int cancel_fd, char *why, size_t whylen)
+			int cancel_fd, const struct cgroup *cg, int *escaped,
+			char *why, size_t whylen)
 {
 	enum hook_fate fate = HOOK_FAILED;
 	struct child c;
 	char **argv = NULL, err[128], *exe = NULL;
 	size_t n = 0;
 
+	if (escaped)
+		*escaped = 0;
 	if (command_split(text, &argv, &n, err, sizeof(err))) {
 		snprintf(why, whylen, "%s: %s", what, err);
 		return HOOK_FAILED;
@@ -96,10 +100,16 @@ enum hook_fate hook_run(const char *what, const char *text, double timeout_s,
 	c.argv = argv;
 	c.timeout_s = timeout_s;
 	c.cancel_fd = cancel_fd;
+	c.cgroup = cg;
+	c.kill_orphans = true;
+	c.started = guard_started;
 	if (spawn_run(&c))
 		snprintf(why, whylen, "%s: could not start %s", what, exe);
 	else
 		fate = judge(what, &c, why, whylen);
+	guard_publish(0);
+	if (escaped)
+		*escaped = c.orphans;
 	child_release(&c);
 out:
 	free(exe);

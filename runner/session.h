@@ -51,6 +51,7 @@ struct runner_opts {
 };
 
 struct id_index;
+struct cgroup;
 
 struct runner {
 	const struct runner_opts *o;
@@ -64,6 +65,9 @@ struct runner {
 	struct progress prog;
 	struct autorule autorule;
 	int stop_fd;             /* read end of the signal self-pipe */
+	/* the cgroup every child of the runner runs in (runner/cgroup.h),
+	 * NULL without one: process groups and the subreaper then */
+	struct cgroup *cg;
 	char calibration[32];    /* loops per us, as handed to runs; "" none */
 	/* Runs by status as this runner left them; planned and interrupted
 	 * (both still to do) are counted as planned (verify_store). */

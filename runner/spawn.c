@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runner/cgroup.h"
 #include "runner/spawn.h"
 #include "lib/util.h"
 
@@ -125,7 +126,8 @@ struct exec_args {
 	int out_w, err_w;
 	pid_t parent;
 	int errpipe;             /* the fork path's report channel */
-	volatile int err;        /* the clone path's: the failed step's errno */
+	volatile int err;        /* the clone path's: the failed step's errno,
+				  * negated for the move into the cgroup */
 };
 
 /* Signals a run always starts with at their default, even if ignored here. */
@@ -176,6 +178,9 @@ static int child_exec(const struct exec_args *a)
 	int null;
 
 	setpgid(0, 0);
+	/* Before anything of it runs: all it forks is in the cgroup too. */
+	if (c->cgroup && cgroup_place(c->cgroup, 0))
+		return -errno;
 	/* Die with the runner, even when it is killed with SIGKILL. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL))
 		return errno;
@@ -533,6 +538,11 @@ static int start(struct child *c, struct loop *l)
 	}
 	if (c->pid < 0) {
 		error("%s: %s", SPAWN_FORK ? "fork" : "clone", strerror(errno));
+	} else if (a.err < 0) {
+		reap(c->pid, &c->wstatus, &c->ru);
+		error("cannot move %s into the cgroup %s: %s",
+		      c->path ? c->path : c->argv[0], c->cgroup->path,
+		      strerror(-a.err));
 	} else {
 		reap(c->pid, &c->wstatus, &c->ru);
 		c->exec_err = a.err;
@@ -713,7 +723,13 @@ int spawn_run(struct child *c)
 	if (reap(c->pid, &c->wstatus, &c->ru) < 0)
 		return error("wait4 %d: %s", (int)c->pid, strerror(errno));
 	c->wall_s = now_monotonic() - l.t0;
+	if (c->cgroup) {
+		/* its group is dead or dying: the rest had left it */
+		int n = cgroup_kill(c->cgroup, c->pid);
+
+		c->orphans = n > 0 ? n : 0;
+	}
 	if (c->kill_orphans)
-		c->orphans = spawn_kill_orphans();
+		c->orphans += spawn_kill_orphans();
 	return 0;
 }

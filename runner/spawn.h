@@ -32,7 +32,10 @@
  * not data any more); when the child itself exits, whatever is left of its
  * group gets SIGKILL before the child is reaped (its zombie keeps the
  * group id from being reused meanwhile); with kill_orphans, what left the
- * group is killed after the reap (spawn_kill_orphans below).  The child also asks the kernel
+ * group is killed after the reap (spawn_kill_orphans below); with a cgroup,
+ * the child is moved into it before its exec, so that all it forks is
+ * there too, setsid or not, and what is left there once it has been
+ * reaped is killed (cgroup.h).  The child also asks the kernel
  * for SIGKILL should the parent die (PR_SET_PDEATHSIG), so a runner killed
  * with SIGKILL leaves no hung run behind.
  */
@@ -57,6 +60,8 @@ enum spawn_kill {
 	KILL_CANCEL,     /* cancel_fd became readable */
 };
 
+struct cgroup;
+
 struct child {
 	/* inputs */
 	const char *path;         /* executable; NULL: argv[0] */
@@ -72,6 +77,9 @@ struct child {
 	void (*started)(const struct child *c, void *arg);
 	void *started_arg;
 	bool kill_orphans;        /* after the reap, spawn_kill_orphans() */
+	/* moved into this cgroup before its exec, and after the reap
+	 * what is left in it killed (cgroup_kill); NULL: none */
+	const struct cgroup *cgroup;
 
 	/* outputs */
 	pid_t pid;
@@ -87,7 +95,9 @@ struct child {
 	struct rusage ru;
 	double wall_s;            /* spawn to reap, CLOCK_MONOTONIC */
 	int exec_err;             /* errno of a failed exec (spawn_run -1) */
-	int orphans;              /* processes spawn_kill_orphans() killed */
+	int orphans;              /* processes that had left its group,
+				   * killed after the reap (cgroup_kill,
+				   * spawn_kill_orphans) */
 };
 
 void child_init(struct child *c);
