@@ -46,6 +46,7 @@ struct one_run {
 	char *pad;            /* its CONTEND_PAD entry, or NULL */
 	struct child child;
 	bool ran;             /* the run was spawned (its prepare passed) */
+	int prepare_escaped;  /* processes that left the prepare hook's group */
 	struct result res;
 	enum run_status status;
 	char err[1024];
@@ -302,7 +303,8 @@ static void note_escaped(struct one_run *o, const char *who, int n)
 static int run_hook(struct runner *r, struct one_run *o, const char *what,
 		    const char *text)
 {
-	char why[sizeof(o->err)], who[16];
+	char why[sizeof(o->err)];
+	bool cleanup = !strcmp(what, "cleanup");
 	enum hook_fate f;
 	int escaped;
 
@@ -310,15 +312,19 @@ static int run_hook(struct runner *r, struct one_run *o, const char *what,
 		return 0;
 	f = hook_run(what, text, o->e->prepare_timeout_s, r->stop_fd, r->cg,
 		     &escaped, why, sizeof(why));
-	snprintf(who, sizeof(who), "%s: ", what);
-	if (f != HOOK_OK && !strcmp(what, "cleanup"))
-		warning("%s", why);
-	if (f != HOOK_OK && strcmp(what, "cleanup")) {
-		o->status = f == HOOK_INTERRUPTED ? RUN_INTERRUPTED : RUN_FAILED;
-		snprintf(o->err, sizeof(o->err), "%s", why);
+	if (cleanup) {
+		if (f != HOOK_OK)
+			warning("%s", why);
+		note_escaped(o, "cleanup: ", escaped);
+		return 0;
 	}
-	note_escaped(o, who, escaped);
-	return f == HOOK_OK || !strcmp(what, "cleanup") ? 0 : -1;
+	/* noted once the run's own error is known */
+	o->prepare_escaped = escaped;
+	if (f == HOOK_OK)
+		return 0;
+	o->status = f == HOOK_INTERRUPTED ? RUN_INTERRUPTED : RUN_FAILED;
+	snprintf(o->err, sizeof(o->err), "%s", why);
+	return -1;
 }
 
 /*
@@ -373,6 +379,7 @@ int onerun(struct runner *r, const struct config_entry *e,
 		snprintf(o.err, sizeof(o.err), "interrupted by %s",
 			 spawn_signame(interrupt_signal(), sig, sizeof(sig)));
 	}
+	note_escaped(&o, "prepare: ", o.prepare_escaped);
 	note_escaped(&o, "run", o.child.orphans);
 	if (e->cleanup && o.status != RUN_INTERRUPTED)
 		run_hook(r, &o, "cleanup", e->cleanup);
