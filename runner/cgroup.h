@@ -11,7 +11,9 @@
  *     switch (cgroup_create(&cg, NULL, why, sizeof(why))) {
  *     case 1: ... fall back (why says what is missing) ...
  *     }
- *     per child, between its fork and its exec (async-signal-safe):
+ *     per child, born there (clone3 CLONE_INTO_CGROUP with
+ *     cgroup_fd(), spawn.c) or moved there between its fork and its exec
+ *     (async-signal-safe, but an RCU grace period, milliseconds):
  *         cgroup_place(&cg, 0)
  *     per child, once it has been reaped:
  *         n = cgroup_kill(&cg, pgid)       what is left, killed; n escaped
@@ -67,13 +69,15 @@ int cgroup_create(struct cgroup *cg, const char *parent, char *why,
  */
 int cgroup_place(const struct cgroup *cg, pid_t pid);
 /*
- * Kills every process left in cg (cgroup.kill) and waits, up to
- * CGROUP_WAIT_S, until none is.  Returns how many of them had left the
+ * Kills every process left in cg and waits, up to CGROUP_WAIT_S, until
+ * none is (SIGKILL to each: not cgroup.kill, after which Linux 6.x kills
+ * what is born into the cgroup, cgroup.c).  Returns how many of them had left the
  * process group pgid (0: counts them all): a run's escapees, the rest
  * of its group being already dead or dying; -1 after error().
  */
 int cgroup_kill(const struct cgroup *cg, pid_t pgid);
-/* Kills what is left, removes the directory and releases cg: 0 or -1. */
+/* Kills what is left (cgroup.kill: nothing may be spawned into cg
+ * after), removes the directory and releases cg: 0 or -1. */
 int cgroup_remove(struct cgroup *cg);
 /* An O_DIRECTORY descriptor of cg (owned by cg), as perf_event_open
  * takes with PERF_FLAG_PID_CGROUP. */

@@ -5,8 +5,9 @@
  * root) or CONTEND_CGROUP=off refused with the reason and nothing left;
  * the sweep of a fake root removing the cgroup of a dead runner only; and,
  * where the host has cgroup v2, a real one: a process placed in it and
- * its setsid child killed by cgroup_kill, counted as the one escapee, the
- * cgroup removed.
+ * its setsid child killed by cgroup_kill, counted as the one escapee;
+ * children spawned into it after that run there and live; the cgroup
+ * removed.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -23,6 +24,7 @@
 
 #include "runner/cgroup.h"
 #include "runner/claim.h"
+#include "runner/spawn.h"
 #include "lib/util.h"
 #include "tests/tmpdir.h"
 
@@ -201,6 +203,26 @@ static char state_of(pid_t pid)
 	return p && p[1] ? p[2] : '\0';
 }
 
+/* spawn_run of cat /proc/self/cgroup into cg: it runs there, exits 0. */
+static void spawn_cat(const struct cgroup *cg)
+{
+	char *const argv[] = { (char *)"/bin/cat", (char *)"/proc/self/cgroup",
+			       NULL };
+	struct child c;
+
+	child_init(&c);
+	c.argv = argv;
+	c.cgroup = cg;
+	c.timeout_s = 60;
+	assert_int_equal(spawn_run(&c), 0);
+	if (!WIFEXITED(c.wstatus) || WEXITSTATUS(c.wstatus))
+		fail_msg("cat in the cgroup: wait status %#x", c.wstatus);
+	if (!strstr(c.out, cg->name))
+		fail_msg("cat ran in '%s', not in %s", c.out, cg->name);
+	assert_int_equal(c.orphans, 0);
+	child_release(&c);
+}
+
 /* A child placed in cg, in a group of its own, and its setsid child. */
 static void test_real_cgroup(void **state)
 {
@@ -255,6 +277,10 @@ static void test_real_cgroup(void **state)
 		usleep(1000);
 	assert_true(!state_of(grandchild) || state_of(grandchild) == 'Z');
 	assert_int_equal(cgroup_kill(&cg, 0), 0);
+	/* spawned after a kill: born there, and alive (cgroup_kill must not
+	 * leave the cgroup killing what is born into it) */
+	spawn_cat(&cg);
+	spawn_cat(&cg);
 	path = xstrdup(cg.path);
 	assert_int_equal(cgroup_remove(&cg), 0);
 	assert_int_equal(stat(path, &st), -1);
