@@ -77,16 +77,14 @@ char *scratch_create(const char *parent)
 
 char *scratch_create_owned(const char *parent)
 {
-	char prefix[80];
+	char tag[64], prefix[80];
 
-	memcpy(prefix, OWNED_PREFIX, strlen(OWNED_PREFIX));
-	if (claim_tag(getpid(), prefix + strlen(OWNED_PREFIX),
-		      sizeof(prefix) - strlen(OWNED_PREFIX) - 1)) {
+	if (claim_tag(getpid(), tag, sizeof(tag))) {
 		error("scratch directory: cannot name this process "
 		      "(/proc/self/stat)");
 		return NULL;
 	}
-	strcat(prefix, ".");
+	snprintf(prefix, sizeof(prefix), OWNED_PREFIX "%s.", tag);
 	return create(parent, prefix);
 }
 

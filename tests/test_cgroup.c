@@ -200,7 +200,9 @@ static char state_of(pid_t pid)
 		return '\0';
 	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
 	fclose(f);
-	return p && p[1] ? p[2] : '\0';
+	if (!p || !p[1])
+		return 0;
+	return p[2];
 }
 
 /* spawn_run of cat /proc/self/cgroup into cg: it runs there, exits 0. */
