@@ -279,12 +279,6 @@ static void one_release(struct one_run *o)
 	result_release(&o->res);
 }
 
-/*
- * A section's prepare (before the run is spawned) or cleanup (after it
- * was reaped): -1 when a prepare failed, the run then recorded failed (or
- * interrupted) with the reason; a failing cleanup leaves the run's data
- * as measured and is only a warning.
- */
 /* Appends to the run's error, recorded whatever its status: n processes
  * of who (the run, a hook) left its process group and were killed. */
 static void note_escaped(struct one_run *o, const char *who, int n)
@@ -300,6 +294,14 @@ static void note_escaped(struct one_run *o, const char *who, int n)
 			 n == 1 ? "was" : "were");
 }
 
+/*
+ * A section's prepare (before the run is spawned) or cleanup (after it
+ * was reaped): -1 when a prepare failed, the run then recorded failed (or
+ * interrupted) with the reason; a failing cleanup leaves the run's data
+ * as measured and is only a warning.  What left the hook's process group
+ * is the hook's, noted with the run (the prepare's once the run's own
+ * error is known).
+ */
 static int run_hook(struct runner *r, struct one_run *o, const char *what,
 		    const char *text)
 {
