@@ -1,6 +1,7 @@
 /*
  * spawn.h - one child process, start to reap: clone(CLONE_VM |
- * CLONE_VFORK) + exec as posix_spawn does (fork under a sanitizer), in its
+ * CLONE_VFORK) + exec as posix_spawn does (clone3 straight into a cgroup
+ * when one is given, on x86-64; fork under a sanitizer), in its
  * own process group with stdout and stderr on pipes, a poll loop that drains
  * both under a timeout, and the whole group killed on the way out so that
  * nothing the child forked outlives it.  Modelled on git's run-command.

@@ -245,10 +245,10 @@ profile = lock"
 
 # Why the host gives this test no cgroup v2 to make a child cgroup with
 # cgroup.kill in (empty: it does), found without the binary's help.
+mnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
+self=$(sed -n 's/^0:://p' /proc/self/cgroup)
 no_v2() {
-	mnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
 	[ -n "$mnt" ] || { echo "cgroup v2 is not mounted"; return; }
-	self=$(sed -n 's/^0:://p' /proc/self/cgroup)
 	probe=$mnt${self%/}/contend-probe-$$
 	mkdir "$probe" 2>/dev/null || { echo "cannot make a cgroup in $mnt$self"; return; }
 	[ -e "$probe/cgroup.kill" ] || echo "no cgroup.kill (Linux < 5.14)"
@@ -256,9 +256,17 @@ no_v2() {
 }
 
 # ---- with the runner's cgroup ----
+# Under a cgroup of the test's own (CONTEND_CGROUP=DIR), so that no other
+# contend on the machine sweeps what the killed runners leave before the
+# next run of this test does.
 mode=cgroup
 why=$(no_v2)
 if [ -z "$why" ]; then
+	cgp=$mnt${self%/}/outlive-test.$$
+	mkdir "$cgp" || die "cannot make $cgp"
+	trap '[ -n "$runner" ] && kill -9 "$runner" 2>/dev/null; rmdir "$cgp" 2>/dev/null; rm -rf "$tmp"' EXIT
+	CONTEND_CGROUP=$cgp
+	export CONTEND_CGROUP
 	ini probe "[workload n]
 type = noop
 jobs = 1"
@@ -268,8 +276,10 @@ jobs = 1"
 	"cgroup v2 "*) ;;
 	*) fail "cgroup v2 is usable here, yet the runner's containment is '$how'" ;;
 	esac
-	scenario 1 'cgroup v2 /%/contend-%'
+	scenario 1 "cgroup v2 $cgp/contend-%"
 	profile_scenario
+	[ -z "$(ls -d "$cgp"/*/ 2>/dev/null)" ] ||
+		fail "cgroups left behind: $(ls -d "$cgp"/*/)"
 else
 	echo "$NAME: SKIP: the cgroup half: $why"
 fi
