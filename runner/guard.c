@@ -2,8 +2,10 @@
  * guard.c - the guard process that ends what the runner started once the
  * runner is gone (guard.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -31,13 +33,52 @@ struct shared {
 /* NULL: no guard. */
 static struct shared *published;
 
+/*
+ * A process of group pgid that is not a zombie.  kill(-pgid, 0) would
+ * count zombies too, and the killed, reparented to an init that does not
+ * reap (a container's), stay zombies.
+ */
+static bool group_alive(pid_t pgid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	bool alive = false;
+
+	if (!d)
+		return kill(-pgid, 0) == 0;
+	while (!alive && (de = readdir(d))) {
+		char path[300], buf[512], *p;
+		ssize_t n;
+		int fd;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		/* "PID (NAME) S PPID PGRP ...": NAME may hold ") " itself */
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] && !strchr("ZXx", p[2]) &&
+		    (p = strchr(p + 4, ' ')) && strtol(p + 1, NULL, 10) == pgid)
+			alive = true;
+	}
+	closedir(d);
+	return alive;
+}
+
 /* Without a cgroup: until the group is gone, CGROUP_WAIT_S at most. */
 static void wait_group(pid_t pgid)
 {
 	double until = now_monotonic() + CGROUP_WAIT_S;
 	struct timespec nap = { 0, 5000000 };
 
-	while (kill(-pgid, 0) == 0 && now_monotonic() < until)
+	while (group_alive(pgid) && now_monotonic() < until)
 		nanosleep(&nap, NULL);
 }
 
