@@ -53,6 +53,7 @@ struct runner_opts {
 };
 
 struct id_index;
+struct cgroup;
 
 struct runner {
 	const struct runner_opts *o;
@@ -68,6 +69,9 @@ struct runner {
 	int stop_fd;             /* read end of the signal self-pipe */
 	int klock_hold;          /* the tracepoint held (klock.h); -1 none */
 	struct bisect_entry *bisect; /* by entry, under `contend bisect` */
+	/* the cgroup every child of the runner runs in (runner/cgroup.h),
+	 * NULL without one: process groups and the subreaper then */
+	struct cgroup *cg;
 	char calibration[32];    /* loops per us, as handed to runs; "" none */
 	/* Runs by status as this runner left them; planned and interrupted
 	 * (both still to do) are counted as planned (verify_store). */
