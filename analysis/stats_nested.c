@@ -282,6 +282,43 @@ static void side_joint(const double *x, const size_t *sizes,
 			      pow(s->d_msw * j->msw, 2) / j->dfw);
 }
 
+/*
+ * A side when the joint s2_b is estimated as 0 from >= 1 df: the runs'
+ * mean (GLS at s2_b = 0), its variance from the untruncated moment
+ * estimate s2_b = (MSB - MSW) / n0, which may be negative: Var =
+ * c1 MSB + c2 MSW with c1 = sum n_i^2 / (N^2 n0), c2 = 1/N - c1.  In a
+ * balanced design that is MSB / N, the exact variance of the t test on
+ * invocation means; truncating s2_b at 0 instead (MSW / N) overstates
+ * what the runs tell once ICC > 0 and cost coverage (docs/STATISTICS.md,
+ * "Small designs").  *c1, *c2 are returned for Satterthwaite's df.
+ */
+static void side_untruncated(const double *x, const size_t *sizes,
+			     const struct joint *j, struct nested *s,
+			     double *c1, double *c2)
+{
+	double n = (double)s->n, sq = 0.0;
+
+	for (size_t i = 0; i < s->k; i++)
+		sq += (double)sizes[i] * (double)sizes[i];
+	*c1 = sq / (n * n * j->n0);
+	*c2 = 1.0 / n - *c1;
+	s->pooled = true;
+	s->borrowed = s->k == 1;
+	s->var_between = 0.0;
+	s->var_within = j->msw;
+	s->mean = gsl_stats_mean(x, 1, s->n);
+	s->var_mean = *c1 * j->msb + *c2 * j->msw;
+	if (!(s->var_mean > 0.0)) {
+		/* MSB far below MSW and c2 < 0 (one long invocation). */
+		*c2 = 0.0;
+		*c1 = fmin(*c1, 1.0 / n);
+		s->var_mean = *c1 * j->msb;
+	}
+	s->d_msb = *c1;
+	s->d_msw = *c2;
+	s->d_pool = 0.0;
+}
+
 int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 		      const double *xb, const size_t *sb, size_t kb,
 		      double confidence, struct nested_diff *d)
@@ -305,8 +342,15 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 		side_joint(xb, sb, &j, &d->b);
 		terms = pow((d->a.d_msb + d->b.d_msb) * j.msb, 2) / j.dfb +
 			pow((d->a.d_msw + d->b.d_msw) * j.msw, 2) / j.dfw;
+	} else if (isfinite(j.msb) && j.n0 > 0.0 && d->a.n && d->b.n) {
+		double c1a, c2a, c1b, c2b;
+
+		side_untruncated(xa, sa, &j, &d->a, &c1a, &c2a);
+		side_untruncated(xb, sb, &j, &d->b, &c1b, &c2b);
+		terms = pow((c1a + c1b) * j.msb, 2) / j.dfb +
+			pow((c2a + c2b) * j.msw, 2) / j.dfw;
 	} else {
-		/* No between-invocation variance: runs pooled, Welch. */
+		/* One invocation a side: runs pooled, Welch. */
 		if (ka >= 2 && d->a.n >= 2)
 			nested_pool(xa, &d->a);
 		if (kb >= 2 && d->b.n >= 2)
@@ -324,6 +368,17 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 		return 0;
 	}
 	d->df = satterthwaite(v, terms);
+	/*
+	 * Never more df than the between-invocation mean square has (K - 2):
+	 * with few invocations s2_b rests on them alone, and Satterthwaite's
+	 * df (or the pooled runs' when s2_b was estimated as 0) overstate
+	 * what is known of it; capped, the interval covers >= 95% in a
+	 * balanced design whatever the ICC (docs/STATISTICS.md, "Small
+	 * designs").  With one invocation a side there is no MSB: the runs'
+	 * df stand, and the interval holds only if ICC = 0.
+	 */
+	if (d->df_between >= 1.0)
+		d->df = fmin(d->df, d->df_between);
 	d->t = d->diff / d->se;
 	d->p = t_pvalue(d->t, d->df);
 	h = t_crit(confidence, d->df) * d->se;

@@ -144,6 +144,37 @@ static void test_coverage_unbalanced(void **state)
 }
 
 /*
+ * Small designs (issue #28): at least 2 invocations on one side, the
+ * other of 1 or 2, at ICC 0.1 to 0.5.  Before the df cap at K - 2 and the
+ * untruncated s2_b these covered 0.86-0.93 (an independent check in R).
+ */
+static void test_coverage_small(void **state)
+{
+	static const struct design d1 = { 1, { 10 } };
+	static const struct design d2 = { 2, { 10, 10 } };
+	static const struct design d3 = { 3, { 10, 10, 10 } };
+	static const struct {
+		const char *name;
+		const struct design *b, *c;
+		double icc;
+	} cases[] = {
+		{ "2x10 vs 1x10 ICC 0.1", &d2, &d1, 0.1 },
+		{ "2x10 vs 1x10 ICC 0.3", &d2, &d1, 0.3 },
+		{ "2x10 vs 1x10 ICC 0.5", &d2, &d1, 0.5 },
+		{ "3x10 vs 1x10 ICC 0.3", &d3, &d1, 0.3 },
+		{ "2x10 vs 2x10 ICC 0.3", &d2, &d2, 0.3 },
+		{ "1x10 vs 2x10 ICC 0.5", &d1, &d2, 0.5 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		check_coverage(cases[i].name,
+			       coverage(20 + i, cases[i].b, cases[i].c,
+					cases[i].icc, -2));
+}
+
+/*
  * A/A builds: 9 configurations, k x 10 runs a side, no true change; the
  * gate at pct.  A build fails when any configuration fails after Holm.
  * Returns the fraction of builds that fail.
@@ -194,7 +225,12 @@ static void check_aa(const char *name, double rate, double raw)
 	print_message("  gate A/A %s: %.2f%% of builds fail (%zu trials; "
 		      "uncorrected, %.2f%% of configurations would)\n", name,
 		      100 * rate, trials(), 100 * raw);
-	if (!(rate <= 0.05))
+	/*
+	 * The gate is exact at PCT 0 in a balanced design (Holm over 9 true
+	 * nulls: 4.9%), so the check allows the Monte Carlo error of the
+	 * estimate, two standard errors of a 5% rate.
+	 */
+	if (!(rate <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)trials())))
 		fail_msg("gate fails %.4f of A/A builds (%s)", rate, name);
 }
 
@@ -318,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_coverage_3x10_icc05),
 		cmocka_unit_test(test_coverage_2x10_icc0),
 		cmocka_unit_test(test_coverage_unbalanced),
+		cmocka_unit_test(test_coverage_small),
 		cmocka_unit_test(test_gate_aa),
 		cmocka_unit_test(test_gate_aa_mixed),
 		cmocka_unit_test(test_gate_aa_ci),
