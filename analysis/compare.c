@@ -91,10 +91,15 @@ size_t compare_gate(struct compare_result *r, double pct)
 
 	r->gate_pct = pct;
 	r->gate_failures = 0;
+	r->gate_unguaranteed = 0;
 	for (i = 0; i < r->n; i++) {
 		struct comparison *c = &r->cmp[i];
 
 		c->gate_p = gate_p(&c->st, r->opts.dir, pct);
+		/* No MSB (one invocation a side): alpha holds only at ICC 0. */
+		r->gate_unguaranteed += !isnan(c->gate_p) &&
+					!(c->st.model.df_between >= 1) &&
+					c->st.model.se > 0;
 		c->gate_p_holm = NAN;
 		c->gate_fail = false;
 		order[i] = (struct ranked_p){ c->gate_p, i };

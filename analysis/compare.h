@@ -204,13 +204,19 @@ struct compare_result {
 	struct compare_side_flag *side_flags;
 	double gate_pct;        /* < 0: no gate applied */
 	size_t gate_failures;
+	size_t gate_unguaranteed; /* comparisons of one invocation a side:
+				 * no between-invocation variance, so the
+				 * false-alarm rate is not guaranteed */
 };
 
 /*
  * The CI gate: for every comparison the one-sided p of "worse than
  * -pct %" under the model, Holm-adjusted over all r->n comparisons (the
- * family-wise error stays below 1 - confidence); sets the gate_* fields
- * and returns the number of comparisons that fail.
+ * family-wise error stays below 1 - confidence when every comparison has
+ * >= 3 invocations in all; gate_unguaranteed counts those of one a side,
+ * for which it holds only if the invocations do not differ, ICC = 0:
+ * docs/AB-KERNEL.md); sets the gate_* fields and returns the number of
+ * comparisons that fail.
  */
 size_t compare_gate(struct compare_result *r, double pct);
 

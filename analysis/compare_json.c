@@ -297,8 +297,10 @@ void compare_print_json(FILE *f, const struct compare_result *r,
 	if (r->gate_pct >= 0)
 		fprintf(f, ",\n  \"regression\": {\"threshold_pct\": %g, "
 			   "\"count\": %zu, \"correction\": \"holm\", "
-			   "\"family\": %zu, \"alpha\": %g}", r->gate_pct,
-			r->gate_failures, r->n, 1 - r->opts.confidence);
+			   "\"family\": %zu, \"alpha\": %g, "
+			   "\"unguaranteed\": %zu}", r->gate_pct,
+			r->gate_failures, r->n, 1 - r->opts.confidence,
+			r->gate_unguaranteed);
 	fputs("\n}\n", f);
 }
 

@@ -192,7 +192,9 @@ static const char method_text[] =
 	"within-invocation s2_w; ICC = s2_b/(s2_b+s2_w); F tests s2_b = 0; "
 	"effective runs n_eff = N/(1+(n0-1)ICC).  The CI of the mean is "
 	"compare's two-level model (generalised least squares with the ANOVA "
-	"components, Satterthwaite df; with s2_b = 0 the runs are pooled); "
+	"components, Satterthwaite df at most k-1; when s2_b is estimated "
+	"below 0, the runs' mean with its variance from the untruncated "
+	"estimate, the invocation means' t interval in a balanced design); "
 	"the pooled CI, all runs as if independent, is too narrow when "
 	"ICC > 0.  Runs per boot that buy the most precision per second "
 	"(Kalibera & Jones 2013): n_opt = sqrt(c_i*s2_w/(c_r*s2_b)) with ";
@@ -246,7 +248,10 @@ static void json_methods(struct json_writer *w)
 	json_open(w, "methods", '{');
 	json_str(w, "invocation", "experiments with the same name and label");
 	json_str(w, "anova", "one-way random effects, moment estimates");
-	json_str(w, "mean_ci", "student-t over invocation means, k-1 df");
+	json_str(w, "mean_ci", "two-level model: GLS with the ANOVA "
+		 "components (runs' mean, untruncated variance, when s2_b "
+		 "is estimated below 0), student-t on Satterthwaite df at "
+		 "most k-1; one invocation: its runs, n-1 df");
 	json_str(w, "n_eff", "N / (1 + (n0 - 1) icc)");
 	json_str(w, "n_opt", "sqrt(c_i var_within / (c_r var_between))");
 	json_close(w, '}');

@@ -159,6 +159,38 @@ static void nested_gls(const double *x, const size_t *sizes, struct nested *s)
 	s->d_msw = s->var_mean * s->var_mean * sumw2n - s->d_msb;
 }
 
+/*
+ * s2_b estimated as 0 (MSB <= MSW), k >= 2: the runs' mean, its variance
+ * from the untruncated s2_b = (MSB - MSW) / n0, c1 MSB + c2 MSW with
+ * c1 = sum n_i^2 / (N^2 n0), c2 = 1/N - c1: MSB / N in a balanced design,
+ * the t interval of the invocation means (side_untruncated for two).
+ */
+static void nested_untruncated(const double *x, const size_t *sizes,
+			       struct nested *s)
+{
+	const struct anova *a = &s->anova;
+	double n = (double)s->n, sq = 0.0, c1, c2;
+
+	for (size_t i = 0; i < s->k; i++)
+		sq += (double)sizes[i] * (double)sizes[i];
+	c1 = sq / (n * n * a->n0);
+	c2 = 1.0 / n - c1;
+	s->pooled = true;
+	s->borrowed = false;
+	s->var_between = 0.0;
+	s->var_within = a->ms_within;
+	s->mean = gsl_stats_mean(x, 1, s->n);
+	s->var_mean = c1 * a->ms_between + c2 * a->ms_within;
+	if (!(s->var_mean > 0.0)) {
+		c2 = 0.0;
+		c1 = fmin(c1, 1.0 / n);
+		s->var_mean = c1 * a->ms_between;
+	}
+	s->d_msb = c1;
+	s->d_msw = c2;
+	s->d_pool = 0.0;
+}
+
 /* Sum over the sources of (dV/dMS)^2 MS^2 / df, one side's own sources. */
 static double nested_own_terms(const struct nested *s, double d_msb,
 			       double d_msw, double d_pool)
@@ -201,6 +233,8 @@ int stats_nested(const double *x, const size_t *sizes, size_t k,
 		s->var_between = s->anova.var_between;
 		s->var_within = s->anova.var_within;
 		nested_gls(x, sizes, s);
+	} else if (k >= 2 && s->n > k) {
+		nested_untruncated(x, sizes, s);
 	} else if (s->n >= 2) {
 		nested_pool(x, s);
 	} else {
@@ -210,6 +244,9 @@ int stats_nested(const double *x, const size_t *sizes, size_t k,
 	s->df = satterthwaite(s->var_mean,
 			      nested_own_terms(s, s->d_msb, s->d_msw,
 					       s->d_pool));
+	/* Never more df than MSB's k - 1 (as stats_nested_diff's K - 2). */
+	if (k >= 2)
+		s->df = fmin(s->df, (double)(k - 1));
 	return 0;
 }
 

@@ -36,6 +36,7 @@ struct cmp_args {
 	size_t ncands;
 	struct opt_words candw;         /* CAND... as parsed */
 	bool ascii;                     /* --ascii: ministat's plot */
+	bool strict;                    /* --strict: no unguaranteed gate */
 	const char *plot_dir;           /* --plot DIR */
 	char *in;                       /* standard input, for a side "-" */
 	size_t inlen;
@@ -116,6 +117,9 @@ static const struct opt cmp_rows[] = {
 	{ "fail-on-regression", 0, "PCT", "exit 3 when a configuration is "
 	  "worse by more than PCT (Holm-corrected)", set_pct, FIELD(fail_pct),
 	  0, 0 },
+	{ "strict", 0, NULL, "with --fail-on-regression, refuse (exit 2) a "
+	  "configuration of one experiment a side, whose false-alarm rate "
+	  "is not guaranteed", NULL, FIELD(strict), 0, 0 },
 	{ "lower-is-better", 0, NULL, "smaller values are better (default: "
 	  "the metric's direction)", opt_int, FIELD(dir), DIR_LOWER, 0 },
 	{ "higher-is-better", 0, NULL, "larger values are better", opt_int,
@@ -226,6 +230,15 @@ static int run(struct cmp_args *a, struct compare_input *b,
 	if (compare_sides(&b->side, &c->side, a->metric, &o, &r) < 0)
 		return EXIT_USAGE;
 	nreg = a->fail_pct >= 0 ? compare_gate(&r, a->fail_pct) : 0;
+	if (a->strict && r.gate_unguaranteed) {
+		error("compare: --strict: %zu of %zu configurations have one "
+		      "experiment a side, so the gate's false-alarm rate is "
+		      "not guaranteed (docs/AB-KERNEL.md); run the baseline "
+		      "at least twice (e.g. in two boots)",
+		      r.gate_unguaranteed, r.n);
+		compare_result_release(&r);
+		return EXIT_USAGE;
+	}
 	if (a->json)
 		compare_print_json(stdout, &r, b, c);
 	else

@@ -361,6 +361,12 @@ static void test_gate_holm(void **state)
 	assert_true(cmp[2].gate_fail);
 	assert_false(cmp[1].gate_fail || cmp[0].gate_fail);
 	assert_int_equal(r.gate_failures, 1);
+	/* No MSB (one invocation a side): the bound is not guaranteed. */
+	assert_int_equal(r.gate_unguaranteed, 3);
+	for (i = 0; i < 3; i++)
+		cmp[i].st.model.df_between = 100;
+	assert_int_equal(compare_gate(&r, 3), 1);
+	assert_int_equal(r.gate_unguaranteed, 0);
 	/* Lower is better: the same changes, mirrored, are improvements. */
 	r.opts.dir = DIR_LOWER;
 	assert_int_equal(compare_gate(&r, 3), 0);

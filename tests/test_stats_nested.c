@@ -208,9 +208,11 @@ static void test_nested_hand_balanced(void **state)
 
 /*
  * Worked by hand: {1, 3}, {2, 4} has MSB = 2 (0.5^2 + 0.5^2) = 1 < MSW = 2,
- * so s2_b is truncated to 0 and the runs are pooled: S2 of {1, 2, 3, 4} is
- * 5/3, Var = 5/12 on N - 1 = 3 df; the interval is the pooled-runs one.
- * A single invocation with nothing to borrow is pooled too.
+ * so s2_b is estimated as 0 and the level is the runs' mean 2.5; its
+ * variance is not MSW-based but the untruncated one, MSB / N = 1/4 on
+ * k - 1 = 1 df: the Student interval of the invocation means {2, 3}
+ * (var 0.5, / 2).  A single invocation with nothing to borrow is pooled:
+ * S2 of {1, 2, 3, 4} is 5/3, Var = 5/12 on N - 1 = 3 df.
  */
 static void test_nested_hand_pooled(void **state)
 {
@@ -223,13 +225,18 @@ static void test_nested_hand_pooled(void **state)
 	assert_int_equal(stats_nested(a, two, 2, &s), 0);
 	assert_true(s.pooled);
 	check_close("mean", s.mean, 2.5, 1e-12, 0);
-	check_close("var_mean", s.var_mean, 5.0 / 12.0, 1e-12, 0);
-	check_close("df", s.df, 3, 1e-12, 0);
+	check_close("var_mean", s.var_mean, 0.25, 1e-12, 0);
+	check_close("df", s.df, 1, 1e-12, 0);
+	stats_nested_ci(&s, 0.95, &lo, &hi);
+	check_close("means lo", lo, 2.5 - 12.70620473617 * 0.5, 1e-10, 0);
+	check_close("means hi", hi, 2.5 + 12.70620473617 * 0.5, 1e-10, 0);
 	assert_int_equal(stats_nested(a, four, 1, &one), 0);
 	assert_true(one.pooled);
-	check_close("one invocation var_mean", one.var_mean, s.var_mean, 1e-12, 0);
+	check_close("one invocation var_mean", one.var_mean, 5.0 / 12.0,
+		    1e-12, 0);
+	check_close("one invocation df", one.df, 3, 1e-12, 0);
 	/* The same as the Student interval of the four values. */
-	stats_nested_ci(&s, 0.95, &lo, &hi);
+	stats_nested_ci(&one, 0.95, &lo, &hi);
 	assert_int_equal(stats_mean_ci(a, 4, 0.95, &mm, &mlo, &mhi), 0);
 	check_close("lo", lo, mlo, 1e-12, 0);
 	check_close("hi", hi, mhi, 1e-12, 0);
@@ -298,7 +305,8 @@ static void test_nested_r(void **state)
 	check_close("var_between", s.var_between, 0.560631205674, 1e-11, 0);
 	check_close("gls mean", s.mean, 10.4099644181, 1e-11, 0);
 	check_close("gls var", s.var_mean, 0.192073707385, 1e-11, 0);
-	check_close("satterthwaite df", s.df, 2.00214536781, 1e-8, 0);
+	/* Satterthwaite's 2.00214536781, capped at MSB's k - 1 = 2. */
+	check_close("satterthwaite df", s.df, 2, 1e-12, 0);
 }
 
 /*
@@ -374,8 +382,10 @@ static void test_nested_borrow(void **state)
 }
 
 /*
- * Limits: with s2_b ~ 0 the interval is the pooled-runs one (N - 1 df),
- * with s2_b dominant the invocation-means one (k - 1 df).
+ * Limits: with s2_b estimated as 0 the level is the runs' mean and, the
+ * design balanced, its variance and df those of the invocation means
+ * (k - 1 df; the pooled runs' N - 1 df undercover when s2_b > 0 is merely
+ * hidden by noise); with s2_b dominant the invocation-means one too.
  */
 static void test_nested_limits(void **state)
 {
@@ -395,7 +405,13 @@ static void test_nested_limits(void **state)
 	}
 	assert_int_equal(stats_nested(small, five, 4, &s), 0);
 	assert_true(s.pooled);
-	check_close("pooled df", s.df, 19, 1e-12, 0);
+	check_close("pooled df", s.df, 3, 1e-12, 0);
+	check_close("pooled mean", s.mean, gsl_stats_mean(small, 1, 20), 1e-12,
+		    0);
+	for (i = 0; i < 4; i++)
+		means[i] = gsl_stats_mean(small + 5 * i, 1, 5);
+	check_close("pooled var", s.var_mean,
+		    gsl_stats_variance(means, 1, 4) / 4, 1e-9, 0);
 	assert_int_equal(stats_nested(big, five, 4, &s), 0);
 	assert_false(s.pooled);
 	check_close("means df", s.df, 3, 1e-6, 0);
