@@ -410,16 +410,19 @@ static void misleading(struct comparison *cmp, const struct compare_opts *o,
 	if (compare_handoffs(&sb.g, &sc.g, o, &h) == 0 && h.fell)
 		comparison_flag(cmp, "misleading-throughput", "both",
 			xasprintf("the candidate is faster while its %s fell "
-				  "%.1f%% [%+.1f%%, %+.1f%%] (%.4g -> %.4g, "
-				  "%zu/%zu invocations, p = %.2g%s): the lock "
-				  "changes hands less often, as when its "
+				  "%.1f%% [%+.1f%%, %+.1f%%] (means %.4g -> "
+				  "%.4g, %zu/%zu invocations, p = %.2g%s): the "
+				  "lock changes hands less often, as when its "
 				  "contended path is slowed (the lockdep "
 				  "effect); do not read this as a speed-up",
 				  what, -h.change_pct, h.ci_low_pct,
 				  h.ci_high_pct, h.base_mean, h.cand_mean,
 				  sb.g.k, sc.g.k, h.p,
-				  h.everywhere ? "; significant in every "
-						 "pair of invocations" : ""));
+				  h.significant ? ""
+				  : "; not significant over the invocations, "
+				    "but in each pair of a baseline and a "
+				    "candidate invocation the fall is at least "
+				    "the rule's, p < alpha on its runs"));
 	sample_release(&sb);
 	sample_release(&sc);
 }

@@ -113,15 +113,17 @@ struct handoff_change {
 	double base_mean, cand_mean; /* the model's estimates */
 	double change_pct;      /* 100 (cand / base - 1) */
 	double ci_low_pct, ci_high_pct; /* its interval at o->confidence */
-	double p;               /* the model's, two-sided */
-	bool everywhere;        /* every invocation pair: Welch p < alpha and
-				 * a fall >= handoff_drop */
-	bool fell;              /* (p < alpha and a fall of >= handoff_drop)
-				 * or everywhere */
+	double p;               /* two-sided, of the log ratio */
+	bool significant;       /* p < alpha and a fall of >= handoff_drop */
+	bool everywhere;        /* every invocation pair: the ratio of its
+				 * runs' means p < alpha, a fall >= handoff_drop */
+	bool fell;              /* significant or everywhere */
 };
 /*
- * Tests whether the candidate's hand-offs per second fell significantly,
- * on the same two-level model as the metric: the rule of the analysis
+ * Tests whether the candidate's hand-offs per second fell significantly:
+ * the ratio of the sides' arithmetic means (the levels of the two-level
+ * model on the values), its interval on the log scale with the model's
+ * variances and df (stats_ratio, the report's estimator too): the rule of the analysis
  * flag (p < o->alpha, a fall >= o->handoff_drop); or the fall holds in
  * every pair of a baseline and a candidate invocation (Welch on their
  * runs), so a collapse present in every invocation flags even when the

@@ -260,9 +260,10 @@ static const double *group_at(const struct compare_groups *g, size_t i,
 
 /*
  * The fall in every pair of invocations: for each baseline invocation i
- * and candidate invocation j, Welch on their runs finds j's hand-off rate
- * significantly lower (p < alpha) and by >= handoff_drop.  Each pair shares
- * no boot, so its test is valid; requiring all of them is conservative.
+ * and candidate invocation j, the ratio of their runs' means
+ * (stats_ratio_welch, the report's estimator) is significantly below 1
+ * (p < alpha) and by >= handoff_drop.  Each pair shares no boot, so its
+ * test is valid; requiring all of them is conservative.
  */
 static bool fell_everywhere(const struct compare_groups *b,
 			    const struct compare_groups *c,
@@ -275,14 +276,13 @@ static bool fell_everywhere(const struct compare_groups *b,
 
 		for (j = 0; j < c->k; j++) {
 			const double *xc = group_at(c, j, &nc);
-			double mb = gsl_stats_mean(xb, 1, nb);
-			double mc = gsl_stats_mean(xc, 1, nc);
-			struct welch w;
+			struct ratio q;
 
 			if (nb < 2 || nc < 2 ||
-			    stats_welch(xb, nb, xc, nc, o->confidence, &w) < 0 ||
-			    !(w.p < o->alpha) ||
-			    !(mc <= (1 - o->handoff_drop) * mb))
+			    stats_ratio_welch(xb, nb, xc, nc, o->confidence,
+					      &q) < 0 ||
+			    !(q.p < o->alpha) ||
+			    !(q.change_pct <= -100 * o->handoff_drop))
 				return false;
 		}
 	}
@@ -293,23 +293,34 @@ int compare_handoffs(const struct compare_groups *base,
 		     const struct compare_groups *cand,
 		     const struct compare_opts *o, struct handoff_change *h)
 {
-	bool log_scale = all_positive(base) && all_positive(cand);
 	struct nested_diff m;
+	struct ratio q;
 
 	if (groups_total(base) < 2 || groups_total(cand) < 2)
 		return -1;
-	if (model_fit(base, cand, log_scale, o->confidence, &m) < 0 ||
-	    !isfinite(m.ci_low))
+	/*
+	 * A count's level is its arithmetic mean (ratios of totals), not a
+	 * geometric one: hand-offs are heavy-tailed and the report's pair
+	 * check judges the same ratio.  The model on the values gives each
+	 * side's mean, its variance and df; the change and its interval are
+	 * on the log scale (stats_ratio), so they stay above -100%.
+	 */
+	if (model_fit(base, cand, false, o->confidence, &m) < 0 ||
+	    !isfinite(m.a.var_mean) || !isfinite(m.b.var_mean) ||
+	    stats_ratio(m.a.mean, m.a.var_mean, m.a.df, m.b.mean,
+			m.b.var_mean, m.b.df, m.df_between, o->confidence,
+			&q) < 0 ||
+	    !isfinite(q.ci_low_pct))
 		return -1;
-	h->base_mean = unscale(m.a.mean, log_scale);
-	h->cand_mean = unscale(m.b.mean, log_scale);
-	h->change_pct = change_of(m.diff, m.a.mean, log_scale);
-	h->ci_low_pct = change_of(m.ci_low, m.a.mean, log_scale);
-	h->ci_high_pct = change_of(m.ci_high, m.a.mean, log_scale);
-	/* Constant sides: the fall is known exactly. */
-	h->p = isfinite(m.p) ? m.p : 0;
+	h->base_mean = m.a.mean;
+	h->cand_mean = m.b.mean;
+	h->change_pct = q.change_pct;
+	h->ci_low_pct = q.ci_low_pct;
+	h->ci_high_pct = q.ci_high_pct;
+	h->p = q.p;
+	h->significant = h->p < o->alpha &&
+			 h->change_pct <= -100 * o->handoff_drop;
 	h->everywhere = fell_everywhere(base, cand, o);
-	h->fell = (h->p < o->alpha &&
-		   h->change_pct <= -100 * o->handoff_drop) || h->everywhere;
+	h->fell = h->significant || h->everywhere;
 	return 0;
 }

@@ -94,6 +94,34 @@ struct welch {
 int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 		double confidence, struct welch *w);
 
+/*
+ * The change of a positive quantity (a rate, a count) as the ratio of the
+ * two sides' arithmetic means -- ratios of totals, what a rate per second
+ * means -- with its interval on the log scale (delta method: Var log m =
+ * Var m / m^2), so that the interval of the change stays above -100%
+ * whatever the spread.  df: Satterthwaite over the two log-scale terms,
+ * each on its side's df, never below 1, at most df_cap when >= 1.  p is
+ * the two-sided t test of log ratio = 0, the same statistic as the
+ * interval (p < 1 - confidence exactly when the interval excludes 0).
+ * One estimator for hand-offs and contention counts in the report's
+ * pair check and in compare (docs/STATISTICS.md, "Changes of a rate").
+ *
+ * ma <= 0 (nothing at the baseline): all NAN.  mb = 0: a fall of exactly
+ * 100%, interval [-100%, -100%], p = 0.
+ */
+struct ratio {
+	double ratio;           /* mb / ma */
+	double change_pct;      /* 100 (ratio - 1) */
+	double ci_low_pct, ci_high_pct; /* > -100 when mb > 0 */
+	double se_log, df, t, p;
+};
+/* ma, mb the means; va, vb the squared standard errors of the means. */
+int stats_ratio(double ma, double va, double dfa, double mb, double vb,
+		double dfb, double df_cap, double confidence, struct ratio *r);
+/* From two samples of runs: means, S2/n on n - 1 df each (Welch). */
+int stats_ratio_welch(const double *a, size_t na, const double *b, size_t nb,
+		      double confidence, struct ratio *r);
+
 /* Mann-Whitney U of a vs b. */
 struct mannwhitney {
 	double u;       /* U of sample a */
