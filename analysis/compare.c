@@ -44,6 +44,8 @@ void compare_opts_default(struct compare_opts *o)
 	o->alpha = ao.alpha;
 	o->handoff_drop = ao.handoff_drop;
 	o->linear = false;
+	o->boot_cost = COMPARE_BOOT_COST;
+	o->run_cost = 0;
 }
 
 /* ---- the gate ---- */
@@ -222,6 +224,31 @@ struct sample {
 	struct compare_groups g;
 	struct compare_unit u;
 };
+
+/* The mean wall time of a configuration's runs on both sides (NAN: none). */
+static double run_cost(const struct compare_side *b, const struct group *gb,
+		       const struct compare_side *c, const struct group *gc)
+{
+	const struct compare_side *s[2] = { b, c };
+	const struct group *g[2] = { gb, gc };
+	double sum = 0;
+	size_t n = 0, i, j, r;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < g[i]->n; j++) {
+			const struct dataset *d = &s[i]->sets[g[i]->inv[j].set];
+			const struct ds_config *dc =
+				&d->configs[g[i]->inv[j].config];
+
+			for (r = dc->run0; r < dc->run0 + dc->nruns; r++)
+				if (d->runs[r].wall_s > 0 &&
+				    isfinite(d->runs[r].wall_s)) {
+					sum += d->runs[r].wall_s;
+					n++;
+				}
+		}
+	return n ? sum / (double)n : NAN;
+}
 
 /*
  * A side's sample for one configuration: the runs of every invocation that
@@ -491,6 +518,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 		     const struct group *gc)
 {
 	struct comparison *cmp;
+	struct compare_opts o;
 	struct sample sb, sc;
 	int ret = -1;
 
@@ -511,9 +539,12 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	cmp->ubase = sb.u;
 	cmp->ucand = sc.u;
 	cmp->gate_p = cmp->gate_p_holm = NAN;
+	o = r->opts;
+	if (!(o.run_cost > 0))
+		o.run_cost = run_cost(b, gb, c, gc);
 	if (stats_summarize(sb.x, sb.n, r->opts.confidence, &cmp->runs_base) ||
 	    stats_summarize(sc.x, sc.n, r->opts.confidence, &cmp->runs_cand) ||
-	    compare_model(&sb.g, &sc.g, &r->opts, &cmp->st) < 0)
+	    compare_model(&sb.g, &sc.g, &o, &cmp->st) < 0)
 		goto out;
 	r->count[cmp->st.verdict]++;
 	unit_flags(cmp, b, c);
@@ -623,12 +654,10 @@ static void side_flag(struct compare_result *r, const struct compare_side *s,
 	ids = flag_experiments(s, name, r->metric, &example);
 	need = most_needed(r, name, side);
 	if (need)
-		advice = xasprintf("; resolving %g%% needs up to about %zu "
-				   "invocations x %zu runs a side (%s %s)",
+		advice = xasprintf("; resolving %g%% needs up to %zu boots of "
+				   "%zu runs a side (%s %s)",
 				   r->opts.threshold_pct,
-				   need->st.needed_invocations,
-				   need->st.needed_runs /
-					   need->st.needed_invocations,
+				   need->st.plan.boots, need->st.plan.runs,
 				   need->section, need->canon);
 	r->side_flags = xrealloc(r->side_flags, (r->nside_flags + 1) *
 						 sizeof(*r->side_flags));

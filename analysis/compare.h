@@ -36,7 +36,12 @@ struct compare_opts {
 	double handoff_drop;    /* misleading-throughput: fall >= this; both
 				 * from analysis_opts_default (0.05, 0.25) */
 	bool linear;            /* compare values, never ratios (false) */
+	double boot_cost;       /* seconds a new invocation (boot) costs, for
+				 * the plan (COMPARE_BOOT_COST) */
+	double run_cost;        /* seconds a run costs; 0: each
+				 * configuration's mean run wall time */
 };
+#define COMPARE_BOOT_COST 120.0
 void compare_opts_default(struct compare_opts *o);
 
 /*
@@ -84,6 +89,7 @@ struct compare_stats {
 				 * a change of threshold_pct is detected with
 				 * the given power; 0 when not applicable */
 	size_t needed_invocations;
+	struct boot_plan plan;  /* inconclusive only: B boots of R runs */
 	bool improved;          /* the whole interval on the better side */
 };
 

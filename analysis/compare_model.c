@@ -155,8 +155,8 @@ static void rank_tests(const struct compare_groups *b,
 
 /*
  * Planning figures from the two sides' components, averaged: the smallest
- * change detectable now, and the invocations of the current runs per
- * invocation that would resolve the threshold.
+ * change detectable now, and the plan that would resolve the threshold:
+ * B boots of R runs a side (stats_boot_plan, the one levels prints).
  */
 static void power_figures(const struct compare_opts *o, size_t nb, size_t nc,
 			  struct compare_stats *r)
@@ -177,16 +177,11 @@ static void power_figures(const struct compare_opts *o, size_t nb, size_t nc,
 		return;
 	delta = r->log_scale ? log1p(o->threshold_pct / 100)
 			     : o->threshold_pct / 100 * fabs(r->model.a.mean);
-	r->needed_invocations = stats_nested_needed_k(sb, sw, n, delta, alpha,
-						      o->power);
-	if (!(sb > 0) && r->needed_invocations) {
-		/* Without s2_b only the runs count: as few boots as do. */
-		size_t runs = r->needed_invocations * n;
-
-		r->needed_invocations = 2;
-		n = (runs + 1) / 2;
-	}
-	r->needed_runs = r->needed_invocations * n;
+	if (stats_boot_plan(sb, sw, o->boot_cost, o->run_cost, n, delta, alpha,
+			    o->power, &r->plan) < 0 || !r->plan.boots)
+		return;
+	r->needed_invocations = r->plan.boots;
+	r->needed_runs = r->plan.boots * r->plan.runs;
 }
 
 int compare_check_opts(const struct compare_opts *o)
@@ -213,6 +208,7 @@ int compare_model(const struct compare_groups *base,
 	if (compare_check_opts(o) < 0)
 		return -1;
 	memset(r, 0, sizeof(*r));
+	r->plan.runs_opt = NAN;
 	r->diff_ci_low = r->diff_ci_high = NAN;
 	r->p_mannwhitney = r->hedges_g = r->mde_pct = NAN;
 	r->log_scale = !o->linear && all_positive(base) && all_positive(cand);

@@ -525,10 +525,18 @@ static void print_needed(FILE *f, const struct compare_stats *st,
 			numfmt_pct((char[NUMFMT_LEN]){ 0 }, NUMFMT_LEN,
 				   st->mde_pct));
 	if (st->needed_runs)
-		fprintf(f, "; about %zu invocations x %zu runs a side would "
-			   "resolve %g%%", st->needed_invocations,
-			st->needed_runs / st->needed_invocations,
+		fprintf(f, "; plan: %zu boots of %zu runs a side would "
+			   "resolve %g%%", st->plan.boots, st->plan.runs,
 			o->threshold_pct);
+	if (st->needed_runs && isfinite(st->plan.runs_opt))
+		fprintf(f, " (runs per boot r* %.3g for a boot of %g s, a run "
+			   "of %.3g s)", st->plan.runs_opt, st->plan.c_boot,
+			st->plan.c_run);
+	else if (st->needed_runs && isinf(st->plan.runs_opt))
+		fprintf(f, " (no between-boot variance seen: the cheapest "
+			   "boots x runs)");
+	else if (st->needed_runs)
+		fprintf(f, " (runs per boot as now: the run's cost unknown)");
 	fputc('\n', f);
 }
 

@@ -233,4 +233,28 @@ double stats_nested_mde(double s2_b, double s2_w, size_t n, size_t k,
 size_t stats_nested_needed_k(double s2_b, double s2_w, size_t n,
 			     double delta, double alpha, double power);
 
+/*
+ * How many boots of how many runs: the one plan levels and compare both
+ * print.  Runs per boot by Kalibera & Jones's optimal allocation,
+ * r* = sqrt(c_boot/c_run s2_w/s2_b), rounded to the integer of least
+ * (s2_b + s2_w/r)(c_boot + r c_run) (stats_runs_best); then the fewest
+ * boots a side, >= 2, at which two sides of B boots x R runs detect a
+ * difference delta with the given power (stats_nested_mde, the df of the
+ * interval compare prints).  With s2_b = 0, r* is unbounded and the plan
+ * is the cheapest B >= 2 with the runs each needs; with unknown costs
+ * (c_run <= 0 or NAN) the runs stay at n_now.  boots = 0: no plan up to
+ * 100000 boots (s2_b alone too large for delta).
+ */
+struct boot_plan {
+	double runs_opt;        /* r*; INFINITY when s2_b = 0, NAN unknown */
+	size_t runs, boots;     /* R runs per boot, B boots a side */
+	double c_boot, c_run;   /* the costs it used (NAN: unknown) */
+};
+int stats_boot_plan(double s2_b, double s2_w, double c_boot, double c_run,
+		    size_t n_now, double delta, double alpha, double power,
+		    struct boot_plan *p);
+/* The integer >= 1 (<= 10^6) next to r_opt of least cost per precision. */
+long stats_runs_best(double s2_b, double s2_w, double c_boot, double c_run,
+		     double r_opt);
+
 #endif

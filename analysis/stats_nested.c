@@ -444,8 +444,12 @@ double stats_nested_mde(double s2_b, double s2_w, size_t n, size_t k,
 	if (!n || !k || !(s2_b >= 0.0) || !(s2_w >= 0.0) ||
 	    !valid_power_args(0.0, alpha, power))
 		return NAN;
-	df = s2_b > 0.0 ? 2.0 * ((double)k - 1.0)
-			: 2.0 * ((double)k * (double)n - 1.0);
+	/*
+	 * The interval's df: K - 2 = 2(k - 1) whenever there are invocations
+	 * to estimate s2_b from (stats_nested_diff caps at it, s2_b > 0 or
+	 * not); one a side, the pooled runs' 2(n - 1).
+	 */
+	df = k >= 2 ? 2.0 * ((double)k - 1.0) : 2.0 * ((double)n - 1.0);
 	if (df < 1.0)
 		return NAN;
 	v = 2.0 * (s2_b + s2_w / (double)n) / (double)k;
@@ -462,5 +466,100 @@ size_t stats_nested_needed_k(double s2_b, double s2_w, size_t n,
 	for (size_t k = 2; k <= 100000; k++)
 		if (stats_nested_mde(s2_b, s2_w, n, k, alpha, power) <= delta)
 			return k;
+	return 0;
+}
+
+/* ---- how many boots of how many runs ---------------------------------- */
+
+/* Variance of a level times the cost of a boot of n runs (K&J's f). */
+static double alloc_cost(double sb, double sw, double cb, double cr, double n)
+{
+	return (sb + sw / n) * (cb + n * cr);
+}
+
+long stats_runs_best(double s2_b, double s2_w, double c_boot, double c_run,
+		     double r_opt)
+{
+	double lo = floor(fmin(r_opt, 1e6));
+
+	if (!(lo >= 1))
+		return 1;
+	if (lo >= 1e6)
+		return 1000000;
+	if (alloc_cost(s2_b, s2_w, c_boot, c_run, lo) <=
+	    alloc_cost(s2_b, s2_w, c_boot, c_run, lo + 1))
+		return (long)lo;
+	return (long)lo + 1;
+}
+
+/* The fewest boots a side (>= 2) at r runs each that detect delta. */
+static size_t boots_for(double sb, double sw, size_t r, double delta,
+			double alpha, double power)
+{
+	for (size_t k = 2; k <= 100000; k++)
+		if (stats_nested_mde(sb, sw, r, k, alpha, power) <= delta)
+			return k;
+	return 0;
+}
+
+int stats_boot_plan(double s2_b, double s2_w, double c_boot, double c_run,
+		    size_t n_now, double delta, double alpha, double power,
+		    struct boot_plan *p)
+{
+	bool costs = c_boot >= 0.0 && isfinite(c_boot) && c_run > 0.0 &&
+		     isfinite(c_run);
+	double best = INFINITY;
+
+	*p = (struct boot_plan){ .runs_opt = NAN, .runs = 0, .boots = 0,
+				 .c_boot = costs ? c_boot : NAN,
+				 .c_run = costs ? c_run : NAN };
+	if (!(s2_b >= 0.0) || !(s2_w >= 0.0) || !isfinite(s2_b + s2_w) ||
+	    !(delta > 0.0) || !isfinite(delta) ||
+	    !valid_power_args(0.0, alpha, power))
+		return 0;
+	if (!(s2_b + s2_w > 0.0)) {
+		p->runs = n_now ? n_now : 2;
+		p->boots = 2;
+		return 0;
+	}
+	if (s2_b > 0.0) {
+		/* Kalibera & Jones: r* = sqrt(c_boot/c_run s2_w/s2_b). */
+		if (costs)
+			p->runs_opt = sqrt(c_boot / c_run * s2_w / s2_b);
+		p->runs = costs ? (size_t)stats_runs_best(s2_b, s2_w, c_boot,
+							  c_run, p->runs_opt)
+				: (n_now ? n_now : 2);
+		p->boots = boots_for(s2_b, s2_w, p->runs, delta, alpha, power);
+		return 0;
+	}
+	/*
+	 * s2_b = 0: r* is unbounded, yet the interval rests on the boots
+	 * (2(k - 1) df): the cheapest k >= 2 with the runs each needs; the
+	 * costs unknown, the runs per boot as now.
+	 */
+	p->runs_opt = INFINITY;
+	if (!costs) {
+		p->runs = n_now ? n_now : 2;
+		p->boots = boots_for(0.0, s2_w, p->runs, delta, alpha, power);
+		return 0;
+	}
+	for (size_t k = 2; k <= 1000; k++) {
+		double q = gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0,
+					      2.0 * ((double)k - 1.0)) +
+			   gsl_cdf_tdist_Pinv(power, 2.0 * ((double)k - 1.0));
+		double r = ceil(2.0 * q * q * s2_w /
+				((double)k * delta * delta));
+		double cost;
+
+		r = fmax(r, 2.0);
+		if (r > 1e6)
+			continue;
+		cost = (double)k * (c_boot + r * c_run);
+		if (cost < best) {
+			best = cost;
+			p->boots = k;
+			p->runs = (size_t)r;
+		}
+	}
 	return 0;
 }

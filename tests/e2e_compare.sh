@@ -51,7 +51,7 @@ expect 0 "$CONTEND" compare "$tmp/tight.txt" "$tmp/same.txt"
 grep -q "^values .* no-change" "$tmp/out" || fail "files: not no-change"
 expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/noisy.txt"
 grep -q "^values .* inconclusive" "$tmp/out" || fail "files: not inconclusive"
-grep -q "invocations x [0-9]* runs a side would resolve 1%" "$tmp/out" ||
+grep -q "plan: [0-9]* boots of [0-9]* runs a side would resolve 1%" "$tmp/out" ||
 	fail "files: inconclusive without the runs needed"
 
 # Lower is better turns a 10% rise into a regression.

@@ -422,19 +422,57 @@ static void test_nested_limits(void **state)
 }
 
 /*
- * Planning: with s2_b = 0 the MDE of k invocations of n runs is that of
- * kn pooled runs (stats_mde); with s2_w = 0 that of k invocation means.
+ * Planning: the MDE's df are the interval's, 2(k - 1) with k >= 2 a side
+ * whatever s2_b: at s2_b = 0, k = 2, n = 5, s2_w = 4,
+ * (t_{.975,2} + t_{.8,2}) sqrt(2 (4/5) / 2), the df-2 quantiles in closed
+ * form (2p - 1) / sqrt(2p(1 - p)): 4.302652729749464, 1.0606601717798212.
+ * With s2_w = 0 that of k invocation means.
  */
 static void test_nested_plan(void **state)
 {
 	(void)state;
 	check_close("pooled", stats_nested_mde(0, 4, 5, 2, 0.05, 0.8),
-		    stats_mde(2, 10, 0.05, 0.8), 1e-12, 0);
+		    (4.302652729749464 + 1.0606601717798212) * sqrt(0.8),
+		    1e-10, 0);
 	check_close("means", stats_nested_mde(4, 0, 5, 10, 0.05, 0.8),
 		    stats_mde(2, 10, 0.05, 0.8), 1e-12, 0);
 	assert_int_equal(stats_nested_needed_k(4, 0, 5, stats_mde(2, 10, 0.05,
 								 0.8), 0.05,
 					       0.8), 10);
+}
+
+/*
+ * The plan, by hand.  s2_b = 1, s2_w = 100, a boot 120 s, a run 1.2 s:
+ * r* = sqrt(120/1.2 x 100/1) = 100 exactly, f(100) = 2 x 240 = 480 <
+ * f(101) = 1.990099 x 241.2 = 480.01: R = 100; B is the fewest boots
+ * whose MDE is <= delta (one fewer is not).  s2_b = 0, s2_w = 1, delta 1,
+ * a boot 120 s, a run 1 s: k = 2 needs r = ceil(2 q^2 / 2) with q =
+ * 5.363313 (above): 29, cost 2 (120 + 29) = 298; k = 3 (df 4, t 2.776445
+ * + 0.940965 = 3.717410): r = ceil(2 x 13.8191 / 3) = 10, cost 390; k = 4
+ * (df 6, 2.446912 + 0.905703): r = 6, cost 504: 2 boots of 29 runs.
+ */
+static void test_boot_plan(void **state)
+{
+	struct boot_plan p;
+
+	(void)state;
+	assert_int_equal(stats_boot_plan(1, 100, 120, 1.2, 10, 1, 0.05, 0.8,
+					 &p), 0);
+	check_close("r*", p.runs_opt, 100, 1e-12, 0);
+	assert_int_equal(p.runs, 100);
+	assert_true(p.boots >= 2);
+	assert_true(stats_nested_mde(1, 100, 100, p.boots, 0.05, 0.8) <= 1);
+	assert_true(stats_nested_mde(1, 100, 100, p.boots - 1, 0.05, 0.8) > 1);
+	assert_int_equal(stats_boot_plan(0, 1, 120, 1, 10, 1, 0.05, 0.8, &p),
+			 0);
+	assert_true(isinf(p.runs_opt));
+	assert_int_equal(p.boots, 2);
+	assert_int_equal(p.runs, 29);
+	/* The run's cost unknown: runs per boot as now (10). */
+	assert_int_equal(stats_boot_plan(1, 100, 120, NAN, 10, 1, 0.05, 0.8,
+					 &p), 0);
+	assert_int_equal(p.runs, 10);
+	assert_true(isnan(p.runs_opt));
 }
 
 int main(void)
@@ -452,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_nested_untruncated),
 		cmocka_unit_test(test_nested_limits),
 		cmocka_unit_test(test_nested_plan),
+		cmocka_unit_test(test_boot_plan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
