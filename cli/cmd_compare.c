@@ -8,6 +8,7 @@
  * first.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -37,6 +38,7 @@ struct cmp_args {
 	struct opt_words candw;         /* CAND... as parsed */
 	bool ascii;                     /* --ascii: ministat's plot */
 	bool strict;                    /* --strict: no unguaranteed gate */
+	double boot_cost, run_cost;     /* the plan's costs, seconds */
 	const char *plot_dir;           /* --plot DIR */
 	char *in;                       /* standard input, for a side "-" */
 	size_t inlen;
@@ -68,6 +70,18 @@ static int set_pct(const char *opt, const char *arg, void *field, int value)
 			    "or 5%%", opt, arg);
 	free(num);
 	return ret;
+}
+
+/* A duration ("90", "2m", "500ms"); zero allowed when value is 1. */
+static int set_cost(const char *opt, const char *arg, void *field, int value)
+{
+	double *out = field;
+
+	if (parse_duration(arg, out) < 0 || !isfinite(*out) || *out < 0 ||
+	    (!value && !(*out > 0)))
+		return error("%s: '%s' is not a duration%s", opt, arg,
+			     value ? "" : " above 0");
+	return 0;
 }
 
 static int set_column(const char *opt, const char *arg, void *field,
@@ -120,6 +134,12 @@ static const struct opt cmp_rows[] = {
 	{ "strict", 0, NULL, "with --fail-on-regression, refuse (exit 2) a "
 	  "configuration of one experiment a side, whose false-alarm rate "
 	  "is not guaranteed", NULL, FIELD(strict), 0, 0 },
+	{ "boot-cost", 0, "SECONDS", "what one more invocation (a boot) "
+	  "costs, for the plan of an inconclusive result (default 120)",
+	  set_cost, FIELD(boot_cost), 1, 0 },
+	{ "run-cost", 0, "SECONDS", "what one more run costs, above 0 "
+	  "(default: the runs' mean wall time)", set_cost, FIELD(run_cost), 0,
+	  0 },
 	{ "lower-is-better", 0, NULL, "smaller values are better (default: "
 	  "the metric's direction)", opt_int, FIELD(dir), DIR_LOWER, 0 },
 	{ "higher-is-better", 0, NULL, "larger values are better", opt_int,
@@ -150,6 +170,7 @@ static int parse_args(int argc, char **argv, struct cmp_args *a)
 	memset(a, 0, sizeof(*a));
 	a->threshold = 1;
 	a->fail_pct = -1;
+	a->boot_cost = COMPARE_BOOT_COST;
 	numfile_opts_default(&a->nf);
 	p = opt_parse(&compare_cli, argc, argv, a);
 	if (p)
@@ -220,6 +241,8 @@ static int run(struct cmp_args *a, struct compare_input *b,
 	    compare_inputs_opts(b, c, a->metric, a->dir, a->threshold,
 				a->confidence, &o) < 0)
 		return EXIT_USAGE;
+	o.boot_cost = a->boot_cost;
+	o.run_cost = a->run_cost;
 	if (compare_input_one_value(b) < 0 || compare_input_one_value(c) < 0)
 		return EXIT_USAGE;
 	if ((b->kind == INPUT_NUMBERS &&
