@@ -39,6 +39,9 @@ struct cmp_args {
 	bool ascii;                     /* --ascii: ministat's plot */
 	bool strict;                    /* --strict: no unguaranteed gate */
 	double boot_cost, run_cost;     /* the plan's costs, seconds */
+	bool ministat;                  /* --ministat: ministat's output only */
+	bool ministat_done;             /* its table was printed */
+	bool linear;                    /* --scale linear */
 	const char *plot_dir;           /* --plot DIR */
 	char *in;                       /* standard input, for a side "-" */
 	size_t inlen;
@@ -81,6 +84,15 @@ static int set_cost(const char *opt, const char *arg, void *field, int value)
 	    (!value && !(*out > 0)))
 		return error("%s: '%s' is not a duration%s", opt, arg,
 			     value ? "" : " above 0");
+	return 0;
+}
+
+static int set_scale(const char *opt, const char *arg, void *field, int value)
+{
+	(void)value;
+	if (strcmp(arg, "auto") && strcmp(arg, "linear"))
+		return error("%s: '%s' is not auto or linear", opt, arg);
+	*(bool *)field = !strcmp(arg, "linear");
 	return 0;
 }
 
@@ -150,6 +162,12 @@ static const struct opt cmp_rows[] = {
 	  FIELD(plot_dir), 0, 0 },
 	{ "ascii", 0, NULL, "with files of numbers, ministat's plot too",
 	  NULL, FIELD(ascii), 0, 0 },
+	{ "ministat", 0, NULL, "files of numbers: ministat's output alone "
+	  "(its table, median and 'Difference at' lines), nothing of "
+	  "compare's", NULL, FIELD(ministat), 0, 0 },
+	{ "scale", 0, "auto|linear", "auto: ratios on log values when every "
+	  "value is > 0 (default); linear: differences of arithmetic means",
+	  set_scale, FIELD(linear), 0, 0 },
 	{ "column", 'C', "N", "files of numbers: the column to read (default "
 	  "1)", set_column, FIELD(nf.column), 0, 0 },
 	{ "delimiters", 'd', "DELIMS", "files of numbers: the characters "
@@ -243,6 +261,7 @@ static int run(struct cmp_args *a, struct compare_input *b,
 		return EXIT_USAGE;
 	o.boot_cost = a->boot_cost;
 	o.run_cost = a->run_cost;
+	o.linear = a->linear;
 	if (compare_input_one_value(b) < 0 || compare_input_one_value(c) < 0)
 		return EXIT_USAGE;
 	if ((b->kind == INPUT_NUMBERS &&
@@ -315,7 +334,7 @@ static int read_stdin(struct cmp_args *a)
  * ministat's table (and with --ascii its plot) of every side, when all of
  * them are numbers (files or "-"): before the comparisons, as ministat.
  */
-static int print_ministat(const struct cmp_args *a)
+static int print_ministat(struct cmp_args *a)
 {
 	struct ministat_set set[MINISTAT_SETS];
 	struct compare_input sides[MINISTAT_SETS];
@@ -348,11 +367,18 @@ static int print_ministat(const struct cmp_args *a)
 		set[i] = (struct ministat_set){ sides[i].text, sides[i].values,
 						sides[i].nvalues };
 	}
-	if (!ret && (ministat_table(stdout, set, n) < 0 ||
-		     (a->ascii && ministat_plot(stdout, set, n,
-						MINISTAT_WIDTH) < 0)))
-		ret = EXIT_USAGE;
-	if (!ret)
+	/* ministat's order: legend, plot, the table with its differences. */
+	if (!ret) {
+		ministat_legend(stdout, set, n);
+		if ((a->ascii && ministat_plot(stdout, set, n,
+					       MINISTAT_WIDTH) < 0) ||
+		    ministat_table(stdout, set, n, a->confidence > 0
+							 ? a->confidence
+							 : 0.95) < 0)
+			ret = EXIT_USAGE;
+	}
+	a->ministat_done = !ret;
+	if (!ret && !a->ministat)
 		putchar('\n');
 out:
 	for (i = 0; i < n; i++)
@@ -374,6 +400,16 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ret = print_ministat(&a);
+	if (a.ministat) {
+		if (!ret && !a.ministat_done) {
+			error("compare: --ministat: every side must be a file of "
+			      "numbers (or -), one file a side, at most %d sides, "
+			      "text output", MINISTAT_SETS);
+			ret = EXIT_USAGE;
+		}
+		free(a.in);
+		return ret;
+	}
 	if (a.json && a.ncands > 1)
 		fputs("[\n", stdout);
 	/* each candidate against the baseline, loaded afresh */
