@@ -654,6 +654,23 @@ static void print_flags(FILE *f, const struct compare_result *r)
 		}
 }
 
+/* The scale compared on (--scale), as the metric line states it. */
+static const char *scale_text(const struct compare_result *r)
+{
+	size_t i, logs = 0;
+
+	if (r->opts.linear)
+		return "scale linear (arithmetic means, differences)";
+	for (i = 0; i < r->n; i++)
+		logs += r->cmp[i].st.log_scale;
+	if (logs == r->n)
+		return "scale auto: logs (geometric means, ratios; --scale "
+		       "linear for arithmetic means)";
+	if (!logs)
+		return "scale auto: values (some are <= 0: arithmetic means)";
+	return "scale auto: logs where every value is > 0, else values";
+}
+
 static const char method_text[] =
 	"Method: per configuration, a two-level model (runs nested in "
 	"invocations, invocations in sides): variance components s2_between "
@@ -681,9 +698,9 @@ void compare_print_text(FILE *f, const struct compare_result *r,
 	size_t i;
 
 	line = xasprintf("%s%s%s%s, %s; change in %% of the baseline, "
-			 "%.3g%% CI", r->metric, *unit ? " (" : "", unit,
+			 "%.3g%% CI; %s", r->metric, *unit ? " (" : "", unit,
 			 *unit ? ")" : "", dir_name(r->opts.dir),
-			 100 * r->opts.confidence);
+			 100 * r->opts.confidence, scale_text(r));
 	fputs("metric     ", f);
 	wrap_print(f, line, 11, 11, WIDTH);
 	free(line);
