@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/compare.h"
@@ -171,7 +172,18 @@ static void power_figures(const struct compare_opts *o, size_t nb, size_t nc,
 
 	if (!isfinite(sb) || !isfinite(sw) || !n)
 		return;
-	mde = stats_nested_mde(sb, sw, n, k, alpha, o->power);
+	/*
+	 * Detectable now: from the interval's own se and df, so the figure
+	 * agrees with the interval printed beside it (a side of one
+	 * invocation against two is on K - 2 = 1 df, not a design of 2 a
+	 * side); the components' formula when the model has no se.
+	 */
+	if (r->model.se > 0 && isfinite(r->model.df))
+		mde = (gsl_cdf_tdist_Pinv(1 - alpha / 2, r->model.df) +
+		       gsl_cdf_tdist_Pinv(o->power, r->model.df)) *
+		      r->model.se;
+	else
+		mde = stats_nested_mde(sb, sw, n, k, alpha, o->power);
 	r->mde_pct = change_of(mde, r->model.a.mean, r->log_scale);
 	if (r->verdict != VERDICT_INCONCLUSIVE)
 		return;
