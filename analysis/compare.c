@@ -13,6 +13,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/compare_impl.h"
+#include "analysis/ministat.h"
 #include "lib/util.h"
 
 const char *const verdict_names[] = {
@@ -546,6 +547,9 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	    stats_summarize(sc.x, sc.n, r->opts.confidence, &cmp->runs_cand) ||
 	    compare_model(&sb.g, &sc.g, &o, &cmp->st) < 0)
 		goto out;
+	/* ministat's row of the runs: its median, the upper middle value. */
+	cmp->runs_base.median = ministat_median(sb.x, sb.n);
+	cmp->runs_cand.median = ministat_median(sc.x, sc.n);
 	r->count[cmp->st.verdict]++;
 	unit_flags(cmp, b, c);
 	carry_flags(cmp, b, gb, r->metric, "baseline");

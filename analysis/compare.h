@@ -173,7 +173,8 @@ struct comparison {
 	const char *workload, *canon, *section;
 	const struct ds_config *config;         /* baseline's first, for params */
 	struct compare_unit ubase, ucand;
-	struct summary runs_base, runs_cand;    /* of the runs, unscaled */
+	struct summary runs_base, runs_cand;    /* of the runs, unscaled; the
+						 * median is ministat's, x[n/2] */
 	struct compare_stats st;
 	double gate_p;          /* one-sided p of "worse by more than PCT" */
 	double gate_p_holm;     /* Holm-adjusted over the comparisons */

@@ -48,9 +48,9 @@ expect "regression in a later candidate" 3 $?
 "$CONTEND" compare "$tmp/a" "$tmp/b" "$tmp/c" --format json > "$tmp/j" 2>&1 || fail "json"
 if command -v python3 > /dev/null 2>&1; then
 	expect "json: an array of two" 2 "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$tmp/j")"
-	# ministat's figures per side (by hand above; c: 1..7, median 4,
-	# sd sqrt(28/6) = 2.16025)
-	expect "json: ministat per side" "4 1 2.5 2.5 4 1.29099 | 7 1 4 4 7 2.16025" \
+	# ministat's figures per side (by hand above: a's median x[2] = 3;
+	# c: 1..7, median 4, sd sqrt(28/6) = 2.16025)
+	expect "json: ministat per side" "4 1 3 2.5 4 1.29099 | 7 1 4 4 7 2.16025" \
 		"$(python3 -c 'import json,sys
 r = json.load(open(sys.argv[1]))[1]["comparisons"][0]
 f = lambda m: " ".join("%g" % m[k] for k in ("n", "min", "median", "mean", "max", "sd"))
@@ -118,13 +118,14 @@ EOF2
 			fail "compare $side exited $?"
 		expect "$side: the runs' header" "  runs         N         Min         Max      Median         Avg      Stddev" \
 			"$(grep '^  runs ' "$tmp/dbout")"
-		expect "$side: the baseline's runs" "  baseline     4          10          40          25          25     12.9099" \
+		# ministat's median of 10, 20, 30, 40: x[2] = 30
+		expect "$side: the baseline's runs" "  baseline     4          10          40          30          25     12.9099" \
 			"$(grep '^  baseline  *4 ' "$tmp/dbout")"
 		expect "$side: the candidate's runs" "  candidate    5          12          20          16          16     3.16228" \
 			"$(grep '^  candidate  *5 ' "$tmp/dbout")"
 		"$CONTEND" compare "$side" "$tmp/m.db:cand" --format json > "$tmp/dbj" 2>&1 ||
 			fail "compare $side --format json exited $?"
-		expect "$side: ministat per side in json" "4 10 25 25 40 12.9099 | 5 12 16 16 20 3.16228" \
+		expect "$side: ministat per side in json" "4 10 30 25 40 12.9099 | 5 12 16 16 20 3.16228" \
 			"$(python3 -c 'import json,sys
 r = json.load(open(sys.argv[1]))["comparisons"][0]
 f = lambda m: " ".join("%g" % m[k] for k in ("n", "min", "median", "mean", "max", "sd"))
