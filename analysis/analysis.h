@@ -169,7 +169,9 @@ struct pair_side {
 	size_t ntput, nrate, ncont;
 };
 struct handoff_check {
-	struct welch tput, rate, cont; /* b - a; p NAN when not computable */
+	struct welch tput;      /* b - a; p NAN when not computable */
+	struct ratio rate, cont; /* b / a, stats_ratio_welch: the estimator
+				 * compare's hand-off check uses too */
 	double drop;            /* (mean rate a - mean rate b) / mean rate a */
 	bool gain;              /* b's throughput significantly higher */
 	bool misleading;        /* gain, and rate significantly lower by drop */

@@ -15,6 +15,7 @@
 #include "analysis/compare_impl.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
+#include "analysis/ministat.h"
 #include "lib/util.h"
 
 const char *const verdict_names[] = {
@@ -46,6 +47,8 @@ void compare_opts_default(struct compare_opts *o)
 	o->alpha = ao.alpha;
 	o->handoff_drop = ao.handoff_drop;
 	o->linear = false;
+	o->boot_cost = COMPARE_BOOT_COST;
+	o->run_cost = 0;
 }
 
 /* ---- the gate ---- */
@@ -93,10 +96,15 @@ size_t compare_gate(struct compare_result *r, double pct)
 
 	r->gate_pct = pct;
 	r->gate_failures = 0;
+	r->gate_unguaranteed = 0;
 	for (i = 0; i < r->n; i++) {
 		struct comparison *c = &r->cmp[i];
 
 		c->gate_p = gate_p(&c->st, r->opts.dir, pct);
+		/* No MSB (one invocation a side): alpha holds only at ICC 0. */
+		r->gate_unguaranteed += !isnan(c->gate_p) &&
+					!(c->st.model.df_between >= 1) &&
+					c->st.model.se > 0;
 		c->gate_p_holm = NAN;
 		c->gate_fail = false;
 		order[i] = (struct ranked_p){ c->gate_p, i };
@@ -281,6 +289,31 @@ struct sample {
 	struct compare_groups g;
 	struct compare_unit u;
 };
+
+/* The mean wall time of a configuration's runs on both sides (NAN: none). */
+static double run_cost(const struct compare_side *b, const struct group *gb,
+		       const struct compare_side *c, const struct group *gc)
+{
+	const struct compare_side *s[2] = { b, c };
+	const struct group *g[2] = { gb, gc };
+	double sum = 0;
+	size_t n = 0, i, j, r;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < g[i]->n; j++) {
+			const struct dataset *d = &s[i]->sets[g[i]->inv[j].set];
+			const struct ds_config *dc =
+				&d->configs[g[i]->inv[j].config];
+
+			for (r = dc->run0; r < dc->run0 + dc->nruns; r++)
+				if (d->runs[r].wall_s > 0 &&
+				    isfinite(d->runs[r].wall_s)) {
+					sum += d->runs[r].wall_s;
+					n++;
+				}
+		}
+	return n ? sum / (double)n : NAN;
+}
 
 /*
  * A side's sample for one configuration: the runs of every invocation that
@@ -470,9 +503,9 @@ static void misleading(struct comparison *cmp, const struct compare_opts *o,
 	if (compare_handoffs(&sb.g, &sc.g, o, &h) == 0 && h.fell)
 		comparison_flag(cmp, "misleading-throughput", "both",
 			xasprintf("the candidate is faster while its %s fell "
-				  "%.1f%% [%+.1f%%, %+.1f%%] (%s -> %s, "
-				  "%zu/%zu invocations, p = %.2g%s): the lock "
-				  "changes hands less often, as when its "
+				  "%.1f%% [%+.1f%%, %+.1f%%] (means %s -> "
+				  "%s, %zu/%zu invocations, p = %.2g%s): the "
+				  "lock changes hands less often, as when its "
 				  "contended path is slowed (the lockdep "
 				  "effect); do not read this as a speed-up",
 				  what, -h.change_pct, h.ci_low_pct,
@@ -480,8 +513,11 @@ static void misleading(struct comparison *cmp, const struct compare_opts *o,
 				  numfmt(hb, sizeof(hb), h.base_mean),
 				  numfmt(hc, sizeof(hc), h.cand_mean),
 				  sb.g.k, sc.g.k, h.p,
-				  h.everywhere ? "; significant in every "
-						 "pair of invocations" : ""));
+				  h.significant ? ""
+				  : "; not significant over the invocations, "
+				    "but in each pair of a baseline and a "
+				    "candidate invocation the fall is at least "
+				    "the rule's, p < alpha on its runs"));
 	sample_release(&sb);
 	sample_release(&sc);
 }
@@ -550,6 +586,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 		     const struct group *gc)
 {
 	struct comparison *cmp;
+	struct compare_opts o;
 	struct sample sb, sc;
 	int ret = -1;
 
@@ -570,10 +607,16 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	cmp->ubase = sb.u;
 	cmp->ucand = sc.u;
 	cmp->gate_p = cmp->gate_p_holm = NAN;
+	o = r->opts;
+	if (!(o.run_cost > 0))
+		o.run_cost = run_cost(b, gb, c, gc);
 	if (stats_summarize(sb.x, sb.n, r->opts.confidence, &cmp->runs_base) ||
 	    stats_summarize(sc.x, sc.n, r->opts.confidence, &cmp->runs_cand) ||
-	    compare_model(&sb.g, &sc.g, &r->opts, &cmp->st) < 0)
+	    compare_model(&sb.g, &sc.g, &o, &cmp->st) < 0)
 		goto out;
+	/* ministat's row of the runs: its median, the upper middle value. */
+	cmp->runs_base.median = ministat_median(sb.x, sb.n);
+	cmp->runs_cand.median = ministat_median(sc.x, sc.n);
 	r->count[cmp->st.verdict]++;
 	unit_flags(cmp, b, c);
 	carry_flags(cmp, b, gb, r->metric, "baseline");
@@ -685,12 +728,10 @@ static void side_flag(struct compare_result *r, const struct compare_side *s,
 	ids = flag_experiments(s, name, r->metric, &example);
 	need = most_needed(r, name, side);
 	if (need)
-		advice = xasprintf("; resolving %g%% needs up to about %zu "
-				   "invocations x %zu runs a side (%s %s)",
+		advice = xasprintf("; resolving %g%% needs up to %zu boots of "
+				   "%zu runs a side (%s %s)",
 				   r->opts.threshold_pct,
-				   need->st.needed_invocations,
-				   need->st.needed_runs /
-					   need->st.needed_invocations,
+				   need->st.plan.boots, need->st.plan.runs,
 				   need->section, need->canon);
 	r->side_flags = xrealloc(r->side_flags, (r->nside_flags + 1) *
 						 sizeof(*r->side_flags));

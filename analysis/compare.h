@@ -36,7 +36,12 @@ struct compare_opts {
 	double handoff_drop;    /* misleading-throughput: fall >= this; both
 				 * from analysis_opts_default (0.05, 0.25) */
 	bool linear;            /* compare values, never ratios (false) */
+	double boot_cost;       /* seconds a new invocation (boot) costs, for
+				 * the plan (COMPARE_BOOT_COST) */
+	double run_cost;        /* seconds a run costs; 0: each
+				 * configuration's mean run wall time */
 };
+#define COMPARE_BOOT_COST 120.0
 void compare_opts_default(struct compare_opts *o);
 
 /*
@@ -84,6 +89,7 @@ struct compare_stats {
 				 * a change of threshold_pct is detected with
 				 * the given power; 0 when not applicable */
 	size_t needed_invocations;
+	struct boot_plan plan;  /* inconclusive only: B boots of R runs */
 	bool improved;          /* the whole interval on the better side */
 };
 
@@ -113,15 +119,17 @@ struct handoff_change {
 	double base_mean, cand_mean; /* the model's estimates */
 	double change_pct;      /* 100 (cand / base - 1) */
 	double ci_low_pct, ci_high_pct; /* its interval at o->confidence */
-	double p;               /* the model's, two-sided */
-	bool everywhere;        /* every invocation pair: Welch p < alpha and
-				 * a fall >= handoff_drop */
-	bool fell;              /* (p < alpha and a fall of >= handoff_drop)
-				 * or everywhere */
+	double p;               /* two-sided, of the log ratio */
+	bool significant;       /* p < alpha and a fall of >= handoff_drop */
+	bool everywhere;        /* every invocation pair: the ratio of its
+				 * runs' means p < alpha, a fall >= handoff_drop */
+	bool fell;              /* significant or everywhere */
 };
 /*
- * Tests whether the candidate's hand-offs per second fell significantly,
- * on the same two-level model as the metric: the rule of the analysis
+ * Tests whether the candidate's hand-offs per second fell significantly:
+ * the ratio of the sides' arithmetic means (the levels of the two-level
+ * model on the values), its interval on the log scale with the model's
+ * variances and df (stats_ratio, the report's estimator too): the rule of the analysis
  * flag (p < o->alpha, a fall >= o->handoff_drop); or the fall holds in
  * every pair of a baseline and a candidate invocation (Welch on their
  * runs), so a collapse present in every invocation flags even when the
@@ -165,7 +173,8 @@ struct comparison {
 	const char *workload, *canon, *section;
 	const struct ds_config *config;         /* baseline's first, for params */
 	struct compare_unit ubase, ucand;
-	struct summary runs_base, runs_cand;    /* of the runs, unscaled */
+	struct summary runs_base, runs_cand;    /* of the runs, unscaled; the
+						 * median is ministat's, x[n/2] */
 	struct compare_stats st;
 	double gate_p;          /* one-sided p of "worse by more than PCT" */
 	double gate_p_holm;     /* Holm-adjusted over the comparisons */
@@ -204,13 +213,19 @@ struct compare_result {
 	struct compare_side_flag *side_flags;
 	double gate_pct;        /* < 0: no gate applied */
 	size_t gate_failures;
+	size_t gate_unguaranteed; /* comparisons of one invocation a side:
+				 * no between-invocation variance, so the
+				 * false-alarm rate is not guaranteed */
 };
 
 /*
  * The CI gate: for every comparison the one-sided p of "worse than
  * -pct %" under the model, Holm-adjusted over all r->n comparisons (the
- * family-wise error stays below 1 - confidence); sets the gate_* fields
- * and returns the number of comparisons that fail.
+ * family-wise error stays below 1 - confidence when every comparison has
+ * >= 3 invocations in all; gate_unguaranteed counts those of one a side,
+ * for which it holds only if the invocations do not differ, ICC = 0:
+ * docs/AB-KERNEL.md); sets the gate_* fields and returns the number of
+ * comparisons that fail.
  */
 size_t compare_gate(struct compare_result *r, double pct);
 

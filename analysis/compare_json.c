@@ -208,10 +208,20 @@ static void json_comparison(FILE *f, const struct comparison *cmp,
 		st->mw_exact ? "exact" : "normal");
 	fprintf(f, "      \"verdict\": \"%s\",\n      \"needed_runs\": ",
 		verdict_names[st->verdict]);
-	if (st->needed_runs)
+	if (st->needed_runs) {
+		const struct json_member plan[] = {
+			JNUM("runs_opt", st->plan.runs_opt),
+			JNUM("boot_cost_s", st->plan.c_boot),
+			JNUM("run_cost_s", st->plan.c_run),
+		};
+
 		fprintf(f, "%zu,\n      \"needed_invocations\": %zu,\n",
 			st->needed_runs, st->needed_invocations);
-	else
+		fprintf(f, "      \"plan\": {\"boots\": %zu, \"runs\": %zu, ",
+			st->plan.boots, st->plan.runs);
+		json_members(f, plan, ARRAY_SIZE(plan), ", ");
+		fputs("},\n", f);
+	} else
 		fputs("null,\n      \"needed_invocations\": null,\n", f);
 	json_flags(f, cmp);
 	fputs("    }", f);
@@ -297,8 +307,10 @@ void compare_print_json(FILE *f, const struct compare_result *r,
 	if (r->gate_pct >= 0)
 		fprintf(f, ",\n  \"regression\": {\"threshold_pct\": %g, "
 			   "\"count\": %zu, \"correction\": \"holm\", "
-			   "\"family\": %zu, \"alpha\": %g}", r->gate_pct,
-			r->gate_failures, r->n, 1 - r->opts.confidence);
+			   "\"family\": %zu, \"alpha\": %g, "
+			   "\"unguaranteed\": %zu}", r->gate_pct,
+			r->gate_failures, r->n, 1 - r->opts.confidence,
+			r->gate_unguaranteed);
 	fputs("\n}\n", f);
 }
 

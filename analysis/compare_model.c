@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/compare.h"
@@ -155,8 +156,8 @@ static void rank_tests(const struct compare_groups *b,
 
 /*
  * Planning figures from the two sides' components, averaged: the smallest
- * change detectable now, and the invocations of the current runs per
- * invocation that would resolve the threshold.
+ * change detectable now, and the plan that would resolve the threshold:
+ * B boots of R runs a side (stats_boot_plan, the one levels prints).
  */
 static void power_figures(const struct compare_opts *o, size_t nb, size_t nc,
 			  struct compare_stats *r)
@@ -171,22 +172,28 @@ static void power_figures(const struct compare_opts *o, size_t nb, size_t nc,
 
 	if (!isfinite(sb) || !isfinite(sw) || !n)
 		return;
-	mde = stats_nested_mde(sb, sw, n, k, alpha, o->power);
+	/*
+	 * Detectable now: from the interval's own se and df, so the figure
+	 * agrees with the interval printed beside it (a side of one
+	 * invocation against two is on K - 2 = 1 df, not a design of 2 a
+	 * side); the components' formula when the model has no se.
+	 */
+	if (r->model.se > 0 && isfinite(r->model.df))
+		mde = (gsl_cdf_tdist_Pinv(1 - alpha / 2, r->model.df) +
+		       gsl_cdf_tdist_Pinv(o->power, r->model.df)) *
+		      r->model.se;
+	else
+		mde = stats_nested_mde(sb, sw, n, k, alpha, o->power);
 	r->mde_pct = change_of(mde, r->model.a.mean, r->log_scale);
 	if (r->verdict != VERDICT_INCONCLUSIVE)
 		return;
 	delta = r->log_scale ? log1p(o->threshold_pct / 100)
 			     : o->threshold_pct / 100 * fabs(r->model.a.mean);
-	r->needed_invocations = stats_nested_needed_k(sb, sw, n, delta, alpha,
-						      o->power);
-	if (!(sb > 0) && r->needed_invocations) {
-		/* Without s2_b only the runs count: as few boots as do. */
-		size_t runs = r->needed_invocations * n;
-
-		r->needed_invocations = 2;
-		n = (runs + 1) / 2;
-	}
-	r->needed_runs = r->needed_invocations * n;
+	if (stats_boot_plan(sb, sw, o->boot_cost, o->run_cost, n, delta, alpha,
+			    o->power, &r->plan) < 0 || !r->plan.boots)
+		return;
+	r->needed_invocations = r->plan.boots;
+	r->needed_runs = r->plan.boots * r->plan.runs;
 }
 
 int compare_check_opts(const struct compare_opts *o)
@@ -213,6 +220,7 @@ int compare_model(const struct compare_groups *base,
 	if (compare_check_opts(o) < 0)
 		return -1;
 	memset(r, 0, sizeof(*r));
+	r->plan.runs_opt = NAN;
 	r->diff_ci_low = r->diff_ci_high = NAN;
 	r->p_mannwhitney = r->hedges_g = r->mde_pct = NAN;
 	r->log_scale = !o->linear && all_positive(base) && all_positive(cand);
@@ -260,9 +268,10 @@ static const double *group_at(const struct compare_groups *g, size_t i,
 
 /*
  * The fall in every pair of invocations: for each baseline invocation i
- * and candidate invocation j, Welch on their runs finds j's hand-off rate
- * significantly lower (p < alpha) and by >= handoff_drop.  Each pair shares
- * no boot, so its test is valid; requiring all of them is conservative.
+ * and candidate invocation j, the ratio of their runs' means
+ * (stats_ratio_welch, the report's estimator) is significantly below 1
+ * (p < alpha) and by >= handoff_drop.  Each pair shares no boot, so its
+ * test is valid; requiring all of them is conservative.
  */
 static bool fell_everywhere(const struct compare_groups *b,
 			    const struct compare_groups *c,
@@ -275,14 +284,13 @@ static bool fell_everywhere(const struct compare_groups *b,
 
 		for (j = 0; j < c->k; j++) {
 			const double *xc = group_at(c, j, &nc);
-			double mb = gsl_stats_mean(xb, 1, nb);
-			double mc = gsl_stats_mean(xc, 1, nc);
-			struct welch w;
+			struct ratio q;
 
 			if (nb < 2 || nc < 2 ||
-			    stats_welch(xb, nb, xc, nc, o->confidence, &w) < 0 ||
-			    !(w.p < o->alpha) ||
-			    !(mc <= (1 - o->handoff_drop) * mb))
+			    stats_ratio_welch(xb, nb, xc, nc, o->confidence,
+					      &q) < 0 ||
+			    !(q.p < o->alpha) ||
+			    !(q.change_pct <= -100 * o->handoff_drop))
 				return false;
 		}
 	}
@@ -293,23 +301,34 @@ int compare_handoffs(const struct compare_groups *base,
 		     const struct compare_groups *cand,
 		     const struct compare_opts *o, struct handoff_change *h)
 {
-	bool log_scale = all_positive(base) && all_positive(cand);
 	struct nested_diff m;
+	struct ratio q;
 
 	if (groups_total(base) < 2 || groups_total(cand) < 2)
 		return -1;
-	if (model_fit(base, cand, log_scale, o->confidence, &m) < 0 ||
-	    !isfinite(m.ci_low))
+	/*
+	 * A count's level is its arithmetic mean (ratios of totals), not a
+	 * geometric one: hand-offs are heavy-tailed and the report's pair
+	 * check judges the same ratio.  The model on the values gives each
+	 * side's mean, its variance and df; the change and its interval are
+	 * on the log scale (stats_ratio), so they stay above -100%.
+	 */
+	if (model_fit(base, cand, false, o->confidence, &m) < 0 ||
+	    !isfinite(m.a.var_mean) || !isfinite(m.b.var_mean) ||
+	    stats_ratio(m.a.mean, m.a.var_mean, m.a.df, m.b.mean,
+			m.b.var_mean, m.b.df, m.df_between, o->confidence,
+			&q) < 0 ||
+	    !isfinite(q.ci_low_pct))
 		return -1;
-	h->base_mean = unscale(m.a.mean, log_scale);
-	h->cand_mean = unscale(m.b.mean, log_scale);
-	h->change_pct = change_of(m.diff, m.a.mean, log_scale);
-	h->ci_low_pct = change_of(m.ci_low, m.a.mean, log_scale);
-	h->ci_high_pct = change_of(m.ci_high, m.a.mean, log_scale);
-	/* Constant sides: the fall is known exactly. */
-	h->p = isfinite(m.p) ? m.p : 0;
+	h->base_mean = m.a.mean;
+	h->cand_mean = m.b.mean;
+	h->change_pct = q.change_pct;
+	h->ci_low_pct = q.ci_low_pct;
+	h->ci_high_pct = q.ci_high_pct;
+	h->p = q.p;
+	h->significant = h->p < o->alpha &&
+			 h->change_pct <= -100 * o->handoff_drop;
 	h->everywhere = fell_everywhere(base, cand, o);
-	h->fell = (h->p < o->alpha &&
-		   h->change_pct <= -100 * o->handoff_drop) || h->everywhere;
+	h->fell = h->significant || h->everywhere;
 	return 0;
 }

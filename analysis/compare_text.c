@@ -450,11 +450,25 @@ static void print_gate(FILE *f, const struct compare_result *r, bool numbers)
 
 	if (r->gate_pct < 0)
 		return;
-	print_para(f, 9, "Gate:    --fail-on-regression %g%%: %s (one-sided "
-		   "tests of a loss beyond %g%%, Holm-corrected over %zu "
-		   "configurations: family-wise false-alarm rate <= %g%%)",
-		r->gate_pct, r->gate_failures ? "FAILED" : "passed",
-		r->gate_pct, r->n, 100 * (1 - r->opts.confidence));
+	if (r->gate_unguaranteed)
+		print_para(f, 9, "Gate:    --fail-on-regression %g%%: %s "
+			   "(one-sided tests of a loss beyond %g%%, "
+			   "Holm-corrected over %zu configurations: "
+			   "false-alarm rate not guaranteed: one experiment "
+			   "a side in %zu, whose between-experiment variance "
+			   "is unknown; --strict refuses this design, and 2 "
+			   "or more baseline experiments restore the %g%% "
+			   "bound, docs/AB-KERNEL.md)", r->gate_pct,
+			   r->gate_failures ? "FAILED" : "passed",
+			   r->gate_pct, r->n, r->gate_unguaranteed,
+			   100 * (1 - r->opts.confidence));
+	else
+		print_para(f, 9, "Gate:    --fail-on-regression %g%%: %s "
+			   "(one-sided tests of a loss beyond %g%%, "
+			   "Holm-corrected over %zu configurations: "
+			   "family-wise false-alarm rate <= %g%%)",
+			   r->gate_pct, r->gate_failures ? "FAILED" : "passed",
+			   r->gate_pct, r->n, 100 * (1 - r->opts.confidence));
 	for (i = 0; i < r->n; i++) {
 		const struct comparison *cmp = &r->cmp[i];
 		char *label, *change;
@@ -481,8 +495,8 @@ static const char *unit_text(const struct nested *s)
 		return "runs of one invocation (between-invocation variance "
 		       "unknown)";
 	if (s->pooled)
-		return "runs pooled (no between-invocation variance "
-		       "detected)";
+		return "runs' mean (between-invocation variance estimated "
+		       "as 0; its error from the invocation means)";
 	return "invocations (two-level model)";
 }
 
@@ -532,10 +546,18 @@ static void print_needed(FILE *f, const struct compare_stats *st,
 			numfmt_pct((char[NUMFMT_LEN]){ 0 }, NUMFMT_LEN,
 				   st->mde_pct));
 	if (st->needed_runs)
-		fprintf(f, "; about %zu invocations x %zu runs a side would "
-			   "resolve %g%%", st->needed_invocations,
-			st->needed_runs / st->needed_invocations,
+		fprintf(f, "; plan: %zu boots of %zu runs a side would "
+			   "resolve %g%%", st->plan.boots, st->plan.runs,
 			o->threshold_pct);
+	if (st->needed_runs && isfinite(st->plan.runs_opt))
+		fprintf(f, " (runs per boot r* %.3g for a boot of %g s, a run "
+			   "of %.3g s)", st->plan.runs_opt, st->plan.c_boot,
+			st->plan.c_run);
+	else if (st->needed_runs && isinf(st->plan.runs_opt))
+		fprintf(f, " (no between-boot variance seen: the cheapest "
+			   "boots x runs)");
+	else if (st->needed_runs)
+		fprintf(f, " (runs per boot as now: the run's cost unknown)");
 	fputc('\n', f);
 }
 
@@ -758,15 +780,35 @@ static void print_flags(FILE *f, const struct compare_result *r, bool numbers)
 	}
 }
 
+/* The scale compared on (--scale), as the metric line states it. */
+static const char *scale_text(const struct compare_result *r)
+{
+	size_t i, logs = 0;
+
+	if (r->opts.linear)
+		return "scale linear (arithmetic means, differences)";
+	for (i = 0; i < r->n; i++)
+		logs += r->cmp[i].st.log_scale;
+	if (logs == r->n)
+		return "scale auto: logs (geometric means, ratios; --scale "
+		       "linear for arithmetic means)";
+	if (!logs)
+		return "scale auto: values (some are <= 0: arithmetic means)";
+	return "scale auto: logs where every value is > 0, else values";
+}
+
 static const char method_text[] =
 	"Method: per configuration, a two-level model (runs nested in "
 	"invocations, invocations in sides): variance components s2_between "
 	"and s2_within common to both sides, from the ANOVA of invocations "
-	"nested in sides (moment estimates, a negative s2_b truncated to 0); "
-	"each side's level by generalised least squares, weights "
-	"1/(s2_b + s2_w/n_i); the interval of the difference on "
-	"Satterthwaite df.  With s2_b = 0 the runs are pooled (Welch); a side "
-	"of one invocation takes s2_b from the other side's invocations.  "
+	"nested in sides (moment estimates); each side's level by generalised "
+	"least squares, weights 1/(s2_b + s2_w/n_i), or the runs' mean when "
+	"s2_b is estimated below 0, its variance then from the untruncated "
+	"estimate; the interval of the difference on Satterthwaite df, at "
+	"most K-2 (the between-invocation mean square's).  A side of one "
+	"invocation takes s2_b from the other side's invocations; with one "
+	"invocation a side the runs are pooled (Welch), which holds only if "
+	"invocations do not differ.  "
 	"Positive metrics are compared as ratios (log values; levels are "
 	"geometric means).  The verdict compares the interval with the "
 	"threshold.  docs/STATISTICS.md, \"Two-level model\".";
@@ -782,9 +824,9 @@ static void print_text(FILE *f, const struct compare_result *r,
 	size_t i, k, suspect;
 
 	line = xasprintf("%s%s%s%s, %s; change in %% of the baseline, "
-			 "%.3g%% CI", r->metric, *unit ? " (" : "", unit,
+			 "%.3g%% CI; %s", r->metric, *unit ? " (" : "", unit,
 			 *unit ? ")" : "", dir_name(r->opts.dir),
-			 100 * r->opts.confidence);
+			 100 * r->opts.confidence, scale_text(r));
 	fputs("metric     ", f);
 	wrap_print(f, line, 11, 11, WIDTH);
 	free(line);

@@ -383,23 +383,30 @@ static void welch_or_nan(const double *a, size_t na, const double *b, size_t nb,
 		welch_nan(w);
 }
 
+/* Counts and rates: the ratio of means, its interval on the log scale. */
+static void ratio_or_nan(const double *a, size_t na, const double *b,
+			 size_t nb, double confidence, struct ratio *r)
+{
+	if (stats_ratio_welch(a, na, b, nb, confidence, r) < 0)
+		*r = (struct ratio){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+}
+
 void analysis_handoff_check(const struct pair_side *a,
 			    const struct pair_side *b,
 			    const struct analysis_opts *o, double confidence,
 			    struct handoff_check *out)
 {
-	double rate_a = mean_of(a->rate, a->nrate);
-
 	memset(out, 0, sizeof(*out));
 	welch_or_nan(a->tput, a->ntput, b->tput, b->ntput, confidence, &out->tput);
-	welch_or_nan(a->rate, a->nrate, b->rate, b->nrate, confidence, &out->rate);
-	welch_or_nan(a->cont, a->ncont, b->cont, b->ncont, confidence, &out->cont);
-	out->drop = rate_a > 0 ? -out->rate.diff / rate_a : NAN;
+	ratio_or_nan(a->rate, a->nrate, b->rate, b->nrate, confidence, &out->rate);
+	ratio_or_nan(a->cont, a->ncont, b->cont, b->ncont, confidence, &out->cont);
+	out->drop = -out->rate.change_pct / 100;
 	out->gain = out->tput.p < o->alpha && out->tput.diff > 0;
 	out->misleading = out->gain && out->rate.p < o->alpha &&
-			  out->rate.diff < 0 && out->drop >= o->handoff_drop;
+			  out->rate.change_pct < 0 &&
+			  out->drop >= o->handoff_drop;
 	out->coupled = out->gain && !out->misleading &&
-		       out->cont.p < o->alpha && out->cont.diff < 0;
+		       out->cont.p < o->alpha && out->cont.change_pct < 0;
 }
 
 /*
@@ -662,7 +669,9 @@ static void flag_pair(struct analysis *a, const struct pair *p)
 	mean_ci(shlo, sizeof(shlo), p->lo->rate, p->lo->nrate, conf, &hlo);
 	mean_ci(shhi, sizeof(shhi), p->hi->rate, p->hi->nrate, conf, &hhi);
 	change_pct(&p->chk.tput, tlo, t);
-	change_pct(&p->chk.rate, hlo, h);
+	h[0] = p->chk.rate.change_pct;
+	h[1] = p->chk.rate.ci_low_pct;
+	h[2] = p->chk.rate.ci_high_pct;
 	/* what every pair message starts with, and the hand-off change */
 	snprintf(gain, sizeof(gain), "%s %s -> %s raised throughput %+.1f%% "
 		 "[%+.1f%%, %+.1f%%] (%s -> %s ops/s, Welch p %.2g)", p->key,

@@ -32,6 +32,9 @@ void levels_opts_default(struct levels_opts *o)
 		.run_cost = 0,
 		.confidence = 0,
 		.alpha = LEVELS_ALPHA,
+		.threshold_pct = 1,
+		.power = 0.8,
+		.linear = false,
 	};
 }
 
@@ -43,22 +46,6 @@ static double plan_cost(double sb, double sw, double cr, double ci, double n)
 	return (sb + sw / n) * (ci + n * cr);
 }
 
-/*
- * f(n) is convex in n > 0 with its minimum at n_opt, so the best integer is
- * floor(n_opt) or the one above it (1 when n_opt < 1).  The cap keeps the
- * integer representable when s2_b is tiny next to s2_w.
- */
-static long best_integer(double sb, double sw, double cr, double ci,
-			 double n_opt)
-{
-	double lo = floor(fmin(n_opt, 1e9));
-
-	if (lo < 1)
-		return 1;
-	if (plan_cost(sb, sw, cr, ci, lo) <= plan_cost(sb, sw, cr, ci, lo + 1))
-		return (long)lo;
-	return (long)lo + 1;
-}
 
 void levels_advise(const struct anova *a, double n_now, double run_cost,
 		   double boot_cost, double alpha, struct level_plan *p)
@@ -94,7 +81,8 @@ void levels_advise(const struct anova *a, double n_now, double run_cost,
 		p->advice = ADVICE_NO_COST;
 		return;
 	}
-	p->n_best = best_integer(sb, sw, run_cost, boot_cost, p->n_opt);
+	/* compare's plan rounds r* the same way (stats_boot_plan). */
+	p->n_best = stats_runs_best(sb, sw, boot_cost, run_cost, p->n_opt);
 	p->gain = sqrt(plan_cost(sb, sw, run_cost, boot_cost, n_now) /
 		       plan_cost(sb, sw, run_cost, boot_cost,
 				 (double)p->n_best));
@@ -124,16 +112,40 @@ static void config_derive(struct level_config *c)
 			   : NAN;
 }
 
+/* The values on compare's scale: logs when all are > 0 (malloc'd). */
+static double *on_scale(const double *x, size_t n, bool linear, bool *log_scale)
+{
+	double *y = xcalloc(n ? n : 1, sizeof(*y));
+	size_t i;
+
+	*log_scale = !linear && n > 0;
+	for (i = 0; i < n; i++)
+		*log_scale = *log_scale && x[i] > 0;
+	for (i = 0; i < n; i++)
+		y[i] = *log_scale ? log(x[i]) : x[i];
+	return y;
+}
+
+/* A summary's level and interval back from the log scale. */
+static void unscale_summary(struct summary *s)
+{
+	s->mean = exp(s->mean);
+	s->ci_low = exp(s->ci_low);
+	s->ci_high = exp(s->ci_high);
+}
+
 int levels_config_compute(const double *x, double run_cost,
 			  const struct levels_opts *o, struct level_config *c)
 {
-	double conf = o->confidence > 0 ? o->confidence : 0.95;
+	double conf = o->confidence > 0 ? o->confidence : 0.95, delta;
 	size_t *sizes = xcalloc(c->k ? c->k : 1, sizeof(*sizes));
 	const double *g = x;
+	double *y = NULL;
 	size_t i;
 	int ret = -1;
 
 	c->n = 0;
+	c->boot = (struct boot_plan){ NAN, 0, 0, NAN, NAN };
 	for (i = 0; i < c->k; g += c->inv[i].n, i++) {
 		struct level_invocation *v = &c->inv[i];
 
@@ -147,21 +159,35 @@ int levels_config_compute(const double *x, double run_cost,
 		v->mean = gsl_stats_mean(g, 1, v->n);
 		v->sd = v->n > 1 ? gsl_stats_sd_m(g, 1, v->n, v->mean) : NAN;
 	}
-	if (stats_anova(x, sizes, c->k, &c->anova) < 0 ||
-	    stats_nested(x, sizes, c->k, &c->model) < 0 ||
-	    stats_summarize(x, c->n, conf, &c->pooled) < 0)
+	y = on_scale(x, c->n, o->linear, &c->log_scale);
+	if (stats_anova(y, sizes, c->k, &c->anova) < 0 ||
+	    stats_nested(y, sizes, c->k, &c->model) < 0 ||
+	    stats_summarize(y, c->n, conf, &c->pooled) < 0)
 		goto out;
 	/* The level and its interval as compare computes them. */
 	c->grand = (struct summary){ .n = c->k, .mean = c->model.mean };
 	stats_nested_ci(&c->model, conf, &c->grand.ci_low, &c->grand.ci_high);
+	if (c->log_scale) {
+		unscale_summary(&c->grand);
+		unscale_summary(&c->pooled);
+	}
 	/* One invocation says nothing of invocations: no interval here. */
 	if (c->k < 2)
 		c->grand.ci_low = c->grand.ci_high = NAN;
 	config_derive(c);
 	levels_advise(&c->anova, (double)c->n / (double)c->k, run_cost,
 		      o->boot_cost, o->alpha, &c->plan);
+	/* compare's plan from this level's components, compare's target. */
+	delta = c->log_scale ? log1p(o->threshold_pct / 100)
+			     : o->threshold_pct / 100 * fabs(c->grand.mean);
+	if (c->k >= 2)
+		stats_boot_plan(c->anova.var_between, c->anova.var_within,
+				o->boot_cost, run_cost,
+				(size_t)lround((double)c->n / (double)c->k),
+				delta, 1 - conf, o->power, &c->boot);
 	ret = 0;
 out:
+	free(y);
 	free(sizes);
 	return ret;
 }
@@ -462,6 +488,7 @@ static int config_empty(struct level_config *lc, double run_cost,
 						   .ci_low = NAN,
 						   .ci_high = NAN };
 	lc->share_between = lc->share_within = lc->n_eff = NAN;
+	lc->boot = (struct boot_plan){ NAN, 0, 0, NAN, NAN };
 	levels_advise(&lc->anova, NAN, run_cost, o->boot_cost, o->alpha,
 		      &lc->plan);
 	return 0;

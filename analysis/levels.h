@@ -30,6 +30,11 @@ struct levels_opts {
 	double run_cost;        /* c_r, seconds; 0 = mean run wall time */
 	double confidence;      /* 0 = the first invocation's */
 	double alpha;           /* LEVELS_ALPHA */
+	double threshold_pct;   /* the change the plan resolves (1), as
+				 * compare's --threshold */
+	double power;           /* of the plan (0.8), as compare's */
+	bool linear;            /* values, never logs (false: logs when every
+				 * value is > 0, as compare) */
 };
 void levels_opts_default(struct levels_opts *o);
 
@@ -87,6 +92,11 @@ struct level_config {
 	struct summary grand;   /* the model's level and CI (mean, ci_*) */
 	struct summary pooled;  /* every run as if independent, to contrast */
 	struct level_plan plan;
+	bool log_scale;         /* analysed on log values: grand, pooled and
+				 * the components are of logs, the level a
+				 * geometric mean (compare's scale) */
+	struct boot_plan boot;  /* B boots of R runs a side (stats_boot_plan,
+				 * compare's plan) */
 };
 
 struct level {

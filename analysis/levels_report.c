@@ -90,9 +90,10 @@ static char *advice_message(const struct level_config *c, double alpha)
 			       "allocate");
 	case ADVICE_ONE_INVOCATION:
 		return xasprintf("no between-invocation variance detected "
-				 "(F p %.3g >= %g): runs within one invocation "
-				 "are as good as runs across invocations, one "
-				 "invocation suffices", a->p, alpha);
+				 "(F p %.3g >= %g): runs within a boot tell "
+				 "about as much as runs across boots, but the "
+				 "interval rests on the boots (k-1 df), so "
+				 "keep at least 2: see the plan", a->p, alpha);
 	case ADVICE_MORE_BOOTS:
 		return advice_split(c, p->n_best == 1
 			? "more boots, as few runs per boot as possible"
@@ -108,6 +109,33 @@ static char *advice_message(const struct level_config *c, double alpha)
 	default:
 		return xstrdup("?");
 	}
+}
+
+/*
+ * compare's plan in compare's words: what a comparison of this level with
+ * another like it needs to resolve the threshold.  NULL: no plan.
+ */
+static char *plan_message(const struct level_config *c,
+			  const struct levels_opts *o)
+{
+	const struct boot_plan *b = &c->boot;
+
+	if (!b->boots)
+		return NULL;
+	if (isfinite(b->runs_opt))
+		return xasprintf("%zu boots of %zu runs a side would resolve "
+				 "%g%% in a compare (%.0f%% power; runs per "
+				 "boot r* %.3g for a boot of %g s, a run of "
+				 "%.3g s)", b->boots, b->runs, o->threshold_pct,
+				 100 * o->power, b->runs_opt, b->c_boot,
+				 b->c_run);
+	return xasprintf("%zu boots of %zu runs a side would resolve %g%% in a "
+			 "compare (%.0f%% power; %s)", b->boots, b->runs,
+			 o->threshold_pct, 100 * o->power,
+			 isinf(b->runs_opt) ? "no between-boot variance seen: "
+					      "the cheapest boots x runs"
+					    : "runs per boot as now: the run's "
+					      "cost unknown");
 }
 
 /* ---- text ---- */
@@ -169,11 +197,17 @@ static void text_config(FILE *f, const struct levels *l, const struct level *lv,
 		snprintf(note, sizeof(note), "(%zu runs as if independent)",
 			 c->n);
 		text_ci(f, "pooled", &c->pooled, l->opts.confidence, note);
-		fprintf(f, "  %-10s between %s (sd %s, %s)  within %s (sd %s, "
-			"%s)\n", "variance", NUM(a->var_between),
-			NUM(sqrt(a->var_between)), PCT(c->share_between),
-			NUM(a->var_within), NUM(sqrt(a->var_within)),
-			PCT(c->share_within));
+		if (c->log_scale)
+			fprintf(f, "  %-10s of logs: between sd %s (%s)  "
+				"within sd %s (%s)\n", "variance",
+				PCT(sqrt(a->var_between)), PCT(c->share_between),
+				PCT(sqrt(a->var_within)), PCT(c->share_within));
+		else
+			fprintf(f, "  %-10s between %s (sd %s, %s)  within %s "
+				"(sd %s, %s)\n", "variance",
+				NUM(a->var_between), NUM(sqrt(a->var_between)),
+				PCT(c->share_between), NUM(a->var_within),
+				NUM(sqrt(a->var_within)), PCT(c->share_within));
 		fprintf(f, "  %-10s ICC %.3f  F(%zu, %zu) = %.4g, p = %.3g  "
 			"n_eff %.3g of %zu runs\n", "", a->icc,
 			a->k > 0 ? a->k - 1 : 0, a->n > a->k ? a->n - a->k : 0,
@@ -182,8 +216,14 @@ static void text_config(FILE *f, const struct levels *l, const struct level *lv,
 	msg = advice_message(c, l->opts.alpha);
 	fprintf(f, "  %-10s ", "advice");
 	wrap_print(f, msg, 13, 13, WIDTH);
-	fputc('\n', f);
 	free(msg);
+	msg = plan_message(c, &l->opts);
+	if (msg) {
+		fprintf(f, "  %-10s ", "plan");
+		wrap_print(f, msg, 13, 13, WIDTH);
+		free(msg);
+	}
+	fputc('\n', f);
 }
 
 static const char method_text[] =
@@ -193,9 +233,15 @@ static const char method_text[] =
 	"within-invocation s2_w; ICC = s2_b/(s2_b+s2_w); F tests s2_b = 0; "
 	"effective runs n_eff = N/(1+(n0-1)ICC).  The CI of the mean is "
 	"compare's two-level model (generalised least squares with the ANOVA "
-	"components, Satterthwaite df; with s2_b = 0 the runs are pooled); "
+	"components, Satterthwaite df at most k-1; when s2_b is estimated "
+	"below 0, the runs' mean with its variance from the untruncated "
+	"estimate, the invocation means' t interval in a balanced design); "
 	"the pooled CI, all runs as if independent, is too narrow when "
-	"ICC > 0.  Runs per boot that buy the most precision per second "
+	"ICC > 0.  Positive values are analysed as logs, as compare does "
+	"(the level a geometric mean, the components of logs, their sd in "
+	"%; --scale linear: the values).  The plan is compare's "
+	"(stats_boot_plan): B boots of R runs a side that resolve "
+	"--threshold with 80% power.  Runs per boot that buy the most precision per second "
 	"(Kalibera & Jones 2013): n_opt = sqrt(c_i*s2_w/(c_r*s2_b)) with ";
 
 static void text_method(FILE *f, const struct levels *l)
@@ -261,7 +307,10 @@ static void json_methods(struct json_writer *w)
 	json_open(w, "methods", '{');
 	json_str(w, "invocation", "experiments with the same name and label");
 	json_str(w, "anova", "one-way random effects, moment estimates");
-	json_str(w, "mean_ci", "student-t over invocation means, k-1 df");
+	json_str(w, "mean_ci", "two-level model: GLS with the ANOVA "
+		 "components (runs' mean, untruncated variance, when s2_b "
+		 "is estimated below 0), student-t on Satterthwaite df at "
+		 "most k-1; one invocation: its runs, n-1 df");
 	json_str(w, "n_eff", "N / (1 + (n0 - 1) icc)");
 	json_str(w, "n_opt", "sqrt(c_i var_within / (c_r var_between))");
 	json_close(w, '}');
@@ -321,6 +370,30 @@ static void json_advice(struct json_writer *w, const struct level_config *c,
 	free(msg);
 }
 
+static void json_plan(struct json_writer *w, const struct level_config *c,
+		      const struct levels_opts *o)
+{
+	const struct boot_plan *b = &c->boot;
+	char *msg = plan_message(c, o);
+
+	json_open(w, "plan", '{');
+	if (b->boots) {
+		json_int(w, "boots", (long long)b->boots);
+		json_int(w, "runs", (long long)b->runs);
+	} else {
+		json_num(w, "boots", NAN);
+		json_num(w, "runs", NAN);
+	}
+	json_num(w, "runs_opt", b->runs_opt);
+	json_bool(w, "runs_opt_unbounded", isinf(b->runs_opt));
+	json_num(w, "threshold_pct", o->threshold_pct);
+	json_num(w, "power", o->power);
+	if (msg)
+		json_str(w, "message", msg);
+	json_close(w, '}');
+	free(msg);
+}
+
 static void json_config(struct json_writer *w, const struct levels *l,
 			const struct level *lv, const struct level_config *c)
 {
@@ -340,11 +413,13 @@ static void json_config(struct json_writer *w, const struct levels *l,
 		json_close(w, '}');
 	}
 	json_close(w, ']');
+	json_str(w, "scale", c->log_scale ? "log" : "linear");
 	json_anova(w, c);
 	json_num(w, "n_eff", c->n_eff);
 	json_ci(w, "mean", &c->grand, c->k >= 2 ? c->model.df : NAN);
 	json_ci(w, "pooled", &c->pooled, c->n ? (double)c->n - 1 : 0);
 	json_advice(w, c, l->opts.alpha);
+	json_plan(w, c, &l->opts);
 	json_close(w, '}');
 }
 

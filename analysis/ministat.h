@@ -9,6 +9,7 @@
 #ifndef CONTEND_MINISTAT_H
 #define CONTEND_MINISTAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -23,11 +24,38 @@ struct ministat_set {
 	size_t n;
 };
 
+/* The legend, "x name" a line per set, as ministat starts. */
+void ministat_legend(FILE *f, const struct ministat_set *s, size_t n);
 /*
- * The table, a line per set, "x name" legend first.  -1 (nothing printed)
- * for more than MINISTAT_SETS sets or a set stats_summarize refuses.
+ * The table, a line per set in ministat's columns, its median (the upper
+ * middle value x[n/2] of the sorted values); with confidence > 0, under
+ * every set after the first ministat's comparison with the first
+ * (ministat_print_difference).  -1 (nothing printed) for more than
+ * MINISTAT_SETS sets or a set stats_summarize refuses.
  */
-int ministat_table(FILE *f, const struct ministat_set *s, size_t n);
+int ministat_table(FILE *f, const struct ministat_set *s, size_t n,
+		   double confidence);
+/* ministat's median: x[n/2] of the sorted values (NAN when n = 0). */
+double ministat_median(const double *x, size_t n);
+
+/*
+ * ministat's "Difference at C% confidence": b - a with Student's t on the
+ * pooled variance (na + nb - 2 df; the quantile as its table: 3 decimals,
+ * the normal one beyond 100 df), in the unit and in % of a's mean;
+ * "proven" when |diff| exceeds the half-width.  -1 when a side has < 2
+ * values or the confidence is not in (0, 1).
+ */
+struct ministat_diff {
+	double confidence;
+	double diff, half;      /* mean(b) - mean(a), +/- */
+	double pct, pct_half;   /* the same in % of mean(a) */
+	double pooled_s;
+	bool proven;
+};
+int ministat_difference(const double *a, size_t na, const double *b,
+			size_t nb, double confidence, struct ministat_diff *d);
+/* Its lines, exactly as ministat prints them. */
+void ministat_print_difference(FILE *f, const struct ministat_diff *d);
 /*
  * The table's header and one row of it, for callers with a summary of
  * their own (compare's detail of database sides): a label padded to lw

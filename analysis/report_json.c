@@ -59,6 +59,9 @@ static void json_methods(struct json_writer *w, const struct analysis *a)
 	json_num(w, "outlier_threshold", STATS_OUTLIER_Z);
 	json_str(w, "normality", "dagostino-k2");
 	json_str(w, "fixed_work_mean", "harmonic");
+	json_str(w, "pair_throughput", "welch");
+	json_str(w, "pair_rates", "ratio of means, log-scale delta-method "
+		 "interval (stats_ratio)");
 	json_num(w, "alpha", o->alpha);
 	json_num(w, "drift_alpha", o->drift_alpha);
 	json_num(w, "power", o->power);

@@ -441,6 +441,71 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 	return 0;
 }
 
+int stats_ratio(double ma, double va, double dfa, double mb, double vb,
+		double dfb, double df_cap, double confidence, struct ratio *r)
+{
+	double qa, qb, q, lr, half;
+
+	*r = (struct ratio){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+	if (!valid_confidence(confidence))
+		return error("stats: confidence %g is not in (0, 1)", confidence);
+	if (!(ma > 0.0) || !(mb >= 0.0) || !isfinite(ma) || !isfinite(mb))
+		return 0;
+	r->ratio = mb / ma;
+	r->change_pct = 100.0 * (r->ratio - 1.0);
+	if (same(mb, 0.0)) {
+		/* Every candidate value 0: a fall of exactly 100%. */
+		r->ci_low_pct = r->ci_high_pct = -100.0;
+		r->p = 0.0;
+		return 0;
+	}
+	/* Delta method: Var log m = Var m / m^2, each side's own df. */
+	qa = va / (ma * ma);
+	qb = vb / (mb * mb);
+	q = qa + qb;
+	if (!isfinite(q) || !(q >= 0.0))
+		return 0;
+	lr = log(r->ratio);
+	if (same(q, 0.0)) {
+		r->ci_low_pct = r->ci_high_pct = r->change_pct;
+		r->p = same(lr, 0.0) ? 1.0 : 0.0;
+		return 0;
+	}
+	r->se_log = sqrt(q);
+	r->df = q * q / ((qa > 0.0 ? qa * qa / dfa : 0.0) +
+			 (qb > 0.0 ? qb * qb / dfb : 0.0));
+	r->df = fmax(1.0, r->df);
+	if (df_cap >= 1.0)
+		r->df = fmin(r->df, df_cap);
+	r->t = lr / r->se_log;
+	r->p = t_pvalue(r->t, r->df);
+	half = t_crit(confidence, r->df) * r->se_log;
+	r->ci_low_pct = 100.0 * expm1(lr - half);
+	r->ci_high_pct = 100.0 * expm1(lr + half);
+	return 0;
+}
+
+int stats_ratio_welch(const double *a, size_t na, const double *b, size_t nb,
+		      double confidence, struct ratio *r)
+{
+	double ma, mb;
+
+	*r = (struct ratio){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+	if (check_finite(a, na) < 0 || check_finite(b, nb) < 0)
+		return -1;
+	if (na < 2 || nb < 2)
+		return valid_confidence(confidence)
+			       ? 0
+			       : error("stats: confidence %g is not in (0, 1)",
+				       confidence);
+	ma = gsl_stats_mean(a, 1, na);
+	mb = gsl_stats_mean(b, 1, nb);
+	return stats_ratio(ma, gsl_stats_variance_m(a, 1, na, ma) / (double)na,
+			   (double)(na - 1), mb,
+			   gsl_stats_variance_m(b, 1, nb, mb) / (double)nb,
+			   (double)(nb - 1), 0.0, confidence, r);
+}
+
 /*
  * Mid-ranks (1-based, ties share their average rank) of x[0..n-1] into
  * rank[], and the tie term sum(t^3 - t) over groups of t equal values.

@@ -94,6 +94,34 @@ struct welch {
 int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 		double confidence, struct welch *w);
 
+/*
+ * The change of a positive quantity (a rate, a count) as the ratio of the
+ * two sides' arithmetic means -- ratios of totals, what a rate per second
+ * means -- with its interval on the log scale (delta method: Var log m =
+ * Var m / m^2), so that the interval of the change stays above -100%
+ * whatever the spread.  df: Satterthwaite over the two log-scale terms,
+ * each on its side's df, never below 1, at most df_cap when >= 1.  p is
+ * the two-sided t test of log ratio = 0, the same statistic as the
+ * interval (p < 1 - confidence exactly when the interval excludes 0).
+ * One estimator for hand-offs and contention counts in the report's
+ * pair check and in compare (docs/STATISTICS.md, "Changes of a rate").
+ *
+ * ma <= 0 (nothing at the baseline): all NAN.  mb = 0: a fall of exactly
+ * 100%, interval [-100%, -100%], p = 0.
+ */
+struct ratio {
+	double ratio;           /* mb / ma */
+	double change_pct;      /* 100 (ratio - 1) */
+	double ci_low_pct, ci_high_pct; /* > -100 when mb > 0 */
+	double se_log, df, t, p;
+};
+/* ma, mb the means; va, vb the squared standard errors of the means. */
+int stats_ratio(double ma, double va, double dfa, double mb, double vb,
+		double dfb, double df_cap, double confidence, struct ratio *r);
+/* From two samples of runs: means, S2/n on n - 1 df each (Welch). */
+int stats_ratio_welch(const double *a, size_t na, const double *b, size_t nb,
+		      double confidence, struct ratio *r);
+
 /* Mann-Whitney U of a vs b. */
 struct mannwhitney {
 	double u;       /* U of sample a */
@@ -204,5 +232,29 @@ double stats_nested_mde(double s2_b, double s2_w, size_t n, size_t k,
 			double alpha, double power);
 size_t stats_nested_needed_k(double s2_b, double s2_w, size_t n,
 			     double delta, double alpha, double power);
+
+/*
+ * How many boots of how many runs: the one plan levels and compare both
+ * print.  Runs per boot by Kalibera & Jones's optimal allocation,
+ * r* = sqrt(c_boot/c_run s2_w/s2_b), rounded to the integer of least
+ * (s2_b + s2_w/r)(c_boot + r c_run) (stats_runs_best); then the fewest
+ * boots a side, >= 2, at which two sides of B boots x R runs detect a
+ * difference delta with the given power (stats_nested_mde, the df of the
+ * interval compare prints).  With s2_b = 0, r* is unbounded and the plan
+ * is the cheapest B >= 2 with the runs each needs; with unknown costs
+ * (c_run <= 0 or NAN) the runs stay at n_now.  boots = 0: no plan up to
+ * 100000 boots (s2_b alone too large for delta).
+ */
+struct boot_plan {
+	double runs_opt;        /* r*; INFINITY when s2_b = 0, NAN unknown */
+	size_t runs, boots;     /* R runs per boot, B boots a side */
+	double c_boot, c_run;   /* the costs it used (NAN: unknown) */
+};
+int stats_boot_plan(double s2_b, double s2_w, double c_boot, double c_run,
+		    size_t n_now, double delta, double alpha, double power,
+		    struct boot_plan *p);
+/* The integer >= 1 (<= 10^6) next to r_opt of least cost per precision. */
+long stats_runs_best(double s2_b, double s2_w, double c_boot, double c_run,
+		     double r_opt);
 
 #endif

@@ -159,6 +159,38 @@ static void nested_gls(const double *x, const size_t *sizes, struct nested *s)
 	s->d_msw = s->var_mean * s->var_mean * sumw2n - s->d_msb;
 }
 
+/*
+ * s2_b estimated as 0 (MSB <= MSW), k >= 2: the runs' mean, its variance
+ * from the untruncated s2_b = (MSB - MSW) / n0, c1 MSB + c2 MSW with
+ * c1 = sum n_i^2 / (N^2 n0), c2 = 1/N - c1: MSB / N in a balanced design,
+ * the t interval of the invocation means (side_untruncated for two).
+ */
+static void nested_untruncated(const double *x, const size_t *sizes,
+			       struct nested *s)
+{
+	const struct anova *a = &s->anova;
+	double n = (double)s->n, sq = 0.0, c1, c2;
+
+	for (size_t i = 0; i < s->k; i++)
+		sq += (double)sizes[i] * (double)sizes[i];
+	c1 = sq / (n * n * a->n0);
+	c2 = 1.0 / n - c1;
+	s->pooled = true;
+	s->borrowed = false;
+	s->var_between = 0.0;
+	s->var_within = a->ms_within;
+	s->mean = gsl_stats_mean(x, 1, s->n);
+	s->var_mean = c1 * a->ms_between + c2 * a->ms_within;
+	if (!(s->var_mean > 0.0)) {
+		c2 = 0.0;
+		c1 = fmin(c1, 1.0 / n);
+		s->var_mean = c1 * a->ms_between;
+	}
+	s->d_msb = c1;
+	s->d_msw = c2;
+	s->d_pool = 0.0;
+}
+
 /* Sum over the sources of (dV/dMS)^2 MS^2 / df, one side's own sources. */
 static double nested_own_terms(const struct nested *s, double d_msb,
 			       double d_msw, double d_pool)
@@ -201,6 +233,8 @@ int stats_nested(const double *x, const size_t *sizes, size_t k,
 		s->var_between = s->anova.var_between;
 		s->var_within = s->anova.var_within;
 		nested_gls(x, sizes, s);
+	} else if (k >= 2 && s->n > k) {
+		nested_untruncated(x, sizes, s);
 	} else if (s->n >= 2) {
 		nested_pool(x, s);
 	} else {
@@ -210,6 +244,9 @@ int stats_nested(const double *x, const size_t *sizes, size_t k,
 	s->df = satterthwaite(s->var_mean,
 			      nested_own_terms(s, s->d_msb, s->d_msw,
 					       s->d_pool));
+	/* Never more df than MSB's k - 1 (as stats_nested_diff's K - 2). */
+	if (k >= 2)
+		s->df = fmin(s->df, (double)(k - 1));
 	return 0;
 }
 
@@ -282,6 +319,43 @@ static void side_joint(const double *x, const size_t *sizes,
 			      pow(s->d_msw * j->msw, 2) / j->dfw);
 }
 
+/*
+ * A side when the joint s2_b is estimated as 0 from >= 1 df: the runs'
+ * mean (GLS at s2_b = 0), its variance from the untruncated moment
+ * estimate s2_b = (MSB - MSW) / n0, which may be negative: Var =
+ * c1 MSB + c2 MSW with c1 = sum n_i^2 / (N^2 n0), c2 = 1/N - c1.  In a
+ * balanced design that is MSB / N, the exact variance of the t test on
+ * invocation means; truncating s2_b at 0 instead (MSW / N) overstates
+ * what the runs tell once ICC > 0 and cost coverage (docs/STATISTICS.md,
+ * "Small designs").  *c1, *c2 are returned for Satterthwaite's df.
+ */
+static void side_untruncated(const double *x, const size_t *sizes,
+			     const struct joint *j, struct nested *s,
+			     double *c1, double *c2)
+{
+	double n = (double)s->n, sq = 0.0;
+
+	for (size_t i = 0; i < s->k; i++)
+		sq += (double)sizes[i] * (double)sizes[i];
+	*c1 = sq / (n * n * j->n0);
+	*c2 = 1.0 / n - *c1;
+	s->pooled = true;
+	s->borrowed = s->k == 1;
+	s->var_between = 0.0;
+	s->var_within = j->msw;
+	s->mean = gsl_stats_mean(x, 1, s->n);
+	s->var_mean = *c1 * j->msb + *c2 * j->msw;
+	if (!(s->var_mean > 0.0)) {
+		/* MSB far below MSW and c2 < 0 (one long invocation). */
+		*c2 = 0.0;
+		*c1 = fmin(*c1, 1.0 / n);
+		s->var_mean = *c1 * j->msb;
+	}
+	s->d_msb = *c1;
+	s->d_msw = *c2;
+	s->d_pool = 0.0;
+}
+
 int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 		      const double *xb, const size_t *sb, size_t kb,
 		      double confidence, struct nested_diff *d)
@@ -305,8 +379,15 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 		side_joint(xb, sb, &j, &d->b);
 		terms = pow((d->a.d_msb + d->b.d_msb) * j.msb, 2) / j.dfb +
 			pow((d->a.d_msw + d->b.d_msw) * j.msw, 2) / j.dfw;
+	} else if (isfinite(j.msb) && j.n0 > 0.0 && d->a.n && d->b.n) {
+		double c1a, c2a, c1b, c2b;
+
+		side_untruncated(xa, sa, &j, &d->a, &c1a, &c2a);
+		side_untruncated(xb, sb, &j, &d->b, &c1b, &c2b);
+		terms = pow((c1a + c1b) * j.msb, 2) / j.dfb +
+			pow((c2a + c2b) * j.msw, 2) / j.dfw;
 	} else {
-		/* No between-invocation variance: runs pooled, Welch. */
+		/* One invocation a side: runs pooled, Welch. */
 		if (ka >= 2 && d->a.n >= 2)
 			nested_pool(xa, &d->a);
 		if (kb >= 2 && d->b.n >= 2)
@@ -324,6 +405,17 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 		return 0;
 	}
 	d->df = satterthwaite(v, terms);
+	/*
+	 * Never more df than the between-invocation mean square has (K - 2):
+	 * with few invocations s2_b rests on them alone, and Satterthwaite's
+	 * df (or the pooled runs' when s2_b was estimated as 0) overstate
+	 * what is known of it; capped, the interval covers >= 95% in a
+	 * balanced design whatever the ICC (docs/STATISTICS.md, "Small
+	 * designs").  With one invocation a side there is no MSB: the runs'
+	 * df stand, and the interval holds only if ICC = 0.
+	 */
+	if (d->df_between >= 1.0)
+		d->df = fmin(d->df, d->df_between);
 	d->t = d->diff / d->se;
 	d->p = t_pvalue(d->t, d->df);
 	h = t_crit(confidence, d->df) * d->se;
@@ -352,8 +444,12 @@ double stats_nested_mde(double s2_b, double s2_w, size_t n, size_t k,
 	if (!n || !k || !(s2_b >= 0.0) || !(s2_w >= 0.0) ||
 	    !valid_power_args(0.0, alpha, power))
 		return NAN;
-	df = s2_b > 0.0 ? 2.0 * ((double)k - 1.0)
-			: 2.0 * ((double)k * (double)n - 1.0);
+	/*
+	 * The interval's df: K - 2 = 2(k - 1) whenever there are invocations
+	 * to estimate s2_b from (stats_nested_diff caps at it, s2_b > 0 or
+	 * not); one a side, the pooled runs' 2(n - 1).
+	 */
+	df = k >= 2 ? 2.0 * ((double)k - 1.0) : 2.0 * ((double)n - 1.0);
 	if (df < 1.0)
 		return NAN;
 	v = 2.0 * (s2_b + s2_w / (double)n) / (double)k;
@@ -370,5 +466,100 @@ size_t stats_nested_needed_k(double s2_b, double s2_w, size_t n,
 	for (size_t k = 2; k <= 100000; k++)
 		if (stats_nested_mde(s2_b, s2_w, n, k, alpha, power) <= delta)
 			return k;
+	return 0;
+}
+
+/* ---- how many boots of how many runs ---------------------------------- */
+
+/* Variance of a level times the cost of a boot of n runs (K&J's f). */
+static double alloc_cost(double sb, double sw, double cb, double cr, double n)
+{
+	return (sb + sw / n) * (cb + n * cr);
+}
+
+long stats_runs_best(double s2_b, double s2_w, double c_boot, double c_run,
+		     double r_opt)
+{
+	double lo = floor(fmin(r_opt, 1e6));
+
+	if (!(lo >= 1))
+		return 1;
+	if (lo >= 1e6)
+		return 1000000;
+	if (alloc_cost(s2_b, s2_w, c_boot, c_run, lo) <=
+	    alloc_cost(s2_b, s2_w, c_boot, c_run, lo + 1))
+		return (long)lo;
+	return (long)lo + 1;
+}
+
+/* The fewest boots a side (>= 2) at r runs each that detect delta. */
+static size_t boots_for(double sb, double sw, size_t r, double delta,
+			double alpha, double power)
+{
+	for (size_t k = 2; k <= 100000; k++)
+		if (stats_nested_mde(sb, sw, r, k, alpha, power) <= delta)
+			return k;
+	return 0;
+}
+
+int stats_boot_plan(double s2_b, double s2_w, double c_boot, double c_run,
+		    size_t n_now, double delta, double alpha, double power,
+		    struct boot_plan *p)
+{
+	bool costs = c_boot >= 0.0 && isfinite(c_boot) && c_run > 0.0 &&
+		     isfinite(c_run);
+	double best = INFINITY;
+
+	*p = (struct boot_plan){ .runs_opt = NAN, .runs = 0, .boots = 0,
+				 .c_boot = costs ? c_boot : NAN,
+				 .c_run = costs ? c_run : NAN };
+	if (!(s2_b >= 0.0) || !(s2_w >= 0.0) || !isfinite(s2_b + s2_w) ||
+	    !(delta > 0.0) || !isfinite(delta) ||
+	    !valid_power_args(0.0, alpha, power))
+		return 0;
+	if (!(s2_b + s2_w > 0.0)) {
+		p->runs = n_now ? n_now : 2;
+		p->boots = 2;
+		return 0;
+	}
+	if (s2_b > 0.0) {
+		/* Kalibera & Jones: r* = sqrt(c_boot/c_run s2_w/s2_b). */
+		if (costs)
+			p->runs_opt = sqrt(c_boot / c_run * s2_w / s2_b);
+		p->runs = costs ? (size_t)stats_runs_best(s2_b, s2_w, c_boot,
+							  c_run, p->runs_opt)
+				: (n_now ? n_now : 2);
+		p->boots = boots_for(s2_b, s2_w, p->runs, delta, alpha, power);
+		return 0;
+	}
+	/*
+	 * s2_b = 0: r* is unbounded, yet the interval rests on the boots
+	 * (2(k - 1) df): the cheapest k >= 2 with the runs each needs; the
+	 * costs unknown, the runs per boot as now.
+	 */
+	p->runs_opt = INFINITY;
+	if (!costs) {
+		p->runs = n_now ? n_now : 2;
+		p->boots = boots_for(0.0, s2_w, p->runs, delta, alpha, power);
+		return 0;
+	}
+	for (size_t k = 2; k <= 1000; k++) {
+		double q = gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0,
+					      2.0 * ((double)k - 1.0)) +
+			   gsl_cdf_tdist_Pinv(power, 2.0 * ((double)k - 1.0));
+		double r = ceil(2.0 * q * q * s2_w /
+				((double)k * delta * delta));
+		double cost;
+
+		r = fmax(r, 2.0);
+		if (r > 1e6)
+			continue;
+		cost = (double)k * (c_boot + r * c_run);
+		if (cost < best) {
+			best = cost;
+			p->boots = k;
+			p->runs = (size_t)r;
+		}
+	}
 	return 0;
 }

@@ -8,6 +8,7 @@
  * first.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -36,6 +37,11 @@ struct cmp_args {
 	size_t ncands;
 	struct opt_words candw;         /* CAND... as parsed */
 	bool ascii;                     /* --ascii: ministat's plot */
+	bool strict;                    /* --strict: no unguaranteed gate */
+	double boot_cost, run_cost;     /* the plan's costs, seconds */
+	bool ministat;                  /* --ministat: ministat's output only */
+	bool ministat_done;             /* its table was printed */
+	bool linear;                    /* --scale linear */
 	const char *plot_dir;           /* --plot DIR */
 	char *in;                       /* standard input, for a side "-" */
 	size_t inlen;
@@ -68,6 +74,27 @@ static int set_pct(const char *opt, const char *arg, void *field, int value)
 			    "or 5%%", opt, arg);
 	free(num);
 	return ret;
+}
+
+/* A duration ("90", "2m", "500ms"); zero allowed when value is 1. */
+static int set_cost(const char *opt, const char *arg, void *field, int value)
+{
+	double *out = field;
+
+	if (parse_duration(arg, out) < 0 || !isfinite(*out) || *out < 0 ||
+	    (!value && !(*out > 0)))
+		return error("%s: '%s' is not a duration%s", opt, arg,
+			     value ? "" : " above 0");
+	return 0;
+}
+
+static int set_scale(const char *opt, const char *arg, void *field, int value)
+{
+	(void)value;
+	if (strcmp(arg, "auto") && strcmp(arg, "linear"))
+		return error("%s: '%s' is not auto or linear", opt, arg);
+	*(bool *)field = !strcmp(arg, "linear");
+	return 0;
 }
 
 static int set_column(const char *opt, const char *arg, void *field,
@@ -117,6 +144,15 @@ static const struct opt cmp_rows[] = {
 	{ "fail-on-regression", 0, "PCT", "exit 3 when a configuration is "
 	  "worse by more than PCT (Holm-corrected)", set_pct, FIELD(fail_pct),
 	  0, 0 },
+	{ "strict", 0, NULL, "with --fail-on-regression, refuse (exit 2) a "
+	  "configuration of one experiment a side, whose false-alarm rate "
+	  "is not guaranteed", NULL, FIELD(strict), 0, 0 },
+	{ "boot-cost", 0, "SECONDS", "what one more invocation (a boot) "
+	  "costs, for the plan of an inconclusive result (default 120)",
+	  set_cost, FIELD(boot_cost), 1, 0 },
+	{ "run-cost", 0, "SECONDS", "what one more run costs, above 0 "
+	  "(default: the runs' mean wall time)", set_cost, FIELD(run_cost), 0,
+	  0 },
 	{ "lower-is-better", 0, NULL, "smaller values are better (default: "
 	  "the metric's direction)", opt_int, FIELD(dir), DIR_LOWER, 0 },
 	{ "higher-is-better", 0, NULL, "larger values are better", opt_int,
@@ -127,6 +163,12 @@ static const struct opt cmp_rows[] = {
 	  FIELD(plot_dir), 0, 0 },
 	{ "ascii", 0, NULL, "with files of numbers, ministat's plot too",
 	  NULL, FIELD(ascii), 0, 0 },
+	{ "ministat", 0, NULL, "files of numbers: ministat's output alone "
+	  "(its table, median and 'Difference at' lines), nothing of "
+	  "compare's", NULL, FIELD(ministat), 0, 0 },
+	{ "scale", 0, "auto|linear", "auto: ratios on log values when every "
+	  "value is > 0 (default); linear: differences of arithmetic means",
+	  set_scale, FIELD(linear), 0, 0 },
 	{ "column", 'C', "N", "files of numbers: the column to read (default "
 	  "1)", set_column, FIELD(nf.column), 0, 0 },
 	{ "delimiters", 'd', "DELIMS", "files of numbers: the characters "
@@ -147,6 +189,7 @@ static int parse_args(int argc, char **argv, struct cmp_args *a)
 	memset(a, 0, sizeof(*a));
 	a->threshold = 1;
 	a->fail_pct = -1;
+	a->boot_cost = COMPARE_BOOT_COST;
 	numfile_opts_default(&a->nf);
 	p = opt_parse(&compare_cli, argc, argv, a);
 	if (p)
@@ -272,6 +315,9 @@ static int run(struct cmp_args *a, struct compare_input *b,
 	    compare_inputs_opts(b, c, a->metric, a->dir, a->threshold,
 				a->confidence, &o) < 0)
 		return EXIT_USAGE;
+	o.boot_cost = a->boot_cost;
+	o.run_cost = a->run_cost;
+	o.linear = a->linear;
 	if (compare_input_one_value(b) < 0 || compare_input_one_value(c) < 0)
 		return EXIT_USAGE;
 	if ((b->kind == INPUT_NUMBERS &&
@@ -282,6 +328,15 @@ static int run(struct cmp_args *a, struct compare_input *b,
 	if (compare_sides(&b->side, &c->side, a->metric, &o, &r) < 0)
 		return EXIT_USAGE;
 	nreg = a->fail_pct >= 0 ? compare_gate(&r, a->fail_pct) : 0;
+	if (a->strict && r.gate_unguaranteed) {
+		error("compare: --strict: %zu of %zu configurations have one "
+		      "experiment a side, so the gate's false-alarm rate is "
+		      "not guaranteed (docs/AB-KERNEL.md); run the baseline "
+		      "at least twice (e.g. in two boots)",
+		      r.gate_unguaranteed, r.n);
+		compare_result_release(&r);
+		return EXIT_USAGE;
+	}
 	if (a->json)
 		compare_print_json(stdout, &r, b, c);
 	else
@@ -370,11 +425,18 @@ static int print_ministat(struct cmp_args *a)
 		set[i] = (struct ministat_set){ sides[i].text, sides[i].values,
 						sides[i].nvalues };
 	}
-	if (!ret && (ministat_table(stdout, set, n) < 0 ||
-		     (a->ascii && ministat_plot(stdout, set, n,
-						MINISTAT_WIDTH) < 0)))
-		ret = EXIT_USAGE;
-	if (!ret)
+	/* ministat's order: legend, plot, the table with its differences. */
+	if (!ret) {
+		ministat_legend(stdout, set, n);
+		if ((a->ascii && ministat_plot(stdout, set, n,
+					       MINISTAT_WIDTH) < 0) ||
+		    ministat_table(stdout, set, n, a->confidence > 0
+							 ? a->confidence
+							 : 0.95) < 0)
+			ret = EXIT_USAGE;
+	}
+	a->ministat_done = !ret;
+	if (!ret && !a->ministat)
 		putchar('\n');
 out:
 	for (i = 0; i < n; i++)
@@ -396,6 +458,16 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ret = print_ministat(&a);
+	if (a.ministat) {
+		if (!ret && !a.ministat_done) {
+			error("compare: --ministat: every side must be a file of "
+			      "numbers (or -), one file a side, at most %d sides, "
+			      "text output", MINISTAT_SETS);
+			ret = EXIT_USAGE;
+		}
+		free(a.in);
+		return ret;
+	}
 	if (a.json && a.ncands > 1)
 		fputs("[\n", stdout);
 	/* each candidate against the baseline, loaded afresh */

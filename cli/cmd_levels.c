@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/levels.h"
@@ -45,6 +46,32 @@ static int set_cost(const char *opt, const char *arg, void *field, int value)
 	return 0;
 }
 
+static int set_pct(const char *opt, const char *arg, void *field, int value)
+{
+	double *out = field;
+	char *num = xstrdup(arg);
+	size_t len = strlen(num);
+	int ret = 0;
+
+	(void)value;
+	if (len && num[len - 1] == '%')
+		num[len - 1] = '\0';
+	if (parse_double(num, out) < 0 || !(*out > 0) || !(*out < 100))
+		ret = error("%s: '%s' is not a percentage in (0, 100)", opt,
+			    arg);
+	free(num);
+	return ret;
+}
+
+static int set_scale(const char *opt, const char *arg, void *field, int value)
+{
+	(void)value;
+	if (strcmp(arg, "auto") && strcmp(arg, "linear"))
+		return error("%s: '%s' is not auto or linear", opt, arg);
+	*(bool *)field = !strcmp(arg, "linear");
+	return 0;
+}
+
 #define FIELD(f) offsetof(struct levels_args, f)
 
 static const struct opt levels_rows[] = {
@@ -68,6 +95,11 @@ static const struct opt levels_rows[] = {
 	{ "confidence", 0, "C", "of the intervals, in (0, 1) (default: the "
 	  "first invocation's)", opt_confidence, FIELD(opts.confidence), 0,
 	  0 },
+	{ "threshold", 0, "PCT", "the change the plan resolves, as compare's "
+	  "(default 1)", set_pct, FIELD(opts.threshold_pct), 0, 0 },
+	{ "scale", 0, "auto|linear", "auto: logs when every value is > 0, as "
+	  "compare (default); linear: the values", set_scale,
+	  FIELD(opts.linear), 0, 0 },
 };
 
 const struct opt_cmd levels_cli = {

@@ -51,7 +51,7 @@ expect 0 "$CONTEND" compare "$tmp/tight.txt" "$tmp/same.txt"
 grep -q "^values .* no-change" "$tmp/out" || fail "files: not no-change"
 expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/noisy.txt"
 grep -q "^values .* inconclusive" "$tmp/out" || fail "files: not inconclusive"
-grep -q "invocations x [0-9]* runs a side would resolve 1%" "$tmp/out" ||
+grep -q "plan: [0-9]* boots of [0-9]* runs a side would resolve 1%" "$tmp/out" ||
 	fail "files: inconclusive without the runs needed"
 
 # Lower is better turns a 10% rise into a regression.
@@ -80,6 +80,16 @@ expect 2 "$CONTEND" compare "$tmp/fast.txt" "$tmp/base.txt" \
 	--fail-on-regression 5%%
 expect 0 "$CONTEND" compare "$tmp/fast.txt" "$tmp/base.txt" \
 	--fail-on-regression 20
+# One file a side: one invocation each, no between-invocation variance,
+# so the gate says its bound does not hold and --strict refuses.
+tr -s ' \n' '  ' <"$tmp/out" |
+	grep -q "false-alarm rate not guaranteed: one experiment a side in 1" ||
+	fail "the gate claims its bound with one a side"
+expect 2 "$CONTEND" compare "$tmp/fast.txt" "$tmp/base.txt" \
+	--fail-on-regression 20 --strict
+grep -q "strict: 1 of 1 configurations have one experiment a side" \
+	"$tmp/err" || fail "--strict refuses without saying why"
+grep -q "Gate:" "$tmp/out" && fail "--strict refused after printing a result"
 expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/fast.txt" \
 	--fail-on-regression 0
 expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/noisy.txt" \
@@ -100,6 +110,12 @@ grep -q "number files, one invocation each, 10 values" "$tmp/out" ||
 	fail "comma-joined files: not read as invocations"
 grep -q "2 inv x 5 runs" "$tmp/out" || fail "comma-joined files: invocations"
 grep -q "^values .* faster" "$tmp/out" || fail "comma-joined files: verdict"
+# Two baseline invocations give the gate its between-invocation variance.
+expect 0 "$CONTEND" compare "$tmp/base.txt,$tmp/base2.txt" "$tmp/fast.txt" \
+	--fail-on-regression 20 --strict
+tr -s ' \n' '  ' <"$tmp/out" |
+	grep -q "family-wise false-alarm rate <= 5%" ||
+	fail "the gate's bound with two baseline invocations"
 
 # Bad input: exit 2 with file and line.
 printf '1\n2\nthree\n' >"$tmp/bad.txt"

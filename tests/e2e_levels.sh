@@ -45,7 +45,8 @@ db.commit()
 EOF
 
 # The lead wires `report --levels` into cmd_report; until then, say so.
-"$CONTEND" report --levels looms --db "$db" --format json >"$tmp/out.json" \
+"$CONTEND" report --levels looms --db "$db" --format json --scale linear \
+	>"$tmp/out.json" \
 	2>"$tmp/err" || {
 	if grep -q "unknown option" "$tmp/err"; then
 		echo "e2e_levels: SKIP: 'contend report --levels' is not wired yet"
@@ -77,6 +78,7 @@ EOF
 
 # Cheaper runs: more runs per boot (R: n_opt 8.086, best 8).
 "$CONTEND" report --levels looms --db "$db" --format json --run-cost 0.5 \
+	--scale linear \
 	>"$tmp/cheap.json" || fail "--run-cost 0.5 exited $?"
 python3 - "$tmp/cheap.json" <<'EOF' || fail "json with --run-cost"
 import json, sys

@@ -8,17 +8,21 @@
 NAME=e2e_ministat
 . "$(dirname "$0")/lib.sh"
 
-printf '1\n2\n3\n4\n' > "$tmp/a"          # mean 2.5, median 2.5, sd sqrt(5/3)
+printf '1\n2\n3\n4\n' > "$tmp/a"          # mean 2.5, median x[2] = 3, sd sqrt(5/3)
 printf '10\n11\n12\n13\n14\n' > "$tmp/b"  # mean 12, sd sqrt(2.5)
 printf '1\n2\n3\n4\n5\n6\n7\n' > "$tmp/c"
 "$CONTEND" compare "$tmp/a" "$tmp/b" "$tmp/c" > "$tmp/out" 2>&1 ||
 	fail "compare of three files exited $?"
-expect "table header" "       N           Min           Max        Median           Avg        Stddev" \
+expect "table header" "    N           Min           Max        Median           Avg        Stddev" \
 	"$(sed -n 4p "$tmp/out")"
-expect "row of a" "x      4             1             4           2.5           2.5     1.2909944" \
+expect "row of a" "x   4             1             4             3           2.5     1.2909944" \
 	"$(sed -n 5p "$tmp/out")"
-expect "row of b" "+      5            10            14            12            12     1.5811388" \
+expect "row of b" "+   5            10            14            12            12     1.5811388" \
 	"$(sed -n 6p "$tmp/out")"
+# ministat's difference of b from a: 9.5 +/- 2.447 x s sqrt(1/4 + 1/5),
+# pooled s = sqrt((3 x 5/3 + 4 x 2.5) / 7) = sqrt(15/7) = 1.46385
+expect "difference of b" "Difference at 95.0% confidence" "$(sed -n 7p "$tmp/out")"
+expect "pooled s" "	(Student's t, pooled s = 1.46385)" "$(sed -n 10p "$tmp/out")"
 expect "legend" "* $tmp/c" "$(sed -n 3p "$tmp/out")"
 expect "two comparisons" 2 "$(grep -c '^Verdict:' "$tmp/out")"
 grep -q "^======== candidate 2 of 2: $tmp/c$" "$tmp/out" || fail "no heading for the second candidate"
@@ -34,7 +38,7 @@ expect "a bar per sample, A at its mean" 2 "$(grep -c '^|.*A.*|$' "$tmp/plot" | 
 
 # standard input
 cat "$tmp/b" | "$CONTEND" compare "$tmp/a" - > "$tmp/in" 2>&1 || fail "stdin side exited $?"
-expect "stdin side" "+      5            10            14            12            12     1.5811388" \
+expect "stdin side" "+   5            10            14            12            12     1.5811388" \
 	"$(sed -n 5p "$tmp/in")"
 grep -q '^values .* faster' "$tmp/in" || fail "stdin comparison has no verdict"
 
@@ -44,14 +48,30 @@ expect "regression in a later candidate" 3 $?
 "$CONTEND" compare "$tmp/a" "$tmp/b" "$tmp/c" --format json > "$tmp/j" 2>&1 || fail "json"
 if command -v python3 > /dev/null 2>&1; then
 	expect "json: an array of two" 2 "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$tmp/j")"
-	# ministat's figures per side (by hand above; c: 1..7, median 4,
-	# sd sqrt(28/6) = 2.16025)
-	expect "json: ministat per side" "4 1 2.5 2.5 4 1.29099 | 7 1 4 4 7 2.16025" \
+	# ministat's figures per side (by hand above: a's median x[2] = 3;
+	# c: 1..7, median 4, sd sqrt(28/6) = 2.16025)
+	expect "json: ministat per side" "4 1 3 2.5 4 1.29099 | 7 1 4 4 7 2.16025" \
 		"$(python3 -c 'import json,sys
 r = json.load(open(sys.argv[1]))[1]["comparisons"][0]
 f = lambda m: " ".join("%g" % m[k] for k in ("n", "min", "median", "mean", "max", "sd"))
 print(f(r["baseline"]["ministat"]), "|", f(r["candidate"]["ministat"]))' "$tmp/j")"
 fi
+
+# --ministat: ministat's output alone, byte for byte the real ministat's
+# on the same files (tests/data/ministat/README.md says how they were made)
+data=$(cd "$(dirname "$0")/data/ministat" && pwd)
+for case in "base-cand-same:base.txt cand.txt same.txt" \
+	    "big1-big2:big1.txt big2.txt" \
+	    "same-base-fast-c80:--confidence 0.8 same.txt base.txt fast.txt" \
+	    "base-fast-c99:--confidence 0.99 base.txt fast.txt"; do
+	name=${case%%:*}
+	(cd "$data" && "$CONTEND" compare --ministat ${case#*:}) \
+		> "$tmp/$name.got" 2>&1 || fail "--ministat $name exited $?"
+	cmp -s "$tmp/$name.got" "$data/$name.out" ||
+		fail "--ministat $name differs from ministat: $(diff "$tmp/$name.got" "$data/$name.out")"
+done
+"$CONTEND" compare --ministat "$tmp/a" "$tmp/b" --format json > /dev/null 2>&1
+expect "--ministat with json" 2 $?
 
 if command -v gnuplot > /dev/null 2>&1; then
 	"$CONTEND" compare "$tmp/a" "$tmp/b" "$tmp/c" --plot "$tmp/pl" > /dev/null 2>&1 ||
@@ -98,13 +118,14 @@ EOF2
 			fail "compare $side exited $?"
 		expect "$side: the runs' header" "  runs         N         Min         Max      Median         Avg      Stddev" \
 			"$(grep '^  runs ' "$tmp/dbout")"
-		expect "$side: the baseline's runs" "  baseline     4          10          40          25          25       12.91" \
+		# ministat's median of 10, 20, 30, 40: x[2] = 30
+		expect "$side: the baseline's runs" "  baseline     4          10          40          30          25       12.91" \
 			"$(grep '^  baseline  *4 ' "$tmp/dbout")"
 		expect "$side: the candidate's runs" "  candidate    5          12          20          16          16       3.162" \
 			"$(grep '^  candidate  *5 ' "$tmp/dbout")"
 		"$CONTEND" compare "$side" "$tmp/m.db:cand" --format json > "$tmp/dbj" 2>&1 ||
 			fail "compare $side --format json exited $?"
-		expect "$side: ministat per side in json" "4 10 25 25 40 12.9099 | 5 12 16 16 20 3.16228" \
+		expect "$side: ministat per side in json" "4 10 30 25 40 12.9099 | 5 12 16 16 20 3.16228" \
 			"$(python3 -c 'import json,sys
 r = json.load(open(sys.argv[1]))["comparisons"][0]
 f = lambda m: " ".join("%g" % m[k] for k in ("n", "min", "median", "mean", "max", "sd"))

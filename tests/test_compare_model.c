@@ -229,6 +229,35 @@ static void test_needed_runs(void **state)
 	close_to("mde_pct", r.mde_pct, 30.35252, 1e-4);
 }
 
+/*
+ * Detectable now agrees with the interval: two baseline invocations
+ * against one candidate rest on K - 2 = 1 df, so the smallest change
+ * detectable is (t_{.975,1} + t_{.8,1}) se on the log scale, the df-1
+ * quantiles in closed form tan(pi (p - 1/2)): 12.7062047362 and
+ * 1.3763819205 -- not the figure of a design of 2 invocations a side.
+ */
+static void test_mde_as_interval(void **state)
+{
+	static const double b[] = { 100, 102, 99, 101, 100.5,
+				    103, 104, 102, 103.5, 102.5 };
+	static const double c[] = { 101, 100, 102, 101.5 };
+	static const size_t sb[] = { 5, 5 }, sc[] = { 4 };
+	struct compare_groups gb = { b, sb, 2 }, gc = { c, sc, 1 };
+	struct compare_opts o = opts(DIR_HIGHER, 1);
+	struct compare_stats r;
+
+	(void)state;
+	o.linear = false;       /* compare's default scale */
+	assert_int_equal(compare_model(&gb, &gc, &o, &r), 0);
+	assert_true(r.log_scale);
+	close_to("df", r.df, 1, 1e-12);
+	close_to("mde_pct", r.mde_pct,
+		 100 * expm1((12.7062047362 + 1.3763819205) * r.model.se),
+		 1e-6);
+	/* The interval's half-width is t_{.975,1} se: detectable > half. */
+	assert_true(r.mde_pct > r.change_ci_high_pct - r.change_pct);
+}
+
 /* Constant samples: the difference is exact and still judged. */
 static void test_zero_variance(void **state)
 {
@@ -269,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_mannwhitney_textbook),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_needed_runs),
+		cmocka_unit_test(test_mde_as_interval),
 		cmocka_unit_test(test_zero_variance),
 		cmocka_unit_test(test_one_value),
 	};

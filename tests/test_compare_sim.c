@@ -9,12 +9,16 @@
  * s_w = the within-invocation CV (2%), s_b^2 = ICC / (1 - ICC) s_w^2; the
  * candidate's L is (1 + change) times the baseline's.  Checked:
  *  - the 95% interval of the change covers the true change in 93-97% of
- *    trials at 3 x 10 (ICC 0.5), 2 x 10 (ICC 0) and an unbalanced design;
+ *    trials at 3 x 10 (ICC 0.5), 2 x 10 (ICC 0), an unbalanced design,
+ *    and the small designs of issue #28 (2 x 10 vs 1 x 10 at ICC 0.1-0.5,
+ *    3 x 10 vs 1 x 10 and 2 x 10 vs 2 x 10 at ICC 0.3);
  *  - the gate (--fail-on-regression 0, the boundary of its null
  *    hypothesis, Holm over 9 configurations) fails at most 5% of A/A
- *    builds in those designs, and at a 1% margin over a mix of ICCs;
- *  - the power for a 2% change at 2 x 10, ICC 0, CV 2% exceeds what the
- *    invocation means alone give (about 20%).
+ *    builds (plus two standard errors of the simulation) in every design
+ *    of 3 or more invocations, and at a 1% margin over a mix of ICCs; with
+ *    one invocation a side its rate is printed (not guaranteed);
+ *  - the power for a 2% change at 2 x 10, ICC 0, CV 2% exceeds 35% (the
+ *    invocation means alone give about 20%).
  * CONTEND_SIM_TRIALS sets the trials per design (default 2000, `make sim`
  * runs 20000); the figures are printed for docs/STATISTICS.md.
  */
@@ -38,11 +42,16 @@
 #define NCONFIGS 9
 #define MAXV 256
 
+/* Trials of the design table when not 0 (test_gate_aa_designs). */
+static size_t trials_override;
+
 static size_t trials(void)
 {
 	const char *t = getenv("CONTEND_SIM_TRIALS");
 	long long n;
 
+	if (trials_override)
+		return trials_override;
 	if (t && parse_ll(t, &n) == 0 && n > 0)
 		return (size_t)n;
 	return 2000;
@@ -144,6 +153,37 @@ static void test_coverage_unbalanced(void **state)
 }
 
 /*
+ * Small designs (issue #28): at least 2 invocations on one side, the
+ * other of 1 or 2, at ICC 0.1 to 0.5.  Before the df cap at K - 2 and the
+ * untruncated s2_b these covered 0.86-0.93 (an independent check in R).
+ */
+static void test_coverage_small(void **state)
+{
+	static const struct design d1 = { 1, { 10 } };
+	static const struct design d2 = { 2, { 10, 10 } };
+	static const struct design d3 = { 3, { 10, 10, 10 } };
+	static const struct {
+		const char *name;
+		const struct design *b, *c;
+		double icc;
+	} cases[] = {
+		{ "2x10 vs 1x10 ICC 0.1", &d2, &d1, 0.1 },
+		{ "2x10 vs 1x10 ICC 0.3", &d2, &d1, 0.3 },
+		{ "2x10 vs 1x10 ICC 0.5", &d2, &d1, 0.5 },
+		{ "3x10 vs 1x10 ICC 0.3", &d3, &d1, 0.3 },
+		{ "2x10 vs 2x10 ICC 0.3", &d2, &d2, 0.3 },
+		{ "1x10 vs 2x10 ICC 0.5", &d1, &d2, 0.5 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		check_coverage(cases[i].name,
+			       coverage(20 + i, cases[i].b, cases[i].c,
+					cases[i].icc, -2));
+}
+
+/*
  * A/A builds: 9 configurations, k x 10 runs a side, no true change; the
  * gate at pct.  A build fails when any configuration fails after Holm.
  * Returns the fraction of builds that fail.
@@ -194,7 +234,12 @@ static void check_aa(const char *name, double rate, double raw)
 	print_message("  gate A/A %s: %.2f%% of builds fail (%zu trials; "
 		      "uncorrected, %.2f%% of configurations would)\n", name,
 		      100 * rate, trials(), 100 * raw);
-	if (!(rate <= 0.05))
+	/*
+	 * The gate is exact at PCT 0 in a balanced design (Holm over 9 true
+	 * nulls: 4.9%), so the check allows the Monte Carlo error of the
+	 * estimate, two standard errors of a 5% rate.
+	 */
+	if (!(rate <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)trials())))
 		fail_msg("gate fails %.4f of A/A builds (%s)", rate, name);
 }
 
@@ -226,6 +271,54 @@ static void test_gate_aa_ci(void **state)
 	(void)state;
 	rate = gate_rate(10, &d3, &d1, icc05, 0, 0, &raw);
 	check_aa("9 x (3x10 vs 1x10, ICC 0.5), PCT 0", rate, raw);
+}
+
+/*
+ * The A/A rate of the gate for each design at ICC 0 to 0.5 (PCT 0, 9
+ * configurations a build), for docs/AB-KERNEL.md: a quarter of the trials
+ * (all of them under `make sim`).  With one invocation a side the gate
+ * has no between-invocation variance and says its bound is not
+ * guaranteed; that rate is printed, not bounded.  Every design with 3 or
+ * more invocations in all is checked against 5%.
+ */
+static void test_gate_aa_designs(void **state)
+{
+	static const struct design d1 = { 1, { 10 } };
+	static const struct design d2 = { 2, { 10, 10 } };
+	static const struct design d3 = { 3, { 10, 10, 10 } };
+	static const struct {
+		const char *name;
+		const struct design *b, *c;
+	} designs[] = {
+		{ "1x10 vs 1x10", &d1, &d1 }, { "2x10 vs 1x10", &d2, &d1 },
+		{ "3x10 vs 1x10", &d3, &d1 }, { "2x10 vs 2x10", &d2, &d2 },
+	};
+	static const double iccs[] = { 0, 0.1, 0.3, 0.5 };
+	size_t i, j, k, n = getenv("CONTEND_SIM_TRIALS") ? trials()
+							 : trials() / 4;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(designs); i++) {
+		for (j = 0; j < ARRAY_SIZE(iccs); j++) {
+			double icc[NCONFIGS], raw, rate, tol;
+			bool one = designs[i].b->k + designs[i].c->k < 3;
+
+			for (k = 0; k < NCONFIGS; k++)
+				icc[k] = iccs[j];
+			trials_override = n;
+			rate = gate_rate(40 + 4 * i + j, designs[i].b,
+					 designs[i].c, icc, 0, 0, &raw);
+			trials_override = 0;
+			print_message("  gate A/A design %s ICC %.1f: %.2f%% "
+				      "of builds fail (%zu trials)%s\n",
+				      designs[i].name, iccs[j], 100 * rate, n,
+				      one ? ", not guaranteed" : "");
+			tol = 2 * sqrt(0.05 * 0.95 / (double)n);
+			if (!one && !(rate <= 0.05 + tol))
+				fail_msg("gate A/A %s ICC %.1f: %.4f",
+					 designs[i].name, iccs[j], rate);
+		}
+	}
 }
 
 /*
@@ -318,9 +411,11 @@ int main(void)
 		cmocka_unit_test(test_coverage_3x10_icc05),
 		cmocka_unit_test(test_coverage_2x10_icc0),
 		cmocka_unit_test(test_coverage_unbalanced),
+		cmocka_unit_test(test_coverage_small),
 		cmocka_unit_test(test_gate_aa),
 		cmocka_unit_test(test_gate_aa_mixed),
 		cmocka_unit_test(test_gate_aa_ci),
+		cmocka_unit_test(test_gate_aa_designs),
 		cmocka_unit_test(test_gate_power),
 		cmocka_unit_test(test_power_2x10),
 	};

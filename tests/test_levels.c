@@ -26,6 +26,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "analysis/compare.h"
 #include "analysis/levels.h"
 #include "cli/commands.h"
 #include "db/store.h"
@@ -254,6 +255,7 @@ static void test_looms_through_store(void **state)
 
 	build_looms(c->s);
 	levels_opts_default(&o);
+	o.linear = true;       /* the hand-worked values are of the values */
 	assert_int_equal(levels_load(c->s, "looms", &l), 0);
 	assert_int_equal(levels_analyze(&l, &o), 0);
 	/* By name: one level per label, sorted by label. */
@@ -292,6 +294,7 @@ static void test_selection(void **state)
 
 	build_looms(c->s);
 	levels_opts_default(&o);
+	o.linear = true;       /* the hand-worked values are of the values */
 	assert_int_equal(levels_load(c->s, "montgomery", &l), 0);
 	assert_int_equal(l.nlevels, 2);
 	assert_string_equal(l.levels[0].name, "looms");
@@ -356,6 +359,7 @@ static void test_unbalanced_matching(void **state)
 	assert_true(add_experiment(c->s, &e2, r2, 3) > 0);
 	assert_true(add_experiment(c->s, &e3, r3, 5) > 0);
 	levels_opts_default(&o);
+	o.linear = true;       /* the hand-worked values are of the values */
 	assert_int_equal(levels_load(c->s, "unb", &l), 0);
 	assert_int_equal(levels_analyze(&l, &o), 0);
 	assert_int_equal(l.levels[0].nconfigs, 3);
@@ -401,6 +405,7 @@ static void test_filters(void **state)
 
 	build_looms(c->s);
 	levels_opts_default(&o);
+	o.linear = true;       /* the hand-worked values are of the values */
 	assert_int_equal(levels_load(c->s, "montgomery@section=spin", &l), 0);
 	assert_string_equal(l.filter, "section=spin");
 	assert_int_equal(l.nlevels, 2);
@@ -474,6 +479,7 @@ static void test_recovers_components(void **state)
 		assert_true(add_experiment(c->s, &es, runs, SIM_N) > 0);
 	}
 	levels_opts_default(&o);
+	o.linear = true;       /* the hand-worked values are of the values */
 	assert_int_equal(levels_load(c->s, "sim", &l), 0);
 	assert_int_equal(levels_analyze(&l, &o), 0);
 	lc = &l.levels[0].configs[0];
@@ -527,6 +533,7 @@ static void test_coverage(void **state)
 	(void)state;
 	gsl_rng_set(r, 42);
 	levels_opts_default(&o);
+	o.linear = true;       /* the hand-worked values are of the values */
 	o.confidence = 0.95;
 	for (size_t rep = 0; rep < REPS; rep++) {
 		simulate(r, x);
@@ -548,6 +555,79 @@ static void test_coverage(void **state)
 	check_close("pooled coverage", (double)cover_pooled / REPS, 0.355, 0,
 		    0.05);
 	gsl_rng_free(r);
+}
+
+/*
+ * compare's scale by default, worked by hand: invocations {1, 4}, {2, 8}.
+ * With L = ln 2 the logs are {0, 2L}, {L, 3L}: invocation means L, 2L,
+ * level 1.5L, i.e. the geometric mean 2^1.5 = 2.8284 (the arithmetic
+ * mean is 3.75).  MSB = 2 (2 (L/2)^2) = L^2 < MSW = (2L^2 + 2L^2) / 2 =
+ * 2L^2: s2_b is estimated as 0, the variance MSB / N = L^2 / 4 on 1 df:
+ * 2^(1.5 -+ 12.70620473617 / 2) = [2^-4.8531, 2^7.8531].
+ */
+static void test_log_scale(void **state)
+{
+	static const double x[] = { 1, 4, 2, 8 };
+	struct level_invocation inv[2] = { { .inv = 0, .n = 2 },
+					   { .inv = 1, .n = 2 } };
+	struct level_config lc;
+	struct levels_opts o;
+
+	(void)state;
+	levels_opts_default(&o);
+	o.confidence = 0.95;
+	memset(&lc, 0, sizeof(lc));
+	lc.k = 2;
+	lc.inv = inv;
+	assert_int_equal(levels_config_compute(x, 1.0, &o, &lc), 0);
+	assert_true(lc.log_scale);
+	check_close("geometric level", lc.grand.mean, pow(2, 1.5), 1e-12, 0);
+	check_close("low", lc.grand.ci_low, pow(2, 1.5 - 12.70620473617 / 2),
+		    1e-9, 0);
+	check_close("high", lc.grand.ci_high, pow(2, 1.5 + 12.70620473617 / 2),
+		    1e-9, 0);
+	check_close("df", lc.model.df, 1, 1e-12, 0);
+	/* --scale linear: the values' mean. */
+	o.linear = true;
+	assert_int_equal(levels_config_compute(x, 1.0, &o, &lc), 0);
+	assert_false(lc.log_scale);
+	check_close("arithmetic level", lc.grand.mean, 3.75, 1e-12, 0);
+}
+
+/*
+ * One plan: levels and compare recommend the same boots x runs for the
+ * same data (the looms against themselves in compare: the joint
+ * components of two identical balanced sides are the level's own), at
+ * the same costs, threshold and power.
+ */
+static void test_plan_as_compare(void **state)
+{
+	struct level_invocation inv[4];
+	struct level_config lc;
+	struct levels_opts o;
+	struct compare_opts co;
+	struct compare_stats st;
+	static const size_t sizes[] = { 4, 4, 4, 4 };
+	struct compare_groups g = { &looms[0][0], sizes, 4 };
+
+	(void)state;
+	levels_opts_default(&o);
+	o.confidence = 0.95;
+	memset(&lc, 0, sizeof(lc));
+	for (size_t i = 0; i < 4; i++)
+		inv[i] = (struct level_invocation){ .inv = i, .n = 4 };
+	lc.k = 4;
+	lc.inv = inv;
+	assert_int_equal(levels_config_compute(&looms[0][0], 2.0, &o, &lc), 0);
+	compare_opts_default(&co);
+	co.run_cost = 2.0;
+	assert_int_equal(compare_model(&g, &g, &co, &st), 0);
+	assert_int_equal(st.verdict, VERDICT_INCONCLUSIVE);
+	assert_true(lc.boot.boots >= 2);
+	assert_int_equal(st.plan.boots, lc.boot.boots);
+	assert_int_equal(st.plan.runs, lc.boot.runs);
+	check_close("r*", st.plan.runs_opt, lc.boot.runs_opt, 1e-12, 0);
+	check_close("levels' n_opt", lc.plan.n_opt, lc.boot.runs_opt, 1e-12, 0);
 }
 
 /* ---- the advice on constructed cases ---- */
@@ -663,7 +743,8 @@ static void test_command_golden(void **state)
 	char *json[] = { (char *)"report", (char *)"--db", c->path,
 			 (char *)"--levels", (char *)"montgomery",
 			 (char *)"--format", (char *)"json", (char *)"--run-cost",
-			 (char *)"0.5", NULL };
+			 (char *)"0.5", (char *)"--scale", (char *)"linear",
+			 NULL };
 	char *out, *err;
 
 	build_looms(c->s);
@@ -674,7 +755,8 @@ static void test_command_golden(void **state)
 	free(err);
 	/*
 	 * --run-cost 0.5: R gives n_opt 8.08636021686434, n_best 8 and a
-	 * gain of 1.00810464235457 over the looms' 4 runs per loom.
+	 * gain of 1.00810464235457 over the looms' 4 runs per loom (of the
+	 * values: --scale linear; the text above is on logs, the default).
 	 */
 	assert_int_equal(run_report(json, &out, &err), 0);
 	assert_string_equal(err, "");
@@ -752,6 +834,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_recovers_components, setup,
 						teardown),
 		cmocka_unit_test(test_coverage),
+		cmocka_unit_test(test_log_scale),
+		cmocka_unit_test(test_plan_as_compare),
 		cmocka_unit_test(test_advice),
 		cmocka_unit_test_setup_teardown(test_command_golden, setup,
 						teardown),

@@ -640,6 +640,46 @@ static void test_welch(void **state)
 	check_close("published lo", w.ci_low, -2.1469104, 0, 5e-8);
 }
 
+/*
+ * A heavy-tailed rate, worked by hand: a = {1, 1, 1, 1, 16} (mean 4, S2 =
+ * (4 x 9 + 144) / 4 = 45, Var mean = 9), b = {1, 1, 1, 1, 1} (mean 1, no
+ * spread).  Ratio 1/4: -75%.  Log scale: se = sqrt(9 / 16) = 0.75 on
+ * a's 4 df alone; t_{0.975, 4} = 2.7764451052 (tables), so log ratio
+ * ln(1/4) -+ 2.0823338289 gives [-96.884025339%, +100.579294783%];
+ * t = ln(1/4) / 0.75 = -1.84839248149, p = 2 F_4(t), F_4 in closed form
+ * 1/2 + 3/8 u (1 - u^2/12), u = t / sqrt(1 + t^2/4): 0.138246774036.
+ * Welch on the values instead gives -3 -+ 8.33 on 4 df: [-283%, +133%],
+ * a rate falling by more than it had.
+ */
+static void test_ratio(void **state)
+{
+	static const double a[] = { 1, 1, 1, 1, 16 }, b[] = { 1, 1, 1, 1, 1 };
+	static const double z[] = { 0, 0, 0 };
+	struct ratio r;
+
+	(void)state;
+	assert_int_equal(stats_ratio_welch(a, 5, b, 5, 0.95, &r), 0);
+	check_close("change", r.change_pct, -75, 1e-12, 0);
+	check_close("se_log", r.se_log, 0.75, 1e-12, 0);
+	check_close("df", r.df, 4, 1e-12, 0);
+	check_close("low", r.ci_low_pct, -96.88402533932941, 1e-9, 0);
+	check_close("high", r.ci_high_pct, 100.57929478331906, 1e-9, 0);
+	check_close("p", r.p, 0.138246774036, 1e-9, 0);
+	/* The other way round: +300%, interval [-50.1%, +3100%], same p. */
+	assert_int_equal(stats_ratio_welch(b, 5, a, 5, 0.95, &r), 0);
+	check_close("rise", r.change_pct, 300, 1e-12, 0);
+	check_close("rise low", r.ci_low_pct,
+		    100 * (1 / (1 + 1.0057929478331906) - 1), 1e-9, 0);
+	check_close("rise p", r.p, 0.138246774036, 1e-9, 0);
+	/* Nothing left on the candidate: exactly -100%. */
+	assert_int_equal(stats_ratio_welch(a, 5, z, 3, 0.95, &r), 0);
+	check_close("gone", r.change_pct, -100, 1e-12, 0);
+	check_close("gone low", r.ci_low_pct, -100, 1e-12, 0);
+	/* Nothing at the baseline: no ratio. */
+	assert_int_equal(stats_ratio_welch(z, 3, a, 5, 0.95, &r), 0);
+	assert_true(isnan(r.change_pct) && isnan(r.p));
+}
+
 static void test_welch_degenerate(void **state)
 {
 	const double a[] = { 1, 1, 1 };
@@ -795,6 +835,7 @@ int main(void)
 		cmocka_unit_test(test_correlation_degenerate),
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_welch_degenerate),
+		cmocka_unit_test(test_ratio),
 		cmocka_unit_test(test_mannwhitney_exact),
 		cmocka_unit_test(test_mannwhitney_ties),
 		cmocka_unit_test(test_mannwhitney_small_exact),

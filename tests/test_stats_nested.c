@@ -208,9 +208,11 @@ static void test_nested_hand_balanced(void **state)
 
 /*
  * Worked by hand: {1, 3}, {2, 4} has MSB = 2 (0.5^2 + 0.5^2) = 1 < MSW = 2,
- * so s2_b is truncated to 0 and the runs are pooled: S2 of {1, 2, 3, 4} is
- * 5/3, Var = 5/12 on N - 1 = 3 df; the interval is the pooled-runs one.
- * A single invocation with nothing to borrow is pooled too.
+ * so s2_b is estimated as 0 and the level is the runs' mean 2.5; its
+ * variance is not MSW-based but the untruncated one, MSB / N = 1/4 on
+ * k - 1 = 1 df: the Student interval of the invocation means {2, 3}
+ * (var 0.5, / 2).  A single invocation with nothing to borrow is pooled:
+ * S2 of {1, 2, 3, 4} is 5/3, Var = 5/12 on N - 1 = 3 df.
  */
 static void test_nested_hand_pooled(void **state)
 {
@@ -223,13 +225,18 @@ static void test_nested_hand_pooled(void **state)
 	assert_int_equal(stats_nested(a, two, 2, &s), 0);
 	assert_true(s.pooled);
 	check_close("mean", s.mean, 2.5, 1e-12, 0);
-	check_close("var_mean", s.var_mean, 5.0 / 12.0, 1e-12, 0);
-	check_close("df", s.df, 3, 1e-12, 0);
+	check_close("var_mean", s.var_mean, 0.25, 1e-12, 0);
+	check_close("df", s.df, 1, 1e-12, 0);
+	stats_nested_ci(&s, 0.95, &lo, &hi);
+	check_close("means lo", lo, 2.5 - 12.70620473617 * 0.5, 1e-10, 0);
+	check_close("means hi", hi, 2.5 + 12.70620473617 * 0.5, 1e-10, 0);
 	assert_int_equal(stats_nested(a, four, 1, &one), 0);
 	assert_true(one.pooled);
-	check_close("one invocation var_mean", one.var_mean, s.var_mean, 1e-12, 0);
+	check_close("one invocation var_mean", one.var_mean, 5.0 / 12.0,
+		    1e-12, 0);
+	check_close("one invocation df", one.df, 3, 1e-12, 0);
 	/* The same as the Student interval of the four values. */
-	stats_nested_ci(&s, 0.95, &lo, &hi);
+	stats_nested_ci(&one, 0.95, &lo, &hi);
 	assert_int_equal(stats_mean_ci(a, 4, 0.95, &mm, &mlo, &mhi), 0);
 	check_close("lo", lo, mlo, 1e-12, 0);
 	check_close("hi", hi, mhi, 1e-12, 0);
@@ -298,7 +305,36 @@ static void test_nested_r(void **state)
 	check_close("var_between", s.var_between, 0.560631205674, 1e-11, 0);
 	check_close("gls mean", s.mean, 10.4099644181, 1e-11, 0);
 	check_close("gls var", s.var_mean, 0.192073707385, 1e-11, 0);
-	check_close("satterthwaite df", s.df, 2.00214536781, 1e-8, 0);
+	/* Satterthwaite's 2.00214536781, capped at MSB's k - 1 = 2. */
+	check_close("satterthwaite df", s.df, 2, 1e-12, 0);
+}
+
+/*
+ * s2_b estimated below 0 (MSB < MSW), 2 x 2 a side, worked by hand:
+ * a = {1, 3}, {2, 4} (means 2, 3), b = {5, 7}, {6, 6} (means 6, 6).
+ * SSB = 1 + 0 on K - 2 = 2 df: MSB = 0.5; SSW = 4 + 2 on 4 df: MSW = 1.5;
+ * n0 = (8 - 8/4 - 8/4) / 2 = 2.  Each side's variance is MSB / N =
+ * 0.5 / 4 (c1 = 8 / (16 * 2) = 1/4, c2 = 0): V = 0.25, se = 0.5 on 2 df,
+ * the pooled t test on the four invocation means (var (0.5 + 0) / 2 =
+ * 0.25, se = sqrt(0.25 (1/2 + 1/2))).  diff = 6 - 2.5 = 3.5, t = 7,
+ * CI 3.5 -+ 4.302652730 x 0.5.  Pooling the runs as independent instead
+ * (S2 = 5/3 and 2/3, Welch) gave se 0.764 on about 5 df.
+ */
+static void test_nested_untruncated(void **state)
+{
+	static const double a[] = { 1, 3, 2, 4 }, b[] = { 5, 7, 6, 6 };
+	static const size_t sz[] = { 2, 2 };
+	struct nested_diff d;
+
+	(void)state;
+	assert_int_equal(stats_nested_diff(a, sz, 2, b, sz, 2, 0.95, &d), 0);
+	check_close("diff", d.diff, 3.5, 1e-12, 0);
+	check_close("se", d.se, 0.5, 1e-12, 0);
+	check_close("df", d.df, 2, 1e-12, 0);
+	check_close("t", d.t, 7, 1e-12, 0);
+	check_close("ci_low", d.ci_low, 3.5 - 4.302652730 * 0.5, 1e-8, 0);
+	check_close("ci_high", d.ci_high, 3.5 + 4.302652730 * 0.5, 1e-8, 0);
+	assert_true(d.a.pooled && d.b.pooled);
 }
 
 /*
@@ -335,18 +371,21 @@ static void test_nested_borrow(void **state)
 	check_close("V", d.se * d.se, 0.758213383838, 1e-10, 0);
 	check_close("Vb", d.b.var_mean, 0.569810606061, 1e-10, 0);
 	check_close("diff", d.diff, -0.191666666667, 1e-11, 0);
-	check_close("df", d.df, 2.02448870052, 1e-8, 0);
+	/* Satterthwaite's 2.0245, capped at MSB's K - 2 = 2 df. */
+	check_close("df", d.df, 2, 1e-12, 0);
 	/* REML is not the ANOVA estimator off balance: 2e-6 apart here. */
 	check_close("lme se", d.se, 0.8707530671, 1e-5, 0);
 	/* The other way round: the baseline is the single invocation. */
 	assert_int_equal(stats_nested_diff(one, s1, 1, bal, sb, 3, 0.95, &d), 0);
 	assert_true(d.a.borrowed);
-	check_close("df swapped", d.df, 2.02448870052, 1e-8, 0);
+	check_close("df swapped", d.df, 2, 1e-12, 0);
 }
 
 /*
- * Limits: with s2_b ~ 0 the interval is the pooled-runs one (N - 1 df),
- * with s2_b dominant the invocation-means one (k - 1 df).
+ * Limits: with s2_b estimated as 0 the level is the runs' mean and, the
+ * design balanced, its variance and df those of the invocation means
+ * (k - 1 df; the pooled runs' N - 1 df undercover when s2_b > 0 is merely
+ * hidden by noise); with s2_b dominant the invocation-means one too.
  */
 static void test_nested_limits(void **state)
 {
@@ -366,7 +405,13 @@ static void test_nested_limits(void **state)
 	}
 	assert_int_equal(stats_nested(small, five, 4, &s), 0);
 	assert_true(s.pooled);
-	check_close("pooled df", s.df, 19, 1e-12, 0);
+	check_close("pooled df", s.df, 3, 1e-12, 0);
+	check_close("pooled mean", s.mean, gsl_stats_mean(small, 1, 20), 1e-12,
+		    0);
+	for (i = 0; i < 4; i++)
+		means[i] = gsl_stats_mean(small + 5 * i, 1, 5);
+	check_close("pooled var", s.var_mean,
+		    gsl_stats_variance(means, 1, 4) / 4, 1e-9, 0);
 	assert_int_equal(stats_nested(big, five, 4, &s), 0);
 	assert_false(s.pooled);
 	check_close("means df", s.df, 3, 1e-6, 0);
@@ -377,19 +422,57 @@ static void test_nested_limits(void **state)
 }
 
 /*
- * Planning: with s2_b = 0 the MDE of k invocations of n runs is that of
- * kn pooled runs (stats_mde); with s2_w = 0 that of k invocation means.
+ * Planning: the MDE's df are the interval's, 2(k - 1) with k >= 2 a side
+ * whatever s2_b: at s2_b = 0, k = 2, n = 5, s2_w = 4,
+ * (t_{.975,2} + t_{.8,2}) sqrt(2 (4/5) / 2), the df-2 quantiles in closed
+ * form (2p - 1) / sqrt(2p(1 - p)): 4.302652729749464, 1.0606601717798212.
+ * With s2_w = 0 that of k invocation means.
  */
 static void test_nested_plan(void **state)
 {
 	(void)state;
 	check_close("pooled", stats_nested_mde(0, 4, 5, 2, 0.05, 0.8),
-		    stats_mde(2, 10, 0.05, 0.8), 1e-12, 0);
+		    (4.302652729749464 + 1.0606601717798212) * sqrt(0.8),
+		    1e-10, 0);
 	check_close("means", stats_nested_mde(4, 0, 5, 10, 0.05, 0.8),
 		    stats_mde(2, 10, 0.05, 0.8), 1e-12, 0);
 	assert_int_equal(stats_nested_needed_k(4, 0, 5, stats_mde(2, 10, 0.05,
 								 0.8), 0.05,
 					       0.8), 10);
+}
+
+/*
+ * The plan, by hand.  s2_b = 1, s2_w = 100, a boot 120 s, a run 1.2 s:
+ * r* = sqrt(120/1.2 x 100/1) = 100 exactly, f(100) = 2 x 240 = 480 <
+ * f(101) = 1.990099 x 241.2 = 480.01: R = 100; B is the fewest boots
+ * whose MDE is <= delta (one fewer is not).  s2_b = 0, s2_w = 1, delta 1,
+ * a boot 120 s, a run 1 s: k = 2 needs r = ceil(2 q^2 / 2) with q =
+ * 5.363313 (above): 29, cost 2 (120 + 29) = 298; k = 3 (df 4, t 2.776445
+ * + 0.940965 = 3.717410): r = ceil(2 x 13.8191 / 3) = 10, cost 390; k = 4
+ * (df 6, 2.446912 + 0.905703): r = 6, cost 504: 2 boots of 29 runs.
+ */
+static void test_boot_plan(void **state)
+{
+	struct boot_plan p;
+
+	(void)state;
+	assert_int_equal(stats_boot_plan(1, 100, 120, 1.2, 10, 1, 0.05, 0.8,
+					 &p), 0);
+	check_close("r*", p.runs_opt, 100, 1e-12, 0);
+	assert_int_equal(p.runs, 100);
+	assert_true(p.boots >= 2);
+	assert_true(stats_nested_mde(1, 100, 100, p.boots, 0.05, 0.8) <= 1);
+	assert_true(stats_nested_mde(1, 100, 100, p.boots - 1, 0.05, 0.8) > 1);
+	assert_int_equal(stats_boot_plan(0, 1, 120, 1, 10, 1, 0.05, 0.8, &p),
+			 0);
+	assert_true(isinf(p.runs_opt));
+	assert_int_equal(p.boots, 2);
+	assert_int_equal(p.runs, 29);
+	/* The run's cost unknown: runs per boot as now (10). */
+	assert_int_equal(stats_boot_plan(1, 100, 120, NAN, 10, 1, 0.05, 0.8,
+					 &p), 0);
+	assert_int_equal(p.runs, 10);
+	assert_true(isnan(p.runs_opt));
 }
 
 int main(void)
@@ -404,8 +487,10 @@ int main(void)
 		cmocka_unit_test(test_nested_hand_pooled),
 		cmocka_unit_test(test_nested_r),
 		cmocka_unit_test(test_nested_borrow),
+		cmocka_unit_test(test_nested_untruncated),
 		cmocka_unit_test(test_nested_limits),
 		cmocka_unit_test(test_nested_plan),
+		cmocka_unit_test(test_boot_plan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
