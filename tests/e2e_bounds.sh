@@ -17,14 +17,14 @@ seq 1 20 > "$tmp/b"
 # ---- a pipe or FIFO as a number file: opened once, read once ----
 printf '1\n2\n3\n' | timeout 20 "$CONTEND" compare /dev/fd/0 "$tmp/b" \
 	> "$tmp/out" 2>&1 || fail "a pipe as a number file: exit $?: $(head -3 "$tmp/out")"
-grep -q '^x      3 ' "$tmp/out" || fail "a pipe as a number file: not 3 values: $(head -5 "$tmp/out")"
+grep -q '^x   3 ' "$tmp/out" || fail "a pipe as a number file: not 3 values: $(head -5 "$tmp/out")"
 if mkfifo "$tmp/fifo" 2>/dev/null; then
 	# the writer goes after one open: a second open would wait forever
 	( printf '4\n5\n6\n7\n' > "$tmp/fifo" ) &
 	writer=$!
 	timeout 20 "$CONTEND" compare "$tmp/fifo" "$tmp/b" "$tmp/b" \
 		> "$tmp/out" 2>&1 || fail "a FIFO as a number file: exit $? (hang?): $(head -3 "$tmp/out")"
-	grep -q '^x      4 ' "$tmp/out" || fail "a FIFO as a number file: not 4 values"
+	grep -q '^x   4 ' "$tmp/out" || fail "a FIFO as a number file: not 4 values"
 	expect "a FIFO, both candidates compared" 2 "$(grep -c '^Verdict:' "$tmp/out")"
 	# a writer left waiting for a reader must not outlive the test
 	kill "$writer" 2>/dev/null
