@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/instrument.h"
 #include "analysis/compare_impl.h"
 #include "lib/util.h"
 
@@ -373,6 +374,41 @@ static void host_mismatch(struct comparison *cmp, const struct compare_side *b,
 	free(msg);
 }
 
+/* The distinct experiments of a group, for analysis/instrument.c. */
+static size_t group_rows(const struct compare_side *s, const struct group *g,
+			 const struct experiment_row **rows)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < g->n; i++) {
+		const struct experiment_row *e = &s->sets[g->inv[i].set].exp;
+
+		for (j = 0; j < n && rows[j] != e; j++)
+			;
+		if (j == n)
+			rows[n++] = e;
+	}
+	return n;
+}
+
+/* instrumentation-differs: kernel state keys (analysis/instrument.h). */
+static void instrumentation(struct comparison *cmp,
+			    const struct compare_side *b, const struct group *gb,
+			    const struct compare_side *c, const struct group *gc)
+{
+	const struct experiment_row **rb = xcalloc(gb->n + 1, sizeof(*rb));
+	const struct experiment_row **rc = xcalloc(gc->n + 1, sizeof(*rc));
+	size_t nb = group_rows(b, gb, rb), nc = group_rows(c, gc, rc);
+	char *msg = instrument_diff(rb, nb, rc, nc);
+
+	if (msg)
+		comparison_flag(cmp, "instrumentation-differs", "both",
+				xasprintf("%s; %s", msg, instrument_why));
+	free(msg);
+	free(rb);
+	free(rc);
+}
+
 /* The hand-off rate of both sides: handoff_rate, else contended/s. */
 static const char *handoff_samples(const struct compare_side *b,
 				   const struct group *gb,
@@ -513,6 +549,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	carry_flags(cmp, c, gc, r->metric, "candidate");
 	misleading(cmp, &r->opts, b, gb, c, gc);
 	host_mismatch(cmp, b, gb, c, gc);
+	instrumentation(cmp, b, gb, c, gc);
 	ret = 0;
 out:
 	sample_release(&sb);

@@ -329,6 +329,7 @@ static const struct {
 	{ "misleading-throughput", 'M' }, { "noisy", 'N' }, { "drift", 'D' },
 	{ "unfair", 'U' }, { "single-invocation", 'S' },
 	{ "host-mismatch", 'H' }, { "too-few-runs", 'F' },
+	{ "instrumentation-differs", 'I' },
 };
 
 /* "M Nbc S": a code per flag, with the sides (b, c) of one-sided ones. */

@@ -16,6 +16,7 @@
 #include "runner/guard.h"
 #include "runner/host.h"
 #include "runner/interrupt.h"
+#include "runner/kstate.h"
 #include "runner/onerun.h"
 #include "runner/profile.h"
 #include "runner/klock.h"
@@ -202,6 +203,7 @@ static int finish(struct runner *r, enum loop_end end)
 	if (store_experiment_status(r->st, r->exp.id,
 				    changed ? "failed" : ends[end].status) ||
 	    host_load_end(r->st, r->exp.id) ||
+	    kstate_end("/", r->st, &r->exp) ||
 	    claim_release(r->st, r->exp.id))
 		ret = EXIT_RUNTIME;
 	if (!r->o->quiet)
