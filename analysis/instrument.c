@@ -44,7 +44,7 @@ static const char *known(const struct experiment_row *e, const char *key)
 	return v && strcmp(v, "unknown") ? v : NULL;
 }
 
-static void append(char **msg, char *part)
+static void append_sep(char **msg, char *part, const char *sep)
 {
 	char *t;
 
@@ -52,10 +52,15 @@ static void append(char **msg, char *part)
 		*msg = part;
 		return;
 	}
-	t = xasprintf("%s; %s", *msg, part);
+	t = xasprintf("%s%s%s", *msg, sep, part);
 	free(*msg);
 	free(part);
 	*msg = t;
+}
+
+static void append(char **msg, char *part)
+{
+	append_sep(msg, part, "; ");
 }
 
 /* Whether "KEY '" already starts a part of msg (each key named once). */
@@ -144,6 +149,37 @@ char *instrument_diff(const struct experiment_row *const *b, size_t nb,
 				       i < nb ? "baseline" : "candidate",
 				       (long long)e->id));
 		free(d);
+	}
+	return msg;
+}
+
+char *instrument_active(const struct experiment_row *e)
+{
+	static const struct {
+		const char *key, *idle;
+	} keys[] = {
+		{ PREFIX "trace_lock", "0" }, { PREFIX "trace_sched", "0" },
+		{ PREFIX "trace_irq", "0" }, { PREFIX "trace_events", "0" },
+		{ PREFIX "current_tracer", "nop" },
+		{ PREFIX "kprobe_events", "0" }, { PREFIX "uprobe_events", "0" },
+		{ PREFIX "lock_stat", "0" },
+	};
+	char *msg = NULL, *changed = instrument_changes(e), *t;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		const char *v = known(e, keys[i].key);
+
+		if (v && strcmp(v, keys[i].idle))
+			append_sep(&msg, xasprintf("%s=%s", keys[i].key, v),
+				   ", ");
+	}
+	if (changed) {
+		t = xasprintf("%s%schanged during the experiment: %s",
+			      msg ? msg : "", msg ? "; " : "", changed);
+		free(msg);
+		free(changed);
+		msg = t;
 	}
 	return msg;
 }

@@ -33,6 +33,15 @@ char *instrument_diff(const struct experiment_row *const *b, size_t nb,
  */
 char *instrument_changes(const struct experiment_row *e);
 
+/*
+ * "kstate.trace_lock=1, kstate.current_tracer=function, ..." for the
+ * tracefs instruments that were active when experiment e started (events
+ * enabled, a tracer other than nop, probes, lock_stat collecting), then
+ * "; changed during the experiment: ..." (instrument_changes); malloc'd,
+ * NULL when there is nothing to say.
+ */
+char *instrument_active(const struct experiment_row *e);
+
 /* The sentence compare prints with the flag: the seed's trap. */
 extern const char instrument_why[];
 

@@ -59,6 +59,12 @@ expect "trace_lock stored" "1" \
 	"$(q "SELECT value FROM experiment_meta e JOIN experiments x
 	      ON x.id = e.experiment_id WHERE x.label = 'on'
 	      AND key = 'kstate.trace_lock'")"
+"$CONTEND" report --db "$db" on >"$tmp/rep" 2>"$tmp/err" ||
+	fail "report on: $(cat "$tmp/err")"
+grep -q "kernel tracing: kstate.trace_lock=1" "$tmp/rep" ||
+	fail "report on: no kernel tracing line: $(head -8 "$tmp/rep")"
+"$CONTEND" report --db "$db" off >"$tmp/rep" 2>"$tmp/err"
+grep -q "kernel tracing:" "$tmp/rep" && fail "report off: kernel tracing line"
 
 "$CONTEND" compare --db "$db" off on >"$tmp/out" 2>"$tmp/err"
 grep -q "instrumentation-differs (both" "$tmp/out" ||

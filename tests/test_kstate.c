@@ -256,6 +256,21 @@ static void test_diff(void **state)
 	assert_string_equal(msg, "kstate.tracing_on changed from '1' to '0' "
 			    "during candidate experiment 7");
 	free(msg);
+	/* The report's line: the active instruments, then the change. */
+	msg = instrument_active(&c2);
+	assert_string_equal(msg, "changed during the experiment: "
+			    "kstate.tracing_on changed from '1' to '0'");
+	free(msg);
+	meta_set(&c2, "kstate.current_tracer", "function");
+	meta_set(&c2, "kstate.trace_events", "2 (lock:a, lock:b)");
+	meta_set(&c2, "kstate.kprobe_events", "unknown");
+	msg = instrument_active(&c2);
+	assert_string_equal(msg, "kstate.trace_events=2 (lock:a, lock:b), "
+			    "kstate.current_tracer=function; changed during "
+			    "the experiment: kstate.tracing_on changed from "
+			    "'1' to '0'");
+	free(msg);
+	assert_null(instrument_active(&b));
 	experiment_row_release(&b);
 	experiment_row_release(&c);
 	experiment_row_release(&c2);
