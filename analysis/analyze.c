@@ -22,7 +22,8 @@ static const char *const primary_order[] = { "throughput", "ops_per_process" };
 static const char *const secondary[] = {
 	"ops", "elapsed_s", "contended", "contention_rate", "handoffs",
 	"handoff_rate", "futex_waits", "futex_wakes", "user_s", "sys_s",
-	"wall_s", "vcsw", "ivcsw", "maxrss_kb",
+	"wall_s", "vcsw", "ivcsw", "maxrss_kb", "steal_s", "idle_share",
+	"cpu_mhz",
 };
 
 void analysis_opts_default(struct analysis_opts *o)
@@ -326,7 +327,8 @@ static int primary_metric(const struct dataset *d, const struct config_analysis 
 	for (i = 0; i < d->nmetrics; i++)
 		if (ca->metrics[i].s.n &&
 		    !in_list(d->metrics[i], secondary, ARRAY_SIZE(secondary)) &&
-		    strncmp(d->metrics[i], "klock_", 6)) /* contend's own */
+		    strncmp(d->metrics[i], "klock_", 6) && /* contend's own */
+		    strncmp(d->metrics[i], "kmsg_", 5))
 			return (int)i;
 	for (i = 0; i < d->nmetrics; i++)
 		if (ca->metrics[i].s.n)

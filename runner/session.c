@@ -303,6 +303,7 @@ int runner_execute(struct runner *r)
 	/* From here to the end the kernel's lock tracepoint stays on: no
 	 * run's counters switch it (and patch the kernel) at its start. */
 	r->klock_hold = klock_hold(klock_backend());
+	sentinel_open(&r->sentinel, "/");
 	progress_init(&r->prog, r->plan.nruns, r->plan.nruns - left, secs, jobs,
 		      r->o->quiet);
 	for (;;) {
@@ -321,5 +322,6 @@ int runner_execute(struct runner *r)
 		profile_pass(r);
 	klock_unhold(klock_backend(), r->klock_hold);
 	r->klock_hold = -1;
+	sentinel_close(&r->sentinel);
 	return finish(r, end);
 }

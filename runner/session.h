@@ -38,6 +38,7 @@
 #include "runner/config.h"
 #include "runner/plan.h"
 #include "runner/progress.h"
+#include "runner/sentinel.h"
 
 /* What the command line decides for a session. */
 struct runner_opts {
@@ -65,6 +66,7 @@ struct runner {
 	struct autorule autorule;
 	int stop_fd;             /* read end of the signal self-pipe */
 	int klock_hold;          /* the tracepoint held (klock.h); -1 none */
+	struct sentinel sentinel; /* the kernel log and CPU time (sentinel.h) */
 	char calibration[32];    /* loops per us, as handed to runs; "" none */
 	/* Runs by status as this runner left them; planned and interrupted
 	 * (both still to do) are counted as planned (verify_store). */
