@@ -43,7 +43,8 @@ void analysis_opts_default(struct analysis_opts *o)
 
 bool analysis_measured(const struct dataset *d, size_t r)
 {
-	return !d->runs[r].warmup && d->runs[r].status == RUN_OK;
+	return !d->runs[r].warmup && d->runs[r].status == RUN_OK &&
+	       !d->runs[r].excluded;
 }
 
 double analysis_throughput(const struct dataset *d, size_t r)

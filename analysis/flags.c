@@ -13,6 +13,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/analysis.h"
+#include "analysis/kwarn.h"
 #include "lib/util.h"
 
 /* Up to this many outliers are named in a message (all are in json). */
@@ -110,6 +111,7 @@ static void flag_noisy(const struct analysis *a, struct config_analysis *ca)
 	double noise = noise_threshold(a, ca), mde, mde_pct;
 	size_t need;
 	struct flag *f;
+	char *cause;
 
 	if (!ms || ms->s.n < 2 || !(ms->s.cv > noise))
 		return;
@@ -117,15 +119,18 @@ static void flag_noisy(const struct analysis *a, struct config_analysis *ca)
 	mde_pct = 100 * mde / fabs(ms->s.mean);
 	need = stats_needed_n(ms->s.sd, o->resolve_pct / 100 * fabs(ms->s.mean),
 			      o->alpha, o->power);
+	cause = kwarn_noise_cause(a, ca);   /* what the sentinels saw */
 	f = analysis_flag_add(ca, "noisy", ms->metric, -1,
 		"CV %.1f%% of %s is above the noise threshold %.1f%%: with %zu "
 		"runs per side a comparison can only resolve a difference of "
 		"%.1f%% (%s %s; two-sided alpha %g, power %g); resolving %g%% "
-		"needs %zu runs per side. Add repetitions (or repetitions = "
+		"needs %zu runs per side.%s%s Add repetitions (or repetitions = "
 		"auto), pin cpus, fix the frequency governor, quiet the machine.",
 		100 * ms->s.cv, metric_name(a, ms->metric), 100 * noise,
 		ms->s.n, mde_pct, num(mde), metric_unit(metric_name(a, ms->metric)),
-		o->alpha, o->power, o->resolve_pct, need);
+		o->alpha, o->power, o->resolve_pct, need, cause ? " " : "",
+		cause ? cause : "");
+	free(cause);
 	flag_num(f, "cv", ms->s.cv);
 	flag_num(f, "threshold", noise);
 	flag_num(f, "n", (double)ms->s.n);
@@ -670,7 +675,7 @@ static void flag_pairs(struct analysis *a)
 static void (*const per_config[])(const struct analysis *,
 				  struct config_analysis *) = {
 	flag_few_runs, flag_noisy, flag_drift, flag_outliers,
-	flag_non_normal, flag_unfair,
+	flag_non_normal, flag_unfair, kwarn_flag,
 };
 
 int analysis_flag(struct analysis *a)

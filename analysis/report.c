@@ -50,7 +50,7 @@ char *analysis_fmt(char *buf, size_t len, double v)
 /* The order flags are summarized in: the most consequential first. */
 static const char *const flag_order[] = {
 	"misleading-throughput", "noisy", "drift", "unfair", "outliers",
-	"non-normal", "few-runs", "contention-coupled",
+	"non-normal", "few-runs", "contention-coupled", "kernel-warning",
 };
 
 const char *report_flag_name(size_t i)
