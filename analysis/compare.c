@@ -30,7 +30,8 @@ const char *const compare_host_keys[] = {
 const size_t ncompare_host_keys = ARRAY_SIZE(compare_host_keys);
 
 /* Analysis flags that describe one side and travel with a comparison. */
-static const char *const carried_flags[] = { "noisy", "drift", "unfair" };
+static const char *const carried_flags[] = { "noisy", "drift", "unfair",
+					      "kernel-warning" };
 
 void compare_opts_default(struct compare_opts *o)
 {

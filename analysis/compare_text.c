@@ -329,7 +329,7 @@ static const struct {
 	{ "misleading-throughput", 'M' }, { "noisy", 'N' }, { "drift", 'D' },
 	{ "unfair", 'U' }, { "single-invocation", 'S' },
 	{ "host-mismatch", 'H' }, { "too-few-runs", 'F' },
-	{ "instrumentation-differs", 'I' },
+	{ "instrumentation-differs", 'I' }, { "kernel-warning", 'K' },
 };
 
 /* "M Nbc S": a code per flag, with the sides (b, c) of one-sided ones. */

@@ -101,7 +101,8 @@ void kwarn_flag(const struct analysis *a, struct config_analysis *ca)
 	}
 	if (n) {
 		cls = classes(d, cf, hit);
-		f = analysis_flag_add(ca, "kernel-warning", ca->primary, -1,
+		/* of the runs, whatever metric: -1, and compare carries it */
+		f = analysis_flag_add(ca, "kernel-warning", -1, -1,
 			"%zu of %zu runs logged kernel warnings while they ran "
 			"(%s; seq %s%s)%s%s%s. The kernel did not run as usual "
 			"(lockdep switches itself off after a splat, a stall or "

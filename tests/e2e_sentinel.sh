@@ -65,4 +65,25 @@ grep -q "contend: [3-6] measured runs with kernel warnings left out" \
 	"$tmp/err" || fail "the exclusion is not counted: $(cat "$tmp/err")"
 tr '\n' ' ' <"$tmp/rep" | tr -s ' ' |
 	grep -q "left out of the summaries" || fail "the flag does not say so"
+
+# compare carries the flag to the side whose runs logged the warnings.
+cat > "$tmp/ab.ini" <<INI
+[experiment]
+name        = ab
+repetitions = 3
+warmup      = 0
+
+[workload w]
+type       = command
+argv       = sh -c "[ -e '$tmp/dirty' ] && echo '$mark: WARNING: possible circular locking dependency detected' > /dev/kmsg; echo ops 5"
+metric.ops = ops ([0-9]+)
+INI
+"$CONTEND" run "$tmp/ab.ini" --db "$db" --label clean --quiet >/dev/null \
+	2>"$tmp/err" || die "run clean: $(cat "$tmp/err")"
+: > "$tmp/dirty"
+"$CONTEND" run "$tmp/ab.ini" --db "$db" --label dirty --quiet >/dev/null \
+	2>"$tmp/err" || die "run dirty: $(cat "$tmp/err")"
+"$CONTEND" compare --db "$db" clean dirty --metric ops >"$tmp/out" 2>"$tmp/err"
+grep -q "kernel-warning (candidate)" "$tmp/out" ||
+	fail "compare: no kernel-warning on the candidate: $(cat "$tmp/out")"
 [ "$fails" -eq 0 ]
