@@ -14,6 +14,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/kwarn.h"
+#include "analysis/regimes.h"
 #include "lib/util.h"
 
 /* Up to this many outliers are named in a message (all are in json). */
@@ -198,7 +199,8 @@ static void flag_outliers(const struct analysis *a, struct config_analysis *ca)
 	size_t i, len = 0;
 	struct flag *f;
 
-	if (!ms || !ms->s.noutliers)
+	/* two regimes: the smaller one's runs are not outliers */
+	if (!ms || !ms->s.noutliers || regimes_flagged(ca, ms->metric))
 		return;
 	for (i = 0; i < ms->s.noutliers && i < LIST_OUTLIERS; i++) {
 		size_t r = ms->outliers[i];
@@ -674,7 +676,7 @@ static void flag_pairs(struct analysis *a)
 
 static void (*const per_config[])(const struct analysis *,
 				  struct config_analysis *) = {
-	flag_few_runs, flag_noisy, flag_drift, flag_outliers,
+	flag_few_runs, flag_noisy, flag_drift, regimes_flag, flag_outliers,
 	flag_non_normal, flag_unfair, kwarn_flag,
 };
 

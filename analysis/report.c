@@ -51,6 +51,7 @@ char *analysis_fmt(char *buf, size_t len, double v)
 static const char *const flag_order[] = {
 	"misleading-throughput", "noisy", "drift", "unfair", "outliers",
 	"non-normal", "few-runs", "contention-coupled", "kernel-warning",
+	"multimodal",
 };
 
 const char *report_flag_name(size_t i)
