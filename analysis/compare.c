@@ -13,6 +13,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/instrument.h"
+#include "analysis/regimes.h"
 #include "analysis/compare_impl.h"
 #include "lib/util.h"
 
@@ -410,6 +411,19 @@ static void instrumentation(struct comparison *cmp,
 	free(rc);
 }
 
+/* multimodal and regime-shift: the sides' runs in two regimes. */
+static void regimes(struct comparison *cmp, const struct sample *sb,
+		    const struct sample *sc, double confidence)
+{
+	struct regimes_cmp rc;
+
+	if (regimes_compare(sb->x, sb->n, sc->x, sc->n, confidence, &rc) ||
+	    !rc.message)
+		return;
+	comparison_flag(cmp, rc.differ ? "regime-shift" : "multimodal",
+			"both", rc.message);
+}
+
 /* The hand-off rate of both sides: handoff_rate, else contended/s. */
 static const char *handoff_samples(const struct compare_side *b,
 				   const struct group *gb,
@@ -551,6 +565,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	misleading(cmp, &r->opts, b, gb, c, gc);
 	host_mismatch(cmp, b, gb, c, gc);
 	instrumentation(cmp, b, gb, c, gc);
+	regimes(cmp, &sb, &sc, r->opts.confidence);
 	ret = 0;
 out:
 	sample_release(&sb);

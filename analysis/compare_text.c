@@ -330,6 +330,7 @@ static const struct {
 	{ "unfair", 'U' }, { "single-invocation", 'S' },
 	{ "host-mismatch", 'H' }, { "too-few-runs", 'F' },
 	{ "instrumentation-differs", 'I' }, { "kernel-warning", 'K' },
+	{ "multimodal", 'R' }, { "regime-shift", 'X' },
 };
 
 /* "M Nbc S": a code per flag, with the sides (b, c) of one-sided ones. */

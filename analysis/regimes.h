@@ -70,4 +70,25 @@ void regimes_flag(const struct analysis *a, struct config_analysis *ca);
 /* Whether ca carries multimodal on metric. */
 bool regimes_flagged(const struct config_analysis *ca, int metric);
 
+/* regimes_compare.c: two sides' runs against the regimes of both. */
+struct regimes_cmp {
+	struct regimes g;       /* of the pooled runs */
+	double share_high_base, share_high_cand;
+	double p;               /* Fisher's exact test of the shares */
+	bool differ;            /* p < 1 - confidence */
+	char *message;          /* malloc'd when g.multimodal, else NULL:
+				 * shares, p, the changes within regimes */
+};
+/*
+ * When b[0..nb-1] or c[0..nc-1] is multimodal by itself and the two
+ * together are, fills the shares of the pooled regimes, the test and the
+ * message (the caller frees it); else leaves g.multimodal false (two
+ * sides each in one regime, apart, are a change, not two regimes).
+ * Returns 0, or -1 for a bad confidence.
+ */
+int regimes_compare(const double *b, size_t nb, const double *c, size_t nc,
+		    double confidence, struct regimes_cmp *out);
+/* Fisher's exact test, two-sided, of the table (a b / c d). */
+double regimes_fisher(unsigned a, unsigned b, unsigned c, unsigned d);
+
 #endif

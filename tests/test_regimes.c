@@ -229,6 +229,72 @@ static void test_flag_rates(void **state)
 	done(&fx, &a);
 }
 
+/* ---- compare ---- */
+
+/* Published values: Fisher's tea-tasting table (3 1 / 1 3), two-sided
+ * p = 34/70 (R: fisher.test, 0.4857); (10 0 / 0 10): 2 / C(20, 10). */
+static void test_fisher(void **state)
+{
+	(void)state;
+	assert_float_equal(regimes_fisher(3, 1, 1, 3), 34.0 / 70.0, 1e-9);
+	assert_float_equal(regimes_fisher(10, 0, 0, 10), 2.0 / 184756.0,
+			   1e-15);
+	assert_float_equal(regimes_fisher(5, 5, 5, 5), 1, 1e-9);
+}
+
+static void fill(double *x, size_t n, size_t nlow, double lo, double hi)
+{
+	static const double jitter[4] = { -0.2, 0.2, -0.1, 0.1 };
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		x[i] = (i < nlow ? lo : hi) + jitter[i % 4];
+}
+
+static void test_compare_regimes(void **state)
+{
+	double b[20], c[20];
+	struct regimes_cmp rc;
+
+	(void)state;
+	/* baseline 14 of 20 at 100, candidate 6 of 20: the mix changed */
+	fill(b, 20, 14, 100, 115);
+	fill(c, 20, 6, 100, 115);
+	assert_int_equal(regimes_compare(b, 20, c, 20, 0.95, &rc), 0);
+	assert_true(rc.g.multimodal);
+	assert_float_equal(rc.share_high_base, 0.3, 1e-12);
+	assert_float_equal(rc.share_high_cand, 0.7, 1e-12);
+	/* (14 6 / 6 14), two-sided */
+	assert_float_equal(rc.p, regimes_fisher(14, 6, 6, 14), 0);
+	assert_true(rc.p < 0.05);
+	assert_true(rc.differ);
+	assert_non_null(strstr(rc.message, "the shares differ"));
+	assert_non_null(strstr(rc.message, "within the low regime (14 and 6 "
+				"runs)"));
+	assert_non_null(strstr(rc.message, "within the high regime (6 and 14 "
+				"runs)"));
+	free(rc.message);
+	/* the same mix on both sides: regimes, shares alike */
+	assert_int_equal(regimes_compare(b, 20, b, 20, 0.95, &rc), 0);
+	assert_true(rc.g.multimodal);
+	assert_false(rc.differ);
+	assert_null(strstr(rc.message, "the shares differ"));
+	free(rc.message);
+	/* each side one regime, 10% apart: a change, not regimes */
+	for (size_t i = 0; i < 20; i++) {
+		static const double spread[20] = {
+			0, 1, -1, 2, -2, 0.5, -0.5, 3, -3, 0, 1.5, -1.5, 0.2,
+			-0.2, 0.7, -0.7, 1.2, -1.2, 0.4, -0.4,
+		};
+
+		b[i] = 100 + spread[i];
+		c[i] = 110 + spread[i];
+	}
+	assert_int_equal(regimes_compare(b, 20, c, 20, 0.95, &rc), 0);
+	assert_false(rc.g.multimodal);
+	assert_null(rc.message);
+}
+
 /* ---- simulations ---- */
 
 enum family { FAM_NORMAL, FAM_LOGNORMAL, FAM_T3, FAM_MIX };
@@ -389,6 +455,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_one_regime),
 		cmocka_unit_test(test_flag),
 		cmocka_unit_test(test_flag_rates),
+		cmocka_unit_test(test_fisher),
+		cmocka_unit_test(test_compare_regimes),
 		cmocka_unit_test(test_false_alarms),
 		cmocka_unit_test(test_detection),
 	};
