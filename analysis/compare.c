@@ -424,6 +424,73 @@ static void regimes(struct comparison *cmp, const struct sample *sb,
 			"both", rc.message);
 }
 
+/* Per run, as analysis_values_of reads them (analysis/abfair.h). */
+static size_t extract_jain(const struct dataset *d, size_t c,
+			   const char *unused, double **out)
+{
+	(void)unused;
+	return analysis_values_of(d, c, analysis_jain, out);
+}
+
+static size_t extract_max_share(const struct dataset *d, size_t c,
+				const char *unused, double **out)
+{
+	(void)unused;
+	return analysis_values_of(d, c, abfair_max_share, out);
+}
+
+static size_t extract_starved(const struct dataset *d, size_t c,
+			      const char *unused, double **out)
+{
+	(void)unused;
+	return analysis_values_of(d, c, abfair_starved, out);
+}
+
+/* Fairness and latency A/B, and fairness-traded (analysis/abfair.h). */
+static void fairness(struct comparison *cmp, const struct compare_opts *o,
+		     const struct compare_side *b, const struct group *gb,
+		     const struct compare_side *c, const struct group *gc)
+{
+	static const struct {
+		extract_fn fn;
+		const char *metric;
+		int dir;
+	} ms[ABFAIR_N] = {
+		[ABFAIR_JAIN] = { extract_jain, NULL, DIR_HIGHER },
+		[ABFAIR_MAX_SHARE] = { extract_max_share, NULL, DIR_LOWER },
+		[ABFAIR_P99] = { extract_metric, "acquire_p99_ns", DIR_LOWER },
+	};
+	struct abfair *f = &cmp->fair;
+	struct sample sb, sc;
+	char *text;
+	size_t i;
+
+	for (i = 0; i < ABFAIR_N; i++) {
+		sample_build(b, gb, ms[i].fn, ms[i].metric, &sb);
+		sample_build(c, gc, ms[i].fn, ms[i].metric, &sc);
+		abfair_judge(&sb.g, &sc.g, o, ms[i].dir, &f->m[i]);
+		sample_release(&sb);
+		sample_release(&sc);
+	}
+	sample_build(b, gb, extract_starved, NULL, &sb);
+	sample_build(c, gc, extract_starved, NULL, &sc);
+	f->starved_base = abfair_mean(sb.x, sb.n);
+	f->starved_cand = abfair_mean(sc.x, sc.n);
+	sample_release(&sb);
+	sample_release(&sc);
+	f->traded = abfair_traded(f, cmp->st.improved);
+	text = f->traded ? abfair_text(f) : NULL;
+	if (text)
+		comparison_flag(cmp, "fairness-traded", "both",
+			xasprintf("the candidate is better while it is "
+				  "significantly less fair and its threads "
+				  "starve (the busiest did more than twice "
+				  "the work of the idlest, locktorture's "
+				  "rule): %s; the gain may be one thread "
+				  "running alone", text));
+	free(text);
+}
+
 /* The hand-off rate of both sides: handoff_rate, else contended/s. */
 static const char *handoff_samples(const struct compare_side *b,
 				   const struct group *gb,
@@ -566,6 +633,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	host_mismatch(cmp, b, gb, c, gc);
 	instrumentation(cmp, b, gb, c, gc);
 	regimes(cmp, &sb, &sc, r->opts.confidence);
+	fairness(cmp, &r->opts, b, gb, c, gc);
 	ret = 0;
 out:
 	sample_release(&sb);

@@ -331,6 +331,7 @@ static const struct {
 	{ "host-mismatch", 'H' }, { "too-few-runs", 'F' },
 	{ "instrumentation-differs", 'I' }, { "kernel-warning", 'K' },
 	{ "multimodal", 'R' }, { "regime-shift", 'X' },
+	{ "fairness-traded", 'T' },
 };
 
 /* "M Nbc S": a code per flag, with the sides (b, c) of one-sided ones. */
@@ -535,7 +536,7 @@ static void print_detail(FILE *f, const struct comparison *cmp,
 			 const struct compare_result *r, bool numbers)
 {
 	const struct compare_stats *st = &cmp->st;
-	char *change = change_text(st);
+	char *change = change_text(st), *fair;
 	size_t i;
 
 	if (*cmp->workload)
@@ -556,6 +557,10 @@ static void print_detail(FILE *f, const struct comparison *cmp,
 	fprintf(f, "  verdict %s\n", verdict_names[st->verdict]);
 	if (st->verdict == VERDICT_INCONCLUSIVE)
 		print_needed(f, st, &r->opts);
+	fair = abfair_text(&cmp->fair);     /* analysis/abfair.h */
+	if (fair)
+		print_para(f, 4, "  fairness: %s", fair);
+	free(fair);
 	for (i = 0; i < cmp->nflags; i++)
 		if (!strcmp(cmp->flags[i].name, "misleading-throughput") ||
 		    !strcmp(cmp->flags[i].name, "too-few-runs"))
