@@ -376,19 +376,20 @@ static void host_mismatch(struct comparison *cmp, const struct compare_side *b,
 	free(msg);
 }
 
-/* The distinct experiments of a group, for analysis/instrument.c. */
+/* The distinct experiments of a group, for analysis/instrument.c:
+ * shallow copies (rows[i].meta points into the side's dataset). */
 static size_t group_rows(const struct compare_side *s, const struct group *g,
-			 const struct experiment_row **rows)
+			 struct experiment_row *rows)
 {
 	size_t i, j, n = 0;
 
 	for (i = 0; i < g->n; i++) {
 		const struct experiment_row *e = &s->sets[g->inv[i].set].exp;
 
-		for (j = 0; j < n && rows[j] != e; j++)
+		for (j = 0; j < n && rows[j].meta != e->meta; j++)
 			;
 		if (j == n)
-			rows[n++] = e;
+			rows[n++] = *e;
 	}
 	return n;
 }
@@ -398,8 +399,8 @@ static void instrumentation(struct comparison *cmp,
 			    const struct compare_side *b, const struct group *gb,
 			    const struct compare_side *c, const struct group *gc)
 {
-	const struct experiment_row **rb = xcalloc(gb->n + 1, sizeof(*rb));
-	const struct experiment_row **rc = xcalloc(gc->n + 1, sizeof(*rc));
+	struct experiment_row *rb = xcalloc(gb->n + 1, sizeof(*rb));
+	struct experiment_row *rc = xcalloc(gc->n + 1, sizeof(*rc));
 	size_t nb = group_rows(b, gb, rb), nc = group_rows(c, gc, rc);
 	char *msg = instrument_diff(rb, nb, rc, nc);
 

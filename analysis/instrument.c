@@ -83,17 +83,17 @@ static bool named(const char *msg, const char *key)
 }
 
 /* The first differing value of key over the pairs of b and c, or NULL. */
-static char *key_diff(const struct experiment_row *const *b, size_t nb,
-		      const struct experiment_row *const *c, size_t nc,
+static char *key_diff(const struct experiment_row *b, size_t nb,
+		      const struct experiment_row *c, size_t nc,
 		      const char *key)
 {
 	size_t i, j;
 
 	for (i = 0; i < nb; i++) {
-		const char *vb = known(b[i], key);
+		const char *vb = known(&b[i], key);
 
 		for (j = 0; vb && j < nc; j++) {
-			const char *vc = known(c[j], key);
+			const char *vc = known(&c[j], key);
 
 			if (vc && strcmp(vb, vc))
 				return xasprintf("%s '%s' vs '%s'", key, vb, vc);
@@ -122,15 +122,15 @@ char *instrument_changes(const struct experiment_row *e)
 	return msg;
 }
 
-char *instrument_diff(const struct experiment_row *const *b, size_t nb,
-		      const struct experiment_row *const *c, size_t nc)
+char *instrument_diff(const struct experiment_row *b, size_t nb,
+		      const struct experiment_row *c, size_t nc)
 {
 	char *msg = NULL, *d;
 	size_t i, k;
 
 	for (i = 0; i < nb; i++) {
-		for (k = 0; k < b[i]->nmeta; k++) {
-			const char *key = b[i]->meta[k].key;
+		for (k = 0; k < b[i].nmeta; k++) {
+			const char *key = b[i].meta[k].key;
 
 			if (!instrument_key(key) || named(msg, key))
 				continue;
@@ -140,7 +140,7 @@ char *instrument_diff(const struct experiment_row *const *b, size_t nb,
 		}
 	}
 	for (i = 0; i < nb + nc; i++) {
-		const struct experiment_row *e = i < nb ? b[i] : c[i - nb];
+		const struct experiment_row *e = i < nb ? &b[i] : &c[i - nb];
 
 		d = instrument_changes(e);
 		if (!d)

@@ -23,8 +23,8 @@ int instrument_key(const char *key);
  * when nothing differs.  A value "unknown", or a key one side lacks (an
  * experiment stored before the key existed), is no difference.
  */
-char *instrument_diff(const struct experiment_row *const *b, size_t nb,
-		      const struct experiment_row *const *c, size_t nc);
+char *instrument_diff(const struct experiment_row *b, size_t nb,
+		      const struct experiment_row *c, size_t nc);
 
 /*
  * "KEY changed from 'a' to 'b'; ..." for every key of e that changed

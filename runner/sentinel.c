@@ -139,9 +139,15 @@ static struct cpu_ticks read_ticks(const char *root)
 	if (!f)
 		return t;
 	if (fgets(line, sizeof(line), f) && !strncmp(line, "cpu ", 4)) {
-		n = sscanf(line + 4, "%llu %llu %llu %llu %llu %llu %llu %llu",
-			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
-			   &v[7]);
+		char *p = line + 4, *end;
+
+		/* user nice system idle iowait irq softirq steal ... */
+		for (n = 0; n < 8; n++, p = end) {
+			errno = 0;
+			v[n] = strtoull(p, &end, 10);
+			if (end == p || errno)
+				break;
+		}
 		if (n >= 4) {
 			/* guest time is already in user: not added again */
 			for (i = 0; i < n; i++)

@@ -227,16 +227,14 @@ static void test_diff(void **state)
 		"kstate.thp", "always", "kernel_instruments", "lock:x",
 		"kstate.mitigations", "off",
 	};
-	struct experiment_row b, c, c2;
-	const struct experiment_row *pb[1], *pc[2];
+	struct experiment_row b, c, c2, pc[2];
 	char *msg;
 
 	(void)state;
 	row(&b, 1, base, ARRAY_SIZE(base));
 	row(&c, 2, cand, ARRAY_SIZE(cand));
-	pb[0] = &b;
-	pc[0] = &c;
-	msg = instrument_diff(pb, 1, pc, 1);
+	pc[0] = c;
+	msg = instrument_diff(&b, 1, pc, 1);
 	assert_non_null(msg);
 	/* Every differing key once, in the baseline's order; not the kernel,
 	 * the CPU (host-mismatch's), an unknown value or a missing key. */
@@ -245,13 +243,13 @@ static void test_diff(void **state)
 			    "kernel_instruments 'none' vs 'lock:x'");
 	free(msg);
 	/* The same state on both sides: nothing. */
-	pc[0] = &b;
-	assert_null(instrument_diff(pb, 1, pc, 1));
+	pc[0] = b;
+	assert_null(instrument_diff(&b, 1, pc, 1));
 	/* A second candidate experiment that changed during its run. */
 	row(&c2, 7, base, ARRAY_SIZE(base));
 	meta_set(&c2, "kstate_end.tracing_on", "0");
-	pc[1] = &c2;
-	msg = instrument_diff(pb, 1, pc, 2);
+	pc[1] = c2;
+	msg = instrument_diff(&b, 1, pc, 2);
 	assert_non_null(msg);
 	assert_string_equal(msg, "kstate.tracing_on changed from '1' to '0' "
 			    "during candidate experiment 7");
