@@ -193,11 +193,15 @@ static void find_freq(struct sentinel *s)
 	size_t i;
 
 	if (!glob(pattern, 0, NULL, &g)) {
-		s->nfreq = g.gl_pathc < SENTINEL_MAX_FREQ_CPUS ?
-			   g.gl_pathc : SENTINEL_MAX_FREQ_CPUS;
-		s->freq_paths = xcalloc(s->nfreq + 1, sizeof(char *));
-		for (i = 0; i < s->nfreq; i++)
-			s->freq_paths[i] = xstrdup(g.gl_pathv[i]);
+		/* a few files a run: at most SENTINEL_MAX_FREQ_CPUS of the
+		 * CPUs, evenly spaced */
+		size_t step = (g.gl_pathc + SENTINEL_MAX_FREQ_CPUS - 1) /
+			      SENTINEL_MAX_FREQ_CPUS;
+
+		s->freq_paths = xcalloc(SENTINEL_MAX_FREQ_CPUS + 1,
+					sizeof(char *));
+		for (i = 0; i < g.gl_pathc; i += step)
+			s->freq_paths[s->nfreq++] = xstrdup(g.gl_pathv[i]);
 		globfree(&g);
 	}
 	free(pattern);

@@ -62,7 +62,8 @@ struct cpu_ticks {
 	bool ok;
 };
 
-#define SENTINEL_MAX_FREQ_CPUS 1024
+/* The CPUs whose frequency is read, at most (evenly spaced). */
+#define SENTINEL_MAX_FREQ_CPUS 16
 
 struct sentinel {
 	char *root;

@@ -213,6 +213,30 @@ static void test_nothing_readable(void **state)
 	assert_int_equal(tmpdir_remove(root), 0);
 }
 
+/* Many CPUs: a bounded number of files read a run, the mean still right. */
+static void test_many_cpus(void **state)
+{
+	struct sentinel s;
+	struct sentinel_window w;
+	char root[64], path[96];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(tmpdir_create(root, sizeof(root), "sentinel"), 0);
+	for (i = 0; i < 40; i++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%zu/"
+			 "cpufreq/scaling_cur_freq", i);
+		write_file(root, path, "2500000\n");
+	}
+	sentinel_open(&s, root);
+	assert_true(s.nfreq > 0 && s.nfreq <= SENTINEL_MAX_FREQ_CPUS);
+	sentinel_begin(&s);
+	sentinel_end(&s, &w);
+	assert_float_equal(w.cpu_mhz, 2500, 1e-9);
+	sentinel_close(&s);
+	assert_int_equal(tmpdir_remove(root), 0);
+}
+
 /* A line with control characters is stored escaped. */
 static void test_first_escaped(void **state)
 {
@@ -235,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_windows),
 		cmocka_unit_test(test_nothing_readable),
+		cmocka_unit_test(test_many_cpus),
 		cmocka_unit_test(test_first_escaped),
 	};
 
