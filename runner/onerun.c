@@ -360,7 +360,7 @@ int onerun(struct runner *r, const struct config_entry *e,
 		sentinel_begin(&r->sentinel);
 		stamp_spawn(o.stamp, sizeof(o.stamp));
 		failed = spawn_run(&o.child) != 0;
-		sentinel_end(&r->sentinel, &o.win);
+		sentinel_end(&r->sentinel, o.child.pid, &o.win);
 		guard_publish(0);
 		if (failed && !(o.direct && o.child.exec_err))
 			goto out;

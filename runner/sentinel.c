@@ -6,6 +6,7 @@
  * cpufreq, read at the window's two ends.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <glob.h>
 #include <math.h>
@@ -94,7 +95,42 @@ static ssize_t kmsg_read(void *arg, char *buf, size_t len)
 	}
 }
 
-/* Calls fn on the text of every record available now. */
+/*
+ * The pid of "comm[PID]: segfault at ..." or "traps: comm[PID] general
+ * protection fault ..." (the faulting task's): the first "[digits]"
+ * followed by ':' or ' '; -1 when the line names none.
+ */
+static long line_pid(const char *text)
+{
+	const char *p;
+
+	for (p = strchr(text, '['); p; p = strchr(p + 1, '[')) {
+		char *end;
+		long pid = strtol(p + 1, &end, 10);
+
+		if (end > p + 1 && *end == ']' && pid > 0 &&
+		    (end[1] == ':' || end[1] == ' '))
+			return pid;
+	}
+	return -1;
+}
+
+/*
+ * Whether a segfault line concerns the run: its task's pid lies between
+ * the run's first pid and the last pid handed out when it ended (no wrap
+ * in between), or it names none.  Any other line: true.
+ */
+static bool ours(const struct sentinel_window *w, int cls, const char *text)
+{
+	long pid;
+
+	if (cls != KMSG_SEGFAULT || w->pid_lo <= 0 || w->pid_hi < w->pid_lo)
+		return true;
+	pid = line_pid(text);
+	return pid < 0 || (pid >= w->pid_lo && pid <= w->pid_hi);
+}
+
+/* Reads every record available now into w (NULL: drops them). */
 static void drain(struct sentinel *s, struct sentinel_window *w)
 {
 	char rec[2048];
@@ -113,7 +149,7 @@ static void drain(struct sentinel *s, struct sentinel_window *w)
 		text++;
 		text[strcspn(text, "\n")] = '\0';
 		cls = kmsg_classify(text);
-		if (cls < 0)
+		if (cls < 0 || !ours(w, cls, text))
 			continue;
 		w->count[cls]++;
 		w->total++;
@@ -207,6 +243,38 @@ static void find_freq(struct sentinel *s)
 	free(pattern);
 }
 
+/*
+ * Whether the kernel log's pids are ours: NSpid of /proc/self/status has
+ * one field in the initial pid namespace; in a nested one the log prints
+ * pids we cannot compare (and without NSpid we cannot tell).
+ */
+static bool same_pid_namespace(const char *root)
+{
+	char *path = xasprintf("%s/proc/self/status", root), line[256];
+	FILE *f = fopen(path, "re");
+	bool ret = false;
+
+	free(path);
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p, *end;
+		int fields = 0;
+
+		if (strncmp(line, "NSpid:", 6))
+			continue;
+		for (p = line + 6;; p = end) {
+			strtol(p, &end, 10);
+			if (end == p)
+				break;
+			fields++;
+		}
+		ret = fields == 1;
+		break;
+	}
+	if (f)
+		fclose(f);
+	return ret;
+}
+
 /* ---- the sequence ---- */
 
 void sentinel_open(struct sentinel *s, const char *root)
@@ -218,6 +286,7 @@ void sentinel_open(struct sentinel *s, const char *root)
 		s->hz = 100;
 	s->fd = -1;
 	s->freq_begin_khz = NAN;
+	s->pids = same_pid_namespace(s->root);
 	find_freq(s);
 	if (*s->root)
 		return;             /* a fake tree: no kernel log but a reader */
@@ -250,7 +319,29 @@ void sentinel_begin(struct sentinel *s)
 	s->freq_begin_khz = s->nfreq ? read_freq(s) : NAN;
 }
 
-void sentinel_end(struct sentinel *s, struct sentinel_window *w)
+/* The last pid the kernel handed out (its pid namespace's); -1. */
+static long last_pid(const char *root)
+{
+	char *path = xasprintf("%s/proc/sys/kernel/ns_last_pid", root);
+	FILE *f = fopen(path, "re");
+	long pid = -1;
+	char buf[32];
+
+	free(path);
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f)) {
+		char *end;
+
+		pid = strtol(buf, &end, 10);
+		if (end == buf)
+			pid = -1;
+	}
+	fclose(f);
+	return pid;
+}
+
+void sentinel_end(struct sentinel *s, long pid, struct sentinel_window *w)
 {
 	struct cpu_ticks end = read_ticks(s->root);
 	double khz = s->nfreq ? read_freq(s) : NAN;
@@ -258,6 +349,8 @@ void sentinel_end(struct sentinel *s, struct sentinel_window *w)
 	memset(w, 0, sizeof(*w));
 	w->first_class = -1;
 	w->steal_s = w->idle_share = w->cpu_mhz = NAN;
+	w->pid_lo = s->pids ? pid : 0;
+	w->pid_hi = s->pids && pid > 0 ? last_pid(s->root) : -1;
 	drain(s, w);
 	if (s->begin.ok && end.ok && end.total >= s->begin.total &&
 	    end.steal >= s->begin.steal && end.idle >= s->begin.idle) {

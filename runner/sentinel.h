@@ -11,7 +11,7 @@
  *     sentinel_begin(&s)         drops the records logged between runs,
  *                                reads /proc/stat and the frequencies
  *     ... the run ...
- *     sentinel_end(&s, &w)       reads the records logged since begin and
+ *     sentinel_end(&s, pid, &w)  reads the records logged since begin and
  *                                the counters again: w holds the run's
  *     sentinel_add(&w, res)      its samples (docs/STORAGE.md, "Sentinels")
  *   sentinel_close(&s)
@@ -75,6 +75,8 @@ struct sentinel {
 	char **freq_paths;          /* each CPU's scaling_cur_freq */
 	size_t nfreq;
 	double freq_begin_khz;      /* NAN when none could be read */
+	bool pids;                  /* the log's pids are comparable with
+				     * ours (the initial pid namespace) */
 };
 
 /* What one run's window held. */
@@ -86,6 +88,8 @@ struct sentinel_window {
 	double steal_s;             /* CPU-seconds stolen, all CPUs; NAN unread */
 	double idle_share;          /* idle ticks / all ticks; NAN unread */
 	double cpu_mhz;             /* mean scaling_cur_freq; NAN without */
+	long pid_lo, pid_hi;        /* the run's pids: its first, the last
+				     * handed out when it ended; 0, -1: any */
 };
 
 /* Opens the sentinel; never fails (what cannot be read is left out). */
@@ -94,7 +98,14 @@ void sentinel_open(struct sentinel *s, const char *root);
 void sentinel_set_reader(struct sentinel *s, sentinel_read_fn read,
 			 void *arg);
 void sentinel_begin(struct sentinel *s);
-void sentinel_end(struct sentinel *s, struct sentinel_window *w);
+/*
+ * pid: the run's process (0 when unknown).  A segfault line counts only
+ * when its task's pid lies between pid and the last pid handed out at the
+ * end (/proc/sys/kernel/ns_last_pid), or names none: a crash elsewhere
+ * during the run is not the run's.  In a nested pid namespace (where the
+ * log's pids are not ours) every segfault line of the window counts.
+ */
+void sentinel_end(struct sentinel *s, long pid, struct sentinel_window *w);
 void sentinel_close(struct sentinel *s);
 
 /*

@@ -153,7 +153,7 @@ static void test_windows(void **state)
 	write_file(root, "/proc/stat", "cpu  105 0 55 810 10 0 0 45 5 0\n");
 	write_file(root, "/sys/devices/system/cpu/cpu1/cpufreq/"
 			 "scaling_cur_freq", "1000000\n");
-	sentinel_end(&s, &w);
+	sentinel_end(&s, 0, &w);
 	assert_int_equal(w.total, 2);
 	assert_int_equal(w.count[KMSG_LOCKDEP], 1);
 	assert_int_equal(w.count[KMSG_THERMAL], 1);
@@ -179,13 +179,59 @@ static void test_windows(void **state)
 	/* between the runs: a segfault of some other program, nobody's */
 	log_push(&log, "6,104,7000,-;other[9]: segfault at 0 ip 1 sp 2\n");
 	sentinel_begin(&s);
-	sentinel_end(&s, &w);
+	sentinel_end(&s, 0, &w);
 	assert_int_equal(w.total, 0);
 	assert_int_equal(w.first_class, -1);
 	assert_null(sentinel_first(&w));
 	/* no ticks passed: no idle share; no steal either */
 	assert_true(isnan(w.idle_share));
 	assert_float_equal(w.steal_s, 0, 0);
+	sentinel_close(&s);
+	assert_int_equal(tmpdir_remove(root), 0);
+}
+
+/* A segfault is the run's when its task's pid is the run's: between the
+ * run's pid and the last pid handed out when the run ended. */
+static void test_segfault_pids(void **state)
+{
+	struct fake_log log = { { NULL }, 0, 0 };
+	struct sentinel s;
+	struct sentinel_window w;
+	char root[64];
+
+	(void)state;
+	assert_int_equal(tmpdir_create(root, sizeof(root), "sentinel"), 0);
+	write_file(root, "/proc/sys/kernel/ns_last_pid", "5000\n");
+	write_file(root, "/proc/self/status", "Name:\tx\nNSpid:\t4000\n");
+	sentinel_open(&s, root);
+	sentinel_set_reader(&s, fake_read, &log);
+	sentinel_begin(&s);
+	log_push(&log, "6,1,1,-;exe[4995]: segfault at 0 ip 1 sp 2 error 4 "
+		       "in exe[1000+2000]\n");
+	log_push(&log, "6,2,2,-;other[123]: segfault at 0 ip 1 sp 2\n");
+	log_push(&log, "6,3,3,-;traps: exe[4999] general protection fault "
+		       "ip:4011 sp:7ffd error:0\n");
+	log_push(&log, "6,4,4,-;traps: late[5001] general protection fault "
+		       "ip:1 sp:2 error:0\n");
+	log_push(&log, "6,5,5,-;WARNING: possible recursive locking "
+		       "detected\n");
+	sentinel_end(&s, 4990, &w);
+	assert_int_equal(w.count[KMSG_SEGFAULT], 2);
+	assert_int_equal(w.count[KMSG_LOCKDEP], 1);  /* not pid-bound */
+	assert_int_equal(w.first_class, KMSG_SEGFAULT);
+	assert_non_null(strstr(w.first_line, "exe[4995]"));
+	/* the run's pid unknown: every segfault line of the window */
+	log_push(&log, "6,6,6,-;other[123]: segfault at 0 ip 1 sp 2\n");
+	sentinel_end(&s, 0, &w);
+	assert_int_equal(w.count[KMSG_SEGFAULT], 1);
+	sentinel_close(&s);
+	/* in a nested pid namespace the log's pids are not ours: all count */
+	write_file(root, "/proc/self/status", "NSpid:\t4000\t12\n");
+	sentinel_open(&s, root);
+	sentinel_set_reader(&s, fake_read, &log);
+	log_push(&log, "6,7,7,-;other[123]: segfault at 0 ip 1 sp 2\n");
+	sentinel_end(&s, 4990, &w);
+	assert_int_equal(w.count[KMSG_SEGFAULT], 1);
 	sentinel_close(&s);
 	assert_int_equal(tmpdir_remove(root), 0);
 }
@@ -202,7 +248,7 @@ static void test_nothing_readable(void **state)
 	assert_int_equal(tmpdir_create(root, sizeof(root), "sentinel"), 0);
 	sentinel_open(&s, root);
 	sentinel_begin(&s);
-	sentinel_end(&s, &w);
+	sentinel_end(&s, 0, &w);
 	assert_true(isnan(w.steal_s));
 	assert_true(isnan(w.cpu_mhz));
 	result_init(&res);
@@ -231,7 +277,7 @@ static void test_many_cpus(void **state)
 	sentinel_open(&s, root);
 	assert_true(s.nfreq > 0 && s.nfreq <= SENTINEL_MAX_FREQ_CPUS);
 	sentinel_begin(&s);
-	sentinel_end(&s, &w);
+	sentinel_end(&s, 0, &w);
 	assert_float_equal(w.cpu_mhz, 2500, 1e-9);
 	sentinel_close(&s);
 	assert_int_equal(tmpdir_remove(root), 0);
@@ -258,6 +304,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_windows),
+		cmocka_unit_test(test_segfault_pids),
 		cmocka_unit_test(test_nothing_readable),
 		cmocka_unit_test(test_many_cpus),
 		cmocka_unit_test(test_first_escaped),
