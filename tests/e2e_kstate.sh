@@ -48,7 +48,8 @@ case $was in 0) ;; *)
 	[ "$fails" -eq 0 ]
 	exit ;;
 esac
-trap 'echo 0 > "$ev"; rm -rf "$tmp"' EXIT INT TERM HUP
+trap 'echo 0 > "$ev"; rm -rf "$tmp"' EXIT
+trap 'echo 0 > "$ev"; rm -rf "$tmp"; exit 130' INT TERM HUP
 echo 1 > "$ev" || die "cannot enable $ev"
 "$CONTEND" run "$tmp/k.ini" --db "$db" --label on --quiet >/dev/null \
 	2>"$tmp/err"
