@@ -170,14 +170,17 @@ fuzz-merge: fuzz-build
 	done
 
 bench: all
+	sh scripts/bench-deps.sh
 	sh bench/run.sh
 
 # make sim: compare's simulation checks (tests/test_compare_sim.c) with
 # 20000 trials per design instead of make check's 2000; the figures of
 # docs/STATISTICS.md "Validation by simulation".
 SIM_TRIALS ?= 20000
-sim: $(BUILD)/tests/test_compare_sim
+sim: $(BUILD)/tests/test_compare_sim $(BUILD)/tests/test_history $(BUILD)/tests/test_seqtest
 	CONTEND_SIM_TRIALS=$(SIM_TRIALS) $(BUILD)/tests/test_compare_sim
+	CONTEND_SIM_TRIALS=$(SIM_TRIALS) $(BUILD)/tests/test_history
+	CONTEND_SIM_TRIALS=10000 $(BUILD)/tests/test_seqtest
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

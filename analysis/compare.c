@@ -15,6 +15,8 @@
 #include "analysis/instrument.h"
 #include "analysis/regimes.h"
 #include "analysis/compare_impl.h"
+#include "lib/escape.h"
+#include "lib/numfmt.h"
 #include "lib/util.h"
 
 const char *const verdict_names[] = {
@@ -130,47 +132,109 @@ struct group {
 	size_t n;
 	struct inv *inv;
 	bool matched;
+	size_t first;           /* its first configuration's place in the side */
 };
 
-static long group_find(const struct group *g, size_t n, const char *workload,
-		       const char *canon)
-{
-	size_t i;
+/* A configuration, or a group, under its key (workload, canon). */
+struct gkey {
+	const char *workload, *canon;
+	size_t at;              /* place in the side, or the group's index */
+	struct inv inv;
+};
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(g[i].workload, workload) &&
-		    !strcmp(g[i].canon, canon))
-			return (long)i;
+static int gkey_cmp(const void *pa, const void *pb)
+{
+	const struct gkey *a = pa, *b = pb;
+	int k = strcmp(a->workload, b->workload);
+
+	if (!k)
+		k = strcmp(a->canon, b->canon);
+	return k ? k : (a->at > b->at) - (a->at < b->at);
+}
+
+static int group_first_cmp(const void *pa, const void *pb)
+{
+	const struct group *a = pa, *b = pb;
+
+	return (a->first > b->first) - (a->first < b->first);
+}
+
+/*
+ * The group of key (workload, canon) among the n groups whose keys are
+ * sorted (groups_index), or -1: a binary search, so matching two sides
+ * is n log n in their configurations.
+ */
+static long group_find(const struct gkey *sorted, size_t n,
+		       const char *workload, const char *canon)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int k = strcmp(sorted[mid].workload, workload);
+
+		if (!k)
+			k = strcmp(sorted[mid].canon, canon);
+		if (!k)
+			return (long)sorted[mid].at;
+		if (k < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return -1;
 }
 
-/* Groups a side's configurations by key, in order of first appearance. */
+/* The groups' keys, sorted for group_find. */
+static struct gkey *groups_index(const struct group *g, size_t n)
+{
+	struct gkey *k = xcalloc(n + 1, sizeof(*k));
+
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct gkey){ g[i].workload, g[i].canon, i, { 0, 0 } };
+	qsort(k, n, sizeof(*k), gkey_cmp);
+	return k;
+}
+
+/*
+ * Groups a side's configurations by key, in order of first appearance,
+ * each group's configurations in order: sorted by key and place (n log n
+ * in the configurations, where a linear search for each was quadratic).
+ */
 static struct group *groups_build(const struct compare_side *s, size_t *n)
 {
-	struct group *g = NULL;
-	size_t i, c;
+	size_t total = 0, i, j, c, at = 0;
+	struct gkey *k;
+	struct group *g;
 
 	*n = 0;
-	for (i = 0; i < s->nsets; i++) {
-		for (c = 0; c < s->sets[i].nconfigs; c++) {
-			const struct ds_config *dc = &s->sets[i].configs[c];
-			long k = group_find(g, *n, dc->workload, dc->canon);
-			struct group *gr;
+	for (i = 0; i < s->nsets; i++)
+		total += s->sets[i].nconfigs;
+	k = xcalloc(total + 1, sizeof(*k));
+	for (i = 0; i < s->nsets; i++)
+		for (c = 0; c < s->sets[i].nconfigs; c++, at++)
+			k[at] = (struct gkey){ s->sets[i].configs[c].workload,
+					       s->sets[i].configs[c].canon, at,
+					       { i, c } };
+	qsort(k, total, sizeof(*k), gkey_cmp);
+	g = xcalloc(total + 1, sizeof(*g));
+	for (i = 0; i < total; i = j) {
+		struct group *gr = &g[(*n)++];
 
-			if (k < 0) {
-				g = xrealloc(g, (*n + 1) * sizeof(*g));
-				k = (long)(*n)++;
-				memset(&g[k], 0, sizeof(g[k]));
-				g[k].workload = dc->workload;
-				g[k].canon = dc->canon;
-				g[k].section = dc->section;
-			}
-			gr = &g[k];
-			gr->inv = xrealloc(gr->inv,
-					   (gr->n + 1) * sizeof(*gr->inv));
-			gr->inv[gr->n++] = (struct inv){ i, c };
-		}
+		for (j = i + 1; j < total && !strcmp(k[j].workload, k[i].workload) &&
+				!strcmp(k[j].canon, k[i].canon); j++)
+			;
+		gr->workload = k[i].workload;
+		gr->canon = k[i].canon;
+		gr->section = s->sets[k[i].inv.set].configs[k[i].inv.config].section;
+		gr->first = k[i].at;
+		gr->n = j - i;
+		gr->inv = xcalloc(j - i, sizeof(*gr->inv));
+		for (c = i; c < j; c++)
+			gr->inv[c - i] = k[c].inv;
 	}
+	qsort(g, *n, sizeof(*g), group_first_cmp);
+	free(k);
 	return g;
 }
 
@@ -516,6 +580,7 @@ static void misleading(struct comparison *cmp, const struct compare_opts *o,
 {
 	struct sample sb, sc;
 	struct handoff_change h;
+	char hb[NUMFMT_LEN], hc[NUMFMT_LEN];
 	const char *what;
 
 	if (!cmp->st.improved)
@@ -524,13 +589,15 @@ static void misleading(struct comparison *cmp, const struct compare_opts *o,
 	if (compare_handoffs(&sb.g, &sc.g, o, &h) == 0 && h.fell)
 		comparison_flag(cmp, "misleading-throughput", "both",
 			xasprintf("the candidate is faster while its %s fell "
-				  "%.1f%% [%+.1f%%, %+.1f%%] (%.4g -> %.4g, "
+				  "%.1f%% [%+.1f%%, %+.1f%%] (%s -> %s, "
 				  "%zu/%zu invocations, p = %.2g%s): the lock "
 				  "changes hands less often, as when its "
 				  "contended path is slowed (the lockdep "
 				  "effect); do not read this as a speed-up",
 				  what, -h.change_pct, h.ci_low_pct,
-				  h.ci_high_pct, h.base_mean, h.cand_mean,
+				  h.ci_high_pct,
+				  numfmt(hb, sizeof(hb), h.base_mean),
+				  numfmt(hc, sizeof(hc), h.cand_mean),
 				  sb.g.k, sc.g.k, h.p,
 				  h.everywhere ? "; significant in every "
 						 "pair of invocations" : ""));
@@ -646,7 +713,7 @@ int compare_side_has_metric(const struct compare_side *s,
 			    const char *metric, const char *side)
 {
 	size_t i, k;
-	char *have = NULL;
+	char *have = NULL, *shown;
 
 	for (i = 0; i < s->nsets; i++)
 		if (dataset_metric(&s->sets[i], metric) >= 0)
@@ -661,8 +728,11 @@ int compare_side_has_metric(const struct compare_side *s,
 			have = t;
 		}
 	}
+	/* Metric names from a database: shown, never obeyed. */
+	shown = escape_text_dup(have ? have : "none");
 	error("metric '%s' is not recorded in the %s (%s); it has: %s",
-	      metric, side, s->name, have ? have : "none");
+	      metric, side, s->name, shown ? shown : "?");
+	free(shown);
 	free(have);
 	return -1;
 }
@@ -777,6 +847,7 @@ int compare_sides(const struct compare_side *base,
 		  const struct compare_opts *o, struct compare_result *r)
 {
 	struct group *gb = NULL, *gc = NULL;
+	struct gkey *kc = NULL;
 	size_t nb = 0, nc = 0, i;
 	int ret = -1;
 
@@ -789,8 +860,9 @@ int compare_sides(const struct compare_side *base,
 		return -1;
 	gb = groups_build(base, &nb);
 	gc = groups_build(cand, &nc);
+	kc = groups_index(gc, nc);
 	for (i = 0; i < nb; i++) {
-		long j = group_find(gc, nc, gb[i].workload, gb[i].canon);
+		long j = group_find(kc, nc, gb[i].workload, gb[i].canon);
 
 		if (j < 0) {
 			add_unmatched(r, "baseline", &gb[i],
@@ -809,6 +881,7 @@ int compare_sides(const struct compare_side *base,
 	r->gate_pct = -1;
 	ret = 0;
 out:
+	free(kc);
 	groups_free(gb, nb);
 	groups_free(gc, nc);
 	if (ret < 0)

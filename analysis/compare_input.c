@@ -157,13 +157,78 @@ static int load_db(struct compare_input *s)
 	return 0;
 }
 
-/* Is the file a contend CSV export?  Looks at its first line only. */
-static bool is_export(const char *path)
+void compare_files_release(struct compare_files *files)
 {
-	char head[4096];
-	FILE *f = fopen(path, "rb");
-	size_t n;
+	for (size_t i = 0; i < files->n; i++) {
+		free(files->f[i].path);
+		free(files->f[i].buf);
+	}
+	free(files->f);
+	memset(files, 0, sizeof(*files));
+}
 
+/*
+ * The contents of path: *buf to free (a regular file, or no cache) or
+ * *cached (the cache's, not to free).  -1 after "contend: PATH: ..."; a
+ * file of the cache that failed once fails again without a word.
+ */
+static int file_text(struct compare_files *files, const char *path,
+		     char **buf, const char **cached, size_t *len)
+{
+	struct compare_file *f;
+	struct stat st;
+
+	*buf = NULL;
+	*cached = NULL;
+	if (!files || (stat(path, &st) == 0 && S_ISREG(st.st_mode))) {
+		if (numfile_slurp(path, buf, len) < 0)
+			return -1;
+		*cached = *buf;
+		return 0;
+	}
+	for (size_t i = 0; i < files->n; i++)
+		if (!strcmp(files->f[i].path, path)) {
+			*cached = files->f[i].buf;
+			*len = files->f[i].len;
+			return *cached ? 0 : -1;
+		}
+	files->f = xrealloc(files->f, (files->n + 1) * sizeof(*files->f));
+	f = &files->f[files->n++];
+	f->path = xstrdup(path);
+	f->len = 0;
+	if (numfile_slurp(path, &f->buf, &f->len) < 0)
+		return -1;
+	*cached = f->buf;
+	*len = f->len;
+	return 0;
+}
+
+/*
+ * Is the file a contend CSV export?  Looks at the first line of a regular
+ * file only; any other is read whole, once (file_text).
+ */
+static bool is_export(const struct compare_input *s)
+{
+	char head[4096], *buf;
+	const char *text;
+	FILE *f;
+	size_t n;
+	bool yes;
+
+	if (!is_file(s->text) || is_sqlite(s->text))
+		return false;
+	if (s->files) {
+		struct stat st;
+
+		if (stat(s->text, &st) || !S_ISREG(st.st_mode)) {
+			if (file_text(s->files, s->text, &buf, &text, &n) < 0)
+				return false;
+			yes = n && exportside_is_export(text, n);
+			free(buf);
+			return yes;
+		}
+	}
+	f = fopen(s->text, "rb");
 	if (!f)
 		return false;
 	n = fread(head, 1, sizeof(head), f);
@@ -171,9 +236,9 @@ static bool is_export(const char *path)
 	return n && exportside_is_export(head, n);
 }
 
-bool compare_input_is_export(const char *text)
+bool compare_input_is_export(const struct compare_input *s)
 {
-	return is_file(text) && !is_sqlite(text) && is_export(text);
+	return is_export(s);
 }
 
 /* Every comma-separated part names a file: number files, one each. */
@@ -200,17 +265,31 @@ static int load_numbers(struct compare_input *s, const struct numfile_opts *nf)
 	const char *p = s->text;
 
 	while (*p) {
-		size_t len = strcspn(p, ","), n;
+		size_t len = strcspn(p, ","), n = 0;
 		char *part = xstrndup(p, len);
-		double *v;
-		int ret = numfile_read(part, nf, &v, &n);
+		double *v = NULL;
+		const char *text;
+		char *buf;
+		size_t tlen = 0;
+		int ret = file_text(s->files, part, &buf, &text, &tlen);
 
+		if (!ret)
+			ret = numfile_parse(part, text, tlen, nf, &v, &n);
+		free(buf);
 		free(part);
 		if (ret < 0)
 			return EXIT_USAGE;
+		if (n > NUMFILE_MAX_VALUES - s->nvalues) {
+			free(v);
+			error("%s: more than %d numbers in all its files: the "
+			      "limit of a side (docs/LIMITS.md)", s->text,
+			      NUMFILE_MAX_VALUES);
+			return EXIT_USAGE;
+		}
 		s->values = xrealloc(s->values,
 				     (s->nvalues + n) * sizeof(*s->values));
-		memcpy(s->values + s->nvalues, v, n * sizeof(*v));
+		if (v) /* n >= 1 when parsed */
+			memcpy(s->values + s->nvalues, v, n * sizeof(*v));
 		free(v);
 		s->nvalues += n;
 		s->sizes = xrealloc(s->sizes,
@@ -232,9 +311,18 @@ int compare_input_load(struct compare_input *s, const char *default_db,
 		s->kind = INPUT_NUMBERS;
 		return load_numbers(s, nf);
 	}
-	if (compare_input_is_export(s->text)) {
+	if (compare_input_is_export(s)) {
+		const char *text;
+		char *buf;
+		size_t len = 0;
+
 		s->kind = INPUT_EXPORT;
-		if (exportside_read(s->text, &s->sets, &s->nsets) < 0)
+		ret = file_text(s->files, s->text, &buf, &text, &len);
+		if (!ret)
+			ret = exportside_parse(s->text, text, len, &s->sets,
+					       &s->nsets);
+		free(buf);
+		if (ret < 0)
 			return EXIT_USAGE;
 		return analyse_sets(s);
 	}

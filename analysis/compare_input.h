@@ -26,10 +26,30 @@
 
 enum compare_input_kind { INPUT_DB, INPUT_NUMBERS, INPUT_EXPORT };
 
+/*
+ * The contents of the files sides name that are not regular files (a
+ * FIFO, a pipe as /dev/fd/N, a device), read whole the first time one is
+ * looked at and kept: such a file can be read only once, and a second
+ * open of a FIFO waits for a writer that is gone.  A regular file is read
+ * afresh each time.  One for the whole command, shared by its sides;
+ * zeroed to start, compare_files_release at the end.
+ */
+struct compare_file {
+	char *path;
+	char *buf;                      /* NULL: reading it failed (said) */
+	size_t len;
+};
+struct compare_files {
+	struct compare_file *f;
+	size_t n;
+};
+void compare_files_release(struct compare_files *files);
+
 /* One side as the user named it, and what it loaded. */
 struct compare_input {
 	const char *text;
 	const char *role;               /* "baseline" or "candidate" */
+	struct compare_files *files;    /* NULL: every file read afresh */
 	enum compare_input_kind kind;
 	char *db;                       /* INPUT_DB only */
 	char *sel;                      /* selector in db; NULL = newest */
@@ -48,8 +68,8 @@ struct compare_input {
 
 /* Every comma-separated part of text names a file: number files. */
 bool compare_input_is_file_list(const char *text);
-/* text is a file, not a database, whose first line is an export's. */
-bool compare_input_is_export(const char *text);
+/* s->text is a file, not a database, whose first line is an export's. */
+bool compare_input_is_export(const struct compare_input *s);
 /*
  * Where s->text points: a database file (s->db, s->sel set), else
  * numbers (s->db NULL).  0, or -1 after error().

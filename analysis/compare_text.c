@@ -15,6 +15,7 @@
 
 #include "analysis/compare_print.h"
 #include "analysis/ministat.h"
+#include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "lib/wrap.h"
 #include "lib/util.h"
@@ -292,7 +293,7 @@ static char *config_label(const struct compare_result *r,
 {
 	const struct ds_config *c = cmp->config;
 	char *l = xstrdup(*cmp->section ? cmp->section
-			  : *cmp->workload ? cmp->workload : "values");
+			  : *cmp->workload ? cmp->workload : "values"), *e;
 	size_t j;
 
 	for (j = 0; !numbers && c && j < c->nparams; j++) {
@@ -306,7 +307,12 @@ static char *config_label(const struct compare_result *r,
 		free(l);
 		l = t;
 	}
-	return l;
+	/* One line of the table: a line break in a name shown as \n. */
+	e = escape_text_dup(l);
+	if (!e)
+		return l;
+	free(l);
+	return e;
 }
 
 static char *change_text(const struct compare_stats *st)
@@ -361,19 +367,34 @@ static void flag_names(const struct comparison *cmp, char *buf, size_t len)
 	}
 }
 
-static void print_legend(FILE *f)
+/* The codes the table shows, each with its flag's name. */
+static void print_legend(FILE *f, const struct compare_result *r)
 {
-	char *s = xstrdup("flags:"), *t;
-	size_t i;
+	char *s = xstrdup(""), *t;
+	bool one_side = false;
+	size_t i, j, k;
 
 	for (i = 0; i < ARRAY_SIZE(flag_codes); i++) {
-		t = xasprintf("%s %c %s%s", s, flag_codes[i].code,
-			      flag_codes[i].name,
-			      i + 1 < ARRAY_SIZE(flag_codes) ? "," : "");
+		bool used = false;
+
+		for (j = 0; j < r->n; j++)
+			for (k = 0; k < r->cmp[j].nflags; k++) {
+				if (strcmp(r->cmp[j].flags[k].name,
+					   flag_codes[i].name))
+					continue;
+				used = true;
+				one_side |= !!strcmp(r->cmp[j].flags[k].side,
+						     "both");
+			}
+		if (!used)
+			continue;
+		t = xasprintf("%s%s %c %s", s, *s ? "," : "flags:",
+			      flag_codes[i].code, flag_codes[i].name);
 		free(s);
 		s = t;
 	}
-	print_para(f, 7, "%s (b/c: on the baseline/candidate only)", s);
+	print_para(f, 7, "%s%s", s, one_side ? " (b/c: on the "
+		   "baseline/candidate only)" : "");
 	free(s);
 }
 
@@ -421,7 +442,7 @@ static void print_table(FILE *f, const struct compare_result *r,
 	free(change);
 	for (i = 0; i < r->n; i++)
 		if (r->cmp[i].nflags) {
-			print_legend(f);
+			print_legend(f, r);
 			break;
 		}
 }
@@ -522,14 +543,30 @@ static void print_needed(FILE *f, const struct compare_stats *st,
 }
 
 /*
- * ministat's table of the runs of a configuration, for sides that are not
- * both number files (theirs is printed first, as ministat does).
+ * The runs of a configuration as ministat lays them out (N, Min, Max,
+ * Median, Avg, Stddev), for sides that are not both number files, the
+ * figures by lib/numfmt (four significant digits, SI prefixes, never in
+ * exponent form).
  */
 static void print_detail_runs(FILE *f, const struct comparison *cmp)
 {
-	ministat_header(f, "  runs", 12, 11);
-	ministat_row(f, "  baseline", 12, &cmp->runs_base, 11);
-	ministat_row(f, "  candidate", 12, &cmp->runs_cand, 11);
+	const struct summary *side[2] = { &cmp->runs_base, &cmp->runs_cand };
+	static const char *const role[2] = { "  baseline", "  candidate" };
+	char v[5][NUMFMT_LEN];
+	size_t i;
+
+	fprintf(f, "%-12s%4s %11s %11s %11s %11s %11s\n", "  runs", "N",
+		"Min", "Max", "Median", "Avg", "Stddev");
+	for (i = 0; i < 2; i++) {
+		const struct summary *m = side[i];
+
+		fprintf(f, "%-12s%4zu %11s %11s %11s %11s %11s\n", role[i],
+			m->n, numfmt(v[0], NUMFMT_LEN, m->min),
+			numfmt(v[1], NUMFMT_LEN, m->max),
+			numfmt(v[2], NUMFMT_LEN, m->median),
+			numfmt(v[3], NUMFMT_LEN, m->mean),
+			m->n < 2 ? "-" : numfmt(v[4], NUMFMT_LEN, m->sd));
+	}
 }
 
 static void print_detail(FILE *f, const struct comparison *cmp,
@@ -563,7 +600,10 @@ static void print_detail(FILE *f, const struct comparison *cmp,
 	free(fair);
 	for (i = 0; i < cmp->nflags; i++)
 		if (!strcmp(cmp->flags[i].name, "misleading-throughput") ||
-		    !strcmp(cmp->flags[i].name, "too-few-runs"))
+		    !strcmp(cmp->flags[i].name, "too-few-runs") ||
+		    !strcmp(cmp->flags[i].name, "fairness-traded") ||
+		    !strcmp(cmp->flags[i].name, "regime-shift") ||
+		    !strcmp(cmp->flags[i].name, "multimodal"))
 			print_para(f, 4, "  flag %s (%s): %s",
 				   cmp->flags[i].name, cmp->flags[i].side,
 				   cmp->flags[i].message);
@@ -592,51 +632,150 @@ static size_t same_flag_count(const struct compare_result *r,
 	return n;
 }
 
-static bool is_side_flag(const struct compare_result *r, const char *name)
+/*
+ * The flags by severity: the overview lists them in this order, each by
+ * name with its one-line reason.  A flag whose message holds per
+ * configuration numbers (brief non-NULL) is summed up by brief there and
+ * told in full under its configuration below.
+ */
+static const struct {
+	const char *name, *brief;
+} flag_severity[] = {
+	{ "misleading-throughput",
+	  "the candidate is faster while the lock changes hands less often "
+	  "(the lockdep effect): do not read it as a speed-up" },
+	{ "fairness-traded",
+	  "the candidate is better while it is significantly less fair and "
+	  "its threads starve: the gain may be one thread running alone" },
+	{ "regime-shift",
+	  "the runs fall into two regimes and the sides' shares of them "
+	  "differ: the change of the mean is a change of the mix" },
+	{ "instrumentation-differs", NULL },
+	{ "host-mismatch", NULL },
+	{ "kernel-warning", NULL },
+	{ "too-few-runs",
+	  "a side has a single value: no interval, nothing can be concluded" },
+	{ "multimodal",
+	  "the runs fall into two regimes: compare within each regime" },
+	{ "single-invocation", NULL },
+	{ "noisy", NULL },
+	{ "drift", NULL },
+	{ "unfair", NULL },
+};
+
+/* "mutex-delay, spin": the labels of the comparisons carrying flag
+ * name on side (malloc'd), and their count in *n. */
+static char *flag_configs(const struct compare_result *r, const char *name,
+			  const char *side, bool numbers, size_t *n)
+{
+	char *s = xstrdup(""), *t, *label;
+	size_t i, k;
+
+	*n = 0;
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < r->cmp[i].nflags; k++) {
+			const struct compare_flag *fl = &r->cmp[i].flags[k];
+
+			if (strcmp(fl->name, name) || strcmp(fl->side, side))
+				continue;
+			label = config_label(r, &r->cmp[i], numbers);
+			t = xasprintf("%s%s%s", s, (*n)++ ? ", " : "", label);
+			free(label);
+			free(s);
+			s = t;
+			break;
+		}
+	return s;
+}
+
+/* Has a side (or side pair) of flag name been listed before cmp i? */
+static bool side_listed(const struct compare_result *r, const char *name,
+			const char *side, size_t upto)
+{
+	size_t i, k;
+
+	for (i = 0; i < upto; i++)
+		for (k = 0; k < r->cmp[i].nflags; k++)
+			if (!strcmp(r->cmp[i].flags[k].name, name) &&
+			    !strcmp(r->cmp[i].flags[k].side, side))
+				return true;
+	return false;
+}
+
+static bool side_flagged(const struct compare_result *r, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < r->nside_flags; i++)
 		if (!strcmp(r->side_flags[i].name, name))
 			return true;
-	return !strcmp(name, "noisy") || !strcmp(name, "drift") ||
-	       !strcmp(name, "unfair");
+	return false;
 }
 
-/* Every flag once: side summaries, then flags shared by comparisons. */
-static void print_flags(FILE *f, const struct compare_result *r)
+static void flags_head(FILE *f, bool *head)
+{
+	if (!*head)
+		fprintf(f, "\nFlags:\n");
+	*head = true;
+}
+
+/*
+ * Every raised flag once, by name with its one-line reason, the most
+ * severe first (flag_severity): the side summaries of the carried flags,
+ * then the flags of the comparisons.
+ */
+static void print_flags(FILE *f, const struct compare_result *r, bool numbers)
 {
 	bool head = false, seen;
-	size_t i, k;
+	size_t s, i, k;
 
-	for (i = 0; i < r->nside_flags; i++) {
-		const struct compare_side_flag *sf = &r->side_flags[i];
+	for (s = 0; s < ARRAY_SIZE(flag_severity); s++) {
+		const char *name = flag_severity[s].name;
 
-		if (!head)
-			fprintf(f, "\nFlags:\n");
-		head = true;
-		print_para(f, 4, "  %s (%s): %s", sf->name, sf->side,
-			   sf->message);
-	}
-	for (i = 0; i < r->n; i++)
-		for (k = 0; k < r->cmp[i].nflags; k++) {
-			const struct compare_flag *fl = &r->cmp[i].flags[k];
-			size_t n;
+		for (i = 0; i < r->nside_flags; i++) {
+			const struct compare_side_flag *sf = &r->side_flags[i];
 
-			if (is_side_flag(r, fl->name) ||
-			    !strcmp(fl->name, "misleading-throughput") ||
-			    !strcmp(fl->name, "too-few-runs"))
+			if (strcmp(sf->name, name))
 				continue;
-			n = same_flag_count(r, fl, i, &seen);
-			if (seen)
-				continue;
-			if (!head)
-				fprintf(f, "\nFlags:\n");
-			head = true;
-			print_para(f, 4, "  %s (%s, %zu of %zu configurations): "
-				   "%s", fl->name, fl->side, n, r->n,
-				   fl->message);
+			flags_head(f, &head);
+			print_para(f, 4, "  %s (%s): %s", sf->name, sf->side,
+				   sf->message);
 		}
+		/* noisy, drift and unfair are told per side only */
+		if (side_flagged(r, name) || !strcmp(name, "noisy") ||
+		    !strcmp(name, "drift") || !strcmp(name, "unfair"))
+			continue;
+		for (i = 0; i < r->n; i++)
+			for (k = 0; k < r->cmp[i].nflags; k++) {
+				const struct compare_flag *fl = &r->cmp[i].flags[k];
+				char *which;
+				size_t n;
+
+				if (strcmp(fl->name, name))
+					continue;
+				flags_head(f, &head);
+				if (flag_severity[s].brief) {
+					if (side_listed(r, name, fl->side, i))
+						continue;
+					which = flag_configs(r, name, fl->side,
+							     numbers, &n);
+					print_para(f, 4, "  %s (%s, %zu of %zu "
+						   "configurations: %s): %s; "
+						   "the numbers are under each "
+						   "configuration below",
+						   name, fl->side, n, r->n,
+						   which, flag_severity[s].brief);
+					free(which);
+					continue;
+				}
+				n = same_flag_count(r, fl, i, &seen);
+				if (seen)
+					continue;
+				print_para(f, 4, "  %s (%s, %zu of %zu "
+					   "configurations): %s", fl->name,
+					   fl->side, n, r->n, fl->message);
+			}
+	}
 }
 
 static const char method_text[] =
@@ -652,15 +791,15 @@ static const char method_text[] =
 	"geometric means).  The verdict compares the interval with the "
 	"threshold.  docs/STATISTICS.md, \"Two-level model\".";
 
-void compare_print_text(FILE *f, const struct compare_result *r,
-			const struct compare_input *b,
-			const struct compare_input *c)
+static void print_text(FILE *f, const struct compare_result *r,
+		       const struct compare_input *b,
+		       const struct compare_input *c)
 {
 	struct meta_diff md;
 	bool numbers = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS;
 	const char *unit = metric_unit(r->metric);
 	char *line;
-	size_t i;
+	size_t i, k, suspect;
 
 	line = xasprintf("%s%s%s%s, %s; change in %% of the baseline, "
 			 "%.3g%% CI", r->metric, *unit ? " (" : "", unit,
@@ -672,14 +811,24 @@ void compare_print_text(FILE *f, const struct compare_result *r,
 	print_side_line(f, b);
 	print_side_line(f, c);
 	print_table(f, r, numbers);
+	for (i = 0, suspect = 0; i < r->n; i++)
+		for (k = 0; k < r->cmp[i].nflags; k++)
+			suspect += r->cmp[i].st.verdict == VERDICT_FASTER &&
+				   !strcmp(r->cmp[i].flags[k].name,
+					   "misleading-throughput");
+	line = suspect ? xasprintf("; %zu of the faster marked M, "
+				   "misleading-throughput: not a speed-up "
+				   "(Flags, below)", suspect)
+		       : xstrdup("");
 	print_para(f, 9, "\nVerdict: %zu faster, %zu slower, %zu no-change, "
 		   "%zu inconclusive (%zu compared, %zu not compared; "
-		   "threshold %g%%)",
+		   "threshold %g%%)%s",
 		r->count[VERDICT_FASTER], r->count[VERDICT_SLOWER],
 		r->count[VERDICT_NO_CHANGE], r->count[VERDICT_INCONCLUSIVE],
-		r->n, r->nunmatched, r->opts.threshold_pct);
+		r->n, r->nunmatched, r->opts.threshold_pct, line);
+	free(line);
 	print_gate(f, r, numbers);
-	print_flags(f, r);
+	print_flags(f, r, numbers);
 	meta_diff_build(&md, b, c);
 	meta_diff_print(f, &md);
 	meta_diff_release(&md);
@@ -695,3 +844,19 @@ void compare_print_text(FILE *f, const struct compare_result *r,
 	wrap_print(f, method_text, 0, 0, WIDTH);
 }
 
+
+/* Through escape_stream: no control byte of a name from a database or a
+ * file reaches the terminal. */
+void compare_print_text(FILE *out, const struct compare_result *r,
+			const struct compare_input *b,
+			const struct compare_input *c)
+{
+	FILE *f = escape_stream(out);
+
+	if (!f) {
+		error("compare: out of memory");
+		return;
+	}
+	print_text(f, r, b, c);
+	fclose(f);
+}

@@ -3,8 +3,11 @@
  * as one side of `contend compare`: each distinct uuid one invocation (an
  * experiment), configurations keyed by workload, section and params, runs
  * by seq.  Columns are found by their header name, so extra columns
- * (an `error` column, `thread`) are ignored; warm-up and non-ok rows, and
- * rows without a metric, are skipped.
+ * (an `error` column) are ignored, one it reads twice is an error; warm-up
+ * and non-ok rows, rows without a metric and the per-thread rows of
+ * --threads (a `thread` given) are skipped; a second value of one run's
+ * metric (a duplicated row) is an error.  Time is linear in the rows
+ * (hash tables), but for sorting the runs.
  */
 #ifndef CONTEND_EXPORTSIDE_H
 #define CONTEND_EXPORTSIDE_H
@@ -13,6 +16,15 @@
 #include <stddef.h>
 
 #include "db/store.h"
+
+/*
+ * A file's invocation is laid out as runs x metrics (store_load's table);
+ * more cells than EXPORT_CELLS_PER_VALUE a value read (and more than
+ * EXPORT_CELLS_MIN) is refused, so memory follows the values, however the
+ * rows spread them over runs and metric names (docs/LIMITS.md).
+ */
+#define EXPORT_CELLS_PER_VALUE 8
+#define EXPORT_CELLS_MIN 65536
 
 /* True when the first line of text is a header naming uuid and metric. */
 bool exportside_is_export(const char *text, size_t len);

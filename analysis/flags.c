@@ -280,6 +280,95 @@ static void flag_unfair(const struct analysis *a, struct config_analysis *ca)
 	flag_num(f, "threads", (double)ca->threads);
 }
 
+/*
+ * The busy loop's calibration against the runs' own check of it: a run
+ * that did calibrated work (hold_ns, think_ns, contended_delay_ns in spin
+ * mode) converts its nanoseconds to loops with the experiment's
+ * calibration (loops_per_us) and measures the loop's speed again after
+ * its window (loops_per_us_now).  More than CALIBRATION_OFF apart, the
+ * nanoseconds the configuration names are not those its runs spun.
+ */
+#define CALIBRATION_OFF 0.10
+
+static const char *param_of(const struct ds_config *c, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < c->nparams; i++)
+		if (!strcmp(c->params[i].key, key))
+			return c->params[i].value;
+	return NULL;
+}
+
+/* "contended_delay_ns = 10000 spun about 7.6 us, ...": the calibrated
+ * parameters of c and the time they took at speed now (malloc'd). */
+static char *calibrated_params(const struct ds_config *c, double factor)
+{
+	static const char *const keys[] = { "hold_ns", "think_ns",
+					    "contended_delay_ns" };
+	const char *mode = param_of(c, "contended_delay_mode");
+	char *s = xstrdup(""), *t;
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(keys); k++) {
+		const char *v = param_of(c, keys[k]);
+		double ns;
+
+		if (!v || parse_double(v, &ns) < 0 || !(ns > 0))
+			continue;
+		if (!strcmp(keys[k], "contended_delay_ns") && mode &&
+		    strcmp(mode, "spin"))
+			continue;
+		t = xasprintf("%s%s%s = %s spun about %s us", s, *s ? ", " : "",
+			      keys[k], v, num(ns * factor / 1000));
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+static void flag_miscalibrated(const struct analysis *a,
+			       struct config_analysis *ca)
+{
+	const struct metric_summary *cal = analysis_metric(a, ca->config,
+							   "loops_per_us");
+	const struct metric_summary *now = analysis_metric(a, ca->config,
+							   "loops_per_us_now");
+	const char *load = experiment_meta(&a->d->exp, "load_start");
+	double ratio, factor;
+	struct flag *f;
+	char *params;
+
+	if (!cal || !now || !cal->s.n || !now->s.n || !(cal->s.mean > 0) ||
+	    !(now->s.median > 0))
+		return;
+	ratio = now->s.median / cal->s.mean;
+	if (fabs(ratio - 1) <= CALIBRATION_OFF)
+		return;
+	/* a loop count made for cal loops/us, run at now loops/us */
+	factor = 1 / ratio;
+	params = calibrated_params(&a->d->configs[ca->config], factor);
+	f = analysis_flag_add(ca, "miscalibrated", now->metric, -1,
+		"the busy loop was calibrated at %s loops/us%s%s%s, but this "
+		"configuration's runs measured %s loops/us after their windows "
+		"(median loops_per_us_now of %zu runs, %+.1f%%): the CPU ran "
+		"%s than when it was calibrated, so every calibrated parameter "
+		"lasted %.0f%% of the time it names%s%s. Its durations are not "
+		"those of the runs: quiet the machine and fix the frequency "
+		"governor, then run again with a fresh calibration (or pin one "
+		"taken on a quiet machine: calibration = N).",
+		num(cal->s.mean), load ? " (load " : "", load ? load : "",
+		load ? " at the start)" : "", num(now->s.median), now->s.n,
+		100 * (ratio - 1), ratio > 1 ? "faster" : "slower",
+		100 * factor, *params ? ": " : "", params);
+	free(params);
+	flag_num(f, "loops_per_us", cal->s.mean);
+	flag_num(f, "loops_per_us_now", now->s.median);
+	flag_num(f, "ratio", ratio);
+	flag_num(f, "threshold", CALIBRATION_OFF);
+	flag_num(f, "n", (double)now->s.n);
+}
+
 /* ---- pairs of one sweep: misleading throughput ---- */
 
 static double mean_of(const double *x, size_t n)
@@ -677,7 +766,7 @@ static void flag_pairs(struct analysis *a)
 static void (*const per_config[])(const struct analysis *,
 				  struct config_analysis *) = {
 	flag_few_runs, flag_noisy, flag_drift, regimes_flag, flag_outliers,
-	flag_non_normal, flag_unfair, kwarn_flag,
+	flag_non_normal, flag_unfair, flag_miscalibrated, kwarn_flag,
 };
 
 int analysis_flag(struct analysis *a)

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "analysis/analysis.h"
+#include "lib/escape.h"
 #include "lib/json.h"
 #include "analysis/levels.h"
 #include "analysis/report.h"
@@ -222,21 +223,35 @@ static void text_method(FILE *f, const struct levels *l)
 	free(m);
 }
 
-int levels_write_text(FILE *f, const struct levels *l)
+/*
+ * Through escape_stream: no control byte of a name from the database
+ * reaches the terminal; the level's name and label, which head their
+ * block, escaped whole, line breaks too.
+ */
+int levels_write_text(FILE *out, const struct levels *l)
 {
+	FILE *f = escape_stream(out);
+
+	if (!f)
+		return error("writing the levels report: out of memory");
 	text_method(f, l);
 	for (size_t i = 0; i < l->nlevels; i++) {
 		const struct level *lv = &l->levels[i];
+		char *name = escape_text_dup(lv->name);
+		char *label = escape_text_dup(*lv->label ? lv->label : "(no label)");
 
-		fprintf(f, "== level %s / %s: %zu invocation%s ==\n", lv->name,
-			*lv->label ? lv->label : "(no label)", lv->ninv,
+		fprintf(f, "== level %s / %s: %zu invocation%s ==\n",
+			name ? name : "?", label ? label : "?", lv->ninv,
 			lv->ninv == 1 ? "" : "s");
+		free(name);
+		free(label);
 		text_invocations(f, lv);
 		fputc('\n', f);
 		for (size_t c = 0; c < lv->nconfigs; c++)
 			text_config(f, l, lv, &lv->configs[c]);
 	}
-	return ferror(f) ? error("writing the levels report: I/O error") : 0;
+	fclose(f);
+	return ferror(out) ? error("writing the levels report: I/O error") : 0;
 }
 
 /* ---- json ---- */

@@ -86,29 +86,38 @@ static void rule(FILE *f, int width)
 	fputs("+\n", f);
 }
 
-/* The values as symbols, stacked: row 0 is the bottom one. */
+/*
+ * The values as symbols, stacked: row 0 is the bottom one.  Each column
+ * keeps its height, so a value finds its row at once: linear in the
+ * values (tied ones included) plus the grid, whose rows are the tallest
+ * column's.
+ */
 static char *points(const struct ministat_set *s, size_t n,
 		    const struct axis *a, size_t *nrows)
 {
-	size_t total = 0, i, j, r;
+	size_t *height = calloc((size_t)a->width, sizeof(*height));
+	size_t i, j, w = (size_t)a->width;
 	char *grid;
 
-	for (i = 0; i < n; i++)
-		total += s[i].n;
-	grid = chars(total * (size_t)a->width);
+	if (!height)
+		abort();
 	*nrows = 0;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		for (j = 0; j < s[i].n; j++) {
-			int c = column(a, s[i].x[j]);
+			size_t h = ++height[column(a, s[i].x[j])];
 
-			for (r = 0; grid[r * (size_t)a->width + (size_t)c] != ' ';
-			     r++)
-				;
-			grid[r * (size_t)a->width + (size_t)c] = symbols[i];
-			if (r + 1 > *nrows)
-				*nrows = r + 1;
+			if (h > *nrows)
+				*nrows = h;
 		}
-	}
+	grid = chars(*nrows * w);
+	memset(height, 0, w * sizeof(*height));
+	for (i = 0; i < n; i++)
+		for (j = 0; j < s[i].n; j++) {
+			size_t c = (size_t)column(a, s[i].x[j]);
+
+			grid[height[c]++ * w + c] = symbols[i];
+		}
+	free(height);
 	return grid;
 }
 

@@ -179,6 +179,12 @@ int numfile_parse(const char *name, const char *text, size_t len,
 			continue;
 		if (parse_line(name, &l, o, &v) < 0)
 			goto out;
+		if (*n == NUMFILE_MAX_VALUES) {
+			error_at(name, l.no, "more than %d numbers: the limit "
+				 "of a side (docs/LIMITS.md)",
+				 NUMFILE_MAX_VALUES);
+			goto out;
+		}
 		push(values, n, &cap, v);
 	}
 	if (*n == 0) {
@@ -219,8 +225,12 @@ int numfile_slurp(const char *path, char **buf, size_t *len)
 				 NUMFILE_MAX_BYTES >> 20);
 			goto out;
 		}
-		if (got == cap)
-			*buf = xrealloc(*buf, cap *= 2);
+		/* grown to one byte past the limit at most, to see it passed */
+		if (got == cap) {
+			cap = cap > NUMFILE_MAX_BYTES / 2 ? NUMFILE_MAX_BYTES + 1
+							  : 2 * cap;
+			*buf = xrealloc(*buf, cap);
+		}
 	}
 	if (ferror(f)) {
 		error_at(path, 0, "read error: %s", strerror(errno));

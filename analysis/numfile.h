@@ -20,8 +20,15 @@
 #include <stddef.h>
 
 #define NUMFILE_DEFAULT_DELIMS " \t"
-/* Bytes read at most (about 25 million numbers): more is an error. */
+/* Bytes read at most: more is an error. */
 #define NUMFILE_MAX_BYTES (256 << 20)
+/*
+ * Numbers a side may hold (all its files together): each costs compare
+ * about 130 bytes (its value, a run of the dataset, sorted copies), so a
+ * side stays near 130 MB however small the numbers are written
+ * (docs/LIMITS.md).  More is an error at the line of the first one over.
+ */
+#define NUMFILE_MAX_VALUES 1000000
 
 struct numfile_opts {
 	long column;            /* 1-based field number (1) */
@@ -32,7 +39,8 @@ void numfile_opts_default(struct numfile_opts *o);
 /*
  * Parses len bytes of text; name is used in messages.  On success *values
  * is a malloc'd array of *n >= 1 numbers in file order.  On any error
- * (malformed line, NUL byte, missing column, no numbers at all) prints
+ * (malformed line, NUL byte, missing column, no numbers at all, more than
+ * NUMFILE_MAX_VALUES) prints
  * "contend: NAME:LINE: ..." and returns -1 with *values NULL.
  */
 int numfile_parse(const char *name, const char *text, size_t len,

@@ -21,6 +21,7 @@
 #include "analysis/report_impl.h"
 #include "analysis/instrument.h"
 #include "lib/escape.h"
+#include "lib/hint.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
 
@@ -49,9 +50,9 @@ char *analysis_fmt(char *buf, size_t len, double v)
 
 /* The order flags are summarized in: the most consequential first. */
 static const char *const flag_order[] = {
-	"misleading-throughput", "noisy", "drift", "unfair", "outliers",
-	"non-normal", "few-runs", "contention-coupled", "kernel-warning",
-	"multimodal",
+	"misleading-throughput", "miscalibrated", "noisy", "drift", "unfair",
+	"outliers", "non-normal", "few-runs", "contention-coupled",
+	"kernel-warning", "multimodal",
 };
 
 const char *report_flag_name(size_t i)
@@ -92,8 +93,25 @@ char *report_esc(const char *s)
 	return e ? e : xstrdup("");
 }
 
+/*
+ * `contend ARGS [--db PATH]`: a hint runnable as printed (lib/hint.h),
+ * with the database of view (none when the caller gave none), escaped for
+ * the terminal.  Malloc'd.
+ */
+static char *hint(const struct report_view *view, const char *args)
+{
+	char *db = view && view->db ? hint_db(view->db) : xstrdup("");
+	char *h = xasprintf("`contend %s%s%s`", args, *db ? " " : "", db);
+	char *e = report_esc(h);
+
+	free(h);
+	free(db);
+	return e;
+}
+
 /* The experiment line: which, how far it got, on what, and the runs. */
-static void text_header(FILE *f, const struct analysis *a)
+static void text_header(FILE *f, const struct analysis *a,
+			const struct report_view *view)
 {
 	const struct experiment_row *e = &a->d->exp;
 	const char *host = experiment_meta(e, "hostname");
@@ -140,10 +158,15 @@ static void text_header(FILE *f, const struct analysis *a)
 	fprintf(f, "  runs: %zu planned: %zu measured, %zu warm-up, %zu failed, "
 		   "%zu not run\n", tt.planned, tt.measured, tt.warmup,
 		tt.failed, tt.pending);
-	if (tt.pending)
-		fprintf(f, "  INCOMPLETE: %zu of %zu runs are missing; "
-			   "`contend run --resume %lld` runs them\n",
-			tt.pending, tt.planned, (long long)e->id);
+	if (tt.pending) {
+		char *args = xasprintf("run --resume %lld", (long long)e->id);
+		char *h = hint(view, args);
+
+		fprintf(f, "  INCOMPLETE: %zu of %zu runs are missing; %s runs "
+			   "them\n", tt.pending, tt.planned, h);
+		free(h);
+		free(args);
+	}
 }
 
 /* Every host fact, key=value, wrapped: what differed between two runs. */
@@ -668,7 +691,7 @@ int report_text_view(FILE *f, const struct analysis *a,
 	bool details = view->verbose || view->metrics;
 	size_t c;
 
-	text_header(f, a);
+	text_header(f, a, view);
 	report_text_summary(f, a);
 	text_flag_messages(f, a);
 	text_failures(f, a);
@@ -677,8 +700,16 @@ int report_text_view(FILE *f, const struct analysis *a,
 			text_config(f, a, c, view->metrics);
 		text_correlations(f, a);
 	} else {
+		char *what = view->what ? hint_word(view->what)
+					: xasprintf("%lld", (long long)a->d->exp.id);
+		char *args = xasprintf("report %s --verbose", what);
+		char *h = hint(view, args);
+
 		fprintf(f, "\nper-metric tables, outliers, fairness and "
-			   "correlations: contend report --verbose\n");
+			   "correlations:\n  %s\n", h);
+		free(h);
+		free(args);
+		free(what);
 	}
 	text_host(f, a);
 	fputc('\n', f);

@@ -31,6 +31,10 @@ int report_write(FILE *f, const struct analysis *a, enum report_format fmt);
 struct report_view {
 	bool verbose;
 	const char *metrics;    /* NULL: every metric */
+	/* For the hints (`contend run --resume ID --db PATH`): the database
+	 * the report was read from, NULL for none; the selector naming the
+	 * experiment and its filters, NULL for its id. */
+	const char *db, *what;
 };
 int report_text_view(FILE *f, const struct analysis *a,
 		     const struct report_view *view);
@@ -44,6 +48,7 @@ int report_csv(FILE *f, const struct analysis *a);
 struct report_row {
 	size_t config;
 	char *varies;            /* the parameters that vary in its section */
+	char *brief;             /* the same, keys shortened (report_key_short) */
 	const struct metric_summary *primary; /* NULL: no measured value */
 	const char *metric;      /* the primary metric's name, or NULL */
 	char value[NUMFMT_CI_LEN]; /* "13.7M [13.6M, 13.8M]", or "" */
@@ -64,6 +69,15 @@ void report_rows_free(struct report_row *rows, size_t n);
 const char *report_param(const struct ds_config *c, const char *key);
 /* The "k=v k=v" parameters of configuration c that vary in its section. */
 char *report_varying(const struct dataset *d, size_t c);
+/* The same with each key by its short name: "delay=10000". */
+char *report_varying_brief(const struct dataset *d, size_t c);
+/* Is parameter key in c's varies: it takes another value in c's section
+ * (argv, env and hooks are left out when a param.NAME varies)? */
+bool report_param_shown(const struct dataset *d, size_t c, const char *key);
+/* A parameter's short name for the text table: its last word before a
+ * unit suffix ("contended_delay_ns": "delay"), the key itself (without
+ * "param.") when another varying key would get the same one (malloc'd). */
+char *report_key_short(const struct dataset *d, const char *key);
 /* The median is the value to quote: D'Agostino rejected normality. */
 bool report_non_normal(const struct analysis *a,
 		       const struct metric_summary *ms);

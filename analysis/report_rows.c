@@ -48,26 +48,105 @@ static bool user_param(const char *key)
 	return !strncmp(key, "param.", 6);
 }
 
-char *report_varying(const struct dataset *d, size_t c)
+/* ---- short parameter names (the text table's varies) ---- */
+
+static const char *const unit_words[] = { "ns", "us", "ms", "s", "pct" };
+
+/* key's last word before a unit suffix, without "param.":
+ * "contended_delay_ns" -> "delay", "param.size" -> "size" (malloc'd). */
+static char *last_word(const char *key)
+{
+	const char *k = user_param(key) ? key + 6 : key;
+	const char *end = k + strlen(k), *start;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(unit_words); i++) {
+		size_t n = strlen(unit_words[i]);
+
+		if ((size_t)(end - k) > n + 1 && end[-(long)n - 1] == '_' &&
+		    !strcmp(end - n, unit_words[i])) {
+			end -= n + 1;
+			break;
+		}
+	}
+	for (start = end; start > k && start[-1] != '_' && start[-1] != '.';
+	     start--)
+		;
+	return start < end ? xstrndup(start, (size_t)(end - start))
+			   : xstrdup(k);
+}
+
+char *report_key_short(const struct dataset *d, const char *key)
+{
+	char *s = last_word(key);
+	size_t c, i;
+
+	/* Another varying key with the same short name: no abbreviation. */
+	for (c = 0; c < d->nconfigs; c++)
+		for (i = 0; i < d->configs[c].nparams; i++) {
+			const char *k = d->configs[c].params[i].key;
+			char *o;
+			bool clash;
+
+			if (!strcmp(k, key) || !report_param_shown(d, c, k))
+				continue;
+			o = last_word(k);
+			clash = !strcmp(o, s);
+			free(o);
+			if (clash) {
+				free(s);
+				return xstrdup(user_param(key) ? key + 6 : key);
+			}
+		}
+	return s;
+}
+
+bool report_param_shown(const struct dataset *d, size_t c, const char *key)
+{
+	const struct ds_config *cf = &d->configs[c];
+	size_t i;
+
+	if (!varies(d, c, key))
+		return false;
+	if (user_param(key))
+		return true;
+	for (i = 0; i < cf->nparams; i++)
+		if (user_param(cf->params[i].key) &&
+		    varies(d, c, cf->params[i].key))
+			return false;
+	return true;
+}
+
+static char *varying(const struct dataset *d, size_t c, bool brief)
 {
 	const struct ds_config *cf = &d->configs[c];
 	char *s = xstrdup(""), *t;
-	bool users = false;
 	size_t i;
 
-	for (i = 0; i < cf->nparams; i++)
-		users |= user_param(cf->params[i].key) &&
-			 varies(d, c, cf->params[i].key);
 	for (i = 0; i < cf->nparams; i++) {
-		if ((users && !user_param(cf->params[i].key)) ||
-		    !varies(d, c, cf->params[i].key))
+		char *key;
+
+		if (!report_param_shown(d, c, cf->params[i].key))
 			continue;
-		t = xasprintf("%s%s%s=%s", s, *s ? " " : "", cf->params[i].key,
+		key = brief ? report_key_short(d, cf->params[i].key)
+			    : xstrdup(cf->params[i].key);
+		t = xasprintf("%s%s%s=%s", s, *s ? " " : "", key,
 			      cf->params[i].value);
+		free(key);
 		free(s);
 		s = t;
 	}
 	return s;
+}
+
+char *report_varying(const struct dataset *d, size_t c)
+{
+	return varying(d, c, false);
+}
+
+char *report_varying_brief(const struct dataset *d, size_t c)
+{
+	return varying(d, c, true);
 }
 
 bool report_non_normal(const struct analysis *a, const struct metric_summary *ms)
@@ -140,6 +219,7 @@ size_t report_rows(const struct analysis *a, struct report_row **out)
 
 		r->config = c;
 		r->varies = report_varying(a->d, c);
+		r->brief = report_varying_brief(a->d, c);
 		row_primary(a, r);
 		mean_of(a, c, "contention_rate", 100, "%", r->contended,
 			sizeof(r->contended));
@@ -164,6 +244,7 @@ void report_rows_free(struct report_row *rows, size_t n)
 
 	for (i = 0; i < n; i++) {
 		free(rows[i].varies);
+		free(rows[i].brief);
 		free(rows[i].flags);
 		free(rows[i].first_error);
 	}

@@ -1,8 +1,8 @@
 /*
  * report_table.c - the text report's summary table: one row per
  * configuration (its primary metric with the interval, noise, contention,
- * hand-offs and flags) in columns fitted to TABLE_WIDTH, and the legend
- * of its marks.
+ * hand-offs and flags) in columns fitted to TABLE_WIDTH (80), and the
+ * legend of its marks, short column heads and short parameter names.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include "analysis/report_impl.h"
 #include "lib/util.h"
 
-#define TABLE_WIDTH 100
+#define TABLE_WIDTH 80
 
 /* s cut to w columns ("..." marks the cut), on a code point boundary. */
 static void cut(char *s, int w)
@@ -42,8 +42,15 @@ struct table {
 };
 
 static const char *const col_head[NCOLS] = {
-	"#", "section", "varies", "", "CV", "contended", "hand-offs/s",
-	"kernel/Mop", "flags",
+	"#", "section", "varies", "", "CV", "cont", "hand/s", "kl/Mop",
+	"flags",
+};
+
+/* The legend of the short heads. */
+static const char *const col_legend[NCOLS] = {
+	[COL_CONT] = "cont: contended acquisitions, % of all",
+	[COL_HAND] = "hand/s: lock hand-offs per second",
+	[COL_KLOCK] = "kl/Mop: kernel lock contentions per million operations",
 };
 
 /* "throughput (ops/s)": the value column's head for metric. */
@@ -62,7 +69,7 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 
 	cell[COL_ID] = xasprintf("%zu", r->config + 1);
 	cell[COL_SECTION] = report_esc(a->d->configs[r->config].section);
-	cell[COL_VARIES] = report_esc(*r->varies ? r->varies : "-");
+	cell[COL_VARIES] = report_esc(*r->brief ? r->brief : "-");
 	cut(cell[COL_SECTION], 16);
 	if (r->primary) {
 		cell[COL_VALUE] = xasprintf("%s%s%c", r->value,
@@ -92,32 +99,64 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 	cell[COL_FLAGS] = xstrdup(*r->flags ? r->flags : "");
 }
 
-/*
- * What varies takes the room the other columns leave in TABLE_WIDTH (the
- * flags may go below the row), at least VARIES_MIN columns: a cut value
- * says little, so it is cut only as far as the width must.
- */
-#define VARIES_MIN 10
-static void fit_varies(struct table *t, char ***cells, size_t n)
+/* s cut to w columns in every row. */
+static void cut_column(char ***cells, size_t n, size_t k, int w)
 {
-	int used = 0, room;
-	size_t k, i;
+	size_t i;
 
-	for (k = 0; k < COL_FLAGS; k++)
-		if (t->w[k] && k != COL_VARIES)
-			used += t->w[k] + (k ? 2 : 1);
-	room = MAX(VARIES_MIN, TABLE_WIDTH - used - 2);
-	if (t->w[COL_VARIES] <= room)
-		return;
-	t->w[COL_VARIES] = room;
 	for (i = 0; i < n; i++)
-		cut(cells[i][COL_VARIES], room);
+		if (cells[i][k])
+			cut(cells[i][k], w);
+}
+
+/* Width of a row up to its flags. */
+static int row_width(const struct table *t);
+
+/*
+ * A row passing TABLE_WIDTH (its flags may go below it) takes the room
+ * from the section down to SECTION_MIN columns, then from what varies
+ * down to VARIES_MIN: a cut value says little, so each is cut only as far
+ * as the width must.
+ */
+#define SECTION_MIN 8
+#define VARIES_MIN 10
+static void fit_width(struct table *t, char ***cells, size_t n)
+{
+	static const struct { size_t col; int min; } give[] = {
+		{ COL_SECTION, SECTION_MIN }, { COL_VARIES, VARIES_MIN },
+	};
+	size_t g;
+
+	for (g = 0; g < ARRAY_SIZE(give); g++) {
+		int over = row_width(t) - TABLE_WIDTH, k = (int)give[g].col;
+		int w = MAX(give[g].min, t->w[k] - MAX(over, 0));
+
+		if (over <= 0)
+			return;
+		if (w < t->w[k]) {
+			t->w[k] = w;
+			cut_column(cells, n, (size_t)k, w);
+		}
+	}
+}
+
+/* Is the figure absent ("" or "-") or zero ("0", "0%")? */
+static bool nothing(const char *cell)
+{
+	double v;
+	char *end;
+
+	if (!cell || !*cell || !strcmp(cell, "-"))
+		return true;
+	v = strtod(cell, &end);
+	return end != cell && (!*end || !strcmp(end, "%")) && !(v < 0) &&
+	       !(v > 0);
 }
 
 static void table_widths(const struct analysis *a, const struct report_row *rows,
 			 size_t n, struct table *t, char ***cells)
 {
-	bool cont = false, hand = false, klock = false;
+	bool shown[NCOLS] = { false };
 	size_t i, k;
 
 	memset(t->w, 0, sizeof(t->w));
@@ -131,20 +170,17 @@ static void table_widths(const struct analysis *a, const struct report_row *rows
 			t->w[COL_VALUE] = MAX(t->w[COL_VALUE], columns(head));
 			free(head);
 		}
-		cont |= *rows[i].contended != '\0';
-		hand |= *rows[i].handoffs != '\0';
-		klock |= *rows[i].klock != '\0';
+		for (k = COL_CV; k < COL_FLAGS; k++)
+			shown[k] |= rows[i].primary && !nothing(cells[i][k]);
 		for (k = 0; k < NCOLS; k++)
 			if (cells[i][k] && (rows[i].primary || k != COL_VALUE))
 				t->w[k] = MAX(t->w[k], columns(cells[i][k]));
 	}
-	if (!cont)
-		t->w[COL_CONT] = 0;
-	if (!hand)
-		t->w[COL_HAND] = 0;
-	if (!klock)
-		t->w[COL_KLOCK] = 0;
-	fit_varies(t, cells, n);
+	/* A figure absent or zero in every row is left out. */
+	for (k = COL_CV; k < COL_FLAGS; k++)
+		if (!shown[k])
+			t->w[k] = 0;
+	fit_width(t, cells, n);
 }
 
 /* The space before column k: one between the figures after CV. */
@@ -153,8 +189,7 @@ static const char *gap(size_t k)
 	return !k ? " " : k > COL_CV && k < COL_FLAGS ? " " : "  ";
 }
 
-/* Column where the flags would start. */
-static int flags_at(const struct table *t)
+static int row_width(const struct table *t)
 {
 	int col = 0;
 	size_t k;
@@ -162,7 +197,13 @@ static int flags_at(const struct table *t)
 	for (k = 0; k < COL_FLAGS; k++)
 		if (t->w[k])
 			col += (int)strlen(gap(k)) + t->w[k];
-	return col + 2;
+	return col;
+}
+
+/* Column where the flags would start. */
+static int flags_at(const struct table *t)
+{
+	return row_width(t) + 2;
 }
 
 static void table_head(FILE *f, const struct table *t, const char *metric)
@@ -219,6 +260,82 @@ static void table_row(FILE *f, const struct table *t, char **cell,
 	fputc('\n', f);
 }
 
+/* s + "; " + more, s freed. */
+static char *append(char *s, const char *more)
+{
+	char *t = xasprintf("%s%s%s", s, *s ? "; " : "", more);
+
+	free(s);
+	return t;
+}
+
+/* "delay: contended_delay_ns" for every key the varies column shortens,
+ * once each, in the order of the configurations. */
+static char *key_legend(const struct dataset *d, char *s)
+{
+	const char **seen = NULL;
+	size_t nseen = 0, c, i, j;
+
+	for (c = 0; c < d->nconfigs; c++)
+		for (i = 0; i < d->configs[c].nparams; i++) {
+			const char *key = d->configs[c].params[i].key;
+			char *brief, *line;
+
+			for (j = 0; j < nseen && strcmp(seen[j], key); j++)
+				;
+			if (j < nseen || !report_param_shown(d, c, key))
+				continue;
+			seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
+			seen[nseen++] = key;
+			brief = report_key_short(d, key);
+			if (strcmp(brief, key) &&
+			    strcmp(brief, key + (strncmp(key, "param.", 6) ? 0 : 6))) {
+				char *k = report_esc(key);
+
+				line = xasprintf("%s: %s", brief, k);
+				s = append(s, line);
+				free(line);
+				free(k);
+			}
+			free(brief);
+		}
+	free(seen);
+	return s;
+}
+
+/* The marks, short heads and short names the table uses, or NULL. */
+static char *table_legend(const struct analysis *a, const struct table *t)
+{
+	char *s = xstrdup(""), *what;
+	size_t k;
+
+	if (t->marks[0] || t->marks[1] || t->marks[2] || t->marks[3]) {
+		what = xasprintf("mean [%g%% CI]", 100 * a->opts.confidence);
+		s = append(s, what);
+		free(what);
+	}
+	if (t->marks[0])
+		s = append(s, "m: median [distribution-free CI], the runs are "
+			      "not normal");
+	if (t->marks[1])
+		s = append(s, "h: harmonic mean (fixed work)");
+	if (t->marks[2])
+		s = append(s, "-: not measured");
+	if (t->marks[3])
+		s = append(s, "a lower bound below 0 for a quantity that "
+			      "cannot be negative: too few or too noisy runs "
+			      "to bound it");
+	for (k = 0; k < NCOLS; k++)
+		if (t->w[k] && col_legend[k])
+			s = append(s, col_legend[k]);
+	s = key_legend(a->d, s);
+	if (!*s) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 void report_text_summary(FILE *f, const struct analysis *a)
 {
 	struct report_row *rows;
@@ -226,6 +343,7 @@ void report_text_summary(FILE *f, const struct analysis *a)
 	char ***cells = xcalloc(n ? n : 1, sizeof(*cells));
 	const char *shown = NULL;
 	struct table t = { 0 };
+	char *legend;
 
 	for (i = 0; i < n; i++)
 		cells[i] = xcalloc(NCOLS, sizeof(**cells));
@@ -240,17 +358,8 @@ void report_text_summary(FILE *f, const struct analysis *a)
 		}
 		table_row(f, &t, cells[i], rows[i].primary != NULL);
 	}
-	if (t.marks[0] || t.marks[1] || t.marks[2] || t.marks[3]) {
-		char *legend = xasprintf(
-			"mean [%g%% CI]%s%s%s%s", 100 * a->opts.confidence,
-			t.marks[0] ? "; m: median [distribution-free CI], the "
-				     "runs are not normal" : "",
-			t.marks[1] ? "; h: harmonic mean (fixed work)" : "",
-			t.marks[2] ? "; -: not measured" : "",
-			t.marks[3] ? "; a lower bound below 0 for a quantity that "
-				     "cannot be negative: too few or too noisy runs "
-				     "to bound it" : "");
-
+	legend = table_legend(a, &t);
+	if (legend) {
 		report_wrap(f, " ", 2, legend);
 		free(legend);
 	}

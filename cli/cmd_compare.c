@@ -39,6 +39,7 @@ struct cmp_args {
 	const char *plot_dir;           /* --plot DIR */
 	char *in;                       /* standard input, for a side "-" */
 	size_t inlen;
+	struct compare_files files;     /* FIFOs and pipes, read once */
 };
 
 /* ---- options ---- */
@@ -159,25 +160,80 @@ static int parse_args(int argc, char **argv, struct cmp_args *a)
 
 /* ---- the command ---- */
 
+/* The primary metric of every configuration of s, ", "-joined, each once
+ * (malloc'd); "" for number files. */
+static char *side_primaries(const struct compare_input *s)
+{
+	char *out = xstrdup(""), *t;
+	size_t i, j;
+
+	for (i = 0; s->kind != INPUT_NUMBERS && s->an && i < s->nsets; i++)
+		for (j = 0; j < s->an[i].nconfigs; j++) {
+			int m = s->an[i].configs[j].primary;
+			const char *name = m >= 0 ? s->sets[i].metrics[m] : NULL;
+			char *quoted;
+
+			if (!name)
+				continue;
+			quoted = xasprintf("'%s'", name);
+			if (!strstr(out, quoted)) {
+				t = xasprintf("%s%s%s", out, *out ? ", " : "",
+					      quoted);
+				free(out);
+				out = t;
+			}
+			free(quoted);
+		}
+	return out;
+}
+
+/* Do the two lists of side_primaries share no metric? */
+static bool disjoint(const char *a, const char *b)
+{
+	char *copy = xstrdup(a), *name, *save = NULL;
+	bool none = true;
+
+	for (name = strtok_r(copy, ", ", &save); name && none;
+	     name = strtok_r(NULL, ", ", &save))
+		none = !strstr(b, name);
+	free(copy);
+	return none;
+}
+
 /*
  * Both sides loaded, yet no configuration on both: the selectors name
  * different things (another sweep, a filter on one side only...), which
  * is bad input, not a comparison of nothing.  Said after the result,
- * whose "Not compared" list shows what each side has.
+ * whose "Not compared" list shows what each side has.  Sides judged by
+ * different primary metrics are different workloads or measurements: no
+ * filter makes them match, and the message says so instead.
  */
 static int nothing_compared(const struct compare_result *r,
 			    const struct compare_input *b,
 			    const struct compare_input *c)
 {
+	char *pb, *pc;
+
 	if (r->n)
 		return 0;
-	error("compare: nothing compared: %s",
-	      r->nunmatched ? "no configuration of the baseline matches one "
-			      "of the candidate (see \"Not compared\"); "
-			      "name the parameter the sides change as a "
-			      "filter on both, BASE@KEY=V1 CAND@KEY=V2"
-			    : "no configuration on either side");
+	pb = side_primaries(b);
+	pc = side_primaries(c);
+	if (r->nunmatched && *pb && *pc && disjoint(pb, pc))
+		error("compare: nothing compared: the sides measure different "
+		      "things: the baseline's configurations are judged by "
+		      "%s, the candidate's by %s; compare experiments of the "
+		      "same workload and primary metric", pb, pc);
+	else
+		error("compare: nothing compared: %s",
+		      r->nunmatched ? "no configuration of the baseline "
+				      "matches one of the candidate (see \"Not "
+				      "compared\"); name the parameter the "
+				      "sides change as a filter on both, "
+				      "BASE@KEY=V1 CAND@KEY=V2"
+				    : "no configuration on either side");
 	error("compare: baseline '%s', candidate '%s'", b->text, c->text);
+	free(pb);
+	free(pc);
 	return EXIT_USAGE;
 }
 
@@ -264,8 +320,9 @@ static int read_stdin(struct cmp_args *a)
 				     NUMFILE_MAX_BYTES);
 		if (got == 0)
 			break;
-		if (a->inlen == cap) {
-			cap *= 2;
+		if (a->inlen == cap) { /* one byte past the limit at most */
+			cap = cap > NUMFILE_MAX_BYTES / 2 ? NUMFILE_MAX_BYTES + 1
+							  : 2 * cap;
 			a->in = xrealloc(a->in, cap + 1);
 		}
 	}
@@ -279,7 +336,7 @@ static int read_stdin(struct cmp_args *a)
  * ministat's table (and with --ascii its plot) of every side, when all of
  * them are numbers (files or "-"): before the comparisons, as ministat.
  */
-static int print_ministat(const struct cmp_args *a)
+static int print_ministat(struct cmp_args *a)
 {
 	struct ministat_set set[MINISTAT_SETS];
 	struct compare_input sides[MINISTAT_SETS];
@@ -292,9 +349,10 @@ static int print_ministat(const struct cmp_args *a)
 	for (i = 0; i < n && !ret; i++) {
 		sides[i].text = i ? a->cands[i - 1] : a->base;
 		sides[i].role = i ? "candidate" : "baseline";
+		sides[i].files = &a->files;
 		if (compare_input_is_file_list(sides[i].text))
 			ret = 0;        /* number files, one invocation each */
-		else if (compare_input_is_export(sides[i].text))
+		else if (compare_input_is_export(&sides[i]))
 			goto out;       /* an export file: compare's tables */
 		else
 			ret = compare_input_resolve(&sides[i], a->db) < 0
@@ -342,8 +400,10 @@ int cmd_compare(int argc, char **argv)
 		fputs("[\n", stdout);
 	/* each candidate against the baseline, loaded afresh */
 	for (i = 0; i < a.ncands && (!ret || ret == EXIT_REGRESSION); i++) {
-		struct compare_input b = { .role = "baseline" };
-		struct compare_input c = { .role = "candidate" };
+		struct compare_input b = { .role = "baseline",
+					   .files = &a.files };
+		struct compare_input c = { .role = "candidate",
+					   .files = &a.files };
 		const char *metric = a.metric, *plot_dir = a.plot_dir;
 		char *dir = NULL;
 
@@ -378,6 +438,7 @@ int cmd_compare(int argc, char **argv)
 	if (!ret && nreg)
 		ret = EXIT_REGRESSION;
 	free(a.in);
+	compare_files_release(&a.files);
 	if (fflush(stdout) != 0 && !ret) {
 		error("writing the result: %s", strerror(errno));
 		ret = EXIT_RUNTIME;

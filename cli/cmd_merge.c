@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "db/store.h"
 #include "cli/commands.h"
 #include "lib/util.h"
@@ -26,23 +27,29 @@ struct merge {
 static int merge_experiment(struct merge *m, int64_t id)
 {
 	struct experiment_row e;
+	char *name, *uuid;
 	int ret;
 
 	if (store_experiment_get(m->in, id, &e))
 		return -1;
 	ret = store_copy_experiment(m->out, id);
+	/* The input's names shown, never obeyed: a received database. */
+	name = escape_text_dup(e.name);
+	uuid = escape_text_dup(e.uuid);
 	if (ret == 0) {
 		fprintf(stderr, "contend: %s: experiment %" PRId64 " '%s' (%s) is "
-			"already in %s, skipped\n", m->in_path, e.id, e.name,
-			e.uuid, m->out_path);
+			"already in %s, skipped\n", m->in_path, e.id,
+			name ? name : "?", uuid ? uuid : "?", m->out_path);
 		m->skipped++;
 	} else if (ret > 0) {
 		if (strcmp(e.status, "complete") != 0)
 			fprintf(stderr, "contend: %s: experiment %" PRId64 " '%s'"
 				" is %s; merged as it is now\n", m->in_path, e.id,
-				e.name, e.status);
+				name ? name : "?", e.status);
 		m->merged++;
 	}
+	free(name);
+	free(uuid);
 	experiment_row_release(&e);
 	return ret < 0 ? -1 : 0;
 }

@@ -13,6 +13,7 @@
 #include "db/select.h"
 #include "plots/plot.h"
 #include "cli/commands.h"
+#include "lib/escape.h"
 #include "lib/util.h"
 
 #define PLOT_DEFAULT_DIR "plots/out"
@@ -73,8 +74,12 @@ static void list_files(const struct plot_set *set, const struct plot_opts *po)
 		const char *name = set->files[i].name;
 		int len = (int)strlen(name) - 3; /* without ".gp" */
 
-		if (set->files[i].skipped)
-			printf("%.*s: skipped, %s\n", len, name, set->files[i].skipped);
+		if (set->files[i].skipped) {
+			/* The reason names a section: shown, never obeyed. */
+			printf("%.*s: skipped, ", len, name);
+			escape_fputs(stdout, set->files[i].skipped);
+			putchar('\n');
+		}
 		else if (!set->files[i].rendered)
 			printf("%s/%s (script and data; not rendered)\n",
 			       po->out_dir, name);
@@ -204,10 +209,13 @@ static int plot_invocations(struct store *s, const struct selector *sel,
 		po.out_dir = dir;
 		ret = plot_level(&l, i, &po, &set) ? EXIT_RUNTIME : 0;
 		list_files(&set, &po);
-		if (!ret)
-			printf("%zu invocations of %s / %s plotted in %s/\n",
-			       lv->ninv, lv->name,
-			       *lv->label ? lv->label : "(no label)", dir);
+		if (!ret) {
+			printf("%zu invocations of ", lv->ninv);
+			escape_fputs(stdout, lv->name);
+			fputs(" / ", stdout);
+			escape_fputs(stdout, *lv->label ? lv->label : "(no label)");
+			printf(" plotted in %s/\n", dir);
+		}
 		plot_set_release(&set);
 		free(dir);
 	}

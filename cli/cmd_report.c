@@ -19,6 +19,7 @@
 #include "db/store.h"
 #include "analysis/kwarn.h"
 #include "cli/commands.h"
+#include "lib/escape.h"
 #include "lib/util.h"
 
 struct report_args {
@@ -30,7 +31,28 @@ struct report_args {
 	struct report_view view;   /* --verbose, --metrics a,b (text) */
 	struct analysis_opts opts;
 	bool exclude_kwarn;        /* --exclude-kernel-warnings */
+	char *hint_db, *hint_what; /* view.db, view.what (malloc'd) */
 };
+
+/* The report's hints name the database and experiment it was read from:
+ * "ID@KEY=VALUE,..." with the selector's filters. */
+static void hint_names(struct report_args *ra, const struct selector *sel,
+		       int64_t id)
+{
+	char *w = xasprintf("%lld", (long long)id), *t;
+	size_t i;
+
+	for (i = 0; i < sel->nfilters; i++) {
+		t = xasprintf("%s%c%s=%s", w, i ? ',' : '@', sel->filters[i].key,
+			      sel->filters[i].value);
+		free(w);
+		w = t;
+	}
+	ra->hint_db = xstrdup(sel->db);
+	ra->hint_what = w;
+	ra->view.db = ra->hint_db;
+	ra->view.what = ra->hint_what;
+}
 
 static int set_format(const char *opt, const char *arg, void *field,
 		      int value)
@@ -119,6 +141,7 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 	ra->html_dir = ra->md_dir = NULL;
 	ra->view = (struct report_view){ 0 };
 	ra->exclude_kwarn = false;
+	ra->hint_db = ra->hint_what = NULL;
 	analysis_opts_default(&ra->opts);
 	return opt_parse(&report_cli, argc, argv, ra);
 }
@@ -172,7 +195,7 @@ static int report_invocations(int argc, char **argv, const char *selector,
  * status of a failure.  On 0 *sp is the store, still open: the bundle
  * reads the runs' timelines from it; the caller closes it.
  */
-static int load_selected(int argc, char **argv, const struct report_args *ra,
+static int load_selected(int argc, char **argv, struct report_args *ra,
 			 struct dataset *d, struct store **sp, int *status)
 {
 	struct selector sel;
@@ -205,6 +228,8 @@ static int load_selected(int argc, char **argv, const struct report_args *ra,
 		goto out;
 	}
 	ret = select_load(&sel, s, ids[0], d, &kept);
+	if (!ret)
+		hint_names(ra, &sel, ids[0]);
 	if (!ret && !kept && sel.nfilters) {
 		snprintf(what, sizeof(what), "experiment %lld",
 			 (long long)ids[0]);
@@ -259,7 +284,7 @@ static int write_bundle(const struct analysis *a, struct store *s,
  * listing what it does have. */
 static int unknown_metrics(const struct dataset *d, const char *list)
 {
-	char *copy, *name, *save = NULL, *have;
+	char *copy, *name, *save = NULL, *have, *shown;
 	size_t i;
 	int ret = 0;
 
@@ -278,8 +303,12 @@ static int unknown_metrics(const struct dataset *d, const char *list)
 			free(have);
 			have = t;
 		}
+		/* Metric names from a database: shown, never obeyed. */
+		shown = escape_text_dup(have);
 		ret = error("--metrics: experiment %lld has no metric '%s' "
-			    "(it has: %s)", (long long)d->exp.id, name, have);
+			    "(it has: %s)", (long long)d->exp.id, name,
+			    shown ? shown : "?");
+		free(shown);
 		free(have);
 	}
 	free(copy);
@@ -334,5 +363,7 @@ out:
 		analysis_release(&a);
 	dataset_release(&d);
 	store_close(s);
+	free(ra.hint_db);
+	free(ra.hint_what);
 	return ret;
 }

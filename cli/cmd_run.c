@@ -109,6 +109,8 @@ static void runner_opts_of(const struct run_opts *o, struct runner_opts *ro)
 
 static int dry_run(const struct runner *r)
 {
+	if (runner_check_hooks(r))
+		return EXIT_USAGE;
 	config_print(&r->cfg, stdout);
 	runner_print_plan(r, stdout);
 	if (fflush(stdout) || ferror(stdout)) {

@@ -19,9 +19,13 @@ int cmd_compare(int argc, char **argv);  /* cli/cmd_compare.c */
 int cmd_plot(int argc, char **argv);     /* cli/cmd_plot.c */
 int cmd_export(int argc, char **argv);   /* cli/cmd_export.c */
 int cmd_merge(int argc, char **argv);    /* cli/cmd_merge.c */
+int cmd_history(int argc, char **argv);  /* cli/cmd_history.c */
+int cmd_bisect(int argc, char **argv);   /* cli/cmd_bisect.c */
+int cmd_calibrate(int argc, char **argv); /* cli/cmd_calibrate.c */
 
 extern const struct opt_cmd run_cli, exec_cli, list_cli, report_cli,
-	levels_cli, compare_cli, plot_cli, export_cli, merge_cli;
+	levels_cli, compare_cli, plot_cli, export_cli, merge_cli,
+	history_cli, bisect_cli, calibrate_cli;
 
 /* The --db row every command that reads or writes a database has. */
 #define DB_ROW(field)                                                        \

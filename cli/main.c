@@ -30,6 +30,9 @@ static const struct command commands[] = {
 	{ &plot_cli, cmd_plot },
 	{ &export_cli, cmd_export },
 	{ &merge_cli, cmd_merge },
+	{ &history_cli, cmd_history },
+	{ &bisect_cli, cmd_bisect },
+	{ &calibrate_cli, cmd_calibrate },
 };
 
 static const struct command *find_command(const char *name)
@@ -64,7 +67,7 @@ static void usage(FILE *f)
 		   "contend runs lock-contention microbenchmarks as statistical "
 		   "experiments.\n\ncommands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].cli->name,
+		fprintf(f, "  %-9s %s\n", commands[i].cli->name,
 			commands[i].cli->summary);
 	fprintf(f, "\n'contend help COMMAND' (or 'contend COMMAND --help') "
 		   "shows a command's options;\nsee contend(1).\n");

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/escape.h"
 #include "lib/util.h"
 
 #define NEWEST "~newest"
@@ -38,6 +39,31 @@ static const char *filters_at(const char *text)
 	return at;
 }
 
+/*
+ * Whether the n bytes at v read as NaN or an infinity ("nan", "-inf",
+ * "Infinity"): compared as a number, NaN would match every value.
+ */
+static bool not_finite(const char *v, size_t n)
+{
+	char *text = xstrndup(v, n), *end;
+	double x = strtod(text, &end);
+	bool bad = end != text && !*end && !isfinite(x);
+
+	free(text);
+	return bad;
+}
+
+/* A message naming what a user or a database wrote, escaped in place
+ * (lib/escape.h): a selector's control bytes shown, never obeyed. */
+static void shown(char *err, size_t errlen)
+{
+	char *e = escape_text_dup(err);
+
+	if (e)
+		snprintf(err, errlen, "%s", e);
+	free(e);
+}
+
 /* KEY=VALUE[,KEY=VALUE...] into sel->filters. */
 static int parse_filters(const char *text, const char *s,
 			 struct selector *sel, char *err, size_t errlen)
@@ -56,6 +82,15 @@ static int parse_filters(const char *text, const char *s,
 					      "KEY=VALUE (write SELECTOR@KEY="
 					      "VALUE[,KEY=VALUE...])",
 				 text, (int)len, s);
+			shown(err, errlen);
+			return -1;
+		}
+		if (not_finite(s + klen + 1, len - klen - 1)) {
+			snprintf(err, errlen, "selector '%s': '%.*s': a parameter "
+					      "is never NaN or infinite (give a "
+					      "finite number or a word)",
+				 text, (int)len, s);
+			shown(err, errlen);
 			return -1;
 		}
 		sel->filters[sel->nfilters].key = xstrndup(s, klen);
@@ -155,6 +190,7 @@ int select_open(const char *text, const char *default_db,
 					      "id, uuid, name or label)",
 				 sel->db, sel->what ? "" : "at all ",
 				 sel->what ? sel->what : "");
+		shown(err, errlen);
 		store_close(*s);
 		*s = NULL;
 		free(*ids);
@@ -179,7 +215,7 @@ static bool same_value(const char *a, const char *b)
 		return true;
 	x = strtod(a, &ea);
 	y = strtod(b, &eb);
-	return ea != a && eb != b && !*ea && !*eb && !isnan(x) &&
+	return ea != a && eb != b && !*ea && !*eb && !isnan(x) && !isnan(y) &&
 	       !(x < y) && !(x > y);
 }
 
@@ -272,5 +308,6 @@ int select_none(const struct selector *sel, const char *what, char *err,
 		snprintf(err, errlen, "no configuration of %s has %s=%s%s",
 			 what, sel->filters[0].key, sel->filters[0].value,
 			 sel->nfilters > 1 ? " and the other filters" : "");
+	shown(err, errlen);
 	return EXIT_USAGE;
 }

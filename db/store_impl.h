@@ -4,7 +4,8 @@
  * the helpers that run statements and transactions (db/store_stmt.c).
  *
  * The store is split by concern: store_open.c (open, schema, upgrade,
- * checks, close), store_experiment.c (experiment rows, metadata,
+ * checks, close), store_schema.c (the schema check: nothing in a file but
+ * contend's own objects), store_experiment.c (experiment rows, metadata,
  * selectors), store_write.c (the plan and the record of a run),
  * store_load.c (the loader of a whole experiment and the other reads of
  * analysis), store_merge.c (contend merge), thread_ops.c (the per-thread
@@ -52,6 +53,7 @@ struct store {
 	ino_t ino;
 	int version;         /* the file's schema version, after any upgrade */
 	int src_version;     /* the attached input's (store_attach), or 0 */
+	char *copy;          /* a private copy read instead of path, or NULL */
 };
 
 /*
@@ -198,11 +200,20 @@ int txn_end(struct store *s, bool outer, int ret);
 /* Whether path names SQLite's in-memory database. */
 bool store_is_memory(const char *path);
 /*
- * The URI that opens path read-only as SQLite should, malloc'd: immutable
- * for a WAL file on read-only media (no -shm beside it, none creatable),
+ * The URI that opens the file the read-only store in reads, read-only, as
+ * SQLite should, malloc'd: its private copy (a WAL file on read-only media
+ * whose log holds commits: store_open.c), or immutable for a WAL file on
+ * read-only media with an empty log (no -shm beside it, none creatable),
  * else mode=ro.  store_open.c.
  */
-char *store_readonly_uri(const char *path, bool *immutable);
+char *store_readonly_uri(const struct store *in);
+/*
+ * 0 when every object in s's file is one of contend's at schema version
+ * version, as db/schema.sql defines it, and each of those is there;
+ * STORE_BAD_FILE after naming each that is not; -1 when it cannot be
+ * read.  store_schema.c.
+ */
+int store_schema_verify(struct store *s, int version);
 
 /*
  * The text of run_threads.ops and run_timeline.ops: a JSON array of

@@ -24,14 +24,13 @@ enum { P_SRC, P_DST, P_CONFIG_OFF, P_RUN_OFF, P_COUNT };
 int store_attach(struct store *s, const struct store *in)
 {
 	sqlite3_stmt *st = NULL;
-	bool immutable;
 	char *uri;
 	int ret = 0;
 
 	if (store_is_memory(in->path))
 		return error("%s: an in-memory database cannot be merged",
 			     in->path);
-	uri = store_readonly_uri(in->path, &immutable);
+	uri = store_readonly_uri(in);
 	if (sqlite3_prepare_v2(s->db, "ATTACH DATABASE ?1 AS " SRC, -1, &st,
 			       NULL) != SQLITE_OK ||
 	    sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC) != SQLITE_OK ||

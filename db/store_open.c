@@ -1,9 +1,12 @@
 /*
- * store_open.c - opening a database: the path's checks, the schema's
- * version (refusing what contend cannot use), creating and upgrading the
- * schema, WAL; the checks after a long write; closing; transactions.
+ * store_open.c - opening a database: the path's checks, SQLite's defensive
+ * settings, the schema's version and objects (refusing what contend cannot
+ * use or did not create: store_schema.c), creating and upgrading the
+ * schema, WAL, a WAL file on read-only media; the checks after a long
+ * write; closing; transactions.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,6 +205,9 @@ static int schema_check(struct store *s)
 		error("%s: not a contend database (empty)", s->path);
 		return STORE_BAD_FILE;
 	}
+	/* before the first read of a table and the first write */
+	if (version > 0 && (ret = store_schema_verify(s, version)))
+		return ret;
 	s->version = version;
 	if (s->flags & STORE_RDONLY)
 		return 0;
@@ -290,10 +296,125 @@ static char *file_uri(const char *path, const char *query)
 	return uri;
 }
 
-char *store_readonly_uri(const char *path, bool *immutable)
+/* The URI of what s reads, plain (its query when not immutable). */
+static char *readonly_uri(const struct store *s, const char *plain)
 {
-	*immutable = needs_immutable(path);
-	return file_uri(path, *immutable ? "immutable=1" : "mode=ro");
+	if (s->copy)
+		return file_uri(s->copy, plain);
+	return file_uri(s->path, needs_immutable(s->path) ? "immutable=1"
+							  : plain);
+}
+
+char *store_readonly_uri(const struct store *in)
+{
+	return readonly_uri(in, "mode=ro");
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t k = write(fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* Copies the file from into the new file to; 0, or -1 with errno set. */
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in, out = -1, ret, saved;
+	ssize_t n = -1;
+
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in >= 0)
+		out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (out >= 0)
+		while ((n = read(in, buf, sizeof(buf))) != 0)
+			if (n < 0 ? errno != EINTR
+				  : write_all(out, buf, (size_t)n))
+				break;
+	ret = out >= 0 && n == 0 ? 0 : -1;
+	saved = errno;
+	if (out >= 0 && close(out) && !ret) {
+		ret = -1;
+		saved = errno;
+	}
+	if (in >= 0)
+		close(in);
+	errno = saved;
+	return ret;
+}
+
+/* Removes s's private copy, its log and index, and their directory. */
+static void copy_remove(struct store *s)
+{
+	static const char *const ext[] = { "", "-wal", "-shm", "-journal" };
+	char *dir;
+	size_t i;
+
+	if (!s->copy)
+		return;
+	for (i = 0; i < ARRAY_SIZE(ext); i++) {
+		char *f = xasprintf("%s%s", s->copy, ext[i]);
+
+		unlink(f);
+		free(f);
+	}
+	dir = dir_of(s->copy);
+	rmdir(dir);
+	free(dir);
+	free(s->copy);
+	s->copy = NULL;
+}
+
+/*
+ * Opened immutable, SQLite reads the database file alone: the commits
+ * still in its -wal, not yet checkpointed into it, would be missing
+ * without a word (merge copied one experiment of two).  So when a WAL
+ * database on read-only media has a log that holds anything, the file and
+ * its log are copied into a private directory under $TMPDIR, where SQLite
+ * can keep the -shm a WAL database needs, and the copy is read instead;
+ * store_close removes it.  0, or -1 after saying why.
+ */
+static int wal_copy(struct store *s)
+{
+	char *wal = xasprintf("%s-wal", s->path), *dir = NULL, *copy_wal;
+	const char *tmp = getenv("TMPDIR");
+	struct stat st;
+	int ret = 0;
+
+	if (stat(wal, &st) || st.st_size == 0)
+		goto out;
+	tmp = tmp && *tmp ? tmp : "/tmp";
+	dir = xasprintf("%s/contend-ro-XXXXXX", tmp);
+	if (!mkdtemp(dir)) {
+		ret = error("%s: its write-ahead log %s cannot be read on "
+			    "read-only media, and no private copy can be made "
+			    "in %s: %s (TMPDIR names where)", s->path, wal, tmp,
+			    strerror(errno));
+		goto out;
+	}
+	s->copy = xasprintf("%s/contend.db", dir);
+	copy_wal = xasprintf("%s-wal", s->copy);
+	if (copy_file(s->path, s->copy) || copy_file(wal, copy_wal))
+		ret = error("%s: its write-ahead log %s cannot be read on "
+			    "read-only media, and copying both to %s failed: "
+			    "%s (TMPDIR names where)", s->path, wal, dir,
+			    strerror(errno));
+	free(copy_wal);
+	if (ret)
+		copy_remove(s);
+out:
+	free(wal);
+	free(dir);
+	return ret;
 }
 
 /*
@@ -357,6 +478,25 @@ static int path_check(const char *path, unsigned flags)
 	return 0;
 }
 
+/*
+ * What the file holds runs only as far as contend lets it: no SQL
+ * function with side effects and no virtual table of an unsafe kind in
+ * its views and triggers (trusted_schema off), and no change to the
+ * schema's own storage (defensive).  The schema check (store_schema.c)
+ * then refuses any trigger or view that is not contend's.
+ */
+static int defend(struct store *s)
+{
+	int on = -1, trusted = -1;
+
+	if (sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, &on) !=
+		    SQLITE_OK || on != 1 ||
+	    sqlite3_db_config(s->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0,
+			      &trusted) != SQLITE_OK || trusted != 0)
+		return db_fail(s, "cannot open the database defensively");
+	return 0;
+}
+
 int store_exit_status(int ret)
 {
 	return ret == STORE_BAD_FILE ? EXIT_USAGE : EXIT_RUNTIME;
@@ -391,7 +531,9 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	}
 	if ((flags & STORE_RDONLY) && !store_is_memory(path)) {
 		recover_hot_journal(path);
-		uri = file_uri(path, needs_immutable(path) ? "immutable=1" : "");
+		if (needs_immutable(path) && wal_copy(s))
+			goto out;
+		uri = readonly_uri(s, "");
 	} else if (!store_is_memory(path)) {
 		uri = file_uri(path, "");
 	}
@@ -409,7 +551,7 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
-	if (pragma(s, "PRAGMA foreign_keys = ON"))
+	if (pragma(s, "PRAGMA foreign_keys = ON") || defend(s))
 		goto out;
 	ret = schema_check(s);
 	if (ret)
@@ -508,6 +650,7 @@ void store_close(struct store *s)
 		sqlite3_finalize(s->stmt[i]);
 	if (s->db && sqlite3_close(s->db) != SQLITE_OK)
 		db_fail(s, "cannot close the database");
+	copy_remove(s);
 	free(s->buf);
 	free(s->path);
 	free(s);

@@ -158,12 +158,14 @@ bool vocab_fixed_work(const char *workload)
 	return in_names(fixed_work, workload);
 }
 
-/* The lock workloads' probes (issue 19), off in every earlier run. */
+/* The lock workloads' probes (issue 19), off in every earlier run; the
+ * command workload's ok_status (issue 28), 0 alone before it. */
 static const struct {
 	const char *param, *value;
 } added_params[] = {
 	{ "timeline", "0" },
 	{ "latency_every", "0" },
+	{ "ok_status", "0" },
 };
 
 const char *vocab_added_param(const char *param)

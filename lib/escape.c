@@ -1,7 +1,8 @@
 /*
- * escape.c - text safe for a terminal and for markdown (escape.h).  One
- * step, next(), decides what the bytes at a position become; the writers
- * loop over it.
+ * escape.c - text safe for each sink contend writes names into: a
+ * terminal, markdown, HTML and gnuplot scripts (escape.h).  One step,
+ * next(), decides what the bytes at a position become; each sink adds
+ * what its own syntax needs (a sink_fn) and the writers loop over both.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -136,8 +137,14 @@ char *escape_text_dup(const char *s)
 	return d;
 }
 
-/* Writes s escaped; each byte of s that is in special gets a backslash. */
-static void put_escaped(FILE *f, const char *s, const char *special)
+/*
+ * What a sink does with a byte escape_text would copy: writes its own
+ * form of c to f and returns true, or false to have it copied.
+ */
+typedef bool (*sink_fn)(FILE *f, char c);
+
+/* Writes s as escape_text does, each copied byte first offered to sink. */
+static void put_escaped(FILE *f, const char *s, sink_fn sink)
 {
 	char out[STEP_MAX];
 	const char *rep;
@@ -147,17 +154,73 @@ static void put_escaped(FILE *f, const char *s, const char *special)
 
 		if (rep)
 			fputs(rep, f);
-		else if (n == 1 && special && strchr(special, *s))
-			fprintf(f, "\\%c", *s);
-		else
+		else if (!(n == 1 && sink && sink(f, *s)))
 			fwrite(s, 1, n, f);
 		s += n;
 	}
 }
 
+/* A backslash before each byte of special. */
+static bool backslashed(FILE *f, char c, const char *special)
+{
+	if (!strchr(special, c))
+		return false;
+	fprintf(f, "\\%c", c);
+	return true;
+}
+
+static bool md_table_sink(FILE *f, char c)
+{
+	return backslashed(f, c, "|");
+}
+
+static bool md_text_sink(FILE *f, char c)
+{
+	return backslashed(f, c, "\\`*_[]<>|#!~&");
+}
+
+/* Inside gnuplot's single quotes only a quote means something: doubled. */
+static bool gnuplot_sink(FILE *f, char c)
+{
+	if (c != '\'')
+		return false;
+	fputs("''", f);
+	return true;
+}
+
+static bool html_sink(FILE *f, char c)
+{
+	static const struct {
+		char c;
+		const char *entity;
+	} map[] = {
+		{ '&', "&amp;" }, { '<', "&lt;" }, { '>', "&gt;" },
+		{ '"', "&quot;" }, { '\'', "&#39;" },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (c == map[i].c) {
+			fputs(map[i].entity, f);
+			return true;
+		}
+	return false;
+}
+
 void escape_fputs(FILE *f, const char *s)
 {
 	put_escaped(f, s, NULL);
+}
+
+void escape_gnuplot(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	put_escaped(f, s, gnuplot_sink);
+	fputc('\'', f);
+}
+
+void escape_html(FILE *f, const char *s)
+{
+	put_escaped(f, s, html_sink);
 }
 
 void escape_md_code(FILE *f, const char *s, bool in_table)
@@ -180,7 +243,7 @@ void escape_md_code(FILE *f, const char *s, bool in_table)
 		fputc('`', f);
 	if (pad)
 		fputc(' ', f);
-	put_escaped(f, s, in_table ? "|" : NULL);
+	put_escaped(f, s, in_table ? md_table_sink : NULL);
 	if (pad)
 		fputc(' ', f);
 	for (i = 0; i <= longest; i++)
@@ -189,5 +252,105 @@ void escape_md_code(FILE *f, const char *s, bool in_table)
 
 void escape_md_text(FILE *f, const char *s)
 {
-	put_escaped(f, s, "\\`*_[]<>|#!~&");
+	put_escaped(f, s, md_text_sink);
+}
+
+/* ---- a terminal stream: every byte written escaped but line breaks ---- */
+
+struct estream {
+	FILE *out;
+	char carry[4];  /* the start of a UTF-8 sequence cut by a write */
+	size_t ncarry;
+};
+
+/* How many bytes at the end of b[0..n) begin a sequence not complete. */
+static size_t cut_tail(const char *b, size_t n)
+{
+	for (size_t k = 1; k <= 3 && k <= n; k++) {
+		unsigned char c = (unsigned char)b[n - k];
+		size_t need = c >= 0xf0 && c <= 0xf4 ? 4 :
+			      c >= 0xe0 && c <= 0xef ? 3 :
+			      c >= 0xc2 && c <= 0xdf ? 2 : 0;
+
+		if (need)
+			return need > k ? k : 0;
+		if ((c & 0xc0) != 0x80)
+			return 0;
+	}
+	return 0;
+}
+
+/* s[0..n) as escape_text writes it, '\n' and '\t' as they are; a NUL
+ * as \x00. */
+static void put_lines(FILE *f, const char *s, size_t n)
+{
+	const char *end = s + n, *rep;
+	char out[STEP_MAX];
+
+	while (s < end) {
+		size_t k;
+
+		if (!*s) {
+			fputs("\\x00", f);
+			s++;
+			continue;
+		}
+		k = next(s, out, &rep);
+		if (*s == '\n' || *s == '\t')
+			fputc(*s, f);
+		else if (rep)
+			fputs(rep, f);
+		else
+			fwrite(s, 1, k, f);
+		s += k;
+	}
+}
+
+static ssize_t es_write(void *cookie, const char *buf, size_t n)
+{
+	struct estream *es = cookie;
+	size_t total = es->ncarry + n, tail;
+	char *s = malloc(total + 1);
+
+	if (!s)
+		return 0;
+	memcpy(s, es->carry, es->ncarry);
+	memcpy(s + es->ncarry, buf, n);
+	s[total] = '\0';
+	tail = cut_tail(s, total);
+	memcpy(es->carry, s + total - tail, tail);
+	es->ncarry = tail;
+	s[total - tail] = '\0';
+	put_lines(es->out, s, total - tail);
+	free(s);
+	return (ssize_t)n;
+}
+
+static int es_close(void *cookie)
+{
+	struct estream *es = cookie;
+	char rest[5];
+
+	/* A sequence never completed: its bytes escaped one by one. */
+	memcpy(rest, es->carry, es->ncarry);
+	rest[es->ncarry] = '\0';
+	put_lines(es->out, rest, es->ncarry);
+	free(es);
+	return 0;
+}
+
+FILE *escape_stream(FILE *out)
+{
+	static const cookie_io_functions_t io = { .write = es_write,
+						  .close = es_close };
+	struct estream *es = calloc(1, sizeof(*es));
+	FILE *f;
+
+	if (!es)
+		return NULL;
+	es->out = out;
+	f = fopencookie(es, "w", io);
+	if (!f)
+		free(es);
+	return f;
 }

@@ -1,8 +1,11 @@
 /*
  * escape.h - names that come from configs, command lines and databases
- * (labels, section names, hostnames, parameters) made safe to print: to a
- * terminal, where an ESC or a newline would be obeyed, and into markdown,
- * where a backtick would end a code span and open raw HTML.
+ * (labels, section names, hostnames, parameters, metric names) made safe
+ * to write, one function per sink: a terminal, where an ESC or a newline
+ * would be obeyed; markdown, where a backtick would end a code span and
+ * open raw HTML; HTML, where '<' opens a tag; and a gnuplot script, where
+ * a line break starts a new command (docs/RELIABILITY.md, "Sinks").
+ * Nothing from a database reaches one of them any other way.
  */
 #ifndef CONTEND_LIB_ESCAPE_H
 #define CONTEND_LIB_ESCAPE_H
@@ -58,5 +61,34 @@ void escape_md_code(FILE *f, const char *s, bool in_table);
  * writes them.
  */
 void escape_md_text(FILE *f, const char *s);
+
+/*
+ * s as one gnuplot single-quoted string literal, quotes included: every
+ * quote inside doubled (the only character a single-quoted string gives
+ * a meaning to: no backslash escapes, backquote substitution or '@'
+ * macros happen there), control characters, invalid UTF-8 and the code
+ * points escape_text escapes written as escape_text writes them (with
+ * a backslash, which the literal keeps as it is).  So the literal is on
+ * one line, ends where it should, and nothing after it is read as a
+ * command.  The one way a string reaches a gnuplot script, its comments
+ * and file names included (plots/).
+ */
+void escape_gnuplot(FILE *f, const char *s);
+/*
+ * s as HTML text or a double-quoted attribute value: & < > " ' as
+ * entities, controls and invalid UTF-8 as escape_text writes them.
+ */
+void escape_html(FILE *f, const char *s);
+
+/*
+ * A stream for a terminal report: what is written to it reaches out as
+ * escape_text writes it, except line breaks and tabs, which pass (the
+ * report's own layout); a UTF-8 sequence cut between two writes is
+ * joined first.  So an ESC, a carriage return or a bidirectional
+ * override in any name a printer formats into its lines is shown, never
+ * obeyed, whichever printf wrote it.  fclose() writes what is pending to
+ * out (which stays open).  NULL when out of memory.
+ */
+FILE *escape_stream(FILE *out);
 
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "lib/safefile.h"
 #include "plots/plot.h"
@@ -70,8 +71,7 @@ static char *comparison_label(const struct compare_result *r, size_t k)
 		free(label);
 		label = longer;
 	}
-	if (strlen(label) > 40)
-		strcpy(label + 37, "...");
+	plot_label_cut(label, 40);
 	return label;
 }
 
@@ -120,19 +120,13 @@ static void write_script(FILE *f, const struct compare_result *r,
 	char *ylabel = xasprintf("%s, %% of the baseline mean", r->metric);
 	size_t i;
 
-	fputs("# A/B comparison written by contend compare --plot.\n"
-	      "if (!exists('fmt')) fmt = 'png'\n"
-	      "if (fmt eq 'svg') {\n"
-	      "    set terminal svg size 1000,650 dynamic noenhanced font 'sans,11' background rgb 'white'\n"
-	      "    set output 'compare.svg'\n"
-	      "} else {\n"
-	      "    set terminal pngcairo size 1000,650 noenhanced font 'sans,10'\n"
-	      "    set output 'compare.png'\n"
-	      "}\n", f);
+	plot_comment_head(f, "A/B comparison of contend compare --plot",
+			  "compare");
+	plot_terminal(f, "compare", 650);
 	fputs("set title ", f);
-	gp_quote(f, title);
+	escape_gnuplot(f, title);
 	fputs("\nset ylabel ", f);
-	gp_quote(f, ylabel);
+	escape_gnuplot(f, ylabel);
 	fputs("\nset grid ytics\nset border 3\nset tics nomirror\n"
 	      "set key outside top center horizontal\nset tmargin 5\n"
 	      "set bmargin 12\nset lmargin 22\nset offsets 0, 0, graph 0.15, graph 0.05\n", f);
@@ -145,7 +139,7 @@ static void write_script(FILE *f, const struct compare_result *r,
 	for (i = 0; i < r->n; i++) {
 		char *label = comparison_label(r, i);
 
-		gp_quote(f, label);
+		escape_gnuplot(f, label);
 		fprintf(f, " %zu%s", i + 1, i + 1 < r->n ? ", " : "");
 		free(label);
 	}
@@ -166,19 +160,23 @@ static void write_script(FILE *f, const struct compare_result *r,
 		verdict = xasprintf("%s%s", verdict_names[c->st.verdict],
 				    suspect ? " (suspect)" : "");
 		fprintf(f, "set label %zu ", 2 * i + 1);
-		gp_quote(f, change);
+		escape_gnuplot(f, change);
 		fprintf(f, " at %zu, graph 0.98 center textcolor rgb '%s'\n",
 			i + 1, colour);
 		fprintf(f, "set label %zu ", 2 * i + 2);
-		gp_quote(f, verdict);
+		escape_gnuplot(f, verdict);
 		fprintf(f, " at %zu, graph 0.94 center font ',8' textcolor rgb '%s'\n",
 			i + 1, colour);
 		free(verdict);
 	}
-	fputs("plot 'compare.dat' using ($1 - 0.12):2:3:4 with yerrorbars pt 7 ps 1.3 lc rgb '#4477aa' title ", f);
-	gp_quote(f, base);
-	fputs(", \\\n  'compare.dat' using ($1 + 0.12):5:6:7 with yerrorbars pt 5 ps 1.3 lc rgb '#cc6677' title ", f);
-	gp_quote(f, cand);
+	fputs("plot ", f);
+	escape_gnuplot(f, "compare.dat");
+	fputs(" using ($1 - 0.12):2:3:4 with yerrorbars pt 7 ps 1.3 lc rgb '#4477aa' title ", f);
+	escape_gnuplot(f, base);
+	fputs(", \\\n  ", f);
+	escape_gnuplot(f, "compare.dat");
+	fputs(" using ($1 + 0.12):5:6:7 with yerrorbars pt 5 ps 1.3 lc rgb '#cc6677' title ", f);
+	escape_gnuplot(f, cand);
 	fputc('\n', f);
 	free(title);
 	free(ylabel);

@@ -17,18 +17,11 @@
 #include "plots/plot.h"
 #include "lib/util.h"
 
+/* HTML text and attribute values: lib/escape's, so a name never opens a
+ * tag or leaves an attribute, and its control characters show. */
 static void html_escape(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
+	escape_html(f, s ? s : "");
 }
 
 /* Markdown text (table cells too): lib/escape's, so a name never opens
@@ -156,11 +149,17 @@ static void html_config(FILE *f, const struct analysis *a, size_t c)
 {
 	const struct dataset *d = a->d;
 	const struct config_analysis *ca = &a->configs[c];
-	char b[6][NUMFMT_CI_LEN];
+	char b[6][NUMFMT_CI_LEN], *varies;
 	size_t i;
 
-	fputs("<section class=\"config\">\n<h3>", f);
+	varies = report_varying(d, c);
+	fprintf(f, "<section class=\"config\">\n<h3>%zu ", c + 1);
 	html_escape(f, config_name(d, c));
+	if (*varies) {
+		fputs(": ", f);
+		html_escape(f, varies);
+	}
+	free(varies);
 	fputs("</h3>\n<p class=\"canon\">", f);
 	html_escape(f, d->configs[c].canon);
 	fprintf(f, "</p>\n<p>%zu measured, %zu warm-up, %zu failed, %zu pending runs",
@@ -223,6 +222,13 @@ static void html_correlations(FILE *f, const struct analysis *a)
 	fputs("</table>\n", f);
 }
 
+/* What a figure shows, in words: its title (the file's name only for a
+ * figure that has none). */
+static const char *caption(const struct plot_file *p)
+{
+	return p->title && *p->title ? p->title : p->name;
+}
+
 static void html_plots(FILE *f, const struct plot_set *plots, const char *dir)
 {
 	size_t i;
@@ -251,7 +257,7 @@ static void html_plots(FILE *f, const struct plot_set *plots, const char *dir)
 			fprintf(f, "\" src=\"data:%s;base64,", mime[k]);
 			base64(f, img, len);
 			fputs("\">\n<figcaption>", f);
-			html_escape(f, name);
+			html_escape(f, caption(&plots->files[i]));
 			fputs("</figcaption>\n</figure>\n", f);
 			free(img);
 			free(name);
@@ -266,7 +272,10 @@ static const char html_style[] =
 	"th,td{border:1px solid #bbb;padding:2px 6px;text-align:right}"
 	"th{background:#eee}table.kv th,table.kv td{text-align:left}"
 	".canon{font-family:monospace;font-size:85%;color:#444}"
-	".flag{background:#fff3cd;border-left:4px solid #c90;padding:4px 8px}"
+	".flag{padding:4px 8px;border-left:4px solid}"
+	".flag.high{background:#f8d7da;border-color:#b02a37}"
+	".flag.mid{background:#fff3cd;border-color:#c90}"
+	".flag.low{background:#eef0f2;border-color:#888}"
 	"img{max-width:100%}figure{margin:1em 0}"
 	"@media print{section,figure,table{page-break-inside:avoid}"
 	"body{max-width:none}}";
@@ -374,10 +383,52 @@ static void summary_table(const struct face *fc, const struct analysis *a)
 	report_rows_free(rows, n);
 }
 
-/* Every flag's message, once, with the configuration it concerns. */
+/*
+ * How much a flag matters, for its order and colour: a result that is not
+ * what it seems (misleading-throughput, miscalibrated) first, in red; one
+ * that cannot be trusted as measured (noisy, drift, unfair, few-runs) in
+ * amber; a note (outliers, non-normal, contention-coupled) in grey.
+ */
+static const struct {
+	const char *name;
+	int severity;           /* 0 most severe */
+} flag_severity[] = {
+	{ "misleading-throughput", 0 }, { "miscalibrated", 0 },
+	{ "noisy", 1 }, { "drift", 1 }, { "unfair", 1 }, { "few-runs", 1 },
+	{ "outliers", 2 }, { "non-normal", 2 }, { "contention-coupled", 2 },
+};
+static const char *const severity_class[] = { "flag high", "flag mid",
+					      "flag low" };
+
+static int severity(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(flag_severity); i++)
+		if (!strcmp(flag_severity[i].name, name))
+			return flag_severity[i].severity;
+	return 2;
+}
+
+/* flag_severity's position of name (unknown names last). */
+static size_t flag_rank(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(flag_severity); i++)
+		if (!strcmp(flag_severity[i].name, name))
+			return i;
+	return ARRAY_SIZE(flag_severity);
+}
+
+/*
+ * Every flag's message, once, with the configuration it concerns: the
+ * most severe first (flag_severity), in configuration order within a
+ * flag, under one heading; in HTML each coloured by its severity.
+ */
 static void flag_list(const struct face *fc, const struct analysis *a)
 {
-	size_t c, i;
+	size_t c, i, rank;
 	bool any = false;
 
 	for (c = 0; c < a->nconfigs && !any; c++)
@@ -385,23 +436,32 @@ static void flag_list(const struct face *fc, const struct analysis *a)
 	if (!any)
 		return;
 	heading(fc, "Flags");
-	for (c = 0; c < a->nconfigs; c++)
-		for (i = 0; i < a->configs[c].nflags; i++) {
-			const struct flag *fl = &a->configs[c].flags[i];
-			char *where = fl->other_config >= 0
-				? xasprintf("configuration %zu (vs %ld)", c + 1,
-					    fl->other_config + 1)
-				: xasprintf("configuration %zu", c + 1);
+	for (rank = 0; rank <= ARRAY_SIZE(flag_severity); rank++)
+		for (c = 0; c < a->nconfigs; c++)
+			for (i = 0; i < a->configs[c].nflags; i++) {
+				const struct flag *fl = &a->configs[c].flags[i];
+				int sev = severity(fl->name);
+				char *where;
 
-			fputs(fc->md ? "- **" : "<p class=\"flag\"><b>", fc->f);
-			put_text(fc, fl->name);
-			fputs(fc->md ? "**, " : "</b>, ", fc->f);
-			put_text(fc, where);
-			fputs(": ", fc->f);
-			put_text(fc, fl->message ? fl->message : "");
-			fputs(fc->md ? "\n" : "</p>\n", fc->f);
-			free(where);
-		}
+				if (flag_rank(fl->name) != rank)
+					continue;
+				where = fl->other_config >= 0
+					? xasprintf("configuration %zu (vs %ld)",
+						    c + 1, fl->other_config + 1)
+					: xasprintf("configuration %zu", c + 1);
+				if (fc->md)
+					fputs("- **", fc->f);
+				else
+					fprintf(fc->f, "<p class=\"%s\"><b>",
+						severity_class[sev]);
+				put_text(fc, fl->name);
+				fputs(fc->md ? "**, " : "</b>, ", fc->f);
+				put_text(fc, where);
+				fputs(": ", fc->f);
+				put_text(fc, fl->message ? fl->message : "");
+				fputs(fc->md ? "\n" : "</p>\n", fc->f);
+				free(where);
+			}
 }
 
 /* Why runs failed, per configuration and reason. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "analysis/report.h"
 #include "lib/safefile.h"
 #include "plots/plot_impl.h"
@@ -131,8 +132,7 @@ static char *config_label(const struct lplot *p, const struct lp_section *s,
 		free(label);
 		label = xstrdup(s->name);
 	}
-	if (strlen(label) > LABEL_MAX)
-		strcpy(label + LABEL_MAX - 3, "...");
+	plot_label_cut(label, LABEL_MAX);
 	return label;
 }
 
@@ -236,11 +236,11 @@ static void panel_axes(const struct lplot *p, const struct lp_section *s,
 	char *t = xasprintf("%s: %s", s->name, metric);
 
 	fputs("set title ", gp);
-	gp_quote(gp, t);
+	escape_gnuplot(gp, t);
 	free(t);
 	t = *unit ? xasprintf("%s (%s)", metric, unit) : xstrdup(metric);
 	fputs("\nset ylabel ", gp);
-	gp_quote(gp, t);
+	escape_gnuplot(gp, t);
 	free(t);
 	fputs(fabs(max) >= 1e4 ? "\nset format y '%.1s%c'\n"
 			       : "\nset format y '%g'\n", gp);
@@ -255,7 +255,7 @@ static void panel_axes(const struct lplot *p, const struct lp_section *s,
 		char *label = config_label(p, s, s->cfg[k]);
 
 		fputs(k ? ", " : "", gp);
-		gp_quote(gp, label);
+		escape_gnuplot(gp, label);
 		fprintf(gp, " %zu", k + 1);
 		free(label);
 	}
@@ -269,7 +269,7 @@ static void key_title(FILE *gp, bool *titled, const char *text)
 		fputs("notitle", gp);
 	} else {
 		fputs("title ", gp);
-		gp_quote(gp, text);
+		escape_gnuplot(gp, text);
 	}
 	*titled = true;
 }
@@ -347,7 +347,7 @@ static char *figure_title(const struct level *lv)
  */
 static void script_head(const struct lplot *p, FILE *gp)
 {
-	char *title = figure_title(p->lv);
+	char *title = figure_title(p->lv), *what;
 	bool rotated = false;
 	int n = (int)p->nsections, key = 20 * (((int)p->lv->ninv + 3) / 2) + 20;
 	int tics, height;
@@ -356,13 +356,11 @@ static void script_head(const struct lplot *p, FILE *gp)
 		rotated |= tics_rotated(p, &p->sections[i]);
 	tics = rotated ? 120 : 45;
 	height = 70 + n * 330 + n * tics + (n - 1) * 40 + key;
-	/* names only in quoted strings: a comment ends at a line break */
-	fprintf(gp, "# the invocations of a level (experiments %lld to %lld), "
-		    "written by contend.\n"
-		    "# Re-render: gnuplot " BASE ".gp   or as SVG: gnuplot -e "
-		    "\"fmt='svg'\" " BASE ".gp\n",
-		(long long)p->lv->inv[0].exp.id,
-		(long long)p->lv->inv[p->lv->ninv - 1].exp.id);
+	what = xasprintf("the invocations of a level (experiments %lld to %lld)",
+			 (long long)p->lv->inv[0].exp.id,
+			 (long long)p->lv->inv[p->lv->ninv - 1].exp.id);
+	plot_comment_head(gp, what, BASE);
+	free(what);
 	plot_terminal(gp, BASE, height);
 	fputs("set grid\nset border 3\nset tics nomirror\n"
 	      "set key at screen 0.5, screen 0.01 center bottom horizontal\n",
@@ -371,7 +369,7 @@ static void script_head(const struct lplot *p, FILE *gp)
 		    "spacing 0, %.4f title ", n, rotated ? 0.14 : 0.1,
 		(double)(tics + key) / height, 1 - 70.0 / height,
 		(double)(tics + 40) / height);
-	gp_quote(gp, title);
+	escape_gnuplot(gp, title);
 	fputc('\n', gp);
 	free(title);
 }

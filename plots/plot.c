@@ -11,7 +11,7 @@
  * is left out (NaN in the data, which gnuplot skips), never drawn as 0; a
  * plot with nothing to draw is not written, and the plot set says why in
  * one line.  Data files hold only numbers; every name reaches gnuplot as
- * a single-quoted literal written by gp_quote(), inside the script.  Each
+ * a single-quoted literal written by escape_gnuplot(), inside the script.  Each
  * script picks its terminal from the variable fmt (png by default), so
  * `gnuplot -e "fmt='svg'" lockdep-1.gp` re-renders it as SVG.
  *
@@ -25,25 +25,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "analysis/report.h"
 #include "lib/safefile.h"
 #include "plots/plot_impl.h"
 #include "lib/util.h"
 
-void gp_quote(FILE *f, const char *s)
+void plot_label_cut(char *label, size_t max)
 {
-	fputc('\'', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	size_t cut = max - 3;
 
-		if (c == '\'')
-			fputs("''", f);
-		else if (c < 0x20 || c == 0x7f)
-			fputc('?', f);
-		else
-			fputc(c, f);
-	}
-	fputc('\'', f);
+	if (strlen(label) <= max)
+		return;
+	while (cut && ((unsigned char)label[cut] & 0xc0) == 0x80)
+		cut--;
+	strcpy(label + cut, "...");
 }
 
 /* "section threads=2 delay=10" using only the parameters that vary. */
@@ -73,8 +69,7 @@ char *pl_config_label(const struct plotter *p, const struct section *s,
 		strcat(label, v ? v : "");
 	}
 	/* Long names would squeeze the plot off the page: keep 40 chars. */
-	if (strlen(label) > 40)
-		strcpy(label + 37, "...");
+	plot_label_cut(label, 40);
 	return label;
 }
 
@@ -132,19 +127,16 @@ static void sections_build(struct plotter *p)
 		struct section *s = &p->sections[i];
 		const struct ds_config *first = &d->configs[s->cfg[0]];
 
+		/*
+		 * The keys that vary, as the report's varies column has them:
+		 * when a param.NAME is swept, argv, env and the hooks only
+		 * repeat its value substituted, so the series are keyed by
+		 * the swept parameters, never by the argv they made.
+		 */
 		s->vary = xcalloc(first->nparams + 1, sizeof(*s->vary));
-		for (k = 0; k < first->nparams; k++) {
-			const char *key = first->params[k].key;
-
-			for (c = 1; c < s->n; c++) {
-				const char *v = report_param(&d->configs[s->cfg[c]], key);
-
-				if (!v || strcmp(v, first->params[k].value)) {
-					s->vary[s->nvary++] = key;
-					break;
-				}
-			}
-		}
+		for (k = 0; k < first->nparams; k++)
+			if (report_param_shown(d, s->cfg[0], first->params[k].key))
+				s->vary[s->nvary++] = first->params[k].key;
 	}
 }
 
@@ -199,17 +191,49 @@ int pl_files_close(const struct plotter *p, const char *base, FILE *dat,
 	return ret;
 }
 
+void plot_file_name(FILE *f, const char *base, const char *ext)
+{
+	char *name = xasprintf("%s.%s", base, ext);
+
+	escape_gnuplot(f, name);
+	free(name);
+}
+
+/*
+ * The two comment lines a script opens with: what (a name, so quoted as
+ * every string is: a line break in it would end the comment and start a
+ * command) and how to re-render it.
+ */
+void plot_comment_head(FILE *f, const char *what, const char *base)
+{
+	fputs("# ", f);
+	escape_gnuplot(f, what);
+	fputs(", written by contend.\n# Re-render: gnuplot ", f);
+	plot_file_name(f, base, "gp");
+	fputs("   or as SVG: gnuplot -e \"fmt='svg'\" ", f);
+	plot_file_name(f, base, "gp");
+	fputc('\n', f);
+}
+
+/*
+ * contend_stdout, set by plot_render, sends the image to stdout, whence
+ * contend writes it whole or not at all (lib/safefile.h); run by hand
+ * the script writes BASE.png or BASE.svg itself.
+ */
 void plot_terminal(FILE *f, const char *base, int height)
 {
 	fprintf(f, "if (!exists('fmt')) fmt = 'png'\n"
 		   "if (fmt eq 'svg') {\n"
 		   "    set terminal svg size 1000,%d dynamic noenhanced font 'sans,11' background rgb 'white'\n"
-		   "    set output '%s.svg'\n"
 		   "} else {\n"
 		   "    set terminal pngcairo size 1000,%d noenhanced font 'sans,10'\n"
-		   "    set output '%s.png'\n"
-		   "}\n",
-		height, base, height, base);
+		   "}\n"
+		   "if (exists('contend_stdout')) { set output } else { set output (fmt eq 'svg' ? ",
+		height, height);
+	plot_file_name(f, base, "svg");
+	fputs(" : ", f);
+	plot_file_name(f, base, "png");
+	fputs(") }\n", f);
 }
 
 /* The preamble every script shares: terminal from fmt, title, style. */
@@ -219,18 +243,17 @@ void pl_script_head(const struct plotter *p, FILE *f, const char *base,
 	const struct experiment_row *e = &p->d->exp;
 	const char *host = experiment_meta(e, "hostname");
 	const char *kernel = experiment_meta(e, "kernel_release");
-	char *title;
+	char *title = xasprintf("%s of experiment %lld", what, (long long)e->id);
 
-	fprintf(f, "# %s of experiment %lld, written by contend.\n"
-		   "# Re-render: gnuplot %s.gp   or as SVG: gnuplot -e \"fmt='svg'\" %s.gp\n",
-		what, (long long)e->id, base, base);
+	plot_comment_head(f, title, base);
+	free(title);
 	plot_terminal(f, base, height);
 	title = xasprintf("%s: %s%s%s%s — %s, %s", what, e->name,
 			  *e->label ? " (" : "", e->label, *e->label ? ")" : "",
 			  host ? host : "unknown host",
 			  kernel ? kernel : "unknown kernel");
 	fputs("set title ", f);
-	gp_quote(f, title);
+	escape_gnuplot(f, title);
 	fputs("\nset grid\nset key outside right top\nset border 3\n"
 	      "set tics nomirror\n", f);
 	free(title);
@@ -272,7 +295,7 @@ void pl_set_ylabel(FILE *gp, const char *metric)
 			    : xstrdup(metric);
 
 	fputs("set ylabel ", gp);
-	gp_quote(gp, label);
+	escape_gnuplot(gp, label);
 	fputc('\n', gp);
 	free(label);
 }
@@ -377,8 +400,7 @@ char *pl_panel_label(const struct plotter *p, const struct section *s,
 		free(label);
 		label = xstrdup(s->name);
 	}
-	if (strlen(label) > 40)
-		strcpy(label + 37, "...");
+	plot_label_cut(label, 40);
 	return label;
 }
 
@@ -407,7 +429,7 @@ void pl_panel_grid(FILE *gp, size_t n, const char *title)
 
 	fprintf(gp, "set multiplot layout %zu,%zu title ", (n + cols - 1) / cols,
 		cols);
-	gp_quote(gp, title);
+	escape_gnuplot(gp, title);
 	fputs("\nunset title\n", gp);
 }
 
@@ -422,7 +444,7 @@ void pl_panel_title(FILE *gp, const struct section *s, const char *metric)
 	char *t = xasprintf("%s: %s", s->name, metric);
 
 	fputs("set title ", gp);
-	gp_quote(gp, t);
+	escape_gnuplot(gp, t);
 	fputc('\n', gp);
 	free(t);
 }

@@ -3,9 +3,11 @@
  * write, per plot, the data file, the gnuplot script (kept, so a user can
  * restyle and re-render it) and the rendered PNG and/or SVG.
  *
- * Every string that reaches a script (section names, labels, host names)
- * goes through gp_quote(): gnuplot would otherwise run backquoted commands
- * or expand macros found in a configuration's names.
+ * Every string that reaches a script (section names, labels, host names,
+ * metric and parameter names, file names; in comments and data files
+ * too) goes through escape_gnuplot() (lib/escape.h): a line break in a
+ * name from a database would otherwise end a comment and start a
+ * command, a quote end a string.
  */
 #ifndef CONTEND_PLOT_H
 #define CONTEND_PLOT_H
@@ -15,6 +17,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/compare.h"
+#include "analysis/history.h"
 #include "analysis/levels.h"
 
 struct plot_opts {
@@ -50,8 +53,17 @@ int plot_experiment(const struct analysis *a, const struct plot_opts *o,
 void plot_set_release(struct plot_set *s);
 
 /* The gnuplot terminal lines every script starts with: PNG, or SVG when
- * run with fmt='svg', into BASE.png / BASE.svg, 1000 pixels wide. */
+ * run with fmt='svg', into BASE.png / BASE.svg (stdout when run with
+ * contend_stdout defined: plot_render), 1000 pixels wide. */
 void plot_terminal(FILE *f, const char *base, int height);
+/* The comment lines a script opens with: "# 'WHAT', written by contend."
+ * and how to re-render BASE.gp; what is quoted as every string is. */
+void plot_comment_head(FILE *f, const char *what, const char *base);
+/* A label longer than max bytes cut to max - 3 and "...", never inside
+ * a UTF-8 sequence (which would be shown as \xNN bytes). */
+void plot_label_cut(char *label, size_t max);
+/* 'BASE.EXT', a file name in a script, written as every string is. */
+void plot_file_name(FILE *f, const char *base, const char *ext);
 
 /*
  * streak.c: streak-C.dat/.gp (and images, with o->render) for every
@@ -62,12 +74,28 @@ int plot_streaks(const struct dataset *d, struct store *s,
 		 const struct plot_opts *o, struct plot_set *out);
 
 /*
- * Writes s as a gnuplot single-quoted string literal: quotes doubled,
- * control characters replaced, so neither backquote substitution nor
- * macros nor a line break can happen.
+ * The streak of a timeline: the longest run of consecutive intervals in
+ * which one thread did 90% of the operations or more (len intervals, by
+ * thread), judged before tail: under fixed work (fixed_work) the
+ * intervals from the one after the first thread's last operation on,
+ * where the threads left run alone because the others are done (tail ==
+ * nticks: no tail, and always so for a timed run).
  */
-void gp_quote(FILE *f, const char *s);
-/* Runs `gnuplot -e "fmt='FMT'" SCRIPT` in dir; 0 when the image exists. */
+struct plot_streak {
+	size_t len, thread;
+	size_t start;           /* its first interval */
+	size_t tail;            /* first interval of the tail, or nticks */
+	size_t done;            /* the thread that finished first */
+};
+void plot_streak_find(const struct run_timeline *t, bool fixed_work,
+		      struct plot_streak *out);
+
+/*
+ * Runs `gnuplot -e "fmt='FMT'; contend_stdout = 1" SCRIPT` in dir and
+ * writes the image it prints into DIR/BASE.FMT whole or not at all
+ * (lib/safefile.h); its messages shown, escaped, when it fails.  0, or
+ * -1 after error().
+ */
 int plot_render(const char *dir, const char *script, const char *fmt);
 /* True when a gnuplot executable is on PATH. */
 bool plot_have_gnuplot(void);
@@ -94,6 +122,13 @@ int plot_level(const struct levels *l, size_t which,
  * compare_plot.c: compare.dat, compare.gp and the images of an A/B result
  * in o->out_dir; base and cand name the sides in the key.
  */
+/*
+ * The figure of each configuration of history h with two experiments or
+ * more, DIR/history-N.png (N its position in h), a line on stderr each.
+ * Returns 0, or -1 after error().
+ */
+int plot_history(const struct history *h, const char *dir);
+
 int plot_compare(const struct compare_result *r, const char *base,
 		 const char *cand, const struct plot_opts *o,
 		 struct plot_set *out);

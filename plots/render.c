@@ -1,8 +1,9 @@
 /*
  * render.c - running gnuplot on the scripts written: found on PATH or
- * not, its messages kept in SCRIPT.log, never writing through a planted
- * symlink, an empty image (a full disk) an error; and the output
- * directory made.
+ * not, the image it writes on a pipe written whole or not at all by
+ * contend (lib/safefile.h: never through a planted symlink, a full disk
+ * an error), its messages kept in memory and shown escaped when it
+ * failed; and the output directory made.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/escape.h"
+#include "lib/safefile.h"
 #include "plots/plot.h"
 #include "lib/util.h"
 
@@ -35,81 +38,139 @@ bool plot_have_gnuplot(void)
 	return found;
 }
 
-/*
- * The image gnuplot writes for script: a symlink planted there is removed
- * first (gnuplot's `set output` would write through it); -1 unless the
- * image is there afterwards, not empty (gnuplot on a full disk exits 0).
- */
-static int render_target(const char *dir, const char *script,
-			 const char *fmt, bool after)
+/* SCRIPT.gp's image: DIR/SCRIPT.FMT, malloc'd. */
+static char *image_path(const char *dir, const char *script, const char *fmt)
 {
-	char *out = xasprintf("%s/%.*s.%s", dir, (int)strlen(script) - 3,
-			      script, fmt);
-	struct stat st;
-	int ret = 0;
-
-	if (!after && !lstat(out, &st) && S_ISLNK(st.st_mode) && unlink(out))
-		ret = error("%s: %s", out, strerror(errno));
-	if (after && (stat(out, &st) || !st.st_size))
-		ret = error("%s: gnuplot wrote nothing (a full disk?)", out);
-	free(out);
-	return ret;
+	return xasprintf("%s/%.*s.%s", dir, (int)strlen(script) - 3, script,
+			 fmt);
 }
 
 /*
- * gnuplot's stderr goes to SCRIPT.log in dir: its warnings ("empty y
- * range") are noise when the image came out, its errors are shown when it
- * did not.
+ * gnuplot's messages, kept in an unnamed temporary file (no name to plant
+ * a link at), shown when it failed: a line at a time, escaped (gnuplot
+ * echoes the script's line, names included), at most 40 lines.
+ */
+static void show_messages(FILE *log)
+{
+	char line[512];
+	int n = 0;
+
+	rewind(log);
+	while (fgets(line, sizeof(line), log) && n++ < 40) {
+		line[strcspn(line, "\n")] = '\0';
+		fputs("gnuplot: ", stderr);
+		escape_fputs(stderr, line);
+		fputc('\n', stderr);
+	}
+}
+
+/* What gnuplot writes on fd, into *buf (malloc'd); -1 with errno. */
+static int slurp_fd(int fd, char **buf, size_t *len)
+{
+	size_t cap = 0;
+	ssize_t n;
+
+	*buf = NULL;
+	*len = 0;
+	for (;;) {
+		if (*len == cap) {
+			cap = cap ? 2 * cap : 65536;
+			*buf = xrealloc(*buf, cap);
+		}
+		n = read(fd, *buf + *len, cap - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return (int)n;
+		*len += (size_t)n;
+	}
+}
+
+/* The image into path, whole or not at all; 0, or -1 after error(). */
+static int write_image(const char *path, const char *buf, size_t len)
+{
+	FILE *f = safefile_open(path);
+
+	if (!f)
+		return error("%s: %s", path, strerror(errno));
+	fwrite(buf, 1, len, f);
+	if (fclose(f))
+		return error("%s: %s", path, strerror(errno));
+	return 0;
+}
+
+static pid_t spawn_gnuplot(const char *dir, const char *script,
+			   const char *expr, int out, int err)
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0 ||
+	    chdir(dir) < 0)
+		_exit(126);
+	execlp("gnuplot", "gnuplot", "-e", expr, script, (char *)NULL);
+	_exit(127);
+}
+
+/* Waits for pid: its exit status, or -1 when it did not exit. */
+static int reap(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return error("waitpid: %s", strerror(errno));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * gnuplot writes the image on a pipe (contend_stdout: plot_terminal), and
+ * contend writes it to DIR/SCRIPT.FMT through safefile: whole or not at
+ * all, never through a link planted there, every write, flush, close and
+ * rename checked (a full disk is an error, not a truncated image).
  */
 int plot_render(const char *dir, const char *script, const char *fmt)
 {
-	char *expr, *log;
-	int status, ret = 0;
+	char *expr = xasprintf("fmt='%s'; contend_stdout = 1", fmt);
+	char *path = image_path(dir, script, fmt), *img = NULL;
+	FILE *log = tmpfile();
+	int pipefd[2] = { -1, -1 }, ret = -1, rerr = 0;
+	size_t len = 0;
 	pid_t pid;
 
-	if (render_target(dir, script, fmt, false))
-		return -1;
-	expr = xasprintf("fmt='%s'", fmt);
-	log = xasprintf("%s/%s.log", dir, script);
-	pid = fork();
+	if (!log || pipe2(pipefd, O_CLOEXEC) < 0) {
+		error("gnuplot: %s", strerror(errno));
+		goto out;
+	}
+	fflush(NULL);
+	pid = spawn_gnuplot(dir, script, expr, pipefd[1], fileno(log));
 	if (pid < 0) {
-		ret = error("fork: %s", strerror(errno));
+		error("fork: %s", strerror(errno));
 		goto out;
 	}
-	if (pid == 0) {
-		/* Not through a symlink planted there (then stderr stays). */
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
-				   O_NOFOLLOW, 0644);
-
-		if (fd >= 0)
-			dup2(fd, STDERR_FILENO);
-		if (chdir(dir) < 0)
-			_exit(126);
-		execlp("gnuplot", "gnuplot", "-e", expr, script, (char *)NULL);
-		_exit(127);
+	close(pipefd[1]);
+	pipefd[1] = -1;
+	if (slurp_fd(pipefd[0], &img, &len) < 0)
+		rerr = errno;
+	if (reap(pid)) {
+		show_messages(log);
+		error("gnuplot failed on %s/%s", dir, script);
+	} else if (rerr || !len) {
+		error("%s: %s", path, rerr ? strerror(rerr) : "gnuplot wrote nothing");
+	} else {
+		ret = write_image(path, img, len);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			ret = error("waitpid: %s", strerror(errno));
-			goto out;
-		}
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		FILE *f = fopen(log, "r");
-		char line[512];
-
-		while (f && fgets(line, sizeof(line), f))
-			fputs(line, stderr);
-		if (f)
-			fclose(f);
-		ret = error("gnuplot failed on %s/%s (its messages are in %s)",
-			    dir, script, log);
-		goto out;
-	}
-	unlink(log);
-	ret = render_target(dir, script, fmt, true);
 out:
+	if (pipefd[0] >= 0)
+		close(pipefd[0]);
+	if (pipefd[1] >= 0)
+		close(pipefd[1]);
+	if (log)
+		fclose(log);
+	free(img);
 	free(expr);
-	free(log);
+	free(path);
 	return ret;
 }
 
@@ -142,7 +203,7 @@ int plot_render_set(const struct plot_opts *o, struct plot_set *set)
 	if (!plot_have_gnuplot())
 		return error("gnuplot is not installed: data and scripts are in %s; "
 			     "install it with 'apt-get install gnuplot-nox' and run "
-			     "'contend plot' again", o->out_dir);
+			     "this command again", o->out_dir);
 	for (i = 0; i < set->n; i++) {
 		struct plot_file *f = &set->files[i];
 		int bad = 0;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "analysis/report.h"
 #include "plots/plot_impl.h"
 #include "lib/util.h"
@@ -64,7 +65,7 @@ int plot_contention(struct plotter *p, size_t si)
 	const struct section *s = &p->sections[si];
 	const char *metric = pl_section_metric(p, s);
 	const struct contention_x *cx = contention_x(p, s);
-	char *base = xasprintf("contention-%zu", si + 1);
+	char *base = xasprintf("contention-%zu", si + 1), *caption;
 	FILE *dat = NULL, *gp = NULL;
 	size_t c, r, i, points = 0;
 	double x, y;
@@ -116,7 +117,7 @@ int plot_contention(struct plotter *p, size_t si)
 	/* No contention at all is a finding: the axis stays, offsets widen it. */
 	fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n"
 	      "set xrange [0:*]\nset xlabel ", gp);
-	gp_quote(gp, cx->label);
+	escape_gnuplot(gp, cx->label);
 	fputs("\n" SI_FORMAT, gp);
 	if (cx->si)
 		fputs("set format x '%.1s%c'\n", gp);
@@ -125,13 +126,18 @@ int plot_contention(struct plotter *p, size_t si)
 	for (c = 0; c < s->n; c++) {
 		char *label = pl_config_title(p, s, s->cfg[c]);
 
-		fprintf(gp, "  '%s.dat' index %zu using 1:2 with points pt %d ps 1.2 title ",
-			base, c, pl_config_flagged(p, s->cfg[c]) ? 6 : 7);
-		gp_quote(gp, label);
+		fputs("  ", gp);
+		plot_file_name(gp, base, "dat");
+		fprintf(gp, " index %zu using 1:2 with points pt %d ps 1.2 title ",
+			c, pl_config_flagged(p, s->cfg[c]) ? 6 : 7);
+		escape_gnuplot(gp, label);
 		fputs(c + 1 < s->n ? ", \\\n" : "\n", gp);
 		free(label);
 	}
-	pl_add_file(p, base, "contention");
+	caption = xasprintf("%s against %s, every measured run: %s", metric,
+			    cx->label, s->name);
+	pl_add_file(p, base, caption);
+	free(caption);
 	ret = 0;
 out:
 	if (pl_files_close(p, base, dat, gp))
@@ -149,6 +155,7 @@ int plot_order(struct plotter *p)
 	size_t *which = xcalloc(p->nsections + 1, sizeof(*which));
 	const char **metric = xcalloc(p->nsections + 1, sizeof(*metric));
 	size_t n = pl_drawable(p, which, metric), k, c, r, block = 0, block0 = 0;
+	size_t keys;
 	FILE *dat = NULL, *gp = NULL;
 	bool warmups = false;
 	int ret = -1;
@@ -165,8 +172,14 @@ int plot_order(struct plotter *p)
 	fputs("# seq metric warmup (one block per configuration, by section)\n", dat);
 	pl_script_head(p, gp, "order", "run order", pl_grid_height(n));
 	pl_panel_grid(gp, n, "run order: the metric of every ok run against its sequence number");
-	fputs("set xlabel 'run sequence number (order of execution)'\n"
-	      "set key below horizontal\n", gp);
+	/* The key below the xlabel, with room for a row per entry of the
+	 * fullest panel (a narrow panel stacks them): never over the axis. */
+	for (k = 0, keys = 0; k < n; k++)
+		if (p->sections[which[k]].n + warmups > keys)
+			keys = p->sections[which[k]].n + warmups;
+	fprintf(gp, "set xlabel 'run sequence number (order of execution)'\n"
+		    "set key below horizontal\nset bmargin %zu\n",
+		keys < 10 ? 4 + keys : 14);
 	for (k = 0; k < n; k++) {
 		const struct section *s = &p->sections[which[k]];
 		bool first = true;
@@ -193,7 +206,7 @@ int plot_order(struct plotter *p)
 			fprintf(gp, "%s  'order.dat' index %zu using 1:($3 > 0 ? 1/0 : $2) "
 				    "with linespoints pt %d title ", first ? "" : ", \\\n",
 				block, pl_config_flagged(p, s->cfg[c]) ? 6 : 7);
-			gp_quote(gp, label);
+			escape_gnuplot(gp, label);
 			free(label);
 			first = false;
 			block++;
@@ -208,7 +221,8 @@ int plot_order(struct plotter *p)
 		fputc('\n', gp);
 	}
 	fputs("unset multiplot\n", gp);
-	pl_add_file(p, "order", "run order");
+	pl_add_file(p, "order", "every run's primary metric in the order the "
+		    "runs ran (drift, warm-ups)");
 	ret = 0;
 out:
 	if (pl_files_close(p, "order", dat, gp))
@@ -227,7 +241,7 @@ static void config_xtics(const struct plotter *p, FILE *gp)
 	for (c = 0; c < p->d->nconfigs; c++) {
 		char *full = pl_config_title(p, &p->sections[p->section_of[c]], c);
 
-		gp_quote(gp, full);
+		escape_gnuplot(gp, full);
 		fprintf(gp, " %zu%s", c + 1, c + 1 < p->d->nconfigs ? ", " : "");
 		free(full);
 	}
@@ -259,7 +273,7 @@ static void distribution_panel(const struct plotter *p, FILE *dat, FILE *gp,
 			continue;
 		label = pl_panel_label(p, s, s->cfg[c]);
 		fprintf(gp, "%s", k ? ", " : "");
-		gp_quote(gp, label);
+		escape_gnuplot(gp, label);
 		fprintf(gp, " %zu", ++k);
 		free(label);
 	}
@@ -328,7 +342,8 @@ int plot_distribution(struct plotter *p)
 				   &block);
 	}
 	fputs("unset multiplot\n", gp);
-	pl_add_file(p, "distribution", "distribution");
+	pl_add_file(p, "distribution", "the distribution of the measured "
+		    "runs, by configuration");
 	ret = 0;
 out:
 	if (pl_files_close(p, "distribution", dat, gp))
@@ -411,7 +426,8 @@ int plot_fairness(struct plotter *p)
 	      "set ylabel 'share of operations (mean over runs)'\n"
 	      "plot 'fairness.dat' using 1:2:4 with boxes lc rgb '#cc6677' title 'thread share, busiest first', \\\n"
 	      "  'fairness.dat' using 1:3 with points pt 1 ps 1.5 lc rgb 'black' title 'fair share'\n", gp);
-	pl_add_file(p, "fairness", "fairness");
+	pl_add_file(p, "fairness", "each thread's share of the operations "
+		    "(fairness), by configuration");
 	ret = 0;
 out:
 	if (pl_files_close(p, "fairness", dat, gp))

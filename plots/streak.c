@@ -6,7 +6,11 @@
  * interval's operations: a lock that changes hands shows every row busy,
  * the lockdep effect (threads running alone in long streaks) shows one
  * row lit at a time.  The title gives the longest streak: consecutive
- * intervals in which one thread did STREAK_ALONE of the operations or more.
+ * intervals in which one thread did STREAK_ALONE of the operations or more;
+ * under fixed work (jobs = N) only before the first thread finished (what
+ * comes after is the others finishing alone, not a streak: the figure
+ * marks where it starts).  An interval too coarse to show any streak is
+ * said to be, with the interval to record instead.
  */
 #include <errno.h>
 #include <math.h>
@@ -14,11 +18,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/report.h"
+#include "lib/escape.h"
 #include "plots/plot.h"
 #include "lib/util.h"
 
 /* An interval belongs to a streak when one thread did this share or more. */
 #define STREAK_ALONE 0.9
+/*
+ * At most this many intervals are shown (the data file has them all): a
+ * long run at a fine interval puts many intervals in a pixel and hides
+ * the streaks, so the figure shows the window around the longest one.
+ */
+#define STREAK_WINDOW 400
 
 static size_t run_index(const struct dataset *d, int64_t id)
 {
@@ -64,17 +76,39 @@ static const struct run_timeline *representative(const struct dataset *d,
 	return pick;
 }
 
-struct streak {
-	size_t len, thread;   /* intervals, and whose */
-};
-
-/* The longest run of intervals one thread had (nearly) to itself. */
-static struct streak longest_streak(const struct run_timeline *t)
+/* Where the fixed-work tail starts: after the first thread's last
+ * interval with operations (a thread that did none is left out). */
+static void find_tail(const struct run_timeline *t, struct plot_streak *out)
 {
-	struct streak best = { 0, 0 }, cur = { 0, 0 };
-	size_t k, i;
+	size_t i, k;
 
-	for (k = 0; k < t->nticks; k++) {
+	out->tail = t->nticks;
+	out->done = 0;
+	for (i = 0; i < t->threads; i++) {
+		size_t last = t->nticks;
+
+		for (k = t->nticks; k-- > 0;)
+			if (t->ops[i * t->nticks + k]) {
+				last = k;
+				break;
+			}
+		if (last < t->nticks && last + 1 < out->tail) {
+			out->tail = last + 1;
+			out->done = i;
+		}
+	}
+}
+
+void plot_streak_find(const struct run_timeline *t, bool fixed_work,
+		      struct plot_streak *out)
+{
+	size_t k, i, cur = 0, who_cur = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->tail = t->nticks;
+	if (fixed_work)
+		find_tail(t, out);
+	for (k = 0; k < out->tail; k++) {
 		uint64_t sum = 0, top = 0;
 		size_t who = 0;
 
@@ -88,15 +122,17 @@ static struct streak longest_streak(const struct run_timeline *t)
 			}
 		}
 		if (sum && (double)top >= STREAK_ALONE * (double)sum) {
-			cur.len = cur.len && cur.thread == who ? cur.len + 1 : 1;
-			cur.thread = who;
+			cur = cur && who_cur == who ? cur + 1 : 1;
+			who_cur = who;
 		} else {
-			cur.len = 0;
+			cur = 0;
 		}
-		if (cur.len > best.len)
-			best = cur;
+		if (cur > out->len) {
+			out->len = cur;
+			out->thread = who_cur;
+			out->start = k + 1 - cur;
+		}
 	}
-	return best;
 }
 
 /* "x_ms thread share" per interval and thread, blocks by interval. */
@@ -124,39 +160,101 @@ static void write_data(FILE *f, const struct run_timeline *t)
 	}
 }
 
+/* The title's verdict on the streaks (malloc'd). */
+static char *streak_text(const struct run_timeline *t,
+			 const struct plot_streak *s)
+{
+	double ms = 1e3 * t->interval_s;
+
+	if (!s->len)
+		return xasprintf("no streak at %g ms intervals (every interval "
+				 "had two threads or more): record a finer "
+				 "timeline (1ms or less) to see shorter ones",
+				 ms);
+	return xasprintf("longest streak %g ms, thread %zu%s", ms *
+			 (double)s->len, s->thread, s->tail < t->nticks ?
+			 " (before the first thread finished)" : "");
+}
+
+/* The intervals shown, [*lo, *hi): all of them, or STREAK_WINDOW around
+ * the longest streak (from the start without one). */
+static void streak_window(const struct run_timeline *t,
+			  const struct plot_streak *s, size_t *lo, size_t *hi)
+{
+	size_t mid = s->len ? s->start + s->len / 2 : STREAK_WINDOW / 2;
+
+	*lo = 0;
+	*hi = t->nticks;
+	if (t->nticks <= STREAK_WINDOW)
+		return;
+	*lo = mid > STREAK_WINDOW / 2 ? mid - STREAK_WINDOW / 2 : 0;
+	if (*lo + STREAK_WINDOW > t->nticks)
+		*lo = t->nticks - STREAK_WINDOW;
+	*hi = *lo + STREAK_WINDOW;
+}
+
 static void write_script(FILE *f, const struct dataset *d, size_t c,
 			 const struct run_timeline *t, const char *base,
-			 struct streak s)
+			 const struct plot_streak *s)
 {
 	const struct ds_config *cf = &d->configs[c];
 	int height = 240 + 18 * (int)(t->threads < 40 ? t->threads : 40);
-	char *title;
+	double ms = 1e3 * t->interval_s;
+	char *title, *verdict = streak_text(t, s);
+	size_t lo, hi;
 
-	fprintf(f, "# Streak figure of experiment %lld, written by contend.\n"
-		   "# Re-render: gnuplot %s.gp   or as SVG: gnuplot -e \"fmt='svg'\" %s.gp\n",
-		(long long)d->exp.id, base, base);
+	title = xasprintf("streak figure of experiment %lld",
+			  (long long)d->exp.id);
+	plot_comment_head(f, title, base);
+	free(title);
 	plot_terminal(f, base, height);
 	title = xasprintf("who ran when, config %zu [%s] %s, run %lld (median "
-			  "throughput): longest streak %.0f ms, thread %zu",
-			  c + 1, cf->section, cf->workload, (long long)t->run_id,
-			  1e3 * t->interval_s * (double)s.len, s.thread);
+			  "throughput)", c + 1, cf->section, cf->workload,
+			  (long long)t->run_id);
 	fputs("set title ", f);
-	gp_quote(f, title);
+	escape_gnuplot(f, title);
 	free(title);
+	/* The verdict under the title, over the plot: never on the data. */
+	fputs("\nset tmargin 4\nset label 2 ", f);
+	escape_gnuplot(f, verdict);
+	fputs(" at graph 0.5, graph 1.04 center", f);
+	free(verdict);
+	/* Fixed work: the tail, where the threads left finish alone. */
+	if (s->tail < t->nticks)
+		fprintf(f, "\nset arrow 1 from %.6f, graph 0 to %.6f, graph 1 "
+			   "nohead dt 2 lw 2 lc rgb 'black' front",
+			ms * (double)s->tail, ms * (double)s->tail);
 	fprintf(f, "\nset xlabel 'time in the run (ms); %g ms intervals; "
-		   "grey: no thread made progress'\n"
+		   "grey: no thread made progress", ms);
+	streak_window(t, s, &lo, &hi);
+	if (hi - lo < t->nticks)
+		fprintf(f, "; shown: %g-%g ms of %g, around the longest streak",
+			ms * (double)lo, ms * (double)hi, ms * (double)t->nticks);
+	if (s->tail < t->nticks)
+		fprintf(f, "; dashed: thread %zu done, the others finish "
+			   "alone after it (not a streak)", s->done);
+	fprintf(f, "'\n"
 		   "set ylabel 'thread'\n"
 		   "set yrange [-0.5:%zu.5]\nset ytics 1\n"
-		   "set xrange [0:%.6f]\n"
+		   "set xrange [%.6f:%.6f]\n"
 		   "set cbrange [0:1]\n"
 		   "set cblabel 'share of ops'\n"
 		   "set object 1 rectangle from graph 0,0 to graph 1,1 behind "
 		   "fillcolor rgb '#d0d0d0' fillstyle solid noborder\n"
 		   "set palette defined (0 'white', 0.25 '#fde0c5', 0.6 '#ec7f4f', 1 '#7f1d1d')\n"
-		   "set border 3\nset tics nomirror\nunset key\n"
-		   "plot '%s.dat' using 1:2:3 with image\n",
-		1e3 * t->interval_s, t->threads - 1,
-		1e3 * t->interval_s * (double)t->nticks, base);
+		   "set border 3\nset tics nomirror\nunset key\nplot ",
+		t->threads - 1, ms * (double)lo, ms * (double)hi);
+	plot_file_name(f, base, "dat");
+	fputs(" using 1:2:3 with image\n", f);
+}
+
+/* Fixed work: jobs = N (N > 0) among the configuration's parameters. */
+static bool fixed_work(const struct ds_config *cf)
+{
+	const char *jobs = report_param(cf, "jobs");
+	double n;
+
+	return jobs && !parse_double(jobs, &n) && n > 0;
 }
 
 static void add_file(struct plot_set *out, const char *base, const char *title,
@@ -176,6 +274,7 @@ static int streak_config(const struct dataset *d, struct store *s, size_t c,
 {
 	struct run_timeline *t = NULL;
 	const struct run_timeline *pick;
+	struct plot_streak streak;
 	char *base = xasprintf("streak-%zu", c + 1), *path = NULL, *title;
 	FILE *dat = NULL, *gp = NULL;
 	size_t n = 0;
@@ -199,7 +298,8 @@ static int streak_config(const struct dataset *d, struct store *s, size_t c,
 		goto out;
 	}
 	write_data(dat, pick);
-	write_script(gp, d, c, pick, base, longest_streak(pick));
+	plot_streak_find(pick, fixed_work(&d->configs[c]), &streak);
+	write_script(gp, d, c, pick, base, &streak);
 	if (fclose(dat) | fclose(gp)) {
 		dat = gp = NULL;
 		error("%s: %s", path, strerror(errno));
@@ -215,7 +315,8 @@ static int streak_config(const struct dataset *d, struct store *s, size_t c,
 		free(script);
 		ret = rendered ? 0 : -1;
 	}
-	title = xasprintf("streaks of configuration %zu", c + 1);
+	title = xasprintf("which thread did the work when, in one run of "
+			  "configuration %zu (streaks: one thread alone)", c + 1);
 	add_file(out, base, title, rendered);
 	free(title);
 out:

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "analysis/report.h"
 #include "lib/numfmt.h"
 #include "plots/plot_impl.h"
@@ -112,7 +113,7 @@ static void tic_label(FILE *gp, double v)
 		snprintf(b, sizeof(b), "%g", v);
 	else
 		numfmt_sig(b, sizeof(b), v, 3);
-	gp_quote(gp, b);
+	escape_gnuplot(gp, b);
 }
 
 /* The unit a parameter's name declares by its suffix ("delay_ns"). */
@@ -213,9 +214,14 @@ static void sweep_block(const struct plotter *p, FILE *f, const struct section *
 		pts[n++].c = s->cfg[i];
 	}
 	qsort(pts, n, sizeof(*pts), cmp_xpoint);
+	/* Names in a data file's comment quoted too: a line break would
+	 * start a line of data. */
 	fputs("# x", f);
-	for (k = 0; k < npanels; k++)
-		fprintf(f, " %s ci_low ci_high", pn[k].metric);
+	for (k = 0; k < npanels; k++) {
+		fputc(' ', f);
+		escape_gnuplot(f, pn[k].metric);
+		fputs(" ci_low ci_high", f);
+	}
 	fputs(" suspect\n", f);
 	for (i = 0; i < n; i++) {
 		double at = pts[i].x;
@@ -262,7 +268,7 @@ static void sweep_xaxis(FILE *gp, const char *x, const double *xs, size_t nx,
 	size_t i;
 
 	fputs("set xlabel ", gp);
-	gp_quote(gp, label);
+	escape_gnuplot(gp, label);
 	fputc('\n', gp);
 	free(label);
 	/* Tics at the swept values themselves, when they are few. */
@@ -301,7 +307,7 @@ static void panel_ylabel(FILE *gp, const struct panel *pn)
 			      xstrdup(pn->metric);
 
 	fputs("set ylabel ", gp);
-	gp_quote(gp, label);
+	escape_gnuplot(gp, label);
 	fputc('\n', gp);
 	free(label);
 }
@@ -327,18 +333,23 @@ static void sweep_panel(const struct plotter *p, FILE *gp, const char *base,
 		while (series[first] != i)
 			first++;
 		label = pl_config_label(p, s, s->cfg[first], x);
-		fprintf(gp, "  '%s.dat' index %zu using 1:%d:%d:%d with yerrorlines "
-			    "lw 2 pt 7 lc %zu title ", base, i, col, col + 1,
+		fputs("  ", gp);
+		plot_file_name(gp, base, "dat");
+		fprintf(gp, " index %zu using 1:%d:%d:%d with yerrorlines "
+			    "lw 2 pt 7 lc %zu title ", i, col, col + 1,
 			col + 2, i + 1);
-		gp_quote(gp, *label ? label : s->name);
+		escape_gnuplot(gp, *label ? label : s->name);
 		fputs(i + 1 < nseries || suspect ? ", \\\n" : "\n", gp);
 		free(label);
 	}
-	if (suspect)
-		fprintf(gp, "  for [i=0:%zu] '%s.dat' index i using 1:($%d > 0 ? $%d : 1/0) "
+	if (!suspect)
+		return;
+	fprintf(gp, "  for [i=0:%zu] ", nseries - 1);
+	plot_file_name(gp, base, "dat");
+	fprintf(gp, " index i using 1:($%d > 0 ? $%d : 1/0) "
 		    "with points pt 6 ps 3 lw 2 lc rgb 'red' title (i == 0 ? "
 		    "'suspect gain (misleading-throughput)' : '')\n",
-		nseries - 1, base, 2 + 3 * (int)npanels, col);
+		2 + 3 * (int)npanels, col);
 }
 
 /*
@@ -388,7 +399,7 @@ int plot_sweep(struct plotter *p, size_t si)
 			  ? "throughput and lock hand-offs" : metric, x, s->name);
 	pl_script_head(p, gp, base, title, 520);
 	fprintf(gp, "set multiplot layout 1,%zu title ", np);
-	gp_quote(gp, title);
+	escape_gnuplot(gp, title);
 	fputs("\nunset title\nset key below\nset bmargin 7\n", gp);
 	sweep_xaxis(gp, x, xs, nx, scale);
 	for (i = 0; i < np; i++)

@@ -81,7 +81,7 @@ void autorule_restore(struct autorule *a, const struct experiment_config *c,
  * The rule on configuration c's values so far, in the order of their
  * runs (a configuration's measured repetitions run in seq order).
  */
-static bool keeps_going(const struct runner *r, size_t c)
+static bool keeps_going(struct runner *r, size_t c)
 {
 	const struct auto_values *av = &r->autorule.values[c];
 	double *x = xcalloc(av->n + 1, sizeof(*x)), hw;
@@ -91,9 +91,13 @@ static bool keeps_going(const struct runner *r, size_t c)
 	for (i = 0; i < av->n; i++)
 		if (!isnan(av->x[i]))
 			x[n++] = av->x[i];
-	more = plan_auto_decide(x, n, r->plan.measured[c],
-				&r->cfg.entries[c].set, r->cfg.confidence,
-				&hw) == PLAN_CONTINUE;
+	if (r->bisect)
+		more = bisect_keeps_going(r, c, x, n,
+					  r->plan.measured[c]);
+	else
+		more = plan_auto_decide(x, n, r->plan.measured[c],
+					&r->cfg.entries[c].set,
+					r->cfg.confidence, &hw) == PLAN_CONTINUE;
 	free(x);
 	return more;
 }

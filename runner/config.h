@@ -25,6 +25,12 @@ enum run_order { ORDER_BLOCKED, ORDER_RANDOM, ORDER_SEQUENTIAL };
 #define CONFIG_MAX_FILE     (16 << 20) /* bytes per INI file */
 #define SWEEP_MAX_VALUES    10000    /* values of one sweep */
 #define CONFIG_MAX_SECTIONS 1000     /* sections per file */
+/* Bytes of one argument (key=value, prepare, cleanup) once {NAME} is
+ * replaced: under Linux's MAX_ARG_STRLEN (128 KiB), which exec enforces. */
+#define CONFIG_MAX_ARG      65536
+/* Bytes of every configuration's arguments and hooks together, {NAME}
+ * replaced: what the expanded plan holds in memory and --dry-run prints. */
+#define CONFIG_MAX_PLAN_BYTES (64 << 20)
 
 /* [experiment] keys a workload section may override. */
 struct run_settings {

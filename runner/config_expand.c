@@ -11,6 +11,7 @@
 
 #include "runner/config_impl.h"
 #include "runner/param.h"
+#include "runner/workloads/workloads.h"
 #include "lib/util.h"
 
 /* Configurations and runs within CONFIG_MAX_RUNS, without overflow. */
@@ -183,18 +184,62 @@ static char *const *entry_user(const struct wsec *w, char *const *kv)
 	return kv + w->ax.n - w->ax.nuser;
 }
 
-/* k's {NAME} name the section's param.NAME (user: "NAME=" each);
- * where is "" for a key of the section, else where k comes from. */
+/*
+ * The longest k's value becomes once {NAME} is replaced (every name
+ * known): each {NAME} by the longest value of param.NAME (maxlen[i] for
+ * user[i]), which some configuration of the product takes.  Counted, not
+ * built, so a value that would be gigabytes costs nothing.
+ */
+static uint64_t template_max(const char *text, char *const *user,
+			     size_t nuser, const size_t *maxlen)
+{
+	uint64_t len = 0;
+	const char *s;
+	size_t i;
+
+	for (s = text; *s; s++) {
+		size_t n = *s == '{' ? brace_name(text, s) : 0;
+
+		for (i = 0; n && i < nuser; i++)
+			if (!strncmp(user[i] + 6, s + 1, n) &&
+			    user[i][6 + n] == '=')
+				break;
+		if (n && i < nuser) {
+			len += maxlen[i];
+			s += n + 1;
+		} else {
+			len++;
+		}
+	}
+	return len;
+}
+
+/* k's {NAME} name the section's param.NAME (user: "param.NAME=" each)
+ * and replaced leave it within CONFIG_MAX_ARG; where is "" for a key of
+ * the section, else where k comes from. */
 static void check_template(struct wsec *w, const struct kv_line *k,
-			   char *const *user, const char *where)
+			   char *const *user, const size_t *maxlen,
+			   const char *where)
 {
 	char err[512], *t;
+	uint64_t max;
 
 	t = config_substitute(k->value, user, w->ax.nuser, err, sizeof(err));
-	if (!t)
+	if (!t) {
 		report(w->L, k->line, "%s: %s%s%s%s", k->key, err, where,
 		       *where ? w->sec->label : "", *where ? "])" : "");
+		return;
+	}
 	free(t);
+	max = strlen(k->key) + 1 +
+	      template_max(k->value, user, w->ax.nuser, maxlen);
+	if (max > CONFIG_MAX_ARG)
+		report(w->L, k->line, "%s: with {NAME} replaced by the longest "
+				      "value of each param.NAME it is %" PRIu64
+				      " bytes; the limit of an argument is %d "
+				      "(docs/LIMITS.md)%s%s%s", k->key, max,
+		       CONFIG_MAX_ARG, where, *where ? w->sec->label : "",
+		       *where ? "])" : "");
 }
 
 /* Every {NAME} of the section, and of the prepare and cleanup it takes
@@ -203,20 +248,26 @@ static void check_templates(struct wsec *w)
 {
 	const char *inherited = " (taken from [experiment] by [workload ";
 	char **user = xcalloc(w->ax.nuser + 1, sizeof(*user));
-	size_t i;
+	size_t *maxlen = xcalloc(w->ax.nuser + 1, sizeof(*maxlen));
+	size_t i, j;
 
-	for (i = 0; i < w->ax.nuser; i++)
+	for (i = 0; i < w->ax.nuser; i++) {
 		user[i] = xasprintf("%s=", w->ax.user[i].key);
+		for (j = 0; j < w->ax.user[i].n; j++)
+			if (strlen(w->ax.user[i].vals[j]) > maxlen[i])
+				maxlen[i] = strlen(w->ax.user[i].vals[j]);
+	}
 	for (i = 0; i < w->sec->nkeys; i++)
 		if (is_template(w, w->sec->keys[i].key))
-			check_template(w, &w->sec->keys[i], user, "");
+			check_template(w, &w->sec->keys[i], user, maxlen, "");
 	if (w->hooks.prepare && w->hooks.prepare == w->L->hooks.prepare)
-		check_template(w, w->hooks.prepare, user, inherited);
+		check_template(w, w->hooks.prepare, user, maxlen, inherited);
 	if (w->hooks.cleanup && w->hooks.cleanup == w->L->hooks.cleanup)
-		check_template(w, w->hooks.cleanup, user, inherited);
+		check_template(w, w->hooks.cleanup, user, maxlen, inherited);
 	for (i = 0; i < w->ax.nuser; i++)
 		free(user[i]);
 	free(user);
+	free(maxlen);
 }
 
 /* {NAME} in the values of template keys of kv replaced: by construction
@@ -289,6 +340,74 @@ static void entry_directions(const struct wsec *w, struct config_entry *e)
 				  w->dirs[i]->value);
 }
 
+/*
+ * The configuration's arguments, hooks and identity counted towards
+ * CONFIG_MAX_PLAN_BYTES; past it the section is blamed once, naming its
+ * longest argument, and expansion stops (wsec_expand), so memory stays
+ * near the limit however the product multiplies.
+ */
+static void plan_bytes_add(struct wsec *w, const struct config_entry *e)
+{
+	uint64_t bytes = strlen(e->canon) + 1, longest = 0;
+	const char *key = NULL;
+	size_t i;
+
+	for (i = 0; i < e->nkv; i++) {
+		size_t n = strlen(e->kv[i]) + 1;
+
+		bytes += n;
+		if (n > longest) {
+			longest = n;
+			key = e->kv[i];
+		}
+	}
+	bytes += e->prepare ? strlen(e->prepare) + 1 : 0;
+	bytes += e->cleanup ? strlen(e->cleanup) + 1 : 0;
+	w->L->plan_bytes += bytes;
+	if (w->L->plan_bytes <= CONFIG_MAX_PLAN_BYTES || w->L->plan_full)
+		return;
+	w->L->plan_full = true;
+	report(w->L, w->sec->line, "[workload %s] brings the plan's arguments "
+				   "to more than %d bytes (its configurations' "
+				   "key=value arguments and hooks, {NAME} "
+				   "replaced; the longest, %.*s, %" PRIu64
+				   " bytes); the limit is %d (docs/LIMITS.md)",
+	       w->sec->label, CONFIG_MAX_PLAN_BYTES,
+	       key ? (int)strcspn(key, "=") : 4, key ? key : "none", longest,
+	       CONFIG_MAX_PLAN_BYTES);
+}
+
+/*
+ * A configuration's prepare or cleanup ({NAME} replaced; k the key it
+ * comes from) must split as the file's text is checked to (hook_key): a value of param.NAME can
+ * leave a quote open that every run of the configuration would fail on.
+ * Whether its program is installed depends on the host: --dry-run checks
+ * that (runner_check_hooks).  *ok: the last text that passed, not
+ * checked again (most sections have a single hook text).
+ */
+static void entry_hook_check(struct wsec *w, const char *what,
+			     const char *text, const struct kv_line *k,
+			     char **ok)
+{
+	const char *blame[] = { what };
+	char err[256], msg[512], **argv;
+	size_t n;
+
+	/* as the file gives it, without {NAME}: hook_key checked it */
+	if (!text || !strcmp(text, k->value) || (*ok && !strcmp(*ok, text)))
+		return;
+	if (command_split(text, &argv, &n, err, sizeof(err))) {
+		snprintf(msg, sizeof(msg), "%s: %s once {NAME} is replaced: "
+			 "'%.60s%s'", what, err, text,
+			 strlen(text) > 60 ? "..." : "");
+		entry_error(w, blame, 1, msg);
+		return;
+	}
+	command_argv_free(argv);
+	free(*ok);
+	*ok = xstrdup(text);
+}
+
 static void entry_add(struct experiment_config *c, struct wsec *w,
 		      char **kv, char *canon, const struct wl_args *a,
 		      double timeout)
@@ -319,6 +438,11 @@ static void entry_add(struct experiment_config *c, struct wsec *w,
 	};
 	memcpy(e->user, kv + nargs, w->ax.nuser * sizeof(char *));
 	entry_directions(w, e);
+	plan_bytes_add(w, e);
+	entry_hook_check(w, "prepare", e->prepare, w->hooks.prepare,
+			 &w->hook_ok[0]);
+	entry_hook_check(w, "cleanup", e->cleanup, w->hooks.cleanup,
+			 &w->hook_ok[1]);
 	e->set.runtime_s = a->runtime_s;
 	e->set.jobs = a->jobs;
 	e->set.timeout_s = timeout;
@@ -374,7 +498,8 @@ static void wsec_expand(struct wsec *w, size_t count)
 {
 	size_t *pick = xcalloc(w->ax.n, sizeof(*pick)), n, i;
 
-	for (n = 0; n < count && w->L->nerrors < ERRORS_KEPT; n++) {
+	for (n = 0; n < count && w->L->nerrors < ERRORS_KEPT &&
+		    !w->L->plan_full; n++) {
 		wsec_entry(w, pick);
 		for (i = w->ax.n; i-- > 0;) {
 			if (++pick[i] < w->ax.order[i]->n)
@@ -403,6 +528,8 @@ void workload_load(struct loader *L, const struct section *s)
 		check_repetitions(L, s, &w.set);
 	if (L->nerrors == before && !wsec_fill(&w) && !wsec_count(&w, &count))
 		wsec_expand(&w, count);
+	free(w.hook_ok[0]);
+	free(w.hook_ok[1]);
 	wsec_release(&w);
 }
 

@@ -72,6 +72,8 @@ struct loader {
 	size_t nsecs;
 	bool too_many_sections;
 	uint64_t runs; /* planned runs so far, for CONFIG_MAX_RUNS */
+	uint64_t plan_bytes; /* arguments so far, for CONFIG_MAX_PLAN_BYTES */
+	bool plan_full;      /* past it: reported, expansion stops */
 	struct message *msgs;
 	size_t nmsgs, nerrors;
 	struct experiment_config *c;
@@ -118,6 +120,7 @@ struct wsec {
 	const struct kv_line *primary, *direction;
 	size_t ndirs;
 	const struct kv_line *dirs[WL_MAX_MEMBERS]; /* direction.NAME */
+	char *hook_ok[2]; /* the last prepare, cleanup that hook_check passed */
 };
 
 /* config_diag.c */

@@ -73,24 +73,53 @@ static char *path_of(const char *cmd)
 	return NULL;
 }
 
+/*
+ * text split into *argv and its program found as *exe, or why filled
+ * (a quote left open, an empty command, a program not on PATH): -1.
+ */
+static int hook_argv(const char *what, const char *text, char ***argv,
+		     char **exe, char *why, size_t whylen)
+{
+	char err[128];
+	size_t n = 0;
+
+	*argv = NULL;
+	*exe = NULL;
+	if (command_split(text, argv, &n, err, sizeof(err))) {
+		snprintf(why, whylen, "%s: %s", what, err);
+		return -1;
+	}
+	if (!n || !(*exe = path_of((*argv)[0]))) {
+		snprintf(why, whylen, "%s: %s%s", what, n ? (*argv)[0] : "",
+			 n ? " is not installed (not found on PATH)"
+			   : "empty command");
+		command_argv_free(*argv);
+		*argv = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int hook_check(const char *what, const char *text, char *why, size_t whylen)
+{
+	char **argv, *exe;
+
+	if (hook_argv(what, text, &argv, &exe, why, whylen))
+		return -1;
+	free(exe);
+	command_argv_free(argv);
+	return 0;
+}
+
 enum hook_fate hook_run(const char *what, const char *text, double timeout_s,
 			int cancel_fd, char *why, size_t whylen)
 {
 	enum hook_fate fate = HOOK_FAILED;
 	struct child c;
-	char **argv = NULL, err[128], *exe = NULL;
-	size_t n = 0;
+	char **argv, *exe;
 
-	if (command_split(text, &argv, &n, err, sizeof(err))) {
-		snprintf(why, whylen, "%s: %s", what, err);
+	if (hook_argv(what, text, &argv, &exe, why, whylen))
 		return HOOK_FAILED;
-	}
-	if (!n || !(exe = path_of(argv[0]))) {
-		snprintf(why, whylen, "%s: %s%s", what, n ? argv[0] : "",
-			 n ? " is not installed (not found on PATH)"
-			   : "empty command");
-		goto out;
-	}
 	child_init(&c);
 	c.path = exe;
 	c.argv = argv;
@@ -101,7 +130,6 @@ enum hook_fate hook_run(const char *what, const char *text, double timeout_s,
 	else
 		fate = judge(what, &c, why, whylen);
 	child_release(&c);
-out:
 	free(exe);
 	command_argv_free(argv);
 	return fate;

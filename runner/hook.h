@@ -21,5 +21,13 @@ enum hook_fate { HOOK_OK, HOOK_FAILED, HOOK_INTERRUPTED };
  */
 enum hook_fate hook_run(const char *what, const char *text, double timeout_s,
 			int cancel_fd, char *why, size_t whylen);
+/*
+ * What hook_run checks before it starts text: it splits, and its program
+ * is found (on PATH, or the path given is executable).  0, or -1 with why
+ * filled as hook_run fills it.  --dry-run checks every configuration's
+ * hooks, {NAME} replaced, with it (runner_check_hooks), so it refuses
+ * what every run of a configuration would fail on.
+ */
+int hook_check(const char *what, const char *text, char *why, size_t whylen);
 
 #endif

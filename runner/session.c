@@ -12,6 +12,7 @@
 
 #include "db/store.h"
 #include "lib/escape.h"
+#include "lib/hint.h"
 #include "runner/claim.h"
 #include "runner/guard.h"
 #include "runner/host.h"
@@ -103,11 +104,16 @@ static enum loop_end run_pending(struct runner *r)
 	return end;
 }
 
+/* Runnable as printed, from any directory (lib/hint.h). */
 static void resume_hint(const struct runner *r)
 {
-	fprintf(stderr, "contend: continue with: contend run --resume %" PRId64
-			"%s%s\n", r->exp.id, r->o->db ? " --db " : "",
-		r->o->db ? r->o->db : "");
+	char *db = hint_db(r->o->db ? r->o->db : store_default_path());
+	char *e = escape_text_dup(db);
+
+	fprintf(stderr, "contend: continue with: `contend run --resume %" PRId64
+			" %s`\n", r->exp.id, e ? e : db);
+	free(e);
+	free(db);
 }
 
 /* Counts by status, the two still to do (planned, interrupted) as one. */

@@ -35,6 +35,7 @@
 
 #include "db/store.h"
 #include "runner/autorule.h"
+#include "runner/bisect.h"
 #include "runner/config.h"
 #include "runner/plan.h"
 #include "runner/progress.h"
@@ -49,6 +50,7 @@ struct runner_opts {
 	uint64_t seed;
 	bool dry_run;                 /* only the plan: offline cpus warn */
 	bool quiet, fail_fast;
+	const struct bisect_spec *bisect; /* `contend bisect` (bisect.h) */
 };
 
 struct id_index;
@@ -67,6 +69,7 @@ struct runner {
 	int stop_fd;             /* read end of the signal self-pipe */
 	int klock_hold;          /* the tracepoint held (klock.h); -1 none */
 	struct sentinel sentinel; /* the kernel log and CPU time (sentinel.h) */
+	struct bisect_entry *bisect; /* by entry, under `contend bisect` */
 	char calibration[32];    /* loops per us, as handed to runs; "" none */
 	/* Runs by status as this runner left them; planned and interrupted
 	 * (both still to do) are counted as planned (verify_store). */
@@ -81,6 +84,14 @@ int runner_load(struct runner *r, const struct runner_opts *o,
 		const char *path);
 /* What a dry run prints after config_print: seed, time, the first runs. */
 void runner_print_plan(const struct runner *r, FILE *f);
+/*
+ * For a dry run: every configuration's prepare and cleanup, {NAME}
+ * replaced, as hook_run checks it before starting it (its program
+ * installed).  A run would fail each of its runs on such a hook, so the
+ * dry run says so: 0, or EXIT_USAGE after "FILE:LINE: [workload S]
+ * prepare: ..." once per section and reason.
+ */
+int runner_check_hooks(const struct runner *r);
 /* Stores the loaded experiment and runs it.  Returns the exit status. */
 int runner_fresh(struct runner *r);
 /* Continues the experiment selector names.  Returns the exit status. */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "db/store.h"
+#include "runner/hook.h"
 #include "runner/host.h"
 #include "runner/kstate.h"
 #include "runner/interrupt.h"
@@ -59,6 +60,40 @@ static void fmt_duration(char *buf, size_t len, double s)
 	long t = (long)(s + 0.5);
 
 	snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+int runner_check_hooks(const struct runner *r)
+{
+	const struct config_entry *prev = NULL;
+	char why[512], last[512] = "";
+	const char *lastsec = NULL;
+	int ret = 0;
+
+	for (size_t i = 0; i < r->cfg.nentries; prev = &r->cfg.entries[i++]) {
+		const struct config_entry *e = &r->cfg.entries[i];
+		const char *text[2] = { e->prepare, e->cleanup };
+		const char *was[2] = { prev ? prev->prepare : NULL,
+				       prev ? prev->cleanup : NULL };
+		static const char *const what[2] = { "prepare", "cleanup" };
+
+		for (int k = 0; k < 2; k++) {
+			/* a hook as the previous configuration's: checked */
+			if (!text[k] || (was[k] && !strcmp(was[k], text[k])))
+				continue;
+			if (!hook_check(what[k], text[k], why, sizeof(why)))
+				continue;
+			ret = EXIT_USAGE;
+			if (lastsec && !strcmp(lastsec, e->section) &&
+			    !strcmp(last, why))
+				continue; /* said for this section */
+			error_at(r->cfg.path, e->line, "[workload %s] %s: "
+				 "every run of the configuration would fail "
+				 "on it", e->section, why);
+			lastsec = e->section;
+			snprintf(last, sizeof(last), "%s", why);
+		}
+	}
+	return ret;
 }
 
 void runner_print_plan(const struct runner *r, FILE *f)
@@ -345,6 +380,7 @@ void runner_release(struct runner *r)
 	experiment_row_release(&r->exp);
 	autorule_release(&r->autorule);
 	free(r->config_ids);
+	free(r->bisect);
 	free(r->by_id);
 	if (r->st)
 		store_close(r->st);
@@ -413,6 +449,8 @@ int runner_load(struct runner *r, const struct runner_opts *o,
 		warning("%s:%ld: %s", r->cfg.path, r->cfg.offline_line,
 			r->cfg.offline);
 	r->seed_source = choose_seed(r);
+	if (o->bisect)
+		bisect_prepare(r);
 	autorule_init(&r->autorule, &r->cfg);
 	return build_plan(r) ? EXIT_USAGE : 0;
 }

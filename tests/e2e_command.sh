@@ -60,11 +60,11 @@ expect "configurations of [a]" 2 "$(q "SELECT count(*) FROM configs WHERE sectio
 # [b] names its keys in another order than [a]: its canonical string
 # still lists metric.lat after the table's parameters
 expect "canon of [b]" \
-	'argv="printf \"ops 12\\nlat 3.5\\n\"" shell=no env="" metric="^ops ([0-9]+)$" scale=1 contention="" contention_scale=1 metric.lat="^lat ([0-9.]+)$"' \
+	'argv="printf \"ops 12\\nlat 3.5\\n\"" shell=no env="" metric="^ops ([0-9]+)$" scale=1 contention="" contention_scale=1 ok_status=0 metric.lat="^lat ([0-9.]+)$"' \
 	"$(q "SELECT canon FROM configs WHERE section = 'b'")"
 expect "config_params of [b]: metric.lat after the table" "metric.lat" \
 	"$(q "SELECT key FROM config_params p JOIN configs c ON c.id = p.config_id
-	WHERE c.section = 'b' AND p.pos = 7")"
+	WHERE c.section = 'b' AND p.pos = 8")"
 "$CONTEND" report --db "$tmp/c.db" --verbose > "$tmp/report" 2>&1 || fail "report failed"
 grep -q '^  lat ' "$tmp/report" || fail "report has no lat row"
 
@@ -75,6 +75,12 @@ expect "bad family key status" 2 $?
 grep -q "bad.ini:6: \[workload c\] 'metric.9lives'" "$tmp/err" ||
 	fail "bad family key message: $(cat "$tmp/err")"
 [ ! -e "$tmp/bad.db" ] || fail "a database was written for a bad config"
+printf '[experiment]\nname = bad\n[workload c]\ntype = command\nargv = true\nok_status = 0,one\n' > "$tmp/bad.ini"
+"$CONTEND" run --db "$tmp/bad.db" "$tmp/bad.ini" > "$tmp/err" 2>&1
+expect "bad ok_status status" 2 $?
+grep -q "bad.ini:6: \[workload c\] ok_status: 'one' is not an exit status" "$tmp/err" ||
+	fail "bad ok_status message: $(cat "$tmp/err")"
+[ ! -e "$tmp/bad.db" ] || fail "a database was written for a bad ok_status"
 
 # The runner spawns the command itself: stdout and stderr together, env
 # on the run's environment, elapsed_s; and today's failure reasons, each a
@@ -108,6 +114,13 @@ argv  = echo last words; exit 3
 type  = command
 shell = yes
 argv  = kill -9 \$\$
+
+[workload okone]
+type      = command
+shell     = yes
+argv      = echo ops 5; exit 1
+metric    = ^ops ([0-9]+)$
+ok_status = 0,1
 
 [workload nomatch]
 type   = command
@@ -160,6 +173,7 @@ check nomatch "failed|command: metric regex '^ops (\[0-9\]+)\$' did not match*no
 check flood 'failed|command: output exceeds 16 MiB; killed it'
 check slow 'timeout|timed out after 1.5s*'
 check remove 'ok|'
+check okone 'ok|'
 check gone "failed|command: cannot run '$tmp/gone.sh': *"
 expect "direct: experiment" complete "$(dq "SELECT status FROM experiments")"
 

@@ -344,4 +344,16 @@ expect 0 "$CONTEND" compare "$tmp/base.db:v6.1" "$tmp/cand.db:v6.2"
 grep -q "is on both sides" "$tmp/err" &&
 	fail "a warning of overlap for two experiments: $(cat "$tmp/err")"
 
+# Sides judged by different primary metrics (a lock workload's throughput,
+# a command's own metric) match nowhere whatever the filter: the error
+# says so, not "name the parameter the sides change".
+printf '[experiment]\nname = tp\nrepetitions = 2\nwarmup = 0\nruntime = 10ms\n[workload a]\ntype = noop\n' >"$tmp/tp.ini"
+printf '[experiment]\nname = own\nrepetitions = 2\nwarmup = 0\n[workload a]\ntype = command\nargv = sh -c "echo t 1"\nmetric.t = t ([0-9]+)\n' >"$tmp/own.ini"
+expect 0 "$CONTEND" run "$tmp/tp.ini" --db "$tmp/prim.db" --quiet
+expect 0 "$CONTEND" run "$tmp/own.ini" --db "$tmp/prim.db" --quiet
+expect 2 "$CONTEND" compare --db "$tmp/prim.db" tp own --metric elapsed_s
+grep -q "nothing compared: the sides measure different things: the baseline's configurations are judged by 'throughput', the candidate's by 't'" "$tmp/err" ||
+	fail "different primaries: $(cat "$tmp/err")"
+grep -q "filter" "$tmp/err" && fail "different primaries blamed on a filter"
+
 echo "e2e_compare: ok"

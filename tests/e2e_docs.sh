@@ -13,6 +13,9 @@
 #  5. Every citation of a section in the sources, scripts and docs, as
 #     (docs/RUNNING.md, "Calibration"), names a heading of that file that
 #     starts with the quoted words.
+#  6. Every `$ contend exec ...` example of docs/RUNNING.md runs as
+#     printed (its directory /mnt/test/dir replaced by a temporary one):
+#     its parameters are accepted, whatever the run then does.
 set -u
 CONTEND=${CONTEND:-./contend}
 tmp=$(mktemp -d)
@@ -88,4 +91,17 @@ while IFS= read -r c; do
 	awk -v s="$sec" '/^#+ / { sub(/^#+ /, ""); if (index($0, s) == 1) found = 1 }
 		END { exit !found }' "$file" || fail "citation $c: $file has no section \"$sec\""
 done <"$tmp/cites"
+
+# 6. the `contend exec` examples
+mkdir -p "$tmp/scratch"
+grep '^\$ contend exec ' docs/RUNNING.md | sed 's/^\$ contend //; s/ *#.*//' >"$tmp/execs"
+[ -s "$tmp/execs" ] || fail "docs/RUNNING.md: no '\$ contend exec' example"
+while IFS= read -r line; do
+	# shellcheck disable=SC2086 # the example's words, as a shell splits them
+	set -- $(echo "$line" | sed "s|/mnt/test/dir|$tmp/scratch|g")
+	"$CONTEND" "$@" >/dev/null 2>"$tmp/exec.err" </dev/null
+	st=$?
+	[ "$st" -ne 2 ] && ! grep -q 'unknown parameter' "$tmp/exec.err" ||
+		fail "docs/RUNNING.md: 'contend $line' is refused (exit $st): $(head -3 "$tmp/exec.err")"
+done <"$tmp/execs"
 exit 0

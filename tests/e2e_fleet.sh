@@ -2,7 +2,8 @@
 # e2e_fleet.sh - the recipes of docs/FLEET.md and the examples of
 # docs/COMING-FROM.md hold up: every ```yaml block parses (python3-yaml,
 # installed by scripts/lint-deps.sh) and has the keys its tool requires
-# (a LAVA test definition: metadata.format, name, run.steps; an Ansible
+# (a LAVA test definition, one for a run and one for a bisect step:
+# metadata.format, name, run.steps; an Ansible
 # playbook: a list of plays with hosts and tasks, each task naming one
 # module), every ```sh block is valid sh (sh -n), and the contend command
 # lines of FLEET.md name real commands.  Without python3 the YAML checks
@@ -25,7 +26,7 @@ blocks yaml "$doc"
 nsh=$(ls "$tmp"/sh.* 2>/dev/null | wc -l)
 nyaml=$(ls "$tmp"/yaml.* 2>/dev/null | wc -l)
 expect "sh blocks in $doc" 1 "$nsh"
-expect "yaml blocks in $doc" 2 "$nyaml"
+expect "yaml blocks in $doc" 3 "$nyaml"
 for f in "$tmp"/sh.*; do
 	sh -n "$f" 2> "$tmp/err" || fail "$doc: a sh block does not parse: $(cat "$tmp/err")"
 done
@@ -34,7 +35,8 @@ done
 grep -hoE '(^[ 	]+|`)contend [a-z]+' "$doc" docs/COMING-FROM.md | tr -d '`' |
 	sort -u | while read -r _ cmd; do
 	case $cmd in
-	run | report | compare | export | merge | plot | list | exec) ;;
+	run | report | compare | export | merge | plot | list | exec | levels | \
+	history | bisect) ;;
 	*) echo "unknown: contend $cmd" ;;
 	esac
 done > "$tmp/unknown"
@@ -55,8 +57,8 @@ bad = []
 docs = [yaml.safe_load(open(f)) for f in sys.argv[1:]]
 lava = [d for d in docs if isinstance(d, dict) and "metadata" in d]
 plays = [d for d in docs if isinstance(d, list)]
-if len(lava) != 1 or len(plays) != 1:
-    bad.append("want one LAVA definition and one Ansible playbook")
+if len(lava) != 2 or len(plays) != 1:
+    bad.append("want two LAVA definitions and one Ansible playbook")
 for d in lava:
     m = d["metadata"]
     if m.get("format") != "Lava-Test Test Definition 1.0" or not m.get("name"):
@@ -64,7 +66,8 @@ for d in lava:
     steps = d.get("run", {}).get("steps")
     if not steps or not all(isinstance(s, str) for s in steps):
         bad.append("LAVA: run.steps must be a list of strings")
-    if not any("contend run" in s for s in steps or []):
+    if not any("contend run" in s or "contend bisect" in s
+               for s in steps or []):
         bad.append("LAVA: no step runs contend")
 for p in plays:
     for play in p:

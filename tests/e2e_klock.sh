@@ -90,7 +90,7 @@ if command -v gnuplot > /dev/null 2>&1; then
 	# the analysis, before it is closed)
 	"$CONTEND" report --db "$tmp/t.db" --html "$tmp/th" > "$tmp/out" 2>&1 ||
 		fail "report --html failed: $(cat "$tmp/out")"
-	grep -q 'alt="streaks of configuration 1" src="data:image/svg+xml;base64,' \
+	grep -q 'alt="which thread did the work when, in one run of configuration 1 (streaks: one thread alone)" src="data:image/svg+xml;base64,' \
 		"$tmp/th/report.html" ||
 		fail "the HTML report does not embed the streak figure"
 	"$CONTEND" report --db "$tmp/t.db" --markdown "$tmp/tm" > "$tmp/out" 2>&1 ||
@@ -204,8 +204,8 @@ if command -v perf > /dev/null 2>&1; then
 	n=$(q "$tmp/p.db" "SELECT count(*) FROM config_profile")
 	[ "$n" -gt 0 ] || fail "profile = lock stored no caller: $(cat "$tmp/err")"
 	"$CONTEND" report --db "$tmp/p.db" > "$tmp/out" 2>&1
-	grep -q "kernel/Mop" "$tmp/out" ||
-		fail "the summary has no kernel/Mop column"
+	grep -q "kl/Mop" "$tmp/out" ||
+		fail "the summary has no kl/Mop column"
 	"$CONTEND" report --db "$tmp/p.db" --verbose > "$tmp/out" 2>&1
 	grep -q "kernel locks by caller" "$tmp/out" ||
 		fail "report --verbose does not show the profile"

@@ -98,9 +98,9 @@ EOF2
 			fail "compare $side exited $?"
 		expect "$side: the runs' header" "  runs         N         Min         Max      Median         Avg      Stddev" \
 			"$(grep '^  runs ' "$tmp/dbout")"
-		expect "$side: the baseline's runs" "  baseline     4          10          40          25          25     12.9099" \
+		expect "$side: the baseline's runs" "  baseline     4          10          40          25          25       12.91" \
 			"$(grep '^  baseline  *4 ' "$tmp/dbout")"
-		expect "$side: the candidate's runs" "  candidate    5          12          20          16          16     3.16228" \
+		expect "$side: the candidate's runs" "  candidate    5          12          20          16          16       3.162" \
 			"$(grep '^  candidate  *5 ' "$tmp/dbout")"
 		"$CONTEND" compare "$side" "$tmp/m.db:cand" --format json > "$tmp/dbj" 2>&1 ||
 			fail "compare $side --format json exited $?"

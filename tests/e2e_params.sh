@@ -90,7 +90,7 @@ expect "no metric of a run whose prepare failed" 0 "$(q "SELECT count(*) FROM sa
 
 "$CONTEND" report --db "$db" > "$tmp/summary" 2>&1 || fail "report failed"
 # the summary names the sweep by the user's parameters, not the argv they fill
-grep -q '^ 1  sweep    param.mode=fast param.threads=1  ' "$tmp/summary" ||
+grep -q '^ 1  sweep    mode=fast threads=1  ' "$tmp/summary" ||
 	fail "the summary does not show the user parameters: $(sed -n 7p "$tmp/summary")"
 "$CONTEND" report --verbose --db "$db" > "$tmp/report" 2>&1 || fail "report failed"
 grep -q '^  primary metric: lat_ms (lower is better' "$tmp/report" ||

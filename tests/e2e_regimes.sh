@@ -46,4 +46,23 @@ assert "multimodal" not in flags.get("one", set()), flags
 msg = mm["message"]
 assert "70% (14 runs) at 100.9" in msg and "30% (6 runs) at 115.0" in msg, msg
 PY
+
+# compare: 30% of the baseline's values in the high regime, 70% of the
+# candidate's: the "faster" mean is a change of the mix (regime-shift),
+# and within each regime nothing changed.
+awk 'BEGIN { for (i = 0; i < 20; i++) print (i < 14 ? 100 : 115) + (i % 3) / 10 }' \
+	>"$tmp/b.txt"
+awk 'BEGIN { for (i = 0; i < 20; i++) print (i < 6 ? 100 : 115) + (i % 3) / 10 }' \
+	>"$tmp/c.txt"
+"$CONTEND" compare "$tmp/b.txt" "$tmp/c.txt" >"$tmp/out" 2>"$tmp/err" ||
+	fail "compare: $(cat "$tmp/err")"
+tr '\n' ' ' <"$tmp/out" | tr -s ' ' >"$tmp/out1"
+grep -q "flag regime-shift (both): the runs of both sides fall into two regimes, at 100.1 and 115.1: the baseline has 30% of its runs in the high one, the candidate 70%" \
+	"$tmp/out1" || fail "compare: no regime-shift: $(cat "$tmp/out")"
+grep -q "within the low regime (14 and 6 runs)" "$tmp/out1" ||
+	fail "compare: no change within the low regime"
+# the same mix on both sides: multimodal, not a shift
+"$CONTEND" compare "$tmp/b.txt" "$tmp/b.txt" >"$tmp/out" 2>&1
+grep -q "regime-shift (" "$tmp/out" && fail "compare: regime-shift with one mix"
+grep -q "flag multimodal (both)" "$tmp/out" || fail "compare: no multimodal"
 [ "$fails" -eq 0 ]

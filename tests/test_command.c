@@ -251,6 +251,10 @@ static const struct bad_case bad[] = {
 	{ "argv", "/nonexistent/bin/tool", "'/nonexistent/bin/tool' does not exist" },
 	{ "argv", "/etc/passwd", "'/etc/passwd' is not executable" },
 	{ "argv", "/", "'/' is a directory, not a program" },
+	{ "ok_status", "0,x", "'x' is not an exit status" },
+	{ "ok_status", "256", "'256' is not an exit status" },
+	{ "ok_status", "-1", "'-1' is not an exit status" },
+	{ "ok_status", " , ", "no exit status given" },
 };
 
 static void test_validate_errors(void **state)
@@ -396,6 +400,44 @@ static void test_exit_status(void **state)
 	result_release(&r);
 	assert_int_equal(run(sig, &r), -1);
 	assert_non_null(strstr(r.error, "killed by signal 15"));
+	result_release(&r);
+}
+
+/*
+ * ok_status = 0,1: a program that exits 1 after a good run (its figures
+ * printed) is a success and its metric is taken; 3 is still a failure,
+ * and so is a signal.
+ */
+static void test_ok_status(void **state)
+{
+	const char *const one[] = {
+		"argv", "sh -c \"echo rate 42; exit 1\"", "metric", "rate ([0-9]+)",
+		"ok_status", "0,1", NULL
+	};
+	const char *const three[] = {
+		"argv", "sh -c \"echo rate 42; exit 3\"", "metric", "rate ([0-9]+)",
+		"ok_status", "0, 1", NULL
+	};
+	const char *const sig[] = { "argv", "sh -c \"kill -TERM $$\"",
+				    "ok_status", "0,1,143", NULL };
+	const char *const dflt[] = {
+		"argv", "sh -c \"echo rate 42; exit 1\"", "metric", "rate ([0-9]+)",
+		NULL
+	};
+	struct result r;
+
+	(void)state;
+	assert_int_equal(run(one, &r), 0);
+	assert_true(fabs(result_value(&r, "throughput") - 42) < 1e-9);
+	result_release(&r);
+	assert_int_equal(run(three, &r), -1);
+	assert_non_null(strstr(r.error, "exited with status 3"));
+	result_release(&r);
+	assert_int_equal(run(sig, &r), -1);
+	assert_non_null(strstr(r.error, "killed by signal 15"));
+	result_release(&r);
+	assert_int_equal(run(dflt, &r), -1);
+	assert_non_null(strstr(r.error, "exited with status 1"));
 	result_release(&r);
 }
 
@@ -551,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_output_cap),
 		cmocka_unit_test(test_missing_command),
 		cmocka_unit_test(test_exit_status),
+		cmocka_unit_test(test_ok_status),
 		cmocka_unit_test(test_no_shell),
 		cmocka_unit_test(test_argv_quoting),
 		cmocka_unit_test(test_env),

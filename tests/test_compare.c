@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/compare_print.h"
 #include "lib/util.h"
 #include "tests/compare_checks.h"
 
@@ -266,6 +267,89 @@ static void test_misleading_fallback(void **state)
 			"contended acquisitions/s");
 }
 
+/* txt with its wrapped lines joined: "\n" and the indent after it become
+ * one space, in place. */
+static void unwrap(char *txt)
+{
+	char *r = txt, *w = txt;
+
+	while (*r) {
+		if (r[0] == '\n' && r[1] == ' ' && r[2] == ' ' && r[3] == ' ' &&
+		    r[4] == ' ') {
+			*w++ = ' ';
+			r += 5;
+			while (*r == ' ')
+				r++;
+			continue;
+		}
+		*w++ = *r++;
+	}
+	*w = '\0';
+}
+
+/*
+ * The text a reviewer acts on: a lockdep "faster" row carries M, the
+ * table's legend explains M, and the Flags overview names
+ * misleading-throughput with its reason, before the side flags (noisy).
+ */
+static void test_misleading_text(void **state)
+{
+	struct fx_config cb = { "pthread-mutex", "threads=4", 5,
+				{ lock_hb, lock_tb } };
+	struct fx_config cc = { "pthread-mutex", "threads=4", 5,
+				{ lock_hc, lock_tc } };
+	struct compare_input ib = { .text = "1@contended_delay_ns=0",
+				    .role = "baseline", .kind = INPUT_DB,
+				    .db = (char *)"x.db", .nsets = 1 };
+	struct compare_input ic = { .text = "1@contended_delay_ns=10000",
+				    .role = "candidate", .kind = INPUT_DB,
+				    .db = (char *)"x.db", .nsets = 1 };
+	struct compare_result r;
+	struct fx b, c;
+	char *txt = NULL, *flags, *m, *noisy;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	fx_build(&b, 1, m_hand, 2, &cb, 1, "cpu", "6.1");
+	fx_build(&c, 2, m_hand, 2, &cc, 1, "cpu", "6.1");
+	fx_flag(&c, 0, "noisy", 1);
+	run_sides(&b, 1, &c, 1, "throughput", &r);
+	ib.sets = &b.d;
+	ic.sets = &c.d;
+	f = open_memstream(&txt, &len);
+	assert_non_null(f);
+	compare_print_text(f, &r, &ib, &ic);
+	assert_int_equal(fclose(f), 0);
+	unwrap(txt);
+	assert_non_null(strstr(txt, "faster       M"));
+	assert_non_null(strstr(txt, "flags: M misleading-throughput"));
+	assert_non_null(strstr(txt, "threshold 1%); 1 of the faster marked M, "
+				    "misleading-throughput: not a speed-up"));
+	flags = strstr(txt, "\nFlags:\n");
+	assert_non_null(flags);
+	m = strstr(flags, "\n  misleading-throughput (both, 1 of 1 "
+			  "configurations: mutex): the candidate is faster "
+			  "while the lock changes hands less often (the "
+			  "lockdep effect): do not read it as a speed-up");
+	noisy = strstr(flags, "\n  noisy (candidate)");
+	assert_non_null(m);
+	assert_non_null(noisy);
+	assert_true(m < noisy);
+	/* the runs rows by lib/numfmt, not "1.35e+07" */
+	assert_non_null(strstr(txt, "  baseline     5      13.50M      13.90M "
+				    "     13.70M      13.70M      158.1k\n"));
+	assert_null(strstr(txt, "e+0"));
+	/* the numbers stay under the configuration */
+	assert_non_null(strstr(txt, "flag misleading-throughput (both): the "
+				    "candidate is faster while its hand-offs/s "
+				    "fell"));
+	free(txt);
+	compare_result_release(&r);
+	fx_release(&b);
+	fx_release(&c);
+}
+
 /*
  * Two invocations a side whose hand-off rates differ a lot between boots:
  * the model (2 df for the between-invocation variance) cannot show the
@@ -433,6 +517,57 @@ static void test_matching(void **state)
 	compare_result_release(&r);
 	fx_release(&b);
 	fx_release(&c);
+}
+
+/*
+ * Many configurations, the candidate's in reverse and the baseline's in
+ * two experiments in opposite orders: every one matched, grouped across
+ * the experiments, in the baseline's order of first appearance (groups
+ * are built by sorting now, not by a search per configuration).
+ */
+static void test_matching_many(void **state)
+{
+	enum { NC = 400 };
+	struct fx_config *fwd = xcalloc(NC, sizeof(*fwd));
+	struct fx_config *rev = xcalloc(NC, sizeof(*rev));
+	char **canon = xcalloc(NC, sizeof(*canon));
+	struct compare_result r;
+	struct fx b[2], c;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < NC; i++) {
+		canon[i] = xasprintf("threads=%zu", i + 1);
+		fwd[i] = (struct fx_config){ "noop", canon[i], 3, { b100 } };
+		rev[NC - 1 - i] = (struct fx_config){ "noop", canon[i], 3,
+						      { c110 } };
+	}
+	fx_build(&b[0], 1, m_thr, 1, fwd, NC, "cpu", "6.1");
+	for (i = 0; i < NC; i++)
+		rev[i].v[0] = b100;
+	fx_build(&b[1], 2, m_thr, 1, rev, NC, "cpu", "6.1");
+	for (i = 0; i < NC; i++)
+		rev[i].v[0] = c110;
+	fx_build(&c, 3, m_thr, 1, rev, NC, "cpu", "6.1");
+	run_sides(b, 2, &c, 1, "throughput", &r);
+	assert_int_equal(r.n, NC);
+	assert_int_equal(r.nunmatched, 0);
+	for (i = 0; i < NC; i++) {
+		assert_string_equal(r.cmp[i].canon, canon[i]);
+		assert_int_equal(r.cmp[i].ubase.invocations, 2);
+		assert_int_equal(r.cmp[i].ucand.invocations, 1);
+		/* the baseline's first: experiment 1's */
+		assert_ptr_equal(r.cmp[i].config, &b[0].d.configs[i]);
+	}
+	compare_result_release(&r);
+	fx_release(&b[0]);
+	fx_release(&b[1]);
+	fx_release(&c);
+	for (i = 0; i < NC; i++)
+		free(canon[i]);
+	free(canon);
+	free(fwd);
+	free(rev);
 }
 
 static void test_summary_counts(void **state)
@@ -655,9 +790,11 @@ int main(void)
 		cmocka_unit_test(test_misleading_genuine),
 		cmocka_unit_test(test_misleading_fallback),
 		cmocka_unit_test(test_misleading_every_invocation),
+		cmocka_unit_test(test_misleading_text),
 		cmocka_unit_test(test_gate_holm),
 		cmocka_unit_test(test_handoff_rule),
 		cmocka_unit_test(test_matching),
+		cmocka_unit_test(test_matching_many),
 		cmocka_unit_test(test_summary_counts),
 		cmocka_unit_test(test_invocations),
 		cmocka_unit_test(test_carried_and_host),

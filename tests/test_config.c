@@ -52,7 +52,7 @@ static void check_user_params(const struct experiment_config *c)
 {
 	const struct config_entry *e = &c->entries[3];
 
-	assert_int_equal(e->nkv, 9);
+	assert_int_equal(e->nkv, 10);
 	assert_string_equal(e->kv[0], "argv=true -t 2 --fs=xfs {} ${HOME}");
 	assert_string_equal(e->kv[2], "env=T=2");
 	assert_int_equal(e->nuser, 2);
@@ -319,18 +319,18 @@ static const struct valid_case valid_cases[] = {
 	  "argv = true\nscale.b = 2, 3\nmetric.b = b ([0-9]+)\n"
 	  "metric.a = (a)\n", 2,
 	  { "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
-	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=2",
+	    "contention_scale=1 ok_status=0 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=2",
 	    "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
-	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3" },
+	    "contention_scale=1 ok_status=0 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3" },
 	  NULL },
 	{ "family keys, other order",
 	  "[experiment]\nname = f\n[workload c]\ntype = command\n"
 	  "metric.a = (a)\nmetric.b = b ([0-9]+)\nargv = true\n"
 	  "scale.b = 2, 3\n", 2,
 	  { "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
-	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=2",
+	    "contention_scale=1 ok_status=0 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=2",
 	    "argv=true shell=no env=\"\" metric=\"\" scale=1 contention=\"\" "
-	    "contention_scale=1 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3" },
+	    "contention_scale=1 ok_status=0 metric.a=(a) metric.b=\"b ([0-9]+)\" scale.b=3" },
 	  NULL },
 	/*
 	 * chat does fixed work of its own: no runtime or jobs key, the
@@ -415,11 +415,11 @@ static const struct valid_case valid_cases[] = {
 	  "prepare = mkfs.{fs} /dev/x\n", 4,
 	  { "argv=\"true -t {threads} --fs={fs} {} ${HOME}\" shell=no "
 	    "env=T={threads} metric=\"\" scale=1 contention=\"\" "
-	    "contention_scale=1 metric.a=\"a ([0-9]+)\" "
+	    "contention_scale=1 ok_status=0 metric.a=\"a ([0-9]+)\" "
 	    "metric.lat=\"lat ([0-9]+)\" param.fs=ext4 param.threads=1",
 	    "argv=\"true -t {threads} --fs={fs} {} ${HOME}\" shell=no "
 	    "env=T={threads} metric=\"\" scale=1 contention=\"\" "
-	    "contention_scale=1 metric.a=\"a ([0-9]+)\" "
+	    "contention_scale=1 ok_status=0 metric.a=\"a ([0-9]+)\" "
 	    "metric.lat=\"lat ([0-9]+)\" param.fs=ext4 param.threads=2" },
 	  check_user_params },
 	{ "primary and directions",
@@ -490,6 +490,55 @@ static void test_substitute(void **state)
 	}
 }
 
+/*
+ * An argument whose {NAME} replaced reaches CONFIG_MAX_ARG bytes is
+ * taken, one byte more is refused at its line; the size is counted from
+ * the longest value of param.a (978 bytes, the other one short):
+ * "argv=" + "echo " + 67 x 978 = 65536.
+ */
+static void test_arg_limit(void **state)
+{
+	struct experiment_config c;
+	char *ini, *msg, *val = malloc(979), *braces = malloc(67 * 3 + 1);
+	int ret, extra;
+
+	(void)state;
+	memset(val, 'v', 978);
+	val[978] = '\0';
+	for (size_t i = 0; i < 67; i++)
+		memcpy(braces + 3 * i, "{a}", 4);
+	for (extra = 0; extra < 2; extra++) {
+		struct load_call lc = { "limit.ini", NULL, 0 };
+
+		ini = xasprintf("[experiment]\nname = l\nrepetitions = 1\n"
+				"[workload w]\ntype = command\n"
+				"param.a = x, %s\nargv = echo %s%s\n"
+				"metric.x = ^x ([0-9]+)$\n", val, braces,
+				extra ? "y" : "");
+		lc.text = ini;
+		lc.len = strlen(ini);
+		msg = load_captured(&lc, &c, &ret);
+		if (!extra) {
+			if (ret)
+				fail_msg("65536 bytes refused: %s", msg);
+			assert_int_equal(c.nentries, 2);
+			assert_int_equal(strlen(c.entries[1].kv[0]),
+					 CONFIG_MAX_ARG);
+			config_release(&c);
+		} else {
+			assert_int_equal(ret, -1);
+			assert_non_null(strstr(msg, "limit.ini:7: argv: with "
+					       "{NAME} replaced by the longest "
+					       "value of each param.NAME it is "
+					       "65537 bytes"));
+		}
+		free(msg);
+		free(ini);
+	}
+	free(val);
+	free(braces);
+}
+
 static void test_valid(void **state)
 {
 	const struct valid_case *t = *state;
@@ -517,6 +566,7 @@ int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(test_substitute),
+		cmocka_unit_test(test_arg_limit),
 	};
 	size_t nv = sizeof(valid_cases) / sizeof(valid_cases[0]);
 	size_t nf = sizeof(fixed) / sizeof(fixed[0]);

@@ -1,6 +1,6 @@
 /*
- * test_escape.c - lib/escape.c: names made safe for a terminal and for
- * markdown.  A table of inputs and the exact text each must become, worked
+ * test_escape.c - lib/escape.c: names made safe for a terminal, markdown,
+ * HTML and gnuplot scripts.  A table of inputs and the exact text each must become, worked
  * out by hand from lib/escape.h, CommonMark 0.31 section 6.1 (code spans:
  * a run of N backticks closes only at a run of exactly N; one space is
  * stripped from each end when both ends are spaces) and GFM's table
@@ -18,7 +18,7 @@
 
 #include "lib/escape.h"
 
-enum kind { TEXT, MD_CODE, MD_TABLE, MD_TEXT };
+enum kind { TEXT, MD_CODE, MD_TABLE, MD_TEXT, GNUPLOT, HTML };
 
 struct esccase {
 	const char *name;
@@ -70,7 +70,33 @@ static const struct esccase cases[] = {
 	{ "markdown text: link, entity, code", MD_TEXT, "[x](y) &amp; `z`",
 	  "\\[x\\](y) \\&amp; \\`z\\`" },
 	{ "markdown text: controls", MD_TEXT, "a\x1b" "b", "a\\x1bb" },
+	/* gnuplot 5.4 "Syntax": in single quotes only '' is special (no
+	 * backslash escapes, no `...` or @macro substitution); a line
+	 * break ends the line, so the command. */
+	{ "gnuplot plain", GNUPLOT, "mutex-delay 4", "'mutex-delay 4'" },
+	{ "gnuplot NULL is empty", GNUPLOT, NULL, "''" },
+	{ "gnuplot quote doubled", GNUPLOT, "it's", "'it''s'" },
+	{ "gnuplot quote at the end", GNUPLOT, "a'", "'a'''" },
+	{ "gnuplot newline cannot start a command", GNUPLOT,
+	  "a\nsystem(\"id\")", "'a\\nsystem(\"id\")'" },
+	{ "gnuplot CR, tab, ESC", GNUPLOT, "\r\t\x1b", "'\\r\\t\\x1b'" },
+	{ "gnuplot backslash kept, even last", GNUPLOT, "a\\", "'a\\'" },
+	{ "gnuplot backquote and macro inert", GNUPLOT, "`id` @m",
+	  "'`id` @m'" },
+	{ "gnuplot double quotes inert", GNUPLOT, "\"x\"", "'\"x\"'" },
+	{ "gnuplot invalid UTF-8", GNUPLOT, "a\xff", "'a\\xff'" },
+	{ "gnuplot line separator U+2028", GNUPLOT, "a\xe2\x80\xa8",
+	  "'a\\u2028'" },
+	{ "gnuplot UTF-8 kept", GNUPLOT, "caf\xc3\xa9", "'caf\xc3\xa9'" },
+
+	{ "html plain", HTML, "threads=4", "threads=4" },
+	{ "html tag", HTML, "<script>x</script>",
+	  "&lt;script&gt;x&lt;/script&gt;" },
+	{ "html attribute quotes", HTML, "\"'&", "&quot;&#39;&amp;" },
+	{ "html controls", HTML, "a\nb\x01", "a\\nb\\x01" },
+	{ "html invalid UTF-8", HTML, "\xc0<", "\\xc0&lt;" },
 };
+
 
 static char *run(const struct esccase *c)
 {
@@ -89,6 +115,12 @@ static char *run(const struct esccase *c)
 		break;
 	case MD_TEXT:
 		escape_md_text(f, c->in);
+		break;
+	case GNUPLOT:
+		escape_gnuplot(f, c->in);
+		break;
+	case HTML:
+		escape_html(f, c->in);
 		break;
 	}
 	assert_int_equal(fclose(f), 0);
@@ -135,6 +167,34 @@ static void test_cut(void **state)
 	assert_int_equal(escape_text(NULL, 0, "a\nb"), 4);
 }
 
+/*
+ * escape_stream: a report's line breaks and tabs pass, every other
+ * control is shown; a UTF-8 sequence cut between two writes (an
+ * unbuffered stream writes each fputs by itself) is joined, not shown as
+ * two invalid bytes; a sequence never completed is shown at the close.
+ */
+static void test_stream(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len), *f;
+
+	(void)state;
+	assert_non_null(out);
+	f = escape_stream(out);
+	assert_non_null(f);
+	setvbuf(f, NULL, _IONBF, 0);
+	fputs("a\tb\n\x1b[2Jc\r\x07", f);
+	fputs("caf\xc3", f);
+	fputs("\xa9 \xe2\x80", f);
+	fputs("\xae|\n\xe2\x82", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(fclose(out), 0);
+	assert_string_equal(buf, "a\tb\n\\x1b[2Jc\\r\\x07"
+			    "caf\xc3\xa9 \\u202e|\n\\xe2\\x82");
+	free(buf);
+}
+
 /* The UTF-8 decoder: the code point and the length. */
 static void test_utf8(void **state)
 {
@@ -155,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_stream),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

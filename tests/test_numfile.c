@@ -248,6 +248,38 @@ static void test_many_values(void **state)
 	free(text);
 }
 
+/*
+ * NUMFILE_MAX_VALUES numbers are taken; one more is refused at its line,
+ * so memory stays bounded however short the lines ("1\n" is 2 bytes).
+ */
+static void test_value_limit(void **state)
+{
+	const size_t max = NUMFILE_MAX_VALUES;
+	char *text = malloc(2 * (max + 1)), *msg;
+	struct numfile_opts o;
+	struct capture cap;
+	double *v;
+	size_t n, i;
+
+	(void)state;
+	assert_non_null(text);
+	for (i = 0; i <= max; i++) {
+		text[2 * i] = '1';
+		text[2 * i + 1] = '\n';
+	}
+	numfile_opts_default(&o);
+	assert_int_equal(numfile_parse("big", text, 2 * max, &o, &v, &n), 0);
+	assert_int_equal(n, max);
+	free(v);
+	capture_begin(&cap);
+	assert_int_equal(numfile_parse("big", text, 2 * (max + 1), &o, &v, &n),
+			 -1);
+	msg = capture_end(&cap);
+	assert_null(v);
+	assert_non_null(strstr(msg, "big:1000001: more than 1000000 numbers"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_read_file),
 		cmocka_unit_test(test_missing_and_directory),
 		cmocka_unit_test(test_many_values),
+		cmocka_unit_test(test_value_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "lib/escape.h"
 #include "plots/plot.h"
 #include "tests/dataset_fixture.h"
 #include "tests/golden.h"
@@ -170,10 +171,31 @@ static void test_quoting(void **state)
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
 	(void)e;
-	gp_quote(f, "a'b`c`\n@d");
+	escape_gnuplot(f, "a'b`c`\n@d");
 	fclose(f);
-	/* ' doubled, newline replaced: no way out of the literal. */
-	assert_string_equal(buf, "'a''b`c`?@d'");
+	/* ' doubled, newline shown as \n: no way out of the literal. */
+	assert_string_equal(buf, "'a''b`c`\\n@d'");
+}
+
+/* A long label is cut on a character, never inside a UTF-8 sequence. */
+static void test_label_cut(void **state)
+{
+	char label[64] = "", want[64] = "";
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 20; i++)
+		strcat(label, "\xc3\xa9"); /* 40 bytes */
+	strcat(label, "x");
+	/* Byte 37 is the second of an e-acute: the cut is at 36. */
+	for (i = 0; i < 18; i++)
+		strcat(want, "\xc3\xa9");
+	strcat(want, "...");
+	plot_label_cut(label, 40);
+	assert_string_equal(label, want);
+	strcpy(label, "short");
+	plot_label_cut(label, 40);
+	assert_string_equal(label, "short");
 }
 
 /* Rendering with the installed gnuplot: images exist, nothing executed. */
@@ -233,6 +255,11 @@ static void test_html(void **state)
 	assert_non_null(strstr(html, "threads=4 delay=0 runtime=1"));
 	/* The hostile name is escaped, not markup. */
 	assert_non_null(strstr(html, "x`touch pwned-bq` &#39;&quot;\\ system("));
+	/* Figures are captioned in words, not by their file's name. */
+	assert_non_null(strstr(html, "<figcaption>throughput and lock hand-offs "
+				     "against threads: mutex</figcaption>"));
+	assert_null(strstr(html, ".svg</figcaption>"));
+	assert_null(strstr(html, ".png</figcaption>"));
 	assert_null(strstr(html, "src=\"http"));
 	assert_null(strstr(html, "href="));
 	assert_null(strstr(html, "<script"));
@@ -249,6 +276,45 @@ static void test_html(void **state)
 			n++, p++;
 		assert_int_equal(n, drawn);
 	}
+	free(html);
+	free(path);
+}
+
+/*
+ * The HTML's flags by severity, each coloured by it, whatever the order
+ * of the configurations: a note (outliers) and a doubt (noisy) on
+ * configuration 1 come after the misleading-throughput of configuration
+ * 3; and each configuration's heading is its own ("1 mutex: threads=1"),
+ * not the section's name three times.  No gnuplot needed.
+ */
+static void test_html_flags(void **state)
+{
+	struct env *e = *state;
+	char *path = xasprintf("%s/report.html", e->dir);
+	const char *high, *mid, *low;
+	char *html;
+
+	analysis_flag_add(&e->a.configs[0], "outliers", -1, -1, "a note");
+	analysis_flag_add(&e->a.configs[0], "noisy", -1, -1, "a doubt");
+	assert_non_null(strstr(e->a.configs[2].flags[0].name,
+			       "misleading-throughput"));
+	plot_set_release(&e->set);
+	memset(&e->set, 0, sizeof(e->set));
+	assert_int_equal(html_report(&e->a, &e->set, e->dir, path), 0);
+	html = slurp(path, NULL);
+	assert_non_null(html);
+	high = strstr(html, "<p class=\"flag high\"><b>misleading-throughput</b>, "
+			    "configuration 3 (vs 2)");
+	mid = strstr(html, "<p class=\"flag mid\"><b>noisy</b>, configuration 1:");
+	low = strstr(html, "<p class=\"flag low\"><b>outliers</b>, configuration 1:");
+	assert_non_null(high);
+	assert_non_null(mid);
+	assert_non_null(low);
+	assert_true(high < mid && mid < low);
+	assert_non_null(strstr(html, ".flag.high{"));
+	assert_non_null(strstr(html, "<h3>1 mutex: threads=1</h3>"));
+	assert_non_null(strstr(html, "<h3>3 mutex: threads=4</h3>"));
+	assert_null(strstr(html, "<h3>mutex</h3>"));
 	free(html);
 	free(path);
 }
@@ -293,6 +359,63 @@ static void build_mixed(struct fixture *fx)
 	for (r = 0; r < 2; r++)
 		fx_run(fx, false, RUN_FAILED, NULL, NULL, 0);
 	fx_finish(fx);
+}
+
+/*
+ * A command swept by a user parameter: argv is param.threads substituted,
+ * so it varies too, but the series are keyed by param.threads alone: one
+ * series, its three points joined, titled by the section, never "argv=".
+ */
+static void test_param_sweep_series(void **state)
+{
+	struct env *e = *state;
+	struct fixture fx;
+	struct analysis a;
+	struct analysis_opts ao;
+	struct plot_set set = { 0 };
+	struct plot_opts o = { .out_dir = e->dir, .png = true, .render = false };
+	char *path, *gp;
+	size_t i, r;
+
+	fx_init(&fx, "param-sweep");
+	for (i = 0; i < 3; i++) {
+		char params[160];
+
+		/* (the fixture splits on blanks: argv without them) */
+		snprintf(params, sizeof(params), "argv=sysbench,mutex,"
+			 "--threads=%d,run param.threads=%d", 1 << i, 1 << i);
+		fx_config(&fx, "sysbench", "command", params);
+		for (r = 0; r < 3; r++) {
+			char m[64];
+
+			snprintf(m, sizeof(m), "throughput=%g",
+				 1000.0 * (double)(1 << i) + (double)r);
+			fx_run(&fx, false, RUN_OK, m, NULL, 0);
+		}
+	}
+	fx_finish(&fx);
+	analysis_opts_default(&ao);
+	assert_int_equal(analysis_run(&fx.d, &ao, &a), 0);
+	assert_int_equal(plot_experiment(&a, &o, &set), 0);
+	path = xasprintf("%s/scaling-1.gp", e->dir);
+	gp = slurp(path, NULL);
+	assert_non_null(gp);
+	assert_non_null(strstr(gp, "'scaling-1.dat' index 0 using 1:2:3:4 with "
+				   "yerrorlines"));
+	assert_null(strstr(gp, "index 1 "));
+	assert_null(strstr(gp, "argv="));
+	assert_non_null(strstr(gp, "title 'sysbench'"));
+	free(gp);
+	free(path);
+	path = xasprintf("%s/order.gp", e->dir);
+	gp = slurp(path, NULL);
+	assert_non_null(strstr(gp, "title 'param.threads=1'"));
+	assert_null(strstr(gp, "argv="));
+	free(gp);
+	free(path);
+	plot_set_release(&set);
+	analysis_release(&a);
+	fx_free(&fx);
 }
 
 static void test_missing_metrics(void **state)
@@ -508,9 +631,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_golden_scripts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quoting, setup, teardown),
+		cmocka_unit_test(test_label_cut),
 		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_html_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_metrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_param_sweep_series, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_klock_contention, setup, teardown),
 		cmocka_unit_test(test_markdown_escaping),
 		cmocka_unit_test_setup_teardown(test_compare_suspect, setup, teardown),

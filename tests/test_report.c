@@ -9,6 +9,7 @@
  * diff before committing it).  tests/e2e_report.sh checks that the json
  * golden parses with python3 -m json.tool.
  */
+#include <ctype.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -171,6 +172,27 @@ static void test_golden_csv(void **state)
 	golden(REPORT_CSV, NULL, "lockdep.csv");
 }
 
+/* Does txt hold words, a line break counting as a space? */
+static bool has_words(const char *txt, const char *words)
+{
+	const char *p, *q, *w;
+
+	for (p = txt; *p; p++) {
+		for (q = p, w = words; *w && *q; w++) {
+			if (*w == ' ' && isspace((unsigned char)*q)) {
+				while (isspace((unsigned char)*q))
+					q++;
+				continue;
+			}
+			if (*q++ != *w)
+				break;
+		}
+		if (!*w && (q > p))
+			return true;
+	}
+	return false;
+}
+
 /* Facts of the golden dataset the text must state, checked one by one. */
 static void test_text_states(void **state)
 {
@@ -189,8 +211,10 @@ static void test_text_states(void **state)
 				    "1 failed, 1 not run"));
 	assert_non_null(strstr(txt, "1 of 23 runs are missing"));
 	assert_non_null(strstr(txt, "Student-t 95% interval"));
-	/* The summary row of each configuration, in 100 columns. */
-	assert_non_null(strstr(txt, " 1  mutex-delay   contended_delay_ns=0"));
+	/* The summary row of each configuration, in 80 columns, the
+	 * swept key by its short name. */
+	assert_non_null(strstr(txt, " 1  mutex-delay   delay=0 "));
+	assert_true(has_words(txt, "delay: contended_delay_ns"));
 	/* half-width 67k: the mean to 10^3 */
 	assert_non_null(strstr(txt, "13.700M [13.633M, 13.767M]"));
 	assert_non_null(strstr(txt, "98k [85k, 116k] h"));
@@ -206,7 +230,7 @@ static void test_text_states(void **state)
 
 		while (start > txt && start[-1] != '\n')
 			start--;
-		assert_true(nl - start <= 100);
+		assert_true(nl - start <= 80);
 		lines++;
 	}
 	assert_non_null(strstr(txt, "host: cpu_model=Example CPU"));
@@ -218,6 +242,68 @@ static void test_text_states(void **state)
 	nl = strstr(txt, "only 4 measured runs");
 	assert_non_null(nl);
 	assert_null(strstr(nl + 1, "only 4 measured runs"));
+	free(txt);
+	analysis_release(&a);
+	fx_free(&fx);
+}
+
+/*
+ * The summary of `make run`'s lockdep sweep in 80 columns: the three rows
+ * told apart by their delay (not cut to "contended_dela..."), the short
+ * name in the legend, a column that is zero in every row (contended)
+ * left out, a long section name cut instead of what varies.
+ */
+static void test_table_80(void **state)
+{
+	static const double delay[3] = { 0, 1000, 10000 };
+	struct fixture fx;
+	struct analysis a;
+	char *txt, *nl, *table;
+	size_t len, i, k;
+
+	(void)state;
+	fx_init(&fx, "quick");
+	for (k = 0; k < 3; k++) {
+		char p[160];
+
+		snprintf(p, sizeof(p), "threads=2 contended_delay_ns=%g "
+			 "contended_delay_mode=spin runtime=0.3", delay[k]);
+		fx_config(&fx, "mutex-delay-with-a-long-name", "pthread-mutex", p);
+		for (i = 0; i < 8; i++) {
+			char m[256];
+			uint64_t ops[2] = { 1000 + i, 1000 - i };
+
+			/* wide intervals: "13.7123M [13.6003M, 13.8243M]" */
+			snprintf(m, sizeof(m), "contention_rate=0 "
+				 "handoff_rate=%.17g throughput=%.17g",
+				 1.234567e6 + 1e3 * (double)i,
+				 13.712345e6 + 1e3 * (double)(i % 3) + k);
+			fx_run(&fx, false, RUN_OK, m, ops, 2);
+		}
+	}
+	fx_finish(&fx);
+	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
+	txt = render(&a, REPORT_TEXT, &len);
+	table = strstr(txt, "\n #  section");
+	assert_non_null(table);
+	for (nl = table + 1; (nl = strchr(nl, '\n')) && nl[1] != '\n'; nl++) {
+		const char *start = nl;
+
+		while (start[-1] != '\n')
+			start--;
+		assert_true(nl - start <= 80);
+	}
+	assert_non_null(strstr(table, " delay=0 "));
+	assert_non_null(strstr(table, " delay=1000 "));
+	assert_non_null(strstr(table, " delay=10000 "));
+	assert_null(strstr(table, "contended_dela..."));
+	assert_true(has_words(table, "delay: contended_delay_ns"));
+	/* contended is 0 everywhere, hand-offs are not */
+	assert_null(strstr(table, " cont "));
+	assert_non_null(strstr(table, " hand/s"));
+	assert_true(has_words(table, "hand/s: lock hand-offs per second"));
+	/* the section gave up its room first */
+	assert_non_null(strstr(table, " mutex-del...  delay=0 "));
 	free(txt);
 	analysis_release(&a);
 	fx_free(&fx);
@@ -369,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_golden_csv),
 		cmocka_unit_test(test_json_profile),
 		cmocka_unit_test(test_text_states),
+		cmocka_unit_test(test_table_80),
 		cmocka_unit_test(test_format_numbers),
 		cmocka_unit_test(test_format_parse),
 		cmocka_unit_test(test_escaping),

@@ -63,6 +63,20 @@ static const struct select_case cases[] = {
 	  "'' is not KEY=VALUE" },
 	{ "a blank in a key", "x@thr eads=2", NULL, false, { NULL },
 	  "'thr eads=2' is not KEY=VALUE" },
+	/* compared as numbers, NaN matched every stored value */
+	{ "nan", "x@threads=nan", NULL, false, { NULL },
+	  "'threads=nan': a parameter is never NaN or infinite" },
+	{ "NaN in the second filter", "x@spin=1,threads=-NaN", NULL, false,
+	  { NULL }, "'threads=-NaN': a parameter is never NaN" },
+	{ "nan(payload)", "x@threads=nan(12)", NULL, false, { NULL },
+	  "is never NaN" },
+	{ "inf", "x@threads=inf", NULL, false, { NULL }, "is never NaN" },
+	{ "-Infinity", "x@threads=-Infinity", NULL, false, { NULL },
+	  "is never NaN" },
+	{ "overflowing to infinity", "x@threads=1e999", NULL, false, { NULL },
+	  "is never NaN" },
+	{ "a word starting with nan is a word", "x@lock=nanny", "x", false,
+	  { "lock=nanny" }, NULL },
 };
 
 static void test_grammar(void **state)
@@ -188,11 +202,30 @@ static void test_filter(void **state)
 	filtered("x@threads=two", 0, none);
 }
 
+/*
+ * A NaN that reaches the matcher anyway (select_parse refuses it) matches
+ * nothing: compared as numbers, it used to match every value.
+ */
+static void test_nan_matches_nothing(void **state)
+{
+	struct kv f = { (char *)"threads", (char *)"nan" };
+	struct selector sel = { .filters = &f, .nfilters = 1 };
+	struct dataset d;
+	size_t c;
+
+	(void)state;
+	fixture(&d);
+	for (c = 0; c < d.nconfigs; c++)
+		assert_false(select_keeps(&sel, &d.configs[c]));
+	dataset_release(&d);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grammar),
 		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_nan_matches_nothing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

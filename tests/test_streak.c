@@ -119,7 +119,8 @@ static void test_data_and_script(void **state)
 	gp = slurp(e->dir, "streak-1.gp");
 	assert_non_null(strstr(gp, "longest streak 30 ms, thread 0"));
 	assert_non_null(strstr(gp, "with image"));
-	assert_non_null(strstr(gp, "set xrange [0:50.000000]"));
+	assert_non_null(strstr(gp, "set xrange [0.000000:50.000000]"));
+	assert_null(strstr(gp, "shown:"));
 	free(dat);
 	free(gp);
 	plot_set_release(&set);
@@ -141,6 +142,84 @@ static void test_idle_interval(void **state)
 				    "1.000000 1 0.250000 1\n\n"));
 	assert_non_null(strstr(dat, "3.000000 0 nan 0\n3.000000 1 nan 0\n"));
 	free(dat);
+	plot_set_release(&set);
+}
+
+/*
+ * Under fixed work the threads left after the first one finished run
+ * alone: thread 0 does 5, 5, 5 then nothing, thread 1 5, 5, 5, 10, 10,
+ * 10.  Judged whole, intervals 3-5 are a streak of thread 1 (3); under
+ * fixed work they are the tail (from interval 3, thread 0 done) and the
+ * first three, half and half, hold none.
+ */
+static void test_fixed_work_tail(void **state)
+{
+	static const uint64_t ops[12] = { 5, 5, 5, 0, 0, 0,
+					  5, 5, 5, 10, 10, 10 };
+	const struct run_timeline t = { .run_id = 1, .interval_s = 0.001,
+					.threads = 2, .nticks = 6,
+					.ops = (uint64_t *)ops };
+	struct plot_streak st;
+
+	(void)state;
+	plot_streak_find(&t, false, &st);
+	assert_int_equal(st.len, 3);
+	assert_int_equal(st.thread, 1);
+	assert_int_equal(st.tail, 6);
+	plot_streak_find(&t, true, &st);
+	assert_int_equal(st.len, 0);
+	assert_int_equal(st.tail, 3);
+	assert_int_equal(st.done, 0);
+}
+
+/* Every interval shared: the figure says no streak shows at this
+ * interval and what to record instead, not "longest streak 0 ms". */
+static void test_no_streak(void **state)
+{
+	static const uint64_t mixed[6] = { 5, 6, 5, 5, 4, 5 };
+	struct env *e = *state;
+	struct plot_opts o = { .out_dir = e->dir, .png = true, .render = false };
+	struct plot_set set = { 0 };
+	char *gp;
+
+	assert_int_equal(record_timeline(e, 0.01, 3, mixed), 0);
+	assert_int_equal(plot_streaks(&e->d, e->s, &o, &set), 0);
+	gp = slurp(e->dir, "streak-1.gp");
+	assert_null(strstr(gp, "longest streak 0 ms"));
+	assert_non_null(strstr(gp, "no streak at 10 ms intervals"));
+	assert_non_null(strstr(gp, "record a finer timeline"));
+	free(gp);
+	plot_set_release(&set);
+}
+
+/*
+ * A long run at a fine interval: 1000 intervals of 1 ms, both threads in
+ * each but 700-719, thread 1's alone.  The figure shows the 400 intervals
+ * around that streak (centre 710: 510-910 ms), and says so.
+ */
+static void test_window(void **state)
+{
+	struct env *e = *state;
+	struct plot_opts o = { .out_dir = e->dir, .png = true, .render = false };
+	struct plot_set set = { 0 };
+	uint64_t *ops = calloc(2000, sizeof(*ops));
+	size_t k;
+	char *gp;
+
+	assert_non_null(ops);
+	for (k = 0; k < 1000; k++) {
+		ops[k] = k >= 700 && k < 720 ? 0 : 5;
+		ops[1000 + k] = 5;
+	}
+	assert_int_equal(record_timeline(e, 0.001, 1000, ops), 0);
+	assert_int_equal(plot_streaks(&e->d, e->s, &o, &set), 0);
+	gp = slurp(e->dir, "streak-1.gp");
+	assert_non_null(strstr(gp, "longest streak 20 ms, thread 1"));
+	assert_non_null(strstr(gp, "set xrange [510.000000:910.000000]"));
+	assert_non_null(strstr(gp, "shown: 510-910 ms of 1000, around the "
+				   "longest streak"));
+	free(gp);
+	free(ops);
 	plot_set_release(&set);
 }
 
@@ -172,6 +251,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_idle_interval, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
+		cmocka_unit_test(test_fixed_work_tail),
+		cmocka_unit_test_setup_teardown(test_window, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_streak, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,6 +56,10 @@ static const struct param_def command_params[] = {
 			   "contention_rate" },
 	[P_CSCALE] = { "contention_scale", PT_DOUBLE, "1", 0, 0, NULL,
 		       "multiplier of the contention regex's number" },
+	[P_OK_STATUS] = { "ok_status", PT_STRING, "0", 0, 0, NULL,
+			  "the exit statuses that mean success, comma-"
+			  "separated (0..255): 0,1 for a program that exits 1 "
+			  "after a good run" },
 	[P_METRICS] = { "metric.NAME", PT_STRING, NULL, 0, 0, NULL,
 			"another metric, NAME: a regex whose first capture "
 			"group is its value (any number of these)" },
@@ -264,14 +268,45 @@ static int argv_check(const struct wl_args *a, char *err, size_t errlen)
 	return ret;
 }
 
+/*
+ * ok_status's list into ok[status]: 0, or -1 with err for a word that is
+ * not a status 0..255.
+ */
+static int ok_status_parse(const char *s, bool ok[256], char *err,
+			   size_t errlen)
+{
+	char *copy = xstrdup(s), *w, *save = NULL;
+	int ret = 0, n = 0;
+
+	memset(ok, 0, 256 * sizeof(*ok));
+	for (w = strtok_r(copy, ", \t", &save); w && !ret;
+	     w = strtok_r(NULL, ", \t", &save)) {
+		long long v;
+
+		if (parse_ll(w, &v) < 0 || v < 0 || v > 255)
+			ret = error_buf(err, errlen, "ok_status: '%s' is not an "
+					"exit status (0..255)", w);
+		else
+			ok[v] = true, n++;
+	}
+	if (!ret && !n)
+		ret = error_buf(err, errlen, "ok_status: no exit status given "
+				"(the default is 0)");
+	free(copy);
+	return ret;
+}
+
 static int command_validate(const struct wl_args *a, struct wl_blame *blame,
 			    char *err, size_t errlen)
 {
 	struct extracts x;
 	const char *key;
+	bool ok[256];
 
 	if (argv_check(a, err, errlen))
 		return wl_blame(blame, "argv", NULL);
+	if (ok_status_parse(command_str(a, P_OK_STATUS), ok, err, errlen))
+		return wl_blame(blame, "ok_status", NULL);
 	if (env_check(command_str(a, P_ENV), err, errlen))
 		return wl_blame(blame, "env", NULL);
 	if (extracts_build(a, &x, &key, err, errlen))
@@ -426,16 +461,21 @@ static const char *exit_reason(int status, char *b, size_t blen)
 
 /*
  * How a finished command ended, in contend exec and in the runner alike:
- * elapsed_s, then -1 with the reason for a non-zero exit or a death by a
- * signal, else 0 (its metrics are then taken from out).
+ * elapsed_s, then -1 with the reason for an exit status not in a's
+ * ok_status or a death by a signal, else 0 (its metrics are then taken
+ * from out).
  */
-static int command_status(int status, double elapsed, const char *out,
-			  size_t len, struct result *r)
+static int command_status(const struct wl_args *a, int status,
+			  double elapsed, const char *out, size_t len,
+			  struct result *r)
 {
 	char why[96], tail[256];
+	bool ok[256];
 
 	result_add(r, "elapsed_s", elapsed);
-	if (WIFEXITED(status) && !WEXITSTATUS(status))
+	if (ok_status_parse(command_str(a, P_OK_STATUS), ok, why, sizeof(why)))
+		return result_fail(r, "%s", why);
+	if (WIFEXITED(status) && ok[WEXITSTATUS(status)])
 		return 0;
 	tail_lines(out, len, tail, sizeof(tail));
 	return result_fail(r, "command %s; output ends:\n%s",
@@ -443,8 +483,8 @@ static int command_status(int status, double elapsed, const char *out,
 }
 
 /* Waits for the child and turns its output into metrics. */
-static int command_finish(const struct child *c, const struct extracts *x,
-			  double t0, struct result *r)
+static int command_finish(const struct wl_args *a, const struct child *c,
+			  const struct extracts *x, double t0, struct result *r)
 {
 	char *out = NULL;
 	size_t len = 0;
@@ -460,8 +500,8 @@ static int command_finish(const struct child *c, const struct extracts *x,
 		result_add(r, "elapsed_s", now_monotonic() - t0);
 		ret = result_fail(r, COMMAND_OVERFLOW);
 	} else {
-		ret = command_status(status, now_monotonic() - t0, out, len, r)
-			      ? -1 : extracts_apply(x, out, len, r);
+		ret = command_status(a, status, now_monotonic() - t0, out,
+				     len, r) ? -1 : extracts_apply(x, out, len, r);
 	}
 	free(out);
 	return ret;
@@ -503,7 +543,7 @@ static int command_run(const struct wl_args *a, struct result *r)
 	t0 = now_monotonic();
 	if (child_spawn(argv, envp, &c, r))
 		goto out;
-	ret = command_finish(&c, &x, t0, r);
+	ret = command_finish(a, &c, &x, t0, r);
 out:
 	command_argv_free(envp);
 	command_argv_free(argv);
@@ -561,7 +601,7 @@ static int command_collect(const struct wl_args *a, int wstatus,
 			   double wall_s, char *out, size_t len,
 			   struct result *r)
 {
-	if (command_status(wstatus, wall_s, out, len, r))
+	if (command_status(a, wstatus, wall_s, out, len, r))
 		return -1;
 	return command_extract(a, out, len, r);
 }
@@ -583,8 +623,8 @@ const struct workload command_workload = {
 		"regexes pick numbers out of them: metric -> throughput, "
 		"contention -> contention_rate, metric.NAME -> NAME (as many "
 		"as needed), each number being the first capture group times its "
-		"scale. A regex that does not match, a non-zero exit or too "
-		"much output fails the run. runtime and jobs do not apply: "
+		"scale. A regex that does not match, an exit status not in "
+		"ok_status (default 0) or too much output fails the run. runtime and jobs do not apply: "
 		"put the command's own duration in argv. A command not on "
 		"PATH is a config error ('not installed').",
 	.params = command_params,

@@ -16,7 +16,7 @@
 /* The rows of command's parameter table. */
 enum {
 	P_ARGV, P_SHELL, P_ENV, P_METRIC, P_SCALE, P_CONTENTION, P_CSCALE,
-	P_METRICS, P_SCALES, P_NPARAMS
+	P_OK_STATUS, P_METRICS, P_SCALES, P_NPARAMS
 };
 
 /* One regex to apply: which key it came from and what it yields. */

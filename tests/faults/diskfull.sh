@@ -41,7 +41,7 @@ limited 800 "$db"    # 400 KiB
 [ $rc = 1 ] || fail "file size limit during the runs: exit $rc: $(cat "$tmp/err")"
 grep -q "$db: .*(is the disk full, or a file size limit reached?)" "$tmp/err" ||
 	fail "file size limit: unclear error: $(cat "$tmp/err")"
-grep -q "continue with: contend run --resume 1" "$tmp/err" ||
+grep -q "continue with: \`contend run --resume 1 " "$tmp/err" ||
 	fail "file size limit: no resume hint: $(cat "$tmp/err")"
 integrity "$db"
 done_runs=$(sql "$db" "SELECT count(*) FROM runs WHERE status = 'ok'")

@@ -27,7 +27,7 @@ while [ $trial -lt $TRIALS ]; do
 	*) fail "trial $trial (SIG$sig after ${delay}s): exit $rc, experiment '$st': $(cat "$tmp/stderr")" ;;
 	esac
 	if [ "$rc" = 130 ] && [ -n "$exp" ]; then
-		grep -q "continue with: contend run --resume $exp" "$tmp/stderr" ||
+		grep -q "continue with: \`contend run --resume $exp " "$tmp/stderr" ||
 			fail "trial $trial: no resume hint: $(cat "$tmp/stderr")"
 		# An interrupted run keeps no samples: it is not data.
 		s=$(sql "$db" "SELECT count(*) FROM samples JOIN runs ON runs.id = run_id

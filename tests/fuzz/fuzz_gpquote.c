@@ -1,12 +1,13 @@
 /*
- * fuzz_gpquote.c - libFuzzer target for gp_quote, the only way a name from
- * a config reaches a gnuplot script.  For any string, the output must be
- * exactly one gnuplot single-quoted literal: it opens and closes with a
- * quote, every quote inside is doubled, and no control character (line
- * break, CR, ...) appears.  So nothing after it is read as a command, and
- * backquotes and '@' macros only ever appear inside the single quotes,
- * where gnuplot substitutes neither.  Decoding the literal must give the
- * input back, control characters shown as '?'.
+ * fuzz_gpquote.c - libFuzzer target for escape_gnuplot (lib/escape.h), the
+ * only way a name reaches a gnuplot script.  For any string, the output
+ * must be exactly one gnuplot single-quoted literal: it opens and closes
+ * with a quote, every quote inside is doubled, and no control character
+ * (line break, CR, ...) appears.  So nothing after it is read as a
+ * command, and backquotes and '@' macros only ever appear inside the
+ * single quotes, where gnuplot substitutes neither.  Decoding the literal
+ * must give the input as the terminal sees it (escape_text): nothing lost
+ * but what is shown escaped.  fuzz_gpscript checks whole scripts.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plots/plot.h"
+#include "lib/escape.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -43,8 +44,8 @@ static int decode(const char *q, size_t n, char *out)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *s = strndup((const char *)data, size), *q = NULL, *back;
-	size_t qlen = 0, i;
+	char *s = strndup((const char *)data, size), *q = NULL, *back, *shown;
+	size_t qlen = 0;
 	FILE *f;
 
 	if (!s)
@@ -52,20 +53,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = open_memstream(&q, &qlen);
 	if (!f)
 		abort();
-	gp_quote(f, s);
+	escape_gnuplot(f, s);
 	if (fclose(f))
 		abort();
 	back = malloc(qlen + 1);
 	if (!back || decode(q, qlen, back))
 		abort();
-	for (i = 0; s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c < 0x20 || c == 0x7f)
-			s[i] = '?';
-	}
-	if (strcmp(s, back))
+	shown = escape_text_dup(s);
+	if (!shown || strcmp(shown, back))
 		abort();
+	free(shown);
 	free(back);
 	free(q);
 	free(s);

@@ -1,13 +1,12 @@
-# contention of experiment 1, written by contend.
-# Re-render: gnuplot contention-1.gp   or as SVG: gnuplot -e "fmt='svg'" contention-1.gp
+# 'contention of experiment 1', written by contend.
+# Re-render: gnuplot 'contention-1.gp'   or as SVG: gnuplot -e "fmt='svg'" 'contention-1.gp'
 if (!exists('fmt')) fmt = 'png'
 if (fmt eq 'svg') {
     set terminal svg size 1000,600 dynamic noenhanced font 'sans,11' background rgb 'white'
-    set output 'contention-1.svg'
 } else {
     set terminal pngcairo size 1000,600 noenhanced font 'sans,10'
-    set output 'contention-1.png'
 }
+if (exists('contend_stdout')) { set output } else { set output (fmt eq 'svg' ? 'contention-1.svg' : 'contention-1.png') }
 set title 'contention: plot-fixture — testhost, 6.1.0-test'
 set grid
 set key outside right top

@@ -1,13 +1,12 @@
-# distribution of experiment 1, written by contend.
-# Re-render: gnuplot distribution.gp   or as SVG: gnuplot -e "fmt='svg'" distribution.gp
+# 'distribution of experiment 1', written by contend.
+# Re-render: gnuplot 'distribution.gp'   or as SVG: gnuplot -e "fmt='svg'" 'distribution.gp'
 if (!exists('fmt')) fmt = 'png'
 if (fmt eq 'svg') {
     set terminal svg size 1000,580 dynamic noenhanced font 'sans,11' background rgb 'white'
-    set output 'distribution.svg'
 } else {
     set terminal pngcairo size 1000,580 noenhanced font 'sans,10'
-    set output 'distribution.png'
 }
+if (exists('contend_stdout')) { set output } else { set output (fmt eq 'svg' ? 'distribution.svg' : 'distribution.png') }
 set title 'distribution: plot-fixture — testhost, 6.1.0-test'
 set grid
 set key outside right top

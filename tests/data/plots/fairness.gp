@@ -1,13 +1,12 @@
-# fairness of experiment 1, written by contend.
-# Re-render: gnuplot fairness.gp   or as SVG: gnuplot -e "fmt='svg'" fairness.gp
+# 'fairness of experiment 1', written by contend.
+# Re-render: gnuplot 'fairness.gp'   or as SVG: gnuplot -e "fmt='svg'" 'fairness.gp'
 if (!exists('fmt')) fmt = 'png'
 if (fmt eq 'svg') {
     set terminal svg size 1000,650 dynamic noenhanced font 'sans,11' background rgb 'white'
-    set output 'fairness.svg'
 } else {
     set terminal pngcairo size 1000,650 noenhanced font 'sans,10'
-    set output 'fairness.png'
 }
+if (exists('contend_stdout')) { set output } else { set output (fmt eq 'svg' ? 'fairness.svg' : 'fairness.png') }
 set title 'fairness: plot-fixture — testhost, 6.1.0-test'
 set grid
 set key outside right top

@@ -1,13 +1,12 @@
-# throughput and lock hand-offs against threads: mutex of experiment 1, written by contend.
-# Re-render: gnuplot lockdep-1.gp   or as SVG: gnuplot -e "fmt='svg'" lockdep-1.gp
+# 'throughput and lock hand-offs against threads: mutex of experiment 1', written by contend.
+# Re-render: gnuplot 'lockdep-1.gp'   or as SVG: gnuplot -e "fmt='svg'" 'lockdep-1.gp'
 if (!exists('fmt')) fmt = 'png'
 if (fmt eq 'svg') {
     set terminal svg size 1000,520 dynamic noenhanced font 'sans,11' background rgb 'white'
-    set output 'lockdep-1.svg'
 } else {
     set terminal pngcairo size 1000,520 noenhanced font 'sans,10'
-    set output 'lockdep-1.png'
 }
+if (exists('contend_stdout')) { set output } else { set output (fmt eq 'svg' ? 'lockdep-1.svg' : 'lockdep-1.png') }
 set title 'throughput and lock hand-offs against threads: mutex: plot-fixture — testhost, 6.1.0-test'
 set grid
 set key outside right top

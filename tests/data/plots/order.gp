@@ -1,13 +1,12 @@
-# run order of experiment 1, written by contend.
-# Re-render: gnuplot order.gp   or as SVG: gnuplot -e "fmt='svg'" order.gp
+# 'run order of experiment 1', written by contend.
+# Re-render: gnuplot 'order.gp'   or as SVG: gnuplot -e "fmt='svg'" 'order.gp'
 if (!exists('fmt')) fmt = 'png'
 if (fmt eq 'svg') {
     set terminal svg size 1000,500 dynamic noenhanced font 'sans,11' background rgb 'white'
-    set output 'order.svg'
 } else {
     set terminal pngcairo size 1000,500 noenhanced font 'sans,10'
-    set output 'order.png'
 }
+if (exists('contend_stdout')) { set output } else { set output (fmt eq 'svg' ? 'order.svg' : 'order.png') }
 set title 'run order: plot-fixture — testhost, 6.1.0-test'
 set grid
 set key outside right top
@@ -17,6 +16,7 @@ set multiplot layout 1,2 title 'run order: the metric of every ok run against it
 unset title
 set xlabel 'run sequence number (order of execution)'
 set key below horizontal
+set bmargin 8
 set title 'mutex: throughput'
 set ylabel 'throughput (ops/s)'
 set format y '%.1s%c'

@@ -1,0 +1,241 @@
+/*
+ * calibrate.c - an A/A profile from K invocations: ANOVA components,
+ * every split into halves compared, the MDE of a design (calibrate.h).
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/calibrate.h"
+#include "analysis/stats.h"
+#include "lib/util.h"
+
+/* The groups of x picked by in[] (true: side a) into a and b. */
+static void split(const double *x, const size_t *sizes, size_t k,
+		  const bool *in, double *a, size_t *sa, size_t *ka,
+		  double *b, size_t *sb, size_t *kb)
+{
+	size_t i, off = 0, na = 0, nb = 0;
+
+	*ka = *kb = 0;
+	for (i = 0; i < k; i++) {
+		if (in[i]) {
+			memcpy(a + na, x + off, sizes[i] * sizeof(*x));
+			na += sizes[i];
+			sa[(*ka)++] = sizes[i];
+		} else {
+			memcpy(b + nb, x + off, sizes[i] * sizeof(*x));
+			nb += sizes[i];
+			sb[(*kb)++] = sizes[i];
+		}
+		off += sizes[i];
+	}
+}
+
+/* The next subset of {1..k-1} of size m-1 (with 0 always in): false at
+ * the end.  idx[0..m) strictly increasing, idx[0] = 0. */
+static bool next_subset(size_t *idx, size_t m, size_t k)
+{
+	size_t j = m;
+
+	while (j-- > 1)
+		if (idx[j] < k - (m - j)) {
+			idx[j]++;
+			for (size_t t = j + 1; t < m; t++)
+				idx[t] = idx[t - 1] + 1;
+			return true;
+		}
+	return false;
+}
+
+int calib_compute(const double *x, const size_t *sizes, size_t k,
+		  size_t boots, size_t runs, double alpha,
+		  struct calib_profile *p)
+{
+	size_t i, n = 0, m = k / 2, *idx, *sa, *sb;
+	double *a, *b;
+	bool *in;
+	struct anova an;
+
+	memset(p, 0, sizeof(*p));
+	if (k < 4 || !boots || !runs || !(alpha > 0 && alpha < 1))
+		return -1;
+	for (i = 0; i < k; i++) {
+		if (sizes[i] < 2)
+			return -1;
+		n += sizes[i];
+	}
+	if (stats_anova(x, sizes, k, &an))
+		return -1;
+	p->k = k;
+	p->n = n;
+	p->s2_b = an.var_between;
+	p->s2_w = an.var_within;
+	p->boots = boots;
+	p->runs = runs;
+	p->mde_pct = 100 * expm1(stats_nested_mde(p->s2_b, p->s2_w, runs,
+						  boots, alpha, 0.8));
+	a = xmalloc(n * sizeof(*a));
+	b = xmalloc(n * sizeof(*b));
+	sa = xmalloc(k * sizeof(*sa));
+	sb = xmalloc(k * sizeof(*sb));
+	in = xcalloc(k, sizeof(*in));
+	idx = xmalloc(m * sizeof(*idx));
+	for (i = 0; i < m; i++)
+		idx[i] = i;
+	do {
+		struct nested_diff d;
+		size_t ka, kb;
+
+		memset(in, 0, k * sizeof(*in));
+		for (i = 0; i < m; i++)
+			in[idx[i]] = true;
+		split(x, sizes, k, in, a, sa, &ka, b, sb, &kb);
+		if (stats_nested_diff(a, sa, ka, b, sb, kb, 1 - alpha, &d))
+			continue;
+		p->splits++;
+		p->alarms += d.p < alpha;
+	} while (p->splits < CALIB_MAX_SPLITS && next_subset(idx, m, k));
+	free(a);
+	free(b);
+	free(sa);
+	free(sb);
+	free(in);
+	free(idx);
+	return 0;
+}
+
+/* ---- the profile in the store ---- */
+
+static const char *const calib_label = "calibrate";
+
+static int put(struct store *s, int64_t e, const char *section,
+	       const char *key, const char *value)
+{
+	char *k = xasprintf("calibrate.%s.%s", section, key);
+	int ret = store_meta_set(s, e, k, value);
+
+	free(k);
+	return ret;
+}
+
+static int put_num(struct store *s, int64_t e, const char *section,
+		   const char *key, double v)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%.17g", v);
+	return put(s, e, section, key, buf);
+}
+
+int calib_store(struct store *s, int64_t experiment, const char *section,
+		const char *workload, const char *canon,
+		const struct calib_profile *p)
+{
+	return put(s, experiment, section, "workload", workload) ||
+	       put(s, experiment, section, "params", canon) ||
+	       put_num(s, experiment, section, "invocations", (double)p->k) ||
+	       put_num(s, experiment, section, "runs", (double)p->n) ||
+	       put_num(s, experiment, section, "s2_between", p->s2_b) ||
+	       put_num(s, experiment, section, "s2_within", p->s2_w) ||
+	       put_num(s, experiment, section, "aa_splits", (double)p->splits) ||
+	       put_num(s, experiment, section, "aa_alarms", (double)p->alarms) ||
+	       put_num(s, experiment, section, "boots", (double)p->boots) ||
+	       put_num(s, experiment, section, "runs_per_boot",
+		       (double)p->runs) ||
+	       put_num(s, experiment, section, "mde_pct", p->mde_pct) ? -1 : 0;
+}
+
+/* The number meta key calibrate.SECTION.key of e, or NAN. */
+static double get_num(const struct experiment_row *e, const char *section,
+		      const char *key)
+{
+	char *k = xasprintf("calibrate.%s.%s", section, key);
+	const char *v = experiment_meta(e, k);
+	double d = NAN;
+
+	free(k);
+	if (v && parse_double(v, &d))
+		d = NAN;
+	return d;
+}
+
+/* The profile of (workload, canon) among e's meta: true when found. */
+static bool profile_in(const struct experiment_row *e, const char *workload,
+		       const char *canon, struct calib_profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < e->nmeta; i++) {
+		const char *k = e->meta[i].key, *dot;
+		char *section, *wkey;
+		bool match;
+
+		if (strncmp(k, "calibrate.", 10) ||
+		    !(dot = strrchr(k, '.')) || strcmp(dot, ".params") ||
+		    strcmp(e->meta[i].value, canon))
+			continue;
+		section = xstrndup(k + 10, (size_t)(dot - k - 10));
+		wkey = xasprintf("calibrate.%s.workload", section);
+		match = experiment_meta(e, wkey) &&
+			!strcmp(experiment_meta(e, wkey), workload);
+		free(wkey);
+		if (match) {
+			p->k = (size_t)get_num(e, section, "invocations");
+			p->n = (size_t)get_num(e, section, "runs");
+			p->s2_b = get_num(e, section, "s2_between");
+			p->s2_w = get_num(e, section, "s2_within");
+			p->splits = (size_t)get_num(e, section, "aa_splits");
+			p->alarms = (size_t)get_num(e, section, "aa_alarms");
+			p->boots = (size_t)get_num(e, section, "boots");
+			p->runs = (size_t)get_num(e, section, "runs_per_boot");
+			p->mde_pct = get_num(e, section, "mde_pct");
+		}
+		free(section);
+		if (match)
+			return true;
+	}
+	return false;
+}
+
+int calib_find(struct store *s, const char *hostname, const char *workload,
+	       const char *canon, struct calib_profile *p, int64_t *experiment)
+{
+	int64_t *ids = NULL;
+	int n = store_experiment_find(s, calib_label, &ids), i, ret = 1;
+
+	if (n < 0)
+		return -1;
+	/* newest first */
+	for (i = n - 1; i >= 0 && ret == 1; i--) {
+		struct experiment_row e;
+		const char *h;
+
+		if (store_experiment_get(s, ids[i], &e)) {
+			ret = -1;
+			break;
+		}
+		h = experiment_meta(&e, "hostname");
+		if (h && hostname && !strcmp(h, hostname) &&
+		    profile_in(&e, workload, canon, p)) {
+			*experiment = ids[i];
+			ret = 0;
+		}
+		experiment_row_release(&e);
+	}
+	free(ids);
+	return ret;
+}
+
+char *calib_sentence(const struct calib_profile *p, int64_t experiment)
+{
+	return xasprintf("on this host (calibrate experiment %lld: %zu "
+			 "invocations) a %.1f%% change is detectable with %zu "
+			 "boots of %zu runs; A/A false alarms %zu/%zu; between "
+			 "invocations %.2f%%, within %.2f%% (CV)",
+			 (long long)experiment, p->k, p->mde_pct, p->boots,
+			 p->runs, p->alarms, p->splits, 100 * sqrt(p->s2_b),
+			 100 * sqrt(p->s2_w));
+}

@@ -1,0 +1,56 @@
+/*
+ * calibrate.h - this host's own A/A profile of a configuration, from K
+ * invocations of the same experiment (`contend calibrate`): the variance
+ * between invocations and within them, how often compare's model flags
+ * a difference between two halves of the same invocations (the observed
+ * false-alarm rate of the gate at 0%), and the smallest change a design
+ * of B boots of R runs detects here.  Pure statistics on grouped logs;
+ * the runs and the store are cli/cmd_calibrate.c's.
+ */
+#ifndef CONTEND_CALIBRATE_H
+#define CONTEND_CALIBRATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db/store.h"
+
+#define CALIB_MAX_SPLITS 500    /* A/A splits compared, at most */
+
+struct calib_profile {
+	size_t k, n;            /* invocations, runs in all */
+	double s2_b, s2_w;      /* variance components, log scale */
+	size_t splits, alarms;  /* A/A: halves compared, p < alpha */
+	size_t boots, runs;     /* the design the MDE is for */
+	double mde_pct;         /* its minimum detectable change, % */
+};
+
+/*
+ * x holds k >= 4 groups of logs back to back, sizes[i] each (>= 2);
+ * boots and runs the design of the MDE (80% power, two-sided alpha).
+ * Every split of the invocations into halves (the first invocation in
+ * the first half, so each split is counted once; at most
+ * CALIB_MAX_SPLITS) is compared with stats_nested_diff.  Returns 0, or
+ * -1 on a bad argument.
+ */
+int calib_compute(const double *x, const size_t *sizes, size_t k,
+		  size_t boots, size_t runs, double alpha,
+		  struct calib_profile *p);
+
+/*
+ * The profile as stored with the last calibrate experiment (experiment
+ * meta calibrate.SECTION.KEY: workload, params, invocations, runs,
+ * s2_between, s2_within, aa_splits, aa_alarms, boots, runs_per_boot,
+ * mde_pct; docs/STORAGE.md).  calib_store writes it; calib_find reads
+ * the newest one of this host for workload and canon, with the id of
+ * the experiment that holds it: 0 found, 1 none, -1 on a database error.
+ */
+int calib_store(struct store *s, int64_t experiment, const char *section,
+		const char *workload, const char *canon,
+		const struct calib_profile *p);
+int calib_find(struct store *s, const char *hostname, const char *workload,
+	       const char *canon, struct calib_profile *p, int64_t *experiment);
+/* "on this host (calibrate experiment N): ..." in one sentence, malloc'd. */
+char *calib_sentence(const struct calib_profile *p, int64_t experiment);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * cmd_history.c - `contend history PATTERN`: the change points of every
+ * configuration's level over a series of experiments (analysis/history.h),
+ * as text or JSON, with an optional figure (plots/plot.h).
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/history.h"
+#include "analysis/report.h"
+#include "cli/commands.h"
+#include "db/store.h"
+#include "lib/util.h"
+#include "plots/plot.h"
+
+struct history_args {
+	const char *db, *pattern, *plot;
+	enum report_format format;      /* text or json */
+	struct history_opts opts;
+};
+
+static int set_format(const char *opt, const char *arg, void *field,
+		      int value)
+{
+	int fmt = report_format_parse(arg);
+
+	(void)value;
+	if (fmt != REPORT_TEXT && fmt != REPORT_JSON)
+		return error("%s: '%s' is not text or json", opt, arg);
+	*(enum report_format *)field = (enum report_format)fmt;
+	return 0;
+}
+
+#define FIELD(f) offsetof(struct history_args, f)
+
+static const struct opt history_rows[] = {
+	DB_ROW(FIELD(db)),
+	{ NULL, 0, "PATTERN", "the series: experiments whose label or name "
+	  "matches this glob ('nightly-*'), in creation order", NULL,
+	  FIELD(pattern), 0, 0 },
+	{ "metric", 0, "M", "the metric (default throughput)", NULL,
+	  FIELD(opts.metric), 0, 0 },
+	{ "format", 0, "text|json", "the output (default text)", set_format,
+	  FIELD(format), 0, 0 },
+	{ "alpha", 0, "A", "the false-alarm rate of a series without a "
+	  "change, in (0, 1) (default 0.05)", opt_confidence,
+	  FIELD(opts.alpha), 0, 0 },
+	{ "confidence", 0, "C", "of each change's interval, in (0, 1) "
+	  "(default 0.95)", opt_confidence, FIELD(opts.confidence), 0, 0 },
+	{ "plot", 0, "DIR", "also draw the levels and their change points, "
+	  "DIR/history-N.png per configuration", NULL, FIELD(plot), 0, 0 },
+};
+
+const struct opt_cmd history_cli = {
+	"history", "change points of each level over a series of experiments",
+	history_rows, ARRAY_SIZE(history_rows),
+	"Each experiment of the series is one invocation (a nightly build, "
+	"a boot of one kernel of a bisection); the change points are found "
+	"by binary segmentation with a permutation test, so a series without "
+	"a change shows one with probability at most --alpha. "
+	"docs/AB-KERNEL.md has the workflow.",
+};
+
+int cmd_history(int argc, char **argv)
+{
+	struct history_args ha = { .db = store_default_path(),
+				   .format = REPORT_TEXT };
+	struct store *s = NULL;
+	struct history h = { 0 };
+	int ret = EXIT_RUNTIME, p;
+
+	history_opts_default(&ha.opts);
+	p = opt_parse(&history_cli, argc, argv, &ha);
+	if (p)
+		return opt_exit(p);
+	p = store_open(ha.db, STORE_RDONLY, &s);
+	if (p) {
+		ret = store_exit_status(p);
+		goto out;
+	}
+	p = history_load(s, ha.pattern, &h);
+	if (p == 0)
+		p = history_analyze(&h, &ha.opts);
+	if (p < 0) {
+		ret = p == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	p = ha.format == REPORT_JSON ? history_write_json(stdout, &h)
+				     : history_write_text(stdout, &h);
+	if (p == 0 && ha.plot)
+		p = fflush(stdout) ? -1 : plot_history(&h, ha.plot);
+	if (p == 0 && fflush(stdout) == 0)
+		ret = 0;
+out:
+	history_release(&h);
+	if (s)
+		store_close(s);
+	return ret;
+}

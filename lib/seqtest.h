@@ -1,0 +1,86 @@
+/*
+ * seqtest.h - the sequential decision of `contend bisect`: after each
+ * round of runs of the kernel under test (one boot: one invocation),
+ * whether it is bad (regressed by PCT against the stored baseline of
+ * several boots of the good kernel), good (such a regression ruled out),
+ * or not yet known; pure statistics, below the runner that applies it
+ * after every round and the command that states the result.
+ *
+ * The model is compare's two-level one (docs/STATISTICS.md): on the log
+ * scale x_ij = mu + b_i + e_ij, Var b = s2_b between boots, Var e = s2_w
+ * within.  The candidate's mean after n runs, m_C, has variance
+ * s2_b + s2_w / n; the baseline's mean m_B of k boots (n0 runs each, on
+ * average) about (s2_b + s2_w / n0) / k.  The regression is
+ * r = -dir (m_C - m_B) (positive: worse), and
+ *
+ *	V(n) = MSB (1 + 1/k) / n0 + MSW (1/n - 1/n0)
+ *
+ * its variance from the ANOVA mean squares (MSB of the baseline's boots,
+ * MSW of the runs within boots, the candidate's included), on
+ * Satterthwaite's df; with s2_b estimated as 0, V = MSW (1/n + 1/(k n0))
+ * on MSW's df.  Two hypotheses: H0 r = 0 (nothing regressed) and H1
+ * r = delta = -log(1 - PCT) (the regression hunted).  At look j, with
+ * information I_j = 1/V(n_j) and fraction t_j = I_j / I(max_runs):
+ *
+ *	bad   when  r / sqrt(V)          > t_{1 - a_j, df}
+ *	good  when  (delta - r) / sqrt(V) > t_{1 - b_j, df}
+ *
+ * a_j the increment of the O'Brien-Fleming-type spending function
+ * alpha(t) = 2 - 2 Phi(z_{1-alpha/2} / sqrt t) (Lan & DeMets 1983), b_j
+ * the same for beta.  Adding the increments (Bonferroni over the looks)
+ * keeps P(bad | H0) <= alpha and P(good | H1) <= beta whatever the
+ * correlation of the looks: conservative, checked by seeded simulation
+ * (tests/test_seqtest.c).  At max_runs without a decision: cap (bisect's
+ * "skip", exit 125).
+ */
+#ifndef CONTEND_SEQTEST_H
+#define CONTEND_SEQTEST_H
+
+#include <stddef.h>
+
+/* The stored baseline of one configuration, on the log scale. */
+struct seq_baseline {
+	size_t k;               /* boots (invocations), >= 2 */
+	double n0;              /* runs per boot (mean) */
+	double mean;            /* m_B: GLS mean of the boots */
+	double msb, df_b;       /* between-boot mean square, k - 1 df */
+	double ssw, df_w;       /* within-boot sum of squares and its df */
+};
+
+struct seq_design {
+	double delta;           /* -log(1 - PCT): the regression hunted, > 0 */
+	int dir;                /* +1 higher is better, -1 lower is better */
+	double alpha, beta;     /* 0.05, 0.10 */
+	int max_runs;           /* the candidate's cap */
+};
+
+enum seq_decision { SEQ_CONTINUE, SEQ_BAD, SEQ_GOOD, SEQ_CAP };
+extern const char *const seq_decision_names[]; /* "continue", "bad", ... */
+
+/* What one look saw; the spending so far is carried in spent_*. */
+struct seq_look {
+	size_t n;                /* candidate runs */
+	double regression;       /* r, log scale */
+	double se, df;           /* sqrt V, its df */
+	double frac;             /* information fraction t_j */
+	double a, b;             /* this look's alpha and beta increments */
+	double ci_low, ci_high;  /* 1 - 2 alpha interval of r, log scale */
+	enum seq_decision decision;
+};
+
+struct seq_state {
+	int looks;
+	double spent_alpha, spent_beta;
+};
+
+/*
+ * The look after the candidate's values logx[0..n) (logs of the metric).
+ * Returns 0 with *out filled and st advanced, or -1 on a bad argument (a
+ * baseline of fewer than 2 boots, n < 2, delta <= 0, alpha or beta
+ * outside (0, 0.5)).
+ */
+int seq_look(const struct seq_baseline *b, const struct seq_design *d,
+	     const double *logx, size_t n, struct seq_state *st,
+	     struct seq_look *out);
+
+#endif

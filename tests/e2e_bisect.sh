@@ -1,0 +1,79 @@
+#!/bin/sh
+# e2e_bisect.sh - `contend bisect` through the binary, as `git bisect run`
+# calls it: a baseline of three boots (experiments) of a command whose
+# level a file sets; a candidate at the baseline's level is good (exit
+# 0), one 10% lower is bad (exit 1) and --confirm runs it twice; one whose
+# runs all fail can't tell (exit 125); every look is stored; bad input
+# exits 2 and --dry-run runs nothing.
+NAME=e2e_bisect
+. "$(dirname "$0")/lib.sh"
+
+cat > "$tmp/b.ini" <<INI
+[experiment]
+name        = bisect-step
+repetitions = 10
+warmup      = 0
+
+[workload cmd]
+type   = command
+shell  = yes
+argv   = read l s < $tmp/level; echo ops \$((\$\$ % 11 * s + l))
+metric = ^ops ([0-9]+)\$
+INI
+# level LEVEL SPREAD: what the command prints from now on
+level() { echo "$1 $2" > "$tmp/level"; }
+for boot in 1 2 3; do
+	level $((1000 + boot)) 1
+	"$CONTEND" run "$tmp/b.ini" --db "$tmp/b.db" --label good --quiet \
+		> /dev/null 2>&1 || fail "baseline boot $boot"
+done
+step() {
+	"$CONTEND" bisect "$tmp/b.ini" --db "$tmp/b.db" --baseline good \
+		--regression 5 --quiet "$@" > "$tmp/out" 2> "$tmp/err"
+}
+
+level 1000 1
+step
+expect "A/A is good" 0 $?
+grep -q "bisect: experiment 4: good (exit 0)" "$tmp/err" ||
+	fail "A/A message: $(cat "$tmp/err")"
+expect "stored decision" good "$(q "$tmp/b.db" "SELECT value FROM experiment_meta
+			   WHERE experiment_id = 4 AND key = 'bisect.decision'")"
+expect "looks stored" 1 "$(q "$tmp/b.db" "SELECT value FROM experiment_meta
+			   WHERE experiment_id = 4 AND key = 'bisect.cmd.looks'")"
+
+level 900 1
+step --confirm
+expect "10% lower is bad" 1 $?
+expect "confirmed by a second experiment" "bisect bisect-confirm" \
+	"$(q "$tmp/b.db" "SELECT group_concat(label, ' ') FROM experiments
+			  WHERE id > 4")"
+grep -q "bad: regression +10" "$tmp/err" || grep -q "bad: regression +9.9" "$tmp/err" ||
+	fail "the regression is not ~10%: $(cat "$tmp/err")"
+
+# a kernel on which the benchmark fails: nothing to decide on
+echo "not a number" > "$tmp/level"
+step
+expect "every run failed: skip" 125 $?
+
+level 1000 1
+"$CONTEND" bisect "$tmp/b.ini" --db "$tmp/b.db" --baseline good \
+	--regression 5 --dry-run > "$tmp/out" 2>&1
+expect "dry run" 0 $?
+grep -q "^\[cmd\] baseline: 3 boots, 10 runs each" "$tmp/out" ||
+	fail "dry run: $(cat "$tmp/out")"
+n=$(q "$tmp/b.db" "SELECT count(*) FROM experiments")
+"$CONTEND" bisect "$tmp/b.ini" --db "$tmp/b.db" --baseline nosuch \
+	--regression 5 > /dev/null 2>&1
+expect "unknown baseline" 2 $?
+"$CONTEND" bisect "$tmp/b.ini" --db "$tmp/b.db" --baseline good \
+	--regression five > /dev/null 2>&1
+expect "PCT not a number" 2 $?
+"$CONTEND" bisect "$tmp/b.ini" --db "$tmp/b.db" --baseline 1 \
+	--regression 5 > /dev/null 2> "$tmp/err"
+expect "a baseline of one boot" 2 $?
+grep -q "needs two or more boots" "$tmp/err" || fail "one boot: $(cat "$tmp/err")"
+expect "nothing stored by bad input or --dry-run" "$n" \
+	"$(q "$tmp/b.db" "SELECT count(*) FROM experiments")"
+[ "$fails" -eq 0 ] && echo "$NAME: good, bad (confirmed), skip, stored looks; bad input exits 2"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,82 @@
+/*
+ * test_calibrate.c - this host's A/A profile (analysis/calibrate.h):
+ * the variance components and the MDE of a design worked by hand, the
+ * number of A/A splits compared, and bad arguments.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "analysis/calibrate.h"
+
+/*
+ * Four invocations of two runs: means 0.01 .. 0.04 (each +-0.01), so
+ * MSB = 2 x 0.0005 / 3 = 3.333e-4, MSW = 0.0008 / 4 = 2e-4, s2_b =
+ * (MSB - MSW) / 2 = 6.667e-5, s2_w = 2e-4.  The MDE of 3 boots of 10
+ * runs: v = 2 (s2_b + s2_w / 10) / 3, df 2 (3 - 1) = 4, (t_{0.975,4}
+ * 2.7764451 + t_{0.8,4} 0.9409646) sqrt v = 0.02826: +2.866%.  The
+ * splits into halves with the first invocation in the first: C(3, 1) = 3.
+ */
+static void test_hand_worked(void **state)
+{
+	static const double x[] = { 0, 0.02, 0.01, 0.03, 0.02, 0.04, 0.03,
+				    0.05 };
+	static const size_t sizes[] = { 2, 2, 2, 2 };
+	struct calib_profile p;
+
+	(void)state;
+	assert_int_equal(calib_compute(x, sizes, 4, 3, 10, 0.05, &p), 0);
+	assert_int_equal(p.k, 4);
+	assert_int_equal(p.n, 8);
+	assert_true(fabs(p.s2_b - 6.6666667e-5) < 1e-10);
+	assert_true(fabs(p.s2_w - 2e-4) < 1e-12);
+	assert_true(fabs(p.mde_pct - 2.8659667) < 1e-5);
+	assert_int_equal(p.splits, 3);
+	assert_true(p.alarms <= p.splits);
+}
+
+/* Six invocations: C(5, 2) = 10 splits of 3 against 3; all equal groups
+ * make no alarm. */
+static void test_splits(void **state)
+{
+	double x[18];
+	size_t sizes[6], i;
+	struct calib_profile p;
+
+	(void)state;
+	for (i = 0; i < 18; i++)
+		x[i] = 0.01 * (double)(i % 3);
+	for (i = 0; i < 6; i++)
+		sizes[i] = 3;
+	assert_int_equal(calib_compute(x, sizes, 6, 3, 10, 0.05, &p), 0);
+	assert_int_equal(p.splits, 10);
+	assert_int_equal(p.alarms, 0);
+}
+
+static void test_bad_arguments(void **state)
+{
+	static const double x[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	static const size_t four[] = { 2, 2, 2, 2 }, one[] = { 2, 2, 3, 1 };
+	struct calib_profile p;
+
+	(void)state;
+	assert_int_equal(calib_compute(x, four, 3, 3, 10, 0.05, &p), -1);
+	assert_int_equal(calib_compute(x, one, 4, 3, 10, 0.05, &p), -1);
+	assert_int_equal(calib_compute(x, four, 4, 0, 10, 0.05, &p), -1);
+	assert_int_equal(calib_compute(x, four, 4, 3, 10, 1, &p), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hand_worked),
+		cmocka_unit_test(test_splits),
+		cmocka_unit_test(test_bad_arguments),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,241 @@
+/*
+ * test_seqtest.c - the sequential decision of `contend bisect`
+ * (lib/seqtest.h): a look worked by hand, bad arguments, and seeded
+ * simulations of its error rates on the two-level model: a candidate
+ * boot of the good kernel (A/A) called bad in at most alpha of trials, a
+ * 5% regression at 2% within-boot CV called bad in at least 90%, with the
+ * mean number of runs to a decision against the fixed design's cap.
+ * CONTEND_SIM_TRIALS scales the simulations (`make sim`).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "lib/seqtest.h"
+#include "lib/util.h"
+
+static size_t trials(size_t quick)
+{
+	const char *t = getenv("CONTEND_SIM_TRIALS");
+	long long n;
+
+	if (t && parse_ll(t, &n) == 0 && n > 0)
+		return (size_t)n;
+	return quick;
+}
+
+/*
+ * A baseline of 2 boots of 2 runs: boot means 0 and 0.02 (runs +-0.01),
+ * so MSB = 2 x 0.0002 = 0.0004, SSW = 4 x 0.0001 = 0.0004 on 2 df; the
+ * candidate -0.05 +- 0.01 (2 runs): SS 0.0002, MSW = 0.0006 / 3 = 0.0002,
+ * s2_b = (0.0004 - 0.0002) / 2 = 0.0001 > 0.  V = 0.0004 (1.5 / 2) +
+ * 0.0002 (1/2 - 1/2) = 0.0003; r = 0.01 - (-0.05) = 0.06 (higher is
+ * better); df = 0.0003^2 / (0.0003^2 / 1) = 1.
+ */
+static void test_hand_worked(void **state)
+{
+	const struct seq_baseline b = { .k = 2, .n0 = 2, .mean = 0.01,
+					.msb = 0.0004, .df_b = 1,
+					.ssw = 0.0004, .df_w = 2 };
+	const struct seq_design d = { .delta = -log(0.95), .dir = 1,
+				      .alpha = 0.05, .beta = 0.1,
+				      .max_runs = 2 };
+	const double x[] = { -0.06, -0.04 };
+	struct seq_state st = { 0 };
+	struct seq_look l;
+
+	(void)state;
+	assert_int_equal(seq_look(&b, &d, x, 2, &st, &l), 0);
+	assert_true(fabs(l.regression - 0.06) < 1e-12);
+	assert_true(fabs(l.se - sqrt(0.0003)) < 1e-12);
+	assert_true(fabs(l.df - 1) < 1e-9);
+	/* the last look spends all: t_{0.95, 1} = 6.3138 > 0.06 / 0.0173 =
+	 * 3.46, so neither bad nor good: the cap */
+	assert_true(fabs(l.a - 0.05) < 1e-12);
+	assert_int_equal(l.decision, SEQ_CAP);
+}
+
+static void test_bad_arguments(void **state)
+{
+	const struct seq_baseline one = { .k = 1, .n0 = 5, .msb = 1,
+					  .df_b = 0, .ssw = 1, .df_w = 4 };
+	struct seq_baseline b = one;
+	const struct seq_design d = { .delta = 0.05, .dir = 1, .alpha = 0.05,
+				      .beta = 0.1, .max_runs = 10 };
+	struct seq_design bad = d;
+	const double x[] = { 1, 2, 3 };
+	struct seq_state st = { 0 };
+	struct seq_look l;
+
+	(void)state;
+	assert_int_equal(seq_look(&one, &d, x, 3, &st, &l), -1);
+	b.k = 2;
+	b.df_b = 1;
+	assert_int_equal(seq_look(&b, &d, x, 1, &st, &l), -1);
+	bad.delta = 0;
+	assert_int_equal(seq_look(&b, &bad, x, 3, &st, &l), -1);
+	bad = d;
+	bad.alpha = 0.5;
+	assert_int_equal(seq_look(&b, &bad, x, 3, &st, &l), -1);
+	assert_int_equal(seq_look(&b, &d, x, 3, &st, &l), 0);
+}
+
+struct sim {
+	size_t k, n0;           /* baseline boots x runs */
+	double sd_b, sd_w;      /* log scale */
+	double regression;      /* true, as a fraction (0.05: 5% worse) */
+	double pct;             /* hunted */
+	int min_runs, max_runs; /* a look every min_runs runs */
+};
+
+/* One bisect step: the baseline drawn, then the candidate's looks. */
+static enum seq_decision one_step(const struct sim *s, gsl_rng *rng,
+				  size_t *runs)
+{
+	double *x = xmalloc((size_t)s->max_runs * sizeof(*x));
+	double sum_means = 0, ssb = 0, ssw = 0, means[16], bc;
+	struct seq_baseline b = { .k = s->k, .n0 = (double)s->n0 };
+	struct seq_design d = { .delta = -log1p(-s->pct), .dir = 1,
+				.alpha = 0.05, .beta = 0.10,
+				.max_runs = s->max_runs };
+	struct seq_state st = { 0 };
+	struct seq_look l = { .decision = SEQ_CONTINUE };
+	size_t i, j, n;
+
+	for (i = 0; i < s->k; i++) {
+		double bi = gsl_ran_gaussian(rng, s->sd_b), m = 0, y[64];
+
+		for (j = 0; j < s->n0; j++) {
+			y[j] = bi + gsl_ran_gaussian(rng, s->sd_w);
+			m += y[j];
+		}
+		means[i] = m / (double)s->n0;
+		for (j = 0; j < s->n0; j++)
+			ssw += (y[j] - means[i]) * (y[j] - means[i]);
+		sum_means += means[i];
+	}
+	b.mean = sum_means / (double)s->k;
+	for (i = 0; i < s->k; i++)
+		ssb += (means[i] - b.mean) * (means[i] - b.mean);
+	b.msb = (double)s->n0 * ssb / (double)(s->k - 1);
+	b.df_b = (double)(s->k - 1);
+	b.ssw = ssw;
+	b.df_w = (double)(s->k * (s->n0 - 1));
+	/* the candidate's boot: higher is better, so a regression lowers it */
+	bc = gsl_ran_gaussian(rng, s->sd_b) + log1p(-s->regression);
+	for (n = 0; n < (size_t)s->max_runs; n++) {
+		x[n] = bc + gsl_ran_gaussian(rng, s->sd_w);
+		if (n + 1 < (size_t)s->min_runs || (n + 1) % (size_t)s->min_runs)
+			continue;
+		assert_int_equal(seq_look(&b, &d, x, n + 1, &st, &l), 0);
+		if (l.decision != SEQ_CONTINUE)
+			break;
+	}
+	*runs = l.n;
+	free(x);
+	return l.decision;
+}
+
+/* Shares of decisions over ntrials steps; mean runs into *mean_runs. */
+static void simulate(const struct sim *s, size_t ntrials, unsigned long seed,
+		     double share[4], double *mean_runs)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t t, count[4] = { 0 }, total = 0;
+
+	gsl_rng_set(rng, seed);
+	for (t = 0; t < ntrials; t++) {
+		size_t runs;
+
+		count[one_step(s, rng, &runs)]++;
+		total += runs;
+	}
+	for (t = 0; t < 4; t++)
+		share[t] = (double)count[t] / (double)ntrials;
+	*mean_runs = (double)total / (double)ntrials;
+	gsl_rng_free(rng);
+}
+
+/* 5 boots of 10 runs of the good kernel, 2% CV within, 0.5% between. */
+static const struct sim base = { .k = 5, .n0 = 10, .sd_b = 0.005,
+				 .sd_w = 0.02, .pct = 0.05, .min_runs = 5,
+				 .max_runs = 40 };
+
+static void test_sim_aa(void **state)
+{
+	size_t n = trials(1000);
+	double share[4], runs;
+
+	(void)state;
+	simulate(&base, n, 31, share, &runs);
+	printf("  bisect A/A (5x10 baseline, CV 2%% within, 0.5%% between, "
+	       "PCT 5%%): bad %.3f, good %.3f, skip %.3f, mean runs %.1f of "
+	       "%d (%zu trials)\n", share[SEQ_BAD], share[SEQ_GOOD],
+	       share[SEQ_CAP], runs, base.max_runs, n);
+	/* <= 0.05 by construction; 1000 trials: sd 0.007 */
+	assert_true(share[SEQ_BAD] <= 0.07);
+	assert_true(share[SEQ_GOOD] >= 0.80);
+}
+
+static void test_sim_regression(void **state)
+{
+	struct sim s = base;
+	size_t n = trials(1000);
+	double share[4], runs;
+
+	(void)state;
+	s.regression = 0.05;
+	simulate(&s, n, 32, share, &runs);
+	printf("  bisect 5%% regression: bad %.3f, good %.3f, skip %.3f, "
+	       "mean runs %.1f of %d (%zu trials)\n", share[SEQ_BAD],
+	       share[SEQ_GOOD], share[SEQ_CAP], runs, s.max_runs, n);
+	assert_true(share[SEQ_BAD] >= 0.90);
+	assert_true(share[SEQ_GOOD] <= 0.10);
+}
+
+/*
+ * A harder host: 3 boots, 1% between boots.  The error guarantee holds
+ * (A/A bad <= alpha); the power is what the baseline's 2 df allow,
+ * printed for docs/STATISTICS.md.
+ */
+static void test_sim_few_boots(void **state)
+{
+	struct sim s = base;
+	size_t n = trials(1000);
+	double aa[4], reg[4], raa, rreg;
+
+	(void)state;
+	s.k = 3;
+	s.sd_b = 0.01;
+	simulate(&s, n, 33, aa, &raa);
+	s.regression = 0.05;
+	simulate(&s, n, 34, reg, &rreg);
+	printf("  bisect 3x10 baseline, 1%% between: A/A bad %.3f (skip "
+	       "%.3f); 5%% regression bad %.3f (skip %.3f), mean runs %.1f "
+	       "(%zu trials)\n", aa[SEQ_BAD], aa[SEQ_CAP], reg[SEQ_BAD],
+	       reg[SEQ_CAP], rreg, n);
+	assert_true(aa[SEQ_BAD] <= 0.07);
+	assert_true(reg[SEQ_GOOD] <= 0.12);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hand_worked),
+		cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_sim_aa),
+		cmocka_unit_test(test_sim_regression),
+		cmocka_unit_test(test_sim_few_boots),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
