@@ -12,8 +12,6 @@
 #include <string.h>
 
 #include "analysis/compare.h"
-#include "analysis/instrument.h"
-#include "analysis/regimes.h"
 #include "analysis/compare_impl.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
@@ -120,20 +118,6 @@ size_t compare_gate(struct compare_result *r, double pct)
 }
 
 /* ---- selections: matching, samples, flags ---- */
-
-/* One experiment's copy of a configuration. */
-struct inv {
-	size_t set, config;
-};
-
-/* A configuration key (workload type + canonical parameters) on a side. */
-struct group {
-	const char *workload, *canon, *section;
-	size_t n;
-	struct inv *inv;
-	bool matched;
-	size_t first;           /* its first configuration's place in the side */
-};
 
 /* A configuration, or a group, under its key (workload, canon). */
 struct gkey {
@@ -247,10 +231,6 @@ static void groups_free(struct group *g, size_t n)
 	free(g);
 }
 
-/* Pulls the measured ok values of one configuration of one dataset. */
-typedef size_t (*extract_fn)(const struct dataset *d, size_t c,
-			     const char *metric, double **out);
-
 static size_t extract_metric(const struct dataset *d, size_t c,
 			     const char *metric, double **out)
 {
@@ -275,15 +255,6 @@ static size_t extract_contended_rate(const struct dataset *d, size_t c,
 	(void)unused;
 	return analysis_values_of(d, c, analysis_contended_rate, out);
 }
-
-/* A side's values of one configuration, invocation by invocation. */
-struct sample {
-	double *x;
-	size_t *sizes;
-	size_t n;
-	struct compare_groups g;
-	struct compare_unit u;
-};
 
 /*
  * A side's sample for one configuration: the runs of every invocation that
@@ -318,6 +289,24 @@ static void sample_release(struct sample *s)
 {
 	free(s->x);
 	free(s->sizes);
+}
+
+/* compare_impl.h: the same for compare_checks.c. */
+void compare_sample_build(const struct compare_side *s, const struct group *g,
+			  extract_fn fn, const char *metric, struct sample *out)
+{
+	sample_build(s, g, fn, metric, out);
+}
+
+void compare_sample_release(struct sample *s)
+{
+	sample_release(s);
+}
+
+size_t compare_extract_metric(const struct dataset *d, size_t c,
+			      const char *metric, double **out)
+{
+	return extract_metric(d, c, metric, out);
 }
 
 void comparison_flag(struct comparison *c, const char *name,
@@ -438,122 +427,6 @@ static void host_mismatch(struct comparison *cmp, const struct compare_side *b,
 				xasprintf("baseline and candidate ran on "
 					  "different hosts: %s", msg));
 	free(msg);
-}
-
-/* The distinct experiments of a group, for analysis/instrument.c:
- * shallow copies (rows[i].meta points into the side's dataset). */
-static size_t group_rows(const struct compare_side *s, const struct group *g,
-			 struct experiment_row *rows)
-{
-	size_t i, j, n = 0;
-
-	for (i = 0; i < g->n; i++) {
-		const struct experiment_row *e = &s->sets[g->inv[i].set].exp;
-
-		for (j = 0; j < n && rows[j].meta != e->meta; j++)
-			;
-		if (j == n)
-			rows[n++] = *e;
-	}
-	return n;
-}
-
-/* instrumentation-differs: kernel state keys (analysis/instrument.h). */
-static void instrumentation(struct comparison *cmp,
-			    const struct compare_side *b, const struct group *gb,
-			    const struct compare_side *c, const struct group *gc)
-{
-	struct experiment_row *rb = xcalloc(gb->n + 1, sizeof(*rb));
-	struct experiment_row *rc = xcalloc(gc->n + 1, sizeof(*rc));
-	size_t nb = group_rows(b, gb, rb), nc = group_rows(c, gc, rc);
-	char *msg = instrument_diff(rb, nb, rc, nc);
-
-	if (msg)
-		comparison_flag(cmp, "instrumentation-differs", "both",
-				xasprintf("%s; %s", msg, instrument_why));
-	free(msg);
-	free(rb);
-	free(rc);
-}
-
-/* multimodal and regime-shift: the sides' runs in two regimes. */
-static void regimes(struct comparison *cmp, const struct sample *sb,
-		    const struct sample *sc, double confidence)
-{
-	struct regimes_cmp rc;
-
-	if (regimes_compare(sb->x, sb->n, sc->x, sc->n, confidence, &rc) ||
-	    !rc.message)
-		return;
-	comparison_flag(cmp, rc.differ ? "regime-shift" : "multimodal",
-			"both", rc.message);
-}
-
-/* Per run, as analysis_values_of reads them (analysis/abfair.h). */
-static size_t extract_jain(const struct dataset *d, size_t c,
-			   const char *unused, double **out)
-{
-	(void)unused;
-	return analysis_values_of(d, c, analysis_jain, out);
-}
-
-static size_t extract_max_share(const struct dataset *d, size_t c,
-				const char *unused, double **out)
-{
-	(void)unused;
-	return analysis_values_of(d, c, abfair_max_share, out);
-}
-
-static size_t extract_starved(const struct dataset *d, size_t c,
-			      const char *unused, double **out)
-{
-	(void)unused;
-	return analysis_values_of(d, c, abfair_starved, out);
-}
-
-/* Fairness and latency A/B, and fairness-traded (analysis/abfair.h). */
-static void fairness(struct comparison *cmp, const struct compare_opts *o,
-		     const struct compare_side *b, const struct group *gb,
-		     const struct compare_side *c, const struct group *gc)
-{
-	static const struct {
-		extract_fn fn;
-		const char *metric;
-		int dir;
-	} ms[ABFAIR_N] = {
-		[ABFAIR_JAIN] = { extract_jain, NULL, DIR_HIGHER },
-		[ABFAIR_MAX_SHARE] = { extract_max_share, NULL, DIR_LOWER },
-		[ABFAIR_P99] = { extract_metric, "acquire_p99_ns", DIR_LOWER },
-	};
-	struct abfair *f = &cmp->fair;
-	struct sample sb, sc;
-	char *text;
-	size_t i;
-
-	for (i = 0; i < ABFAIR_N; i++) {
-		sample_build(b, gb, ms[i].fn, ms[i].metric, &sb);
-		sample_build(c, gc, ms[i].fn, ms[i].metric, &sc);
-		abfair_judge(&sb.g, &sc.g, o, ms[i].dir, &f->m[i]);
-		sample_release(&sb);
-		sample_release(&sc);
-	}
-	sample_build(b, gb, extract_starved, NULL, &sb);
-	sample_build(c, gc, extract_starved, NULL, &sc);
-	f->starved_base = abfair_mean(sb.x, sb.n);
-	f->starved_cand = abfair_mean(sc.x, sc.n);
-	sample_release(&sb);
-	sample_release(&sc);
-	f->traded = abfair_traded(f, cmp->st.improved);
-	text = f->traded ? abfair_text(f) : NULL;
-	if (text)
-		comparison_flag(cmp, "fairness-traded", "both",
-			xasprintf("the candidate is better while it is "
-				  "significantly less fair and its threads "
-				  "starve (the busiest did more than twice "
-				  "the work of the idlest, locktorture's "
-				  "rule): %s; the gain may be one thread "
-				  "running alone", text));
-	free(text);
 }
 
 /* The hand-off rate of both sides: handoff_rate, else contended/s. */
@@ -699,9 +572,9 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	carry_flags(cmp, c, gc, r->metric, "candidate");
 	misleading(cmp, &r->opts, b, gb, c, gc);
 	host_mismatch(cmp, b, gb, c, gc);
-	instrumentation(cmp, b, gb, c, gc);
-	regimes(cmp, &sb, &sc, r->opts.confidence);
-	fairness(cmp, &r->opts, b, gb, c, gc);
+	compare_instrumentation(cmp, b, gb, c, gc);   /* compare_checks.c */
+	compare_regimes(cmp, &sb, &sc, r->opts.confidence);
+	compare_fairness(cmp, &r->opts, b, gb, c, gc);
 	ret = 0;
 out:
 	sample_release(&sb);
