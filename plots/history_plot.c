@@ -4,7 +4,7 @@
  * in series order, the level of each segment between change points as a
  * line, and each change point as a dashed vertical line labelled with its
  * change and interval.  history-N.dat/.gp, rendered as the other
- * figures are (render.c); every name reaches the script through gp_quote.
+ * figures are (render.c); every name reaches the script through escape_gnuplot.
  */
 #include <errno.h>
 #include <math.h>

@@ -100,6 +100,43 @@ bool claim_alive(const char *text, pid_t *pid)
 	return !start_time(*pid, &t_now) && t_now == t;
 }
 
+int claim_tag(pid_t pid, char *buf, size_t len)
+{
+	uint64_t t;
+
+	if (start_time(pid, &t))
+		return -1;
+	snprintf(buf, len, "%ld-%" PRIu64, (long)pid, t);
+	return 0;
+}
+
+bool claim_tag_dead(const char *tag)
+{
+	char *mine = claim_text(getpid()), *text, num[32];
+	const char *dash = strchr(tag, '-');
+	uint64_t t;
+	long long p;
+	bool dead;
+
+	if (!mine || !dash || (size_t)(dash - tag) >= sizeof(num)) {
+		free(mine);
+		return false;
+	}
+	snprintf(num, sizeof(num), "%.*s", (int)(dash - tag), tag);
+	if (parse_ll(num, &p) || p <= 0 || p > INT32_MAX ||
+	    parse_u64(dash + 1, &t)) {
+		free(mine);
+		return false;
+	}
+	/* our boot id: a tag is only ever judged on the machine it names */
+	mine[strcspn(mine, " ")] = '\0';
+	text = xasprintf("%s %lld %" PRIu64, mine, p, t);
+	dead = !claim_alive(text, &(pid_t){ 0 });
+	free(text);
+	free(mine);
+	return dead;
+}
+
 int claim_take(struct store *s, int64_t experiment)
 {
 	char *mine = claim_text(getpid()), *held = NULL;

@@ -35,4 +35,14 @@ char *claim_text(pid_t pid);
  * and start time); *pid is set from the text when it parses. */
 bool claim_alive(const char *text, pid_t *pid);
 
+/*
+ * A process as a part of a name ("PID-STARTTIME"), for what a runner
+ * leaves in shared places (its cgroup, its scratch directories) and a
+ * later runner must tell from a live one's: 0, or -1 when pid is gone.
+ */
+int claim_tag(pid_t pid, char *buf, size_t len);
+/* True only when tag is well formed and names no live process (a pid
+ * reused since has another start time). */
+bool claim_tag_dead(const char *tag);
+
 #endif

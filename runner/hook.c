@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runner/guard.h"
 #include "runner/hook.h"
 #include "runner/spawn.h"
 #include "lib/util.h"
@@ -112,12 +113,15 @@ int hook_check(const char *what, const char *text, char *why, size_t whylen)
 }
 
 enum hook_fate hook_run(const char *what, const char *text, double timeout_s,
-			int cancel_fd, char *why, size_t whylen)
+			int cancel_fd, const struct cgroup *cg, int *escaped,
+			char *why, size_t whylen)
 {
 	enum hook_fate fate = HOOK_FAILED;
 	struct child c;
 	char **argv, *exe;
 
+	if (escaped)
+		*escaped = 0;
 	if (hook_argv(what, text, &argv, &exe, why, whylen))
 		return HOOK_FAILED;
 	child_init(&c);
@@ -125,10 +129,16 @@ enum hook_fate hook_run(const char *what, const char *text, double timeout_s,
 	c.argv = argv;
 	c.timeout_s = timeout_s;
 	c.cancel_fd = cancel_fd;
+	c.cgroup = cg;
+	c.kill_orphans = true;
+	c.started = guard_started;
 	if (spawn_run(&c))
 		snprintf(why, whylen, "%s: could not start %s", what, exe);
 	else
 		fate = judge(what, &c, why, whylen);
+	guard_publish(0);
+	if (escaped)
+		*escaped = c.orphans;
 	child_release(&c);
 	free(exe);
 	command_argv_free(argv);

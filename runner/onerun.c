@@ -46,6 +46,7 @@ struct one_run {
 	char *pad;            /* its CONTEND_PAD entry, or NULL */
 	struct child child;
 	bool ran;             /* the run was spawned (its prepare passed) */
+	int prepare_escaped;  /* processes that left the prepare hook's group */
 	struct result res;
 	enum run_status status;
 	char err[1024];
@@ -188,6 +189,7 @@ static int one_prepare(struct runner *r, struct one_run *o)
 	o->child.cancel_fd = r->stop_fd;
 	o->child.started = run_started;
 	o->child.kill_orphans = true;
+	o->child.cgroup = r->cg;
 	o->child.started_arg = o;
 	o->envp = run_env(r->cfg.seed, o->p->seq,
 			  e->set.randomize_env ? &o->pad : NULL, o->stamp,
@@ -195,9 +197,10 @@ static int one_prepare(struct runner *r, struct one_run *o)
 	if (e->wl->spawn)
 		return program_prepare(o);
 	if (e->wl->flags & WL_SCRATCH) {
-		o->scratch = scratch_create(scratch_parent(entry_value(e, "dir")));
+		o->scratch = scratch_create_owned(scratch_parent(entry_value(e, "dir")));
 		if (!o->scratch)
 			return -1;
+		guard_scratch(o->scratch, true);
 	}
 	o->argv = exec_argv(e, o->scratch, r->calibration);
 	o->child.path = "/proc/self/exe";
@@ -282,6 +285,8 @@ static void one_release(struct one_run *o)
 {
 	if (o->scratch && scratch_remove(o->scratch))
 		warning("scratch directory %s left behind", o->scratch);
+	if (o->scratch)
+		guard_scratch(o->scratch, false);
 	free(o->scratch);
 	free(o->argv);
 	free(o->pad);
@@ -294,28 +299,51 @@ static void one_release(struct one_run *o)
 	result_release(&o->res);
 }
 
+/* Appends to the run's error, recorded whatever its status: n processes
+ * of who (the run, a hook) left its process group and were killed. */
+static void note_escaped(struct one_run *o, const char *who, int n)
+{
+	size_t len = strlen(o->err);
+
+	if (n > 0)
+		snprintf(o->err + len, sizeof(o->err) - len, "%s%s%d process%s "
+			 "left the %s process group and %s killed after it",
+			 len ? "; " : "", strcmp(who, "run") ? who : "",
+			 n, n == 1 ? "" : "es",
+			 strcmp(who, "run") ? "hook's" : "run's",
+			 n == 1 ? "was" : "were");
+}
+
 /*
  * A section's prepare (before the run is spawned) or cleanup (after it
  * was reaped): -1 when a prepare failed, the run then recorded failed (or
  * interrupted) with the reason; a failing cleanup leaves the run's data
- * as measured and is only a warning.
+ * as measured and is only a warning.  What left the hook's process group
+ * is the hook's, noted with the run (the prepare's once the run's own
+ * error is known).
  */
 static int run_hook(struct runner *r, struct one_run *o, const char *what,
 		    const char *text)
 {
 	char why[sizeof(o->err)];
+	bool cleanup = !strcmp(what, "cleanup");
 	enum hook_fate f;
+	int escaped;
 
 	if (!text)
 		return 0;
-	f = hook_run(what, text, o->e->prepare_timeout_s, r->stop_fd, why,
-		     sizeof(why));
-	if (f == HOOK_OK)
-		return 0;
-	if (!strcmp(what, "cleanup")) {
-		warning("%s", why);
+	f = hook_run(what, text, o->e->prepare_timeout_s, r->stop_fd, r->cg,
+		     &escaped, why, sizeof(why));
+	if (cleanup) {
+		if (f != HOOK_OK)
+			warning("%s", why);
+		note_escaped(o, "cleanup: ", escaped);
 		return 0;
 	}
+	/* noted once the run's own error is known */
+	o->prepare_escaped = escaped;
+	if (f == HOOK_OK)
+		return 0;
 	o->status = f == HOOK_INTERRUPTED ? RUN_INTERRUPTED : RUN_FAILED;
 	snprintf(o->err, sizeof(o->err), "%s", why);
 	return -1;
@@ -369,24 +397,16 @@ int onerun(struct runner *r, const struct config_entry *e,
 		if (o.klock_on)
 			klock_stop(&o.klock, o.status == RUN_OK ? &o.res : NULL);
 	}
-	if (e->cleanup && o.status != RUN_INTERRUPTED)
-		run_hook(r, &o, "cleanup", e->cleanup);
 	if (o.status == RUN_INTERRUPTED && interrupt_signal()) {
 		char sig[32];
 
 		snprintf(o.err, sizeof(o.err), "interrupted by %s",
 			 spawn_signame(interrupt_signal(), sig, sizeof(sig)));
 	}
-	if (o.child.orphans) {
-		size_t n = strlen(o.err);
-
-		/* Recorded with the run, whatever its status. */
-		snprintf(o.err + n, sizeof(o.err) - n, "%s%d process%s left the "
-			 "run's process group and %s killed after it",
-			 n ? "; " : "", o.child.orphans,
-			 o.child.orphans == 1 ? "" : "es",
-			 o.child.orphans == 1 ? "was" : "were");
-	}
+	note_escaped(&o, "prepare: ", o.prepare_escaped);
+	note_escaped(&o, "run", o.child.orphans);
+	if (e->cleanup && o.status != RUN_INTERRUPTED)
+		run_hook(r, &o, "cleanup", e->cleanup);
 	ret = one_record(r, &o);
 	if (!ret && o.status != RUN_INTERRUPTED) {
 		r->expect[RUN_PLANNED]--;

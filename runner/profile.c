@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runner/guard.h"
 #include "runner/profile.h"
 #include "runner/scratch.h"
 #include "runner/spawn.h"
@@ -104,15 +105,28 @@ size_t profile_parse(const char *text, struct profile_row **rows)
 
 /* Runs argv to its end; -1 with why unless it exited 0. */
 static int run_quiet(char *const *argv, double timeout_s, int cancel_fd,
-		     struct child *c, char *why, size_t whylen)
+		     const struct cgroup *cg, struct child *c, char *why,
+		     size_t whylen)
 {
+	int failed;
+
 	child_init(c);
 	c->path = argv[0];
 	c->argv = argv;
 	c->timeout_s = timeout_s;
 	c->cancel_fd = cancel_fd;
-	if (spawn_run(c))
+	c->cgroup = cg;
+	c->kill_orphans = true;
+	c->started = guard_started;
+	failed = spawn_run(c);
+	guard_publish(0);
+	if (failed)
 		return error_buf(why, whylen, "cannot start %s", argv[0]);
+	if (c->orphans)
+		warning("profile: %d process%s of %s left its process group and "
+			"%s killed after it", c->orphans,
+			c->orphans == 1 ? "" : "es", argv[0],
+			c->orphans == 1 ? "was" : "were");
 	if (c->killed != KILL_NONE || !WIFEXITED(c->wstatus) ||
 	    WEXITSTATUS(c->wstatus)) {
 		size_t len = c->errlen;
@@ -128,10 +142,12 @@ static int run_quiet(char *const *argv, double timeout_s, int cancel_fd,
 }
 
 int profile_run(const char *perf, char *const *exec_argv, double timeout_s,
-		int cancel_fd, struct profile_row **rows, size_t *n, char *why,
+		int cancel_fd, const struct cgroup *cg,
+		struct profile_row **rows, size_t *n, char *why,
 		size_t whylen)
 {
-	char self[PATH_MAX], *dir = scratch_create(scratch_parent(NULL)), *data = NULL;
+	char self[PATH_MAX], *dir = scratch_create_owned(scratch_parent(NULL));
+	char *data = NULL;
 	char top[16], **argv = NULL;
 	struct child c;
 	size_t na = 0, i;
@@ -142,6 +158,7 @@ int profile_run(const char *perf, char *const *exec_argv, double timeout_s,
 	*n = 0;
 	if (!dir)
 		return error_buf(why, whylen, "no scratch directory for perf");
+	guard_scratch(dir, true);
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (len < 0) {
 		error_buf(why, whylen, "/proc/self/exe: %s", strerror(errno));
@@ -161,7 +178,7 @@ int profile_run(const char *perf, char *const *exec_argv, double timeout_s,
 	argv[i++] = (char *)"--";
 	argv[i++] = self;
 	memcpy(argv + i, exec_argv + 1, (na - 1) * sizeof(*argv));
-	ret = run_quiet(argv, timeout_s, cancel_fd, &c, why, whylen);
+	ret = run_quiet(argv, timeout_s, cancel_fd, cg, &c, why, whylen);
 	child_release(&c);
 	if (ret)
 		goto out;
@@ -176,7 +193,7 @@ int profile_run(const char *perf, char *const *exec_argv, double timeout_s,
 	argv[i++] = data;
 	argv[i++] = (char *)"-E";
 	argv[i++] = top;
-	ret = run_quiet(argv, 120, cancel_fd, &c, why, whylen);
+	ret = run_quiet(argv, 120, cancel_fd, cg, &c, why, whylen);
 	/* perf 6.1 prints the table on stderr (its tail is kept, enough for
 	 * PROFILE_TOP rows; a line cut at the front does not parse) */
 	if (!ret)
@@ -187,6 +204,7 @@ out:
 	free(data);
 	if (scratch_remove(dir) && !ret)
 		ret = error_buf(why, whylen, "cannot remove %s", dir);
+	guard_scratch(dir, false);
 	free(dir);
 	return ret;
 }

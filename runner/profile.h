@@ -24,14 +24,19 @@
  */
 char *profile_find_perf(char *why, size_t whylen);
 
+struct cgroup;
+
 /*
  * Runs exec_argv (argv[0] is replaced by this executable's path) under
  * `perf lock record` with timeout_s (0: none), then reads the contention
  * table.  Returns 0 with *rows malloc'd (possibly none: nothing contended),
- * or -1 with the reason in why.  cancel_fd as in spawn.h.
+ * or -1 with the reason in why.  cancel_fd as in spawn.h; perf and all
+ * it starts run in cg (NULL: none), and the guard knows their group and
+ * perf's scratch directory (guard.h).
  */
 int profile_run(const char *perf, char *const *exec_argv, double timeout_s,
-		int cancel_fd, struct profile_row **rows, size_t *n, char *why,
+		int cancel_fd, const struct cgroup *cg,
+		struct profile_row **rows, size_t *n, char *why,
 		size_t whylen);
 
 /*

@@ -12,13 +12,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runner/claim.h"
 #include "runner/scratch.h"
 #include "lib/util.h"
+
+/* A runner's scratch directories: "contend-run.PID-STARTTIME.XXXXXX". */
+#define OWNED_PREFIX "contend-run."
 
 /* Deeper trees than this are not something a workload makes: refuse them. */
 #define SCRATCH_MAX_DEPTH 64
@@ -33,7 +38,8 @@ const char *scratch_parent(const char *dir)
 	return t && *t ? t : "/tmp";
 }
 
-char *scratch_create(const char *parent)
+/* "<parent>/<prefix>XXXXXX" made with mkdtemp; malloc'd or NULL. */
+static char *create(const char *parent, const char *prefix)
 {
 	struct stat st;
 	size_t len;
@@ -54,7 +60,7 @@ char *scratch_create(const char *parent)
 	len = strlen(parent);
 	while (len > 1 && parent[len - 1] == '/')
 		len--;
-	tmpl = xasprintf("%.*s/contend.XXXXXX", (int)len, parent);
+	tmpl = xasprintf("%.*s/%sXXXXXX", (int)len, parent, prefix);
 	/* mkdtemp makes the directory 0700, so no other user can plant in it. */
 	if (!mkdtemp(tmpl)) {
 		error("scratch directory: mkdtemp %s: %s", tmpl, strerror(errno));
@@ -62,6 +68,57 @@ char *scratch_create(const char *parent)
 		return NULL;
 	}
 	return tmpl;
+}
+
+char *scratch_create(const char *parent)
+{
+	return create(parent, "contend.");
+}
+
+char *scratch_create_owned(const char *parent)
+{
+	char tag[64], prefix[80];
+
+	if (claim_tag(getpid(), tag, sizeof(tag))) {
+		error("scratch directory: cannot name this process "
+		      "(/proc/self/stat)");
+		return NULL;
+	}
+	snprintf(prefix, sizeof(prefix), OWNED_PREFIX "%s.", tag);
+	return create(parent, prefix);
+}
+
+int scratch_sweep(const char *parent)
+{
+	size_t plen = strlen(OWNED_PREFIX);
+	struct dirent *de;
+	int n = 0;
+	DIR *d = opendir(parent);
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char tag[64], *path;
+		const char *dot;
+
+		if (strncmp(de->d_name, OWNED_PREFIX, plen) ||
+		    !(dot = strchr(de->d_name + plen, '.')) ||
+		    (size_t)(dot - de->d_name - plen) >= sizeof(tag))
+			continue;
+		snprintf(tag, sizeof(tag), "%.*s", (int)(dot - de->d_name - plen),
+			 de->d_name + plen);
+		if (!claim_tag_dead(tag))
+			continue;
+		path = xasprintf("%s/%s", parent, de->d_name);
+		if (!scratch_remove(path)) {
+			fprintf(stderr, "contend: removed the scratch directory "
+				"%s, left by a runner that died\n", path);
+			n++;
+		}
+		free(path);
+	}
+	closedir(d);
+	return n;
 }
 
 static int remove_dir_fd(int dfd, dev_t dev, int depth, const char *path);

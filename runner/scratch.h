@@ -12,6 +12,18 @@
  */
 char *scratch_create(const char *parent);
 /*
+ * As scratch_create, for a runner: "<parent>/contend-run.TAG.XXXXXX",
+ * TAG naming this process (claim.h's claim_tag), so that a later runner
+ * can tell the directory of one that died (scratch_sweep) from a live
+ * one's.
+ */
+char *scratch_create_owned(const char *parent);
+/*
+ * Removes the directories scratch_create_owned made in parent whose
+ * runner is dead, saying so on stderr for each.  Returns how many.
+ */
+int scratch_sweep(const char *parent);
+/*
  * Removes path and everything under it; symlinks are unlinked, never
  * followed, and nothing outside path is touched.  0 or -1 after error().
  */

@@ -13,6 +13,7 @@
 #include "db/store.h"
 #include "lib/escape.h"
 #include "lib/hint.h"
+#include "runner/cgroup.h"
 #include "runner/claim.h"
 #include "runner/guard.h"
 #include "runner/host.h"
@@ -21,6 +22,7 @@
 #include "runner/onerun.h"
 #include "runner/profile.h"
 #include "runner/klock.h"
+#include "runner/scratch.h"
 #include "runner/session.h"
 #include "runner/spawn.h"
 #include "lib/util.h"
@@ -242,8 +244,8 @@ static void profile_one(struct runner *r, const char *perf, size_t i)
 	if (!r->o->quiet)
 		printf("profile: [%s] %s under perf lock contention\n",
 		       e->section, e->canon);
-	if (profile_run(perf, argv, e->set.timeout_s, r->stop_fd, &rows, &n,
-			why, sizeof(why)))
+	if (profile_run(perf, argv, e->set.timeout_s, r->stop_fd, r->cg, &rows,
+			&n, why, sizeof(why)))
 		warning("profile of [%s] %s: %s", e->section, e->canon, why);
 	else if (store_profile_put(r->st, r->config_ids[i], rows, n) == 0 &&
 		 !r->o->quiet)
@@ -279,8 +281,60 @@ static void profile_pass(struct runner *r)
 	free(perf);
 }
 
+/* ---- nothing outlives the runner ---- */
+
+/* How the runner's children are held, for the experiment's meta. */
+static char containment[600];
+
+/* What runners that died left in the scratch parents of this plan. */
+static void sweep_scratch(const struct runner *r)
+{
+	const char **seen = xcalloc(r->cfg.nentries + 1, sizeof(*seen));
+	size_t i, j, n = 0;
+
+	seen[n++] = scratch_parent(NULL); /* profile = lock's */
+	for (i = 0; i < r->cfg.nentries; i++) {
+		const struct config_entry *e = &r->cfg.entries[i];
+		const char *dir = scratch_parent(entry_value(e, "dir"));
+
+		for (j = 0; j < n && (e->wl->flags & WL_SCRATCH); j++)
+			if (!strcmp(seen[j], dir))
+				break;
+		if ((e->wl->flags & WL_SCRATCH) && j == n)
+			seen[n++] = dir;
+	}
+	for (i = 0; i < n; i++)
+		scratch_sweep(seen[i]);
+	free(seen);
+}
+
+/*
+ * Before the first child: what dead runners left is removed, the
+ * runner's cgroup made (or the reason why not kept), the guard forked.
+ */
+static void contain(struct runner *r)
+{
+	static struct cgroup cg;
+	char why[512];
+
+	cgroup_sweep(NULL);
+	sweep_scratch(r);
+	if (!cgroup_create(&cg, NULL, why, sizeof(why))) {
+		r->cg = &cg;
+		snprintf(containment, sizeof(containment), "cgroup v2 %s",
+			 cg.path);
+	} else {
+		snprintf(containment, sizeof(containment), "process groups and "
+			 "subreaper (no cgroup: %s)", why);
+	}
+	/* Unguarded, a runner killed would leave a run's children behind;
+	 * running on is still better than not running. */
+	if (guard_start(r->cg))
+		warning("runs that fork may outlive a killed runner");
+}
+
 /* Pending runs, then (auto) further rounds until none is added. */
-int runner_execute(struct runner *r)
+static int execute(struct runner *r)
 {
 	enum loop_end end = LOOP_DONE;
 	double secs = 0;
@@ -288,12 +342,9 @@ int runner_execute(struct runner *r)
 	struct pending_run *pend;
 
 	index_ids(r);
-	/* Unguarded, a runner killed would leave a run's children behind;
-	 * running on is still better than not running. */
-	if (guard_start())
-		warning("runs that fork may outlive a killed runner");
 	/* One runner per experiment: a second would run the same runs. */
 	if (claim_take(r->st, r->exp.id) ||
+	    store_meta_set(r->st, r->exp.id, "containment", containment) ||
 	    run_counts(r->st, r->exp.id, r->expect) ||
 	    store_experiment_status(r->st, r->exp.id, "running") ||
 	    store_pending_runs(r->st, r->exp.id, &pend, &left))
@@ -330,4 +381,17 @@ int runner_execute(struct runner *r)
 	r->klock_hold = -1;
 	sentinel_close(&r->sentinel);
 	return finish(r, end);
+}
+
+int runner_execute(struct runner *r)
+{
+	int ret;
+
+	contain(r);
+	ret = execute(r);
+	/* its failure is said, and the guard tries again */
+	if (r->cg)
+		cgroup_remove(r->cg);
+	r->cg = NULL;
+	return ret;
 }

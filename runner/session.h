@@ -54,6 +54,7 @@ struct runner_opts {
 };
 
 struct id_index;
+struct cgroup;
 
 struct runner {
 	const struct runner_opts *o;
@@ -70,6 +71,9 @@ struct runner {
 	int klock_hold;          /* the tracepoint held (klock.h); -1 none */
 	struct sentinel sentinel; /* the kernel log and CPU time (sentinel.h) */
 	struct bisect_entry *bisect; /* by entry, under `contend bisect` */
+	/* the cgroup every child of the runner runs in (runner/cgroup.h),
+	 * NULL without one: process groups and the subreaper then */
+	struct cgroup *cg;
 	char calibration[32];    /* loops per us, as handed to runs; "" none */
 	/* Runs by status as this runner left them; planned and interrupted
 	 * (both still to do) are counted as planned (verify_store). */

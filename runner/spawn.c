@@ -12,11 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <linux/sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runner/cgroup.h"
 #include "runner/spawn.h"
 #include "lib/util.h"
 
@@ -125,7 +128,9 @@ struct exec_args {
 	int out_w, err_w;
 	pid_t parent;
 	int errpipe;             /* the fork path's report channel */
-	volatile int err;        /* the clone path's: the failed step's errno */
+	volatile int err;        /* the clone path's: the failed step's errno,
+				  * negated for the move into the cgroup */
+	bool in_cgroup;          /* born there (CLONE_INTO_CGROUP) */
 };
 
 /* Signals a run always starts with at their default, even if ignored here. */
@@ -176,6 +181,9 @@ static int child_exec(const struct exec_args *a)
 	int null;
 
 	setpgid(0, 0);
+	/* Before anything of it runs: all it forks is in the cgroup too. */
+	if (c->cgroup && !a->in_cgroup && cgroup_place(c->cgroup, 0))
+		return -errno;
 	/* Die with the runner, even when it is killed with SIGKILL. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL))
 		return errno;
@@ -262,6 +270,73 @@ static int child_clone_main(void *arg)
 }
 
 /*
+ * A child moved into a cgroup through cgroup.procs costs the kernel's
+ * write lock of every thread group's migration (cgroup_threadgroup_rwsem):
+ * an RCU grace period, milliseconds, between the spawn stamp and the exec
+ * of every run.  One born there (clone3's CLONE_INTO_CGROUP, Linux 5.7)
+ * costs nothing of the kind.  glibc has no clone3 that runs a function on
+ * a stack of its own, as clone() does, so on x86-64 this is one, as glibc's
+ * own clone3.S is: spawn_clone3(args, size, fn, arg) returns the pid or
+ * -errno in the parent; the child, on args->stack, calls fn(arg) and
+ * exits with its value.  Elsewhere, the child moves itself (child_exec).
+ */
+#if defined(__x86_64__)
+#define SPAWN_CLONE3 1
+long spawn_clone3(struct clone_args *args, size_t size, int (*fn)(void *),
+		  void *arg) __attribute__((visibility("hidden")));
+__asm__(".text\n"
+	".globl spawn_clone3\n"
+	".hidden spawn_clone3\n"
+	".type spawn_clone3, @function\n"
+	"spawn_clone3:\n"
+	"	mov %rdx, %r8\n"          /* fn and arg survive the syscall */
+	"	mov %rcx, %r9\n"
+	"	mov $435, %eax\n"         /* __NR_clone3 */
+	"	syscall\n"
+	"	test %rax, %rax\n"
+	"	jnz 1f\n"
+	"	xor %ebp, %ebp\n"         /* the child: no frame above */
+	"	mov %r9, %rdi\n"
+	"	call *%r8\n"
+	"	mov %eax, %edi\n"
+	"	mov $60, %eax\n"          /* __NR_exit */
+	"	syscall\n"
+	"	hlt\n"
+	"1:	ret\n"
+	".size spawn_clone3, .-spawn_clone3\n");
+
+/* Cleared when clone3 or CLONE_INTO_CGROUP is refused (an old kernel, a
+ * seccomp filter): the child moves itself from then on. */
+static bool clone3_works = true;
+
+/* clone3 into the cgroup: the pid, or -1 with errno (a->in_cgroup set
+ * only when it worked). */
+static pid_t clone_into(struct exec_args *a)
+{
+	struct clone_args ca;
+	long r;
+
+	memset(&ca, 0, sizeof(ca));
+	ca.flags = CLONE_VM | CLONE_VFORK | CLONE_INTO_CGROUP;
+	ca.exit_signal = SIGCHLD;
+	ca.stack = (uint64_t)(uintptr_t)child_stack;
+	ca.stack_size = sizeof(child_stack);
+	ca.cgroup = (uint64_t)cgroup_fd(a->c->cgroup);
+	a->in_cgroup = true;
+	r = spawn_clone3(&ca, sizeof(ca), child_clone_main, a);
+	if (r >= 0)
+		return (pid_t)r;
+	a->in_cgroup = false;
+	if (r != -EAGAIN && r != -ENOMEM)
+		clone3_works = false;
+	errno = (int)-r;
+	return -1;
+}
+#else
+#define SPAWN_CLONE3 0
+#endif
+
+/*
  * clone(CLONE_VM | CLONE_VFORK) + exec, as glibc's posix_spawn does: the
  * child borrows the runner's memory instead of copying its page tables
  * (fork's copy, and the copy-on-write faults that follow it in the
@@ -280,6 +355,12 @@ static pid_t child_start(struct exec_args *a)
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
 	a->err = 0;
+	pid = -1;
+#if SPAWN_CLONE3
+	if (a->c->cgroup && clone3_works)
+		pid = clone_into(a);
+	if (pid < 0 && (!a->c->cgroup || !clone3_works))
+#endif
 	/* The stack grows down on every architecture Linux runs us on. */
 	pid = clone(child_clone_main, child_stack + sizeof(child_stack),
 		    CLONE_VM | CLONE_VFORK | SIGCHLD, a);
@@ -533,6 +614,11 @@ static int start(struct child *c, struct loop *l)
 	}
 	if (c->pid < 0) {
 		error("%s: %s", SPAWN_FORK ? "fork" : "clone", strerror(errno));
+	} else if (a.err < 0) {
+		reap(c->pid, &c->wstatus, &c->ru);
+		error("cannot move %s into the cgroup %s: %s",
+		      c->path ? c->path : c->argv[0], c->cgroup->path,
+		      strerror(-a.err));
 	} else {
 		reap(c->pid, &c->wstatus, &c->ru);
 		c->exec_err = a.err;
@@ -771,7 +857,13 @@ int spawn_run(struct child *c)
 	if (reap(c->pid, &c->wstatus, &c->ru) < 0)
 		return error("wait4 %d: %s", (int)c->pid, strerror(errno));
 	c->wall_s = now_monotonic() - l.t0;
+	if (c->cgroup) {
+		/* its group is dead or dying: the rest had left it */
+		int n = cgroup_kill(c->cgroup, c->pid);
+
+		c->orphans = n > 0 ? n : 0;
+	}
 	if (c->kill_orphans)
-		c->orphans = spawn_kill_orphans();
+		c->orphans += spawn_kill_orphans();
 	return 0;
 }

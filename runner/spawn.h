@@ -1,6 +1,7 @@
 /*
  * spawn.h - one child process, start to reap: clone(CLONE_VM |
- * CLONE_VFORK) + exec as posix_spawn does (fork under a sanitizer), in its
+ * CLONE_VFORK) + exec as posix_spawn does (clone3 straight into a cgroup
+ * when one is given, on x86-64; fork under a sanitizer), in its
  * own process group with stdout and stderr on pipes, a poll loop that drains
  * both under a timeout, and the whole group killed on the way out so that
  * nothing the child forked outlives it.  Modelled on git's run-command.
@@ -32,7 +33,10 @@
  * not data any more); when the child itself exits, whatever is left of its
  * group gets SIGKILL before the child is reaped (its zombie keeps the
  * group id from being reused meanwhile); with kill_orphans, what left the
- * group is killed after the reap (spawn_kill_orphans below).  The child also asks the kernel
+ * group is killed after the reap (spawn_kill_orphans below); with a cgroup,
+ * the child is moved into it before its exec, so that all it forks is
+ * there too, setsid or not, and what is left there once it has been
+ * reaped is killed (cgroup.h).  The child also asks the kernel
  * for SIGKILL should the parent die (PR_SET_PDEATHSIG), so a runner killed
  * with SIGKILL leaves no hung run behind.
  */
@@ -57,6 +61,8 @@ enum spawn_kill {
 	KILL_CANCEL,     /* cancel_fd became readable */
 };
 
+struct cgroup;
+
 struct child {
 	/* inputs */
 	const char *path;         /* executable; NULL: argv[0] */
@@ -72,6 +78,9 @@ struct child {
 	void (*started)(const struct child *c, void *arg);
 	void *started_arg;
 	bool kill_orphans;        /* after the reap, spawn_kill_orphans() */
+	/* moved into this cgroup before its exec, and after the reap
+	 * what is left in it killed (cgroup_kill); NULL: none */
+	const struct cgroup *cgroup;
 
 	/* outputs */
 	pid_t pid;
@@ -87,7 +96,9 @@ struct child {
 	struct rusage ru;
 	double wall_s;            /* spawn to reap, CLOCK_MONOTONIC */
 	int exec_err;             /* errno of a failed exec (spawn_run -1) */
-	int orphans;              /* processes spawn_kill_orphans() killed */
+	int orphans;              /* processes that had left its group,
+				   * killed after the reap (cgroup_kill,
+				   * spawn_kill_orphans) */
 };
 
 void child_init(struct child *c);
