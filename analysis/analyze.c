@@ -22,7 +22,8 @@ static const char *const primary_order[] = { "throughput", "ops_per_process" };
 static const char *const secondary[] = {
 	"ops", "elapsed_s", "contended", "contention_rate", "handoffs",
 	"handoff_rate", "futex_waits", "futex_wakes", "user_s", "sys_s",
-	"wall_s", "vcsw", "ivcsw", "maxrss_kb",
+	"wall_s", "vcsw", "ivcsw", "maxrss_kb", "steal_s", "idle_share",
+	"cpu_mhz",
 };
 
 void analysis_opts_default(struct analysis_opts *o)
@@ -42,7 +43,8 @@ void analysis_opts_default(struct analysis_opts *o)
 
 bool analysis_measured(const struct dataset *d, size_t r)
 {
-	return !d->runs[r].warmup && d->runs[r].status == RUN_OK;
+	return !d->runs[r].warmup && d->runs[r].status == RUN_OK &&
+	       !d->runs[r].excluded;
 }
 
 double analysis_throughput(const struct dataset *d, size_t r)
@@ -326,7 +328,8 @@ static int primary_metric(const struct dataset *d, const struct config_analysis 
 	for (i = 0; i < d->nmetrics; i++)
 		if (ca->metrics[i].s.n &&
 		    !in_list(d->metrics[i], secondary, ARRAY_SIZE(secondary)) &&
-		    strncmp(d->metrics[i], "klock_", 6)) /* contend's own */
+		    strncmp(d->metrics[i], "klock_", 6) && /* contend's own */
+		    strncmp(d->metrics[i], "kmsg_", 5))
 			return (int)i;
 	for (i = 0; i < d->nmetrics; i++)
 		if (ca->metrics[i].s.n)

@@ -32,7 +32,8 @@ const char *const compare_host_keys[] = {
 const size_t ncompare_host_keys = ARRAY_SIZE(compare_host_keys);
 
 /* Analysis flags that describe one side and travel with a comparison. */
-static const char *const carried_flags[] = { "noisy", "drift", "unfair" };
+static const char *const carried_flags[] = { "noisy", "drift", "unfair",
+					      "kernel-warning" };
 
 void compare_opts_default(struct compare_opts *o)
 {
@@ -125,20 +126,6 @@ size_t compare_gate(struct compare_result *r, double pct)
 }
 
 /* ---- selections: matching, samples, flags ---- */
-
-/* One experiment's copy of a configuration. */
-struct inv {
-	size_t set, config;
-};
-
-/* A configuration key (workload type + canonical parameters) on a side. */
-struct group {
-	const char *workload, *canon, *section;
-	size_t n;
-	struct inv *inv;
-	bool matched;
-	size_t first;           /* its first configuration's place in the side */
-};
 
 /* A configuration, or a group, under its key (workload, canon). */
 struct gkey {
@@ -252,10 +239,6 @@ static void groups_free(struct group *g, size_t n)
 	free(g);
 }
 
-/* Pulls the measured ok values of one configuration of one dataset. */
-typedef size_t (*extract_fn)(const struct dataset *d, size_t c,
-			     const char *metric, double **out);
-
 static size_t extract_metric(const struct dataset *d, size_t c,
 			     const char *metric, double **out)
 {
@@ -280,15 +263,6 @@ static size_t extract_contended_rate(const struct dataset *d, size_t c,
 	(void)unused;
 	return analysis_values_of(d, c, analysis_contended_rate, out);
 }
-
-/* A side's values of one configuration, invocation by invocation. */
-struct sample {
-	double *x;
-	size_t *sizes;
-	size_t n;
-	struct compare_groups g;
-	struct compare_unit u;
-};
 
 /* The mean wall time of a configuration's runs on both sides (NAN: none). */
 static double run_cost(const struct compare_side *b, const struct group *gb,
@@ -348,6 +322,24 @@ static void sample_release(struct sample *s)
 {
 	free(s->x);
 	free(s->sizes);
+}
+
+/* compare_impl.h: the same for compare_checks.c. */
+void compare_sample_build(const struct compare_side *s, const struct group *g,
+			  extract_fn fn, const char *metric, struct sample *out)
+{
+	sample_build(s, g, fn, metric, out);
+}
+
+void compare_sample_release(struct sample *s)
+{
+	sample_release(s);
+}
+
+size_t compare_extract_metric(const struct dataset *d, size_t c,
+			      const char *metric, double **out)
+{
+	return extract_metric(d, c, metric, out);
 }
 
 void comparison_flag(struct comparison *c, const char *name,
@@ -623,6 +615,9 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	carry_flags(cmp, c, gc, r->metric, "candidate");
 	misleading(cmp, &r->opts, b, gb, c, gc);
 	host_mismatch(cmp, b, gb, c, gc);
+	compare_instrumentation(cmp, b, gb, c, gc);   /* compare_checks.c */
+	compare_regimes(cmp, &sb, &sc, r->opts.confidence);
+	compare_fairness(cmp, &r->opts, b, gb, c, gc);
 	ret = 0;
 out:
 	sample_release(&sb);

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "analysis/analysis.h"
+#include "analysis/abfair.h"
 
 enum verdict {
 	VERDICT_FASTER,         /* better beyond the threshold, significant */
@@ -181,6 +182,7 @@ struct comparison {
 	bool gate_fail;         /* gate_p_holm < 1 - confidence */
 	size_t nflags;
 	struct compare_flag *flags;
+	struct abfair fair;     /* fairness and latency A/B (abfair.h) */
 };
 
 /*

@@ -223,6 +223,9 @@ static void json_comparison(FILE *f, const struct comparison *cmp,
 		fputs("},\n", f);
 	} else
 		fputs("null,\n      \"needed_invocations\": null,\n", f);
+	fputs("      \"fairness\": {", f);     /* analysis/abfair.h */
+	abfair_json(f, &cmp->fair);
+	fputs("},\n", f);
 	json_flags(f, cmp);
 	fputs("    }", f);
 }

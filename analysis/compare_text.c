@@ -335,6 +335,9 @@ static const struct {
 	{ "misleading-throughput", 'M' }, { "noisy", 'N' }, { "drift", 'D' },
 	{ "unfair", 'U' }, { "single-invocation", 'S' },
 	{ "host-mismatch", 'H' }, { "too-few-runs", 'F' },
+	{ "instrumentation-differs", 'I' }, { "kernel-warning", 'K' },
+	{ "multimodal", 'R' }, { "regime-shift", 'X' },
+	{ "fairness-traded", 'T' },
 };
 
 /* "M Nbc S": a code per flag, with the sides (b, c) of one-sided ones. */
@@ -592,7 +595,7 @@ static void print_detail(FILE *f, const struct comparison *cmp,
 			 const struct compare_result *r, bool numbers)
 {
 	const struct compare_stats *st = &cmp->st;
-	char *change = change_text(st);
+	char *change = change_text(st), *fair;
 	size_t i;
 
 	if (*cmp->workload)
@@ -613,9 +616,16 @@ static void print_detail(FILE *f, const struct comparison *cmp,
 	fprintf(f, "  verdict %s\n", verdict_names[st->verdict]);
 	if (st->verdict == VERDICT_INCONCLUSIVE)
 		print_needed(f, st, &r->opts);
+	fair = abfair_text(&cmp->fair);     /* analysis/abfair.h */
+	if (fair)
+		print_para(f, 4, "  fairness: %s", fair);
+	free(fair);
 	for (i = 0; i < cmp->nflags; i++)
 		if (!strcmp(cmp->flags[i].name, "misleading-throughput") ||
-		    !strcmp(cmp->flags[i].name, "too-few-runs"))
+		    !strcmp(cmp->flags[i].name, "too-few-runs") ||
+		    !strcmp(cmp->flags[i].name, "fairness-traded") ||
+		    !strcmp(cmp->flags[i].name, "regime-shift") ||
+		    !strcmp(cmp->flags[i].name, "multimodal"))
 			print_para(f, 4, "  flag %s (%s): %s",
 				   cmp->flags[i].name, cmp->flags[i].side,
 				   cmp->flags[i].message);
@@ -656,9 +666,19 @@ static const struct {
 	{ "misleading-throughput",
 	  "the candidate is faster while the lock changes hands less often "
 	  "(the lockdep effect): do not read it as a speed-up" },
+	{ "fairness-traded",
+	  "the candidate is better while it is significantly less fair and "
+	  "its threads starve: the gain may be one thread running alone" },
+	{ "regime-shift",
+	  "the runs fall into two regimes and the sides' shares of them "
+	  "differ: the change of the mean is a change of the mix" },
+	{ "instrumentation-differs", NULL },
 	{ "host-mismatch", NULL },
+	{ "kernel-warning", NULL },
 	{ "too-few-runs",
 	  "a side has a single value: no interval, nothing can be concluded" },
+	{ "multimodal",
+	  "the runs fall into two regimes: compare within each regime" },
 	{ "single-invocation", NULL },
 	{ "noisy", NULL },
 	{ "drift", NULL },

@@ -13,6 +13,8 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/analysis.h"
+#include "analysis/kwarn.h"
+#include "analysis/regimes.h"
 #include "lib/util.h"
 
 /* Up to this many outliers are named in a message (all are in json). */
@@ -110,6 +112,7 @@ static void flag_noisy(const struct analysis *a, struct config_analysis *ca)
 	double noise = noise_threshold(a, ca), mde, mde_pct;
 	size_t need;
 	struct flag *f;
+	char *cause;
 
 	if (!ms || ms->s.n < 2 || !(ms->s.cv > noise))
 		return;
@@ -117,15 +120,18 @@ static void flag_noisy(const struct analysis *a, struct config_analysis *ca)
 	mde_pct = 100 * mde / fabs(ms->s.mean);
 	need = stats_needed_n(ms->s.sd, o->resolve_pct / 100 * fabs(ms->s.mean),
 			      o->alpha, o->power);
+	cause = kwarn_noise_cause(a, ca);   /* what the sentinels saw */
 	f = analysis_flag_add(ca, "noisy", ms->metric, -1,
 		"CV %.1f%% of %s is above the noise threshold %.1f%%: with %zu "
 		"runs per side a comparison can only resolve a difference of "
 		"%.1f%% (%s %s; two-sided alpha %g, power %g); resolving %g%% "
-		"needs %zu runs per side. Add repetitions (or repetitions = "
+		"needs %zu runs per side.%s%s Add repetitions (or repetitions = "
 		"auto), pin cpus, fix the frequency governor, quiet the machine.",
 		100 * ms->s.cv, metric_name(a, ms->metric), 100 * noise,
 		ms->s.n, mde_pct, num(mde), metric_unit(metric_name(a, ms->metric)),
-		o->alpha, o->power, o->resolve_pct, need);
+		o->alpha, o->power, o->resolve_pct, need, cause ? " " : "",
+		cause ? cause : "");
+	free(cause);
 	flag_num(f, "cv", ms->s.cv);
 	flag_num(f, "threshold", noise);
 	flag_num(f, "n", (double)ms->s.n);
@@ -193,7 +199,8 @@ static void flag_outliers(const struct analysis *a, struct config_analysis *ca)
 	size_t i, len = 0;
 	struct flag *f;
 
-	if (!ms || !ms->s.noutliers)
+	/* two regimes: the smaller one's runs are not outliers */
+	if (!ms || !ms->s.noutliers || regimes_flagged(ca, ms->metric))
 		return;
 	for (i = 0; i < ms->s.noutliers && i < LIST_OUTLIERS; i++) {
 		size_t r = ms->outliers[i];
@@ -767,8 +774,8 @@ static void flag_pairs(struct analysis *a)
 
 static void (*const per_config[])(const struct analysis *,
 				  struct config_analysis *) = {
-	flag_few_runs, flag_noisy, flag_drift, flag_outliers,
-	flag_non_normal, flag_unfair, flag_miscalibrated,
+	flag_few_runs, flag_noisy, flag_drift, regimes_flag, flag_outliers,
+	flag_non_normal, flag_unfair, flag_miscalibrated, kwarn_flag,
 };
 
 int analysis_flag(struct analysis *a)

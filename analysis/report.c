@@ -19,6 +19,7 @@
 
 #include "analysis/report.h"
 #include "analysis/report_impl.h"
+#include "analysis/instrument.h"
 #include "lib/escape.h"
 #include "lib/hint.h"
 #include "lib/numfmt.h"
@@ -51,6 +52,7 @@ char *analysis_fmt(char *buf, size_t len, double v)
 static const char *const flag_order[] = {
 	"misleading-throughput", "miscalibrated", "noisy", "drift", "unfair",
 	"outliers", "non-normal", "few-runs", "contention-coupled",
+	"kernel-warning", "multimodal",
 };
 
 const char *report_flag_name(size_t i)
@@ -116,7 +118,7 @@ static void text_header(FILE *f, const struct analysis *a,
 	const char *kernel = experiment_meta(e, "kernel_release");
 	const char *ncpus = experiment_meta(e, "ncpus");
 	const char *affinity = experiment_meta(e, "affinity");
-	char when[32] = "-", *line;
+	char when[32] = "-", *line, *tmp;
 	time_t t = (time_t)e->created_at;
 	struct totals tt;
 	struct tm tm;
@@ -143,6 +145,14 @@ static void text_header(FILE *f, const struct analysis *a,
 		line = xasprintf("kernel instruments: %s",
 				 experiment_meta(e, "kernel_instruments"));
 		report_wrap(f, "  ", 4, line);
+		free(line);
+	}
+	line = instrument_active(e);
+	if (line) {
+		/* analysis/instrument.h: tracing on, or changed during it */
+		tmp = xasprintf("kernel tracing: %s", line);
+		report_wrap(f, "  ", 4, tmp);
+		free(tmp);
 		free(line);
 	}
 	fprintf(f, "  runs: %zu planned: %zu measured, %zu warm-up, %zu failed, "

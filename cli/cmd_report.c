@@ -17,6 +17,7 @@
 #include "plots/plot.h"
 #include "db/select.h"
 #include "db/store.h"
+#include "analysis/kwarn.h"
 #include "cli/commands.h"
 #include "lib/escape.h"
 #include "lib/util.h"
@@ -29,6 +30,7 @@ struct report_args {
 	const char *md_dir;        /* --markdown DIR: report.md + images */
 	struct report_view view;   /* --verbose, --metrics a,b (text) */
 	struct analysis_opts opts;
+	bool exclude_kwarn;        /* --exclude-kernel-warnings */
 	char *hint_db, *hint_what; /* view.db, view.what (malloc'd) */
 };
 
@@ -118,6 +120,9 @@ static const struct opt report_cli_rows[] = {
 	  FIELD(view.verbose), 0, 0 },
 	{ "metrics", 0, "NAME,NAME...", "only these metrics' tables (text)",
 	  set_metrics, FIELD(view.metrics), 0, 0 },
+	{ "exclude-kernel-warnings", 0, NULL, "leave out the runs during "
+	  "which the kernel logged a warning (kernel-warning)", NULL,
+	  FIELD(exclude_kwarn), 0, 0 },
 	{ "levels", 0, "NAME", "the same as 'contend levels NAME'", NULL, 0,
 	  0, OPT_DIVERTS },
 };
@@ -135,6 +140,7 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 	ra->format = REPORT_TEXT;
 	ra->html_dir = ra->md_dir = NULL;
 	ra->view = (struct report_view){ 0 };
+	ra->exclude_kwarn = false;
 	ra->hint_db = ra->hint_what = NULL;
 	analysis_opts_default(&ra->opts);
 	return opt_parse(&report_cli, argc, argv, ra);
@@ -327,6 +333,10 @@ int cmd_report(int argc, char **argv)
 	p = load_selected(argc, argv, &ra, &d, &s, &ret);
 	if (p)
 		return p == 1 ? ret : p;
+	if (ra.exclude_kwarn)
+		fprintf(stderr, "contend: %zu measured runs with kernel "
+			"warnings left out (--exclude-kernel-warnings)\n",
+			kwarn_exclude(&d));
 	if (analysis_run(&d, &ra.opts, &a) < 0)
 		goto out;
 	analysed = true;

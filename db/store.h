@@ -192,6 +192,8 @@ struct ds_run {
 	char *error;
 	double started_at, wall_s;
 	size_t thread0, nthreads; /* slice of dataset.thread_ops */
+	bool excluded;           /* left out by the reader (kwarn_exclude):
+				  * never set by store_load */
 };
 
 struct dataset {

@@ -219,7 +219,7 @@ static void collect_affinity(const char *root, struct experiment_row *e)
  * else /proc/config.gz through `gzip -dc` (no zlib in the build for one
  * file).  NULL when neither is readable.
  */
-static FILE *kconfig_open(const char *root, pid_t *child)
+FILE *host_kconfig_open(const char *root, pid_t *child)
 {
 	char *release = read_line(root, "/proc/sys/kernel/osrelease");
 	char *path = xasprintf("%s/boot/config-%s", root, release ? release : "");
@@ -256,7 +256,7 @@ static FILE *kconfig_open(const char *root, pid_t *child)
 	return f;
 }
 
-static void kconfig_close(FILE *f, pid_t child)
+void host_kconfig_close(FILE *f, pid_t child)
 {
 	int status;
 
@@ -289,7 +289,7 @@ static void kconfig_read(const char *root, struct kconfig *k)
 	};
 	char line[512];
 	pid_t child;
-	FILE *f = kconfig_open(root, &child);
+	FILE *f = host_kconfig_open(root, &child);
 	size_t i;
 
 	memset(k, 0, sizeof(*k));
@@ -302,7 +302,7 @@ static void kconfig_read(const char *root, struct kconfig *k)
 			if (!strcmp(line, keys[i].line))
 				*(bool *)((char *)k + keys[i].off) = true;
 	}
-	kconfig_close(f, child);
+	host_kconfig_close(f, child);
 }
 
 /*

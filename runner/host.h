@@ -10,6 +10,8 @@
 #define CONTEND_HOST_H
 
 #include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 #include "db/store.h"
 
@@ -51,6 +53,15 @@ char *host_kernel_log(size_t max);
 
 /* Stores load_end, the 1-minute load average now, for experiment. */
 int host_load_end(struct store *s, int64_t experiment);
+
+/*
+ * The kernel's build configuration as text lines: /boot/config-RELEASE,
+ * else /proc/config.gz through `gzip -dc` (*child is that process, -1
+ * without one); NULL when neither is readable.  Closed with
+ * host_kconfig_close, which also reaps the child.
+ */
+FILE *host_kconfig_open(const char *root, pid_t *child);
+void host_kconfig_close(FILE *f, pid_t child);
 
 /* Appends (or replaces) one key in e->meta. */
 void meta_set(struct experiment_row *e, const char *key, const char *value);

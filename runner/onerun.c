@@ -56,6 +56,7 @@ struct one_run {
 	 * contend exec counts its own runs */
 	struct klock klock;
 	bool klock_on;
+	struct sentinel_window win;   /* the kernel log and CPU time */
 };
 
 char **exec_argv(const struct config_entry *e, const char *scratch,
@@ -226,6 +227,21 @@ static void add_rusage(struct result *res, const struct child *c)
 	result_add(res, "wall_s", c->wall_s);
 }
 
+/* The first kernel warning of the run's window, as "kmsg.SEQ". */
+static int record_kmsg(struct runner *r, struct one_run *o)
+{
+	char *first = sentinel_first(&o->win), *key;
+	int ret;
+
+	if (!first)
+		return 0;
+	key = xasprintf("kmsg.%ld", o->p->seq);
+	ret = store_meta_set(r->st, r->exp.id, key, first);
+	free(key);
+	free(first);
+	return ret;
+}
+
 static int one_record(struct runner *r, struct one_run *o)
 {
 	const char **names = xcalloc(RESULT_MAX_METRICS, sizeof(*names));
@@ -242,8 +258,10 @@ static int one_record(struct runner *r, struct one_run *o)
 	size_t i;
 	int ret;
 
-	if (o->ran && o->status != RUN_INTERRUPTED)
+	if (o->ran && o->status != RUN_INTERRUPTED) {
 		add_rusage(&o->res, &o->child);
+		sentinel_add(&o->win, &o->res);
+	}
 	for (i = 0; i < o->res.nmetrics; i++) {
 		names[i] = o->res.metrics[i].name;
 		values[i] = o->res.metrics[i].value;
@@ -256,6 +274,8 @@ static int one_record(struct runner *r, struct one_run *o)
 	rec.nticks = o->res.nticks;
 	rec.timeline = o->res.timeline;
 	ret = store_run_record(r->st, o->p->run_id, &rec);
+	if (!ret && o->ran)
+		ret = record_kmsg(r, o);
 	free(names);
 	free(values);
 	return ret;
@@ -349,7 +369,7 @@ static enum run_status one_judge(struct one_run *o, bool spawn_failed)
 int onerun(struct runner *r, const struct config_entry *e,
 	   const struct pending_run *p, enum run_status *st)
 {
-	struct one_run o = { .e = e, .p = p };
+	struct one_run o = { .e = e, .p = p, .win = { .first_class = -1 } };
 	size_t c = (size_t)(e - r->cfg.entries);
 	char *what = xasprintf("%s%s %s", e->section, p->warmup ? " (warm-up)"
 							       : "", e->canon);
@@ -365,8 +385,10 @@ int onerun(struct runner *r, const struct config_entry *e,
 	if (prep == 0 && !run_hook(r, &o, "prepare", e->prepare)) {
 		bool failed;
 
+		sentinel_begin(&r->sentinel);
 		stamp_spawn(o.stamp, sizeof(o.stamp));
 		failed = spawn_run(&o.child) != 0;
+		sentinel_end(&r->sentinel, o.child.pid, &o.win);
 		guard_publish(0);
 		if (failed && !(o.direct && o.child.exec_err))
 			goto out;

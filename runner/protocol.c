@@ -17,7 +17,12 @@
 #include "lib/util.h"
 
 const char *const protocol_runner_metrics[] = {
-	"user_s", "sys_s", "vcsw", "ivcsw", "maxrss_kb", "wall_s", NULL
+	"user_s", "sys_s", "vcsw", "ivcsw", "maxrss_kb", "wall_s",
+	/* runner/sentinel.c */
+	"steal_s", "idle_share", "cpu_mhz", "kmsg_lockdep", "kmsg_rcu_stall",
+	"kmsg_soft_lockup", "kmsg_hard_lockup", "kmsg_hung_task",
+	"kmsg_perf_irq", "kmsg_thermal", "kmsg_oom_kill", "kmsg_segfault",
+	"kmsg_bug", NULL
 };
 
 static bool is_runner_metric(const char *name)

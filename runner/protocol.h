@@ -37,11 +37,12 @@
 #define PROTOCOL_MAX_THREADS 65536
 #define PROTOCOL_MAX_TIMELINE (1 << 17)   /* timeline counts in all */
 /* What the runner adds to a run's metrics: room is kept for them. */
-#define PROTOCOL_RUNNER_METRICS 6
+#define PROTOCOL_RUNNER_METRICS 19
 #define PROTOCOL_MAX_METRICS (RESULT_MAX_METRICS - PROTOCOL_RUNNER_METRICS)
 
 /* user_s sys_s vcsw ivcsw maxrss_kb wall_s: from wait4() and the runner's
- * clock, never from the child.  NULL-terminated. */
+ * clock; steal_s idle_share cpu_mhz kmsg_*: the sentinels
+ * (runner/sentinel.h); never from the child.  NULL-terminated. */
 extern const char *const protocol_runner_metrics[];
 
 /*

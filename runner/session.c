@@ -18,6 +18,7 @@
 #include "runner/guard.h"
 #include "runner/host.h"
 #include "runner/interrupt.h"
+#include "runner/kstate.h"
 #include "runner/onerun.h"
 #include "runner/profile.h"
 #include "runner/klock.h"
@@ -210,6 +211,7 @@ static int finish(struct runner *r, enum loop_end end)
 	if (store_experiment_status(r->st, r->exp.id,
 				    changed ? "failed" : ends[end].status) ||
 	    host_load_end(r->st, r->exp.id) ||
+	    kstate_end("/", r->st, &r->exp) ||
 	    claim_release(r->st, r->exp.id))
 		ret = EXIT_RUNTIME;
 	if (!r->o->quiet)
@@ -358,6 +360,7 @@ static int execute(struct runner *r)
 	/* From here to the end the kernel's lock tracepoint stays on: no
 	 * run's counters switch it (and patch the kernel) at its start. */
 	r->klock_hold = klock_hold(klock_backend());
+	sentinel_open(&r->sentinel, "/");
 	progress_init(&r->prog, r->plan.nruns, r->plan.nruns - left, secs, jobs,
 		      r->o->quiet);
 	for (;;) {
@@ -376,6 +379,7 @@ static int execute(struct runner *r)
 		profile_pass(r);
 	klock_unhold(klock_backend(), r->klock_hold);
 	r->klock_hold = -1;
+	sentinel_close(&r->sentinel);
 	return finish(r, end);
 }
 

@@ -39,6 +39,7 @@
 #include "runner/config.h"
 #include "runner/plan.h"
 #include "runner/progress.h"
+#include "runner/sentinel.h"
 
 /* What the command line decides for a session. */
 struct runner_opts {
@@ -68,6 +69,7 @@ struct runner {
 	struct autorule autorule;
 	int stop_fd;             /* read end of the signal self-pipe */
 	int klock_hold;          /* the tracepoint held (klock.h); -1 none */
+	struct sentinel sentinel; /* the kernel log and CPU time (sentinel.h) */
 	struct bisect_entry *bisect; /* by entry, under `contend bisect` */
 	/* the cgroup every child of the runner runs in (runner/cgroup.h),
 	 * NULL without one: process groups and the subreaper then */

@@ -15,6 +15,7 @@
 #include "db/store.h"
 #include "runner/hook.h"
 #include "runner/host.h"
+#include "runner/kstate.h"
 #include "runner/interrupt.h"
 #include "runner/klock.h"
 #include "runner/scratch.h"
@@ -243,6 +244,7 @@ static void experiment_fill(struct runner *r, const char *seed_source)
 	e->status = xstrdup("planned");
 	e->created_at = now_realtime();
 	host_collect("/", e);
+	kstate_collect("/", true, e);
 	meta_set(e, "kernel_lock_events",
 		 klock_status(klock_backend(), klock, sizeof(klock)));
 	/* the instruments that change the kernel, held for the experiment */

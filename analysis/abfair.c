@@ -1,0 +1,164 @@
+/*
+ * abfair.c - fairness and latency judged A/B (analysis/abfair.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/abfair.h"
+#include "analysis/compare.h"
+#include "lib/numfmt.h"
+#include "lib/util.h"
+
+const char *const abfair_names[ABFAIR_N] = {
+	[ABFAIR_JAIN] = "jain",
+	[ABFAIR_MAX_SHARE] = "max_share",
+	[ABFAIR_P99] = "acquire_p99_ns",
+};
+
+double abfair_max_share(const struct dataset *d, size_t r)
+{
+	const struct ds_run *run = &d->runs[r];
+
+	if (run->nthreads < 2)
+		return NAN;
+	return stats_max_share(d->thread_ops + run->thread0, run->nthreads);
+}
+
+double abfair_starved(const struct dataset *d, size_t r)
+{
+	const struct ds_run *run = &d->runs[r];
+	const uint64_t *ops = d->thread_ops + run->thread0;
+	uint64_t lo, hi;
+	size_t i;
+
+	if (run->nthreads < 2)
+		return NAN;
+	lo = hi = ops[0];
+	for (i = 1; i < run->nthreads; i++) {
+		lo = ops[i] < lo ? ops[i] : lo;
+		hi = ops[i] > hi ? ops[i] : hi;
+	}
+	/* locktorture: "max/2 > min" is a starved run */
+	return hi / 2 > lo ? 1 : 0;
+}
+
+double abfair_mean(const double *x, size_t n)
+{
+	double s = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += x[i];
+	return n ? s / (double)n : NAN;
+}
+
+void abfair_judge(const struct compare_groups *b, const struct compare_groups *c,
+		  const struct compare_opts *o, int dir, struct abfair_one *out)
+{
+	struct compare_opts oo = *o;
+	struct compare_stats st;
+	size_t nb = 0, nc = 0, i;
+
+	memset(out, 0, sizeof(*out));
+	out->base = out->cand = out->change_pct = NAN;
+	out->ci_low_pct = out->ci_high_pct = NAN;
+	for (i = 0; i < b->k; i++)
+		nb += b->sizes[i];
+	for (i = 0; i < c->k; i++)
+		nc += c->sizes[i];
+	if (nb < 2 || nc < 2)
+		return;
+	oo.dir = (enum direction)dir;
+	if (compare_model(b, c, &oo, &st) < 0)
+		return;
+	out->have = true;
+	out->base = st.base.mean;
+	out->cand = st.cand.mean;
+	out->change_pct = st.change_pct;
+	out->ci_low_pct = st.change_ci_low_pct;
+	out->ci_high_pct = st.change_ci_high_pct;
+	if (dir == DIR_HIGHER) {
+		out->worse = st.change_ci_high_pct < 0;
+		out->better = st.change_ci_low_pct > 0;
+	} else {
+		out->worse = st.change_ci_low_pct > 0;
+		out->better = st.change_ci_high_pct < 0;
+	}
+}
+
+bool abfair_traded(const struct abfair *f, bool improved)
+{
+	bool worse = (f->m[ABFAIR_JAIN].have && f->m[ABFAIR_JAIN].worse) ||
+		     (f->m[ABFAIR_MAX_SHARE].have &&
+		      f->m[ABFAIR_MAX_SHARE].worse);
+
+	return improved && worse && f->starved_cand >= 0.5;
+}
+
+char *abfair_text(const struct abfair *f)
+{
+	char *out = NULL, *t, buf[96], b[32], c[32];
+	size_t i;
+
+	for (i = 0; i < ABFAIR_N; i++) {
+		const struct abfair_one *m = &f->m[i];
+
+		if (!m->have)
+			continue;
+		t = xasprintf("%s%s%s %s -> %s, %s%s", out ? out : "",
+			      out ? "; " : "", abfair_names[i],
+			      numfmt(b, sizeof(b), m->base),
+			      numfmt(c, sizeof(c), m->cand),
+			      isnan(m->ci_low_pct) ? "no interval" :
+			      numfmt_pct_ci(buf, sizeof(buf), m->change_pct,
+					    m->ci_low_pct, m->ci_high_pct),
+			      m->worse ? " (worse)" : m->better ? " (better)"
+								 : "");
+		free(out);
+		out = t;
+	}
+	if (!isnan(f->starved_base) && !isnan(f->starved_cand)) {
+		t = xasprintf("%s%sstarved runs (max/2 > min) %.0f%% -> %.0f%%",
+			      out ? out : "", out ? "; " : "",
+			      100 * f->starved_base, 100 * f->starved_cand);
+		free(out);
+		out = t;
+	}
+	return out;
+}
+
+static void num(FILE *f, const char *key, double v, const char *sep)
+{
+	if (isfinite(v))
+		fprintf(f, "\"%s\": %.17g%s", key, v, sep);
+	else
+		fprintf(f, "\"%s\": null%s", key, sep);
+}
+
+void abfair_json(FILE *f, const struct abfair *a)
+{
+	size_t i;
+
+	for (i = 0; i < ABFAIR_N; i++) {
+		const struct abfair_one *m = &a->m[i];
+
+		fprintf(f, "\"%s\": ", abfair_names[i]);
+		if (!m->have) {
+			fputs("null, ", f);
+			continue;
+		}
+		fputc('{', f);
+		num(f, "base", m->base, ", ");
+		num(f, "cand", m->cand, ", ");
+		num(f, "change_pct", m->change_pct, ", ");
+		num(f, "ci_low_pct", m->ci_low_pct, ", ");
+		num(f, "ci_high_pct", m->ci_high_pct, ", ");
+		fprintf(f, "\"worse\": %s, \"better\": %s}, ",
+			m->worse ? "true" : "false",
+			m->better ? "true" : "false");
+	}
+	num(f, "starved_base", a->starved_base, ", ");
+	num(f, "starved_cand", a->starved_cand, "");
+}

@@ -1,0 +1,195 @@
+/*
+ * kwarn.c - the sentinels' samples read back (analysis/kwarn.h): the
+ * kernel-warning flag, the runs it excludes on request, and the likely
+ * cause the noisy flag names.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/kwarn.h"
+#include "lib/numfmt.h"
+#include "lib/util.h"
+
+#define KMSG_PREFIX "kmsg_"
+/* Run seqs named in a message (the json has the count). */
+#define LIST_RUNS 8
+
+double kwarn_count(const struct dataset *d, size_t r)
+{
+	double sum = 0, v;
+	size_t m;
+
+	for (m = 0; m < d->nmetrics; m++) {
+		if (strncmp(d->metrics[m], KMSG_PREFIX, strlen(KMSG_PREFIX)))
+			continue;
+		v = dataset_value(d, r, (int)m);
+		if (!isnan(v))
+			sum += v;
+	}
+	return sum;
+}
+
+size_t kwarn_exclude(struct dataset *d)
+{
+	size_t r, n = 0;
+
+	for (r = 0; r < d->nruns; r++) {
+		if (d->runs[r].status != RUN_OK || kwarn_count(d, r) <= 0)
+			continue;
+		d->runs[r].excluded = true;
+		n += !d->runs[r].warmup;
+	}
+	return n;
+}
+
+/* "lockdep 3, thermal 1": the classes the runs of cf logged. */
+static char *classes(const struct dataset *d, const struct ds_config *cf,
+		     const bool *hit)
+{
+	char *out = NULL, *t;
+	size_t m, r;
+
+	for (m = 0; m < d->nmetrics; m++) {
+		double sum = 0, v;
+
+		if (strncmp(d->metrics[m], KMSG_PREFIX, strlen(KMSG_PREFIX)))
+			continue;
+		for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
+			v = dataset_value(d, r, (int)m);
+			if (hit[r - cf->run0] && !isnan(v))
+				sum += v;
+		}
+		if (sum <= 0)
+			continue;
+		t = xasprintf("%s%s%s %.0f", out ? out : "", out ? ", " : "",
+			      d->metrics[m] + strlen(KMSG_PREFIX), sum);
+		free(out);
+		out = t;
+	}
+	return out ? out : xstrdup("?");
+}
+
+void kwarn_flag(const struct analysis *a, struct config_analysis *ca)
+{
+	const struct dataset *d = a->d;
+	const struct ds_config *cf = &d->configs[ca->config];
+	bool *hit = xcalloc(cf->nruns + 1, sizeof(*hit));
+	char *seqs = xstrdup(""), *cls, *t, key[40];
+	const char *first = NULL;
+	size_t r, n = 0, ok = 0, excluded = 0;
+	struct flag *f;
+
+	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
+		if (d->runs[r].warmup || d->runs[r].status != RUN_OK)
+			continue;
+		ok++;
+		if (kwarn_count(d, r) <= 0)
+			continue;
+		hit[r - cf->run0] = true;
+		excluded += d->runs[r].excluded;
+		if (n++ < LIST_RUNS) {
+			t = xasprintf("%s%s%ld", seqs, *seqs ? ", " : "",
+				      d->runs[r].seq);
+			free(seqs);
+			seqs = t;
+		}
+		snprintf(key, sizeof(key), "kmsg.%ld", d->runs[r].seq);
+		if (!first)
+			first = experiment_meta(&d->exp, key);
+	}
+	if (n) {
+		cls = classes(d, cf, hit);
+		/* of the runs, whatever metric: -1, and compare carries it */
+		f = analysis_flag_add(ca, "kernel-warning", -1, -1,
+			"%zu of %zu runs logged kernel warnings while they ran "
+			"(%s; seq %s%s)%s%s%s. The kernel did not run as usual "
+			"(lockdep switches itself off after a splat, a stall or "
+			"throttling slows everything): read the kernel log, fix "
+			"the cause and rerun%s.",
+			n, ok, cls, seqs, n > LIST_RUNS ? ", ..." : "",
+			first ? "; first: '" : "", first ? first : "",
+			first ? "'" : "",
+			excluded ? "; these runs are left out of the summaries "
+				   "(--exclude-kernel-warnings)"
+				 : ", or leave these runs out with "
+				   "--exclude-kernel-warnings");
+		flag_num(f, "runs", (double)n);
+		flag_num(f, "of", (double)ok);
+		flag_num(f, "excluded", (double)excluded);
+		free(cls);
+	}
+	free(seqs);
+	free(hit);
+}
+
+/* Mean, minimum and maximum of metric name over the measured runs. */
+static size_t range(const struct dataset *d, const struct ds_config *cf,
+		    const char *name, double *mean, double *lo, double *hi)
+{
+	int m = dataset_metric(d, name);
+	size_t r, n = 0;
+	double sum = 0, v;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (r = cf->run0; m >= 0 && r < cf->run0 + cf->nruns; r++) {
+		v = dataset_value(d, r, m);
+		if (!analysis_measured(d, r) || isnan(v))
+			continue;
+		sum += v;
+		n++;
+		*lo = v < *lo ? v : *lo;
+		*hi = v > *hi ? v : *hi;
+	}
+	*mean = n ? sum / (double)n : NAN;
+	return n;
+}
+
+static void add(char **msg, char *part)
+{
+	char *t;
+
+	if (!*msg) {
+		*msg = part;
+		return;
+	}
+	t = xasprintf("%s; %s", *msg, part);
+	free(*msg);
+	free(part);
+	*msg = t;
+}
+
+char *kwarn_noise_cause(const struct analysis *a,
+			const struct config_analysis *ca)
+{
+	const struct dataset *d = a->d;
+	const struct ds_config *cf = &d->configs[ca->config];
+	double steal, slo, shi, wall, wlo, whi, mhz, mlo, mhi, th, tlo, thi;
+	char *msg = NULL, *t;
+
+	if (range(d, cf, "steal_s", &steal, &slo, &shi) &&
+	    range(d, cf, "wall_s", &wall, &wlo, &whi) && wall > 0 &&
+	    steal > 0.01 * wall)
+		add(&msg, xasprintf("stolen time (steal_s) %.3g s a run on "
+				    "average, %.3g to %.3g s, against %.3g s "
+				    "of wall time: the hypervisor ran other "
+				    "guests on these CPUs", steal, slo, shi,
+				    wall));
+	if (range(d, cf, "kmsg_thermal", &th, &tlo, &thi))
+		add(&msg, xasprintf("the kernel logged thermal throttling "
+				    "during %zu runs",
+				    range(d, cf, "kmsg_thermal", &th, &tlo,
+					  &thi)));
+	if (range(d, cf, "cpu_mhz", &mhz, &mlo, &mhi) > 1 && mlo > 0 &&
+	    mhi / mlo > 1.05)
+		add(&msg, xasprintf("the mean CPU frequency moved between "
+				    "runs, %.0f to %.0f MHz (%.0f%%)", mlo,
+				    mhi, 100 * (mhi / mlo - 1)));
+	if (!msg)
+		return NULL;
+	t = xasprintf("Likely cause: %s.", msg);
+	free(msg);
+	return t;
+}
