@@ -16,6 +16,7 @@
 #include "runner/guard.h"
 #include "runner/hook.h"
 #include "runner/interrupt.h"
+#include "runner/kbpf.h"
 #include "runner/klock.h"
 #include "runner/onerun.h"
 #include "runner/param.h"
@@ -55,6 +56,10 @@ struct one_run {
 	 * contend exec counts its own runs */
 	struct klock klock;
 	bool klock_on;
+	/* the session's BPF program (runner/kbpf.h), or NULL; the run's top
+	 * kernel locks it found */
+	struct kbpf *kbpf;
+	struct kbpf_top top;
 };
 
 char **exec_argv(const struct config_entry *e, const char *scratch,
@@ -145,6 +150,8 @@ static void run_started(const struct child *c, void *arg)
 	struct one_run *o = arg;
 
 	guard_publish(c->pid);
+	if (o->kbpf)
+		kbpf_track(o->kbpf, c->pid);
 	if (o->direct)
 		o->klock_on = klock_start(&o->klock, klock_backend(), c->pid,
 					  0) == 0;
@@ -252,6 +259,8 @@ static int one_record(struct runner *r, struct one_run *o)
 	rec.tick_threads = o->res.tick_threads;
 	rec.nticks = o->res.nticks;
 	rec.timeline = o->res.timeline;
+	rec.nklock = o->top.n;
+	rec.klock = o->top.row;
 	ret = store_run_record(r->st, o->p->run_id, &rec);
 	free(names);
 	free(values);
@@ -321,7 +330,7 @@ static enum run_status one_judge(struct one_run *o, bool spawn_failed)
 int onerun(struct runner *r, const struct config_entry *e,
 	   const struct pending_run *p, enum run_status *st)
 {
-	struct one_run o = { .e = e, .p = p };
+	struct one_run o = { .e = e, .p = p, .kbpf = r->kbpf };
 	size_t c = (size_t)(e - r->cfg.entries);
 	char *what = xasprintf("%s%s %s", e->section, p->warmup ? " (warm-up)"
 							       : "", e->canon);
@@ -337,6 +346,9 @@ int onerun(struct runner *r, const struct config_entry *e,
 	if (prep == 0 && !run_hook(r, &o, "prepare", e->prepare)) {
 		bool failed;
 
+		if (o.kbpf && kbpf_run_begin(o.kbpf, NULL, o.err,
+					     sizeof(o.err)))
+			goto record;
 		stamp_spawn(o.stamp, sizeof(o.stamp));
 		failed = spawn_run(&o.child) != 0;
 		guard_publish(0);
@@ -346,7 +358,11 @@ int onerun(struct runner *r, const struct config_entry *e,
 		o.status = one_judge(&o, failed);
 		if (o.klock_on)
 			klock_stop(&o.klock, o.status == RUN_OK ? &o.res : NULL);
+		if (o.kbpf)
+			kbpf_run_end(o.kbpf, o.status == RUN_OK ? &o.res : NULL,
+				     &o.top);
 	}
+record:
 	if (e->cleanup && o.status != RUN_INTERRUPTED)
 		run_hook(r, &o, "cleanup", e->cleanup);
 	if (o.status == RUN_INTERRUPTED && interrupt_signal()) {

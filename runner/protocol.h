@@ -36,8 +36,9 @@
 #define PROTOCOL_MAX_LINE    256
 #define PROTOCOL_MAX_THREADS 65536
 #define PROTOCOL_MAX_TIMELINE (1 << 17)   /* timeline counts in all */
-/* What the runner adds to a run's metrics: room is kept for them. */
-#define PROTOCOL_RUNNER_METRICS 6
+/* What the runner adds to a run's metrics: room is kept for them (rusage,
+ * and the kernel lock metrics of runner/kbpf.h). */
+#define PROTOCOL_RUNNER_METRICS 30
 #define PROTOCOL_MAX_METRICS (RESULT_MAX_METRICS - PROTOCOL_RUNNER_METRICS)
 
 /* user_s sys_s vcsw ivcsw maxrss_kb wall_s: from wait4() and the runner's

@@ -5,6 +5,7 @@
  * status, the database checked to still hold what this runner wrote, the
  * summary, and the exit status.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,8 @@
 #include "runner/guard.h"
 #include "runner/host.h"
 #include "runner/interrupt.h"
+#include "runner/kbpf.h"
+#include "runner/klock.h"
 #include "runner/onerun.h"
 #include "runner/profile.h"
 #include "runner/session.h"
@@ -270,6 +273,27 @@ static void profile_pass(struct runner *r)
 	free(perf);
 }
 
+/*
+ * The BPF program that times every run's kernel lock waits, loaded once
+ * for the session, and the experiment's key kernel_lock_instrument: "bpf",
+ * or "perf" and why not (a resumed session may differ from the first).
+ * With it, the runs' `contend exec` leave their perf counters closed
+ * (CONTEND_KLOCK=bpf, runner/klock.h).
+ */
+static int kbpf_start(struct runner *r)
+{
+	char why[200], *v;
+	int ret;
+
+	r->kbpf = kbpf_open(why, sizeof(why));
+	v = r->kbpf ? xstrdup("bpf") : xasprintf("perf (bpf: %s)", why);
+	ret = store_meta_set(r->st, r->exp.id, "kernel_lock_instrument", v);
+	free(v);
+	if (r->kbpf && setenv(KLOCK_ENV, "bpf", 1))
+		return error("setenv: %s", strerror(errno));
+	return ret;
+}
+
 /* Pending runs, then (auto) further rounds until none is added. */
 int runner_execute(struct runner *r)
 {
@@ -297,6 +321,8 @@ int runner_execute(struct runner *r)
 		jobs += rt <= 0;
 	}
 	free(pend);
+	if (kbpf_start(r))
+		return EXIT_RUNTIME;
 	progress_init(&r->prog, r->plan.nruns, r->plan.nruns - left, secs, jobs,
 		      r->o->quiet);
 	for (;;) {
@@ -313,5 +339,7 @@ int runner_execute(struct runner *r)
 	}
 	if (end == LOOP_DONE)
 		profile_pass(r);
+	kbpf_close(r->kbpf);
+	r->kbpf = NULL;
 	return finish(r, end);
 }

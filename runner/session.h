@@ -51,6 +51,7 @@ struct runner_opts {
 };
 
 struct id_index;
+struct kbpf;
 
 struct runner {
 	const struct runner_opts *o;
@@ -65,6 +66,9 @@ struct runner {
 	struct autorule autorule;
 	int stop_fd;             /* read end of the signal self-pipe */
 	char calibration[32];    /* loops per us, as handed to runs; "" none */
+	/* the kernel lock wait of every run (runner/kbpf.h), loaded for the
+	 * session; NULL: the perf events of runner/klock.h count instead */
+	struct kbpf *kbpf;
 	/* Runs by status as this runner left them; planned and interrupted
 	 * (both still to do) are counted as planned (verify_store). */
 	long expect[RUN_NSTATUS];

@@ -104,7 +104,7 @@ static inline void window_mark(const struct wl_args *a, bool open)
 		a->window->mark(a->window->ctx, open);
 }
 
-#define RESULT_MAX_METRICS 64
+#define RESULT_MAX_METRICS 88
 #define METRIC_NAME_MAX 48
 
 struct metric {
