@@ -114,6 +114,27 @@ struct analysis {
 
 int analysis_run(const struct dataset *d, const struct analysis_opts *o,
 		 struct analysis *a);
+
+/*
+ * A kernel lock of a configuration (kind and caller, as the runner's BPF
+ * program stored them in run_klock, runner/kbpf.h) over its measured runs
+ * that the program timed: contentions and wait per run, mean and interval
+ * at the analysis's confidence, a run where the lock is not among its top
+ * rows counting 0.  Strings point into the dataset.
+ */
+struct klock_top {
+	const char *kind, *caller;
+	const char *lock;       /* the one lock every row names, or NULL */
+	size_t nruns;
+	double contentions, contentions_lo, contentions_hi;
+	double wait_s, wait_lo, wait_hi;
+};
+/*
+ * Configuration c's kernel locks by mean wait into *out (malloc'd; free
+ * it); returns how many to show, at most max; 0 when its runs have none.
+ */
+size_t analysis_klock_top(const struct analysis *a, size_t c, size_t max,
+			  struct klock_top **out);
 /*
  * auto.c: for configurations run with repetitions = auto, why they
  * stopped, by the runner's own rule (lib/stoprule.h) on the stored runs

@@ -429,6 +429,37 @@ static void text_profile(FILE *f, const struct ds_config *cf)
 	}
 }
 
+/* The kernel locks the runner's BPF program timed (docs/KLOCK.md). */
+static void text_klock_top(FILE *f, const struct analysis *a, size_t c)
+{
+	struct klock_top *t;
+	size_t n = analysis_klock_top(a, c, REPORT_KLOCK_TOP, &t), i;
+
+	if (n)
+		fprintf(f, "  kernel locks by wait (per run, mean [%g%% CI] "
+			   "over %zu runs):\n"
+			   "    %-34s %-28s %-12s %s\n",
+			100 * a->opts.confidence, t[0].nruns, "wait_s",
+			"contentions", "kind", "caller (lock)");
+	for (i = 0; i < n; i++) {
+		char m[24], lo[24], hi[24], w[80], cm[24], clo[24], chi[24];
+		char cn[80];
+
+		snprintf(w, sizeof(w), "%s [%s, %s]",
+			 analysis_fmt(m, sizeof(m), t[i].wait_s),
+			 analysis_fmt(lo, sizeof(lo), t[i].wait_lo),
+			 analysis_fmt(hi, sizeof(hi), t[i].wait_hi));
+		snprintf(cn, sizeof(cn), "%s [%s, %s]",
+			 analysis_fmt(cm, sizeof(cm), t[i].contentions),
+			 analysis_fmt(clo, sizeof(clo), t[i].contentions_lo),
+			 analysis_fmt(chi, sizeof(chi), t[i].contentions_hi));
+		fprintf(f, "    %-34s %-28s %-12s %s%s%s%s\n", w, cn,
+			t[i].kind, t[i].caller, t[i].lock ? " (" : "",
+			t[i].lock ? t[i].lock : "", t[i].lock ? ")" : "");
+	}
+	free(t);
+}
+
 enum { M_NAME, M_N, M_MEAN, M_MEDIAN, M_SD, M_CV, M_MIN, M_MAX, M_OUT,
        M_NCOLS };
 
@@ -595,6 +626,7 @@ static void text_config(FILE *f, const struct analysis *a, size_t c,
 	text_klock(f, a, ca);
 	text_table(f, a, ca, metrics);
 	text_profile(f, cf);
+	text_klock_top(f, a, c);
 	text_outliers(f, a, ca);
 	text_fairness(f, ca);
 	text_auto(f, ca);

@@ -185,6 +185,15 @@ int store_pending_runs(struct store *s, int64_t experiment,
 
 struct profile_row;
 
+/* One row of a run's top kernel locks (run_klock, schema 3). */
+struct ds_klock {
+	size_t run;              /* index into dataset.runs */
+	char *kind, *caller;
+	char *lock;              /* NULL: the row holds several locks */
+	long nlocks;
+	double contentions, wait_s;
+};
+
 struct ds_config {
 	int64_t id;
 	char *workload, *section, *canon;
@@ -194,6 +203,8 @@ struct ds_config {
 	size_t run0, nruns;      /* slice of dataset.runs */
 	size_t nprofile;         /* its profile = lock rows, by rank */
 	struct profile_row *profile;
+	size_t nklock;           /* its runs' top kernel locks (schema 3), */
+	struct ds_klock *klock;  /* by run (seq) then rank */
 };
 
 struct ds_run {
