@@ -188,7 +188,7 @@ if command -v perf > /dev/null 2>&1; then
 	grep -q "Kernel locks by caller" "$tmp/html/report.html" ||
 		fail "the HTML report does not show the profile"
 	"$CONTEND" report --db "$tmp/p.db" --format json > "$tmp/out" 2>&1
-	expect "JSON profile rows" "$n" "$(grep -c '"caller": ' "$tmp/out")"
+	expect "JSON profile rows" "$n" "$(grep -c '"lock_type": ' "$tmp/out")"
 else
 	echo "$NAME: SKIP (profile with perf): perf not installed"
 fi
