@@ -47,6 +47,8 @@ static const struct {
 	/* their wait, timed by the runner's BPF program (runner/kbpf.h) */
 	{ "klock_wait_s", DIR_LOWER, "s" },
 	{ "klock_wait_max_s", DIR_LOWER, "s" },
+	/* acquisitions kernel_delay busy-waited after */
+	{ "klock_delayed", DIR_LOWER, "acquisitions" },
 	{ "klock_wait_spin_s", DIR_LOWER, "s" },
 	{ "klock_wait_mutex_s", DIR_LOWER, "s" },
 	{ "klock_wait_rwsem_read_s", DIR_LOWER, "s" },

@@ -394,25 +394,39 @@ fail:
 	return NULL;
 }
 
-struct kbpf *kbpf_open(char *why, size_t whylen)
+/* Why kbpf_open cannot succeed, short of trying; NULL: it may. */
+static const char *not_here(char *why, size_t whylen)
 {
 	const char *s = getenv(KBPF_ENV), *kl = getenv(KLOCK_ENV);
 
-	if (s && !strcmp(s, "off")) {
+	if (s && !strcmp(s, "off"))
 		snprintf(why, whylen, "disabled by " KBPF_ENV "=off");
-		return NULL;
-	}
-	if (kl && !strcmp(kl, "off")) {
+	else if (kl && !strcmp(kl, "off"))
 		snprintf(why, whylen, "no tracepoint: disabled by " KLOCK_ENV
 			 "=off");
-		return NULL;
-	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+	else if (access("/sys/kernel/btf/vmlinux", R_OK))
 		snprintf(why, whylen, "no BTF: /sys/kernel/btf/vmlinux: %s",
 			 strerror(errno));
+	else
 		return NULL;
+	return why;
+}
+
+int kbpf_usable(char *why, size_t whylen)
+{
+	if (not_here(why, whylen))
+		return 0;
+	if (geteuid() != 0) {
+		snprintf(why, whylen, "not root (loading BPF needs root, or "
+			 "CAP_BPF and CAP_PERFMON)");
+		return 0;
 	}
-	return open_skel(why, whylen);
+	return 1;
+}
+
+struct kbpf *kbpf_open(char *why, size_t whylen)
+{
+	return not_here(why, whylen) ? NULL : open_skel(why, whylen);
 }
 
 void kbpf_close(struct kbpf *k)
@@ -582,6 +596,8 @@ int kbpf_run_end(struct kbpf *k, struct result *r, struct kbpf_top *top)
 	if (!r)
 		return 0;
 	add_totals(k, r);
+	if (k->skel->bss->delay_ns)
+		result_add(r, "klock_delayed", (double)k->skel->bss->delayed);
 	read_locks(k, top);
 	return 0;
 }
@@ -602,9 +618,15 @@ struct kbpf {
 
 struct kbpf *kbpf_open(char *why, size_t whylen)
 {
+	kbpf_usable(why, whylen);
+	return NULL;
+}
+
+int kbpf_usable(char *why, size_t whylen)
+{
 	snprintf(why, whylen, "built without BPF (clang, bpftool or "
 		 "libbpf-dev missing at build time)");
-	return NULL;
+	return 0;
 }
 
 void kbpf_close(struct kbpf *k)

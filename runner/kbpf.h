@@ -60,6 +60,12 @@ struct kbpf_top {
 struct kbpf;
 
 struct kbpf *kbpf_open(char *why, size_t whylen);
+/*
+ * 1 when kbpf_open may succeed here (built with BPF, not switched off,
+ * BTF, root), else 0 with the reason: what a configuration that needs it
+ * is checked against without loading anything.
+ */
+int kbpf_usable(char *why, size_t whylen);
 void kbpf_close(struct kbpf *k);
 /*
  * Empties the maps of the run before, sets the run's kernel_delay and
@@ -72,8 +78,9 @@ int kbpf_run_begin(struct kbpf *k, const struct kbpf_delay *delay,
 void kbpf_track(struct kbpf *k, pid_t pid);
 /*
  * With r (the run succeeded): adds klock_contended, klock_KIND,
- * klock_wait_s, klock_wait_max_s, klock_wait_KIND_s and
- * klock_contended_per_op to r and fills top.  With r NULL only disarms.
+ * klock_wait_s, klock_wait_max_s, klock_wait_KIND_s,
+ * klock_contended_per_op and, with a kernel_delay, klock_delayed (the
+ * acquisitions it busy-waited after) to r and fills top.  With r NULL only disarms.
  */
 int kbpf_run_end(struct kbpf *k, struct result *r, struct kbpf_top *top);
 

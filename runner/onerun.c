@@ -5,6 +5,7 @@
  * transaction, and what the session keeps of it (progress, auto rule).
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,6 +328,45 @@ static enum run_status one_judge(struct one_run *o, bool spawn_failed)
 	return protocol_judge(&o->child, &o->res, o->err, sizeof(o->err));
 }
 
+/*
+ * The session's BPF program, reset for the run, with the run's
+ * kernel_delay (TIME@FUNCTION, checked by the INI loader; "0" none).
+ * -1 with o->err when the run cannot have what it asks for.
+ */
+static int kbpf_begin(struct one_run *o)
+{
+	const char *v = entry_value(o->e, "kernel_delay");
+	struct kbpf_delay d = { 0, NULL };
+	char *time = NULL;
+	double s;
+	int ret;
+
+	if (v && strcmp(v, "0")) {
+		const char *at = strchr(v, '@');
+
+		if (!o->kbpf) {
+			snprintf(o->err, sizeof(o->err), "kernel_delay: the "
+				 "kernel lock BPF program is not loaded "
+				 "(kernel_lock_instrument says why)");
+			return -1;
+		}
+		time = xstrndup(v, at ? (size_t)(at - v) : 0);
+		if (!at || parse_duration(time, &s)) {
+			free(time);
+			snprintf(o->err, sizeof(o->err), "kernel_delay: bad "
+				 "value '%s'", v);
+			return -1;
+		}
+		d.ns = (uint64_t)llround(s * 1e9);
+		d.function = at + 1;
+	}
+	if (!o->kbpf)
+		return 0;
+	ret = kbpf_run_begin(o->kbpf, &d, o->err, sizeof(o->err));
+	free(time);
+	return ret;
+}
+
 int onerun(struct runner *r, const struct config_entry *e,
 	   const struct pending_run *p, enum run_status *st)
 {
@@ -346,8 +386,7 @@ int onerun(struct runner *r, const struct config_entry *e,
 	if (prep == 0 && !run_hook(r, &o, "prepare", e->prepare)) {
 		bool failed;
 
-		if (o.kbpf && kbpf_run_begin(o.kbpf, NULL, o.err,
-					     sizeof(o.err)))
+		if (kbpf_begin(&o))
 			goto record;
 		stamp_spawn(o.stamp, sizeof(o.stamp));
 		failed = spawn_run(&o.child) != 0;
