@@ -318,6 +318,33 @@ void kbpf_rank(const struct kbpf_entry *e, size_t n,
 
 /* ---- the program ---- */
 
+/* Why kbpf_open cannot succeed, short of trying; NULL: it may. */
+static const char *not_here(char *why, size_t whylen)
+{
+#ifdef CONTEND_BPF
+	const bool built = true;
+#else
+	const bool built = false;
+#endif
+	const char *s = getenv(KBPF_ENV), *kl = getenv(KLOCK_ENV);
+
+	if (s && !strcmp(s, "off"))
+		snprintf(why, whylen, "disabled by " KBPF_ENV "=off");
+	else if (kl && !strcmp(kl, "off"))
+		snprintf(why, whylen, "no tracepoint: disabled by " KLOCK_ENV
+			 "=off");
+	else if (!built)
+		snprintf(why, whylen, "built without BPF (clang, bpftool or "
+			 "libbpf-dev missing at build time)");
+	else if (access("/sys/kernel/btf/vmlinux", R_OK))
+		snprintf(why, whylen, "no BTF: /sys/kernel/btf/vmlinux: %s",
+			 strerror(errno));
+	else
+		return NULL;
+	return why;
+}
+
+
 #ifdef CONTEND_BPF
 #include <linux/types.h>
 #include <bpf/bpf.h>
@@ -392,24 +419,6 @@ static struct kbpf *open_skel(char *why, size_t whylen)
 fail:
 	kbpf_close(k);
 	return NULL;
-}
-
-/* Why kbpf_open cannot succeed, short of trying; NULL: it may. */
-static const char *not_here(char *why, size_t whylen)
-{
-	const char *s = getenv(KBPF_ENV), *kl = getenv(KLOCK_ENV);
-
-	if (s && !strcmp(s, "off"))
-		snprintf(why, whylen, "disabled by " KBPF_ENV "=off");
-	else if (kl && !strcmp(kl, "off"))
-		snprintf(why, whylen, "no tracepoint: disabled by " KLOCK_ENV
-			 "=off");
-	else if (access("/sys/kernel/btf/vmlinux", R_OK))
-		snprintf(why, whylen, "no BTF: /sys/kernel/btf/vmlinux: %s",
-			 strerror(errno));
-	else
-		return NULL;
-	return why;
 }
 
 int kbpf_usable(char *why, size_t whylen)
@@ -618,14 +627,13 @@ struct kbpf {
 
 struct kbpf *kbpf_open(char *why, size_t whylen)
 {
-	kbpf_usable(why, whylen);
+	not_here(why, whylen);
 	return NULL;
 }
 
 int kbpf_usable(char *why, size_t whylen)
 {
-	snprintf(why, whylen, "built without BPF (clang, bpftool or "
-		 "libbpf-dev missing at build time)");
+	not_here(why, whylen);
 	return 0;
 }
 
