@@ -175,6 +175,12 @@ double analysis_handoff_rate(const struct dataset *d, size_t r);
 double analysis_contended_rate(const struct dataset *d, size_t r);
 double analysis_klock_rate(const struct dataset *d, size_t r);
 double analysis_klock_per_op(const struct dataset *d, size_t r);
+/*
+ * Run r's kernel wait share: klock_wait_s / (tasks x window), tasks its
+ * threads or processes (1 without per-thread counts), window elapsed_s
+ * or else wall_s; NaN without klock_wait_s (docs/KLOCK.md).
+ */
+double analysis_klock_share(const struct dataset *d, size_t r);
 double analysis_jain(const struct dataset *d, size_t r);
 /* True for a measured run: not warm-up, status ok. */
 bool analysis_measured(const struct dataset *d, size_t r);

@@ -12,23 +12,15 @@
 #include "analysis/stats.h"
 #include "lib/util.h"
 
-/* The index of metric name in the dataset (its names are sorted), or -1. */
-static long metric_index(const struct dataset *d, const char *name)
+double analysis_klock_share(const struct dataset *d, size_t r)
 {
-	size_t lo = 0, hi = d->nmetrics;
+	double wait = dataset_value(d, r, dataset_metric(d, "klock_wait_s"));
+	double t = dataset_value(d, r, dataset_metric(d, "elapsed_s"));
+	size_t tasks = d->runs[r].nthreads ? d->runs[r].nthreads : 1;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(d->metrics[mid], name);
-
-		if (!c)
-			return (long)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	if (!(t > 0))
+		t = dataset_value(d, r, dataset_metric(d, "wall_s"));
+	return t > 0 ? wait / ((double)tasks * t) : NAN;
 }
 
 static bool same(const struct klock_top *t, const struct ds_klock *k)
@@ -96,7 +88,7 @@ size_t analysis_klock_top(const struct analysis *a, size_t c, size_t max,
 {
 	const struct dataset *d = a->d;
 	const struct ds_config *cf = &d->configs[c];
-	long m = metric_index(d, "klock_wait_s");
+	int m = dataset_metric(d, "klock_wait_s");
 	struct klock_top *t = NULL;
 	size_t *runs, nruns = 0, nt = 0, i, j;
 
@@ -107,7 +99,7 @@ size_t analysis_klock_top(const struct analysis *a, size_t c, size_t max,
 	runs = xcalloc(cf->nruns ? cf->nruns : 1, sizeof(*runs));
 	for (i = cf->run0; i < cf->run0 + cf->nruns; i++)
 		if (analysis_measured(d, i) &&
-		    !isnan(d->values[i * d->nmetrics + (size_t)m]))
+		    !isnan(dataset_value(d, i, m)))
 			runs[nruns++] = i;
 	for (i = 0; i < cf->nklock && nruns; i++) {
 		const struct ds_klock *k = &cf->klock[i];

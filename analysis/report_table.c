@@ -33,7 +33,7 @@ static void cut(char *s, int w)
 }
 
 enum { COL_ID, COL_SECTION, COL_VARIES, COL_VALUE, COL_CV, COL_CONT,
-       COL_HAND, COL_KLOCK, COL_FLAGS, NCOLS };
+       COL_HAND, COL_KLOCK, COL_KWAIT, COL_FLAGS, NCOLS };
 
 struct table {
 	int w[NCOLS];           /* 0: the column is left out */
@@ -43,7 +43,7 @@ struct table {
 
 static const char *const col_head[NCOLS] = {
 	"#", "section", "varies", "", "CV", "contended", "hand-offs/s",
-	"kernel/Mop", "flags",
+	"kernel/Mop", "kwait", "flags",
 };
 
 /* "throughput (ops/s)": the value column's head for metric. */
@@ -71,6 +71,7 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 		cell[COL_CONT] = xstrdup(*r->contended ? r->contended : "-");
 		cell[COL_HAND] = xstrdup(*r->handoffs ? r->handoffs : "-");
 		cell[COL_KLOCK] = xstrdup(*r->klock ? r->klock : "-");
+		cell[COL_KWAIT] = xstrdup(*r->kwait ? r->kwait : "-");
 		t->marks[0] |= r->mark == 'm';
 		t->marks[1] |= r->mark == 'h';
 		t->marks[2] |= !*r->contended || !*r->handoffs || !*r->cv;
@@ -88,7 +89,7 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 	}
 	if (!r->primary)
 		cell[COL_CV] = cell[COL_CONT] = cell[COL_HAND] =
-			cell[COL_KLOCK] = NULL;
+			cell[COL_KLOCK] = cell[COL_KWAIT] = NULL;
 	cell[COL_FLAGS] = xstrdup(*r->flags ? r->flags : "");
 }
 
@@ -117,7 +118,7 @@ static void fit_varies(struct table *t, char ***cells, size_t n)
 static void table_widths(const struct analysis *a, const struct report_row *rows,
 			 size_t n, struct table *t, char ***cells)
 {
-	bool cont = false, hand = false, klock = false;
+	bool cont = false, hand = false, klock = false, kwait = false;
 	size_t i, k;
 
 	memset(t->w, 0, sizeof(t->w));
@@ -134,6 +135,7 @@ static void table_widths(const struct analysis *a, const struct report_row *rows
 		cont |= *rows[i].contended != '\0';
 		hand |= *rows[i].handoffs != '\0';
 		klock |= *rows[i].klock != '\0';
+		kwait |= *rows[i].kwait != '\0';
 		for (k = 0; k < NCOLS; k++)
 			if (cells[i][k] && (rows[i].primary || k != COL_VALUE))
 				t->w[k] = MAX(t->w[k], columns(cells[i][k]));
@@ -144,6 +146,8 @@ static void table_widths(const struct analysis *a, const struct report_row *rows
 		t->w[COL_HAND] = 0;
 	if (!klock)
 		t->w[COL_KLOCK] = 0;
+	if (!kwait)
+		t->w[COL_KWAIT] = 0;
 	fit_varies(t, cells, n);
 }
 
