@@ -573,6 +573,37 @@ static void test_correlation_section(void **state)
 }
 
 /*
+ * The kernel wait share joins them too: klock_wait_s 0.4..2.0 over 2
+ * tasks x elapsed_s 2 is 0.1..0.5, a linear map of 1..5 again: r =
+ * 6 / sqrt(60), beside the kernel contention rate's row.
+ */
+static void test_correlation_kwait(void **state)
+{
+	static const double y[5] = { 2, 4, 5, 4, 5 };
+	struct fixture fx;
+	struct analysis a;
+	size_t i;
+
+	(void)state;
+	fx_init(&fx, "corr-kwait");
+	fx_config(&fx, "s", "creat", "processes=2");
+	for (i = 0; i < 5; i++) {
+		char m[128];
+
+		snprintf(m, sizeof(m), "throughput=%g elapsed_s=2 "
+			 "klock_contended=%g klock_wait_s=%g", y[i],
+			 10.0 * (double)(i + 1), 0.4 * (double)(i + 1));
+		fx_run(&fx, false, RUN_OK, m, fair2, 2);
+	}
+	analyse(&fx, NULL, &a);
+	assert_int_equal(a.ncorr, 2);
+	assert_string_equal(a.corr[1].x, "klock_wait_share");
+	assert_int_equal(a.corr[1].pearson.n, 5);
+	assert_near(a.corr[1].pearson.r, 6 / sqrt(60), 1e-9);
+	done(&fx, &a);
+}
+
+/*
  * Kernel contention rate joins the correlations: klock_contended 10..50 a
  * run over elapsed_s = 2 is 5..25/s, against the same throughputs as
  * above; a linear map of x leaves r as computed there, 6 / sqrt(60).
@@ -640,6 +671,7 @@ int main(void)
 		cmocka_unit_test(test_misleading_kernel),
 		cmocka_unit_test(test_correlation_klock),
 		cmocka_unit_test(test_coupled_kernel_wait),
+		cmocka_unit_test(test_correlation_kwait),
 		cmocka_unit_test(test_genuine_speedup),
 		cmocka_unit_test(test_misleading_threshold),
 		cmocka_unit_test(test_misleading_not_a_pair),
