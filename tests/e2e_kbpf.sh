@@ -113,6 +113,10 @@ grep -q '"klock_top"' "$tmp/on.json" || fail "no klock_top in the JSON report"
 "$CONTEND" report --db "$tmp/on.db" --verbose > "$tmp/on.txt" || fail "report"
 grep -q "kernel locks by wait" "$tmp/on.txt" ||
 	fail "no kernel locks in report --verbose"
+"$CONTEND" report --db "$tmp/on.db" --html "$tmp/html" > /dev/null ||
+	fail "report --html"
+grep -q "Kernel locks by wait" "$tmp/html/report.html" ||
+	fail "no kernel locks in the HTML report"
 
 # kernel_delay: stored with the configuration; the delayed runs count
 # their delays (whether a run's unlinks contended at all is the
