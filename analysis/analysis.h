@@ -136,6 +136,14 @@ struct klock_top {
 size_t analysis_klock_top(const struct analysis *a, size_t c, size_t max,
 			  struct klock_top **out);
 /*
+ * The wait (kind, caller) had in each measured run of configuration c
+ * that the program timed, 0 where not among the run's rows, into *out
+ * (malloc'd); returns the count.
+ */
+size_t analysis_klock_waits(const struct dataset *d, size_t c,
+			    const char *kind, const char *caller,
+			    double **out);
+/*
  * auto.c: for configurations run with repetitions = auto, why they
  * stopped, by the runner's own rule (lib/stoprule.h) on the stored runs
  * with the settings stored with the experiment (or, for an experiment

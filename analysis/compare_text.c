@@ -554,6 +554,22 @@ static void print_detail(FILE *f, const struct comparison *cmp,
 	fprintf(f, "  verdict %s\n", verdict_names[st->verdict]);
 	if (st->verdict == VERDICT_INCONCLUSIVE)
 		print_needed(f, st, &r->opts);
+	for (i = 0; i < cmp->nklock; i++) {
+		const struct compare_klock *k = &cmp->klock[i];
+
+		if (!i)
+			fprintf(f, "  kernel locks, wait a run (docs/KLOCK.md):\n");
+		if (!(k->base_mean > 0)) {
+			fprintf(f, "    %-12s %-28s %.3g -> %.3g s  (none in "
+				   "the baseline)  p = %.2g\n", k->kind,
+				k->caller, k->base_mean, k->cand_mean, k->p);
+			continue;
+		}
+		fprintf(f, "    %-12s %-28s %.3g -> %.3g s  %+.1f%% [%+.1f%%, "
+			   "%+.1f%%]  p = %.2g\n", k->kind, k->caller,
+			k->base_mean, k->cand_mean, k->change_pct,
+			k->ci_low_pct, k->ci_high_pct, k->p);
+	}
 	for (i = 0; i < cmp->nflags; i++)
 		if (!strcmp(cmp->flags[i].name, "misleading-throughput") ||
 		    !strcmp(cmp->flags[i].name, "too-few-runs"))

@@ -83,6 +83,27 @@ static void summarize(const struct analysis *a, const struct ds_config *cf,
 	free(w);
 }
 
+size_t analysis_klock_waits(const struct dataset *d, size_t c,
+			    const char *kind, const char *caller, double **out)
+{
+	const struct ds_config *cf = &d->configs[c];
+	int m = dataset_metric(d, "klock_wait_s");
+	size_t n = 0, i, j;
+
+	*out = xcalloc(cf->nruns ? cf->nruns : 1, sizeof(**out));
+	for (i = cf->run0; i < cf->run0 + cf->nruns; i++) {
+		if (!analysis_measured(d, i) || isnan(dataset_value(d, i, m)))
+			continue;
+		for (j = 0; j < cf->nklock; j++)
+			if (cf->klock[j].run == i &&
+			    !strcmp(cf->klock[j].kind, kind) &&
+			    !strcmp(cf->klock[j].caller, caller))
+				(*out)[n] += cf->klock[j].wait_s;
+		n++;
+	}
+	return n;
+}
+
 size_t analysis_klock_top(const struct analysis *a, size_t c, size_t max,
 			  struct klock_top **out)
 {

@@ -117,6 +117,14 @@ grep -q "kernel locks by wait" "$tmp/on.txt" ||
 	fail "report --html"
 grep -q "Kernel locks by wait" "$tmp/html/report.html" ||
 	fail "no kernel locks in the HTML report"
+# compare: the top locks' A/B change, with the experiment against itself
+# run again (the same configuration)
+"$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null 2>&1 ||
+	fail "second run"
+"$CONTEND" compare "$tmp/on.db:1" "$tmp/on.db:2" --format json \
+	> "$tmp/cmp.json" 2> "$tmp/err" || true
+grep -q '"klock": \[{"kind": ' "$tmp/cmp.json" ||
+	fail "compare: no klock rows: $(cat "$tmp/err")"
 
 # kernel_delay: stored with the configuration; the delayed runs count
 # their delays (whether a run's unlinks contended at all is the
