@@ -483,7 +483,8 @@ static void klock_changes(struct comparison *cmp, const struct compare_opts *o,
 
 	keys_add(&k, &n, b, gb);
 	keys_add(&k, &n, c, gc);
-	qsort(k, n, sizeof(*k), by_total_wait);
+	if (n)
+		qsort(k, n, sizeof(*k), by_total_wait);
 	for (i = 0; i < n && cmp->nklock < 10; i++) {
 		char *key = xasprintf("%s\n%s", k[i].kind, k[i].caller);
 		struct sample sb, sc;

@@ -138,7 +138,8 @@ size_t analysis_klock_top(const struct analysis *a, size_t c, size_t max,
 	for (i = 0; i < nt; i++)
 		summarize(a, cf, runs, nruns, &t[i]);
 	free(runs);
-	qsort(t, nt, sizeof(*t), by_wait);
+	if (nt)
+		qsort(t, nt, sizeof(*t), by_wait);
 	*out = t;
 	return nt < max ? nt : max;
 }

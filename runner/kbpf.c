@@ -106,7 +106,8 @@ struct ksyms *ksyms_load(const char *path)
 		ks->s[ks->n++].name = xstrdup(name);
 	}
 	fclose(f);
-	qsort(ks->s, ks->n, sizeof(*ks->s), cmp_ksym);
+	if (ks->n)
+		qsort(ks->s, ks->n, sizeof(*ks->s), cmp_ksym);
 	ks->lock_lo = addr_of(ks, "__lock_text_start");
 	ks->lock_hi = addr_of(ks, "__lock_text_end");
 	ks->sched_lo = addr_of(ks, "__sched_text_start");
@@ -271,7 +272,8 @@ void kbpf_rank(const struct kbpf_entry *e, size_t n,
 	struct agg *a = xcalloc(n ? n : 1, sizeof(*a));
 	size_t na = 0, i;
 
-	memcpy(s, e, n * sizeof(*s));
+	if (n)
+		memcpy(s, e, n * sizeof(*s));
 	qsort(s, n, sizeof(*s), cmp_entry);
 	for (i = 0; i < n; i++) {
 		struct agg *g = &a[na ? na - 1 : 0];
