@@ -92,11 +92,21 @@ struct ksyms *ksyms_load(const char *path)
 	ks = xcalloc(1, sizeof(*ks));
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long a;
-		char type, name[256];
+		char type, *p, *name;
+		size_t len;
 
-		/* "ADDR TYPE NAME [MODULE]" */
-		if (sscanf(line, "%llx %c %255s", &a, &type, name) != 3 || !a)
+		/* "ADDR TYPE NAME[\tMODULE]" */
+		errno = 0;
+		a = strtoull(line, &p, 16);
+		if (errno || p == line || !a || p[0] != ' ' || !p[1] ||
+		    p[2] != ' ')
 			continue;
+		type = p[1];
+		name = p + 3;
+		len = strcspn(name, " \t\n");
+		if (!len)
+			continue;
+		name[len] = '\0';
 		if (ks->n == alloc) {
 			alloc = alloc ? 2 * alloc : 4096;
 			ks->s = xrealloc(ks->s, alloc * sizeof(*ks->s));
