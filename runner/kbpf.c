@@ -330,6 +330,27 @@ void kbpf_rank(const struct kbpf_entry *e, size_t n,
 
 /* ---- the program ---- */
 
+/*
+ * The program sees the kernel's pids; in a pid namespace the runner's
+ * own are others, and it would follow nothing (NSpid lists one pid per
+ * namespace level).
+ */
+static bool in_pid_namespace(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[256];
+	bool nested = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "NSpid:", 6))
+			nested = strchr(line + 6, '\t') !=
+				 strrchr(line + 6, '\t');
+	fclose(f);
+	return nested;
+}
+
 /* Why kbpf_open cannot succeed, short of trying; NULL: it may. */
 static const char *not_here(char *why, size_t whylen)
 {
@@ -351,6 +372,9 @@ static const char *not_here(char *why, size_t whylen)
 	else if (access("/sys/kernel/btf/vmlinux", R_OK))
 		snprintf(why, whylen, "no BTF: /sys/kernel/btf/vmlinux: %s",
 			 strerror(errno));
+	else if (in_pid_namespace())
+		snprintf(why, whylen, "in a pid namespace: the program would "
+			 "not know the runs' pids");
 	else
 		return NULL;
 	return why;

@@ -321,8 +321,11 @@ int runner_execute(struct runner *r)
 		jobs += rt <= 0;
 	}
 	free(pend);
-	if (kbpf_start(r))
+	if (kbpf_start(r)) {
+		kbpf_close(r->kbpf);
+		r->kbpf = NULL;
 		return EXIT_RUNTIME;
+	}
 	progress_init(&r->prog, r->plan.nruns, r->plan.nruns - left, secs, jobs,
 		      r->o->quiet);
 	for (;;) {
