@@ -228,6 +228,8 @@ struct agg {
 	const char *caller;
 	uint64_t lock, count, wait_ns;
 	long nlocks;
+	const char *lock_class;
+	bool classes;         /* its entries' classes differ */
 };
 
 static int cmp_str(const char *a, const char *b)
@@ -295,10 +297,13 @@ void kbpf_rank(const struct kbpf_entry *e, size_t n,
 			g->caller = s[i].caller;
 			g->lock = s[i].lock;
 			g->nlocks = 1;
+			g->lock_class = s[i].lock_class;
 		} else if (g->lock != s[i].lock) {
 			g->lock = s[i].lock;
 			g->nlocks++;
 		}
+		if (cmp_str(g->lock_class, s[i].lock_class))
+			g->classes = true;
 		g->count += s[i].count;
 		g->wait_ns += s[i].wait_ns;
 	}
@@ -316,7 +321,11 @@ void kbpf_rank(const struct kbpf_entry *e, size_t n,
 			snprintf(top->text[i][0], sizeof(top->text[i][0]), "?");
 		r->caller = top->text[i][0];
 		r->nlocks = a[i].nlocks;
-		if (a[i].nlocks == 1) {
+		if (a[i].lock_class && !a[i].classes) {
+			snprintf(top->text[i][1], sizeof(top->text[i][1]),
+				 "%s", a[i].lock_class);
+			r->lock = top->text[i][1];
+		} else if (a[i].nlocks == 1) {
 			name_lock(ks, a[i].lock, top->text[i][1],
 				  sizeof(top->text[i][1]));
 			r->lock = top->text[i][1];
@@ -605,6 +614,12 @@ static void add_totals(struct kbpf *k, struct result *r)
 			   (double)n[KLOCK_ALL] / ops);
 }
 
+static const char *class_name(unsigned c)
+{
+	return c == KBPF_CLASS_MMAP ? "mmap_lock"
+	       : c == KBPF_CLASS_SIGLOCK ? "siglock" : NULL;
+}
+
 /* The locks map, its stacks resolved to callers, ranked into top. */
 static void read_locks(struct kbpf *k, struct kbpf_top *top)
 {
@@ -619,7 +634,8 @@ static void read_locks(struct kbpf *k, struct kbpf_top *top)
 
 		if (bpf_map_lookup_elem(k->locks, &keys[i], &v))
 			continue;
-		e[m].kind = kbpf_kind(keys[i].flags);
+		e[m].kind = kbpf_kind(keys[i].flags & (KBPF_NFLAGS - 1));
+		e[m].lock_class = class_name(keys[i].flags >> KBPF_CLASS_SHIFT);
 		e[m].lock = keys[i].lock;
 		e[m].count = v.count;
 		e[m].wait_ns = v.wait_ns;

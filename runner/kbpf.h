@@ -121,11 +121,13 @@ struct kbpf_entry {
 	const char *caller;   /* NULL: unknown */
 	uint64_t lock;
 	uint64_t count, wait_ns;
+	const char *lock_class;  /* "mmap_lock", "siglock", or NULL */
 };
 /*
  * The rows of top: entries summed per (kind, caller), by wait (then
  * contentions, kind, caller), the first KBPF_TOP kept; a row's lock is
- * named (ks, or its address) when all its entries hold the same lock.
+ * its class when all its entries have the same one, else named (ks, or
+ * its address) when all its entries hold the same lock.
  */
 void kbpf_rank(const struct kbpf_entry *e, size_t n,
 	       const struct ksyms *ks, struct kbpf_top *top);

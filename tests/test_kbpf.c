@@ -147,11 +147,11 @@ static void test_rank(void **state)
 	struct ksyms *ks = fake_ksyms();
 	char a1[] = "do_unlinkat", a2[] = "do_unlinkat"; /* equal, apart */
 	const struct kbpf_entry e[] = {
-		{ KLOCK_SPIN, a1, 0xffff888100000100, 5, 100 },
-		{ KLOCK_RWSEM_WRITE, NULL, 0xffff888100000000, 3, 160 },
-		{ KLOCK_SPIN, a2, 0xffff888100000100, 1, 50 },
-		{ KLOCK_MUTEX, a1, 0xffffffff82000110, 1, 1000 },
-		{ KLOCK_SPIN, a1, 0xffff888100000200, 2, 10 },
+		{ KLOCK_SPIN, a1, 0xffff888100000100, 5, 100, NULL },
+		{ KLOCK_RWSEM_WRITE, NULL, 0xffff888100000000, 3, 160, NULL },
+		{ KLOCK_SPIN, a2, 0xffff888100000100, 1, 50, NULL },
+		{ KLOCK_MUTEX, a1, 0xffffffff82000110, 1, 1000, NULL },
+		{ KLOCK_SPIN, a1, 0xffff888100000200, 2, 10, NULL },
 	};
 	struct kbpf_top top;
 
@@ -179,6 +179,33 @@ static void test_rank(void **state)
 	ksyms_free(ks);
 }
 
+/*
+ * A class the program knew names the row even over several locks (each
+ * process its own mm); classes that differ within a row leave it to the
+ * addresses: two of them, no name.
+ */
+static void test_rank_class(void **state)
+{
+	const struct kbpf_entry e[] = {
+		{ KLOCK_RWSEM_READ, "do_user_addr_fault", 0xa000, 2, 30,
+		  "mmap_lock" },
+		{ KLOCK_RWSEM_READ, "do_user_addr_fault", 0xb000, 1, 20,
+		  "mmap_lock" },
+		{ KLOCK_SPIN, "do_signal", 0xc000, 1, 10, "siglock" },
+		{ KLOCK_SPIN, "do_signal", 0xd000, 1, 5, NULL },
+	};
+	struct kbpf_top top;
+
+	(void)state;
+	kbpf_rank(e, 4, NULL, &top);
+	assert_int_equal(top.n, 2);
+	assert_string_equal(top.row[0].lock, "mmap_lock");
+	assert_int_equal(top.row[0].nlocks, 2);
+	assert_true(fabs(top.row[0].wait_s - 50e-9) < 1e-15);
+	assert_null(top.row[1].lock);
+	assert_int_equal(top.row[1].nlocks, 2);
+}
+
 /* More rows than KBPF_TOP: the longest waits are kept, longest first. */
 static void test_rank_cut(void **state)
 {
@@ -191,7 +218,7 @@ static void test_rank_cut(void **state)
 	for (i = 0; i < KBPF_TOP + 2; i++) {
 		snprintf(names[i], sizeof(names[i]), "f%zu", i);
 		e[i] = (struct kbpf_entry){ KLOCK_SPIN, names[i], 0x1000 + i,
-					    1, i + 1 };
+					    1, i + 1, NULL };
 	}
 	kbpf_rank(e, KBPF_TOP + 2, NULL, &top);
 	assert_int_equal(top.n, KBPF_TOP);
@@ -350,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_caller),
 		cmocka_unit_test(test_rank),
+		cmocka_unit_test(test_rank_class),
 		cmocka_unit_test(test_rank_cut),
 		cmocka_unit_test(test_forced_off),
 		cmocka_unit_test(test_live_tree),

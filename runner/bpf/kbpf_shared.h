@@ -23,9 +23,14 @@
 /* kernel_delay: frames of the contended stack searched for FUNCTION. */
 #define KBPF_DELAY_FRAMES 8
 
+/* A lock's class, when the program knows it, above the flags' 6 bits. */
+#define KBPF_CLASS_SHIFT 8
+#define KBPF_CLASS_MMAP 1      /* the task's mm->mmap_lock */
+#define KBPF_CLASS_SIGLOCK 2   /* the task's sighand->siglock */
+
 struct kbpf_key {
 	__s32 stack_id;   /* in the stacks map; negative: none */
-	__u32 flags;      /* the tracepoint's flags */
+	__u32 flags;      /* the tracepoint's flags, the class above them */
 	__u64 lock;       /* the lock's address */
 };
 

@@ -8,6 +8,7 @@
  * docs/KLOCK.md describes what it can see and its safety.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
@@ -116,6 +117,21 @@ static __always_inline __u32 delay_matches(void *ctx)
 	return 0;
 }
 
+/* A lock of a known class (KBPF_CLASS_*): the task's own mm or signal
+ * handlers' lock, as perf lock contention tells them apart. */
+static __always_inline __u32 lock_class(void *lock)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct mm_struct *mm = BPF_CORE_READ(t, mm);
+	struct sighand_struct *sh = BPF_CORE_READ(t, sighand);
+
+	if (mm && (__u64)lock == (__u64)&mm->mmap_lock)
+		return KBPF_CLASS_MMAP;
+	if (sh && (__u64)lock == (__u64)&sh->siglock)
+		return KBPF_CLASS_SIGLOCK;
+	return 0;
+}
+
 SEC("tp_btf/contention_begin")
 int BPF_PROG(kbpf_begin, void *lock, unsigned int flags)
 {
@@ -130,11 +146,13 @@ int BPF_PROG(kbpf_begin, void *lock, unsigned int flags)
 		 * same lock: one wait, of the later kind.  Another lock
 		 * inside a wait (its wait_lock) is part of the outer wait. */
 		if (t->lock == (__u64)lock)
-			t->flags = flags;
+			t->flags = (flags & (KBPF_NFLAGS - 1)) |
+				   (t->flags & ~(KBPF_NFLAGS - 1));
 		return 0;
 	}
 	s.lock = (__u64)lock;
-	s.flags = flags;
+	s.flags = (flags & (KBPF_NFLAGS - 1)) |
+		  lock_class(lock) << KBPF_CLASS_SHIFT;
 	s.stack_id = bpf_get_stackid(ctx, &stacks, 0);
 	s.delay = delay_ns ? delay_matches(ctx) : 0;
 	s.ts = bpf_ktime_get_ns();
@@ -173,7 +191,7 @@ int BPF_PROG(kbpf_end, void *lock, int ret)
 	d = now - t->ts;
 	fl = t->flags & (KBPF_NFLAGS - 1);
 	k.stack_id = t->stack_id;
-	k.flags = fl;
+	k.flags = t->flags;
 	k.lock = t->lock;
 	if (t->delay && ret == 0) {
 		__u64 until = now + (delay_ns < KBPF_DELAY_CAP_NS ?
