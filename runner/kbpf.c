@@ -523,6 +523,25 @@ static void empty(int fd, size_t size)
 	free(keys);
 }
 
+/*
+ * The per-task map (tasks whose contention never ended: killed in it) and
+ * the stacks they hold, which no locks key names.
+ */
+static void empty_tasks(struct kbpf *k)
+{
+	size_t n, i;
+	__u32 *keys = all_keys(k->tasks, sizeof(*keys), &n);
+	struct tstate t;
+
+	for (i = 0; i < n; i++) {
+		if (!bpf_map_lookup_elem(k->tasks, &keys[i], &t) &&
+		    t.stack_id >= 0)
+			bpf_map_delete_elem(k->stacks, &t.stack_id);
+		bpf_map_delete_elem(k->tasks, &keys[i]);
+	}
+	free(keys);
+}
+
 /* The locks map and the stacks its keys name. */
 static void empty_locks(struct kbpf *k)
 {
@@ -552,7 +571,7 @@ int kbpf_run_begin(struct kbpf *k, const struct kbpf_delay *delay,
 					 delay->function);
 	}
 	empty(k->tracked, sizeof(__u32));
-	empty(k->tasks, sizeof(__u32));
+	empty_tasks(k);
 	empty_locks(k);
 	memset(b->totals, 0, sizeof(b->totals));
 	b->dropped = 0;

@@ -34,6 +34,16 @@ struct kbpf_key {
 	__u64 lock;       /* the lock's address */
 };
 
+/* A task in a contention, from its begin to its end. */
+struct tstate {
+	__u64 ts;
+	__u64 lock;
+	__s32 stack_id;
+	__u32 flags;
+	__u32 delay;      /* kernel_delay applies at the end */
+	__u32 pad;
+};
+
 struct kbpf_val {
 	__u64 count;
 	__u64 wait_ns;

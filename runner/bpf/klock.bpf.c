@@ -31,14 +31,6 @@ __u64 delayed;
 /* Per flags value: contentions, wait and the longest wait. */
 struct kbpf_val totals[KBPF_NFLAGS];
 
-struct tstate {
-	__u64 ts;
-	__u64 lock;
-	__s32 stack_id;
-	__u32 flags;
-	__u32 delay;      /* kernel_delay applies at the end */
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, KBPF_MAX_TGIDS);
