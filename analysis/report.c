@@ -443,7 +443,7 @@ static void text_klock_top(FILE *f, const struct analysis *a, size_t c)
 			"contentions", "kind", "caller (lock)");
 	for (i = 0; i < n; i++) {
 		char m[24], lo[24], hi[24], w[80], cm[24], clo[24], chi[24];
-		char cn[80];
+		char cn[80], *kind, *caller, *lock;
 
 		snprintf(w, sizeof(w), "%s [%s, %s]",
 			 analysis_fmt(m, sizeof(m), t[i].wait_s),
@@ -453,9 +453,17 @@ static void text_klock_top(FILE *f, const struct analysis *a, size_t c)
 			 analysis_fmt(cm, sizeof(cm), t[i].contentions),
 			 analysis_fmt(clo, sizeof(clo), t[i].contentions_lo),
 			 analysis_fmt(chi, sizeof(chi), t[i].contentions_hi));
-		fprintf(f, "    %-34s %-28s %-12s %s%s%s%s\n", w, cn,
-			t[i].kind, t[i].caller, t[i].lock ? " (" : "",
-			t[i].lock ? t[i].lock : "", t[i].lock ? ")" : "");
+		/* names from the database: escaped for the terminal */
+		kind = report_esc(t[i].kind);
+		caller = report_esc(t[i].caller);
+		lock = t[i].lock ? report_esc(t[i].lock) : NULL;
+
+		fprintf(f, "    %-34s %-28s %-12s %s%s%s%s\n", w, cn, kind,
+			caller, lock ? " (" : "", lock ? lock : "",
+			lock ? ")" : "");
+		free(kind);
+		free(caller);
+		free(lock);
 	}
 	free(t);
 }
