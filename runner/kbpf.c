@@ -389,7 +389,6 @@ static const char *not_here(char *why, size_t whylen)
 	return why;
 }
 
-
 #ifdef CONTEND_BPF
 #include <linux/types.h>
 #include <bpf/bpf.h>
