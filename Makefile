@@ -36,6 +36,7 @@ BIN_LIBS = $(if $(filter yes,$(STATIC_LIBS)),$(SLINK),$(LIBS))
 # vmlinux.h dumped from this kernel's BTF into $(BUILD)/runner/bpf.  Where any is
 # missing (or KBPF=no), contend builds without it and counts kernel locks
 # with perf events (runner/klock.c) alone.
+comma   := ,
 BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || \
 	   { [ -x /usr/sbin/bpftool ] && echo /usr/sbin/bpftool; })
 BPF_CC  ?= clang
@@ -44,9 +45,14 @@ KBPF    ?= $(if $(and $(BPFTOOL),$(shell command -v $(BPF_CC) 2>/dev/null),\
 	   $(wildcard /sys/kernel/btf/vmlinux)),yes,no)
 ifeq ($(KBPF),yes)
 ALL_CFLAGS += -DCONTEND_BPF
-LIBS    += $(shell pkg-config --libs libbpf) $(shell pkg-config --libs libelf) -lz
-SLINK   += -Wl,-Bstatic $(shell pkg-config --libs libbpf) \
-	   $(shell pkg-config --static --libs libelf) -Wl,-Bdynamic
+BPF_LIBS := $(shell pkg-config --libs libbpf) \
+	   $(shell pkg-config --static --libs libelf)
+LIBS    += $(BPF_LIBS)
+# statically, as GSL and SQLite, where every archive is installed
+BPF_STATIC := $(if $(filter-out /%,$(foreach l,$(BPF_LIBS:-l%=%),\
+	   $(shell $(CC) -print-file-name=lib$(l).a))),no,yes)
+SLINK   += $(if $(filter yes,$(BPF_STATIC)),-Wl$(comma)-Bstatic $(BPF_LIBS) \
+	   -Wl$(comma)-Bdynamic,$(BPF_LIBS))
 endif
 
 SRC     := $(wildcard lib/*.c db/*.c runner/*.c runner/workloads/*.c analysis/*.c plots/*.c cli/*.c)
