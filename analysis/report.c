@@ -377,8 +377,15 @@ static void text_headline(FILE *f, const struct analysis *a,
 static void text_klock(FILE *f, const struct analysis *a,
 		       const struct config_analysis *ca)
 {
+	/* the kinds' counts (docs/WORKLOADS.md, "Kernel lock contention") */
+	static const char *const kinds[] = {
+		"klock_spin", "klock_mutex", "klock_rwsem_read",
+		"klock_rwsem_write", "klock_rwlock_read",
+		"klock_rwlock_write", "klock_rt",
+	};
 	int m = dataset_metric(a->d, "klock_contended");
 	int po = dataset_metric(a->d, "klock_contended_per_op");
+	int wm = dataset_metric(a->d, "klock_wait_s");
 	const char *top = NULL;
 	double total, most = 0;
 	char v[24], p[24];
@@ -387,17 +394,20 @@ static void text_klock(FILE *f, const struct analysis *a,
 	if (m < 0 || !ca->metrics[m].s.n)
 		return;
 	total = ca->metrics[m].s.mean;
-	for (i = 0; i < a->d->nmetrics; i++) {
-		const char *name = a->d->metrics[i];
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		int k = dataset_metric(a->d, kinds[i]);
 
-		if (strncmp(name, "klock_", 6) || (int)i == m || (int)i == po ||
-		    !ca->metrics[i].s.n || ca->metrics[i].s.mean <= most)
+		if (k < 0 || !ca->metrics[k].s.n ||
+		    ca->metrics[k].s.mean <= most)
 			continue;
-		most = ca->metrics[i].s.mean;
-		top = name + 6;
+		most = ca->metrics[k].s.mean;
+		top = kinds[i] + 6;
 	}
 	fprintf(f, "  kernel locks: %s contended a run (mean)",
 		analysis_fmt(v, sizeof(v), total));
+	if (wm >= 0 && ca->metrics[wm].s.n)
+		fprintf(f, ", %s s waited",
+			analysis_fmt(p, sizeof(p), ca->metrics[wm].s.mean));
 	if (po >= 0 && ca->metrics[po].s.n)
 		fprintf(f, ", %s per op",
 			analysis_fmt(p, sizeof(p), ca->metrics[po].s.mean));
