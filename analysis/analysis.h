@@ -114,6 +114,35 @@ struct analysis {
 
 int analysis_run(const struct dataset *d, const struct analysis_opts *o,
 		 struct analysis *a);
+
+/*
+ * A kernel lock of a configuration (kind and caller, as the runner's BPF
+ * program stored them in run_klock, runner/kbpf.h) over its measured runs
+ * that the program timed: contentions and wait per run, mean and interval
+ * at the analysis's confidence, a run where the lock is not among its top
+ * rows counting 0.  Strings point into the dataset.
+ */
+struct klock_top {
+	const char *kind, *caller;
+	const char *lock;       /* the one lock every row names, or NULL */
+	size_t nruns;
+	double contentions, contentions_lo, contentions_hi;
+	double wait_s, wait_lo, wait_hi;
+};
+/*
+ * Configuration c's kernel locks by mean wait into *out (malloc'd; free
+ * it); returns how many to show, at most max; 0 when its runs have none.
+ */
+size_t analysis_klock_top(const struct analysis *a, size_t c, size_t max,
+			  struct klock_top **out);
+/*
+ * The wait (kind, caller) had in each measured run of configuration c
+ * that the program timed, 0 where not among the run's rows, into *out
+ * (malloc'd); returns the count.
+ */
+size_t analysis_klock_waits(const struct dataset *d, size_t c,
+			    const char *kind, const char *caller,
+			    double **out);
 /*
  * auto.c: for configurations run with repetitions = auto, why they
  * stopped, by the runner's own rule (lib/stoprule.h) on the stored runs
@@ -154,6 +183,12 @@ double analysis_handoff_rate(const struct dataset *d, size_t r);
 double analysis_contended_rate(const struct dataset *d, size_t r);
 double analysis_klock_rate(const struct dataset *d, size_t r);
 double analysis_klock_per_op(const struct dataset *d, size_t r);
+/*
+ * Run r's kernel wait share: klock_wait_s / (tasks x window), tasks its
+ * threads or processes (1 without per-thread counts), window elapsed_s
+ * or else wall_s; NaN without klock_wait_s (docs/KLOCK.md).
+ */
+double analysis_klock_share(const struct dataset *d, size_t r);
 double analysis_jain(const struct dataset *d, size_t r);
 /* True for a measured run: not warm-up, status ok. */
 bool analysis_measured(const struct dataset *d, size_t r);

@@ -514,6 +514,94 @@ static void misleading(struct comparison *cmp, const struct compare_opts *o,
 	sample_release(&sc);
 }
 
+/* ---- the kernel locks of both sides (docs/KLOCK.md) ---- */
+
+/* A (kind, caller) and its total wait over both sides' rows. */
+struct klock_key {
+	const char *kind, *caller;
+	double wait;
+};
+
+static int by_total_wait(const void *x, const void *y)
+{
+	const struct klock_key *a = x, *b = y;
+
+	return a->wait > b->wait ? -1 : a->wait < b->wait;
+}
+
+static void keys_add(struct klock_key **k, size_t *n,
+		     const struct compare_side *s, const struct group *g)
+{
+	size_t i, j, l;
+
+	for (i = 0; i < g->n; i++) {
+		const struct ds_config *cf =
+			&s->sets[g->inv[i].set].configs[g->inv[i].config];
+
+		for (j = 0; j < cf->nklock; j++) {
+			const struct ds_klock *r = &cf->klock[j];
+
+			for (l = 0; l < *n && (strcmp((*k)[l].kind, r->kind) ||
+					       strcmp((*k)[l].caller, r->caller));
+			     l++)
+				;
+			if (l == *n) {
+				*k = xrealloc(*k, (*n + 1) * sizeof(**k));
+				(*k)[(*n)++] = (struct klock_key){ r->kind,
+								   r->caller,
+								   0 };
+			}
+			(*k)[l].wait += r->wait_s;
+		}
+	}
+}
+
+/* "kind\ncaller" for extract_klock, which the sample's metric carries. */
+static size_t extract_klock(const struct dataset *d, size_t c,
+			    const char *key, double **out)
+{
+	const char *nl = strchr(key, '\n');
+	char *kind = xstrndup(key, (size_t)(nl - key));
+	size_t n = analysis_klock_waits(d, c, kind, nl + 1, out);
+
+	free(kind);
+	return n;
+}
+
+/* Each of the ten kernel locks both sides waited on most, A/B. */
+static void klock_changes(struct comparison *cmp, const struct compare_opts *o,
+			  const struct compare_side *b, const struct group *gb,
+			  const struct compare_side *c, const struct group *gc)
+{
+	struct klock_key *k = NULL;
+	size_t n = 0, i;
+
+	keys_add(&k, &n, b, gb);
+	keys_add(&k, &n, c, gc);
+	if (n)
+		qsort(k, n, sizeof(*k), by_total_wait);
+	for (i = 0; i < n && cmp->nklock < 10; i++) {
+		char *key = xasprintf("%s\n%s", k[i].kind, k[i].caller);
+		struct sample sb, sc;
+		struct handoff_change h;
+
+		sample_build(b, gb, extract_klock, key, &sb);
+		sample_build(c, gc, extract_klock, key, &sc);
+		if (compare_handoffs(&sb.g, &sc.g, o, &h) == 0) {
+			cmp->klock = xrealloc(cmp->klock, (cmp->nklock + 1) *
+							  sizeof(*cmp->klock));
+			cmp->klock[cmp->nklock++] = (struct compare_klock){
+				k[i].kind, k[i].caller, h.base_mean,
+				h.cand_mean, h.change_pct, h.ci_low_pct,
+				h.ci_high_pct, h.p };
+		}
+		sample_release(&sb);
+		sample_release(&sc);
+		free(key);
+	}
+	free(k);
+}
+
 static void unit_flags(struct comparison *cmp, const struct compare_side *b,
 		       const struct compare_side *c)
 {
@@ -614,6 +702,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	carry_flags(cmp, b, gb, r->metric, "baseline");
 	carry_flags(cmp, c, gc, r->metric, "candidate");
 	misleading(cmp, &r->opts, b, gb, c, gc);
+	klock_changes(cmp, &r->opts, b, gb, c, gc);
 	host_mismatch(cmp, b, gb, c, gc);
 	compare_instrumentation(cmp, b, gb, c, gc);   /* compare_checks.c */
 	compare_regimes(cmp, &sb, &sc, r->opts.confidence);
@@ -811,6 +900,7 @@ void compare_result_release(struct compare_result *r)
 		for (k = 0; k < r->cmp[i].nflags; k++)
 			free(r->cmp[i].flags[k].message);
 		free(r->cmp[i].flags);
+		free(r->cmp[i].klock);
 	}
 	free(r->cmp);
 	free(r->unmatched);

@@ -170,6 +170,13 @@ struct compare_unit {
 };
 
 /* One matched configuration.  Strings borrow from the sides' datasets. */
+/* One kernel lock's wait a run, baseline against candidate (docs/KLOCK.md). */
+struct compare_klock {
+	const char *kind, *caller;   /* point into a side's dataset */
+	double base_mean, cand_mean; /* the model's estimates, s a run */
+	double change_pct, ci_low_pct, ci_high_pct, p;
+};
+
 struct comparison {
 	const char *workload, *canon, *section;
 	const struct ds_config *config;         /* baseline's first, for params */
@@ -183,6 +190,8 @@ struct comparison {
 	size_t nflags;
 	struct compare_flag *flags;
 	struct abfair fair;     /* fairness and latency A/B (abfair.h) */
+	size_t nklock;          /* the top kernel locks of both sides by */
+	struct compare_klock *klock; /* wait, where the BPF program timed */
 };
 
 /*

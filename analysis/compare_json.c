@@ -155,6 +155,34 @@ static void json_flags(FILE *f, const struct comparison *cmp)
 	fputs("]\n", f);
 }
 
+/* The kernel locks' wait a run A/B, only where the BPF program timed. */
+static void json_klock(FILE *f, const struct comparison *cmp)
+{
+	size_t i;
+
+	if (!cmp->nklock)
+		return;
+	fputs("      \"klock\": [", f);
+	for (i = 0; i < cmp->nklock; i++) {
+		const struct compare_klock *k = &cmp->klock[i];
+		const struct json_member m[] = {
+			JSTR("kind", k->kind),
+			JSTR("caller", k->caller),
+			JNUM("base_wait_s", k->base_mean),
+			JNUM("cand_wait_s", k->cand_mean),
+			JNUM("change_pct", k->change_pct),
+			JNUM("change_ci_low_pct", k->ci_low_pct),
+			JNUM("change_ci_high_pct", k->ci_high_pct),
+			JNUM("p", k->p),
+		};
+
+		fputs(i ? ", {" : "{", f);
+		json_members(f, m, ARRAY_SIZE(m), ", ");
+		fputc('}', f);
+	}
+	fputs("],\n", f);
+}
+
 static void json_comparison(FILE *f, const struct comparison *cmp,
 			    const struct compare_result *r, bool bnum,
 			    bool cnum)
@@ -226,6 +254,7 @@ static void json_comparison(FILE *f, const struct comparison *cmp,
 	fputs("      \"fairness\": {", f);     /* analysis/abfair.h */
 	abfair_json(f, &cmp->fair);
 	fputs("},\n", f);
+	json_klock(f, cmp);
 	json_flags(f, cmp);
 	fputs("    }", f);
 }

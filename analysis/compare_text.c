@@ -620,6 +620,28 @@ static void print_detail(FILE *f, const struct comparison *cmp,
 	if (fair)
 		print_para(f, 4, "  fairness: %s", fair);
 	free(fair);
+	for (i = 0; i < cmp->nklock; i++) {
+		const struct compare_klock *k = &cmp->klock[i];
+		char *kind = escape_text_dup(k->kind);
+		char *caller = escape_text_dup(k->caller);
+
+		if (!i)
+			fprintf(f, "  kernel locks, wait a run (docs/KLOCK.md):\n");
+		/* names from the database: escaped for the terminal */
+		if (!(k->base_mean > 0))
+			fprintf(f, "    %-12s %-28s %.3g -> %.3g s  (none in "
+				   "the baseline)  p = %.2g\n",
+				kind ? kind : "?", caller ? caller : "?",
+				k->base_mean, k->cand_mean, k->p);
+		else
+			fprintf(f, "    %-12s %-28s %.3g -> %.3g s  %+.1f%% "
+				   "[%+.1f%%, %+.1f%%]  p = %.2g\n",
+				kind ? kind : "?", caller ? caller : "?",
+				k->base_mean, k->cand_mean, k->change_pct,
+				k->ci_low_pct, k->ci_high_pct, k->p);
+		free(kind);
+		free(caller);
+	}
 	for (i = 0; i < cmp->nflags; i++)
 		if (!strcmp(cmp->flags[i].name, "misleading-throughput") ||
 		    !strcmp(cmp->flags[i].name, "too-few-runs") ||

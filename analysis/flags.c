@@ -451,7 +451,8 @@ struct series_set {
 	bool loaded;
 	double *tput, *rate, *cont, *cps; /* cps: contended acquisitions/s */
 	double *kps, *kpo;   /* kernel lock contentions per second, per op */
-	size_t ntput, nrate, ncont, ncps, nkps, nkpo;
+	double *kws;         /* kernel wait share (analysis_klock_share) */
+	size_t ntput, nrate, ncont, ncps, nkps, nkpo, nkws;
 };
 
 struct side {
@@ -482,6 +483,8 @@ static void side_load(const struct dataset *d, struct series_set *cache,
 					      &ss->kps);
 		ss->nkpo = analysis_values_of(d, c, analysis_klock_per_op,
 					      &ss->kpo);
+		ss->nkws = analysis_values_of(d, c, analysis_klock_share,
+					      &ss->kws);
 		ss->loaded = true;
 	}
 	s->c = c;
@@ -499,6 +502,7 @@ static void cache_free(struct series_set *cache, size_t n)
 		free(cache[c].cps);
 		free(cache[c].kps);
 		free(cache[c].kpo);
+		free(cache[c].kws);
 	}
 	free(cache);
 }
@@ -509,9 +513,11 @@ static void cache_free(struct series_set *cache, size_t n)
  *   contended acquisitions/s (throughput x contention rate), the nearest
  *     thing a workload with a user-space lock but no hand-off count has;
  *   kernel lock contentions/s (klock_contended / elapsed_s), with the
- *     kernel contentions per operation as the contention rate, for a
- *     workload with no user-space lock counter at all (creat, chat,
- *     command): its serialization happens in the kernel's locks.
+ *     kernel wait share (the runner's BPF program: klock_wait_s / (tasks x
+ *     window), docs/KLOCK.md) as the contention rate, or without it the
+ *     kernel contentions per operation, for a workload with no user-space
+ *     lock counter at all (creat, chat, command): its serialization
+ *     happens in the kernel's locks.
  */
 enum { RATE_HANDOFFS, RATE_CONTENDED, RATE_KERNEL };
 
@@ -546,10 +552,12 @@ static void side_bind(struct side *lo, struct side *hi)
 			s[i]->rate = ss->cps;
 			s[i]->nrate = ss->ncps;
 		} else if (kind == RATE_KERNEL) {
+			bool wait = lo->ss->nkws >= 2 && hi->ss->nkws >= 2;
+
 			s[i]->rate = ss->kps;
 			s[i]->nrate = ss->nkps;
-			cont = ss->kpo;
-			ncont = ss->nkpo;
+			cont = wait ? ss->kws : ss->kpo;
+			ncont = wait ? ss->nkws : ss->nkpo;
 		}
 		s[i]->rate_name = rate_names[kind];
 		s[i]->ps = (struct pair_side){ ss->tput, s[i]->rate, cont,

@@ -416,9 +416,16 @@ static void text_headline(FILE *f, const struct analysis *a,
 static void text_klock(FILE *f, const struct analysis *a,
 		       const struct config_analysis *ca)
 {
+	/* the kinds' counts (docs/WORKLOADS.md, "Kernel lock contention") */
+	static const char *const kinds[] = {
+		"klock_spin", "klock_mutex", "klock_rwsem_read",
+		"klock_rwsem_write", "klock_rwlock_read",
+		"klock_rwlock_write", "klock_rt",
+	};
 	int m = dataset_metric(a->d, "klock_contended");
 	int po = dataset_metric(a->d, "klock_contended_per_op");
 	const char *spin = experiment_meta(&a->d->exp, "kernel_spin_visible");
+	int wm = dataset_metric(a->d, "klock_wait_s");
 	const char *top = NULL;
 	double total, most = 0;
 	char v[24], p[24];
@@ -427,17 +434,20 @@ static void text_klock(FILE *f, const struct analysis *a,
 	if (m < 0 || !ca->metrics[m].s.n)
 		return;
 	total = ca->metrics[m].s.mean;
-	for (i = 0; i < a->d->nmetrics; i++) {
-		const char *name = a->d->metrics[i];
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		int k = dataset_metric(a->d, kinds[i]);
 
-		if (strncmp(name, "klock_", 6) || (int)i == m || (int)i == po ||
-		    !ca->metrics[i].s.n || ca->metrics[i].s.mean <= most)
+		if (k < 0 || !ca->metrics[k].s.n ||
+		    ca->metrics[k].s.mean <= most)
 			continue;
-		most = ca->metrics[i].s.mean;
-		top = name + 6;
+		most = ca->metrics[k].s.mean;
+		top = kinds[i] + 6;
 	}
 	fprintf(f, "  kernel locks: %s contended a run (mean)",
 		analysis_fmt(v, sizeof(v), total));
+	if (wm >= 0 && ca->metrics[wm].s.n)
+		fprintf(f, ", %s s waited",
+			analysis_fmt(p, sizeof(p), ca->metrics[wm].s.mean));
 	if (po >= 0 && ca->metrics[po].s.n)
 		fprintf(f, ", %s per op",
 			analysis_fmt(p, sizeof(p), ca->metrics[po].s.mean));
@@ -478,6 +488,45 @@ static void text_profile(FILE *f, const struct ds_config *cf)
 			analysis_fmt(m, sizeof(m), p->max_wait_s), p->lock_type,
 			p->caller);
 	}
+}
+
+/* The kernel locks the runner's BPF program timed (docs/KLOCK.md). */
+static void text_klock_top(FILE *f, const struct analysis *a, size_t c)
+{
+	struct klock_top *t;
+	size_t n = analysis_klock_top(a, c, REPORT_KLOCK_TOP, &t), i;
+
+	if (n)
+		fprintf(f, "  kernel locks by wait (per run, mean [%g%% CI] "
+			   "over %zu runs):\n"
+			   "    %-34s %-28s %-12s %s\n",
+			100 * a->opts.confidence, t[0].nruns, "wait_s",
+			"contentions", "kind", "caller (lock)");
+	for (i = 0; i < n; i++) {
+		char m[24], lo[24], hi[24], w[80], cm[24], clo[24], chi[24];
+		char cn[80], *kind, *caller, *lock;
+
+		snprintf(w, sizeof(w), "%s [%s, %s]",
+			 analysis_fmt(m, sizeof(m), t[i].wait_s),
+			 analysis_fmt(lo, sizeof(lo), t[i].wait_lo),
+			 analysis_fmt(hi, sizeof(hi), t[i].wait_hi));
+		snprintf(cn, sizeof(cn), "%s [%s, %s]",
+			 analysis_fmt(cm, sizeof(cm), t[i].contentions),
+			 analysis_fmt(clo, sizeof(clo), t[i].contentions_lo),
+			 analysis_fmt(chi, sizeof(chi), t[i].contentions_hi));
+		/* names from the database: escaped for the terminal */
+		kind = report_esc(t[i].kind);
+		caller = report_esc(t[i].caller);
+		lock = t[i].lock ? report_esc(t[i].lock) : NULL;
+
+		fprintf(f, "    %-34s %-28s %-12s %s%s%s%s\n", w, cn, kind,
+			caller, lock ? " (" : "", lock ? lock : "",
+			lock ? ")" : "");
+		free(kind);
+		free(caller);
+		free(lock);
+	}
+	free(t);
 }
 
 enum { M_NAME, M_N, M_MEAN, M_MEDIAN, M_SD, M_CV, M_MIN, M_MAX, M_OUT,
@@ -646,6 +695,7 @@ static void text_config(FILE *f, const struct analysis *a, size_t c,
 	text_klock(f, a, ca);
 	text_table(f, a, ca, metrics);
 	text_profile(f, cf);
+	text_klock_top(f, a, c);
 	text_outliers(f, a, ca);
 	text_fairness(f, ca);
 	text_auto(f, ca);

@@ -58,6 +58,8 @@ struct report_row {
 	char handoffs[NUMFMT_LEN];  /* mean hand-offs/s, or "" */
 	char klock[NUMFMT_LEN];     /* mean kernel lock contentions per op
 				     * (klock_contended_per_op), or "" */
+	char kwait[NUMFMT_LEN];     /* mean kernel wait share, "12%"
+				     * (analysis_klock_share), or "" */
 	char *flags;             /* "noisy,few-runs", or "" */
 	size_t runs, failed;
 	char *first_error;       /* the first failed run's reason, or NULL */

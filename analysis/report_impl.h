@@ -13,6 +13,8 @@
 #include "analysis/report.h"
 
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
+/* Kernel locks listed per configuration (report --verbose, JSON, HTML). */
+#define REPORT_KLOCK_TOP 10
 
 /* Display columns of UTF-8 s: one per code point (a good approximation
  * for names; escapes are ASCII). */

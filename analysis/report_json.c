@@ -160,6 +160,48 @@ static void json_profile(struct json_writer *w, const struct ds_config *cf)
 	json_close(w, ']');
 }
 
+/* A mean per run and its interval. */
+static void json_mean_ci(struct json_writer *w, const char *key, double mean,
+			 double lo, double hi)
+{
+	json_open(w, key, '{');
+	json_num(w, "mean", mean);
+	json_num(w, "ci_low", lo);
+	json_num(w, "ci_high", hi);
+	json_close(w, '}');
+}
+
+/* The kernel locks the runner's BPF program timed, by mean wait per run;
+ * only for a configuration whose runs have them (docs/KLOCK.md). */
+static void json_klock_top(struct json_writer *w, const struct analysis *a,
+			   size_t c)
+{
+	struct klock_top *t;
+	size_t n = analysis_klock_top(a, c, REPORT_KLOCK_TOP, &t), i;
+
+	if (n) {
+		json_open(w, "klock_top", '[');
+		for (i = 0; i < n; i++) {
+			json_open(w, NULL, '{');
+			json_int(w, "rank", (long long)i + 1);
+			json_str(w, "kind", t[i].kind);
+			json_str(w, "caller", t[i].caller);
+			if (t[i].lock)
+				json_str(w, "lock", t[i].lock);
+			else
+				json_num(w, "lock", NAN);
+			json_int(w, "runs", (long long)t[i].nruns);
+			json_mean_ci(w, "contentions", t[i].contentions,
+				     t[i].contentions_lo, t[i].contentions_hi);
+			json_mean_ci(w, "wait_s", t[i].wait_s, t[i].wait_lo,
+				     t[i].wait_hi);
+			json_close(w, '}');
+		}
+		json_close(w, ']');
+	}
+	free(t);
+}
+
 static void json_config(struct json_writer *w, const struct analysis *a,
 			size_t c)
 {
@@ -222,6 +264,7 @@ static void json_config(struct json_writer *w, const struct analysis *a,
 		json_close(w, '}');
 	}
 	json_profile(w, cf);
+	json_klock_top(w, a, c);
 	json_open(w, "flags", '[');
 	for (i = 0; i < ca->nflags; i++)
 		json_flag(w, a, &ca->flags[i]);

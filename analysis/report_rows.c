@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/report.h"
+#include "analysis/stats.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
 
@@ -167,6 +168,25 @@ static void mean_of(const struct analysis *a, size_t c, const char *name,
 						      scale * ms->s.mean, 3), unit);
 }
 
+/* The mean kernel wait share of configuration c's measured runs. */
+static void kwait_of(const struct analysis *a, size_t c, char *buf,
+		     size_t len)
+{
+	double *x, mean, lo, hi;
+	size_t n = analysis_values_of(a->d, c, analysis_klock_share, &x), i, k;
+	char v[NUMFMT_LEN];
+
+	buf[0] = '\0';
+	for (i = k = 0; i < n; i++)
+		if (!isnan(x[i]))
+			x[k++] = x[i];
+	if (k && !stats_mean_ci(x, k, a->opts.confidence, &mean, &lo, &hi) &&
+	    !isnan(mean))
+		snprintf(buf, len, "%s%%", numfmt_sig(v, sizeof(v), 100 * mean,
+						       2));
+	free(x);
+}
+
 static void row_primary(const struct analysis *a, struct report_row *r)
 {
 	const struct config_analysis *ca = &a->configs[r->config];
@@ -227,6 +247,7 @@ size_t report_rows(const struct analysis *a, struct report_row **out)
 			sizeof(r->handoffs));
 		mean_of(a, c, "klock_contended_per_op", 1e6, "", r->klock,
 			sizeof(r->klock));
+		kwait_of(a, c, r->kwait, sizeof(r->kwait));
 		r->flags = row_flags(ca);
 		r->runs = cf->nruns;
 		r->failed = ca->failed;

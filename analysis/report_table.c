@@ -33,7 +33,7 @@ static void cut(char *s, int w)
 }
 
 enum { COL_ID, COL_SECTION, COL_VARIES, COL_VALUE, COL_CV, COL_CONT,
-       COL_HAND, COL_KLOCK, COL_FLAGS, NCOLS };
+       COL_HAND, COL_KLOCK, COL_KWAIT, COL_FLAGS, NCOLS };
 
 struct table {
 	int w[NCOLS];           /* 0: the column is left out */
@@ -43,7 +43,7 @@ struct table {
 
 static const char *const col_head[NCOLS] = {
 	"#", "section", "varies", "", "CV", "cont", "hand/s", "kl/Mop",
-	"flags",
+	"kwait", "flags",
 };
 
 /* The legend of the short heads. */
@@ -51,6 +51,7 @@ static const char *const col_legend[NCOLS] = {
 	[COL_CONT] = "cont: contended acquisitions, % of all",
 	[COL_HAND] = "hand/s: lock hand-offs per second",
 	[COL_KLOCK] = "kl/Mop: kernel lock contentions per million operations",
+	[COL_KWAIT] = "kwait: kernel lock wait, share of the tasks' time",
 };
 
 /* "throughput (ops/s)": the value column's head for metric. */
@@ -78,6 +79,7 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 		cell[COL_CONT] = xstrdup(*r->contended ? r->contended : "-");
 		cell[COL_HAND] = xstrdup(*r->handoffs ? r->handoffs : "-");
 		cell[COL_KLOCK] = xstrdup(*r->klock ? r->klock : "-");
+		cell[COL_KWAIT] = xstrdup(*r->kwait ? r->kwait : "-");
 		t->marks[0] |= r->mark == 'm';
 		t->marks[1] |= r->mark == 'h';
 		t->marks[2] |= !*r->contended || !*r->handoffs || !*r->cv;
@@ -95,7 +97,7 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 	}
 	if (!r->primary)
 		cell[COL_CV] = cell[COL_CONT] = cell[COL_HAND] =
-			cell[COL_KLOCK] = NULL;
+			cell[COL_KLOCK] = cell[COL_KWAIT] = NULL;
 	cell[COL_FLAGS] = xstrdup(*r->flags ? r->flags : "");
 }
 

@@ -8,7 +8,7 @@
 # BENCH="report storage" runs only those (names as below).
 set -eu
 cd "$(dirname "$0")/.."
-BENCH=${BENCH:-fidelity starts cmdcost report storage overhead latency memory auto klock}
+BENCH=${BENCH:-fidelity starts cmdcost report storage overhead latency memory auto klock kbpf}
 for b in $BENCH; do
 	echo "== $b"
 	sh "bench/$b.sh"

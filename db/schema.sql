@@ -6,7 +6,7 @@
 -- by a newer version, and runs this whole script in one transaction when it
 -- creates a database.  Every foreign-key child column is the leading column
 -- of an index, so cascades and joins never scan a table.
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 CREATE TABLE IF NOT EXISTS experiments (
 	id          INTEGER PRIMARY KEY,
@@ -140,4 +140,19 @@ CREATE TABLE IF NOT EXISTS config_profile (
 	wait_s     REAL NOT NULL,              -- total wait
 	max_wait_s REAL NOT NULL,
 	PRIMARY KEY (config_id, rank)
+) WITHOUT ROWID;
+
+-- Schema 3.  A run's top kernel locks by wait, counted by the runner's BPF
+-- program (runner/kbpf.h, docs/KLOCK.md): the run's own processes'
+-- contended acquisitions summed per kind of lock and caller.
+CREATE TABLE IF NOT EXISTS run_klock (
+	run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	rank        INTEGER NOT NULL,          -- 1 = the most waited on
+	kind        TEXT NOT NULL,             -- spin, mutex, rwsem_read ...
+	caller      TEXT NOT NULL,             -- kernel function, '?' unknown
+	lock        TEXT,                      -- its one lock; NULL: several
+	nlocks      INTEGER NOT NULL,          -- distinct locks of the row
+	contentions INTEGER NOT NULL,
+	wait_s      REAL NOT NULL,             -- total wait of the run's tasks
+	PRIMARY KEY (run_id, rank)
 ) WITHOUT ROWID;

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 #define STORE_DEFAULT_PATH "db/contend.db" /* without HOME */
 #define STORE_DATA_PATH "contend/contend.db" /* under XDG_DATA_HOME */
 
@@ -133,6 +133,17 @@ int store_run_plan(struct store *s, int64_t experiment, int64_t config,
 		   long seq, int repetition, bool warmup, int64_t *id);
 
 /* One finished run, as the runner hands it over. */
+/* One row of a run's top kernel locks (table run_klock, docs/KLOCK.md). */
+struct run_klock {
+	const char *kind;        /* spin, mutex, rwsem_read, ..., other */
+	const char *caller;      /* function name, or an address */
+	const char *lock;        /* the one lock's name or address; NULL when
+				    the row holds several (nlocks) */
+	long nlocks;
+	double contentions;
+	double wait_s;
+};
+
 struct run_record {
 	enum run_status status;
 	const char *error;       /* NULL when none */
@@ -148,6 +159,9 @@ struct run_record {
 	double tick_s;
 	size_t tick_threads, nticks;
 	const uint64_t *timeline;   /* thread-major */
+	/* the top kernel locks by wait (runner/kbpf.h): none when 0 */
+	size_t nklock;
+	const struct run_klock *klock;
 };
 /*
  * Replaces the run's status, error, times, env_pad, samples and thread ops
@@ -171,6 +185,15 @@ int store_pending_runs(struct store *s, int64_t experiment,
 
 struct profile_row;
 
+/* One row of a run's top kernel locks (run_klock, schema 3). */
+struct ds_klock {
+	size_t run;              /* index into dataset.runs */
+	char *kind, *caller;
+	char *lock;              /* NULL: the row holds several locks */
+	long nlocks;
+	double contentions, wait_s;
+};
+
 struct ds_config {
 	int64_t id;
 	char *workload, *section, *canon;
@@ -180,6 +203,8 @@ struct ds_config {
 	size_t run0, nruns;      /* slice of dataset.runs */
 	size_t nprofile;         /* its profile = lock rows, by rank */
 	struct profile_row *profile;
+	size_t nklock;           /* its runs' top kernel locks (schema 3), */
+	struct ds_klock *klock;  /* by run (seq) then rank */
 };
 
 struct ds_run {

@@ -38,7 +38,7 @@ enum stmt_id {
 	ST_LOAD_CONFIGS, ST_LOAD_PARAMS, ST_LOAD_RUNS, ST_LOAD_SAMPLES,
 	ST_LOAD_THREADS, ST_TIMELINE_DELETE, ST_TIMELINE_INSERT,
 	ST_LOAD_TIMELINES, ST_PROFILE_DELETE, ST_PROFILE_INSERT,
-	ST_LOAD_PROFILE,
+	ST_LOAD_PROFILE, ST_KLOCK_DELETE, ST_KLOCK_INSERT, ST_LOAD_KLOCK,
 	ST_COUNT
 };
 
@@ -111,6 +111,10 @@ enum col_kind {
 	X(PROFILE, caller, DATA) X(PROFILE, lock_type, DATA) \
 	X(PROFILE, contended, DATA) X(PROFILE, wait_s, DATA) \
 	X(PROFILE, max_wait_s, DATA)
+#define KLOCK_COLUMNS(X) \
+	X(KLOCK, run_id, RUN) X(KLOCK, rank, DATA) X(KLOCK, kind, DATA) \
+	X(KLOCK, caller, DATA) X(KLOCK, lock, DATA) X(KLOCK, nlocks, DATA) \
+	X(KLOCK, contentions, DATA) X(KLOCK, wait_s, DATA)
 
 /* The parameter of each column in its table's INSERT: ?1 is the first. */
 #define COL_PARAM(t, c, k) t##_##c,
@@ -123,6 +127,7 @@ enum { SAMPLES_0, SAMPLES_COLUMNS(COL_PARAM) };
 enum { THREADS_0, THREADS_COLUMNS(COL_PARAM) };
 enum { TIMELINE_0, TIMELINE_COLUMNS(COL_PARAM) };
 enum { PROFILE_0, PROFILE_COLUMNS(COL_PARAM) };
+enum { KLOCK_0, KLOCK_COLUMNS(COL_PARAM) };
 #undef COL_PARAM
 /* The column of parameter p in a whole row's SELECT (0 is the first). */
 #define COL_OF(p) ((p) - 1)
@@ -135,7 +140,7 @@ struct store_column {
 enum table_id {
 	T_NONE,
 	T_EXPERIMENTS, T_META, T_CONFIGS, T_PARAMS, T_RUNS, T_SAMPLES,
-	T_THREADS, T_TIMELINE, T_PROFILE,
+	T_THREADS, T_TIMELINE, T_PROFILE, T_KLOCK,
 	T_COUNT
 };
 

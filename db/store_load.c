@@ -488,6 +488,53 @@ static int attach_profiles(struct store *s, int64_t experiment,
 	return 0;
 }
 
+static char *dup_col(sqlite3_stmt *st, int col)
+{
+	const char *t = (const char *)sqlite3_column_text(st, col);
+
+	return t ? xstrdup(t) : NULL;
+}
+
+/* The runs' top kernel locks, onto their configurations. */
+static int load_klock(struct store *s, int64_t experiment, struct dataset *d)
+{
+	sqlite3_stmt *st;
+	struct seq_walk w;
+	int rc;
+
+	if (s->version < 3)
+		return 0; /* an older database read-only: none */
+	st = query_start(s, ST_LOAD_KLOCK, experiment);
+	if (!st)
+		return -1;
+	seq_walk_init(&w, d);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		long r = seq_walk_find(&w, id);
+		struct ds_config *cf;
+		struct ds_klock *k;
+
+		if (r < 0 || !sqlite3_column_text(st, 1) ||
+		    !sqlite3_column_text(st, 2)) {
+			error("%s: kernel locks of run %" PRId64 " are "
+			      "inconsistent", s->path, id);
+			break;
+		}
+		cf = &d->configs[d->runs[r].config];
+		cf->klock = grow(cf->klock, cf->nklock, sizeof(*cf->klock));
+		k = &cf->klock[cf->nklock++];
+		k->run = (size_t)r;
+		k->kind = dup_col(st, 1);
+		k->caller = dup_col(st, 2);
+		k->lock = dup_col(st, 3);
+		k->nlocks = (long)sqlite3_column_int64(st, 4);
+		k->contentions = sqlite3_column_double(st, 5);
+		k->wait_s = sqlite3_column_double(st, 6);
+	}
+	free(w.by_seq);
+	return query_end(s, st, rc, "cannot read kernel locks");
+}
+
 int store_load(struct store *s, int64_t experiment, struct dataset *d)
 {
 	bool txn;
@@ -501,7 +548,8 @@ int store_load(struct store *s, int64_t experiment, struct dataset *d)
 	if (store_experiment_get(s, experiment, &d->exp) ||
 	    load_configs(s, experiment, d) || load_params(s, experiment, d) ||
 	    load_runs(s, experiment, d) || load_samples(s, experiment, d) ||
-	    load_threads(s, experiment, d) || attach_profiles(s, experiment, d))
+	    load_threads(s, experiment, d) ||
+	    attach_profiles(s, experiment, d) || load_klock(s, experiment, d))
 		goto out;
 	ret = 0;
 out:
@@ -525,6 +573,12 @@ void ds_config_release(struct ds_config *c)
 	}
 	free(c->params);
 	store_profile_free(c->profile, c->nprofile);
+	for (j = 0; j < c->nklock; j++) {
+		free(c->klock[j].kind);
+		free(c->klock[j].caller);
+		free(c->klock[j].lock);
+	}
+	free(c->klock);
 }
 
 void dataset_release(struct dataset *d)

@@ -27,6 +27,7 @@ static const struct store_column timeline_cols[] = {
 	TIMELINE_COLUMNS(COL_ROW)
 };
 static const struct store_column profile_cols[] = { PROFILE_COLUMNS(COL_ROW) };
+static const struct store_column klock_cols[] = { KLOCK_COLUMNS(COL_ROW) };
 #undef COL_ROW
 
 #define TABLE(n, c, v, o) { n, c, ARRAY_SIZE(c), v, o }
@@ -41,6 +42,7 @@ const struct store_table store_tables[T_COUNT] = {
 	[T_THREADS] = TABLE("run_threads", threads_cols, 1, NULL),
 	[T_TIMELINE] = TABLE("run_timeline", timeline_cols, 2, NULL),
 	[T_PROFILE] = TABLE("config_profile", profile_cols, 2, NULL),
+	[T_KLOCK] = TABLE("run_klock", klock_cols, 3, NULL),
 };
 
 /*
@@ -166,6 +168,14 @@ static const struct stmt_def stmt_defs[ST_COUNT] = {
 		" p.max_wait_s FROM configs c"
 		" JOIN config_profile p ON p.config_id = c.id"
 		" WHERE c.experiment_id = ?1 ORDER BY p.config_id, p.rank"),
+	[ST_KLOCK_DELETE] = AS_IS("DELETE FROM run_klock WHERE run_id = ?1"),
+	[ST_KLOCK_INSERT] = INSERT(T_KLOCK, ""),
+	/* in run (seq) order, a run's rows by rank */
+	[ST_LOAD_KLOCK] = AS_IS(
+		"SELECT k.run_id, k.kind, k.caller, k.lock, k.nlocks,"
+		" k.contentions, k.wait_s FROM runs r"
+		" JOIN run_klock k ON k.run_id = r.id"
+		" WHERE r.experiment_id = ?1 ORDER BY r.seq, k.rank"),
 };
 
 /* What a failure of the statements run by stmt_exec means to the user. */

@@ -137,7 +137,7 @@ static int run_update(struct store *s, int64_t run, const struct run_record *r)
 static int run_clear(struct store *s, int64_t run)
 {
 	static const enum stmt_id del[] = { ST_SAMPLES_DELETE, ST_THREADS_DELETE,
-					    ST_TIMELINE_DELETE };
+					    ST_TIMELINE_DELETE, ST_KLOCK_DELETE };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(del); i++) {
@@ -234,6 +234,40 @@ static int timeline_insert(struct store *s, int64_t run,
 			  "cannot store the timeline");
 }
 
+/* The run's top kernel locks, rank 1 the most waited on. */
+static int klock_insert(struct store *s, int64_t run,
+			const struct run_record *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nklock; i++) {
+		const struct run_klock *k = &r->klock[i];
+		sqlite3_stmt *st = stmt_get(s, ST_KLOCK_INSERT);
+		int bound;
+
+		if (!st)
+			return -1;
+		bound = sqlite3_bind_int64(st, KLOCK_run_id, run) |
+			sqlite3_bind_int64(st, KLOCK_rank,
+					   (sqlite3_int64)i + 1) |
+			sqlite3_bind_text(st, KLOCK_kind, k->kind, -1,
+					  SQLITE_STATIC) |
+			sqlite3_bind_text(st, KLOCK_caller, k->caller, -1,
+					  SQLITE_STATIC) |
+			(k->lock ? sqlite3_bind_text(st, KLOCK_lock, k->lock,
+						     -1, SQLITE_STATIC)
+				 : sqlite3_bind_null(st, KLOCK_lock)) |
+			sqlite3_bind_int64(st, KLOCK_nlocks, k->nlocks) |
+			sqlite3_bind_int64(st, KLOCK_contentions,
+					   (sqlite3_int64)k->contentions) |
+			sqlite3_bind_double(st, KLOCK_wait_s, k->wait_s);
+		if (stmt_write(s, st, bound, "cannot bind a kernel lock",
+			       "cannot store a kernel lock"))
+			return -1;
+	}
+	return 0;
+}
+
 int store_run_record(struct store *s, int64_t run, const struct run_record *r)
 {
 	bool outer;
@@ -250,6 +284,8 @@ int store_run_record(struct store *s, int64_t run, const struct run_record *r)
 		ret = threads_insert(s, run, r);
 	if (!ret)
 		ret = timeline_insert(s, run, r);
+	if (!ret)
+		ret = klock_insert(s, run, r);
 	return txn_end(s, outer, ret);
 }
 

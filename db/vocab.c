@@ -58,6 +58,18 @@ static const struct {
 	{ "kmsg_oom_kill", DIR_LOWER, "messages" },
 	{ "kmsg_segfault", DIR_LOWER, "messages" },
 	{ "kmsg_bug", DIR_LOWER, "messages" },
+	/* their wait, timed by the runner's BPF program (runner/kbpf.h) */
+	{ "klock_wait_s", DIR_LOWER, "s" },
+	{ "klock_wait_max_s", DIR_LOWER, "s" },
+	/* acquisitions kernel_delay busy-waited after */
+	{ "klock_delayed", DIR_LOWER, "acquisitions" },
+	{ "klock_wait_spin_s", DIR_LOWER, "s" },
+	{ "klock_wait_mutex_s", DIR_LOWER, "s" },
+	{ "klock_wait_rwsem_read_s", DIR_LOWER, "s" },
+	{ "klock_wait_rwsem_write_s", DIR_LOWER, "s" },
+	{ "klock_wait_rwlock_read_s", DIR_LOWER, "s" },
+	{ "klock_wait_rwlock_write_s", DIR_LOWER, "s" },
+	{ "klock_wait_rt_s", DIR_LOWER, "s" },
 	/* Calibration and identity, not performance: no direction. */
 	{ "loops_per_us", DIR_UNKNOWN, "loops/us" },
 	{ "fs_magic", DIR_UNKNOWN, "" },

@@ -145,6 +145,38 @@ static void html_profile(FILE *f, const struct ds_config *cf)
 	fputs("</table>\n", f);
 }
 
+/* The kernel locks the runner's BPF program timed, by mean wait a run
+ * (analysis_klock_top, docs/KLOCK.md). */
+static void html_klock_top(FILE *f, const struct analysis *a, size_t c)
+{
+	struct klock_top *t;
+	size_t n = analysis_klock_top(a, c, 10, &t), i;
+	char w[NUMFMT_CI_LEN], k[NUMFMT_CI_LEN];
+
+	if (n)
+		fprintf(f, "<p>Kernel locks by wait (per run, mean [%g%% CI] "
+			   "over %zu runs):</p>\n<table>\n<tr><th>wait (s)"
+			   "</th><th>contentions</th><th>kind</th><th>caller"
+			   "</th><th>lock</th></tr>\n",
+			100 * a->opts.confidence, t[0].nruns);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "<tr><td>%s</td><td>%s</td><td>",
+			numfmt_ci(w, sizeof(w), t[i].wait_s, t[i].wait_lo,
+				  t[i].wait_hi),
+			numfmt_ci(k, sizeof(k), t[i].contentions,
+				  t[i].contentions_lo, t[i].contentions_hi));
+		html_escape(f, t[i].kind);
+		fputs("</td><td>", f);
+		html_escape(f, t[i].caller);
+		fputs("</td><td>", f);
+		html_escape(f, t[i].lock ? t[i].lock : "several");
+		fputs("</td></tr>\n", f);
+	}
+	if (n)
+		fputs("</table>\n", f);
+	free(t);
+}
+
 static void html_config(FILE *f, const struct analysis *a, size_t c)
 {
 	const struct dataset *d = a->d;
@@ -189,6 +221,7 @@ static void html_config(FILE *f, const struct analysis *a, size_t c)
 	}
 	fputs("</table>\n", f);
 	html_profile(f, &d->configs[c]);
+	html_klock_top(f, a, c);
 	fputs("</section>\n", f);
 }
 

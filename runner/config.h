@@ -92,6 +92,8 @@ struct experiment_config {
 	struct config_entry *entries;
 	/* A cpus value naming a cpu this machine does not give us, and its
 	 * line: the runner refuses the config here (NULL: none). */
+	/* what this machine cannot run (a cpu not online, kernel_delay
+	 * without BPF): the runner refuses it, a dry run warns */
 	char *offline;
 	long offline_line;
 };

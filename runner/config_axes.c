@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "runner/config_impl.h"
+#include "runner/kbpf.h"
 #include "runner/param.h"
 #include "lib/util.h"
 #include "runner/workloads/workloads.h"
@@ -147,6 +148,26 @@ static void check_cpus_online(struct wsec *w, const struct axis *a)
 	}
 }
 
+/*
+ * kernel_delay needs the runner's BPF program (runner/kbpf.h): where it
+ * cannot run, noted like an offline cpu, for the runner to refuse and a
+ * dry run to warn about.  A sweep of 0 alone asks for nothing.
+ */
+static void check_kdelay(struct wsec *w, const struct axis *a)
+{
+	struct experiment_config *cfg = w->L->c;
+	char why[200];
+	size_t i;
+
+	for (i = 0; i < a->n && !strcmp(a->vals[i], "0"); i++)
+		;
+	if (cfg->offline || i == a->n || kbpf_usable(why, sizeof(why)))
+		return;
+	cfg->offline = xasprintf("kernel_delay: needs the kernel lock BPF "
+				 "program, which cannot run here: %s", why);
+	cfg->offline_line = a->line;
+}
+
 /* A single value, given as canonical text already. */
 static void axis_single(struct axis *a, const char *key, char *val)
 {
@@ -175,7 +196,7 @@ static int axis_default(struct wsec *w, struct axis *a,
 		return -1;
 	}
 	axis_single(a, p->name, param_format(p, &v));
-	if (p->type == PT_STRING || p->type == PT_CPUS)
+	if (param_holds_string(p->type))
 		free(v.s);
 	return 0;
 }
@@ -252,6 +273,13 @@ int wsec_key(struct wsec *w, const struct kv_line *k)
 		check_cpus_online(w, &ax->cpus);
 		return 0;
 	}
+	if (!strcmp(k->key, "kernel_delay")) {
+		if (axis_sweep(w, &ax->kdelay,
+			       &harness_params[HARNESS_KDELAY], k))
+			return -1;
+		check_kdelay(w, &ax->kdelay);
+		return 0;
+	}
 	if (!strncmp(k->key, "param.", 6))
 		return user_param(w, k);
 	if (runner_key(w, k) <= 0)
@@ -283,6 +311,8 @@ static void axes_order(struct axes *ax, const struct workload *wl)
 		ax->order[n++] = &ax->time;
 	if (ax->cpus.n) /* cpus: no key, no axis */
 		ax->order[n++] = &ax->cpus;
+	if (ax->kdelay.n)
+		ax->order[n++] = &ax->kdelay;
 	for (i = 0; i < ax->nuser; i++)
 		ax->order[n++] = &ax->user[i];
 	ax->n = n;
@@ -325,6 +355,7 @@ void wsec_release(struct wsec *w)
 		sweep_free(ax->members[i].vals, ax->members[i].n);
 	sweep_free(ax->time.vals, ax->time.n);
 	sweep_free(ax->cpus.vals, ax->cpus.n);
+	sweep_free(ax->kdelay.vals, ax->kdelay.n);
 	for (i = 0; i < ax->nuser; i++)
 		sweep_free(ax->user[i].vals, ax->user[i].n);
 	for (i = 0; i < w->nmsgs; i++)

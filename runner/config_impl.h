@@ -88,7 +88,7 @@ struct axis {
 	long line; /* of the key; 0 for a default */
 };
 
-#define AXES_MAX (WL_MAX_PARAMS + WL_MAX_MEMBERS + 2 + CONFIG_MAX_USER_PARAMS)
+#define AXES_MAX (WL_MAX_PARAMS + WL_MAX_MEMBERS + 3 + CONFIG_MAX_USER_PARAMS)
 
 /* A [workload] section's axes, each kind in a field of its own. */
 struct axes {
@@ -98,10 +98,12 @@ struct axes {
 	size_t nmembers;
 	struct axis time;  /* runtime or jobs; none with WL_OWN_DURATION */
 	struct axis cpus;  /* none when the section sets no cpus */
+	struct axis kdelay; /* kernel_delay; none when the section sets none */
 	struct axis user[CONFIG_MAX_USER_PARAMS]; /* param.NAME keys */
 	size_t nuser;
 	/* a configuration's keys in canonical order (axes_order): params,
-	 * family keys by key, time, cpus, user parameters by key */
+	 * family keys by key, time, cpus, kernel_delay, user parameters by
+	 * key */
 	const struct axis *order[AXES_MAX];
 	size_t n;
 };

@@ -206,10 +206,22 @@ static const struct klock_backend klock_off = {
 	.tracepoint = off_tracepoint,
 };
 
+/* CONTEND_KLOCK=bpf: the runner's BPF program counts (runner/kbpf.h). */
+static long bpf_tracepoint(char *why, size_t whylen)
+{
+	return error_buf(why, whylen, "counted by the runner's BPF program");
+}
+
+static const struct klock_backend klock_bpf = {
+	.tracepoint = bpf_tracepoint,
+};
+
 const struct klock_backend *klock_backend(void)
 {
 	const char *s = getenv(KLOCK_ENV);
 
+	if (s && !strcmp(s, "bpf"))
+		return &klock_bpf;
 	return s && !strcmp(s, "off") ? &klock_off : &klock_perf;
 }
 

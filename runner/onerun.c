@@ -5,6 +5,7 @@
  * transaction, and what the session keeps of it (progress, auto rule).
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "runner/guard.h"
 #include "runner/hook.h"
 #include "runner/interrupt.h"
+#include "runner/kbpf.h"
 #include "runner/klock.h"
 #include "runner/onerun.h"
 #include "runner/param.h"
@@ -57,6 +59,10 @@ struct one_run {
 	struct klock klock;
 	bool klock_on;
 	struct sentinel_window win;   /* the kernel log and CPU time */
+	/* the session's BPF program (runner/kbpf.h), or NULL; the run's top
+	 * kernel locks it found */
+	struct kbpf *kbpf;
+	struct kbpf_top top;
 };
 
 char **exec_argv(const struct config_entry *e, const char *scratch,
@@ -147,6 +153,8 @@ static void run_started(const struct child *c, void *arg)
 	struct one_run *o = arg;
 
 	guard_publish(c->pid);
+	if (o->kbpf)
+		kbpf_track(o->kbpf, c->pid);
 	if (o->direct)
 		o->klock_on = klock_start(&o->klock, klock_backend(), c->pid,
 					  0) == 0;
@@ -273,6 +281,8 @@ static int one_record(struct runner *r, struct one_run *o)
 	rec.tick_threads = o->res.tick_threads;
 	rec.nticks = o->res.nticks;
 	rec.timeline = o->res.timeline;
+	rec.nklock = o->top.n;
+	rec.klock = o->top.row;
 	ret = store_run_record(r->st, o->p->run_id, &rec);
 	if (!ret && o->ran)
 		ret = record_kmsg(r, o);
@@ -366,10 +376,50 @@ static enum run_status one_judge(struct one_run *o, bool spawn_failed)
 	return protocol_judge(&o->child, &o->res, o->err, sizeof(o->err));
 }
 
+/*
+ * The session's BPF program, reset for the run, with the run's
+ * kernel_delay (TIME@FUNCTION, checked by the INI loader; "0" none).
+ * -1 with o->err when the run cannot have what it asks for.
+ */
+static int kbpf_begin(struct one_run *o)
+{
+	const char *v = entry_value(o->e, "kernel_delay");
+	struct kbpf_delay d = { 0, NULL };
+	char *time = NULL;
+	double s;
+	int ret;
+
+	if (v && strcmp(v, "0")) {
+		const char *at = strchr(v, '@');
+
+		if (!o->kbpf) {
+			snprintf(o->err, sizeof(o->err), "kernel_delay: the "
+				 "kernel lock BPF program is not loaded "
+				 "(kernel_lock_instrument says why)");
+			return -1;
+		}
+		time = xstrndup(v, at ? (size_t)(at - v) : 0);
+		if (!at || parse_duration(time, &s)) {
+			free(time);
+			snprintf(o->err, sizeof(o->err), "kernel_delay: bad "
+				 "value '%s'", v);
+			return -1;
+		}
+		d.ns = (uint64_t)llround(s * 1e9);
+		d.function = at + 1;
+	}
+	if (!o->kbpf)
+		return 0;
+	ret = kbpf_run_begin(o->kbpf, &d, o->err, sizeof(o->err));
+	free(time);
+	return ret;
+}
+
 int onerun(struct runner *r, const struct config_entry *e,
 	   const struct pending_run *p, enum run_status *st)
 {
-	struct one_run o = { .e = e, .p = p, .win = { .first_class = -1 } };
+	struct one_run o = { .e = e, .p = p, .win = { .first_class = -1 },
+			      .kbpf = r->kbpf };
 	size_t c = (size_t)(e - r->cfg.entries);
 	char *what = xasprintf("%s%s %s", e->section, p->warmup ? " (warm-up)"
 							       : "", e->canon);
@@ -385,6 +435,8 @@ int onerun(struct runner *r, const struct config_entry *e,
 	if (prep == 0 && !run_hook(r, &o, "prepare", e->prepare)) {
 		bool failed;
 
+		if (kbpf_begin(&o))
+			goto record;
 		sentinel_begin(&r->sentinel);
 		stamp_spawn(o.stamp, sizeof(o.stamp));
 		failed = spawn_run(&o.child) != 0;
@@ -396,7 +448,11 @@ int onerun(struct runner *r, const struct config_entry *e,
 		o.status = one_judge(&o, failed);
 		if (o.klock_on)
 			klock_stop(&o.klock, o.status == RUN_OK ? &o.res : NULL);
+		if (o.kbpf)
+			kbpf_run_end(o.kbpf, o.status == RUN_OK ? &o.res : NULL,
+				     &o.top);
 	}
+record:
 	if (o.status == RUN_INTERRUPTED && interrupt_signal()) {
 		char sig[32];
 

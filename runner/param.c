@@ -21,6 +21,7 @@ const char *const param_type_names[] = {
 	[PT_INT] = "int",	[PT_U64] = "u64",   [PT_DOUBLE] = "double",
 	[PT_DURATION] = "duration", [PT_BOOL] = "bool", [PT_ENUM] = "enum",
 	[PT_STRING] = "string", [PT_CPUS] = "cpus",
+	[PT_KDELAY] = "kernel delay",
 };
 
 const struct param_def harness_params[] = {
@@ -35,6 +36,11 @@ const struct param_def harness_params[] = {
 	[HARNESS_CPUS] = { "cpus", PT_CPUS, NULL, 0, 0, NULL,
 			   "cpu list the run is pinned to, e.g. 0-3,6 "
 			   "(default: not pinned)" },
+	[HARNESS_KDELAY] = { "kernel_delay", PT_KDELAY, NULL, 0, 0, NULL,
+			     "TIME@FUNCTION: busy-wait TIME (at most 10ms) "
+			     "after each contended kernel lock acquisition "
+			     "of the run whose stack holds FUNCTION "
+			     "(docs/KLOCK.md; needs BPF); 0: none" },
 };
 const size_t nharness_params = ARRAY_SIZE(harness_params);
 
@@ -187,6 +193,8 @@ char *param_describe_range(const struct param_def *p)
 		return xstrdup("text");
 	case PT_CPUS:
 		return xstrdup("cpu list");
+	case PT_KDELAY:
+		return xstrdup("TIME@FUNCTION | 0");
 	default:
 		break;
 	}
@@ -491,6 +499,44 @@ static int parse_cpus_value(const struct param_def *p, const char *t,
 	return 0;
 }
 
+/*
+ * kernel_delay: "0" (none) or TIME@FUNCTION, TIME above 0 and at most
+ * KDELAY_MAX_S, FUNCTION a kernel symbol's name; kept as "TIME@FUNCTION"
+ * with TIME in its shortest unit.
+ */
+static int parse_kdelay_value(const struct param_def *p, const char *t,
+			      union param_value *v, char *err, size_t errlen)
+{
+	char q[QUOTE_MAX + 4], *time, *dur;
+	const char *at = strchr(t, '@'), *f;
+	double s;
+	int bad;
+
+	if (!strcmp(t, "0") || !strcmp(t, "none")) {
+		v->s = xstrdup("0");
+		return 0;
+	}
+	param_clip(q, sizeof(q), t, QUOTE_MAX);
+	if (!at || !at[1] || at - t > 64 || strlen(at + 1) > 127)
+		return error_buf(err, errlen, "%s: '%s' is not TIME@FUNCTION "
+				 "(e.g. 1ms@do_unlinkat) or 0", p->name, q);
+	for (f = at + 1; *f; f++)
+		if (!isalnum((unsigned char)*f) && *f != '_' && *f != '.')
+			return error_buf(err, errlen, "%s: '%s': FUNCTION is a "
+					 "kernel function's name (letters, "
+					 "digits, _ and .)", p->name, q);
+	time = xstrndup(t, (size_t)(at - t));
+	bad = parse_duration(time, &s) || !isfinite(s);
+	free(time);
+	if (bad || s <= 0 || s > KDELAY_MAX_S)
+		return error_buf(err, errlen, "%s: '%s': TIME is a duration "
+				 "above 0 and at most 10ms", p->name, q);
+	dur = format_duration(s);
+	v->s = xasprintf("%s@%s", dur, at + 1);
+	free(dur);
+	return 0;
+}
+
 typedef int (*parse_fn)(const struct param_def *p, const char *t,
 			union param_value *v, char *err, size_t errlen);
 
@@ -499,6 +545,7 @@ static const parse_fn parsers[] = {
 	[PT_DOUBLE] = parse_double_value,     [PT_DURATION] = parse_duration_value,
 	[PT_BOOL] = parse_bool_value,	      [PT_ENUM] = parse_enum_value,
 	[PT_STRING] = parse_string_value,     [PT_CPUS] = parse_cpus_value,
+	[PT_KDELAY] = parse_kdelay_value,
 };
 
 int param_parse(const struct param_def *p, const char *text,
@@ -534,14 +581,20 @@ char *param_format(const struct param_def *p, const union param_value *v)
 		return xstrdup(p->choices[v->e]);
 	case PT_STRING:
 	case PT_CPUS:
+	case PT_KDELAY:
 		return xstrdup(v->s ? v->s : "");
 	}
 	return xstrdup("");
 }
 
+bool param_holds_string(enum param_type t)
+{
+	return t == PT_STRING || t == PT_CPUS || t == PT_KDELAY;
+}
+
 static bool holds_string(enum param_type t)
 {
-	return t == PT_STRING || t == PT_CPUS;
+	return param_holds_string(t);
 }
 
 void args_release(struct wl_args *a)
@@ -622,6 +675,10 @@ static void args_set_harness(struct wl_args *a, int h, union param_value *v)
 	case HARNESS_CPUS:
 		cpulist_parse(v->s, &a->cpus);
 		a->has_cpus = true;
+		free(v->s);
+		break;
+	case HARNESS_KDELAY:
+		/* the runner's to apply (runner/kbpf.h), not the workload's */
 		free(v->s);
 		break;
 	}

@@ -12,7 +12,11 @@
 extern const struct param_def harness_params[];
 extern const size_t nharness_params;
 /* Their indexes in harness_params. */
-enum { HARNESS_RUNTIME, HARNESS_JOBS, HARNESS_CPUS };
+enum { HARNESS_RUNTIME, HARNESS_JOBS, HARNESS_CPUS, HARNESS_KDELAY };
+/* kernel_delay's longest TIME (the BPF program's cap, runner/kbpf.h) */
+#define KDELAY_MAX_S 0.01
+/* PT_STRING, PT_CPUS and PT_KDELAY: a parsed value holds text in v->s. */
+bool param_holds_string(enum param_type t);
 
 /* "int", "u64", "double", ...: indexed by enum param_type. */
 extern const char *const param_type_names[];

@@ -36,8 +36,10 @@
 #define PROTOCOL_MAX_LINE    256
 #define PROTOCOL_MAX_THREADS 65536
 #define PROTOCOL_MAX_TIMELINE (1 << 17)   /* timeline counts in all */
-/* What the runner adds to a run's metrics: room is kept for them. */
-#define PROTOCOL_RUNNER_METRICS 19
+/* What the runner adds to a run's metrics: room is kept for them (rusage
+ * and wall_s, the run's conditions of runner/sentinel.h, and the kernel
+ * lock metrics of runner/kbpf.h). */
+#define PROTOCOL_RUNNER_METRICS 43
 #define PROTOCOL_MAX_METRICS (RESULT_MAX_METRICS - PROTOCOL_RUNNER_METRICS)
 
 /* user_s sys_s vcsw ivcsw maxrss_kb wall_s: from wait4() and the runner's

@@ -5,6 +5,7 @@
  * status, the database checked to still hold what this runner wrote, the
  * summary, and the exit status.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "runner/guard.h"
 #include "runner/host.h"
 #include "runner/interrupt.h"
+#include "runner/kbpf.h"
 #include "runner/kstate.h"
 #include "runner/onerun.h"
 #include "runner/profile.h"
@@ -333,6 +335,31 @@ static void contain(struct runner *r)
 		warning("runs that fork may outlive a killed runner");
 }
 
+/*
+ * The BPF program that times every run's kernel lock waits, loaded once
+ * for the session, and the experiment's key kernel_lock_instrument: "bpf",
+ * or "perf" and why not (a resumed session may differ from the first).
+ * With it, the runs' `contend exec` leave their perf counters closed
+ * (CONTEND_KLOCK=bpf, runner/klock.h).
+ */
+static int kbpf_start(struct runner *r)
+{
+	char why[200], *v;
+	int ret;
+
+	r->kbpf = kbpf_open(why, sizeof(why));
+	v = r->kbpf ? xstrdup("bpf") : xasprintf("perf (bpf: %s)", why);
+	ret = store_meta_set(r->st, r->exp.id, "kernel_lock_instrument", v);
+	free(v);
+	if (!ret && r->kbpf)
+		ret = store_meta_set(r->st, r->exp.id, "kernel_instruments",
+				     "lock:contention_begin/end (BPF program, "
+				     "attached for the whole experiment)");
+	if (r->kbpf && setenv(KLOCK_ENV, "bpf", 1))
+		return error("setenv: %s", strerror(errno));
+	return ret;
+}
+
 /* Pending runs, then (auto) further rounds until none is added. */
 static int execute(struct runner *r)
 {
@@ -357,9 +384,15 @@ static int execute(struct runner *r)
 		jobs += rt <= 0;
 	}
 	free(pend);
+	if (kbpf_start(r)) {
+		kbpf_close(r->kbpf);
+		r->kbpf = NULL;
+		return EXIT_RUNTIME;
+	}
 	/* From here to the end the kernel's lock tracepoint stays on: no
-	 * run's counters switch it (and patch the kernel) at its start. */
-	r->klock_hold = klock_hold(klock_backend());
+	 * run's counters switch it (and patch the kernel) at its start.  The
+	 * BPF program, attached, keeps it on by itself. */
+	r->klock_hold = r->kbpf ? -1 : klock_hold(klock_backend());
 	sentinel_open(&r->sentinel, "/");
 	progress_init(&r->prog, r->plan.nruns, r->plan.nruns - left, secs, jobs,
 		      r->o->quiet);
@@ -380,6 +413,8 @@ static int execute(struct runner *r)
 	klock_unhold(klock_backend(), r->klock_hold);
 	r->klock_hold = -1;
 	sentinel_close(&r->sentinel);
+	kbpf_close(r->kbpf);
+	r->kbpf = NULL;
 	return finish(r, end);
 }
 

@@ -55,6 +55,7 @@ struct runner_opts {
 
 struct id_index;
 struct cgroup;
+struct kbpf;
 
 struct runner {
 	const struct runner_opts *o;
@@ -75,6 +76,9 @@ struct runner {
 	 * NULL without one: process groups and the subreaper then */
 	struct cgroup *cg;
 	char calibration[32];    /* loops per us, as handed to runs; "" none */
+	/* the kernel lock wait of every run (runner/kbpf.h), loaded for the
+	 * session; NULL: the perf events of runner/klock.h count instead */
+	struct kbpf *kbpf;
 	/* Runs by status as this runner left them; planned and interrupted
 	 * (both still to do) are counted as planned (verify_store). */
 	long expect[RUN_NSTATUS];

@@ -66,7 +66,7 @@ static int vals_add(struct vals *vs, const struct param_def *p,
 		vs->v = xrealloc(vs->v, vs->cap * sizeof(*vs->v));
 	}
 	vs->v[vs->n++] = param_format(p, &v);
-	if (p->type == PT_STRING || p->type == PT_CPUS)
+	if (param_holds_string(p->type))
 		free(v.s);
 	return 0;
 }

@@ -25,6 +25,7 @@ enum param_type {
 	PT_ENUM,     /* one of param_def.choices */
 	PT_STRING,   /* free text (never a sweep: commas are literal) */
 	PT_CPUS,     /* cpu list like 0-3,6 */
+	PT_KDELAY,   /* TIME@FUNCTION or 0 (kernel_delay, runner/kbpf.h) */
 };
 
 /*
@@ -54,7 +55,7 @@ union param_value {
 	double d;   /* PT_DOUBLE and PT_DURATION (seconds) */
 	bool b;
 	int e;      /* PT_ENUM: index into choices */
-	char *s;    /* PT_STRING; PT_CPUS keeps the text here too */
+	char *s;    /* PT_STRING; PT_CPUS and PT_KDELAY keep the text here */
 };
 
 #define WL_MAX_PARAMS 32
@@ -104,7 +105,7 @@ static inline void window_mark(const struct wl_args *a, bool open)
 		a->window->mark(a->window->ctx, open);
 }
 
-#define RESULT_MAX_METRICS 64
+#define RESULT_MAX_METRICS 101
 #define METRIC_NAME_MAX 48
 
 struct metric {

@@ -140,9 +140,13 @@ fi
 expect "klock samples" 2 "$(q "$tmp/on.db" "SELECT count(*) FROM samples
 			 JOIN runs ON runs.id = run_id
 			 WHERE metric = 'klock_contended' AND warmup = 0")"
-expect "kernel_instruments" "lock:contention_begin (counting perf events, tracepoint held on for the whole experiment)" \
-	"$(q "$tmp/on.db" "SELECT value FROM experiment_meta
-			 WHERE key = 'kernel_instruments'")"
+inst=$(q "$tmp/on.db" "SELECT value FROM experiment_meta
+		       WHERE key = 'kernel_instruments'")
+case $inst in
+"lock:contention_begin (counting perf events, tracepoint held on for the whole experiment)" | \
+"lock:contention_begin/end (BPF program, attached for the whole experiment)") ;;
+*) fail "kernel_instruments is '$inst'" ;;
+esac
 spin=$(q "$tmp/on.db" "SELECT value FROM experiment_meta
 		       WHERE key = 'kernel_spin_visible'")
 case $spin in
@@ -218,7 +222,7 @@ if command -v perf > /dev/null 2>&1; then
 	grep -q "Kernel locks by caller" "$tmp/html/report.html" ||
 		fail "the HTML report does not show the profile"
 	"$CONTEND" report --db "$tmp/p.db" --format json > "$tmp/out" 2>&1
-	expect "JSON profile rows" "$n" "$(grep -c '"caller": ' "$tmp/out")"
+	expect "JSON profile rows" "$n" "$(grep -c '"lock_type": ' "$tmp/out")"
 else
 	echo "$NAME: SKIP (profile with perf): perf not installed"
 fi

@@ -283,6 +283,64 @@ static void test_misleading_kernel(void **state)
 }
 
 /*
+ * The same pair timed by the BPF program: the kernel's contentions per
+ * second rise with throughput (4000 -> 6000/s, per op flat at 0.04: no
+ * hand-off drop, no fall per op), while the kernel wait falls 0.8 ->
+ * 0.2 s a run (share 0.8 / (2 tasks x 2 s) = 0.2 -> 0.05): the kernel
+ * wait share is the contention rate, so the pair is contention-coupled;
+ * judged per op, as without klock_wait_s, nothing fell.
+ */
+static void add_wait_runs(struct fixture *fx, size_t n, double tput,
+			  double klock, double wait)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		double t = tput * (1 + 0.015 * z(i, 0));
+		double k = klock * (1 + 0.02 * z(i, 7));
+		char m[320];
+
+		snprintf(m, sizeof(m), "throughput=%.17g elapsed_s=2 ops=%.17g "
+			 "klock_contended=%.17g klock_contended_per_op=%.17g "
+			 "klock_wait_s=%.17g", t, 2 * t, k, k / (2 * t),
+			 wait * (1 + 0.02 * z(i, 3)));
+		fx_run(fx, false, RUN_OK, m, fair2, 2);
+	}
+}
+
+static void test_coupled_kernel_wait(void **state)
+{
+	struct fixture fx;
+	struct analysis a;
+	const struct flag *f;
+
+	(void)state;
+	fx_init(&fx, "kernel-wait");
+	fx_config(&fx, "c", "creat", "processes=2 reuse=no runtime=2");
+	add_wait_runs(&fx, 10, 100e3, 8000, 0.8);
+	fx_config(&fx, "c", "creat", "processes=2 reuse=yes runtime=2");
+	add_wait_runs(&fx, 10, 150e3, 12000, 0.2);
+	analyse(&fx, NULL, &a);
+	assert_null(find_flag(&a, 1, "misleading-throughput"));
+	f = find_flag(&a, 1, "contention-coupled");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "kernel lock contentions/s"));
+	assert_near(flag_value(f, "rate_change_pct"), 50, 2.0);
+	assert_true(flag_value(f, "contention_p") < 0.05);
+	done(&fx, &a);
+	/* without the wait: per op flat, nothing to note */
+	fx_init(&fx, "kernel-count");
+	fx_config(&fx, "c", "creat", "processes=2 reuse=no runtime=2");
+	add_kernel_runs(&fx, 10, 100e3, 8000);
+	fx_config(&fx, "c", "creat", "processes=2 reuse=yes runtime=2");
+	add_kernel_runs(&fx, 10, 150e3, 12000);
+	analyse(&fx, NULL, &a);
+	assert_null(find_flag(&a, 1, "contention-coupled"));
+	assert_null(find_flag(&a, 1, "misleading-throughput"));
+	done(&fx, &a);
+}
+
+/*
  * One configuration in two pairs judged on different rates: with C (no
  * hand-off counts) on contended acquisitions/s, with B on hand-offs/s.
  * The series of A are loaded once and shared, so the first pair's choice
@@ -515,6 +573,37 @@ static void test_correlation_section(void **state)
 }
 
 /*
+ * The kernel wait share joins them too: klock_wait_s 0.4..2.0 over 2
+ * tasks x elapsed_s 2 is 0.1..0.5, a linear map of 1..5 again: r =
+ * 6 / sqrt(60), beside the kernel contention rate's row.
+ */
+static void test_correlation_kwait(void **state)
+{
+	static const double y[5] = { 2, 4, 5, 4, 5 };
+	struct fixture fx;
+	struct analysis a;
+	size_t i;
+
+	(void)state;
+	fx_init(&fx, "corr-kwait");
+	fx_config(&fx, "s", "creat", "processes=2");
+	for (i = 0; i < 5; i++) {
+		char m[128];
+
+		snprintf(m, sizeof(m), "throughput=%g elapsed_s=2 "
+			 "klock_contended=%g klock_wait_s=%g", y[i],
+			 10.0 * (double)(i + 1), 0.4 * (double)(i + 1));
+		fx_run(&fx, false, RUN_OK, m, fair2, 2);
+	}
+	analyse(&fx, NULL, &a);
+	assert_int_equal(a.ncorr, 2);
+	assert_string_equal(a.corr[1].x, "klock_wait_share");
+	assert_int_equal(a.corr[1].pearson.n, 5);
+	assert_near(a.corr[1].pearson.r, 6 / sqrt(60), 1e-9);
+	done(&fx, &a);
+}
+
+/*
  * Kernel contention rate joins the correlations: klock_contended 10..50 a
  * run over elapsed_s = 2 is 5..25/s, against the same throughputs as
  * above; a linear map of x leaves r as computed there, 6 / sqrt(60).
@@ -611,6 +700,8 @@ int main(void)
 		cmocka_unit_test(test_misleading_lockdep),
 		cmocka_unit_test(test_misleading_kernel),
 		cmocka_unit_test(test_correlation_klock),
+		cmocka_unit_test(test_coupled_kernel_wait),
+		cmocka_unit_test(test_correlation_kwait),
 		cmocka_unit_test(test_genuine_speedup),
 		cmocka_unit_test(test_misleading_threshold),
 		cmocka_unit_test(test_misleading_not_a_pair),

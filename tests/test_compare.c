@@ -824,9 +824,90 @@ static void test_number_sides(void **state)
 	fx_release(&f);
 }
 
+/* ---- kernel locks A/B (docs/KLOCK.md) ---- */
+
+static void fx_klock(struct fx *f, size_t run, const char *kind,
+		     const char *caller, double wait)
+{
+	struct ds_config *cf = &f->d.configs[0];
+	struct ds_klock *k;
+
+	cf->klock = xrealloc(cf->klock, (cf->nklock + 1) * sizeof(*k));
+	k = &cf->klock[cf->nklock++];
+	memset(k, 0, sizeof(*k));
+	k->run = run;
+	k->kind = xstrdup(kind);
+	k->caller = xstrdup(caller);
+	k->nlocks = 2;
+	k->contentions = 1;
+	k->wait_s = wait;
+}
+
+static void fx_klock_free(struct fx *f)
+{
+	struct ds_config *cf = &f->d.configs[0];
+	size_t i;
+
+	for (i = 0; i < cf->nklock; i++) {
+		free(cf->klock[i].kind);
+		free(cf->klock[i].caller);
+	}
+	free(cf->klock);
+}
+
+/*
+ * The candidate waits exactly twice as long on do_unlinkat's rwsem in
+ * every run: +100% on the log scale whatever the model, from the
+ * baseline's geometric mean (0.1 x 0.12 x 0.08 x 0.1)^(1/4) = 0.0989846.
+ * A lock only the baseline had (0.01 in two runs of four, 0 in the
+ * others) is gone: -100% on the linear scale (zeros).  The row order is
+ * by total wait over both sides.
+ */
+static void test_klock_changes(void **state)
+{
+	static const char *const m[] = { "klock_wait_s", "throughput" };
+	static const double wb[] = { 0.1, 0.12, 0.08, 0.1 };
+	static const double wc[] = { 0.2, 0.24, 0.16, 0.2 };
+	static const double tb[] = { 10, 11, 9, 10 }, tc[] = { 10, 11, 9, 10 };
+	const struct fx_config cb = { "creat", "processes=4", 4, { wb, tb } };
+	const struct fx_config cc = { "creat", "processes=4", 4, { wc, tc } };
+	struct compare_result r;
+	const struct comparison *cmp;
+	struct fx b, c;
+	size_t i;
+
+	(void)state;
+	fx_build(&b, 1, m, 2, &cb, 1, "cpu", "6.1");
+	fx_build(&c, 2, m, 2, &cc, 1, "cpu", "6.1");
+	for (i = 0; i < 4; i++) {
+		fx_klock(&b, i, "rwsem_write", "do_unlinkat", wb[i]);
+		fx_klock(&c, i, "rwsem_write", "do_unlinkat", wc[i]);
+		if (i % 2 == 0)
+			fx_klock(&b, i, "spin", "dput", 0.01);
+	}
+	run_sides(&b, 1, &c, 1, "throughput", &r);
+	assert_int_equal(r.n, 1);
+	cmp = &r.cmp[0];
+	assert_int_equal(cmp->nklock, 2);
+	assert_string_equal(cmp->klock[0].caller, "do_unlinkat");
+	assert_float_equal(cmp->klock[0].change_pct, 100, 1e-9);
+	assert_float_equal(cmp->klock[0].base_mean, 0.0989846, 1e-6);
+	assert_true(cmp->klock[0].ci_low_pct <= 100 &&
+		    cmp->klock[0].ci_high_pct >= 100);
+	assert_string_equal(cmp->klock[1].caller, "dput");
+	assert_float_equal(cmp->klock[1].change_pct, -100, 1e-9);
+	assert_float_equal(cmp->klock[1].base_mean, 0.005, 1e-12);
+	compare_result_release(&r);
+	fx_klock_free(&b);
+	fx_klock_free(&c);
+	fx_release(&b);
+	fx_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_klock_changes),
 		cmocka_unit_test(test_misleading_lockdep),
 		cmocka_unit_test(test_misleading_genuine),
 		cmocka_unit_test(test_misleading_fallback),

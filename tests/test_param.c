@@ -35,6 +35,8 @@ static const struct param_def p_bool = { "b", PT_BOOL, "no", 0, 0, NULL,
 static const struct param_def p_enum = { "c", PT_ENUM, "red", 0, 0, colors,
 					 "" };
 static const struct param_def p_str = { "s", PT_STRING, "", 0, 0, NULL, "" };
+static const struct param_def p_kdelay = { "kernel_delay", PT_KDELAY, NULL,
+					   0, 0, NULL, "" };
 static const struct param_def p_cpus = { "cpus", PT_CPUS, NULL, 0, 0, NULL,
 					 "" };
 
@@ -146,6 +148,30 @@ static const struct parse_case parse_cases[] = {
 	    "c: unknown value 'purple' (choices: red, green, blue)"),
 	OK("string keeps commas", p_str, "  a, b  ", "a, b"),
 	OK("string empty", p_str, "", ""),
+	OK("kernel_delay none", p_kdelay, "0", "0"),
+	OK("kernel_delay none word", p_kdelay, "none", "0"),
+	OK("kernel_delay", p_kdelay, "1ms@do_unlinkat", "1ms@do_unlinkat"),
+	OK("kernel_delay unit", p_kdelay, "1000us@f.cold", "1ms@f.cold"),
+	OK("kernel_delay cap", p_kdelay, "10ms@f", "10ms@f"),
+	OK("kernel_delay fraction", p_kdelay, "0.5us@f", "500ns@f"),
+	BAD("kernel_delay above cap", p_kdelay, "11ms@f",
+	    "kernel_delay: '11ms@f': TIME is a duration above 0 and at most "
+	    "10ms"),
+	BAD("kernel_delay zero time", p_kdelay, "0s@f",
+	    "kernel_delay: '0s@f': TIME is a duration above 0 and at most "
+	    "10ms"),
+	BAD("kernel_delay no unit", p_kdelay, "5@f",
+	    "kernel_delay: '5@f': TIME is a duration above 0 and at most "
+	    "10ms"),
+	BAD("kernel_delay no function", p_kdelay, "1ms@",
+	    "kernel_delay: '1ms@' is not TIME@FUNCTION (e.g. "
+	    "1ms@do_unlinkat) or 0"),
+	BAD("kernel_delay no at", p_kdelay, "1ms",
+	    "kernel_delay: '1ms' is not TIME@FUNCTION (e.g. "
+	    "1ms@do_unlinkat) or 0"),
+	BAD("kernel_delay bad function", p_kdelay, "1ms@f;x",
+	    "kernel_delay: '1ms@f;x': FUNCTION is a kernel function's name "
+	    "(letters, digits, _ and .)"),
 	OK("cpus", p_cpus, "0-3,6", "0-3,6"),
 	OK("cpus merged", p_cpus, "3,0,1,2", "0-3"),
 	OK("cpus blanks", p_cpus, " 1 , 0 ", "0-1"),
@@ -179,7 +205,7 @@ static const struct parse_case parse_cases[] = {
 
 static void free_value(const struct param_def *p, union param_value *v)
 {
-	if (p->type == PT_STRING || p->type == PT_CPUS)
+	if (param_holds_string(p->type))
 		free(v->s);
 }
 
@@ -499,13 +525,16 @@ static void test_family_cap(void **state)
 static void test_harness_table(void **state)
 {
 	(void)state;
-	assert_int_equal(nharness_params, 3);
+	assert_int_equal(nharness_params, 4);
 	assert_string_equal(harness_params[HARNESS_RUNTIME].name, "runtime");
 	assert_string_equal(harness_params[HARNESS_JOBS].name, "jobs");
 	assert_string_equal(harness_params[HARNESS_CPUS].name, "cpus");
 	assert_int_equal(harness_params[HARNESS_RUNTIME].type, PT_DURATION);
 	assert_int_equal(harness_params[HARNESS_JOBS].type, PT_U64);
 	assert_int_equal(harness_params[HARNESS_CPUS].type, PT_CPUS);
+	assert_string_equal(harness_params[HARNESS_KDELAY].name,
+			    "kernel_delay");
+	assert_int_equal(harness_params[HARNESS_KDELAY].type, PT_KDELAY);
 }
 
 int main(void)

@@ -136,7 +136,7 @@ static void newer_schema_refused(void **state)
 	build_file(c->path, &plain);
 	raw_exec(c->path, "PRAGMA user_version = 99");
 	before = slurp(c->path, &n);
-	refuse_all_modes(c->path, "written by a newer contend (schema 99 > 2)");
+	refuse_all_modes(c->path, "written by a newer contend (schema 99 > 3)");
 	assert_file_holds(c->path, before, n);
 	free(before);
 }

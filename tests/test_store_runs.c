@@ -59,8 +59,9 @@ static void schema_1_upgraded(void **state)
 	assert_int_equal(n, 0);
 	store_close(s);
 	assert_int_equal(store_open(c->path, 0, &s), 0);
-	assert_int_equal(store_version(s), 2);
-	assert_int_equal(raw_int(store_db(s), "PRAGMA user_version"), 2);
+	assert_int_equal(store_version(s), STORE_SCHEMA_VERSION);
+	assert_int_equal(raw_int(store_db(s), "PRAGMA user_version"),
+			 STORE_SCHEMA_VERSION);
 	assert_int_equal(raw_int(store_db(s), "SELECT count(*) FROM sqlite_schema"
 					      " WHERE name IN ('run_timeline',"
 					      " 'config_profile')"), 2);

@@ -1,0 +1,145 @@
+/*
+ * klock_top.c - a configuration's kernel locks over its measured runs
+ * (analysis.h, analysis_klock_top): the runs' top-locks rows (run_klock,
+ * written by the runner's BPF program, runner/kbpf.h) summed per run by
+ * kind and caller, as a mean per run with its confidence interval.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/stats.h"
+#include "lib/util.h"
+
+double analysis_klock_share(const struct dataset *d, size_t r)
+{
+	double wait = dataset_value(d, r, dataset_metric(d, "klock_wait_s"));
+	double t = dataset_value(d, r, dataset_metric(d, "elapsed_s"));
+	size_t tasks = d->runs[r].nthreads ? d->runs[r].nthreads : 1;
+
+	if (!(t > 0))
+		t = dataset_value(d, r, dataset_metric(d, "wall_s"));
+	return t > 0 ? wait / ((double)tasks * t) : NAN;
+}
+
+static bool same(const struct klock_top *t, const struct ds_klock *k)
+{
+	return !strcmp(t->kind, k->kind) && !strcmp(t->caller, k->caller);
+}
+
+static int by_wait(const void *x, const void *y)
+{
+	const struct klock_top *a = x, *b = y;
+	int c;
+
+	/* NaN (no interval, too few runs) is not expected: means exist
+	 * from one run on; it sorts last all the same */
+	if (isnan(a->wait_s) != isnan(b->wait_s))
+		return isnan(a->wait_s) ? 1 : -1;
+	if (a->wait_s > b->wait_s)
+		return -1;
+	if (a->wait_s < b->wait_s)
+		return 1;
+	c = strcmp(a->kind, b->kind);
+	return c ? c : strcmp(a->caller, b->caller);
+}
+
+/* The row's contentions and wait in each timed run (0 where absent). */
+static void summarize(const struct analysis *a, const struct ds_config *cf,
+		      const size_t *runs, size_t nruns, struct klock_top *t)
+{
+	double *n = xcalloc(nruns ? nruns : 1, sizeof(*n));
+	double *w = xcalloc(nruns ? nruns : 1, sizeof(*w));
+	size_t i, j;
+	bool one = true;
+
+	t->lock = NULL;
+	for (i = 0; i < cf->nklock; i++) {
+		const struct ds_klock *k = &cf->klock[i];
+
+		if (!same(t, k))
+			continue;
+		for (j = 0; j < nruns && runs[j] != k->run; j++)
+			;
+		if (j == nruns)
+			continue;
+		n[j] += k->contentions;
+		w[j] += k->wait_s;
+		/* the lock, when every run's row names the same one */
+		if (!k->lock || (t->lock && strcmp(t->lock, k->lock)))
+			one = false;
+		else if (!t->lock)
+			t->lock = k->lock;
+	}
+	if (!one)
+		t->lock = NULL;
+	t->nruns = nruns;
+	stats_mean_ci(n, nruns, a->opts.confidence, &t->contentions,
+		      &t->contentions_lo, &t->contentions_hi);
+	stats_mean_ci(w, nruns, a->opts.confidence, &t->wait_s, &t->wait_lo,
+		      &t->wait_hi);
+	free(n);
+	free(w);
+}
+
+size_t analysis_klock_waits(const struct dataset *d, size_t c,
+			    const char *kind, const char *caller, double **out)
+{
+	const struct ds_config *cf = &d->configs[c];
+	int m = dataset_metric(d, "klock_wait_s");
+	size_t n = 0, i, j;
+
+	*out = xcalloc(cf->nruns ? cf->nruns : 1, sizeof(**out));
+	for (i = cf->run0; i < cf->run0 + cf->nruns; i++) {
+		if (!analysis_measured(d, i) || isnan(dataset_value(d, i, m)))
+			continue;
+		for (j = 0; j < cf->nklock; j++)
+			if (cf->klock[j].run == i &&
+			    !strcmp(cf->klock[j].kind, kind) &&
+			    !strcmp(cf->klock[j].caller, caller))
+				(*out)[n] += cf->klock[j].wait_s;
+		n++;
+	}
+	return n;
+}
+
+size_t analysis_klock_top(const struct analysis *a, size_t c, size_t max,
+			  struct klock_top **out)
+{
+	const struct dataset *d = a->d;
+	const struct ds_config *cf = &d->configs[c];
+	int m = dataset_metric(d, "klock_wait_s");
+	struct klock_top *t = NULL;
+	size_t *runs, nruns = 0, nt = 0, i, j;
+
+	*out = NULL;
+	if (!cf->nklock || m < 0)
+		return 0;
+	/* the measured runs the program timed: klock_wait_s is theirs */
+	runs = xcalloc(cf->nruns ? cf->nruns : 1, sizeof(*runs));
+	for (i = cf->run0; i < cf->run0 + cf->nruns; i++)
+		if (analysis_measured(d, i) &&
+		    !isnan(dataset_value(d, i, m)))
+			runs[nruns++] = i;
+	for (i = 0; i < cf->nklock && nruns; i++) {
+		const struct ds_klock *k = &cf->klock[i];
+
+		if (!analysis_measured(d, k->run))
+			continue;
+		for (j = 0; j < nt && !same(&t[j], k); j++)
+			;
+		if (j < nt)
+			continue;
+		t = xrealloc(t, (nt + 1) * sizeof(*t));
+		t[nt].kind = k->kind;
+		t[nt++].caller = k->caller;
+	}
+	for (i = 0; i < nt; i++)
+		summarize(a, cf, runs, nruns, &t[i]);
+	free(runs);
+	if (nt)
+		qsort(t, nt, sizeof(*t), by_wait);
+	*out = t;
+	return nt < max ? nt : max;
+}

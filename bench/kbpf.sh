@@ -1,0 +1,75 @@
+#!/bin/sh
+# bench/kbpf.sh - what the runner's BPF program (runner/kbpf.h,
+# docs/KLOCK.md) costs the runs it times, as paired ratios of throughput
+# (bench/pairci.c): each round runs a one-run experiment of the case with
+# the program (bpf) and with the perf events instead (CONTEND_KBPF=off),
+# back to back, the order alternating; the throughput is read from the
+# database.  Target: ratio >= 0.97 with its 95% interval.  Needs root on
+# a kernel with BTF and a build with BPF; says so and stops otherwise.
+#
+# Environment (and bench/lib.sh's): ROUNDS (10), RUNTIME (0.5s), CASES
+# (a subset of the case lines below, one per line, as INI keys).
+set -eu
+. bench/lib.sh
+
+ROUNDS=${ROUNDS:-10}
+RUNTIME=${RUNTIME:-0.5s}
+TARGET=0.97
+
+bench_build pairci lib
+bench_tmp
+
+# tput FILE ENV KEY=VALUE...: one run's throughput appended to FILE
+tput() {
+	f=$1 e=$2
+	shift 2
+	{
+		printf '[experiment]\nname = kbpf-bench\nrepetitions = 1\n'
+		printf 'warmup = 0\nruntime = %s\n\n[workload w]\n' "$RUNTIME"
+		for kv in "$@"; do
+			printf '%s\n' "$kv" | sed 's/=/ = /'
+		done
+	} > "$tmp/b.ini"
+	rm -f "$tmp/b.db"
+	env $e "$CONTEND" run "$tmp/b.ini" --db "$tmp/b.db" --quiet \
+		> /dev/null 2>&1
+	sqlite3 "$tmp/b.db" "SELECT value FROM samples WHERE metric =
+			     'throughput'" >> "$f"
+}
+on_bpf() { tput "$tmp/on" CONTEND_KBPF=on "$@"; }
+off_bpf() { tput "$tmp/off" CONTEND_KBPF=off "$@"; }
+CASES=${CASES:-"type=futex-mutex threads=2
+type=pthread-mutex threads=1
+type=creat processes=4 reuse=no
+type=chat mode=threads"}
+
+: > "$tmp/on"
+tput "$tmp/on" CONTEND_KBPF=on type=noop
+if [ "$(sqlite3 "$tmp/b.db" "SELECT value FROM experiment_meta WHERE key =
+			   'kernel_lock_instrument'")" != bpf ]; then
+	echo "kbpf: skipped: $(sqlite3 "$tmp/b.db" "SELECT value FROM
+		experiment_meta WHERE key = 'kernel_lock_instrument'")"
+	exit 0
+fi
+echo "kbpf: BPF program / perf events, $ROUNDS rounds of $RUNTIME," \
+	"alternating (target >= $TARGET)"
+bench_machine
+printf '%-40s %12s %12s %7s %16s  %s\n' run bpf_ops/s perf_ops/s ratio \
+	95%_interval verdict
+echo "$CASES" | while read -r c; do
+	: > "$tmp/on"
+	: > "$tmp/off"
+	# shellcheck disable=SC2086  # split the case into its words
+	bench_alternate "$ROUNDS" on_bpf off_bpf $c
+	bench_rounds "$ROUNDS" "kbpf.sh: a run stored no throughput" \
+		"$tmp/on" "$tmp/off"
+	paste "$tmp/on" "$tmp/off" | "$BUILD/bench/pairci" "$TARGET" |
+		awk -v r="$c" -v a="$(median "$tmp/on")" \
+		    -v b="$(median "$tmp/off")" '{
+			if ($10 == "ok") v = "ok"
+			else if ($10 == "below") v = "below target"
+			else v = "unresolved: " $12 " rounds"
+			printf "%-40s %12.4g %12.4g %7.3f  [%.3f, %.3f]  %s\n",
+				r, a, b, $2, $4, $6, v }'
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

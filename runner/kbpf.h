@@ -1,0 +1,135 @@
+/*
+ * kbpf.h - the kernel lock wait of every run, from a BPF program on
+ * lock:contention_begin and lock:contention_end (bpf/klock.bpf.c), loaded
+ * and attached once per experiment by the runner.  It counts only the
+ * run's own processes: the child the runner forks while armed, and every
+ * process forked from one counted (threads share their process's tgid).
+ *
+ * Call sequence (the runner: runner/start.c, runner/session.c,
+ * runner/onerun.c):
+ *
+ *	struct kbpf *k = kbpf_open(why, sizeof(why));   // once; NULL: perf
+ *	for each run:
+ *		kbpf_run_begin(k, &delay);  // resets the maps, arms
+ *		spawn ... started: kbpf_track(k, pid);   // disarms
+ *		... reaped ...
+ *		kbpf_run_end(k, &result, &top);   // klock_* metrics, top locks
+ *	kbpf_close(k);
+ *
+ * Per run nothing is loaded or attached: run_begin writes the program's
+ * globals (mmapped) and empties the maps of the run before, run_end reads
+ * them.  The whole run is counted, from the fork to the reaping, not the
+ * workload's measured window (docs/KLOCK.md, "The window").
+ *
+ * Where this machine cannot load it (built without BPF, no BTF, not
+ * root, the verifier refuses it, CONTEND_KBPF=off) kbpf_open returns NULL
+ * with the reason and the runs are counted by the perf events of
+ * runner/klock.h, as before.
+ */
+#ifndef CONTEND_KBPF_H
+#define CONTEND_KBPF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "db/store.h"
+#include "runner/klock.h"
+#include "runner/workload.h"
+
+/* CONTEND_KBPF=off: the perf events, as on a machine without BPF. */
+#define KBPF_ENV "CONTEND_KBPF"
+/* Rows of the top-locks table kept per run. */
+#define KBPF_TOP 10
+
+/* kernel_delay = TIME@FUNCTION: busy-wait TIME after a contended
+ * acquisition whose stack holds FUNCTION (docs/KLOCK.md). */
+struct kbpf_delay {
+	uint64_t ns;          /* 0: none */
+	const char *function;
+};
+
+/* One run's top locks: rows of run_klock (db/store.h), by wait. */
+struct kbpf_top {
+	size_t n;
+	struct run_klock row[KBPF_TOP];
+	char text[KBPF_TOP][2][128]; /* the rows' caller and lock */
+};
+
+struct kbpf;
+
+struct kbpf *kbpf_open(char *why, size_t whylen);
+/*
+ * 1 when kbpf_open may succeed here (built with BPF, not switched off,
+ * BTF, root), else 0 with the reason: what a configuration that needs it
+ * is checked against without loading anything.
+ */
+int kbpf_usable(char *why, size_t whylen);
+void kbpf_close(struct kbpf *k);
+/*
+ * Empties the maps of the run before, sets the run's kernel_delay and
+ * arms: the next child the runner forks is counted.  -1 (why in err) when
+ * delay names a function the kernel does not have.
+ */
+int kbpf_run_begin(struct kbpf *k, const struct kbpf_delay *delay,
+		   char *err, size_t errlen);
+/* Counts pid's process (and what it forks from now on); disarms. */
+void kbpf_track(struct kbpf *k, pid_t pid);
+/*
+ * With r (the run succeeded): adds klock_contended, klock_KIND,
+ * klock_wait_s, klock_wait_max_s, klock_wait_KIND_s,
+ * klock_contended_per_op and, with a kernel_delay, klock_delayed (the
+ * acquisitions it busy-waited after) to r and fills top.  With r NULL only disarms.
+ */
+int kbpf_run_end(struct kbpf *k, struct result *r, struct kbpf_top *top);
+
+/* Whether pid's process is counted now (for tests). */
+bool kbpf_tracks(const struct kbpf *k, pid_t pid);
+
+/* ---- what tests reach (the pure parts) ---- */
+
+/* The kind of the tracepoint's flags (klock.h's table); KLOCK_ALL when
+ * no kind fits. */
+enum klock_kind kbpf_kind(unsigned flags);
+/* "spin", "mutex", "rwsem_read", ...; "other" for KLOCK_ALL. */
+const char *kbpf_kind_name(enum klock_kind kind);
+
+/* The kernel's symbols (a /proc/kallsyms text), sorted by address. */
+struct ksyms;
+struct ksyms *ksyms_load(const char *path);
+void ksyms_free(struct ksyms *ks);
+/* The symbol holding addr and the offset into it, or NULL. */
+const char *ksyms_find(const struct ksyms *ks, uint64_t addr, uint64_t *off);
+/* [lo, hi) of the function name, or -1. */
+int ksyms_range(const struct ksyms *ks, const char *name, uint64_t *lo,
+		uint64_t *hi);
+/*
+ * The caller of a contention: the first frame of ips[0..n-1] outside the
+ * lock and scheduler code and the tracing that reports it (docs/KLOCK.md,
+ * "The caller"); NULL when every frame is inside.
+ */
+const char *ksyms_caller(const struct ksyms *ks, const uint64_t *ips,
+			 size_t n);
+
+/*
+ * One (stack, flags, lock) count of the program, the stack resolved: what
+ * kbpf_rank folds into the top rows.
+ */
+struct kbpf_entry {
+	enum klock_kind kind;
+	const char *caller;   /* NULL: unknown */
+	uint64_t lock;
+	uint64_t count, wait_ns;
+	const char *lock_class;  /* "mmap_lock", "siglock", or NULL */
+};
+/*
+ * The rows of top: entries summed per (kind, caller), by wait (then
+ * contentions, kind, caller), the first KBPF_TOP kept; a row's lock is
+ * its class when all its entries have the same one, else named (ks, or
+ * its address) when all its entries hold the same lock.
+ */
+void kbpf_rank(const struct kbpf_entry *e, size_t n,
+	       const struct ksyms *ks, struct kbpf_top *top);
+
+#endif

@@ -1,0 +1,388 @@
+/*
+ * test_kbpf.c - the kernel lock wait of runs (runner/kbpf.h): the kinds of
+ * the tracepoint's flags, the kernel's symbols and a contention's caller
+ * from a fake /proc/kallsyms, the ranking of a run's top locks (all worked
+ * out by hand), and, where this machine can load BPF, the program itself:
+ * loaded once, following the run's process tree across fork, reset per
+ * run.  That part is skipped with the reason elsewhere, unless
+ * CONTEND_REQUIRE_KBPF=1 (a machine that must run it) makes that a failure.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "runner/kbpf.h"
+#include "runner/workload.h"
+
+/* ---- kinds ---- */
+
+static void test_kinds(void **state)
+{
+	/* include/trace/events/lock.h: SPIN 1, READ 2, WRITE 4, RT 8,
+	 * PERCPU 16, MUTEX 32 */
+	static const struct {
+		unsigned flags;
+		const char *kind;
+	} cases[] = {
+		{ 1, "spin" },        { 32, "mutex" },
+		{ 33, "mutex" },      /* a mutex's optimistic spin */
+		{ 2, "rwsem_read" },  { 18, "rwsem_read" }, /* percpu */
+		{ 4, "rwsem_write" }, { 20, "rwsem_write" },
+		{ 3, "rwlock_read" }, { 5, "rwlock_write" },
+		{ 8, "rt" },          { 9, "rt" },
+		{ 0, "other" },       { 16, "other" },      { 6, "other" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *k = kbpf_kind_name(kbpf_kind(cases[i].flags));
+
+		if (strcmp(k, cases[i].kind))
+			fail_msg("flags %u: %s, not %s", cases[i].flags, k,
+				 cases[i].kind);
+	}
+}
+
+/* ---- symbols ---- */
+
+static const char kallsyms[] =
+	"ffffffff81100000 T do_unlinkat\n"
+	"ffffffff81100400 T path_openat\n"
+	"ffffffff81100800 t queued_spin_lock_slowpath\n"
+	"ffffffff81100900 T bpf_trace_run2\n"
+	"ffffffff81100a00 T next_after_bpf\n"
+	"ffffffff81200000 T __lock_text_start\n"
+	"ffffffff81200010 T _raw_spin_lock\n"
+	"ffffffff81200100 T spin_in_lock_text\n"
+	"ffffffff81200800 T __lock_text_end\n"
+	"ffffffff81300000 T __sched_text_start\n"
+	"ffffffff81300010 T schedule\n"
+	"ffffffff81300800 T __sched_text_end\n"
+	"ffffffff81400000 t ext4_orphan_add\t[ext4]\n"
+	"0000000000000000 A fixed_percpu_data\n"
+	"ffffffff82000000 D some_data\n"
+	"ffffffff82000100 d rcu_state\n";
+
+static struct ksyms *fake_ksyms(void)
+{
+	char path[] = "/tmp/test_kbpf.XXXXXX";
+	int fd = mkstemp(path);
+	struct ksyms *ks;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, kallsyms, sizeof(kallsyms) - 1),
+			 (ssize_t)sizeof(kallsyms) - 1);
+	close(fd);
+	ks = ksyms_load(path);
+	unlink(path);
+	assert_non_null(ks);
+	return ks;
+}
+
+static void test_symbols(void **state)
+{
+	struct ksyms *ks = fake_ksyms();
+	uint64_t lo, hi, off;
+
+	(void)state;
+	assert_string_equal(ksyms_find(ks, 0xffffffff81100410, &off),
+			    "path_openat");
+	assert_int_equal(off, 0x10);
+	/* a module's symbol, its [module] left out of the name */
+	assert_string_equal(ksyms_find(ks, 0xffffffff81400004, &off),
+			    "ext4_orphan_add");
+	assert_null(ksyms_find(ks, 0xffffffff80000000, &off));
+	assert_int_equal(ksyms_range(ks, "do_unlinkat", &lo, &hi), 0);
+	assert_int_equal(lo, 0xffffffff81100000);
+	assert_int_equal(hi, 0xffffffff81100400);
+	/* data is no function; an unknown name neither */
+	assert_int_equal(ksyms_range(ks, "rcu_state", &lo, &hi), -1);
+	assert_int_equal(ksyms_range(ks, "no_such_function", &lo, &hi), -1);
+	ksyms_free(ks);
+}
+
+/* The caller: the first frame outside the lock, scheduler and tracing. */
+static void test_caller(void **state)
+{
+	struct ksyms *ks = fake_ksyms();
+	const uint64_t spin[] = {
+		0xffffffff81100910, /* bpf_trace_run2 */
+		0xffffffff81100820, /* queued_spin_lock_slowpath */
+		0xffffffff81200108, /* in __lock_text, whatever its name */
+		0xffffffff81100040, /* do_unlinkat */
+		0xffffffff81100410,
+	};
+	const uint64_t sleep[] = {
+		0xffffffff81300020, /* schedule, in __sched_text */
+		0xffffffff81100404, /* path_openat */
+	};
+	const uint64_t inside[] = {
+		0xffffffff81200014, 0xffffffff81300020, 0, 0xffffffff81100040,
+	};
+
+	(void)state;
+	assert_string_equal(ksyms_caller(ks, spin, 5), "do_unlinkat");
+	assert_string_equal(ksyms_caller(ks, sleep, 2), "path_openat");
+	/* the stack ends at its first 0 */
+	assert_null(ksyms_caller(ks, inside, 4));
+	assert_null(ksyms_caller(ks, spin, 3));
+	ksyms_free(ks);
+}
+
+/* ---- ranking ---- */
+
+static void test_rank(void **state)
+{
+	struct ksyms *ks = fake_ksyms();
+	char a1[] = "do_unlinkat", a2[] = "do_unlinkat"; /* equal, apart */
+	const struct kbpf_entry e[] = {
+		{ KLOCK_SPIN, a1, 0xffff888100000100, 5, 100, NULL },
+		{ KLOCK_RWSEM_WRITE, NULL, 0xffff888100000000, 3, 160, NULL },
+		{ KLOCK_SPIN, a2, 0xffff888100000100, 1, 50, NULL },
+		{ KLOCK_MUTEX, a1, 0xffffffff82000110, 1, 1000, NULL },
+		{ KLOCK_SPIN, a1, 0xffff888100000200, 2, 10, NULL },
+	};
+	struct kbpf_top top;
+
+	(void)state;
+	kbpf_rank(e, 5, ks, &top);
+	assert_int_equal(top.n, 3);
+	/* mutex: 1000 ns; its one lock in the kernel's data, named */
+	assert_string_equal(top.row[0].kind, "mutex");
+	assert_string_equal(top.row[0].caller, "do_unlinkat");
+	assert_string_equal(top.row[0].lock, "rcu_state+0x10");
+	assert_int_equal(top.row[0].nlocks, 1);
+	assert_true(fabs(top.row[0].wait_s - 1000e-9) < 1e-15);
+	/* spin: 100 + 50 + 10 ns over 8 contentions of two locks; it ties
+	 * the rwsem's 160 ns and goes first by contentions */
+	assert_string_equal(top.row[1].kind, "spin");
+	assert_null(top.row[1].lock);
+	assert_int_equal(top.row[1].nlocks, 2);
+	assert_true(fabs(top.row[1].contentions - 8) < 1e-12);
+	assert_true(fabs(top.row[1].wait_s - 160e-9) < 1e-15);
+	/* an unknown caller; a lock outside the kernel's data: its address */
+	assert_string_equal(top.row[2].kind, "rwsem_write");
+	assert_string_equal(top.row[2].caller, "?");
+	assert_string_equal(top.row[2].lock, "0xffff888100000000");
+	assert_true(fabs(top.row[2].contentions - 3) < 1e-12);
+	ksyms_free(ks);
+}
+
+/*
+ * A class the program knew names the row even over several locks (each
+ * process its own mm); classes that differ within a row leave it to the
+ * addresses: two of them, no name.
+ */
+static void test_rank_class(void **state)
+{
+	const struct kbpf_entry e[] = {
+		{ KLOCK_RWSEM_READ, "do_user_addr_fault", 0xa000, 2, 30,
+		  "mmap_lock" },
+		{ KLOCK_RWSEM_READ, "do_user_addr_fault", 0xb000, 1, 20,
+		  "mmap_lock" },
+		{ KLOCK_SPIN, "do_signal", 0xc000, 1, 10, "siglock" },
+		{ KLOCK_SPIN, "do_signal", 0xd000, 1, 5, NULL },
+	};
+	struct kbpf_top top;
+
+	(void)state;
+	kbpf_rank(e, 4, NULL, &top);
+	assert_int_equal(top.n, 2);
+	assert_string_equal(top.row[0].lock, "mmap_lock");
+	assert_int_equal(top.row[0].nlocks, 2);
+	assert_true(fabs(top.row[0].wait_s - 50e-9) < 1e-15);
+	assert_null(top.row[1].lock);
+	assert_int_equal(top.row[1].nlocks, 2);
+}
+
+/* More rows than KBPF_TOP: the longest waits are kept, longest first. */
+static void test_rank_cut(void **state)
+{
+	static char names[KBPF_TOP + 2][8];
+	struct kbpf_entry e[KBPF_TOP + 2];
+	struct kbpf_top top;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < KBPF_TOP + 2; i++) {
+		snprintf(names[i], sizeof(names[i]), "f%zu", i);
+		e[i] = (struct kbpf_entry){ KLOCK_SPIN, names[i], 0x1000 + i,
+					    1, i + 1, NULL };
+	}
+	kbpf_rank(e, KBPF_TOP + 2, NULL, &top);
+	assert_int_equal(top.n, KBPF_TOP);
+	for (i = 0; i < KBPF_TOP; i++) {
+		char want[8];
+
+		snprintf(want, sizeof(want), "f%zu", KBPF_TOP + 1 - i);
+		assert_string_equal(top.row[i].caller, want);
+	}
+	/* no symbols: the lock by its address */
+	assert_string_equal(top.row[0].lock, "0x100b");
+}
+
+/* ---- the program on this machine ---- */
+
+static void test_forced_off(void **state)
+{
+	char why[200];
+
+	(void)state;
+	setenv(KBPF_ENV, "off", 1);
+	assert_null(kbpf_open(why, sizeof(why)));
+	assert_string_equal(why, "disabled by CONTEND_KBPF=off");
+	unsetenv(KBPF_ENV);
+	setenv(KLOCK_ENV, "off", 1);
+	assert_null(kbpf_open(why, sizeof(why)));
+	assert_non_null(strstr(why, "no tracepoint"));
+	unsetenv(KLOCK_ENV);
+}
+
+static struct kbpf *live(void)
+{
+	char why[200];
+	struct kbpf *k = kbpf_open(why, sizeof(why));
+	const char *req = getenv("CONTEND_REQUIRE_KBPF");
+
+	if (!k) {
+		if (req && !strcmp(req, "1"))
+			fail_msg("BPF required here (CONTEND_REQUIRE_KBPF=1) "
+				 "but cannot load: %s", why);
+		printf("skipped: BPF cannot load here: %s\n", why);
+		skip();
+	}
+	return k;
+}
+
+static void wait_for(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * The child forked while armed is counted, and what it forks; a process
+ * forked after kbpf_track (disarmed) is not, nor the runner itself.  The
+ * next run starts with none counted.
+ */
+static void test_live_tree(void **state)
+{
+	struct kbpf *k = live();
+	int go[2], ready[2];
+	pid_t c, g, other;
+	char err[200], b;
+	struct result r;
+	struct kbpf_top top;
+	double sum = 0;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(kbpf_run_begin(k, NULL, err, sizeof(err)), 0);
+	c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		close(go[1]);
+		g = fork();
+		if (g == 0) {
+			(void)!read(go[0], &b, 1);
+			_exit(0);
+		}
+		(void)!write(ready[1], &g, sizeof(g));
+		(void)!read(go[0], &b, 1);
+		wait_for(g);
+		_exit(0);
+	}
+	kbpf_track(k, c);
+	assert_int_equal(read(ready[0], &g, sizeof(g)), (ssize_t)sizeof(g));
+	other = fork();
+	assert_true(other >= 0);
+	if (other == 0) {
+		close(go[1]);
+		(void)!read(go[0], &b, 1);
+		_exit(0);
+	}
+	assert_true(kbpf_tracks(k, c));
+	assert_true(kbpf_tracks(k, g));
+	assert_false(kbpf_tracks(k, other));
+	assert_false(kbpf_tracks(k, getpid()));
+	close(go[1]);
+	wait_for(c);
+	wait_for(other);
+	close(go[0]);
+	close(ready[0]);
+	close(ready[1]);
+
+	result_init(&r);
+	assert_int_equal(kbpf_run_end(k, &r, &top), 0);
+	assert_false(isnan(result_value(&r, "klock_wait_s")));
+	assert_true(result_value(&r, "klock_wait_s") >= 0);
+	assert_true(result_value(&r, "klock_wait_max_s") <=
+		    result_value(&r, "klock_wait_s"));
+	for (i = 1; i < KLOCK_NKINDS; i++) {
+		char name[METRIC_NAME_MAX];
+
+		sum += result_value(&r, klock_metric(i));
+		snprintf(name, sizeof(name), "klock_wait_%s_s",
+			 kbpf_kind_name(i));
+		assert_false(isnan(result_value(&r, name)));
+	}
+	assert_true(sum <= result_value(&r, "klock_contended"));
+	assert_true(top.n <= KBPF_TOP);
+	result_release(&r);
+
+	assert_int_equal(kbpf_run_begin(k, NULL, err, sizeof(err)), 0);
+	assert_false(kbpf_tracks(k, c));
+	assert_false(kbpf_tracks(k, g));
+	kbpf_run_end(k, NULL, &top);
+	assert_int_equal(top.n, 0);
+	kbpf_close(k);
+}
+
+/* kernel_delay names a kernel function, or the run cannot start. */
+static void test_live_delay_function(void **state)
+{
+	struct kbpf *k = live();
+	struct kbpf_delay bad = { 1000, "no_such_kernel_function" };
+	struct kbpf_delay good = { 1000, "do_unlinkat" };
+	struct kbpf_top top;
+	char err[200];
+
+	(void)state;
+	assert_int_equal(kbpf_run_begin(k, &bad, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'no_such_kernel_function'"));
+	assert_int_equal(kbpf_run_begin(k, &good, err, sizeof(err)), 0);
+	kbpf_run_end(k, NULL, &top);
+	kbpf_close(k);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_symbols),
+		cmocka_unit_test(test_caller),
+		cmocka_unit_test(test_rank),
+		cmocka_unit_test(test_rank_class),
+		cmocka_unit_test(test_rank_cut),
+		cmocka_unit_test(test_forced_off),
+		cmocka_unit_test(test_live_tree),
+		cmocka_unit_test(test_live_delay_function),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
