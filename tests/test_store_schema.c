@@ -231,12 +231,12 @@ static void schema_1_opens(void **state)
 	load_and_check(s, id, &plain);
 	store_close(s);
 	assert_int_equal(store_open(v1, 0, &s), 0);
-	assert_int_equal(store_version(s), 2);
+	assert_int_equal(store_version(s), STORE_SCHEMA_VERSION);
 	load_and_check(s, id, &plain);
 	store_close(s);
-	/* and the upgraded file is contend's schema 2 in full */
+	/* and the upgraded file is contend's current schema in full */
 	assert_int_equal(store_open(v1, STORE_RDONLY, &s), 0);
-	assert_int_equal(store_version(s), 2);
+	assert_int_equal(store_version(s), STORE_SCHEMA_VERSION);
 	store_close(s);
 }
 
