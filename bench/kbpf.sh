@@ -2,8 +2,9 @@
 # bench/kbpf.sh - what the runner's BPF program (runner/kbpf.h,
 # docs/KLOCK.md) costs the runs it times, as paired ratios of throughput
 # (bench/pairci.c): each round runs a one-run experiment of the case with
-# the program (bpf) and with the perf events instead (CONTEND_KBPF=off),
-# back to back, the order alternating; the throughput is read from the
+# the program (bpf) and with no kernel instrument at all (CONTEND_KBPF=off
+# CONTEND_KLOCK=off: neither the program nor the perf events), back to
+# back, the order alternating; the throughput is read from the
 # database.  Target: ratio >= 0.97 with its 95% interval.  Needs root on
 # a kernel with BTF and a build with BPF; says so and stops otherwise.
 #
@@ -37,8 +38,9 @@ tput() {
 			     'throughput'" >> "$f"
 }
 on_bpf() { tput "$tmp/on" CONTEND_KBPF=on "$@"; }
-off_bpf() { tput "$tmp/off" CONTEND_KBPF=off "$@"; }
+off_bpf() { tput "$tmp/off" "CONTEND_KBPF=off CONTEND_KLOCK=off" "$@"; }
 CASES=${CASES:-"type=futex-mutex threads=2
+type=pthread-mutex threads=2
 type=pthread-mutex threads=1
 type=creat processes=4 reuse=no
 type=chat mode=threads"}
@@ -51,10 +53,10 @@ if [ "$(sqlite3 "$tmp/b.db" "SELECT value FROM experiment_meta WHERE key =
 		experiment_meta WHERE key = 'kernel_lock_instrument'")"
 	exit 0
 fi
-echo "kbpf: BPF program / perf events, $ROUNDS rounds of $RUNTIME," \
+echo "kbpf: BPF program / no instrument, $ROUNDS rounds of $RUNTIME," \
 	"alternating (target >= $TARGET)"
 bench_machine
-printf '%-40s %12s %12s %7s %16s  %s\n' run bpf_ops/s perf_ops/s ratio \
+printf '%-40s %12s %12s %7s %16s  %s\n' run bpf_ops/s none_ops/s ratio \
 	95%_interval verdict
 echo "$CASES" | while read -r c; do
 	: > "$tmp/on"
@@ -69,7 +71,9 @@ echo "$CASES" | while read -r c; do
 			if ($10 == "ok") v = "ok"
 			else if ($10 == "below") v = "below target"
 			else v = "unresolved: " $12 " rounds"
+			hw = 100 * ($6 - $4) / 2
+			v = v sprintf("; +-%.1f%%%s", hw, hw <= 2 ? "" : " (> 2%)")
 			printf "%-40s %12.4g %12.4g %7.3f  [%.3f, %.3f]  %s\n",
 				r, a, b, $2, $4, $6, v }'
 done
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_end
