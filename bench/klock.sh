@@ -76,7 +76,7 @@ echo "$CASES" | while read -r what c; do
 			if ($10 == "ok") v = "ok"
 			else if ($10 == "below") v = "below target"
 			else v = "unresolved: " $12 " rounds"
-			# resolved to +-2%: the interval's half-width
+			# resolved to +-2%: half the width of the interval
 			hw = 100 * ($6 - $4) / 2
 			v = v sprintf("; +-%.1f%%%s", hw, hw <= 2 ? "" : " (> 2%)")
 			printf "%-7s %-34s %12.4g %12.4g %7.3f  [%.3f, %.3f]  %s\n",

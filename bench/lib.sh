@@ -87,9 +87,13 @@ quantile() {
 
 # The conditions of the figures: noise from other work shows in the load.
 # A figure counts only when taken on a quiet machine: the 1-minute load
-# average at most 0.3 per CPU before and after (BENCH_QUIET, default
-# 0.3).  bench_machine records the load before, bench_end the load after
-# and says whether the verdicts printed between them stand.
+# average at most 0.3 per CPU (BENCH_QUIET, default 0.3) when the
+# benchmark starts, and no other process using the CPUs while it runs.
+# The load after is recorded too; it includes the benchmark's own
+# threads (a 2-thread case keeps two CPUs busy for minutes), so what it
+# says of other work is read from bench_others instead.  bench_machine
+# records the load before; bench_end the load after, the busiest other
+# processes, and whether the verdicts printed between them stand.
 BENCH_QUIET=${BENCH_QUIET:-0.3}
 bench_machine() {
 	bench_load0=$(cut -d' ' -f1 /proc/loadavg)
@@ -98,22 +102,35 @@ bench_machine() {
 		"load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
-# bench_end: the load after, and the validity of the figures above: with
-# the load above the limit at either end every verdict above is void
-# ("invalid: load X"), neither met nor missed.
+# bench_others: the CPU share of processes that are neither this script's
+# nor contend's nor the kernel's, summed (ps: %cpu over each one's life).
+bench_others() {
+	ps -eo pid=,ppid=,pcpu=,comm= | awk -v me="$$" '
+		$4 ~ /^(contend|contend-guard|sh|awk|ps|sleep|hyperfine|perf|valgrind|ref_|pairci|measure|runstats|startref|sqlite3|kworker|ksoftirqd|rcu_|kdamond|migration|process_api)/ { next }
+		$1 == me || $2 == me { next }
+		{ s += $3; if ($3 > 1) busy = busy " " $4 "(" $3 "%)" }
+		END { printf "%.1f%s\n", s, busy ? ":" busy : "" }'
+}
+
+# bench_end: the load after, the other processes, and the validity of
+# the figures above: with the machine loaded when they started (or
+# another process busy) every verdict above is void ("invalid: load X"),
+# neither met nor missed.
 bench_end() {
 	be_load1=$(cut -d' ' -f1 /proc/loadavg)
-	echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+	be_others=$(bench_others)
+	echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg) (the" \
+		"benchmark's own threads included); other processes: $be_others% CPU"
 	awk -v a="${bench_load0:-$be_load1}" -v b="$be_load1" -v n="$(nproc)" \
-	    -v q="$BENCH_QUIET" 'BEGIN {
-		m = a > b ? a : b
-		if (m <= q * n)
-			printf "figures: valid (quiet: load %s before, %s after, " \
-			       "limit %.2f on %d CPUs)\n", a, b, q * n, n
+	    -v q="$BENCH_QUIET" -v o="${be_others%%:*}" 'BEGIN {
+		if (a <= q * n && o < 10)
+			printf "figures: valid (quiet: load %s at the start, limit " \
+			       "%.2f on %d CPUs; no other busy process)\n", a, q * n, n
 		else
-			printf "figures: invalid: load %s (before %s, after %s; " \
-			       "limit %.2f on %d CPUs): the verdicts above are " \
-			       "neither met nor missed\n", m, a, b, q * n, n }'
+			printf "figures: invalid: load %s at the start (limit %.2f " \
+			       "on %d CPUs), other processes %s%% CPU: the " \
+			       "verdicts above are neither met nor missed\n", a,
+			       q * n, n, o }'
 }
 
 # bench_need TOOL WHY: true when TOOL is on PATH, else prints a skip line.

@@ -342,12 +342,43 @@ static void contain(struct runner *r)
  * With it, the runs' `contend exec` leave their perf counters closed
  * (CONTEND_KLOCK=bpf, runner/klock.h).
  */
+/*
+ * Whether the session loads the BPF program: only when asked
+ * (CONTEND_KBPF=on) or when a configuration slows a kernel lock on
+ * purpose (kernel_delay).  Timing every contention's begin and end, the
+ * program lengthens the kernel's contended paths, and measured paired on
+ * a quiet machine it doubled futex-mutex's throughput at 2 threads
+ * (docs/PERFORMANCE.md, "The kernel lock BPF program"): the counting perf
+ * events of runner/klock.h are the default.
+ */
+static bool kbpf_wanted(const struct runner *r)
+{
+	const char *s = getenv(KBPF_ENV);
+	size_t i;
+
+	if (s && !strcmp(s, "on"))
+		return true;
+	for (i = 0; i < r->cfg.nentries; i++) {
+		const char *v = entry_value(&r->cfg.entries[i], "kernel_delay");
+
+		if (v && strcmp(v, "0"))
+			return true;
+	}
+	return false;
+}
+
 static int kbpf_start(struct runner *r)
 {
+	const char *env = getenv(KBPF_ENV);
 	char why[200], *v;
 	int ret;
 
-	r->kbpf = kbpf_open(why, sizeof(why));
+	/* "off" too: kbpf_open says why in its words */
+	if (kbpf_wanted(r) || (env && !strcmp(env, "off")))
+		r->kbpf = kbpf_open(why, sizeof(why));
+	else
+		snprintf(why, sizeof(why), "off unless " KBPF_ENV "=on or "
+			 "kernel_delay: it changes what it measures");
 	v = r->kbpf ? xstrdup("bpf") : xasprintf("perf (bpf: %s)", why);
 	ret = store_meta_set(r->st, r->exp.id, "kernel_lock_instrument", v);
 	free(v);

@@ -72,8 +72,15 @@ sed 's/^kernel_delay.*/kernel_delay = 1ms@, 11ms@f/' "$tmp/d.ini" > "$tmp/bad.in
 grep -q "bad.ini:11: kernel_delay: '1ms@' is not TIME@FUNCTION" "$tmp/err" ||
 	fail "bad kernel_delay: $(cat "$tmp/err")"
 
-# ---- this machine ----
-"$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null \
+# ---- by default: the perf events (the program changes what it measures) ----
+"$CONTEND" run "$tmp/k.ini" --db "$tmp/def.db" --quiet > /dev/null \
+	2> "$tmp/err" || fail "default run failed: $(cat "$tmp/err")"
+expect "instrument by default" "perf (bpf: off unless CONTEND_KBPF=on or kernel_delay: it changes what it measures)" \
+	"$(q "$tmp/def.db" "SELECT value FROM experiment_meta
+			    WHERE key = 'kernel_lock_instrument'")"
+
+# ---- this machine, asked for ----
+CONTEND_KBPF=on "$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null \
 	2> "$tmp/err" || die "run failed: $(cat "$tmp/err")"
 inst=$(q "$tmp/on.db" "SELECT value FROM experiment_meta
 		       WHERE key = 'kernel_lock_instrument'")
@@ -98,7 +105,7 @@ for try in 1 2 3; do
 	r=$(q "$tmp/on.db" "SELECT count(DISTINCT run_id) FROM run_klock")
 	[ "$n" = 2 ] && [ "$r" = 2 ] && break
 	rm -f "$tmp/on.db"
-	"$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null \
+	CONTEND_KBPF=on "$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null \
 		2>&1 || die "run failed"
 done
 expect "runs that waited" 2 "$n"
@@ -119,7 +126,7 @@ grep -q "Kernel locks by wait" "$tmp/html/report.html" ||
 	fail "no kernel locks in the HTML report"
 # compare: the top locks' A/B change, with the experiment against itself
 # run again (the same configuration)
-"$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null 2>&1 ||
+CONTEND_KBPF=on "$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null 2>&1 ||
 	fail "second run"
 "$CONTEND" compare "$tmp/on.db:1" "$tmp/on.db:2" --format json \
 	> "$tmp/cmp.json" 2> "$tmp/err" || true
