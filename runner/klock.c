@@ -216,6 +216,13 @@ static const struct klock_backend klock_bpf = {
 	.tracepoint = bpf_tracepoint,
 };
 
+bool klock_kinds(void)
+{
+	const char *s = getenv(KLOCK_ENV);
+
+	return s && !strcmp(s, "kinds");
+}
+
 const struct klock_backend *klock_backend(void)
 {
 	const char *s = getenv(KLOCK_ENV);
@@ -278,8 +285,14 @@ int klock_start(struct klock *k, const struct klock_backend *be, pid_t pid,
 		open_failed(errno, k->why, sizeof(k->why));
 		return -1;
 	}
-	/* A kind whose filter this kernel refuses is left out, not fatal. */
-	for (i = KLOCK_ALL + 1; i < KLOCK_NKINDS; i++)
+	/*
+	 * The kinds only when asked (CONTEND_KLOCK=kinds): each is one more
+	 * event whose filter the kernel evaluates at every contention, in
+	 * the contended path itself, and eight of them cost futex-mutex 7%
+	 * of its throughput at 2 threads (docs/PERFORMANCE.md).  A kind
+	 * whose filter this kernel refuses is left out, not fatal.
+	 */
+	for (i = KLOCK_ALL + 1; klock_kinds() && i < KLOCK_NKINDS; i++)
 		k->fd[i] = be->open(id, kinds[i].filter, pid, on_exec);
 	k->counting = true;
 	return 0;

@@ -81,6 +81,8 @@ extern const struct klock_backend klock_perf;
  * counts nothing either. */
 #define KLOCK_ENV "CONTEND_KLOCK"
 const struct klock_backend *klock_backend(void);
+/* CONTEND_KLOCK=kinds: a counter per kind too, not only the total. */
+bool klock_kinds(void);
 
 /* klock_start flags */
 #define KLOCK_ON_EXEC 0x1

@@ -161,7 +161,7 @@ grep -q "kernel instruments: lock:contention_begin" "$tmp/out" ||
 # queue: runner/klock.h) and on its load: only that every kind is there.
 for w in "futex-mutex threads=2 runtime=100ms" "chat mode=threads"; do
 	# shellcheck disable=SC2086
-	"$CONTEND" exec $w > "$tmp/out" 2> "$tmp/err" ||
+	CONTEND_KLOCK=kinds "$CONTEND" exec $w > "$tmp/out" 2> "$tmp/err" ||
 		fail "exec $w: $(cat "$tmp/err")"
 	for m in klock_contended klock_spin klock_mutex klock_rwsem_read \
 		 klock_rwsem_write klock_rwlock_read klock_rwlock_write \
@@ -169,6 +169,11 @@ for w in "futex-mutex threads=2 runtime=100ms" "chat mode=threads"; do
 		[ -n "$(value "$tmp/out" "$m")" ] || fail "exec $w: no $m"
 	done
 done
+# By default the total alone: one event (docs/WORKLOADS.md)
+"$CONTEND" exec futex-mutex threads=2 runtime=50ms > "$tmp/out" 2> "$tmp/err" ||
+	fail "exec default: $(cat "$tmp/err")"
+[ -n "$(value "$tmp/out" klock_contended)" ] || fail "exec default: no total"
+[ -n "$(value "$tmp/out" klock_spin)" ] && fail "exec default: kinds counted"
 # Real contention, made on every machine: eight processes creating new
 # files in one directory contend its inode's rwsem, a sleeping lock that
 # reports from its slow path whatever the CPUs (up to three tries: a run
@@ -177,7 +182,7 @@ creat="creat processes=8 reuse=no runtime=300ms"
 n=0
 for try in 1 2 3; do
 	# shellcheck disable=SC2086
-	"$CONTEND" exec $creat > "$tmp/out" 2> "$tmp/err" ||
+	CONTEND_KLOCK=kinds "$CONTEND" exec $creat > "$tmp/out" 2> "$tmp/err" ||
 		fail "exec $creat: $(cat "$tmp/err")"
 	n=$(value "$tmp/out" klock_rwsem_write)
 	awk -v n="${n:-0}" 'BEGIN { exit !(n > 0) }' && break

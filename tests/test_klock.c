@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -142,6 +143,8 @@ static int setup(void **state)
 	(void)state;
 	memset(&fake, 0, sizeof(fake));
 	fake.id = 408;
+	/* the cases below count every kind (CONTEND_KLOCK=kinds) */
+	setenv(KLOCK_ENV, "kinds", 1);
 	return 0;
 }
 
@@ -354,6 +357,25 @@ static void test_hold(void **state)
 	assert_int_equal(klock_hold(&fake_backend), -1);
 }
 
+/* By default the total alone: one event, one filterless count. */
+static void test_total_only(void **state)
+{
+	struct klock k;
+	struct result r;
+
+	(void)state;
+	unsetenv(KLOCK_ENV);
+	result_init(&r);
+	assert_int_equal(klock_start(&k, &fake_backend, 0, 0), 0);
+	assert_int_equal(nopen_fds(), 1);
+	assert_null(fake.fd[k.fd[KLOCK_ALL]].filter);
+	fake_fire("flags == 1", 3);
+	assert_int_equal(klock_stop(&k, &r), 0);
+	assert_int_equal((int)result_value(&r, "klock_contended"), 3);
+	assert_true(isnan(result_value(&r, "klock_spin")));
+	result_release(&r);
+}
+
 /* What a host can show of spinlocks: the rule of klock.h, case by case. */
 static void test_spin_visible(void **state)
 {
@@ -412,6 +434,7 @@ int main(void)
 		cmocka_unit_test_setup(test_read_fails, setup),
 		cmocka_unit_test_setup(test_stop_without_result, setup),
 		cmocka_unit_test_setup(test_hold, setup),
+		cmocka_unit_test_setup(test_total_only, setup),
 		cmocka_unit_test_setup(test_spin_visible, setup),
 		cmocka_unit_test_setup(test_live_kernel, setup),
 	};
