@@ -202,8 +202,24 @@ static long off_tracepoint(char *why, size_t whylen)
 			 KLOCK_ENV "=off");
 }
 
+/*
+ * Unasked, nothing counts: measured paired on a quiet machine, a counter
+ * on lock:contention_begin (one, or eight) cost futex-mutex 8% of its
+ * throughput at 2 threads (docs/PERFORMANCE.md, "Instruments").
+ */
+static long unasked_tracepoint(char *why, size_t whylen)
+{
+	return error_buf(why, whylen, "off unless asked (" KLOCK_ENV "=on): "
+			 "counting lock:contention_begin costs a 2-thread "
+			 "futex mutex 8%% of its throughput");
+}
+
 static const struct klock_backend klock_off = {
 	.tracepoint = off_tracepoint,
+};
+
+static const struct klock_backend klock_unasked = {
+	.tracepoint = unasked_tracepoint,
 };
 
 /* CONTEND_KLOCK=bpf: the runner's BPF program counts (runner/kbpf.h). */
@@ -227,9 +243,11 @@ const struct klock_backend *klock_backend(void)
 {
 	const char *s = getenv(KLOCK_ENV);
 
-	if (s && !strcmp(s, "bpf"))
+	if (!s || !*s)
+		return &klock_unasked;
+	if (!strcmp(s, "bpf"))
 		return &klock_bpf;
-	return s && !strcmp(s, "off") ? &klock_off : &klock_perf;
+	return !strcmp(s, "off") ? &klock_off : &klock_perf;
 }
 
 /* ---- counting ---- */

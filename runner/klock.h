@@ -75,10 +75,11 @@ struct klock_backend {
 };
 
 extern const struct klock_backend klock_perf;
-/* klock_perf, or with KLOCK_ENV=off in the environment one that finds no
- * tracepoint (to see a run as on a kernel without it); with KLOCK_ENV=bpf
- * (set by a runner whose BPF program counts, runner/kbpf.h) one that
- * counts nothing either. */
+/* klock_perf with KLOCK_ENV=on (or kinds) in the environment; without
+ * it, or with KLOCK_ENV=off, one that finds no tracepoint and says why
+ * (counting changes what it counts: off unless asked); with
+ * KLOCK_ENV=bpf (set by a runner whose BPF program counts,
+ * runner/kbpf.h) one that counts nothing either. */
 #define KLOCK_ENV "CONTEND_KLOCK"
 const struct klock_backend *klock_backend(void);
 /* CONTEND_KLOCK=kinds: a counter per kind too, not only the total. */

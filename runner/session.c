@@ -388,6 +388,10 @@ static int kbpf_start(struct runner *r)
 				     "attached for the whole experiment)");
 	if (r->kbpf && setenv(KLOCK_ENV, "bpf", 1))
 		return error("setenv: %s", strerror(errno));
+	/* asked for and not loadable: the counters, as on such a machine */
+	if (!r->kbpf && kbpf_wanted(r) && !(env && !strcmp(env, "off")) &&
+	    setenv(KLOCK_ENV, "on", 0))
+		return error("setenv: %s", strerror(errno));
 	return ret;
 }
 

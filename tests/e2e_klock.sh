@@ -126,8 +126,17 @@ expect "ok runs without perf" 1 "$(q "$tmp/np.db" "SELECT count(*) FROM runs
 expect "no profile without perf" 0 "$(q "$tmp/np.db" "SELECT count(*)
 			   FROM config_profile")"
 
-# ---- this kernel ----
-"$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null 2>&1 ||
+# ---- unasked: nothing counts, and the experiment says why ----
+"$CONTEND" run "$tmp/k.ini" --db "$tmp/def.db" --quiet > /dev/null 2>&1 ||
+	fail "default run failed"
+expect "kernel_lock_events unasked" "off unless asked (CONTEND_KLOCK=on): counting lock:contention_begin costs a 2-thread futex mutex 8% of its throughput" \
+	"$(q "$tmp/def.db" "SELECT value FROM experiment_meta
+			   WHERE key = 'kernel_lock_events'")"
+expect "no klock samples unasked" 0 "$(q "$tmp/def.db" "SELECT count(*)
+			   FROM samples WHERE metric LIKE 'klock%'")"
+
+# ---- this kernel, asked ----
+CONTEND_KLOCK=on "$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null 2>&1 ||
 	fail "run failed"
 status=$(q "$tmp/on.db" "SELECT value FROM experiment_meta
 			 WHERE key = 'kernel_lock_events'")
@@ -169,8 +178,8 @@ for w in "futex-mutex threads=2 runtime=100ms" "chat mode=threads"; do
 		[ -n "$(value "$tmp/out" "$m")" ] || fail "exec $w: no $m"
 	done
 done
-# By default the total alone: one event (docs/WORKLOADS.md)
-"$CONTEND" exec futex-mutex threads=2 runtime=50ms > "$tmp/out" 2> "$tmp/err" ||
+# Asked (CONTEND_KLOCK=on): the total alone, one event (docs/WORKLOADS.md)
+CONTEND_KLOCK=on "$CONTEND" exec futex-mutex threads=2 runtime=50ms > "$tmp/out" 2> "$tmp/err" ||
 	fail "exec default: $(cat "$tmp/err")"
 [ -n "$(value "$tmp/out" klock_contended)" ] || fail "exec default: no total"
 [ -n "$(value "$tmp/out" klock_spin)" ] && fail "exec default: kinds counted"
@@ -204,7 +213,7 @@ type   = command
 argv   = $CONTEND exec creat processes=8 reuse=no runtime=500ms
 metric = ^throughput ([0-9.e+]+)\$
 INI
-"$CONTEND" run "$tmp/c.ini" --db "$tmp/c.db" --quiet > /dev/null 2> "$tmp/err" ||
+CONTEND_KLOCK=on "$CONTEND" run "$tmp/c.ini" --db "$tmp/c.db" --quiet > /dev/null 2> "$tmp/err" ||
 	fail "command run failed: $(cat "$tmp/err")"
 expect "command runs with kernel counts" 3 "$(q "$tmp/c.db" "SELECT count(*)
 			 FROM samples JOIN runs ON runs.id = run_id
@@ -213,7 +222,7 @@ n=$(q "$tmp/c.db" "SELECT count(*) FROM samples JOIN runs ON runs.id = run_id
 		   WHERE metric = 'klock_contended' AND value > 0 AND warmup = 0")
 [ "$n" -ge 1 ] || fail "no command run counted a kernel contention"
 if command -v perf > /dev/null 2>&1; then
-	"$CONTEND" run "$tmp/p.ini" --db "$tmp/p.db" --quiet > /dev/null \
+	CONTEND_KLOCK=on "$CONTEND" run "$tmp/p.ini" --db "$tmp/p.db" --quiet > /dev/null \
 		2> "$tmp/err" || fail "profile run failed: $(cat "$tmp/err")"
 	n=$(q "$tmp/p.db" "SELECT count(*) FROM config_profile")
 	[ "$n" -gt 0 ] || fail "profile = lock stored no caller: $(cat "$tmp/err")"
