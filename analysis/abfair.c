@@ -21,7 +21,7 @@ double abfair_max_share(const struct dataset *d, size_t r)
 {
 	const struct ds_run *run = &d->runs[r];
 
-	if (run->nthreads < 2)
+	if (run->nthreads < 2 || !d->thread_ops)
 		return NAN;
 	return stats_max_share(d->thread_ops + run->thread0, run->nthreads);
 }
@@ -29,12 +29,13 @@ double abfair_max_share(const struct dataset *d, size_t r)
 double abfair_starved(const struct dataset *d, size_t r)
 {
 	const struct ds_run *run = &d->runs[r];
-	const uint64_t *ops = d->thread_ops + run->thread0;
+	const uint64_t *ops;
 	uint64_t lo, hi;
 	size_t i;
 
-	if (run->nthreads < 2)
+	if (run->nthreads < 2 || !d->thread_ops)
 		return NAN;
+	ops = d->thread_ops + run->thread0;
 	lo = hi = ops[0];
 	for (i = 1; i < run->nthreads; i++) {
 		lo = ops[i] < lo ? ops[i] : lo;

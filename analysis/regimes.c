@@ -64,13 +64,11 @@ static int cmp_double(const void *a, const void *b)
 static double split(const double *y, size_t n, size_t *best_k)
 {
 	size_t m = min_group(n), k;
-	double s = 0, ss = 0, p = 0, mean, sst, best = NAN;
+	double s = 0, p = 0, mean, sst, best = NAN;
 
 	*best_k = 0;
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < n; k++)
 		s += y[k];
-		ss += y[k] * y[k];
-	}
 	mean = s / (double)n;
 	sst = 0;
 	for (k = 0; k < n; k++)

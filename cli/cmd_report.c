@@ -331,8 +331,11 @@ int cmd_report(int argc, char **argv)
 	if (p)
 		return opt_exit(p);
 	p = load_selected(argc, argv, &ra, &d, &s, &ret);
-	if (p)
+	if (p) {
+		free(ra.hint_db);
+		free(ra.hint_what);
 		return p == 1 ? ret : p;
+	}
 	if (ra.exclude_kwarn)
 		fprintf(stderr, "contend: %zu measured runs with kernel "
 			"warnings left out (--exclude-kernel-warnings)\n",

@@ -58,8 +58,12 @@ grep -q "configuration 10 \[broken\] .*all 2 runs failed" run.err ||
 for c in 1 2 3 4 5 6 7 8 9 10; do
 	grep -q "^ *$c  " report.txt || fail "no summary row for configuration $c"
 done
-grep -q "all 2 runs failed: failed: command exited with" report.txt ||
+# the row says why, as far as the 80 columns allow; the failures block
+# below the table says it whole
+grep -q "^ *10  broken .*all 2 runs failed: failed: command" report.txt ||
 	fail "the broken configuration's row has no reason"
+grep -q "2 x failed: command exited with status 3" report.txt ||
+	fail "the failed runs block has no reason"
 grep -q " lat" report.txt || fail "the command's own metric is not its header"
 grep -qi "nan" report.txt && fail "the report says nan"
 awk 'length($0) > 100 { exit 1 }' report.txt || fail "a report line is wider than 100"
