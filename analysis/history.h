@@ -34,7 +34,7 @@
 #include "db/store.h"
 
 #define HISTORY_PERMS 999
-#define HISTORY_MINSEG 2      /* points each side of a change, at least */
+#define HISTORY_MINSEG ((size_t)2) /* points each side of a change, at least */
 
 struct history_opts {
 	double alpha;           /* 0.05: false-alarm rate of a series */

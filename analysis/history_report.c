@@ -88,7 +88,7 @@ int history_write_text(FILE *f, const struct history *h)
 		fprintf(f, "  %zu experiment%s with runs", hc->npoints,
 			hc->npoints == 1 ? "" : "s");
 		if (hc->npoints < 2 * HISTORY_MINSEG) {
-			fprintf(f, ": too few to look for a change (%d or "
+			fprintf(f, ": too few to look for a change (%zu or "
 				   "more)\n", 2 * HISTORY_MINSEG);
 			continue;
 		}

@@ -162,6 +162,7 @@ int cmd_calibrate(int argc, char **argv)
 	long long i;
 	int p, ret = 0;
 
+	memset(&r, 0, sizeof(r));
 	p = opt_parse(&calibrate_cli, argc, argv, &a);
 	if (p)
 		return opt_exit(p);

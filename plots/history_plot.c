@@ -36,8 +36,8 @@ static void write_data(const struct history_config *c, FILE *dat)
 
 		for (i = a; i < b; i++)
 			s += c->points[i].level;
-		fprintf(dat, "%.1f %.17g\n%.1f %.17g\n\n", a + 0.5,
-			exp(s / (double)(b - a)), b + 0.5,
+		fprintf(dat, "%.1f %.17g\n%.1f %.17g\n\n", (double)a + 0.5,
+			exp(s / (double)(b - a)), (double)b + 0.5,
 			exp(s / (double)(b - a)));
 		a = b;
 	}
@@ -79,14 +79,15 @@ static void write_script(const struct history *h,
 
 		fprintf(gp, "set arrow from %.1f, graph 0 to %.1f, graph 1 "
 			    "nohead dt 2 lc rgb '#cc0000'\n",
-			c->cps[j].index + 0.5, c->cps[j].index + 0.5);
+			(double)c->cps[j].index + 0.5,
+			(double)c->cps[j].index + 0.5);
 		numfmt_pct_ci(pct, sizeof(pct), c->cps[j].change_pct,
 			      c->cps[j].ci_low_pct, c->cps[j].ci_high_pct);
 		fprintf(gp, "set label %zu ", j + 1);
 		escape_gnuplot(gp, pct);
 		fprintf(gp, " at %.1f, graph 0.96 left offset 0.5, 0 "
 			    "tc rgb '#cc0000' noenhanced\n",
-			c->cps[j].index + 0.5);
+			(double)c->cps[j].index + 0.5);
 	}
 	fputs("plot ", gp);
 	plot_file_name(gp, base, "dat");

@@ -102,7 +102,7 @@ static enum seq_decision one_step(const struct sim *s, gsl_rng *rng,
 				  size_t *runs)
 {
 	double *x = xmalloc((size_t)s->max_runs * sizeof(*x));
-	double sum_means = 0, ssb = 0, ssw = 0, means[16], bc;
+	double sum_means = 0, ssb = 0, ssw = 0, means[16] = { 0 }, bc;
 	struct seq_baseline b = { .k = s->k, .n0 = (double)s->n0 };
 	struct seq_design d = { .delta = -log1p(-s->pct), .dir = 1,
 				.alpha = 0.05, .beta = 0.10,
@@ -111,6 +111,7 @@ static enum seq_decision one_step(const struct sim *s, gsl_rng *rng,
 	struct seq_look l = { .decision = SEQ_CONTINUE };
 	size_t i, j, n;
 
+	assert_true(s->k <= 16 && s->n0 <= 64);
 	for (i = 0; i < s->k; i++) {
 		double bi = gsl_ran_gaussian(rng, s->sd_b), m = 0, y[64];
 
