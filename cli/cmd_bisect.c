@@ -31,25 +31,6 @@ struct bisect_args {
 	bool confirm, dry_run, quiet;
 };
 
-/* "5" or "5%": a regression in (0, 100) percent, as a fraction. */
-static int set_pct(const char *opt, const char *arg, void *field, int value)
-{
-	char *s = xstrdup(arg);
-	size_t n = strlen(s);
-	double v;
-	int bad;
-
-	(void)value;
-	if (n && s[n - 1] == '%')
-		s[n - 1] = '\0';
-	bad = parse_double(s, &v) || !(v > 0 && v < 100);
-	free(s);
-	if (bad)
-		return error("%s: '%s' is not a percentage in (0, 100)", opt, arg);
-	*(double *)field = v / 100;
-	return 0;
-}
-
 /* An error rate in (0, 0.5). */
 static int set_rate(const char *opt, const char *arg, void *field, int value)
 {
@@ -83,7 +64,7 @@ static const struct opt bisect_rows[] = {
 	{ "baseline", 0, "SELECTOR", "the good kernel's experiments, "
 	  "several boots (" SELECTOR_TEXT ")", NULL, FIELD(baseline), 0, 0 },
 	{ "regression", 0, "PCT", "the regression hunted, in percent of the "
-	  "primary metric (5 or 5%)", set_pct, FIELD(spec.pct), 0, 0 },
+	  "primary metric (5 or 5%)", opt_percent, FIELD(spec.pct), 0, 0 },
 	DB_ROW(FIELD(db)),
 	{ "label", 0, "L", "this step's label (default bisect)", NULL,
 	  FIELD(label), 0, 0 },
@@ -318,6 +299,7 @@ int cmd_bisect(int argc, char **argv)
 		      "both needed");
 		return EXIT_USAGE;
 	}
+	a.spec.pct /= 100; /* a fraction from here on */
 	if (a.spec.max_runs < a.spec.look_every) {
 		error("bisect: --max-runs %d is below --look-every %d",
 		      a.spec.max_runs, a.spec.look_every);

@@ -58,36 +58,6 @@ static int set_nonempty(const char *opt, const char *arg, void *field,
 	return opt_string(opt, arg, field, value);
 }
 
-static int set_pct(const char *opt, const char *arg, void *field, int value)
-{
-	double *out = field;
-
-	char *num = xstrdup(arg);
-	size_t len = strlen(num);
-	int ret = 0;
-
-	(void)value;
-	if (len && num[len - 1] == '%')
-		num[len - 1] = '\0';
-	if (parse_double(num, out) < 0 || !(*out >= 0) || !(*out < 100))
-		ret = error("%s: '%s' is not a percentage in [0, 100), e.g. 5 "
-			    "or 5%%", opt, arg);
-	free(num);
-	return ret;
-}
-
-/* A duration ("90", "2m", "500ms"); zero allowed when value is 1. */
-static int set_cost(const char *opt, const char *arg, void *field, int value)
-{
-	double *out = field;
-
-	if (parse_duration(arg, out) < 0 || !isfinite(*out) || *out < 0 ||
-	    (!value && !(*out > 0)))
-		return error("%s: '%s' is not a duration%s", opt, arg,
-			     value ? "" : " above 0");
-	return 0;
-}
-
 static int set_scale(const char *opt, const char *arg, void *field, int value)
 {
 	(void)value;
@@ -140,18 +110,18 @@ static const struct opt cmp_rows[] = {
 	{ "format", 0, "text|json", "the output (default text)", set_format,
 	  FIELD(json), 0, 0 },
 	{ "threshold", 0, "PCT", "changes smaller than PCT are no change "
-	  "(default 1)", set_pct, FIELD(threshold), 0, 0 },
+	  "(default 1)", opt_percent, FIELD(threshold), 1, 0 },
 	{ "fail-on-regression", 0, "PCT", "exit 3 when a configuration is "
-	  "worse by more than PCT (Holm-corrected)", set_pct, FIELD(fail_pct),
-	  0, 0 },
+	  "worse by more than PCT (Holm-corrected)", opt_percent, FIELD(fail_pct),
+	  1, 0 },
 	{ "strict", 0, NULL, "with --fail-on-regression, refuse (exit 2) a "
 	  "configuration of one experiment a side, whose false-alarm rate "
 	  "is not guaranteed", NULL, FIELD(strict), 0, 0 },
 	{ "boot-cost", 0, "SECONDS", "what one more invocation (a boot) "
 	  "costs, for the plan of an inconclusive result (default 120)",
-	  set_cost, FIELD(boot_cost), 1, 0 },
+	  opt_duration, FIELD(boot_cost), 1, 0 },
 	{ "run-cost", 0, "SECONDS", "what one more run costs, above 0 "
-	  "(default: the runs' mean wall time)", set_cost, FIELD(run_cost), 0,
+	  "(default: the runs' mean wall time)", opt_duration, FIELD(run_cost), 0,
 	  0 },
 	{ "lower-is-better", 0, NULL, "smaller values are better (default: "
 	  "the metric's direction)", opt_int, FIELD(dir), DIR_LOWER, 0 },

@@ -21,18 +21,6 @@ struct history_args {
 	struct history_opts opts;
 };
 
-static int set_format(const char *opt, const char *arg, void *field,
-		      int value)
-{
-	int fmt = report_format_parse(arg);
-
-	(void)value;
-	if (fmt != REPORT_TEXT && fmt != REPORT_JSON)
-		return error("%s: '%s' is not text or json", opt, arg);
-	*(enum report_format *)field = (enum report_format)fmt;
-	return 0;
-}
-
 #define FIELD(f) offsetof(struct history_args, f)
 
 static const struct opt history_rows[] = {
@@ -42,7 +30,7 @@ static const struct opt history_rows[] = {
 	  FIELD(pattern), 0, 0 },
 	{ "metric", 0, "M", "the metric (default throughput)", NULL,
 	  FIELD(opts.metric), 0, 0 },
-	{ "format", 0, "text|json", "the output (default text)", set_format,
+	{ "format", 0, "text|json", "the output (default text)", opt_choice,
 	  FIELD(format), 0, 0 },
 	{ "alpha", 0, "A", "the false-alarm rate of a series without a "
 	  "change, in (0, 1) (default 0.05)", opt_confidence,

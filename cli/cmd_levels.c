@@ -22,47 +22,6 @@ struct levels_args {
 	struct levels_opts opts;
 };
 
-static int set_format(const char *opt, const char *arg, void *field,
-		      int value)
-{
-	int fmt = report_format_parse(arg);
-
-	(void)value;
-	if (fmt != REPORT_TEXT && fmt != REPORT_JSON)
-		return error("%s: '%s' is not text or json", opt, arg);
-	*(enum report_format *)field = (enum report_format)fmt;
-	return 0;
-}
-
-/* A duration ("90", "2m", "500ms"); zero allowed when value is 1. */
-static int set_cost(const char *opt, const char *arg, void *field, int value)
-{
-	double *out = field;
-
-	if (parse_duration(arg, out) < 0 || !isfinite(*out) || *out < 0 ||
-	    (!value && !(*out > 0)))
-		return error("%s: '%s' is not a duration%s", opt, arg,
-			     value ? "" : " above 0");
-	return 0;
-}
-
-static int set_pct(const char *opt, const char *arg, void *field, int value)
-{
-	double *out = field;
-	char *num = xstrdup(arg);
-	size_t len = strlen(num);
-	int ret = 0;
-
-	(void)value;
-	if (len && num[len - 1] == '%')
-		num[len - 1] = '\0';
-	if (parse_double(num, out) < 0 || !(*out > 0) || !(*out < 100))
-		ret = error("%s: '%s' is not a percentage in (0, 100)", opt,
-			    arg);
-	free(num);
-	return ret;
-}
-
 static int set_scale(const char *opt, const char *arg, void *field, int value)
 {
 	(void)value;
@@ -83,20 +42,20 @@ static const struct opt levels_rows[] = {
 	{ "levels", 0, "NAME", NULL, NULL, FIELD(selector), 0, 0 },
 	{ "metric", 0, "M", "the metric (default throughput)", NULL,
 	  FIELD(opts.metric), 0, 0 },
-	{ "format", 0, "text|json", "the output (default text)", set_format,
+	{ "format", 0, "text|json", "the output (default text)", opt_choice,
 	  FIELD(format), 0, 0 },
 	/* 0: invocations cost nothing beyond their runs. */
 	{ "boot-cost", 0, "SECONDS", "what one more invocation (a boot) "
-	  "costs, a duration such as 90 or 2m (default 120)", set_cost,
+	  "costs, a duration such as 90 or 2m (default 120)", opt_duration,
 	  FIELD(opts.boot_cost), 1, 0 },
 	{ "run-cost", 0, "SECONDS", "what one more run costs, above 0 "
-	  "(default: the runs' mean wall time)", set_cost,
+	  "(default: the runs' mean wall time)", opt_duration,
 	  FIELD(opts.run_cost), 0, 0 },
 	{ "confidence", 0, "C", "of the intervals, in (0, 1) (default: the "
 	  "first invocation's)", opt_confidence, FIELD(opts.confidence), 0,
 	  0 },
 	{ "threshold", 0, "PCT", "the change the plan resolves, as compare's "
-	  "(default 1)", set_pct, FIELD(opts.threshold_pct), 0, 0 },
+	  "(default 1)", opt_percent, FIELD(opts.threshold_pct), 0, 0 },
 	{ "scale", 0, "auto|linear", "auto: logs when every value is > 0, as "
 	  "compare (default); linear: the values", set_scale,
 	  FIELD(opts.linear), 0, 0 },

@@ -4,6 +4,7 @@
  * usage and help text written from the same rows.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,34 @@ int opt_number_in(const char *opt, const char *arg, double lo, double hi,
 		return error("%s: '%s' is not a number between %g and %g", opt,
 			     arg, lo, hi);
 	return 0;
+}
+
+int opt_duration(const char *opt, const char *arg, void *field, int value)
+{
+	double *out = field;
+
+	if (parse_duration(arg, out) < 0 || !isfinite(*out) || *out < 0 ||
+	    (!value && !(*out > 0)))
+		return error("%s: '%s' is not a duration%s", opt, arg,
+			     value ? "" : " above 0");
+	return 0;
+}
+
+int opt_percent(const char *opt, const char *arg, void *field, int value)
+{
+	double *out = field;
+	char *num = xstrdup(arg);
+	size_t len = strlen(num);
+	int ret = 0;
+
+	if (len && num[len - 1] == '%')
+		num[len - 1] = '\0';
+	if (parse_double(num, out) < 0 || !(*out < 100) ||
+	    !(value ? *out >= 0 : *out > 0))
+		ret = error("%s: '%s' is not a percentage in %s0, 100), e.g. 5 "
+			    "or 5%%", opt, arg, value ? "[" : "(");
+	free(num);
+	return ret;
 }
 
 int opt_confidence(const char *opt, const char *arg, void *field, int value)

@@ -97,6 +97,12 @@ opt_setter opt_int;     /* field: int (or an enum), set to value */
  * naming the words. */
 opt_setter opt_choice;
 opt_setter opt_confidence; /* field: double, a number in (0, 1) */
+/* field: double, seconds of a duration ("90", "2m", "500ms"), above 0;
+ * 0 allowed too when the row's value is 1 */
+opt_setter opt_duration;
+/* field: double, a percentage ("5" or "5%") in (0, 100); [0, 100) when
+ * the row's value is 1 */
+opt_setter opt_percent;
 
 /* A number strictly inside (lo, hi) into *out, or -1 after an error
  * naming opt: for setters of a range of their own. */

@@ -782,7 +782,7 @@ static const struct exit_case exit_cases[] = {
 	{ "unknown metric", { "report", "--levels", "looms", "--db", "DB",
 			      "--metric", "nope" }, 2, "metric 'nope'" },
 	{ "bad format", { "report", "--levels", "looms", "--db", "DB",
-			  "--format", "csv" }, 2, "'csv' is not text or json" },
+			  "--format", "csv" }, 2, "unknown format 'csv' (text, json)" },
 	{ "bad boot cost", { "report", "--levels", "looms", "--db", "DB",
 			     "--boot-cost", "-3" }, 2, "--boot-cost" },
 	{ "zero run cost", { "report", "--levels", "looms", "--db", "DB",

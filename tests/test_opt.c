@@ -359,6 +359,26 @@ static void test_choice(void **state)
 	}
 }
 
+/* The shared setters of durations and percentages, at their edges. */
+static void test_setters(void **state)
+{
+	double v;
+
+	(void)state;
+	assert_int_equal(opt_duration("--c", "2m", &v, 0), 0);
+	assert_true(v > 119.999 && v < 120.001);
+	assert_int_equal(opt_duration("--c", "0", &v, 1), 0);
+	assert_int_equal(opt_duration("--c", "0", &v, 0), -1);
+	assert_int_equal(opt_duration("--c", "-1s", &v, 1), -1);
+	assert_int_equal(opt_percent("--p", "5%", &v, 0), 0);
+	assert_true(v > 4.999 && v < 5.001);
+	assert_int_equal(opt_percent("--p", "0", &v, 0), -1);
+	assert_int_equal(opt_percent("--p", "0", &v, 1), 0);
+	assert_int_equal(opt_percent("--p", "100", &v, 1), -1);
+	assert_int_equal(opt_percent("--p", "nan", &v, 1), -1);
+	assert_int_equal(opt_percent("--p", "five", &v, 1), -1);
+}
+
 static void test_exit(void **state)
 {
 	(void)state;
@@ -378,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_help_wide),
 		cmocka_unit_test(test_choice),
+		cmocka_unit_test(test_setters),
 		cmocka_unit_test(test_exit),
 	};
 
