@@ -41,6 +41,13 @@
 #include "runner/progress.h"
 #include "runner/sentinel.h"
 
+/*
+ * The page cache of each of the runner's SQLite connections, KiB
+ * (store_cache_limit): SQLite's default 2 MiB was most of the runner's
+ * memory growth over a 10,000-run plan (docs/PERFORMANCE.md).
+ */
+#define RUNNER_CACHE_KIB 256
+
 /* What the command line decides for a session. */
 struct runner_opts {
 	const char *db;               /* NULL: store_default_path() */

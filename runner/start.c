@@ -423,11 +423,7 @@ static int open_store(struct runner *r, unsigned flags)
 	if (fresh)
 		fprintf(stderr, "contend: created the database %s (--db PATH or "
 				"$CONTEND_DB choose another)\n", path);
-	/*
-	 * The runner appends a run at a time: a small page cache does, and
-	 * SQLite's default 2 MiB was most of the runner's memory growth
-	 * over a 10,000-run plan (docs/PERFORMANCE.md).
-	 */
+	/* The runner appends a run at a time: a small page cache does. */
 	return store_cache_limit(r->st, RUNNER_CACHE_KIB) ? EXIT_RUNTIME : 0;
 }
 
