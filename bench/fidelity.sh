@@ -11,18 +11,24 @@
 # "ok" when the whole interval is >= the target, "below target" when it is
 # all under, else "unresolved" with the rounds that would settle it
 # (bench/pairci.c).  Target: >= 0.97 in every case (docs/PERFORMANCE.md).
+# A control beside each case: the reference against itself started through
+# `sh -c` (the same binary, arguments and environment), alternating the
+# same way.  Its interval says how far the reference moves with nothing
+# but how it is started; where it leaves [0.97, 1.03] the case cannot be
+# judged to 3% by any harness, and the verdict says so.
 # Then, with valgrind, the instructions per operation of each side at one
 # thread: a count the machine's load does not disturb.
 #
 # Environment (and bench/lib.sh's): ROUNDS (30), RUNTIME (seconds per run,
 # 0.3): many short rounds resist bursts of other work better than a few
-# long ones; CASES (all, below).
+# long ones; CASES (all, below); CONTROL (1; 0 leaves the control out).
 set -eu
 . bench/lib.sh
 
 ROUNDS=${ROUNDS:-30}
 RUNTIME=${RUNTIME:-0.3}
 TARGET=0.97
+CONTROL=${CONTROL:-1}
 # WORKLOAD:REFERENCE:THREADS:WORKLEN
 CASES=${CASES:-"futex-mutex:ref_fmutex:1:0 futex-mutex:ref_fmutex:2:0
 	futex-mutex:ref_fmutex:2:500 pthread-mutex:ref_pmutex:1:0
@@ -50,7 +56,12 @@ bench_tmp
 # its throughput appended to $tmp/ref, $tmp/ctd
 run_ref() {
 	"$BUILD/bench/$2" "$3" "$4" "$RUNTIME" |
-		awk '$1 == "throughput" { print $2 }' >> "$tmp/ref"
+		awk '$1 == "throughput" { print $2 }' >> "$tmp/$refout"
+}
+# the control: the same reference, started through sh -c
+run_ref_sh() {
+	sh -c '"$0" "$@"' "$BUILD/bench/$2" "$3" "$4" "$RUNTIME" |
+		awk '$1 == "throughput" { print $2 }' >> "$tmp/refsh"
 }
 run_contend() {
 	"$CONTEND" exec "$1" threads="$3" worklen="$4" locks=1 \
@@ -64,23 +75,47 @@ echo "fidelity: contend exec WORKLOAD / its bench/ref_*," \
 bench_machine
 printf '%-13s %2s %4s %12s %12s %6s %15s  %s\n' workload th work \
 	contend_op/s ref_op/s ratio 95%_interval verdict
+# ratio LEFT RIGHT: "RATIO LOW HIGH VERDICT [ROUNDS]" of LEFT/RIGHT (pairci)
+ratio() {
+	paste "$1" "$2" | "$BUILD/bench/pairci" "$TARGET" |
+		awk '{ print $2, $4, $6, $10, ($12 == "" ? "-" : $12) }'
+}
 for c in $CASES; do
 	# shellcheck disable=SC2046  # split the case into its four fields
 	set -- $(echo "$c" | tr ':' ' ')
 	: > "$tmp/ref"
 	: > "$tmp/ctd"
+	refout=ref
 	bench_alternate "$ROUNDS" run_ref run_contend "$@"
 	bench_rounds "$ROUNDS" "fidelity.sh: a run printed no throughput" \
 		"$tmp/ref" "$tmp/ctd"
 	mc=$(median "$tmp/ctd")
 	mr=$(median "$tmp/ref")
-	paste "$tmp/ctd" "$tmp/ref" | "$BUILD/bench/pairci" "$TARGET" |
+	ctl="- - -"
+	if [ "$CONTROL" = 1 ]; then
+		: > "$tmp/refsh"
+		: > "$tmp/ref2"
+		refout=ref2
+		bench_alternate "$ROUNDS" run_ref run_ref_sh "$@"
+		bench_rounds "$ROUNDS" "fidelity.sh: a run printed no throughput" \
+			"$tmp/refsh" "$tmp/ref2"
+		ctl=$(ratio "$tmp/refsh" "$tmp/ref2" | cut -d' ' -f1-3)
+	fi
+	# shellcheck disable=SC2086  # the control's three fields
+	echo "$(ratio "$tmp/ctd" "$tmp/ref")" $ctl |
 		awk -v wl="$1" -v t="$3" -v w="$4" -v c="$mc" -v r="$mr" '{
-			if ($10 == "ok") v = "ok"
-			else if ($10 == "below") v = "below target"
-			else v = "unresolved: " $12 " rounds"
+			if ($4 == "ok") v = "ok"
+			else if ($4 == "below") v = "below target"
+			else v = "unresolved: " $5 " rounds"
+			if ($6 != "-") {
+				ctl = sprintf("control %.3f [%.3f, %.3f]", $6, $7, $8)
+				if ($7 < 0.97 || $8 > 1.03)
+					v = v "; reference moves with its start: " ctl
+				else
+					v = v "; " ctl
+			}
 			printf "%-13s %2s %4s %12.4g %12.4g %6.3f [%.3f, %.3f]  %s\n",
-				wl, t, w, c, r, $2, $4, $6, v }'
+				wl, t, w, c, r, $1, $2, $3, v }'
 done
 bench_end
 
