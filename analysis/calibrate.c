@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analysis/calibrate.h"
 #include "analysis/stats.h"
@@ -238,4 +239,25 @@ char *calib_sentence(const struct calib_profile *p, int64_t experiment)
 			 (long long)experiment, p->k, p->mde_pct, p->boots,
 			 p->runs, p->alarms, p->splits, 100 * sqrt(p->s2_b),
 			 100 * sqrt(p->s2_w));
+}
+
+char *calib_cite(const struct calib_profile *p, const char *host,
+		 int64_t experiment, double created)
+{
+	char when[40] = "", *out;
+	time_t t = (time_t)created;
+	struct tm tm;
+
+	if (created > 0 && gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "calibrated %Y-%m-%d %H:%M UTC, ",
+			 &tm);
+	out = xasprintf("on host %s (%sexperiment %lld: %zu invocations) a "
+			"%.1f%% change is detectable with %zu boots of %zu "
+			"runs; A/A false alarms %zu/%zu; between invocations "
+			"%.2f%%, within %.2f%% (CV)", host ? host : "?", when,
+			(long long)experiment, p->k, p->mde_pct, p->boots,
+			p->runs, p->alarms, p->splits,
+			100 * sqrt(fmax(p->s2_b, 0)),
+			100 * sqrt(fmax(p->s2_w, 0)));
+	return out;
 }

@@ -52,5 +52,13 @@ int calib_find(struct store *s, const char *hostname, const char *workload,
 	       const char *canon, struct calib_profile *p, int64_t *experiment);
 /* "on this host (calibrate experiment N): ..." in one sentence, malloc'd. */
 char *calib_sentence(const struct calib_profile *p, int64_t experiment);
+/*
+ * The same for a reader elsewhere (compare, the gate): "on host H
+ * (calibrated YYYY-MM-DD HH:MM UTC, experiment N: K invocations) a 2.9%
+ * change is detectable ...", created the experiment's created_at (Unix
+ * seconds; <= 0: no date).  Malloc'd.
+ */
+char *calib_cite(const struct calib_profile *p, const char *host,
+		 int64_t experiment, double created);
 
 #endif

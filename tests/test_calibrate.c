@@ -1,13 +1,16 @@
 /*
  * test_calibrate.c - this host's A/A profile (analysis/calibrate.h):
  * the variance components and the MDE of a design worked by hand, the
- * number of A/A splits compared, and bad arguments.
+ * number of A/A splits compared, bad arguments, and the sentence compare
+ * cites (its date in UTC, a negative variance estimate shown as 0).
  */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -70,12 +73,39 @@ static void test_bad_arguments(void **state)
 	assert_int_equal(calib_compute(x, four, 4, 3, 10, 1, &p), -1);
 }
 
+/*
+ * The citation of compare and the gate: 2026-03-05 14:07:30 UTC is Unix
+ * 1772719650; s2_b 1e-4 is a CV of 1.00%, a negative s2_w (a moment
+ * estimate below 0) 0.00%; no date when created_at is unknown.
+ */
+static void test_cite(void **state)
+{
+	const struct calib_profile p = {
+		.k = 6, .n = 60, .s2_b = 1e-4, .s2_w = -1e-6, .splits = 10,
+		.alarms = 1, .boots = 3, .runs = 10, .mde_pct = 2.94,
+	};
+	char *s;
+
+	(void)state;
+	s = calib_cite(&p, "lab-3", 17, 1772719650.25);
+	assert_string_equal(s, "on host lab-3 (calibrated 2026-03-05 14:07 "
+			    "UTC, experiment 17: 6 invocations) a 2.9% change "
+			    "is detectable with 3 boots of 10 runs; A/A false "
+			    "alarms 1/10; between invocations 1.00%, within "
+			    "0.00% (CV)");
+	free(s);
+	s = calib_cite(&p, "lab-3", 17, 0);
+	assert_non_null(strstr(s, "on host lab-3 (experiment 17: 6 "));
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hand_worked),
 		cmocka_unit_test(test_splits),
 		cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_cite),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

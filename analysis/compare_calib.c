@@ -1,0 +1,336 @@
+/*
+ * compare_calib.c - the hosts' A/A profiles cited by compare and its
+ * gate: looked up when a database side is loaded, found again per
+ * comparison, printed as text or JSON (compare_calib.h).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/compare_calib.h"
+#include "analysis/compare_input.h"
+#include "lib/hint.h"
+#include "lib/json.h"
+#include "lib/util.h"
+#include "lib/wrap.h"
+
+#define WIDTH 78
+#define INDENT 9        /* "A/A:     ", as compare's "Gate:    " */
+
+/* ---- the lookup ---- */
+
+/* The config file e ran from, absolute, or NULL when it is gone. */
+static char *config_file(const struct experiment_row *e)
+{
+	if (!e->config_path || !*e->config_path)
+		return NULL;
+	return realpath(e->config_path, NULL);
+}
+
+/* The entry of (host, workload, canon), looked up when new: its index,
+ * or SIZE_MAX after error(). */
+static size_t entry(struct compare_input *s, const struct experiment_row *e,
+		    const char *host, const struct ds_config *dc)
+{
+	struct compare_calibs *cc = &s->calib;
+	struct compare_calib *x;
+	size_t i;
+	int k;
+
+	for (i = 0; i < cc->n; i++)
+		if (!strcmp(cc->c[i].host, host) &&
+		    !strcmp(cc->c[i].workload, dc->workload) &&
+		    !strcmp(cc->c[i].canon, dc->canon))
+			return i;
+	cc->c = xrealloc(cc->c, (cc->n + 1) * sizeof(*cc->c));
+	x = &cc->c[cc->n];
+	memset(x, 0, sizeof(*x));
+	x->host = host;
+	x->workload = dc->workload;
+	x->canon = xstrdup(dc->canon);
+	x->config = config_file(e);
+	cc->n++;
+	k = calib_find(s->st, host, dc->workload, dc->canon, &x->p,
+		       &x->experiment);
+	if (k < 0)
+		return SIZE_MAX;
+	x->found = k == 0;
+	if (x->found) {
+		struct experiment_row at;
+
+		if (store_experiment_get(s->st, x->experiment, &at))
+			return SIZE_MAX;
+		x->created = at.created_at;
+		experiment_row_release(&at);
+	}
+	return i;
+}
+
+int compare_calib_load(struct compare_input *s)
+{
+	struct compare_calibs *cc = &s->calib;
+	size_t i, j, n = 0;
+
+	if (!s->st)
+		return 0;
+	for (i = 0; i < s->nsets; i++)
+		n += s->sets[i].nconfigs;
+	cc->at = xcalloc(n ? n : 1, sizeof(*cc->at));
+	for (i = 0; i < s->nsets; i++) {
+		const struct experiment_row *e = &s->sets[i].exp;
+		const char *host = experiment_meta(e, "hostname");
+
+		for (j = 0; j < s->sets[i].nconfigs; j++) {
+			size_t at = SIZE_MAX;
+
+			if (host) {
+				at = entry(s, e, host, &s->sets[i].configs[j]);
+				if (at == SIZE_MAX)
+					return error("%s: the hosts' A/A "
+						     "profiles cannot be read "
+						     "from %s", s->role, s->db);
+			}
+			cc->at[cc->nat++] = at;
+		}
+	}
+	return 0;
+}
+
+void compare_calib_release(struct compare_calibs *cc)
+{
+	size_t i;
+
+	for (i = 0; i < cc->n; i++) {
+		free(cc->c[i].canon);
+		free(cc->c[i].config);
+	}
+	free(cc->c);
+	free(cc->at);
+	memset(cc, 0, sizeof(*cc));
+}
+
+const struct compare_calib *compare_calib_of(const struct compare_input *s,
+					     const struct comparison *cmp)
+{
+	const struct compare_calibs *cc = &s->calib;
+	const struct compare_calib *first = NULL;
+	size_t i, j, k = 0;
+
+	for (i = 0; i < s->nsets; i++)
+		for (j = 0; j < s->sets[i].nconfigs; j++, k++) {
+			const struct ds_config *dc = &s->sets[i].configs[j];
+			const struct compare_calib *x;
+
+			/* the canon matched on, as compare_sides saw it */
+			if (k >= cc->nat || cc->at[k] == SIZE_MAX ||
+			    strcmp(dc->workload, cmp->workload) ||
+			    strcmp(dc->canon, cmp->canon))
+				continue;
+			x = &cc->c[cc->at[k]];
+			if (x->found)
+				return x;
+			if (!first)
+				first = x;
+		}
+	return first;
+}
+
+/* ---- output ---- */
+
+/* The profiles comparison cmp cites: the candidate's, the baseline's when
+ * its host differs; *nwho of them (0 to 2), each with its side. */
+static size_t cited(const struct compare_input *b,
+		    const struct compare_input *c,
+		    const struct comparison *cmp,
+		    const struct compare_calib *who[2], const char *side[2],
+		    bool found)
+{
+	const struct compare_calib *pc = compare_calib_of(c, cmp);
+	const struct compare_calib *pb = compare_calib_of(b, cmp);
+	size_t n = 0;
+
+	if (pc && pc->found == found) {
+		side[n] = "candidate";
+		who[n++] = pc;
+	}
+	if (pb && pb->found == found && (!pc || strcmp(pb->host, pc->host))) {
+		side[n] = "baseline";
+		who[n++] = pb;
+	}
+	return n;
+}
+
+/* "[section]", with the parameters when another comparison has it too. */
+static char *label(const struct compare_result *r,
+		   const struct comparison *cmp)
+{
+	size_t i, same = 0;
+
+	for (i = 0; i < r->n; i++)
+		same += !strcmp(r->cmp[i].section, cmp->section);
+	return same > 1 ? xasprintf("[%s] %s", cmp->section, cmp->canon)
+			: xasprintf("[%s]", cmp->section);
+}
+
+static void cite(FILE *f, const struct compare_result *r, size_t i,
+		 const struct compare_calib *x, const char *side, bool two,
+		 bool *head)
+{
+	char *l = label(r, &r->cmp[i]);
+	char *s = calib_cite(&x->p, x->host, x->experiment, x->created);
+	char *gate = r->gate_pct >= 0 && x->p.mde_pct > r->gate_pct
+			     ? xasprintf("; the gate's %g%% is smaller than "
+					 "that design shows here",
+					 r->gate_pct)
+			     : xstrdup("");
+	char *line = xasprintf("%s %s%s%s%s", l, two ? side : "",
+			       two ? ": " : "", s, gate);
+
+	fprintf(f, "%-*s", INDENT, *head ? "" : "A/A:");
+	*head = true;
+	wrap_print(f, line, INDENT, INDENT + 2, WIDTH);
+	free(line);
+	free(gate);
+	free(s);
+	free(l);
+}
+
+/* One hint per host without a profile (the first configuration's file). */
+static void hints(FILE *f, const struct compare_result *r,
+		  const struct compare_input *b,
+		  const struct compare_input *c, bool *head)
+{
+	const char **done = xcalloc(2 * r->n + 1, sizeof(*done));
+	size_t i, j, k, ndone = 0;
+
+	for (i = 0; i < r->n; i++) {
+		const struct compare_calib *who[2];
+		const char *side[2];
+		size_t n = cited(b, c, &r->cmp[i], who, side, false);
+
+		for (k = 0; k < n; k++) {
+			const struct compare_input *s =
+				!strcmp(side[k], "candidate") ? c : b;
+			char *cfg, *db;
+			size_t m = 0;
+
+			for (j = 0; j < ndone; j++)
+				if (!strcmp(done[j], who[k]->host))
+					break;
+			if (j < ndone || !who[k]->config)
+				continue;
+			done[ndone++] = who[k]->host;
+			for (j = 0; j < r->n; j++) {
+				const struct compare_calib *x =
+					compare_calib_of(s, &r->cmp[j]);
+
+				m += x && !x->found &&
+				     !strcmp(x->host, who[k]->host);
+			}
+			cfg = hint_word(who[k]->config);
+			db = hint_db(s->db);
+			fprintf(f, "%-*sno profile of host %s for %zu "
+				   "configuration%s; on it:\n%*s`contend "
+				   "calibrate %s %s`\n", INDENT,
+				*head ? "" : "A/A:", who[k]->host, m,
+				m == 1 ? "" : "s", INDENT + 2, "", cfg, db);
+			*head = true;
+			free(cfg);
+			free(db);
+		}
+	}
+	free(done);
+}
+
+void compare_calib_print(FILE *f, const struct compare_result *r,
+			 const struct compare_input *b,
+			 const struct compare_input *c)
+{
+	bool head = false;
+	size_t i, k;
+
+	for (i = 0; i < r->n; i++) {
+		const struct compare_calib *who[2];
+		const char *side[2];
+		size_t n = cited(b, c, &r->cmp[i], who, side, true);
+
+		for (k = 0; k < n; k++)
+			cite(f, r, i, who[k], side[k], n > 1 ||
+			     strcmp(side[k], "candidate"), &head);
+	}
+	hints(f, r, b, c, &head);
+}
+
+/* ISO 8601 UTC of Unix seconds t into buf, "" when unknown. */
+static void iso_time(char *buf, size_t len, double t)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	buf[0] = '\0';
+	if (t > 0 && gmtime_r(&s, &tm))
+		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void json_calib(FILE *f, size_t i, const char *side,
+		       const struct comparison *cmp,
+		       const struct compare_calib *x)
+{
+	const struct calib_profile *p = &x->p;
+	const struct {
+		const char *key;
+		double v;
+	} num[] = {
+		{ "invocations", (double)p->k }, { "runs", (double)p->n },
+		{ "s2_between", p->s2_b }, { "s2_within", p->s2_w },
+		{ "aa_splits", (double)p->splits },
+		{ "aa_alarms", (double)p->alarms },
+		{ "boots", (double)p->boots },
+		{ "runs_per_boot", (double)p->runs }, { "mde_pct", p->mde_pct },
+	};
+	char when[32];
+	size_t k;
+
+	iso_time(when, sizeof(when), x->created);
+	fprintf(f, "{\"comparison\": %zu, \"section\": ", i);
+	json_string(f, cmp->section);
+	fputs(", \"side\": ", f);
+	json_string(f, side);
+	fputs(", \"hostname\": ", f);
+	json_string(f, x->host);
+	fprintf(f, ", \"experiment_id\": %lld, \"created\": ",
+		(long long)x->experiment);
+	if (*when)
+		json_string(f, when);
+	else
+		fputs("null", f);
+	fputs(",\n     ", f);
+	for (k = 0; k < ARRAY_SIZE(num); k++) {
+		fprintf(f, "%s\"%s\": ", k ? ", " : "", num[k].key);
+		json_number(f, num[k].v);
+	}
+	fputc('}', f);
+}
+
+void compare_calib_json(FILE *f, const struct compare_result *r,
+			const struct compare_input *b,
+			const struct compare_input *c)
+{
+	size_t i, k, n = 0;
+
+	fputs("  \"calibrations\": [", f);
+	for (i = 0; i < r->n; i++) {
+		const struct compare_calib *who[2];
+		const char *side[2];
+		size_t m = cited(b, c, &r->cmp[i], who, side, true);
+
+		for (k = 0; k < m; k++) {
+			fputs(n++ ? ",\n    " : "\n    ", f);
+			json_calib(f, i, side[k], &r->cmp[i], who[k]);
+		}
+	}
+	fputs(n ? "\n  ],\n" : "],\n", f);
+}
