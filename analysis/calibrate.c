@@ -163,6 +163,16 @@ static double get_num(const struct experiment_row *e, const char *section,
 	return d;
 }
 
+/* A count key of e, 0 when absent or not a count (a hand-edited store):
+ * a NaN or negative double converted to size_t is undefined. */
+static size_t get_count(const struct experiment_row *e, const char *section,
+			const char *key)
+{
+	double d = get_num(e, section, key);
+
+	return d >= 0 && d < 1e15 ? (size_t)d : 0;
+}
+
 /* The profile of (workload, canon) among e's meta: true when found. */
 static bool profile_in(const struct experiment_row *e, const char *workload,
 		       const char *canon, struct calib_profile *p)
@@ -184,14 +194,14 @@ static bool profile_in(const struct experiment_row *e, const char *workload,
 			!strcmp(experiment_meta(e, wkey), workload);
 		free(wkey);
 		if (match) {
-			p->k = (size_t)get_num(e, section, "invocations");
-			p->n = (size_t)get_num(e, section, "runs");
+			p->k = get_count(e, section, "invocations");
+			p->n = get_count(e, section, "runs");
 			p->s2_b = get_num(e, section, "s2_between");
 			p->s2_w = get_num(e, section, "s2_within");
-			p->splits = (size_t)get_num(e, section, "aa_splits");
-			p->alarms = (size_t)get_num(e, section, "aa_alarms");
-			p->boots = (size_t)get_num(e, section, "boots");
-			p->runs = (size_t)get_num(e, section, "runs_per_boot");
+			p->splits = get_count(e, section, "aa_splits");
+			p->alarms = get_count(e, section, "aa_alarms");
+			p->boots = get_count(e, section, "boots");
+			p->runs = get_count(e, section, "runs_per_boot");
 			p->mde_pct = get_num(e, section, "mde_pct");
 		}
 		free(section);
