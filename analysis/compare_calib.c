@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "analysis/compare_calib.h"
@@ -22,12 +23,39 @@
 
 /* ---- the lookup ---- */
 
-/* The config file e ran from, absolute, or NULL when it is gone. */
+/*
+ * The config file e ran from, absolute, or NULL when it is gone or holds
+ * another text now: a path stored relative to where the run started may
+ * name another file from here, and a changed file would profile other
+ * configurations than the ones compared.
+ */
 static char *config_file(const struct experiment_row *e)
 {
-	if (!e->config_path || !*e->config_path)
+	size_t len = e->config_text ? strlen(e->config_text) : 0;
+	char *path, *buf;
+	struct stat st;
+	bool same;
+	FILE *f;
+
+	if (!e->config_path || !*e->config_path || !len ||
+	    !(path = realpath(e->config_path, NULL)))
 		return NULL;
-	return realpath(e->config_path, NULL);
+	/* a FIFO would wait for a writer */
+	if (stat(path, &st) || !S_ISREG(st.st_mode) ||
+	    !(f = fopen(path, "rb"))) {
+		free(path);
+		return NULL;
+	}
+	buf = xmalloc(len + 1);
+	same = fread(buf, 1, len + 1, f) == len &&
+	       !memcmp(buf, e->config_text, len);
+	fclose(f);
+	free(buf);
+	if (!same) {
+		free(path);
+		return NULL;
+	}
+	return path;
 }
 
 /* The entry of (host, workload, canon), looked up when new: its index,

@@ -112,35 +112,49 @@ case $(flat "$tmp/cmp") in
 esac
 
 # ---- no profile: none cited, a hint that makes one ----
-mkdir -p "$tmp/elsewhere"
+# run from a directory with a blank and a quote, the config named
+# relative to it; the hint names both files absolute, quoted
+dir="$tmp/it's a dir"
+mkdir -p "$dir" "$tmp/elsewhere" || die "mkdir"
+cp "$tmp/c.ini" "$dir/c.ini" || die "cp"
 for l in base base cand cand; do
-	"$CONTEND" run "$tmp/c.ini" --db "$tmp/n.db" --label $l --quiet \
-		> /dev/null 2>&1 || die "run $l"
+	(cd "$dir" && "$CONTEND" run c.ini --db "n one.db" --label $l \
+		--quiet) > /dev/null 2>&1 || die "run $l"
 done
-"$CONTEND" compare base cand --db "$tmp/n.db" --fail-on-regression 50 \
-	> "$tmp/cmp" 2> "$tmp/err"
+(cd "$dir" && "$CONTEND" compare base cand --db "n one.db" \
+	--fail-on-regression 50) > "$tmp/cmp" 2> "$tmp/err"
 expect "compare without a profile" 0 $?
 grep -q "detectable with" "$tmp/cmp" && fail "a profile cited where none is: $(cat "$tmp/cmp")"
 h=$(grep -o '`contend calibrate [^`]*`' "$tmp/cmp" | sed 's/^`//; s/`$//')
 case $h in
-"contend calibrate $tmp/c.ini --db $tmp/n.db") ;;
+"contend calibrate '$tmp/it'\\''s a dir/c.ini' --db '$tmp/it'\\''s a dir/n one.db'") ;;
 *) fail "no runnable calibrate hint: $(cat "$tmp/cmp")" ;;
 esac
 if command -v python3 > /dev/null 2>&1; then
-	"$CONTEND" compare base cand --db "$tmp/n.db" --format json \
+	"$CONTEND" compare base cand --db "$dir/n one.db" --format json \
 		> "$tmp/cmp.json" 2> "$tmp/err"
 	expect "JSON without a profile" 0 "$(python3 -c '
 import json, sys
 print(len(json.load(open(sys.argv[1]))["calibrations"]))' "$tmp/cmp.json")"
 fi
+# from elsewhere, the config's relative path names nothing: no hint
+"$CONTEND" compare base cand --db "$dir/n one.db" > "$tmp/cmp" 2> "$tmp/err"
+grep -q "contend calibrate" "$tmp/cmp" && fail "a hint of a path relative to elsewhere: $(cat "$tmp/cmp")"
 (cd "$tmp/elsewhere" && PATH="$(dirname "$CONTEND"):$PATH" sh -c "$h --quiet") \
 	> /dev/null 2> "$tmp/err" || fail "the hint failed: $(cat "$tmp/err")"
-last=$(q "$tmp/n.db" "SELECT max(id) FROM experiments WHERE label = 'calibrate'")
-"$CONTEND" compare base cand --db "$tmp/n.db" > "$tmp/cmp" 2> "$tmp/err"
+last=$(q "$dir/n one.db" "SELECT max(id) FROM experiments WHERE label = 'calibrate'")
+"$CONTEND" compare base cand --db "$dir/n one.db" > "$tmp/cmp" 2> "$tmp/err"
 case $(flat "$tmp/cmp") in
 *"A/A: [cmd] on host $host (calibrated"*"experiment $last: 6 invocations)"*) ;;
 *) fail "the hint's profile is not cited: $(cat "$tmp/cmp")" ;;
 esac
+# a config file changed since: a hint would profile something else
+echo "# edited" >> "$dir/c.ini"
+sqlite3 "$dir/n one.db" "DELETE FROM experiment_meta WHERE key LIKE 'calibrate.%'" ||
+	die "sqlite3"
+(cd "$dir" && "$CONTEND" compare base cand --db "n one.db") > "$tmp/cmp" 2> "$tmp/err"
+grep -q "contend calibrate\|detectable with" "$tmp/cmp" &&
+	fail "a hint to a changed config, or a deleted profile: $(cat "$tmp/cmp")"
 
 "$CONTEND" calibrate "$tmp/c.ini" --db "$tmp/c.db" --invocations 3 \
 	> /dev/null 2>&1
