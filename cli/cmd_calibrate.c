@@ -62,7 +62,7 @@ const struct opt_cmd calibrate_cli = {
 	calibrate_rows, ARRAY_SIZE(calibrate_rows),
 	"Runs CONFIG K times as invocations of one level (label calibrate); "
 	"without a reboot between them they approximate boots from below. "
-	"contend bisect cites the newest profile of this host.",
+	"contend bisect, compare and its gate cite the newest profile of this host.",
 };
 
 /* The logs of entry e's primary metric per dataset, grouped. */
