@@ -3,6 +3,7 @@
  * gate: looked up when a database side is loaded, found again per
  * comparison, printed as text or JSON (compare_calib.h).
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -191,39 +192,153 @@ static size_t cited(const struct compare_input *b,
 	return n;
 }
 
-/* "[section]", with the parameters when another comparison has it too. */
+/* Does parameter p of cmp take another value in a comparison of the same
+ * section? */
+static bool varies(const struct compare_result *r,
+		   const struct comparison *cmp, const struct kv *p)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->n; i++) {
+		const struct ds_config *o = r->cmp[i].config;
+
+		if (&r->cmp[i] == cmp || !o ||
+		    strcmp(r->cmp[i].section, cmp->section))
+			continue;
+		for (k = 0; k < o->nparams; k++)
+			if (!strcmp(o->params[k].key, p->key) &&
+			    strcmp(o->params[k].value, p->value))
+				return true;
+	}
+	return false;
+}
+
+/* "[section]" and the parameters that tell it from the other
+ * comparisons of its section, as compare's table names them. */
 static char *label(const struct compare_result *r,
 		   const struct comparison *cmp)
 {
-	size_t i, same = 0;
+	const struct ds_config *dc = cmp->config;
+	char *l = xasprintf("[%s]", cmp->section), *t;
+	size_t j;
 
-	for (i = 0; i < r->n; i++)
-		same += !strcmp(r->cmp[i].section, cmp->section);
-	return same > 1 ? xasprintf("[%s] %s", cmp->section, cmp->canon)
-			: xasprintf("[%s]", cmp->section);
+	for (j = 0; dc && j < dc->nparams; j++) {
+		if (!varies(r, cmp, &dc->params[j]))
+			continue;
+		t = xasprintf("%s %s=%s", l, dc->params[j].key,
+			      dc->params[j].value);
+		free(l);
+		l = t;
+	}
+	return l;
 }
 
-static void cite(FILE *f, const struct compare_result *r, size_t i,
-		 const struct compare_calib *x, const char *side, bool two,
-		 bool *head)
+/* "; the gate's PCT% is smaller ..." when the profile's design cannot
+ * show the gate's loss, else "". */
+static char *gate_note(const struct compare_result *r,
+		       const struct compare_calib *x)
 {
-	char *l = label(r, &r->cmp[i]);
-	char *s = calib_cite(&x->p, x->host, x->experiment, x->created);
-	char *gate = r->gate_pct >= 0 && x->p.mde_pct > r->gate_pct
-			     ? xasprintf("; the gate's %g%% is smaller than "
-					 "that design shows here",
-					 r->gate_pct)
-			     : xstrdup("");
-	char *line = xasprintf("%s %s%s%s%s", l, two ? side : "",
-			       two ? ": " : "", s, gate);
+	if (r->gate_pct >= 0 && x->p.mde_pct > r->gate_pct)
+		return xasprintf("; the gate's %g%% is smaller than that "
+				 "design shows here", r->gate_pct);
+	return xstrdup("");
+}
 
+/* One paragraph under "A/A:" (the first) or indented as its rest. */
+static void para(FILE *f, const char *line, bool *head)
+{
 	fprintf(f, "%-*s", INDENT, *head ? "" : "A/A:");
 	*head = true;
 	wrap_print(f, line, INDENT, INDENT + 2, WIDTH);
-	free(line);
-	free(gate);
-	free(s);
-	free(l);
+}
+
+/* One profile a comparison cites. */
+struct citation {
+	size_t i;
+	const struct compare_calib *x;
+	const char *side;
+	bool done;
+};
+
+/* Every citation in full: a sentence each. */
+static void cite_full(FILE *f, const struct compare_result *r,
+		      const struct citation *c, size_t n, bool two,
+		      bool *head)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		char *l = label(r, &r->cmp[c[k].i]);
+		char *s = calib_cite(&c[k].x->p, c[k].x->host,
+				     c[k].x->experiment, c[k].x->created);
+		char *g = gate_note(r, c[k].x);
+		bool say = two || strcmp(c[k].side, "candidate");
+		char *line = xasprintf("%s %s%s%s%s", l, say ? c[k].side : "",
+				       say ? ": " : "", s, g);
+
+		para(f, line, head);
+		free(line);
+		free(g);
+		free(s);
+		free(l);
+	}
+}
+
+/* Many citations: the host and experiment once, a line a configuration. */
+static void cite_short(FILE *f, const struct compare_result *r,
+		       struct citation *c, size_t n, bool *head)
+{
+	size_t k, m;
+
+	for (k = 0; k < n; k++) {
+		const struct compare_calib *x = c[k].x;
+		char when[40] = "", *line;
+		time_t t = (time_t)x->created;
+		struct tm tm;
+
+		if (c[k].done)
+			continue;
+		if (x->created > 0 && gmtime_r(&t, &tm))
+			strftime(when, sizeof(when),
+				 "calibrated %Y-%m-%d %H:%M UTC, ", &tm);
+		line = xasprintf("%s%son host %s (%sexperiment %lld: %zu "
+				 "invocations): the "
+				 "change %zu boots of %zu runs detect, the A/A "
+				 "false alarms, the CV between and within "
+				 "invocations%s:", strcmp(c[k].side, "candidate")
+				 ? c[k].side : "", strcmp(c[k].side,
+				 "candidate") ? ": " : "", x->host, when,
+				 (long long)x->experiment, x->p.k, x->p.boots,
+				 x->p.runs, r->gate_pct >= 0 ? " (*: a change "
+				 "above the gate's, which that design cannot "
+				 "show here)" : "");
+		para(f, line, head);
+		free(line);
+		for (m = k; m < n; m++) {
+			const struct calib_profile *p = &c[m].x->p;
+			char *l;
+
+			if (c[m].done || strcmp(c[m].x->host, x->host) ||
+			    c[m].x->experiment != x->experiment ||
+			    c[m].x->p.boots != x->p.boots ||
+			    c[m].x->p.runs != x->p.runs ||
+			    strcmp(c[m].side, c[k].side))
+				continue;
+			c[m].done = true;
+			l = label(r, &r->cmp[c[m].i]);
+			line = xasprintf("%s: %.1f%%%s, %zu/%zu, %.2f%% and "
+					 "%.2f%%", l, p->mde_pct,
+					 r->gate_pct >= 0 &&
+					 p->mde_pct > r->gate_pct ? " *" : "",
+					 p->alarms, p->splits,
+					 100 * sqrt(fmax(p->s2_b, 0)),
+					 100 * sqrt(fmax(p->s2_w, 0)));
+			fprintf(f, "%*s", INDENT + 2, "");
+			wrap_print(f, line, INDENT + 2, INDENT + 4, WIDTH);
+			free(line);
+			free(l);
+		}
+	}
 }
 
 /* One hint per host without a profile (the first configuration's file). */
@@ -277,18 +392,25 @@ void compare_calib_print(FILE *f, const struct compare_result *r,
 			 const struct compare_input *b,
 			 const struct compare_input *c)
 {
-	bool head = false;
-	size_t i, k;
+	struct citation *cite = xcalloc(2 * r->n + 1, sizeof(*cite));
+	bool head = false, two = false;
+	size_t i, k, n = 0;
 
 	for (i = 0; i < r->n; i++) {
 		const struct compare_calib *who[2];
 		const char *side[2];
-		size_t n = cited(b, c, &r->cmp[i], who, side, true);
+		size_t m = cited(b, c, &r->cmp[i], who, side, true);
 
-		for (k = 0; k < n; k++)
-			cite(f, r, i, who[k], side[k], n > 1 ||
-			     strcmp(side[k], "candidate"), &head);
+		two |= m > 1;
+		for (k = 0; k < m; k++)
+			cite[n++] = (struct citation){ i, who[k], side[k],
+						       false };
 	}
+	if (n <= 2)
+		cite_full(f, r, cite, n, two, &head);
+	else
+		cite_short(f, r, cite, n, &head);
+	free(cite);
 	hints(f, r, b, c, &head);
 }
 

@@ -98,6 +98,25 @@ static size_t groups_of(const struct config_entry *e, const struct dataset *ds,
 	return k;
 }
 
+/*
+ * The meta section entry i is stored under: its section, or SECTION#N
+ * for the N-th point of a sweep (a section of several configurations),
+ * so that no point's profile overwrites another's.  Malloc'd.
+ */
+static char *meta_section(const struct runner *r, size_t i)
+{
+	const char *sec = r->cfg.entries[i].section;
+	size_t j, n = 0, at = 0;
+
+	for (j = 0; j < r->cfg.nentries; j++)
+		if (!strcmp(r->cfg.entries[j].section, sec)) {
+			n++;
+			if (j <= i)
+				at++;
+		}
+	return n > 1 ? xasprintf("%s#%zu", sec, at) : xstrdup(sec);
+}
+
 /* Profile, print and store every entry of r over the experiments ids. */
 static int profile(struct runner *r, const struct calibrate_args *a,
 		   const int64_t *ids, size_t n)
@@ -136,13 +155,16 @@ static int profile(struct runner *r, const struct calibrate_args *a,
 			printf("  too few invocations with two runs or more "
 			       "(%zu): no profile\n", k);
 		} else {
+			char *sec = meta_section(r, i);
+
 			line = calib_sentence(&p, ids[n - 1]);
 			fputs("  ", stdout);
 			wrap_print(stdout, line, 2, 4, 78);
 			free(line);
-			if (calib_store(r->st, ids[n - 1], e->section,
-					e->wl->name, e->canon, &p))
+			if (calib_store(r->st, ids[n - 1], sec, e->wl->name,
+					e->canon, &p))
 				ret = EXIT_RUNTIME;
+			free(sec);
 		}
 		free(sizes);
 		free(x);

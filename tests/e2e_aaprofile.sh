@@ -111,6 +111,39 @@ case $(flat "$tmp/cmp") in
 *) fail "hosts differ: not the baseline's profile and a hint: $(cat "$tmp/cmp")" ;;
 esac
 
+# ---- a sweep: a profile per point, each cited on its line ----
+cat > "$tmp/s.ini" <<'INI'
+[experiment]
+name        = sweep
+repetitions = 2
+warmup      = 0
+runtime     = 10ms
+timeout     = 5s
+
+[workload good]
+type    = noop
+threads = 1, 2, 3
+INI
+"$CONTEND" calibrate "$tmp/s.ini" --db "$tmp/s.db" --invocations 4 --quiet \
+	> /dev/null 2> "$tmp/err" || fail "calibrate a sweep: $(cat "$tmp/err")"
+"$CONTEND" run "$tmp/s.ini" --db "$tmp/s.db" --label cand --quiet \
+	> /dev/null 2>&1 || die "run the sweep"
+expect "a profile per point" "good#1 good#2 good#3" "$(q "$tmp/s.db" "
+	SELECT group_concat(substr(key, 11, 6), ' ') FROM experiment_meta
+	WHERE key LIKE 'calibrate.%.params' AND value LIKE '%threads=_ %'
+	ORDER BY key")"
+"$CONTEND" compare calibrate cand --db "$tmp/s.db" > "$tmp/cmp" 2> "$tmp/err"
+for n in 1 2 3; do
+	sec=$(q "$tmp/s.db" "SELECT substr(key, 11, 6) FROM experiment_meta
+		WHERE key LIKE 'calibrate.%.params' AND value LIKE
+		'%threads=$n %'")
+	want=$(awk -v m="$(meta "$tmp/s.db" 4 "calibrate.$sec.mde_pct")" \
+		-v a="$(meta "$tmp/s.db" 4 "calibrate.$sec.aa_alarms")" \
+		-v s="$(meta "$tmp/s.db" 4 "calibrate.$sec.aa_splits")" \
+		-v n=$n 'BEGIN { printf "[good] threads=%d: %.1f%%, %d/%d,", n, m, a, s }')
+	grep -qF "$want" "$tmp/cmp" || fail "point $n not cited as '$want': $(cat "$tmp/cmp")"
+done
+
 # ---- no profile: none cited, a hint that makes one ----
 # run from a directory with a blank and a quote, the config named
 # relative to it; the hint names both files absolute, quoted
