@@ -169,8 +169,12 @@ const struct compare_calib *compare_calib_of(const struct compare_input *s,
 
 /* ---- output ---- */
 
-/* The profiles comparison cmp cites: the candidate's, the baseline's when
- * its host differs; *nwho of them (0 to 2), each with its side. */
+/*
+ * The profiles comparison cmp cites (found) or lacks (!found), 0 to 2,
+ * each with its side: the candidate's host's; the baseline's host's when
+ * it differs, or when only the baseline's database holds the profile of
+ * the same host.  A host lacks one only where no side's database has it.
+ */
 static size_t cited(const struct compare_input *b,
 		    const struct compare_input *c,
 		    const struct comparison *cmp,
@@ -179,13 +183,14 @@ static size_t cited(const struct compare_input *b,
 {
 	const struct compare_calib *pc = compare_calib_of(c, cmp);
 	const struct compare_calib *pb = compare_calib_of(b, cmp);
+	bool same = pc && pb && !strcmp(pb->host, pc->host);
 	size_t n = 0;
 
-	if (pc && pc->found == found) {
+	if (pc && pc->found == found && !(same && pb->found && !found)) {
 		side[n] = "candidate";
 		who[n++] = pc;
 	}
-	if (pb && pb->found == found && (!pc || strcmp(pb->host, pc->host))) {
+	if (pb && pb->found == found && (!same || (found && !pc->found))) {
 		side[n] = "baseline";
 		who[n++] = pb;
 	}

@@ -188,6 +188,14 @@ sqlite3 "$dir/n one.db" "DELETE FROM experiment_meta WHERE key LIKE 'calibrate.%
 (cd "$dir" && "$CONTEND" compare base cand --db "n one.db") > "$tmp/cmp" 2> "$tmp/err"
 grep -q "contend calibrate\|detectable with" "$tmp/cmp" &&
 	fail "a hint to a changed config, or a deleted profile: $(cat "$tmp/cmp")"
+# the same host's profile in the baseline's database only: cited as such
+"$CONTEND" compare "$tmp/c.db:calibrate" "$dir/n one.db:cand" > "$tmp/cmp" \
+	2> "$tmp/err"
+case $(flat "$tmp/cmp") in
+*"A/A: [cmd] baseline: $cite"*"$cite2"*) ;;
+*) fail "the baseline database's profile is not cited: $(cat "$tmp/cmp")" ;;
+esac
+grep -q "contend calibrate" "$tmp/cmp" && fail "a hint beside the baseline's profile: $(cat "$tmp/cmp")"
 
 "$CONTEND" calibrate "$tmp/c.ini" --db "$tmp/c.db" --invocations 3 \
 	> /dev/null 2>&1
