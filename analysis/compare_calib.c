@@ -381,8 +381,8 @@ static void hints(FILE *f, const struct compare_result *r,
 			cfg = hint_word(who[k]->config);
 			db = hint_db(s->db);
 			fprintf(f, "%-*sno profile of host %s for %zu "
-				   "configuration%s; on it:\n%*s`contend "
-				   "calibrate %s %s`\n", INDENT,
+				   "configuration%s; to make one, run there:"
+				   "\n%*s`contend calibrate %s %s`\n", INDENT,
 				*head ? "" : "A/A:", who[k]->host, m,
 				m == 1 ? "" : "s", INDENT + 2, "", cfg, db);
 			*head = true;

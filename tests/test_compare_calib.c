@@ -176,7 +176,7 @@ static void test_other_host(void **state)
 				  "(calibrated"));
 	assert_non_null(strstr(s, "(CV); the gate's 1% is smaller than that"));
 	assert_non_null(strstr(s, "\n         no profile of host lab-4 for 1 "
-				  "configuration; on it:\n           `contend "
+				  "configuration; to make one, run there:\n           `contend "
 				  "calibrate '/cfg/it'\\''s.ini' --db "
 				  "/nowhere/lab.db`\n"));
 	free(s);
@@ -212,7 +212,7 @@ static void test_one_database(void **state)
 	fx_side(b, "baseline", (char *)"lab-3", 1, no, (char *)"/b.ini");
 	s = out(&r, b, c, false);
 	assert_string_equal(s, "A/A:     no profile of host lab-3 for 1 "
-			       "configuration; on it:\n           `contend "
+			       "configuration; to make one, run there:\n           `contend "
 			       "calibrate /c.ini --db /nowhere/lab.db`\n");
 	free(s);
 	s = out(&r, b, c, true);
