@@ -2,6 +2,7 @@
  * calibrate.c - an A/A profile from K invocations: ANOVA components,
  * every split into halves compared, the MDE of a design (calibrate.h).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -211,33 +212,60 @@ static bool profile_in(const struct experiment_row *e, const char *workload,
 	return false;
 }
 
+int calib_load(struct store *s, struct experiment_row **rows)
+{
+	int64_t *ids = NULL;
+	int n = store_experiment_find(s, calib_label, &ids), i, got = 0;
+
+	*rows = NULL;
+	if (n < 0)
+		return -1;
+	*rows = xcalloc(n ? (size_t)n : 1, sizeof(**rows));
+	/* newest first */
+	for (i = n - 1; i >= 0; i--, got++)
+		if (store_experiment_get(s, ids[i], &(*rows)[got])) {
+			while (got-- > 0)
+				experiment_row_release(&(*rows)[got]);
+			free(*rows);
+			*rows = NULL;
+			free(ids);
+			return -1;
+		}
+	free(ids);
+	return got;
+}
+
+int calib_pick(const struct experiment_row *rows, size_t n,
+	       const char *hostname, const char *workload, const char *canon,
+	       struct calib_profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < INT_MAX; i++) {
+		const char *h = experiment_meta(&rows[i], "hostname");
+
+		if (h && hostname && !strcmp(h, hostname) &&
+		    profile_in(&rows[i], workload, canon, p))
+			return (int)i;
+	}
+	return -1;
+}
+
 int calib_find(struct store *s, const char *hostname, const char *workload,
 	       const char *canon, struct calib_profile *p, int64_t *experiment)
 {
-	int64_t *ids = NULL;
-	int n = store_experiment_find(s, calib_label, &ids), i, ret = 1;
+	struct experiment_row *rows;
+	int n = calib_load(s, &rows), i, at;
 
 	if (n < 0)
 		return -1;
-	/* newest first */
-	for (i = n - 1; i >= 0 && ret == 1; i--) {
-		struct experiment_row e;
-		const char *h;
-
-		if (store_experiment_get(s, ids[i], &e)) {
-			ret = -1;
-			break;
-		}
-		h = experiment_meta(&e, "hostname");
-		if (h && hostname && !strcmp(h, hostname) &&
-		    profile_in(&e, workload, canon, p)) {
-			*experiment = ids[i];
-			ret = 0;
-		}
-		experiment_row_release(&e);
-	}
-	free(ids);
-	return ret;
+	at = calib_pick(rows, (size_t)n, hostname, workload, canon, p);
+	if (at >= 0)
+		*experiment = rows[at].id;
+	for (i = 0; i < n; i++)
+		experiment_row_release(&rows[i]);
+	free(rows);
+	return at >= 0 ? 0 : 1;
 }
 
 char *calib_sentence(const struct calib_profile *p, int64_t experiment)

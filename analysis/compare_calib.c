@@ -59,15 +59,16 @@ static char *config_file(const struct experiment_row *e)
 	return path;
 }
 
-/* The entry of (host, workload, canon), looked up when new: its index,
- * or SIZE_MAX after error(). */
-static size_t entry(struct compare_input *s, const struct experiment_row *e,
-		    const char *host, const struct ds_config *dc)
+/* The entry of (host, workload, canon), looked up among the calibrate
+ * experiments rows when new: its index. */
+static size_t entry(struct compare_calibs *cc,
+		    const struct experiment_row *rows, size_t nrows,
+		    const struct experiment_row *e, const char *host,
+		    const struct ds_config *dc)
 {
-	struct compare_calibs *cc = &s->calib;
 	struct compare_calib *x;
 	size_t i;
-	int k;
+	int at;
 
 	for (i = 0; i < cc->n; i++)
 		if (!strcmp(cc->c[i].host, host) &&
@@ -75,25 +76,18 @@ static size_t entry(struct compare_input *s, const struct experiment_row *e,
 		    !strcmp(cc->c[i].canon, dc->canon))
 			return i;
 	cc->c = xrealloc(cc->c, (cc->n + 1) * sizeof(*cc->c));
-	x = &cc->c[cc->n];
+	x = &cc->c[cc->n++];
 	memset(x, 0, sizeof(*x));
 	x->host = host;
 	x->workload = dc->workload;
 	x->canon = xstrdup(dc->canon);
-	x->config = config_file(e);
-	cc->n++;
-	k = calib_find(s->st, host, dc->workload, dc->canon, &x->p,
-		       &x->experiment);
-	if (k < 0)
-		return SIZE_MAX;
-	x->found = k == 0;
+	at = calib_pick(rows, nrows, host, dc->workload, dc->canon, &x->p);
+	x->found = at >= 0;
 	if (x->found) {
-		struct experiment_row at;
-
-		if (store_experiment_get(s->st, x->experiment, &at))
-			return SIZE_MAX;
-		x->created = at.created_at;
-		experiment_row_release(&at);
+		x->experiment = rows[at].id;
+		x->created = rows[at].created_at;
+	} else {
+		x->config = config_file(e); /* for the hint */
 	}
 	return i;
 }
@@ -101,10 +95,16 @@ static size_t entry(struct compare_input *s, const struct experiment_row *e,
 int compare_calib_load(struct compare_input *s)
 {
 	struct compare_calibs *cc = &s->calib;
+	struct experiment_row *rows;
 	size_t i, j, n = 0;
+	int nrows;
 
 	if (!s->st)
 		return 0;
+	nrows = calib_load(s->st, &rows);
+	if (nrows < 0)
+		return error("%s: the hosts' A/A profiles cannot be read from "
+			     "%s", s->role, s->db);
 	for (i = 0; i < s->nsets; i++)
 		n += s->sets[i].nconfigs;
 	cc->at = xcalloc(n ? n : 1, sizeof(*cc->at));
@@ -112,19 +112,15 @@ int compare_calib_load(struct compare_input *s)
 		const struct experiment_row *e = &s->sets[i].exp;
 		const char *host = experiment_meta(e, "hostname");
 
-		for (j = 0; j < s->sets[i].nconfigs; j++) {
-			size_t at = SIZE_MAX;
-
-			if (host) {
-				at = entry(s, e, host, &s->sets[i].configs[j]);
-				if (at == SIZE_MAX)
-					return error("%s: the hosts' A/A "
-						     "profiles cannot be read "
-						     "from %s", s->role, s->db);
-			}
-			cc->at[cc->nat++] = at;
-		}
+		for (j = 0; j < s->sets[i].nconfigs; j++)
+			cc->at[cc->nat++] =
+				host ? entry(cc, rows, (size_t)nrows, e, host,
+					     &s->sets[i].configs[j])
+				     : SIZE_MAX;
 	}
+	for (i = 0; i < (size_t)nrows; i++)
+		experiment_row_release(&rows[i]);
+	free(rows);
 	return 0;
 }
 

@@ -49,9 +49,10 @@ struct compare_calibs {
 
 /*
  * Looks up, for every configuration of the side's datasets, the newest
- * profile of its experiment's host in the side's store (calib_find), once
- * per (host, workload, canon).  0, or -1 after error() when the store
- * cannot be read.  Sides without a store (numbers, exports) have none.
+ * profile of its experiment's host in the side's store (the calibrate
+ * experiments read once, calib_load; calib_pick per (host, workload,
+ * canon)).  0, or -1 after error() when the store cannot be read.  Sides
+ * without a store (numbers, exports) have none.
  */
 int compare_calib_load(struct compare_input *s);
 void compare_calib_release(struct compare_calibs *cc);
