@@ -5,8 +5,9 @@
  * between and within invocations, the A/A false alarms of compare's
  * model over every split of the invocations into halves, and the
  * smallest change B boots of R runs detect (analysis/calibrate.h),
- * printed and stored with the last experiment, where `contend bisect`
- * finds and cites it.  Invocations of one boot are an approximation of
+ * printed and stored with the last experiment (SECTION#N for a sweep's
+ * points), where `contend bisect`, `contend compare` and its gate
+ * find and cite it.  Invocations of one boot are an approximation of
  * boots: they share the boot's layout, so the between variance they
  * show is a floor of the between-boot one.
  */
