@@ -2,11 +2,13 @@
  * calibrate.c - an A/A profile from K invocations: ANOVA components,
  * every split into halves compared, the MDE of a design (calibrate.h).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analysis/calibrate.h"
 #include "analysis/stats.h"
@@ -162,6 +164,16 @@ static double get_num(const struct experiment_row *e, const char *section,
 	return d;
 }
 
+/* A count key of e, 0 when absent or not a count (a hand-edited store):
+ * a NaN or negative double converted to size_t is undefined. */
+static size_t get_count(const struct experiment_row *e, const char *section,
+			const char *key)
+{
+	double d = get_num(e, section, key);
+
+	return d >= 0 && d < 1e15 ? (size_t)d : 0;
+}
+
 /* The profile of (workload, canon) among e's meta: true when found. */
 static bool profile_in(const struct experiment_row *e, const char *workload,
 		       const char *canon, struct calib_profile *p)
@@ -183,14 +195,14 @@ static bool profile_in(const struct experiment_row *e, const char *workload,
 			!strcmp(experiment_meta(e, wkey), workload);
 		free(wkey);
 		if (match) {
-			p->k = (size_t)get_num(e, section, "invocations");
-			p->n = (size_t)get_num(e, section, "runs");
+			p->k = get_count(e, section, "invocations");
+			p->n = get_count(e, section, "runs");
 			p->s2_b = get_num(e, section, "s2_between");
 			p->s2_w = get_num(e, section, "s2_within");
-			p->splits = (size_t)get_num(e, section, "aa_splits");
-			p->alarms = (size_t)get_num(e, section, "aa_alarms");
-			p->boots = (size_t)get_num(e, section, "boots");
-			p->runs = (size_t)get_num(e, section, "runs_per_boot");
+			p->splits = get_count(e, section, "aa_splits");
+			p->alarms = get_count(e, section, "aa_alarms");
+			p->boots = get_count(e, section, "boots");
+			p->runs = get_count(e, section, "runs_per_boot");
 			p->mde_pct = get_num(e, section, "mde_pct");
 		}
 		free(section);
@@ -200,33 +212,60 @@ static bool profile_in(const struct experiment_row *e, const char *workload,
 	return false;
 }
 
+int calib_load(struct store *s, struct experiment_row **rows)
+{
+	int64_t *ids = NULL;
+	int n = store_experiment_find(s, calib_label, &ids), i, got = 0;
+
+	*rows = NULL;
+	if (n < 0)
+		return -1;
+	*rows = xcalloc(n ? (size_t)n : 1, sizeof(**rows));
+	/* newest first */
+	for (i = n - 1; i >= 0; i--, got++)
+		if (store_experiment_get(s, ids[i], &(*rows)[got])) {
+			while (got-- > 0)
+				experiment_row_release(&(*rows)[got]);
+			free(*rows);
+			*rows = NULL;
+			free(ids);
+			return -1;
+		}
+	free(ids);
+	return got;
+}
+
+int calib_pick(const struct experiment_row *rows, size_t n,
+	       const char *hostname, const char *workload, const char *canon,
+	       struct calib_profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < INT_MAX; i++) {
+		const char *h = experiment_meta(&rows[i], "hostname");
+
+		if (h && hostname && !strcmp(h, hostname) &&
+		    profile_in(&rows[i], workload, canon, p))
+			return (int)i;
+	}
+	return -1;
+}
+
 int calib_find(struct store *s, const char *hostname, const char *workload,
 	       const char *canon, struct calib_profile *p, int64_t *experiment)
 {
-	int64_t *ids = NULL;
-	int n = store_experiment_find(s, calib_label, &ids), i, ret = 1;
+	struct experiment_row *rows;
+	int n = calib_load(s, &rows), i, at;
 
 	if (n < 0)
 		return -1;
-	/* newest first */
-	for (i = n - 1; i >= 0 && ret == 1; i--) {
-		struct experiment_row e;
-		const char *h;
-
-		if (store_experiment_get(s, ids[i], &e)) {
-			ret = -1;
-			break;
-		}
-		h = experiment_meta(&e, "hostname");
-		if (h && hostname && !strcmp(h, hostname) &&
-		    profile_in(&e, workload, canon, p)) {
-			*experiment = ids[i];
-			ret = 0;
-		}
-		experiment_row_release(&e);
-	}
-	free(ids);
-	return ret;
+	at = calib_pick(rows, (size_t)n, hostname, workload, canon, p);
+	if (at >= 0)
+		*experiment = rows[at].id;
+	for (i = 0; i < n; i++)
+		experiment_row_release(&rows[i]);
+	free(rows);
+	return at >= 0 ? 0 : 1;
 }
 
 char *calib_sentence(const struct calib_profile *p, int64_t experiment)
@@ -238,4 +277,25 @@ char *calib_sentence(const struct calib_profile *p, int64_t experiment)
 			 (long long)experiment, p->k, p->mde_pct, p->boots,
 			 p->runs, p->alarms, p->splits, 100 * sqrt(p->s2_b),
 			 100 * sqrt(p->s2_w));
+}
+
+char *calib_cite(const struct calib_profile *p, const char *host,
+		 int64_t experiment, double created)
+{
+	char when[40] = "", *out;
+	time_t t = (time_t)created;
+	struct tm tm;
+
+	if (created > 0 && gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "calibrated %Y-%m-%d %H:%M UTC, ",
+			 &tm);
+	out = xasprintf("on host %s (%sexperiment %lld: %zu invocations) a "
+			"%.1f%% change is detectable with %zu boots of %zu "
+			"runs; A/A false alarms %zu/%zu; between invocations "
+			"%.2f%%, within %.2f%% (CV)", host ? host : "?", when,
+			(long long)experiment, p->k, p->mde_pct, p->boots,
+			p->runs, p->alarms, p->splits,
+			100 * sqrt(fmax(p->s2_b, 0)),
+			100 * sqrt(fmax(p->s2_w, 0)));
+	return out;
 }

@@ -50,7 +50,27 @@ int calib_store(struct store *s, int64_t experiment, const char *section,
 		const struct calib_profile *p);
 int calib_find(struct store *s, const char *hostname, const char *workload,
 	       const char *canon, struct calib_profile *p, int64_t *experiment);
+/*
+ * The same in two steps, for many look-ups in one store: calib_load
+ * reads every calibrate experiment with its meta, newest first (*rows
+ * malloc'd: experiment_row_release each, then free), and returns their
+ * number or -1 on a database error; calib_pick gives the index in rows
+ * of the newest holding hostname's profile of workload and canon (in
+ * *p), or -1.
+ */
+int calib_load(struct store *s, struct experiment_row **rows);
+int calib_pick(const struct experiment_row *rows, size_t n,
+	       const char *hostname, const char *workload, const char *canon,
+	       struct calib_profile *p);
 /* "on this host (calibrate experiment N): ..." in one sentence, malloc'd. */
 char *calib_sentence(const struct calib_profile *p, int64_t experiment);
+/*
+ * The same for a reader elsewhere (compare, the gate): "on host H
+ * (calibrated YYYY-MM-DD HH:MM UTC, experiment N: K invocations) a 2.9%
+ * change is detectable ...", created the experiment's created_at (Unix
+ * seconds; <= 0: no date).  Malloc'd.
+ */
+char *calib_cite(const struct calib_profile *p, const char *host,
+		 int64_t experiment, double created);
 
 #endif

@@ -154,7 +154,8 @@ static int load_db(struct compare_input *s)
 		free(what);
 		return k;
 	}
-	return 0;
+	/* before compare_inputs_match: the configurations' own canon */
+	return compare_calib_load(s) < 0 ? EXIT_RUNTIME : 0;
 }
 
 void compare_files_release(struct compare_files *files)
@@ -445,6 +446,7 @@ void compare_input_release(struct compare_input *s)
 	if (s->st)
 		store_close(s->st);
 	compare_numbers_release(&s->num);
+	compare_calib_release(&s->calib);
 	free(s->values);
 	free(s->sizes);
 	free(s->db);

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "analysis/analysis.h"
+#include "analysis/compare_calib.h"
 #include "analysis/compare.h"
 #include "analysis/numfile.h"
 #include "db/select.h"
@@ -64,6 +65,7 @@ struct compare_input {
 	size_t nfiles, *sizes;          /* values per file (invocation) */
 	struct compare_numbers num;
 	struct compare_side side;
+	struct compare_calibs calib;    /* the hosts' A/A profiles */
 };
 
 /* Every comma-separated part of text names a file: number files. */

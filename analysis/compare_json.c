@@ -330,6 +330,7 @@ void compare_print_json(FILE *f, const struct compare_result *r,
 	fputs(r->n ? "\n  ],\n" : "],\n", f);
 	json_unmatched(f, r);
 	json_side_flags(f, r);
+	compare_calib_json(f, r, b, c);
 	fprintf(f, "  \"summary\": {\"faster\": %zu, \"slower\": %zu, "
 		   "\"no_change\": %zu, \"inconclusive\": %zu, "
 		   "\"unmatched\": %zu}",

@@ -892,6 +892,7 @@ static void print_text(FILE *f, const struct compare_result *r,
 		r->n, r->nunmatched, r->opts.threshold_pct, line);
 	free(line);
 	print_gate(f, r, numbers);
+	compare_calib_print(f, r, b, c);
 	print_flags(f, r, numbers);
 	meta_diff_build(&md, b, c);
 	meta_diff_print(f, &md);

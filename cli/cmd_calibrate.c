@@ -5,8 +5,9 @@
  * between and within invocations, the A/A false alarms of compare's
  * model over every split of the invocations into halves, and the
  * smallest change B boots of R runs detect (analysis/calibrate.h),
- * printed and stored with the last experiment, where `contend bisect`
- * finds and cites it.  Invocations of one boot are an approximation of
+ * printed and stored with the last experiment (SECTION#N for a sweep's
+ * points), where `contend bisect`, `contend compare` and its gate
+ * find and cite it.  Invocations of one boot are an approximation of
  * boots: they share the boot's layout, so the between variance they
  * show is a floor of the between-boot one.
  */
@@ -62,7 +63,7 @@ const struct opt_cmd calibrate_cli = {
 	calibrate_rows, ARRAY_SIZE(calibrate_rows),
 	"Runs CONFIG K times as invocations of one level (label calibrate); "
 	"without a reboot between them they approximate boots from below. "
-	"contend bisect cites the newest profile of this host.",
+	"contend bisect, compare and its gate cite the newest profile of this host.",
 };
 
 /* The logs of entry e's primary metric per dataset, grouped. */
@@ -96,6 +97,25 @@ static size_t groups_of(const struct config_entry *e, const struct dataset *ds,
 			sizes[k++] = n;
 	}
 	return k;
+}
+
+/*
+ * The meta section entry i is stored under: its section, or SECTION#N
+ * for the N-th point of a sweep (a section of several configurations),
+ * so that no point's profile overwrites another's.  Malloc'd.
+ */
+static char *meta_section(const struct runner *r, size_t i)
+{
+	const char *sec = r->cfg.entries[i].section;
+	size_t j, n = 0, at = 0;
+
+	for (j = 0; j < r->cfg.nentries; j++)
+		if (!strcmp(r->cfg.entries[j].section, sec)) {
+			n++;
+			if (j <= i)
+				at++;
+		}
+	return n > 1 ? xasprintf("%s#%zu", sec, at) : xstrdup(sec);
 }
 
 /* Profile, print and store every entry of r over the experiments ids. */
@@ -136,13 +156,16 @@ static int profile(struct runner *r, const struct calibrate_args *a,
 			printf("  too few invocations with two runs or more "
 			       "(%zu): no profile\n", k);
 		} else {
+			char *sec = meta_section(r, i);
+
 			line = calib_sentence(&p, ids[n - 1]);
 			fputs("  ", stdout);
 			wrap_print(stdout, line, 2, 4, 78);
 			free(line);
-			if (calib_store(r->st, ids[n - 1], e->section,
-					e->wl->name, e->canon, &p))
+			if (calib_store(r->st, ids[n - 1], sec, e->wl->name,
+					e->canon, &p))
 				ret = EXIT_RUNTIME;
+			free(sec);
 		}
 		free(sizes);
 		free(x);

@@ -1,13 +1,17 @@
 /*
  * test_calibrate.c - this host's A/A profile (analysis/calibrate.h):
  * the variance components and the MDE of a design worked by hand, the
- * number of A/A splits compared, and bad arguments.
+ * number of A/A splits compared, bad arguments, the sentence compare
+ * cites (its date in UTC, a negative variance estimate shown as 0), and
+ * which stored profile a look-up picks.
  */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -70,12 +74,103 @@ static void test_bad_arguments(void **state)
 	assert_int_equal(calib_compute(x, four, 4, 3, 10, 1, &p), -1);
 }
 
+/*
+ * The citation of compare and the gate: 2026-03-05 14:07:30 UTC is Unix
+ * 1772719650; s2_b 1e-4 is a CV of 1.00%, a negative s2_w (a moment
+ * estimate below 0) 0.00%; no date when created_at is unknown.
+ */
+static void test_cite(void **state)
+{
+	const struct calib_profile p = {
+		.k = 6, .n = 60, .s2_b = 1e-4, .s2_w = -1e-6, .splits = 10,
+		.alarms = 1, .boots = 3, .runs = 10, .mde_pct = 2.94,
+	};
+	char *s;
+
+	(void)state;
+	s = calib_cite(&p, "lab-3", 17, 1772719650.25);
+	assert_string_equal(s, "on host lab-3 (calibrated 2026-03-05 14:07 "
+			    "UTC, experiment 17: 6 invocations) a 2.9% change "
+			    "is detectable with 3 boots of 10 runs; A/A false "
+			    "alarms 1/10; between invocations 1.00%, within "
+			    "0.00% (CV)");
+	free(s);
+	s = calib_cite(&p, "lab-3", 17, 0);
+	assert_non_null(strstr(s, "on host lab-3 (experiment 17: 6 "));
+	free(s);
+}
+
+/*
+ * calib_pick among rows as calib_load gives them, newest first: the
+ * newest of the host wins; another host's, another workload's or
+ * another configuration's profile is not taken; a sweep point stored as
+ * SECTION#N is found by its parameters.
+ */
+static void test_pick(void **state)
+{
+#define KV(k, v) { (char *)(k), (char *)(v) }
+	struct kv newest[] = {
+		KV("hostname", "lab-3"),
+		KV("calibrate.m#2.workload", "mutex"),
+		KV("calibrate.m#2.params", "threads=2"),
+		KV("calibrate.m#2.mde_pct", "2.5"),
+		KV("calibrate.m#2.aa_splits", "10"),
+		KV("calibrate.m#2.aa_alarms", "-1"),
+	};
+	struct kv other[] = {
+		KV("hostname", "lab-4"),
+		KV("calibrate.m.workload", "mutex"),
+		KV("calibrate.m.params", "threads=1"),
+		KV("calibrate.m.mde_pct", "9"),
+	};
+	struct kv oldest[] = {
+		KV("hostname", "lab-3"),
+		KV("calibrate.m.workload", "mutex"),
+		KV("calibrate.m.params", "threads=1"),
+		KV("calibrate.m.mde_pct", "4"),
+		KV("calibrate.s.workload", "spin"),
+		KV("calibrate.s.params", "threads=2"),
+		KV("calibrate.m#2.workload", "mutex"),
+		KV("calibrate.m#2.params", "threads=2"),
+		KV("calibrate.m#2.mde_pct", "7"),
+	};
+#undef KV
+	struct experiment_row rows[3] = {
+		{ .id = 9, .nmeta = 6, .meta = newest },
+		{ .id = 8, .nmeta = 4, .meta = other },
+		{ .id = 7, .nmeta = 9, .meta = oldest },
+	};
+	struct calib_profile p;
+
+	(void)state;
+	assert_int_equal(calib_pick(rows, 3, "lab-3", "mutex", "threads=2",
+				    &p), 0);
+	assert_true(p.mde_pct > 2.49 && p.mde_pct < 2.51);
+	assert_int_equal(p.splits, 10);
+	assert_int_equal(p.alarms, 0); /* not a count: 0 */
+	assert_int_equal(calib_pick(rows, 3, "lab-3", "mutex", "threads=1",
+				    &p), 2);
+	assert_true(p.mde_pct > 3.99 && p.mde_pct < 4.01);
+	assert_int_equal(calib_pick(rows, 3, "lab-4", "mutex", "threads=1",
+				    &p), 1);
+	assert_int_equal(calib_pick(rows, 3, "lab-5", "mutex", "threads=1",
+				    &p), -1);
+	assert_int_equal(calib_pick(rows, 3, "lab-3", "spin", "threads=1",
+				    &p), -1);
+	assert_int_equal(calib_pick(rows, 3, "lab-3", "mutex", "threads=3",
+				    &p), -1);
+	assert_int_equal(calib_pick(rows, 3, NULL, "mutex", "threads=1",
+				    &p), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hand_worked),
 		cmocka_unit_test(test_splits),
 		cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_cite),
+		cmocka_unit_test(test_pick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
