@@ -11,6 +11,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -232,6 +233,150 @@ static void test_rank_cut(void **state)
 	assert_string_equal(top.row[0].lock, "0x100b");
 }
 
+/* ---- the program's counts, folded ---- */
+
+static const struct kbpf_entry *find(const struct kbpf_entry *e, size_t n,
+				     uint64_t lock, const char *caller)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (e[i].lock == lock &&
+		    (caller ? e[i].caller && !strcmp(e[i].caller, caller)
+			    : !e[i].caller))
+			return &e[i];
+	fail_msg("no entry for lock 0x%llx, caller %s",
+		 (unsigned long long)lock, caller ? caller : "NULL");
+	return NULL;
+}
+
+/*
+ * Each lock's exact counts shared among its sampled callers, by hand:
+ * lock 0x10 (rwsem write, 4) had 100 contentions and 1000 ns of wait;
+ * its samples were 3 from A waiting 30 ns and 1 from B waiting 70 ns, so
+ * A has 75 contentions and 300 ns, B 25 and 700.  Lock 0x20 had no sample:
+ * one entry of unknown caller.  Lock 0x30 waited 0 ns in its samples: the
+ * wait shared by their contentions (1 : 3).  The same address with other
+ * flags (0x10, spin) is another lock; a sample of no lock is left out.
+ */
+static void test_split(void **state)
+{
+	const struct kbpf_lock l[] = {
+		{ 0x10, 4, 100, 1000 },
+		{ 0x20, 1, 5, 50 },
+		{ 0x30, 32 | KBPF_CLASS_MMAP << KBPF_CLASS_SHIFT, 8, 40 },
+		{ 0x10, 1, 2, 6 },
+	};
+	const struct kbpf_sample s[] = {
+		{ 0x30, 32 | KBPF_CLASS_MMAP << KBPF_CLASS_SHIFT, "C", 3, 0 },
+		{ 0x10, 4, "B", 1, 70 },
+		{ 0x10, 1, "D", 1, 2 },
+		{ 0x10, 4, "A", 3, 30 },
+		{ 0x30, 32 | KBPF_CLASS_MMAP << KBPF_CLASS_SHIFT, "E", 1, 0 },
+		{ 0x99, 4, "F", 1, 1 },
+	};
+	struct kbpf_entry e[10];
+	const struct kbpf_entry *x;
+	size_t n;
+
+	(void)state;
+	n = kbpf_split(l, 4, s, 6, e);
+	assert_int_equal(n, 6);
+	x = find(e, n, 0x10, "A");
+	assert_int_equal(x->kind, KLOCK_RWSEM_WRITE);
+	assert_true(fabs(x->count - 75) < 1e-9);
+	assert_true(fabs(x->wait_ns - 300) < 1e-9);
+	assert_null(x->lock_class);
+	x = find(e, n, 0x10, "B");
+	assert_true(fabs(x->count - 25) < 1e-9);
+	assert_true(fabs(x->wait_ns - 700) < 1e-9);
+	x = find(e, n, 0x20, NULL);
+	assert_int_equal(x->kind, KLOCK_SPIN);
+	assert_true(fabs(x->count - 5) < 1e-9);
+	assert_true(fabs(x->wait_ns - 50) < 1e-9);
+	x = find(e, n, 0x30, "C");
+	assert_int_equal(x->kind, KLOCK_MUTEX);
+	assert_string_equal(x->lock_class, "mmap_lock");
+	assert_true(fabs(x->count - 6) < 1e-9);
+	assert_true(fabs(x->wait_ns - 30) < 1e-9);
+	x = find(e, n, 0x30, "E");
+	assert_true(fabs(x->count - 2) < 1e-9);
+	assert_true(fabs(x->wait_ns - 10) < 1e-9);
+	x = find(e, n, 0x10, "D");
+	assert_int_equal(x->kind, KLOCK_SPIN);
+	assert_true(fabs(x->count - 2) < 1e-9);
+	assert_true(fabs(x->wait_ns - 6) < 1e-9);
+}
+
+/*
+ * Seeded simulation: a lock contended from two callers, 30% from A with
+ * waits of 3 units and 70% from B with waits of 1, sampled 1 in 32 at
+ * random as the program does; the split's estimate of A's contentions and
+ * wait is within 10% of what A had (independently counted here).
+ */
+static void test_split_sampled(void **state)
+{
+	struct kbpf_lock l = { 0x40, 4, 0, 0 };
+	struct kbpf_sample s[2] = { { 0x40, 4, "A", 0, 0 },
+				    { 0x40, 4, "B", 0, 0 } };
+	struct kbpf_entry e[3];
+	const struct kbpf_entry *a;
+	uint64_t ca = 0, wa = 0, x = 88172645463325252ull;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 200000; i++) {
+		bool is_a;
+		uint64_t w;
+
+		/* xorshift64 */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		is_a = x % 10 < 3;
+		w = is_a ? 3 : 1;
+		l.count++;
+		l.wait_ns += w;
+		ca += is_a;
+		wa += is_a ? w : 0;
+		if ((x >> 20) % 32 == 0) {
+			s[!is_a].count++;
+			s[!is_a].wait_ns += w;
+		}
+	}
+	assert_int_equal(kbpf_split(&l, 1, s, 2, e), 2);
+	a = find(e, 2, 0x40, "A");
+	assert_true(fabs(a->count / (double)ca - 1) < 0.1);
+	assert_true(fabs(a->wait_ns / (double)wa - 1) < 0.1);
+	assert_true(fabs(a->count + find(e, 2, 0x40, "B")->count -
+			 (double)l.count) < 1e-6);
+}
+
+/* The per-CPU totals: counts and waits summed, maxima the largest. */
+static void test_totals_sum(void **state)
+{
+	struct kbpf_totals pc[3], sum;
+
+	(void)state;
+	memset(pc, 0, sizeof(pc));
+	pc[0].k[1] = (struct kbpf_val){ 2, 30, 20 };
+	pc[1].k[1] = (struct kbpf_val){ 1, 50, 50 };
+	pc[2].k[1] = (struct kbpf_val){ 4, 40, 15 };
+	pc[2].k[32] = (struct kbpf_val){ 1, 7, 7 };
+	pc[0].dropped = 1;
+	pc[2].dropped = 2;
+	pc[1].delayed = 5;
+	kbpf_totals_sum(pc, 3, &sum);
+	assert_int_equal(sum.k[1].count, 7);
+	assert_int_equal(sum.k[1].wait_ns, 120);
+	assert_int_equal(sum.k[1].max_ns, 50);
+	assert_int_equal(sum.k[32].count, 1);
+	assert_int_equal(sum.k[32].max_ns, 7);
+	assert_int_equal(sum.k[2].count, 0);
+	assert_int_equal(sum.dropped, 3);
+	assert_int_equal(sum.delayed, 5);
+}
+
 /* ---- the program on this machine ---- */
 
 static void test_forced_off(void **state)
@@ -379,6 +524,9 @@ int main(void)
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_rank_class),
 		cmocka_unit_test(test_rank_cut),
+		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_split_sampled),
+		cmocka_unit_test(test_totals_sum),
 		cmocka_unit_test(test_forced_off),
 		cmocka_unit_test(test_live_tree),
 		cmocka_unit_test(test_live_delay_function),
