@@ -1,13 +1,20 @@
 /*
  * test_kbpf.c - the kernel lock wait of runs (runner/kbpf.h): the kinds of
  * the tracepoint's flags, the kernel's symbols and a contention's caller
- * from a fake /proc/kallsyms, the ranking of a run's top locks (all worked
- * out by hand), and, where this machine can load BPF, the program itself:
- * loaded once, following the run's process tree across fork, reset per
- * run.  That part is skipped with the reason elsewhere, unless
+ * from a fake /proc/kallsyms, the ranking of a run's top locks and the
+ * sharing of a lock's counts among its sampled callers (worked out by hand,
+ * and in a seeded simulation), the per-CPU totals summed, and, where this
+ * machine can load BPF, the program itself: loaded once, following the
+ * run's process tree across fork, reset per run, and, with a cgroup,
+ * counting a sure kernel mutex contention (userfaultfd) of a task in it
+ * and none of a task outside.  That part is skipped with the reason
+ * elsewhere, unless
  * CONTEND_REQUIRE_KBPF=1 (a machine that must run it) makes that a failure.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,11 +24,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <linux/userfaultfd.h>
 
+#include "runner/cgroup.h"
 #include "runner/kbpf.h"
 #include "runner/workload.h"
 
@@ -515,6 +527,180 @@ static void test_live_delay_function(void **state)
 	kbpf_close(k);
 }
 
+/*
+ * A sure kernel mutex contention, where userfaultfd is allowed (root): a
+ * thread writes to a pipe from a page that is not there, and the kernel
+ * stops it in the copy with the pipe's mutex held until this process
+ * supplies the page; a second thread's write to the pipe waits on that
+ * mutex meanwhile (it is seen asleep in the kernel, 'D', before the page
+ * comes).  For a child: 0 when it contended, 77 when userfaultfd cannot
+ * be used, else 3.
+ */
+static char *fault_buf;
+static int fault_pipe[2];
+static volatile pid_t waiter_tid;
+
+static void *faulting_writer(void *arg)
+{
+	(void)arg;
+	(void)!write(fault_pipe[1], fault_buf, 4096);
+	return NULL;
+}
+
+static void *waiting_writer(void *arg)
+{
+	(void)arg;
+	waiter_tid = (pid_t)syscall(SYS_gettid);
+	(void)!write(fault_pipe[1], "x", 1);
+	return NULL;
+}
+
+static char task_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : '?';
+}
+
+static int contend_pipe_mutex(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { 0 };
+	struct uffdio_zeropage zp = { 0 };
+	struct uffd_msg msg;
+	struct pollfd pfd;
+	pthread_t a, b;
+	int uffd, i;
+
+	uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api))
+		return 77;
+	fault_buf = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (fault_buf == MAP_FAILED)
+		return 3;
+	reg.range.start = (unsigned long)fault_buf;
+	reg.range.len = (unsigned long)page;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg))
+		return 77;
+	if (pipe(fault_pipe) || pthread_create(&a, NULL, faulting_writer, NULL))
+		return 3;
+	/* the writer stopped in the copy, the pipe's mutex held */
+	pfd = (struct pollfd){ .fd = uffd, .events = POLLIN };
+	if (poll(&pfd, 1, 10000) != 1 ||
+	    read(uffd, &msg, sizeof(msg)) != (ssize_t)sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT)
+		return 3;
+	if (pthread_create(&b, NULL, waiting_writer, NULL))
+		return 3;
+	for (i = 0; i < 10000; i++) {
+		if (waiter_tid && task_state(waiter_tid) == 'D')
+			break;
+		usleep(1000);
+	}
+	if (i == 10000)
+		return 3;
+	zp.range.start = msg.arg.pagefault.address & ~((__u64)page - 1);
+	zp.range.len = (__u64)page;
+	if (ioctl(uffd, UFFDIO_ZEROPAGE, &zp))
+		return 3;
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	return 0;
+}
+
+/* A child doing contend_pipe_mutex, in cg when cg is not NULL; its exit
+ * status. */
+static int contending_child(const struct cgroup *cg)
+{
+	pid_t c = fork();
+	int st;
+
+	assert_true(c >= 0);
+	if (c == 0) {
+		if (cg && cgroup_place(cg, 0))
+			_exit(3);
+		_exit(contend_pipe_mutex());
+	}
+	while (waitpid(c, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 3;
+}
+
+/*
+ * With a cgroup, a run counts its tasks in it and none outside: a child
+ * outside it that contends a kernel mutex counts nothing; one inside it
+ * counts that mutex, its wait, and the caller of the top row (the pipe's
+ * write, where the stack says so).
+ */
+static void test_live_cgroup(void **state)
+{
+	struct kbpf *k = live();
+	struct cgroup cg;
+	struct kbpf_top top;
+	struct result r;
+	char why[512], err[200];
+	size_t i;
+	int st;
+
+	(void)state;
+	if (cgroup_create(&cg, NULL, why, sizeof(why))) {
+		kbpf_close(k);
+		printf("skipped: no cgroup: %s\n", why);
+		skip();
+	}
+	kbpf_use_cgroup(k, cgroup_id(&cg));
+
+	assert_int_equal(kbpf_run_begin(k, NULL, err, sizeof(err)), 0);
+	st = contending_child(NULL);
+	result_init(&r);
+	assert_int_equal(kbpf_run_end(k, &r, &top), 0);
+	if (st == 77) {
+		result_release(&r);
+		cgroup_remove(&cg);
+		kbpf_close(k);
+		printf("skipped: userfaultfd cannot be used here\n");
+		skip();
+	}
+	assert_int_equal(st, 0);
+	assert_true(fabs(result_value(&r, "klock_contended")) < 0.5);
+	assert_true(fabs(result_value(&r, "klock_wait_s")) < 1e-12);
+	assert_int_equal(top.n, 0);
+	result_release(&r);
+
+	assert_int_equal(kbpf_run_begin(k, NULL, err, sizeof(err)), 0);
+	st = contending_child(&cg);
+	result_init(&r);
+	assert_int_equal(kbpf_run_end(k, &r, &top), 0);
+	assert_int_equal(st, 0);
+	assert_true(result_value(&r, "klock_mutex") >= 1);
+	assert_true(result_value(&r, "klock_wait_mutex_s") > 0);
+	assert_true(result_value(&r, "klock_wait_max_s") > 0);
+	for (i = 0; i < top.n; i++)
+		if (!strcmp(top.row[i].kind, "mutex") &&
+		    strstr(top.row[i].caller, "pipe_write"))
+			break;
+	if (i == top.n)
+		fail_msg("no mutex row from the pipe's write among %zu", top.n);
+	assert_true(top.row[i].contentions >= 1);
+	assert_true(top.row[i].wait_s > 0);
+	result_release(&r);
+	cgroup_remove(&cg);
+	kbpf_close(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -530,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_forced_off),
 		cmocka_unit_test(test_live_tree),
 		cmocka_unit_test(test_live_delay_function),
+		cmocka_unit_test(test_live_cgroup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
