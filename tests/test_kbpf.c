@@ -8,8 +8,8 @@
  * run's process tree across fork, reset per run, and, with a cgroup,
  * counting a sure kernel mutex contention (userfaultfd) of a task in it
  * and none of a task outside.  That part is skipped with the reason
- * elsewhere, unless
- * CONTEND_REQUIRE_KBPF=1 (a machine that must run it) makes that a failure.
+ * elsewhere, unless CONTEND_REQUIRE_KBPF=1 (a machine that must run it)
+ * makes that a failure.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -701,6 +701,34 @@ static void test_live_cgroup(void **state)
 	kbpf_close(k);
 }
 
+/* Without a cgroup: the child forked while armed, its contention counted
+ * (the process tree, followed by the program on fork). */
+static void test_live_tree_counts(void **state)
+{
+	struct kbpf *k = live();
+	struct kbpf_top top;
+	struct result r;
+	char err[200];
+	int st;
+
+	(void)state;
+	assert_int_equal(kbpf_run_begin(k, NULL, err, sizeof(err)), 0);
+	st = contending_child(NULL);
+	result_init(&r);
+	assert_int_equal(kbpf_run_end(k, &r, &top), 0);
+	kbpf_close(k);
+	if (st == 77) {
+		result_release(&r);
+		printf("skipped: userfaultfd cannot be used here\n");
+		skip();
+	}
+	assert_int_equal(st, 0);
+	assert_true(result_value(&r, "klock_mutex") >= 1);
+	assert_true(result_value(&r, "klock_wait_mutex_s") > 0);
+	assert_true(top.n >= 1);
+	result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -716,6 +744,7 @@ int main(void)
 		cmocka_unit_test(test_forced_off),
 		cmocka_unit_test(test_live_tree),
 		cmocka_unit_test(test_live_delay_function),
+		cmocka_unit_test(test_live_tree_counts),
 		cmocka_unit_test(test_live_cgroup),
 	};
 
