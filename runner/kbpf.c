@@ -148,7 +148,8 @@ void kbpf_rank(const struct kbpf_entry *e, size_t n,
 				  sizeof(top->text[i][1]));
 			r->lock = top->text[i][1];
 		}
-		r->contentions = a[i].count;
+		/* stored as a whole number (run_klock's column) */
+		r->contentions = round(a[i].count);
 		r->wait_s = a[i].wait_ns * 1e-9;
 	}
 	top->n = i;
