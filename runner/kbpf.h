@@ -13,7 +13,7 @@
  *	struct kbpf *k = kbpf_open(why, sizeof(why));   // once; NULL: perf
  *	kbpf_use_cgroup(k, cgroup_id(&cg));   // where the runner has one
  *	for each run:
- *		kbpf_run_begin(k, &delay);  // resets the maps, arms
+ *		kbpf_run_begin(k, &delay);  // resets the maps, counts
  *		spawn ... started: kbpf_track(k, pid);   // disarms
  *		... reaped ...
  *		kbpf_run_end(k, &result, &top);   // klock_* metrics, top locks
@@ -75,8 +75,9 @@ int kbpf_usable(char *why, size_t whylen);
 void kbpf_close(struct kbpf *k);
 /*
  * Empties the maps of the run before, sets the run's kernel_delay and
- * arms: the next child the runner forks is counted.  -1 (why in err) when
- * delay names a function the kernel does not have.
+ * starts counting: the tasks in the cgroup (kbpf_use_cgroup), else the
+ * next child the runner forks (armed).  -1 (why in err) when delay names
+ * a function the kernel does not have.
  */
 int kbpf_run_begin(struct kbpf *k, const struct kbpf_delay *delay,
 		   char *err, size_t errlen);
@@ -91,7 +92,7 @@ void kbpf_use_cgroup(struct kbpf *k, uint64_t cgid);
  * cgroup, nothing: the run's children are born in it. */
 void kbpf_track(struct kbpf *k, pid_t pid);
 /*
- * With r (the run succeeded): adds klock_contended, klock_KIND,
+ * Stops counting; with r (the run succeeded): adds klock_contended, klock_KIND,
  * klock_wait_s, klock_wait_max_s, klock_wait_KIND_s,
  * klock_contended_per_op and, with a kernel_delay, klock_delayed (the
  * acquisitions it busy-waited after) to r and fills top.  With r NULL only disarms.
