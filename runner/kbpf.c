@@ -1,20 +1,17 @@
 /*
  * kbpf.c - the runner's side of bpf/klock.bpf.c (kbpf.h): loading it once,
- * the per-run reset and read of its maps, the kernel's symbols that name
- * each contention's caller, and the run's top locks.
+ * the per-run reset and read of its maps, each lock's counts shared among
+ * its sampled callers, and the run's top locks (the kernel's symbols that
+ * name the callers: ksyms.c).
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <linux/types.h>
-
 #include "runner/kbpf.h"
-#include "runner/bpf/kbpf_shared.h"
 #include "lib/util.h"
 
 /* ---- kinds ---- */
