@@ -8,11 +8,23 @@
 # database.  Target: ratio >= 0.97 with its 95% interval.  Needs root on
 # a kernel with BTF and a build with BPF; says so and stops otherwise.
 #
+# `sh bench/kbpf.sh quick`: futex-mutex at 2 threads only, the case the
+# program's cost shows most in (docs/KLOCK.md, "What each contention
+# costs"), 30 rounds unless ROUNDS says otherwise: the cheap check after a
+# change to the program (about a minute on a quiet machine).
+#
 # Environment (and bench/lib.sh's): ROUNDS (10), RUNTIME (0.5s), CASES
 # (a subset of the case lines below, one per line, as INI keys).
 set -eu
 . bench/lib.sh
 
+if [ "${1:-}" = quick ]; then
+	CASES=${CASES:-"type=futex-mutex threads=2"}
+	ROUNDS=${ROUNDS:-30}
+elif [ $# -gt 0 ]; then
+	echo "usage: sh bench/kbpf.sh [quick]" >&2
+	exit 2
+fi
 ROUNDS=${ROUNDS:-10}
 RUNTIME=${RUNTIME:-0.5s}
 TARGET=0.97

@@ -1,10 +1,10 @@
 /*
  * kbpf.c - the runner's side of bpf/klock.bpf.c (kbpf.h): loading it once,
- * the per-run reset and read of its maps, the kernel's symbols that name
- * each contention's caller, and the run's top locks.
+ * the per-run reset and read of its maps, each lock's counts shared among
+ * its sampled callers, and the run's top locks (the kernel's symbols that
+ * name the callers: ksyms.c).
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,185 +48,13 @@ const char *kbpf_kind_name(enum klock_kind kind)
 	return kind == KLOCK_ALL ? "other" : klock_metric(kind) + 6;
 }
 
-/* ---- the kernel's symbols ---- */
-
-struct ksym {
-	uint64_t addr;
-	char type;
-	char *name;
-};
-
-struct ksyms {
-	struct ksym *s;
-	size_t n;
-	/* [lo, hi) of the lock and scheduler text sections */
-	uint64_t lock_lo, lock_hi, sched_lo, sched_hi;
-};
-
-static int cmp_ksym(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static uint64_t addr_of(const struct ksyms *ks, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ks->n; i++)
-		if (!strcmp(ks->s[i].name, name))
-			return ks->s[i].addr;
-	return 0;
-}
-
-struct ksyms *ksyms_load(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	struct ksyms *ks;
-	char line[512];
-	size_t alloc = 0;
-
-	if (!f)
-		return NULL;
-	ks = xcalloc(1, sizeof(*ks));
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long a;
-		char type, *p, *name;
-		size_t len;
-
-		/* "ADDR TYPE NAME[\tMODULE]" */
-		errno = 0;
-		a = strtoull(line, &p, 16);
-		if (errno || p == line || !a || p[0] != ' ' || !p[1] ||
-		    p[2] != ' ')
-			continue;
-		type = p[1];
-		name = p + 3;
-		len = strcspn(name, " \t\n");
-		if (!len)
-			continue;
-		name[len] = '\0';
-		if (ks->n == alloc) {
-			alloc = alloc ? 2 * alloc : 4096;
-			ks->s = xrealloc(ks->s, alloc * sizeof(*ks->s));
-		}
-		ks->s[ks->n].addr = a;
-		ks->s[ks->n].type = type;
-		ks->s[ks->n++].name = xstrdup(name);
-	}
-	fclose(f);
-	if (ks->n)
-		qsort(ks->s, ks->n, sizeof(*ks->s), cmp_ksym);
-	ks->lock_lo = addr_of(ks, "__lock_text_start");
-	ks->lock_hi = addr_of(ks, "__lock_text_end");
-	ks->sched_lo = addr_of(ks, "__sched_text_start");
-	ks->sched_hi = addr_of(ks, "__sched_text_end");
-	return ks;
-}
-
-void ksyms_free(struct ksyms *ks)
-{
-	size_t i;
-
-	if (!ks)
-		return;
-	for (i = 0; i < ks->n; i++)
-		free(ks->s[i].name);
-	free(ks->s);
-	free(ks);
-}
-
-/* The last symbol at or below addr, or NULL. */
-static const struct ksym *below(const struct ksyms *ks, uint64_t addr)
-{
-	size_t lo = 0, hi = ks ? ks->n : 0;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ks->s[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? &ks->s[lo - 1] : NULL;
-}
-
-const char *ksyms_find(const struct ksyms *ks, uint64_t addr, uint64_t *off)
-{
-	const struct ksym *s = below(ks, addr);
-
-	if (!s)
-		return NULL;
-	*off = addr - s->addr;
-	return s->name;
-}
-
-int ksyms_range(const struct ksyms *ks, const char *name, uint64_t *lo,
-		uint64_t *hi)
-{
-	size_t i;
-
-	for (i = 0; i < ks->n; i++) {
-		if (strcmp(ks->s[i].name, name) || !strchr("tT", ks->s[i].type))
-			continue;
-		*lo = ks->s[i].addr;
-		/* to the next symbol at a higher address */
-		while (i + 1 < ks->n && ks->s[i + 1].addr == *lo)
-			i++;
-		*hi = i + 1 < ks->n ? ks->s[i + 1].addr : *lo + 1;
-		return 0;
-	}
-	return -1;
-}
-
-/*
- * Functions of the locks themselves and of the tracing that reports a
- * contention, by name, besides the sections the kernel puts lock and
- * scheduler functions in (__lock_text, __sched_text).
- */
-static bool inside(const struct ksyms *ks, uint64_t ip, const char *name)
-{
-	static const char *const prefix[] = {
-		"queued_", "native_queued_", "__pv_queued_", "_raw_",
-		"__raw_", "do_raw_", "rwsem_", "__rwsem_", "__down", "down_",
-		"osq_", "mutex_", "__mutex_", "rt_mutex", "__rt_mutex",
-		"rtlock_", "percpu_down", "__percpu_down", "bpf_", "__bpf_",
-		"__traceiter_", "trace_contention", "__trace_", "perf_trace_",
-		"lock_contended", "__lock_", "_lock_", "raw_spin_rq_lock",
-	};
-	size_t i;
-
-	if ((ip >= ks->lock_lo && ip < ks->lock_hi) ||
-	    (ip >= ks->sched_lo && ip < ks->sched_hi))
-		return true;
-	for (i = 0; i < ARRAY_SIZE(prefix); i++)
-		if (!strncmp(name, prefix[i], strlen(prefix[i])))
-			return true;
-	return false;
-}
-
-const char *ksyms_caller(const struct ksyms *ks, const uint64_t *ips,
-			 size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n && ips[i]; i++) {
-		const struct ksym *s = below(ks, ips[i]);
-
-		if (s && !inside(ks, ips[i], s->name))
-			return s->name;
-	}
-	return NULL;
-}
-
 /* ---- ranking ---- */
 
 struct agg {
 	enum klock_kind kind;
 	const char *caller;
-	uint64_t lock, count, wait_ns;
+	uint64_t lock;
+	double count, wait_ns;
 	long nlocks;
 	const char *lock_class;
 	bool classes;         /* its entries' classes differ */
@@ -255,26 +83,13 @@ static int cmp_agg(const void *x, const void *y)
 {
 	const struct agg *a = x, *b = y;
 
-	if (a->wait_ns != b->wait_ns)
+	if (a->wait_ns > b->wait_ns || a->wait_ns < b->wait_ns)
 		return a->wait_ns > b->wait_ns ? -1 : 1;
-	if (a->count != b->count)
+	if (a->count > b->count || a->count < b->count)
 		return a->count > b->count ? -1 : 1;
 	if (a->kind != b->kind)
 		return a->kind < b->kind ? -1 : 1;
 	return cmp_str(a->caller, b->caller);
-}
-
-static void name_lock(const struct ksyms *ks, uint64_t lock, char *buf,
-		      size_t len)
-{
-	const struct ksym *s = below(ks, lock);
-
-	/* a lock in the kernel's own data has a symbol (CONFIG_KALLSYMS_ALL) */
-	if (s && strchr("dDbB", s->type) && lock - s->addr < 4096)
-		snprintf(buf, len, lock == s->addr ? "%s" : "%s+0x%" PRIx64,
-			 s->name, lock - s->addr);
-	else
-		snprintf(buf, len, "0x%" PRIx64, lock);
 }
 
 void kbpf_rank(const struct kbpf_entry *e, size_t n,
@@ -326,15 +141,121 @@ void kbpf_rank(const struct kbpf_entry *e, size_t n,
 				 "%s", a[i].lock_class);
 			r->lock = top->text[i][1];
 		} else if (a[i].nlocks == 1) {
-			name_lock(ks, a[i].lock, top->text[i][1],
+			ksyms_name_lock(ks, a[i].lock, top->text[i][1],
 				  sizeof(top->text[i][1]));
 			r->lock = top->text[i][1];
 		}
-		r->contentions = (double)a[i].count;
-		r->wait_s = (double)a[i].wait_ns * 1e-9;
+		/* stored as a whole number (run_klock's column) */
+		r->contentions = round(a[i].count);
+		r->wait_s = a[i].wait_ns * 1e-9;
 	}
 	top->n = i;
 	free(a);
+}
+
+/* ---- the program's counts, folded ---- */
+
+const char *kbpf_class_name(unsigned flags)
+{
+	unsigned c = flags >> KBPF_CLASS_SHIFT;
+
+	return c == KBPF_CLASS_MMAP ? "mmap_lock"
+	       : c == KBPF_CLASS_SIGLOCK ? "siglock" : NULL;
+}
+
+void kbpf_totals_sum(const struct kbpf_totals *pc, size_t ncpu,
+		     struct kbpf_totals *sum)
+{
+	size_t c, f;
+
+	memset(sum, 0, sizeof(*sum));
+	for (c = 0; c < ncpu; c++) {
+		for (f = 0; f < KBPF_NFLAGS; f++) {
+			const struct kbpf_val *v = &pc[c].k[f];
+
+			sum->k[f].count += v->count;
+			sum->k[f].wait_ns += v->wait_ns;
+			if (v->max_ns > sum->k[f].max_ns)
+				sum->k[f].max_ns = v->max_ns;
+		}
+		sum->dropped += pc[c].dropped;
+		sum->delayed += pc[c].delayed;
+	}
+}
+
+static int cmp_lf(uint64_t la, unsigned fa, uint64_t lb, unsigned fb)
+{
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	return fa < fb ? -1 : fa > fb;
+}
+
+static int cmp_sample(const void *x, const void *y)
+{
+	const struct kbpf_sample *a = x, *b = y;
+
+	return cmp_lf(a->lock, a->flags, b->lock, b->flags);
+}
+
+static void entry_of(struct kbpf_entry *e, const struct kbpf_lock *l,
+		     const char *caller, double count, double wait_ns)
+{
+	e->kind = kbpf_kind(l->flags & (KBPF_NFLAGS - 1));
+	e->caller = caller;
+	e->lock = l->lock;
+	e->count = count;
+	e->wait_ns = wait_ns;
+	e->lock_class = kbpf_class_name(l->flags);
+}
+
+size_t kbpf_split(const struct kbpf_lock *l, size_t nl,
+		  const struct kbpf_sample *s, size_t ns,
+		  struct kbpf_entry *out)
+{
+	struct kbpf_sample *ss = xcalloc(ns ? ns : 1, sizeof(*ss));
+	size_t i, j, n = 0;
+
+	if (ns)
+		memcpy(ss, s, ns * sizeof(*ss));
+	qsort(ss, ns, sizeof(*ss), cmp_sample);
+	for (i = 0; i < nl; i++) {
+		size_t lo = 0, hi = ns;
+		double sc = 0, sw = 0;
+
+		/* the first sample of this lock, if any */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (cmp_lf(ss[mid].lock, ss[mid].flags, l[i].lock,
+				   l[i].flags) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (j = lo; j < ns && !cmp_lf(ss[j].lock, ss[j].flags,
+					      l[i].lock, l[i].flags); j++) {
+			sc += (double)ss[j].count;
+			sw += (double)ss[j].wait_ns;
+		}
+		if (sc <= 0) {
+			entry_of(&out[n++], &l[i], NULL, (double)l[i].count,
+				 (double)l[i].wait_ns);
+			continue;
+		}
+		/* each sampled stack's share of the lock's contentions and
+		 * of its wait, as in the sample */
+		for (j = lo; j < ns && !cmp_lf(ss[j].lock, ss[j].flags,
+					      l[i].lock, l[i].flags); j++) {
+			double c = (double)ss[j].count / sc;
+			double w = sw > 0 ? (double)ss[j].wait_ns / sw : c;
+
+			entry_of(&out[n++], &l[i], ss[j].caller,
+				 (double)l[i].count * c,
+				 (double)l[i].wait_ns * w);
+		}
+	}
+	free(ss);
+	return n;
 }
 
 /* ---- the program ---- */
@@ -390,18 +311,18 @@ static const char *not_here(char *why, size_t whylen)
 }
 
 #ifdef CONTEND_BPF
-#include <linux/types.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "runner/bpf/kbpf_shared.h"
 #include "runner/bpf/klock.skel.h"
 
 struct kbpf {
 	struct klock_bpf *skel;
 	struct ksyms *ks;
 	bool ks_tried;
-	int tracked, tasks, stacks, locks;
+	int tracked, totals, locks, callers, stacks;
+	size_t ncpu;          /* values of a per-CPU map */
+	uint64_t cgid;        /* the run's cgroup; 0: the process tree */
 };
 
 /* libbpf's own messages would interleave with the progress line. */
@@ -435,15 +356,27 @@ static void load_failed(int err, const char *what, char *why, size_t len)
 static struct kbpf *open_skel(char *why, size_t whylen)
 {
 	struct kbpf *k = xcalloc(1, sizeof(*k));
-	int err;
+	size_t nlocks;
+	int err, ncpu;
 
 	libbpf_set_print(quiet);
+	ncpu = libbpf_num_possible_cpus();
+	if (ncpu <= 0) {
+		load_failed(-ncpu, "counting the CPUs", why, whylen);
+		goto fail;
+	}
+	k->ncpu = (size_t)ncpu;
 	k->skel = klock_bpf__open();
 	if (!k->skel) {
 		load_failed(errno, "opening the BPF object", why, whylen);
 		goto fail;
 	}
 	k->skel->rodata->runner_tgid = (__u32)getpid();
+	/* the per-CPU locks map: 16 MB at most, 1024 locks at least */
+	nlocks = (16u << 20) / (k->ncpu * sizeof(struct kbpf_cw));
+	nlocks = nlocks > KBPF_MAX_LOCKS ? KBPF_MAX_LOCKS
+		 : nlocks < 1024 ? 1024 : nlocks;
+	bpf_map__set_max_entries(k->skel->maps.locks, (__u32)nlocks);
 	err = klock_bpf__load(k->skel);
 	if (err) {
 		load_failed(-err, "loading the BPF program", why, whylen);
@@ -456,9 +389,10 @@ static struct kbpf *open_skel(char *why, size_t whylen)
 		goto fail;
 	}
 	k->tracked = bpf_map__fd(k->skel->maps.tracked);
-	k->tasks = bpf_map__fd(k->skel->maps.tasks);
-	k->stacks = bpf_map__fd(k->skel->maps.stacks);
+	k->totals = bpf_map__fd(k->skel->maps.totals);
 	k->locks = bpf_map__fd(k->skel->maps.locks);
+	k->callers = bpf_map__fd(k->skel->maps.callers);
+	k->stacks = bpf_map__fd(k->skel->maps.stacks);
 	return k;
 fail:
 	kbpf_close(k);
@@ -482,6 +416,17 @@ struct kbpf *kbpf_open(char *why, size_t whylen)
 	return not_here(why, whylen) ? NULL : open_skel(why, whylen);
 }
 
+void kbpf_use_cgroup(struct kbpf *k, uint64_t cgid)
+{
+	if (!cgid)
+		return;
+	k->cgid = cgid;
+	k->skel->bss->by_cgroup = 1;
+	/* no process tree to follow: fork runs no program */
+	bpf_link__destroy(k->skel->links.kbpf_fork);
+	k->skel->links.kbpf_fork = NULL;
+}
+
 void kbpf_close(struct kbpf *k)
 {
 	if (!k)
@@ -491,7 +436,7 @@ void kbpf_close(struct kbpf *k)
 	free(k);
 }
 
-/* Every key of a hash map, malloc'd, into *n. */
+/* Every key of a map, malloc'd, into *n. */
 static void *all_keys(int fd, size_t size, size_t *n)
 {
 	size_t alloc = 16;
@@ -522,44 +467,13 @@ static void empty(int fd, size_t size)
 	free(keys);
 }
 
-/*
- * The per-task map (tasks whose contention never ended: killed in it) and
- * the stacks they hold, which no locks key names.
- */
-static void empty_tasks(struct kbpf *k)
-{
-	size_t n, i;
-	__u32 *keys = all_keys(k->tasks, sizeof(*keys), &n);
-	struct tstate t;
-
-	for (i = 0; i < n; i++) {
-		if (!bpf_map_lookup_elem(k->tasks, &keys[i], &t) &&
-		    t.stack_id >= 0)
-			bpf_map_delete_elem(k->stacks, &t.stack_id);
-		bpf_map_delete_elem(k->tasks, &keys[i]);
-	}
-	free(keys);
-}
-
-/* The locks map and the stacks its keys name. */
-static void empty_locks(struct kbpf *k)
-{
-	size_t n, i;
-	struct kbpf_key *keys = all_keys(k->locks, sizeof(*keys), &n);
-
-	for (i = 0; i < n; i++) {
-		if (keys[i].stack_id >= 0)
-			bpf_map_delete_elem(k->stacks, &keys[i].stack_id);
-		bpf_map_delete_elem(k->locks, &keys[i]);
-	}
-	free(keys);
-}
-
 int kbpf_run_begin(struct kbpf *k, const struct kbpf_delay *delay,
 		   char *err, size_t errlen)
 {
 	struct klock_bpf__bss *b = k->skel->bss;
+	struct kbpf_totals *zero;
 	uint64_t lo = 0, hi = 0;
+	__u32 key = 0;
 
 	if (delay && delay->ns) {
 		const struct ksyms *ks = symbols(k);
@@ -569,16 +483,23 @@ int kbpf_run_begin(struct kbpf *k, const struct kbpf_delay *delay,
 					 "function '%s' in /proc/kallsyms",
 					 delay->function);
 	}
+	/* the tasks' storage is not emptied: a begin of a run before is of
+	 * another gen, and pairs with nothing */
+	__atomic_add_fetch(&b->gen, 1, __ATOMIC_SEQ_CST);
 	empty(k->tracked, sizeof(__u32));
-	empty_tasks(k);
-	empty_locks(k);
-	memset(b->totals, 0, sizeof(b->totals));
-	b->dropped = 0;
-	b->delayed = 0;
+	empty(k->locks, sizeof(struct kbpf_lkey));
+	empty(k->callers, sizeof(struct kbpf_ckey));
+	empty(k->stacks, sizeof(__u32));
+	zero = xcalloc(k->ncpu, sizeof(*zero));
+	bpf_map_update_elem(k->totals, &key, zero, BPF_ANY);
+	free(zero);
 	b->delay_lo = lo;
 	b->delay_hi = hi;
 	b->delay_ns = delay ? delay->ns : 0;
-	__atomic_store_n(&b->armed, 1, __ATOMIC_SEQ_CST);
+	if (k->cgid)
+		__atomic_store_n(&b->run_cgid, k->cgid, __ATOMIC_SEQ_CST);
+	else
+		__atomic_store_n(&b->armed, 1, __ATOMIC_SEQ_CST);
 	return 0;
 }
 
@@ -587,14 +508,15 @@ void kbpf_track(struct kbpf *k, pid_t pid)
 	__u32 tgid = (__u32)pid;
 	__u8 one = 1;
 
+	if (k->cgid)
+		return;
 	bpf_map_update_elem(k->tracked, &tgid, &one, BPF_ANY);
 	__atomic_store_n(&k->skel->bss->armed, 0, __ATOMIC_SEQ_CST);
 }
 
 /* The per-kind counts and waits of the totals, as metrics. */
-static void add_totals(struct kbpf *k, struct result *r)
+static void add_totals(const struct kbpf_totals *t, struct result *r)
 {
-	const struct kbpf_val *t = k->skel->bss->totals;
 	uint64_t n[KLOCK_NKINDS] = { 0 }, w[KLOCK_NKINDS] = { 0 }, max = 0;
 	double ops;
 	size_t f, i;
@@ -602,14 +524,14 @@ static void add_totals(struct kbpf *k, struct result *r)
 	for (f = 0; f < KBPF_NFLAGS; f++) {
 		enum klock_kind kind = kbpf_kind((unsigned)f);
 
-		n[KLOCK_ALL] += t[f].count;
-		w[KLOCK_ALL] += t[f].wait_ns;
+		n[KLOCK_ALL] += t->k[f].count;
+		w[KLOCK_ALL] += t->k[f].wait_ns;
 		if (kind != KLOCK_ALL) {
-			n[kind] += t[f].count;
-			w[kind] += t[f].wait_ns;
+			n[kind] += t->k[f].count;
+			w[kind] += t->k[f].wait_ns;
 		}
-		if (t[f].max_ns > max)
-			max = t[f].max_ns;
+		if (t->k[f].max_ns > max)
+			max = t->k[f].max_ns;
 	}
 	for (i = 0; i < KLOCK_NKINDS; i++) {
 		char name[METRIC_NAME_MAX];
@@ -632,52 +554,90 @@ static void add_totals(struct kbpf *k, struct result *r)
 			   (double)n[KLOCK_ALL] / ops);
 }
 
-static const char *class_name(unsigned c)
+/* The locks map, each lock's per-CPU counts summed. */
+static struct kbpf_lock *read_locks(struct kbpf *k, size_t *nl)
 {
-	return c == KBPF_CLASS_MMAP ? "mmap_lock"
-	       : c == KBPF_CLASS_SIGLOCK ? "siglock" : NULL;
+	size_t n, i, c, m = 0;
+	struct kbpf_lkey *keys = all_keys(k->locks, sizeof(*keys), &n);
+	struct kbpf_lock *l = xcalloc(n ? n : 1, sizeof(*l));
+	struct kbpf_cw *v = xcalloc(k->ncpu, sizeof(*v));
+
+	for (i = 0; i < n; i++) {
+		if (bpf_map_lookup_elem(k->locks, &keys[i], v))
+			continue;
+		l[m].lock = keys[i].lock;
+		l[m].flags = keys[i].flags;
+		for (c = 0; c < k->ncpu; c++) {
+			l[m].count += v[c].count;
+			l[m].wait_ns += v[c].wait_ns;
+		}
+		m += l[m].count > 0;
+	}
+	free(v);
+	free(keys);
+	*nl = m;
+	return l;
 }
 
-/* The locks map, its stacks resolved to callers, ranked into top. */
-static void read_locks(struct kbpf *k, struct kbpf_top *top)
+/* The sampled callers, their stacks resolved. */
+static struct kbpf_sample *read_callers(struct kbpf *k, size_t *ns)
 {
 	const struct ksyms *ks = symbols(k);
 	size_t n, i, m = 0;
-	struct kbpf_key *keys = all_keys(k->locks, sizeof(*keys), &n);
-	struct kbpf_entry *e = xcalloc(n ? n : 1, sizeof(*e));
+	struct kbpf_ckey *keys = all_keys(k->callers, sizeof(*keys), &n);
+	struct kbpf_sample *s = xcalloc(n ? n : 1, sizeof(*s));
 
 	for (i = 0; i < n; i++) {
-		struct kbpf_val v;
+		struct kbpf_cw v;
 		__u64 ips[KBPF_STACK_DEPTH];
 
-		if (bpf_map_lookup_elem(k->locks, &keys[i], &v))
+		if (bpf_map_lookup_elem(k->callers, &keys[i], &v))
 			continue;
-		e[m].kind = kbpf_kind(keys[i].flags & (KBPF_NFLAGS - 1));
-		e[m].lock_class = class_name(keys[i].flags >> KBPF_CLASS_SHIFT);
-		e[m].lock = keys[i].lock;
-		e[m].count = v.count;
-		e[m].wait_ns = v.wait_ns;
+		s[m].lock = keys[i].lock;
+		s[m].flags = keys[i].flags;
+		s[m].count = v.count;
+		s[m].wait_ns = v.wait_ns;
 		if (ks && keys[i].stack_id >= 0 &&
 		    !bpf_map_lookup_elem(k->stacks, &keys[i].stack_id, ips))
-			e[m].caller = ksyms_caller(ks, (const uint64_t *)ips,
+			s[m].caller = ksyms_caller(ks, (const uint64_t *)ips,
 						   KBPF_STACK_DEPTH);
 		m++;
 	}
-	kbpf_rank(e, m, ks, top);
-	free(e);
 	free(keys);
+	*ns = m;
+	return s;
 }
 
 int kbpf_run_end(struct kbpf *k, struct result *r, struct kbpf_top *top)
 {
-	__atomic_store_n(&k->skel->bss->armed, 0, __ATOMIC_SEQ_CST);
+	struct klock_bpf__bss *b = k->skel->bss;
+	struct kbpf_totals *pc, sum;
+	struct kbpf_lock *l;
+	struct kbpf_sample *s;
+	struct kbpf_entry *e;
+	size_t nl, ns;
+	__u32 key = 0;
+
+	__atomic_store_n(&b->run_cgid, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&b->armed, 0, __ATOMIC_SEQ_CST);
 	memset(top, 0, sizeof(*top));
 	if (!r)
 		return 0;
-	add_totals(k, r);
-	if (k->skel->bss->delay_ns)
-		result_add(r, "klock_delayed", (double)k->skel->bss->delayed);
-	read_locks(k, top);
+	pc = xcalloc(k->ncpu, sizeof(*pc));
+	if (bpf_map_lookup_elem(k->totals, &key, pc))
+		memset(pc, 0, k->ncpu * sizeof(*pc));
+	kbpf_totals_sum(pc, k->ncpu, &sum);
+	free(pc);
+	add_totals(&sum, r);
+	if (b->delay_ns)
+		result_add(r, "klock_delayed", (double)sum.delayed);
+	l = read_locks(k, &nl);
+	s = read_callers(k, &ns);
+	e = xcalloc(nl + ns + 1, sizeof(*e));
+	kbpf_rank(e, kbpf_split(l, nl, s, ns, e), symbols(k), top);
+	free(e);
+	free(s);
+	free(l);
 	return 0;
 }
 
@@ -718,6 +678,12 @@ int kbpf_run_begin(struct kbpf *k, const struct kbpf_delay *delay,
 	(void)k;
 	(void)delay;
 	return error_buf(err, errlen, "built without BPF");
+}
+
+void kbpf_use_cgroup(struct kbpf *k, uint64_t cgid)
+{
+	(void)k;
+	(void)cgid;
 }
 
 void kbpf_track(struct kbpf *k, pid_t pid)

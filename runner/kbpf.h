@@ -2,15 +2,18 @@
  * kbpf.h - the kernel lock wait of every run, from a BPF program on
  * lock:contention_begin and lock:contention_end (bpf/klock.bpf.c), loaded
  * and attached once per experiment by the runner.  It counts only the
- * run's own processes: the child the runner forks while armed, and every
+ * run's own tasks: those in the runner's cgroup during the run (the
+ * runner's children are born there, runner/cgroup.h), or, where the
+ * runner has no cgroup, the child the runner forks while armed and every
  * process forked from one counted (threads share their process's tgid).
  *
  * Call sequence (the runner: runner/start.c, runner/session.c,
  * runner/onerun.c):
  *
  *	struct kbpf *k = kbpf_open(why, sizeof(why));   // once; NULL: perf
+ *	kbpf_use_cgroup(k, cgroup_id(&cg));   // where the runner has one
  *	for each run:
- *		kbpf_run_begin(k, &delay);  // resets the maps, arms
+ *		kbpf_run_begin(k, &delay);  // resets the maps, counts
  *		spawn ... started: kbpf_track(k, pid);   // disarms
  *		... reaped ...
  *		kbpf_run_end(k, &result, &top);   // klock_* metrics, top locks
@@ -34,7 +37,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <linux/types.h>
+
 #include "db/store.h"
+#include "runner/bpf/kbpf_shared.h"
 #include "runner/klock.h"
 #include "runner/workload.h"
 
@@ -69,22 +75,31 @@ int kbpf_usable(char *why, size_t whylen);
 void kbpf_close(struct kbpf *k);
 /*
  * Empties the maps of the run before, sets the run's kernel_delay and
- * arms: the next child the runner forks is counted.  -1 (why in err) when
- * delay names a function the kernel does not have.
+ * starts counting: the tasks in the cgroup (kbpf_use_cgroup), else the
+ * next child the runner forks (armed).  -1 (why in err) when delay names
+ * a function the kernel does not have.
  */
 int kbpf_run_begin(struct kbpf *k, const struct kbpf_delay *delay,
 		   char *err, size_t errlen);
-/* Counts pid's process (and what it forks from now on); disarms. */
+/*
+ * The run's tasks are those in the cgroup of id cgid (cgroup_id(),
+ * runner/cgroup.h) from kbpf_run_begin to kbpf_run_end, rather than the
+ * process tree of the child forked while armed: one comparison a
+ * contention, and no program on fork.  Once, after kbpf_open.
+ */
+void kbpf_use_cgroup(struct kbpf *k, uint64_t cgid);
+/* Counts pid's process (and what it forks from now on); disarms.  With a
+ * cgroup, nothing: the run's children are born in it. */
 void kbpf_track(struct kbpf *k, pid_t pid);
 /*
- * With r (the run succeeded): adds klock_contended, klock_KIND,
+ * Stops counting; with r (the run succeeded): adds klock_contended, klock_KIND,
  * klock_wait_s, klock_wait_max_s, klock_wait_KIND_s,
  * klock_contended_per_op and, with a kernel_delay, klock_delayed (the
  * acquisitions it busy-waited after) to r and fills top.  With r NULL only disarms.
  */
 int kbpf_run_end(struct kbpf *k, struct result *r, struct kbpf_top *top);
 
-/* Whether pid's process is counted now (for tests). */
+/* Whether pid's process is counted now, without a cgroup (for tests). */
 bool kbpf_tracks(const struct kbpf *k, pid_t pid);
 
 /* ---- what tests reach (the pure parts) ---- */
@@ -111,18 +126,53 @@ int ksyms_range(const struct ksyms *ks, const char *name, uint64_t *lo,
  */
 const char *ksyms_caller(const struct ksyms *ks, const uint64_t *ips,
 			 size_t n);
+/* A lock's name into buf: its symbol (NAME or NAME+0xOFF) when it is in
+ * the kernel's own data, else its address. */
+void ksyms_name_lock(const struct ksyms *ks, uint64_t lock, char *buf,
+		     size_t len);
 
 /*
- * One (stack, flags, lock) count of the program, the stack resolved: what
- * kbpf_rank folds into the top rows.
+ * One (lock, flags, caller) count of the program: what kbpf_split makes
+ * of its counts and kbpf_rank folds into the top rows.  An estimate where
+ * a lock had several callers (kbpf_split), so not a whole number.
  */
 struct kbpf_entry {
 	enum klock_kind kind;
 	const char *caller;   /* NULL: unknown */
 	uint64_t lock;
-	uint64_t count, wait_ns;
+	double count, wait_ns;
 	const char *lock_class;  /* "mmap_lock", "siglock", or NULL */
 };
+
+/* A lock's contentions and wait in a run, summed over the CPUs: exact. */
+struct kbpf_lock {
+	uint64_t lock;
+	unsigned flags;       /* the tracepoint's, the class above them */
+	uint64_t count, wait_ns;
+};
+/* A lock's sampled contentions from one stack, its caller resolved. */
+struct kbpf_sample {
+	uint64_t lock;
+	unsigned flags;
+	const char *caller;   /* NULL: unknown */
+	uint64_t count, wait_ns;
+};
+/*
+ * The entries of a run: each lock's exact contentions and wait shared
+ * among its sampled stacks, contentions in proportion to their sampled
+ * contentions, wait to their sampled wait (to their contentions when
+ * that is 0); a lock without samples is one entry of unknown caller.
+ * Samples of no lock in l are left out.  out holds nl + ns entries at
+ * most; returns how many it wrote.
+ */
+size_t kbpf_split(const struct kbpf_lock *l, size_t nl,
+		  const struct kbpf_sample *s, size_t ns,
+		  struct kbpf_entry *out);
+/* The run's totals: the per-CPU ones summed (the maxima: the largest). */
+void kbpf_totals_sum(const struct kbpf_totals *pc, size_t ncpu,
+		     struct kbpf_totals *sum);
+/* "mmap_lock", "siglock" or NULL: the class in a lock's flags. */
+const char *kbpf_class_name(unsigned flags);
 /*
  * The rows of top: entries summed per (kind, caller), by wait (then
  * contentions, kind, caller), the first KBPF_TOP kept; a row's lock is

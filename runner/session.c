@@ -381,6 +381,9 @@ static int kbpf_start(struct runner *r)
 	else
 		snprintf(why, sizeof(why), "off unless " KBPF_ENV "=on or "
 			 "kernel_delay: it changes what it measures");
+	/* the run's tasks by their cgroup: no program on fork */
+	if (r->kbpf && r->cg)
+		kbpf_use_cgroup(r->kbpf, cgroup_id(r->cg));
 	v = r->kbpf ? xstrdup("bpf") : xasprintf("perf (bpf: %s)", why);
 	ret = store_meta_set(r->st, r->exp.id, "kernel_lock_instrument", v);
 	free(v);

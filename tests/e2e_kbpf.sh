@@ -133,6 +133,14 @@ CONTEND_KBPF=on "$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/nul
 grep -q '"klock": \[{"kind": ' "$tmp/cmp.json" ||
 	fail "compare: no klock rows: $(cat "$tmp/err")"
 
+# without the runner's cgroup: the run's process tree, followed on fork
+CONTEND_CGROUP=off CONTEND_KBPF=on "$CONTEND" run "$tmp/k.ini" --db "$tmp/tree.db" \
+	--quiet > /dev/null 2> "$tmp/err" || fail "run without a cgroup: $(cat "$tmp/err")"
+expect "instrument without a cgroup" bpf "$(q "$tmp/tree.db" "SELECT value
+			 FROM experiment_meta WHERE key = 'kernel_lock_instrument'")"
+expect "a wait per run without a cgroup" 2 "$(q "$tmp/tree.db" "SELECT count(*)
+			 FROM samples WHERE metric = 'klock_wait_s' AND value >= 0")"
+
 # kernel_delay: stored with the configuration; the delayed runs count
 # their delays (whether a run's unlinks contended at all is the
 # machine's: up to three experiments for one delay)

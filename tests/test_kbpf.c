@@ -1,26 +1,39 @@
 /*
  * test_kbpf.c - the kernel lock wait of runs (runner/kbpf.h): the kinds of
  * the tracepoint's flags, the kernel's symbols and a contention's caller
- * from a fake /proc/kallsyms, the ranking of a run's top locks (all worked
- * out by hand), and, where this machine can load BPF, the program itself:
- * loaded once, following the run's process tree across fork, reset per
- * run.  That part is skipped with the reason elsewhere, unless
- * CONTEND_REQUIRE_KBPF=1 (a machine that must run it) makes that a failure.
+ * from a fake /proc/kallsyms, the ranking of a run's top locks and the
+ * sharing of a lock's counts among its sampled callers (worked out by hand,
+ * and in a seeded simulation), the per-CPU totals summed, and, where this
+ * machine can load BPF, the program itself: loaded once, following the
+ * run's process tree across fork, reset per run, and, with a cgroup,
+ * counting a sure kernel mutex contention (userfaultfd) of a task in it
+ * and none of a task outside.  That part is skipped with the reason
+ * elsewhere, unless CONTEND_REQUIRE_KBPF=1 (a machine that must run it)
+ * makes that a failure.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <linux/userfaultfd.h>
 
+#include "runner/cgroup.h"
 #include "runner/kbpf.h"
 #include "runner/workload.h"
 
@@ -232,6 +245,150 @@ static void test_rank_cut(void **state)
 	assert_string_equal(top.row[0].lock, "0x100b");
 }
 
+/* ---- the program's counts, folded ---- */
+
+static const struct kbpf_entry *find(const struct kbpf_entry *e, size_t n,
+				     uint64_t lock, const char *caller)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (e[i].lock == lock &&
+		    (caller ? e[i].caller && !strcmp(e[i].caller, caller)
+			    : !e[i].caller))
+			return &e[i];
+	fail_msg("no entry for lock 0x%llx, caller %s",
+		 (unsigned long long)lock, caller ? caller : "NULL");
+	return NULL;
+}
+
+/*
+ * Each lock's exact counts shared among its sampled callers, by hand:
+ * lock 0x10 (rwsem write, 4) had 100 contentions and 1000 ns of wait;
+ * its samples were 3 from A waiting 30 ns and 1 from B waiting 70 ns, so
+ * A has 75 contentions and 300 ns, B 25 and 700.  Lock 0x20 had no sample:
+ * one entry of unknown caller.  Lock 0x30 waited 0 ns in its samples: the
+ * wait shared by their contentions (1 : 3).  The same address with other
+ * flags (0x10, spin) is another lock; a sample of no lock is left out.
+ */
+static void test_split(void **state)
+{
+	const struct kbpf_lock l[] = {
+		{ 0x10, 4, 100, 1000 },
+		{ 0x20, 1, 5, 50 },
+		{ 0x30, 32 | KBPF_CLASS_MMAP << KBPF_CLASS_SHIFT, 8, 40 },
+		{ 0x10, 1, 2, 6 },
+	};
+	const struct kbpf_sample s[] = {
+		{ 0x30, 32 | KBPF_CLASS_MMAP << KBPF_CLASS_SHIFT, "C", 3, 0 },
+		{ 0x10, 4, "B", 1, 70 },
+		{ 0x10, 1, "D", 1, 2 },
+		{ 0x10, 4, "A", 3, 30 },
+		{ 0x30, 32 | KBPF_CLASS_MMAP << KBPF_CLASS_SHIFT, "E", 1, 0 },
+		{ 0x99, 4, "F", 1, 1 },
+	};
+	struct kbpf_entry e[10];
+	const struct kbpf_entry *x;
+	size_t n;
+
+	(void)state;
+	n = kbpf_split(l, 4, s, 6, e);
+	assert_int_equal(n, 6);
+	x = find(e, n, 0x10, "A");
+	assert_int_equal(x->kind, KLOCK_RWSEM_WRITE);
+	assert_true(fabs(x->count - 75) < 1e-9);
+	assert_true(fabs(x->wait_ns - 300) < 1e-9);
+	assert_null(x->lock_class);
+	x = find(e, n, 0x10, "B");
+	assert_true(fabs(x->count - 25) < 1e-9);
+	assert_true(fabs(x->wait_ns - 700) < 1e-9);
+	x = find(e, n, 0x20, NULL);
+	assert_int_equal(x->kind, KLOCK_SPIN);
+	assert_true(fabs(x->count - 5) < 1e-9);
+	assert_true(fabs(x->wait_ns - 50) < 1e-9);
+	x = find(e, n, 0x30, "C");
+	assert_int_equal(x->kind, KLOCK_MUTEX);
+	assert_string_equal(x->lock_class, "mmap_lock");
+	assert_true(fabs(x->count - 6) < 1e-9);
+	assert_true(fabs(x->wait_ns - 30) < 1e-9);
+	x = find(e, n, 0x30, "E");
+	assert_true(fabs(x->count - 2) < 1e-9);
+	assert_true(fabs(x->wait_ns - 10) < 1e-9);
+	x = find(e, n, 0x10, "D");
+	assert_int_equal(x->kind, KLOCK_SPIN);
+	assert_true(fabs(x->count - 2) < 1e-9);
+	assert_true(fabs(x->wait_ns - 6) < 1e-9);
+}
+
+/*
+ * Seeded simulation: a lock contended from two callers, 30% from A with
+ * waits of 3 units and 70% from B with waits of 1, sampled 1 in 32 at
+ * random as the program does; the split's estimate of A's contentions and
+ * wait is within 10% of what A had (independently counted here).
+ */
+static void test_split_sampled(void **state)
+{
+	struct kbpf_lock l = { 0x40, 4, 0, 0 };
+	struct kbpf_sample s[2] = { { 0x40, 4, "A", 0, 0 },
+				    { 0x40, 4, "B", 0, 0 } };
+	struct kbpf_entry e[3];
+	const struct kbpf_entry *a;
+	uint64_t ca = 0, wa = 0, x = 88172645463325252ull;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 200000; i++) {
+		bool is_a;
+		uint64_t w;
+
+		/* xorshift64 */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		is_a = x % 10 < 3;
+		w = is_a ? 3 : 1;
+		l.count++;
+		l.wait_ns += w;
+		ca += is_a;
+		wa += is_a ? w : 0;
+		if ((x >> 20) % 32 == 0) {
+			s[!is_a].count++;
+			s[!is_a].wait_ns += w;
+		}
+	}
+	assert_int_equal(kbpf_split(&l, 1, s, 2, e), 2);
+	a = find(e, 2, 0x40, "A");
+	assert_true(fabs(a->count / (double)ca - 1) < 0.1);
+	assert_true(fabs(a->wait_ns / (double)wa - 1) < 0.1);
+	assert_true(fabs(a->count + find(e, 2, 0x40, "B")->count -
+			 (double)l.count) < 1e-6);
+}
+
+/* The per-CPU totals: counts and waits summed, maxima the largest. */
+static void test_totals_sum(void **state)
+{
+	struct kbpf_totals pc[3], sum;
+
+	(void)state;
+	memset(pc, 0, sizeof(pc));
+	pc[0].k[1] = (struct kbpf_val){ 2, 30, 20 };
+	pc[1].k[1] = (struct kbpf_val){ 1, 50, 50 };
+	pc[2].k[1] = (struct kbpf_val){ 4, 40, 15 };
+	pc[2].k[32] = (struct kbpf_val){ 1, 7, 7 };
+	pc[0].dropped = 1;
+	pc[2].dropped = 2;
+	pc[1].delayed = 5;
+	kbpf_totals_sum(pc, 3, &sum);
+	assert_int_equal(sum.k[1].count, 7);
+	assert_int_equal(sum.k[1].wait_ns, 120);
+	assert_int_equal(sum.k[1].max_ns, 50);
+	assert_int_equal(sum.k[32].count, 1);
+	assert_int_equal(sum.k[32].max_ns, 7);
+	assert_int_equal(sum.k[2].count, 0);
+	assert_int_equal(sum.dropped, 3);
+	assert_int_equal(sum.delayed, 5);
+}
+
 /* ---- the program on this machine ---- */
 
 static void test_forced_off(void **state)
@@ -370,6 +527,208 @@ static void test_live_delay_function(void **state)
 	kbpf_close(k);
 }
 
+/*
+ * A sure kernel mutex contention, where userfaultfd is allowed (root): a
+ * thread writes to a pipe from a page that is not there, and the kernel
+ * stops it in the copy with the pipe's mutex held until this process
+ * supplies the page; a second thread's write to the pipe waits on that
+ * mutex meanwhile (it is seen asleep in the kernel, 'D', before the page
+ * comes).  For a child: 0 when it contended, 77 when userfaultfd cannot
+ * be used, else 3.
+ */
+static char *fault_buf;
+static int fault_pipe[2];
+static volatile pid_t waiter_tid;
+
+static void *faulting_writer(void *arg)
+{
+	(void)arg;
+	(void)!write(fault_pipe[1], fault_buf, 4096);
+	return NULL;
+}
+
+static void *waiting_writer(void *arg)
+{
+	(void)arg;
+	waiter_tid = (pid_t)syscall(SYS_gettid);
+	(void)!write(fault_pipe[1], "x", 1);
+	return NULL;
+}
+
+static char task_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : '?';
+}
+
+static int contend_pipe_mutex(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { 0 };
+	struct uffdio_zeropage zp = { 0 };
+	struct uffd_msg msg;
+	struct pollfd pfd;
+	pthread_t a, b;
+	int uffd, i;
+
+	uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api))
+		return 77;
+	fault_buf = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (fault_buf == MAP_FAILED)
+		return 3;
+	reg.range.start = (unsigned long)fault_buf;
+	reg.range.len = (unsigned long)page;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg))
+		return 77;
+	if (pipe(fault_pipe) || pthread_create(&a, NULL, faulting_writer, NULL))
+		return 3;
+	/* the writer stopped in the copy, the pipe's mutex held */
+	pfd = (struct pollfd){ .fd = uffd, .events = POLLIN };
+	if (poll(&pfd, 1, 10000) != 1 ||
+	    read(uffd, &msg, sizeof(msg)) != (ssize_t)sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT)
+		return 3;
+	if (pthread_create(&b, NULL, waiting_writer, NULL))
+		return 3;
+	for (i = 0; i < 10000; i++) {
+		if (waiter_tid && task_state(waiter_tid) == 'D')
+			break;
+		usleep(1000);
+	}
+	if (i == 10000)
+		return 3;
+	zp.range.start = msg.arg.pagefault.address & ~((__u64)page - 1);
+	zp.range.len = (__u64)page;
+	if (ioctl(uffd, UFFDIO_ZEROPAGE, &zp))
+		return 3;
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	return 0;
+}
+
+/* A child doing contend_pipe_mutex, in cg when cg is not NULL; its exit
+ * status. */
+static int contending_child(const struct cgroup *cg)
+{
+	pid_t c = fork();
+	int st;
+
+	assert_true(c >= 0);
+	if (c == 0) {
+		if (cg && cgroup_place(cg, 0))
+			_exit(3);
+		_exit(contend_pipe_mutex());
+	}
+	while (waitpid(c, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 3;
+}
+
+/*
+ * With a cgroup, a run counts its tasks in it and none outside: a child
+ * outside it that contends a kernel mutex counts nothing; one inside it
+ * counts that mutex, its wait, and the caller of the top row (the pipe's
+ * write, where the stack says so).
+ */
+static void test_live_cgroup(void **state)
+{
+	struct kbpf *k = live();
+	struct cgroup cg;
+	struct kbpf_top top;
+	struct result r;
+	char why[512], err[200];
+	size_t i;
+	int st;
+
+	(void)state;
+	if (cgroup_create(&cg, NULL, why, sizeof(why))) {
+		kbpf_close(k);
+		printf("skipped: no cgroup: %s\n", why);
+		skip();
+	}
+	kbpf_use_cgroup(k, cgroup_id(&cg));
+
+	assert_int_equal(kbpf_run_begin(k, NULL, err, sizeof(err)), 0);
+	st = contending_child(NULL);
+	result_init(&r);
+	assert_int_equal(kbpf_run_end(k, &r, &top), 0);
+	if (st == 77) {
+		result_release(&r);
+		cgroup_remove(&cg);
+		kbpf_close(k);
+		printf("skipped: userfaultfd cannot be used here\n");
+		skip();
+	}
+	assert_int_equal(st, 0);
+	assert_true(fabs(result_value(&r, "klock_contended")) < 0.5);
+	assert_true(fabs(result_value(&r, "klock_wait_s")) < 1e-12);
+	assert_int_equal(top.n, 0);
+	result_release(&r);
+
+	assert_int_equal(kbpf_run_begin(k, NULL, err, sizeof(err)), 0);
+	st = contending_child(&cg);
+	result_init(&r);
+	assert_int_equal(kbpf_run_end(k, &r, &top), 0);
+	assert_int_equal(st, 0);
+	assert_true(result_value(&r, "klock_mutex") >= 1);
+	assert_true(result_value(&r, "klock_wait_mutex_s") > 0);
+	assert_true(result_value(&r, "klock_wait_max_s") > 0);
+	for (i = 0; i < top.n; i++)
+		if (!strcmp(top.row[i].kind, "mutex") &&
+		    strstr(top.row[i].caller, "pipe_write"))
+			break;
+	if (i == top.n)
+		fail_msg("no mutex row from the pipe's write among %zu", top.n);
+	assert_true(top.row[i].contentions >= 1);
+	assert_true(top.row[i].wait_s > 0);
+	result_release(&r);
+	cgroup_remove(&cg);
+	kbpf_close(k);
+}
+
+/* Without a cgroup: the child forked while armed, its contention counted
+ * (the process tree, followed by the program on fork). */
+static void test_live_tree_counts(void **state)
+{
+	struct kbpf *k = live();
+	struct kbpf_top top;
+	struct result r;
+	char err[200];
+	int st;
+
+	(void)state;
+	assert_int_equal(kbpf_run_begin(k, NULL, err, sizeof(err)), 0);
+	st = contending_child(NULL);
+	result_init(&r);
+	assert_int_equal(kbpf_run_end(k, &r, &top), 0);
+	kbpf_close(k);
+	if (st == 77) {
+		result_release(&r);
+		printf("skipped: userfaultfd cannot be used here\n");
+		skip();
+	}
+	assert_int_equal(st, 0);
+	assert_true(result_value(&r, "klock_mutex") >= 1);
+	assert_true(result_value(&r, "klock_wait_mutex_s") > 0);
+	assert_true(top.n >= 1);
+	result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,9 +738,14 @@ int main(void)
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_rank_class),
 		cmocka_unit_test(test_rank_cut),
+		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_split_sampled),
+		cmocka_unit_test(test_totals_sum),
 		cmocka_unit_test(test_forced_off),
 		cmocka_unit_test(test_live_tree),
 		cmocka_unit_test(test_live_delay_function),
+		cmocka_unit_test(test_live_tree_counts),
+		cmocka_unit_test(test_live_cgroup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,11 +1,18 @@
 /*
  * klock.bpf.c - the kernel lock wait of one run's tasks: paired
  * lock:contention_begin and lock:contention_end (tp_btf), counted per
- * flags value and per (stack, flags, lock), for the processes in the
- * tracked map only (the run's process tree, followed across fork).
- * Loaded once per experiment by the runner (runner/kbpf.c); per run the
- * runner only resets and reads the maps and the globals below.
- * docs/KLOCK.md describes what it can see and its safety.
+ * flags value and per (lock, flags), with the caller of a sample of the
+ * contentions, for the run's tasks only: those in the run's cgroup, or,
+ * without one, those of the processes in the tracked map (the run's
+ * process tree, followed across fork).  Loaded once per experiment by the
+ * runner (runner/kbpf.c); per run the runner only resets and reads the
+ * maps and the globals below.
+ *
+ * It runs inside the kernel's contended paths, so every event does as
+ * little as it can (docs/KLOCK.md, "The program"): begin returns at once
+ * for a task not the run's, and else writes four words into the task's
+ * own storage; end takes no lock and no stack walk but for a sample, and
+ * writes per-CPU counters only.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -19,17 +26,17 @@ char LICENSE[] SEC("license") = "GPL";
 /* Set before load: the runner's own process. */
 const volatile __u32 runner_tgid;
 
-/* Set by the runner (mmapped .bss).  armed: a child the runner forks now
- * is the run's; delay_*: the run's kernel_delay, 0 for none. */
+/* Set by the runner (mmapped .bss).  by_cgroup: the run's tasks are those
+ * whose cgroup is run_cgid (0 between runs), else those in `tracked`;
+ * armed: a child the runner forks now is the run's (tracked); gen: the
+ * run, so that a begin of the run before pairs with no end of this one;
+ * delay_*: the run's kernel_delay, 0 for none. */
+__u32 by_cgroup;
+__u64 run_cgid;
 __u32 armed;
+__u32 gen;
 __u64 delay_ns;
 __u64 delay_lo, delay_hi;   /* [lo, hi): FUNCTION's text */
-/* Contentions left out of the locks map (it was full). */
-__u64 dropped;
-/* Times kernel_delay busy-waited. */
-__u64 delayed;
-/* Per flags value: contentions, wait and the longest wait. */
-struct kbpf_val totals[KBPF_NFLAGS];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -38,12 +45,37 @@ struct {
 	__type(value, __u8);
 } tracked SEC(".maps");
 
+/* The task's contention in progress: no hash, no lock, no delete. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, KBPF_MAX_TASKS);
-	__type(key, __u32);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct tstate);
 } tasks SEC(".maps");
+
+/* Per CPU: the totals of the run by flags value. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kbpf_totals);
+} totals SEC(".maps");
+
+/* Per CPU: each lock's contentions and wait (summed by the runner). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, KBPF_MAX_LOCKS);
+	__type(key, struct kbpf_lkey);
+	__type(value, struct kbpf_cw);
+} locks SEC(".maps");
+
+/* The sampled contentions, by lock and stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KBPF_MAX_CALLERS);
+	__type(key, struct kbpf_ckey);
+	__type(value, struct kbpf_cw);
+} callers SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -52,14 +84,6 @@ struct {
 	__uint(value_size, KBPF_STACK_DEPTH * sizeof(__u64));
 } stacks SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, KBPF_MAX_LOCKS);
-	__type(key, struct kbpf_key);
-	__type(value, struct kbpf_val);
-} locks SEC(".maps");
-
-
 /* kernel_delay's look at the stack: one buffer per CPU. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -67,13 +91,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64[KBPF_DELAY_FRAMES]);
 } frames SEC(".maps");
-
-static __always_inline bool is_tracked(void)
-{
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-
-	return bpf_map_lookup_elem(&tracked, &tgid) != NULL;
-}
 
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(kbpf_fork, struct task_struct *parent, struct task_struct *child)
@@ -86,6 +103,58 @@ int BPF_PROG(kbpf_fork, struct task_struct *parent, struct task_struct *child)
 	if ((armed && ptgid == runner_tgid) ||
 	    bpf_map_lookup_elem(&tracked, &ptgid))
 		bpf_map_update_elem(&tracked, &ctgid, &one, BPF_ANY);
+	return 0;
+}
+
+/* Whether the current task is the run's. */
+static __always_inline bool in_run(void)
+{
+	__u32 tgid;
+
+	if (by_cgroup)
+		return bpf_get_current_cgroup_id() == run_cgid;
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	return bpf_map_lookup_elem(&tracked, &tgid) != NULL;
+}
+
+SEC("tp_btf/contention_begin")
+int BPF_PROG(kbpf_begin, void *lock, unsigned int flags)
+{
+	struct tstate *t;
+
+	if (!in_run())
+		return 0;
+	t = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!t)
+		return 0;
+	if (t->lock && t->gen == gen) {
+		/* A mutex that stops spinning and sleeps begins again on the
+		 * same lock: one wait, of the later kind.  Another lock
+		 * inside a wait (its wait_lock) is part of the outer wait. */
+		if (t->lock == (__u64)lock)
+			t->flags = flags & (KBPF_NFLAGS - 1);
+		return 0;
+	}
+	t->lock = (__u64)lock;
+	t->flags = flags & (KBPF_NFLAGS - 1);
+	t->gen = gen;
+	t->ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+/* A lock of a known class (KBPF_CLASS_*): the task's own mm or signal
+ * handlers' lock, as perf lock contention tells them apart. */
+static __always_inline __u32 lock_class(__u64 lock)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct mm_struct *mm = t->mm;
+	struct sighand_struct *sh = t->sighand;
+
+	if (mm && lock == (__u64)&mm->mmap_lock)
+		return KBPF_CLASS_MMAP;
+	if (sh && lock == (__u64)&sh->siglock)
+		return KBPF_CLASS_SIGLOCK;
 	return 0;
 }
 
@@ -109,102 +178,99 @@ static __always_inline __u32 delay_matches(void *ctx)
 	return 0;
 }
 
-/* A lock of a known class (KBPF_CLASS_*): the task's own mm or signal
- * handlers' lock, as perf lock contention tells them apart. */
-static __always_inline __u32 lock_class(void *lock)
-{
-	struct task_struct *t = bpf_get_current_task_btf();
-	struct mm_struct *mm = BPF_CORE_READ(t, mm);
-	struct sighand_struct *sh = BPF_CORE_READ(t, sighand);
-
-	if (mm && (__u64)lock == (__u64)&mm->mmap_lock)
-		return KBPF_CLASS_MMAP;
-	if (sh && (__u64)lock == (__u64)&sh->siglock)
-		return KBPF_CLASS_SIGLOCK;
-	return 0;
-}
-
-SEC("tp_btf/contention_begin")
-int BPF_PROG(kbpf_begin, void *lock, unsigned int flags)
-{
-	__u32 pid = (__u32)bpf_get_current_pid_tgid();
-	struct tstate *t, s = {};
-
-	if (!is_tracked())
-		return 0;
-	t = bpf_map_lookup_elem(&tasks, &pid);
-	if (t && t->lock) {
-		/* A mutex that stops spinning and sleeps begins again on the
-		 * same lock: one wait, of the later kind.  Another lock
-		 * inside a wait (its wait_lock) is part of the outer wait. */
-		if (t->lock == (__u64)lock)
-			t->flags = (flags & (KBPF_NFLAGS - 1)) |
-				   (t->flags & ~(KBPF_NFLAGS - 1));
-		return 0;
-	}
-	s.lock = (__u64)lock;
-	s.flags = (flags & (KBPF_NFLAGS - 1)) |
-		  lock_class(lock) << KBPF_CLASS_SHIFT;
-	s.stack_id = bpf_get_stackid(ctx, &stacks, 0);
-	s.delay = delay_ns ? delay_matches(ctx) : 0;
-	s.ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&tasks, &pid, &s, BPF_ANY);
-	return 0;
-}
-
-static __always_inline void add(struct kbpf_val *v, __u64 d)
-{
-	__sync_fetch_and_add(&v->count, 1);
-	__sync_fetch_and_add(&v->wait_ns, d);
-	/* a lost race only understates a maximum of the same run */
-	if (d > v->max_ns)
-		v->max_ns = d;
-}
-
 static long spin(__u64 i, void *deadline)
 {
 	return bpf_ktime_get_ns() >= *(__u64 *)deadline;
 }
 
+/*
+ * The caller of a sampled contention.  contention_end fires in the same
+ * slow-path function as its begin, so the frames above it, the caller's
+ * among them, are the begin's.
+ */
+static __always_inline void sample(void *ctx, const struct kbpf_lkey *k,
+				   __u64 d)
+{
+	struct kbpf_ckey c = { .lock = k->lock, .flags = k->flags };
+	struct kbpf_cw *v, one = { 1, d };
+
+	c.stack_id = bpf_get_stackid(ctx, &stacks, 0);
+	v = bpf_map_lookup_elem(&callers, &c);
+	if (!v) {
+		if (!bpf_map_update_elem(&callers, &c, &one, BPF_NOEXIST))
+			return;
+		v = bpf_map_lookup_elem(&callers, &c);
+		if (!v)
+			return;
+	}
+	__sync_fetch_and_add(&v->count, 1);
+	__sync_fetch_and_add(&v->wait_ns, d);
+}
+
 SEC("tp_btf/contention_end")
 int BPF_PROG(kbpf_end, void *lock, int ret)
 {
-	__u32 pid = (__u32)bpf_get_current_pid_tgid();
-	struct kbpf_key k = {};
-	struct kbpf_val *v, nv = {};
 	struct tstate *t;
-	__u32 fl;
+	struct kbpf_totals *tot;
+	struct kbpf_val *v;
+	struct kbpf_lkey k = {};
+	struct kbpf_cw *l, first;
+	__u32 zero = 0, fl;
 	__u64 d, now;
+	bool take;
 
-	t = bpf_map_lookup_elem(&tasks, &pid);
+	/* NULL at once for a task that never began one */
+	t = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0, 0);
 	if (!t || t->lock != (__u64)lock)
 		return 0;
 	now = bpf_ktime_get_ns();
+	t->lock = 0;
+	if (t->gen != gen)
+		return 0;
 	d = now - t->ts;
 	fl = t->flags & (KBPF_NFLAGS - 1);
-	k.stack_id = t->stack_id;
-	k.flags = t->flags;
-	k.lock = t->lock;
-	if (t->delay && ret == 0) {
+	tot = bpf_map_lookup_elem(&totals, &zero);
+	if (!tot)
+		return 0;
+	if (delay_ns && ret == 0 && delay_matches(ctx)) {
 		__u64 until = now + (delay_ns < KBPF_DELAY_CAP_NS ?
 				     delay_ns : KBPF_DELAY_CAP_NS);
 
 		bpf_loop(1 << 23, spin, &until, 0);
-		__sync_fetch_and_add(&delayed, 1);
+		tot->delayed++;
 	}
-	bpf_map_delete_elem(&tasks, &pid);
-	add(&totals[fl], d);
-	v = bpf_map_lookup_elem(&locks, &k);
-	if (!v) {
-		if (bpf_map_update_elem(&locks, &k, &nv, BPF_NOEXIST) &&
-		    bpf_map_lookup_elem(&locks, &k) == NULL) {
-			__sync_fetch_and_add(&dropped, 1);
+	/* per CPU, and a program does not nest on its CPU: no atomics */
+	v = &tot->k[fl];
+	v->count++;
+	v->wait_ns += d;
+	if (d > v->max_ns)
+		v->max_ns = d;
+	k.lock = (__u64)lock;
+	k.flags = fl | lock_class(k.lock) << KBPF_CLASS_SHIFT;
+	l = bpf_map_lookup_elem(&locks, &k);
+	if (l) {
+		/* the lock's first on this CPU, else one in KBPF_SAMPLE */
+		take = !l->count ||
+		       !(bpf_get_prandom_u32() & (KBPF_SAMPLE - 1));
+	} else {
+		/* the lock's first contention on this CPU */
+		first.count = 1;
+		first.wait_ns = d;
+		if (!bpf_map_update_elem(&locks, &k, &first, BPF_NOEXIST)) {
+			sample(ctx, &k, d);
 			return 0;
 		}
-		v = bpf_map_lookup_elem(&locks, &k);
-		if (!v)
+		/* another CPU's insert won; or the map is full */
+		l = bpf_map_lookup_elem(&locks, &k);
+		if (!l) {
+			tot->dropped++;
 			return 0;
+		}
+		take = true;
 	}
-	add(v, d);
+	l->count++;
+	l->wait_ns += d;
+	if (take)
+		sample(ctx, &k, d);
 	return 0;
 }
