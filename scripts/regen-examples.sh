@@ -12,6 +12,8 @@
 #   docs/AB-KERNEL.md step 3 (report --levels)       ab-levels.txt
 #   docs/AB-KERNEL.md step 8, docs/USER-GUIDE.md
 #     "The output" (compare of a one-CPU candidate)  ab-compare.txt
+#   docs/EXPERIMENTS.md "lockdep-effect" (only when asked for, part
+#     lockdep: its section is a measurement, taken alone)  lockdep-report.txt
 #
 # The numbers are whatever the machine gives (the docs say which machine
 # and its load); they are examples of the output, not performance claims.
@@ -25,13 +27,14 @@
 # plain, as docs/AB-KERNEL.md step 8 says: nine minutes at nice -20 would
 # take the machine from everyone else.
 #
-# usage: sh scripts/regen-examples.sh [OUTDIR [quick|ab]]   (after make;
-#        default regen-examples/, which must not exist yet; both parts)
+# usage: sh scripts/regen-examples.sh [OUTDIR [quick|ab|lockdep]]
+#        (after make; default regen-examples/, which must not exist yet;
+#        quick and ab when no part is named)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-regen-examples}
 part=${2:-all}
-case $part in all|quick|ab) ;; *) echo "regen-examples: quick or ab" >&2; exit 2;; esac
+case $part in all|quick|ab|lockdep) ;; *) echo "regen-examples: quick, ab or lockdep" >&2; exit 2;; esac
 [ -x "$root/contend" ] || { echo "regen-examples: run make first" >&2; exit 1; }
 [ -e "$out" ] && { echo "regen-examples: $out exists" >&2; exit 1; }
 mkdir -p "$out/bin"
@@ -57,6 +60,17 @@ prio() {
 		"$@"
 	fi
 }
+
+# ---- docs/EXPERIMENTS.md "lockdep-effect": 264 runs, about 3 minutes ----
+if [ "$part" = lockdep ]; then
+	prio contend run configs/lockdep-effect.ini --db lockdep.db --quiet
+	contend report --db lockdep.db > lockdep-report.txt
+	contend report --db lockdep.db --verbose > lockdep-verbose.txt
+	contend plot --db lockdep.db --out plots/lockdep
+	uptime >> host.txt
+	echo "regen-examples: outputs in $out"
+	exit 0
+fi
 
 # ---- README.md "Example session", docs/EXPERIMENTS.md "quick" ----
 [ "$part" = ab ] || {
