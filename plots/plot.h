@@ -89,6 +89,19 @@ struct plot_streak {
 };
 void plot_streak_find(const struct run_timeline *t, bool fixed_work,
 		      struct plot_streak *out);
+/*
+ * A run's mean streak, its mean time between hand-offs of one lock:
+ * elapsed_s x locks / handoffs; NaN without hand-offs or time.
+ */
+double plot_mean_streak(double elapsed_s, double handoffs, double locks);
+/*
+ * The streak figure's verdict line (malloc'd): the longest streak, or,
+ * without one, that no thread ran alone for two intervals, whether the
+ * interval is coarser than the mean streak mean_s (NaN: unknown), and the
+ * interval to record instead when a finer one can be.
+ */
+char *plot_streak_verdict(const struct run_timeline *t,
+			  const struct plot_streak *s, double mean_s);
 
 /*
  * Runs `gnuplot -e "fmt='FMT'; contend_stdout = 1" SCRIPT` in dir and

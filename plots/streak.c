@@ -1,6 +1,6 @@
 /*
  * streak.c - the streak figure: for each configuration whose runs recorded
- * a timeline (`timeline = 10ms`), which thread did the operations when, in
+ * a timeline (`timeline = auto`), which thread did the operations when, in
  * one representative run (the one of median throughput).  Time runs
  * across, one row per thread, the colour is the thread's share of that
  * interval's operations: a lock that changes hands shows every row busy,
@@ -10,7 +10,8 @@
  * under fixed work (jobs = N) only before the first thread finished (what
  * comes after is the others finishing alone, not a streak: the figure
  * marks where it starts).  An interval too coarse to show any streak is
- * said to be, with the interval to record instead.
+ * said to be, against the run's mean time between hand-offs (a streak's
+ * mean length), with the interval to record instead.
  */
 #include <errno.h>
 #include <math.h>
@@ -31,6 +32,9 @@
  * the streaks, so the figure shows the window around the longest one.
  */
 #define STREAK_WINDOW 400
+/* `timeline = auto`'s interval (runner/workloads/probe.h
+ * TIMELINE_AUTO_FINEST): the one to advise when an interval is coarser. */
+#define STREAK_FINE_S 0.001
 
 static size_t run_index(const struct dataset *d, int64_t id)
 {
@@ -49,10 +53,11 @@ static int cmp_by_tput(const void *a, const void *b)
 	return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
-/* The timeline of the measured run of median throughput, or NULL. */
+/* The timeline of the measured run of median throughput, or NULL; its
+ * run's index in d in *run. */
 static const struct run_timeline *representative(const struct dataset *d,
 						 const struct run_timeline *t,
-						 size_t n)
+						 size_t n, size_t *run)
 {
 	double *pair = xcalloc(2 * (n ? n : 1), sizeof(*pair));
 	int m = dataset_metric(d, "throughput");
@@ -71,6 +76,7 @@ static const struct run_timeline *representative(const struct dataset *d,
 	if (k) {
 		qsort(pair, k, 2 * sizeof(*pair), cmp_by_tput);
 		pick = &t[(size_t)pair[2 * ((k - 1) / 2) + 1]];
+		*run = run_index(d, pick->run_id);
 	}
 	free(pair);
 	return pick;
@@ -160,20 +166,56 @@ static void write_data(FILE *f, const struct run_timeline *t)
 	}
 }
 
-/* The title's verdict on the streaks (malloc'd). */
-static char *streak_text(const struct run_timeline *t,
-			 const struct plot_streak *s)
+double plot_mean_streak(double elapsed_s, double handoffs, double locks)
+{
+	if (!(elapsed_s > 0) || !(handoffs > 0))
+		return NAN;
+	return elapsed_s * (locks >= 1 ? locks : 1) / handoffs;
+}
+
+/* A time in its unit, two digits or whole: "6.6 us", "250 us", "2.5 ms". */
+static char *format_time(double s)
+{
+	const char *unit = s < 1e-3 ? "us" : s < 1 ? "ms" : "s";
+	double v = s < 1e-3 ? 1e6 * s : s < 1 ? 1e3 * s : s;
+
+	return xasprintf(v >= 10 ? "%.0f %s" : "%.2g %s", v, unit);
+}
+
+char *plot_streak_verdict(const struct run_timeline *t,
+			  const struct plot_streak *s, double mean_s)
 {
 	double ms = 1e3 * t->interval_s;
+	/* finer than auto's finest interval cannot be asked for usefully */
+	bool coarse = t->interval_s > 1.001 * STREAK_FINE_S;
+	char *every = isnan(mean_s) ? NULL : format_time(mean_s), *r;
 
-	if (!s->len)
-		return xasprintf("no streak at %g ms intervals (every interval "
-				 "had two threads or more): record a finer "
-				 "timeline (1ms or less) to see shorter ones",
-				 ms);
-	return xasprintf("longest streak %g ms, thread %zu%s", ms *
-			 (double)s->len, s->thread, s->tail < t->nticks ?
-			 " (before the first thread finished)" : "");
+	if (s->len)
+		r = xasprintf("longest streak %g ms, thread %zu%s%s%s", ms *
+			      (double)s->len, s->thread,
+			      s->tail < t->nticks ?
+			      " (before the first thread finished)" : "",
+			      every ? "; hand-off every " : "",
+			      every ? every : "");
+	else if (every && mean_s < t->interval_s && coarse)
+		r = xasprintf("interval %g ms: coarser than the mean streak "
+			      "(hand-off every %s), no thread ran alone for "
+			      "%g ms; set timeline = auto (1 ms)", ms, every,
+			      2 * ms);
+	else if (every && mean_s < t->interval_s)
+		r = xasprintf("no thread ran alone for %g ms: the lock changed "
+			      "hands every %s on average, within every "
+			      "interval", 2 * ms, every);
+	else if (coarse)
+		r = xasprintf("interval %g ms: no thread ran alone for %g ms "
+			      "(every interval had two threads or more); set "
+			      "timeline = auto (1 ms) to see shorter streaks",
+			      ms, 2 * ms);
+	else
+		r = xasprintf("no thread ran alone for %g ms (every interval "
+			      "had two threads or more)", 2 * ms);
+	free(every);
+	return r;
 }
 
 /* The intervals shown, [*lo, *hi): all of them, or STREAK_WINDOW around
@@ -195,12 +237,12 @@ static void streak_window(const struct run_timeline *t,
 
 static void write_script(FILE *f, const struct dataset *d, size_t c,
 			 const struct run_timeline *t, const char *base,
-			 const struct plot_streak *s)
+			 const struct plot_streak *s, double mean_s)
 {
 	const struct ds_config *cf = &d->configs[c];
 	int height = 240 + 18 * (int)(t->threads < 40 ? t->threads : 40);
 	double ms = 1e3 * t->interval_s;
-	char *title, *verdict = streak_text(t, s);
+	char *title, *verdict = plot_streak_verdict(t, s, mean_s);
 	size_t lo, hi;
 
 	title = xasprintf("streak figure of experiment %lld",
@@ -257,6 +299,22 @@ static bool fixed_work(const struct ds_config *cf)
 	return jobs && !parse_double(jobs, &n) && n > 0;
 }
 
+/* The run's mean time between hand-offs of one lock, or NaN. */
+static double mean_streak(const struct dataset *d, size_t c, size_t r)
+{
+	int h = dataset_metric(d, "handoffs"), e = dataset_metric(d,
+								  "elapsed_s");
+	const char *locks = report_param(&d->configs[c], "locks");
+	double nlocks = 1;
+
+	if (h < 0 || e < 0 || r >= d->nruns)
+		return NAN;
+	if (locks && parse_double(locks, &nlocks))
+		nlocks = 1;
+	return plot_mean_streak(dataset_value(d, r, e), dataset_value(d, r, h),
+				nlocks);
+}
+
 static void add_file(struct plot_set *out, const char *base, const char *title,
 		     bool rendered)
 {
@@ -277,13 +335,13 @@ static int streak_config(const struct dataset *d, struct store *s, size_t c,
 	struct plot_streak streak;
 	char *base = xasprintf("streak-%zu", c + 1), *path = NULL, *title;
 	FILE *dat = NULL, *gp = NULL;
-	size_t n = 0;
+	size_t n = 0, run = 0;
 	bool rendered = false;
 	int ret = -1;
 
 	if (store_load_timelines(s, d->exp.id, d->configs[c].id, &t, &n))
 		goto out;
-	pick = representative(d, t, n);
+	pick = representative(d, t, n, &run);
 	ret = 0;
 	if (!pick)
 		goto out;
@@ -299,7 +357,8 @@ static int streak_config(const struct dataset *d, struct store *s, size_t c,
 	}
 	write_data(dat, pick);
 	plot_streak_find(pick, fixed_work(&d->configs[c]), &streak);
-	write_script(gp, d, c, pick, base, &streak);
+	write_script(gp, d, c, pick, base, &streak,
+		     mean_streak(d, c, run));
 	if (fclose(dat) | fclose(gp)) {
 		dat = gp = NULL;
 		error("%s: %s", path, strerror(errno));

@@ -179,7 +179,7 @@ static char *join_choices(const char *const *choices, const char *sep)
 
 char *param_describe_range(const struct param_def *p)
 {
-	char *lo, *hi, *r;
+	char *lo, *hi, *r, *words;
 	double max = effective_max(p);
 	char *(*fmt)(double) =
 		p->type == PT_DURATION ? format_duration : format_double;
@@ -200,10 +200,14 @@ char *param_describe_range(const struct param_def *p)
 	}
 	lo = fmt(p->min);
 	hi = is_zero(max) ? NULL : fmt(max);
+	words = join_choices(p->type == PT_DURATION ? p->choices : NULL,
+			     " | ");
 	if (hi)
-		r = xasprintf("%s .. %s", lo, hi);
+		r = xasprintf("%s%s%s .. %s", words, *words ? " | " : "", lo,
+			      hi);
 	else
-		r = xasprintf(">= %s", lo);
+		r = xasprintf("%s%s>= %s", words, *words ? " | " : "", lo);
+	free(words);
 	free(lo);
 	free(hi);
 	return r;
@@ -314,15 +318,39 @@ static int parse_double_value(const struct param_def *p, const char *t,
 	return 0;
 }
 
+/* A PT_DURATION row's word (choices[k] stands for -(k + 1)), or NULL. */
+static const char *duration_word(const struct param_def *p, double d)
+{
+	size_t k;
+
+	for (k = 0; d < 0 && p->choices && p->choices[k]; k++)
+		if (is_zero(d + (double)(k + 1)))
+			return p->choices[k];
+	return NULL;
+}
+
 static int parse_duration_value(const struct param_def *p, const char *t,
 				union param_value *v, char *err, size_t errlen)
 {
 	double x;
+	size_t k;
 
-	if (parse_duration(t, &x) || !isfinite(x))
-		return malformed(p, t,
-				 "a duration (a number with a unit: ns, us, "
-				 "ms, s, m, h)", err, errlen);
+	for (k = 0; p->choices && p->choices[k]; k++)
+		if (!strcmp(t, p->choices[k])) {
+			v->d = -(double)(k + 1);
+			return 0;
+		}
+	if (parse_duration(t, &x) || !isfinite(x)) {
+		char *words = join_choices(p->choices, ", ");
+		char *what = xasprintf("a duration (a number with a unit: ns, "
+				       "us, ms, s, m, h)%s%s", *words ? " or " :
+				       "", words);
+		int ret = malformed(p, t, what, err, errlen);
+
+		free(what);
+		free(words);
+		return ret;
+	}
 	if (out_of_range(p, x))
 		return range_fail(p, t, err, errlen);
 	v->d = x;
@@ -572,8 +600,11 @@ char *param_format(const struct param_def *p, const union param_value *v)
 		return xasprintf("%lld", v->i);
 	case PT_U64:
 		return xasprintf("%" PRIu64, v->u);
-	case PT_DOUBLE:
 	case PT_DURATION:
+		if (duration_word(p, v->d))
+			return xstrdup(duration_word(p, v->d));
+		return format_double(v->d);
+	case PT_DOUBLE:
 		return format_double(v->d);
 	case PT_BOOL:
 		return xstrdup(v->b ? "yes" : "no");

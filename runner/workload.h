@@ -44,7 +44,10 @@ struct param_def {
 	enum param_type type;
 	const char *def;             /* default, as it would be written in INI */
 	double min, max;             /* numeric types; max 0 means no limit */
-	const char *const *choices;  /* PT_ENUM: NULL-terminated */
+	/* PT_ENUM: the values, NULL-terminated; PT_DURATION: words
+	 * accepted besides durations, choices[k] parsed as -(k + 1)
+	 * (timeline's "auto"), or NULL */
+	const char *const *choices;
 	const char *help;
 };
 

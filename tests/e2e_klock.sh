@@ -2,7 +2,8 @@
 # e2e_klock.sh - kernel lock contention through the binary: with
 # CONTEND_KLOCK=off (a kernel without lock:contention_begin) runs go on as
 # before, without klock metrics, and the experiment says why; a timeline
-# run stores its timeline and `contend plot` draws its streak figure;
+# run (timeline = auto: 1 ms) stores its timeline and `contend plot`
+# draws its streak figure;
 # profile = lock without perf says so and changes nothing else, with perf
 # it stores and reports the callers; with the tracepoint usable, every
 # kind is counted, the experiment says which instruments it held and
@@ -54,7 +55,7 @@ runtime     = 100ms
 [workload tl]
 type          = pthread-mutex
 threads       = 2
-timeline      = 5ms
+timeline      = auto
 latency_every = 100
 INI
 cat > "$tmp/ts.ini" <<'INI'
@@ -82,6 +83,12 @@ expect "timelines stored" 2 "$(q "$tmp/t.db" "SELECT count(*) FROM run_timeline
 			   WHERE threads = 2 AND length(ops) > 2")"
 expect "latency sampled" 2 "$(q "$tmp/t.db" "SELECT count(*) FROM samples
 			   WHERE metric = 'acquire_p99_ns' AND value > 0")"
+# timeline = auto: kept as the word, recorded at 1 ms (2 threads x 100 ms
+# fit the cell budget many times over)
+expect "timeline = auto kept as auto" 1 "$(q "$tmp/t.db" "SELECT count(*) FROM configs
+			   WHERE canon LIKE '%timeline=auto %'")"
+expect "timeline = auto at 1 ms" 2 "$(q "$tmp/t.db" "SELECT count(*) FROM run_timeline
+			   WHERE abs(interval_s - 0.001) < 1e-12")"
 if command -v gnuplot > /dev/null 2>&1; then
 	"$CONTEND" plot --db "$tmp/t.db" --out "$tmp/plots" > "$tmp/out" 2>&1 ||
 		fail "plot failed: $(cat "$tmp/out")"

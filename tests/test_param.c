@@ -30,6 +30,10 @@ static const struct param_def p_dur = { "d", PT_DURATION, "1s", 0.001, 3600,
 					NULL, "" };
 static const struct param_def p_dur_open = { "d", PT_DURATION, "1s", 0, 0,
 					     NULL, "" };
+/* timeline's kind: a duration, or its word (auto parses as -1) */
+static const char *const dur_words[] = { "auto", NULL };
+static const struct param_def p_dur_word = { "t", PT_DURATION, "0", 0, 10,
+					     dur_words, "" };
 static const struct param_def p_bool = { "b", PT_BOOL, "no", 0, 0, NULL,
 					 "" };
 static const struct param_def p_enum = { "c", PT_ENUM, "red", 0, 0, colors,
@@ -127,6 +131,15 @@ static const struct parse_case parse_cases[] = {
 	BAD("duration overflow", p_dur, "1e308h",
 	    "d: '1e308h' is not a duration (a number with a unit: ns, us, ms, "
 	    "s, m, h)"),
+	OK("duration word", p_dur_word, "auto", "auto"),
+	OK("duration word: a duration still", p_dur_word, "10ms", "0.01"),
+	OK("duration word: 0 still", p_dur_word, "0", "0"),
+	BAD("duration word: case", p_dur_word, "Auto",
+	    "t: 'Auto' is not a duration (a number with a unit: ns, us, ms, s, "
+	    "m, h) or auto"),
+	BAD("duration word: negative", p_dur_word, "-1",
+	    "t: '-1' is not a duration (a number with a unit: ns, us, ms, s, "
+	    "m, h) or auto"),
 	OK("duration no max: 24h", p_dur_open, "24h", "86400"),
 	BAD("duration no max: past 24h", p_dur_open, "25h",
 	    "d: 25h is out of range (0s .. 24h)"),
@@ -273,6 +286,7 @@ static void test_describe(void **state)
 		{ &p_dbl, "0 .. 1", "0" },
 		{ &p_dur, "1ms .. 1h", "1s" },
 		{ &p_dur_open, "0s .. 24h", "1s" },
+		{ &p_dur_word, "auto | 0s .. 10s", "0" },
 		{ &p_bool, "yes | no", "no" },
 		{ &p_enum, "red | green | blue", "red" },
 		{ &p_str, "text", "\"\"" },

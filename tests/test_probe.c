@@ -2,7 +2,8 @@
  * test_probe.c - the lock workloads' instruments without threads or
  * timing: the sampled latency's quantiles on known samples, the timeline's
  * rows turned into per-interval counts (idle rows before and after
- * trimmed), its halving when full, and the probed loop of a real run
+ * trimmed), its halving when full, the interval `timeline = auto` picks,
+ * and the probed loop of a real run
  * leaving a timeline whose counts add up to the run's operations.
  */
 #include <math.h>
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 
 #include "runner/workload.h"
+#include "runner/workloads/locks.h"
 #include "runner/workloads/probe.h"
 #include "runner/workloads/workloads.h"
 #include "tests/wlargs.h"
@@ -141,6 +143,39 @@ static void test_probed_run(void **state)
 	targs_release(&a);
 }
 
+/*
+ * timeline = auto: 1 ms, doubled until 1.25 x the runtime fits the cell
+ * budget.  2 workers keep 16384 rows (16.4 s at 1 ms): a 1 s run stays at
+ * 1 ms.  64 keep 512: 1.25 s needs 4 ms (512 x 4 ms = 2.048 s; 2 ms gives
+ * 1.024 s).  4096 keep 8: 12.5 s needs 2.048 s intervals.  Fixed work
+ * (runtime 0) starts at 1 ms.  The cap stops doubling at the parameter's
+ * 10 s maximum (8.192 s).
+ */
+static void test_auto_interval(void **state)
+{
+	struct wl_args a;
+	struct lock_cfg c;
+
+	(void)state;
+	assert_float_equal(timeline_auto_interval(1, 2), 0.001, 1e-12);
+	assert_float_equal(timeline_auto_interval(1, 64), 0.004, 1e-12);
+	assert_float_equal(timeline_auto_interval(10, 4096), 2.048, 1e-12);
+	assert_float_equal(timeline_auto_interval(0, 64), 0.001, 1e-12);
+	assert_float_equal(timeline_auto_interval(1e6, 4096), 8.192, 1e-12);
+	/* the parameter: the word parses, and the workload resolves it */
+	targs_init(&a, &futex_mutex_workload, 0);
+	targs_set(&a, "timeline", "auto");
+	targs_set(&a, "threads", "64");
+	a.runtime_s = 1;
+	locks_cfg_init(&c, &a);
+	assert_float_equal(c.timeline_s, 0.004, 1e-12);
+	assert_true(locks_probed(&c));
+	targs_set(&a, "timeline", "0");
+	locks_cfg_init(&c, &a);
+	assert_false(locks_probed(&c));
+	targs_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_timeline_rows),
 		cmocka_unit_test(test_timeline_halving),
 		cmocka_unit_test(test_probed_run),
+		cmocka_unit_test(test_auto_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -173,7 +173,9 @@ static void test_fixed_work_tail(void **state)
 }
 
 /* Every interval shared: the figure says no streak shows at this
- * interval and what to record instead, not "longest streak 0 ms". */
+ * interval and what to record instead, not "longest streak 0 ms".  The
+ * fixture's run has no hand-off count: the verdict cannot weigh the
+ * interval against the mean streak and does not pretend to. */
 static void test_no_streak(void **state)
 {
 	static const uint64_t mixed[6] = { 5, 6, 5, 5, 4, 5 };
@@ -186,10 +188,67 @@ static void test_no_streak(void **state)
 	assert_int_equal(plot_streaks(&e->d, e->s, &o, &set), 0);
 	gp = slurp(e->dir, "streak-1.gp");
 	assert_null(strstr(gp, "longest streak 0 ms"));
-	assert_non_null(strstr(gp, "no streak at 10 ms intervals"));
-	assert_non_null(strstr(gp, "record a finer timeline"));
+	assert_non_null(strstr(gp, "interval 10 ms: no thread ran alone for "
+				   "20 ms (every interval had two threads or "
+				   "more); set timeline = auto (1 ms)"));
+	assert_null(strstr(gp, "mean streak"));
 	free(gp);
 	plot_set_release(&set);
+}
+
+/*
+ * The mean streak is the run's mean time between hand-offs of one lock:
+ * 0.5 s with 100,000 hand-offs is 5 us; two locks changing hands 100,000
+ * times in all, each every 10 us.
+ */
+static void test_mean_streak(void **state)
+{
+	(void)state;
+	assert_float_equal(plot_mean_streak(0.5, 1e5, 1), 5e-6, 1e-18);
+	assert_float_equal(plot_mean_streak(0.5, 1e5, 2), 1e-5, 1e-18);
+	assert_float_equal(plot_mean_streak(2, 500, 0), 4e-3, 1e-15);
+	assert_true(isnan(plot_mean_streak(0.5, 0, 1)));
+	assert_true(isnan(plot_mean_streak(0, 10, 1)));
+}
+
+/*
+ * The verdict without a streak, interval against mean streak: 10 ms
+ * intervals with a hand-off every 5 us are too coarse, and auto's 1 ms
+ * is the advice; at 1 ms the lock still changes hands within every
+ * interval (nothing finer to advise); a streak found gives its length and
+ * the mean beside it.  No thread ran alone for two intervals: a stretch
+ * that long would fill one interval whole.
+ */
+static void test_verdict(void **state)
+{
+	static const uint64_t ops[4] = { 5, 5, 5, 5 };
+	struct run_timeline t = { .run_id = 1, .interval_s = 0.01,
+				  .threads = 2, .nticks = 2,
+				  .ops = (uint64_t *)ops };
+	struct plot_streak none = { .tail = 2 }, one = { .len = 3, .tail = 2,
+							 .thread = 1 };
+	char *v;
+
+	(void)state;
+	v = plot_streak_verdict(&t, &none, 5e-6);
+	assert_string_equal(v, "interval 10 ms: coarser than the mean streak "
+			       "(hand-off every 5 us), no thread ran alone for "
+			       "20 ms; set timeline = auto (1 ms)");
+	free(v);
+	t.interval_s = 0.001;
+	v = plot_streak_verdict(&t, &none, 2.5e-4);
+	assert_string_equal(v, "no thread ran alone for 2 ms: the lock changed "
+			       "hands every 250 us on average, within every "
+			       "interval");
+	free(v);
+	v = plot_streak_verdict(&t, &none, NAN);
+	assert_string_equal(v, "no thread ran alone for 2 ms (every interval "
+			       "had two threads or more)");
+	free(v);
+	v = plot_streak_verdict(&t, &one, 0.0042);
+	assert_string_equal(v, "longest streak 3 ms, thread 1; hand-off every "
+			       "4.2 ms");
+	free(v);
 }
 
 /*
@@ -254,6 +313,8 @@ int main(void)
 		cmocka_unit_test(test_fixed_work_tail),
 		cmocka_unit_test_setup_teardown(test_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_streak, setup, teardown),
+		cmocka_unit_test(test_mean_streak),
+		cmocka_unit_test(test_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

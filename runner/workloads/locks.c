@@ -9,6 +9,8 @@
 #include "lib/util.h"
 #include "runner/workloads/locks.h"
 
+const char *const locks_timeline_words[] = { "auto", NULL };
+
 void locks_cfg_init(struct lock_cfg *c, const struct wl_args *a)
 {
 	c->per_group = (size_t)a->v[LP_THREADS].i;
@@ -20,6 +22,9 @@ void locks_cfg_init(struct lock_cfg *c, const struct wl_args *a)
 	c->outside = (uint64_t)a->v[LP_WORKLEN].i +
 		     locks_ns_to_loops(c, a, a->v[LP_THINK_NS].i);
 	c->timeline_s = a->v[LP_TIMELINE].d;
+	if (c->timeline_s < 0) /* TIMELINE_AUTO, its one word */
+		c->timeline_s = timeline_auto_interval(a->runtime_s,
+						       c->nworkers);
 	c->latency_every = (uint64_t)a->v[LP_LATENCY_EVERY].i;
 	c->probes = NULL;
 }

@@ -61,12 +61,18 @@ enum { LP_THREADS, LP_LOCKS, LP_WORKLEN, LP_HOLD_NS, LP_THINK_NS, LP_TIMELINE,
 			 "calibrated busy work inside the lock, ns" },        \
 	[LP_THINK_NS] = { "think_ns", PT_INT, "0", 0, 1e9, NULL,              \
 			  "calibrated busy work outside the lock, ns" },      \
-	[LP_TIMELINE] = { "timeline", PT_DURATION, "0", 0, 10, NULL,          \
+	[LP_TIMELINE] = { "timeline", PT_DURATION, "0", 0, 10,                \
+			  locks_timeline_words,                               \
 			  "record each thread's operations every interval "   \
-			  "(e.g. 10ms) for the streak figure; 0: off" },      \
+			  "for the streak figure: auto (1ms, coarser only "   \
+			  "where intervals x threads would pass 32768) or a " \
+			  "duration; 0: off" },                               \
 	[LP_LATENCY_EVERY] = { "latency_every", PT_INT, "0", 0, 1e9, NULL,    \
 			       "time one acquisition in N (acquire_p50_ns, " \
 			       "p99, max); 0: off" }
+
+/* timeline's words besides durations: "auto" (probe.h TIMELINE_AUTO). */
+extern const char *const locks_timeline_words[];
 
 /* The common parameters, resolved into loop counts. */
 struct lock_cfg {
@@ -78,7 +84,7 @@ struct lock_cfg {
 	double loops_per_us; /* the calibration used; 0 when none was needed
 				nor handed to the run */
 	bool calibrated_work; /* some of the work is in ns (calibrated) */
-	double timeline_s;  /* timeline interval, 0: none */
+	double timeline_s;  /* timeline interval (auto resolved), 0: none */
 	uint64_t latency_every;
 	/* One per worker, when either instrument is on (probe.h); the
 	 * workload runs its probed loop copy exactly when probes is set. */

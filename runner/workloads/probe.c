@@ -129,6 +129,25 @@ static void *sampler(void *arg)
 	return NULL;
 }
 
+/* Rows a timeline of n workers keeps before it halves. */
+static size_t timeline_cap(size_t n)
+{
+	size_t cap = n ? TIMELINE_MAX_CELLS / n : TIMELINE_MAX_CELLS;
+
+	return cap < 4 ? 4 : cap;
+}
+
+double timeline_auto_interval(double runtime_s, size_t n)
+{
+	double iv = TIMELINE_AUTO_FINEST, need = 1.25 * runtime_s;
+	size_t cap = timeline_cap(n);
+
+	/* 10 s is the parameter's maximum */
+	while (iv * (double)cap < need && 2 * iv <= 10)
+		iv *= 2;
+	return iv;
+}
+
 int timeline_start(struct timeline *t, const struct probe *p, size_t n,
 		   double interval)
 {
@@ -138,9 +157,7 @@ int timeline_start(struct timeline *t, const struct probe *p, size_t n,
 	t->probes = p;
 	t->n = n;
 	t->interval = interval;
-	t->cap = TIMELINE_MAX_CELLS / n;
-	if (t->cap < 4)
-		t->cap = 4;
+	t->cap = timeline_cap(n);
 	t->cum = xcalloc(t->cap * n, sizeof(*t->cum));
 	atomic_init(&t->stop, 0);
 	if (pthread_create(&t->tid, NULL, sampler, t)) {

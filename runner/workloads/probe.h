@@ -37,6 +37,11 @@
 /* Timeline cells (intervals x workers) kept, at most: past it, adjacent
  * intervals merge and the interval doubles. */
 #define TIMELINE_MAX_CELLS 32768
+/* The value `timeline = auto` parses to (param.c: a PT_DURATION word). */
+#define TIMELINE_AUTO (-1.0)
+/* auto's interval: this, or coarser in doublings when the run would not
+ * fit TIMELINE_MAX_CELLS at it (docs/WORKLOADS.md, "Per-thread timeline"). */
+#define TIMELINE_AUTO_FINEST 0.001
 
 struct probe {
 	_Alignas(2 * CACHELINE) atomic_uint_fast64_t progress;
@@ -107,6 +112,16 @@ struct timeline {
 int timeline_start(struct timeline *t, const struct probe *p, size_t n,
 		   double interval);
 void timeline_stop(struct timeline *t);
+/*
+ * The interval `timeline = auto` records at, for n workers and a run of
+ * runtime_s seconds (0: fixed work, length unknown): TIMELINE_AUTO_FINEST
+ * doubled until a quarter more than the runtime fits the cell budget, so
+ * that the sampler does not have to halve the run's resolution mid-run
+ * (a fixed-work run starts at the finest and halves when full).  Chosen
+ * before the run, from nothing measured: the sampler thread is the only
+ * thing it changes, never the workers' loop.
+ */
+double timeline_auto_interval(double runtime_s, size_t n);
 /* Full: keeps every second row (each the end of a merged pair) and
  * doubles the interval.  The sampler's own step, public for tests. */
 void timeline_halve(struct timeline *t);
