@@ -223,7 +223,10 @@ void config_print(const struct experiment_config *c, FILE *f)
 		fprintf(f, "seed %" PRIu64, c->seed);
 	else
 		fprintf(f, "seed drawn at run time");
-	fprintf(f, ", confidence %g\n\n", c->confidence);
+	fprintf(f, ", confidence %g", c->confidence);
+	if (c->kinstr != KINSTR_NONE)
+		fprintf(f, ", kernel instruments %s", kinstr_names[c->kinstr]);
+	fprintf(f, "\n\n");
 	for (i = 0; i < c->nentries; i++) {
 		const struct config_entry *e = &c->entries[i];
 

@@ -87,6 +87,7 @@ struct experiment_config {
 	uint64_t seed;
 	double confidence;
 	double calibration;   /* busy loops per us; 0: measured by the runner */
+	int kinstr;           /* enum kinstr: kernel_instruments */
 	struct run_settings defaults;
 	size_t nentries;
 	struct config_entry *entries;
@@ -99,6 +100,10 @@ struct experiment_config {
 };
 
 extern const char *const order_names[]; /* indexed by enum run_order */
+
+/* kernel_instruments: the kernel lock instrument of every run. */
+enum kinstr { KINSTR_NONE, KINSTR_COUNT, KINSTR_KINDS, KINSTR_BPF };
+extern const char *const kinstr_names[]; /* indexed by enum kinstr */
 
 int config_load(const char *path, struct experiment_config *c);
 /* As config_load on text already in memory; name is used in messages. */

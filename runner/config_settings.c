@@ -32,6 +32,13 @@ struct setting {
 #define SET(f) W_SET, offsetof(struct run_settings, f)
 
 const char *const profile_names[] = { "none", "lock", NULL };
+const char *const kinstr_names[] = {
+	[KINSTR_NONE] = "none",
+	[KINSTR_COUNT] = "count",
+	[KINSTR_KINDS] = "kinds",
+	[KINSTR_BPF] = "bpf",
+	NULL,
+};
 
 static const struct setting settings[] = {
 	{ &(const struct param_def){ "name", PT_STRING, NULL, 0, 0, NULL,
@@ -92,6 +99,15 @@ static const struct setting settings[] = {
 				     "configuration under perf lock contention, "
 				     "its top kernel locks stored" },
 	  S_OVERRIDE, SET(profile) },
+	{ &(const struct param_def){ "kernel_instruments", PT_ENUM, "none", 0,
+				     0, kinstr_names,
+				     "kernel lock instrument of every run: "
+				     "count (one counter on "
+				     "lock:contention_begin), kinds (one per "
+				     "lock kind), bpf (wait per lock and "
+				     "caller); each changes what it measures "
+				     "(docs/KLOCK.md)" },
+	  0, EXP(kinstr) },
 };
 
 static const struct setting *setting_find(const char *key)

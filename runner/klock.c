@@ -209,7 +209,8 @@ static long off_tracepoint(char *why, size_t whylen)
  */
 static long unasked_tracepoint(char *why, size_t whylen)
 {
-	return error_buf(why, whylen, "off unless asked (" KLOCK_ENV "=on): "
+	return error_buf(why, whylen, "off unless asked (kernel_instruments = count, or "
+			 KLOCK_ENV "=on): "
 			 "counting lock:contention_begin costs a 2-thread "
 			 "futex mutex 8%% of its throughput");
 }

@@ -379,7 +379,8 @@ static int kbpf_start(struct runner *r)
 	if (kbpf_wanted(r) || (env && !strcmp(env, "off")))
 		r->kbpf = kbpf_open(why, sizeof(why));
 	else
-		snprintf(why, sizeof(why), "off unless " KBPF_ENV "=on or "
+		snprintf(why, sizeof(why), "off unless kernel_instruments = "
+			 "bpf, " KBPF_ENV "=on or "
 			 "kernel_delay: it changes what it measures");
 	/* the run's tasks by their cgroup: no program on fork */
 	if (r->kbpf && r->cg)

@@ -17,6 +17,7 @@
 #include "runner/host.h"
 #include "runner/kstate.h"
 #include "runner/interrupt.h"
+#include "runner/kbpf.h"
 #include "runner/klock.h"
 #include "runner/scratch.h"
 #include "runner/session.h"
@@ -427,6 +428,21 @@ static int open_store(struct runner *r, unsigned flags)
 	return store_cache_limit(r->st, RUNNER_CACHE_KIB) ? EXIT_RUNTIME : 0;
 }
 
+/*
+ * The file's kernel_instruments, through the variables the session and
+ * the runs read (kbpf.h, klock.h): one already set in the environment
+ * wins, and the experiment records what ran (kernel_instruments).
+ */
+static void instruments_of(const struct experiment_config *c)
+{
+	const char *var = c->kinstr == KINSTR_BPF ? KBPF_ENV : KLOCK_ENV;
+	const char *set = getenv(var);
+
+	if (c->kinstr == KINSTR_NONE || (set && *set))
+		return;
+	setenv(var, c->kinstr == KINSTR_KINDS ? "kinds" : "on", 1);
+}
+
 int runner_load(struct runner *r, const struct runner_opts *o,
 		const char *path)
 {
@@ -444,6 +460,7 @@ int runner_load(struct runner *r, const struct runner_opts *o,
 	if (r->cfg.offline)
 		warning("%s:%ld: %s", r->cfg.path, r->cfg.offline_line,
 			r->cfg.offline);
+	instruments_of(&r->cfg);
 	r->seed_source = choose_seed(r);
 	if (o->bisect)
 		bisect_prepare(r);
@@ -551,6 +568,7 @@ static int resume_load(struct runner *r)
 			 r->cfg.offline);
 		return EXIT_USAGE;
 	}
+	instruments_of(&r->cfg);
 	/* The earlier runs are read once, for the plan and the auto rule. */
 	if (!store_load(r->st, r->exp.id, &d)) {
 		if (!restore(r, &d)) {

@@ -75,7 +75,7 @@ grep -q "bad.ini:11: kernel_delay: '1ms@' is not TIME@FUNCTION" "$tmp/err" ||
 # ---- by default: the perf events (the program changes what it measures) ----
 "$CONTEND" run "$tmp/k.ini" --db "$tmp/def.db" --quiet > /dev/null \
 	2> "$tmp/err" || fail "default run failed: $(cat "$tmp/err")"
-expect "instrument by default" "perf (bpf: off unless CONTEND_KBPF=on or kernel_delay: it changes what it measures)" \
+expect "instrument by default" "perf (bpf: off unless kernel_instruments = bpf, CONTEND_KBPF=on or kernel_delay: it changes what it measures)" \
 	"$(q "$tmp/def.db" "SELECT value FROM experiment_meta
 			    WHERE key = 'kernel_lock_instrument'")"
 
@@ -92,6 +92,12 @@ if [ "$inst" != bpf ]; then
 	[ "$fails" -eq 0 ]
 	exit
 fi
+# asked in the file: kernel_instruments = bpf does what CONTEND_KBPF=on does
+sed 's/^\[experiment\]/&\nkernel_instruments = bpf/' "$tmp/k.ini" > "$tmp/kf.ini"
+env -u CONTEND_KBPF "$CONTEND" run "$tmp/kf.ini" --db "$tmp/kf.db" --quiet \
+	> /dev/null 2> "$tmp/err" || fail "kernel_instruments = bpf: $(cat "$tmp/err")"
+expect "kernel_instruments = bpf" bpf "$(q "$tmp/kf.db" "SELECT value
+			 FROM experiment_meta WHERE key = 'kernel_lock_instrument'")"
 expect "a wait per run" 2 "$(q "$tmp/on.db" "SELECT count(*) FROM samples
 			 WHERE metric = 'klock_wait_s' AND value >= 0")"
 expect "perf left closed" 0 "$(q "$tmp/on.db" "SELECT count(*) FROM samples

@@ -136,11 +136,32 @@ expect "no profile without perf" 0 "$(q "$tmp/np.db" "SELECT count(*)
 # ---- unasked: nothing counts, and the experiment says why ----
 "$CONTEND" run "$tmp/k.ini" --db "$tmp/def.db" --quiet > /dev/null 2>&1 ||
 	fail "default run failed"
-expect "kernel_lock_events unasked" "off unless asked (CONTEND_KLOCK=on): counting lock:contention_begin costs a 2-thread futex mutex 8% of its throughput" \
+expect "kernel_lock_events unasked" "off unless asked (kernel_instruments = count, or CONTEND_KLOCK=on): counting lock:contention_begin costs a 2-thread futex mutex 8% of its throughput" \
 	"$(q "$tmp/def.db" "SELECT value FROM experiment_meta
 			   WHERE key = 'kernel_lock_events'")"
 expect "no klock samples unasked" 0 "$(q "$tmp/def.db" "SELECT count(*)
 			   FROM samples WHERE metric LIKE 'klock%'")"
+
+# ---- asked in the file: kernel_instruments ----
+sed 's/^runtime .*/&\nkernel_instruments = count/' "$tmp/k.ini" > "$tmp/ki.ini"
+env -u CONTEND_KLOCK "$CONTEND" run "$tmp/ki.ini" --db "$tmp/ki.db" --quiet \
+	> /dev/null 2>&1 || fail "run with kernel_instruments = count failed"
+case $(q "$tmp/ki.db" "SELECT value FROM experiment_meta
+		       WHERE key = 'kernel_lock_events'") in
+"off unless asked"*) fail "kernel_instruments = count: the counters stayed off" ;;
+esac
+# the environment wins over the file
+CONTEND_KLOCK=off "$CONTEND" run "$tmp/ki.ini" --db "$tmp/kioff.db" --quiet \
+	> /dev/null 2>&1 || fail "run with CONTEND_KLOCK=off over the file failed"
+expect "CONTEND_KLOCK=off over the file" "no tracepoint: disabled by CONTEND_KLOCK=off" \
+	"$(q "$tmp/kioff.db" "SELECT value FROM experiment_meta
+			   WHERE key = 'kernel_lock_events'")"
+sed 's/= count/= lots/' "$tmp/ki.ini" > "$tmp/kbad.ini"
+"$CONTEND" run "$tmp/kbad.ini" --db "$tmp/kbad.db" > /dev/null 2> "$tmp/err"
+expect "kernel_instruments = lots: status" 2 "$?"
+grep -q "kbad.ini:5.*kernel_instruments" "$tmp/err" ||
+	fail "kernel_instruments = lots: no file:line:key: $(cat "$tmp/err")"
+[ -e "$tmp/kbad.db" ] && fail "kernel_instruments = lots: a database was written"
 
 # ---- this kernel, asked ----
 CONTEND_KLOCK=on "$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null 2>&1 ||
