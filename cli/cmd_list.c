@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "runner/param.h"
 #include "lib/util.h"
+#include "lib/wrap.h"
 #include "runner/workload.h"
 
 #define WRAP 78 /* text output width */
@@ -29,28 +30,14 @@ struct list_opts {
 
 /*
  * Prints text word-wrapped to WRAP columns with a hanging indent, going on
- * from column col of the current line, and ends the line.
+ * from column col (< indent) of the current line, and ends the line.
  */
 static void print_wrapped(FILE *f, const char *text, int indent, int col)
 {
-	const char *p = text + strspn(text, " ");
-
-	while (*p) {
-		size_t word = strcspn(p, " ");
-
-		if (col > indent && col + 1 + (int)word > WRAP) {
-			fputc('\n', f);
-			col = 0;
-		}
-		if (col < indent)
-			col += fprintf(f, "%*s", indent - col, "");
-		else
-			col += fprintf(f, " ");
-		col += fprintf(f, "%.*s", (int)word, p);
-		p += word;
-		p += strspn(p, " ");
-	}
-	fputc('\n', f);
+	text += strspn(text, " ");
+	if (*text)
+		fprintf(f, "%*s", indent - col, "");
+	wrap_print(f, text, indent, indent, WRAP);
 }
 
 static void text_param(FILE *f, const struct param_def *p)
