@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "lib/json.h"
-#include "lib/escape.h"
+#include "lib/utf8.h"
 
 /* True when text is printable ASCII without '"' or '\\': copied as is. */
 static bool json_plain(const char *text)
@@ -39,7 +39,7 @@ void json_string(FILE *f, const char *s)
 		return;
 	}
 	while (*p) {
-		size_t n = escape_utf8_len((const char *)p, NULL);
+		size_t n = utf8_len((const char *)p, UTF8_NUL, NULL);
 
 		if (*p == '"' || *p == '\\') {
 			fputc('\\', f);
