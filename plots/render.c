@@ -16,6 +16,7 @@
 #include "lib/escape.h"
 #include "lib/safefile.h"
 #include "plots/plot.h"
+#include "lib/readfile.h"
 #include "lib/util.h"
 
 bool plot_have_gnuplot(void)
@@ -61,28 +62,6 @@ static void show_messages(FILE *log)
 		fputs("gnuplot: ", stderr);
 		escape_fputs(stderr, line);
 		fputc('\n', stderr);
-	}
-}
-
-/* What gnuplot writes on fd, into *buf (malloc'd); -1 with errno. */
-static int slurp_fd(int fd, char **buf, size_t *len)
-{
-	size_t cap = 0;
-	ssize_t n;
-
-	*buf = NULL;
-	*len = 0;
-	for (;;) {
-		if (*len == cap) {
-			cap = cap ? 2 * cap : 65536;
-			*buf = xrealloc(*buf, cap);
-		}
-		n = read(fd, *buf + *len, cap - *len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return (int)n;
-		*len += (size_t)n;
 	}
 }
 
@@ -151,7 +130,7 @@ int plot_render(const char *dir, const char *script, const char *fmt)
 	}
 	close(pipefd[1]);
 	pipefd[1] = -1;
-	if (slurp_fd(pipefd[0], &img, &len) < 0)
+	if (readfile_fd(pipefd[0], 0, &img, &len) < 0)
 		rerr = errno;
 	if (reap(pid)) {
 		show_messages(log);

@@ -29,6 +29,7 @@
 
 #include "runner/workloads/command_impl.h"
 #include "runner/param.h"
+#include "lib/readfile.h"
 #include "lib/util.h"
 #include "runner/workloads/workloads.h"
 
@@ -417,38 +418,6 @@ static int child_spawn(char **argv, char **envp, struct child *c,
 			   "command not found)" : "");
 }
 
-/*
- * Reads the child's output to EOF into *buf (NUL-terminated).  -1 when
- * it exceeds max: the caller kills the child.
- */
-static int capture(int fd, size_t max, char **buf, size_t *len)
-{
-	size_t cap = 1 << 16;
-	char *b = xmalloc(cap);
-	size_t n = 0;
-
-	for (;;) {
-		ssize_t got;
-
-		if (n + 1 == cap) {
-			if (cap > max)
-				break;
-			cap = cap * 2 > max + 2 ? max + 2 : cap * 2;
-			b = xrealloc(b, cap);
-		}
-		got = read(fd, b + n, cap - n - 1);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		n += (size_t)got;
-	}
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	return n > max ? -1 : 0;
-}
-
 static const char *exit_reason(int status, char *b, size_t blen)
 {
 	if (WIFSIGNALED(status))
@@ -490,7 +459,7 @@ static int command_finish(const struct wl_args *a, const struct child *c,
 	size_t len = 0;
 	int status = 0, over, ret;
 
-	over = capture(c->out, COMMAND_MAX_OUTPUT, &out, &len);
+	over = readfile_fd(c->out, COMMAND_MAX_OUTPUT, &out, &len) > 0;
 	if (over)
 		kill(c->pid, SIGKILL);
 	close(c->out);
