@@ -158,14 +158,15 @@ const struct opt_cmd list_cli = {
 
 static int unknown_workload(const char *name)
 {
-	const char *names[64] = { NULL }, *s;
+	const char *names[64] = { NULL };
+	char hint[SUGGEST_MAX];
 	size_t i, n = 0;
 	char *known;
 
 	for (i = 0; i < nworkloads && n < ARRAY_SIZE(names); i++)
 		if (!(workloads[i]->flags & WL_HIDDEN))
 			names[n++] = workloads[i]->name;
-	s = suggest(name, names, n);
+	suggest_hint(hint, sizeof(hint), name, names, n, NULL, NULL);
 	known = xstrdup("");
 	for (i = 0; i < n; i++) {
 		char *k = xasprintf("%s%s%s", known, i ? ", " : "", names[i]);
@@ -173,8 +174,7 @@ static int unknown_workload(const char *name)
 		free(known);
 		known = k;
 	}
-	error("unknown workload '%s'%s%s%s (known: %s)", name,
-	      s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "", known);
+	error("unknown workload '%s'%s (known: %s)", name, hint, known);
 	free(known);
 	return EXIT_USAGE;
 }

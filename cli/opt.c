@@ -250,7 +250,8 @@ static const struct opt *row_of(const struct opt_cmd *cmd, int c)
 static int refused(const struct opt_cmd *cmd, int c, const char *word)
 {
 	const struct opt *o = optopt ? row_of(cmd, optopt) : NULL;
-	const char *names[64], *s;
+	const char *names[64];
+	char hint[SUGGEST_MAX];
 	size_t i, n = 0, len, prefixed = 0;
 	char *name;
 	int ret;
@@ -276,14 +277,13 @@ static int refused(const struct opt_cmd *cmd, int c, const char *word)
 		names[n++] = cmd->opts[i].name;
 		prefixed += len && !strncmp(cmd->opts[i].name, name, len);
 	}
-	s = suggest(name, names, n);
+	suggest_hint(hint, sizeof(hint), name, names, n, "'--", "'");
 	if (prefixed > 1)
 		ret = error("%s: option '--%s' is ambiguous; 'contend help %s' "
 			    "lists the options", cmd->name, name, cmd->name);
 	else
-		ret = error("%s: unknown option '--%s'%s%s%s", cmd->name, name,
-			    s ? "; did you mean '--" : "", s ? s : "",
-			    s ? "'?" : "");
+		ret = error("%s: unknown option '--%s'%s", cmd->name, name,
+			    hint);
 	free(name);
 	return ret;
 }

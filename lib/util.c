@@ -291,6 +291,23 @@ const char *suggest(const char *s, const char *const *candidates, size_t n)
 	return best <= limit ? pick : NULL;
 }
 
+const char *suggest_hint(char *buf, size_t len, const char *s,
+			 const char *const *candidates, size_t n,
+			 const char *open, const char *close)
+{
+	const char *pick = suggest(s, candidates, n);
+
+	if (!len)
+		return "";
+	if (!pick) {
+		*buf = '\0';
+		return buf;
+	}
+	snprintf(buf, len, "; did you mean %s%s%s?", open ? open : "'", pick,
+		 close ? close : "'");
+	return buf;
+}
+
 static double clock_seconds(clockid_t id)
 {
 	struct timespec ts;

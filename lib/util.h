@@ -70,6 +70,16 @@ int parse_bool(const char *s, int *out);
 size_t edit_distance(const char *a, const char *b);
 /* The candidate closest to s within distance 2 (or 1/3 of length), or NULL. */
 const char *suggest(const char *s, const char *const *candidates, size_t n);
+/*
+ * The "did you mean" of every message: "; did you mean 'X'?" for the X
+ * suggest() picks, X between open and close (NULL: a single quote each;
+ * "'--" and "'" for an option, "[" and "]" for a section), or "" when
+ * there is none; written into buf (len bytes) and returned.
+ */
+#define SUGGEST_MAX 160
+const char *suggest_hint(char *buf, size_t len, const char *s,
+			 const char *const *candidates, size_t n,
+			 const char *open, const char *close);
 
 /* Monotonic clock in seconds. */
 double now_monotonic(void);

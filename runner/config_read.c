@@ -111,8 +111,7 @@ static int section_kind_of(struct loader *L, const char *word,
 			   const char *rest, enum section_kind *k)
 {
 	static const char *const kinds[] = { "experiment", "workload" };
-	char q[QUOTE_MAX + 4];
-	const char *s;
+	char q[QUOTE_MAX + 4], hint[SUGGEST_MAX];
 
 	if (!strcmp(word, "experiment")) {
 		*k = SEC_EXPERIMENT;
@@ -136,10 +135,10 @@ static int section_kind_of(struct loader *L, const char *word,
 		return -1;
 	}
 	param_clip(q, sizeof(q), word, QUOTE_MAX);
-	s = suggest(word, kinds, ARRAY_SIZE(kinds));
+	suggest_hint(hint, sizeof(hint), word, kinds, ARRAY_SIZE(kinds), "[",
+		     "]");
 	report(L, L->lineno, "unknown section [%s] (sections are "
-			     "[experiment] and [workload NAME])%s%s%s", q,
-	       s ? "; did you mean [" : "", s ? s : "", s ? "]?" : "");
+			     "[experiment] and [workload NAME])%s", q, hint);
 	return -1;
 }
 
