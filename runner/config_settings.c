@@ -9,6 +9,7 @@
 
 #include "runner/config_impl.h"
 #include "runner/param.h"
+#include "lib/proc.h"
 #include "lib/util.h"
 #include "runner/workloads/workloads.h"
 
@@ -260,11 +261,11 @@ static int hook_key(struct loader *L, const struct kv_line *k,
 		size_t n;
 
 		*(k->key[0] == 'p' ? &h->prepare : &h->cleanup) = k;
-		if (command_split(k->value, &argv, &n, err, sizeof(err))) {
+		if (proc_split(k->value, &argv, &n, err, sizeof(err))) {
 			report(L, k->line, "%s: %s", k->key, err);
 			return -1;
 		}
-		command_argv_free(argv);
+		proc_argv_free(argv);
 		return 0;
 	}
 	if (!strcmp(k->key, "prepare_timeout")) {
