@@ -1,9 +1,12 @@
 /*
  * readfile.c - a file read whole (see readfile.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -64,4 +67,29 @@ int readfile_at(int dfd, const char *path, size_t max, char **buf,
 	close(fd);
 	errno = e;
 	return ret;
+}
+
+char *readfile_line(const char *path, size_t max, bool *empty)
+{
+	size_t len = 0, n;
+	char *line;
+
+	if (readfile_at(AT_FDCWD, path, max, &line, &len) < 0) {
+		int e = errno;
+
+		free(line);
+		errno = e;
+		return NULL;
+	}
+	if (len > max)
+		len = max;
+	if (empty)
+		*empty = !len;
+	n = strcspn(line, "\n");
+	if (n > len)
+		n = len;
+	while (n && isspace((unsigned char)line[n - 1]))
+		n--;
+	line[n] = '\0';
+	return line;
 }

@@ -8,6 +8,7 @@
 #ifndef CONTEND_LIB_READFILE_H
 #define CONTEND_LIB_READFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -26,5 +27,12 @@ int readfile_fd(int fd, size_t max, char **buf, size_t *len);
  */
 int readfile_at(int dfd, const char *path, size_t max, char **buf,
 		size_t *len);
+/*
+ * The first line of path (of its first max bytes), its line end and
+ * trailing blanks cut, malloc'd; "" for an empty line or file (*empty,
+ * when not NULL, says which: true for a file of no bytes); NULL with
+ * errno when path cannot be read.  /proc and /sys values, one a file.
+ */
+char *readfile_line(const char *path, size_t max, bool *empty);
 
 #endif

@@ -2,7 +2,8 @@
  * test_readfile.c - lib/readfile.c: a file read whole and NUL-ended, a
  * pipe read to its end across the buffer's growth, the limit (an endless
  * /dev/zero stops at max + 1 bytes), a path relative to a directory fd, a
- * directory and a missing file refused with their errno.
+ * directory and a missing file refused with their errno; the first line
+ * of a /proc-style value trimmed, an empty file told from an empty line.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +127,47 @@ static void test_endless(void **state)
 	free(buf);
 }
 
+static void put(const char *text, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/f", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+}
+
+static void test_line(void **state)
+{
+	char path[64], *l;
+	bool empty = true;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/f", dir);
+	put("performance  \t\nsecond\n", 22);
+	l = readfile_line(path, 1023, &empty);
+	assert_string_equal(l, "performance");
+	assert_false(empty);
+	free(l);
+	put("abcdefgh", 8);
+	l = readfile_line(path, 4, NULL);       /* cut at max */
+	assert_string_equal(l, "abcd");
+	free(l);
+	put("\n", 1);
+	l = readfile_line(path, 1023, &empty);
+	assert_string_equal(l, "");
+	assert_false(empty);
+	free(l);
+	put("", 0);
+	l = readfile_line(path, 1023, &empty);
+	assert_string_equal(l, "");
+	assert_true(empty);
+	free(l);
+	assert_null(readfile_line("/nonexistent/readfile", 1023, NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_pipe),
 		cmocka_unit_test(test_endless),
+		cmocka_unit_test(test_line),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
