@@ -5,6 +5,7 @@
 #ifndef CONTEND_LIB_WRAP_H
 #define CONTEND_LIB_WRAP_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /*
@@ -23,6 +24,12 @@ void wrap_print(FILE *f, const char *s, int at, int indent, int width);
  * indent 6) the first word follows lead directly.
  */
 void wrap_lead(FILE *f, const char *lead, const char *s, int indent,
+	       int width);
+/*
+ * As wrap_print, the words given one by one: a blank inside one is kept
+ * and never breaks it ("[--db PATH]" of a usage line).
+ */
+void wrap_list(FILE *f, const char *const *list, size_t n, int at, int indent,
 	       int width);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * test_wrap.c - lib/wrap.c: words wrapped at the width, continuation
  * lines indented, leading blanks kept, a word longer than a line whole;
- * wrap_lead's first word after its lead.
+ * wrap_lead's first word after its lead; wrap_list's words whole, blanks
+ * inside them kept.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -93,11 +94,30 @@ static void test_lead(void **state)
 	}
 }
 
+static void test_list(void **state)
+{
+	const char *const words[] = { "[--db PATH]", "[--label L]", "CONFIG" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	fputs("usage: x ", f);
+	wrap_list(f, words, 3, 9, 9, 32);
+	wrap_list(f, words, 0, 0, 0, 32);
+	fclose(f);
+	assert_string_equal(buf, "usage: x [--db PATH] [--label L]\n"
+				 "         CONFIG\n\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_lead),
+		cmocka_unit_test(test_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
