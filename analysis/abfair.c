@@ -130,36 +130,38 @@ char *abfair_text(const struct abfair *f)
 	return out;
 }
 
-static void num(FILE *f, const char *key, double v, const char *sep)
+/* Full precision (%.17g), null when not finite. */
+static void num(struct json_writer *w, const char *key, double v)
 {
-	if (isfinite(v))
-		fprintf(f, "\"%s\": %.17g%s", key, v, sep);
-	else
-		fprintf(f, "\"%s\": null%s", key, sep);
+	if (isfinite(v)) {
+		json_key(w, key);
+		fprintf(w->f, "%.17g", v);
+	} else {
+		json_null(w, key);
+	}
 }
 
-void abfair_json(FILE *f, const struct abfair *a)
+void abfair_json(struct json_writer *w, const struct abfair *a)
 {
 	size_t i;
 
 	for (i = 0; i < ABFAIR_N; i++) {
 		const struct abfair_one *m = &a->m[i];
 
-		fprintf(f, "\"%s\": ", abfair_names[i]);
 		if (!m->have) {
-			fputs("null, ", f);
+			json_null(w, abfair_names[i]);
 			continue;
 		}
-		fputc('{', f);
-		num(f, "base", m->base, ", ");
-		num(f, "cand", m->cand, ", ");
-		num(f, "change_pct", m->change_pct, ", ");
-		num(f, "ci_low_pct", m->ci_low_pct, ", ");
-		num(f, "ci_high_pct", m->ci_high_pct, ", ");
-		fprintf(f, "\"worse\": %s, \"better\": %s}, ",
-			m->worse ? "true" : "false",
-			m->better ? "true" : "false");
+		json_open(w, abfair_names[i], '{');
+		num(w, "base", m->base);
+		num(w, "cand", m->cand);
+		num(w, "change_pct", m->change_pct);
+		num(w, "ci_low_pct", m->ci_low_pct);
+		num(w, "ci_high_pct", m->ci_high_pct);
+		json_bool(w, "worse", m->worse);
+		json_bool(w, "better", m->better);
+		json_close(w, '}');
 	}
-	num(f, "starved_base", a->starved_base, ", ");
-	num(f, "starved_cand", a->starved_cand, "");
+	num(w, "starved_base", a->starved_base);
+	num(w, "starved_cand", a->starved_cand);
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
+#include "lib/json.h"
 
 enum { ABFAIR_JAIN, ABFAIR_MAX_SHARE, ABFAIR_P99, ABFAIR_N };
 
@@ -62,7 +63,7 @@ bool abfair_traded(const struct abfair *f, bool improved);
 /* "jain 0.99 -> 0.81, -18% [-22%, -14%] (worse); ..." malloc'd, NULL
  * when nothing could be compared. */
 char *abfair_text(const struct abfair *f);
-/* The same as a JSON object's members (no braces), to f. */
-void abfair_json(FILE *f, const struct abfair *f_);
+/* The same as a JSON object's members, into the object w has open. */
+void abfair_json(struct json_writer *w, const struct abfair *f_);
 
 #endif

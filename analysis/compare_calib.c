@@ -426,7 +426,7 @@ static void iso_time(char *buf, size_t len, double t)
 		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static void json_calib(FILE *f, size_t i, const char *side,
+static void json_calib(struct json_writer *w, size_t i, const char *side,
 		       const struct comparison *cmp,
 		       const struct compare_calib *x)
 {
@@ -446,42 +446,35 @@ static void json_calib(FILE *f, size_t i, const char *side,
 	size_t k;
 
 	iso_time(when, sizeof(when), x->created);
-	fprintf(f, "{\"comparison\": %zu, \"section\": ", i);
-	json_string(f, cmp->section);
-	fputs(", \"side\": ", f);
-	json_string(f, side);
-	fputs(", \"hostname\": ", f);
-	json_string(f, x->host);
-	fprintf(f, ", \"experiment_id\": %lld, \"created\": ",
-		(long long)x->experiment);
+	json_open_flat(w, NULL, '{');
+	json_int(w, "comparison", (long long)i);
+	json_str(w, "section", cmp->section);
+	json_str(w, "side", side);
+	json_str(w, "hostname", x->host);
+	json_int(w, "experiment_id", (long long)x->experiment);
 	if (*when)
-		json_string(f, when);
+		json_str(w, "created", when);
 	else
-		fputs("null", f);
-	fputs(",\n     ", f);
-	for (k = 0; k < ARRAY_SIZE(num); k++) {
-		fprintf(f, "%s\"%s\": ", k ? ", " : "", num[k].key);
-		json_number(f, num[k].v);
-	}
-	fputc('}', f);
+		json_null(w, "created");
+	for (k = 0; k < ARRAY_SIZE(num); k++)
+		json_num(w, num[k].key, num[k].v);
+	json_close(w, '}');
 }
 
-void compare_calib_json(FILE *f, const struct compare_result *r,
+void compare_calib_json(struct json_writer *w, const struct compare_result *r,
 			const struct compare_input *b,
 			const struct compare_input *c)
 {
-	size_t i, k, n = 0;
+	size_t i, k;
 
-	fputs("  \"calibrations\": [", f);
+	json_open(w, "calibrations", '[');
 	for (i = 0; i < r->n; i++) {
 		const struct compare_calib *who[2];
 		const char *side[2];
 		size_t m = cited(b, c, &r->cmp[i], who, side, true);
 
-		for (k = 0; k < m; k++) {
-			fputs(n++ ? ",\n    " : "\n    ", f);
-			json_calib(f, i, side[k], &r->cmp[i], who[k]);
-		}
+		for (k = 0; k < m; k++)
+			json_calib(w, i, side[k], &r->cmp[i], who[k]);
 	}
-	fputs(n ? "\n  ],\n" : "],\n", f);
+	json_close(w, ']');
 }

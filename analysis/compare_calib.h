@@ -23,6 +23,7 @@
 
 #include "analysis/calibrate.h"
 #include "analysis/compare.h"
+#include "lib/json.h"
 
 struct compare_input;
 
@@ -74,7 +75,7 @@ const struct compare_calib *compare_calib_of(const struct compare_input *s,
 void compare_calib_print(FILE *f, const struct compare_result *r,
 			 const struct compare_input *b,
 			 const struct compare_input *c);
-void compare_calib_json(FILE *f, const struct compare_result *r,
+void compare_calib_json(struct json_writer *w, const struct compare_result *r,
 			const struct compare_input *b,
 			const struct compare_input *c);
 

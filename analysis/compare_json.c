@@ -16,24 +16,17 @@
 /* ---- json (docs/compare-json.md) ---- */
 
 /*
- * The layout here is compare's own (several members a line), so only the
- * string and number primitives of lib/json.h are shared.  An absent
- * or empty string is null.
+ * Through lib/json.h's writer: the document and each comparison one
+ * member a line, the small objects flat (several members a line).  An
+ * absent or empty string is null.
  */
-static void json_key_str(FILE *f, const char *key, const char *v)
+static void str_or_null(struct json_writer *w, const char *key,
+			const char *v)
 {
-	fprintf(f, "\"%s\": ", key);
 	if (v && *v)
-		json_string(f, v);
+		json_str(w, key, v);
 	else
-		fputs("null", f);
-}
-
-/* JSON has no NaN: a figure that cannot be computed is null. */
-static void json_key_num(FILE *f, const char *key, double v)
-{
-	fprintf(f, "\"%s\": ", key);
-	json_number(f, v);
+		json_null(w, key);
 }
 
 /* A member of an object: a string (JSTR) or a number (JNUM). */
@@ -46,34 +39,43 @@ struct json_member {
 #define JSTR(key, v) { (key), false, (v), 0 }
 #define JNUM(key, v) { (key), true, NULL, (v) }
 
-/* The n members, sep between them. */
-static void json_members(FILE *f, const struct json_member *m, size_t n,
-			 const char *sep)
+static void json_members(struct json_writer *w, const struct json_member *m,
+			 size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		fputs(i ? sep : "", f);
 		if (m[i].number)
-			json_key_num(f, m[i].key, m[i].num);
+			json_num(w, m[i].key, m[i].num);
 		else
-			json_key_str(f, m[i].key, m[i].str);
+			str_or_null(w, m[i].key, m[i].str);
 	}
 }
 
-static void json_selection(FILE *f, const struct compare_input *s)
+/* A flat object of the n members, as member key or element (NULL). */
+static void json_object(struct json_writer *w, const char *key,
+			const struct json_member *m, size_t n)
+{
+	json_open_flat(w, key, '{');
+	json_members(w, m, n);
+	json_close(w, '}');
+}
+
+static void json_selection(struct json_writer *w, const char *key,
+			   const struct compare_input *s)
 {
 	const struct json_member m[] = {
 		JSTR("selector", s->text), JSTR("database", s->db),
 	};
 	size_t i;
 
-	fputc('{', f);
-	json_members(f, m, ARRAY_SIZE(m), ", ");
-	fprintf(f, ", \"experiments\": [");
+	json_open_flat(w, key, '{');
+	json_members(w, m, ARRAY_SIZE(m));
+	json_open(w, "experiments", '[');
 	for (i = 0; i < s->nsets; i++)
-		fprintf(f, "%s%" PRId64, i ? ", " : "", s->sets[i].exp.id);
-	fprintf(f, "]}");
+		json_int(w, NULL, s->sets[i].exp.id);
+	json_close(w, ']');
+	json_close(w, '}');
 }
 
 static const char *unit_name(const struct nested *s, bool numbers)
@@ -88,7 +90,7 @@ static const char *unit_name(const struct nested *s, bool numbers)
 }
 
 /* ministat's figures of the side's runs, as compare's text prints them. */
-static void json_runs(FILE *f, const struct summary *runs)
+static void json_runs(struct json_writer *w, const struct summary *runs)
 {
 	const struct json_member v[] = {
 		JNUM("min", runs->min), JNUM("median", runs->median),
@@ -96,12 +98,14 @@ static void json_runs(FILE *f, const struct summary *runs)
 		JNUM("sd", runs->sd),
 	};
 
-	fprintf(f, "\"ministat\": {\"n\": %zu, ", runs->n);
-	json_members(f, v, ARRAY_SIZE(v), ", ");
-	fputc('}', f);
+	json_open(w, "ministat", '{');
+	json_int(w, "n", (long long)runs->n);
+	json_members(w, v, ARRAY_SIZE(v));
+	json_close(w, '}');
 }
 
-static void json_side(FILE *f, const char *key, const struct compare_summary *s,
+static void json_side(struct json_writer *w, const char *key,
+		      const struct compare_summary *s,
 		      const struct compare_unit *u, const struct nested *m,
 		      const struct summary *runs, bool numbers)
 {
@@ -112,35 +116,33 @@ static void json_side(FILE *f, const char *key, const struct compare_summary *s,
 		JNUM("var_within", m->var_within), JNUM("df", m->df),
 	};
 
-	fprintf(f, "      \"%s\": {\"n\": %zu, ", key, s->n);
-	json_members(f, v, ARRAY_SIZE(v), ", ");
-	fprintf(f, ", \"unit\": \"%s\", \"invocations\": %zu, \"runs\": %zu, "
-		   "\"borrowed_between\": %s, \"pooled\": %s,\n        ",
-		unit_name(m, numbers), u->invocations, u->runs,
-		m->borrowed ? "true" : "false", m->pooled ? "true" : "false");
-	json_runs(f, runs);
-	fputs("},\n", f);
+	json_open_flat(w, key, '{');
+	json_int(w, "n", (long long)s->n);
+	json_members(w, v, ARRAY_SIZE(v));
+	json_str(w, "unit", unit_name(m, numbers));
+	json_int(w, "invocations", (long long)u->invocations);
+	json_int(w, "runs", (long long)u->runs);
+	json_bool(w, "borrowed_between", m->borrowed);
+	json_bool(w, "pooled", m->pooled);
+	json_runs(w, runs);
+	json_close(w, '}');
 }
 
-static void json_params(FILE *f, const struct ds_config *c)
+static void json_params(struct json_writer *w, const struct ds_config *c)
 {
 	size_t i;
 
-	fputc('{', f);
-	for (i = 0; c && i < c->nparams; i++) {
-		fputs(i ? ", " : "", f);
-		json_string(f, c->params[i].key);
-		fputs(": ", f);
-		json_string(f, c->params[i].value);
-	}
-	fputc('}', f);
+	json_open_flat(w, "params", '{');
+	for (i = 0; c && i < c->nparams; i++)
+		json_str(w, c->params[i].key, c->params[i].value);
+	json_close(w, '}');
 }
 
-static void json_flags(FILE *f, const struct comparison *cmp)
+static void json_flags(struct json_writer *w, const struct comparison *cmp)
 {
 	size_t i;
 
-	fputs("      \"flags\": [", f);
+	json_open_flat(w, "flags", '[');
 	for (i = 0; i < cmp->nflags; i++) {
 		const struct json_member m[] = {
 			JSTR("name", cmp->flags[i].name),
@@ -148,21 +150,19 @@ static void json_flags(FILE *f, const struct comparison *cmp)
 			JSTR("message", cmp->flags[i].message),
 		};
 
-		fputs(i ? ", {" : "{", f);
-		json_members(f, m, ARRAY_SIZE(m), ", ");
-		fputc('}', f);
+		json_object(w, NULL, m, ARRAY_SIZE(m));
 	}
-	fputs("]\n", f);
+	json_close(w, ']');
 }
 
 /* The kernel locks' wait a run A/B, only where the BPF program timed. */
-static void json_klock(FILE *f, const struct comparison *cmp)
+static void json_klock(struct json_writer *w, const struct comparison *cmp)
 {
 	size_t i;
 
 	if (!cmp->nklock)
 		return;
-	fputs("      \"klock\": [", f);
+	json_open_flat(w, "klock", '[');
 	for (i = 0; i < cmp->nklock; i++) {
 		const struct compare_klock *k = &cmp->klock[i];
 		const struct json_member m[] = {
@@ -176,14 +176,34 @@ static void json_klock(FILE *f, const struct comparison *cmp)
 			JNUM("p", k->p),
 		};
 
-		fputs(i ? ", {" : "{", f);
-		json_members(f, m, ARRAY_SIZE(m), ", ");
-		fputc('}', f);
+		json_object(w, NULL, m, ARRAY_SIZE(m));
 	}
-	fputs("],\n", f);
+	json_close(w, ']');
 }
 
-static void json_comparison(FILE *f, const struct comparison *cmp,
+static void json_plan(struct json_writer *w, const struct compare_stats *st)
+{
+	const struct json_member plan[] = {
+		JNUM("runs_opt", st->plan.runs_opt),
+		JNUM("boot_cost_s", st->plan.c_boot),
+		JNUM("run_cost_s", st->plan.c_run),
+	};
+
+	if (!st->needed_runs) {
+		json_null(w, "needed_runs");
+		json_null(w, "needed_invocations");
+		return;
+	}
+	json_int(w, "needed_runs", (long long)st->needed_runs);
+	json_int(w, "needed_invocations", (long long)st->needed_invocations);
+	json_open_flat(w, "plan", '{');
+	json_int(w, "boots", (long long)st->plan.boots);
+	json_int(w, "runs", (long long)st->plan.runs);
+	json_members(w, plan, ARRAY_SIZE(plan));
+	json_close(w, '}');
+}
+
+static void json_comparison(struct json_writer *w, const struct comparison *cmp,
 			    const struct compare_result *r, bool bnum,
 			    bool cnum)
 {
@@ -211,59 +231,39 @@ static void json_comparison(FILE *f, const struct comparison *cmp,
 		JNUM("p", cmp->gate_p), JNUM("p_holm", cmp->gate_p_holm),
 	};
 
-	fputs("    {\n      ", f);
-	json_members(f, names, ARRAY_SIZE(names), ",\n      ");
-	fputs(",\n      \"params\": ", f);
-	json_params(f, bnum ? NULL : cmp->config);
-	fputs(",\n      ", f);
-	json_key_str(f, "metric", r->metric);
-	fputs(",\n", f);
-	json_side(f, "baseline", &st->base, &cmp->ubase, &st->model.a,
+	json_open(w, NULL, '{');
+	json_members(w, names, ARRAY_SIZE(names));
+	json_params(w, bnum ? NULL : cmp->config);
+	str_or_null(w, "metric", r->metric);
+	json_side(w, "baseline", &st->base, &cmp->ubase, &st->model.a,
 		  &cmp->runs_base, bnum);
-	json_side(f, "candidate", &st->cand, &cmp->ucand, &st->model.b,
+	json_side(w, "candidate", &st->cand, &cmp->ucand, &st->model.b,
 		  &cmp->runs_cand, cnum);
-	fputs("      ", f);
-	json_members(f, nums, ARRAY_SIZE(nums), ",\n      ");
-	fprintf(f, ",\n      \"scale\": \"%s\",\n",
-		st->log_scale ? "log" : "linear");
+	json_members(w, nums, ARRAY_SIZE(nums));
+	json_str(w, "scale", st->log_scale ? "log" : "linear");
 	if (r->gate_pct >= 0) {
-		fputs("      \"gate\": {", f);
-		json_members(f, gate, ARRAY_SIZE(gate), ", ");
-		fprintf(f, ", \"fails\": %s},\n",
-			cmp->gate_fail ? "true" : "false");
+		json_open_flat(w, "gate", '{');
+		json_members(w, gate, ARRAY_SIZE(gate));
+		json_bool(w, "fails", cmp->gate_fail);
+		json_close(w, '}');
 	}
-	fprintf(f, "      \"mannwhitney_method\": \"%s\",\n",
-		st->mw_exact ? "exact" : "normal");
-	fprintf(f, "      \"verdict\": \"%s\",\n      \"needed_runs\": ",
-		verdict_names[st->verdict]);
-	if (st->needed_runs) {
-		const struct json_member plan[] = {
-			JNUM("runs_opt", st->plan.runs_opt),
-			JNUM("boot_cost_s", st->plan.c_boot),
-			JNUM("run_cost_s", st->plan.c_run),
-		};
-
-		fprintf(f, "%zu,\n      \"needed_invocations\": %zu,\n",
-			st->needed_runs, st->needed_invocations);
-		fprintf(f, "      \"plan\": {\"boots\": %zu, \"runs\": %zu, ",
-			st->plan.boots, st->plan.runs);
-		json_members(f, plan, ARRAY_SIZE(plan), ", ");
-		fputs("},\n", f);
-	} else
-		fputs("null,\n      \"needed_invocations\": null,\n", f);
-	fputs("      \"fairness\": {", f);     /* analysis/abfair.h */
-	abfair_json(f, &cmp->fair);
-	fputs("},\n", f);
-	json_klock(f, cmp);
-	json_flags(f, cmp);
-	fputs("    }", f);
+	json_str(w, "mannwhitney_method", st->mw_exact ? "exact" : "normal");
+	json_str(w, "verdict", verdict_names[st->verdict]);
+	json_plan(w, st);
+	json_open_flat(w, "fairness", '{');     /* analysis/abfair.h */
+	abfair_json(w, &cmp->fair);
+	json_close(w, '}');
+	json_klock(w, cmp);
+	json_flags(w, cmp);
+	json_close(w, '}');
 }
 
-static void json_unmatched(FILE *f, const struct compare_result *r)
+static void json_unmatched(struct json_writer *w,
+			   const struct compare_result *r)
 {
 	size_t i;
 
-	fputs("  \"unmatched\": [", f);
+	json_open(w, "unmatched", '[');
 	for (i = 0; i < r->nunmatched; i++) {
 		const struct compare_unmatched *u = &r->unmatched[i];
 		const struct json_member m[] = {
@@ -272,18 +272,17 @@ static void json_unmatched(FILE *f, const struct compare_result *r)
 			JSTR("reason", u->reason),
 		};
 
-		fputs(i ? ",\n    {" : "\n    {", f);
-		json_members(f, m, ARRAY_SIZE(m), ", ");
-		fputc('}', f);
+		json_object(w, NULL, m, ARRAY_SIZE(m));
 	}
-	fputs(r->nunmatched ? "\n  ],\n" : "],\n", f);
+	json_close(w, ']');
 }
 
-static void json_side_flags(FILE *f, const struct compare_result *r)
+static void json_side_flags(struct json_writer *w,
+			    const struct compare_result *r)
 {
 	size_t i;
 
-	fputs("  \"side_flags\": [", f);
+	json_open(w, "side_flags", '[');
 	for (i = 0; i < r->nside_flags; i++) {
 		const struct compare_side_flag *sf = &r->side_flags[i];
 		const struct json_member m[] = {
@@ -292,58 +291,79 @@ static void json_side_flags(FILE *f, const struct compare_result *r)
 			JSTR("message", sf->message),
 		};
 
-		fputs(i ? ",\n    {" : "\n    {", f);
-		json_members(f, m, ARRAY_SIZE(m), ", ");
-		fputc('}', f);
+		json_object(w, NULL, m, ARRAY_SIZE(m));
 	}
-	fputs(r->nside_flags ? "\n  ],\n" : "],\n", f);
+	json_close(w, ']');
+}
+
+/* The tests and the model every interval comes from: fixed text. */
+static void json_methods(struct json_writer *w)
+{
+	json_open_flat(w, "tests", '{');
+	json_str(w, "difference", "two-level-satterthwaite");
+	json_str(w, "rank", "mann-whitney-u");
+	json_close(w, '}');
+	json_open_flat(w, "model", '{');
+	json_open(w, "levels", '[');
+	json_str(w, NULL, "runs");
+	json_str(w, NULL, "invocations");
+	json_close(w, ']');
+	json_str(w, "components", "anova-moments");
+	json_str(w, "df", "satterthwaite");
+	json_str(w, "scale", "log when every value > 0");
+	json_close(w, '}');
+}
+
+static void json_summary(struct json_writer *w, const struct compare_result *r)
+{
+	json_open_flat(w, "summary", '{');
+	json_int(w, "faster", (long long)r->count[VERDICT_FASTER]);
+	json_int(w, "slower", (long long)r->count[VERDICT_SLOWER]);
+	json_int(w, "no_change", (long long)r->count[VERDICT_NO_CHANGE]);
+	json_int(w, "inconclusive", (long long)r->count[VERDICT_INCONCLUSIVE]);
+	json_int(w, "unmatched", (long long)r->nunmatched);
+	json_close(w, '}');
+	if (r->gate_pct < 0)
+		return;
+	json_open_flat(w, "regression", '{');
+	json_key(w, "threshold_pct");
+	fprintf(w->f, "%g", r->gate_pct);
+	json_int(w, "count", (long long)r->gate_failures);
+	json_str(w, "correction", "holm");
+	json_int(w, "family", (long long)r->n);
+	json_key(w, "alpha");
+	fprintf(w->f, "%g", 1 - r->opts.confidence);
+	json_int(w, "unguaranteed", (long long)r->gate_unguaranteed);
+	json_close(w, '}');
 }
 
 void compare_print_json(FILE *f, const struct compare_result *r,
 			const struct compare_input *b,
 			const struct compare_input *c)
 {
+	struct json_writer w = { .f = f };
 	size_t i;
 
-	fputs("{\n  ", f);
-	json_key_str(f, "metric", r->metric);
-	fputs(",\n  ", f);
-	json_key_str(f, "metric_unit", metric_unit(r->metric));
-	fprintf(f, ",\n  \"direction\": \"%s\",\n",
-		r->opts.dir == DIR_LOWER ? "lower" : "higher");
-	fprintf(f, "  \"confidence\": %g,\n  \"threshold_pct\": %g,\n",
-		r->opts.confidence, r->opts.threshold_pct);
-	fputs("  \"tests\": {\"difference\": \"two-level-satterthwaite\", "
-	      "\"rank\": \"mann-whitney-u\"},\n", f);
-	fputs("  \"model\": {\"levels\": [\"runs\", \"invocations\"], "
-	      "\"components\": \"anova-moments\", \"df\": \"satterthwaite\", "
-	      "\"scale\": \"log when every value > 0\"},\n  \"baseline\": ", f);
-	json_selection(f, b);
-	fputs(",\n  \"candidate\": ", f);
-	json_selection(f, c);
-	fputs(",\n  \"comparisons\": [", f);
-	for (i = 0; i < r->n; i++) {
-		fputs(i ? ",\n" : "\n", f);
-		json_comparison(f, &r->cmp[i], r, b->kind == INPUT_NUMBERS,
+	json_open(&w, NULL, '{');
+	str_or_null(&w, "metric", r->metric);
+	str_or_null(&w, "metric_unit", metric_unit(r->metric));
+	json_str(&w, "direction", r->opts.dir == DIR_LOWER ? "lower" : "higher");
+	json_key(&w, "confidence");     /* as typed: %g */
+	fprintf(f, "%g", r->opts.confidence);
+	json_key(&w, "threshold_pct");
+	fprintf(f, "%g", r->opts.threshold_pct);
+	json_methods(&w);
+	json_selection(&w, "baseline", b);
+	json_selection(&w, "candidate", c);
+	json_open(&w, "comparisons", '[');
+	for (i = 0; i < r->n; i++)
+		json_comparison(&w, &r->cmp[i], r, b->kind == INPUT_NUMBERS,
 				c->kind == INPUT_NUMBERS);
-	}
-	fputs(r->n ? "\n  ],\n" : "],\n", f);
-	json_unmatched(f, r);
-	json_side_flags(f, r);
-	compare_calib_json(f, r, b, c);
-	fprintf(f, "  \"summary\": {\"faster\": %zu, \"slower\": %zu, "
-		   "\"no_change\": %zu, \"inconclusive\": %zu, "
-		   "\"unmatched\": %zu}",
-		r->count[VERDICT_FASTER], r->count[VERDICT_SLOWER],
-		r->count[VERDICT_NO_CHANGE], r->count[VERDICT_INCONCLUSIVE],
-		r->nunmatched);
-	if (r->gate_pct >= 0)
-		fprintf(f, ",\n  \"regression\": {\"threshold_pct\": %g, "
-			   "\"count\": %zu, \"correction\": \"holm\", "
-			   "\"family\": %zu, \"alpha\": %g, "
-			   "\"unguaranteed\": %zu}", r->gate_pct,
-			r->gate_failures, r->n, 1 - r->opts.confidence,
-			r->gate_unguaranteed);
-	fputs("\n}\n", f);
+	json_close(&w, ']');
+	json_unmatched(&w, r);
+	json_side_flags(&w, r);
+	compare_calib_json(&w, r, b, c);
+	json_summary(&w, r);
+	json_close(&w, '}');
+	fputc('\n', f);
 }
-

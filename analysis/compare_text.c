@@ -236,11 +236,9 @@ static void print_para(FILE *f, int indent, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (s)
-		wrap_print(f, s, 0, indent, WIDTH);
+	wrap_print(f, s, 0, indent, WIDTH);
 	free(s);
 }
 

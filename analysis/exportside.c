@@ -15,6 +15,7 @@
 
 #include "analysis/exportside.h"
 #include "analysis/numfile.h"
+#include "lib/csv.h"
 #include "lib/util.h"
 
 enum col {
@@ -36,86 +37,6 @@ static const bool col_required[NCOLS] = {
 	[C_PARAMS] = true, [C_SEQ] = true, [C_WARMUP] = true,
 	[C_STATUS] = true, [C_METRIC] = true, [C_VALUE] = true,
 };
-
-/* One CSV record: its fields (malloc'd, unquoted). */
-struct record {
-	char **f;
-	size_t n, cap;
-	long line;
-};
-
-static void record_clear(struct record *r)
-{
-	for (size_t i = 0; i < r->n; i++)
-		free(r->f[i]);
-	r->n = 0;
-}
-
-static void record_push(struct record *r, const char *s, size_t len)
-{
-	if (r->n == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 16;
-		r->f = xrealloc(r->f, r->cap * sizeof(*r->f));
-	}
-	r->f[r->n++] = xstrndup(s, len);
-}
-
-/* Appends c to the field being read (b, *len, *cap). */
-static void field_put(char **b, size_t *len, size_t *cap, char c)
-{
-	if (*len + 1 >= *cap) {
-		*cap = *cap ? 2 * *cap : 256;
-		*b = xrealloc(*b, *cap);
-	}
-	(*b)[(*len)++] = c;
-}
-
-/*
- * Reads the record at *p (advancing past it and its line end); *line
- * counts newlines, also inside quotes.  -1 on an unterminated quote.
- * buf/cap is the caller's scratch for one field, grown as needed.
- */
-static int record_read(const char *name, const char **p, const char *end,
-		       long *line, struct record *r, char **buf, size_t *cap)
-{
-	const char *s = *p;
-	size_t len = 0;
-	bool quoted = false, any = false;
-
-	record_clear(r);
-	r->line = *line;
-	for (; s < end; s++) {
-		if (quoted) {
-			if (*s == '"' && s + 1 < end && s[1] == '"')
-				field_put(buf, &len, cap, *s++);
-			else if (*s == '"')
-				quoted = false;
-			else {
-				*line += *s == '\n';
-				field_put(buf, &len, cap, *s);
-			}
-			continue;
-		}
-		if (*s == '"') {
-			quoted = any = true;
-		} else if (*s == ',') {
-			record_push(r, len ? *buf : "", len);
-			len = 0;
-		} else if (*s == '\n') {
-			break;
-		} else if (*s != '\r' || (s + 1 < end && s[1] != '\n')) {
-			field_put(buf, &len, cap, *s);
-			any = true;
-		}
-	}
-	if (quoted)
-		return error_at(name, r->line, "a quoted field is not closed");
-	if (len || any || r->n)
-		record_push(r, len ? *buf : "", len);
-	*line += s < end;
-	*p = s < end ? s + 1 : s;
-	return 0;
-}
 
 /* ---- a hash table of byte-string keys (FNV-1a), for linear time ---- */
 
@@ -386,7 +307,7 @@ static size_t metric_of(struct xparse *P, size_t inv, const char *name)
 
 /* Adds one data row; 0 when skipped or added, -1 on a malformed field or
  * a second value of one run's metric. */
-static int row_add(struct xparse *P, const struct record *r)
+static int row_add(struct xparse *P, const struct csv_record *r)
 {
 	const long *col = P->col;
 	char **f = r->f;
@@ -535,7 +456,7 @@ static void inv_free(struct xinv *x)
  * or one contend reads is there twice (which of the two is meant?).
  * Columns it does not read may repeat.
  */
-static int header_map(const char *name, const struct record *h, long *col)
+static int header_map(const char *name, const struct csv_record *h, long *col)
 {
 	for (size_t c = 0; c < NCOLS; c++) {
 		col[c] = -1;
@@ -581,10 +502,9 @@ int exportside_parse(const char *name, const char *text, size_t len,
 		     struct dataset **sets, size_t *nsets)
 {
 	const char *p = text, *end = text + len;
-	struct record r = { 0 };
+	struct csv_record r = { 0 };
 	struct xparse P = { .name = name };
-	char *buf = NULL;
-	size_t i, cap = 0;
+	size_t i;
 	long col[NCOLS], line = 1, width;
 	int ret = -1;
 
@@ -595,12 +515,12 @@ int exportside_parse(const char *name, const char *text, size_t len,
 		error_at(name, 0, "holds a NUL byte: not a CSV file");
 		goto out;
 	}
-	if (record_read(name, &p, end, &line, &r, &buf, &cap) < 0 ||
+	if (csv_record_read(&r, name, &p, end, &line) < 0 ||
 	    header_map(name, &r, col) < 0)
 		goto out;
 	width = (long)r.n;
 	while (p < end) {
-		if (record_read(name, &p, end, &line, &r, &buf, &cap) < 0)
+		if (csv_record_read(&r, name, &p, end, &line) < 0)
 			goto out;
 		if (!r.n)
 			continue;
@@ -638,9 +558,7 @@ out:
 	htab_free(&P.metrics);
 	htab_free(&P.values);
 	free(P.k.b);
-	record_clear(&r);
-	free(r.f);
-	free(buf);
+	csv_record_release(&r);
 	return ret;
 }
 

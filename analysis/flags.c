@@ -28,11 +28,8 @@ struct flag *analysis_flag_add(struct config_analysis *ca, const char *name,
 	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (!msg)
-		msg = xstrdup("(out of memory)");
 	ca->flags = xrealloc(ca->flags, (ca->nflags + 1) * sizeof(*ca->flags));
 	f = &ca->flags[ca->nflags++];
 	memset(f, 0, sizeof(*f));

@@ -6,13 +6,16 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis/numfile.h"
+#include "lib/readfile.h"
 #include "lib/util.h"
 
 /* Longest part of a bad field quoted back in a message. */
@@ -204,47 +207,30 @@ out:
 
 int numfile_slurp(const char *path, char **buf, size_t *len)
 {
-	size_t cap = 4096, got = 0, r;
-	FILE *f = fopen(path, "rb");
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY), r, e;
 	struct stat st;
-	int ret = -1;
 
 	*buf = NULL;
-	if (!f)
+	if (fd < 0)
 		return error_at(path, 0, "cannot open: %s", strerror(errno));
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		error_at(path, 0, "is a directory, not a file of numbers");
-		goto out;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return error_at(path, 0, "is a directory, not a file of numbers");
 	}
-	*buf = xmalloc(cap);
-	while ((r = fread(*buf + got, 1, cap - got, f)) > 0) {
-		got += r;
-		/* An endless input (/dev/zero, a pipe) must not eat the RAM. */
-		if (got > NUMFILE_MAX_BYTES) {
-			error_at(path, 0, "file is larger than %d MiB",
-				 NUMFILE_MAX_BYTES >> 20);
-			goto out;
-		}
-		/* grown to one byte past the limit at most, to see it passed */
-		if (got == cap) {
-			cap = cap > NUMFILE_MAX_BYTES / 2 ? NUMFILE_MAX_BYTES + 1
-							  : 2 * cap;
-			*buf = xrealloc(*buf, cap);
-		}
-	}
-	if (ferror(f)) {
-		error_at(path, 0, "read error: %s", strerror(errno));
-		goto out;
-	}
-	*len = got;
-	ret = 0;
-out:
-	if (ret < 0) {
+	r = readfile_fd(fd, NUMFILE_MAX_BYTES, buf, len);
+	e = errno;
+	close(fd);
+	if (r) {
 		free(*buf);
 		*buf = NULL;
 	}
-	fclose(f);
-	return ret;
+	/* An endless input (/dev/zero, a pipe) must not eat the RAM. */
+	if (r > 0)
+		return error_at(path, 0, "file is larger than %d MiB",
+				NUMFILE_MAX_BYTES >> 20);
+	if (r < 0)
+		return error_at(path, 0, "read error: %s", strerror(e));
+	return 0;
 }
 
 int numfile_read(const char *path, const struct numfile_opts *o,

@@ -24,6 +24,7 @@
 #include "lib/hint.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
+#include "lib/wrap.h"
 
 /* Prose wraps at WIDTH; the summary table may take TABLE_WIDTH
  * (report_table.c). */
@@ -65,23 +66,9 @@ const char *report_flag_name(size_t i)
 void report_wrap(FILE *f, const char *lead, int indent, const char *text)
 {
 	char *safe_lead = escape_text_dup(lead), *safe = escape_text_dup(text);
-	int col = fprintf(f, "%s", safe_lead ? safe_lead : "");
-	const char *p = safe ? safe : "";
 
-	while (*p) {
-		size_t w = strcspn(p, " ");
-
-		if (col > indent && col + 1 + (int)w > WIDTH) {
-			col = fprintf(f, "\n%*s", indent, "") - 1;
-		} else if (col > indent) {
-			fputc(' ', f);
-			col++;
-		}
-		col += fprintf(f, "%.*s", (int)w, p);
-		p += w;
-		p += strspn(p, " ");
-	}
-	fputc('\n', f);
+	wrap_lead(f, safe_lead ? safe_lead : "", safe ? safe : "", indent,
+		  WIDTH);
 	free(safe_lead);
 	free(safe);
 }

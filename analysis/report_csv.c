@@ -10,24 +10,13 @@
 
 #include "analysis/report.h"
 #include "analysis/report_impl.h"
+#include "lib/csv.h"
 #include "lib/util.h"
 
-/* RFC 4180: quote a field holding a comma, quote or line break. */
+/* A field, then the separator or the line end. */
 static void csv_field(FILE *f, const char *s, bool last)
 {
-	const char *p;
-
-	if (strpbrk(s, ",\"\r\n")) {
-		fputc('"', f);
-		for (p = s; *p; p++) {
-			if (*p == '"')
-				fputc('"', f);
-			fputc(*p, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
+	csv_write_field(f, s);
 	fputc(last ? '\n' : ',', f);
 }
 

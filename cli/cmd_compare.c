@@ -15,12 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis/compare_input.h"
 #include "analysis/compare_print.h"
 #include "analysis/ministat.h"
 #include "cli/commands.h"
 #include "plots/plot.h"
+#include "lib/readfile.h"
 #include "lib/util.h"
 
 struct cmp_args {
@@ -326,7 +328,8 @@ static int run(struct cmp_args *a, struct compare_input *b,
 /* Standard input, read once, for the side named "-" (at most one). */
 static int read_stdin(struct cmp_args *a)
 {
-	size_t i, n = !strcmp(a->base, "-"), cap = 65536;
+	size_t i, n = !strcmp(a->base, "-");
+	int r;
 
 	for (i = 0; i < a->ncands; i++)
 		n += !strcmp(a->cands[i], "-");
@@ -335,25 +338,12 @@ static int read_stdin(struct cmp_args *a)
 			     "input is read once)");
 	if (!n)
 		return 0;
-	a->in = xmalloc(cap + 1);
-	for (;;) {
-		size_t got = fread(a->in + a->inlen, 1, cap - a->inlen, stdin);
-
-		a->inlen += got;
-		if (a->inlen > NUMFILE_MAX_BYTES)
-			return error("(standard input): more than %d bytes",
-				     NUMFILE_MAX_BYTES);
-		if (got == 0)
-			break;
-		if (a->inlen == cap) { /* one byte past the limit at most */
-			cap = cap > NUMFILE_MAX_BYTES / 2 ? NUMFILE_MAX_BYTES + 1
-							  : 2 * cap;
-			a->in = xrealloc(a->in, cap + 1);
-		}
-	}
-	if (ferror(stdin))
+	r = readfile_fd(STDIN_FILENO, NUMFILE_MAX_BYTES, &a->in, &a->inlen);
+	if (r > 0)
+		return error("(standard input): more than %d bytes",
+			     NUMFILE_MAX_BYTES);
+	if (r < 0)
 		return error("(standard input): %s", strerror(errno));
-	a->in[a->inlen] = '\0';
 	return 0;
 }
 

@@ -69,7 +69,7 @@ static const struct workload *find_workload(const char *name)
 {
 	const struct workload *wl = workload_find(name);
 	const char **names;
-	const char *s;
+	char hint[SUGGEST_MAX];
 	size_t i;
 
 	if (wl)
@@ -77,9 +77,9 @@ static const struct workload *find_workload(const char *name)
 	names = xcalloc(nworkloads, sizeof(*names));
 	for (i = 0; i < nworkloads; i++)
 		names[i] = workloads[i]->name;
-	s = suggest(name, names, nworkloads);
-	error("unknown workload '%s'%s%s%s; 'contend list' shows them", name,
-	      s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+	suggest_hint(hint, sizeof(hint), name, names, nworkloads, NULL, NULL);
+	error("unknown workload '%s' ('contend list' shows them)%s", name,
+	      hint);
 	free(names);
 	return NULL;
 }

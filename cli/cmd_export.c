@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/csv.h"
 #include "lib/json.h"
 #include "db/select.h"
 #include "db/store.h"
@@ -55,21 +56,8 @@ struct exporter {
 
 static void csv_field(FILE *f, const struct field *v)
 {
-	const char *p;
-
-	if (v->type == F_NULL)
-		return;
-	if (!strpbrk(v->text, ",\"\r\n")) {
-		fputs(v->text, f);
-		return;
-	}
-	fputc('"', f);
-	for (p = v->text; *p; p++) {
-		if (*p == '"')
-			fputc('"', f);
-		fputc(*p, f);
-	}
-	fputc('"', f);
+	if (v->type != F_NULL)
+		csv_write_field(f, v->text);
 }
 
 static void json_field(FILE *f, const struct field *v)

@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "runner/param.h"
 #include "lib/util.h"
+#include "lib/wrap.h"
 #include "runner/workload.h"
 
 #define WRAP 78 /* text output width */
@@ -29,28 +30,14 @@ struct list_opts {
 
 /*
  * Prints text word-wrapped to WRAP columns with a hanging indent, going on
- * from column col of the current line, and ends the line.
+ * from column col (< indent) of the current line, and ends the line.
  */
 static void print_wrapped(FILE *f, const char *text, int indent, int col)
 {
-	const char *p = text + strspn(text, " ");
-
-	while (*p) {
-		size_t word = strcspn(p, " ");
-
-		if (col > indent && col + 1 + (int)word > WRAP) {
-			fputc('\n', f);
-			col = 0;
-		}
-		if (col < indent)
-			col += fprintf(f, "%*s", indent - col, "");
-		else
-			col += fprintf(f, " ");
-		col += fprintf(f, "%.*s", (int)word, p);
-		p += word;
-		p += strspn(p, " ");
-	}
-	fputc('\n', f);
+	text += strspn(text, " ");
+	if (*text)
+		fprintf(f, "%*s", indent - col, "");
+	wrap_print(f, text, indent, indent, WRAP);
 }
 
 static void text_param(FILE *f, const struct param_def *p)
@@ -171,14 +158,15 @@ const struct opt_cmd list_cli = {
 
 static int unknown_workload(const char *name)
 {
-	const char *names[64] = { NULL }, *s;
+	const char *names[64] = { NULL };
+	char hint[SUGGEST_MAX];
 	size_t i, n = 0;
 	char *known;
 
 	for (i = 0; i < nworkloads && n < ARRAY_SIZE(names); i++)
 		if (!(workloads[i]->flags & WL_HIDDEN))
 			names[n++] = workloads[i]->name;
-	s = suggest(name, names, n);
+	suggest_hint(hint, sizeof(hint), name, names, n, NULL, NULL);
 	known = xstrdup("");
 	for (i = 0; i < n; i++) {
 		char *k = xasprintf("%s%s%s", known, i ? ", " : "", names[i]);
@@ -186,8 +174,7 @@ static int unknown_workload(const char *name)
 		free(known);
 		known = k;
 	}
-	error("unknown workload '%s'%s%s%s (known: %s)", name,
-	      s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "", known);
+	error("unknown workload '%s'%s (known: %s)", name, hint, known);
 	free(known);
 	return EXIT_USAGE;
 }

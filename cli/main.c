@@ -48,14 +48,14 @@ static const struct command *find_command(const char *name)
 static int unknown_command(const char *name)
 {
 	const char *names[ARRAY_SIZE(commands)];
-	const char *s;
+	char hint[SUGGEST_MAX];
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		names[i] = commands[i].cli->name;
-	s = suggest(name, names, ARRAY_SIZE(commands));
-	error("unknown command '%s'%s%s%s", name, s ? "; did you mean '" : "",
-	      s ? s : "", s ? "'?" : "");
+	suggest_hint(hint, sizeof(hint), name, names, ARRAY_SIZE(commands),
+		     NULL, NULL);
+	error("unknown command '%s'%s", name, hint);
 	return EXIT_USAGE;
 }
 

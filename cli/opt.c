@@ -131,23 +131,20 @@ static char *synopsis_word(const struct opt *o)
 
 void opt_usage(FILE *f, const struct opt_cmd *cmd)
 {
-	int indent = fprintf(f, "usage: contend %s", cmd->name), col = indent;
-	size_t i;
+	char **w = xcalloc(cmd->nopts + 1, sizeof(*w));
+	int at = fprintf(f, "usage: contend %s", cmd->name);
+	size_t i, n = 0;
 
-	for (i = 0; i < cmd->nopts; i++) {
-		char *w;
-		int len;
-
-		if (!cmd->opts[i].help)
-			continue;
-		w = synopsis_word(&cmd->opts[i]);
-		len = (int)strlen(w);
-		if (col > indent && col + 1 + len > WIDTH)
-			col = fprintf(f, "\n%*s", indent, "") - 1;
-		col += fprintf(f, " %s", w);
-		free(w);
-	}
-	fputc('\n', f);
+	for (i = 0; i < cmd->nopts; i++)
+		if (cmd->opts[i].help)
+			w[n++] = synopsis_word(&cmd->opts[i]);
+	/* each word after a blank, continuation lines under the first */
+	if (n)
+		fputc(' ', f);
+	wrap_list(f, (const char *const *)w, n, at + 1, at + 1, WIDTH);
+	for (i = 0; i < n; i++)
+		free(w[i]);
+	free(w);
 }
 
 static void help_row(FILE *f, const struct opt *o)
@@ -250,7 +247,8 @@ static const struct opt *row_of(const struct opt_cmd *cmd, int c)
 static int refused(const struct opt_cmd *cmd, int c, const char *word)
 {
 	const struct opt *o = optopt ? row_of(cmd, optopt) : NULL;
-	const char *names[64], *s;
+	const char *names[64];
+	char hint[SUGGEST_MAX];
 	size_t i, n = 0, len, prefixed = 0;
 	char *name;
 	int ret;
@@ -276,14 +274,13 @@ static int refused(const struct opt_cmd *cmd, int c, const char *word)
 		names[n++] = cmd->opts[i].name;
 		prefixed += len && !strncmp(cmd->opts[i].name, name, len);
 	}
-	s = suggest(name, names, n);
+	suggest_hint(hint, sizeof(hint), name, names, n, "'--", "'");
 	if (prefixed > 1)
 		ret = error("%s: option '--%s' is ambiguous; 'contend help %s' "
 			    "lists the options", cmd->name, name, cmd->name);
 	else
-		ret = error("%s: unknown option '--%s'%s%s%s", cmd->name, name,
-			    s ? "; did you mean '--" : "", s ? s : "",
-			    s ? "'?" : "");
+		ret = error("%s: unknown option '--%s'%s", cmd->name, name,
+			    hint);
 	free(name);
 	return ret;
 }

@@ -8,42 +8,10 @@
 #include <string.h>
 
 #include "lib/escape.h"
+#include "lib/utf8.h"
 
 /* Longest output of one step: "\u202e" or "\xNN", and a NUL. */
 #define STEP_MAX 8
-
-size_t escape_utf8_len(const char *str, uint32_t *cp)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n, i;
-	uint32_t c;
-
-	if (s[0] < 0x80) {
-		n = 1, c = s[0];
-		goto out;
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, c = s[0] & 0x1fu;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, c = s[0] & 0x0fu;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, c = s[0] & 0x07u;
-	else
-		return 0;
-	/* Stops at the first byte that is not a continuation: the NUL too. */
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3fu);
-	}
-	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
-	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-		return 0;
-out:
-	if (cp)
-		*cp = c;
-	return n;
-}
 
 /*
  * Code points a terminal obeys or that reorder the text around them; and
@@ -66,7 +34,7 @@ static size_t next(const char *s, char out[STEP_MAX], const char **rep)
 {
 	unsigned char b = (unsigned char)*s;
 	uint32_t c;
-	size_t n = escape_utf8_len(s, &c);
+	size_t n = utf8_len(s, UTF8_NUL, &c);
 
 	*rep = out;
 	if (n == 0) {
@@ -268,11 +236,9 @@ static size_t cut_tail(const char *b, size_t n)
 {
 	for (size_t k = 1; k <= 3 && k <= n; k++) {
 		unsigned char c = (unsigned char)b[n - k];
-		size_t need = c >= 0xf0 && c <= 0xf4 ? 4 :
-			      c >= 0xe0 && c <= 0xef ? 3 :
-			      c >= 0xc2 && c <= 0xdf ? 2 : 0;
+		size_t need = utf8_need(c);
 
-		if (need)
+		if (need > 1)
 			return need > k ? k : 0;
 		if ((c & 0xc0) != 0x80)
 			return 0;

@@ -16,14 +16,6 @@
 #include <stdio.h>
 
 /*
- * Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
- * surrogates or code points past U+10FFFF), its code point in *cp when cp
- * is not NULL; 0 when the byte at s does not begin one.  Never reads past
- * the terminating NUL.
- */
-size_t escape_utf8_len(const char *s, uint32_t *cp);
-
-/*
  * Text for a terminal: \n, \r and \t as those two characters; every other
  * control byte, DEL and each byte that does not begin valid UTF-8 as \xNN;
  * the C1 controls (U+0080..U+009F), the bidirectional overrides and

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "lib/json.h"
-#include "lib/escape.h"
+#include "lib/utf8.h"
 
 /* True when text is printable ASCII without '"' or '\\': copied as is. */
 static bool json_plain(const char *text)
@@ -39,7 +39,7 @@ void json_string(FILE *f, const char *s)
 		return;
 	}
 	while (*p) {
-		size_t n = escape_utf8_len((const char *)p, NULL);
+		size_t n = utf8_len((const char *)p, UTF8_NUL, NULL);
 
 		if (*p == '"' || *p == '\\') {
 			fputc('\\', f);
@@ -68,12 +68,18 @@ void json_number(FILE *f, double v)
 		fputs("null", f);
 }
 
+/* Are the members at the writer's depth written on one line? */
+static bool is_flat(const struct json_writer *w)
+{
+	return w->flat && w->depth >= w->flat;
+}
+
 void json_key(struct json_writer *w, const char *key)
 {
 	if (w->more[w->depth])
-		fputc(',', w->f);
+		fputs(is_flat(w) ? ", " : ",", w->f);
 	w->more[w->depth] = true;
-	if (w->depth)
+	if (w->depth && !is_flat(w))
 		fprintf(w->f, "\n%*s", 2 * w->depth, "");
 	if (key) {
 		json_string(w->f, key);
@@ -88,14 +94,22 @@ void json_open(struct json_writer *w, const char *key, char c)
 	w->more[++w->depth] = false;
 }
 
+void json_open_flat(struct json_writer *w, const char *key, char c)
+{
+	json_open(w, key, c);
+	if (!w->flat)
+		w->flat = w->depth;
+}
+
 void json_close(struct json_writer *w, char c)
 {
-	bool had = w->more[w->depth--];
-
 	/* The closing bracket on a line of its own, unless nothing came. */
-	if (had)
-		fprintf(w->f, "\n%*s", 2 * w->depth, "");
+	if (w->more[w->depth] && !is_flat(w))
+		fprintf(w->f, "\n%*s", 2 * (w->depth - 1), "");
 	fputc(c, w->f);
+	if (w->flat == w->depth)
+		w->flat = 0;
+	w->depth--;
 }
 
 void json_num(struct json_writer *w, const char *key, double v)
@@ -120,4 +134,10 @@ void json_bool(struct json_writer *w, const char *key, bool v)
 {
 	json_key(w, key);
 	fputs(v ? "true" : "false", w->f);
+}
+
+void json_null(struct json_writer *w, const char *key)
+{
+	json_key(w, key);
+	fputs("null", w->f);
 }

@@ -5,10 +5,13 @@
  * JSON has no NaN or infinity: a number that is not finite is null.
  *
  * Output of the writer: pretty-printed, one member or element a line,
- * indented two spaces a level, ", " never used, ": " after a key; an empty
- * object or array is "{}" or "[]".  Usage: a struct json_writer set to
- * { .f = f }, json_open(&w, NULL, '{'), members, json_close(&w, '}'); the
- * caller writes the final newline.  Nesting goes JSON_MAX_DEPTH - 1 deep.
+ * indented two spaces a level, ": " after a key; an empty object or array
+ * is "{}" or "[]".  What json_open_flat opens is written on one line
+ * instead, its members and everything inside them separated by ", "
+ * (compare's small objects: {"n": 4, "mean": 2.5}).  Usage: a struct
+ * json_writer set to { .f = f }, json_open(&w, NULL, '{'), members,
+ * json_close(&w, '}'); the caller writes the final newline.  Nesting goes
+ * JSON_MAX_DEPTH - 1 deep.
  */
 #ifndef CONTEND_JSON_H
 #define CONTEND_JSON_H
@@ -22,6 +25,7 @@ struct json_writer {
 	FILE *f;
 	int depth;
 	bool more[JSON_MAX_DEPTH]; /* a value was already written at this depth */
+	int flat;                  /* the depth written on one line from; 0 none */
 };
 
 /*
@@ -43,11 +47,14 @@ void json_number(FILE *f, double v);
 void json_key(struct json_writer *w, const char *key);
 /* Opens an object ('{') or an array ('[') as member key (or element). */
 void json_open(struct json_writer *w, const char *key, char c);
-/* Closes what json_open opened: c is '}' or ']'. */
+/* As json_open, the object or array on one line (see above). */
+void json_open_flat(struct json_writer *w, const char *key, char c);
+/* Closes what json_open or json_open_flat opened: c is '}' or ']'. */
 void json_close(struct json_writer *w, char c);
 void json_num(struct json_writer *w, const char *key, double v);
 void json_int(struct json_writer *w, const char *key, long long v);
 void json_str(struct json_writer *w, const char *key, const char *s);
 void json_bool(struct json_writer *w, const char *key, bool v);
+void json_null(struct json_writer *w, const char *key);
 
 #endif

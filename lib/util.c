@@ -101,17 +101,23 @@ char *xstrndup(const char *s, size_t n)
 	return check(strndup(s, n));
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		check(NULL);
+	return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		check(NULL);
 	return s;
 }
 
@@ -289,6 +295,23 @@ const char *suggest(const char *s, const char *const *candidates, size_t n)
 		}
 	}
 	return best <= limit ? pick : NULL;
+}
+
+const char *suggest_hint(char *buf, size_t len, const char *s,
+			 const char *const *candidates, size_t n,
+			 const char *open, const char *close)
+{
+	const char *pick = suggest(s, candidates, n);
+
+	if (!len)
+		return "";
+	if (!pick) {
+		*buf = '\0';
+		return buf;
+	}
+	snprintf(buf, len, "; did you mean %s%s%s?", open ? open : "'", pick,
+		 close ? close : "'");
+	return buf;
 }
 
 static double clock_seconds(clockid_t id)

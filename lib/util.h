@@ -53,6 +53,9 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* xasprintf for a function that takes its own format and arguments. */
+char *xvasprintf(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
 
 /*
  * Strict parsers: the whole of s (surrounding blanks allowed) must be the
@@ -70,6 +73,16 @@ int parse_bool(const char *s, int *out);
 size_t edit_distance(const char *a, const char *b);
 /* The candidate closest to s within distance 2 (or 1/3 of length), or NULL. */
 const char *suggest(const char *s, const char *const *candidates, size_t n);
+/*
+ * The "did you mean" of every message: "; did you mean 'X'?" for the X
+ * suggest() picks, X between open and close (NULL: a single quote each;
+ * "'--" and "'" for an option, "[" and "]" for a section), or "" when
+ * there is none; written into buf (len bytes) and returned.
+ */
+#define SUGGEST_MAX 160
+const char *suggest_hint(char *buf, size_t len, const char *s,
+			 const char *const *candidates, size_t n,
+			 const char *open, const char *close);
 
 /* Monotonic clock in seconds. */
 double now_monotonic(void);

@@ -4,6 +4,7 @@
  * for mailing lists with the images as relative links.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "lib/numfmt.h"
 #include "lib/safefile.h"
 #include "plots/plot.h"
+#include "lib/readfile.h"
 #include "lib/util.h"
 
 /* HTML text and attribute values: lib/escape's, so a name never opens a
@@ -53,27 +55,6 @@ static void base64(FILE *f, const unsigned char *p, size_t n)
 		fputc(i + 1 < n ? tab[(v >> 6) & 63] : '=', f);
 		fputc('=', f);
 	}
-}
-
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf = NULL;
-	size_t cap = 0, n = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 65536;
-			buf = xrealloc(buf, cap);
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	fclose(f);
-	*len = n;
-	return buf;
 }
 
 static char *image_name(const struct plot_file *p, const char *ext)
@@ -276,8 +257,12 @@ static void html_plots(FILE *f, const struct plot_set *plots, const char *dir)
 		for (size_t k = 0; k < ARRAY_SIZE(exts); k++) {
 			char *name = image_name(&plots->files[i], exts[k]);
 			char *path = xasprintf("%s/%s", dir, name);
-			size_t len;
-			unsigned char *img = slurp(path, &len);
+			size_t len = 0;
+			char *buf;
+			unsigned char *img;
+
+			readfile_at(AT_FDCWD, path, 0, &buf, &len);
+			img = (unsigned char *)buf;
 
 			free(path);
 			if (!img) {

@@ -279,12 +279,11 @@ void pl_add_skip(struct plotter *p, const char *base, const char *fmt, ...)
 	char *why;
 
 	va_start(ap, fmt);
-	if (vasprintf(&why, fmt, ap) < 0)
-		why = NULL;
+	why = xvasprintf(fmt, ap);
 	va_end(ap);
 	pl_add_file(p, base, base);
 	f = &p->out->files[p->out->n - 1];
-	f->skipped = why ? why : xstrdup("nothing to draw");
+	f->skipped = why;
 }
 
 /* The y axis names the metric and its unit: "throughput (ops/s)". */

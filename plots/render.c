@@ -16,6 +16,7 @@
 #include "lib/escape.h"
 #include "lib/safefile.h"
 #include "plots/plot.h"
+#include "lib/proc.h"
 #include "lib/util.h"
 
 bool plot_have_gnuplot(void)
@@ -64,28 +65,6 @@ static void show_messages(FILE *log)
 	}
 }
 
-/* What gnuplot writes on fd, into *buf (malloc'd); -1 with errno. */
-static int slurp_fd(int fd, char **buf, size_t *len)
-{
-	size_t cap = 0;
-	ssize_t n;
-
-	*buf = NULL;
-	*len = 0;
-	for (;;) {
-		if (*len == cap) {
-			cap = cap ? 2 * cap : 65536;
-			*buf = xrealloc(*buf, cap);
-		}
-		n = read(fd, *buf + *len, cap - *len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return (int)n;
-		*len += (size_t)n;
-	}
-}
-
 /* The image into path, whole or not at all; 0, or -1 after error(). */
 static int write_image(const char *path, const char *buf, size_t len)
 {
@@ -99,31 +78,6 @@ static int write_image(const char *path, const char *buf, size_t len)
 	return 0;
 }
 
-static pid_t spawn_gnuplot(const char *dir, const char *script,
-			   const char *expr, int out, int err)
-{
-	pid_t pid = fork();
-
-	if (pid != 0)
-		return pid;
-	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0 ||
-	    chdir(dir) < 0)
-		_exit(126);
-	execlp("gnuplot", "gnuplot", "-e", expr, script, (char *)NULL);
-	_exit(127);
-}
-
-/* Waits for pid: its exit status, or -1 when it did not exit. */
-static int reap(pid_t pid)
-{
-	int status;
-
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return error("waitpid: %s", strerror(errno));
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /*
  * gnuplot writes the image on a pipe (contend_stdout: plot_terminal), and
  * contend writes it to DIR/SCRIPT.FMT through safefile: whole or not at
@@ -133,42 +87,34 @@ static int reap(pid_t pid)
 int plot_render(const char *dir, const char *script, const char *fmt)
 {
 	char *expr = xasprintf("fmt='%s'; contend_stdout = 1", fmt);
-	char *path = image_path(dir, script, fmt), *img = NULL;
+	char *path = image_path(dir, script, fmt);
+	char *argv[] = { (char *)"gnuplot", (char *)"-e", expr, (char *)script,
+			 NULL };
+	struct proc p = { .argv = argv, .dir = dir, .err = PROC_ERR_FD };
 	FILE *log = tmpfile();
-	int pipefd[2] = { -1, -1 }, ret = -1, rerr = 0;
-	size_t len = 0;
-	pid_t pid;
+	int ret = -1;
 
-	if (!log || pipe2(pipefd, O_CLOEXEC) < 0) {
+	if (!log) {
 		error("gnuplot: %s", strerror(errno));
 		goto out;
 	}
-	fflush(NULL);
-	pid = spawn_gnuplot(dir, script, expr, pipefd[1], fileno(log));
-	if (pid < 0) {
-		error("fork: %s", strerror(errno));
-		goto out;
-	}
-	close(pipefd[1]);
-	pipefd[1] = -1;
-	if (slurp_fd(pipefd[0], &img, &len) < 0)
-		rerr = errno;
-	if (reap(pid)) {
+	p.err_fd = fileno(log);
+	if (proc_run(&p) && !p.exec_err) {
+		error("gnuplot: %s", strerror(errno));
+	} else if (p.exec_err || !WIFEXITED(p.wstatus) ||
+		   WEXITSTATUS(p.wstatus)) {
 		show_messages(log);
 		error("gnuplot failed on %s/%s", dir, script);
-	} else if (rerr || !len) {
-		error("%s: %s", path, rerr ? strerror(rerr) : "gnuplot wrote nothing");
+	} else if (p.read_err || !p.outlen) {
+		error("%s: %s", path, p.read_err ? strerror(p.read_err)
+						 : "gnuplot wrote nothing");
 	} else {
-		ret = write_image(path, img, len);
+		ret = write_image(path, p.out, p.outlen);
 	}
+	proc_release(&p);
 out:
-	if (pipefd[0] >= 0)
-		close(pipefd[0]);
-	if (pipefd[1] >= 0)
-		close(pipefd[1]);
 	if (log)
 		fclose(log);
-	free(img);
 	free(expr);
 	free(path);
 	return ret;

@@ -20,6 +20,7 @@
 
 #include "runner/cgroup.h"
 #include "runner/claim.h"
+#include "lib/readfile.h"
 #include "lib/util.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -94,30 +95,12 @@ int cgroup_path_of(const char *proc_cgroup, char *path, size_t len)
 /* A small file of dfd's (AT_FDCWD: a path), malloc'd and NUL-ended. */
 static char *slurp(int dfd, const char *name)
 {
-	size_t len = 0, alloc = 4096;
 	char *buf;
-	ssize_t n;
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return NULL;
-	buf = xmalloc(alloc);
-	for (;;) {
-		if (len + 1 == alloc)
-			buf = xrealloc(buf, alloc *= 2);
-		n = read(fd, buf + len, alloc - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	if (n < 0) {
+	if (readfile_at(dfd, name, 0, &buf, NULL) < 0) {
 		free(buf);
 		return NULL;
 	}
-	buf[len] = '\0';
 	return buf;
 }
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "runner/config_impl.h"
+#include "lib/readfile.h"
 #include "lib/util.h"
 
 const char *const order_names[] = {
@@ -89,34 +90,12 @@ static int config_parse(const char *file, char *text, size_t len,
 /* Reads at most CONFIG_MAX_FILE + 1 bytes: enough to know it is too big. */
 static int read_fd(const char *path, int fd, char **text, size_t *len)
 {
-	size_t cap = 65536, n = 0;
-	char *buf = xmalloc(cap + 1);
-	ssize_t r;
+	if (readfile_fd(fd, CONFIG_MAX_FILE, text, len) < 0) {
+		int e = errno;
 
-	for (;;) {
-		if (n == cap) {
-			if (cap > CONFIG_MAX_FILE)
-				break;
-			cap = 2 * cap > CONFIG_MAX_FILE ? CONFIG_MAX_FILE + 1
-							: 2 * cap;
-			buf = xrealloc(buf, cap + 1);
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-
-			free(buf);
-			return error_at(path, 0, "cannot read: %s", strerror(e));
-		}
-		if (!r)
-			break;
-		n += (size_t)r;
+		free(*text);
+		return error_at(path, 0, "cannot read: %s", strerror(e));
 	}
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
 	return 0;
 }
 

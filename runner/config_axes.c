@@ -38,8 +38,8 @@ const struct workload *workload_of(struct loader *L,
 {
 	const struct kv_line *k = key_find(s, "type");
 	const struct workload *wl;
-	const char *names[64], *hint;
-	char q[QUOTE_MAX + 4], *known = known_workloads();
+	const char *names[64];
+	char hint[SUGGEST_MAX], q[QUOTE_MAX + 4], *known = known_workloads();
 	size_t i, n = 0;
 
 	if (!k) {
@@ -49,11 +49,11 @@ const struct workload *workload_of(struct loader *L,
 		for (i = 0; i < nworkloads && n < ARRAY_SIZE(names); i++)
 			if (!(workloads[i]->flags & WL_HIDDEN))
 				names[n++] = workloads[i]->name;
-		hint = suggest(k->value, names, n);
+		suggest_hint(hint, sizeof(hint), k->value, names, n, NULL,
+			     NULL);
 		param_clip(q, sizeof(q), k->value, QUOTE_MAX);
-		report(L, k->line, "unknown workload type '%s'%s%s%s (known: "
-				   "%s)", q, hint ? "; did you mean '" : "",
-		       hint ? hint : "", hint ? "'?" : "", known);
+		report(L, k->line, "unknown workload type '%s'%s (known: %s)",
+		       q, hint, known);
 	} else if (wl->unsupported) {
 		report(L, k->line, "workload %s cannot run here: %s",
 		       wl->name, wl->unsupported);

@@ -22,11 +22,8 @@ void report(struct loader *L, long line, const char *fmt, ...)
 	if (L->nmsgs == ERRORS_KEPT)
 		return;
 	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) < 0)
-		text = NULL;
+	text = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (!text)
-		text = xstrdup("out of memory");
 	L->msgs = xrealloc(L->msgs, (L->nmsgs + 1) * sizeof(*L->msgs));
 	L->msgs[L->nmsgs] = (struct message){ line, L->nmsgs, text };
 	L->nmsgs++;

@@ -11,6 +11,7 @@
 
 #include "runner/config_impl.h"
 #include "runner/param.h"
+#include "lib/proc.h"
 #include "runner/workloads/workloads.h"
 #include "lib/util.h"
 
@@ -396,14 +397,14 @@ static void entry_hook_check(struct wsec *w, const char *what,
 	/* as the file gives it, without {NAME}: hook_key checked it */
 	if (!text || !strcmp(text, k->value) || (*ok && !strcmp(*ok, text)))
 		return;
-	if (command_split(text, &argv, &n, err, sizeof(err))) {
+	if (proc_split(text, &argv, &n, err, sizeof(err))) {
 		snprintf(msg, sizeof(msg), "%s: %s once {NAME} is replaced: "
 			 "'%.60s%s'", what, err, text,
 			 strlen(text) > 60 ? "..." : "");
 		entry_error(w, blame, 1, msg);
 		return;
 	}
-	command_argv_free(argv);
+	proc_argv_free(argv);
 	free(*ok);
 	*ok = xstrdup(text);
 }

@@ -18,6 +18,7 @@
 
 #include "runner/config_impl.h"
 #include "runner/param.h"
+#include "lib/utf8.h"
 #include "lib/util.h"
 
 /*
@@ -31,36 +32,6 @@ extern int ini_max_line;
 
 /* ---- bytes and lines --------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF)
-		len = 2, cp = s[0] & 0x1F;
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-		len = 3, cp = s[0] & 0x0F;
-	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3F);
-	}
-	/* Overlong forms, surrogates, and past U+10FFFF are not UTF-8. */
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-		return 0;
-	return len;
-}
-
 /* Reports the first bad byte of a line: control characters, bad UTF-8. */
 static bool line_bytes_ok(struct loader *L, const char *s, size_t len)
 {
@@ -73,7 +44,7 @@ static bool line_bytes_ok(struct loader *L, const char *s, size_t len)
 					     "column %zu", u[i], i + 1);
 			return false;
 		}
-		n = utf8_len(u + i, len - i);
+		n = utf8_len(s + i, len - i, NULL);
 		if (!n) {
 			report(L, L->lineno, "invalid UTF-8 at column %zu",
 			       i + 1);
@@ -140,8 +111,7 @@ static int section_kind_of(struct loader *L, const char *word,
 			   const char *rest, enum section_kind *k)
 {
 	static const char *const kinds[] = { "experiment", "workload" };
-	char q[QUOTE_MAX + 4];
-	const char *s;
+	char q[QUOTE_MAX + 4], hint[SUGGEST_MAX];
 
 	if (!strcmp(word, "experiment")) {
 		*k = SEC_EXPERIMENT;
@@ -165,10 +135,10 @@ static int section_kind_of(struct loader *L, const char *word,
 		return -1;
 	}
 	param_clip(q, sizeof(q), word, QUOTE_MAX);
-	s = suggest(word, kinds, ARRAY_SIZE(kinds));
+	suggest_hint(hint, sizeof(hint), word, kinds, ARRAY_SIZE(kinds), "[",
+		     "]");
 	report(L, L->lineno, "unknown section [%s] (sections are "
-			     "[experiment] and [workload NAME])%s%s%s", q,
-	       s ? "; did you mean [" : "", s ? s : "", s ? "]?" : "");
+			     "[experiment] and [workload NAME])%s", q, hint);
 	return -1;
 }
 

@@ -9,6 +9,7 @@
 
 #include "runner/config_impl.h"
 #include "runner/param.h"
+#include "lib/proc.h"
 #include "lib/util.h"
 #include "runner/workloads/workloads.h"
 
@@ -276,11 +277,11 @@ static int hook_key(struct loader *L, const struct kv_line *k,
 		size_t n;
 
 		*(k->key[0] == 'p' ? &h->prepare : &h->cleanup) = k;
-		if (command_split(k->value, &argv, &n, err, sizeof(err))) {
+		if (proc_split(k->value, &argv, &n, err, sizeof(err))) {
 			report(L, k->line, "%s: %s", k->key, err);
 			return -1;
 		}
-		command_argv_free(argv);
+		proc_argv_free(argv);
 		return 0;
 	}
 	if (!strcmp(k->key, "prepare_timeout")) {
@@ -298,7 +299,8 @@ static void unknown_experiment_key(struct loader *L, const struct kv_line *k)
 {
 	static const char *const hook_keys[] = { "prepare", "cleanup",
 						 "prepare_timeout" };
-	const char *names[ARRAY_SIZE(settings) + ARRAY_SIZE(hook_keys)], *s;
+	const char *names[ARRAY_SIZE(settings) + ARRAY_SIZE(hook_keys)];
+	char hint[SUGGEST_MAX];
 	char q[QUOTE_MAX + 4];
 	size_t i;
 
@@ -306,11 +308,12 @@ static void unknown_experiment_key(struct loader *L, const struct kv_line *k)
 		names[i] = settings[i].def->name;
 	for (i = 0; i < ARRAY_SIZE(hook_keys); i++)
 		names[ARRAY_SIZE(settings) + i] = hook_keys[i];
-	s = suggest(k->key, names, ARRAY_SIZE(names));
+	suggest_hint(hint, sizeof(hint), k->key, names, ARRAY_SIZE(names),
+		     NULL, NULL);
 	param_clip(q, sizeof(q), k->key, QUOTE_MAX);
-	if (s)
-		report(L, k->line, "unknown key '%s' in [experiment]; did you "
-				   "mean '%s'?", q, s);
+	if (*hint)
+		report(L, k->line, "unknown key '%s' in [experiment]%s", q,
+		       hint);
 	else
 		report(L, k->line, "unknown key '%s' in [experiment] "
 				   "(workload parameters go in [workload NAME] "
@@ -429,7 +432,8 @@ static const char *const runner_keys[] = {
 static void unknown_workload_key(struct wsec *w, const struct kv_line *k)
 {
 	const char *names[WL_MAX_PARAMS + ARRAY_SIZE(settings) +
-			  ARRAY_SIZE(runner_keys) + 4], *s;
+			  ARRAY_SIZE(runner_keys) + 4];
+	char hint[SUGGEST_MAX];
 	char q[QUOTE_MAX + 4];
 	size_t i, n = 0;
 
@@ -443,11 +447,10 @@ static void unknown_workload_key(struct wsec *w, const struct kv_line *k)
 			names[n++] = settings[i].def->name;
 	for (i = 0; i < ARRAY_SIZE(runner_keys); i++)
 		names[n++] = runner_keys[i];
-	s = suggest(k->key, names, n);
+	suggest_hint(hint, sizeof(hint), k->key, names, n, NULL, NULL);
 	param_clip(q, sizeof(q), k->key, QUOTE_MAX);
-	report(w->L, k->line, "unknown key '%s' for workload %s%s%s%s", q,
-	       w->wl->name, s ? "; did you mean '" : "", s ? s : "",
-	       s ? "'?" : "");
+	report(w->L, k->line, "unknown key '%s' for workload %s%s", q,
+	       w->wl->name, hint);
 }
 
 int override_key(struct wsec *w, const struct kv_line *k)

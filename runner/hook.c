@@ -1,6 +1,7 @@
 /*
  * hook.c - prepare and cleanup: one child through spawn.c, judged by its
- * exit status alone (its output is not a run's protocol).
+ * exit status alone (its output is not a run's protocol); its argv split
+ * and found on PATH by lib/proc.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +12,8 @@
 #include "runner/guard.h"
 #include "runner/hook.h"
 #include "runner/spawn.h"
+#include "lib/proc.h"
 #include "lib/util.h"
-#include "runner/workloads/workloads.h"
 
 /* The child's fate in words; HOOK_OK with why empty when it exited 0. */
 static enum hook_fate judge(const char *what, const struct child *c,
@@ -52,28 +53,6 @@ static enum hook_fate judge(const char *what, const struct child *c,
 	return HOOK_FAILED;
 }
 
-/* cmd as execvp would find it (spawn execs a path): malloc'd, or NULL. */
-static char *path_of(const char *cmd)
-{
-	const char *path = getenv("PATH"), *p, *colon;
-
-	if (strchr(cmd, '/'))
-		return access(cmd, X_OK) ? NULL : xstrdup(cmd);
-	for (p = path ? path : "/usr/bin:/bin"; *p; p = colon + 1) {
-		char *full;
-
-		colon = strchrnul(p, ':');
-		full = xasprintf("%.*s/%s", (int)(colon - p), colon > p ? p : ".",
-				 cmd);
-		if (!access(full, X_OK))
-			return full;
-		free(full);
-		if (!*colon)
-			break;
-	}
-	return NULL;
-}
-
 /*
  * text split into *argv and its program found as *exe, or why filled
  * (a quote left open, an empty command, a program not on PATH): -1.
@@ -86,15 +65,15 @@ static int hook_argv(const char *what, const char *text, char ***argv,
 
 	*argv = NULL;
 	*exe = NULL;
-	if (command_split(text, argv, &n, err, sizeof(err))) {
+	if (proc_split(text, argv, &n, err, sizeof(err))) {
 		snprintf(why, whylen, "%s: %s", what, err);
 		return -1;
 	}
-	if (!n || !(*exe = path_of((*argv)[0]))) {
+	if (!n || !(*exe = proc_path_find((*argv)[0]))) {
 		snprintf(why, whylen, "%s: %s%s", what, n ? (*argv)[0] : "",
 			 n ? " is not installed (not found on PATH)"
 			   : "empty command");
-		command_argv_free(*argv);
+		proc_argv_free(*argv);
 		*argv = NULL;
 		return -1;
 	}
@@ -108,7 +87,7 @@ int hook_check(const char *what, const char *text, char *why, size_t whylen)
 	if (hook_argv(what, text, &argv, &exe, why, whylen))
 		return -1;
 	free(exe);
-	command_argv_free(argv);
+	proc_argv_free(argv);
 	return 0;
 }
 
@@ -141,6 +120,6 @@ enum hook_fate hook_run(const char *what, const char *text, double timeout_s,
 		*escaped = c.orphans;
 	child_release(&c);
 	free(exe);
-	command_argv_free(argv);
+	proc_argv_free(argv);
 	return fate;
 }

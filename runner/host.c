@@ -20,6 +20,7 @@
 #include "version.h"
 #include "runner/host.h"
 #include "runner/param.h"
+#include "lib/readfile.h"
 #include "lib/util.h"
 
 
@@ -40,25 +41,20 @@ void meta_set(struct experiment_row *e, const char *key, const char *value)
 	e->nmeta++;
 }
 
-/* The first line of root/path, trimmed, malloc'd; NULL when unreadable. */
+/* The first line of root/path, trimmed, malloc'd; NULL when unreadable
+ * or empty. */
 static char *read_line(const char *root, const char *path)
 {
-	char *full = xasprintf("%s%s", root, path);
-	char buf[4096];     /* /proc/cmdline can be this long */
-	char *ret = NULL;
-	FILE *f = fopen(full, "re");
-	size_t n;
+	char *full = xasprintf("%s%s", root, path), *ret;
+	bool empty;
 
+	/* 4096: /proc/cmdline can be this long */
+	ret = readfile_line(full, 4095, &empty);
 	free(full);
-	if (!f)
-		return NULL;
-	if (fgets(buf, sizeof(buf), f)) {
-		n = strlen(buf);
-		while (n && isspace((unsigned char)buf[n - 1]))
-			buf[--n] = '\0';
-		ret = xstrdup(buf);
+	if (ret && empty) {
+		free(ret);
+		ret = NULL;
 	}
-	fclose(f);
 	return ret;
 }
 

@@ -14,28 +14,17 @@
 
 #include "runner/kstate.h"
 #include "runner/host.h"
+#include "lib/readfile.h"
 #include "lib/util.h"
 
-/* The first line of root/path, trimmed, malloc'd; NULL when unreadable. */
+/* The first line of root/path, trimmed, malloc'd ("" for an empty file:
+ * readable, nothing set); NULL when unreadable. */
 static char *first_line(const char *root, const char *path)
 {
-	char *full = xasprintf("%s%s", root, path);
-	FILE *f = fopen(full, "re");
-	char buf[1024], *ret = NULL;
-	size_t n;
+	char *full = xasprintf("%s%s", root, path), *ret;
 
+	ret = readfile_line(full, 1023, NULL);
 	free(full);
-	if (!f)
-		return NULL;
-	if (fgets(buf, sizeof(buf), f)) {
-		n = strlen(buf);
-		while (n && isspace((unsigned char)buf[n - 1]))
-			buf[--n] = '\0';
-		ret = xstrdup(buf);
-	} else {
-		ret = xstrdup("");     /* an empty file: readable, nothing set */
-	}
-	fclose(f);
 	return ret;
 }
 

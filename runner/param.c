@@ -373,8 +373,7 @@ static int parse_bool_value(const struct param_def *p, const char *t,
 static int parse_enum_value(const struct param_def *p, const char *t,
 			    union param_value *v, char *err, size_t errlen)
 {
-	char q[QUOTE_MAX + 4], *all;
-	const char *s;
+	char q[QUOTE_MAX + 4], hint[SUGGEST_MAX], *all;
 	size_t n;
 
 	for (n = 0; p->choices && p->choices[n]; n++) {
@@ -385,15 +384,9 @@ static int parse_enum_value(const struct param_def *p, const char *t,
 	}
 	param_clip(q, sizeof(q), t, QUOTE_MAX);
 	all = join_choices(p->choices, ", ");
-	s = n ? suggest(t, p->choices, n) : NULL;
-	if (s)
-		error_buf(err, errlen,
-			  "%s: unknown value '%s'; did you mean '%s'? "
-			  "(choices: %s)",
-			  p->name, q, s, all);
-	else
-		error_buf(err, errlen, "%s: unknown value '%s' (choices: %s)",
-			  p->name, q, all);
+	suggest_hint(hint, sizeof(hint), t, p->choices, n, NULL, NULL);
+	error_buf(err, errlen, "%s: unknown value '%s'%s (choices: %s)",
+		  p->name, q, hint, all);
 	free(all);
 	return -1;
 }
@@ -677,7 +670,8 @@ static int harness_index(const char *key)
 static int unknown_key(const struct workload *wl, const char *key,
 		       char *err, size_t errlen)
 {
-	const char *names[WL_MAX_PARAMS + 8], *s;
+	const char *names[WL_MAX_PARAMS + 8];
+	char hint[SUGGEST_MAX];
 	char q[QUOTE_MAX + 4];
 	size_t n = 0, i;
 
@@ -685,12 +679,10 @@ static int unknown_key(const struct workload *wl, const char *key,
 		names[n++] = wl->params[i].name;
 	for (i = 0; i < nharness_params; i++)
 		names[n++] = harness_params[i].name;
-	s = suggest(key, names, n);
+	suggest_hint(hint, sizeof(hint), key, names, n, NULL, NULL);
 	param_clip(q, sizeof(q), key, QUOTE_MAX);
-	return error_buf(err, errlen,
-			 "unknown parameter '%s' for workload %s%s%s%s", q,
-			 wl->name, s ? "; did you mean '" : "", s ? s : "",
-			 s ? "'?" : "");
+	return error_buf(err, errlen, "unknown parameter '%s' for workload "
+			 "%s%s", q, wl->name, hint);
 }
 
 /* Stores a parsed harness value h into a. */

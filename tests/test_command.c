@@ -1,7 +1,7 @@
 /*
- * test_command.c - the command workload: argv splitting and quoting, no
- * shell unless asked, metric extraction with several regexes and scales,
- * the failures (no match, invalid regex at validate, oversized output,
+ * test_command.c - the command workload (its argv splitting is lib/proc's,
+ * tested in test_proc.c): quoting, no shell unless asked, metric
+ * extraction with several regexes and scales, the failures (no match, invalid regex at validate, oversized output,
  * missing command, non-zero exit), env additions, and the child dying with
  * its parent.
  */
@@ -28,57 +28,6 @@
 #include "runner/workload.h"
 #include "runner/workloads/workloads.h"
 #include "runner/param.h"
-
-/* ---- argv splitting ---------------------------------------------------- */
-
-struct split_case {
-	const char *in;
-	int ok;
-	const char *words[5];   /* NULL-terminated */
-};
-
-static const struct split_case splits[] = {
-	{ "a b  c", 1, { "a", "b", "c", NULL } },
-	{ " \t lead and trail \t ", 1, { "lead", "and", "trail", NULL } },
-	{ "\"a b\" c", 1, { "a b", "c", NULL } },
-	{ "a\"b c\"d", 1, { "ab cd", NULL } },
-	{ "\"\" x", 1, { "", "x", NULL } },
-	{ "\\\"quoted\\\"", 1, { "\"quoted\"", NULL } },
-	{ "a\\\\b", 1, { "a\\b", NULL } },
-	{ "a\\nb \"\\d+\"", 1, { "a\\nb", "\\d+", NULL } },
-	{ "echo a;b", 1, { "echo", "a;b", NULL } },
-	{ "'single' quotes", 1, { "'single'", "quotes", NULL } },
-	{ "", 1, { NULL } },
-	{ "   ", 1, { NULL } },
-	{ "\"unterminated", 0, { NULL } },
-	{ "a \"b c", 0, { NULL } },
-};
-
-static void test_split(void **state)
-{
-	size_t i, j, n;
-
-	(void)state;
-	for (i = 0; i < ARRAY_SIZE(splits); i++) {
-		const struct split_case *c = &splits[i];
-		char **v = NULL, err[64] = "";
-		int rc = command_split(c->in, &v, &n, err, sizeof(err));
-
-		if (!c->ok) {
-			assert_int_equal(rc, -1);
-			assert_non_null(strstr(err, "quote"));
-			continue;
-		}
-		assert_int_equal(rc, 0);
-		for (j = 0; c->words[j]; j++) {
-			assert_true(j < n);
-			assert_string_equal(v[j], c->words[j]);
-		}
-		assert_int_equal(j, n);
-		assert_null(v[n]);
-		command_argv_free(v);
-	}
-}
 
 /* ---- runs -------------------------------------------------------------- */
 
@@ -582,7 +531,6 @@ static void test_dies_with_parent(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_several_regexes),
 		cmocka_unit_test(test_group_not_a_number),
 		cmocka_unit_test(test_no_match),

@@ -108,9 +108,13 @@ static char *out(const struct compare_result *r, const struct fx_side *b,
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	if (json)
-		compare_calib_json(f, r, &b->in, &c->in);
-	else
+	if (json) {
+		struct json_writer w = { .f = f };
+
+		json_open(&w, NULL, '{');
+		compare_calib_json(&w, r, &b->in, &c->in);
+		json_close(&w, '}');
+	} else
 		compare_calib_print(f, r, &b->in, &c->in);
 	fclose(f);
 	return buf;
@@ -216,7 +220,7 @@ static void test_one_database(void **state)
 			       "calibrate /c.ini --db /nowhere/lab.db`\n");
 	free(s);
 	s = out(&r, b, c, true);
-	assert_string_equal(s, "  \"calibrations\": [],\n");
+	assert_string_equal(s, "{\n  \"calibrations\": []\n}");
 	free(s);
 	fx_side(b, "baseline", (char *)"lab-3", 1, no, NULL);
 	fx_side(c, "candidate", (char *)"lab-3", 1, no, NULL);

@@ -195,26 +195,11 @@ static void test_stream(void **state)
 	free(buf);
 }
 
-/* The UTF-8 decoder: the code point and the length. */
-static void test_utf8(void **state)
-{
-	uint32_t cp = 0;
-
-	(void)state;
-	assert_int_equal(escape_utf8_len("\xf0\x9f\x98\x80", &cp), 4);
-	assert_int_equal(cp, 0x1f600);
-	assert_int_equal(escape_utf8_len("\xed\xa0\x80", &cp), 0);
-	assert_int_equal(escape_utf8_len("\xf4\x90\x80\x80", NULL), 0);
-	assert_int_equal(escape_utf8_len("", &cp), 1);
-	assert_int_equal(cp, 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_cut),
-		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_stream),
 	};
 

@@ -4,7 +4,8 @@
  * text they must become, worked out by hand from RFC 8259 (escapes) and
  * RFC 3629 / Unicode 15 table 3-7 (which byte sequences are UTF-8); and a
  * property check of random bytes against glibc's iconv as an independent
- * UTF-8 validator.
+ * UTF-8 validator.  And the writer's layout: one member a line, or a
+ * flat object or array on one line, nested ones with it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -156,11 +157,62 @@ static void test_random_bytes_valid(void **state)
 	iconv_close(cd);
 }
 
+static void test_layout(void **state)
+{
+	static const char want[] =
+		"{\n"
+		"  \"a\": 1,\n"
+		"  \"flat\": {\"n\": 2, \"x\": null, \"l\": [1, {\"k\": \"v\"}], "
+		"\"e\": []},\n"
+		"  \"list\": [\n"
+		"    {\"b\": true},\n"
+		"    {}\n"
+		"  ],\n"
+		"  \"after\": 2.5\n"
+		"}";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json_writer w = { .f = f };
+
+	(void)state;
+	assert_non_null(f);
+	json_open(&w, NULL, '{');
+	json_int(&w, "a", 1);
+	json_open_flat(&w, "flat", '{');
+	json_int(&w, "n", 2);
+	json_num(&w, "x", 0.0 / 0.0);
+	json_open(&w, "l", '[');
+	json_int(&w, NULL, 1);
+	json_open_flat(&w, NULL, '{');
+	json_str(&w, "k", "v");
+	json_close(&w, '}');
+	json_close(&w, ']');
+	json_open(&w, "e", '[');
+	json_close(&w, ']');
+	json_close(&w, '}');
+	json_open(&w, "list", '[');
+	json_open_flat(&w, NULL, '{');
+	json_bool(&w, "b", true);
+	json_close(&w, '}');
+	json_open_flat(&w, NULL, '{');
+	json_close(&w, '}');
+	json_close(&w, ']');
+	json_num(&w, "after", 2.5);
+	json_close(&w, '}');
+	fclose(f);
+	assert_string_equal(buf, want);
+	assert_int_equal(w.depth, 0);
+	assert_int_equal(w.flat, 0);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_random_bytes_valid),
+		cmocka_unit_test(test_layout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

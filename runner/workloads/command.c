@@ -3,8 +3,9 @@
  * will-it-scale, a user's own) as a workload and extracts its figures from
  * its output with POSIX extended regexes.
  *
- * No shell unless the config says `shell = yes`: argv is split here
- * (whitespace, double-quote grouping) and handed to execvpe, so a `;` or a
+ * No shell unless the config says `shell = yes`: argv is split by
+ * lib/proc (whitespace, double-quote grouping) and handed to execvpe
+ * (proc_run in `contend exec`, spawn.c in the runner), so a `;` or a
  * `$` in it is just a character.  Output (stdout and stderr together) is
  * captured up to COMMAND_MAX_OUTPUT; more fails the run.  The child stays
  * in our process group, so the runner's kill of the run's group reaches
@@ -15,20 +16,15 @@
  * families of keys (workload.h).  Taking the metrics out of the output is
  * command_extract.c's.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "runner/workloads/command_impl.h"
 #include "runner/param.h"
+#include "lib/proc.h"
 #include "lib/util.h"
 #include "runner/workloads/workloads.h"
 
@@ -67,127 +63,6 @@ static const struct param_def command_params[] = {
 		       "multiplier of metric.NAME's number (default 1)" },
 };
 
-void command_argv_free(char **argv)
-{
-	size_t i;
-
-	for (i = 0; argv && argv[i]; i++)
-		free(argv[i]);
-	free(argv);
-}
-
-/* Appends one character to the word being built (grown as needed). */
-static void word_put(char **w, size_t *len, size_t *cap, char ch)
-{
-	if (*len + 1 >= *cap) {
-		*cap = *cap ? 2 * *cap : 32;
-		*w = xrealloc(*w, *cap);
-	}
-	(*w)[(*len)++] = ch;
-	(*w)[*len] = '\0';
-}
-
-/*
- * Reads one word starting at *s (not at a blank): quoted parts join with
- * unquoted ones, `\"` and `\\` escape anywhere, other backslashes are
- * literal.  Returns the word, or NULL on an unterminated quote.
- */
-static char *split_word(const char **s)
-{
-	const char *p = *s;
-	char *w = NULL;
-	size_t len = 0, cap = 0;
-	bool quoted = false;
-
-	word_put(&w, &len, &cap, '\0');
-	len = 0;
-	for (; *p && (quoted || !isspace((unsigned char)*p)); p++) {
-		if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
-			word_put(&w, &len, &cap, *++p);
-		else if (*p == '"')
-			quoted = !quoted;
-		else
-			word_put(&w, &len, &cap, *p);
-	}
-	*s = p;
-	if (quoted) {
-		free(w);
-		return NULL;
-	}
-	return w;
-}
-
-int command_split(const char *s, char ***out, size_t *n, char *err,
-		  size_t errlen)
-{
-	char **v = xcalloc(1, sizeof(*v));
-	size_t count = 0;
-
-	for (;;) {
-		char *w;
-
-		while (*s && isspace((unsigned char)*s))
-			s++;
-		if (!*s)
-			break;
-		w = split_word(&s);
-		if (!w) {
-			snprintf(err, errlen, "unterminated double quote");
-			command_argv_free(v);
-			return -1;
-		}
-		v = xrealloc(v, (count + 2) * sizeof(*v));
-		v[count++] = w;
-		v[count] = NULL;
-	}
-	*out = v;
-	*n = count;
-	return 0;
-}
-
-/* Why a command named by its path cannot be run, or NULL when it can. */
-static const char *path_unrunnable(const char *cmd)
-{
-	struct stat st;
-
-	if (stat(cmd, &st))
-		return errno == ENOENT ? "does not exist" : strerror(errno);
-	if (S_ISDIR(st.st_mode))
-		return "is a directory, not a program";
-	if (!S_ISREG(st.st_mode) || access(cmd, X_OK))
-		return "is not executable (no execute permission)";
-	return NULL;
-}
-
-/*
- * PATH lookup as execvp does it: the executable cmd names (malloc'd), or
- * NULL when there is none -- a config-time "not installed", and the path
- * the runner executes.
- */
-static char *path_find(const char *cmd)
-{
-	const char *path = getenv("PATH"), *p;
-
-	if (strchr(cmd, '/'))
-		return path_unrunnable(cmd) ? NULL : xstrdup(cmd);
-	if (!path || !*path)
-		path = "/bin:/usr/bin";
-	for (p = path;; p++) {
-		const char *end = strchrnul(p, ':');
-		char *full = xasprintf("%.*s%s%s", (int)(end - p), p,
-				       end == p ? "" : "/", cmd);
-		struct stat st;
-
-		if (!stat(full, &st) && S_ISREG(st.st_mode) &&
-		    !access(full, X_OK))
-			return full;
-		free(full);
-		if (!*end)
-			return NULL;
-		p = end;
-	}
-}
-
 /* env: every word NAME=VALUE. */
 /* An unquoted comma: env = T=1, T=2 reads as a sweep, and is not one. */
 static int env_comma(const char *text, char *err, size_t errlen)
@@ -221,7 +96,7 @@ static int env_check(const char *text, char *err, size_t errlen)
 
 	if (env_comma(text, err, errlen))
 		return -1;
-	if (command_split(text, &v, &n, err, errlen)) {
+	if (proc_split(text, &v, &n, err, errlen)) {
 		snprintf(err, errlen, "env: unterminated double quote");
 		return -1;
 	}
@@ -233,7 +108,7 @@ static int env_check(const char *text, char *err, size_t errlen)
 			ret = -1;
 		}
 	}
-	command_argv_free(v);
+	proc_argv_free(v);
 	return ret;
 }
 
@@ -249,22 +124,22 @@ static int argv_check(const struct wl_args *a, char *err, size_t errlen)
 	}
 	if (a->v[P_SHELL].b)
 		return 0;
-	if (command_split(command_str(a, P_ARGV), &v, &n, err, errlen)) {
+	if (proc_split(command_str(a, P_ARGV), &v, &n, err, errlen)) {
 		snprintf(err, errlen, "argv: unterminated double quote");
 		return -1;
 	}
 	if (!n)
 		snprintf(err, errlen, "argv: the command to run is missing");
-	else if (strchr(v[0], '/') && path_unrunnable(v[0]))
+	else if (strchr(v[0], '/') && proc_unrunnable(v[0]))
 		snprintf(err, errlen, "argv: '%s' %s", v[0],
-			 path_unrunnable(v[0]));
-	else if (!(found = path_find(v[0])))
+			 proc_unrunnable(v[0]));
+	else if (!(found = proc_path_find(v[0])))
 		snprintf(err, errlen, "argv: '%s' is not installed (not found "
 			 "on PATH)", v[0]);
 	else
 		ret = 0;
 	free(found);
-	command_argv_free(v);
+	proc_argv_free(v);
 	return ret;
 }
 
@@ -326,7 +201,7 @@ static char **env_build(const char *text, char *const *base)
 	size_t nadd, n = 0, i, j;
 	char err[64];
 
-	if (command_split(text, &add, &nadd, err, sizeof(err)))
+	if (proc_split(text, &add, &nadd, err, sizeof(err)))
 		nadd = 0, add = xcalloc(1, sizeof(*add));
 	for (i = 0; base[i]; i++)
 		;
@@ -345,108 +220,6 @@ static char **env_build(const char *text, char *const *base)
 		envp[n++] = add[j];
 	free(add);
 	return envp;
-}
-
-struct child {
-	pid_t pid;
-	int out;               /* read end of stdout+stderr */
-};
-
-/* In the child: never returns.  Failure is one write() of errno. */
-static void child_exec(char **argv, char **envp, int out, int errfd,
-		       pid_t parent)
-{
-	sigset_t none;
-	int e, devnull;
-
-	/* Die with the thread that forked us (our parent's main thread). */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
-		_exit(127);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
-	devnull = open("/dev/null", O_RDONLY);
-	if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out, 1) < 0 ||
-	    dup2(out, 2) < 0)
-		goto fail;
-	execvpe(argv[0], argv, envp);
-fail:
-	e = errno;
-	if (write(errfd, &e, sizeof(e)) < 0)
-		_exit(126);
-	_exit(127);
-}
-
-/* Forks and execs; 0 once the exec succeeded, else -1 with r->error. */
-static int child_spawn(char **argv, char **envp, struct child *c,
-		       struct result *r)
-{
-	int out[2], ep[2], e = 0;
-	pid_t parent = getpid();
-	ssize_t got;
-
-	if (pipe2(out, O_CLOEXEC))
-		return result_fail(r, "command: pipe: %s", strerror(errno));
-	if (pipe2(ep, O_CLOEXEC)) {
-		close(out[0]);
-		close(out[1]);
-		return result_fail(r, "command: pipe: %s", strerror(errno));
-	}
-	fflush(NULL);
-	c->pid = fork();
-	if (c->pid == 0)
-		child_exec(argv, envp, out[1], ep[1], parent);
-	close(out[1]);
-	close(ep[1]);
-	c->out = out[0];
-	if (c->pid < 0) {
-		close(ep[0]);
-		close(out[0]);
-		return result_fail(r, "command: fork: %s", strerror(errno));
-	}
-	/* The error pipe closes on a successful exec (O_CLOEXEC). */
-	while ((got = read(ep[0], &e, sizeof(e))) < 0 && errno == EINTR)
-		;
-	close(ep[0]);
-	if (got <= 0)
-		return 0;
-	close(out[0]);
-	waitpid(c->pid, NULL, 0);
-	return result_fail(r, "command: cannot run '%s': %s%s", argv[0],
-			   strerror(e), e == ENOENT ? " (not installed? "
-			   "command not found)" : "");
-}
-
-/*
- * Reads the child's output to EOF into *buf (NUL-terminated).  -1 when
- * it exceeds max: the caller kills the child.
- */
-static int capture(int fd, size_t max, char **buf, size_t *len)
-{
-	size_t cap = 1 << 16;
-	char *b = xmalloc(cap);
-	size_t n = 0;
-
-	for (;;) {
-		ssize_t got;
-
-		if (n + 1 == cap) {
-			if (cap > max)
-				break;
-			cap = cap * 2 > max + 2 ? max + 2 : cap * 2;
-			b = xrealloc(b, cap);
-		}
-		got = read(fd, b + n, cap - n - 1);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		n += (size_t)got;
-	}
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	return n > max ? -1 : 0;
 }
 
 static const char *exit_reason(int status, char *b, size_t blen)
@@ -482,29 +255,17 @@ static int command_status(const struct wl_args *a, int status,
 			   exit_reason(status, why, sizeof(why)), tail);
 }
 
-/* Waits for the child and turns its output into metrics. */
-static int command_finish(const struct wl_args *a, const struct child *c,
+/* Turns the reaped child's output into metrics. */
+static int command_finish(const struct wl_args *a, const struct proc *p,
 			  const struct extracts *x, double t0, struct result *r)
 {
-	char *out = NULL;
-	size_t len = 0;
-	int status = 0, over, ret;
-
-	over = capture(c->out, COMMAND_MAX_OUTPUT, &out, &len);
-	if (over)
-		kill(c->pid, SIGKILL);
-	close(c->out);
-	while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (over) {
+	if (p->overflow) {
 		result_add(r, "elapsed_s", now_monotonic() - t0);
-		ret = result_fail(r, COMMAND_OVERFLOW);
-	} else {
-		ret = command_status(a, status, now_monotonic() - t0, out,
-				     len, r) ? -1 : extracts_apply(x, out, len, r);
+		return result_fail(r, COMMAND_OVERFLOW);
 	}
-	free(out);
-	return ret;
+	return command_status(a, p->wstatus, now_monotonic() - t0, p->out,
+			      p->outlen, r) ? -1 : extracts_apply(x, p->out,
+								  p->outlen, r);
 }
 
 static char **command_argv(const struct wl_args *a, char *err, size_t errlen)
@@ -513,7 +274,7 @@ static char **command_argv(const struct wl_args *a, char *err, size_t errlen)
 	size_t n;
 
 	if (!a->v[P_SHELL].b)
-		return command_split(command_str(a, P_ARGV), &v, &n, err,
+		return proc_split(command_str(a, P_ARGV), &v, &n, err,
 				     errlen) || !n ? NULL : v;
 	v = xcalloc(4, sizeof(*v));
 	v[0] = xstrdup("/bin/sh");
@@ -526,10 +287,11 @@ static int command_run(const struct wl_args *a, struct result *r)
 {
 	char err[256], **argv = NULL, **envp = NULL;
 	struct extracts x = { 0 };
-	struct child c = { -1, -1 };
+	struct proc p = { .err = PROC_ERR_OUT, .out_max = COMMAND_MAX_OUTPUT,
+			  .die_with_parent = true };
 	const char *key;
 	double t0;
-	int ret = -1;
+	int ret = -1, e;
 
 	if (command_validate(a, NULL, err, sizeof(err)) ||
 	    extracts_build(a, &x, &key, err, sizeof(err)))
@@ -540,13 +302,24 @@ static int command_run(const struct wl_args *a, struct result *r)
 		goto out;
 	}
 	envp = env_build(command_str(a, P_ENV), environ);
+	p.argv = argv;
+	p.envp = envp;
 	t0 = now_monotonic();
-	if (child_spawn(argv, envp, &c, r))
+	if (proc_run(&p)) {
+		e = errno;
+		if (p.exec_err)
+			result_fail(r, "command: cannot run '%s': %s%s", argv[0],
+				    strerror(e), e == ENOENT ? " (not "
+				    "installed? command not found)" : "");
+		else
+			result_fail(r, "command: fork: %s", strerror(e));
 		goto out;
-	ret = command_finish(a, &c, &x, t0, r);
+	}
+	ret = command_finish(a, &p, &x, t0, r);
+	proc_release(&p);
 out:
-	command_argv_free(envp);
-	command_argv_free(argv);
+	proc_argv_free(envp);
+	proc_argv_free(argv);
 	extracts_release(&x);
 	return ret;
 }
@@ -580,12 +353,12 @@ static int command_program(const struct wl_args *a, char *const *base,
 		return -1;
 	}
 	errno = 0;
-	p->path = path_find(p->argv[0]);
+	p->path = proc_path_find(p->argv[0]);
 	if (!p->path) {
 		if (strchr(p->argv[0], '/'))
 			snprintf(err, errlen, "command: cannot run '%s': it %s",
-				 p->argv[0], path_unrunnable(p->argv[0]) ?
-				 path_unrunnable(p->argv[0]) : strerror(errno));
+				 p->argv[0], proc_unrunnable(p->argv[0]) ?
+				 proc_unrunnable(p->argv[0]) : strerror(errno));
 		else
 			snprintf(err, errlen, "command: cannot run '%s': not "
 				 "installed (not found on PATH)", p->argv[0]);

@@ -3,12 +3,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/readfile.h"
 #include "lib/util.h"
 #include "runner/workloads/lockstat.h"
 
@@ -97,35 +99,15 @@ size_t lockstat_parse(const char *text, struct lockstat *ls)
 	return ls->n;
 }
 
-static char *slurp(FILE *f)
-{
-	size_t cap = 1 << 16, len = 0, got;
-	char *buf = xmalloc(cap);
-
-	while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += got;
-		if (len + 1 == cap) {
-			if (cap >= LOCKSTAT_MAX_BYTES)
-				break;
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
 size_t lockstat_read(struct lockstat *ls)
 {
-	FILE *f = fopen(LOCKSTAT_PATH, "re");
 	char *text;
 
 	ls->n = 0;
 	ls->classes = NULL;
-	if (!f)
+	readfile_at(AT_FDCWD, LOCKSTAT_PATH, LOCKSTAT_MAX_BYTES, &text, NULL);
+	if (!text)
 		return 0;
-	text = slurp(f);
-	fclose(f);
 	lockstat_parse(text, ls);
 	free(text);
 	return ls->n;

@@ -18,15 +18,6 @@ extern const struct workload chat_workload;
 extern const struct workload command_workload;
 
 /*
- * command.c: splits s into words as the command workload's argv and env
- * are split (blanks separate, "double quotes" group, \" and \\ escape).
- * Returns 0 with a NULL-terminated malloc'd *argv of *n words (free with
- * command_argv_free), or -1 with err on an unterminated quote.
- */
-int command_split(const char *s, char ***argv, size_t *n, char *err,
-		  size_t errlen);
-void command_argv_free(char **argv);
-/*
  * command_extract.c: what a run does with the command's output, without the
  * command: applies a's regexes (metric, contention, metric1..8) to
  * out[0..len-1], which must be NUL-terminated and is modified in place

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/proc.h"
 #include "runner/param.h"
 #include "runner/workload.h"
 #include "runner/workloads/workloads.h"
@@ -37,7 +38,7 @@ static void fuzz_split(const char *s)
 	char err[128] = "", **argv;
 	size_t n, i;
 
-	if (command_split(s, &argv, &n, err, sizeof(err))) {
+	if (proc_split(s, &argv, &n, err, sizeof(err))) {
 		if (!err[0])
 			abort();
 		return;
@@ -47,7 +48,7 @@ static void fuzz_split(const char *s)
 			abort();
 	if (argv[n])
 		abort();
-	command_argv_free(argv);
+	proc_argv_free(argv);
 }
 
 static void fuzz_extract(char *metric, char *metric1, const uint8_t *out,
