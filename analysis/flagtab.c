@@ -1,7 +1,7 @@
 /*
  * flagtab.c - the one table of flags (flagtab.h says what reads it) and
  * analysis_flag, which runs the table's detectors.  Adding a flag is a
- * row here and its test (docs/ARCHITECTURE.md, "How to add ... a flag").
+ * row here and its test (docs/ARCHITECTURE.md, "How to add ...").
  */
 #include <string.h>
 

@@ -4,9 +4,9 @@
  * docs need to know of it.  The report's order of flags and its JSON
  * flag_counts, the HTML report's colours, compare's flags column and its
  * legend, its "Flags:" overview and the per-configuration detail, the
- * flags compare carries from each side's analysis, and the table of
- * docs/USER-GUIDE.md ("Every flag at a glance") are all read from it
- * (docs/ARCHITECTURE.md, "How to add ... a flag").
+ * flags compare carries from each side's analysis, and the docs table
+ * (docs/USER-GUIDE.md, "Every flag at a glance") are all read from it
+ * (adding a flag: docs/ARCHITECTURE.md, "How to add ...").
  */
 #ifndef CONTEND_ANALYSIS_FLAGTAB_H
 #define CONTEND_ANALYSIS_FLAGTAB_H
@@ -84,7 +84,7 @@ size_t flag_place(enum flag_view v, const char *name);
 /* The flags of view v. */
 size_t flag_count(enum flag_view v);
 
-/* docs/USER-GUIDE.md "Every flag at a glance": the table in markdown. */
+/* The table in markdown (docs/USER-GUIDE.md, "Every flag at a glance"). */
 void flagtab_markdown(FILE *f);
 
 /*
