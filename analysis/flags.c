@@ -372,16 +372,6 @@ void flag_miscalibrated(const struct analysis *a,
 	flag_num(f, "n", (double)now->s.n);
 }
 
-void flag_one_thread(const struct analysis *a, struct config_analysis *ca)
-{
-	(void)a;
-	if (ca->threads != 1)
-		return;
-	flag_num(analysis_flag_add(ca, "one-thread", -1, -1,
-		"every run had one thread: the lock was never contended. Sweep "
-		"threads = 2 or more."), "threads", 1);
-}
-
 /* ---- pairs of one sweep: misleading throughput ---- */
 
 static double mean_of(const double *x, size_t n)

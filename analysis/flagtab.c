@@ -76,9 +76,6 @@ const struct flag_def flag_defs[] = {
 	  "a pair's throughput gain came with less contention while hand-offs "
 	  "did not fall by 25% (the gain looks genuine), or the pair differs "
 	  "in a load parameter; informational" },
-	{ "one-thread", 'O', FLAG_LOW, FLAG_CARRIED, RANK(95, 125, 130),
-	  flag_one_thread, NULL,
-	  "every run had one thread: the lock was never contended" },
 	{ "too-few-runs", 'F', FLAG_MID, FLAG_COMPARE, RANK(0, 70, 70), NULL,
 	  "a side has a single value: no interval, nothing can be concluded",
 	  "a side has a single value: no interval, nothing can be concluded" },

@@ -98,7 +98,6 @@ void flag_outliers(const struct analysis *a, struct config_analysis *ca);
 void flag_non_normal(const struct analysis *a, struct config_analysis *ca);
 void flag_unfair(const struct analysis *a, struct config_analysis *ca);
 void flag_miscalibrated(const struct analysis *a, struct config_analysis *ca);
-void flag_one_thread(const struct analysis *a, struct config_analysis *ca);
 /* flags.c: the pair flags of one sweep (misleading-throughput,
  * contention-coupled), after every per-configuration detector. */
 void flag_pairs(struct analysis *a);

@@ -457,26 +457,6 @@ static void test_unfair_share_and_near_miss(void **state)
 	done(&fx, &a);
 }
 
-/* one thread's counts raise one-thread; two threads' do not */
-static void test_one_thread(void **state)
-{
-	static const uint64_t one[1] = { 1000 };
-	static const uint64_t two[2] = { 600, 400 };
-	struct fixture fx;
-	struct analysis a;
-
-	(void)state;
-	fx_init(&fx, "one-thread");
-	fx_config(&fx, "s", "noop", "threads=1 runtime=1");
-	add_ops(&fx, one, 1, 5);
-	fx_config(&fx, "t", "noop", "threads=2 runtime=1");
-	add_ops(&fx, two, 2, 5);
-	analyse(&fx, NULL, &a);
-	assert_non_null(find_flag(&a, 0, "one-thread"));
-	assert_null(find_flag(&a, 1, "one-thread"));
-	done(&fx, &a);
-}
-
 /* ---- few-runs ---- */
 
 static void test_few_runs(void **state)
@@ -583,7 +563,6 @@ int main(void)
 		cmocka_unit_test(test_non_normal_near_miss),
 		cmocka_unit_test(test_unfair_raise),
 		cmocka_unit_test(test_unfair_share_and_near_miss),
-		cmocka_unit_test(test_one_thread),
 		cmocka_unit_test(test_few_runs),
 	};
 

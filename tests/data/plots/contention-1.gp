@@ -19,6 +19,6 @@ set xlabel 'contended acquisitions (% of acquisitions)'
 set format y '%.1s%c'
 set ylabel 'throughput (ops/s)'
 plot \
-  'contention-1.dat' index 0 using 1:2 with points pt 6 ps 1.2 title '(!) mutex threads=1', \
+  'contention-1.dat' index 0 using 1:2 with points pt 7 ps 1.2 title 'mutex threads=1', \
   'contention-1.dat' index 1 using 1:2 with points pt 7 ps 1.2 title 'mutex threads=2', \
   'contention-1.dat' index 2 using 1:2 with points pt 6 ps 1.2 title '(!) mutex threads=4'

@@ -18,4 +18,4 @@ set xlabel 'contended acquisitions (% of acquisitions)'
 set format y '%.1s%c'
 set ylabel 'throughput (ops/s)'
 plot \
-  'contention-2.dat' index 0 using 1:2 with points pt 6 ps 1.2 title '(!) x`touch pwned-bq` ''"\ system("touch p...'
+  'contention-2.dat' index 0 using 1:2 with points pt 7 ps 1.2 title 'x`touch pwned-bq` ''"\ system("touch p...'

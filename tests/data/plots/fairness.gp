@@ -12,7 +12,7 @@ set grid
 set key outside right top
 set border 3
 set tics nomirror
-set xtics rotate by 30 right ('(!) mutex threads=1' 1, 'mutex threads=2' 2, '(!) mutex threads=4' 3, '(!) x`touch pwned-bq` ''"\ system("touch p...' 4)
+set xtics rotate by 30 right ('mutex threads=1' 1, 'mutex threads=2' 2, '(!) mutex threads=4' 3, 'x`touch pwned-bq` ''"\ system("touch p...' 4)
 set xrange [0.4:4.6]
 set bmargin 12
 set lmargin 14
