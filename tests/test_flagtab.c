@@ -7,9 +7,11 @@
  * CONTEND_UPDATE_GOLDEN=1 rewrites as sh scripts/gen-docs.sh does; the
  * flag names of docs/report-json.md and docs/compare-json.md, a paragraph
  * in the guide for every flag of the report, and every "`NAME` (L)"
- * letter in docs/.
+ * letter in docs/.  And every flag the sources of analysis/ raise by name
+ * has its row, which shows it where it is raised.
  * `test_flagtab --markdown` prints the generated table.
  */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -331,6 +333,71 @@ static void test_docs_letters(void **state)
 	}
 }
 
+/*
+ * The names in the second argument of each call at *p (up to the comma
+ * that ends it; a conditional may name two) are rows of the table that
+ * the command raising them shows.
+ */
+static void check_call(const char *file, const char *p, bool report)
+{
+	const char *end = strchr(p, ',') ? strchr(strchr(p, ',') + 1, ',') : NULL;
+	const char *q = strchr(p, ',');
+
+	for (; q && end && (q = strchr(q, '"')) && q < end; q++) {
+		const char *close = strchr(q + 1, '"');
+		char *name = xstrndup(q + 1, (size_t)(close - q - 1));
+		const struct flag_def *d = flag_def_find(name);
+
+		if (!d)
+			fail_msg("%s raises '%s', which has no row in "
+				 "analysis/flagtab.c", file, name);
+		else if (report ? !shows_in_report(d) : !shows_in_compare(d))
+			fail_msg("%s: %s raises '%s', which its row does not "
+				 "show there", file, report ? "the report" :
+				 "compare", name);
+		free(name);
+		q = close;
+	}
+}
+
+/* Every flag the sources raise by name has its row: analysis_flag_add
+ * for the report, comparison_flag for compare. */
+static void test_sources_raise_rows(void **state)
+{
+	static const char *const calls[2] = { "analysis_flag_add(",
+					       "comparison_flag(" };
+	DIR *dir = opendir("analysis");
+	struct dirent *e;
+	size_t found = 0;
+
+	(void)state;
+	assert_non_null(dir);
+	while ((e = readdir(dir))) {
+		size_t len = strlen(e->d_name);
+		char *path, *text;
+		const char *p;
+
+		if (len < 3 || strcmp(e->d_name + len - 2, ".c"))
+			continue;
+		path = xasprintf("analysis/%s", e->d_name);
+		text = slurp(path, NULL);
+		for (int k = 0; k < 2; k++)
+			for (p = strstr(text, calls[k]); p;
+			     p = strstr(p + 1, calls[k])) {
+				/* not the definition, whose first
+				 * parameter is a struct pointer */
+				if (!strncmp(p + strlen(calls[k]), "struct ", 7))
+					continue;
+				check_call(path, p, k == 0);
+				found++;
+			}
+		free(text);
+		free(path);
+	}
+	closedir(dir);
+	assert_true(found >= 10);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +407,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_report_json_names),
 		cmocka_unit_test(test_docs_name_every_flag),
 		cmocka_unit_test(test_docs_letters),
+		cmocka_unit_test(test_sources_raise_rows),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--markdown")) {
