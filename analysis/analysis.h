@@ -218,11 +218,12 @@ void analysis_handoff_check(const struct pair_side *a,
 			    struct handoff_check *out);
 
 /*
- * flags.c: adds every flag of the experiment to a->configs[].flags; called
- * by analysis_run once summaries, fairness and primary metrics are set.
+ * flagtab.c: adds every flag of the experiment to a->configs[].flags (the
+ * detectors of the flag table, then the pair flags); called by
+ * analysis_run once summaries, fairness and primary metrics are set.
  */
 int analysis_flag(struct analysis *a);
-/* Appends a flag to configuration c (message printf-style). */
+/* flags.c: appends a flag to configuration c (message printf-style). */
 struct flag *analysis_flag_add(struct config_analysis *ca, const char *name,
 			       int metric, long other, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

@@ -13,6 +13,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/compare_impl.h"
+#include "analysis/flagtab.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "analysis/ministat.h"
@@ -30,10 +31,6 @@ const char *const compare_host_keys[] = {
 	"cpu_model", "cpus_online", "governor", "smt",
 };
 const size_t ncompare_host_keys = ARRAY_SIZE(compare_host_keys);
-
-/* Analysis flags that describe one side and travel with a comparison. */
-static const char *const carried_flags[] = { "noisy", "drift", "unfair",
-					      "kernel-warning" };
 
 void compare_opts_default(struct compare_opts *o)
 {
@@ -366,17 +363,7 @@ static bool has_flag(const struct comparison *c, const char *name,
 	return false;
 }
 
-static bool is_carried(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(carried_flags); i++)
-		if (!strcmp(carried_flags[i], name))
-			return true;
-	return false;
-}
-
-/* noisy, drift, unfair of any invocation, once per side. */
+/* The carried flags (flagtab.h) of any invocation, once per side. */
 static void carry_flags(struct comparison *c, const struct compare_side *s,
 			const struct group *g, const char *metric,
 			const char *side)
@@ -392,7 +379,7 @@ static void carry_flags(struct comparison *c, const struct compare_side *s,
 		for (k = 0; k < ca->nflags; k++) {
 			const struct flag *f = &ca->flags[k];
 
-			if (!is_carried(f->name) ||
+			if (!flag_carried(f->name) ||
 			    (f->metric >= 0 && f->metric != m) ||
 			    has_flag(c, f->name, side))
 				continue;
@@ -839,9 +826,12 @@ static void side_flags(struct compare_result *r, const struct compare_side *b,
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(carried_flags); i++) {
-		side_flag(r, b, carried_flags[i], "baseline");
-		side_flag(r, c, carried_flags[i], "candidate");
+	/* the analysis flags that describe one side, in the table's order */
+	for (i = 0; i < nflag_defs; i++) {
+		if (flag_defs[i].shows != FLAG_CARRIED)
+			continue;
+		side_flag(r, b, flag_defs[i].name, "baseline");
+		side_flag(r, c, flag_defs[i].name, "candidate");
 	}
 }
 

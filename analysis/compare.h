@@ -156,9 +156,7 @@ struct compare_side {
 };
 
 struct compare_flag {
-	char name[32];          /* noisy, drift, unfair, misleading-throughput,
-				 * host-mismatch, single-invocation,
-				 * too-few-runs */
+	char name[32];          /* a flag of the flag table (flagtab.h) */
 	const char *side;       /* "baseline", "candidate" or "both" */
 	char *message;          /* the numbers that raised it */
 };

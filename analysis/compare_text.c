@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/compare_print.h"
+#include "analysis/flagtab.h"
 #include "analysis/ministat.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
@@ -325,32 +326,23 @@ static char *change_text(const struct compare_stats *st)
 				     st->change_ci_high_pct));
 }
 
-/* One-letter codes of the table's flags column, and its legend. */
-static const struct {
-	const char *name;
-	char code;
-} flag_codes[] = {
-	{ "misleading-throughput", 'M' }, { "noisy", 'N' }, { "drift", 'D' },
-	{ "unfair", 'U' }, { "single-invocation", 'S' },
-	{ "host-mismatch", 'H' }, { "too-few-runs", 'F' },
-	{ "instrumentation-differs", 'I' }, { "kernel-warning", 'K' },
-	{ "multimodal", 'R' }, { "regime-shift", 'X' },
-	{ "fairness-traded", 'T' },
-};
-
-/* "M Nbc S": a code per flag, with the sides (b, c) of one-sided ones. */
+/*
+ * "M Nbc S": the letter of each flag (flagtab.h, in the column's order),
+ * with the sides (b, c) of one-sided ones.
+ */
 static void flag_names(const struct comparison *cmp, char *buf, size_t len)
 {
+	const struct flag_def *d;
 	size_t i, k, at = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < ARRAY_SIZE(flag_codes) && at + 5 < len; i++) {
+	for (i = 0; (d = flag_nth(FV_COLUMN, i)) && at + 5 < len; i++) {
 		bool b = false, c = false, both = false;
 
 		for (k = 0; k < cmp->nflags; k++) {
 			const char *side = cmp->flags[k].side;
 
-			if (strcmp(cmp->flags[k].name, flag_codes[i].name))
+			if (strcmp(cmp->flags[k].name, d->name))
 				continue;
 			both |= !strcmp(side, "both");
 			b |= !strcmp(side, "baseline");
@@ -359,26 +351,26 @@ static void flag_names(const struct comparison *cmp, char *buf, size_t len)
 		if (!b && !c && !both)
 			continue;
 		at += (size_t)snprintf(buf + at, len - at, "%s%c%s%s",
-				       at ? " " : "", flag_codes[i].code,
+				       at ? " " : "", d->letter,
 				       b && !both ? "b" : "",
 				       c && !both ? "c" : "");
 	}
 }
 
-/* The codes the table shows, each with its flag's name. */
+/* The letters the table shows, each with its flag's name. */
 static void print_legend(FILE *f, const struct compare_result *r)
 {
+	const struct flag_def *d;
 	char *s = xstrdup(""), *t;
 	bool one_side = false;
 	size_t i, j, k;
 
-	for (i = 0; i < ARRAY_SIZE(flag_codes); i++) {
+	for (i = 0; (d = flag_nth(FV_COLUMN, i)); i++) {
 		bool used = false;
 
 		for (j = 0; j < r->n; j++)
 			for (k = 0; k < r->cmp[j].nflags; k++) {
-				if (strcmp(r->cmp[j].flags[k].name,
-					   flag_codes[i].name))
+				if (strcmp(r->cmp[j].flags[k].name, d->name))
 					continue;
 				used = true;
 				one_side |= !!strcmp(r->cmp[j].flags[k].side,
@@ -387,7 +379,7 @@ static void print_legend(FILE *f, const struct compare_result *r)
 		if (!used)
 			continue;
 		t = xasprintf("%s%s %c %s", s, *s ? "," : "flags:",
-			      flag_codes[i].code, flag_codes[i].name);
+			      d->letter, d->name);
 		free(s);
 		s = t;
 	}
@@ -589,6 +581,14 @@ static void print_detail_runs(FILE *f, const struct comparison *cmp)
 	}
 }
 
+/* A flag told in full under each configuration: one with a brief. */
+static bool told_in_full(const char *name)
+{
+	const struct flag_def *d = flag_def_find(name);
+
+	return d && d->brief;
+}
+
 static void print_detail(FILE *f, const struct comparison *cmp,
 			 const struct compare_result *r, bool numbers)
 {
@@ -641,11 +641,7 @@ static void print_detail(FILE *f, const struct comparison *cmp,
 		free(caller);
 	}
 	for (i = 0; i < cmp->nflags; i++)
-		if (!strcmp(cmp->flags[i].name, "misleading-throughput") ||
-		    !strcmp(cmp->flags[i].name, "too-few-runs") ||
-		    !strcmp(cmp->flags[i].name, "fairness-traded") ||
-		    !strcmp(cmp->flags[i].name, "regime-shift") ||
-		    !strcmp(cmp->flags[i].name, "multimodal"))
+		if (told_in_full(cmp->flags[i].name))
 			print_para(f, 4, "  flag %s (%s): %s",
 				   cmp->flags[i].name, cmp->flags[i].side,
 				   cmp->flags[i].message);
@@ -673,37 +669,6 @@ static size_t same_flag_count(const struct compare_result *r,
 		}
 	return n;
 }
-
-/*
- * The flags by severity: the overview lists them in this order, each by
- * name with its one-line reason.  A flag whose message holds per
- * configuration numbers (brief non-NULL) is summed up by brief there and
- * told in full under its configuration below.
- */
-static const struct {
-	const char *name, *brief;
-} flag_severity[] = {
-	{ "misleading-throughput",
-	  "the candidate is faster while the lock changes hands less often "
-	  "(the lockdep effect): do not read it as a speed-up" },
-	{ "fairness-traded",
-	  "the candidate is better while it is significantly less fair and "
-	  "its threads starve: the gain may be one thread running alone" },
-	{ "regime-shift",
-	  "the runs fall into two regimes and the sides' shares of them "
-	  "differ: the change of the mean is a change of the mix" },
-	{ "instrumentation-differs", NULL },
-	{ "host-mismatch", NULL },
-	{ "kernel-warning", NULL },
-	{ "too-few-runs",
-	  "a side has a single value: no interval, nothing can be concluded" },
-	{ "multimodal",
-	  "the runs fall into two regimes: compare within each regime" },
-	{ "single-invocation", NULL },
-	{ "noisy", NULL },
-	{ "drift", NULL },
-	{ "unfair", NULL },
-};
 
 /* "mutex-delay, spin": the labels of the comparisons carrying flag
  * name on side (malloc'd), and their count in *n. */
@@ -763,16 +728,19 @@ static void flags_head(FILE *f, bool *head)
 
 /*
  * Every raised flag once, by name with its one-line reason, the most
- * severe first (flag_severity): the side summaries of the carried flags,
- * then the flags of the comparisons.
+ * severe first (FV_COMPARE, flagtab.h): the side summaries of the carried
+ * flags, then the flags of the comparisons; a flag with a brief (its
+ * message holds per configuration numbers) is summed up by the brief here
+ * and told in full under its configuration below.
  */
 static void print_flags(FILE *f, const struct compare_result *r, bool numbers)
 {
+	const struct flag_def *d;
 	bool head = false, seen;
 	size_t s, i, k;
 
-	for (s = 0; s < ARRAY_SIZE(flag_severity); s++) {
-		const char *name = flag_severity[s].name;
+	for (s = 0; (d = flag_nth(FV_COMPARE, s)); s++) {
+		const char *name = d->name;
 
 		for (i = 0; i < r->nside_flags; i++) {
 			const struct compare_side_flag *sf = &r->side_flags[i];
@@ -783,9 +751,8 @@ static void print_flags(FILE *f, const struct compare_result *r, bool numbers)
 			print_para(f, 4, "  %s (%s): %s", sf->name, sf->side,
 				   sf->message);
 		}
-		/* noisy, drift and unfair are told per side only */
-		if (side_flagged(r, name) || !strcmp(name, "noisy") ||
-		    !strcmp(name, "drift") || !strcmp(name, "unfair"))
+		/* the carried flags are told per side only */
+		if (side_flagged(r, name) || d->shows == FLAG_CARRIED)
 			continue;
 		for (i = 0; i < r->n; i++)
 			for (k = 0; k < r->cmp[i].nflags; k++) {
@@ -796,7 +763,7 @@ static void print_flags(FILE *f, const struct compare_result *r, bool numbers)
 				if (strcmp(fl->name, name))
 					continue;
 				flags_head(f, &head);
-				if (flag_severity[s].brief) {
+				if (d->brief) {
 					if (side_listed(r, name, fl->side, i))
 						continue;
 					which = flag_configs(r, name, fl->side,
@@ -806,7 +773,7 @@ static void print_flags(FILE *f, const struct compare_result *r, bool numbers)
 						   "the numbers are under each "
 						   "configuration below",
 						   name, fl->side, n, r->n,
-						   which, flag_severity[s].brief);
+						   which, d->brief);
 					free(which);
 					continue;
 				}

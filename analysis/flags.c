@@ -2,7 +2,8 @@
  * flags.c - the detectors that stop bad conclusions.  Each flag carries the
  * numbers that raised it and what to do, in words (message) and as named
  * numbers (for json).  Per-configuration flags judge the primary metric
- * only; the pair flags compare configurations of one sweep.
+ * only; the pair flags compare configurations of one sweep.  Each flag has
+ * its row in the flag table (flagtab.c), which runs these detectors.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -13,8 +14,10 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/analysis.h"
+#include "analysis/flagtab.h"
 #include "analysis/kwarn.h"
 #include "analysis/regimes.h"
+#include "lib/numfmt.h"
 #include "lib/util.h"
 
 /* Up to this many outliers are named in a message (all are in json). */
@@ -58,7 +61,7 @@ static const char *num(double v)
 	static unsigned next;
 	char *b = ring[next++ % ARRAY_SIZE(ring)];
 
-	return analysis_fmt(b, sizeof(ring[0]), v);
+	return numfmt(b, sizeof(ring[0]), v);
 }
 
 static const struct metric_summary *primary(const struct config_analysis *ca)
@@ -73,7 +76,7 @@ static const char *metric_name(const struct analysis *a, int m)
 
 /* ---- per-configuration flags ---- */
 
-static void flag_few_runs(const struct analysis *a, struct config_analysis *ca)
+void flag_few_runs(const struct analysis *a, struct config_analysis *ca)
 {
 	struct flag *f;
 
@@ -102,7 +105,7 @@ static double noise_threshold(const struct analysis *a,
  * alpha, power 0.8) and the runs per side that resolve --resolve percent:
  * the two numbers a reader needs to know what this noise level allows.
  */
-static void flag_noisy(const struct analysis *a, struct config_analysis *ca)
+void flag_noisy(const struct analysis *a, struct config_analysis *ca)
 {
 	const struct metric_summary *ms = primary(ca);
 	const struct analysis_opts *o = &a->opts;
@@ -158,7 +161,7 @@ static size_t primary_series(const struct analysis *a,
 	return n;
 }
 
-static void flag_drift(const struct analysis *a, struct config_analysis *ca)
+void flag_drift(const struct analysis *a, struct config_analysis *ca)
 {
 	const struct ds_config *cf = &a->d->configs[ca->config];
 	double *x = xmalloc((cf->nruns + 1) * sizeof(*x));
@@ -189,7 +192,7 @@ out:
 	free(seq);
 }
 
-static void flag_outliers(const struct analysis *a, struct config_analysis *ca)
+void flag_outliers(const struct analysis *a, struct config_analysis *ca)
 {
 	const struct metric_summary *ms = primary(ca);
 	char list[512] = "";
@@ -229,7 +232,7 @@ static void flag_outliers(const struct analysis *a, struct config_analysis *ca)
 	flag_num(f, "threshold", STATS_OUTLIER_Z);
 }
 
-static void flag_non_normal(const struct analysis *a, struct config_analysis *ca)
+void flag_non_normal(const struct analysis *a, struct config_analysis *ca)
 {
 	const struct metric_summary *ms = primary(ca);
 	struct flag *f;
@@ -252,7 +255,7 @@ static void flag_non_normal(const struct analysis *a, struct config_analysis *ca
 	flag_num(f, "kurtosis", ms->s.kurtosis);
 }
 
-static void flag_unfair(const struct analysis *a, struct config_analysis *ca)
+void flag_unfair(const struct analysis *a, struct config_analysis *ca)
 {
 	const struct analysis_opts *o = &a->opts;
 	bool low_jain = ca->mean_jain < o->jain_min;
@@ -324,7 +327,7 @@ static char *calibrated_params(const struct ds_config *c, double factor)
 	return s;
 }
 
-static void flag_miscalibrated(const struct analysis *a,
+void flag_miscalibrated(const struct analysis *a,
 			       struct config_analysis *ca)
 {
 	const struct metric_summary *cal = analysis_metric(a, ca->config,
@@ -752,7 +755,7 @@ static void judge_pair(struct analysis *a, struct series_set *cache, size_t i,
 		flag_pair(a, &p);
 }
 
-static void flag_pairs(struct analysis *a)
+void flag_pairs(struct analysis *a)
 {
 	const struct dataset *d = a->d;
 	struct series_set *cache;
@@ -775,21 +778,4 @@ static void flag_pairs(struct analysis *a)
 				judge_pair(a, cache, i, j, k);
 		}
 	cache_free(cache, d->nconfigs);
-}
-
-static void (*const per_config[])(const struct analysis *,
-				  struct config_analysis *) = {
-	flag_few_runs, flag_noisy, flag_drift, regimes_flag, flag_outliers,
-	flag_non_normal, flag_unfair, flag_miscalibrated, kwarn_flag,
-};
-
-int analysis_flag(struct analysis *a)
-{
-	size_t c, k;
-
-	for (c = 0; c < a->nconfigs; c++)
-		for (k = 0; k < ARRAY_SIZE(per_config); k++)
-			per_config[k](a, &a->configs[c]);
-	flag_pairs(a);
-	return 0;
 }

@@ -19,6 +19,7 @@
 
 #include "analysis/report.h"
 #include "analysis/report_impl.h"
+#include "analysis/flagtab.h"
 #include "analysis/instrument.h"
 #include "lib/escape.h"
 #include "lib/hint.h"
@@ -47,18 +48,6 @@ int report_format_parse(const char *name)
 char *analysis_fmt(char *buf, size_t len, double v)
 {
 	return numfmt(buf, len, v);
-}
-
-/* The order flags are summarized in: the most consequential first. */
-static const char *const flag_order[] = {
-	"misleading-throughput", "miscalibrated", "noisy", "drift", "unfair",
-	"outliers", "non-normal", "few-runs", "contention-coupled",
-	"kernel-warning", "multimodal",
-};
-
-const char *report_flag_name(size_t i)
-{
-	return i < ARRAY_SIZE(flag_order) ? flag_order[i] : NULL;
 }
 
 /* ---- text ---- */
@@ -181,17 +170,6 @@ static void text_host(FILE *f, const struct analysis *a)
 
 /* ---- flag messages, each once ---- */
 
-/* Position of a flag name in flag_order; unknown names come last. */
-static size_t flag_rank(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(flag_order); i++)
-		if (!strcmp(flag_order[i], name))
-			return i;
-	return ARRAY_SIZE(flag_order);
-}
-
 /* "config 2 (vs 1)" for flag fl of configuration c. */
 static char *flag_config(size_t c, const struct flag *fl)
 {
@@ -227,6 +205,7 @@ static void text_flag_messages(FILE *f, const struct analysis *a)
 {
 	struct totals t;
 	size_t rank, c, i, c2, j, full = (size_t)-1;
+	size_t nrank = flag_count(FV_REPORT);
 
 	totals(a, &t);
 	fputc('\n', f);
@@ -236,14 +215,14 @@ static void text_flag_messages(FILE *f, const struct analysis *a)
 	}
 	fprintf(f, "flags: %zu raised (USER-GUIDE.md \"Reading the report\")\n",
 		t.flags);
-	for (rank = 0; rank <= ARRAY_SIZE(flag_order); rank++)
+	for (rank = 0; rank <= nrank; rank++)
 		for (c = 0; c < a->nconfigs; c++)
 			for (i = 0; i < a->configs[c].nflags; i++) {
 				const struct flag *fl = &a->configs[c].flags[i];
 				char *where, *lead, *more;
 				bool seen = false;
 
-				if (flag_rank(fl->name) != rank)
+				if (flag_place(FV_REPORT, fl->name) != rank)
 					continue;
 				/* Printed already with an earlier configuration? */
 				for (c2 = 0; c2 < c && !seen; c2++)

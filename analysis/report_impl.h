@@ -75,11 +75,6 @@ static inline void totals(const struct analysis *a, struct totals *t)
 void report_wrap(FILE *f, const char *lead, int indent, const char *text);
 /* report.c: s escaped for the terminal, malloc'd ("" for NULL). */
 char *report_esc(const char *s);
-/*
- * report.c: the i-th flag name in the order flags are summarized in (the
- * most consequential first); NULL past the last.
- */
-const char *report_flag_name(size_t i);
 
 /*
  * report_table.c: the answer first: one row per configuration, its

@@ -11,6 +11,7 @@
 
 #include "analysis/report.h"
 #include "analysis/report_impl.h"
+#include "analysis/flagtab.h"
 #include "lib/json.h"
 #include "lib/util.h"
 
@@ -328,14 +329,14 @@ static size_t flag_where(const struct analysis *a, const char *name,
 
 static void json_flag_counts(struct json_writer *w, const struct analysis *a)
 {
+	const struct flag_def *d;
 	char where[1024];
-	const char *name;
 	size_t i;
 
 	json_open(w, "flag_counts", '{');
-	for (i = 0; (name = report_flag_name(i)); i++)
-		json_int(w, name, (long long)flag_where(a, name, where,
-							 sizeof(where)));
+	for (i = 0; (d = flag_nth(FV_REPORT, i)); i++)
+		json_int(w, d->name, (long long)flag_where(a, d->name, where,
+							    sizeof(where)));
 	json_close(w, '}');
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/flagtab.h"
 #include "analysis/report.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
@@ -402,51 +403,32 @@ static void summary_table(const struct face *fc, const struct analysis *a)
 }
 
 /*
- * How much a flag matters, for its order and colour: a result that is not
- * what it seems (misleading-throughput, miscalibrated) first, in red; one
+ * How much a flag matters (flagtab.h), for its colour: a result that is
+ * not what it seems (misleading-throughput, miscalibrated) in red; one
  * that cannot be trusted as measured (noisy, drift, unfair, few-runs) in
- * amber; a note (outliers, non-normal, contention-coupled) in grey.
+ * amber; a note (outliers, non-normal, contention-coupled ...) in grey,
+ * as is a name the table does not know.
  */
-static const struct {
-	const char *name;
-	int severity;           /* 0 most severe */
-} flag_severity[] = {
-	{ "misleading-throughput", 0 }, { "miscalibrated", 0 },
-	{ "noisy", 1 }, { "drift", 1 }, { "unfair", 1 }, { "few-runs", 1 },
-	{ "outliers", 2 }, { "non-normal", 2 }, { "contention-coupled", 2 },
+static const char *const severity_class[] = {
+	[FLAG_HIGH] = "flag high", [FLAG_MID] = "flag mid",
+	[FLAG_LOW] = "flag low",
 };
-static const char *const severity_class[] = { "flag high", "flag mid",
-					      "flag low" };
 
-static int severity(const char *name)
+static const char *flag_class(const char *name)
 {
-	size_t i;
+	const struct flag_def *d = flag_def_find(name);
 
-	for (i = 0; i < ARRAY_SIZE(flag_severity); i++)
-		if (!strcmp(flag_severity[i].name, name))
-			return flag_severity[i].severity;
-	return 2;
-}
-
-/* flag_severity's position of name (unknown names last). */
-static size_t flag_rank(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(flag_severity); i++)
-		if (!strcmp(flag_severity[i].name, name))
-			return i;
-	return ARRAY_SIZE(flag_severity);
+	return severity_class[d ? d->level : FLAG_LOW];
 }
 
 /*
  * Every flag's message, once, with the configuration it concerns: the
- * most severe first (flag_severity), in configuration order within a
+ * most severe first (FV_HTML, flagtab.h), in configuration order within a
  * flag, under one heading; in HTML each coloured by its severity.
  */
 static void flag_list(const struct face *fc, const struct analysis *a)
 {
-	size_t c, i, rank;
+	size_t c, i, rank, nrank = flag_count(FV_HTML);
 	bool any = false;
 
 	for (c = 0; c < a->nconfigs && !any; c++)
@@ -454,14 +436,13 @@ static void flag_list(const struct face *fc, const struct analysis *a)
 	if (!any)
 		return;
 	heading(fc, "Flags");
-	for (rank = 0; rank <= ARRAY_SIZE(flag_severity); rank++)
+	for (rank = 0; rank <= nrank; rank++)
 		for (c = 0; c < a->nconfigs; c++)
 			for (i = 0; i < a->configs[c].nflags; i++) {
 				const struct flag *fl = &a->configs[c].flags[i];
-				int sev = severity(fl->name);
 				char *where;
 
-				if (flag_rank(fl->name) != rank)
+				if (flag_place(FV_HTML, fl->name) != rank)
 					continue;
 				where = fl->other_config >= 0
 					? xasprintf("configuration %zu (vs %ld)",
@@ -471,7 +452,7 @@ static void flag_list(const struct face *fc, const struct analysis *a)
 					fputs("- **", fc->f);
 				else
 					fprintf(fc->f, "<p class=\"%s\"><b>",
-						severity_class[sev]);
+						flag_class(fl->name));
 				put_text(fc, fl->name);
 				fputs(fc->md ? "**, " : "</b>, ", fc->f);
 				put_text(fc, where);

@@ -9,14 +9,23 @@
 #      <!-- BEGIN contend help CMD -->
 #      <!-- END contend help CMD -->
 #    are `contend help CMD` (from the command's option table), indented
-#    as a code block.
-# tests/e2e_docs.sh (make check) fails when they differ.
+#    as a code block;
+#  - the flag table (docs/USER-GUIDE.md, "Every flag at a glance"),
+#    between
+#      <!-- BEGIN flag table (analysis/flagtab.c) -->
+#      <!-- END flag table -->
+#    is the table of analysis/flagtab.c in markdown, as
+#    `build/tests/test_flagtab --markdown` prints it.
+# tests/e2e_docs.sh and tests/test_flagtab.c (make check) fail when they
+# differ.
 #
 # usage: sh scripts/gen-docs.sh [CONTEND]      (default ./contend)
 set -eu
 CONTEND=${1:-${CONTEND:-./contend}}
+FLAGTAB=${BUILD:-build}/tests/test_flagtab
 
 [ -x "$CONTEND" ] || { echo "gen-docs: $CONTEND is not executable (run make)" >&2; exit 1; }
+[ -x "$FLAGTAB" ] || { echo "gen-docs: $FLAGTAB is not executable (run make $FLAGTAB)" >&2; exit 1; }
 
 tmp=$(mktemp)
 gen=$(mktemp)
@@ -46,3 +55,6 @@ for c in $("$CONTEND" --help | awk '/^commands:/ { on = 1; next } on && !NF { ex
 	{ echo; "$CONTEND" help "$c" | sed 's/^./    &/'; echo; } >"$gen"
 	splice docs/USER-GUIDE.md "^<!-- BEGIN contend help $c -->" "^<!-- END contend help $c -->"
 done
+
+"$FLAGTAB" --markdown >"$gen"
+splice docs/USER-GUIDE.md '^<!-- BEGIN flag table' '^<!-- END flag table -->'
