@@ -64,9 +64,8 @@ struct loader {
 	const char *text;
 	size_t len, pos;
 	long lineno;
-	/* the line inih is working on */
-	bool indented, expect_call, called;
-	char raw[CONFIG_MAX_LINE + 1]; /* its text, which inih cuts up */
+	/* the line inih is working on, which it cuts up */
+	char raw[CONFIG_MAX_LINE + 1];
 	int cur;               /* section index, or CUR_NONE / CUR_SKIP */
 	struct section *secs;
 	size_t nsecs;
