@@ -10,7 +10,7 @@ BUILD   ?= build
 CC      ?= cc
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-PKGS    := gsl sqlite3 inih
+PKGS    := gsl sqlite3 inih zlib
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes \
 	   -Wstrict-prototypes -Wvla -Wwrite-strings -Wfloat-equal
@@ -20,7 +20,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN) -I. -I$(BUILD) \
 LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 TLIBS   = $(shell pkg-config --libs cmocka 2>/dev/null)
 # The runner starts the binary afresh for every run (`contend exec`), so
-# the binary takes GSL, SQLite and inih in statically when their archives
+# the binary takes GSL, SQLite, inih and zlib in statically when their archives
 # are installed (Debian's -dev packages ship them): each run then maps and
 # relocates three libraries fewer, 0.5 ms of CPU a run
 # (docs/PERFORMANCE.md).  STATIC_LIBS=no links them as the tests do.
