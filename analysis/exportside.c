@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "analysis/exportside.h"
-#include "analysis/numfile.h"
 #include "lib/util.h"
 
 enum col {
@@ -640,21 +639,6 @@ out:
 	free(P.k.b);
 	record_clear(&r);
 	free(r.f);
-	free(buf);
-	return ret;
-}
-
-int exportside_read(const char *path, struct dataset **sets, size_t *nsets)
-{
-	char *buf;
-	size_t len = 0;
-	int ret;
-
-	*sets = NULL;
-	*nsets = 0;
-	if (numfile_slurp(path, &buf, &len) < 0)
-		return -1;
-	ret = exportside_parse(path, buf, len, sets, nsets);
 	free(buf);
 	return ret;
 }

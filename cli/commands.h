@@ -51,7 +51,4 @@ extern const struct opt_cmd run_cli, exec_cli, list_cli, report_cli,
 /* The selector grammar of the reading commands (db/select.h), for help. */
 #define SELECTOR_TEXT "[DB:]WHAT[~newest][@KEY=VALUE,...]"
 
-/* The path of this executable, so the runner can spawn `contend exec`. */
-extern const char *contend_self;
-
 #endif
