@@ -98,7 +98,10 @@ struct experiment_config {
 	long offline_line;
 };
 
+/* runner/config_settings.c: the order key's words */
 extern const char *const order_names[]; /* indexed by enum run_order */
+/* The value of key in an entry's kv list ("key=value" words), or NULL. */
+const char *entry_value(const struct config_entry *e, const char *key);
 
 int config_load(const char *path, struct experiment_config *c);
 /* As config_load on text already in memory; name is used in messages. */

@@ -281,16 +281,6 @@ static char *read_line(char *str, int num, void *stream)
 	return str;
 }
 
-struct kv_line *key_find(const struct section *s, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < s->nkeys; i++)
-		if (!strcmp(s->keys[i].key, key))
-			return &s->keys[i];
-	return NULL;
-}
-
 static void key_add(struct loader *L, const char *name, const char *value)
 {
 	char q[QUOTE_MAX + 4];
