@@ -10,7 +10,7 @@ BUILD   ?= build
 CC      ?= cc
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-PKGS    := gsl sqlite3 inih
+PKGS    := gsl sqlite3 inih zlib
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes \
 	   -Wstrict-prototypes -Wvla -Wwrite-strings -Wfloat-equal
@@ -20,7 +20,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN) -I. -I$(BUILD) \
 LIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 TLIBS   = $(shell pkg-config --libs cmocka 2>/dev/null)
 # The runner starts the binary afresh for every run (`contend exec`), so
-# the binary takes GSL, SQLite and inih in statically when their archives
+# the binary takes GSL, SQLite, inih and zlib in statically when their archives
 # are installed (Debian's -dev packages ship them): each run then maps and
 # relocates three libraries fewer, 0.5 ms of CPU a run
 # (docs/PERFORMANCE.md).  STATIC_LIBS=no links them as the tests do.
@@ -65,7 +65,7 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)
 TESTS   += $(FUZZ_TARGETS:%=$(BUILD)/tests/test_fuzz_%)
 
 .PHONY: all deps run check check-loaded check-unit check-e2e asan tsan check-faults fuzz fuzz-build fuzz-merge bench sim install \
-	clean lint lint-layers lint-cppcheck lint-tidy lint-scan format
+	clean lint lint-layers lint-cycles lint-cppcheck lint-tidy lint-scan format
 
 all: contend
 
@@ -231,7 +231,9 @@ install: all
 	install -m 644 docs/contend.1 $(DESTDIR)$(PREFIX)/share/man/man1/contend.1
 
 # make lint: the layer order of the includes (scripts/check-layers.sh),
-# then three static checkers, each with zero findings.
+# no call cycle between the files of a folder (scripts/check-cycles.sh,
+# over the objects' symbols, so after a build), then three static
+# checkers, each with zero findings.
 #  cppcheck   the classes warning, performance, portability (and its
 #             always-on error class) over the sources and the tests; the
 #             style class is left out: its variableScope advice contradicts
@@ -243,10 +245,13 @@ install: all
 #             not be analysed at all).
 LINT_FLAGS = -std=c11 -D_GNU_SOURCE -I. -I$(BUILD) \
 	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-lint: lint-layers lint-cppcheck lint-tidy lint-scan
+lint: lint-layers lint-cycles lint-cppcheck lint-tidy lint-scan
 
 lint-layers:
 	sh scripts/check-layers.sh
+
+lint-cycles: $(LIBOBJ) $(BUILD)/cli/main.o
+	BUILD=$(BUILD) sh scripts/check-cycles.sh
 
 lint-cppcheck:
 	cppcheck --quiet --error-exitcode=1 --std=c11 \

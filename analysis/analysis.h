@@ -156,6 +156,14 @@ void analysis_release(struct analysis *a);
 const struct metric_summary *analysis_metric(const struct analysis *a,
 					     size_t c, const char *name);
 /*
+ * Values of metric m (or, with m < 0, of get) over the measured runs of
+ * configuration c into x (room for its nruns), skipping NANs; run indices
+ * into runs when not NULL.  Returns the count.
+ */
+size_t analysis_collect(const struct dataset *d, size_t c, int m,
+			double (*get)(const struct dataset *, size_t),
+			double *x, size_t *runs);
+/*
  * The measured ok values of metric m for configuration c, in seq order,
  * into a malloc'd array; returns the count.
  */

@@ -2,7 +2,8 @@
  * analyze.c - from a loaded dataset to struct analysis: run counts,
  * per-metric summaries over measured ok runs (harmonic means of rates under
  * fixed work), outliers by run, fairness, and correlations per section.
- * The flags are raised by flags.c on the result.
+ * The flags are raised by flags.c on the result; the values of runs that
+ * every analysis file reads are in values.c, below.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -39,113 +40,6 @@ void analysis_opts_default(struct analysis_opts *o)
 	o->power = 0.8;
 	o->drift_alpha = 0.01;
 	o->min_runs = 5;
-}
-
-bool analysis_measured(const struct dataset *d, size_t r)
-{
-	return !d->runs[r].warmup && d->runs[r].status == RUN_OK &&
-	       !d->runs[r].excluded;
-}
-
-double analysis_throughput(const struct dataset *d, size_t r)
-{
-	return dataset_value(d, r, dataset_metric(d, "throughput"));
-}
-
-double analysis_contention_rate(const struct dataset *d, size_t r)
-{
-	return dataset_value(d, r, dataset_metric(d, "contention_rate"));
-}
-
-double analysis_handoff_rate(const struct dataset *d, size_t r)
-{
-	double rate = dataset_value(d, r, dataset_metric(d, "handoff_rate"));
-	double h, t;
-
-	if (!isnan(rate))
-		return rate;
-	h = dataset_value(d, r, dataset_metric(d, "handoffs"));
-	t = dataset_value(d, r, dataset_metric(d, "elapsed_s"));
-	return t > 0 ? h / t : NAN;
-}
-
-double analysis_contended_rate(const struct dataset *d, size_t r)
-{
-	return analysis_throughput(d, r) * analysis_contention_rate(d, r);
-}
-
-double analysis_klock_rate(const struct dataset *d, size_t r)
-{
-	double n = dataset_value(d, r, dataset_metric(d, "klock_contended"));
-	double t = dataset_value(d, r, dataset_metric(d, "elapsed_s"));
-
-	return t > 0 ? n / t : NAN;
-}
-
-double analysis_klock_per_op(const struct dataset *d, size_t r)
-{
-	return dataset_value(d, r, dataset_metric(d, "klock_contended_per_op"));
-}
-
-double analysis_jain(const struct dataset *d, size_t r)
-{
-	const struct ds_run *run = &d->runs[r];
-
-	if (!run->nthreads)
-		return NAN;
-	return stats_jain(d->thread_ops + run->thread0, run->nthreads);
-}
-
-/*
- * Values of metric m (or, with m < 0, of get) over the measured runs of
- * configuration c, skipping NANs; run indices into runs when not NULL.
- */
-static size_t collect(const struct dataset *d, size_t c, int m,
-		      double (*get)(const struct dataset *, size_t),
-		      double *x, size_t *runs)
-{
-	const struct ds_config *cf = &d->configs[c];
-	size_t r, n = 0;
-
-	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
-		double v;
-
-		if (!analysis_measured(d, r))
-			continue;
-		v = get ? get(d, r) : dataset_value(d, r, m);
-		if (isnan(v))
-			continue;
-		x[n] = v;
-		if (runs)
-			runs[n] = r;
-		n++;
-	}
-	return n;
-}
-
-size_t analysis_values(const struct dataset *d, size_t c, int m,
-		       double **out)
-{
-	*out = xmalloc(d->configs[c].nruns * sizeof(**out));
-	return collect(d, c, m, NULL, *out, NULL);
-}
-
-size_t analysis_values_of(const struct dataset *d, size_t c,
-			  double (*get)(const struct dataset *, size_t),
-			  double **out)
-{
-	*out = xmalloc(d->configs[c].nruns * sizeof(**out));
-	return collect(d, c, -1, get, *out, NULL);
-}
-
-const struct metric_summary *analysis_metric(const struct analysis *a,
-					     size_t c, const char *name)
-{
-	int m = dataset_metric(a->d, name);
-
-	if (m < 0 || c >= a->nconfigs)
-		return NULL;
-	return &a->configs[c].metrics[m];
 }
 
 static void count_runs(const struct dataset *d, struct config_analysis *ca)
@@ -245,7 +139,7 @@ static int summarize_metric(const struct analysis *a, struct config_analysis *ca
 
 	ms->metric = m;
 	empty_summary(&ms->s);
-	n = collect(d, ca->config, m, NULL, x, runs);
+	n = analysis_collect(d, ca->config, m, NULL, x, runs);
 	if (!n) {
 		ret = 0;
 		goto out;

@@ -236,15 +236,6 @@ static void groups_free(struct group *g, size_t n)
 	free(g);
 }
 
-static size_t extract_metric(const struct dataset *d, size_t c,
-			     const char *metric, double **out)
-{
-	int m = dataset_metric(d, metric);
-
-	*out = NULL;
-	return m < 0 ? 0 : analysis_values(d, c, m, out);
-}
-
 /* Hand-offs per second as the analysis flag reads them. */
 static size_t extract_handoff_rate(const struct dataset *d, size_t c,
 				   const char *unused, double **out)
@@ -284,71 +275,6 @@ static double run_cost(const struct compare_side *b, const struct group *gb,
 				}
 		}
 	return n ? sum / (double)n : NAN;
-}
-
-/*
- * A side's sample for one configuration: the runs of every invocation that
- * has any, grouped by invocation for the two-level model.
- */
-static void sample_build(const struct compare_side *s, const struct group *g,
-			 extract_fn fn, const char *metric, struct sample *out)
-{
-	size_t i;
-
-	memset(out, 0, sizeof(*out));
-	out->sizes = xcalloc(g->n ? g->n : 1, sizeof(*out->sizes));
-	for (i = 0; i < g->n; i++) {
-		const struct dataset *d = &s->sets[g->inv[i].set];
-		double *v;
-		size_t k = fn(d, g->inv[i].config, metric, &v);
-
-		if (k) {
-			out->x = xrealloc(out->x, (out->n + k) * sizeof(*out->x));
-			memcpy(out->x + out->n, v, k * sizeof(*v));
-			out->n += k;
-			out->sizes[out->u.invocations++] = k;
-		}
-		free(v);
-	}
-	out->u.runs = out->n;
-	out->g = (struct compare_groups){ out->x, out->sizes,
-					  out->u.invocations };
-}
-
-static void sample_release(struct sample *s)
-{
-	free(s->x);
-	free(s->sizes);
-}
-
-/* compare_impl.h: the same for compare_checks.c. */
-void compare_sample_build(const struct compare_side *s, const struct group *g,
-			  extract_fn fn, const char *metric, struct sample *out)
-{
-	sample_build(s, g, fn, metric, out);
-}
-
-void compare_sample_release(struct sample *s)
-{
-	sample_release(s);
-}
-
-size_t compare_extract_metric(const struct dataset *d, size_t c,
-			      const char *metric, double **out)
-{
-	return extract_metric(d, c, metric, out);
-}
-
-void comparison_flag(struct comparison *c, const char *name,
-		     const char *side, char *message)
-{
-	struct compare_flag *f;
-
-	c->flags = xrealloc(c->flags, (c->nflags + 1) * sizeof(*c->flags));
-	f = &c->flags[c->nflags++];
-	snprintf(f->name, sizeof(f->name), "%s", name);
-	f->side = side;
-	f->message = message;
 }
 
 static bool has_flag(const struct comparison *c, const char *name,
@@ -456,14 +382,14 @@ static const char *handoff_samples(const struct compare_side *b,
 				   const struct group *gc, struct sample *sb,
 				   struct sample *sc)
 {
-	sample_build(b, gb, extract_handoff_rate, NULL, sb);
-	sample_build(c, gc, extract_handoff_rate, NULL, sc);
+	compare_sample_build(b, gb, extract_handoff_rate, NULL, sb);
+	compare_sample_build(c, gc, extract_handoff_rate, NULL, sc);
 	if (sb->n >= 2 && sc->n >= 2)
 		return "hand-offs/s";
-	sample_release(sb);
-	sample_release(sc);
-	sample_build(b, gb, extract_contended_rate, NULL, sb);
-	sample_build(c, gc, extract_contended_rate, NULL, sc);
+	compare_sample_release(sb);
+	compare_sample_release(sc);
+	compare_sample_build(b, gb, extract_contended_rate, NULL, sb);
+	compare_sample_build(c, gc, extract_contended_rate, NULL, sc);
 	return "contended acquisitions/s (throughput x contention_rate)";
 }
 
@@ -497,8 +423,8 @@ static void misleading(struct comparison *cmp, const struct compare_opts *o,
 				    "but in each pair of a baseline and a "
 				    "candidate invocation the fall is at least "
 				    "the rule's, p < alpha on its runs"));
-	sample_release(&sb);
-	sample_release(&sc);
+	compare_sample_release(&sb);
+	compare_sample_release(&sc);
 }
 
 /* ---- the kernel locks of both sides (docs/KLOCK.md) ---- */
@@ -572,8 +498,8 @@ static void klock_changes(struct comparison *cmp, const struct compare_opts *o,
 		struct sample sb, sc;
 		struct handoff_change h;
 
-		sample_build(b, gb, extract_klock, key, &sb);
-		sample_build(c, gc, extract_klock, key, &sc);
+		compare_sample_build(b, gb, extract_klock, key, &sb);
+		compare_sample_build(c, gc, extract_klock, key, &sc);
 		if (compare_handoffs(&sb.g, &sc.g, o, &h) == 0) {
 			cmp->klock = xrealloc(cmp->klock, (cmp->nklock + 1) *
 							  sizeof(*cmp->klock));
@@ -582,8 +508,8 @@ static void klock_changes(struct comparison *cmp, const struct compare_opts *o,
 				h.cand_mean, h.change_pct, h.ci_low_pct,
 				h.ci_high_pct, h.p };
 		}
-		sample_release(&sb);
-		sample_release(&sc);
+		compare_sample_release(&sb);
+		compare_sample_release(&sc);
 		free(key);
 	}
 	free(k);
@@ -657,8 +583,8 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	struct sample sb, sc;
 	int ret = -1;
 
-	sample_build(b, gb, extract_metric, r->metric, &sb);
-	sample_build(c, gc, extract_metric, r->metric, &sc);
+	compare_sample_build(b, gb, compare_extract_metric, r->metric, &sb);
+	compare_sample_build(c, gc, compare_extract_metric, r->metric, &sc);
 	if (!sb.n || !sc.n) {
 		add_unmatched(r, sb.n ? "candidate" : "baseline",
 			      sb.n ? gc : gb, "no measured ok run has the metric");
@@ -696,8 +622,8 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	compare_fairness(cmp, &r->opts, b, gb, c, gc);
 	ret = 0;
 out:
-	sample_release(&sb);
-	sample_release(&sc);
+	compare_sample_release(&sb);
+	compare_sample_release(&sc);
 	return ret;
 }
 

@@ -41,8 +41,8 @@ struct sample {
 };
 
 
-/* compare.c: a side's sample of one configuration, by invocation, and
- * its release; the values of a stored metric. */
+/* compare_sample.c: a side's sample of one configuration, by invocation,
+ * and its release; the values of a stored metric. */
 void compare_sample_build(const struct compare_side *s, const struct group *g,
 			  extract_fn fn, const char *metric, struct sample *out);
 void compare_sample_release(struct sample *s);

@@ -561,18 +561,3 @@ out:
 	csv_record_release(&r);
 	return ret;
 }
-
-int exportside_read(const char *path, struct dataset **sets, size_t *nsets)
-{
-	char *buf;
-	size_t len = 0;
-	int ret;
-
-	*sets = NULL;
-	*nsets = 0;
-	if (numfile_slurp(path, &buf, &len) < 0)
-		return -1;
-	ret = exportside_parse(path, buf, len, sets, nsets);
-	free(buf);
-	return ret;
-}

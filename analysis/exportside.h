@@ -36,6 +36,5 @@ bool exportside_is_export(const char *text, size_t len);
  */
 int exportside_parse(const char *name, const char *text, size_t len,
 		     struct dataset **sets, size_t *nsets);
-int exportside_read(const char *path, struct dataset **sets, size_t *nsets);
 
 #endif

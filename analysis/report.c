@@ -8,7 +8,8 @@
  * prints them through lib/numfmt and every name through lib/escape.
  * This file is the text; report_table.c is its summary table,
  * report_json.c and report_csv.c the other faces (report_impl.h is what
- * they share).
+ * they share, report_rows.c holds what they all call), report_format.c
+ * the driver that picks one (report_write).
  */
 #include <math.h>
 #include <stdbool.h>
@@ -27,47 +28,12 @@
 #include "lib/util.h"
 #include "lib/wrap.h"
 
-/* Prose wraps at WIDTH; the summary table may take TABLE_WIDTH
- * (report_table.c). */
-#define WIDTH 78
-
-const char *const report_format_names[] = {
-	[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv",
-};
-
-int report_format_parse(const char *name)
-{
-	int i;
-
-	for (i = 0; i < REPORT_NFORMATS; i++)
-		if (!strcmp(report_format_names[i], name))
-			return i;
-	return -1;
-}
-
 char *analysis_fmt(char *buf, size_t len, double v)
 {
 	return numfmt(buf, len, v);
 }
 
 /* ---- text ---- */
-
-void report_wrap(FILE *f, const char *lead, int indent, const char *text)
-{
-	char *safe_lead = escape_text_dup(lead), *safe = escape_text_dup(text);
-
-	wrap_lead(f, safe_lead ? safe_lead : "", safe ? safe : "", indent,
-		  WIDTH);
-	free(safe_lead);
-	free(safe);
-}
-
-char *report_esc(const char *s)
-{
-	char *e = escape_text_dup(s ? s : "");
-
-	return e ? e : xstrdup("");
-}
 
 /*
  * `contend ARGS [--db PATH]`: a hint runnable as printed (lib/hint.h),
@@ -738,17 +704,4 @@ int report_text(FILE *f, const struct analysis *a)
 	static const struct report_view plain = { 0 };
 
 	return report_text_view(f, a, &plain);
-}
-
-int report_write(FILE *f, const struct analysis *a, enum report_format fmt)
-{
-	static int (*const writers[])(FILE *, const struct analysis *) = {
-		[REPORT_TEXT] = report_text,
-		[REPORT_JSON] = report_json,
-		[REPORT_CSV] = report_csv,
-	};
-
-	if (fmt < 0 || fmt >= REPORT_NFORMATS)
-		return error("unknown report format %d", (int)fmt);
-	return writers[fmt](f, a);
 }

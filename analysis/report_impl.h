@@ -68,12 +68,12 @@ static inline void totals(const struct analysis *a, struct totals *t)
 }
 
 /*
- * report.c: text word-wrapped at 78 columns, the first line after lead;
+ * report_rows.c: text word-wrapped at 78 columns, the first line after lead;
  * both with their control characters escaped (names come from configs
  * and databases).
  */
 void report_wrap(FILE *f, const char *lead, int indent, const char *text);
-/* report.c: s escaped for the terminal, malloc'd ("" for NULL). */
+/* report_rows.c: s escaped for the terminal, malloc'd ("" for NULL). */
 char *report_esc(const char *s);
 
 /*

@@ -9,9 +9,12 @@
 #include <string.h>
 
 #include "analysis/report.h"
+#include "analysis/report_impl.h"
 #include "analysis/stats.h"
+#include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
+#include "lib/wrap.h"
 
 const char *report_param(const struct ds_config *c, const char *key)
 {
@@ -333,4 +336,27 @@ bool report_host_key(const struct experiment_row *e, const char *key)
 		return !experiment_meta(e, "load_start");
 	return strncmp(key, "primary.", 8) && strncmp(key, "direction.", 10) &&
 	       strncmp(key, "repetitions.", 12) && strncmp(key, "auto.", 5);
+}
+
+/* ---- text helpers of every text face (report.c, report_table.c) ---- */
+
+/* Prose wraps at WIDTH; the summary table may take TABLE_WIDTH
+ * (report_table.c). */
+#define WIDTH 78
+
+void report_wrap(FILE *f, const char *lead, int indent, const char *text)
+{
+	char *safe_lead = escape_text_dup(lead), *safe = escape_text_dup(text);
+
+	wrap_lead(f, safe_lead ? safe_lead : "", safe ? safe : "", indent,
+		  WIDTH);
+	free(safe_lead);
+	free(safe);
+}
+
+char *report_esc(const char *s)
+{
+	char *e = escape_text_dup(s ? s : "");
+
+	return e ? e : xstrdup("");
 }

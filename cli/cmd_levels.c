@@ -71,13 +71,35 @@ const struct opt_cmd levels_cli = {
 	"same.",
 };
 
+int levels_print(struct store *s, const char *selector,
+		 const struct selector *pick, const struct levels_opts *o,
+		 bool json)
+{
+	struct levels l = { 0 };
+	int ret = EXIT_RUNTIME, p;
+
+	p = pick ? levels_load_selected(s, selector, pick, &l)
+		 : levels_load(s, selector, &l);
+	if (p == 0)
+		p = levels_analyze(&l, o);
+	if (p < 0) {
+		ret = p == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	p = json ? levels_write_json(stdout, &l) : levels_write_text(stdout, &l);
+	if (p == 0 && fflush(stdout) == 0)
+		ret = 0;
+out:
+	levels_release(&l);
+	return ret;
+}
+
 int cmd_levels(int argc, char **argv)
 {
 	struct levels_args la = { store_default_path(), NULL, REPORT_TEXT,
 				  { 0 } };
 	struct store *s = NULL;
-	struct levels l = { 0 };
-	int ret = EXIT_RUNTIME, p;
+	int ret, p;
 
 	levels_opts_default(&la.opts);
 	p = opt_parse(&levels_cli, argc, argv, &la);
@@ -94,24 +116,10 @@ int cmd_levels(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	p = store_open(la.db, STORE_RDONLY, &s);
-	if (p) {
-		ret = store_exit_status(p);
-		goto out;
-	}
-	p = levels_load(s, la.selector, &l);
-	if (p == 0)
-		p = levels_analyze(&l, &la.opts);
-	if (p < 0) {
-		ret = p == -2 ? EXIT_USAGE : EXIT_RUNTIME;
-		goto out;
-	}
-	p = la.format == REPORT_JSON ? levels_write_json(stdout, &l)
-				     : levels_write_text(stdout, &l);
-	if (p == 0 && fflush(stdout) == 0)
-		ret = 0;
-out:
-	levels_release(&l);
-	if (s)
-		store_close(s);
+	if (p)
+		return store_exit_status(p);
+	ret = levels_print(s, la.selector, NULL, &la.opts,
+			   la.format == REPORT_JSON);
+	store_close(s);
 	return ret;
 }

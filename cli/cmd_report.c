@@ -146,46 +146,49 @@ static int parse_args(int argc, char **argv, struct report_args *ra)
 	return opt_parse(&report_cli, argc, argv, ra);
 }
 
-/* WHAT@KEY=VALUE,... of sel within its database. */
-static char *levels_selector(const struct selector *sel)
+/*
+ * An option of report's given that only one experiment's report takes
+ * (the levels report has no such thing), or NULL.
+ */
+static const char *one_experiment_option(const struct report_args *ra)
 {
-	char *text = xstrdup(sel->what), *t;
-	size_t i;
+	struct analysis_opts def;
 
-	for (i = 0; i < sel->nfilters; i++) {
-		t = xasprintf("%s%c%s=%s", text, i ? ',' : '@',
-			      sel->filters[i].key, sel->filters[i].value);
-		free(text);
-		text = t;
-	}
-	return text;
+	analysis_opts_default(&def);
+	if (ra->html_dir)
+		return "--html";
+	if (ra->md_dir)
+		return "--markdown";
+	if (ra->format == REPORT_CSV)
+		return "--format csv";
+	if (ra->view.verbose)
+		return "--verbose";
+	if (ra->view.metrics)
+		return "--metrics";
+	if (ra->exclude_kwarn)
+		return "--exclude-kernel-warnings";
+	if (!(ra->opts.resolve_pct <= def.resolve_pct &&
+	      ra->opts.resolve_pct >= def.resolve_pct))
+		return "--resolve";
+	if (!(ra->opts.handoff_drop <= def.handoff_drop &&
+	      ra->opts.handoff_drop >= def.handoff_drop))
+		return "--handoff-drop";
+	return NULL;
 }
 
 /*
  * Several experiments (a label or a name with more than one): the
  * levels report, which groups them as invocations, of the configurations
- * the filters keep.  argv again with the selector as --levels
- * WHAT[@KEY=VALUE,...] and its database as --db.
+ * the filters keep, at report's --confidence and --format.
  */
-static int report_invocations(int argc, char **argv, const char *selector,
-			      const struct selector *sel)
+static int report_invocations(const struct report_args *ra,
+			      const struct selector *sel, struct store *s)
 {
-	char **av = xcalloc((size_t)argc + 6, sizeof(*av));
-	char *what = levels_selector(sel);
-	int i, n = 0, ret;
+	struct levels_opts o;
 
-	av[n++] = argv[0];
-	av[n++] = (char *)"--levels";
-	av[n++] = what;
-	av[n++] = (char *)"--db";
-	av[n++] = sel->db;
-	for (i = 1; i < argc; i++)
-		if (argv[i] != selector)
-			av[n++] = argv[i];
-	ret = cmd_levels(n, av);
-	free(what);
-	free(av);
-	return ret;
+	levels_opts_default(&o);
+	o.confidence = ra->opts.confidence;
+	return levels_print(s, sel->what, sel, &o, ra->format == REPORT_JSON);
 }
 
 /*
@@ -195,13 +198,14 @@ static int report_invocations(int argc, char **argv, const char *selector,
  * status of a failure.  On 0 *sp is the store, still open: the bundle
  * reads the runs' timelines from it; the caller closes it.
  */
-static int load_selected(int argc, char **argv, struct report_args *ra,
-			 struct dataset *d, struct store **sp, int *status)
+static int load_selected(struct report_args *ra, struct dataset *d,
+			 struct store **sp, int *status)
 {
 	struct selector sel;
 	struct store *s = NULL;
 	int64_t *ids = NULL;
 	char err[512], what[64];
+	const char *one;
 	size_t n = 0, kept = 0;
 	int ret = select_open(ra->selector, ra->db, &sel, &s, &ids, &n, err,
 			      sizeof(err));
@@ -211,19 +215,18 @@ static int load_selected(int argc, char **argv, struct report_args *ra,
 			error("report: %s", err);
 		goto out;
 	}
-	if (n > 1 && (ra->html_dir || ra->md_dir || ra->format == REPORT_CSV)) {
-		/* The bundles and the CSV are one experiment's. */
+	if (n > 1 && (one = one_experiment_option(ra))) {
+		/* The bundles, the CSV, the views and flags are one
+		 * experiment's. */
 		error("report: '%s' names %zu experiments, reported as "
 		      "invocations in text or json; %s is one experiment's: "
-		      "pick one (%s~newest, or an id)", ra->selector, n,
-		      ra->html_dir ? "--html" : ra->md_dir ? "--markdown"
-						       : "--format csv",
+		      "pick one (%s~newest, or an id)", ra->selector, n, one,
 		      sel.what ? sel.what : ra->selector);
 		ret = EXIT_USAGE;
 		goto out;
 	}
 	if (n > 1) {
-		*status = report_invocations(argc, argv, ra->selector, &sel);
+		*status = report_invocations(ra, &sel, s);
 		ret = 1;
 		goto out;
 	}
@@ -330,7 +333,7 @@ int cmd_report(int argc, char **argv)
 		return cmd_levels(argc, argv);
 	if (p)
 		return opt_exit(p);
-	p = load_selected(argc, argv, &ra, &d, &s, &ret);
+	p = load_selected(&ra, &d, &s, &ret);
 	if (p) {
 		free(ra.hint_db);
 		free(ra.hint_what);

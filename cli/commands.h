@@ -8,6 +8,8 @@
 #ifndef CONTEND_COMMANDS_H
 #define CONTEND_COMMANDS_H
 
+#include <stdbool.h>
+
 #include "cli/opt.h"
 
 int cmd_run(int argc, char **argv);      /* cli/cmd_run.c */
@@ -23,6 +25,19 @@ int cmd_history(int argc, char **argv);  /* cli/cmd_history.c */
 int cmd_bisect(int argc, char **argv);   /* cli/cmd_bisect.c */
 int cmd_calibrate(int argc, char **argv); /* cli/cmd_calibrate.c */
 
+/*
+ * The levels report (analysis/levels.h) of the experiments selector names
+ * in s, or of what with pick's filters when pick is given (a selector
+ * already parsed), printed as text or JSON: its exit status.  `levels`
+ * and `report` over several experiments print through it.
+ */
+struct store;
+struct selector;
+struct levels_opts;
+int levels_print(struct store *s, const char *selector,
+		 const struct selector *pick, const struct levels_opts *o,
+		 bool json);
+
 extern const struct opt_cmd run_cli, exec_cli, list_cli, report_cli,
 	levels_cli, compare_cli, plot_cli, export_cli, merge_cli,
 	history_cli, bisect_cli, calibrate_cli;
@@ -35,8 +50,5 @@ extern const struct opt_cmd run_cli, exec_cli, list_cli, report_cli,
 
 /* The selector grammar of the reading commands (db/select.h), for help. */
 #define SELECTOR_TEXT "[DB:]WHAT[~newest][@KEY=VALUE,...]"
-
-/* The path of this executable, so the runner can spawn `contend exec`. */
-extern const char *contend_self;
 
 #endif

@@ -13,8 +13,6 @@
 #include "cli/commands.h"
 #include "lib/util.h"
 
-const char *contend_self = "contend";
-
 struct command {
 	const struct opt_cmd *cli;   /* name, summary, options */
 	int (*fn)(int argc, char **argv);
@@ -132,7 +130,6 @@ int main(int argc, char **argv)
 	const struct command *c;
 
 	stdio_open();
-	contend_self = argv[0];
 	/*
 	 * Past a file size limit (RLIMIT_FSIZE) a write fails with EFBIG,
 	 * which SQLite reports as a full disk, instead of SIGXFSZ killing

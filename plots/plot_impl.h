@@ -1,8 +1,8 @@
 /*
  * plot_impl.h - what the figure files of one experiment share inside
- * plots/ (plot.c, sweep.c, runs.c; levels_plot.c takes pl_put_num): the
- * sections of the analysis, the data-file and script helpers and the
- * plot set being filled.  Not for use outside plots/: plot.h is the
+ * plots/ (plot.c, sweep.c, runs.c, experiment.c; levels_plot.c takes
+ * pl_put_num): the sections of the analysis, the data-file and script
+ * helpers and the plot set being filled.  Not for use outside plots/: plot.h is the
  * interface.
  */
 #ifndef CONTEND_PLOT_IMPL_H

@@ -18,13 +18,6 @@
 #include "lib/readfile.h"
 #include "lib/util.h"
 
-const char *const order_names[] = {
-	[ORDER_BLOCKED] = "blocked",
-	[ORDER_RANDOM] = "random",
-	[ORDER_SEQUENTIAL] = "sequential",
-	NULL, /* so it can serve as the choices of the order key */
-};
-
 /* ---- loading ----------------------------------------------------------- */
 
 static void loader_release(struct loader *L)
@@ -223,4 +216,14 @@ void config_print(const struct experiment_config *c, FILE *f)
 const char *config_primary_metric(const struct config_entry *e)
 {
 	return e->primary;
+}
+
+const char *entry_value(const struct config_entry *e, const char *key)
+{
+	size_t i, n = strlen(key);
+
+	for (i = 0; i < e->nkv; i++)
+		if (!strncmp(e->kv[i], key, n) && e->kv[i][n] == '=')
+			return e->kv[i] + n + 1;
+	return NULL;
 }

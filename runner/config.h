@@ -99,7 +99,10 @@ struct experiment_config {
 	long offline_line;
 };
 
+/* runner/config_settings.c: the order key's words */
 extern const char *const order_names[]; /* indexed by enum run_order */
+/* The value of key in an entry's kv list ("key=value" words), or NULL. */
+const char *entry_value(const struct config_entry *e, const char *key);
 
 /* kernel_instruments: the kernel lock instrument of every run. */
 enum kinstr { KINSTR_NONE, KINSTR_COUNT, KINSTR_KINDS, KINSTR_BPF };

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "runner/config.h"
 
@@ -64,9 +65,8 @@ struct loader {
 	const char *text;
 	size_t len, pos;
 	long lineno;
-	/* the line inih is working on */
-	bool indented, expect_call, called;
-	char raw[CONFIG_MAX_LINE + 1]; /* its text, which inih cuts up */
+	/* the line inih is working on, which it cuts up */
+	char raw[CONFIG_MAX_LINE + 1];
 	int cur;               /* section index, or CUR_NONE / CUR_SKIP */
 	struct section *secs;
 	size_t nsecs;
@@ -138,12 +138,24 @@ void errors_flush(struct loader *L);
 void entry_error(struct wsec *w, const char *const *blame, size_t n,
 		 const char *msg);
 
+/* The key of s named key, or NULL: every file of the loader looks keys
+ * up, the errors of config_diag.c included, so it sits here, below them. */
+static inline struct kv_line *key_find(const struct section *s,
+				       const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < s->nkeys; i++)
+		if (!strcmp(s->keys[i].key, key))
+			return &s->keys[i];
+	return NULL;
+}
+
 /* config_read.c */
 void parse_sections(struct loader *L);
 int check_binary(struct loader *L);
 struct section *section_find(struct loader *L, enum section_kind k,
 			     const char *label);
-struct kv_line *key_find(const struct section *s, const char *key);
 
 /* config_settings.c */
 void experiment_load(struct loader *L);

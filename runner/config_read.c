@@ -4,12 +4,18 @@
  * here records each key with the line it came from, which every later
  * message cites.
  *
- * inih calls back for key = value pairs only, so the line reader below
- * also watches what it hands over: it refuses binary, over-long and
- * non-UTF-8 lines, sees section headers (inih has no callback for them),
- * and notices a line that inih rejected without a callback.  inih reads a
- * line only after it has handled the previous one, so the reader's line
- * number is the handler's.
+ * inih's own options do what they can (Debian's libinih sets them at run
+ * time, declared in its ini.h): ini_max_line widens its line buffer to
+ * contend's limit, multi-line values are off (an indented line is a key
+ * of its own, as git writes them), and a line with no '=' reaches the
+ * handler with a NULL value, which is reported here.  The line reader
+ * (ini_parse_stream's reader callback) keeps what inih cannot do:
+ * contend's byte checks (binary, over-long and non-UTF-8 lines) and the
+ * section headers, for which Debian's build has no callback
+ * (INI_CALL_HANDLER_ON_NEW_SECTION is not compiled in) and whose line
+ * and exact name the diagnostics need.  inih reads a line only after it
+ * has handled the previous one, so the reader's line number is the
+ * handler's (docs/DESIGN-CHANGES.md, "Issue 32").
  */
 #include <ini.h>
 #include <stdio.h>
@@ -20,15 +26,6 @@
 #include "runner/param.h"
 #include "lib/utf8.h"
 #include "lib/util.h"
-
-/*
- * Some builds of inih (Debian's) size the line buffer at run time: widen
- * it to our own limit.  Elsewhere the symbol is absent, the weak reference
- * is NULL, and lines are limited to inih's compiled-in size, which the
- * reader reports as too long rather than letting inih split them.
- */
-extern int ini_max_line;
-#pragma weak ini_max_line
 
 /* ---- bytes and lines --------------------------------------------------- */
 
@@ -68,15 +65,6 @@ static bool line_ok(struct loader *L, const char *s, size_t len, int num)
 		return false;
 	}
 	return line_bytes_ok(L, s, len);
-}
-
-/* A line inih was expected to call back for, but did not. */
-static void line_done(struct loader *L)
-{
-	if (L->expect_call && !L->called)
-		report(L, L->lineno, "expected 'key = value', '[section]' or "
-				     "a comment");
-	L->expect_call = L->called = false;
 }
 
 /* ---- sections ---------------------------------------------------------- */
@@ -179,7 +167,7 @@ static void section_open(struct loader *L, char *label)
 
 /*
  * The first of chars in s, or the start of an inline comment (';' after a
- * blank), or the end: inih's rule, for the lines this file splits itself.
+ * blank), or the end: inih's rule, for the headers this file reads.
  */
 static char *char_or_comment(char *s, const char *chars)
 {
@@ -190,17 +178,6 @@ static char *char_or_comment(char *s, const char *chars)
 		was_space = *s == ' ' || *s == '\t';
 		s++;
 	}
-	return s;
-}
-
-static char *strip(char *s)
-{
-	char *end;
-
-	s += strspn(s, " \t");
-	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-		*--end = '\0';
 	return s;
 }
 
@@ -232,24 +209,13 @@ static void section_header(struct loader *L, char *p)
 	free(label);
 }
 
-/*
- * What the line in L->raw is.  Headers are seen here, indented or not
- * (inih has no callback for them, and takes an indented one after a key
- * for a continuation); any other line but blanks and comments must reach
- * on_pair.
- */
+/* Headers are seen here, indented or not: inih has no callback for them. */
 static void line_classify(struct loader *L)
 {
 	char *p = L->raw + strspn(L->raw, " \t");
 
-	L->indented = p > L->raw;
-	if (!*p || *p == ';' || *p == '#')
-		return;
-	if (*p == '[') {
+	if (*p == '[')
 		section_header(L, p);
-		return;
-	}
-	L->expect_call = true;
 }
 
 /* The ini_reader: one line per call, checked, never split. */
@@ -259,7 +225,6 @@ static char *read_line(char *str, int num, void *stream)
 	const char *start, *nl;
 	size_t len;
 
-	line_done(L);
 	if (L->pos >= L->len || num < 2)
 		return NULL;
 	start = L->text + L->pos;
@@ -284,16 +249,6 @@ static char *read_line(char *str, int num, void *stream)
 	L->raw[len] = '\0';
 	line_classify(L);
 	return str;
-}
-
-struct kv_line *key_find(const struct section *s, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < s->nkeys; i++)
-		if (!strcmp(s->keys[i].key, key))
-			return &s->keys[i];
-	return NULL;
 }
 
 static void key_add(struct loader *L, const char *name, const char *value)
@@ -329,29 +284,6 @@ static void key_add(struct loader *L, const char *name, const char *value)
 	}
 }
 
-/*
- * An indented line: inih (with multi-line values, its default) passes it
- * as a continuation of the key above.  contend has no multi-line values,
- * and git-style indented keys are common, so the line is split here
- * exactly as inih splits any line: the same on every build of inih.
- */
-static void indented_pair(struct loader *L)
-{
-	char *p = L->raw, *end = char_or_comment(p, "=:"), *v;
-
-	if (*p && strip(p)[0] == '[')
-		return; /* a header: line_classify has it */
-	if (*end != '=' && *end != ':') {
-		report(L, L->lineno, "expected 'key = value', '[section]' or "
-				     "a comment");
-		return;
-	}
-	*end = '\0';
-	v = end + 1;
-	*char_or_comment(v, NULL) = '\0';
-	key_add(L, strip(p), strip(v));
-}
-
 /* The ini_handler.  Always 1: errors are collected, not inih's. */
 static int on_pair(void *user, const char *section, const char *name,
 		   const char *value)
@@ -359,9 +291,9 @@ static int on_pair(void *user, const char *section, const char *name,
 	struct loader *L = user;
 
 	(void)section; /* inih truncates it; the reader keeps our own */
-	L->called = true;
-	if (L->indented)
-		indented_pair(L);
+	if (!value) /* ini_allow_no_value: a line without '=' or ':' */
+		report(L, L->lineno, "expected 'key = value', '[section]' or "
+				     "a comment");
 	else
 		key_add(L, name, value);
 	return 1;
@@ -381,14 +313,24 @@ int check_binary(struct loader *L)
 	return -1;
 }
 
+/*
+ * inih's options are process-wide: set for this parse and put back, so
+ * that another reader of INI text in the process keeps inih's defaults.
+ */
 void parse_sections(struct loader *L)
 {
+	int max_line = ini_max_line;
+	bool multiline = ini_allow_multiline, no_value = ini_allow_no_value;
 	int rc;
 
-	if (&ini_max_line && ini_max_line < CONFIG_MAX_LINE + 3)
+	if (ini_max_line < CONFIG_MAX_LINE + 3)
 		ini_max_line = CONFIG_MAX_LINE + 3;
+	ini_allow_multiline = false;
+	ini_allow_no_value = true;
 	rc = ini_parse_stream(read_line, L, on_pair, L);
-	line_done(L);
+	ini_max_line = max_line;
+	ini_allow_multiline = multiline;
+	ini_allow_no_value = no_value;
 	/* Every error inih can find is found above; this is a safety net. */
 	if (rc && !L->nerrors)
 		report(L, rc > 0 ? rc : 0, "the INI parser failed (%d)", rc);

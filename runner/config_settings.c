@@ -32,6 +32,13 @@ struct setting {
 #define EXP(f) W_EXP, offsetof(struct experiment_config, f)
 #define SET(f) W_SET, offsetof(struct run_settings, f)
 
+const char *const order_names[] = {
+	[ORDER_BLOCKED] = "blocked",
+	[ORDER_RANDOM] = "random",
+	[ORDER_SEQUENTIAL] = "sequential",
+	NULL, /* so it can serve as the choices of the order key */
+};
+
 const char *const profile_names[] = { "none", "lock", NULL };
 const char *const kinstr_names[] = {
 	[KINSTR_NONE] = "none",

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <stddef.h>
@@ -211,54 +210,24 @@ static void collect_affinity(const char *root, struct experiment_row *e)
 }
 
 /*
- * The kernel's build configuration, as text lines: /boot/config-RELEASE,
- * else /proc/config.gz through `gzip -dc` (no zlib in the build for one
- * file).  NULL when neither is readable.
+ * The kernel's build configuration: /boot/config-RELEASE, else
+ * /proc/config.gz, both through zlib (gzopen reads a plain file as it
+ * is).  NULL when neither is readable.
  */
-FILE *host_kconfig_open(const char *root, pid_t *child)
+gzFile host_kconfig_open(const char *root)
 {
 	char *release = read_line(root, "/proc/sys/kernel/osrelease");
 	char *path = xasprintf("%s/boot/config-%s", root, release ? release : "");
-	FILE *f = fopen(path, "re");
-	int fd[2];
+	gzFile f = access(path, R_OK) ? NULL : gzopen(path, "rbe");
 
 	free(release);
 	free(path);
-	*child = -1;
 	if (f)
 		return f;
 	path = xasprintf("%s/proc/config.gz", root);
-	if (access(path, R_OK) || pipe2(fd, O_CLOEXEC)) {
-		free(path);
-		return NULL;
-	}
-	*child = fork();
-	if (*child == 0) {
-		dup2(fd[1], STDOUT_FILENO);
-		close(fd[0]);
-		close(fd[1]);
-		execlp("gzip", "gzip", "-dc", path, (char *)NULL);
-		_exit(127);
-	}
+	f = access(path, R_OK) ? NULL : gzopen(path, "rbe");
 	free(path);
-	close(fd[1]);
-	if (*child < 0) {
-		close(fd[0]);
-		return NULL;
-	}
-	f = fdopen(fd[0], "r");
-	if (!f)
-		close(fd[0]);
 	return f;
-}
-
-void host_kconfig_close(FILE *f, pid_t child)
-{
-	int status;
-
-	fclose(f);
-	while (child > 0 && waitpid(child, &status, 0) < 0 && errno == EINTR)
-		;
 }
 
 /* What the kernel configuration says about locking, as "y"/"n". */
@@ -284,21 +253,20 @@ static void kconfig_read(const char *root, struct kconfig *k)
 		{ "CONFIG_LOCK_STAT=y", offsetof(struct kconfig, lock_stat) },
 	};
 	char line[512];
-	pid_t child;
-	FILE *f = host_kconfig_open(root, &child);
+	gzFile f = host_kconfig_open(root);
 	size_t i;
 
 	memset(k, 0, sizeof(*k));
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f)) {
+	while (gzgets(f, line, sizeof(line))) {
 		line[strcspn(line, "\n")] = '\0';
 		k->read = true;
 		for (i = 0; i < ARRAY_SIZE(keys); i++)
 			if (!strcmp(line, keys[i].line))
 				*(bool *)((char *)k + keys[i].off) = true;
 	}
-	host_kconfig_close(f, child);
+	gzclose(f);
 }
 
 /*

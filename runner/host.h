@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <zlib.h>
 
 #include "db/store.h"
 
@@ -55,13 +56,12 @@ char *host_kernel_log(size_t max);
 int host_load_end(struct store *s, int64_t experiment);
 
 /*
- * The kernel's build configuration as text lines: /boot/config-RELEASE,
- * else /proc/config.gz through `gzip -dc` (*child is that process, -1
- * without one); NULL when neither is readable.  Closed with
- * host_kconfig_close, which also reaps the child.
+ * The kernel's build configuration, read line by line with gzgets:
+ * /boot/config-RELEASE, else /proc/config.gz, both through zlib (a plain
+ * file reads as it is); NULL when neither is readable.  Closed with
+ * gzclose.
  */
-FILE *host_kconfig_open(const char *root, pid_t *child);
-void host_kconfig_close(FILE *f, pid_t child);
+gzFile host_kconfig_open(const char *root);
 
 /* Appends (or replaces) one key in e->meta. */
 void meta_set(struct experiment_row *e, const char *key, const char *value);

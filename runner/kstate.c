@@ -249,13 +249,12 @@ static const char *const kconfig_names[] = {
 static void collect_kconfig(const char *root, struct experiment_row *e)
 {
 	char value[ARRAY_SIZE(kconfig_names)], line[512], *key;
-	pid_t child;
-	FILE *f = host_kconfig_open(root, &child);
+	gzFile f = host_kconfig_open(root);
 	bool read = false;
 	size_t i, len;
 
 	memset(value, 'n', sizeof(value));
-	while (f && fgets(line, sizeof(line), f)) {
+	while (f && gzgets(f, line, sizeof(line))) {
 		read = true;
 		if (strncmp(line, "CONFIG_", 7))
 			continue;
@@ -267,7 +266,7 @@ static void collect_kconfig(const char *root, struct experiment_row *e)
 		}
 	}
 	if (f)
-		host_kconfig_close(f, child);
+		gzclose(f);
 	for (i = 0; i < ARRAY_SIZE(kconfig_names); i++) {
 		char v[2] = { value[i], '\0' };
 

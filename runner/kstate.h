@@ -28,7 +28,7 @@
 /*
  * Appends the kernel state to e->meta as "kstate.NAME" rows.  kconfig:
  * also read the build configuration (/boot/config-RELEASE or
- * /proc/config.gz, which may fork gzip once); false at the end, where it
+ * /proc/config.gz, through zlib); false at the end, where it
  * cannot have changed.  Returns 0.
  */
 int kstate_collect(const char *root, bool kconfig, struct experiment_row *e);

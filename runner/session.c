@@ -29,16 +29,6 @@
 #include "runner/spawn.h"
 #include "lib/util.h"
 
-const char *entry_value(const struct config_entry *e, const char *key)
-{
-	size_t i, n = strlen(key);
-
-	for (i = 0; i < e->nkv; i++)
-		if (!strncmp(e->kv[i], key, n) && e->kv[i][n] == '=')
-			return e->kv[i] + n + 1;
-	return NULL;
-}
-
 enum loop_end { LOOP_DONE, LOOP_STOPPED, LOOP_FAILFAST, LOOP_ERROR };
 
 struct id_index {

@@ -118,7 +118,5 @@ void runner_release(struct runner *r);
 
 /* runner/session.c: every run still to do, then the end.  Exit status. */
 int runner_execute(struct runner *r);
-/* The value of key in an entry's kv list, or NULL. */
-const char *entry_value(const struct config_entry *e, const char *key);
 
 #endif

@@ -3,7 +3,7 @@
 # with apt-get when run as root, otherwise prints the exact command and
 # fails.  Does nothing when everything is present.
 set -e
-need="pkg-config libgsl-dev libsqlite3-dev libinih-dev libcmocka-dev"
+need="pkg-config libgsl-dev libsqlite3-dev libinih-dev zlib1g-dev libcmocka-dev"
 # The kernel lock wait of every run (runner/kbpf.c): the BPF program is
 # compiled with clang and bpftool into a skeleton linked with libbpf.
 # Without them contend still builds and counts with perf events alone.

@@ -116,6 +116,21 @@ grep -q "'L' names 2 experiments.*--html is one experiment's: pick one (L~newest
 [ -e "$tmp/h" ] && fail "report L --html wrote $tmp/h"
 bad report L --format csv
 grep -q "\-\-format csv is one experiment's" "$tmp/err" || fail "report L --format csv: $(cat "$tmp/err")"
+# report over several experiments is the levels report itself, at
+# report's --format and --confidence; one experiment's views refused
+"$CONTEND" report --db "$db" L --format json --confidence 0.9 > "$tmp/rl.json" 2>&1 ||
+	fail "report L --format json: $(cat "$tmp/rl.json")"
+"$CONTEND" levels --db "$db" L --format json --confidence 0.9 > "$tmp/ll.json" 2>&1 ||
+	fail "levels L --format json: $(cat "$tmp/ll.json")"
+cmp -s "$tmp/rl.json" "$tmp/ll.json" || fail "report L and levels L differ"
+grep -q '"confidence": 0.9' "$tmp/rl.json" || fail "report L: --confidence 0.9 not passed on"
+for opt in --verbose '--metrics throughput' --exclude-kernel-warnings \
+	'--resolve 2' '--handoff-drop 10'; do
+	# shellcheck disable=SC2086  # the option and its value
+	bad report L $opt
+	grep -q -e "${opt%% *} is one experiment's" "$tmp/err" ||
+		fail "report L $opt: $(cat "$tmp/err")"
+done
 
 # compare: sides that differ in one parameter match on the rest
 "$CONTEND" compare --db "$db" 'L~newest@spin=10' 'L~newest@spin=20' > "$tmp/c" 2>&1 ||

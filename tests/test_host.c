@@ -224,6 +224,57 @@ static void test_preempt(void **state)
 	}
 }
 
+/*
+ * /proc/config.gz, where /boot has no configuration, read through zlib:
+ * written here with gzwrite, read with PATH empty, so that no gzip
+ * program could be what read it.
+ */
+static void test_kconfig_gz(void **state)
+{
+	static const struct file files[] = {
+		{ "/proc/sys/kernel/osrelease", "6.9-gz\n" },
+		{ "/proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC\n" },
+	};
+	static const char config[] =
+		"# CONFIG_PREEMPT_NONE is not set\nCONFIG_PREEMPT_LAZY=y\n"
+		"CONFIG_PREEMPT_DYNAMIC=y\nCONFIG_PROVE_LOCKING=y\n"
+		"CONFIG_LOCK_STAT=y\n";
+	char *root = make_tree(files, ARRAY_SIZE(files));
+	char *gz = xasprintf("%s/proc/config.gz", root);
+	char *path = getenv("PATH") ? xstrdup(getenv("PATH")) : NULL;
+	struct experiment_row e;
+	gzFile f;
+	unsigned char magic[2] = { 0 };
+	FILE *raw;
+
+	(void)state;
+	f = gzopen(gz, "wb");
+	assert_non_null(f);
+	assert_int_equal(gzwrite(f, config, sizeof(config) - 1),
+			 (int)sizeof(config) - 1);
+	assert_int_equal(gzclose(f), Z_OK);
+	raw = fopen(gz, "rb"); /* compressed indeed: gzip's magic */
+	assert_non_null(raw);
+	assert_int_equal(fread(magic, 1, 2, raw), 2);
+	fclose(raw);
+	assert_true(magic[0] == 0x1f && magic[1] == 0x8b);
+
+	memset(&e, 0, sizeof(e));
+	setenv("PATH", "", 1);
+	host_collect(root, &e);
+	if (path)
+		setenv("PATH", path, 1);
+	else
+		unsetenv("PATH");
+	assert_meta(&e, "kconfig_lockdep", "y");
+	assert_meta(&e, "kconfig_lock_stat", "y");
+	assert_meta(&e, "preempt", "lazy (dynamic)");
+	experiment_row_release(&e);
+	free(path);
+	free(gz);
+	remove_tree(root);
+}
+
 static void test_mixed_governors(void **state)
 {
 	static const struct file files[] = {
@@ -321,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_empty_tree),
 		cmocka_unit_test(test_mixed_governors),
 		cmocka_unit_test(test_preempt),
+		cmocka_unit_test(test_kconfig_gz),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_meta_set_replaces),
 		cmocka_unit_test(test_fs_types),

@@ -13,8 +13,7 @@ NAME=sigstop
 . tests/faults/lib.sh
 
 # has_child PID: PID has a run in flight now: a `contend exec` child (not
-# the gzip that reads /proc/config.gz for the host facts before the plan
-# is stored, nor the guard).
+# the guard).
 has_child() {
 	for c in $(cat "/proc/$1/task/$1/children" 2>/dev/null); do
 		tr '\0' ' ' < "/proc/$c/cmdline" 2>/dev/null |
