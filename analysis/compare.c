@@ -277,18 +277,6 @@ static double run_cost(const struct compare_side *b, const struct group *gb,
 	return n ? sum / (double)n : NAN;
 }
 
-static bool has_flag(const struct comparison *c, const char *name,
-		     const char *side)
-{
-	size_t i;
-
-	for (i = 0; i < c->nflags; i++)
-		if (!strcmp(c->flags[i].name, name) &&
-		    !strcmp(c->flags[i].side, side))
-			return true;
-	return false;
-}
-
 /* The carried flags (flagtab.h) of any invocation, once per side. */
 static void carry_flags(struct comparison *c, const struct compare_side *s,
 			const struct group *g, const char *metric,
@@ -307,7 +295,7 @@ static void carry_flags(struct comparison *c, const struct compare_side *s,
 
 			if (!flag_carried(f->name) ||
 			    (f->metric >= 0 && f->metric != m) ||
-			    has_flag(c, f->name, side))
+			    compare_has_flag(c, f->name, side))
 				continue;
 			comparison_flag(c, f->name, side,
 					xasprintf("%s, experiment %lld: %s",
@@ -657,110 +645,6 @@ int compare_side_has_metric(const struct compare_side *s,
 
 /* ---- per-side flags, summarised once ---- */
 
-/* Experiments of the side whose analysis carries flag name for metric. */
-static char *flag_experiments(const struct compare_side *s, const char *name,
-			      const char *metric, const char **example)
-{
-	char *ids = NULL;
-	size_t i, c, k;
-
-	*example = NULL;
-	for (i = 0; i < s->nsets; i++) {
-		int m = dataset_metric(&s->sets[i], metric);
-		bool has = false;
-
-		for (c = 0; c < s->an[i].nconfigs; c++) {
-			const struct config_analysis *ca = &s->an[i].configs[c];
-
-			for (k = 0; k < ca->nflags; k++) {
-				const struct flag *f = &ca->flags[k];
-
-				if (strcmp(f->name, name) ||
-				    (f->metric >= 0 && f->metric != m))
-					continue;
-				has = true;
-				if (!*example)
-					*example = f->message;
-			}
-		}
-		if (has) {
-			char *t = xasprintf("%s%s%lld", ids ? ids : "",
-					    ids ? ", " : "",
-					    (long long)s->sets[i].exp.id);
-
-			free(ids);
-			ids = t;
-		}
-	}
-	return ids;
-}
-
-/* The largest invocations x runs a noisy configuration would need. */
-static const struct comparison *most_needed(const struct compare_result *r,
-					    const char *name, const char *side)
-{
-	const struct comparison *best = NULL;
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (has_flag(&r->cmp[i], name, side) && r->cmp[i].st.needed_runs &&
-		    (!best || r->cmp[i].st.needed_runs > best->st.needed_runs))
-			best = &r->cmp[i];
-	return best;
-}
-
-static void side_flag(struct compare_result *r, const struct compare_side *s,
-		      const char *name, const char *side)
-{
-	const struct comparison *need;
-	struct compare_side_flag *f;
-	const char *example;
-	char *ids, *advice = NULL;
-	size_t i, n = 0;
-
-	for (i = 0; i < r->n; i++)
-		n += has_flag(&r->cmp[i], name, side);
-	if (!n)
-		return;
-	ids = flag_experiments(s, name, r->metric, &example);
-	need = most_needed(r, name, side);
-	if (need)
-		advice = xasprintf("; resolving %g%% needs up to %zu boots of "
-				   "%zu runs a side (%s %s)",
-				   r->opts.threshold_pct,
-				   need->st.plan.boots, need->st.plan.runs,
-				   need->section, need->canon);
-	r->side_flags = xrealloc(r->side_flags, (r->nside_flags + 1) *
-						 sizeof(*r->side_flags));
-	f = &r->side_flags[r->nside_flags++];
-	snprintf(f->name, sizeof(f->name), "%s", name);
-	f->side = side;
-	f->nconfigs = n;
-	/* The example's numbers, not its advice: up to its first ':'. */
-	f->message = xasprintf("%zu of %zu configurations, experiment%s %s; "
-			       "e.g. %.*s%s", n, r->n,
-			       ids && strchr(ids, ',') ? "s" : "",
-			       ids ? ids : "?",
-			       example ? (int)strcspn(example, ":;") : 0,
-			       example ? example : "", advice ? advice : "");
-	free(ids);
-	free(advice);
-}
-
-static void side_flags(struct compare_result *r, const struct compare_side *b,
-		       const struct compare_side *c)
-{
-	size_t i;
-
-	/* the analysis flags that describe one side, in the table's order */
-	for (i = 0; i < nflag_defs; i++) {
-		if (flag_defs[i].shows != FLAG_CARRIED)
-			continue;
-		side_flag(r, b, flag_defs[i].name, "baseline");
-		side_flag(r, c, flag_defs[i].name, "candidate");
-	}
-}
-
 int compare_sides(const struct compare_side *base,
 		  const struct compare_side *cand, const char *metric,
 		  const struct compare_opts *o, struct compare_result *r)
@@ -796,7 +680,7 @@ int compare_sides(const struct compare_side *base,
 		if (!gc[i].matched)
 			add_unmatched(r, "candidate", &gc[i],
 				      "not in the baseline");
-	side_flags(r, base, cand);
+	compare_side_flags(r, base, cand);
 	r->gate_pct = -1;
 	ret = 0;
 out:

@@ -11,6 +11,13 @@
  * (0, 1), threshold >= 0), else -1 after error(). */
 int compare_check_opts(const struct compare_opts *o);
 
+/* compare_sideflags.c: has comparison c flag name on side; the carried
+ * flags of both sides into r->side_flags. */
+bool compare_has_flag(const struct comparison *c, const char *name,
+		      const char *side);
+void compare_side_flags(struct compare_result *r, const struct compare_side *b,
+			const struct compare_side *c);
+
 /* ---- the selections of compare.c ---- */
 
 /* One experiment's copy of a configuration. */

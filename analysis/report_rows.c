@@ -218,9 +218,15 @@ static void row_primary(const struct analysis *a, struct report_row *r)
 static char *row_flags(const struct config_analysis *ca)
 {
 	char *s = xstrdup(""), *t;
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < ca->nflags; i++) {
+		/* a flag raised twice (against two others) is named once */
+		for (j = 0; j < i && strcmp(ca->flags[j].name,
+					    ca->flags[i].name); j++)
+			;
+		if (j < i)
+			continue;
 		t = xasprintf("%s%s%s", s, *s ? "," : "", ca->flags[i].name);
 		free(s);
 		s = t;

@@ -743,6 +743,43 @@ static void test_carried_and_host(void **state)
 	fx_release(&c);
 }
 
+/*
+ * A carried flag's example keeps what its parentheses hold (a kernel
+ * warning's "(lockdep 3; ...)" is not cut at its ';'), and only noise is
+ * told the runs that would resolve it.
+ */
+static void test_side_flag_example(void **state)
+{
+	struct fx_config cb = { "w", "a=1", 3, { b100, b100 } };
+	struct fx_config cc = { "w", "a=1", 3, { c110, c110 } };
+	static const char *const m2[] = { "handoff_rate", "throughput" };
+	struct compare_result r;
+	struct fx b, c;
+	size_t i;
+
+	(void)state;
+	fx_build(&b, 1, m2, 2, &cb, 1, "Xeon", "6.1");
+	fx_build(&c, 2, m2, 2, &cc, 1, "Xeon", "6.1");
+	fx_flag(&c, 0, "kernel-warning", -1);
+	free(c.a.configs[0].flags[0].message);
+	c.a.configs[0].flags[0].message =
+		xstrdup("runs 2 and 3 logged kernel warnings (lockdep 3; rcu "
+			"1): the first, run 2: WARNING: possible circular");
+	run_sides(&b, 1, &c, 1, "throughput", &r);
+	for (i = 0; i < r.nside_flags &&
+		    strcmp(r.side_flags[i].name, "kernel-warning"); i++)
+		;
+	assert_true(i < r.nside_flags);
+	assert_non_null(strstr(r.side_flags[i].message,
+			       "e.g. runs 2 and 3 logged kernel warnings "
+			       "(lockdep 3; rcu 1)"));
+	assert_null(strstr(r.side_flags[i].message, "WARNING"));
+	assert_null(strstr(r.side_flags[i].message, "resolving"));
+	compare_result_release(&r);
+	fx_release(&b);
+	fx_release(&c);
+}
+
 /* A host fact runner/host.c could not read is no evidence of a mismatch. */
 static void test_host_unknown(void **state)
 {
@@ -922,6 +959,7 @@ int main(void)
 		cmocka_unit_test(test_summary_counts),
 		cmocka_unit_test(test_invocations),
 		cmocka_unit_test(test_carried_and_host),
+		cmocka_unit_test(test_side_flag_example),
 		cmocka_unit_test(test_host_unknown),
 		cmocka_unit_test(test_metric_missing),
 		cmocka_unit_test(test_number_sides),

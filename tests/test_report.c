@@ -355,6 +355,34 @@ static void test_escaping(void **state)
 	fx_free(&fx);
 }
 
+/* A flag raised twice on one configuration (misleading-throughput against
+ * two others) is named once in its summary row. */
+static void test_row_flags_once(void **state)
+{
+	struct fixture fx;
+	struct analysis a;
+	struct report_row *rows;
+	size_t n;
+	const char *p;
+
+	(void)state;
+	fx_init(&fx, "twice");
+	fx_config(&fx, "s", "noop", "threads=1 runtime=1");
+	fx_run(&fx, false, RUN_OK, "throughput=1", NULL, 0);
+	fx_finish(&fx);
+	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
+	analysis_flag_add(&a.configs[0], "misleading-throughput", -1, 1, "one");
+	analysis_flag_add(&a.configs[0], "misleading-throughput", -1, 2, "two");
+	n = report_rows(&a, &rows);
+	assert_int_equal(n, 1);
+	p = strstr(rows[0].flags, "misleading-throughput");
+	assert_non_null(p);
+	assert_null(strstr(p + 1, "misleading-throughput"));
+	report_rows_free(rows, n);
+	analysis_release(&a);
+	fx_free(&fx);
+}
+
 /* A profile = lock configuration's kernel locks by caller, in rank order,
  * under its configuration in the JSON; a configuration without one has no
  * "profile" key; a NaN wait is null. */
@@ -459,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_format_numbers),
 		cmocka_unit_test(test_format_parse),
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_row_flags_once),
 		cmocka_unit_test(test_text_escaping),
 	};
 

@@ -1,0 +1,148 @@
+/*
+ * compare_sideflags.c - the flags of the analyses carried per side
+ * (flagtab.h, FLAG_CARRIED) summarised for compare's overview: how many
+ * configurations, which experiments, an example's numbers and, for noise,
+ * the plan that would resolve the threshold.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/compare.h"
+#include "analysis/compare_impl.h"
+#include "analysis/flagtab.h"
+#include "lib/util.h"
+
+bool compare_has_flag(const struct comparison *c, const char *name,
+		      const char *side)
+{
+	size_t i;
+
+	for (i = 0; i < c->nflags; i++)
+		if (!strcmp(c->flags[i].name, name) &&
+		    !strcmp(c->flags[i].side, side))
+			return true;
+	return false;
+}
+
+/* Experiments of the side whose analysis carries flag name for metric. */
+static char *flag_experiments(const struct compare_side *s, const char *name,
+			      const char *metric, const char **example)
+{
+	char *ids = NULL;
+	size_t i, c, k;
+
+	*example = NULL;
+	for (i = 0; i < s->nsets; i++) {
+		int m = dataset_metric(&s->sets[i], metric);
+		bool has = false;
+
+		for (c = 0; c < s->an[i].nconfigs; c++) {
+			const struct config_analysis *ca = &s->an[i].configs[c];
+
+			for (k = 0; k < ca->nflags; k++) {
+				const struct flag *f = &ca->flags[k];
+
+				if (strcmp(f->name, name) ||
+				    (f->metric >= 0 && f->metric != m))
+					continue;
+				has = true;
+				if (!*example)
+					*example = f->message;
+			}
+		}
+		if (has) {
+			char *t = xasprintf("%s%s%lld", ids ? ids : "",
+					    ids ? ", " : "",
+					    (long long)s->sets[i].exp.id);
+
+			free(ids);
+			ids = t;
+		}
+	}
+	return ids;
+}
+
+/* The largest invocations x runs a noisy configuration would need. */
+static const struct comparison *most_needed(const struct compare_result *r,
+					    const char *name, const char *side)
+{
+	const struct comparison *best = NULL;
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (compare_has_flag(&r->cmp[i], name, side) && r->cmp[i].st.needed_runs &&
+		    (!best || r->cmp[i].st.needed_runs > best->st.needed_runs))
+			best = &r->cmp[i];
+	return best;
+}
+
+/* The length of s up to its first ':' or ';' outside parentheses. */
+static int example_len(const char *s)
+{
+	int depth = 0, i;
+
+	for (i = 0; s[i]; i++) {
+		if (s[i] == '(')
+			depth++;
+		else if (s[i] == ')' && depth)
+			depth--;
+		else if ((s[i] == ':' || s[i] == ';') && !depth)
+			break;
+	}
+	return i;
+}
+
+static void side_flag(struct compare_result *r, const struct compare_side *s,
+		      const char *name, const char *side)
+{
+	const struct comparison *need;
+	struct compare_side_flag *f;
+	const char *example;
+	char *ids, *advice = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n; i++)
+		n += compare_has_flag(&r->cmp[i], name, side);
+	if (!n)
+		return;
+	ids = flag_experiments(s, name, r->metric, &example);
+	/* more runs are the remedy of noise only */
+	need = strcmp(name, "noisy") ? NULL : most_needed(r, name, side);
+	if (need)
+		advice = xasprintf("; resolving %g%% needs up to %zu boots of "
+				   "%zu runs a side (%s %s)",
+				   r->opts.threshold_pct,
+				   need->st.plan.boots, need->st.plan.runs,
+				   need->section, need->canon);
+	r->side_flags = xrealloc(r->side_flags, (r->nside_flags + 1) *
+						 sizeof(*r->side_flags));
+	f = &r->side_flags[r->nside_flags++];
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->side = side;
+	f->nconfigs = n;
+	/* The example's numbers, not its advice: up to its first ':'. */
+	f->message = xasprintf("%zu of %zu configurations, experiment%s %s; "
+			       "e.g. %.*s%s", n, r->n,
+			       ids && strchr(ids, ',') ? "s" : "",
+			       ids ? ids : "?",
+			       example ? example_len(example) : 0,
+			       example ? example : "", advice ? advice : "");
+	free(ids);
+	free(advice);
+}
+
+void compare_side_flags(struct compare_result *r, const struct compare_side *b,
+			const struct compare_side *c)
+{
+	size_t i;
+
+	/* the analysis flags that describe one side, in the table's order */
+	for (i = 0; i < nflag_defs; i++) {
+		if (flag_defs[i].shows != FLAG_CARRIED)
+			continue;
+		side_flag(r, b, flag_defs[i].name, "baseline");
+		side_flag(r, c, flag_defs[i].name, "candidate");
+	}
+}
