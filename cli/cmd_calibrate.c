@@ -153,8 +153,13 @@ static int profile(struct runner *r, const struct calibrate_args *a,
 		free(line);
 		if (calib_compute(x, sizes, k, (size_t)a->boots,
 				  (size_t)a->runs, 0.05, &p)) {
-			printf("  too few invocations with two runs or more "
-			       "(%zu): no profile\n", k);
+			size_t two = 0, q;
+
+			for (q = 0; q < k; q++)
+				two += sizes[q] >= 2;
+			printf("  no profile: %zu of %zu invocations have two "
+			       "measured runs or more (at least 4 are needed, "
+			       "each with two)\n", two, k);
 		} else {
 			char *sec = meta_section(r, i);
 

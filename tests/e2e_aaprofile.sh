@@ -117,7 +117,7 @@ cat > "$tmp/s.ini" <<'INI'
 name        = sweep
 repetitions = 2
 warmup      = 0
-runtime     = 10ms
+runtime     = 50ms
 timeout     = 5s
 
 [workload good]
