@@ -15,6 +15,7 @@
 
 #include "analysis/compare_print.h"
 #include "analysis/ministat.h"
+#include "db/contract.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "lib/wrap.h"
@@ -177,10 +178,10 @@ static void meta_diff_build(struct meta_diff *md, const struct compare_input *b,
 	free(keys);
 	load_warning(md, b);
 	load_warning(md, c);
-	ratio = spread_ratio(b, c, "calibration_loops_per_us");
+	ratio = spread_ratio(b, c, MK_CALIBRATION);
 	if (ratio > 1.05)
 		push(&md->warnings, &md->nwarn,
-		     xasprintf("warning: calibration_loops_per_us differs by "
+		     xasprintf("warning: " MK_CALIBRATION " differs by "
 			       "%.1f%% between experiments: the busy loop did "
 			       "different work (pin it with calibration = N)",
 			       100 * (ratio - 1)));

@@ -22,24 +22,6 @@
 #include "runner/param.h"
 #include "lib/util.h"
 
-
-void meta_set(struct experiment_row *e, const char *key, const char *value)
-{
-	size_t i;
-
-	for (i = 0; i < e->nmeta; i++) {
-		if (!strcmp(e->meta[i].key, key)) {
-			free(e->meta[i].value);
-			e->meta[i].value = xstrdup(value);
-			return;
-		}
-	}
-	e->meta = xrealloc(e->meta, (e->nmeta + 1) * sizeof(*e->meta));
-	e->meta[e->nmeta].key = xstrdup(key);
-	e->meta[e->nmeta].value = xstrdup(value);
-	e->nmeta++;
-}
-
 /* The first line of root/path, trimmed, malloc'd; NULL when unreadable. */
 static char *read_line(const char *root, const char *path)
 {

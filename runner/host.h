@@ -63,7 +63,4 @@ int host_load_end(struct store *s, int64_t experiment);
 FILE *host_kconfig_open(const char *root, pid_t *child);
 void host_kconfig_close(FILE *f, pid_t child);
 
-/* Appends (or replaces) one key in e->meta. */
-void meta_set(struct experiment_row *e, const char *key, const char *value);
-
 #endif
