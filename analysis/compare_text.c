@@ -71,8 +71,8 @@ static void meta_keys(const struct compare_input *s, char ***keys, size_t *n)
 			const char *key = s->sets[i].exp.meta[k].key;
 
 			/* loadavg: load_start under its old name */
-			if (!strcmp(key, "loadavg") &&
-			    experiment_meta(&s->sets[i].exp, "load_start"))
+			if (!strcmp(key, MK_LOADAVG) &&
+			    experiment_meta(&s->sets[i].exp, MK_LOAD_START))
 				continue;
 			if (!key_seen(*keys, *n, key))
 				push(keys, n, xstrdup(key));
@@ -105,13 +105,13 @@ static double spread_ratio(const struct compare_input *b,
  * its start, its end, or loadavg in older databases): one warning. */
 static void load_warning(struct meta_diff *md, const struct compare_input *s)
 {
-	static const char *const load_keys[] = { "load_start", "load_end",
-						 "loadavg" };
+	static const char *const load_keys[] = { MK_LOAD_START, MK_LOAD_END,
+						 MK_LOADAVG };
 	size_t i, k;
 
 	for (i = 0; s->kind != INPUT_NUMBERS && i < s->nsets; i++) {
 		const struct experiment_row *e = &s->sets[i].exp;
-		const char *nc = experiment_meta(e, "ncpus");
+		const char *nc = experiment_meta(e, MK_NCPUS);
 		double v, ncpu;
 
 		if (!nc || parse_double(nc, &ncpu) < 0 || !(ncpu > 0))

@@ -17,6 +17,7 @@
 #include "db/select.h"
 #include "db/store.h"
 #include "cli/commands.h"
+#include "db/contract.h"
 #include "lib/util.h"
 
 enum format { FMT_CSV, FMT_JSON };
@@ -186,7 +187,7 @@ static void run_fields(struct exporter *x, const struct dataset *d,
 		       const struct ds_run *r)
 {
 	const struct ds_config *c = &d->configs[r->config];
-	const char *host = experiment_meta(&d->exp, "hostname");
+	const char *host = experiment_meta(&d->exp, MK_HOSTNAME);
 
 	set_int(x, COL_EXPERIMENT_ID, d->exp.id);
 	set_str(x, COL_UUID, d->exp.uuid);

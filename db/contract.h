@@ -52,18 +52,31 @@ bool contract_section_key(const char *key);
 #define MK_CALIBRATION "calibration_loops_per_us" /* the busy loop's */
 #define MK_CALIBRATION_SOURCE "calibration_source" /* config | measured ... */
 #define MK_SEED_SOURCE "seed_source"
+/* the machine (runner/host.c) */
 #define MK_HOSTNAME "hostname"
 #define MK_KERNEL_RELEASE "kernel_release"
 #define MK_NCPUS "ncpus"
+#define MK_CPUS_ONLINE "cpus_online"
+#define MK_SMT "smt"
+#define MK_CPU_MODEL "cpu_model"
+#define MK_GOVERNOR "governor"
 #define MK_AFFINITY "affinity"
 #define MK_LOAD_START "load_start" /* 1-minute load average at the start */
 #define MK_LOAD_END "load_end"
 #define MK_LOADAVG "loadavg"       /* load_start under its old name */
+/* the kernel's instrumentation (runner/host.c, runner/start.c) */
+#define MK_PREEMPT "preempt"
+#define MK_LOCKDEP "lockdep"
+#define MK_LOCK_STAT "lock_stat"
+#define MK_KCONFIG_LOCKDEP "kconfig_lockdep"
+#define MK_KCONFIG_LOCK_STAT "kconfig_lock_stat"
 #define MK_KERNEL_INSTRUMENTS "kernel_instruments"
 #define MK_KERNEL_SPIN_VISIBLE "kernel_spin_visible"
-#define MK_KSTATE_PREFIX "kstate."        /* kstate.NAME at the start */
-#define MK_KSTATE_END_PREFIX "kstate_end." /* kstate_end.NAME when changed */
-#define MK_KMSG_PREFIX "kmsg."            /* kmsg.SEQ: a run's first warning */
+/* runner/kstate.c: kstate.NAME at the start, kstate_end.NAME when changed */
+#define MK_KSTATE_PREFIX "kstate."
+#define MK_KSTATE_END_PREFIX "kstate_end."
+/* runner/onerun.c: kmsg.SEQ, the first kernel warning of run SEQ */
+#define MK_KMSG_PREFIX "kmsg."
 
 /*
  * Experiments stored before a section's repetitions and stopping rule
