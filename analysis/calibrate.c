@@ -10,6 +10,7 @@
 
 #include "analysis/calibrate.h"
 #include "analysis/stats.h"
+#include "db/contract.h"
 #include "lib/util.h"
 
 /* The groups of x picked by in[] (true: side a) into a and b. */
@@ -217,7 +218,7 @@ int calib_find(struct store *s, const char *hostname, const char *workload,
 			ret = -1;
 			break;
 		}
-		h = experiment_meta(&e, "hostname");
+		h = experiment_meta(&e, MK_HOSTNAME);
 		if (h && hostname && !strcmp(h, hostname) &&
 		    profile_in(&e, workload, canon, p)) {
 			*experiment = ids[i];

@@ -142,10 +142,10 @@ static bool is_any(const char *key, const char *const *set)
 static void meta_diff_build(struct meta_diff *md, const struct compare_input *b,
 			    const struct compare_input *c)
 {
-	static const char *const cpu_keys[] = { "affinity", "cpuset",
-						"cpus_online", NULL };
-	static const char *const kernel_keys[] = { "kernel_release",
-						   "kernel_version", NULL };
+	static const char *const cpu_keys[] = { MK_AFFINITY, MK_CPUSET,
+						MK_CPUS_ONLINE, NULL };
+	static const char *const kernel_keys[] = { MK_KERNEL_RELEASE,
+						   MK_KERNEL_VERSION, NULL };
 	char **keys = NULL;
 	size_t nkeys = 0, i;
 	double ratio;

@@ -55,12 +55,14 @@ bool contract_section_key(const char *key);
 /* the machine (runner/host.c) */
 #define MK_HOSTNAME "hostname"
 #define MK_KERNEL_RELEASE "kernel_release"
+#define MK_KERNEL_VERSION "kernel_version"
 #define MK_NCPUS "ncpus"
 #define MK_CPUS_ONLINE "cpus_online"
 #define MK_SMT "smt"
 #define MK_CPU_MODEL "cpu_model"
 #define MK_GOVERNOR "governor"
 #define MK_AFFINITY "affinity"
+#define MK_CPUSET "cpuset"
 #define MK_LOAD_START "load_start" /* 1-minute load average at the start */
 #define MK_LOAD_END "load_end"
 #define MK_LOADAVG "loadavg"       /* load_start under its old name */

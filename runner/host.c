@@ -194,7 +194,7 @@ static void collect_affinity(const char *root, struct experiment_row *e)
 		  : NULL;
 	set_or_unknown(e, "cpuset_cpus", path ? read_line(root, path) : NULL);
 	free(path);
-	set_or_unknown(e, "cpuset", cs);
+	set_or_unknown(e, MK_CPUSET, cs);
 }
 
 /*
@@ -328,7 +328,7 @@ static void collect_kernel(const char *root, struct experiment_row *e)
 
 	kconfig_read(root, &k);
 	set_or_unknown(e, MK_PREEMPT, preempt_model(root, &k,
-				experiment_meta(e, "kernel_version")));
+				experiment_meta(e, MK_KERNEL_VERSION)));
 	meta_set(e, MK_KCONFIG_LOCKDEP, !k.read ? "unknown" : k.lockdep ? "y" : "n");
 	meta_set(e, MK_KCONFIG_LOCK_STAT, !k.read ? "unknown" :
 					  k.lock_stat ? "y" : "n");
@@ -386,7 +386,7 @@ int host_collect(const char *root, struct experiment_row *e)
 	} lines[] = {
 		{ MK_HOSTNAME, "/proc/sys/kernel/hostname" },
 		{ MK_KERNEL_RELEASE, "/proc/sys/kernel/osrelease" },
-		{ "kernel_version", "/proc/sys/kernel/version" },
+		{ MK_KERNEL_VERSION, "/proc/sys/kernel/version" },
 	};
 	char *load;
 	size_t i;
