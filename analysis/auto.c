@@ -37,7 +37,7 @@ static bool rule_of(const char *const val[NKEYS], double confidence,
 {
 	long long min, max;
 
-	if (!val[K_REPETITIONS] || strcmp(val[K_REPETITIONS], "auto") ||
+	if (!val[K_REPETITIONS] || strcmp(val[K_REPETITIONS], CV_AUTO) ||
 	    !val[K_PRECISION] || !val[K_MIN] || !val[K_MAX] ||
 	    parse_double(val[K_PRECISION], &rule->precision) ||
 	    parse_ll(val[K_MIN], &min) || parse_ll(val[K_MAX], &max) ||

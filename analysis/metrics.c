@@ -20,9 +20,9 @@ enum direction analysis_direction(const struct dataset *d, size_t c,
 	const char *v = contract_get(&d->exp, CK_DIRECTION,
 				     d->configs[c].section, name);
 
-	if (v && !strcmp(v, "higher"))
+	if (v && !strcmp(v, CV_HIGHER))
 		return DIR_HIGHER;
-	if (v && !strcmp(v, "lower"))
+	if (v && !strcmp(v, CV_LOWER))
 		return DIR_LOWER;
 	return metric_direction(name);
 }

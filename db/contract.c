@@ -131,7 +131,7 @@ void contract_from_config(struct experiment_row *e)
 	/* Cheap test first: most experiments never used auto.  A line inih
 	 * rejects (none did, or the config was refused) is skipped: the
 	 * keys of the other lines still count. */
-	if (e->config_text && strstr(e->config_text, "auto") &&
+	if (e->config_text && strstr(e->config_text, CV_AUTO) &&
 	    ini_parse_string(e->config_text, on_pair, &l) >= 0) {
 		for (i = 1; i < l.n; i++) {
 			const char *val[NRULE];
@@ -140,7 +140,7 @@ void contract_from_config(struct experiment_row *e)
 				val[k] = l.s[i].val[k] ? l.s[i].val[k]
 				       : l.s[0].val[k] ? l.s[0].val[k]
 				       : old_defaults[k];
-			if (strcmp(val[0], "auto") ||
+			if (strcmp(val[0], CV_AUTO) ||
 			    contract_get(e, CK_REPETITIONS, l.s[i].name, NULL))
 				continue;
 			for (k = 0; k < NRULE; k++)

@@ -29,6 +29,11 @@ enum contract_key {
 	CK_COUNT
 };
 
+/* The values of CK_DIRECTION and CK_REPETITIONS that are words. */
+#define CV_HIGHER "higher"
+#define CV_LOWER "lower"
+#define CV_AUTO "auto"
+
 /*
  * The stored name of key k for section (and metric, CK_DIRECTION's
  * third part; NULL for the others), malloc'd.

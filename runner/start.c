@@ -180,7 +180,7 @@ static void counted_by(struct experiment_row *x, const struct config_entry *e)
 
 	snprintf(num, sizeof(num), "%d", e->set.repetitions);
 	contract_set(x, CK_REPETITIONS, e->section, NULL,
-		     entry_is_auto(e) ? "auto" : num);
+		     entry_is_auto(e) ? CV_AUTO : num);
 	if (!entry_is_auto(e))
 		return;
 	meta_num(x, CK_AUTO_PRECISION, e->section, e->set.precision);
