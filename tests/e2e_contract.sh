@@ -114,5 +114,13 @@ expect "keys after the upgrade" "$migrated" "$(q "$old" \
 report "$old" "$tmp/upgraded"
 same_report "upgraded from schema 3" "$tmp/upgraded"
 
+# ---- the keys are spelled in db/contract.[ch] alone ----
+# A stored key given as a literal to experiment_meta, a section's key or
+# the calibration's spelled outside db/ (comments and the INI's own
+# `direction.NAME` key aside).
+spelled=$(grep -rnE 'experiment_meta\([^)]*, *"|"(primary|repetitions|auto)\.|"calibration_loops_per_us"|"(kmsg|kstate|kstate_end)\.[%"]' \
+	runner analysis plots cli | grep -Ev '^[^:]*:[0-9]+:[[:space:]]*/?\*')
+expect "contract keys spelled outside db/contract.h" "" "$spelled"
+
 [ "$fails" -eq 0 ] && echo "$NAME: an experiment stored before the contract's keys reports as before: read-only, merged, upgraded"
 [ "$fails" -eq 0 ]
