@@ -2,33 +2,29 @@
  * auto.c - why a `repetitions = auto` configuration stopped, stated in the
  * report: the stopping rule (lib/stoprule.h) applied to the stored runs,
  * with the settings the runner stored with the experiment:
- * repetitions.SECTION and auto.SECTION.* (docs/STORAGE.md).
- *
- * An experiment stored before those keys existed (no repetitions.SECTION)
- * has the four settings read from its stored config text by a small inih
- * reader (legacy_rule), with the defaults those versions had; what that
- * reader cannot read leaves the configuration without a stated reason.
+ * repetitions.SECTION and auto.SECTION.* (db/contract.h).  An experiment
+ * stored before those keys has them from its config text, written by the
+ * store (contract_from_config).
  */
-#include <ctype.h>
 #include <limits.h>
-#include <ini.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "db/contract.h"
 #include "lib/stoprule.h"
 #include "lib/util.h"
 
 /* The settings a section's rule is made of, as text. */
 enum { K_REPETITIONS, K_PRECISION, K_MIN, K_MAX, NKEYS };
 
-static const char *const rule_keys[NKEYS] = {
-	[K_REPETITIONS] = "repetitions",
-	[K_PRECISION] = "precision",
-	[K_MIN] = "min_repetitions",
-	[K_MAX] = "max_repetitions",
+static const enum contract_key rule_keys[NKEYS] = {
+	[K_REPETITIONS] = CK_REPETITIONS,
+	[K_PRECISION] = CK_AUTO_PRECISION,
+	[K_MIN] = CK_AUTO_MIN,
+	[K_MAX] = CK_AUTO_MAX,
 };
 
 /*
@@ -41,7 +37,7 @@ static bool rule_of(const char *const val[NKEYS], double confidence,
 {
 	long long min, max;
 
-	if (!val[K_REPETITIONS] || strcmp(val[K_REPETITIONS], "auto") ||
+	if (!val[K_REPETITIONS] || strcmp(val[K_REPETITIONS], CV_AUTO) ||
 	    !val[K_PRECISION] || !val[K_MIN] || !val[K_MAX] ||
 	    parse_double(val[K_PRECISION], &rule->precision) ||
 	    parse_ll(val[K_MIN], &min) || parse_ll(val[K_MAX], &max) ||
@@ -54,95 +50,16 @@ static bool rule_of(const char *const val[NKEYS], double confidence,
 	return true;
 }
 
-/*
- * The rule the runner stored for section: 1 with *rule, 0 when the
- * section is not auto, -1 when the experiment has no such keys.
- */
-static int stored_rule(const struct experiment_row *e, const char *section,
-		       double confidence, struct stop_rule *rule)
+/* The rule the runner stored for section: true with *rule when auto. */
+static bool stored_rule(const struct experiment_row *e, const char *section,
+			double confidence, struct stop_rule *rule)
 {
 	const char *val[NKEYS];
 	size_t k;
 
-	for (k = 0; k < NKEYS; k++) {
-		char *key = k == K_REPETITIONS
-				    ? xasprintf("repetitions.%s", section)
-				    : xasprintf("auto.%s.%s", section,
-						rule_keys[k]);
-
-		val[k] = experiment_meta(e, key);
-		free(key);
-	}
-	if (!val[K_REPETITIONS])
-		return -1;
-	return rule_of(val, confidence, rule);
-}
-
-/* ---- experiments stored before the settings were ---- */
-
-struct legacy {
-	const char *section;  /* the [workload SECTION] looked for */
-	char *val[2][NKEYS];  /* [experiment]'s, then the section's */
-};
-
-static int on_pair(void *user, const char *section, const char *name,
-		   const char *value)
-{
-	struct legacy *l = user;
-	size_t k;
-	int w;
-
-	if (!strcmp(section, "experiment")) {
-		w = 0;
-	} else if (!strncmp(section, "workload", 8) &&
-		   isspace((unsigned char)section[8])) {
-		for (section += 8; isspace((unsigned char)*section); section++)
-			;
-		if (strcmp(section, l->section))
-			return 1;
-		w = 1;
-	} else {
-		return 1;
-	}
 	for (k = 0; k < NKEYS; k++)
-		if (!strcmp(name, rule_keys[k])) {
-			free(l->val[w][k]);
-			l->val[w][k] = xstrdup(value);
-		}
-	return 1;
-}
-
-/*
- * The rule of section in the stored config text, as the versions that did
- * not store it read it: a section's key over [experiment]'s over the
- * defaults they had (repetitions 10, precision 0.02, min_repetitions 5,
- * max_repetitions 30).  True with *rule for an auto section.
- */
-static bool legacy_rule(const struct experiment_row *e, const char *section,
-		       double confidence, struct stop_rule *rule)
-{
-	static const char *const defaults[NKEYS] = { "10", "0.02", "5", "30" };
-	struct legacy l = { .section = section };
-	const char *val[NKEYS];
-	size_t k;
-	bool ret = false;
-
-	/* Cheap test first: most experiments never used auto. */
-	if (!e->config_text || !strstr(e->config_text, "auto"))
-		return false;
-	/* A line inih rejects (none did, or the config was refused) is
-	 * skipped: the keys of the other lines still count. */
-	if (ini_parse_string(e->config_text, on_pair, &l) >= 0) {
-		for (k = 0; k < NKEYS; k++)
-			val[k] = l.val[1][k] ? l.val[1][k]
-			       : l.val[0][k] ? l.val[0][k] : defaults[k];
-		ret = rule_of(val, confidence, rule);
-	}
-	for (k = 0; k < NKEYS; k++) {
-		free(l.val[0][k]);
-		free(l.val[1][k]);
-	}
-	return ret;
+		val[k] = contract_get(e, rule_keys[k], section, NULL);
+	return rule_of(val, confidence, rule);
 }
 
 /* ---- the report's statement ---- */
@@ -191,11 +108,8 @@ void analysis_auto(struct analysis *a)
 
 	for (c = 0; c < a->nconfigs; c++) {
 		const char *section = a->d->configs[c].section;
-		int found = stored_rule(e, section, confidence, &rule);
 
-		if (found < 0)
-			found = legacy_rule(e, section, confidence, &rule);
-		if (found > 0)
+		if (stored_rule(e, section, confidence, &rule))
 			auto_config(a, c, &rule);
 	}
 }

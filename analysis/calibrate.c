@@ -12,6 +12,7 @@
 
 #include "analysis/calibrate.h"
 #include "analysis/stats.h"
+#include "db/contract.h"
 #include "lib/util.h"
 
 /* The groups of x picked by in[] (true: side a) into a and b. */
@@ -242,7 +243,7 @@ int calib_pick(const struct experiment_row *rows, size_t n,
 	size_t i;
 
 	for (i = 0; i < n && i < INT_MAX; i++) {
-		const char *h = experiment_meta(&rows[i], "hostname");
+		const char *h = experiment_meta(&rows[i], MK_HOSTNAME);
 
 		if (h && hostname && !strcmp(h, hostname) &&
 		    profile_in(&rows[i], workload, canon, p))

@@ -17,6 +17,7 @@
 #include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "analysis/ministat.h"
+#include "db/contract.h"
 #include "lib/util.h"
 
 const char *const verdict_names[] = {
@@ -28,7 +29,7 @@ const char *const verdict_names[] = {
 
 /* DESIGN-CHANGES.md: the host facts runner/host.c records under these. */
 const char *const compare_host_keys[] = {
-	"cpu_model", "cpus_online", "governor", "smt",
+	MK_CPU_MODEL, MK_CPUS_ONLINE, MK_GOVERNOR, MK_SMT,
 };
 const size_t ncompare_host_keys = ARRAY_SIZE(compare_host_keys);
 

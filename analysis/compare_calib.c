@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "db/contract.h"
 #include "analysis/compare_calib.h"
 #include "analysis/compare_input.h"
 #include "lib/hint.h"
@@ -110,7 +111,7 @@ int compare_calib_load(struct compare_input *s)
 	cc->at = xcalloc(n ? n : 1, sizeof(*cc->at));
 	for (i = 0; i < s->nsets; i++) {
 		const struct experiment_row *e = &s->sets[i].exp;
-		const char *host = experiment_meta(e, "hostname");
+		const char *host = experiment_meta(e, MK_HOSTNAME);
 
 		for (j = 0; j < s->sets[i].nconfigs; j++)
 			cc->at[cc->nat++] =

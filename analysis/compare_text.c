@@ -16,6 +16,7 @@
 #include "analysis/compare_print.h"
 #include "analysis/flagtab.h"
 #include "analysis/ministat.h"
+#include "db/contract.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "lib/wrap.h"
@@ -71,8 +72,8 @@ static void meta_keys(const struct compare_input *s, char ***keys, size_t *n)
 			const char *key = s->sets[i].exp.meta[k].key;
 
 			/* loadavg: load_start under its old name */
-			if (!strcmp(key, "loadavg") &&
-			    experiment_meta(&s->sets[i].exp, "load_start"))
+			if (!strcmp(key, MK_LOADAVG) &&
+			    experiment_meta(&s->sets[i].exp, MK_LOAD_START))
 				continue;
 			if (!key_seen(*keys, *n, key))
 				push(keys, n, xstrdup(key));
@@ -105,13 +106,13 @@ static double spread_ratio(const struct compare_input *b,
  * its start, its end, or loadavg in older databases): one warning. */
 static void load_warning(struct meta_diff *md, const struct compare_input *s)
 {
-	static const char *const load_keys[] = { "load_start", "load_end",
-						 "loadavg" };
+	static const char *const load_keys[] = { MK_LOAD_START, MK_LOAD_END,
+						 MK_LOADAVG };
 	size_t i, k;
 
 	for (i = 0; s->kind != INPUT_NUMBERS && i < s->nsets; i++) {
 		const struct experiment_row *e = &s->sets[i].exp;
-		const char *nc = experiment_meta(e, "ncpus");
+		const char *nc = experiment_meta(e, MK_NCPUS);
 		double v, ncpu;
 
 		if (!nc || parse_double(nc, &ncpu) < 0 || !(ncpu > 0))
@@ -142,10 +143,10 @@ static bool is_any(const char *key, const char *const *set)
 static void meta_diff_build(struct meta_diff *md, const struct compare_input *b,
 			    const struct compare_input *c)
 {
-	static const char *const cpu_keys[] = { "affinity", "cpuset",
-						"cpus_online", NULL };
-	static const char *const kernel_keys[] = { "kernel_release",
-						   "kernel_version", NULL };
+	static const char *const cpu_keys[] = { MK_AFFINITY, MK_CPUSET,
+						MK_CPUS_ONLINE, NULL };
+	static const char *const kernel_keys[] = { MK_KERNEL_RELEASE,
+						   MK_KERNEL_VERSION, NULL };
 	char **keys = NULL;
 	size_t nkeys = 0, i;
 	double ratio;
@@ -178,10 +179,10 @@ static void meta_diff_build(struct meta_diff *md, const struct compare_input *b,
 	free(keys);
 	load_warning(md, b);
 	load_warning(md, c);
-	ratio = spread_ratio(b, c, "calibration_loops_per_us");
+	ratio = spread_ratio(b, c, MK_CALIBRATION);
 	if (ratio > 1.05)
 		push(&md->warnings, &md->nwarn,
-		     xasprintf("warning: calibration_loops_per_us differs by "
+		     xasprintf("warning: " MK_CALIBRATION " differs by "
 			       "%.1f%% between experiments: the busy loop did "
 			       "different work (pin it with calibration = N)",
 			       100 * (ratio - 1)));

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/contract.h"
 #include "analysis/export.h"
 #include "lib/csv.h"
 #include "lib/json.h"
@@ -148,7 +149,7 @@ static void run_fields(struct exporter *x, const struct dataset *d,
 		       const struct ds_run *r)
 {
 	const struct ds_config *c = &d->configs[r->config];
-	const char *host = experiment_meta(&d->exp, "hostname");
+	const char *host = experiment_meta(&d->exp, MK_HOSTNAME);
 
 	set_int(x, EXPORT_COL_EXPERIMENT_ID, d->exp.id);
 	set_str(x, EXPORT_COL_UUID, d->exp.uuid);

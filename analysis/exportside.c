@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/contract.h"
 #include "analysis/exportside.h"
 #include "analysis/numfile.h"
 #include "lib/csv.h"
@@ -205,7 +206,7 @@ static size_t inv_of(struct xparse *P, char **f)
 	x->d.exp.label = xstrdup(col[C_LABEL] >= 0 ? f[col[C_LABEL]] : "");
 	if (col[C_HOSTNAME] >= 0 && *f[col[C_HOSTNAME]]) {
 		x->d.exp.meta = xcalloc(1, sizeof(*x->d.exp.meta));
-		x->d.exp.meta[0].key = xstrdup("hostname");
+		x->d.exp.meta[0].key = xstrdup(MK_HOSTNAME);
 		x->d.exp.meta[0].value = xstrdup(f[col[C_HOSTNAME]]);
 		x->d.exp.nmeta = 1;
 	}

@@ -17,6 +17,7 @@
 #include "analysis/kwarn.h"
 #include "analysis/regimes.h"
 #include "lib/numfmt.h"
+#include "db/contract.h"
 #include "lib/util.h"
 
 /* Up to this many outliers are named in a message (all are in json). */
@@ -305,7 +306,7 @@ void flag_miscalibrated(const struct analysis *a,
 							   "loops_per_us");
 	const struct metric_summary *now = analysis_metric(a, ca->config,
 							   "loops_per_us_now");
-	const char *load = experiment_meta(&a->d->exp, "load_start");
+	const char *load = experiment_meta(&a->d->exp, MK_LOAD_START);
 	double ratio, factor;
 	struct flag *f;
 	char *params;

@@ -8,10 +8,11 @@
 #include <string.h>
 
 #include "analysis/instrument.h"
+#include "db/contract.h"
 #include "lib/util.h"
 
-#define PREFIX "kstate."
-#define END_PREFIX "kstate_end."
+#define PREFIX MK_KSTATE_PREFIX
+#define END_PREFIX MK_KSTATE_END_PREFIX
 
 const char instrument_why[] =
 	"the sides ran differently instrumented kernels, and instrumentation "
@@ -21,8 +22,8 @@ const char instrument_why[] =
 
 /* Keys of runner/host.c that describe instrumentation, not the machine. */
 static const char *const host_keys[] = {
-	"preempt", "lockdep", "lock_stat", "kconfig_lockdep",
-	"kconfig_lock_stat", "kernel_instruments",
+	MK_PREEMPT, MK_LOCKDEP, MK_LOCK_STAT, MK_KCONFIG_LOCKDEP,
+	MK_KCONFIG_LOCK_STAT, MK_KERNEL_INSTRUMENTS,
 };
 
 int instrument_key(const char *key)

@@ -10,6 +10,7 @@
 
 #include "analysis/kwarn.h"
 #include "lib/numfmt.h"
+#include "db/contract.h"
 #include "lib/util.h"
 
 #define KMSG_PREFIX "kmsg_"
@@ -95,7 +96,7 @@ void kwarn_flag(const struct analysis *a, struct config_analysis *ca)
 			free(seqs);
 			seqs = t;
 		}
-		snprintf(key, sizeof(key), "kmsg.%ld", d->runs[r].seq);
+		snprintf(key, sizeof(key), MK_KMSG_PREFIX "%ld", d->runs[r].seq);
 		if (!first)
 			first = experiment_meta(&d->exp, key);
 	}

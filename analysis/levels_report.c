@@ -16,6 +16,7 @@
 #include "analysis/levels.h"
 #include "analysis/report.h"
 #include "lib/wrap.h"
+#include "db/contract.h"
 #include "lib/util.h"
 
 #define LEVELS_JSON_VERSION 1
@@ -146,7 +147,7 @@ static void text_invocations(FILE *f, const struct level *lv)
 		"status", "kernel");
 	for (size_t i = 0; i < lv->ninv; i++) {
 		const struct experiment_row *e = &lv->inv[i].exp;
-		const char *kernel = experiment_meta(e, "kernel_release");
+		const char *kernel = experiment_meta(e, MK_KERNEL_RELEASE);
 
 		fprintf(f, "%-6zu %-8lld %-21s %-12s %s\n", i + 1,
 			(long long)e->id, utc((char[32]){ 0 }, 32, e->created_at),

@@ -25,6 +25,7 @@
 #include "lib/escape.h"
 #include "lib/hint.h"
 #include "lib/numfmt.h"
+#include "db/contract.h"
 #include "lib/util.h"
 #include "lib/wrap.h"
 
@@ -56,10 +57,10 @@ static void text_header(FILE *f, const struct analysis *a,
 			const struct report_view *view)
 {
 	const struct experiment_row *e = &a->d->exp;
-	const char *host = experiment_meta(e, "hostname");
-	const char *kernel = experiment_meta(e, "kernel_release");
-	const char *ncpus = experiment_meta(e, "ncpus");
-	const char *affinity = experiment_meta(e, "affinity");
+	const char *host = experiment_meta(e, MK_HOSTNAME);
+	const char *kernel = experiment_meta(e, MK_KERNEL_RELEASE);
+	const char *ncpus = experiment_meta(e, MK_NCPUS);
+	const char *affinity = experiment_meta(e, MK_AFFINITY);
 	char when[32] = "-", *line, *tmp;
 	time_t t = (time_t)e->created_at;
 	struct totals tt;
@@ -83,9 +84,9 @@ static void text_header(FILE *f, const struct analysis *a,
 			 e->order ? e->order : "-");
 	report_wrap(f, "  ", 4, line);
 	free(line);
-	if (experiment_meta(e, "kernel_instruments")) {
+	if (experiment_meta(e, MK_KERNEL_INSTRUMENTS)) {
 		line = xasprintf("kernel instruments: %s",
-				 experiment_meta(e, "kernel_instruments"));
+				 experiment_meta(e, MK_KERNEL_INSTRUMENTS));
 		report_wrap(f, "  ", 4, line);
 		free(line);
 	}
@@ -356,7 +357,7 @@ static void text_klock(FILE *f, const struct analysis *a,
 	};
 	int m = dataset_metric(a->d, "klock_contended");
 	int po = dataset_metric(a->d, "klock_contended_per_op");
-	const char *spin = experiment_meta(&a->d->exp, "kernel_spin_visible");
+	const char *spin = experiment_meta(&a->d->exp, MK_KERNEL_SPIN_VISIBLE);
 	int wm = dataset_metric(a->d, "klock_wait_s");
 	const char *top = NULL;
 	double total, most = 0;

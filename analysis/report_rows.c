@@ -12,6 +12,7 @@
 #include "analysis/report_impl.h"
 #include "analysis/stats.h"
 #include "lib/escape.h"
+#include "db/contract.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
 #include "lib/wrap.h"
@@ -338,10 +339,9 @@ bool report_host_key(const struct experiment_row *e, const char *key)
 	/* What a section is judged by and how its runs were counted are
 	 * shown with its configurations; loadavg is load_start under its
 	 * old name. */
-	if (!strcmp(key, "loadavg"))
-		return !experiment_meta(e, "load_start");
-	return strncmp(key, "primary.", 8) && strncmp(key, "direction.", 10) &&
-	       strncmp(key, "repetitions.", 12) && strncmp(key, "auto.", 5);
+	if (!strcmp(key, MK_LOADAVG))
+		return !experiment_meta(e, MK_LOAD_START);
+	return !contract_section_key(key);
 }
 
 /* ---- text helpers of every text face (report.c, report_table.c) ---- */

@@ -17,6 +17,7 @@
 #include "analysis/stats.h"
 #include "cli/commands.h"
 #include "db/select.h"
+#include "db/contract.h"
 #include "db/store.h"
 #include "db/vocab.h"
 #include "lib/numfmt.h"
@@ -227,7 +228,7 @@ static void print_entry(const struct runner *r, size_t c)
 		pct, 100 * (1 - 2 * b->design.alpha), l->n, b->st.looks,
 		b->st.looks == 1 ? "" : "s", b->base.k, b->base.n0);
 	/* this host's own A/A profile, where `contend calibrate` left one */
-	if (!calib_find(r->st, experiment_meta(&r->exp, "hostname"),
+	if (!calib_find(r->st, experiment_meta(&r->exp, MK_HOSTNAME),
 			e->wl->name, e->canon, &p, &from)) {
 		char *line = calib_sentence(&p, from);
 

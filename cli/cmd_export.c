@@ -13,6 +13,7 @@
 #include "db/select.h"
 #include "db/store.h"
 #include "cli/commands.h"
+#include "db/contract.h"
 #include "lib/util.h"
 
 struct export_opts {

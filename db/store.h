@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 #define STORE_DEFAULT_PATH "db/contend.db" /* without HOME */
 #define STORE_DATA_PATH "contend/contend.db" /* under XDG_DATA_HOME */
 
@@ -99,6 +99,8 @@ struct experiment_row {
 void experiment_row_release(struct experiment_row *e);
 /* Looks up a meta value by key; NULL when absent. */
 const char *experiment_meta(const struct experiment_row *e, const char *key);
+/* Sets (replaces) a meta value of e, in memory (stored with e). */
+void meta_set(struct experiment_row *e, const char *key, const char *value);
 
 /* Inserts the experiment and its meta; sets e->id (and e->uuid). */
 int store_experiment_create(struct store *s, struct experiment_row *e);

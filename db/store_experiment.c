@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "db/contract.h"
 #include "db/store_impl.h"
 #include "lib/util.h"
 
@@ -77,6 +78,23 @@ const char *experiment_meta(const struct experiment_row *e, const char *key)
 		if (!strcmp(e->meta[i].key, key))
 			return e->meta[i].value;
 	return NULL;
+}
+
+void meta_set(struct experiment_row *e, const char *key, const char *value)
+{
+	size_t i;
+
+	for (i = 0; i < e->nmeta; i++) {
+		if (!strcmp(e->meta[i].key, key)) {
+			free(e->meta[i].value);
+			e->meta[i].value = xstrdup(value);
+			return;
+		}
+	}
+	e->meta = xrealloc(e->meta, (e->nmeta + 1) * sizeof(*e->meta));
+	e->meta[e->nmeta].key = xstrdup(key);
+	e->meta[e->nmeta].value = xstrdup(value);
+	e->nmeta++;
 }
 
 /* A random RFC 4122 version 4 uuid, lowercase. */
@@ -314,6 +332,9 @@ int store_experiment_get(struct store *s, int64_t id, struct experiment_row *e)
 	stmt_done(st);
 	if (!ret)
 		ret = meta_load(s, e);
+	/* a file opened read-only is not upgraded: its keys in memory */
+	if (!ret && s->version < STORE_CONTRACT_VERSION)
+		contract_from_config(e);
 	if (ret)
 		experiment_row_release(e);
 	return ret;

@@ -219,6 +219,12 @@ char *store_readonly_uri(const struct store *in);
  * read.  store_schema.c.
  */
 int store_schema_verify(struct store *s, int version);
+/*
+ * Writes the contract's keys into the experiments stored before them
+ * (contract_from_config): experiment, or every one when 0.  In the
+ * caller's transaction; 0, or -1 after db_fail.
+ */
+int store_contract_migrate(struct store *s, int64_t experiment);
 
 /*
  * The text of run_threads.ops and run_timeline.ops: a JSON array of

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/contract.h"
 #include "db/store_impl.h"
 #include "lib/util.h"
 
@@ -221,6 +222,9 @@ int store_copy_experiment(struct store *s, int64_t id)
 		       "cannot look up the uuid");
 	if (!ret && !present)
 		ret = copy_tables(s, args);
+	/* an experiment of an older input gets the keys an upgrade writes */
+	if (!ret && !present && s->src_version < STORE_CONTRACT_VERSION)
+		ret = store_contract_migrate(s, args[P_DST]);
 	if (txn_end(s, outer, ret))
 		return -1;
 	return present ? 0 : 1;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "db/contract.h"
 #include "db/store_impl.h"
 #include "lib/util.h"
 
@@ -98,7 +99,8 @@ static int schema_probe(struct store *s, int *version, int *ntables)
 /*
  * Creates the schema, or upgrades an older one by running the script
  * again (every statement in it is IF NOT EXISTS, and it sets the
- * version), unless a concurrent opener just did.
+ * version) and migrating its data (store_contract_migrate), unless a
+ * concurrent opener just did.
  */
 static int schema_create(struct store *s)
 {
@@ -115,6 +117,10 @@ static int schema_create(struct store *s)
 		error("%s: cannot create the schema: %s", s->path, msg);
 		goto out;
 	}
+	/* the data an older version did not store, written once */
+	if (version > 0 && version < STORE_CONTRACT_VERSION &&
+	    store_contract_migrate(s, 0))
+		goto out;
 	ret = 0;
 out:
 	sqlite3_free(msg);

@@ -4,7 +4,9 @@
  * that reads them.  A metric's direction and unit; which parameters count
  * workers and which set independent load, per workload; which workloads do
  * fixed work.  Names only: nothing here knows the workload registry, and
- * tests/test_vocab.c checks these tables against it.
+ * tests/test_vocab.c checks these tables against it.  The keys the runner
+ * stores with an experiment for analysis (primary.SECTION, ...) are
+ * declared in db/contract.h.
  */
 #ifndef CONTEND_VOCAB_H
 #define CONTEND_VOCAB_H

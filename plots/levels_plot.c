@@ -17,6 +17,7 @@
 #include "analysis/report.h"
 #include "lib/safefile.h"
 #include "plots/plot_impl.h"
+#include "db/contract.h"
 #include "lib/util.h"
 
 #define BASE "invocations"
@@ -322,12 +323,12 @@ static void panel_plot(const struct lplot *p, const struct lp_section *s,
 static char *figure_title(const struct level *lv)
 {
 	const struct experiment_row *e = &lv->inv[0].exp;
-	const char *host = experiment_meta(e, "hostname");
-	const char *kernel = experiment_meta(e, "kernel_release");
+	const char *host = experiment_meta(e, MK_HOSTNAME);
+	const char *kernel = experiment_meta(e, MK_KERNEL_RELEASE);
 
 	for (size_t i = 1; i < lv->ninv && kernel; i++) {
 		const char *k = experiment_meta(&lv->inv[i].exp,
-						"kernel_release");
+						MK_KERNEL_RELEASE);
 
 		if (!k || strcmp(k, kernel))
 			kernel = "kernels differ";

@@ -30,6 +30,7 @@
 #include "analysis/report.h"
 #include "lib/safefile.h"
 #include "plots/plot_impl.h"
+#include "db/contract.h"
 #include "lib/util.h"
 
 void plot_label_cut(char *label, size_t max)
@@ -192,8 +193,8 @@ void pl_script_head(const struct plotter *p, FILE *f, const char *base,
 			const char *what, int height)
 {
 	const struct experiment_row *e = &p->d->exp;
-	const char *host = experiment_meta(e, "hostname");
-	const char *kernel = experiment_meta(e, "kernel_release");
+	const char *host = experiment_meta(e, MK_HOSTNAME);
+	const char *kernel = experiment_meta(e, MK_KERNEL_RELEASE);
 	char *title = xasprintf("%s of experiment %lld", what, (long long)e->id);
 
 	plot_comment_head(f, title, base);

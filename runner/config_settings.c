@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db/contract.h"
 #include "runner/config_impl.h"
 #include "runner/param.h"
 #include "lib/proc.h"
@@ -371,7 +372,7 @@ void experiment_load(struct loader *L)
 
 /* ---- the runner's keys in a [workload] section ------------------------- */
 
-static const char *const directions[] = { "higher", "lower", NULL };
+static const char *const directions[] = { CV_HIGHER, CV_LOWER, NULL };
 
 /* higher | lower, or -1 after reporting. */
 static int direction_check(struct wsec *w, const struct kv_line *k)

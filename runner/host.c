@@ -19,26 +19,9 @@
 #include "version.h"
 #include "runner/host.h"
 #include "runner/param.h"
+#include "db/contract.h"
 #include "lib/readfile.h"
 #include "lib/util.h"
-
-
-void meta_set(struct experiment_row *e, const char *key, const char *value)
-{
-	size_t i;
-
-	for (i = 0; i < e->nmeta; i++) {
-		if (!strcmp(e->meta[i].key, key)) {
-			free(e->meta[i].value);
-			e->meta[i].value = xstrdup(value);
-			return;
-		}
-	}
-	e->meta = xrealloc(e->meta, (e->nmeta + 1) * sizeof(*e->meta));
-	e->meta[e->nmeta].key = xstrdup(key);
-	e->meta[e->nmeta].value = xstrdup(value);
-	e->nmeta++;
-}
 
 /* The first line of root/path, trimmed, malloc'd; NULL when unreadable
  * or empty. */
@@ -163,18 +146,18 @@ static void collect_cpus(const char *root, struct experiment_row *e)
 		char n[16];
 
 		snprintf(n, sizeof(n), "%d", CPU_COUNT(&set));
-		meta_set(e, "ncpus", n);
+		meta_set(e, MK_NCPUS, n);
 	} else {
-		meta_set(e, "ncpus", "unknown");
+		meta_set(e, MK_NCPUS, "unknown");
 	}
-	set_or_unknown(e, "cpus_online", online);
-	set_or_unknown(e, "smt",
+	set_or_unknown(e, MK_CPUS_ONLINE, online);
+	set_or_unknown(e, MK_SMT,
 		       read_line(root, "/sys/devices/system/cpu/smt/control"));
 	meta_set(e, "smt_active", !active ? "unknown"
 				  : !strcmp(active, "1") ? "yes" : "no");
 	free(active);
-	set_or_unknown(e, "cpu_model", cpu_model(root));
-	set_or_unknown(e, "governor", governors(root));
+	set_or_unknown(e, MK_CPU_MODEL, cpu_model(root));
+	set_or_unknown(e, MK_GOVERNOR, governors(root));
 }
 
 /* The 1-minute load average, malloc'd; NULL when unreadable. */
@@ -198,15 +181,15 @@ static void collect_affinity(const char *root, struct experiment_row *e)
 	char *cs = read_line(root, "/proc/self/cpuset"), *path;
 
 	if (!sched_getaffinity(0, sizeof(set), &set))
-		set_or_unknown(e, "affinity", cpulist_format(&set));
+		set_or_unknown(e, MK_AFFINITY, cpulist_format(&set));
 	else
-		meta_set(e, "affinity", "unknown");
+		meta_set(e, MK_AFFINITY, "unknown");
 	path = cs ? xasprintf("/sys/fs/cgroup%s%scpuset.cpus.effective", cs,
 			      cs[strlen(cs) - 1] == '/' ? "" : "/")
 		  : NULL;
 	set_or_unknown(e, "cpuset_cpus", path ? read_line(root, path) : NULL);
 	free(path);
-	set_or_unknown(e, "cpuset", cs);
+	set_or_unknown(e, MK_CPUSET, cs);
 }
 
 /*
@@ -308,10 +291,10 @@ static void collect_kernel(const char *root, struct experiment_row *e)
 	struct kconfig k;
 
 	kconfig_read(root, &k);
-	set_or_unknown(e, "preempt", preempt_model(root, &k,
-				experiment_meta(e, "kernel_version")));
-	meta_set(e, "kconfig_lockdep", !k.read ? "unknown" : k.lockdep ? "y" : "n");
-	meta_set(e, "kconfig_lock_stat", !k.read ? "unknown" :
+	set_or_unknown(e, MK_PREEMPT, preempt_model(root, &k,
+				experiment_meta(e, MK_KERNEL_VERSION)));
+	meta_set(e, MK_KCONFIG_LOCKDEP, !k.read ? "unknown" : k.lockdep ? "y" : "n");
+	meta_set(e, MK_KCONFIG_LOCK_STAT, !k.read ? "unknown" :
 					  k.lock_stat ? "y" : "n");
 }
 
@@ -353,7 +336,7 @@ char *host_kernel_log(size_t max)
 int host_load_end(struct store *s, int64_t experiment)
 {
 	char *load = load1("");
-	int ret = store_meta_set(s, experiment, "load_end",
+	int ret = store_meta_set(s, experiment, MK_LOAD_END,
 				 load ? load : "unknown");
 
 	free(load);
@@ -365,9 +348,9 @@ int host_collect(const char *root, struct experiment_row *e)
 	static const struct {
 		const char *key, *path;
 	} lines[] = {
-		{ "hostname", "/proc/sys/kernel/hostname" },
-		{ "kernel_release", "/proc/sys/kernel/osrelease" },
-		{ "kernel_version", "/proc/sys/kernel/version" },
+		{ MK_HOSTNAME, "/proc/sys/kernel/hostname" },
+		{ MK_KERNEL_RELEASE, "/proc/sys/kernel/osrelease" },
+		{ MK_KERNEL_VERSION, "/proc/sys/kernel/version" },
 	};
 	char *load;
 	size_t i;
@@ -383,11 +366,11 @@ int host_collect(const char *root, struct experiment_row *e)
 	set_or_unknown(e, "cmdline", read_line(root, "/proc/cmdline"));
 	load = load1(root);
 	/* loadavg is kept for the experiments stored before load_start. */
-	meta_set(e, "load_start", load && *load ? load : "unknown");
-	set_or_unknown(e, "loadavg", load);
+	meta_set(e, MK_LOAD_START, load && *load ? load : "unknown");
+	set_or_unknown(e, MK_LOADAVG, load);
 	collect_kernel(root, e);
-	meta_set(e, "lockdep", exists(root, "/proc/lockdep") ? "yes" : "no");
-	meta_set(e, "lock_stat", exists(root, "/proc/lock_stat") ? "yes" : "no");
+	meta_set(e, MK_LOCKDEP, exists(root, "/proc/lockdep") ? "yes" : "no");
+	meta_set(e, MK_LOCK_STAT, exists(root, "/proc/lock_stat") ? "yes" : "no");
 	meta_set(e, "tool_version", CONTEND_VERSION);
 	meta_set(e, "compiler", CONTEND_CC);
 	return 0;
@@ -483,9 +466,9 @@ void host_fs_types(struct experiment_row *e, const char *const *dirs,
 
 int host_warn(const struct experiment_row *e)
 {
-	const char *gov = experiment_meta(e, "governor");
-	const char *load = experiment_meta(e, "loadavg");
-	const char *ncpus = experiment_meta(e, "ncpus");
+	const char *gov = experiment_meta(e, MK_GOVERNOR);
+	const char *load = experiment_meta(e, MK_LOADAVG);
+	const char *ncpus = experiment_meta(e, MK_NCPUS);
 	double l, n;
 	int warned = 0;
 

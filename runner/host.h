@@ -63,7 +63,4 @@ int host_load_end(struct store *s, int64_t experiment);
  */
 gzFile host_kconfig_open(const char *root);
 
-/* Appends (or replaces) one key in e->meta. */
-void meta_set(struct experiment_row *e, const char *key, const char *value);
-
 #endif

@@ -19,11 +19,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "db/contract.h"
 #include "db/store.h"
 
 /* The prefixes of the keys at the start and of the changed ones at the end. */
-#define KSTATE_PREFIX "kstate."
-#define KSTATE_END_PREFIX "kstate_end."
+#define KSTATE_PREFIX MK_KSTATE_PREFIX
+#define KSTATE_END_PREFIX MK_KSTATE_END_PREFIX
 
 /*
  * Appends the kernel state to e->meta as "kstate.NAME" rows.  kconfig:

@@ -24,6 +24,7 @@
 #include "runner/protocol.h"
 #include "runner/scratch.h"
 #include "runner/spawn.h"
+#include "db/contract.h"
 #include "lib/util.h"
 
 /* randomize_env: CONTEND_PAD holds 0 .. ENV_PAD_MAX - 1 bytes. */
@@ -243,7 +244,7 @@ static int record_kmsg(struct runner *r, struct one_run *o)
 
 	if (!first)
 		return 0;
-	key = xasprintf("kmsg.%ld", o->p->seq);
+	key = xasprintf(MK_KMSG_PREFIX "%ld", o->p->seq);
 	ret = store_meta_set(r->st, r->exp.id, key, first);
 	free(key);
 	free(first);

@@ -27,6 +27,7 @@
 #include "runner/scratch.h"
 #include "runner/session.h"
 #include "runner/spawn.h"
+#include "db/contract.h"
 #include "lib/util.h"
 
 enum loop_end { LOOP_DONE, LOOP_STOPPED, LOOP_FAILFAST, LOOP_ERROR };
@@ -379,7 +380,7 @@ static int kbpf_start(struct runner *r)
 	ret = store_meta_set(r->st, r->exp.id, "kernel_lock_instrument", v);
 	free(v);
 	if (!ret && r->kbpf)
-		ret = store_meta_set(r->st, r->exp.id, "kernel_instruments",
+		ret = store_meta_set(r->st, r->exp.id, MK_KERNEL_INSTRUMENTS,
 				     "lock:contention_begin/end (BPF program, "
 				     "attached for the whole experiment)");
 	if (r->kbpf && setenv(KLOCK_ENV, "bpf", 1))

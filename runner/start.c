@@ -12,6 +12,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "db/contract.h"
 #include "db/store.h"
 #include "runner/hook.h"
 #include "runner/host.h"
@@ -27,8 +28,6 @@
 
 /* The runner's SQLite page cache, KiB (store_cache_limit). */
 #define RUNNER_CACHE_KIB 256
-/* The experiment_meta key of the busy-loop calibration (loops per us). */
-#define CALIBRATION_KEY "calibration_loops_per_us"
 
 static void plan_specs(const struct experiment_config *c,
 		       struct plan_spec *spec)
@@ -159,16 +158,14 @@ static void fs_types(struct runner *r)
 	free(dirs);
 }
 
-/* Meta key PREFIX.SECTION.NAME = the number v, to be read back exactly. */
-static void meta_num(struct experiment_row *x, const char *prefix,
-		     const char *section, const char *name, double v)
+/* Contract key k of section = the number v, to be read back exactly. */
+static void meta_num(struct experiment_row *x, enum contract_key k,
+		     const char *section, double v)
 {
-	char *key = xasprintf("%s.%s.%s", prefix, section, name);
 	char num[32];
 
 	snprintf(num, sizeof(num), "%.17g", v);
-	meta_set(x, key, num);
-	free(key);
+	contract_set(x, k, section, NULL, num);
 }
 
 /*
@@ -180,25 +177,22 @@ static void meta_num(struct experiment_row *x, const char *prefix,
  */
 static void counted_by(struct experiment_row *x, const struct config_entry *e)
 {
-	char *key = xasprintf("repetitions.%s", e->section);
 	char num[16];
 
 	snprintf(num, sizeof(num), "%d", e->set.repetitions);
-	meta_set(x, key, entry_is_auto(e) ? "auto" : num);
-	free(key);
+	contract_set(x, CK_REPETITIONS, e->section, NULL,
+		     entry_is_auto(e) ? CV_AUTO : num);
 	if (!entry_is_auto(e))
 		return;
-	meta_num(x, "auto", e->section, "precision", e->set.precision);
-	meta_num(x, "auto", e->section, "min_repetitions",
-		 e->set.min_repetitions);
-	meta_num(x, "auto", e->section, "max_repetitions",
-		 e->set.max_repetitions);
+	meta_num(x, CK_AUTO_PRECISION, e->section, e->set.precision);
+	meta_num(x, CK_AUTO_MIN, e->section, e->set.min_repetitions);
+	meta_num(x, CK_AUTO_MAX, e->section, e->set.max_repetitions);
 }
 
 /*
  * What analysis judges each section by, stored as data with the
  * experiment (analysis does not read config files): primary.SECTION,
- * direction.SECTION.METRIC and counted_by's keys (docs/STORAGE.md).  A
+ * direction.SECTION.METRIC and counted_by's keys (db/contract.h).  A
  * section's configurations are consecutive and share these.
  */
 static void judged_by(struct runner *r)
@@ -207,22 +201,19 @@ static void judged_by(struct runner *r)
 
 	for (i = 0; i < r->cfg.nentries; i++) {
 		const struct config_entry *e = &r->cfg.entries[i];
-		char *key;
 
 		if (i && !strcmp(e->section, r->cfg.entries[i - 1].section))
 			continue;
-		key = xasprintf("primary.%s", e->section);
-		meta_set(&r->exp, key, e->primary);
-		free(key);
+		contract_set(&r->exp, CK_PRIMARY, e->section, NULL, e->primary);
 		counted_by(&r->exp, e);
 		for (j = 0; j < e->ndirections; j++) {
 			const char *eq = strchr(e->directions[j], '=');
+			char *metric = xstrndup(e->directions[j],
+						(size_t)(eq - e->directions[j]));
 
-			key = xasprintf("direction.%s.%.*s", e->section,
-					(int)(eq - e->directions[j]),
-					e->directions[j]);
-			meta_set(&r->exp, key, eq + 1);
-			free(key);
+			contract_set(&r->exp, CK_DIRECTION, e->section, metric,
+				     eq + 1);
+			free(metric);
 		}
 	}
 }
@@ -249,18 +240,18 @@ static void experiment_fill(struct runner *r, const char *seed_source)
 	meta_set(e, "kernel_lock_events",
 		 klock_status(klock_backend(), klock, sizeof(klock)));
 	/* the instruments that change the kernel, held for the experiment */
-	meta_set(e, "kernel_instruments",
+	meta_set(e, MK_KERNEL_INSTRUMENTS,
 		 strcmp(klock, "yes") ? "none" :
 		 "lock:contention_begin (counting perf events, tracepoint "
 		 "held on for the whole experiment)");
-	ncpus = experiment_meta(e, "ncpus");
+	ncpus = experiment_meta(e, MK_NCPUS);
 	log = host_kernel_log(1 << 20);
-	meta_set(e, "kernel_spin_visible",
+	meta_set(e, MK_KERNEL_SPIN_VISIBLE,
 		 klock_spin_visible(ncpus ? strtol(ncpus, NULL, 10) : 0, log,
 				    spin, sizeof(spin)));
 	free(log);
 	fs_types(r);
-	meta_set(e, "seed_source", seed_source);
+	meta_set(e, MK_SEED_SOURCE, seed_source);
 	judged_by(r);
 }
 
@@ -322,13 +313,13 @@ static int calibration_of(struct runner *r, const char *selector,
 		error("--calibration-from: '%s' names %d experiments (the "
 		      "newest is %" PRId64 "); give its id", selector, n,
 		      ids[n - 1]);
-	else if (n == 1 && !store_meta_get(r->st, ids[0], CALIBRATION_KEY, &v)) {
+	else if (n == 1 && !store_meta_get(r->st, ids[0], MK_CALIBRATION, &v)) {
 		if (v && !harness_calibration_parse(v, lpus))
 			ret = 0;
 		else
 			error("--calibration-from: experiment %" PRId64 " has "
 			      "no calibration stored (%s)", ids[0],
-			      CALIBRATION_KEY);
+			      MK_CALIBRATION);
 	}
 	free(v);
 	free(ids);
@@ -356,8 +347,8 @@ static int choose_calibration(struct runner *r)
 		source = xstrdup("measured");
 	}
 	snprintf(r->calibration, sizeof(r->calibration), "%.17g", lpus);
-	meta_set(&r->exp, CALIBRATION_KEY, r->calibration);
-	meta_set(&r->exp, "calibration_source", source);
+	meta_set(&r->exp, MK_CALIBRATION, r->calibration);
+	meta_set(&r->exp, MK_CALIBRATION_SOURCE, source);
 	free(source);
 	return 0;
 }
@@ -366,7 +357,7 @@ static int choose_calibration(struct runner *r)
  * it was made before calibrations were stored, and its runs measure). */
 static void resume_calibration(struct runner *r)
 {
-	const char *v = experiment_meta(&r->exp, CALIBRATION_KEY);
+	const char *v = experiment_meta(&r->exp, MK_CALIBRATION);
 	double lpus;
 
 	if (v && !harness_calibration_parse(v, &lpus))

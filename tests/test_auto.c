@@ -2,7 +2,9 @@
  * test_auto.c - the report's "why repetitions = auto stopped"
  * (analysis/auto.c): the stopping rule with the settings the runner
  * stored with the experiment, and, for an experiment stored before them,
- * with the settings read from its stored config text.
+ * with the settings the store reads from its stored config text
+ * (db/contract.h, contract_from_config: tests/test_contract.c has the
+ * migration of a stored database).
  *
  * The values are test_plan.c's hand-worked sequence: 100 104 96 101 99
  * 100 100 100 has relative half-widths (t.975 * sd / sqrt(n) / mean)
@@ -22,6 +24,7 @@
 
 #include "analysis/analysis.h"
 #include "dataset_fixture.h"
+#include "db/contract.h"
 
 static const double seq8[] = { 100, 104, 96, 101, 99, 100, 100, 100 };
 
@@ -44,6 +47,14 @@ static void set_text(struct fixture *fx, const char *text)
 {
 	free(fx->d.exp.config_text);
 	fx->d.exp.config_text = xstrdup(text);
+}
+
+/* An experiment stored before the keys: its text, and the keys the store
+ * writes from it (at upgrade, or in memory from a read-only file). */
+static void set_old_text(struct fixture *fx, const char *text)
+{
+	set_text(fx, text);
+	contract_from_config(&fx->d.exp);
 }
 
 /* analysis_run at confidence (0: the experiment's 0.95). */
@@ -141,7 +152,7 @@ static void test_legacy_text(void **state)
 
 	(void)state;
 	fx_init(&fx, "legacy");
-	set_text(&fx, "[experiment]\nname = legacy\nrepetitions = auto\n"
+	set_old_text(&fx, "[experiment]\nname = legacy\nrepetitions = auto\n"
 		      "min_repetitions = 3\nprecision = 0.5\n"
 		      "[workload steady]\ntype = noop\nprecision = 0.02\n"
 		      "[workload  capped]\ntype = noop\nprecision = 0.02\n"
@@ -171,7 +182,7 @@ static void test_legacy_unreadable(void **state)
 		struct analysis a;
 
 		fx_init(&fx, "legacy");
-		set_text(&fx, texts[i]);
+		set_old_text(&fx, texts[i]);
 		add_section(&fx, "s", 8);
 		analyse(&fx, 0, &a);
 		assert_false(a.configs[0].is_auto);

@@ -130,13 +130,17 @@ static void refuse_all_modes(const char *path, const char *msg)
 static void newer_schema_refused(void **state)
 {
 	struct ctx *c = *state;
+	char *before, *want;
 	size_t n;
-	char *before;
 
 	build_file(c->path, &plain);
 	raw_exec(c->path, "PRAGMA user_version = 99");
 	before = slurp(c->path, &n);
-	refuse_all_modes(c->path, "written by a newer contend (schema 99 > 3)");
+	/* the newest schema this contend knows, whichever it is */
+	want = xasprintf("written by a newer contend (schema 99 > %d)",
+			 STORE_SCHEMA_VERSION);
+	refuse_all_modes(c->path, want);
+	free(want);
 	assert_file_holds(c->path, before, n);
 	free(before);
 }
