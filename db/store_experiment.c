@@ -51,52 +51,6 @@ int run_status_parse(const char *name)
 	return -1;
 }
 
-void experiment_row_release(struct experiment_row *e)
-{
-	size_t i;
-
-	free(e->uuid);
-	free(e->name);
-	free(e->label);
-	free(e->config_path);
-	free(e->config_text);
-	free(e->order);
-	free(e->status);
-	for (i = 0; i < e->nmeta; i++) {
-		free(e->meta[i].key);
-		free(e->meta[i].value);
-	}
-	free(e->meta);
-	memset(e, 0, sizeof(*e));
-}
-
-const char *experiment_meta(const struct experiment_row *e, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < e->nmeta; i++)
-		if (!strcmp(e->meta[i].key, key))
-			return e->meta[i].value;
-	return NULL;
-}
-
-void meta_set(struct experiment_row *e, const char *key, const char *value)
-{
-	size_t i;
-
-	for (i = 0; i < e->nmeta; i++) {
-		if (!strcmp(e->meta[i].key, key)) {
-			free(e->meta[i].value);
-			e->meta[i].value = xstrdup(value);
-			return;
-		}
-	}
-	e->meta = xrealloc(e->meta, (e->nmeta + 1) * sizeof(*e->meta));
-	e->meta[e->nmeta].key = xstrdup(key);
-	e->meta[e->nmeta].value = xstrdup(value);
-	e->nmeta++;
-}
-
 /* A random RFC 4122 version 4 uuid, lowercase. */
 static int uuid_generate(char out[37])
 {
