@@ -353,6 +353,15 @@ static double se(double p, size_t reps)
 	return sqrt(p * (1 - p) / (double)reps);
 }
 
+/* CONTEND_SIM_TRIALS when it is a positive integer, else def. */
+static size_t sim_trials(size_t def)
+{
+	const char *env = getenv("CONTEND_SIM_TRIALS");
+	long long v;
+
+	return env && !parse_ll(env, &v) && v > 0 ? (size_t)v : def;
+}
+
 #define FAST_REPS 4000
 
 /*
@@ -424,8 +433,7 @@ static void figures(void)
 					 64 };
 	static const double shares[] = { 0.7, 0.5 }, cvs[] = { 0.01, 0.015,
 							      0.02, 0.03 };
-	const char *env = getenv("CONTEND_SIM_TRIALS");
-	size_t reps = env ? (size_t)atol(env) : 40000, i, f, k, c;
+	size_t reps = sim_trials(40000), i, f, k, c;
 
 	printf("false alarms (%zu samples each, seeds 3000 + 10 family + "
 	       "column)\n", reps);
@@ -497,8 +505,7 @@ static void calibrate(void)
 	static const size_t ns[] = { 8, 10, 12, 14, 16, 18, 20, 22, 25, 28, 30,
 				     35, 40, 45, 50, 60, 70, 80, 100, 120,
 				     150, 200, 300, 500 };
-	const char *env = getenv("CONTEND_SIM_TRIALS");
-	size_t reps = env ? (size_t)atol(env) : 200000, i, t, j;
+	size_t reps = sim_trials(200000), i, t, j;
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	double *st = malloc(reps * sizeof(*st)), *x = malloc(500 * sizeof(*x));
 
@@ -577,6 +584,8 @@ static double bayes_factor(const double *x, size_t n, double delta, double p)
 	double y[64], s = 0, sst = 0, acc = 0, l0 = log_integral(n, 0, 0, 0);
 	size_t i, k;
 
+	if (n < 2 || n > ARRAY_SIZE(y))
+		return NAN;
 	for (i = 0; i < n; i++)
 		y[i] = log(x[i]);
 	qsort(y, n, sizeof(*y), cmp);
@@ -595,7 +604,7 @@ static double bayes_factor(const double *x, size_t n, double delta, double p)
 					    b / (double)(n - k) - a / (double)k) -
 			       l0);
 	}
-	return log(acc);
+	return acc > 0 ? log(acc) : -INFINITY;
 }
 
 /*
@@ -608,8 +617,7 @@ static double bayes_factor(const double *x, size_t n, double delta, double p)
  */
 static void bound(void)
 {
-	const char *env = getenv("CONTEND_SIM_TRIALS");
-	size_t reps = env ? (size_t)atol(env) : 20000, t, i, hits = 0, n = 20;
+	size_t reps = sim_trials(20000), t, i, hits = 0, n = 20;
 	double delta = log(1.1) / 0.02, *st = malloc(reps * sizeof(*st)), x[20];
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	double crit;
