@@ -392,7 +392,7 @@ static void test_false_alarms(void **state)
  * Detection of 100 vs 110 at the rates of docs/STATISTICS.md less three
  * standard errors at FAST_REPS: 90% at CV 1.5% (n = 20, 30) and at CV 2%
  * (n = 30); 85% at CV 2%, n = 20 (86-89.5% at full size: the bound of
- * docs/STATISTICS.md "Regimes" is 89.4%).
+ * docs/STATISTICS.md "Regimes" is about 89%).
  */
 static void test_detection(void **state)
 {
