@@ -8,10 +8,10 @@
  * values each, the largest separation of the two groups' means in units
  * of their pooled within-group standard deviation,
  *     D = max_k (mean_high - mean_low) / sqrt(SSW_k / (n - 2)).
- * D above its 5% critical value at n (the larger of the 96th percentiles
- * under normal and Student t(3) data, simulated, so that false alarms stay
- * at or under 5%; log-normal data are normal on this scale) calls the
- * sample multimodal.  Samples of fewer
+ * D above its critical value at n (the largest of its 95.2th percentiles
+ * under normal and Student t(3) data, simulated per n, so that false
+ * alarms stay at or under 5%; log-normal data are normal on this scale)
+ * calls the sample multimodal.  Samples of fewer
  * than REGIMES_MIN_N values, or with a value <= 0, are not tested.
  * Statistics do not fail on data: a sample not tested has tested false.
  */

@@ -438,7 +438,7 @@ int onerun(struct runner *r, const struct config_entry *e,
 
 		if (kbpf_begin(&o))
 			goto record;
-		sentinel_begin(&r->sentinel);
+		sentinel_begin(&r->sentinel, o.child.cpus);
 		stamp_spawn(o.stamp, sizeof(o.stamp));
 		failed = spawn_run(&o.child) != 0;
 		sentinel_end(&r->sentinel, o.child.pid, &o.win);

@@ -3,7 +3,8 @@
  * followed through /dev/kmsg, opened once and read after each run, its
  * warnings classified and attributed to the run whose window they fall
  * in; stolen and idle time from /proc/stat and the mean frequency from
- * cpufreq, read at the window's two ends.
+ * APERF/MPERF (runner/sentinel_msr.c) or cpufreq, read at the window's two
+ * ends.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -15,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner/sentinel.h"
+#include "runner/sentinel_impl.h"
 #include "lib/escape.h"
 #include "lib/util.h"
 
@@ -288,6 +289,7 @@ void sentinel_open(struct sentinel *s, const char *root)
 	s->freq_begin_khz = NAN;
 	s->pids = same_pid_namespace(s->root);
 	find_freq(s);
+	msr_open(s);
 	if (*s->root)
 		return;             /* a fake tree: no kernel log but a reader */
 	s->fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -312,10 +314,12 @@ void sentinel_set_reader(struct sentinel *s, sentinel_read_fn read, void *arg)
 	s->arg = arg;
 }
 
-void sentinel_begin(struct sentinel *s)
+void sentinel_begin(struct sentinel *s, const cpu_set_t *cpus)
 {
 	drain(s, NULL);             /* between runs: nobody's */
+	s->cpus = cpus;
 	s->begin = read_ticks(s->root);
+	msr_begin(s);
 	s->freq_begin_khz = s->nfreq ? read_freq(s) : NAN;
 }
 
@@ -343,6 +347,7 @@ static long last_pid(const char *root)
 
 void sentinel_end(struct sentinel *s, long pid, struct sentinel_window *w)
 {
+	double mhz = msr_end_mhz(s);
 	struct cpu_ticks end = read_ticks(s->root);
 	double khz = s->nfreq ? read_freq(s) : NAN;
 
@@ -362,8 +367,11 @@ void sentinel_end(struct sentinel *s, long pid, struct sentinel_window *w)
 					     (double)dt
 				   : NAN;
 	}
+	s->cpus = NULL;
 	/* the two ends' mean: a run's frequency, not its trace */
-	if (!isnan(khz) && !isnan(s->freq_begin_khz))
+	if (!isnan(mhz))
+		w->cpu_mhz = mhz;
+	else if (!isnan(khz) && !isnan(s->freq_begin_khz))
 		w->cpu_mhz = (khz + s->freq_begin_khz) / 2 / 1000;
 	else if (!isnan(khz))
 		w->cpu_mhz = khz / 1000;
@@ -378,6 +386,8 @@ void sentinel_close(struct sentinel *s)
 	for (i = 0; i < s->nfreq; i++)
 		free(s->freq_paths[i]);
 	free(s->freq_paths);
+	msr_close(s);
+	free(s->freq_source);
 	free(s->root);
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;

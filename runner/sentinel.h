@@ -3,13 +3,17 @@
  * log's warnings (a lockdep splat, an RCU stall, a lockup, a hung task,
  * "perf: interrupt took too long", thermal throttling, an OOM kill, a
  * segfault, a kernel WARNING or BUG), the stolen and idle time and the
- * mean CPU frequency over the run's window.
+ * mean CPU frequency over the run's window (APERF/MPERF where the msr
+ * driver lets us read them, else cpufreq's scaling_cur_freq).
  *
  * Call sequence, once per session:
  *   sentinel_open(&s, root)      opens /dev/kmsg at its end (non-blocking)
+ *                                and each CPU's /dev/cpu/N/msr; says in
+ *                                s.freq_source where frequencies come from
  *   for each run:
- *     sentinel_begin(&s)         drops the records logged between runs,
- *                                reads /proc/stat and the frequencies
+ *     sentinel_begin(&s, cpus)   drops the records logged between runs,
+ *                                reads /proc/stat and the frequencies (the
+ *                                MSRs of the CPUs of cpus; NULL: all)
  *     ... the run ...
  *     sentinel_end(&s, pid, &w)  reads the records logged since begin and
  *                                the counters again: w holds the run's
@@ -22,8 +26,10 @@
 #ifndef CONTEND_SENTINEL_H
 #define CONTEND_SENTINEL_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "runner/workload.h"
@@ -75,6 +81,14 @@ struct sentinel {
 	char **freq_paths;          /* each CPU's scaling_cur_freq */
 	size_t nfreq;
 	double freq_begin_khz;      /* NAN when none could be read */
+	/* APERF/MPERF (runner/sentinel_msr.c), indexed by CPU number */
+	int *msr_fd;                /* -1: none; NULL: MSRs not used */
+	size_t nmsr;
+	uint64_t *aperf, *mperf;    /* at the window's start */
+	bool *msr_begun;            /* read at the start */
+	double base_mhz;            /* MPERF's frequency */
+	const cpu_set_t *cpus;      /* the window's CPUs; NULL: all */
+	char *freq_source;          /* the host key cpu_freq_source */
 	bool pids;                  /* the log's pids are comparable with
 				     * ours (the initial pid namespace) */
 };
@@ -87,17 +101,26 @@ struct sentinel_window {
 	char first_line[256];       /* the first classified line, raw */
 	double steal_s;             /* CPU-seconds stolen, all CPUs; NAN unread */
 	double idle_share;          /* idle ticks / all ticks; NAN unread */
-	double cpu_mhz;             /* mean scaling_cur_freq; NAN without */
+	double cpu_mhz;             /* APERF/MPERF's effective frequency,
+				     * else mean scaling_cur_freq; NAN */
 	long pid_lo, pid_hi;        /* the run's pids: its first, the last
 				     * handed out when it ended; 0, -1: any */
 };
 
-/* Opens the sentinel; never fails (what cannot be read is left out). */
+/*
+ * Opens the sentinel; never fails (what cannot be read is left out, and
+ * s->freq_source says why for the frequency: "aperf/mperf (base B MHz
+ * from WHERE)", "cpufreq scaling_cur_freq (aperf/mperf: WHY)" or "none:
+ * WHY; no cpufreq scaling_cur_freq"; stored as the experiment's
+ * cpu_freq_source).  MSRs are read under root like every file: a test
+ * hands a fake <root>/dev/cpu/N/msr.
+ */
 void sentinel_open(struct sentinel *s, const char *root);
 /* Replaces the kernel log by read(arg, ...) (tests); the kmsg fd closes. */
 void sentinel_set_reader(struct sentinel *s, sentinel_read_fn read,
 			 void *arg);
-void sentinel_begin(struct sentinel *s);
+/* cpus: the run's CPUs (NULL: all); must live until sentinel_end. */
+void sentinel_begin(struct sentinel *s, const cpu_set_t *cpus);
 /*
  * pid: the run's process (0 when unknown).  A segfault line counts only
  * when its task's pid lies between pid and the last pid handed out at the

@@ -426,6 +426,10 @@ static int execute(struct runner *r)
 	 * BPF program, attached, keeps it on by itself. */
 	r->klock_hold = r->kbpf ? -1 : klock_hold(klock_backend());
 	sentinel_open(&r->sentinel, "/");
+	/* where each run's cpu_mhz comes from, or why none (once) */
+	if (store_meta_set(r->st, r->exp.id, "cpu_freq_source",
+			   r->sentinel.freq_source))
+		warning("cpu_freq_source not stored");
 	progress_init(&r->prog, r->plan.nruns, r->plan.nruns - left, secs, jobs,
 		      r->o->quiet);
 	for (;;) {

@@ -4,7 +4,9 @@
 # log gets a lockdep warning (written to /dev/kmsg by the run itself:
 # root only, else that part is skipped) stores kmsg_lockdep and its line,
 # and the report flags kernel-warning on its configuration and not on the
-# clean one; --exclude-kernel-warnings leaves those runs out and says how
+# clean one; the experiment says once where cpu_mhz comes from
+# (cpu_freq_source: APERF/MPERF, cpufreq, or none and why);
+# --exclude-kernel-warnings leaves those runs out and says how
 # many.  Other programs may log meanwhile (a crash test's segfault): the
 # clean configuration is checked for lockdep lines only.
 NAME=e2e_sentinel
@@ -35,6 +37,11 @@ if [ -r /proc/stat ]; then
 	expect "runs with steal_s" 6 "$(q "SELECT count(*) FROM samples
 					  WHERE metric = 'steal_s'")"
 fi
+src=$(q "SELECT value FROM experiment_meta WHERE key = 'cpu_freq_source'")
+case $src in
+"aperf/mperf (base "*|"cpufreq scaling_cur_freq"*|"none: "*) ;;
+*) fail "cpu_freq_source: '$src'" ;;
+esac
 if [ "$(id -u)" -ne 0 ] || [ ! -w /dev/kmsg ]; then
 	echo "$NAME: SKIP: /dev/kmsg is not writable here"
 	[ "$fails" -eq 0 ]

@@ -2,7 +2,9 @@
  * test_sentinel.c - runner/sentinel.c through a replaceable kernel log (a
  * reader handing out records the test queues) and a fake /proc and /sys
  * tree: lines classified and attributed to the window they fall in,
- * steal and idle time and the mean frequency worked out by hand.
+ * steal and idle time and the mean frequency worked out by hand; APERF and
+ * MPERF through fake /dev/cpu/N/msr files (the register number is the
+ * offset, as the msr driver has it).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -143,7 +146,7 @@ static void test_windows(void **state)
 	sentinel_set_reader(&s, fake_read, &log);
 	log_push(&log, "4,100,5000,-;before the experiment's first run\n");
 
-	sentinel_begin(&s);
+	sentinel_begin(&s, NULL);
 	log_push(&log, "4,101,6000,-;WARNING: possible circular locking "
 		       "dependency detected\n");
 	log_push(&log, "4,102,6001,c;6.8.0 \x1b[31mred\n SUBSYSTEM=x\n");
@@ -178,7 +181,7 @@ static void test_windows(void **state)
 
 	/* between the runs: a segfault of some other program, nobody's */
 	log_push(&log, "6,104,7000,-;other[9]: segfault at 0 ip 1 sp 2\n");
-	sentinel_begin(&s);
+	sentinel_begin(&s, NULL);
 	sentinel_end(&s, 0, &w);
 	assert_int_equal(w.total, 0);
 	assert_int_equal(w.first_class, -1);
@@ -205,7 +208,7 @@ static void test_segfault_pids(void **state)
 	write_file(root, "/proc/self/status", "Name:\tx\nNSpid:\t4000\n");
 	sentinel_open(&s, root);
 	sentinel_set_reader(&s, fake_read, &log);
-	sentinel_begin(&s);
+	sentinel_begin(&s, NULL);
 	log_push(&log, "6,1,1,-;exe[4995]: segfault at 0 ip 1 sp 2 error 4 "
 		       "in exe[1000+2000]\n");
 	log_push(&log, "6,2,2,-;other[123]: segfault at 0 ip 1 sp 2\n");
@@ -247,7 +250,7 @@ static void test_nothing_readable(void **state)
 	(void)state;
 	assert_int_equal(tmpdir_create(root, sizeof(root), "sentinel"), 0);
 	sentinel_open(&s, root);
-	sentinel_begin(&s);
+	sentinel_begin(&s, NULL);
 	sentinel_end(&s, 0, &w);
 	assert_true(isnan(w.steal_s));
 	assert_true(isnan(w.cpu_mhz));
@@ -276,9 +279,123 @@ static void test_many_cpus(void **state)
 	}
 	sentinel_open(&s, root);
 	assert_true(s.nfreq > 0 && s.nfreq <= SENTINEL_MAX_FREQ_CPUS);
-	sentinel_begin(&s);
+	sentinel_begin(&s, NULL);
 	sentinel_end(&s, 0, &w);
 	assert_float_equal(w.cpu_mhz, 2500, 1e-9);
+	sentinel_close(&s);
+	assert_int_equal(tmpdir_remove(root), 0);
+}
+
+/* ---- APERF/MPERF ---- */
+
+/*
+ * A fake msr file: MPERF (0xE7) is the 8 bytes from offset 0xE7 and APERF
+ * (0xE8) those from 0xE8, little-endian, so they share 7 bytes; the test
+ * writes the 9 bytes b[0..8] at 0xE7 with only b[7] (MPERF's top byte,
+ * APERF's 7th) and b[8] (APERF's top byte) not zero:
+ *     MPERF = b7 * 2^56,  APERF = b7 * 2^48 + b8 * 2^56.
+ */
+static void write_msr(const char *root, int cpu, unsigned b7, unsigned b8)
+{
+	unsigned char b[9] = { 0, 0, 0, 0, 0, 0, 0, (unsigned char)b7,
+			       (unsigned char)b8 };
+	char rel[64], *path;
+	int fd;
+
+	snprintf(rel, sizeof(rel), "/dev/cpu/%d/msr", cpu);
+	write_file(root, rel, "");
+	path = xasprintf("%s%s", root, rel);
+	fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, b, sizeof(b), 0xE7), (ssize_t)sizeof(b));
+	close(fd);
+	free(path);
+}
+
+/*
+ * Two CPUs, base 2000 MHz (/proc/cpuinfo).  From zero, CPU 0 ends at
+ * b7 = 100, b8 = 150: dMPERF = 100 * 2^56, dAPERF = 100 * 2^48 + 150 *
+ * 2^56, a ratio of 1.5 + 1/256; CPU 1 at b7 = 100, b8 = 50: 0.5 + 1/256.
+ * The run on CPU 0 alone: 2000 * (1.5 + 1/256) = 3007.8125 MHz; on both:
+ * the sums' ratio (200 * 2^48 + 200 * 2^56) / (200 * 2^56) = 1 + 1/256,
+ * 2007.8125 MHz.  cpufreq's own value (1000 MHz) is not used.
+ */
+static void test_msr(void **state)
+{
+	struct sentinel s;
+	struct sentinel_window w;
+	cpu_set_t one;
+	char root[64];
+
+	(void)state;
+	assert_int_equal(tmpdir_create(root, sizeof(root), "sentinel"), 0);
+	write_file(root, "/proc/cpuinfo", "processor\t: 0\ncpu MHz\t\t: "
+					  "2000.000\nprocessor\t: 1\n");
+	write_file(root, "/sys/devices/system/cpu/cpu0/cpufreq/"
+			 "scaling_cur_freq", "1000000\n");
+	write_msr(root, 0, 0, 0);
+	write_msr(root, 1, 0, 0);
+	sentinel_open(&s, root);
+	assert_string_equal(s.freq_source, "aperf/mperf (base 2000 MHz from "
+			    "/proc/cpuinfo cpu MHz)");
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	sentinel_begin(&s, &one);
+	write_msr(root, 0, 100, 150);
+	write_msr(root, 1, 100, 50);
+	sentinel_end(&s, 0, &w);
+	assert_float_equal(w.cpu_mhz, 3007.8125, 1e-9);
+	write_msr(root, 0, 0, 0);
+	write_msr(root, 1, 0, 0);
+	sentinel_begin(&s, NULL);
+	write_msr(root, 0, 100, 150);
+	write_msr(root, 1, 100, 50);
+	sentinel_end(&s, 0, &w);
+	assert_float_equal(w.cpu_mhz, 2007.8125, 1e-9);
+	/* no time counted (an idle window): cpufreq's mean instead */
+	sentinel_begin(&s, NULL);
+	sentinel_end(&s, 0, &w);
+	assert_float_equal(w.cpu_mhz, 1000, 1e-9);
+	sentinel_close(&s);
+	/* intel_pstate's base_frequency (kHz) before cpuinfo's */
+	write_file(root, "/sys/devices/system/cpu/cpu0/cpufreq/"
+			 "base_frequency", "2600000\n");
+	sentinel_open(&s, root);
+	assert_float_equal(s.base_mhz, 2600, 0);
+	sentinel_close(&s);
+	assert_int_equal(tmpdir_remove(root), 0);
+}
+
+/* MSRs not readable: said once, in the source, with cpufreq or none. */
+static void test_msr_unreadable(void **state)
+{
+	struct sentinel s;
+	struct sentinel_window w;
+	char root[64], *want;
+
+	(void)state;
+	assert_int_equal(tmpdir_create(root, sizeof(root), "sentinel"), 0);
+	sentinel_open(&s, root);
+	want = xasprintf("none: %s/dev/cpu/0/msr: No such file or directory "
+			 "(the msr module: modprobe msr); no cpufreq "
+			 "scaling_cur_freq", root);
+	assert_string_equal(s.freq_source, want);
+	free(want);
+	sentinel_close(&s);
+	/* a file that refuses the registers (here: too short) */
+	write_file(root, "/dev/cpu/0/msr", "");
+	write_file(root, "/proc/cpuinfo", "cpu MHz\t\t: 2000.000\n");
+	write_file(root, "/sys/devices/system/cpu/cpu0/cpufreq/"
+			 "scaling_cur_freq", "1500000\n");
+	sentinel_open(&s, root);
+	want = xasprintf("cpufreq scaling_cur_freq (aperf/mperf: %s/dev/cpu/0/"
+			 "msr: reading APERF/MPERF: Input/output error)", root);
+	assert_string_equal(s.freq_source, want);
+	free(want);
+	assert_null(s.msr_fd);
+	sentinel_begin(&s, NULL);
+	sentinel_end(&s, 0, &w);
+	assert_float_equal(w.cpu_mhz, 1500, 1e-9);
 	sentinel_close(&s);
 	assert_int_equal(tmpdir_remove(root), 0);
 }
@@ -308,6 +425,8 @@ int main(void)
 		cmocka_unit_test(test_nothing_readable),
 		cmocka_unit_test(test_many_cpus),
 		cmocka_unit_test(test_first_escaped),
+		cmocka_unit_test(test_msr),
+		cmocka_unit_test(test_msr_unreadable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
