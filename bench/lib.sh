@@ -70,6 +70,18 @@ bench_rounds() {
 	done
 }
 
+# An instrument must change what it measures in neither direction: the
+# awk function band(lo, hi, t, rounds) judges a paired ratio's interval
+# [lo, hi] against the band [t, 1/t] (t = 0.97: within 3% either way):
+# "within", "slows what it measures", "raises what it measures" (the
+# seed's trap), or "unresolved" with pairci's rounds.
+BENCH_BAND='function band(lo, hi, t, rounds) {
+	if (lo >= t && hi <= 1 / t) return "within " t "-" sprintf("%.3f", 1 / t)
+	if (hi < t) return "slows what it measures"
+	if (lo > 1 / t) return "raises what it measures"
+	return "unresolved" (rounds != "" ? ": " rounds " rounds" : "")
+}'
+
 # median FILE [COLUMN]: the median of a column of numbers (default 1).
 median() {
 	awk -v c="${2:-1}" '{ print $c }' "$1" | sort -g | awk '{ v[NR] = $1 }
