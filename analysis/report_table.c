@@ -39,6 +39,8 @@ struct table {
 	int w[NCOLS];           /* 0: the column is left out */
 	char *cell[NCOLS];
 	bool marks[4];          /* 'm', 'h', '-', a bound below 0: explained */
+	char *varies_keys;      /* "threads, delay": the varies cells hold
+				   only these keys' values; NULL: key=value */
 };
 
 static const char *const col_head[NCOLS] = {
@@ -122,17 +124,101 @@ static int row_width(const struct table *t);
  */
 #define SECTION_MIN 8
 #define VARIES_MIN 10
+/*
+ * The keys of a varies cell "k1=v1 k2=v2" as "k1, k2" (malloc'd), or NULL
+ * when a word of it is not KEY=VALUE (a value with a blank, "-").
+ */
+static char *cell_keys(const char *cell)
+{
+	char *keys = xstrdup(""), *t;
+	const char *p = cell;
+
+	while (*p) {
+		size_t w = strcspn(p, " "), k = strcspn(p, "=");
+
+		if (k == 0 || k >= w) {
+			free(keys);
+			return NULL;
+		}
+		t = xasprintf("%s%s%.*s", keys, *keys ? ", " : "", (int)k, p);
+		free(keys);
+		keys = t;
+		p += w;
+		p += strspn(p, " ");
+	}
+	return keys;
+}
+
+/* "k1=v1 k2=v2" -> "v1 v2", in place. */
+static void cell_values(char *cell)
+{
+	char *out = cell, *p = cell;
+
+	while (*p) {
+		size_t w = strcspn(p, " "), k = strcspn(p, "=");
+
+		if (out != cell)
+			*out++ = ' ';
+		memmove(out, p + k + 1, w - k - 1);
+		out += w - k - 1;
+		p += w;
+		p += strspn(p, " ");
+	}
+	*out = '\0';
+}
+
+/*
+ * Where a row is too wide and every row varies the same keys, the varies
+ * cells keep the values alone ("2 10000", at most w columns) and the
+ * legend names the keys once: cut, a key=value list would lose the values
+ * that tell the rows apart.
+ */
+static void varies_values(struct table *t, char ***cells, size_t n, int w)
+{
+	char *keys = NULL;
+	size_t i;
+	int widest = columns(col_head[COL_VARIES]);
+
+	for (i = 0; i < n; i++) {
+		char *k = cell_keys(cells[i][COL_VARIES]);
+
+		if (!k || (keys && strcmp(k, keys))) {
+			free(k);
+			free(keys);
+			return;
+		}
+		free(keys);
+		keys = k;
+	}
+	for (i = 0; i < n; i++) {
+		cell_values(cells[i][COL_VARIES]);
+		widest = MAX(widest, columns(cells[i][COL_VARIES]));
+	}
+	if (widest > w) {
+		/* still too wide: the values cut as any cell */
+		widest = w;
+		cut_column(cells, n, COL_VARIES, w);
+	}
+	t->w[COL_VARIES] = widest;
+	t->varies_keys = keys;
+}
+
 static void fit_width(struct table *t, char ***cells, size_t n)
 {
 	static const struct { size_t col; int min; } give[] = {
 		{ COL_SECTION, SECTION_MIN }, { COL_VARIES, VARIES_MIN },
 	};
+	int over = row_width(t) - TABLE_WIDTH, k, w;
 	size_t g;
 
+	/* varies would be cut too: its values alone first, so that the
+	 * section's name keeps what room they leave */
+	if (n && over > t->w[COL_SECTION] - SECTION_MIN)
+		varies_values(t, cells, n, t->w[COL_VARIES]);
 	for (g = 0; g < ARRAY_SIZE(give); g++) {
-		int over = row_width(t) - TABLE_WIDTH, k = (int)give[g].col;
-		int w = MAX(give[g].min, t->w[k] - MAX(over, 0));
-
+		k = (int)give[g].col;
+		over = row_width(t) - TABLE_WIDTH;
+		w = MAX(give[g].min, t->w[k] - MAX(over, 0));
 		if (over <= 0)
 			return;
 		if (w < t->w[k]) {
@@ -330,6 +416,12 @@ static char *table_legend(const struct analysis *a, const struct table *t)
 	for (k = 0; k < NCOLS; k++)
 		if (t->w[k] && col_legend[k])
 			s = append(s, col_legend[k]);
+	if (t->varies_keys) {
+		char *v = xasprintf("varies: values of %s", t->varies_keys);
+
+		s = append(s, v);
+		free(v);
+	}
 	s = key_legend(a->d, s);
 	if (!*s) {
 		free(s);
@@ -371,5 +463,6 @@ void report_text_summary(FILE *f, const struct analysis *a)
 		free(cells[i]);
 	}
 	free(cells);
+	free(t.varies_keys);
 	report_rows_free(rows, n);
 }

@@ -3,7 +3,8 @@
 # as paired ratios of throughput (bench/pairci.c): the kernel lock counters
 # (runner/klock.h; off = CONTEND_KLOCK=off, a kernel without the
 # tracepoint) and the lock workloads' probed loop (timeline = 10ms,
-# latency_every = 1000; off = neither key).  Each round runs both variants
+# latency_every = 1000; off = neither key), and the streak sampler at 1 ms
+# (timeline = auto) against 10 ms.  Each round runs both variants
 # back to back, the order alternating.  Target: the ratio's 95% interval
 # within [0.97, 1/0.97] (an instrument may change what it measures in
 # neither direction: BENCH_BAND, bench/lib.sh), and the interval
@@ -33,8 +34,12 @@ tput() {
 }
 on_klock() { tput "$tmp/on" CONTEND_KLOCK=on "$@"; }
 off_klock() { tput "$tmp/off" CONTEND_KLOCK=off "$@"; }
-on_probe() { tput "$tmp/on" CONTEND_KLOCK=on "$@" timeline=10ms latency_every=1000; }
-off_probe() { tput "$tmp/off" CONTEND_KLOCK=on "$@"; }
+on_probe() { tput "$tmp/on" CONTEND_KLOCK=off "$@" timeline=10ms latency_every=1000; }
+off_probe() { tput "$tmp/off" CONTEND_KLOCK=off "$@"; }
+# the streak figure's sampler at timeline = auto (1 ms) against 10 ms: the
+# same probed loop, only the sampler thread wakes ten times as often
+on_sampler() { tput "$tmp/on" CONTEND_KLOCK=off "$@" timeline=auto; }
+off_sampler() { tput "$tmp/off" CONTEND_KLOCK=off "$@" timeline=10ms; }
 on_record() {
 	perf lock record -q -o "$tmp/perf.data" -- "$CONTEND" exec "$@" \
 		2> /dev/null | awk '$1 == "throughput" { print $2 }' >> "$tmp/on"
@@ -47,6 +52,8 @@ klock creat processes=4 reuse=no
 probe futex-mutex threads=2
 probe pthread-mutex threads=1
 probe pthread-mutex threads=2
+sampler futex-mutex threads=2
+sampler pthread-mutex threads=2
 record futex-mutex threads=2
 record chat mode=threads"}
 

@@ -76,8 +76,8 @@ fi
 [ "$part" = ab ] || {
 	echo '$ ./contend run configs/quick.ini --label quick'
 	prio ./contend run configs/quick.ini --label quick 2>&1
-	echo "\$ ./contend report | grep -A2 'misleading-throughput, config 3 (vs 1)'"
-	./contend report | grep -A2 'misleading-throughput, config 3 (vs 1)' || true
+	echo "\$ ./contend report | grep -A4 'misleading-throughput, config 3 (vs 1)'"
+	./contend report | grep -A4 'misleading-throughput, config 3 (vs 1)' || true
 	echo '$ ./contend plot --out plots/quick'
 	./contend plot --out plots/quick 2>&1
 } > quick-session.txt

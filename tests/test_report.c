@@ -309,6 +309,56 @@ static void test_table_80(void **state)
 	fx_free(&fx);
 }
 
+/*
+ * Two keys varying in every row (threads and the delay, as in
+ * lockdep-effect.ini) and no room for "threads=2 delay=10000": the cells
+ * keep the values whole and the legend names the keys, instead of
+ * "threads=2 del..." in every row.
+ */
+static void test_table_values(void **state)
+{
+	static const double delay[3] = { 0, 1000, 10000 };
+	struct fixture fx;
+	struct analysis a;
+	char *txt, *table;
+	size_t len, i, k, th;
+
+	(void)state;
+	fx_init(&fx, "lockdep");
+	for (th = 2; th <= 4; th += 2)
+		for (k = 0; k < 3; k++) {
+			char p[160];
+
+			snprintf(p, sizeof(p), "threads=%zu contended_delay_ns=%g "
+				 "runtime=0.3", th, delay[k]);
+			fx_config(&fx, "sleep-jobs-long", "pthread-mutex", p);
+			for (i = 0; i < 6; i++) {
+				char m[256];
+				uint64_t ops[2] = { 1000 + i, 1000 - i };
+
+				snprintf(m, sizeof(m), "contention_rate=0.0123 "
+					 "handoff_rate=%.17g throughput=%.17g",
+					 1.234567e6 + 1e3 * (double)i,
+					 123.712345e6 + 1e5 * (double)(i % 3) + k);
+				fx_run(&fx, false, RUN_OK, m, ops, 2);
+			}
+		}
+	fx_finish(&fx);
+	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
+	txt = render(&a, REPORT_TEXT, &len);
+	table = strstr(txt, "\n #  section");
+	assert_non_null(table);
+	assert_null(strstr(table, "del..."));
+	assert_non_null(strstr(table, " 2 0 "));
+	assert_non_null(strstr(table, " 2 10000 "));
+	assert_non_null(strstr(table, " 4 1000 "));
+	assert_true(has_words(table, "varies: values of threads, delay"));
+	assert_true(has_words(table, "delay: contended_delay_ns"));
+	free(txt);
+	analysis_release(&a);
+	fx_free(&fx);
+}
+
 /* analysis_fmt, which flags and levels use, is lib/numfmt's numfmt. */
 static void test_format_numbers(void **state)
 {
@@ -484,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_json_profile),
 		cmocka_unit_test(test_text_states),
 		cmocka_unit_test(test_table_80),
+		cmocka_unit_test(test_table_values),
 		cmocka_unit_test(test_format_numbers),
 		cmocka_unit_test(test_format_parse),
 		cmocka_unit_test(test_escaping),
