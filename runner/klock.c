@@ -204,15 +204,15 @@ static long off_tracepoint(char *why, size_t whylen)
 
 /*
  * Unasked, nothing counts: measured paired on a quiet machine, a counter
- * on lock:contention_begin (one, or eight) cost futex-mutex 8% of its
+ * on lock:contention_begin (one, or eight) cost futex-mutex 5-8% of its
  * throughput at 2 threads (docs/PERFORMANCE.md, "Instruments").
  */
 static long unasked_tracepoint(char *why, size_t whylen)
 {
-	return error_buf(why, whylen, "off unless asked (kernel_instruments = count, or "
-			 KLOCK_ENV "=on): "
+	return error_buf(why, whylen, "off unless asked (kernel_instruments = "
+			 "count, or " KLOCK_ENV "=on): "
 			 "counting lock:contention_begin costs a 2-thread "
-			 "futex mutex 8%% of its throughput");
+			 "futex mutex 5-8%% of its throughput");
 }
 
 static const struct klock_backend klock_off = {
