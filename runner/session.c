@@ -337,12 +337,13 @@ static void contain(struct runner *r)
  */
 /*
  * Whether the session loads the BPF program: only when asked
- * (CONTEND_KBPF=on) or when a configuration slows a kernel lock on
- * purpose (kernel_delay).  Timing every contention's begin and end, the
- * program lengthens the kernel's contended paths, and measured paired on
- * a quiet machine it doubled futex-mutex's throughput at 2 threads
- * (docs/PERFORMANCE.md, "The kernel lock BPF program"): the counting perf
- * events of runner/klock.h are the default.
+ * (kernel_instruments = bpf, which start.c turns into CONTEND_KBPF=on) or
+ * when a configuration slows a kernel lock on purpose (kernel_delay).
+ * Timing every contention's begin and end, the program runs in the
+ * kernel's contended paths, and measured paired on a quiet machine it
+ * raised futex-mutex's throughput at 2 threads (2x for the first program,
+ * 6-13% for this one: docs/PERFORMANCE.md, "The kernel lock BPF
+ * program"): no kernel instrument is the default.
  */
 static bool kbpf_wanted(const struct runner *r)
 {

@@ -26,9 +26,6 @@
 #include "runner/workloads/harness.h"
 #include "lib/util.h"
 
-/* The runner's SQLite page cache, KiB (store_cache_limit). */
-#define RUNNER_CACHE_KIB 256
-
 static void plan_specs(const struct experiment_config *c,
 		       struct plan_spec *spec)
 {
