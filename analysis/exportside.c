@@ -193,7 +193,8 @@ static size_t inv_of(struct xparse *P, char **f)
 	bool added;
 	size_t i = htab_get(&P->invs, uuid, strlen(uuid), P->ninv, &added);
 
-	if (!added)
+	/* found: one of the P->ninv already made */
+	if (!added && i < P->ninv)
 		return i;
 	P->inv = grow(P->inv, P->ninv, &P->inv_cap, sizeof(*P->inv));
 	x = memset(&P->inv[P->ninv++], 0, sizeof(*x));
@@ -511,6 +512,8 @@ int exportside_parse(const char *name, const char *text, size_t len,
 
 	*sets = NULL;
 	*nsets = 0;
+	for (i = 0; i < NCOLS; i++)
+		col[i] = -1;
 	P.col = col;
 	if (memchr(text, '\0', len)) {
 		error_at(name, 0, "holds a NUL byte: not a CSV file");

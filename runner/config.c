@@ -87,7 +87,9 @@ static int read_fd(const char *path, int fd, char **text, size_t *len)
 		int e = errno;
 
 		free(*text);
-		return error_at(path, 0, "cannot read: %s", strerror(e));
+		*text = NULL;
+		error_at(path, 0, "cannot read: %s", strerror(e));
+		return -1;
 	}
 	return 0;
 }
