@@ -19,6 +19,7 @@
 #include "runner/claim.h"
 #include "lib/util.h"
 #include "tests/tmpdir.h"
+#include "tests/procstate.h"
 
 struct ctx {
 	char dir[64], path[96];
@@ -159,25 +160,6 @@ static void test_live_refuses_dead_taken(void **state)
 	assert_int_equal(claim_take(c->s, c->exp), 0);
 	free(theirs);
 }
-
-/* The state letter of /proc/PID/stat (after the name's last ')'). */
-static char proc_state(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return '?';
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] ? p[2] : '?';
-}
-
 /*
  * A runner that died but was not reaped yet (a zombie: its parent, a
  * closed terminal's shell, has not waited) holds nothing: its claim is

@@ -122,19 +122,36 @@ static char *out(const struct compare_result *r, const struct fx_side *b,
 
 static const bool yes[NCMP] = { true, true, true }, no[NCMP] = { false };
 
+/* The two sides of a comparison of n configurations, the gate at pct. */
+struct fx_pair {
+	struct fx_side b, c;
+	struct comparison cmp[NCMP];
+	struct compare_result r;
+};
+
+static struct fx_pair *fx_pair(char *host_b, const bool *found_b,
+			       char *config_b, char *host_c,
+			       const bool *found_c, char *config_c, size_t n,
+			       double pct)
+{
+	struct fx_pair *p = malloc(sizeof(*p));
+
+	assert_non_null(p);
+	fx_side(&p->b, "baseline", host_b, n, found_b, config_b);
+	fx_side(&p->c, "candidate", host_c, n, found_c, config_c);
+	fx_result(&p->r, p->cmp, &p->b, n, pct);
+	return p;
+}
+
 /* Both sides on one host with a profile: the candidate's, once, whole. */
 static void test_same_host(void **state)
 {
-	struct fx_side *b = malloc(sizeof(*b)), *c = malloc(sizeof(*c));
-	struct comparison cmp[1];
-	struct compare_result r;
+	struct fx_pair *p = fx_pair((char *)"lab-3", yes, NULL,
+				    (char *)"lab-3", yes, NULL, 1, -1);
 	char *s;
 
 	(void)state;
-	fx_side(b, "baseline", (char *)"lab-3", 1, yes, NULL);
-	fx_side(c, "candidate", (char *)"lab-3", 1, yes, NULL);
-	fx_result(&r, cmp, b, 1, -1);
-	s = out(&r, b, c, false);
+	s = out(&p->r, &p->b, &p->c, false);
 	assert_string_equal(s,
 		"A/A:     [mutex] on host lab-3 (calibrated 2026-03-05 14:07 "
 		"UTC, experiment\n"
@@ -144,7 +161,7 @@ static void test_same_host(void **state)
 		"0.81%, within\n"
 		"           2.10% (CV)\n");
 	free(s);
-	s = out(&r, b, c, true);
+	s = out(&p->r, &p->b, &p->c, true);
 	assert_non_null(strstr(s, "{\"comparison\": 0, \"section\": \"mutex\", "
 				  "\"side\": \"candidate\", \"hostname\": "
 				  "\"lab-3\", \"experiment_id\": 17, "
@@ -154,8 +171,7 @@ static void test_same_host(void **state)
 				  "\"mde_pct\": 2.94}"));
 	assert_null(strstr(s, "baseline"));
 	free(s);
-	free(b);
-	free(c);
+	free(p);
 }
 
 /*
@@ -165,17 +181,13 @@ static void test_same_host(void **state)
  */
 static void test_other_host(void **state)
 {
-	struct fx_side *b = malloc(sizeof(*b)), *c = malloc(sizeof(*c));
-	struct comparison cmp[1];
-	struct compare_result r;
+	struct fx_pair *p = fx_pair((char *)"lab-3", yes, NULL,
+				    (char *)"lab-4", no,
+				    (char *)"/cfg/it's.ini", 1, 1);
 	char *s;
 
 	(void)state;
-	fx_side(b, "baseline", (char *)"lab-3", 1, yes, NULL);
-	fx_side(c, "candidate", (char *)"lab-4", 1, no,
-		(char *)"/cfg/it's.ini");
-	fx_result(&r, cmp, b, 1, 1);
-	s = out(&r, b, c, false);
+	s = out(&p->r, &p->b, &p->c, false);
 	assert_non_null(strstr(s, "A/A:     [mutex] baseline: on host lab-3 "
 				  "(calibrated"));
 	assert_non_null(strstr(s, "(CV); the gate's 1% is smaller than that"));
@@ -184,13 +196,12 @@ static void test_other_host(void **state)
 				  "calibrate '/cfg/it'\\''s.ini' --db "
 				  "/nowhere/lab.db`\n"));
 	free(s);
-	s = out(&r, b, c, true);
+	s = out(&p->r, &p->b, &p->c, true);
 	assert_non_null(strstr(s, "\"side\": \"baseline\", \"hostname\": "
 				  "\"lab-3\""));
 	assert_null(strstr(s, "lab-4"));
 	free(s);
-	free(b);
-	free(c);
+	free(p);
 }
 
 /*
@@ -200,35 +211,32 @@ static void test_other_host(void **state)
  */
 static void test_one_database(void **state)
 {
-	struct fx_side *b = malloc(sizeof(*b)), *c = malloc(sizeof(*c));
-	struct comparison cmp[1];
-	struct compare_result r;
+	struct fx_pair *p = fx_pair((char *)"lab-3", yes, (char *)"/b.ini",
+				    (char *)"lab-3", no, (char *)"/c.ini", 1,
+				    -1);
+	struct fx_side *b = &p->b, *c = &p->c;
 	char *s;
 
 	(void)state;
-	fx_side(b, "baseline", (char *)"lab-3", 1, yes, (char *)"/b.ini");
-	fx_side(c, "candidate", (char *)"lab-3", 1, no, (char *)"/c.ini");
-	fx_result(&r, cmp, b, 1, -1);
-	s = out(&r, b, c, false);
+	s = out(&p->r, b, c, false);
 	assert_non_null(strstr(s, "[mutex] baseline: on host lab-3"));
 	assert_null(strstr(s, "contend calibrate"));
 	free(s);
 	fx_side(b, "baseline", (char *)"lab-3", 1, no, (char *)"/b.ini");
-	s = out(&r, b, c, false);
+	s = out(&p->r, b, c, false);
 	assert_string_equal(s, "A/A:     no profile of host lab-3 for 1 "
 			       "configuration; to make one, run there:\n           `contend "
 			       "calibrate /c.ini --db /nowhere/lab.db`\n");
 	free(s);
-	s = out(&r, b, c, true);
+	s = out(&p->r, b, c, true);
 	assert_string_equal(s, "{\n  \"calibrations\": []\n}");
 	free(s);
 	fx_side(b, "baseline", (char *)"lab-3", 1, no, NULL);
 	fx_side(c, "candidate", (char *)"lab-3", 1, no, NULL);
-	s = out(&r, b, c, false);
+	s = out(&p->r, b, c, false);
 	assert_string_equal(s, "");
 	free(s);
-	free(b);
-	free(c);
+	free(p);
 }
 
 /*
@@ -240,16 +248,14 @@ static void test_one_database(void **state)
 static void test_sweep(void **state)
 {
 	static const bool some[NCMP] = { true, false, true };
-	struct fx_side *b = malloc(sizeof(*b)), *c = malloc(sizeof(*c));
-	struct comparison cmp[NCMP];
-	struct compare_result r;
+	struct fx_pair *p = fx_pair((char *)"lab-3", some, NULL,
+				    (char *)"lab-3", some, (char *)"/c.ini", 3,
+				    2);
+	struct fx_side *c = &p->c;
 	char *s;
 
 	(void)state;
-	fx_side(b, "baseline", (char *)"lab-3", 3, some, NULL);
-	fx_side(c, "candidate", (char *)"lab-3", 3, some, (char *)"/c.ini");
-	fx_result(&r, cmp, b, 3, 2);
-	s = out(&r, b, c, false);
+	s = out(&p->r, &p->b, c, false);
 	/* two profiles: each whole */
 	assert_non_null(strstr(s, "A/A:     [mutex] threads=1 on host lab-3"));
 	assert_non_null(strstr(s, "         [mutex] threads=3 on host lab-3"));
@@ -257,7 +263,7 @@ static void test_sweep(void **state)
 				  "configuration"));
 	free(s);
 	fx_side(c, "candidate", (char *)"lab-3", 3, yes, (char *)"/c.ini");
-	s = out(&r, b, c, false);
+	s = out(&p->r, &p->b, c, false);
 	assert_string_equal(s,
 		"A/A:     on host lab-3 (calibrated 2026-03-05 14:07 UTC, "
 		"experiment 17: 6\n"
@@ -270,12 +276,11 @@ static void test_sweep(void **state)
 		"           [mutex] threads=2: 2.9% *, 1/10, 0.81% and 2.10%\n"
 		"           [mutex] threads=3: 2.9% *, 1/10, 0.81% and 2.10%\n");
 	free(s);
-	s = out(&r, b, c, true);
+	s = out(&p->r, &p->b, c, true);
 	assert_non_null(strstr(s, "{\"comparison\": 2, "));
 	assert_null(strstr(s, "{\"comparison\": 3, "));
 	free(s);
-	free(b);
-	free(c);
+	free(p);
 }
 
 int main(void)

@@ -36,6 +36,7 @@
 #include "runner/cgroup.h"
 #include "runner/kbpf.h"
 #include "runner/workload.h"
+#include "tests/procstate.h"
 
 /* ---- kinds ---- */
 
@@ -555,23 +556,6 @@ static void *waiting_writer(void *arg)
 	return NULL;
 }
 
-static char task_state(pid_t tid)
-{
-	char path[64], buf[512], *p;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	f = fopen(path, "re");
-	if (!f)
-		return '?';
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : '?';
-}
-
 static int contend_pipe_mutex(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -606,7 +590,7 @@ static int contend_pipe_mutex(void)
 	if (pthread_create(&b, NULL, waiting_writer, NULL))
 		return 3;
 	for (i = 0; i < 10000; i++) {
-		if (waiter_tid && task_state(waiter_tid) == 'D')
+		if (waiter_tid && proc_state(waiter_tid) == 'D')
 			break;
 		usleep(1000);
 	}

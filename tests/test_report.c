@@ -248,6 +248,39 @@ static void test_text_states(void **state)
 }
 
 /*
+ * The text report of a pthread-mutex sweep: one configuration of section
+ * per element of params, runs runs each, throughput about base (its
+ * digits wide enough to make wide intervals); the report's text, the
+ * analysis in *a (both the caller's to release).
+ */
+static char *sweep_report(struct fixture *fx, struct analysis *a,
+			  const char *experiment, const char *section,
+			  const char *const *params, size_t nparams,
+			  size_t runs, double contention, double base,
+			  double step)
+{
+	size_t len, i, k;
+
+	fx_init(fx, experiment);
+	for (k = 0; k < nparams; k++) {
+		fx_config(fx, section, "pthread-mutex", params[k]);
+		for (i = 0; i < runs; i++) {
+			char m[256];
+			uint64_t ops[2] = { 1000 + i, 1000 - i };
+
+			snprintf(m, sizeof(m), "contention_rate=%g "
+				 "handoff_rate=%.17g throughput=%.17g",
+				 contention, 1.234567e6 + 1e3 * (double)i,
+				 base + step * (double)(i % 3) + (double)k);
+			fx_run(fx, false, RUN_OK, m, ops, 2);
+		}
+	}
+	fx_finish(fx);
+	assert_int_equal(analysis_run(&fx->d, NULL, a), 0);
+	return render(a, REPORT_TEXT, &len);
+}
+
+/*
  * The summary of `make run`'s lockdep sweep in 80 columns: the three rows
  * told apart by their delay (not cut to "contended_dela..."), the short
  * name in the legend, a column that is zero in every row (contended)
@@ -255,35 +288,19 @@ static void test_text_states(void **state)
  */
 static void test_table_80(void **state)
 {
-	static const double delay[3] = { 0, 1000, 10000 };
+	static const char *const params[] = {
+		"threads=2 contended_delay_ns=0 contended_delay_mode=spin runtime=0.3",
+		"threads=2 contended_delay_ns=1000 contended_delay_mode=spin runtime=0.3",
+		"threads=2 contended_delay_ns=10000 contended_delay_mode=spin runtime=0.3",
+	};
 	struct fixture fx;
 	struct analysis a;
 	char *txt, *nl, *table;
-	size_t len, i, k;
 
 	(void)state;
-	fx_init(&fx, "quick");
-	for (k = 0; k < 3; k++) {
-		char p[160];
-
-		snprintf(p, sizeof(p), "threads=2 contended_delay_ns=%g "
-			 "contended_delay_mode=spin runtime=0.3", delay[k]);
-		fx_config(&fx, "mutex-delay-with-a-long-name", "pthread-mutex", p);
-		for (i = 0; i < 8; i++) {
-			char m[256];
-			uint64_t ops[2] = { 1000 + i, 1000 - i };
-
-			/* wide intervals: "13.7123M [13.6003M, 13.8243M]" */
-			snprintf(m, sizeof(m), "contention_rate=0 "
-				 "handoff_rate=%.17g throughput=%.17g",
-				 1.234567e6 + 1e3 * (double)i,
-				 13.712345e6 + 1e3 * (double)(i % 3) + k);
-			fx_run(&fx, false, RUN_OK, m, ops, 2);
-		}
-	}
-	fx_finish(&fx);
-	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
-	txt = render(&a, REPORT_TEXT, &len);
+	/* wide intervals: "13.7123M [13.6003M, 13.8243M]" */
+	txt = sweep_report(&fx, &a, "quick", "mutex-delay-with-a-long-name",
+			   params, 3, 8, 0, 13.712345e6, 1e3);
 	table = strstr(txt, "\n #  section");
 	assert_non_null(table);
 	for (nl = table + 1; (nl = strchr(nl, '\n')) && nl[1] != '\n'; nl++) {
@@ -317,35 +334,21 @@ static void test_table_80(void **state)
  */
 static void test_table_values(void **state)
 {
-	static const double delay[3] = { 0, 1000, 10000 };
+	static const char *const params[] = {
+		"threads=2 contended_delay_ns=0 runtime=0.3",
+		"threads=2 contended_delay_ns=1000 runtime=0.3",
+		"threads=2 contended_delay_ns=10000 runtime=0.3",
+		"threads=4 contended_delay_ns=0 runtime=0.3",
+		"threads=4 contended_delay_ns=1000 runtime=0.3",
+		"threads=4 contended_delay_ns=10000 runtime=0.3",
+	};
 	struct fixture fx;
 	struct analysis a;
 	char *txt, *table;
-	size_t len, i, k, th;
 
 	(void)state;
-	fx_init(&fx, "lockdep");
-	for (th = 2; th <= 4; th += 2)
-		for (k = 0; k < 3; k++) {
-			char p[160];
-
-			snprintf(p, sizeof(p), "threads=%zu contended_delay_ns=%g "
-				 "runtime=0.3", th, delay[k]);
-			fx_config(&fx, "sleep-jobs-long", "pthread-mutex", p);
-			for (i = 0; i < 6; i++) {
-				char m[256];
-				uint64_t ops[2] = { 1000 + i, 1000 - i };
-
-				snprintf(m, sizeof(m), "contention_rate=0.0123 "
-					 "handoff_rate=%.17g throughput=%.17g",
-					 1.234567e6 + 1e3 * (double)i,
-					 123.712345e6 + 1e5 * (double)(i % 3) + k);
-				fx_run(&fx, false, RUN_OK, m, ops, 2);
-			}
-		}
-	fx_finish(&fx);
-	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
-	txt = render(&a, REPORT_TEXT, &len);
+	txt = sweep_report(&fx, &a, "lockdep", "sleep-jobs-long", params, 6, 6,
+			   0.0123, 123.712345e6, 1e5);
 	table = strstr(txt, "\n #  section");
 	assert_non_null(table);
 	assert_null(strstr(table, "del..."));
