@@ -171,29 +171,46 @@ static void text_config_runs(FILE *f, const struct level *lv,
 	}
 }
 
+/* The interval's line with its note after it, or under it when the
+ * line would pass WIDTH columns. */
 static void text_ci(FILE *f, const char *what, const struct summary *s,
 		    double conf, const char *note)
 {
 	double half = (s->ci_high - s->ci_low) / 2;
+	char line[160];
+	int cols = 0;
 
-	fprintf(f, "  %-10s %s  %g%% CI [%s, %s] ±%s  %s\n", what,
-		NUM(s->mean), 100 * conf, NUM(s->ci_low), NUM(s->ci_high),
-		PCT(half / fabs(s->mean)), note);
+	snprintf(line, sizeof(line), "  %-10s %s  %g%% CI [%s, %s] ±%s", what,
+		 NUM(s->mean), 100 * conf, NUM(s->ci_low), NUM(s->ci_high),
+		 PCT(half / fabs(s->mean)));
+	for (const char *p = line; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80;
+	if (cols + 2 + (int)strlen(note) <= WIDTH) {
+		fprintf(f, "%s  %s\n", line, note);
+		return;
+	}
+	fprintf(f, "%s\n%13s", line, "");
+	wrap_print(f, note, 13, 13, WIDTH);
 }
 
 static void text_config(FILE *f, const struct levels *l, const struct level *lv,
 			const struct level_config *c)
 {
 	const struct anova *a = &c->anova;
-	char note[96], *msg;
+	char note[192], *msg;
 
 	fprintf(f, "[%s] %s %s\n", c->section, c->workload, c->canon);
 	if (c->k) {
 		text_config_runs(f, lv, c);
-		snprintf(note, sizeof(note), "(two-level model, %s, t %.3g df)",
-			 c->model.pooled ? "unit: runs pooled"
-					 : "unit: invocations",
-			 c->model.df);
+		if (c->model.pooled)
+			snprintf(note, sizeof(note), "(two-level model, unit: "
+				 "runs pooled: no between-invocation variance "
+				 "seen, but the error rests on the %zu "
+				 "invocations, t %.3g df)", c->k,
+				 c->model.df);
+		else
+			snprintf(note, sizeof(note), "(two-level model, unit: "
+				 "invocations, t %.3g df)", c->model.df);
 		text_ci(f, "mean", &c->grand, l->opts.confidence, note);
 		snprintf(note, sizeof(note), "(%zu runs as if independent)",
 			 c->n);

@@ -92,6 +92,11 @@ grep -q "as few runs per boot as possible" "$tmp/free.txt" ||
 	fail "free boots did not ask for as few runs per boot as possible"
 grep -q "unit: invocations\|unit: runs pooled" "$tmp/free.txt" ||
 	fail "the text does not state the unit of replication"
+# The text fits an 80-column terminal (the mean's note goes under it).
+wide=$(python3 -c 'import sys
+for l in open(sys.argv[1], encoding="utf-8"):
+    if len(l.rstrip("\n")) > 80: print(len(l) - 1, l.rstrip())' "$tmp/free.txt")
+[ -z "$wide" ] || fail "lines wider than 80 columns: $wide"
 
 expect_status 2 report --levels no-such-level --db "$db"
 expect_status 2 report --levels looms --db "$db" --metric nope
