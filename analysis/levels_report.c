@@ -197,9 +197,11 @@ static void text_config(FILE *f, const struct levels *l, const struct level *lv,
 			const struct level_config *c)
 {
 	const struct anova *a = &c->anova;
-	char note[192], *msg;
+	char note[192], *msg, *lead;
 
-	fprintf(f, "[%s] %s %s\n", c->section, c->workload, c->canon);
+	lead = xasprintf("[%s] %s", c->section, c->workload);
+	wrap_lead(f, lead, c->canon, 4, WIDTH);
+	free(lead);
 	if (c->k) {
 		text_config_runs(f, lv, c);
 		if (c->model.pooled)

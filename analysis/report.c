@@ -507,37 +507,101 @@ static bool chosen(const char *list, const char *name)
 	return false;
 }
 
+/* What is left out, in this order, while the table is wider than
+ * TABLE_WIDTH (JSON and CSV have it all): the median's interval (the
+ * median kept), then columns. */
+static const struct {
+	const char *what;
+	int col[2];             /* M_NCOLS: none */
+} m_drop[] = {
+	{ "the median's CI", { M_NCOLS, M_NCOLS } },
+	{ "min and max", { M_MIN, M_MAX } },
+	{ "sd", { M_SD, M_NCOLS } },
+	{ "the median", { M_MEDIAN, M_NCOLS } },
+};
+
+/* The table's width in columns; w: each column's. */
+static int table_width(char *(*cells)[M_NCOLS], size_t n,
+		       const char *const *head, const bool *shown, int *w)
+{
+	int width = 1;
+	size_t m, k;
+
+	for (k = 0; k < M_NCOLS; k++) {
+		w[k] = columns(head[k]);
+		for (m = 0; m < n; m++)
+			w[k] = MAX(w[k], columns(cells[m][k]));
+		if (shown[k])
+			width += 1 + w[k];
+	}
+	return width;
+}
+
 static void text_table(FILE *f, const struct analysis *a,
 		       const struct config_analysis *ca, const char *metrics)
 {
 	char *(*cells)[M_NCOLS] = xcalloc(ca->nmetrics ? ca->nmetrics : 1,
 					  sizeof(*cells));
+	const char *head[M_NCOLS];
+	bool median_ci = false, shown[M_NCOLS];
 	int w[M_NCOLS];
-	size_t m, k, n = 0;
+	size_t m, k, n = 0, d;
+	char *left = xstrdup(""), *t;
 
+	memcpy(head, m_head, sizeof(head));
 	for (k = 0; k < M_NCOLS; k++)
-		w[k] = columns(m_head[k]);
+		shown[k] = true;
 	for (m = 0; m < ca->nmetrics; m++) {
-		if (!ca->metrics[m].s.n || !chosen(metrics, mname(a, (int)m)))
+		const struct summary *sm = &ca->metrics[m].s;
+
+		if (!sm->n || !chosen(metrics, mname(a, (int)m)))
 			continue;
-		metric_cells(a, &ca->metrics[m], cells[n]);
-		for (k = 0; k < M_NCOLS; k++)
-			w[k] = MAX(w[k], columns(cells[n][k]));
-		n++;
+		metric_cells(a, &ca->metrics[m], cells[n++]);
+		median_ci |= !isnan(sm->median_ci_low);
 	}
-	for (k = 0; k < M_NCOLS; k++) {
-		fputs(k ? " " : "  ", f);
-		pad(f, m_head[k], k + 1 < M_NCOLS ? w[k] : 0, k == M_N || k >= M_SD);
+	if (!median_ci)
+		head[M_MEDIAN] = "median";
+	for (d = 0; table_width(cells, n, head, shown, w) > TABLE_WIDTH &&
+		    d < sizeof(m_drop) / sizeof(*m_drop); d++) {
+		if (m_drop[d].col[0] == M_NCOLS && !median_ci)
+			continue;
+		t = xasprintf("%s%s%s", left, *left ? ", " : "",
+			      m_drop[d].what);
+		free(left);
+		left = t;
+		for (k = 0; k < 2; k++)
+			if (m_drop[d].col[k] < M_NCOLS)
+				shown[m_drop[d].col[k]] = false;
+		if (m_drop[d].col[0] < M_NCOLS)
+			continue;
+		head[M_MEDIAN] = "median";
+		for (m = 0; m < n; m++)
+			if ((t = strstr(cells[m][M_MEDIAN], " [")))
+				*t = '\0';
 	}
-	fputc('\n', f);
-	for (m = 0; m < n; m++) {
+	for (m = 0; m <= n; m++) {
 		for (k = 0; k < M_NCOLS; k++) {
+			if (!shown[k])
+				continue;
 			fputs(k ? " " : "  ", f);
-			pad(f, cells[m][k], w[k], k == M_N || k >= M_SD);
-			free(cells[m][k]);
+			pad(f, m ? cells[m - 1][k] : head[k], w[k],
+			    k == M_N || k >= M_SD);
 		}
 		fputc('\n', f);
 	}
+	if (*left) {
+		char lead[40];
+
+		snprintf(lead, sizeof(lead), "  left out to fit %d columns:",
+			 TABLE_WIDTH);
+		t = xasprintf("%s (in --format json)", left);
+		report_wrap(f, lead, 4, t);
+		free(t);
+	}
+	free(left);
+	for (m = 0; m < n; m++)
+		for (k = 0; k < M_NCOLS; k++)
+			free(cells[m][k]);
 	free(cells);
 }
 
@@ -571,23 +635,30 @@ static void text_outliers(FILE *f, const struct analysis *a,
 
 static void text_fairness(FILE *f, const struct config_analysis *ca)
 {
+	char *t;
+
 	if (isnan(ca->mean_jain))
 		return;
-	fprintf(f, "  fairness: Jain %.3f (mean over runs, %zu thread%s), "
-		   "busiest thread %.1f%% of the work\n",
-		ca->mean_jain, ca->threads, ca->threads == 1 ? "" : "s",
-		100 * ca->max_share);
+	t = xasprintf("Jain %.3f (mean over runs, %zu thread%s), busiest "
+		      "thread %.1f%% of the work", ca->mean_jain, ca->threads,
+		      ca->threads == 1 ? "" : "s", 100 * ca->max_share);
+	report_wrap(f, "  fairness:", 4, t);
+	free(t);
 }
 
 static void text_auto(FILE *f, const struct config_analysis *ca)
 {
+	char *t;
+
 	if (!ca->is_auto)
 		return;
-	fprintf(f, "  repetitions = auto: %s after %zu measured runs: CI "
-		   "half-width %.2f%% of the mean, target %.2f%% (rule: stop once "
-		   "%d <= n runs reach it, or at %d)\n",
-		ca->auto_stop, ca->measured, 100 * ca->auto_rel_hw,
-		100 * ca->auto_precision, ca->auto_min, ca->auto_max);
+	t = xasprintf("%s after %zu measured runs: CI half-width %.2f%% of "
+		      "the mean, target %.2f%% (rule: stop once %d <= n runs "
+		      "reach it, or at %d)", ca->auto_stop, ca->measured,
+		      100 * ca->auto_rel_hw, 100 * ca->auto_precision,
+		      ca->auto_min, ca->auto_max);
+	report_wrap(f, "  repetitions = auto:", 4, t);
+	free(t);
 }
 
 /* The flags' names: their messages are in the summary, once. */
@@ -601,8 +672,11 @@ static void text_flags(FILE *f, const struct config_analysis *ca)
 		free(names);
 		names = tmp;
 	}
-	if (*names)
-		fprintf(f, "  flags: %s (under \"flags\" above)\n", names);
+	if (*names) {
+		tmp = xasprintf("%s (under \"flags\" above)", names);
+		report_wrap(f, "  flags:", 4, tmp);
+		free(tmp);
+	}
 	free(names);
 }
 
@@ -635,9 +709,14 @@ static void text_config(FILE *f, const struct analysis *a, size_t c,
 	text_flags(f, ca);
 }
 
+/* The correlations' columns after the section's: "  " and the section
+ * (at most what is left of TABLE_WIDTH) before them. */
+#define CORR_COLS 64
+
 static void text_correlations(FILE *f, const struct analysis *a)
 {
-	size_t i, w = 7;
+	int w = 7;
+	size_t i;
 
 	fputc('\n', f);
 	if (!a->ncorr) {
@@ -646,24 +725,25 @@ static void text_correlations(FILE *f, const struct analysis *a)
 		return;
 	}
 	for (i = 0; i < a->ncorr; i++)
-		if (strlen(a->corr[i].section) > w)
-			w = strlen(a->corr[i].section);
+		w = MAX(w, columns(a->corr[i].section));
+	w = w < TABLE_WIDTH - 2 - CORR_COLS ? w : TABLE_WIDTH - 2 - CORR_COLS;
 	fprintf(f, "correlations with throughput (measured runs; two-sided p):\n");
-	fprintf(f, "  %-*s %-10s %-15s %4s %9s %8s %9s %8s\n", (int)w, "section",
-		"runs of", "x", "n", "pearson r", "p", "spearman", "p");
+	fprintf(f, "  %-*s %-9s %-15s %4s %7s %7s %8s %7s\n", w, "section",
+		"runs of", "x", "n", "pearson", "p", "spearman", "p");
 	for (i = 0; i < a->ncorr; i++) {
 		const struct corr_row *r = &a->corr[i];
-		char of[32];
+		char of[32], *sec = report_esc(r->section);
 
 		if (r->config < 0)
 			snprintf(of, sizeof(of), "all");
 		else
 			snprintf(of, sizeof(of), "config %ld", r->config + 1);
-		char *sec = report_esc(r->section);
-
-		fprintf(f, "  %-*s %-10s %-15s %4zu %+9.3f %8.2g %+9.3f %8.2g\n",
-			(int)w, sec, of, r->x, r->pearson.n, r->pearson.r,
-			r->pearson.p, r->spearman.r, r->spearman.p);
+		cut(sec, w);
+		fputs("  ", f);
+		pad(f, sec, w, false);
+		fprintf(f, " %-9s %-15s %4zu %+7.3f %7.2g %+8.3f %7.2g\n", of,
+			r->x, r->pearson.n, r->pearson.r, r->pearson.p,
+			r->spearman.r, r->spearman.p);
 		free(sec);
 	}
 }

@@ -27,6 +27,26 @@ static inline int columns(const char *s)
 	return n;
 }
 
+/* The text report's tables fit this many columns. */
+#define TABLE_WIDTH 80
+
+/* s cut to w columns ("..." marks the cut), on a code point boundary. */
+static inline void cut(char *s, int w)
+{
+	int n = 0;
+	char *p;
+
+	if (columns(s) <= w)
+		return;
+	for (p = s; *p; p++) {
+		if (((unsigned char)*p & 0xc0) == 0x80)
+			continue;
+		if (n++ == w - 3)
+			break;
+	}
+	strcpy(p, "...");
+}
+
 /* s padded to w columns, on the left when right is set. */
 static inline void pad(FILE *f, const char *s, int w, bool right)
 {

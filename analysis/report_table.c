@@ -13,25 +13,6 @@
 #include "analysis/report_impl.h"
 #include "lib/util.h"
 
-#define TABLE_WIDTH 80
-
-/* s cut to w columns ("..." marks the cut), on a code point boundary. */
-static void cut(char *s, int w)
-{
-	int n = 0;
-	char *p;
-
-	if (columns(s) <= w)
-		return;
-	for (p = s; *p; p++) {
-		if (((unsigned char)*p & 0xc0) == 0x80)
-			continue;
-		if (n++ == w - 3)
-			break;
-	}
-	strcpy(p, "...");
-}
-
 enum { COL_ID, COL_SECTION, COL_VARIES, COL_VALUE, COL_CV, COL_CONT,
        COL_HAND, COL_KLOCK, COL_KWAIT, COL_FLAGS, NCOLS };
 
