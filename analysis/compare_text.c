@@ -22,6 +22,10 @@
 #include "lib/wrap.h"
 #include "lib/util.h"
 
+/* Prose wraps at this column; tables fit TABLE_WIDTH. */
+#define WIDTH 78
+#define TABLE_WIDTH 80
+
 /* ---- host metadata that differs between the sides ---- */
 
 struct meta_diff {
@@ -37,18 +41,37 @@ static void push(char ***v, size_t *n, char *s)
 }
 
 /* The distinct values of key over a side's experiments, ", "-joined. */
+/* v as the sides are compared on it, malloc'd: the cgroup the runner
+ * makes for each experiment ("cgroup v2 PARENT/contend-PID-N") by its
+ * parent only, else v. */
+static char *side_value(const char *key, const char *v)
+{
+	const char *last = strrchr(v, '/');
+
+	if (!strcmp(key, "containment") && !strncmp(v, "cgroup v2 ", 10) &&
+	    last && !strncmp(last, "/contend-", 9))
+		return xasprintf("%.*s/contend-*", (int)(last - v), v);
+	return xstrdup(v);
+}
+
 static char *side_values(const struct compare_input *s, const char *key)
 {
 	char *out = NULL;
 	size_t i;
 
 	for (i = 0; s->kind != INPUT_NUMBERS && i < s->nsets; i++) {
-		const char *v = experiment_meta(&s->sets[i].exp, key);
-		char *t;
+		const char *m = experiment_meta(&s->sets[i].exp, key);
+		char *v, *t;
 
-		if (!v || (out && strstr(out, v)))
+		if (!m)
 			continue;
+		v = side_value(key, m);
+		if (out && strstr(out, v)) {
+			free(v);
+			continue;
+		}
 		t = xasprintf("%s%s%s", out ? out : "", out ? ", " : "", v);
+		free(v);
 		free(out);
 		out = t;
 	}
@@ -158,9 +181,17 @@ static void meta_diff_build(struct meta_diff *md, const struct compare_input *b,
 		char *vb = side_values(b, keys[i]), *vc = side_values(c, keys[i]);
 
 		if (vb && vc && strcmp(vb, vc)) {
-			push(&md->lines, &md->n,
-			     xasprintf("%-24s baseline %.30s | candidate %.30s",
-				       keys[i], vb, vc));
+			char *line = xasprintf("%-24s baseline %s | candidate "
+					       "%s", keys[i], vb, vc);
+
+			/* the values whole, under the key when too wide */
+			if (2 + strlen(line) > WIDTH) {
+				free(line);
+				line = xasprintf("%s\n    baseline  %s\n    "
+						 "candidate %s", keys[i], vb,
+						 vc);
+			}
+			push(&md->lines, &md->n, line);
 			if (is_any(keys[i], cpu_keys))
 				push(&md->warnings, &md->nwarn,
 				     xasprintf("warning: %s differs: the sides "
@@ -199,7 +230,7 @@ static void meta_diff_print(FILE *f, const struct meta_diff *md)
 	if (md->nwarn && !md->n)
 		fputc('\n', f);
 	for (i = 0; i < md->nwarn; i++)
-		fprintf(f, "%s\n", md->warnings[i]);
+		wrap_print(f, md->warnings[i], 0, 4, WIDTH);
 }
 
 static void meta_diff_release(struct meta_diff *md)
@@ -226,8 +257,6 @@ static void fmt_pair(double a, double b, char *ta, char *tb, size_t len)
 }
 
 /* ---- text ---- */
-
-#define WIDTH 78
 
 /* printf into wrap_print at WIDTH. */
 static void print_para(FILE *f, int indent, const char *fmt, ...)
@@ -389,48 +418,80 @@ static void print_legend(FILE *f, const struct compare_result *r)
 	free(s);
 }
 
-/* The configuration column is as wide as its widest label, up to this;
- * a longer label is cut with "...". */
+/* The configuration column is as wide as its widest label, up to this,
+ * and gives up room down to its head's width for the table to fit
+ * TABLE_WIDTH; a longer label is printed whole on a line of its own,
+ * above its row (never cut: the labels tell the rows apart). */
 #define LABEL_MAX 40
+
+static int imax(int a, int b)
+{
+	return a > b ? a : b;
+}
 
 static void print_table(FILE *f, const struct compare_result *r,
 			bool numbers)
 {
 	char **label = xcalloc(r->n ? r->n : 1, sizeof(*label));
 	char **change = xcalloc(r->n ? r->n : 1, sizeof(*change));
+	char (*level)[2][NUMFMT_LEN] = xcalloc(r->n ? r->n : 1,
+					       sizeof(*level));
 	int lw = (int)strlen("configuration"), cw = (int)strlen("change [CI]");
+	int bw = (int)strlen("base"), vw = (int)strlen("verdict"), at;
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
-		label[i] = config_label(r, &r->cmp[i], numbers);
-		change[i] = change_text(&r->cmp[i].st);
-		if ((int)strlen(label[i]) > lw)
-			lw = (int)strlen(label[i]);
-		if ((int)strlen(change[i]) > cw)
-			cw = (int)strlen(change[i]);
+		const struct comparison *cmp = &r->cmp[i];
+
+		label[i] = config_label(r, cmp, numbers);
+		change[i] = change_text(&cmp->st);
+		fmt_pair(cmp->st.base.mean, cmp->st.cand.mean, level[i][0],
+			 level[i][1], NUMFMT_LEN);
+		lw = imax(lw, (int)strlen(label[i]));
+		cw = imax(cw, (int)strlen(change[i]));
+		bw = imax(bw, imax((int)strlen(level[i][0]),
+				   (int)strlen(level[i][1])));
+		vw = imax(vw, (int)strlen(verdict_names[cmp->st.verdict]));
 	}
-	if (lw > LABEL_MAX)
-		lw = LABEL_MAX;
-	fprintf(f, "\n%-*s %9s %9s  %-*s %-12s %s\n", lw, "configuration",
-		"base", "cand", cw, "change [CI]", "verdict", "flags");
+	/* where the flags start: the label gives up what would push the
+	 * column's head past the width */
+	lw = lw < LABEL_MAX ? lw : LABEL_MAX;
+	at = lw + 1 + bw + 1 + bw + 2 + cw + 1 + vw + 1;
+	if (at + 5 > TABLE_WIDTH) {
+		lw = imax((int)strlen("configuration"),
+			  lw - (at + 5 - TABLE_WIDTH));
+		at = lw + 1 + bw + 1 + bw + 2 + cw + 1 + vw + 1;
+	}
+	fprintf(f, "\n%-*s %*s %*s  %-*s ", lw, "configuration", bw, "base",
+		bw, "cand", cw, "change [CI]");
+	if (at + 5 > TABLE_WIDTH)
+		fprintf(f, "verdict\n");
+	else
+		fprintf(f, "%-*s flags\n", vw, "verdict");
 	for (i = 0; i < r->n; i++) {
 		const struct comparison *cmp = &r->cmp[i];
-		char tb[NUMFMT_LEN], tc[NUMFMT_LEN], flags[48];
+		char flags[48];
 
-		fmt_pair(cmp->st.base.mean, cmp->st.cand.mean, tb, tc,
-			 sizeof(tb));
 		flag_names(cmp, flags, sizeof(flags));
 		if ((int)strlen(label[i]) > lw)
-			fprintf(f, "%.*s...", lw - 3, label[i]);
+			fprintf(f, "%s\n%*s", label[i], lw, "");
 		else
 			fprintf(f, "%-*s", lw, label[i]);
-		fprintf(f, " %9s %9s  %-*s %-12s %s\n", tb, tc, cw, change[i],
-			verdict_names[cmp->st.verdict], flags);
+		fprintf(f, " %*s %*s  %-*s %-*s", bw, level[i][0], bw,
+			level[i][1], cw, change[i], *flags ? vw : 0,
+			verdict_names[cmp->st.verdict]);
+		/* flags that would pass the width: under the change */
+		if (*flags && at + (int)strlen(flags) > TABLE_WIDTH)
+			fprintf(f, "\n%*sflags %s", lw + 2 * bw + 4, "", flags);
+		else if (*flags)
+			fprintf(f, " %s", flags);
+		fputc('\n', f);
 		free(label[i]);
 		free(change[i]);
 	}
 	free(label);
 	free(change);
+	free(level);
 	for (i = 0; i < r->n; i++)
 		if (r->cmp[i].nflags) {
 			print_legend(f, r);
@@ -512,47 +573,63 @@ static void print_detail_side(FILE *f, const char *role,
 			      const struct nested *s, bool log_scale,
 			      bool between_known)
 {
-	char ci[NUMFMT_CI_LEN];
+	char ci[NUMFMT_CI_LEN], *rest;
+	int at;
 
-	fprintf(f, "  %-9s %s", role, numfmt_ci(ci, sizeof(ci), cs->mean,
-						 cs->ci_low, cs->ci_high));
-	if (isnan(cs->ci_low))
-		fprintf(f, " (no interval)");
-	fprintf(f, "  %zu inv x %.3g runs  s_between %s  s_within %s\n",
-		s->k, s->k ? (double)s->n / (double)s->k : 0.0,
-		between_known ? SD(s->var_between, log_scale)
-			      : "unknown",
-		SD(s->var_within, log_scale));
-	fprintf(f, "  %-9s unit: %s\n", "", unit_text(s));
+	at = fprintf(f, "  %-9s %s%s", role,
+		     numfmt_ci(ci, sizeof(ci), cs->mean, cs->ci_low,
+			       cs->ci_high),
+		     isnan(cs->ci_low) ? " (no interval)" : "");
+	rest = xasprintf("%zu inv x %.3g runs  s_between %s  s_within %s",
+			 s->k, s->k ? (double)s->n / (double)s->k : 0.0,
+			 between_known ? SD(s->var_between, log_scale)
+				       : "unknown",
+			 SD(s->var_within, log_scale));
+	/* the design under the level when the line would pass the width */
+	if (at + 2 + (int)strlen(rest) > TABLE_WIDTH)
+		fprintf(f, "\n%12s%s\n", "", rest);
+	else
+		fprintf(f, "  %s\n", rest);
+	free(rest);
+	print_para(f, 18, "  %-9s unit: %s", "", unit_text(s));
 }
 
 static void print_needed(FILE *f, const struct compare_stats *st,
 			 const struct compare_opts *o)
 {
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
 	if (st->base.n < 2 || st->cand.n < 2) {
 		print_para(f, 4, "  missing: a side has a single value, so "
 			   "there is no spread and no interval; run at least 2 "
 			   "(better 10) runs a side");
 		return;
 	}
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return;
 	if (isfinite(st->mde_pct))
-		fprintf(f, "  detectable now (%.0f%% power): %s", 100 * o->power,
+		fprintf(m, "  detectable now (%.0f%% power): %s", 100 * o->power,
 			numfmt_pct((char[NUMFMT_LEN]){ 0 }, NUMFMT_LEN,
 				   st->mde_pct));
 	if (st->needed_runs)
-		fprintf(f, "; plan: %zu boots of %zu runs a side would "
+		fprintf(m, "; plan: %zu boots of %zu runs a side would "
 			   "resolve %g%%", st->plan.boots, st->plan.runs,
 			o->threshold_pct);
 	if (st->needed_runs && isfinite(st->plan.runs_opt))
-		fprintf(f, " (runs per boot r* %.3g for a boot of %g s, a run "
+		fprintf(m, " (runs per boot r* %.3g for a boot of %g s, a run "
 			   "of %.3g s)", st->plan.runs_opt, st->plan.c_boot,
 			st->plan.c_run);
 	else if (st->needed_runs && isinf(st->plan.runs_opt))
-		fprintf(f, " (no between-boot variance seen: the cheapest "
+		fprintf(m, " (no between-boot variance seen: the cheapest "
 			   "boots x runs)");
 	else if (st->needed_runs)
-		fprintf(f, " (runs per boot as now: the run's cost unknown)");
-	fputc('\n', f);
+		fprintf(m, " (runs per boot as now: the run's cost unknown)");
+	if (!fclose(m) && len)
+		print_para(f, 4, "%s", buf);
+	free(buf);
 }
 
 /*
@@ -594,8 +671,9 @@ static void print_detail(FILE *f, const struct comparison *cmp,
 			 const struct compare_result *r, bool numbers)
 {
 	const struct compare_stats *st = &cmp->st;
-	char *change = change_text(st), *fair;
+	char *change = change_text(st), *fair, *rest;
 	size_t i;
+	int at;
 
 	if (*cmp->workload)
 		print_para(f, 6, "\n== %s [%s] %s", cmp->workload,
@@ -608,11 +686,17 @@ static void print_detail(FILE *f, const struct comparison *cmp,
 			  st->log_scale, st->model.df_between >= 1);
 	if (!numbers)
 		print_detail_runs(f, cmp);
-	fprintf(f, "  change    %s", change);
-	if (isfinite(st->df))
-		fprintf(f, "  df %.3g (Satterthwaite), p = %.3g", st->df,
-			st->p_welch);
-	fprintf(f, "  verdict %s\n", verdict_names[st->verdict]);
+	at = fprintf(f, "  change    %s", change);
+	rest = isfinite(st->df)
+		? xasprintf("df %.3g (Satterthwaite), p = %.3g  verdict %s",
+			    st->df, st->p_welch, verdict_names[st->verdict])
+		: xasprintf("verdict %s", verdict_names[st->verdict]);
+	/* the test under the change when the line would pass the width */
+	if (at + 2 + (int)strlen(rest) > TABLE_WIDTH)
+		fprintf(f, "\n%12s%s\n", "", rest);
+	else
+		fprintf(f, "  %s\n", rest);
+	free(rest);
 	if (st->verdict == VERDICT_INCONCLUSIVE)
 		print_needed(f, st, &r->opts);
 	fair = abfair_text(&cmp->fair);     /* analysis/abfair.h */

@@ -76,7 +76,9 @@ db=$tmp/auto.db
 expect "exit status" 0 $?
 check "uninterrupted"
 # The report states why each auto configuration stopped.
-"$CONTEND" report --db "$db" --verbose > "$tmp/report" 2>/dev/null
+# (its lines joined: the text wraps at 80 columns)
+"$CONTEND" report --db "$db" --verbose 2>/dev/null |
+	sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  */ /g' > "$tmp/report"
 grep -q "repetitions = auto: cap reached (max_repetitions) before the precision after 6 measured runs" "$tmp/report" ||
 	fail "report: noisy's stop reason"
 grep -Eq "repetitions = auto: (precision reached|cap reached).* after ([89]|10) measured runs" "$tmp/report" ||

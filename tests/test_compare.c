@@ -322,7 +322,7 @@ static void test_misleading_text(void **state)
 	compare_print_text(f, &r, &ib, &ic);
 	assert_int_equal(fclose(f), 0);
 	unwrap(txt);
-	assert_non_null(strstr(txt, "faster       M"));
+	assert_non_null(strstr(txt, "faster  M"));
 	assert_non_null(strstr(txt, "flags: M misleading-throughput"));
 	assert_non_null(strstr(txt, "threshold 1%); 1 of the faster marked M, "
 				    "misleading-throughput: not a speed-up"));
@@ -344,6 +344,88 @@ static void test_misleading_text(void **state)
 	assert_non_null(strstr(txt, "flag misleading-throughput (both): the "
 				    "candidate is faster while its hand-offs/s "
 				    "fell"));
+	free(txt);
+	compare_result_release(&r);
+	fx_release(&b);
+	fx_release(&c);
+}
+
+/*
+ * The text fits an 80-column terminal when it has much to say: a label
+ * longer than the column stands whole on a line of its own above its
+ * row (cut, the two would read alike), levels and the verdict take the
+ * columns they need, and flags that would pass the width go under the
+ * row, from the change's column.
+ */
+static void test_text_80(void **state)
+{
+	static const double tb[] = { 5e6, 20e6, 9e6, 30e6, 12e6 };
+	static const double tc[] = { 40e6, 8e6, 25e6, 60e6, 11e6 };
+	static const char *const names[] = { "noisy", "drift",
+					      "kernel-warning" };
+	static char k_th[] = "threads", k_mode[] = "contended_delay_mode",
+		    four[] = "4", spin[] = "spin",
+		    slow[] = "spin-then-sleep-after-a-long-while";
+	static struct kv mode[2][2] = { { { k_th, four }, { k_mode, slow } },
+					{ { k_th, four }, { k_mode, spin } } };
+	struct fx_config cb[2] = {
+		{ "pthread-mutex", "threads=4 contended_delay_mode=spin-then-"
+		  "sleep-after-a-long-while", 5, { lock_hb, tb } },
+		{ "pthread-mutex", "threads=4 contended_delay_mode=spin", 5,
+		  { lock_hb, tb } } };
+	struct fx_config cc[2] = {
+		{ cb[0].workload, cb[0].canon, 5, { lock_hc, tc } },
+		{ cb[1].workload, cb[1].canon, 5, { lock_hb, tc } } };
+	struct compare_input ib = { .text = "A", .role = "baseline",
+				    .kind = INPUT_DB, .db = (char *)"x.db",
+				    .nsets = 1 };
+	struct compare_input ic = { .text = "C", .role = "candidate",
+				    .kind = INPUT_DB, .db = (char *)"x.db",
+				    .nsets = 1 };
+	struct compare_result r;
+	struct fx b, c;
+	char *txt = NULL, *p, *head;
+	size_t len, i, at;
+	int cols = 0;
+	FILE *f;
+
+	(void)state;
+	fx_build(&b, 1, m_hand, 2, cb, 2, "cpu", "6.1");
+	fx_build(&c, 2, m_hand, 2, cc, 2, "cpu", "6.1");
+	for (i = 0; i < 2; i++) {
+		b.d.configs[i].params = c.d.configs[i].params = mode[i];
+		b.d.configs[i].nparams = c.d.configs[i].nparams = 2;
+	}
+	for (i = 0; i < 3; i++) {
+		fx_flag(&b, 0, names[i], i < 2 ? 1 : -1);
+		fx_flag(&c, 0, names[i], i < 2 ? 1 : -1);
+	}
+	run_sides(&b, 1, &c, 1, "throughput", &r);
+	ib.sets = &b.d;
+	ic.sets = &c.d;
+	f = open_memstream(&txt, &len);
+	assert_non_null(f);
+	compare_print_text(f, &r, &ib, &ic);
+	assert_int_equal(fclose(f), 0);
+	for (p = txt; *p; p++) {
+		if (*p == '\n')
+			cols = 0;
+		else if (((unsigned char)*p & 0xc0) != 0x80 && ++cols > 80)
+			fail_msg("a line passes 80 columns: %.100s", p - 80);
+	}
+	/* labels whole, above their rows; flags that do not fit under it */
+	p = strstr(txt, "\nmutex contended_delay_mode=spin-then-sleep-after-"
+			"a-long-while\n   ");
+	assert_non_null(p);
+	p = strstr(p, " inconclusive\n");
+	assert_non_null(p);
+	p += strlen(" inconclusive\n");
+	head = strstr(txt, "\nconfiguration ");
+	assert_non_null(head);
+	at = (size_t)(strstr(head, "change [CI]") - head) - 1;
+	assert_int_equal(strspn(p, " "), at);
+	assert_true(!strncmp(p + at, "flags Nbc Dbc S Kbc\n", 20));
+	assert_non_null(strstr(txt, "\nmutex contended_delay_mode=spin\n"));
 	free(txt);
 	compare_result_release(&r);
 	fx_release(&b);
@@ -951,6 +1033,7 @@ int main(void)
 		cmocka_unit_test(test_misleading_fallback),
 		cmocka_unit_test(test_misleading_every_invocation),
 		cmocka_unit_test(test_misleading_text),
+		cmocka_unit_test(test_text_80),
 		cmocka_unit_test(test_gate_holm),
 		cmocka_unit_test(test_handoff_rule),
 		cmocka_unit_test(test_handoff_heavy_tail),
