@@ -17,6 +17,7 @@
 #include "runner/config_impl.h"
 #include "lib/readfile.h"
 #include "lib/util.h"
+#include "lib/wrap.h"
 
 /* ---- loading ----------------------------------------------------------- */
 
@@ -168,13 +169,15 @@ void config_release(struct experiment_config *c)
 
 /* ---- the plan, for --dry-run ------------------------------------------- */
 
-static void print_runs(const struct run_settings *s, FILE *f)
+/* "(1 warm-up + 5 runs, timeout 10s)", malloc'd. */
+static char *runs_text(const struct run_settings *s)
 {
 	if (s->repetitions)
-		fprintf(f, "%d warm-up + %d", s->warmup, s->repetitions);
-	else
-		fprintf(f, "%d warm-up + auto %d..%d", s->warmup,
-			s->min_repetitions, s->max_repetitions);
+		return xasprintf("(%d warm-up + %d runs, timeout %gs)",
+				 s->warmup, s->repetitions, s->timeout_s);
+	return xasprintf("(%d warm-up + auto %d..%d runs, timeout %gs)",
+			 s->warmup, s->min_repetitions, s->max_repetitions,
+			 s->timeout_s);
 }
 
 void config_print(const struct experiment_config *c, FILE *f)
@@ -203,11 +206,23 @@ void config_print(const struct experiment_config *c, FILE *f)
 	fprintf(f, "\n\n");
 	for (i = 0; i < c->nentries; i++) {
 		const struct config_entry *e = &c->entries[i];
+		char *runs = runs_text(&e->set), *canon = xstrdup(e->canon);
+		const char **words = xcalloc(strlen(canon) + 2,
+					     sizeof(*words));
+		size_t n = 0;
+		int at;
 
-		fprintf(f, "%4zu  [%s] %s: %s  (", i + 1, e->section,
-			e->wl->name, e->canon);
-		print_runs(&e->set, f);
-		fprintf(f, " runs, timeout %gs)\n", e->set.timeout_s);
+		/* wrapped for an 80-column terminal, under the section; the
+		 * runs in parentheses kept whole */
+		for (char *w = strtok(canon, " "); w; w = strtok(NULL, " "))
+			words[n++] = w;
+		words[n++] = runs;
+		at = fprintf(f, "%4zu  [%s] %s: ", i + 1, e->section,
+			     e->wl->name);
+		wrap_list(f, words, n, at, 6, 78);
+		free(words);
+		free(canon);
+		free(runs);
 	}
 	fprintf(f, "\n%zu configurations: %" PRIu64 " warm-up + %s%" PRIu64
 		   " measured = %s%" PRIu64 " runs\n", c->nentries, warm,

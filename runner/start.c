@@ -24,6 +24,7 @@
 #include "runner/session.h"
 #include "runner/spawn.h"
 #include "runner/workloads/harness.h"
+#include "lib/wrap.h"
 #include "lib/util.h"
 
 static void plan_specs(const struct experiment_config *c,
@@ -97,7 +98,7 @@ void runner_print_plan(const struct runner *r, FILE *f)
 {
 	size_t i, jobs = 0, nauto = 0;
 	double secs = 0;
-	char d[32];
+	char d[32], *t, *u;
 
 	for (i = 0; i < r->plan.nruns; i++) {
 		double rt = r->cfg.entries[r->plan.runs[i].config].set.runtime_s;
@@ -111,10 +112,13 @@ void runner_print_plan(const struct runner *r, FILE *f)
 	fprintf(f, "\nplan: %zu runs in %s order with seed %" PRIu64 "%s\n",
 		r->plan.nruns, order_names[r->cfg.order], r->cfg.seed,
 		r->cfg.has_seed ? "" : " (drawn for this dry run only)");
-	fprintf(f, "time: %s of measured windows", d);
-	if (jobs)
-		fprintf(f, " plus %zu fixed-work runs of unknown length", jobs);
-	fprintf(f, ", plus process start-up per run\n");
+	u = jobs ? xasprintf(" plus %zu fixed-work runs of unknown length",
+			     jobs) : xstrdup("");
+	t = xasprintf("%s of measured windows%s, plus process start-up per "
+		      "run", d, u);
+	wrap_lead(f, "time: ", t, 6, 78);
+	free(t);
+	free(u);
 	if (nauto)
 		fprintf(f, "auto: %zu configuration%s start with "
 			   "min_repetitions and grow by rounds until the "
@@ -123,10 +127,10 @@ void runner_print_plan(const struct runner *r, FILE *f)
 	for (i = 0; i < r->plan.nruns && i < 20; i++) {
 		const struct plan_run *p = &r->plan.runs[i];
 
-		fprintf(f, "  %4ld  %s #%d  [%s] %s\n", p->seq,
+		/* the configuration by its number in the list above */
+		fprintf(f, "  %4ld  %s #%d  config %zu [%s]\n", p->seq,
 			p->warmup ? "warm-up " : "measured", p->repetition,
-			r->cfg.entries[p->config].section,
-			r->cfg.entries[p->config].canon);
+			p->config + 1, r->cfg.entries[p->config].section);
 	}
 	if (r->plan.nruns > 20)
 		fprintf(f, "  ... %zu more\n", r->plan.nruns - 20);

@@ -278,7 +278,8 @@ static void test_largest_expansion(void **state)
 }
 
 /*
- * Golden text of config_print.  Runs: [a] 2 configurations x (1 warm-up
+ * Golden text of config_print, wrapped at 78 columns with the runs in
+ * parentheses kept whole.  Runs: [a] 2 configurations x (1 warm-up
  * + 3); [b] 1 x (1 warm-up + auto, at most max_repetitions = 30): warm-up
  * 1 + 1 + 1 = 3, measured 3 + 3 + 30 = 36, 39 in all.
  */
@@ -292,11 +293,11 @@ static void test_print(void **state)
 		"experiment p (print.ini)\n"
 		"order blocked, seed 7, confidence 0.95\n\n"
 		"   1  [a] noop: threads=1 spin=100 fault=none jitter=0 "
-		"runtime=0.1  (1 warm-up + 3 runs, timeout 30.2s)\n"
+		"runtime=0.1\n      (1 warm-up + 3 runs, timeout 30.2s)\n"
 		"   2  [a] noop: threads=2 spin=100 fault=none jitter=0 "
-		"runtime=0.1  (1 warm-up + 3 runs, timeout 30.2s)\n"
+		"runtime=0.1\n      (1 warm-up + 3 runs, timeout 30.2s)\n"
 		"   3  [b] noop: threads=1 spin=100 fault=none jitter=0 "
-		"jobs=10  (1 warm-up + auto 5..30 runs, timeout 300s)\n\n"
+		"jobs=10\n      (1 warm-up + auto 5..30 runs, timeout 300s)\n\n"
 		"3 configurations: 3 warm-up + up to 36 measured = up to 39 "
 		"runs\n";
 	struct experiment_config c;
