@@ -432,6 +432,75 @@ static void test_text_80(void **state)
 	fx_release(&c);
 }
 
+/* A host key added to a fixture's experiment. */
+static void fx_meta(struct fx *f, const char *key, const char *value)
+{
+	struct experiment_row *e = &f->d.exp;
+
+	e->meta = xrealloc(e->meta, (e->nmeta + 1) * sizeof(*e->meta));
+	e->meta[e->nmeta++] = (struct kv){ xstrdup(key), xstrdup(value) };
+}
+
+/* compare's text of b against c, malloc'd. */
+static char *compare_text(struct fx *b, struct fx *c)
+{
+	struct compare_input ib = { .text = "A", .role = "baseline",
+				    .kind = INPUT_DB, .db = (char *)"x.db",
+				    .nsets = 1, .sets = &b->d };
+	struct compare_input ic = { .text = "C", .role = "candidate",
+				    .kind = INPUT_DB, .db = (char *)"x.db",
+				    .nsets = 1, .sets = &c->d };
+	struct compare_result r;
+	char *txt = NULL;
+	size_t len;
+	FILE *f;
+
+	run_sides(b, 1, c, 1, "throughput", &r);
+	f = open_memstream(&txt, &len);
+	assert_non_null(f);
+	compare_print_text(f, &r, &ib, &ic);
+	assert_int_equal(fclose(f), 0);
+	compare_result_release(&r);
+	return txt;
+}
+
+/*
+ * Host keys that differ are printed whole (two paths cut at 30 bytes
+ * read alike), under the key when too wide; the cgroup the runner makes
+ * for each experiment differs every time and is no difference.
+ */
+static void test_host_keys_text(void **state)
+{
+	struct fx_config cf = { "w", "a=1", 3, { b100, b100 } };
+	static const char *const m2[] = { "handoff_rate", "throughput" };
+	struct fx b, c;
+	char *txt;
+
+	(void)state;
+	fx_build(&b, 1, m2, 2, &cf, 1, "Xeon", "6.1");
+	fx_build(&c, 2, m2, 2, &cf, 1, "Xeon", "6.1");
+	fx_meta(&b, "containment", "cgroup v2 /sys/fs/cgroup/unified/"
+		"contend-28709-2337696");
+	fx_meta(&c, "containment", "cgroup v2 /sys/fs/cgroup/unified/"
+		"contend-28737-2337739");
+	txt = compare_text(&b, &c);
+	assert_null(strstr(txt, "Host keys that differ"));
+	free(txt);
+	free(c.d.exp.meta[2].value);
+	c.d.exp.meta[2].value = xstrdup("cgroup v2 /sys/fs/cgroup/unified/"
+					"user.slice/contend-1-2");
+	txt = compare_text(&b, &c);
+	assert_non_null(strstr(txt, "Host keys that differ between the sides:\n"
+				    "  containment\n"
+				    "    baseline  cgroup v2 /sys/fs/cgroup/"
+				    "unified/contend-*\n"
+				    "    candidate cgroup v2 /sys/fs/cgroup/"
+				    "unified/user.slice/contend-*\n"));
+	free(txt);
+	fx_release(&b);
+	fx_release(&c);
+}
+
 /*
  * Two invocations a side whose hand-off rates differ a lot between boots:
  * the model (2 df for the between-invocation variance) cannot show the
@@ -1034,6 +1103,7 @@ int main(void)
 		cmocka_unit_test(test_misleading_every_invocation),
 		cmocka_unit_test(test_misleading_text),
 		cmocka_unit_test(test_text_80),
+		cmocka_unit_test(test_host_keys_text),
 		cmocka_unit_test(test_gate_holm),
 		cmocka_unit_test(test_handoff_rule),
 		cmocka_unit_test(test_handoff_heavy_tail),
