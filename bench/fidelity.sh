@@ -11,11 +11,14 @@
 # "ok" when the whole interval is >= the target, "below target" when it is
 # all under, else "unresolved" with the rounds that would settle it
 # (bench/pairci.c).  Target: >= 0.97 in every case (docs/PERFORMANCE.md).
-# A control beside each case: the reference against itself started through
-# `sh -c` (the same binary, arguments and environment), alternating the
-# same way.  Its interval says how far the reference moves with nothing
-# but how it is started; where it leaves [0.97, 1.03] the case cannot be
-# judged to 3% by any harness, and the verdict says so.
+# A control beside each case: the reference started through `sh -c` (the
+# same binary, arguments and environment) in the same rounds, the three
+# runs of a round in rotating order.  reference-via-sh / reference says
+# how far the reference moves with nothing but how it is started; where
+# it leaves [0.97, 1.03] the case cannot be judged to 3% against the
+# directly started reference, and the verdict says so and gives contend
+# against the reference started the other way (paired in the same
+# rounds): if that is within 3% too, what contend shows is the launch.
 # Then, with valgrind, the instructions per operation of each side at one
 # thread: a count the machine's load does not disturb.
 #
@@ -56,7 +59,7 @@ bench_tmp
 # its throughput appended to $tmp/ref, $tmp/ctd
 run_ref() {
 	"$BUILD/bench/$2" "$3" "$4" "$RUNTIME" |
-		awk '$1 == "throughput" { print $2 }' >> "$tmp/$refout"
+		awk '$1 == "throughput" { print $2 }' >> "$tmp/ref"
 }
 # the control: the same reference, started through sh -c
 run_ref_sh() {
@@ -80,28 +83,43 @@ ratio() {
 	paste "$1" "$2" | "$BUILD/bench/pairci" "$TARGET" |
 		awk '{ print $2, $4, $6, $10, ($12 == "" ? "-" : $12) }'
 }
+# rotate3 ROUNDS A B C [ARGS...]: ROUNDS rounds of the three, the order
+# rotated each round (A B C, B C A, C A B), so none always runs first.
+rotate3() {
+	r3_n=$1 r3_i=0
+	shift
+	r3_a=$1 r3_b=$2 r3_c=$3
+	shift 3
+	while [ "$r3_i" -lt "$r3_n" ]; do
+		case $((r3_i % 3)) in
+		0) $r3_a "$@"; $r3_b "$@"; $r3_c "$@" ;;
+		1) $r3_b "$@"; $r3_c "$@"; $r3_a "$@" ;;
+		*) $r3_c "$@"; $r3_a "$@"; $r3_b "$@" ;;
+		esac
+		r3_i=$((r3_i + 1))
+	done
+}
 for c in $CASES; do
 	# shellcheck disable=SC2046  # split the case into its four fields
 	set -- $(echo "$c" | tr ':' ' ')
 	: > "$tmp/ref"
 	: > "$tmp/ctd"
-	refout=ref
-	bench_alternate "$ROUNDS" run_ref run_contend "$@"
-	bench_rounds "$ROUNDS" "fidelity.sh: a run printed no throughput" \
-		"$tmp/ref" "$tmp/ctd"
+	: > "$tmp/refsh"
+	if [ "$CONTROL" = 1 ]; then
+		rotate3 "$ROUNDS" run_ref run_contend run_ref_sh "$@"
+		bench_rounds "$ROUNDS" "fidelity.sh: a run printed no throughput" \
+			"$tmp/ref" "$tmp/ctd" "$tmp/refsh"
+		ctl="$(ratio "$tmp/refsh" "$tmp/ref" | cut -d' ' -f1-3)"
+		ctl="$ctl $(ratio "$tmp/ctd" "$tmp/refsh" | cut -d' ' -f1-3)"
+	else
+		bench_alternate "$ROUNDS" run_ref run_contend "$@"
+		bench_rounds "$ROUNDS" "fidelity.sh: a run printed no throughput" \
+			"$tmp/ref" "$tmp/ctd"
+		ctl="- - - - - -"
+	fi
 	mc=$(median "$tmp/ctd")
 	mr=$(median "$tmp/ref")
-	ctl="- - -"
-	if [ "$CONTROL" = 1 ]; then
-		: > "$tmp/refsh"
-		: > "$tmp/ref2"
-		refout=ref2
-		bench_alternate "$ROUNDS" run_ref run_ref_sh "$@"
-		bench_rounds "$ROUNDS" "fidelity.sh: a run printed no throughput" \
-			"$tmp/refsh" "$tmp/ref2"
-		ctl=$(ratio "$tmp/refsh" "$tmp/ref2" | cut -d' ' -f1-3)
-	fi
-	# shellcheck disable=SC2086  # the control's three fields
+	# shellcheck disable=SC2086  # the control's six fields
 	echo "$(ratio "$tmp/ctd" "$tmp/ref")" $ctl |
 		awk -v wl="$1" -v t="$3" -v w="$4" -v c="$mc" -v r="$mr" '{
 			if ($4 == "ok") v = "ok"
@@ -110,7 +128,10 @@ for c in $CASES; do
 			if ($6 != "-") {
 				ctl = sprintf("control %.3f [%.3f, %.3f]", $6, $7, $8)
 				if ($7 < 0.97 || $8 > 1.03)
-					v = v "; reference moves with its start: " ctl
+					v = sprintf("%s; reference moves with its " \
+						    "start: %s; contend / reference " \
+						    "via sh -c %.3f [%.3f, %.3f]", v,
+						    ctl, $9, $10, $11)
 				else
 					v = v "; " ctl
 			}
