@@ -287,151 +287,6 @@ static void unwrap(char *txt)
 	*w = '\0';
 }
 
-/*
- * The text a reviewer acts on: a lockdep "faster" row carries M, the
- * table's legend explains M, and the Flags overview names
- * misleading-throughput with its reason, before the side flags (noisy).
- */
-static void test_misleading_text(void **state)
-{
-	struct fx_config cb = { "pthread-mutex", "threads=4", 5,
-				{ lock_hb, lock_tb } };
-	struct fx_config cc = { "pthread-mutex", "threads=4", 5,
-				{ lock_hc, lock_tc } };
-	struct compare_input ib = { .text = "1@contended_delay_ns=0",
-				    .role = "baseline", .kind = INPUT_DB,
-				    .db = (char *)"x.db", .nsets = 1 };
-	struct compare_input ic = { .text = "1@contended_delay_ns=10000",
-				    .role = "candidate", .kind = INPUT_DB,
-				    .db = (char *)"x.db", .nsets = 1 };
-	struct compare_result r;
-	struct fx b, c;
-	char *txt = NULL, *flags, *m, *noisy;
-	size_t len;
-	FILE *f;
-
-	(void)state;
-	fx_build(&b, 1, m_hand, 2, &cb, 1, "cpu", "6.1");
-	fx_build(&c, 2, m_hand, 2, &cc, 1, "cpu", "6.1");
-	fx_flag(&c, 0, "noisy", 1);
-	run_sides(&b, 1, &c, 1, "throughput", &r);
-	ib.sets = &b.d;
-	ic.sets = &c.d;
-	f = open_memstream(&txt, &len);
-	assert_non_null(f);
-	compare_print_text(f, &r, &ib, &ic);
-	assert_int_equal(fclose(f), 0);
-	unwrap(txt);
-	assert_non_null(strstr(txt, "faster  M"));
-	assert_non_null(strstr(txt, "flags: M misleading-throughput"));
-	assert_non_null(strstr(txt, "threshold 1%); 1 of the faster marked M, "
-				    "misleading-throughput: not a speed-up"));
-	flags = strstr(txt, "\nFlags:\n");
-	assert_non_null(flags);
-	m = strstr(flags, "\n  misleading-throughput (both, 1 of 1 "
-			  "configurations: mutex): the candidate is faster "
-			  "while the lock changes hands less often (the "
-			  "lockdep effect): do not read it as a speed-up");
-	noisy = strstr(flags, "\n  noisy (candidate)");
-	assert_non_null(m);
-	assert_non_null(noisy);
-	assert_true(m < noisy);
-	/* the runs rows by lib/numfmt, not "1.35e+07" */
-	assert_non_null(strstr(txt, "  baseline     5      13.50M      13.90M "
-				    "     13.70M      13.70M      158.1k\n"));
-	assert_null(strstr(txt, "e+0"));
-	/* the numbers stay under the configuration */
-	assert_non_null(strstr(txt, "flag misleading-throughput (both): the "
-				    "candidate is faster while its hand-offs/s "
-				    "fell"));
-	free(txt);
-	compare_result_release(&r);
-	fx_release(&b);
-	fx_release(&c);
-}
-
-/*
- * The text fits an 80-column terminal when it has much to say: a label
- * longer than the column stands whole on a line of its own above its
- * row (cut, the two would read alike), levels and the verdict take the
- * columns they need, and flags that would pass the width go under the
- * row, from the change's column.
- */
-static void test_text_80(void **state)
-{
-	static const double tb[] = { 5e6, 20e6, 9e6, 30e6, 12e6 };
-	static const double tc[] = { 40e6, 8e6, 25e6, 60e6, 11e6 };
-	static const char *const names[] = { "noisy", "drift",
-					      "kernel-warning" };
-	static char k_th[] = "threads", k_mode[] = "contended_delay_mode",
-		    four[] = "4", spin[] = "spin",
-		    slow[] = "spin-then-sleep-after-a-long-while";
-	static struct kv mode[2][2] = { { { k_th, four }, { k_mode, slow } },
-					{ { k_th, four }, { k_mode, spin } } };
-	struct fx_config cb[2] = {
-		{ "pthread-mutex", "threads=4 contended_delay_mode=spin-then-"
-		  "sleep-after-a-long-while", 5, { lock_hb, tb } },
-		{ "pthread-mutex", "threads=4 contended_delay_mode=spin", 5,
-		  { lock_hb, tb } } };
-	struct fx_config cc[2] = {
-		{ cb[0].workload, cb[0].canon, 5, { lock_hc, tc } },
-		{ cb[1].workload, cb[1].canon, 5, { lock_hb, tc } } };
-	struct compare_input ib = { .text = "A", .role = "baseline",
-				    .kind = INPUT_DB, .db = (char *)"x.db",
-				    .nsets = 1 };
-	struct compare_input ic = { .text = "C", .role = "candidate",
-				    .kind = INPUT_DB, .db = (char *)"x.db",
-				    .nsets = 1 };
-	struct compare_result r;
-	struct fx b, c;
-	char *txt = NULL, *p, *head;
-	size_t len, i, at;
-	int cols = 0;
-	FILE *f;
-
-	(void)state;
-	fx_build(&b, 1, m_hand, 2, cb, 2, "cpu", "6.1");
-	fx_build(&c, 2, m_hand, 2, cc, 2, "cpu", "6.1");
-	for (i = 0; i < 2; i++) {
-		b.d.configs[i].params = c.d.configs[i].params = mode[i];
-		b.d.configs[i].nparams = c.d.configs[i].nparams = 2;
-	}
-	for (i = 0; i < 3; i++) {
-		fx_flag(&b, 0, names[i], i < 2 ? 1 : -1);
-		fx_flag(&c, 0, names[i], i < 2 ? 1 : -1);
-	}
-	run_sides(&b, 1, &c, 1, "throughput", &r);
-	ib.sets = &b.d;
-	ic.sets = &c.d;
-	f = open_memstream(&txt, &len);
-	assert_non_null(f);
-	compare_print_text(f, &r, &ib, &ic);
-	assert_int_equal(fclose(f), 0);
-	for (p = txt; *p; p++) {
-		if (*p == '\n')
-			cols = 0;
-		else if (((unsigned char)*p & 0xc0) != 0x80 && ++cols > 80)
-			fail_msg("a line passes 80 columns: %.100s", p - 80);
-	}
-	/* labels whole, above their rows; flags that do not fit under it */
-	p = strstr(txt, "\nmutex contended_delay_mode=spin-then-sleep-after-"
-			"a-long-while\n   ");
-	assert_non_null(p);
-	p = strstr(p, " inconclusive\n");
-	assert_non_null(p);
-	p += strlen(" inconclusive\n");
-	head = strstr(txt, "\nconfiguration ");
-	assert_non_null(head);
-	at = (size_t)(strstr(head, "change [CI]") - head) - 1;
-	assert_int_equal(strspn(p, " "), at);
-	assert_true(!strncmp(p + at, "flags Nbc Dbc S Kbc\n", 20));
-	assert_non_null(strstr(txt, "\nmutex contended_delay_mode=spin\n"));
-	free(txt);
-	compare_result_release(&r);
-	fx_release(&b);
-	fx_release(&c);
-}
-
 /* A host key added to a fixture's experiment. */
 static void fx_meta(struct fx *f, const char *key, const char *value)
 {
@@ -462,6 +317,120 @@ static char *compare_text(struct fx *b, struct fx *c)
 	assert_int_equal(fclose(f), 0);
 	compare_result_release(&r);
 	return txt;
+}
+
+/*
+ * The text a reviewer acts on: a lockdep "faster" row carries M, the
+ * table's legend explains M, and the Flags overview names
+ * misleading-throughput with its reason, before the side flags (noisy).
+ */
+static void test_misleading_text(void **state)
+{
+	struct fx_config cb = { "pthread-mutex", "threads=4", 5,
+				{ lock_hb, lock_tb } };
+	struct fx_config cc = { "pthread-mutex", "threads=4", 5,
+				{ lock_hc, lock_tc } };
+	struct fx b, c;
+	char *txt, *flags, *m, *noisy;
+
+	(void)state;
+	fx_build(&b, 1, m_hand, 2, &cb, 1, "cpu", "6.1");
+	fx_build(&c, 2, m_hand, 2, &cc, 1, "cpu", "6.1");
+	fx_flag(&c, 0, "noisy", 1);
+	txt = compare_text(&b, &c);
+	unwrap(txt);
+	assert_non_null(strstr(txt, "faster  M"));
+	assert_non_null(strstr(txt, "flags: M misleading-throughput"));
+	assert_non_null(strstr(txt, "threshold 1%); 1 of the faster marked M, "
+				    "misleading-throughput: not a speed-up"));
+	flags = strstr(txt, "\nFlags:\n");
+	assert_non_null(flags);
+	m = strstr(flags, "\n  misleading-throughput (both, 1 of 1 "
+			  "configurations: mutex): the candidate is faster "
+			  "while the lock changes hands less often (the "
+			  "lockdep effect): do not read it as a speed-up");
+	noisy = strstr(flags, "\n  noisy (candidate)");
+	assert_non_null(m);
+	assert_non_null(noisy);
+	assert_true(m < noisy);
+	/* the runs rows by lib/numfmt, not "1.35e+07" */
+	assert_non_null(strstr(txt, "  baseline     5      13.50M      13.90M "
+				    "     13.70M      13.70M      158.1k\n"));
+	assert_null(strstr(txt, "e+0"));
+	/* the numbers stay under the configuration */
+	assert_non_null(strstr(txt, "flag misleading-throughput (both): the "
+				    "candidate is faster while its hand-offs/s "
+				    "fell"));
+	free(txt);
+	fx_release(&b);
+	fx_release(&c);
+}
+
+/*
+ * The text fits an 80-column terminal when it has much to say: a label
+ * longer than the column stands whole on a line of its own above its
+ * row (cut, the two would read alike), levels and the verdict take the
+ * columns they need, and flags that would pass the width go under the
+ * row, from the change's column.
+ */
+static void test_text_80(void **state)
+{
+	static const double tb[] = { 5e6, 20e6, 9e6, 30e6, 12e6 };
+	static const double tc[] = { 40e6, 8e6, 25e6, 60e6, 11e6 };
+	static const char *const names[] = { "noisy", "drift",
+					      "kernel-warning" };
+	static char k_th[] = "threads", k_mode[] = "contended_delay_mode",
+		    four[] = "4", spin[] = "spin",
+		    slow[] = "spin-then-sleep-after-a-long-while";
+	static struct kv mode[2][2] = { { { k_th, four }, { k_mode, slow } },
+					{ { k_th, four }, { k_mode, spin } } };
+	struct fx_config cb[2] = {
+		{ "pthread-mutex", "threads=4 contended_delay_mode=spin-then-"
+		  "sleep-after-a-long-while", 5, { lock_hb, tb } },
+		{ "pthread-mutex", "threads=4 contended_delay_mode=spin", 5,
+		  { lock_hb, tb } } };
+	struct fx_config cc[2] = {
+		{ cb[0].workload, cb[0].canon, 5, { lock_hc, tc } },
+		{ cb[1].workload, cb[1].canon, 5, { lock_hb, tc } } };
+	struct fx b, c;
+	char *txt, *p, *head;
+	size_t i, at;
+	int cols = 0;
+
+	(void)state;
+	fx_build(&b, 1, m_hand, 2, cb, 2, "cpu", "6.1");
+	fx_build(&c, 2, m_hand, 2, cc, 2, "cpu", "6.1");
+	for (i = 0; i < 2; i++) {
+		b.d.configs[i].params = c.d.configs[i].params = mode[i];
+		b.d.configs[i].nparams = c.d.configs[i].nparams = 2;
+	}
+	for (i = 0; i < 3; i++) {
+		fx_flag(&b, 0, names[i], i < 2 ? 1 : -1);
+		fx_flag(&c, 0, names[i], i < 2 ? 1 : -1);
+	}
+	txt = compare_text(&b, &c);
+	for (p = txt; *p; p++) {
+		if (*p == '\n')
+			cols = 0;
+		else if (((unsigned char)*p & 0xc0) != 0x80 && ++cols > 80)
+			fail_msg("a line passes 80 columns: %.100s", p - 80);
+	}
+	/* labels whole, above their rows; flags that do not fit under it */
+	p = strstr(txt, "\nmutex contended_delay_mode=spin-then-sleep-after-"
+			"a-long-while\n   ");
+	assert_non_null(p);
+	p = strstr(p, " inconclusive\n");
+	assert_non_null(p);
+	p += strlen(" inconclusive\n");
+	head = strstr(txt, "\nconfiguration ");
+	assert_non_null(head);
+	at = (size_t)(strstr(head, "change [CI]") - head) - 1;
+	assert_int_equal(strspn(p, " "), at);
+	assert_true(!strncmp(p + at, "flags Nbc Dbc S Kbc\n", 20));
+	assert_non_null(strstr(txt, "\nmutex contended_delay_mode=spin\n"));
+	free(txt);
+	fx_release(&b);
+	fx_release(&c);
 }
 
 /*
