@@ -40,7 +40,6 @@ static void push(char ***v, size_t *n, char *s)
 	(*v)[(*n)++] = s;
 }
 
-/* The distinct values of key over a side's experiments, ", "-joined. */
 /* v as the sides are compared on it, malloc'd: the cgroup the runner
  * makes for each experiment ("cgroup v2 PARENT/contend-PID-N") by its
  * parent only, else v. */
@@ -54,6 +53,7 @@ static char *side_value(const char *key, const char *v)
 	return xstrdup(v);
 }
 
+/* The distinct values of key over a side's experiments, ", "-joined. */
 static char *side_values(const struct compare_input *s, const char *key)
 {
 	char *out = NULL;

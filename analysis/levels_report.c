@@ -15,6 +15,7 @@
 #include "lib/json.h"
 #include "analysis/levels.h"
 #include "analysis/report.h"
+#include "lib/utf8.h"
 #include "lib/wrap.h"
 #include "db/contract.h"
 #include "lib/util.h"
@@ -178,14 +179,11 @@ static void text_ci(FILE *f, const char *what, const struct summary *s,
 {
 	double half = (s->ci_high - s->ci_low) / 2;
 	char line[160];
-	int cols = 0;
 
 	snprintf(line, sizeof(line), "  %-10s %s  %g%% CI [%s, %s] ±%s", what,
 		 NUM(s->mean), 100 * conf, NUM(s->ci_low), NUM(s->ci_high),
 		 PCT(half / fabs(s->mean)));
-	for (const char *p = line; *p; p++)
-		cols += ((unsigned char)*p & 0xc0) != 0x80;
-	if (cols + 2 + (int)strlen(note) <= WIDTH) {
+	if (utf8_columns(line) + 2 + strlen(note) <= WIDTH) {
 		fprintf(f, "%s  %s\n", line, note);
 		return;
 	}

@@ -11,20 +11,16 @@
 #include <string.h>
 
 #include "analysis/report.h"
+#include "lib/utf8.h"
 
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 /* Kernel locks listed per configuration (report --verbose, JSON, HTML). */
 #define REPORT_KLOCK_TOP 10
 
-/* Display columns of UTF-8 s: one per code point (a good approximation
- * for names; escapes are ASCII). */
+/* Display columns of UTF-8 s (lib/utf8.h; escapes are ASCII). */
 static inline int columns(const char *s)
 {
-	int n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
+	return (int)utf8_columns(s);
 }
 
 /* The text report's tables fit this many columns. */

@@ -39,3 +39,12 @@ size_t utf8_len(const char *str, size_t n, uint32_t *cp)
 		*cp = c;
 	return len;
 }
+
+size_t utf8_columns(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}

@@ -25,5 +25,11 @@ size_t utf8_len(const char *s, size_t n, uint32_t *cp);
  * 0xc0, 0xc1, 0xf5 and above).
  */
 size_t utf8_need(unsigned char c);
+/*
+ * The columns s takes on a terminal, one per code point (every byte but
+ * a continuation byte): right for the names and figures contend prints,
+ * which hold no wide or combining characters it would have to measure.
+ */
+size_t utf8_columns(const char *s);
 
 #endif

@@ -73,4 +73,18 @@ static inline void assert_file_holds(const char *path, const char *want,
 	free(got);
 }
 
+/* Every line of txt fits an 80-column terminal (a UTF-8 sequence is one
+ * column). */
+static inline void assert_fits_80(const char *txt)
+{
+	int cols = 0;
+
+	for (; *txt; txt++) {
+		if (*txt == '\n')
+			cols = 0;
+		else if (((unsigned char)*txt & 0xc0) != 0x80 && ++cols > 80)
+			fail_msg("a line passes 80 columns: %.100s", txt - 80);
+	}
+}
+
 #endif

@@ -23,6 +23,7 @@
 #include "analysis/compare.h"
 #include "analysis/compare_print.h"
 #include "lib/util.h"
+#include "tests/checks.h"
 #include "tests/compare_checks.h"
 
 /* ---- datasets in memory ---- */
@@ -395,7 +396,6 @@ static void test_text_80(void **state)
 	struct fx b, c;
 	char *txt, *p, *head;
 	size_t i, at;
-	int cols = 0;
 
 	(void)state;
 	fx_build(&b, 1, m_hand, 2, cb, 2, "cpu", "6.1");
@@ -409,12 +409,7 @@ static void test_text_80(void **state)
 		fx_flag(&c, 0, names[i], i < 2 ? 1 : -1);
 	}
 	txt = compare_text(&b, &c);
-	for (p = txt; *p; p++) {
-		if (*p == '\n')
-			cols = 0;
-		else if (((unsigned char)*p & 0xc0) != 0x80 && ++cols > 80)
-			fail_msg("a line passes 80 columns: %.100s", p - 80);
-	}
+	assert_fits_80(txt);
 	/* labels whole, above their rows; flags that do not fit under it */
 	p = strstr(txt, "\nmutex contended_delay_mode=spin-then-sleep-after-"
 			"a-long-while\n   ");

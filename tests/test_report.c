@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "analysis/report.h"
+#include "tests/checks.h"
 #include "tests/dataset_fixture.h"
 #include "tests/golden.h"
 
@@ -122,20 +123,6 @@ static char *render_view(const struct analysis *a,
 	assert_int_equal(report_text_view(f, a, v), 0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
-}
-
-/* Every line of txt fits an 80-column terminal (a UTF-8 sequence is one
- * column). */
-static void assert_fits_80(const char *txt)
-{
-	int cols = 0;
-
-	for (; *txt; txt++) {
-		if (*txt == '\n')
-			cols = 0;
-		else if (((unsigned char)*txt & 0xc0) != 0x80 && ++cols > 80)
-			fail_msg("a line passes 80 columns: %.100s", txt - 80);
-	}
 }
 
 /* Compares with the golden file, or rewrites it under CONTEND_UPDATE_GOLDEN;

@@ -77,6 +77,16 @@ static void test_need(void **state)
 	assert_int_equal(utf8_need(0xf5), 0);
 }
 
+/* One column a code point: "±" is two bytes, "€" three, "😀" four. */
+static void test_columns(void **state)
+{
+	(void)state;
+	assert_int_equal(utf8_columns(""), 0);
+	assert_int_equal(utf8_columns("abc"), 3);
+	assert_int_equal(utf8_columns("\xc2\xb1" "4.6%"), 5);
+	assert_int_equal(utf8_columns("\xe2\x82\xac" "\xf0\x9f\x98\x80"), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -84,6 +94,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_bounded),
 		cmocka_unit_test(test_need),
+		cmocka_unit_test(test_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
