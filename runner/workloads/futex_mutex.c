@@ -60,45 +60,36 @@ static inline unsigned cmpxchg(atomic_uint *p, unsigned expected,
 }
 
 /*
- * The slow paths are out of line and count straight into the worker's
- * slot (its own cache line): the fast path then holds no call and no
- * counter but its own, and keeps its values in registers.
+ * The lock's paths inline, as the reference has them, counting into the
+ * loop's locals (registers): contended acquisitions, waits and wakes.
  */
-static __attribute__((noinline, cold)) void
-fmutex_lock_slow(atomic_uint *m, unsigned c, struct slot *st)
+static inline __attribute__((always_inline)) void
+fmutex_lock(atomic_uint *m, uint64_t *contended, uint64_t *waits)
 {
-	st->contended++;
+	unsigned c = cmpxchg(m, UNLOCKED, LOCKED);
+
+	if (__builtin_expect(c == UNLOCKED, 1))
+		return;
+	++*contended;
 	do {
 		/* Mark it WAITERS (unless it just came free) and sleep. */
 		if (c == WAITERS || cmpxchg(m, LOCKED, WAITERS) != UNLOCKED) {
 			futex_wait(m, WAITERS);
-			st->aux[AUX_WAITS]++;
+			++*waits;
 		}
 		/* Take it as WAITERS: we cannot know no one else sleeps. */
 	} while ((c = cmpxchg(m, UNLOCKED, WAITERS)) != UNLOCKED);
 }
 
-static __attribute__((noinline, cold)) void
-fmutex_unlock_slow(atomic_uint *m, struct slot *st)
+/* If it was WAITERS (not LOCKED), someone may sleep: wake one. */
+static inline __attribute__((always_inline)) void
+fmutex_unlock(atomic_uint *m, uint64_t *wakes)
 {
+	if (__builtin_expect(atomic_fetch_sub(m, 1) == LOCKED, 1))
+		return;
 	atomic_store_explicit(m, UNLOCKED, memory_order_release);
 	futex_wake(m, 1);
-	st->aux[AUX_WAKES]++;
-}
-
-static inline void fmutex_lock(atomic_uint *m, struct slot *st)
-{
-	unsigned c = cmpxchg(m, UNLOCKED, LOCKED);
-
-	if (c != UNLOCKED)
-		fmutex_lock_slow(m, c, st);
-}
-
-/* If it was WAITERS (not LOCKED), someone may sleep: wake one. */
-static inline void fmutex_unlock(atomic_uint *m, struct slot *st)
-{
-	if (atomic_fetch_sub(m, 1) != LOCKED)
-		fmutex_unlock_slow(m, st);
+	++*wakes;
 }
 
 /* One lock and what it protects, on lines of their own. */
@@ -126,24 +117,28 @@ fmutex_loop(struct worker *w, const bool fixed, const bool probed)
 	uint64_t left = probed ? probe_every(pr) : 0;
 	const uint64_t hold = x->cfg.hold, outside = x->cfg.outside;
 	uint64_t done = 0, handoffs = 0, last = 0;
+	uint64_t contended = 0, waits = 0, wakes = 0;
 	const atomic_int *const stop = w->stop;
 	const uint64_t jobs = w->jobs;
 
 	while (locks_continue(stop, jobs, fixed, done)) {
 		uint64_t c, t0 = probed ? probe_begin(pr, &left) : 0;
 
-		fmutex_lock(&g->lock, st);
+		fmutex_lock(&g->lock, &contended, &waits);
 		if (probed)
 			probe_end(pr, t0, done);
 		c = guarded_update(&g->data);
 		busy_loops(hold);
-		fmutex_unlock(&g->lock, st);
+		fmutex_unlock(&g->lock, &wakes);
 		handoffs += handoff(&last, c);
 		busy_loops(outside);
 		done++;
 	}
 	st->ops = done;
 	st->handoffs = handoffs;
+	st->contended = contended;
+	st->aux[AUX_WAITS] = waits;
+	st->aux[AUX_WAKES] = wakes;
 }
 
 static void fmutex_worker(struct worker *w)

@@ -19,8 +19,9 @@
  *		done++;
  *	}
  *
- * with counters in locals (or, on slow paths only, in the worker's slot),
- * written to the slot at the end.  The run function calls locks_cfg_init(),
+ * with counters in locals (futex-mutex's slow paths too, inline; the
+ * others' out-of-line slow paths count in the worker's slot), written to
+ * the slot at the end.  The run function calls locks_cfg_init(),
  * allocates its groups with harness_alloc_lines(), fills a struct lock_run and
  * calls locks_run(): timed run, mutual-exclusion check, report.
  */
