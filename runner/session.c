@@ -329,13 +329,6 @@ static void contain(struct runner *r)
 }
 
 /*
- * The BPF program that times every run's kernel lock waits, loaded once
- * for the session, and the experiment's key kernel_lock_instrument: "bpf",
- * or "perf" and why not (a resumed session may differ from the first).
- * With it, the runs' `contend exec` leave their perf counters closed
- * (CONTEND_KLOCK=bpf, runner/klock.h).
- */
-/*
  * Whether the session loads the BPF program: only when asked
  * (kernel_instruments = bpf, which start.c turns into CONTEND_KBPF=on) or
  * when a configuration slows a kernel lock on purpose (kernel_delay).
@@ -361,6 +354,13 @@ static bool kbpf_wanted(const struct runner *r)
 	return false;
 }
 
+/*
+ * The BPF program that times every run's kernel lock waits, loaded once
+ * for the session, and the experiment's key kernel_lock_instrument: "bpf",
+ * or "perf" and why not (a resumed session may differ from the first).
+ * With it, the runs' `contend exec` leave their perf counters closed
+ * (CONTEND_KLOCK=bpf, runner/klock.h).
+ */
 static int kbpf_start(struct runner *r)
 {
 	const char *env = getenv(KBPF_ENV);

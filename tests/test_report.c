@@ -253,16 +253,18 @@ static void test_text_states(void **state)
 /*
  * The text report of a pthread-mutex sweep: one configuration of section
  * per element of params, runs runs each, throughput about base (its
- * digits wide enough to make wide intervals); the report's text, the
- * analysis in *a (both the caller's to release).
+ * digits wide enough to make wide intervals); the report's text, its
+ * summary table from *table on, the analysis in *a (sweep_free releases
+ * them).
  */
 static char *sweep_report(struct fixture *fx, struct analysis *a,
-			  const char *experiment, const char *section,
-			  const char *const *params, size_t nparams,
-			  size_t runs, double contention, double base,
-			  double step)
+			  char **table, const char *experiment,
+			  const char *section, const char *const *params,
+			  size_t nparams, size_t runs, double contention,
+			  double base, double step)
 {
 	size_t len, i, k;
+	char *txt;
 
 	fx_init(fx, experiment);
 	for (k = 0; k < nparams; k++) {
@@ -280,7 +282,17 @@ static char *sweep_report(struct fixture *fx, struct analysis *a,
 	}
 	fx_finish(fx);
 	assert_int_equal(analysis_run(&fx->d, NULL, a), 0);
-	return render(a, REPORT_TEXT, &len);
+	txt = render(a, REPORT_TEXT, &len);
+	*table = strstr(txt, "\n #  section");
+	assert_non_null(*table);
+	return txt;
+}
+
+static void sweep_free(char *txt, struct analysis *a, struct fixture *fx)
+{
+	free(txt);
+	analysis_release(a);
+	fx_free(fx);
 }
 
 /*
@@ -302,10 +314,9 @@ static void test_table_80(void **state)
 
 	(void)state;
 	/* wide intervals: "13.7123M [13.6003M, 13.8243M]" */
-	txt = sweep_report(&fx, &a, "quick", "mutex-delay-with-a-long-name",
-			   params, 3, 8, 0, 13.712345e6, 1e3);
-	table = strstr(txt, "\n #  section");
-	assert_non_null(table);
+	txt = sweep_report(&fx, &a, &table, "quick",
+			   "mutex-delay-with-a-long-name", params, 3, 8, 0,
+			   13.712345e6, 1e3);
 	assert_fits_80(txt);
 	assert_non_null(strstr(table, " delay=0 "));
 	assert_non_null(strstr(table, " delay=1000 "));
@@ -318,9 +329,7 @@ static void test_table_80(void **state)
 	assert_true(has_words(table, "hand/s: lock hand-offs per second"));
 	/* the section gave up its room first */
 	assert_non_null(strstr(table, " mutex-del...  delay=0 "));
-	free(txt);
-	analysis_release(&a);
-	fx_free(&fx);
+	sweep_free(txt, &a, &fx);
 }
 
 /*
@@ -344,19 +353,15 @@ static void test_table_values(void **state)
 	char *txt, *table;
 
 	(void)state;
-	txt = sweep_report(&fx, &a, "lockdep", "sleep-jobs-long", params, 6, 6,
-			   0.0123, 123.712345e6, 1e5);
-	table = strstr(txt, "\n #  section");
-	assert_non_null(table);
+	txt = sweep_report(&fx, &a, &table, "lockdep", "sleep-jobs-long",
+			   params, 6, 6, 0.0123, 123.712345e6, 1e5);
 	assert_null(strstr(table, "del..."));
 	assert_non_null(strstr(table, " 2 0 "));
 	assert_non_null(strstr(table, " 2 10000 "));
 	assert_non_null(strstr(table, " 4 1000 "));
 	assert_true(has_words(table, "varies: values of threads, delay"));
 	assert_true(has_words(table, "delay: contended_delay_ns"));
-	free(txt);
-	analysis_release(&a);
-	fx_free(&fx);
+	sweep_free(txt, &a, &fx);
 }
 
 /* analysis_fmt, which flags and levels use, is lib/numfmt's numfmt. */
