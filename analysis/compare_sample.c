@@ -11,48 +11,26 @@
 #include "analysis/compare_impl.h"
 #include "lib/util.h"
 
-size_t compare_extract_metric(const struct dataset *d, size_t c,
-			      const char *metric, double **out)
-{
-	int m = dataset_metric(d, metric);
-
-	*out = NULL;
-	return m < 0 ? 0 : analysis_values(d, c, m, out);
-}
-
 /*
  * A side's sample for one configuration: the runs of every invocation that
- * has any, grouped by invocation for the two-level model.
+ * has any, grouped by invocation (experiment) for the two-level model.
  */
-void compare_sample_build(const struct compare_side *s, const struct group *g,
-			  extract_fn fn, const char *metric, struct sample *out)
+void compare_sample_build(const struct compare_side *s,
+			  const struct series *g, extract_fn fn,
+			  const char *metric, struct sample *out)
 {
-	size_t i;
-
 	memset(out, 0, sizeof(*out));
-	out->sizes = xcalloc(g->n ? g->n : 1, sizeof(*out->sizes));
-	for (i = 0; i < g->n; i++) {
-		const struct dataset *d = &s->sets[g->inv[i].set];
-		double *v;
-		size_t k = fn(d, g->inv[i].config, metric, &v);
-
-		if (k) {
-			out->x = xrealloc(out->x, (out->n + k) * sizeof(*out->x));
-			memcpy(out->x + out->n, v, k * sizeof(*v));
-			out->n += k;
-			out->sizes[out->u.invocations++] = k;
-		}
-		free(v);
-	}
+	series_sample(s->sets, g, fn, metric, &out->v);
+	out->x = out->v.x;
+	out->n = out->v.n;
+	out->u.invocations = out->v.k;
 	out->u.runs = out->n;
-	out->g = (struct compare_groups){ out->x, out->sizes,
-					  out->u.invocations };
+	out->g = (struct compare_groups){ out->x, out->v.sizes, out->v.k };
 }
 
 void compare_sample_release(struct sample *s)
 {
-	free(s->x);
-	free(s->sizes);
+	series_sample_release(&s->v);
 }
 
 void comparison_flag(struct comparison *c, const char *name,
