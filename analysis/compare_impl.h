@@ -34,7 +34,7 @@ struct sample {
 	struct compare_unit u;
 };
 
-/* compare_sample.c: a side's sample of one configuration, by invocation,
+/* compare_sideflags.c: a side's sample of one configuration, by invocation,
  * and its release. */
 void compare_sample_build(const struct compare_side *s,
 			  const struct series *g, extract_fn fn,
