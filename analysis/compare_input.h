@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "analysis/analysis.h"
 #include "analysis/compare_calib.h"
@@ -169,5 +170,16 @@ int compare_run(const struct compare_request *q, struct compare_outcome *o);
 void compare_outcome_say(const struct compare_outcome *o,
 			 const struct compare_request *q);
 void compare_outcome_release(struct compare_outcome *o);
+/*
+ * ministat's legend, table (and with ascii its plot) of the sides
+ * texts[0..n), the baseline first, read as q reads them, printed to f
+ * when every side is numbers (files or "-"), as ministat prints them:
+ * *done set.  0 with *done false when a side is a database or an export
+ * file (compare's tables say it), or n is above MINISTAT_SETS; else the
+ * exit status after error().
+ */
+int compare_ministat(FILE *f, const struct compare_request *q,
+		     const char *const *texts, size_t n, bool ascii,
+		     bool *done);
 
 #endif

@@ -3,13 +3,14 @@
  * sides as the user named them, the options) in, both sides loaded and
  * the result out (compare_input.h), and what must be said after the
  * result is printed: the regression the gate found, or why nothing was
- * compared.
+ * compared; and ministat's table of sides that are all numbers.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/compare_input.h"
+#include "analysis/ministat.h"
 #include "lib/util.h"
 
 /* Loads both sides and settles what they are compared by. */
@@ -170,4 +171,59 @@ void compare_outcome_release(struct compare_outcome *o)
 	compare_input_release(&o->base);
 	compare_input_release(&o->cand);
 	memset(o, 0, sizeof(*o));
+}
+
+/* ---- ministat's table ---- */
+
+int compare_ministat(FILE *f, const struct compare_request *q,
+		     const char *const *texts, size_t n, bool ascii,
+		     bool *done)
+{
+	struct ministat_set set[MINISTAT_SETS];
+	struct compare_input sides[MINISTAT_SETS];
+	size_t i;
+	int ret = 0;
+
+	*done = false;
+	if (n > MINISTAT_SETS)
+		return 0;
+	memset(sides, 0, sizeof(sides));
+	for (i = 0; i < n && !ret; i++) {
+		sides[i].text = texts[i];
+		sides[i].role = i ? "candidate" : "baseline";
+		sides[i].files = q->files;
+		if (compare_input_is_file_list(sides[i].text))
+			ret = 0;        /* number files, one invocation each */
+		else if (compare_input_is_export(&sides[i]))
+			goto out;       /* an export file: compare's tables */
+		else
+			ret = compare_input_resolve(&sides[i], q->db) < 0
+				      ? EXIT_USAGE : 0;
+		if (!ret && sides[i].db) {
+			/* a database side: compare's own tables */
+			if (ascii)
+				warning("--ascii draws files of numbers only; "
+					"%s is a database", sides[i].text);
+			goto out;
+		}
+		if (!ret)
+			ret = compare_input_load(&sides[i], q->db, &q->nf,
+						 q->in, q->inlen);
+		set[i] = (struct ministat_set){ sides[i].text, sides[i].values,
+						sides[i].nvalues };
+	}
+	/* ministat's order: legend, plot, the table with its differences. */
+	if (!ret) {
+		ministat_legend(f, set, n);
+		if ((ascii && ministat_plot(f, set, n, MINISTAT_WIDTH) < 0) ||
+		    ministat_table(f, set, n, q->confidence > 0
+						      ? q->confidence
+						      : 0.95) < 0)
+			ret = EXIT_USAGE;
+	}
+	*done = !ret;
+out:
+	for (i = 0; i < n; i++)
+		compare_input_release(&sides[i]);
+	return ret;
 }

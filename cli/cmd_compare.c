@@ -227,54 +227,19 @@ static int read_stdin(struct cmp_args *a)
  */
 static int print_ministat(struct cmp_args *a)
 {
-	struct ministat_set set[MINISTAT_SETS];
-	struct compare_input sides[MINISTAT_SETS];
+	const char *texts[MINISTAT_SETS];
 	size_t i, n = a->ncands + 1;
-	int ret = 0;
+	int ret;
 
 	if (a->json || n > MINISTAT_SETS)
 		return 0;
-	memset(sides, 0, sizeof(sides));
-	for (i = 0; i < n && !ret; i++) {
-		sides[i].text = i ? a->cands[i - 1] : a->q.base;
-		sides[i].role = i ? "candidate" : "baseline";
-		sides[i].files = &a->files;
-		if (compare_input_is_file_list(sides[i].text))
-			ret = 0;        /* number files, one invocation each */
-		else if (compare_input_is_export(&sides[i]))
-			goto out;       /* an export file: compare's tables */
-		else
-			ret = compare_input_resolve(&sides[i], a->q.db) < 0
-				      ? EXIT_USAGE : 0;
-		if (!ret && sides[i].db) {
-			/* a database side: compare's own tables */
-			if (a->ascii)
-				warning("--ascii draws files of numbers only; "
-					"%s is a database", sides[i].text);
-			goto out;
-		}
-		if (!ret)
-			ret = compare_input_load(&sides[i], a->q.db, &a->q.nf,
-						 a->in, a->inlen);
-		set[i] = (struct ministat_set){ sides[i].text, sides[i].values,
-						sides[i].nvalues };
-	}
-	/* ministat's order: legend, plot, the table with its differences. */
-	if (!ret) {
-		ministat_legend(stdout, set, n);
-		if ((a->ascii && ministat_plot(stdout, set, n,
-					       MINISTAT_WIDTH) < 0) ||
-		    ministat_table(stdout, set, n, a->q.confidence > 0
-							 ? a->q.confidence
-							 : 0.95) < 0)
-			ret = EXIT_USAGE;
-	}
-	a->ministat_done = !ret;
-	if (!ret && !a->ministat)
+	texts[0] = a->q.base;
+	for (i = 1; i < n; i++)
+		texts[i] = a->cands[i - 1];
+	ret = compare_ministat(stdout, &a->q, texts, n, a->ascii,
+			       &a->ministat_done);
+	if (a->ministat_done && !a->ministat)
 		putchar('\n');
-out:
-	for (i = 0; i < n; i++)
-		compare_input_release(&sides[i]);
 	return ret;
 }
 

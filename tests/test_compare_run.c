@@ -3,7 +3,7 @@
  * analysis/compare_input.h): a request naming two sides in, the loaded
  * sides, the result and the exit status out, as `contend compare` prints
  * them: a comparison of number files, the gate's regression, --strict,
- * a side that names nothing, and nothing matched.
+ * a side that names nothing; ministat's table of number sides.
  *
  * Independent values: the change of two number files of one invocation
  * each is the ratio of their geometric means (the model on log values
@@ -163,12 +163,60 @@ static void test_bad_side(void **state)
 	free(c);
 }
 
+/*
+ * ministat's table of two number files: 10 +/- 2.776 sqrt(2/3) (ministat's
+ * t table at 4 df, pooled s = 1), worked by hand; a database side leaves
+ * it to compare's tables.
+ */
+static void test_ministat(void **state)
+{
+	static const double a[] = { 100, 101, 99 }, b[] = { 110, 111, 109 };
+	char *pa = numbers("ma.txt", a, 3), *pb = numbers("mb.txt", b, 3);
+	const char *texts[2] = { pa, pb };
+	struct compare_files files = { 0 };
+	struct compare_request q;
+	char *out = NULL, *db;
+	size_t len;
+	bool done;
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	assert_non_null(f);
+	request(&q, pa, pb, &files);
+	assert_int_equal(compare_ministat(f, &q, texts, 2, false, &done), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_true(done);
+	assert_contains(out, "Difference at 95.0% confidence");
+	assert_contains(out, "10 +/- 2.26659");
+	free(out);
+
+	/* a database side (a file that says it is one): compare's tables */
+	db = xasprintf("%s/lab.db", dir);
+	f = fopen(db, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite("SQLite format 3", 1, 16, f), 16);
+	assert_int_equal(fclose(f), 0);
+	texts[1] = db;
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	assert_int_equal(compare_ministat(f, &q, texts, 2, false, &done), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_false(done);
+	assert_int_equal(len, 0);
+	free(out);
+	free(db);
+	compare_files_release(&files);
+	free(pa);
+	free(pb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_gate),
 		cmocka_unit_test(test_bad_side),
+		cmocka_unit_test(test_ministat),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
