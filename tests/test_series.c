@@ -304,6 +304,7 @@ static void test_compare_one_experiment(void **state)
 	assert_contains(fl->message, "one experiment a side");
 	txt = printed(&r, &b, &c, false);
 	assert_contains(txt, "one experiment a side");
+	assert_fits_80(txt);
 	free(txt);
 	txt = printed(&r, &b, &c, true);
 	assert_contains(txt, "one experiment a side");
