@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "analysis/calibrate.h"
+#include "analysis/series.h"
 #include "analysis/stats.h"
 #include "db/contract.h"
 #include "lib/util.h"
@@ -108,6 +109,53 @@ int calib_compute(const double *x, const size_t *sizes, size_t k,
 	free(in);
 	free(idx);
 	return 0;
+}
+
+/* ---- the invocations of a configuration (the one model, series.h) ---- */
+
+/* The logs of s's positive values of metric, each invocation a group. */
+static size_t log_groups(const struct dataset *ds, const struct series *s,
+			 const char *metric, double **x, size_t *sizes)
+{
+	struct series_sample v;
+	size_t i, j, off = 0, k = 0, n = 0;
+
+	series_sample_metric(ds, s, metric, &v);
+	*x = xcalloc(v.n + 1, sizeof(**x));
+	for (i = 0; i < v.k; off += v.sizes[i], i++) {
+		size_t g = 0;
+
+		for (j = off; j < off + v.sizes[i]; j++)
+			if (v.x[j] > 0 && isfinite(v.x[j]))
+				(*x)[n++] = log(v.x[j]), g++;
+		if (g)
+			sizes[k++] = g;
+	}
+	series_sample_release(&v);
+	return k;
+}
+
+int calib_profile_of(const struct dataset *ds, size_t nds,
+		     const char *workload, const char *canon,
+		     const char *metric, size_t boots, size_t runs,
+		     struct calib_profile *p, size_t *k, size_t *two)
+{
+	struct series_list l;
+	long at;
+	double *x = NULL;
+	size_t *sizes = xcalloc(nds + 1, sizeof(*sizes)), i;
+	int ret;
+
+	series_build(ds, nds, &l);
+	at = series_find(&l, workload, canon);
+	*k = at < 0 ? 0 : log_groups(ds, &l.s[at], metric, &x, sizes);
+	for (*two = 0, i = 0; i < *k; i++)
+		*two += sizes[i] >= 2;
+	ret = calib_compute(x, sizes, *k, boots, runs, 0.05, p);
+	series_release(&l);
+	free(sizes);
+	free(x);
+	return ret;
 }
 
 /* ---- the profile in the store ---- */

@@ -4,8 +4,9 @@
  * between invocations and within them, how often compare's model flags
  * a difference between two halves of the same invocations (the observed
  * false-alarm rate of the gate at 0%), and the smallest change a design
- * of B boots of R runs detects here.  Pure statistics on grouped logs;
- * the runs and the store are cli/cmd_calibrate.c's.
+ * of B boots of R runs detects here.  The statistics on grouped logs
+ * and the invocations of a configuration; running the experiment is
+ * cli/cmd_calibrate.c's.
  */
 #ifndef CONTEND_CALIBRATE_H
 #define CONTEND_CALIBRATE_H
@@ -36,6 +37,19 @@ struct calib_profile {
 int calib_compute(const double *x, const size_t *sizes, size_t k,
 		  size_t boots, size_t runs, double alpha,
 		  struct calib_profile *p);
+
+/*
+ * The profile of configuration (workload, canon) over the experiments
+ * ds[0..nds), each one invocation whatever its sections (the one model
+ * of runs, analysis/series.h): calib_compute on the logs of its counted
+ * runs' positive values of metric, alpha 0.05.  *k is the invocations
+ * with a value, *two those with two or more.  0, or -1 when there is no
+ * profile (fewer than 4 invocations of 2 runs).
+ */
+int calib_profile_of(const struct dataset *ds, size_t nds,
+		     const char *workload, const char *canon,
+		     const char *metric, size_t boots, size_t runs,
+		     struct calib_profile *p, size_t *k, size_t *two);
 
 /*
  * The profile as stored with the last calibrate experiment (experiment

@@ -125,118 +125,6 @@ size_t compare_gate(struct compare_result *r, double pct)
 
 /* ---- selections: matching, samples, flags ---- */
 
-/* A configuration, or a group, under its key (workload, canon). */
-struct gkey {
-	const char *workload, *canon;
-	size_t at;              /* place in the side, or the group's index */
-	struct inv inv;
-};
-
-static int gkey_cmp(const void *pa, const void *pb)
-{
-	const struct gkey *a = pa, *b = pb;
-	int k = strcmp(a->workload, b->workload);
-
-	if (!k)
-		k = strcmp(a->canon, b->canon);
-	return k ? k : (a->at > b->at) - (a->at < b->at);
-}
-
-static int group_first_cmp(const void *pa, const void *pb)
-{
-	const struct group *a = pa, *b = pb;
-
-	return (a->first > b->first) - (a->first < b->first);
-}
-
-/*
- * The group of key (workload, canon) among the n groups whose keys are
- * sorted (groups_index), or -1: a binary search, so matching two sides
- * is n log n in their configurations.
- */
-static long group_find(const struct gkey *sorted, size_t n,
-		       const char *workload, const char *canon)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int k = strcmp(sorted[mid].workload, workload);
-
-		if (!k)
-			k = strcmp(sorted[mid].canon, canon);
-		if (!k)
-			return (long)sorted[mid].at;
-		if (k < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-/* The groups' keys, sorted for group_find. */
-static struct gkey *groups_index(const struct group *g, size_t n)
-{
-	struct gkey *k = xcalloc(n + 1, sizeof(*k));
-
-	for (size_t i = 0; i < n; i++)
-		k[i] = (struct gkey){ g[i].workload, g[i].canon, i, { 0, 0 } };
-	qsort(k, n, sizeof(*k), gkey_cmp);
-	return k;
-}
-
-/*
- * Groups a side's configurations by key, in order of first appearance,
- * each group's configurations in order: sorted by key and place (n log n
- * in the configurations, where a linear search for each was quadratic).
- */
-static struct group *groups_build(const struct compare_side *s, size_t *n)
-{
-	size_t total = 0, i, j, c, at = 0;
-	struct gkey *k;
-	struct group *g;
-
-	*n = 0;
-	for (i = 0; i < s->nsets; i++)
-		total += s->sets[i].nconfigs;
-	k = xcalloc(total + 1, sizeof(*k));
-	for (i = 0; i < s->nsets; i++)
-		for (c = 0; c < s->sets[i].nconfigs; c++, at++)
-			k[at] = (struct gkey){ s->sets[i].configs[c].workload,
-					       s->sets[i].configs[c].canon, at,
-					       { i, c } };
-	qsort(k, total, sizeof(*k), gkey_cmp);
-	g = xcalloc(total + 1, sizeof(*g));
-	for (i = 0; i < total; i = j) {
-		struct group *gr = &g[(*n)++];
-
-		for (j = i + 1; j < total && !strcmp(k[j].workload, k[i].workload) &&
-				!strcmp(k[j].canon, k[i].canon); j++)
-			;
-		gr->workload = k[i].workload;
-		gr->canon = k[i].canon;
-		gr->section = s->sets[k[i].inv.set].configs[k[i].inv.config].section;
-		gr->first = k[i].at;
-		gr->n = j - i;
-		gr->inv = xcalloc(j - i, sizeof(*gr->inv));
-		for (c = i; c < j; c++)
-			gr->inv[c - i] = k[c].inv;
-	}
-	qsort(g, *n, sizeof(*g), group_first_cmp);
-	free(k);
-	return g;
-}
-
-static void groups_free(struct group *g, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(g[i].inv);
-	free(g);
-}
-
 /* Hand-offs per second as the analysis flag reads them. */
 static size_t extract_handoff_rate(const struct dataset *d, size_t c,
 				   const char *unused, double **out)
@@ -254,19 +142,19 @@ static size_t extract_contended_rate(const struct dataset *d, size_t c,
 }
 
 /* The mean wall time of a configuration's runs on both sides (NAN: none). */
-static double run_cost(const struct compare_side *b, const struct group *gb,
-		       const struct compare_side *c, const struct group *gc)
+static double run_cost(const struct compare_side *b, const struct series *gb,
+		       const struct compare_side *c, const struct series *gc)
 {
 	const struct compare_side *s[2] = { b, c };
-	const struct group *g[2] = { gb, gc };
+	const struct series *g[2] = { gb, gc };
 	double sum = 0;
 	size_t n = 0, i, j, r;
 
 	for (i = 0; i < 2; i++)
 		for (j = 0; j < g[i]->n; j++) {
-			const struct dataset *d = &s[i]->sets[g[i]->inv[j].set];
+			const struct dataset *d = &s[i]->sets[g[i]->member[j].set];
 			const struct ds_config *dc =
-				&d->configs[g[i]->inv[j].config];
+				&d->configs[g[i]->member[j].config];
 
 			for (r = dc->run0; r < dc->run0 + dc->nruns; r++)
 				if (d->runs[r].wall_s > 0 &&
@@ -280,15 +168,15 @@ static double run_cost(const struct compare_side *b, const struct group *gb,
 
 /* The carried flags (flagtab.h) of any invocation, once per side. */
 static void carry_flags(struct comparison *c, const struct compare_side *s,
-			const struct group *g, const char *metric,
+			const struct series *g, const char *metric,
 			const char *side)
 {
 	size_t i, k;
 
 	for (i = 0; i < g->n; i++) {
-		const struct dataset *d = &s->sets[g->inv[i].set];
+		const struct dataset *d = &s->sets[g->member[i].set];
 		const struct config_analysis *ca =
-			&s->an[g->inv[i].set].configs[g->inv[i].config];
+			&s->an[g->member[i].set].configs[g->member[i].config];
 		int m = dataset_metric(d, metric);
 
 		for (k = 0; k < ca->nflags; k++) {
@@ -315,17 +203,17 @@ static const char *host_value(const struct dataset *d, const char *key)
 }
 
 /* First differing value of key between the sides' experiments, or NULL. */
-static char *host_diff(const struct compare_side *b, const struct group *gb,
-		       const struct compare_side *c, const struct group *gc,
+static char *host_diff(const struct compare_side *b, const struct series *gb,
+		       const struct compare_side *c, const struct series *gc,
 		       const char *key)
 {
 	size_t i, j;
 
 	for (i = 0; i < gb->n; i++) {
-		const char *vb = host_value(&b->sets[gb->inv[i].set], key);
+		const char *vb = host_value(&b->sets[gb->member[i].set], key);
 
 		for (j = 0; vb && j < gc->n; j++) {
-			const char *vc = host_value(&c->sets[gc->inv[j].set],
+			const char *vc = host_value(&c->sets[gc->member[j].set],
 						    key);
 
 			if (vc && strcmp(vb, vc))
@@ -337,8 +225,8 @@ static char *host_diff(const struct compare_side *b, const struct group *gb,
 }
 
 static void host_mismatch(struct comparison *cmp, const struct compare_side *b,
-			  const struct group *gb, const struct compare_side *c,
-			  const struct group *gc)
+			  const struct series *gb, const struct compare_side *c,
+			  const struct series *gc)
 {
 	char *msg = NULL, *d;
 	size_t k;
@@ -366,9 +254,9 @@ static void host_mismatch(struct comparison *cmp, const struct compare_side *b,
 
 /* The hand-off rate of both sides: handoff_rate, else contended/s. */
 static const char *handoff_samples(const struct compare_side *b,
-				   const struct group *gb,
+				   const struct series *gb,
 				   const struct compare_side *c,
-				   const struct group *gc, struct sample *sb,
+				   const struct series *gc, struct sample *sb,
 				   struct sample *sc)
 {
 	compare_sample_build(b, gb, extract_handoff_rate, NULL, sb);
@@ -383,8 +271,8 @@ static const char *handoff_samples(const struct compare_side *b,
 }
 
 static void misleading(struct comparison *cmp, const struct compare_opts *o,
-		       const struct compare_side *b, const struct group *gb,
-		       const struct compare_side *c, const struct group *gc)
+		       const struct compare_side *b, const struct series *gb,
+		       const struct compare_side *c, const struct series *gc)
 {
 	struct sample sb, sc;
 	struct handoff_change h;
@@ -432,13 +320,13 @@ static int by_total_wait(const void *x, const void *y)
 }
 
 static void keys_add(struct klock_key **k, size_t *n,
-		     const struct compare_side *s, const struct group *g)
+		     const struct compare_side *s, const struct series *g)
 {
 	size_t i, j, l;
 
 	for (i = 0; i < g->n; i++) {
 		const struct ds_config *cf =
-			&s->sets[g->inv[i].set].configs[g->inv[i].config];
+			&s->sets[g->member[i].set].configs[g->member[i].config];
 
 		for (j = 0; j < cf->nklock; j++) {
 			const struct ds_klock *r = &cf->klock[j];
@@ -472,8 +360,8 @@ static size_t extract_klock(const struct dataset *d, size_t c,
 
 /* Each of the ten kernel locks both sides waited on most, A/B. */
 static void klock_changes(struct comparison *cmp, const struct compare_opts *o,
-			  const struct compare_side *b, const struct group *gb,
-			  const struct compare_side *c, const struct group *gc)
+			  const struct compare_side *b, const struct series *gb,
+			  const struct compare_side *c, const struct series *gc)
 {
 	struct klock_key *k = NULL;
 	size_t n = 0, i;
@@ -525,8 +413,9 @@ static void unit_flags(struct comparison *cmp, const struct compare_side *b,
 	if (m->a.borrowed || m->b.borrowed)
 		comparison_flag(cmp, "single-invocation",
 				m->a.borrowed ? "baseline" : "candidate",
-				xasprintf("the %s is one invocation (boot): "
-					  "its interval uses the %s's "
+				xasprintf("the %s is one experiment (one "
+					  "invocation, one boot): its "
+					  "interval uses the %s's "
 					  "between-invocation variance",
 					  m->a.borrowed ? "baseline"
 							: "candidate",
@@ -536,20 +425,21 @@ static void unit_flags(struct comparison *cmp, const struct compare_side *b,
 		comparison_flag(cmp, "single-invocation",
 				b1 && c1 ? "both" : b1 ? "baseline"
 						       : "candidate",
-				xasprintf("%s one invocation (boot) and the "
-					  "other side cannot lend its "
+				xasprintf("%s (one invocation, one boot) and "
+					  "the other side cannot lend its "
 					  "between-invocation variance: the "
 					  "interval ignores the variance "
 					  "between boots and may be too narrow; "
 					  "repeat the experiment (after a "
 					  "reboot) under the same name and label",
-					  b1 && c1 ? "each side is"
-					  : b1 ? "the baseline is"
-					       : "the candidate is"));
+					  b1 && c1 ? "one experiment a side"
+					  : b1 ? "the baseline is one experiment"
+					       : "the candidate is one "
+						 "experiment"));
 }
 
 static void add_unmatched(struct compare_result *r, const char *side,
-			  const struct group *g, const char *reason)
+			  const struct series *g, const char *reason)
 {
 	struct compare_unmatched *u;
 
@@ -564,16 +454,16 @@ static void add_unmatched(struct compare_result *r, const char *side,
 }
 
 static int match_one(struct compare_result *r, const struct compare_side *b,
-		     const struct group *gb, const struct compare_side *c,
-		     const struct group *gc)
+		     const struct series *gb, const struct compare_side *c,
+		     const struct series *gc)
 {
 	struct comparison *cmp;
 	struct compare_opts o;
 	struct sample sb, sc;
 	int ret = -1;
 
-	compare_sample_build(b, gb, compare_extract_metric, r->metric, &sb);
-	compare_sample_build(c, gc, compare_extract_metric, r->metric, &sc);
+	compare_sample_build(b, gb, series_metric_values, r->metric, &sb);
+	compare_sample_build(c, gc, series_metric_values, r->metric, &sc);
 	if (!sb.n || !sc.n) {
 		add_unmatched(r, sb.n ? "candidate" : "baseline",
 			      sb.n ? gc : gb, "no measured ok run has the metric");
@@ -585,7 +475,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	cmp->workload = gb->workload;
 	cmp->canon = gb->canon;
 	cmp->section = gb->section;
-	cmp->config = &b->sets[gb->inv[0].set].configs[gb->inv[0].config];
+	cmp->config = &b->sets[gb->member[0].set].configs[gb->member[0].config];
 	cmp->ubase = sb.u;
 	cmp->ucand = sc.u;
 	cmp->gate_p = cmp->gate_p_holm = NAN;
@@ -650,9 +540,9 @@ int compare_sides(const struct compare_side *base,
 		  const struct compare_side *cand, const char *metric,
 		  const struct compare_opts *o, struct compare_result *r)
 {
-	struct group *gb = NULL, *gc = NULL;
-	struct gkey *kc = NULL;
-	size_t nb = 0, nc = 0, i;
+	struct series_list gb = { 0 }, gc = { 0 };
+	bool *matched = NULL;
+	size_t i;
 	int ret = -1;
 
 	memset(r, 0, sizeof(*r));
@@ -662,32 +552,32 @@ int compare_sides(const struct compare_side *base,
 	    compare_side_has_metric(base, metric, "baseline") < 0 ||
 	    compare_side_has_metric(cand, metric, "candidate") < 0)
 		return -1;
-	gb = groups_build(base, &nb);
-	gc = groups_build(cand, &nc);
-	kc = groups_index(gc, nc);
-	for (i = 0; i < nb; i++) {
-		long j = group_find(kc, nc, gb[i].workload, gb[i].canon);
+	series_build(base->sets, base->nsets, &gb);
+	series_build(cand->sets, cand->nsets, &gc);
+	matched = xcalloc(gc.n + 1, sizeof(*matched));
+	for (i = 0; i < gb.n; i++) {
+		long j = series_find(&gc, gb.s[i].workload, gb.s[i].canon);
 
 		if (j < 0) {
-			add_unmatched(r, "baseline", &gb[i],
+			add_unmatched(r, "baseline", &gb.s[i],
 				      "not in the candidate");
 			continue;
 		}
-		gc[j].matched = true;
-		if (match_one(r, base, &gb[i], cand, &gc[j]) < 0)
+		matched[j] = true;
+		if (match_one(r, base, &gb.s[i], cand, &gc.s[j]) < 0)
 			goto out;
 	}
-	for (i = 0; i < nc; i++)
-		if (!gc[i].matched)
-			add_unmatched(r, "candidate", &gc[i],
+	for (i = 0; i < gc.n; i++)
+		if (!matched[i])
+			add_unmatched(r, "candidate", &gc.s[i],
 				      "not in the baseline");
 	compare_side_flags(r, base, cand);
 	r->gate_pct = -1;
 	ret = 0;
 out:
-	free(kc);
-	groups_free(gb, nb);
-	groups_free(gc, nc);
+	free(matched);
+	series_release(&gb);
+	series_release(&gc);
 	if (ret < 0)
 		compare_result_release(r);
 	return ret;
@@ -778,13 +668,14 @@ void compare_numbers_release(struct compare_numbers *num)
 size_t compare_side_configs(const struct compare_side *s,
 			    const struct ds_config **first)
 {
-	struct group *g;
+	struct series_list l;
 	size_t n;
 
-	g = groups_build(s, &n);
-	*first = n ? &s->sets[g[0].inv[0].set].configs[g[0].inv[0].config]
+	series_build(s->sets, s->nsets, &l);
+	n = l.n;
+	*first = n ? &s->sets[l.s[0].member[0].set]
+			      .configs[l.s[0].member[0].config]
 		   : NULL;
-	groups_free(g, n);
+	series_release(&l);
 	return n;
 }
-

@@ -8,7 +8,10 @@
  * Call sequence: load each side's experiments (store_load, an export file
  * or number files; analysis_run) into a struct compare_side ->
  * compare_sides() -> compare_gate() under --fail-on-regression -> format
- * the struct compare_result -> compare_result_release().
+ * the struct compare_result -> compare_result_release().  `contend
+ * compare` does all of it in one call, compare_run (compare_input.h).
+ * Each side's runs are grouped by the one model of runs (series.h): a
+ * configuration's invocations are the experiments holding it.
  */
 #ifndef CONTEND_COMPARE_H
 #define CONTEND_COMPARE_H

@@ -15,13 +15,13 @@
 
 /* The distinct experiments of a group, for analysis/instrument.c:
  * shallow copies (rows[i].meta points into the side's dataset). */
-static size_t group_rows(const struct compare_side *s, const struct group *g,
+static size_t group_rows(const struct compare_side *s, const struct series *g,
 			 struct experiment_row *rows)
 {
 	size_t i, j, n = 0;
 
 	for (i = 0; i < g->n; i++) {
-		const struct experiment_row *e = &s->sets[g->inv[i].set].exp;
+		const struct experiment_row *e = &s->sets[g->member[i].set].exp;
 
 		for (j = 0; j < n && rows[j].meta != e->meta; j++)
 			;
@@ -33,8 +33,8 @@ static size_t group_rows(const struct compare_side *s, const struct group *g,
 
 /* instrumentation-differs: kernel state keys (analysis/instrument.h). */
 void compare_instrumentation(struct comparison *cmp,
-			     const struct compare_side *b, const struct group *gb,
-			     const struct compare_side *c, const struct group *gc)
+			     const struct compare_side *b, const struct series *gb,
+			     const struct compare_side *c, const struct series *gc)
 {
 	struct experiment_row *rb = xcalloc(gb->n + 1, sizeof(*rb));
 	struct experiment_row *rc = xcalloc(gc->n + 1, sizeof(*rc));
@@ -86,8 +86,8 @@ static size_t extract_starved(const struct dataset *d, size_t c,
 
 /* Fairness and latency A/B, and fairness-traded (analysis/abfair.h). */
 void compare_fairness(struct comparison *cmp, const struct compare_opts *o,
-		      const struct compare_side *b, const struct group *gb,
-		      const struct compare_side *c, const struct group *gc)
+		      const struct compare_side *b, const struct series *gb,
+		      const struct compare_side *c, const struct series *gc)
 {
 	static const struct {
 		extract_fn fn;
@@ -96,7 +96,7 @@ void compare_fairness(struct comparison *cmp, const struct compare_opts *o,
 	} ms[ABFAIR_N] = {
 		[ABFAIR_JAIN] = { extract_jain, NULL, DIR_HIGHER },
 		[ABFAIR_MAX_SHARE] = { extract_max_share, NULL, DIR_LOWER },
-		[ABFAIR_P99] = { compare_extract_metric, "acquire_p99_ns", DIR_LOWER },
+		[ABFAIR_P99] = { series_metric_values, "acquire_p99_ns", DIR_LOWER },
 	};
 	struct abfair *f = &cmp->fair;
 	struct sample sb, sc;

@@ -6,6 +6,7 @@
 #define CONTEND_COMPARE_IMPL_H
 
 #include "analysis/compare.h"
+#include "analysis/series.h"
 
 /* 0 when o can be judged by (a known direction, confidence and power in
  * (0, 1), threshold >= 0), else -1 after error(). */
@@ -20,54 +21,38 @@ void compare_side_flags(struct compare_result *r, const struct compare_side *b,
 
 /* ---- the selections of compare.c ---- */
 
-/* One experiment's copy of a configuration. */
-struct inv {
-	size_t set, config;
-};
-
-/* A configuration key (workload type + canonical parameters) on a side. */
-struct group {
-	const char *workload, *canon, *section;
-	size_t n;
-	struct inv *inv;
-	bool matched;
-	size_t first;           /* its first configuration's place in the side */
-};
-
 /* Pulls the measured ok values of one configuration of one dataset. */
-typedef size_t (*extract_fn)(const struct dataset *d, size_t c,
-			     const char *metric, double **out);
+typedef series_extract extract_fn;
 
-/* A side's values of one configuration, invocation by invocation. */
+/* A side's values of one configuration, invocation (experiment) by
+ * invocation: the one model's sample (series.h) and its views. */
 struct sample {
 	double *x;
-	size_t *sizes;
 	size_t n;
+	struct series_sample v;
 	struct compare_groups g;
 	struct compare_unit u;
 };
 
-
-/* compare_sample.c: a side's sample of one configuration, by invocation,
- * and its release; the values of a stored metric. */
-void compare_sample_build(const struct compare_side *s, const struct group *g,
-			  extract_fn fn, const char *metric, struct sample *out);
+/* compare_sideflags.c: a side's sample of one configuration, by invocation,
+ * and its release. */
+void compare_sample_build(const struct compare_side *s,
+			  const struct series *g, extract_fn fn,
+			  const char *metric, struct sample *out);
 void compare_sample_release(struct sample *s);
-size_t compare_extract_metric(const struct dataset *d, size_t c,
-			      const char *metric, double **out);
 
 /* ---- compare_checks.c: what compare tells beside the verdict ---- */
 
 /* instrumentation-differs: kernel state keys (analysis/instrument.h). */
 void compare_instrumentation(struct comparison *cmp,
-			     const struct compare_side *b, const struct group *gb,
-			     const struct compare_side *c, const struct group *gc);
+			     const struct compare_side *b, const struct series *gb,
+			     const struct compare_side *c, const struct series *gc);
 /* multimodal and regime-shift: the sides' runs in two regimes. */
 void compare_regimes(struct comparison *cmp, const struct sample *sb,
 		     const struct sample *sc, double confidence);
 /* Fairness and latency A/B, and fairness-traded (analysis/abfair.h). */
 void compare_fairness(struct comparison *cmp, const struct compare_opts *o,
-		      const struct compare_side *b, const struct group *gb,
-		      const struct compare_side *c, const struct group *gc);
+		      const struct compare_side *b, const struct series *gb,
+		      const struct compare_side *c, const struct series *gc);
 
 #endif

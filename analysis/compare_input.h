@@ -6,11 +6,14 @@
  * matching two sides filtered on a changed parameter, and settling the
  * metric and options both are compared with.  Output: compare_print.h.
  *
- * Call sequence per pair: compare_input_load (each side) ->
- * compare_inputs_overlap, compare_inputs_match -> compare_inputs_metric,
- * compare_inputs_opts -> compare_input_one_value, compare_input_number_side
- * (number sides) -> compare_sides(&b->side, &c->side, ...) ->
- * compare_input_release.
+ * One entry point (compare_run.c): a struct compare_request in ->
+ * compare_run -> print the struct compare_outcome (compare_print.h) ->
+ * compare_outcome_say -> compare_outcome_release.  compare_run does, per
+ * pair: compare_input_load (each side) -> compare_inputs_overlap,
+ * compare_inputs_match -> compare_inputs_metric, compare_inputs_opts ->
+ * compare_input_one_value, compare_input_number_side (number sides) ->
+ * compare_sides -> compare_gate; the steps are declared below for
+ * ministat's table, which loads number sides alone.
  */
 #ifndef CONTEND_COMPARE_INPUT_H
 #define CONTEND_COMPARE_INPUT_H
@@ -18,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "analysis/analysis.h"
 #include "analysis/compare_calib.h"
@@ -121,5 +125,61 @@ int compare_input_one_value(const struct compare_input *s);
 int compare_input_number_side(struct compare_input *s,
 			      const struct compare_input *other,
 			      const char *metric);
+
+/* ---- the one entry point (compare_run.c) ---- */
+
+/* What `contend compare BASE CAND` is asked, one candidate. */
+struct compare_request {
+	const char *base, *cand;        /* the sides as the user named them */
+	const char *db;                 /* the default database */
+	const char *metric;             /* NULL: settled from the sides */
+	enum direction dir;             /* DIR_UNKNOWN: from the metric */
+	double threshold;               /* changes smaller are no change, % */
+	double confidence;              /* 0: the baseline's, else 0.95 */
+	double fail_pct;                /* the gate's PCT; < 0: no gate */
+	bool strict;                    /* refuse an unguaranteed gate */
+	double boot_cost, run_cost;     /* the plan's costs, seconds */
+	bool linear;                    /* values, never ratios */
+	struct numfile_opts nf;         /* how number files are read */
+	const char *in;                 /* standard input, for a side "-" */
+	size_t inlen;
+	struct compare_files *files;    /* FIFOs read once, shared by the
+					 * requests of one command */
+};
+
+struct compare_outcome {
+	struct compare_input base, cand; /* loaded, for the printers */
+	const char *metric;             /* as settled */
+	bool compared;                  /* r holds a result to print */
+	struct compare_result r;
+	size_t regressions;             /* the gate's failures */
+	int status;                     /* the exit status (lib/util.h) */
+};
+
+/*
+ * Loads both sides, settles the metric and options, compares them,
+ * applies the gate (fail_pct >= 0) and --strict.  Returns the exit
+ * status, also in o->status: 0; 3 when the gate fails; 2 on bad input
+ * (said with error()), and when nothing matched (said by
+ * compare_outcome_say, after the result); 1 when the machine failed.
+ * o->compared: o->r is to be printed.  Release o in every case.
+ */
+int compare_run(const struct compare_request *q, struct compare_outcome *o);
+/* What is said after the result: the regression, or why nothing was
+ * compared (stderr). */
+void compare_outcome_say(const struct compare_outcome *o,
+			 const struct compare_request *q);
+void compare_outcome_release(struct compare_outcome *o);
+/*
+ * ministat's legend, table (and with ascii its plot) of the sides
+ * texts[0..n), the baseline first, read as q reads them, printed to f
+ * when every side is numbers (files or "-"), as ministat prints them:
+ * *done set.  0 with *done false when a side is a database or an export
+ * file (compare's tables say it), or n is above MINISTAT_SETS; else the
+ * exit status after error().
+ */
+int compare_ministat(FILE *f, const struct compare_request *q,
+		     const char *const *texts, size_t n, bool ascii,
+		     bool *done);
 
 #endif

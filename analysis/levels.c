@@ -11,6 +11,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/levels.h"
+#include "analysis/series.h"
 #include "db/select.h"
 #include "lib/util.h"
 
@@ -401,81 +402,18 @@ int levels_load(struct store *s, const char *selector, struct levels *l)
 	return ret;
 }
 
-/* ---- matching configurations and gathering values ---- */
+/* ---- the level's configurations, from the one model of runs ---- */
 
-static long config_find(const struct dataset *d, const char *workload,
-			const char *canon)
+/* Configurations in first-seen order over the invocations (series.h). */
+static void level_match(struct level *lv, const struct series_list *sl)
 {
-	for (size_t c = 0; c < d->nconfigs; c++)
-		if (!strcmp(d->configs[c].workload, workload) &&
-		    !strcmp(d->configs[c].canon, canon))
-			return (long)c;
-	return -1;
-}
-
-/* Configurations in first-seen order over the invocations. */
-static void level_match(struct level *lv)
-{
-	for (size_t i = 0; i < lv->ninv; i++) {
-		const struct dataset *d = &lv->inv[i];
-
-		for (size_t c = 0; c < d->nconfigs; c++) {
-			const struct ds_config *dc = &d->configs[c];
-			struct level_config *lc;
-			size_t j;
-
-			for (j = 0; j < lv->nconfigs; j++)
-				if (!strcmp(lv->configs[j].workload, dc->workload) &&
-				    !strcmp(lv->configs[j].canon, dc->canon))
-					break;
-			if (j < lv->nconfigs)
-				continue;
-			lv->configs = xrealloc(lv->configs, (lv->nconfigs + 1) *
-							      sizeof(*lv->configs));
-			lc = &lv->configs[lv->nconfigs++];
-			memset(lc, 0, sizeof(*lc));
-			lc->workload = dc->workload;
-			lc->section = dc->section;
-			lc->canon = dc->canon;
-		}
+	lv->configs = xcalloc(sl->n + 1, sizeof(*lv->configs));
+	lv->nconfigs = sl->n;
+	for (size_t j = 0; j < sl->n; j++) {
+		lv->configs[j].workload = sl->s[j].workload;
+		lv->configs[j].section = sl->s[j].section;
+		lv->configs[j].canon = sl->s[j].canon;
 	}
-}
-
-/* A run that counts: measured, ok, with the metric. */
-static bool run_counts(const struct dataset *d, size_t r, int m)
-{
-	return !d->runs[r].warmup && d->runs[r].status == RUN_OK &&
-	       isfinite(dataset_value(d, r, m));
-}
-
-struct gather {
-	double *x;
-	size_t n, cap;
-	double wall, nwall;   /* sum and count of known wall times */
-};
-
-/* Appends invocation i's values of metric m for its configuration c. */
-static size_t gather_add(struct gather *g, const struct dataset *d, size_t c,
-			 int m)
-{
-	const struct ds_config *dc = &d->configs[c];
-	size_t r, added = 0;
-
-	for (r = dc->run0; r < dc->run0 + dc->nruns; r++) {
-		if (!run_counts(d, r, m))
-			continue;
-		if (g->n == g->cap) {
-			g->cap = g->cap ? 2 * g->cap : 64;
-			g->x = xrealloc(g->x, g->cap * sizeof(*g->x));
-		}
-		g->x[g->n++] = dataset_value(d, r, m);
-		added++;
-		if (d->runs[r].wall_s > 0 && isfinite(d->runs[r].wall_s)) {
-			g->wall += d->runs[r].wall_s;
-			g->nwall++;
-		}
-	}
-	return added;
 }
 
 /* No invocation has the metric for this configuration: all unknown. */
@@ -494,36 +432,26 @@ static int config_empty(struct level_config *lc, double run_cost,
 	return 0;
 }
 
-static int config_analyze(struct level *lv, struct level_config *lc,
-			  const struct levels_opts *o)
+static int config_analyze(struct level *lv, const struct series *sr,
+			  struct level_config *lc, const struct levels_opts *o)
 {
-	struct gather g = { 0 };
+	struct series_sample g;
 	double run_cost;
 	int ret;
 
-	lc->inv = xcalloc(lv->ninv, sizeof(*lc->inv));
-	lc->k = 0;
-	for (size_t i = 0; i < lv->ninv; i++) {
-		const struct dataset *d = &lv->inv[i];
-		long c = config_find(d, lc->workload, lc->canon);
-		int m = dataset_metric(d, o->metric);
-		size_t n;
-
-		if (c < 0 || m < 0)
-			continue;
-		n = gather_add(&g, d, (size_t)c, m);
-		if (n) {
-			lc->inv[lc->k].inv = i;
-			lc->inv[lc->k++].n = n;
-		}
+	series_sample_metric(lv->inv, sr, o->metric, &g);
+	lc->inv = xcalloc(g.k + 1, sizeof(*lc->inv));
+	for (lc->k = 0; lc->k < g.k; lc->k++) {
+		lc->inv[lc->k].inv = g.set[lc->k];
+		lc->inv[lc->k].n = g.sizes[lc->k];
 	}
 	run_cost = o->run_cost > 0 ? o->run_cost
-				   : g.nwall > 0 ? g.wall / g.nwall : NAN;
+				   : g.nwall ? g.wall / (double)g.nwall : NAN;
 	if (lc->k)
 		ret = levels_config_compute(g.x, run_cost, o, lc);
 	else
 		ret = config_empty(lc, run_cost, o);
-	free(g.x);
+	series_sample_release(&g);
 	return ret;
 }
 
@@ -552,11 +480,17 @@ int levels_analyze(struct levels *l, const struct levels_opts *o)
 	l->opts.confidence = conf > 0 && conf < 1 ? conf : 0.95;
 	for (size_t i = 0; i < l->nlevels; i++) {
 		struct level *lv = &l->levels[i];
+		struct series_list sl;
+		int ret = 0;
 
-		level_match(lv);
-		for (size_t c = 0; c < lv->nconfigs; c++)
-			if (config_analyze(lv, &lv->configs[c], &l->opts) < 0)
-				return -1;
+		series_build(lv->inv, lv->ninv, &sl);
+		level_match(lv, &sl);
+		for (size_t c = 0; c < lv->nconfigs && !ret; c++)
+			ret = config_analyze(lv, &sl.s[c], &lv->configs[c],
+					     &l->opts);
+		series_release(&sl);
+		if (ret < 0)
+			return -1;
 	}
 	return 0;
 }

@@ -11,7 +11,6 @@
  * boots: they share the boot's layout, so the between variance they
  * show is a floor of the between-boot one.
  */
-#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,39 +65,6 @@ const struct opt_cmd calibrate_cli = {
 	"contend bisect, compare and its gate cite the newest profile of this host.",
 };
 
-/* The logs of entry e's primary metric per dataset, grouped. */
-static size_t groups_of(const struct config_entry *e, const struct dataset *ds,
-			size_t nds, double **x, size_t *sizes)
-{
-	const char *metric = config_primary_metric(e);
-	size_t i, k = 0, nx = 0;
-
-	for (i = 0; i < nds; i++) {
-		const struct dataset *d = &ds[i];
-		int m = dataset_metric(d, metric);
-		size_t c, r, n = 0;
-
-		for (c = 0; m >= 0 && c < d->nconfigs; c++) {
-			const struct ds_config *cf = &d->configs[c];
-
-			if (strcmp(cf->workload, e->wl->name) ||
-			    strcmp(cf->canon, e->canon))
-				continue;
-			*x = xrealloc(*x, (nx + cf->nruns + 1) * sizeof(**x));
-			for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
-				double v = dataset_value(d, r, m);
-
-				if (d->runs[r].status == RUN_OK &&
-				    !d->runs[r].warmup && v > 0 && isfinite(v))
-					(*x)[nx++] = log(v), n++;
-			}
-		}
-		if (n)
-			sizes[k++] = n;
-	}
-	return k;
-}
-
 /*
  * The meta section entry i is stored under: its section, or SECTION#N
  * for the N-th point of a sweep (a section of several configurations),
@@ -141,22 +107,18 @@ static int profile(struct runner *r, const struct calibrate_args *a,
 	}
 	for (i = 0; i < r->cfg.nentries && !ret; i++) {
 		const struct config_entry *e = &r->cfg.entries[i];
-		size_t *sizes = xcalloc(n + 1, sizeof(*sizes)), k;
-		double *x = NULL;
+		size_t k, two;
 		struct calib_profile p;
 		char *line;
 
-		k = groups_of(e, ds, loaded, &x, sizes);
 		line = xasprintf("[%s] %s", e->section, e->canon);
 		putchar('\n');
 		wrap_print(stdout, line, 0, 4, 78);
 		free(line);
-		if (calib_compute(x, sizes, k, (size_t)a->boots,
-				  (size_t)a->runs, 0.05, &p)) {
-			size_t two = 0, q;
-
-			for (q = 0; q < k; q++)
-				two += sizes[q] >= 2;
+		if (calib_profile_of(ds, loaded, e->wl->name, e->canon,
+				     config_primary_metric(e),
+				     (size_t)a->boots, (size_t)a->runs, &p,
+				     &k, &two)) {
 			printf("  no profile: %zu of %zu invocations have two "
 			       "measured runs or more (at least 4 are needed, "
 			       "each with two)\n", two, k);
@@ -172,8 +134,6 @@ static int profile(struct runner *r, const struct calibrate_args *a,
 				ret = EXIT_RUNTIME;
 			free(sec);
 		}
-		free(sizes);
-		free(x);
 	}
 	for (i = 0; i < loaded; i++)
 		dataset_release(&ds[i]);
