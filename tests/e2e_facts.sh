@@ -27,6 +27,7 @@ q "SELECT key || '	' || value FROM experiment_meta" >"$tmp/meta" ||
 [ -s "$tmp/meta" ] || die "no meta stored"
 while IFS='	' read -r key value; do
 	case $verbatim$pending in *" $key "*) continue ;; esac
+	case $key in kmsg.*) continue ;; esac
 	if printf '%s\n' "$value" | awk '
 		{ if (NF > 3 || /[.:;] / || (/ / && /[0-9]%/)) exit 0; exit 1 }'
 	then
