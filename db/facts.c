@@ -3,6 +3,7 @@
  * tells a stored word from a sentence.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -145,4 +146,37 @@ bool fact_sentence(const char *value)
 			return true;
 	}
 	return words > FACT_MAX_WORDS || (blank && percent);
+}
+
+/* "a, b" -> "a,b"; "N (a, b, ...)" -> "a,b,...": malloc'd. */
+static char *joined(const char *v)
+{
+	char *out = xmalloc(strlen(v) + 1), *o = out;
+	const char *open = strchr(v, '(');
+
+	if (open && isdigit((unsigned char)*v))
+		v = open + 1;
+	for (; *v && *v != ')'; v++)
+		if (!(*v == ' ' && v[-1] == ','))
+			*o++ = *v;
+	*o = '\0';
+	return out;
+}
+
+char *fact_word(const char *key, const char *value)
+{
+	const struct fact_row *r = fact_find(key);
+	size_t n = strlen(key);
+
+	if (!r || r->kind == FACT_VERBATIM)
+		return NULL;
+	if (!strcmp(key, MK_GOVERNOR) && !strncmp(value, "mixed: ", 7))
+		return xstrdup(value + 7);
+	if (n > 7 && !strcmp(key + n - 7, "_events") &&
+	    strncmp(key, "kernel", 6) && isdigit((unsigned char)*value) &&
+	    strstr(value, " ("))
+		return joined(value);
+	if (!strcmp(key, "fs_type") && strstr(value, ", "))
+		return joined(value);
+	return NULL;
 }

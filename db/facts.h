@@ -63,4 +63,15 @@ const struct fact_row *fact_find(const char *key);
 #define FACT_MAX_WORDS 3
 bool fact_sentence(const char *value);
 
+/*
+ * What an older contend stored under key as a sentence, as the word,
+ * number or list stored now (malloc'd), or NULL when value is no such
+ * sentence: governor "mixed: a,b" is "a,b"; kstate(_end).*_events "5 (a,
+ * b, c, d, ...)" is "a,b,c,d,..."; fs_type "d=x, e=y" is "d=x,e=y".
+ * (The facts runner/start.c, session.c, klock.c and sentinel.c write
+ * get their rewrite with the change of their writer.)
+ */
+#define STORE_FACTS_VERSION 5
+char *fact_word(const char *key, const char *value);
+
 #endif

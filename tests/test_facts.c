@@ -20,6 +20,7 @@
 #include "lib/util.h"
 #include "runner/host.h"
 #include "runner/kstate.h"
+#include "tests/store_helpers.h"
 #include "tests/tmpdir.h"
 
 /* The rule, case by case: each verdict decided by reading the value. */
@@ -181,6 +182,98 @@ static void test_table(void **state)
 	}
 }
 
+/* What older versions stored, rewritten: each want read off the old
+ * writer's format by hand. */
+static const struct {
+	const char *key, *old, *want; /* want NULL: kept as it is */
+} old_facts[] = {
+	{ "governor", "mixed: performance,powersave", "performance,powersave" },
+	{ "governor", "performance", NULL },
+	{ "kstate.trace_events", "3 (lock:contention_begin, "
+	  "lock:contention_end, sched:sched_switch)",
+	  "lock:contention_begin,lock:contention_end,sched:sched_switch" },
+	{ "kstate_end.kprobe_events", "5 (p:kprobes/a, p:kprobes/b, "
+	  "p:kprobes/c, r:kprobes/d, ...)",
+	  "p:kprobes/a,p:kprobes/b,p:kprobes/c,r:kprobes/d,..." },
+	{ "kstate.uprobe_events", "0", NULL },
+	{ "fs_type", "/tmp=tmpfs, /=ext4", "/tmp=tmpfs,/=ext4" },
+	{ "fs_type", "ext4", NULL },
+	{ "cmdline", "a=1, b=2", NULL },       /* verbatim */
+	{ "bisect.x.y", "mixed: a", NULL },     /* no host fact */
+};
+
+static void test_word(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(old_facts); i++) {
+		char *w = fact_word(old_facts[i].key, old_facts[i].old);
+
+		if (old_facts[i].want ? !w || strcmp(w, old_facts[i].want) : !!w)
+			fail_msg("%s '%s': got '%s', want '%s'",
+				 old_facts[i].key, old_facts[i].old,
+				 w ? w : "(kept)",
+				 old_facts[i].want ? old_facts[i].want : "(kept)");
+		free(w);
+	}
+}
+
+/* A schema 4 file opened to write: its sentences are words after; opened
+ * read-only it is left as it is. */
+static void test_upgrade(void **state)
+{
+	struct experiment_row e = { 0 }, got;
+	char dir[64], path[96];
+	struct store *s;
+	sqlite3 *db;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(tmpdir_create(dir, sizeof(dir), "facts"), 0);
+	snprintf(path, sizeof(path), "%s/old.db", dir);
+	assert_int_equal(store_open(path, STORE_CREATE, &s), 0);
+	e.name = xstrdup("old");
+	e.label = xstrdup("");
+	e.config_path = xstrdup("old.ini");
+	e.config_text = xstrdup("[experiment]\n");
+	e.order = xstrdup("blocked");
+	e.status = xstrdup("complete");
+	e.confidence = 0.95;
+	for (i = 0; i < ARRAY_SIZE(old_facts); i++)
+		if (!experiment_meta(&e, old_facts[i].key))
+			meta_set(&e, old_facts[i].key, old_facts[i].old);
+	assert_int_equal(store_experiment_create(s, &e), 0);
+	store_close(s);
+	raw_exec(path, "PRAGMA user_version = 4");
+	assert_int_equal(store_open(path, STORE_RDONLY, &s), 0);
+	assert_int_equal(store_experiment_get(s, e.id, &got), 0);
+	assert_string_equal(experiment_meta(&got, "governor"),
+			    "mixed: performance,powersave");
+	experiment_row_release(&got);
+	store_close(s);
+	assert_int_equal(store_open(path, 0, &s), 0);
+	assert_int_equal(store_experiment_get(s, e.id, &got), 0);
+	for (i = 0; i < ARRAY_SIZE(old_facts); i++) {
+		const char *v = experiment_meta(&got, old_facts[i].key);
+		const char *want = old_facts[i].want ? old_facts[i].want
+						     : old_facts[i].old;
+
+		if (!strcmp(experiment_meta(&e, old_facts[i].key),
+			    old_facts[i].old) && strcmp(v, want))
+			fail_msg("%s: '%s' after the upgrade, want '%s'",
+				 old_facts[i].key, v, want);
+	}
+	experiment_row_release(&got);
+	store_close(s);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(raw_int(db, "PRAGMA user_version"),
+			 STORE_SCHEMA_VERSION);
+	sqlite3_close(db);
+	experiment_row_release(&e);
+	assert_int_equal(tmpdir_remove(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +282,8 @@ int main(void)
 		cmocka_unit_test(test_live_host),
 		cmocka_unit_test(test_fake_tree),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_word),
+		cmocka_unit_test(test_upgrade),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
