@@ -120,10 +120,14 @@ static char *ranged(const struct flag *const *fl, size_t n)
 				if (w)
 					p += w - 1;
 			}
-			if (strtod(p, NULL) < strtod(lo, NULL))
-				lo = p, llo = w;
-			if (strtod(p, NULL) > strtod(hi, NULL))
-				hi = p, lhi = w;
+			if (strtod(p, NULL) < strtod(lo, NULL)) {
+				lo = p;
+				llo = w;
+			}
+			if (strtod(p, NULL) > strtod(hi, NULL)) {
+				hi = p;
+				lhi = w;
+			}
 		}
 		if (lo == hi || (llo == lhi && !strncmp(lo, hi, llo)))
 			t = xasprintf("%s%.*s", out, (int)llo, lo);
