@@ -52,16 +52,21 @@ static char *finding(const char *message, bool explained)
 
 /* ---- one line for a kind several configurations raised ---- */
 
-/* A number in a finding: digits, with a decimal part. */
+/* The length of the number at s in a finding: digits, a decimal part,
+ * an exponent ("7.1e-19"); 0 when s holds none. */
 static size_t number_at(const char *s)
 {
-	size_t n = 0;
+	size_t n = 0, e;
 
 	if (!isdigit((unsigned char)*s))
 		return 0;
 	while (isdigit((unsigned char)s[n]) ||
 	       (s[n] == '.' && isdigit((unsigned char)s[n + 1])))
 		n++;
+	e = n + 1 + (s[n + 1] == '-' || s[n + 1] == '+');
+	if (s[n] == 'e' && isdigit((unsigned char)s[e]))
+		for (n = e; isdigit((unsigned char)s[n]); n++)
+			;
 	return n;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "analysis/report.h"
+#include "analysis/report_impl.h"
 #include "tests/checks.h"
 #include "tests/dataset_fixture.h"
 #include "tests/golden.h"
@@ -160,12 +161,66 @@ static void test_verbose_in_full(void **state)
 	free(txt);
 }
 
+/* Flags written by hand on two configurations, their one line read back. */
+static char *one_line_of(const char *m1, const char *m2)
+{
+	struct dataset d;
+	struct config_analysis ca[2];
+	struct flag fl[2];
+	struct analysis a;
+	char *buf = NULL;
+	size_t len, i;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	memset(&d, 0, sizeof(d));
+	memset(ca, 0, sizeof(ca));
+	memset(fl, 0, sizeof(fl));
+	memset(&a, 0, sizeof(a));
+	for (i = 0; i < 2; i++) {
+		snprintf(fl[i].name, sizeof(fl[i].name), "noisy");
+		fl[i].message = (char *)(i ? m2 : m1);
+		fl[i].metric = -1;
+		fl[i].other_config = -1;
+		ca[i].flags = &fl[i];
+		ca[i].nflags = 1;
+	}
+	a.d = &d;
+	a.configs = ca;
+	a.nconfigs = 2;
+	report_flag_messages(f, &a, true);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void test_one_line(void **state)
+{
+	char *txt;
+
+	(void)state;
+	/* alike but for the numbers: each number's range, exponents whole */
+	txt = one_line_of("p 4.9e-10 and CV 3.0%: why", "p 7.1e-19 and CV 2.0%: why");
+	assert_non_null(strstr(txt, "! noisy, configs 1-2: p 7.1e-19-4.9e-10 "
+				    "and CV 2.0-3.0%\n"));
+	free(txt);
+	/* the same number everywhere is printed once */
+	txt = one_line_of("CV 5.0% high. x", "CV 5.0% high. y");
+	assert_non_null(strstr(txt, "! noisy, configs 1-2: CV 5.0% high\n"));
+	free(txt);
+	/* worded differently: the first finding, its configuration named */
+	txt = one_line_of("CV 9% is high: x", "only 3 runs: y");
+	assert_non_null(strstr(txt, "! noisy, configs 1-2: CV 9% is high "
+				    "(config 1)\n"));
+	free(txt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_screen),
 		cmocka_unit_test(test_host_view),
 		cmocka_unit_test(test_verbose_in_full),
+		cmocka_unit_test(test_one_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
