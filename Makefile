@@ -133,7 +133,7 @@ deps:
 	sh scripts/deps.sh
 
 run: deps
-	$(MAKE) all
+	$(MAKE) -j$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2) all
 	./contend run configs/quick.ini --label quick --db db/contend.db
 	./contend report --db db/contend.db
 	./contend plot --db db/contend.db

@@ -36,22 +36,6 @@ char *analysis_fmt(char *buf, size_t len, double v)
 
 /* ---- text ---- */
 
-/*
- * `contend ARGS [--db PATH]`: a hint runnable as printed (lib/hint.h),
- * with the database of view (none when the caller gave none), escaped for
- * the terminal.  Malloc'd.
- */
-static char *hint(const struct report_view *view, const char *args)
-{
-	char *db = view && view->db ? hint_db(view->db) : xstrdup("");
-	char *h = xasprintf("`contend %s%s%s`", args, *db ? " " : "", db);
-	char *e = report_esc(h);
-
-	free(h);
-	free(db);
-	return e;
-}
-
 /* The experiment line: which, how far it got, on what, and the runs. */
 static void text_header(FILE *f, const struct analysis *a,
 			const struct report_view *view)
@@ -103,125 +87,13 @@ static void text_header(FILE *f, const struct analysis *a,
 		tt.failed, tt.pending);
 	if (tt.pending) {
 		char *args = xasprintf("run --resume %lld", (long long)e->id);
-		char *h = hint(view, args);
+		char *h = report_hint(view, args);
 
 		fprintf(f, "  INCOMPLETE: %zu of %zu runs are missing; %s runs "
 			   "them\n", tt.pending, tt.planned, h);
 		free(h);
 		free(args);
 	}
-}
-
-/* Every host fact, key=value, wrapped: what differed between two runs. */
-static void text_host(FILE *f, const struct analysis *a)
-{
-	const struct experiment_row *e = &a->d->exp;
-	char *host = xstrdup(""), *tmp;
-	size_t i;
-
-	for (i = 0; i < e->nmeta; i++) {
-		if (!report_host_key(e, e->meta[i].key))
-			continue;
-		tmp = xasprintf("%s%s%s=%s", host, *host ? ", " : "",
-				e->meta[i].key, e->meta[i].value);
-		free(host);
-		host = tmp;
-	}
-	if (*host) {
-		fputc('\n', f);
-		report_wrap(f, "host:", 4, host);
-	}
-	free(host);
-}
-
-
-/* ---- flag messages, each once ---- */
-
-/* "config 2 (vs 1)" for flag fl of configuration c. */
-static char *flag_config(size_t c, const struct flag *fl)
-{
-	if (fl->other_config >= 0)
-		return xasprintf("%zu (vs %ld)", c + 1, fl->other_config + 1);
-	return xasprintf("%zu", c + 1);
-}
-
-/*
- * What a flag found, without the explanation and the remedy that follow
- * (its message up to the first ": " or ". "), when the same kind was
- * explained in full just before; else the whole message.  malloc'd.
- */
-static char *finding(const char *message, bool explained)
-{
-	const char *colon = strstr(message, ": "), *stop = strstr(message, ". ");
-
-	if (!explained)
-		return xstrdup(message);
-	if (!colon || (stop && stop < colon))
-		colon = stop;
-	return colon ? xasprintf("%.*s (as above)", (int)(colon - message),
-				 message)
-		     : xstrdup(message);
-}
-
-/*
- * Every flag's message, the most consequential kinds first: the first of
- * a kind in full, the others by what they found; a message several
- * configurations share word for word is printed once with all of them.
- */
-static void text_flag_messages(FILE *f, const struct analysis *a)
-{
-	struct totals t;
-	size_t rank, c, i, c2, j, full = (size_t)-1;
-	size_t nrank = flag_count(FV_REPORT);
-
-	totals(a, &t);
-	fputc('\n', f);
-	if (!t.flags) {
-		fprintf(f, "flags: none raised\n");
-		return;
-	}
-	fprintf(f, "flags: %zu raised (USER-GUIDE.md \"Reading the report\")\n",
-		t.flags);
-	for (rank = 0; rank <= nrank; rank++)
-		for (c = 0; c < a->nconfigs; c++)
-			for (i = 0; i < a->configs[c].nflags; i++) {
-				const struct flag *fl = &a->configs[c].flags[i];
-				char *where, *lead, *more;
-				bool seen = false;
-
-				if (flag_place(FV_REPORT, fl->name) != rank)
-					continue;
-				/* Printed already with an earlier configuration? */
-				for (c2 = 0; c2 < c && !seen; c2++)
-					for (j = 0; j < a->configs[c2].nflags; j++)
-						seen |= !strcmp(a->configs[c2].flags[j].name, fl->name) &&
-							!strcmp(a->configs[c2].flags[j].message, fl->message);
-				if (seen)
-					continue;
-				where = flag_config(c, fl);
-				for (c2 = c + 1; c2 < a->nconfigs; c2++)
-					for (j = 0; j < a->configs[c2].nflags; j++) {
-						const struct flag *g = &a->configs[c2].flags[j];
-						char *w;
-
-						if (strcmp(g->name, fl->name) ||
-						    strcmp(g->message, fl->message))
-							continue;
-						w = flag_config(c2, g);
-						more = xasprintf("%s, %s", where, w);
-						free(w);
-						free(where);
-						where = more;
-					}
-				lead = xasprintf("  ! %s, config%s %s:", fl->name,
-						 strchr(where, ',') ? "s" : "", where);
-				more = finding(fl->message, full == rank);
-				report_wrap(f, lead, 4, more);
-				full = rank;
-				free(more);
-				free(lead);
-				free(where);
-			}
 }
 
 /* ---- failed runs, with their reasons ---- */
@@ -754,9 +626,11 @@ int report_text_view(FILE *f, const struct analysis *a,
 	bool details = view->verbose || view->metrics;
 	size_t c;
 
+	if (view->host)
+		return report_host_text(f, a);
 	text_header(f, a, view);
 	report_text_summary(f, a);
-	text_flag_messages(f, a);
+	report_flag_messages(f, a, !details);
 	text_failures(f, a);
 	if (details) {
 		for (c = 0; c < a->nconfigs; c++)
@@ -766,17 +640,19 @@ int report_text_view(FILE *f, const struct analysis *a,
 		char *what = view->what ? hint_word(view->what)
 					: xasprintf("%lld", (long long)a->d->exp.id);
 		char *args = xasprintf("report %s --verbose", what);
-		char *h = hint(view, args);
+		char *h = report_hint(view, args);
 
-		fprintf(f, "\nper-metric tables, outliers, fairness and "
-			   "correlations:\n  %s\n", h);
+		fprintf(f, "\nevery flag in full, per-metric tables, outliers, "
+			   "fairness, correlations\nand methods:\n  %s\n", h);
 		free(h);
 		free(args);
 		free(what);
 	}
-	text_host(f, a);
-	fputc('\n', f);
-	text_methods(f, a);
+	report_host_summary(f, a, view);
+	if (details) {
+		fputc('\n', f);
+		text_methods(f, a);
+	}
 	return ferror(f) ? error("writing the report: %s", "I/O error") : 0;
 }
 

@@ -26,10 +26,13 @@ int report_write(FILE *f, const struct analysis *a, enum report_format fmt);
  * configuration, the flag messages, the failed runs, then (view->verbose,
  * or view->metrics set) a block per configuration with its per-metric
  * table (only the metrics named in view->metrics, "a,b") and the
- * correlations; the host; the methods.  report_text is the default view.
+ * correlations and the methods; the host summary (db/facts.c; all of its
+ * facts, one a line, and nothing else with view->host).  report_text is
+ * the default view.
  */
 struct report_view {
 	bool verbose;
+	bool host;              /* --host: every host fact, one a line */
 	const char *metrics;    /* NULL: every metric */
 	/* For the hints (`contend run --resume ID --db PATH`): the database
 	 * the report was read from, NULL for none; the selector naming the
@@ -103,6 +106,8 @@ void report_failures_free(struct report_failure *f, size_t n);
 /* Whether the host section shows meta key (loadavg only without
  * load_start; never the primary./direction. keys). */
 bool report_host_key(const struct experiment_row *e, const char *key);
+/* How many host facts e holds (report_host_key's; report_host.c). */
+size_t report_host_count(const struct experiment_row *e);
 
 /* JSON_SCHEMA_VERSION of report_json's output (docs/report-json.md). */
 #define REPORT_JSON_VERSION 1

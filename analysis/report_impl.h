@@ -91,6 +91,29 @@ static inline void totals(const struct analysis *a, struct totals *t)
 void report_wrap(FILE *f, const char *lead, int indent, const char *text);
 /* report_rows.c: s escaped for the terminal, malloc'd ("" for NULL). */
 char *report_esc(const char *s);
+/*
+ * report_rows.c: `contend ARGS [--db PATH]`, a hint runnable as printed
+ * (lib/hint.h), with view's database (none when view has none), escaped
+ * for the terminal.  Malloc'd.
+ */
+char *report_hint(const struct report_view *view, const char *args);
+
+/*
+ * report_flags.c: every flag's message, the most consequential kinds
+ * first; brief (the default view): a kind raised by several
+ * configurations in one line, its numbers as ranges.
+ */
+void report_flag_messages(FILE *f, const struct analysis *a, bool brief);
+
+/*
+ * report_host.c: the default report's host summary, at most three
+ * lines: the facts db/facts.c marks shown, each cut short, as many as
+ * fit two lines; then "N facts: `contend report ID --host`".
+ */
+void report_host_summary(FILE *f, const struct analysis *a,
+			 const struct report_view *view);
+/* report_host.c: every host fact, one a line, in db/facts.c's order. */
+int report_host_text(FILE *f, const struct analysis *a);
 
 /*
  * report_table.c: the answer first: one row per configuration, its

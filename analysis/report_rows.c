@@ -12,6 +12,7 @@
 #include "analysis/report_impl.h"
 #include "analysis/stats.h"
 #include "lib/escape.h"
+#include "lib/hint.h"
 #include "db/contract.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
@@ -345,6 +346,19 @@ bool report_host_key(const struct experiment_row *e, const char *key)
 }
 
 /* ---- text helpers of every text face (report.c, report_table.c) ---- */
+
+/* `contend ARGS [--db PATH]`, escaped (report_impl.h). */
+char *report_hint(const struct report_view *view, const char *args)
+{
+	char *db = view && view->db ? hint_db(view->db) : xstrdup("");
+	char *h = xasprintf("`contend %s%s%s`", args, *db ? " " : "", db);
+	char *e = report_esc(h);
+
+	free(h);
+	free(db);
+	return e;
+}
+
 
 /* Prose wraps at WIDTH; the summary table may take TABLE_WIDTH
  * (report_table.c). */

@@ -1,7 +1,7 @@
 /*
  * cmd_report.c - `contend report [--db PATH] [EXPERIMENT] [--format
  * text|json|csv] [--resolve PCT] [--handoff-drop PCT] [--confidence C]
- * [--verbose] [--metrics A,B]`:
+ * [--verbose] [--host] [--metrics A,B]`:
  * opens the store read-only, loads the experiment in one call, analyses it
  * and prints it.
  */
@@ -118,6 +118,8 @@ static const struct opt report_cli_rows[] = {
 	  FIELD(md_dir), 0, 0 },
 	{ "verbose", 0, NULL, "every section in full (text)", NULL,
 	  FIELD(view.verbose), 0, 0 },
+	{ "host", 0, NULL, "every host fact, one a line, and when it was "
+	  "read (text)", NULL, FIELD(view.host), 0, 0 },
 	{ "metrics", 0, "NAME,NAME...", "only these metrics' tables (text)",
 	  set_metrics, FIELD(view.metrics), 0, 0 },
 	{ "exclude-kernel-warnings", 0, NULL, "leave out the runs during "
@@ -165,6 +167,8 @@ static const char *one_experiment_option(const struct report_args *ra)
 		return "--verbose";
 	if (ra->view.metrics)
 		return "--metrics";
+	if (ra->view.host)
+		return "--host";
 	if (ra->exclude_kwarn)
 		return "--exclude-kernel-warnings";
 	if (!(ra->opts.resolve_pct <= def.resolve_pct &&

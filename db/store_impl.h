@@ -225,6 +225,12 @@ int store_schema_verify(struct store *s, int version);
  * caller's transaction; 0, or -1 after db_fail.
  */
 int store_contract_migrate(struct store *s, int64_t experiment);
+/*
+ * The host facts older versions stored as sentences rewritten as words
+ * (fact_word, db/facts.h): experiment's, or every one's when 0.  In the
+ * caller's transaction; 0, or -1 after db_fail.
+ */
+int store_facts_migrate(struct store *s, int64_t experiment);
 
 /*
  * The text of run_threads.ops and run_timeline.ops: a JSON array of

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "db/contract.h"
+#include "db/facts.h"
 #include "db/store_impl.h"
 #include "lib/util.h"
 
@@ -225,6 +226,8 @@ int store_copy_experiment(struct store *s, int64_t id)
 	/* an experiment of an older input gets the keys an upgrade writes */
 	if (!ret && !present && s->src_version < STORE_CONTRACT_VERSION)
 		ret = store_contract_migrate(s, args[P_DST]);
+	if (!ret && !present && s->src_version < STORE_FACTS_VERSION)
+		ret = store_facts_migrate(s, args[P_DST]);
 	if (txn_end(s, outer, ret))
 		return -1;
 	return present ? 0 : 1;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "db/contract.h"
+#include "db/facts.h"
 #include "db/store_impl.h"
 #include "lib/util.h"
 
@@ -120,6 +121,9 @@ static int schema_create(struct store *s)
 	/* the data an older version did not store, written once */
 	if (version > 0 && version < STORE_CONTRACT_VERSION &&
 	    store_contract_migrate(s, 0))
+		goto out;
+	if (version > 0 && version < STORE_FACTS_VERSION &&
+	    store_facts_migrate(s, 0))
 		goto out;
 	ret = 0;
 out:

@@ -494,7 +494,8 @@ static void failure_list(const struct face *fc, const struct analysis *a)
 		fputs("</ul>\n", fc->f);
 }
 
-/* The host facts as a key/value table: what to compare between runs. */
+/* Every host fact as a key/value table: what to compare between runs;
+ * in HTML a collapsed section (the text report's --host). */
 static void host_table(const struct face *fc, const struct analysis *a)
 {
 	const struct experiment_row *e = &a->d->exp;
@@ -504,7 +505,8 @@ static void host_table(const struct face *fc, const struct analysis *a)
 	if (fc->md)
 		fputs("| key | value |\n|---|---|\n", fc->f);
 	else
-		fputs("<table class=\"kv\">\n", fc->f);
+		fprintf(fc->f, "<details><summary>%zu host facts</summary>\n"
+			"<table class=\"kv\">\n", report_host_count(e));
 	for (i = 0; i < e->nmeta; i++) {
 		if (!report_host_key(e, e->meta[i].key))
 			continue;
@@ -514,7 +516,7 @@ static void host_table(const struct face *fc, const struct analysis *a)
 		row_close(fc);
 	}
 	if (!fc->md)
-		fputs("</table>\n", fc->f);
+		fputs("</table>\n</details>\n", fc->f);
 }
 
 static void methods(const struct face *fc, const struct analysis *a)

@@ -94,7 +94,8 @@ static char *cpu_model(const char *root)
 	return best;
 }
 
-/* Governors of every CPU that has one: one name, "mixed: a,b", or "none". */
+/* Governors of every CPU that has one: one name, the distinct names as a
+ * list "a,b" when they differ, or "none". */
 static char *governors(const char *root)
 {
 	char *pattern = xasprintf("%s/sys/devices/system/cpu/cpu[0-9]*/cpufreq/"
@@ -127,11 +128,8 @@ static char *governors(const char *root)
 	}
 	globfree(&g);
 	if (mixed) {
-		char *m = xasprintf("mixed: %s", mixed);
-
-		free(mixed);
 		free(first);
-		return m;
+		return mixed;
 	}
 	return first ? first : xstrdup("none");
 }
@@ -213,11 +211,10 @@ gzFile host_kconfig_open(const char *root)
 	return f;
 }
 
-/* What the kernel configuration says about locking, as "y"/"n". */
+/* What the kernel configuration says about preemption. */
 struct kconfig {
 	bool read;
 	bool rt, dynamic, none, voluntary, full, lazy;
-	bool lockdep, lock_stat;
 };
 
 static void kconfig_read(const char *root, struct kconfig *k)
@@ -232,8 +229,6 @@ static void kconfig_read(const char *root, struct kconfig *k)
 		{ "CONFIG_PREEMPT_VOLUNTARY=y", offsetof(struct kconfig, voluntary) },
 		{ "CONFIG_PREEMPT=y", offsetof(struct kconfig, full) },
 		{ "CONFIG_PREEMPT_LAZY=y", offsetof(struct kconfig, lazy) },
-		{ "CONFIG_PROVE_LOCKING=y", offsetof(struct kconfig, lockdep) },
-		{ "CONFIG_LOCK_STAT=y", offsetof(struct kconfig, lock_stat) },
 	};
 	char line[512];
 	gzFile f = host_kconfig_open(root);
@@ -286,6 +281,8 @@ static char *preempt_model(const char *root, const struct kconfig *k,
 	return ret;
 }
 
+/* CONFIG_PROVE_LOCKING and CONFIG_LOCK_STAT are kstate.kconfig.NAME
+ * (runner/kstate.c): one reader each, db/facts.c. */
 static void collect_kernel(const char *root, struct experiment_row *e)
 {
 	struct kconfig k;
@@ -293,9 +290,6 @@ static void collect_kernel(const char *root, struct experiment_row *e)
 	kconfig_read(root, &k);
 	set_or_unknown(e, MK_PREEMPT, preempt_model(root, &k,
 				experiment_meta(e, MK_KERNEL_VERSION)));
-	meta_set(e, MK_KCONFIG_LOCKDEP, !k.read ? "unknown" : k.lockdep ? "y" : "n");
-	meta_set(e, MK_KCONFIG_LOCK_STAT, !k.read ? "unknown" :
-					  k.lock_stat ? "y" : "n");
 }
 
 char *host_kernel_log(size_t max)
@@ -352,7 +346,6 @@ int host_collect(const char *root, struct experiment_row *e)
 		{ MK_KERNEL_RELEASE, "/proc/sys/kernel/osrelease" },
 		{ MK_KERNEL_VERSION, "/proc/sys/kernel/version" },
 	};
-	char *load;
 	size_t i;
 
 	if (!root || !strcmp(root, "/"))
@@ -364,10 +357,8 @@ int host_collect(const char *root, struct experiment_row *e)
 	set_or_unknown(e, "boot_id",
 		       read_line(root, "/proc/sys/kernel/random/boot_id"));
 	set_or_unknown(e, "cmdline", read_line(root, "/proc/cmdline"));
-	load = load1(root);
-	/* loadavg is kept for the experiments stored before load_start. */
-	meta_set(e, MK_LOAD_START, load && *load ? load : "unknown");
-	set_or_unknown(e, MK_LOADAVG, load);
+	/* loadavg, its old name, is read for older experiments only */
+	set_or_unknown(e, MK_LOAD_START, load1(root));
 	collect_kernel(root, e);
 	meta_set(e, MK_LOCKDEP, exists(root, "/proc/lockdep") ? "yes" : "no");
 	meta_set(e, MK_LOCK_STAT, exists(root, "/proc/lock_stat") ? "yes" : "no");
@@ -448,7 +439,7 @@ void host_fs_types(struct experiment_row *e, const char *const *dirs,
 	for (i = 0; i < ndirs; i++) {
 		char *t = fs_type(dirs[i]);
 		char *next = xasprintf("%s%s%s=%s", all ? all : "",
-				       all ? ", " : "", dirs[i], t);
+				       all ? "," : "", dirs[i], t);
 
 		free(all);
 		all = next;
@@ -467,7 +458,7 @@ void host_fs_types(struct experiment_row *e, const char *const *dirs,
 int host_warn(const struct experiment_row *e)
 {
 	const char *gov = experiment_meta(e, MK_GOVERNOR);
-	const char *load = experiment_meta(e, MK_LOADAVG);
+	const char *load = experiment_meta(e, MK_LOAD_START);
 	const char *ncpus = experiment_meta(e, MK_NCPUS);
 	double l, n;
 	int warned = 0;

@@ -19,28 +19,29 @@
 /* Keys written (absent facts are stored as "unknown"):
  *   hostname, kernel_release, kernel_version, arch, cpu_model,
  *   cpus_online (a cpu list), ncpus, smt (active | inactive | notsupported
- *   | ...), governor (one name, "mixed: a,b", or "none" without cpufreq),
+ *   | ...), governor (one name, the distinct names "a,b" when CPUs differ, or
+ *   "none" without cpufreq),
  *   affinity (the CPUs this process may run on, a cpu list), cpuset (its
  *   cpuset cgroup), cpuset_cpus (that cgroup's effective CPUs), boot_id,
- *   cmdline (/proc/cmdline), load_start and loadavg (1-minute, at the
- *   start), preempt (none | voluntary | full | lazy | rt, " (dynamic)"
- *   when switchable at boot), kconfig_lockdep and kconfig_lock_stat
- *   (CONFIG_PROVE_LOCKING, CONFIG_LOCK_STAT: y | n, from /boot/config-* or
- *   /proc/config.gz), lockdep, lock_stat (yes | no: /proc/lockdep and
- *   /proc/lock_stat exist), tool_version, compiler.  affinity is this
- *   process's, whatever root is.                                          */
+ *   cmdline (/proc/cmdline), load_start (1-minute, at the start), preempt
+ *   (none | voluntary | full | lazy | rt, " (dynamic)" when switchable at
+ *   boot), lockdep, lock_stat (yes | no: /proc/lockdep and /proc/lock_stat
+ *   exist), tool_version, compiler.  affinity is this process's, whatever
+ *   root is.  Each key has its row in the one table of host facts
+ *   (db/facts.h); the kernel's CONFIG options are kstate.kconfig.NAME
+ *   (runner/kstate.h).                                                    */
 
 /* Appends the host facts to e->meta (e owns the copies).  Returns 0. */
 int host_collect(const char *root, struct experiment_row *e);
 /*
  * Adds "fs_type" for the directories the workloads will write in: the
- * type when all agree ("ext4"), else "dir=type" pairs joined by ", ".
+ * type when all agree ("ext4"), else "dir=type" pairs joined by ",".
  * Nothing when ndirs is 0.
  */
 void host_fs_types(struct experiment_row *e, const char *const *dirs,
 		   size_t ndirs);
 /*
- * Prints the warnings the facts in e call for (load average above 0.5 per
+ * Prints the warnings the facts in e call for (load_start above 0.5 per
  * online CPU; a governor other than performance) and returns how many.
  */
 int host_warn(const struct experiment_row *e);

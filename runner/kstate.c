@@ -14,6 +14,7 @@
 
 #include "runner/kstate.h"
 #include "runner/host.h"
+#include "db/facts.h"
 #include "lib/readfile.h"
 #include "lib/util.h"
 
@@ -56,8 +57,9 @@ static const char *tracefs(const char *root)
 }
 
 /*
- * The lines of root/path that are not comments: "0", or "N (a, b, c, ...)"
- * naming the first four.  NULL when the file cannot be read.
+ * The first word of each line of root/path that is not a comment, as a
+ * list: "0" for none, "a,b,c,d" for up to four, ",..." after the fourth
+ * when there are more.  NULL when the file cannot be read.
  */
 static char *lines_named(const char *root, const char *path)
 {
@@ -78,14 +80,13 @@ static char *lines_named(const char *root, const char *path)
 		if (n++ < 4) {
 			line[strcspn(line, " \t")] = '\0';
 			t = xasprintf("%s%s%s", names ? names : "",
-				      names ? ", " : "", line);
+				      names ? "," : "", line);
 			free(names);
 			names = t;
 		}
 	}
 	fclose(f);
-	ret = !n ? xstrdup("0") : xasprintf("%zu (%s%s)", n, names,
-					     n > 4 ? ", ..." : "");
+	ret = !n ? xstrdup("0") : xasprintf("%s%s", names, n > 4 ? ",..." : "");
 	free(names);
 	return ret;
 }
@@ -298,10 +299,13 @@ int kstate_end(const char *root, struct store *s,
 	kstate_collect(root, false, &now);
 	for (i = 0; i < now.nmeta && !ret; i++) {
 		const char *was = experiment_meta(start, now.meta[i].key);
+		const struct fact_row *row = fact_find(now.meta[i].key);
 		char *key;
 
-		/* An experiment stored before kstate: nothing to compare. */
-		if (!was || !strcmp(was, now.meta[i].value))
+		/* An experiment stored before kstate: nothing to compare;
+		 * a fact read at the start only (db/facts.c): none either. */
+		if (!was || !strcmp(was, now.meta[i].value) ||
+		    (row && row->when != FACT_START_END))
 			continue;
 		key = xasprintf(KSTATE_END_PREFIX "%s", now.meta[i].key + plen);
 		ret = store_meta_set(s, start->id, key, now.meta[i].value);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # e2e_hints.sh - every command contend prints for its user to run next
-# (the resume hint of an interrupted run, the report's INCOMPLETE line and
-# its --verbose pointer) is copied from the output as printed, between its
+# (the resume hint of an interrupted run, the report's INCOMPLETE line,
+# its --verbose pointer and its host facts' --host) is copied from the output as printed, between its
 # backticks, and run from another directory: the database named, by its
 # absolute path, the experiment and its filters kept, a path with a space
 # and a quote quoted.  The default database is made a place that does not
@@ -64,7 +64,12 @@ esac
 contend report --db "$db" "it's mine@threads=1" > "$tmp/report" 2>&1 ||
 	fail "report by label exited $?: $(cat "$tmp/report")"
 nh=$(hints "$tmp/report" | wc -l)
-expect "hints in the report" 2 "$nh"
+expect "hints in the report" 3 "$nh"
+host=$(hints "$tmp/report" | grep -- '--host')
+run_hint "$host"
+expect "the --host hint's exit status" 0 "$st"
+grep -q '^  \[start\] hostname=' "$tmp/hint.out" ||
+	fail "the --host hint printed no host facts: $(cat "$tmp/hint.out")"
 verbose=$(hints "$tmp/report" | grep -- '--verbose')
 run_hint "$verbose"
 expect "the --verbose hint's exit status" 0 "$st"

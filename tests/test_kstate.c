@@ -104,12 +104,12 @@ static void test_traced_tree(void **state)
 		{ "kstate.trace_lock", "1" },
 		{ "kstate.trace_sched", "X" },
 		{ "kstate.trace_irq", "0" },
-		{ "kstate.trace_events", "3 (lock:contention_begin, "
-		  "lock:contention_end, sched:sched_switch)" },
+		{ "kstate.trace_events", "lock:contention_begin,"
+		  "lock:contention_end,sched:sched_switch" },
 		{ "kstate.current_tracer", "nop" },
 		{ "kstate.tracing_on", "1" },
-		{ "kstate.kprobe_events", "5 (p:kprobes/a, p:kprobes/b, "
-		  "p:kprobes/c, r:kprobes/d, ...)" },
+		{ "kstate.kprobe_events", "p:kprobes/a,p:kprobes/b,"
+		  "p:kprobes/c,r:kprobes/d,..." },
 		{ "kstate.uprobe_events", "unknown" },
 		{ "kstate.lockdep_debug_locks", "0" },
 		{ "kstate.prove_locking", "1" },

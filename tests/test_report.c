@@ -213,7 +213,8 @@ static void test_text_states(void **state)
 	assert_non_null(strstr(txt, "runs: 23 planned: 20 measured, 1 warm-up, "
 				    "1 failed, 1 not run"));
 	assert_non_null(strstr(txt, "1 of 23 runs are missing"));
-	assert_non_null(strstr(txt, "Student-t 95% interval"));
+	/* the methods are --verbose's (the default fits one screen) */
+	assert_null(strstr(txt, "Student-t 95% interval"));
 	/* The summary row of each configuration, in 80 columns, the
 	 * swept key by its short name. */
 	assert_non_null(strstr(txt, " 1  mutex-delay   delay=0 "));
@@ -239,6 +240,7 @@ static void test_text_states(void **state)
 	assert_non_null(strstr(txt, "host: cpu_model=Example CPU"));
 	free(txt);
 	txt = render_view(&a, &verbose, &len);
+	assert_non_null(strstr(txt, "Student-t 95% interval"));
 	assert_non_null(strstr(txt, "harmonic mean"));
 	assert_non_null(strstr(txt, "outlier runs (kept): contention_rate seq 6 = 0.6000"));
 	/* A flag's message is printed once: in the summary. */
@@ -497,6 +499,7 @@ static void test_json_profile(void **state)
 static void test_text_escaping(void **state)
 {
 	static const struct report_view verbose = { .verbose = true };
+	static const struct report_view host = { .host = true };
 	struct fixture fx;
 	struct analysis a;
 	char *out;
@@ -513,15 +516,23 @@ static void test_text_escaping(void **state)
 	fx.d.runs[fx.d.nruns - 1].error = xstrdup("exit 1; output ends:\n\x1b[1mboom");
 	fx_finish(&fx);
 	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
-	for (i = 0; i < 2; i++) {
-		out = i ? render_view(&a, &verbose, &len) : render(&a, REPORT_TEXT, &len);
+	for (i = 0; i < 3; i++) {
+		out = i == 2 ? render_view(&a, &host, &len)
+		    : i ? render_view(&a, &verbose, &len)
+			: render(&a, REPORT_TEXT, &len);
 		assert_null(memchr(out, '\x1b', len));
 		assert_null(strstr(out, "\xc2\x9b"));
 		assert_null(strstr(out, "host\nfake"));
 		assert_null(strstr(out, "ends:\n"));
+		if (i == 2) {
+			/* --host: every fact, escaped */
+			assert_non_null(strstr(out, "hostname=host\\nfake: line"));
+			free(out);
+			continue;
+		}
 		assert_non_null(strstr(out, "sec\\x1b[31mred\\u009b"));
 		assert_non_null(strstr(out, "lab\\x1b[2Jel"));
-		assert_non_null(strstr(out, "hostname=host\\nfake: line"));
+		assert_non_null(strstr(out, "host\\nfake: line"));
 		assert_non_null(strstr(out, "ends:\\n\\x1b[1mboom"));
 		free(out);
 	}

@@ -1,0 +1,312 @@
+/*
+ * report_flags.c - the text report's flag messages, the most
+ * consequential kinds first.  Under --verbose every message, each once
+ * (the first of a kind in full, the others by what they found); by
+ * default a kind raised by two or more configurations is one line: the
+ * configurations and what was found, its numbers as ranges ("CV
+ * 6.2-24% of throughput is above the noise threshold 5.0%").
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/report.h"
+#include "analysis/report_impl.h"
+#include "analysis/flagtab.h"
+#include "lib/util.h"
+
+/* "config 2 (vs 1)" for flag fl of configuration c. */
+static char *flag_config(size_t c, const struct flag *fl)
+{
+	if (fl->other_config >= 0)
+		return xasprintf("%zu (vs %ld)", c + 1, fl->other_config + 1);
+	return xasprintf("%zu", c + 1);
+}
+
+/* The length of what a flag found: its message up to the first ": " or
+ * ". " (the explanation and the remedy follow), else all of it. */
+static size_t found_len(const char *message)
+{
+	const char *colon = strstr(message, ": "), *stop = strstr(message, ". ");
+
+	if (!colon || (stop && stop < colon))
+		colon = stop;
+	return colon ? (size_t)(colon - message) : strlen(message);
+}
+
+/*
+ * What a flag found, without the explanation and the remedy, when the
+ * same kind was explained in full just before; else the whole message.
+ * malloc'd.
+ */
+static char *finding(const char *message, bool explained)
+{
+	size_t n = found_len(message);
+
+	if (!explained)
+		return xstrdup(message);
+	return message[n] ? xasprintf("%.*s (as above)", (int)n, message)
+			  : xstrdup(message);
+}
+
+/* ---- one line for a kind several configurations raised ---- */
+
+/* The length of the number at s in a finding: digits, a decimal part,
+ * an exponent ("7.1e-19"); 0 when s holds none. */
+static size_t number_at(const char *s)
+{
+	size_t n = 0, e;
+
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	while (isdigit((unsigned char)s[n]) ||
+	       (s[n] == '.' && isdigit((unsigned char)s[n + 1])))
+		n++;
+	e = n + 1 + (s[n + 1] == '-' || s[n + 1] == '+');
+	if (s[n] == 'e' && isdigit((unsigned char)s[e]))
+		for (n = e; isdigit((unsigned char)s[n]); n++)
+			;
+	return n;
+}
+
+/* Whether findings a and b (lengths la, lb) read the same but for their
+ * numbers. */
+static bool same_words(const char *a, size_t la, const char *b, size_t lb)
+{
+	size_t i = 0, j = 0, na, nb;
+
+	while (i < la && j < lb) {
+		na = number_at(a + i);
+		nb = number_at(b + j);
+		if (!na != !nb)
+			return false;
+		if (na) {
+			i += na;
+			j += nb;
+		} else if (a[i++] != b[j++]) {
+			return false;
+		}
+	}
+	return i == la && j == lb;
+}
+
+/*
+ * The findings of the n flags fl[], which read the same but for their
+ * numbers, as one: each number the range of its values ("6.2-24"), or
+ * the value when all agree.  malloc'd.
+ */
+static char *ranged(const struct flag *const *fl, size_t n)
+{
+	const char *m = fl[0]->message;
+	size_t len = found_len(m), i = 0, slot = 0, k;
+	char *out = xstrdup(""), *t;
+
+	while (i < len) {
+		size_t num = number_at(m + i);
+		const char *lo = m + i, *hi = m + i;
+		size_t llo = num, lhi = num;
+
+		if (!num) {
+			t = xasprintf("%s%c", out, m[i++]);
+			free(out);
+			out = t;
+			continue;
+		}
+		for (k = 1; k < n; k++) {
+			/* the slot-th number of fl[k]'s finding */
+			const char *p = fl[k]->message;
+			size_t s = 0, w;
+
+			for (;; p++) {
+				w = number_at(p);
+				if (w && s++ == slot)
+					break;
+				if (w)
+					p += w - 1;
+			}
+			if (strtod(p, NULL) < strtod(lo, NULL)) {
+				lo = p;
+				llo = w;
+			}
+			if (strtod(p, NULL) > strtod(hi, NULL)) {
+				hi = p;
+				lhi = w;
+			}
+		}
+		if (lo == hi || (llo == lhi && !strncmp(lo, hi, llo)))
+			t = xasprintf("%s%.*s", out, (int)llo, lo);
+		else
+			t = xasprintf("%s%.*s-%.*s", out, (int)llo, lo, (int)lhi,
+				      hi);
+		free(out);
+		out = t;
+		i += num;
+		slot++;
+	}
+	return out;
+}
+
+/* "1-4, 6": the configurations of fl[], consecutive ones as a range. */
+static char *config_list(const size_t *cfgs, size_t n)
+{
+	char *s = xstrdup(""), *t;
+	size_t i = 0, j;
+
+	while (i < n) {
+		for (j = i; j + 1 < n && cfgs[j + 1] == cfgs[j] + 1; j++)
+			;
+		t = j > i ? xasprintf("%s%s%zu-%zu", s, *s ? ", " : "",
+				      cfgs[i] + 1, cfgs[j] + 1)
+			  : xasprintf("%s%s%zu", s, *s ? ", " : "", cfgs[i] + 1);
+		free(s);
+		s = t;
+		i = j + 1;
+	}
+	return s;
+}
+
+/* The configurations raising flag name, each once, and their flags. */
+static size_t raised_by(const struct analysis *a, const char *name,
+			size_t *cfgs, const struct flag **fl)
+{
+	size_t c, i, n = 0;
+
+	for (c = 0; c < a->nconfigs; c++)
+		for (i = 0; i < a->configs[c].nflags; i++)
+			if (!strcmp(a->configs[c].flags[i].name, name)) {
+				cfgs[n] = c;
+				fl[n++] = &a->configs[c].flags[i];
+				break;
+			}
+	return n;
+}
+
+static void one_line(FILE *f, const struct analysis *a, const char *name)
+{
+	size_t *cfgs = xcalloc(a->nconfigs, sizeof(*cfgs));
+	const struct flag **fl = xcalloc(a->nconfigs, sizeof(*fl));
+	size_t n = raised_by(a, name, cfgs, fl), k;
+	const char *m0 = fl[0]->message;
+	bool alike = true;
+	char *list = config_list(cfgs, n), *lead, *text;
+
+	for (k = 1; k < n && alike; k++)
+		alike = same_words(m0, found_len(m0), fl[k]->message,
+				   found_len(fl[k]->message));
+	lead = xasprintf("  ! %s, configs %s:", name, list);
+	text = alike ? ranged(fl, n)
+		     : xasprintf("%.*s (config %zu)", (int)found_len(m0), m0,
+				 cfgs[0] + 1);
+	report_wrap(f, lead, 4, text);
+	free(text);
+	free(lead);
+	free(list);
+	free(fl);
+	free(cfgs);
+}
+
+/* ---- every message ---- */
+
+/* Whether configuration c's flag fl was printed with an earlier one. */
+static bool printed(const struct analysis *a, size_t c, const struct flag *fl)
+{
+	size_t c2, j;
+
+	for (c2 = 0; c2 < c; c2++)
+		for (j = 0; j < a->configs[c2].nflags; j++)
+			if (!strcmp(a->configs[c2].flags[j].name, fl->name) &&
+			    !strcmp(a->configs[c2].flags[j].message, fl->message))
+				return true;
+	return false;
+}
+
+/* Configuration c's flag fl, with every later configuration that has
+ * the same message word for word. */
+static void message(FILE *f, const struct analysis *a, size_t c,
+		    const struct flag *fl, bool explained)
+{
+	char *where = flag_config(c, fl), *lead, *more;
+	size_t c2, j;
+
+	for (c2 = c + 1; c2 < a->nconfigs; c2++)
+		for (j = 0; j < a->configs[c2].nflags; j++) {
+			const struct flag *g = &a->configs[c2].flags[j];
+			char *w;
+
+			if (strcmp(g->name, fl->name) ||
+			    strcmp(g->message, fl->message))
+				continue;
+			w = flag_config(c2, g);
+			more = xasprintf("%s, %s", where, w);
+			free(w);
+			free(where);
+			where = more;
+		}
+	lead = xasprintf("  ! %s, config%s %s:", fl->name,
+			 strchr(where, ',') ? "s" : "", where);
+	more = finding(fl->message, explained);
+	report_wrap(f, lead, 4, more);
+	free(more);
+	free(lead);
+	free(where);
+}
+
+/* How many configurations raised flag name. */
+static size_t raisers(const struct analysis *a, const char *name)
+{
+	size_t c, i, n = 0;
+
+	for (c = 0; c < a->nconfigs; c++)
+		for (i = 0; i < a->configs[c].nflags; i++)
+			if (!strcmp(a->configs[c].flags[i].name, name)) {
+				n++;
+				break;
+			}
+	return n;
+}
+
+/* Whether configuration c's i-th flag is the first of its name. */
+static bool first_of(const struct analysis *a, size_t c, size_t i)
+{
+	const char *name = a->configs[c].flags[i].name;
+	size_t c2, j;
+
+	for (c2 = 0; c2 <= c; c2++)
+		for (j = 0; j < (c2 < c ? a->configs[c2].nflags : i); j++)
+			if (!strcmp(a->configs[c2].flags[j].name, name))
+				return false;
+	return true;
+}
+
+void report_flag_messages(FILE *f, const struct analysis *a, bool brief)
+{
+	struct totals t;
+	size_t rank, c, i, full = (size_t)-1;
+	size_t nrank = flag_count(FV_REPORT);
+
+	totals(a, &t);
+	fputc('\n', f);
+	if (!t.flags) {
+		fprintf(f, "flags: none raised\n");
+		return;
+	}
+	fprintf(f, "flags: %zu raised (USER-GUIDE.md \"Reading the report\")\n",
+		t.flags);
+	for (rank = 0; rank <= nrank; rank++)
+		for (c = 0; c < a->nconfigs; c++)
+			for (i = 0; i < a->configs[c].nflags; i++) {
+				const struct flag *fl = &a->configs[c].flags[i];
+				bool many;
+
+				if (flag_place(FV_REPORT, fl->name) != rank)
+					continue;
+				many = brief && raisers(a, fl->name) > 1;
+				if (many && first_of(a, c, i))
+					one_line(f, a, fl->name);
+				if (many || printed(a, c, fl))
+					continue;
+				message(f, a, c, fl, full == rank);
+				full = rank;
+			}
+}

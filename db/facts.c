@@ -1,0 +1,182 @@
+/*
+ * facts.c - the one table of host facts (db/facts.h) and the rule that
+ * tells a stored word from a sentence.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "db/facts.h"
+#include "db/contract.h"
+#include "lib/util.h"
+
+#define S FACT_START
+#define SE FACT_START_END
+#define E FACT_END
+#define W FACT_WORD
+#define N FACT_NUMBER
+#define L FACT_LIST
+#define P FACT_PATH
+#define V FACT_VERBATIM
+
+/* In the order `contend report --host` lists them; what each means is in
+ * docs/STORAGE.md "Host facts".  The report's header names hostname,
+ * kernel_release, ncpus and affinity; shown marks its host summary. */
+const struct fact_row fact_rows[] = {
+	/* the machine: runner/host.c */
+	{ MK_HOSTNAME, "/proc/sys/kernel/hostname (host.c)", S, W, false },
+	{ MK_KERNEL_RELEASE, "/proc/sys/kernel/osrelease (host.c)", S, W, false },
+	{ MK_KERNEL_VERSION, "/proc/sys/kernel/version (host.c)", S, V, false },
+	{ MK_CPU_MODEL, "/proc/cpuinfo (host.c)", S, V, true },
+	{ MK_NCPUS, "/sys/devices/system/cpu/online (host.c)", S, N, false },
+	{ MK_CPUS_ONLINE, "/sys/devices/system/cpu/online (host.c)", S, L, false },
+	{ MK_SMT, "/sys/devices/system/cpu/smt/control (host.c)", S, W, true },
+	{ "smt_active", "/sys/devices/system/cpu/smt/active (host.c)", S, W, false },
+	{ MK_GOVERNOR, "cpufreq/scaling_governor of each CPU (host.c)", S, L, true },
+	{ MK_AFFINITY, "sched_getaffinity (host.c)", S, L, false },
+	{ MK_CPUSET, "/proc/self/cpuset (host.c)", S, P, false },
+	{ "cpuset_cpus", "the cpuset's cpuset.cpus.effective (host.c)", S, L, false },
+	{ "boot_id", "/proc/sys/kernel/random/boot_id (host.c)", S, W, false },
+	{ "cmdline", "/proc/cmdline (host.c)", S, V, false },
+	{ MK_LOAD_START, "/proc/loadavg (host.c)", S, N, true },
+	{ MK_LOAD_END, "/proc/loadavg (host.c)", E, N, true },
+	{ MK_LOADAVG, "/proc/loadavg, before load_start (host.c)", S, N, false },
+	{ "fs_type", "/proc/self/mountinfo (host.c)", S, L, false },
+	{ "tool_version", "the build (host.c)", S, W, false },
+	{ "compiler", "the build (host.c)", S, V, false },
+	/* the kernel's build and its lock debugging: runner/host.c */
+	{ MK_PREEMPT, "sched/preempt, the kernel config, uname -v (host.c)", S,
+	  V, true },
+	{ MK_LOCKDEP, "/proc/lockdep exists (host.c)", S, W, true },
+	{ MK_LOCK_STAT, "/proc/lock_stat exists (host.c)", S, W, true },
+	{ MK_KCONFIG_LOCKDEP, "CONFIG_PROVE_LOCKING, before kstate (host.c)", S,
+	  W, false },
+	{ MK_KCONFIG_LOCK_STAT, "CONFIG_LOCK_STAT, before kstate (host.c)", S,
+	  W, false },
+	/* the kernel's instrumentation, start and end: runner/kstate.c */
+	{ MK_KSTATE_PREFIX "trace_lock", "tracefs events/lock/enable (kstate.c)",
+	  SE, W, false },
+	{ MK_KSTATE_PREFIX "trace_sched", "tracefs events/sched/enable (kstate.c)",
+	  SE, W, false },
+	{ MK_KSTATE_PREFIX "trace_irq", "tracefs events/irq/enable (kstate.c)",
+	  SE, W, false },
+	{ MK_KSTATE_PREFIX "trace_events", "tracefs set_event (kstate.c)", SE, L,
+	  false },
+	{ MK_KSTATE_PREFIX "current_tracer", "tracefs current_tracer (kstate.c)",
+	  SE, W, false },
+	{ MK_KSTATE_PREFIX "tracing_on", "tracefs tracing_on (kstate.c)", SE, W,
+	  false },
+	{ MK_KSTATE_PREFIX "kprobe_events", "tracefs kprobe_events (kstate.c)",
+	  SE, L, false },
+	{ MK_KSTATE_PREFIX "uprobe_events", "tracefs uprobe_events (kstate.c)",
+	  SE, L, false },
+	{ MK_KSTATE_PREFIX "lockdep_debug_locks", "/proc/lockdep_stats "
+	  "(kstate.c)", SE, W, false },
+	{ MK_KSTATE_PREFIX "prove_locking", "/proc/sys/kernel/prove_locking "
+	  "(kstate.c)", SE, W, false },
+	{ MK_KSTATE_PREFIX "lock_stat", "/proc/sys/kernel/lock_stat (kstate.c)",
+	  SE, W, false },
+	{ MK_KSTATE_PREFIX "mitigations", "mitigations= of /proc/cmdline "
+	  "(kstate.c)", SE, L, true },
+	{ MK_KSTATE_PREFIX "vuln.", "/sys/devices/system/cpu/vulnerabilities/"
+	  "NAME, its first word (kstate.c)", SE, W, false },
+	{ MK_KSTATE_PREFIX "isolated", "/sys/devices/system/cpu/isolated "
+	  "(kstate.c)", SE, L, false },
+	{ MK_KSTATE_PREFIX "nohz_full", "/sys/devices/system/cpu/nohz_full "
+	  "(kstate.c)", SE, L, false },
+	{ MK_KSTATE_PREFIX "thp", "/sys/kernel/mm/transparent_hugepage/enabled "
+	  "(kstate.c)", SE, W, false },
+	{ MK_KSTATE_PREFIX "kconfig.", "CONFIG_NAME of the kernel config "
+	  "(kstate.c)", S, W, false },
+	{ "kstate_checked", "whether kstate was read at the end (kstate.c)", E,
+	  L, false },
+	/* the kernel instruments and the runner's setting of the host */
+	{ "kernel_lock_events", "the counting perf events (start.c)", S, W,
+	  false },
+	{ MK_KERNEL_INSTRUMENTS, "the instrument that ran (start.c, session.c)",
+	  S, W, false },
+	{ "kernel_lock_instrument", "the BPF program or perf (session.c)", S,
+	  W, false },
+	{ MK_KERNEL_SPIN_VISIBLE, "CPUs and the kernel log (start.c)", S, W,
+	  false },
+	{ "containment", "the runner's cgroup (session.c)", S, V, false },
+	{ "cpu_freq_source", "MSR or cpufreq (sentinel.c)", S, W, false },
+};
+const size_t fact_nrows = ARRAY_SIZE(fact_rows);
+
+const char *const fact_when_names[] = { "start", "start, end", "end" };
+
+const struct fact_row *fact_find(const char *key)
+{
+	size_t plen = strlen(MK_KSTATE_END_PREFIX), i;
+	char buf[256];
+
+	if (!strncmp(key, MK_KSTATE_END_PREFIX, plen) &&
+	    strlen(key) - plen + strlen(MK_KSTATE_PREFIX) < sizeof(buf)) {
+		snprintf(buf, sizeof(buf), MK_KSTATE_PREFIX "%s", key + plen);
+		key = buf;
+	}
+	for (i = 0; i < fact_nrows; i++) {
+		const char *k = fact_rows[i].key;
+		size_t n = strlen(k);
+
+		if (k[n - 1] == '.' ? !strncmp(key, k, n) && key[n]
+				    : !strcmp(key, k))
+			return &fact_rows[i];
+	}
+	return NULL;
+}
+
+bool fact_sentence(const char *value)
+{
+	size_t words = 0;
+	bool blank = false, percent = false;
+	const char *p;
+
+	for (p = value; *p; p++) {
+		if (!isspace((unsigned char)*p) &&
+		    (p == value || isspace((unsigned char)p[-1])))
+			words++;
+		blank |= isspace((unsigned char)*p) != 0;
+		percent |= *p == '%' && p > value &&
+			   isdigit((unsigned char)p[-1]);
+		if ((*p == ':' || *p == ';' || *p == '.') &&
+		    isspace((unsigned char)p[1]))
+			return true;
+	}
+	return words > FACT_MAX_WORDS || (blank && percent);
+}
+
+/* "a, b" -> "a,b"; "N (a, b, ...)" -> "a,b,...": malloc'd. */
+static char *joined(const char *v)
+{
+	char *out = xmalloc(strlen(v) + 1), *o = out;
+	const char *open = strchr(v, '(');
+
+	if (open && isdigit((unsigned char)*v))
+		v = open + 1;
+	for (; *v && *v != ')'; v++)
+		if (!(*v == ' ' && v[-1] == ','))
+			*o++ = *v;
+	*o = '\0';
+	return out;
+}
+
+char *fact_word(const char *key, const char *value)
+{
+	const struct fact_row *r = fact_find(key);
+	size_t n = strlen(key);
+
+	if (!r || r->kind == FACT_VERBATIM)
+		return NULL;
+	if (!strcmp(key, MK_GOVERNOR) && !strncmp(value, "mixed: ", 7))
+		return xstrdup(value + 7);
+	if (n > 7 && !strcmp(key + n - 7, "_events") &&
+	    strncmp(key, "kernel", 6) && isdigit((unsigned char)*value) &&
+	    strstr(value, " ("))
+		return joined(value);
+	if (!strcmp(key, "fs_type") && strstr(value, ", "))
+		return joined(value);
+	return NULL;
+}

@@ -1,0 +1,77 @@
+/*
+ * facts.h - the one table of host facts: every fact the runner records
+ * about the machine and the kernel an experiment ran on (experiment_meta
+ * rows), with what reads it, when, what kind of value it is and whether
+ * the default report shows it.  The runner writes the facts
+ * (runner/host.c, runner/kstate.c and the files a row names), analysis
+ * shows them (analysis/report_host.c), and a test checks that every key
+ * the runner writes has its row (tests/test_facts.c).
+ *
+ * A stored fact is a word, a number, a list or a path, never a sentence:
+ * what a value means and why it matters is said once, in docs/STORAGE.md
+ * ("Host facts"), looked up by key.  fact_sentence() is the rule a test
+ * holds every stored value to.
+ */
+#ifndef CONTEND_FACTS_H
+#define CONTEND_FACTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* When the runner reads a fact. */
+enum fact_when {
+	FACT_START,     /* once, before the first run */
+	FACT_START_END, /* at the start, and again at the end: a changed
+			 * value is stored as kstate_end.NAME */
+	FACT_END,       /* once, after the last run */
+};
+
+/* What a stored value is (fact_sentence holds all but FACT_VERBATIM). */
+enum fact_kind {
+	FACT_WORD,      /* "performance", "y", "unknown" */
+	FACT_NUMBER,    /* "2", "0.42" */
+	FACT_LIST,      /* a CPU list "0-3,8", names "a,b" */
+	FACT_PATH,      /* "/sys/fs/cgroup/x" */
+	FACT_VERBATIM,  /* copied as the kernel or compiler prints it: any text */
+};
+
+struct fact_row {
+	const char *key;        /* stored key; ending in '.', a family
+				 * ("kstate.vuln." for kstate.vuln.NAME) */
+	const char *reader;     /* the file it is read from, and the runner's
+				 * file that reads it */
+	enum fact_when when;
+	enum fact_kind kind;
+	bool shown;             /* in the default report's host summary */
+};
+
+extern const struct fact_row fact_rows[];
+extern const size_t fact_nrows;
+extern const char *const fact_when_names[]; /* "start", "start, end", "end" */
+
+/*
+ * The row of stored key (a family's row for its members; the row of
+ * kstate.NAME for kstate_end.NAME), or NULL when key is no host fact.
+ */
+const struct fact_row *fact_find(const char *key);
+
+/*
+ * Whether value reads as a sentence: more than FACT_MAX_WORDS words
+ * (runs of characters between blanks), or a clause mark (": ", "; ",
+ * ". "), or a number with a percent sign ("5%") in a value with a blank.
+ */
+#define FACT_MAX_WORDS 3
+bool fact_sentence(const char *value);
+
+/*
+ * What an older contend stored under key as a sentence, as the word,
+ * number or list stored now (malloc'd), or NULL when value is no such
+ * sentence: governor "mixed: a,b" is "a,b"; kstate(_end).*_events "5 (a,
+ * b, c, d, ...)" is "a,b,c,d,..."; fs_type "d=x, e=y" is "d=x,e=y".
+ * (The facts runner/start.c, session.c, klock.c and sentinel.c write
+ * get their rewrite with the change of their writer.)
+ */
+#define STORE_FACTS_VERSION 5
+char *fact_word(const char *key, const char *value);
+
+#endif
