@@ -90,7 +90,7 @@ $(BUILD)/version.h: FORCE
 	  '$(VERSION)' '$(shell $(CC) --version 2>/dev/null | head -n1)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-$(BUILD)/cli/main.o $(BUILD)/runner/host.o: $(BUILD)/version.h
+$(BUILD)/cli/main.o $(BUILD)/runner/host.o $(BUILD)/runner/start_checks.o: $(BUILD)/version.h
 
 ifeq ($(KBPF),yes)
 $(BUILD)/runner/kbpf.o: $(BUILD)/runner/bpf/klock.skel.h
