@@ -70,7 +70,7 @@ struct one_run {
 char **exec_argv(const struct config_entry *e, const char *scratch,
 		 const char *calibration, enum kinstr k)
 {
-	char **argv = xcalloc(e->nkv + 8, sizeof(*argv));
+	char **argv = xcalloc(e->nkv + 10, sizeof(*argv));
 	size_t n = 0, i;
 
 	argv[n++] = (char *)"contend";
