@@ -119,6 +119,13 @@ void runner_print_plan(const struct runner *r, FILE *f)
 	wrap_lead(f, "time: ", t, 6, 78);
 	free(t);
 	free(u);
+	/* what a run would do: the instrument it chose, and why not others */
+	t = *r->kinstr_skipped ? xasprintf("%s (not %s)",
+					   kinstr_names[r->kinstr],
+					   r->kinstr_skipped)
+			       : xstrdup(kinstr_names[r->kinstr]);
+	wrap_lead(f, "kernel instrument: ", t, 19, 78);
+	free(t);
 	if (nauto)
 		fprintf(f, "auto: %zu configuration%s start with "
 			   "min_repetitions and grow by rounds until the "

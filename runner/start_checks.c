@@ -248,43 +248,70 @@ int resume_same(struct runner *r)
 	return ret ? EXIT_RUNTIME : 0;
 }
 
-/* Whether the experiment runs a command the user wrote in its file. */
-static bool runs_commands(const struct experiment_config *c)
+/*
+ * The first command the experiment's file says to run, as "KEY = ARGV"
+ * (malloc'd), or NULL when it runs none.
+ */
+static char *stored_command(const struct experiment_config *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->nentries; i++)
-		if (c->entries[i].prepare || c->entries[i].cleanup ||
-		    c->entries[i].wl->spawn)
-			return true;
-	return false;
+	for (i = 0; i < c->nentries; i++) {
+		const struct config_entry *e = &c->entries[i];
+		const char *argv = entry_value(e, "argv");
+
+		if (e->prepare)
+			return xasprintf("prepare = %s", e->prepare);
+		if (e->cleanup)
+			return xasprintf("cleanup = %s", e->cleanup);
+		if (e->wl->spawn)
+			return xasprintf("argv = %s", argv ? argv : "?");
+	}
+	return NULL;
+}
+
+/* Whether origin (HOST:DATABASE) names another host than this one. */
+static bool other_host(const char *made)
+{
+	char host[256] = "";
+	size_t n;
+
+	if (!made)
+		return false; /* made before origins were stored */
+	gethostname(host, sizeof(host) - 1);
+	n = strlen(host);
+	return strncmp(made, host, n) || made[n] != ':';
 }
 
 /*
- * An experiment made in another database (merged here, or the file
- * moved) runs its stored commands (prepare, cleanup, the command
- * workload's) only with --allow-stored-commands: what another host's
- * file said to run is not this user's to run unasked.
+ * An experiment merged from another database (merged_into, written by
+ * contend merge), or made on another host, runs its stored commands
+ * (prepare, cleanup, the command workload's) only with
+ * --allow-stored-commands: what another file said to run is not this
+ * user's to run unasked.  A database copied or moved on this host is
+ * still its own.
  */
 int resume_commands(struct runner *r)
 {
+	const char *merged = experiment_meta(&r->exp, MK_MERGED_INTO);
 	const char *made = experiment_meta(&r->exp, MK_ORIGIN);
-	char *here;
-	bool other;
+	char *cmd, *safe, *scmd;
 
-	if (r->o->allow_stored_commands || !runs_commands(&r->cfg))
+	if (r->o->allow_stored_commands || (!merged && !other_host(made)))
 		return 0;
-	here = origin(r);
-	other = !made || strcmp(made, here);
-	free(here);
-	if (!other)
+	cmd = stored_command(&r->cfg);
+	if (!cmd)
 		return 0;
-	error("experiment %" PRId64 " was made in another database (%s): "
-	      "resuming it runs the commands stored with it (prepare, "
-	      "cleanup, command); read them (contend report %" PRId64
-	      " shows its config), then resume with --allow-stored-commands",
-	      r->exp.id, made ? "origin differs" : "no origin stored",
-	      r->exp.id);
+	safe = escape_text_dup(merged ? "merged from another database"
+				      : made);
+	scmd = escape_text_dup(cmd);
+	error("experiment %" PRId64 " was made elsewhere (%.120s): resuming "
+	      "it runs the commands stored with it (the first: %.120s); "
+	      "read its config, then resume with --allow-stored-commands",
+	      r->exp.id, safe ? safe : "?", scmd ? scmd : "?");
+	free(scmd);
+	free(safe);
+	free(cmd);
 	return EXIT_USAGE;
 }
 
