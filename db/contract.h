@@ -86,7 +86,6 @@ bool contract_section_key(const char *key);
 /* what a resume must find unchanged (runner/start.c) */
 #define MK_BOOT_ID "boot_id"           /* /proc/sys/kernel/random/boot_id */
 #define MK_TOOL_VERSION "tool_version" /* contend's version */
-#define MK_ORIGIN "origin"             /* HOST:DATABASE where it was made */
 #define MK_MERGED_INTO "merged_into"   /* contend merge: the database */
 #define MK_RESUME_FORCED "resume_forced" /* --force: what differed */
 /* runner/kstate.c: kstate.NAME at the start, kstate_end.NAME when changed */

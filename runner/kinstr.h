@@ -3,7 +3,7 @@
  * once before the first run from `kernel_instruments` (a list in order of
  * preference) and handed to every run as an argument (exec's
  * --kernel-instrument); an instrument asked for that cannot run here is
- * refused, never silently dropped (docs/KLOCK.md, "Choosing one").
+ * refused, never silently dropped (docs/KLOCK.md, "Choosing the instrument").
  *
  * Call sequence (runner/start.c):
  *	kinstr_parse(text, &list, ...)       // the INI key, or KINSTR_ENV

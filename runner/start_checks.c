@@ -152,28 +152,13 @@ static char *boot_id(void)
 	return id ? id : xstrdup("unknown");
 }
 
-/* HOST:DATABASE, the database's real path; malloc'd. */
-static char *origin(const struct runner *r)
-{
-	const char *db = r->o->db ? r->o->db : store_default_path();
-	char host[256] = "?", *real = realpath(db, NULL);
-	char *o;
-
-	gethostname(host, sizeof(host) - 1);
-	o = xasprintf("%s:%s", host, real ? real : db);
-	free(real);
-	return o;
-}
-
-/* What a resume must find unchanged, or runs only where it was made. */
+/* What a resume must find unchanged. */
 void session_facts(struct runner *r)
 {
-	char *id = boot_id(), *o = origin(r);
+	char *id = boot_id();
 
 	meta_set(&r->exp, MK_BOOT_ID, id);
-	meta_set(&r->exp, MK_ORIGIN, o);
 	free(id);
-	free(o);
 }
 
 /*
@@ -270,17 +255,13 @@ static char *stored_command(const struct experiment_config *c)
 	return NULL;
 }
 
-/* Whether origin (HOST:DATABASE) names another host than this one. */
+/* Whether the experiment's stored hostname is another host's. */
 static bool other_host(const char *made)
 {
 	char host[256] = "";
-	size_t n;
 
-	if (!made)
-		return false; /* made before origins were stored */
 	gethostname(host, sizeof(host) - 1);
-	n = strlen(host);
-	return strncmp(made, host, n) || made[n] != ':';
+	return made && strcmp(made, host);
 }
 
 /*
@@ -294,7 +275,7 @@ static bool other_host(const char *made)
 int resume_commands(struct runner *r)
 {
 	const char *merged = experiment_meta(&r->exp, MK_MERGED_INTO);
-	const char *made = experiment_meta(&r->exp, MK_ORIGIN);
+	const char *made = experiment_meta(&r->exp, MK_HOSTNAME);
 	char *cmd, *safe, *scmd;
 
 	if (r->o->allow_stored_commands || (!merged && !other_host(made)))
@@ -303,7 +284,7 @@ int resume_commands(struct runner *r)
 	if (!cmd)
 		return 0;
 	safe = escape_text_dup(merged ? "merged from another database"
-				      : made);
+				      : "made on another host");
 	scmd = escape_text_dup(cmd);
 	error("experiment %" PRId64 " was made elsewhere (%.120s): resuming "
 	      "it runs the commands stored with it (the first: %.120s); "
