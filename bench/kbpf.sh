@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/kbpf.sh - what the runner's BPF program (runner/kbpf.h,
+# bench/kbpf.sh - what the runner's BPF program (runner/kinstr/bpf.h,
 # docs/KLOCK.md) costs the runs it times, as paired ratios of throughput
 # (bench/pairci.c): each round runs a one-run experiment of the case with
 # the program (bpf) and with no kernel instrument at all (CONTEND_KBPF=off

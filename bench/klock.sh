@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/klock.sh - what contend's instruments cost the run they measure,
 # as paired ratios of throughput (bench/pairci.c): the kernel lock counters
-# (runner/klock.h; off = CONTEND_KLOCK=off, a kernel without the
+# (runner/kinstr/count.h; off = CONTEND_KLOCK=off, a kernel without the
 # tracepoint) and the lock workloads' probed loop (timeline = 10ms,
 # latency_every = 1000; off = neither key), and the streak sampler at 1 ms
 # (timeline = auto) against 10 ms.  Each round runs both variants

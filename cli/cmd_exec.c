@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "runner/klock.h"
+#include "runner/kinstr/count.h"
 #include "runner/param.h"
 #include "runner/scratch.h"
 #include "lib/util.h"

@@ -80,7 +80,7 @@ bool contract_section_key(const char *key);
 #define MK_KERNEL_INSTRUMENTS "kernel_instruments"
 #define MK_KERNEL_SPIN_VISIBLE "kernel_spin_visible"
 /* the session's kernel lock instrument, a word: none | count | kinds |
- * bpf (runner/kinstr.h); and why the ones listed before it did not run */
+ * bpf (runner/kinstr/kinstr.h); and why the ones listed before it did not run */
 #define MK_KERNEL_LOCK_INSTRUMENT "kernel_lock_instrument"
 #define MK_KERNEL_LOCK_FALLBACK "kernel_lock_fallback"
 /* what a resume must find unchanged (runner/start.c) */

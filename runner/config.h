@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "runner/kinstr.h"
+#include "runner/kinstr/kinstr.h"
 #include "runner/workload.h"
 
 enum run_order { ORDER_BLOCKED, ORDER_RANDOM, ORDER_SEQUENTIAL };

@@ -17,8 +17,8 @@
 #include "runner/guard.h"
 #include "runner/hook.h"
 #include "runner/interrupt.h"
-#include "runner/kbpf.h"
-#include "runner/klock.h"
+#include "runner/kinstr/bpf.h"
+#include "runner/kinstr/count.h"
 #include "runner/onerun.h"
 #include "runner/param.h"
 #include "runner/protocol.h"
@@ -55,12 +55,12 @@ struct one_run {
 	char err[1024];
 	double started_at;
 	char stamp[sizeof(SPAWN_NS_ENV "=") + 20]; /* the env's spawn stamp */
-	/* a directly spawned program's kernel lock counts (runner/klock.h);
+	/* a directly spawned program's kernel lock counts (runner/kinstr/count.h);
 	 * contend exec counts its own runs */
 	struct klock klock;
 	bool klock_on;
 	struct sentinel_window win;   /* the kernel log and CPU time */
-	/* the session's BPF program (runner/kbpf.h), or NULL; the run's top
+	/* the session's BPF program (runner/kinstr/bpf.h), or NULL; the run's top
 	 * kernel locks it found */
 	struct kbpf *kbpf;
 	struct kbpf_top top;

@@ -10,7 +10,7 @@
 
 #include "db/store.h"
 #include "runner/config.h"
-#include "runner/kinstr.h"
+#include "runner/kinstr/kinstr.h"
 #include "runner/session.h"
 
 /*

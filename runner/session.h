@@ -37,7 +37,7 @@
 #include "runner/autorule.h"
 #include "runner/bisect.h"
 #include "runner/config.h"
-#include "runner/kinstr.h"
+#include "runner/kinstr/kinstr.h"
 #include "runner/plan.h"
 #include "runner/progress.h"
 #include "runner/sentinel.h"
@@ -87,10 +87,10 @@ struct runner {
 	 * NULL without one: process groups and the subreaper then */
 	struct cgroup *cg;
 	char calibration[32];    /* loops per us, as handed to runs; "" none */
-	/* the kernel lock wait of every run (runner/kbpf.h), loaded for the
-	 * session; NULL: the perf events of runner/klock.h count instead */
+	/* the kernel lock wait of every run (runner/kinstr/bpf.h), loaded for the
+	 * session; NULL: the perf events of runner/kinstr/count.h count instead */
 	struct kbpf *kbpf;
-	/* the kernel lock instrument of every run (runner/kinstr.h), chosen
+	/* the kernel lock instrument of every run (runner/kinstr/kinstr.h), chosen
 	 * before anything is written; why those listed before it did not
 	 * run ("" none) */
 	enum kinstr kinstr;
@@ -132,7 +132,7 @@ int runner_execute(struct runner *r);
  * runner/start_checks.c, before anything is written or run; each returns
  * 0 or the exit status after saying why.  choose_instrument: the first
  * instrument of the file's list (or KINSTR_ENV's) that can run here
- * into r->kinstr (runner/kinstr.h), EXIT_USAGE where none can.
+ * into r->kinstr (runner/kinstr/kinstr.h), EXIT_USAGE where none can.
  * instrument_open: the BPF program loaded when that is bpf.
  * instrument_meta, session_facts: what the experiment stores of them.
  * resume_commands: a resumed experiment made in another database runs no

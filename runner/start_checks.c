@@ -17,9 +17,9 @@
 #include "lib/escape.h"
 #include "lib/readfile.h"
 #include "lib/util.h"
-#include "runner/kbpf.h"
-#include "runner/kinstr.h"
-#include "runner/klock.h"
+#include "runner/kinstr/bpf.h"
+#include "runner/kinstr/kinstr.h"
+#include "runner/kinstr/count.h"
 #include "runner/session.h"
 #include "version.h"
 
@@ -38,7 +38,7 @@ static bool needs_bpf(const struct experiment_config *c)
 }
 
 /*
- * The session's kernel instrument (runner/kinstr.h): the first of the
+ * The session's kernel instrument (runner/kinstr/kinstr.h): the first of the
  * file's list (or KINSTR_ENV's) that can run here; kernel_delay takes the
  * BPF program, and where it cannot run the config was refused already
  * (config->offline).  None can: exit 2 with each one's reason and the

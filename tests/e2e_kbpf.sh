@@ -1,6 +1,6 @@
 #!/bin/sh
 # e2e_kbpf.sh - the kernel lock wait of every run through the binary
-# (runner/kbpf.h, docs/KLOCK.md): BPF faked away (CONTEND_KBPF=off) a
+# (runner/kinstr/bpf.h, docs/KLOCK.md): BPF faked away (CONTEND_KBPF=off) a
 # list that falls back (bpf, count) has the perf events count, no wait is
 # stored and the experiment says which instrument ran and why; where BPF loads, creat with 4 processes and
 # reuse = no stores its kernel wait and its top locks in every run, and the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e_kinstr.sh - asked means there (runner/kinstr.h, docs/KLOCK.md
+# e2e_kinstr.sh - asked means there (runner/kinstr/kinstr.h, docs/KLOCK.md
 # "Choosing the instrument"): kernel_instruments = bpf where BPF cannot
 # run is refused before any run, exit 2, nothing written, by run and dry
 # run alike: for real as an unprivileged user (setpriv; skipped with the

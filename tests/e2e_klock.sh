@@ -205,7 +205,7 @@ grep -q "kernel instruments: lock:contention_begin" "$tmp/out" ||
 	fail "the report does not say which kernel instruments ran"
 # Whether two threads or chat's sockets contend a spinlock the kernel can
 # report depends on the host (two CPUs without paravirt spinlocks never
-# queue: runner/klock.h) and on its load: only that every kind is there.
+# queue: runner/kinstr/count.h) and on its load: only that every kind is there.
 for w in "futex-mutex threads=2 runtime=100ms" "chat mode=threads"; do
 	# shellcheck disable=SC2086
 	"$CONTEND" exec $w --kernel-instrument kinds > "$tmp/out" 2> "$tmp/err" ||

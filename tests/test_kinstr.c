@@ -1,5 +1,5 @@
 /*
- * test_kinstr.c - the kernel lock instrument setting (runner/kinstr.h):
+ * test_kinstr.c - the kernel lock instrument setting (runner/kinstr/kinstr.h):
  * the list of kernel_instruments and its errors, the list given back as
  * text, the choice of the first instrument that can run (BPF and the
  * tracepoint faked away with CONTEND_KBPF=off and CONTEND_KLOCK=off, the
@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "runner/kinstr.h"
+#include "runner/kinstr/kinstr.h"
 
 static void test_parse(void **state)
 {

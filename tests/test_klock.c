@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "runner/klock.h"
+#include "runner/kinstr/count.h"
 #include "runner/workload.h"
 
 /* ---- the fake: one counter per opened fd ---- */

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "lib/util.h"
-#include "runner/kbpf.h"
-#include "runner/kinstr.h"
-#include "runner/klock.h"
+#include "runner/kinstr/bpf.h"
+#include "runner/kinstr/kinstr.h"
+#include "runner/kinstr/count.h"
 
 const char *const kinstr_names[] = {
 	[KINSTR_NONE] = "none",

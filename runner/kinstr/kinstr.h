@@ -17,8 +17,8 @@
 
 /*
  * none: nothing in the kernel; count: one counting perf event on
- * lock:contention_begin (runner/klock.h); kinds: one per lock kind too;
- * bpf: the runner's BPF program times every wait (runner/kbpf.h).
+ * lock:contention_begin (runner/kinstr/count.h); kinds: one per lock kind too;
+ * bpf: the runner's BPF program times every wait (runner/kinstr/bpf.h).
  */
 enum kinstr { KINSTR_NONE, KINSTR_COUNT, KINSTR_KINDS, KINSTR_BPF,
 	      KINSTR_N };

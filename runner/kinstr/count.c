@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runner/klock.h"
+#include "runner/kinstr/count.h"
 #include "lib/util.h"
 
 /*

@@ -31,7 +31,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "runner/kinstr.h"
+#include "runner/kinstr/kinstr.h"
 #include "runner/workload.h"
 
 /*
@@ -77,7 +77,7 @@ struct klock_backend {
 
 extern const struct klock_backend klock_perf;
 /*
- * The backend of the session's instrument k (runner/kinstr.h): klock_perf
+ * The backend of the session's instrument k (runner/kinstr/kinstr.h): klock_perf
  * for count and kinds; for none and bpf one that counts nothing and says
  * why.  KLOCK_ENV=off in the environment is a test's fake of a kernel
  * without the tracepoint: then count and kinds find none.

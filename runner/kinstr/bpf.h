@@ -27,7 +27,7 @@
  * Where this machine cannot load it (built without BPF, no BTF, not
  * root, the verifier refuses it, CONTEND_KBPF=off) kbpf_open returns NULL
  * with the reason: the session takes the next instrument the file lists,
- * or refuses to start (runner/kinstr.h).
+ * or refuses to start (runner/kinstr/kinstr.h).
  */
 #ifndef CONTEND_KBPF_H
 #define CONTEND_KBPF_H
@@ -40,8 +40,8 @@
 #include <linux/types.h>
 
 #include "db/store.h"
-#include "runner/bpf/kbpf_shared.h"
-#include "runner/klock.h"
+#include "runner/kinstr/bpf/kbpf_shared.h"
+#include "runner/kinstr/count.h"
 #include "runner/workload.h"
 
 /* CONTEND_KBPF=off: a test's fake of a host where BPF cannot load; the
