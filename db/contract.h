@@ -84,7 +84,7 @@ bool contract_section_key(const char *key);
 #define MK_KERNEL_LOCK_INSTRUMENT "kernel_lock_instrument"
 #define MK_KERNEL_LOCK_FALLBACK "kernel_lock_fallback"
 /* what a resume must find unchanged (runner/start.c) */
-#define MK_BOOT_ID "boot_id"           /* /proc/sys/kernel/random/boot_id */
+#define MK_BOOT_ID "boot_id"           /* runner/host.c: this boot's id */
 #define MK_TOOL_VERSION "tool_version" /* contend's version */
 #define MK_MERGED_INTO "merged_into"   /* contend merge: the database */
 #define MK_RESUME_FORCED "resume_forced" /* --force: what differed */

@@ -134,7 +134,7 @@ int runner_execute(struct runner *r);
  * instrument of the file's list (or KINSTR_ENV's) that can run here
  * into r->kinstr (runner/kinstr/kinstr.h), EXIT_USAGE where none can.
  * instrument_open: the BPF program loaded when that is bpf.
- * instrument_meta, session_facts: what the experiment stores of them.
+ * instrument_meta: what the experiment stores of it.
  * resume_commands: a resumed experiment made in another database runs no
  * stored command without --allow-stored-commands.  resume_same: a
  * resumed experiment on another boot, kernel, instrument or contend
@@ -143,7 +143,6 @@ int runner_execute(struct runner *r);
 int choose_instrument(struct runner *r);
 int instrument_open(struct runner *r);
 void instrument_meta(struct runner *r);
-void session_facts(struct runner *r);
 int resume_commands(struct runner *r);
 int resume_same(struct runner *r);
 

@@ -246,7 +246,6 @@ static void experiment_fill(struct runner *r, const char *seed_source)
 	host_collect("/", e);
 	kstate_collect("/", true, e);
 	instrument_meta(r);
-	session_facts(r);
 	ncpus = experiment_meta(e, MK_NCPUS);
 	log = host_kernel_log(1 << 20);
 	meta_set(e, MK_KERNEL_SPIN_VISIBLE,

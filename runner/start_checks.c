@@ -152,15 +152,6 @@ static char *boot_id(void)
 	return id ? id : xstrdup("unknown");
 }
 
-/* What a resume must find unchanged. */
-void session_facts(struct runner *r)
-{
-	char *id = boot_id();
-
-	meta_set(&r->exp, MK_BOOT_ID, id);
-	free(id);
-}
-
 /*
  * Whether this session would pool runs that are not one experiment: the
  * stored boot, kernel, instrument and contend version against now.  The
