@@ -22,6 +22,7 @@
 #include "runner/kinstr/count.h"
 #include "runner/param.h"
 #include "runner/scratch.h"
+#include "lib/escape.h"
 #include "lib/util.h"
 #include "runner/workload.h"
 #include "runner/workloads/harness.h"
@@ -38,6 +39,7 @@ struct exec_opts {
 static int set_kinstr(const char *opt, const char *arg, void *field,
 		      int value)
 {
+	char *safe;
 	int k;
 
 	(void)value;
@@ -46,8 +48,11 @@ static int set_kinstr(const char *opt, const char *arg, void *field,
 			*(int *)field = k;
 			return 0;
 		}
-	return error("exec: %s: '%.40s' is not none, count or kinds", opt,
-		     arg);
+	safe = escape_text_dup(arg);
+	error("exec: %s: '%.40s' is not none, count or kinds", opt,
+	      safe ? safe : "?");
+	free(safe);
+	return -1;
 }
 
 static int set_calibration(const char *opt, const char *arg, void *field,

@@ -174,5 +174,7 @@ grep -q "was made elsewhere (merged from another database): resuming it runs the
 	fail "merged, --allow-stored-commands: $(cat "$tmp/err")"
 [ -e "$tmp/prepared" ] || fail "merged, allowed: its prepare did not run"
 expect_status 2 run "$tmp/r.ini" --force --dry-run
+# exec counts only what a run opens itself: bpf is the runner's
+expect_status 2 exec noop --kernel-instrument bpf
 
 [ "$fails" -eq 0 ]
