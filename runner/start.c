@@ -453,11 +453,11 @@ int runner_load(struct runner *r, const struct runner_opts *o,
 
 int runner_fresh(struct runner *r)
 {
-	int ret = open_store(r, STORE_CREATE);
+	/* before the database is opened (or created): refused, it is not */
+	int ret = instrument_open(r);
 
-	if (ret)
-		return ret;
-	ret = instrument_open(r);
+	if (!ret)
+		ret = open_store(r, STORE_CREATE);
 	if (ret)
 		return ret;
 	experiment_fill(r, r->seed_source);
