@@ -49,7 +49,7 @@ tput() {
 	sqlite3 "$tmp/b.db" "SELECT value FROM samples WHERE metric =
 			     'throughput'" >> "$f"
 }
-on_bpf() { tput "$tmp/on" CONTEND_KBPF=on "$@"; }
+on_bpf() { tput "$tmp/on" CONTEND_KERNEL_INSTRUMENTS=bpf "$@"; }
 off_bpf() { tput "$tmp/off" "CONTEND_KBPF=off CONTEND_KLOCK=off" "$@"; }
 CASES=${CASES:-"type=futex-mutex threads=2
 type=pthread-mutex threads=2
@@ -58,7 +58,7 @@ type=creat processes=4 reuse=no
 type=chat mode=threads"}
 
 : > "$tmp/on"
-tput "$tmp/on" CONTEND_KBPF=on type=noop
+tput "$tmp/on" CONTEND_KERNEL_INSTRUMENTS=bpf type=noop
 if [ "$(sqlite3 "$tmp/b.db" "SELECT value FROM experiment_meta WHERE key =
 			   'kernel_lock_instrument'")" != bpf ]; then
 	echo "kbpf: skipped: $(sqlite3 "$tmp/b.db" "SELECT value FROM
