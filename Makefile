@@ -30,12 +30,12 @@ STATIC_LIBS ?= $(if $(filter-out /%,$(foreach l,$(SLIBS:-l%=%),\
 SLINK   = -Wl,-Bstatic $(SLIBS) -Wl,-Bdynamic -lpthread -lm
 BIN_LIBS = $(if $(filter yes,$(STATIC_LIBS)),$(SLINK),$(LIBS))
 
-# The kernel lock wait of every run (runner/kbpf.c, docs/KLOCK.md): a BPF
+# The kernel lock wait of every run (runner/kinstr/bpf.c, docs/KLOCK.md): a BPF
 # program compiled with clang, turned into a skeleton header with bpftool
 # and linked with libbpf (Debian: clang, bpftool, libbpf-dev), against a
-# vmlinux.h dumped from this kernel's BTF into $(BUILD)/runner/bpf.  Where any is
+# vmlinux.h dumped from this kernel's BTF into $(BUILD)/runner/kinstr/bpf.  Where any is
 # missing (or KBPF=no), contend builds without it and counts kernel locks
-# with perf events (runner/klock.c) alone.
+# with perf events (runner/kinstr/count.c) alone.
 comma   := ,
 BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || \
 	   { [ -x /usr/sbin/bpftool ] && echo /usr/sbin/bpftool; })
@@ -55,7 +55,7 @@ SLINK   += $(if $(filter yes,$(BPF_STATIC)),-Wl$(comma)-Bstatic $(BPF_LIBS) \
 	   -Wl$(comma)-Bdynamic,$(BPF_LIBS))
 endif
 
-SRC     := $(wildcard lib/*.c db/*.c runner/*.c runner/workloads/*.c analysis/*.c plots/*.c cli/*.c)
+SRC     := $(wildcard lib/*.c db/*.c runner/*.c runner/kinstr/*.c runner/workloads/*.c analysis/*.c plots/*.c cli/*.c)
 LIBSRC  := $(filter-out cli/main.c,$(SRC))
 LIBOBJ  := $(LIBSRC:%.c=$(BUILD)/%.o) $(BUILD)/db/schema.o
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
@@ -90,22 +90,22 @@ $(BUILD)/version.h: FORCE
 	  '$(VERSION)' '$(shell $(CC) --version 2>/dev/null | head -n1)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-$(BUILD)/cli/main.o $(BUILD)/runner/host.o: $(BUILD)/version.h
+$(BUILD)/cli/main.o $(BUILD)/runner/host.o $(BUILD)/runner/start_checks.o: $(BUILD)/version.h
 
 ifeq ($(KBPF),yes)
-$(BUILD)/runner/kbpf.o: $(BUILD)/runner/bpf/klock.skel.h
+$(BUILD)/runner/kinstr/bpf.o: $(BUILD)/runner/kinstr/bpf/klock.skel.h
 
-$(BUILD)/runner/bpf/vmlinux.h:
+$(BUILD)/runner/kinstr/bpf/vmlinux.h:
 	@mkdir -p $(dir $@)
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp
 	mv $@.tmp $@
 
-$(BUILD)/runner/bpf/klock.bpf.o: runner/bpf/klock.bpf.c runner/bpf/kbpf_shared.h \
-		$(BUILD)/runner/bpf/vmlinux.h
-	$(BPF_CC) -g -O2 -target bpf -I$(BUILD)/runner/bpf -Irunner/bpf \
+$(BUILD)/runner/kinstr/bpf/klock.bpf.o: runner/kinstr/bpf/klock.bpf.c runner/kinstr/bpf/kbpf_shared.h \
+		$(BUILD)/runner/kinstr/bpf/vmlinux.h
+	$(BPF_CC) -g -O2 -target bpf -I$(BUILD)/runner/kinstr/bpf -Irunner/kinstr/bpf \
 	  -c -o $@ $<
 
-$(BUILD)/runner/bpf/klock.skel.h: $(BUILD)/runner/bpf/klock.bpf.o
+$(BUILD)/runner/kinstr/bpf/klock.skel.h: $(BUILD)/runner/kinstr/bpf/klock.bpf.o
 	$(BPFTOOL) gen skeleton $< name klock_bpf > $@.tmp
 	mv $@.tmp $@
 endif
@@ -259,7 +259,7 @@ lint-cppcheck:
 	cppcheck --quiet --error-exitcode=1 --std=c11 \
 	  --enable=warning,performance,portability \
 	  --inline-suppr --suppress=missingIncludeSystem -D_GNU_SOURCE -I. \
-	  -i runner/bpf \
+	  -i runner/kinstr/bpf \
 	  lib db runner analysis plots cli tests
 
 lint-tidy: $(BUILD)/version.h
@@ -268,7 +268,7 @@ lint-tidy: $(BUILD)/version.h
 
 # KBPF=no: bpftool's generated skeleton header (a malloc'd struct handed
 # to libbpf, which frees it) reads as a leak to the analyzer.  The BPF
-# half of runner/kbpf.c is then checked by its tests under ASan alone, as
+# half of runner/kinstr/bpf.c is then checked by its tests under ASan alone, as
 # lint-tidy (without CONTEND_BPF) does not read it either.
 lint-scan:
 	rm -rf build-scan

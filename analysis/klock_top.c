@@ -1,7 +1,7 @@
 /*
  * klock_top.c - a configuration's kernel locks over its measured runs
  * (analysis.h, analysis_klock_top): the runs' top-locks rows (run_klock,
- * written by the runner's BPF program, runner/kbpf.h) summed per run by
+ * written by the runner's BPF program, runner/kinstr/bpf.h) summed per run by
  * kind and caller, as a mean per run with its confidence interval.
  */
 #include <math.h>

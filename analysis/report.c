@@ -215,7 +215,7 @@ static void text_headline(FILE *f, const struct analysis *a,
 }
 
 /*
- * The kernel's contended locks of the runs in one line (runner/klock.h):
+ * The kernel's contended locks of the runs in one line (runner/kinstr/count.h):
  * the mean a run, per operation, and the kind most of them were.
  */
 static void text_klock(FILE *f, const struct analysis *a,
@@ -260,7 +260,7 @@ static void text_klock(FILE *f, const struct analysis *a,
 		fprintf(f, ", %.0f%% %s", 100 * most / total, top);
 	fputc('\n', f);
 	/* A 0 where the kernel could not have reported a spinlock is no
-	 * evidence of no contention (runner/klock.h klock_spin_visible). */
+	 * evidence of no contention (runner/kinstr/count.h klock_spin_visible). */
 	if (spin && !strncmp(spin, "no", 2)) {
 		char *line = xasprintf("spinlock contention not visible on "
 				       "this host (%s); the count is of "

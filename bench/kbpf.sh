@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/kbpf.sh - what the runner's BPF program (runner/kbpf.h,
+# bench/kbpf.sh - what the runner's BPF program (runner/kinstr/bpf.h,
 # docs/KLOCK.md) costs the runs it times, as paired ratios of throughput
 # (bench/pairci.c): each round runs a one-run experiment of the case with
 # the program (bpf) and with no kernel instrument at all (CONTEND_KBPF=off
@@ -49,7 +49,7 @@ tput() {
 	sqlite3 "$tmp/b.db" "SELECT value FROM samples WHERE metric =
 			     'throughput'" >> "$f"
 }
-on_bpf() { tput "$tmp/on" CONTEND_KBPF=on "$@"; }
+on_bpf() { tput "$tmp/on" CONTEND_KERNEL_INSTRUMENTS=bpf "$@"; }
 off_bpf() { tput "$tmp/off" "CONTEND_KBPF=off CONTEND_KLOCK=off" "$@"; }
 CASES=${CASES:-"type=futex-mutex threads=2
 type=pthread-mutex threads=2
@@ -58,7 +58,7 @@ type=creat processes=4 reuse=no
 type=chat mode=threads"}
 
 : > "$tmp/on"
-tput "$tmp/on" CONTEND_KBPF=on type=noop
+tput "$tmp/on" CONTEND_KERNEL_INSTRUMENTS=bpf type=noop
 if [ "$(sqlite3 "$tmp/b.db" "SELECT value FROM experiment_meta WHERE key =
 			   'kernel_lock_instrument'")" != bpf ]; then
 	echo "kbpf: skipped: $(sqlite3 "$tmp/b.db" "SELECT value FROM

@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/klock.sh - what contend's instruments cost the run they measure,
 # as paired ratios of throughput (bench/pairci.c): the kernel lock counters
-# (runner/klock.h; off = CONTEND_KLOCK=off, a kernel without the
+# (runner/kinstr/count.h; off = CONTEND_KLOCK=off, a kernel without the
 # tracepoint) and the lock workloads' probed loop (timeline = 10ms,
 # latency_every = 1000; off = neither key), and the streak sampler at 1 ms
 # (timeline = auto) against 10 ms.  Each round runs both variants
@@ -32,7 +32,7 @@ tput() {
 	shift 2
 	env $e "$CONTEND" exec "$@" | awk '$1 == "throughput" { print $2 }' >> "$f"
 }
-on_klock() { tput "$tmp/on" CONTEND_KLOCK=on "$@"; }
+on_klock() { tput "$tmp/on" CONTEND_KLOCK= "$@" --kernel-instrument count; }
 off_klock() { tput "$tmp/off" CONTEND_KLOCK=off "$@"; }
 on_probe() { tput "$tmp/on" CONTEND_KLOCK=off "$@" timeline=10ms latency_every=1000; }
 off_probe() { tput "$tmp/off" CONTEND_KLOCK=off "$@"; }
@@ -44,7 +44,7 @@ on_record() {
 	perf lock record -q -o "$tmp/perf.data" -- "$CONTEND" exec "$@" \
 		2> /dev/null | awk '$1 == "throughput" { print $2 }' >> "$tmp/on"
 }
-off_record() { tput "$tmp/off" CONTEND_KLOCK=on "$@"; }
+off_record() { tput "$tmp/off" CONTEND_KLOCK= "$@" --kernel-instrument count; }
 CASES=${CASES:-"klock futex-mutex threads=2
 klock pthread-mutex threads=2
 klock chat mode=threads

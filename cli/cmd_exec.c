@@ -19,9 +19,10 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "runner/klock.h"
+#include "runner/kinstr/count.h"
 #include "runner/param.h"
 #include "runner/scratch.h"
+#include "lib/escape.h"
 #include "lib/util.h"
 #include "runner/workload.h"
 #include "runner/workloads/harness.h"
@@ -31,7 +32,28 @@ struct exec_opts {
 	struct opt_words kv;     /* key=value ..., in argv */
 	const char *scratch;     /* --scratch DIR, or NULL */
 	double calibration;      /* --calibration N; 0: measure if needed */
+	int kinstr;              /* --kernel-instrument: none, count, kinds */
 };
+
+/* The instruments a run opens itself; bpf is the runner's program. */
+static int set_kinstr(const char *opt, const char *arg, void *field,
+		      int value)
+{
+	char *safe;
+	int k;
+
+	(void)value;
+	for (k = KINSTR_NONE; k < KINSTR_BPF; k++)
+		if (!strcmp(arg, kinstr_names[k])) {
+			*(int *)field = k;
+			return 0;
+		}
+	safe = escape_text_dup(arg);
+	error("exec: %s: '%.40s' is not none, count or kinds", opt,
+	      safe ? safe : "?");
+	free(safe);
+	return -1;
+}
 
 static int set_calibration(const char *opt, const char *arg, void *field,
 			   int value)
@@ -56,6 +78,9 @@ static const struct opt exec_rows[] = {
 	  "the busy loop's loops per microsecond (default: measured when "
 	  "the workload needs it)", set_calibration, FIELD(calibration), 0,
 	  0 },
+	{ "kernel-instrument", 0, "K", "count the kernel's lock contentions "
+	  "of the run: none (default), count (one counter), kinds (one per "
+	  "lock kind too) (docs/KLOCK.md)", set_kinstr, FIELD(kinstr), 0, 0 },
 };
 
 const struct opt_cmd exec_cli = {
@@ -148,7 +173,7 @@ static int prepare(struct wl_args *a, const char *scratch, char **made)
  * the counters open before the workload starts a thread or a process, and
  * count its measured window when it marks one.
  */
-static int run_and_print(struct wl_args *a)
+static int run_and_print(struct wl_args *a, enum kinstr ki)
 {
 	struct result r;
 	struct klock k;
@@ -156,10 +181,11 @@ static int run_and_print(struct wl_args *a)
 	int ret = 0;
 
 	result_init(&r);
-	if (klock_start(&k, klock_backend(), 0, 0) == 0) {
+	if (klock_start(&k, klock_backend(ki), 0,
+			ki == KINSTR_KINDS ? KLOCK_KINDS : 0) == 0) {
 		klock_hook(&k, &win);
 		a->window = &win;
-	} else if (isatty(STDERR_FILENO)) {
+	} else if (ki != KINSTR_NONE || isatty(STDERR_FILENO)) {
 		fprintf(stderr, "contend: no kernel lock counts: %s\n", k.why);
 	}
 	if (a->wl->run(a, &r)) {
@@ -214,7 +240,7 @@ int cmd_exec(int argc, char **argv)
 	a.loops_per_us = o.calibration;
 	if (prepare(&a, o.scratch, &made))
 		goto out;
-	ret = run_and_print(&a);
+	ret = run_and_print(&a, (enum kinstr)o.kinstr);
 out:
 	if (made && scratch_remove(made))
 		ret = EXIT_RUNTIME;

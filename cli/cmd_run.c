@@ -23,6 +23,7 @@ struct run_opts {
 	bool has_seed;
 	uint64_t seed;
 	bool dry_run, quiet, fail_fast;
+	bool force, allow_stored_commands; /* --resume only */
 };
 
 /* ---- options ---- */
@@ -58,6 +59,12 @@ static const struct opt run_rows[] = {
 	  NULL, FIELD(fail_fast), 0, 0 },
 	{ "resume", 0, "EXPERIMENT", "continue an unfinished experiment with "
 	  "its stored config, seed and plan", NULL, FIELD(resume), 0, 0 },
+	{ "force", 0, NULL, "--resume: go on although the boot, kernel, "
+	  "kernel instrument or contend version differs from the stored "
+	  "session (recorded as resume_forced)", NULL, FIELD(force), 0, 0 },
+	{ "allow-stored-commands", 0, NULL, "--resume: run the prepare, "
+	  "cleanup and command stored with an experiment made in another "
+	  "database", NULL, FIELD(allow_stored_commands), 0, 0 },
 	{ "calibration-from", 0, "EXPERIMENT", "take the busy loop's "
 	  "calibration from that experiment instead of measuring it", NULL,
 	  FIELD(calibration_from), 0, 0 },
@@ -88,6 +95,9 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			  o->calibration_from))
 		return error("run: --resume takes the seed, label, plan and "
 			     "calibration of the stored experiment");
+	if (!o->resume && (o->force || o->allow_stored_commands))
+		return error("run: --force and --allow-stored-commands go "
+			     "with --resume");
 	return 0;
 }
 
@@ -104,6 +114,8 @@ static void runner_opts_of(const struct run_opts *o, struct runner_opts *ro)
 		.dry_run = o->dry_run,
 		.quiet = o->quiet,
 		.fail_fast = o->fail_fast,
+		.force = o->force,
+		.allow_stored_commands = o->allow_stored_commands,
 	};
 }
 

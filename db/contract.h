@@ -79,6 +79,15 @@ bool contract_section_key(const char *key);
 #define MK_KCONFIG_LOCK_STAT "kconfig_lock_stat"
 #define MK_KERNEL_INSTRUMENTS "kernel_instruments"
 #define MK_KERNEL_SPIN_VISIBLE "kernel_spin_visible"
+/* the session's kernel lock instrument, a word: none | count | kinds |
+ * bpf (runner/kinstr/kinstr.h); and why the ones listed before it did not run */
+#define MK_KERNEL_LOCK_INSTRUMENT "kernel_lock_instrument"
+#define MK_KERNEL_LOCK_FALLBACK "kernel_lock_fallback"
+/* what a resume must find unchanged (runner/start.c) */
+#define MK_BOOT_ID "boot_id"           /* runner/host.c: this boot's id */
+#define MK_TOOL_VERSION "tool_version" /* contend's version */
+#define MK_MERGED_INTO "merged_into"   /* contend merge: the database */
+#define MK_RESUME_FORCED "resume_forced" /* --force: what differed */
 /* runner/kstate.c: kstate.NAME at the start, kstate_end.NAME when changed */
 #define MK_KSTATE_PREFIX "kstate."
 #define MK_KSTATE_END_PREFIX "kstate_end."

@@ -161,7 +161,7 @@ struct run_record {
 	double tick_s;
 	size_t tick_threads, nticks;
 	const uint64_t *timeline;   /* thread-major */
-	/* the top kernel locks by wait (runner/kbpf.h): none when 0 */
+	/* the top kernel locks by wait (runner/kinstr/bpf.h): none when 0 */
 	size_t nklock;
 	const struct run_klock *klock;
 };

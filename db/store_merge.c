@@ -223,6 +223,10 @@ int store_copy_experiment(struct store *s, int64_t id)
 		       "cannot look up the uuid");
 	if (!ret && !present)
 		ret = copy_tables(s, args);
+	/* its stored commands are not this database's to run unasked
+	 * (contend run --resume --allow-stored-commands) */
+	if (!ret && !present)
+		ret = store_meta_set(s, args[P_DST], MK_MERGED_INTO, s->path);
 	/* an experiment of an older input gets the keys an upgrade writes */
 	if (!ret && !present && s->src_version < STORE_CONTRACT_VERSION)
 		ret = store_contract_migrate(s, args[P_DST]);

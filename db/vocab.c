@@ -33,7 +33,7 @@ static const struct {
 	{ "spins", DIR_LOWER, "spin iterations" },
 	{ "writes", DIR_UNKNOWN, "write operations" },
 	{ "start_latency_s", DIR_LOWER, "s" },
-	/* the kernel's contended locks (runner/klock.h) */
+	/* the kernel's contended locks (runner/kinstr/count.h) */
 	{ "klock_contended", DIR_LOWER, "contentions" },
 	{ "klock_contended_per_op", DIR_LOWER, "contentions/op" },
 	{ "klock_spin", DIR_LOWER, "contentions" },
@@ -58,7 +58,7 @@ static const struct {
 	{ "kmsg_oom_kill", DIR_LOWER, "messages" },
 	{ "kmsg_segfault", DIR_LOWER, "messages" },
 	{ "kmsg_bug", DIR_LOWER, "messages" },
-	/* their wait, timed by the runner's BPF program (runner/kbpf.h) */
+	/* their wait, timed by the runner's BPF program (runner/kinstr/bpf.h) */
 	{ "klock_wait_s", DIR_LOWER, "s" },
 	{ "klock_wait_max_s", DIR_LOWER, "s" },
 	/* acquisitions kernel_delay busy-waited after */

@@ -201,8 +201,12 @@ void config_print(const struct experiment_config *c, FILE *f)
 	else
 		fprintf(f, "seed drawn at run time");
 	fprintf(f, ", confidence %g", c->confidence);
-	if (c->kinstr != KINSTR_NONE)
-		fprintf(f, ", kernel instruments %s", kinstr_names[c->kinstr]);
+	if (c->kinstr.n && c->kinstr.k[0] != KINSTR_NONE) {
+		char list[64];
+
+		fprintf(f, ", kernel instruments %s",
+			kinstr_list_text(&c->kinstr, list, sizeof(list)));
+	}
 	fprintf(f, "\n\n");
 	for (i = 0; i < c->nentries; i++) {
 		const struct config_entry *e = &c->entries[i];

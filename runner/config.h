@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "runner/kinstr/kinstr.h"
 #include "runner/workload.h"
 
 enum run_order { ORDER_BLOCKED, ORDER_RANDOM, ORDER_SEQUENTIAL };
@@ -87,7 +88,8 @@ struct experiment_config {
 	uint64_t seed;
 	double confidence;
 	double calibration;   /* busy loops per us; 0: measured by the runner */
-	int kinstr;           /* enum kinstr: kernel_instruments */
+	struct kinstr_list kinstr; /* kernel_instruments, by preference */
+	long kinstr_line;     /* its line; 0: the default */
 	struct run_settings defaults;
 	size_t nentries;
 	struct config_entry *entries;
@@ -104,9 +106,6 @@ extern const char *const order_names[]; /* indexed by enum run_order */
 /* The value of key in an entry's kv list ("key=value" words), or NULL. */
 const char *entry_value(const struct config_entry *e, const char *key);
 
-/* kernel_instruments: the kernel lock instrument of every run. */
-enum kinstr { KINSTR_NONE, KINSTR_COUNT, KINSTR_KINDS, KINSTR_BPF };
-extern const char *const kinstr_names[]; /* indexed by enum kinstr */
 
 int config_load(const char *path, struct experiment_config *c);
 /* As config_load on text already in memory; name is used in messages. */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "runner/config_impl.h"
-#include "runner/kbpf.h"
+#include "runner/kinstr/bpf.h"
 #include "runner/param.h"
 #include "lib/util.h"
 #include "runner/workloads/workloads.h"
@@ -149,7 +149,7 @@ static void check_cpus_online(struct wsec *w, const struct axis *a)
 }
 
 /*
- * kernel_delay needs the runner's BPF program (runner/kbpf.h): where it
+ * kernel_delay needs the runner's BPF program (runner/kinstr/bpf.h): where it
  * cannot run, noted like an offline cpu, for the runner to refuse and a
  * dry run to warn about.  A sweep of 0 alone asks for nothing.
  */

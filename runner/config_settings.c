@@ -28,10 +28,15 @@ struct setting {
 	unsigned flags;
 	int where;
 	size_t off;
+	/* a value that is not one param_def value (a list): parsed into the
+	 * field by this instead; 0, or -1 with the reason in err */
+	int (*parse)(const char *text, void *field, char *err, size_t errlen);
 };
 
-#define EXP(f) W_EXP, offsetof(struct experiment_config, f)
-#define SET(f) W_SET, offsetof(struct run_settings, f)
+#define EXP(f) W_EXP, offsetof(struct experiment_config, f), NULL
+#define SET(f) W_SET, offsetof(struct run_settings, f), NULL
+/* an [experiment] setting with its own parser */
+#define EXP_PARSED(f, p) W_EXP, offsetof(struct experiment_config, f), p
 
 const char *const order_names[] = {
 	[ORDER_BLOCKED] = "blocked",
@@ -41,13 +46,6 @@ const char *const order_names[] = {
 };
 
 const char *const profile_names[] = { "none", "lock", NULL };
-const char *const kinstr_names[] = {
-	[KINSTR_NONE] = "none",
-	[KINSTR_COUNT] = "count",
-	[KINSTR_KINDS] = "kinds",
-	[KINSTR_BPF] = "bpf",
-	NULL,
-};
 
 static const struct setting settings[] = {
 	{ &(const struct param_def){ "name", PT_STRING, NULL, 0, 0, NULL,
@@ -110,13 +108,15 @@ static const struct setting settings[] = {
 	  S_OVERRIDE, SET(profile) },
 	{ &(const struct param_def){ "kernel_instruments", PT_ENUM, "none", 0,
 				     0, kinstr_names,
-				     "kernel lock instrument of every run: "
+				     "kernel lock instrument of every run, or "
+				     "a list by preference (bpf, count): "
 				     "count (one counter on "
 				     "lock:contention_begin), kinds (one per "
 				     "lock kind), bpf (wait per lock and "
-				     "caller); each changes what it measures "
+				     "caller); refused where none listed can "
+				     "run; each changes what it measures "
 				     "(docs/KLOCK.md)" },
-	  0, EXP(kinstr) },
+	  0, EXP_PARSED(kinstr, kinstr_parse) },
 };
 
 static const struct setting *setting_find(const char *key)
@@ -207,7 +207,11 @@ static void settings_defaults(struct experiment_config *c)
 	for (i = 0; i < ARRAY_SIZE(settings); i++) {
 		union param_value v;
 
-		if (settings[i].def->def &&
+		if (settings[i].parse)
+			settings[i].parse(settings[i].def->def,
+					  (char *)c + settings[i].off, err,
+					  sizeof(err));
+		else if (settings[i].def->def &&
 		    !setting_parse(&settings[i], settings[i].def->def, &v, err,
 				   sizeof(err)))
 			setting_store(&settings[i], c, &c->defaults, &v);
@@ -221,6 +225,14 @@ static int setting_apply(struct loader *L, const struct setting *st,
 	union param_value v;
 	char err[512];
 
+	if (st->parse) {
+		/* only [experiment] settings have one */
+		if (!st->parse(k->value, (char *)L->c + st->off, err,
+			       sizeof(err)))
+			return 0;
+		report(L, k->line, "%s", err);
+		return -1;
+	}
 	if (setting_parse(st, k->value, &v, err, sizeof(err))) {
 		report(L, k->line, "%s", err);
 		return -1;
@@ -346,6 +358,7 @@ void experiment_load(struct loader *L)
 {
 	struct experiment_config *c = L->c;
 	const struct section *s = section_find(L, SEC_EXPERIMENT, NULL);
+	const struct kv_line *k;
 	size_t i;
 
 	settings_defaults(c);
@@ -366,6 +379,8 @@ void experiment_load(struct loader *L)
 	if (!check_runtime_jobs(L, s) && key_find(s, "jobs"))
 		c->defaults.runtime_s = 0;
 	c->has_seed = key_find(s, "seed") != NULL;
+	k = key_find(s, "kernel_instruments");
+	c->kinstr_line = k ? k->line : 0;
 	check_repetitions(L, s, &c->defaults);
 	check_timeout(L, s, &c->defaults);
 }

@@ -17,8 +17,8 @@
 #include "runner/guard.h"
 #include "runner/hook.h"
 #include "runner/interrupt.h"
-#include "runner/kbpf.h"
-#include "runner/klock.h"
+#include "runner/kinstr/bpf.h"
+#include "runner/kinstr/count.h"
 #include "runner/onerun.h"
 #include "runner/param.h"
 #include "runner/protocol.h"
@@ -55,21 +55,22 @@ struct one_run {
 	char err[1024];
 	double started_at;
 	char stamp[sizeof(SPAWN_NS_ENV "=") + 20]; /* the env's spawn stamp */
-	/* a directly spawned program's kernel lock counts (runner/klock.h);
+	/* a directly spawned program's kernel lock counts (runner/kinstr/count.h);
 	 * contend exec counts its own runs */
 	struct klock klock;
 	bool klock_on;
 	struct sentinel_window win;   /* the kernel log and CPU time */
-	/* the session's BPF program (runner/kbpf.h), or NULL; the run's top
+	/* the session's BPF program (runner/kinstr/bpf.h), or NULL; the run's top
 	 * kernel locks it found */
 	struct kbpf *kbpf;
 	struct kbpf_top top;
+	enum kinstr kinstr;   /* the session's kernel instrument */
 };
 
 char **exec_argv(const struct config_entry *e, const char *scratch,
-		 const char *calibration)
+		 const char *calibration, enum kinstr k)
 {
-	char **argv = xcalloc(e->nkv + 8, sizeof(*argv));
+	char **argv = xcalloc(e->nkv + 10, sizeof(*argv));
 	size_t n = 0, i;
 
 	argv[n++] = (char *)"contend";
@@ -84,6 +85,11 @@ char **exec_argv(const struct config_entry *e, const char *scratch,
 	if (*calibration) {
 		argv[n++] = (char *)"--calibration";
 		argv[n++] = (char *)calibration;
+	}
+	/* the counters are the run's own; bpf is the runner's program */
+	if (k == KINSTR_COUNT || k == KINSTR_KINDS) {
+		argv[n++] = (char *)"--kernel-instrument";
+		argv[n++] = (char *)kinstr_names[k];
 	}
 	return argv;
 }
@@ -157,8 +163,9 @@ static void run_started(const struct child *c, void *arg)
 	if (o->kbpf)
 		kbpf_track(o->kbpf, c->pid);
 	if (o->direct)
-		o->klock_on = klock_start(&o->klock, klock_backend(), c->pid,
-					  0) == 0;
+		o->klock_on = klock_start(&o->klock, klock_backend(o->kinstr),
+					  c->pid, o->kinstr == KINSTR_KINDS ?
+					  KLOCK_KINDS : 0) == 0;
 }
 
 /*
@@ -211,7 +218,7 @@ static int one_prepare(struct runner *r, struct one_run *o)
 			return -1;
 		guard_scratch(o->scratch, true);
 	}
-	o->argv = exec_argv(e, o->scratch, r->calibration);
+	o->argv = exec_argv(e, o->scratch, r->calibration, r->kinstr);
 	o->child.path = "/proc/self/exe";
 	o->child.argv = o->argv;
 	o->child.envp = o->envp;
@@ -420,7 +427,7 @@ int onerun(struct runner *r, const struct config_entry *e,
 	   const struct pending_run *p, enum run_status *st)
 {
 	struct one_run o = { .e = e, .p = p, .win = { .first_class = -1 },
-			      .kbpf = r->kbpf };
+			      .kbpf = r->kbpf, .kinstr = r->kinstr };
 	size_t c = (size_t)(e - r->cfg.entries);
 	char *what = xasprintf("%s%s %s", e->section, p->warmup ? " (warm-up)"
 							       : "", e->canon);

@@ -10,6 +10,7 @@
 
 #include "db/store.h"
 #include "runner/config.h"
+#include "runner/kinstr/kinstr.h"
 #include "runner/session.h"
 
 /*
@@ -23,9 +24,10 @@ int onerun(struct runner *r, const struct config_entry *e,
 /*
  * The argv of `contend exec` for entry e (NULL-terminated; its strings
  * belong to e, the array to the caller): with scratch, --scratch DIR;
- * with a calibration ("" none), --calibration LOOPS.
+ * with a calibration ("" none), --calibration LOOPS; with k count or
+ * kinds, --kernel-instrument K (the counters the run opens itself).
  */
 char **exec_argv(const struct config_entry *e, const char *scratch,
-		 const char *calibration);
+		 const char *calibration, enum kinstr k);
 
 #endif

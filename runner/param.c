@@ -701,7 +701,7 @@ static void args_set_harness(struct wl_args *a, int h, union param_value *v)
 		free(v->s);
 		break;
 	case HARNESS_KDELAY:
-		/* the runner's to apply (runner/kbpf.h), not the workload's */
+		/* the runner's to apply (runner/kinstr/bpf.h), not the workload's */
 		free(v->s);
 		break;
 	}

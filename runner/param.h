@@ -13,7 +13,7 @@ extern const struct param_def harness_params[];
 extern const size_t nharness_params;
 /* Their indexes in harness_params. */
 enum { HARNESS_RUNTIME, HARNESS_JOBS, HARNESS_CPUS, HARNESS_KDELAY };
-/* kernel_delay's longest TIME (the BPF program's cap, runner/kbpf.h) */
+/* kernel_delay's longest TIME (the BPF program's cap, runner/kinstr/bpf.h) */
 #define KDELAY_MAX_S 0.01
 /* PT_STRING, PT_CPUS and PT_KDELAY: a parsed value holds text in v->s. */
 bool param_holds_string(enum param_type t);

@@ -19,11 +19,11 @@
 #include "runner/guard.h"
 #include "runner/host.h"
 #include "runner/interrupt.h"
-#include "runner/kbpf.h"
+#include "runner/kinstr/bpf.h"
 #include "runner/kstate.h"
 #include "runner/onerun.h"
 #include "runner/profile.h"
-#include "runner/klock.h"
+#include "runner/kinstr/count.h"
 #include "runner/scratch.h"
 #include "runner/session.h"
 #include "runner/spawn.h"
@@ -232,7 +232,8 @@ static int finish(struct runner *r, enum loop_end end)
 static void profile_one(struct runner *r, const char *perf, size_t i)
 {
 	const struct config_entry *e = &r->cfg.entries[i];
-	char **argv = exec_argv(e, NULL, r->calibration), why[512];
+	char **argv = exec_argv(e, NULL, r->calibration, KINSTR_NONE);
+	char why[512];
 	struct profile_row *rows;
 	size_t n;
 
@@ -329,68 +330,14 @@ static void contain(struct runner *r)
 }
 
 /*
- * Whether the session loads the BPF program: only when asked
- * (kernel_instruments = bpf, which start.c turns into CONTEND_KBPF=on) or
- * when a configuration slows a kernel lock on purpose (kernel_delay).
- * Timing every contention's begin and end, the program runs in the
- * kernel's contended paths, and measured paired on a quiet machine it
- * raised futex-mutex's throughput at 2 threads (2x for the first program,
- * 6-13% for this one: docs/PERFORMANCE.md, "The kernel lock BPF
- * program"): no kernel instrument is the default.
+ * The BPF program, loaded before anything was written (runner/start.c),
+ * counts the run's tasks by their cgroup where the runner has one: no
+ * program on fork.
  */
-static bool kbpf_wanted(const struct runner *r)
+static void kbpf_start(struct runner *r)
 {
-	const char *s = getenv(KBPF_ENV);
-	size_t i;
-
-	if (s && !strcmp(s, "on"))
-		return true;
-	for (i = 0; i < r->cfg.nentries; i++) {
-		const char *v = entry_value(&r->cfg.entries[i], "kernel_delay");
-
-		if (v && strcmp(v, "0"))
-			return true;
-	}
-	return false;
-}
-
-/*
- * The BPF program that times every run's kernel lock waits, loaded once
- * for the session, and the experiment's key kernel_lock_instrument: "bpf",
- * or "perf" and why not (a resumed session may differ from the first).
- * With it, the runs' `contend exec` leave their perf counters closed
- * (CONTEND_KLOCK=bpf, runner/klock.h).
- */
-static int kbpf_start(struct runner *r)
-{
-	const char *env = getenv(KBPF_ENV);
-	char why[200], *v;
-	int ret;
-
-	/* "off" too: kbpf_open says why in its words */
-	if (kbpf_wanted(r) || (env && !strcmp(env, "off")))
-		r->kbpf = kbpf_open(why, sizeof(why));
-	else
-		snprintf(why, sizeof(why), "off unless kernel_instruments = "
-			 "bpf, " KBPF_ENV "=on or "
-			 "kernel_delay: it changes what it measures");
-	/* the run's tasks by their cgroup: no program on fork */
 	if (r->kbpf && r->cg)
 		kbpf_use_cgroup(r->kbpf, cgroup_id(r->cg));
-	v = r->kbpf ? xstrdup("bpf") : xasprintf("perf (bpf: %s)", why);
-	ret = store_meta_set(r->st, r->exp.id, "kernel_lock_instrument", v);
-	free(v);
-	if (!ret && r->kbpf)
-		ret = store_meta_set(r->st, r->exp.id, MK_KERNEL_INSTRUMENTS,
-				     "lock:contention_begin/end (BPF program, "
-				     "attached for the whole experiment)");
-	if (r->kbpf && setenv(KLOCK_ENV, "bpf", 1))
-		return error("setenv: %s", strerror(errno));
-	/* asked for and not loadable: the counters, as on such a machine */
-	if (!r->kbpf && kbpf_wanted(r) && !(env && !strcmp(env, "off")) &&
-	    setenv(KLOCK_ENV, "on", 0))
-		return error("setenv: %s", strerror(errno));
-	return ret;
 }
 
 /* Pending runs, then (auto) further rounds until none is added. */
@@ -417,15 +364,11 @@ static int execute(struct runner *r)
 		jobs += rt <= 0;
 	}
 	free(pend);
-	if (kbpf_start(r)) {
-		kbpf_close(r->kbpf);
-		r->kbpf = NULL;
-		return EXIT_RUNTIME;
-	}
+	kbpf_start(r);
 	/* From here to the end the kernel's lock tracepoint stays on: no
 	 * run's counters switch it (and patch the kernel) at its start.  The
 	 * BPF program, attached, keeps it on by itself. */
-	r->klock_hold = r->kbpf ? -1 : klock_hold(klock_backend());
+	r->klock_hold = klock_hold(klock_backend(r->kinstr));
 	sentinel_open(&r->sentinel, "/");
 	/* where each run's cpu_mhz comes from, or why none (once) */
 	if (store_meta_set(r->st, r->exp.id, "cpu_freq_source",
@@ -447,7 +390,7 @@ static int execute(struct runner *r)
 	}
 	if (end == LOOP_DONE)
 		profile_pass(r);
-	klock_unhold(klock_backend(), r->klock_hold);
+	klock_unhold(klock_backend(r->kinstr), r->klock_hold);
 	r->klock_hold = -1;
 	sentinel_close(&r->sentinel);
 	kbpf_close(r->kbpf);

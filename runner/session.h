@@ -37,6 +37,7 @@
 #include "runner/autorule.h"
 #include "runner/bisect.h"
 #include "runner/config.h"
+#include "runner/kinstr/kinstr.h"
 #include "runner/plan.h"
 #include "runner/progress.h"
 #include "runner/sentinel.h"
@@ -57,6 +58,9 @@ struct runner_opts {
 	uint64_t seed;
 	bool dry_run;                 /* only the plan: offline cpus warn */
 	bool quiet, fail_fast;
+	/* --resume: go on where the stored session differs (recorded), run
+	 * the stored commands of an experiment made in another database */
+	bool force, allow_stored_commands;
 	const struct bisect_spec *bisect; /* `contend bisect` (bisect.h) */
 };
 
@@ -83,9 +87,14 @@ struct runner {
 	 * NULL without one: process groups and the subreaper then */
 	struct cgroup *cg;
 	char calibration[32];    /* loops per us, as handed to runs; "" none */
-	/* the kernel lock wait of every run (runner/kbpf.h), loaded for the
-	 * session; NULL: the perf events of runner/klock.h count instead */
+	/* the kernel lock wait of every run (runner/kinstr/bpf.h), loaded for the
+	 * session; NULL: the perf events of runner/kinstr/count.h count instead */
 	struct kbpf *kbpf;
+	/* the kernel lock instrument of every run (runner/kinstr/kinstr.h), chosen
+	 * before anything is written; why those listed before it did not
+	 * run ("" none) */
+	enum kinstr kinstr;
+	char kinstr_skipped[400];
 	/* Runs by status as this runner left them; planned and interrupted
 	 * (both still to do) are counted as planned (verify_store). */
 	long expect[RUN_NSTATUS];
@@ -118,5 +127,23 @@ void runner_release(struct runner *r);
 
 /* runner/session.c: every run still to do, then the end.  Exit status. */
 int runner_execute(struct runner *r);
+
+/*
+ * runner/start_checks.c, before anything is written or run; each returns
+ * 0 or the exit status after saying why.  choose_instrument: the first
+ * instrument of the file's list (or KINSTR_ENV's) that can run here
+ * into r->kinstr (runner/kinstr/kinstr.h), EXIT_USAGE where none can.
+ * instrument_open: the BPF program loaded when that is bpf.
+ * instrument_meta: what the experiment stores of it.
+ * resume_commands: a resumed experiment made in another database runs no
+ * stored command without --allow-stored-commands.  resume_same: a
+ * resumed experiment on another boot, kernel, instrument or contend
+ * version is refused without --force (recorded).
+ */
+int choose_instrument(struct runner *r);
+int instrument_open(struct runner *r);
+void instrument_meta(struct runner *r);
+int resume_commands(struct runner *r);
+int resume_same(struct runner *r);
 
 #endif

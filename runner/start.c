@@ -18,8 +18,8 @@
 #include "runner/host.h"
 #include "runner/kstate.h"
 #include "runner/interrupt.h"
-#include "runner/kbpf.h"
-#include "runner/klock.h"
+#include "runner/kinstr/bpf.h"
+#include "runner/kinstr/count.h"
 #include "runner/scratch.h"
 #include "runner/session.h"
 #include "runner/spawn.h"
@@ -119,6 +119,13 @@ void runner_print_plan(const struct runner *r, FILE *f)
 	wrap_lead(f, "time: ", t, 6, 78);
 	free(t);
 	free(u);
+	/* what a run would do: the instrument it chose, and why not others */
+	t = *r->kinstr_skipped ? xasprintf("%s (not %s)",
+					   kinstr_names[r->kinstr],
+					   r->kinstr_skipped)
+			       : xstrdup(kinstr_names[r->kinstr]);
+	wrap_lead(f, "kernel instrument: ", t, 19, 78);
+	free(t);
 	if (nauto)
 		fprintf(f, "auto: %zu configuration%s start with "
 			   "min_repetitions and grow by rounds until the "
@@ -222,7 +229,7 @@ static void judged_by(struct runner *r)
 static void experiment_fill(struct runner *r, const char *seed_source)
 {
 	struct experiment_row *e = &r->exp;
-	char klock[160], spin[160];
+	char spin[160];
 	const char *ncpus;
 	char *log;
 
@@ -238,13 +245,7 @@ static void experiment_fill(struct runner *r, const char *seed_source)
 	e->created_at = now_realtime();
 	host_collect("/", e);
 	kstate_collect("/", true, e);
-	meta_set(e, "kernel_lock_events",
-		 klock_status(klock_backend(), klock, sizeof(klock)));
-	/* the instruments that change the kernel, held for the experiment */
-	meta_set(e, MK_KERNEL_INSTRUMENTS,
-		 strcmp(klock, "yes") ? "none" :
-		 "lock:contention_begin (counting perf events, tracepoint "
-		 "held on for the whole experiment)");
+	instrument_meta(r);
 	ncpus = experiment_meta(e, MK_NCPUS);
 	log = host_kernel_log(1 << 20);
 	meta_set(e, MK_KERNEL_SPIN_VISIBLE,
@@ -375,6 +376,7 @@ void runner_release(struct runner *r)
 	free(r->config_ids);
 	free(r->bisect);
 	free(r->by_id);
+	kbpf_close(r->kbpf);
 	if (r->st)
 		store_close(r->st);
 	memset(r, 0, sizeof(*r));
@@ -420,24 +422,11 @@ static int open_store(struct runner *r, unsigned flags)
 	return store_cache_limit(r->st, RUNNER_CACHE_KIB) ? EXIT_RUNTIME : 0;
 }
 
-/*
- * The file's kernel_instruments, through the variables the session and
- * the runs read (kbpf.h, klock.h): one already set in the environment
- * wins, and the experiment records what ran (kernel_instruments).
- */
-static void instruments_of(const struct experiment_config *c)
-{
-	const char *var = c->kinstr == KINSTR_BPF ? KBPF_ENV : KLOCK_ENV;
-	const char *set = getenv(var);
-
-	if (c->kinstr == KINSTR_NONE || (set && *set))
-		return;
-	setenv(var, c->kinstr == KINSTR_KINDS ? "kinds" : "on", 1);
-}
-
 int runner_load(struct runner *r, const struct runner_opts *o,
 		const char *path)
 {
+	int ret;
+
 	memset(r, 0, sizeof(*r));
 	r->o = o;
 	r->stop_fd = -1;
@@ -452,7 +441,9 @@ int runner_load(struct runner *r, const struct runner_opts *o,
 	if (r->cfg.offline)
 		warning("%s:%ld: %s", r->cfg.path, r->cfg.offline_line,
 			r->cfg.offline);
-	instruments_of(&r->cfg);
+	ret = choose_instrument(r);
+	if (ret)
+		return ret;
 	r->seed_source = choose_seed(r);
 	if (o->bisect)
 		bisect_prepare(r);
@@ -462,8 +453,11 @@ int runner_load(struct runner *r, const struct runner_opts *o,
 
 int runner_fresh(struct runner *r)
 {
-	int ret = open_store(r, STORE_CREATE);
+	/* before the database is opened (or created): refused, it is not */
+	int ret = instrument_open(r);
 
+	if (!ret)
+		ret = open_store(r, STORE_CREATE);
 	if (ret)
 		return ret;
 	experiment_fill(r, r->seed_source);
@@ -560,7 +554,10 @@ static int resume_load(struct runner *r)
 			 r->cfg.offline);
 		return EXIT_USAGE;
 	}
-	instruments_of(&r->cfg);
+	ret = choose_instrument(r);
+	if (ret)
+		return ret;
+	ret = EXIT_RUNTIME;
 	/* The earlier runs are read once, for the plan and the auto rule. */
 	if (!store_load(r->st, r->exp.id, &d)) {
 		if (!restore(r, &d)) {
@@ -596,6 +593,12 @@ int runner_resume(struct runner *r, const struct runner_opts *o,
 			"(then stop this one: both would run the same runs)",
 			r->exp.id);
 	ret = resume_load(r);
+	if (!ret)
+		ret = resume_commands(r);
+	if (!ret)
+		ret = instrument_open(r);
+	if (!ret)
+		ret = resume_same(r);
 	if (ret)
 		return ret;
 	resume_calibration(r);

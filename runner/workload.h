@@ -25,7 +25,7 @@ enum param_type {
 	PT_ENUM,     /* one of param_def.choices */
 	PT_STRING,   /* free text (never a sweep: commas are literal) */
 	PT_CPUS,     /* cpu list like 0-3,6 */
-	PT_KDELAY,   /* TIME@FUNCTION or 0 (kernel_delay, runner/kbpf.h) */
+	PT_KDELAY,   /* TIME@FUNCTION or 0 (kernel_delay, runner/kinstr/bpf.h) */
 };
 
 /*
@@ -74,7 +74,7 @@ struct wl_member {
 
 /*
  * The measured window's marks, for instruments that count only inside it
- * (runner/klock.h).  A workload with a window calls window_mark(a, true)
+ * (runner/kinstr/count.h).  A workload with a window calls window_mark(a, true)
  * just before it releases its workers and window_mark(a, false) as soon as
  * the last has finished; one without (command) never calls it.
  */

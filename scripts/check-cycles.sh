@@ -17,7 +17,7 @@
 set -u
 
 BUILD=${BUILD:-build}
-[ $# -gt 0 ] || set -- lib db runner runner/workloads analysis plots cli
+[ $# -gt 0 ] || set -- lib db runner runner/kinstr runner/workloads analysis plots cli
 
 edges=$(mktemp)
 trap 'rm -f "$edges"' EXIT

@@ -4,7 +4,7 @@
 # fails.  Does nothing when everything is present.
 set -e
 need="pkg-config libgsl-dev libsqlite3-dev libinih-dev zlib1g-dev libcmocka-dev"
-# The kernel lock wait of every run (runner/kbpf.c): the BPF program is
+# The kernel lock wait of every run (runner/kinstr/bpf.c): the BPF program is
 # compiled with clang and bpftool into a skeleton linked with libbpf.
 # Without them contend still builds and counts with perf events alone.
 need="$need clang bpftool libbpf-dev"

@@ -98,6 +98,11 @@ expect "a report writes no keys" "" "$(keys "$old")"
 "$CONTEND" merge "$tmp/merged.db" "$old" > /dev/null 2> "$tmp/err" ||
 	fail "merge: $(cat "$tmp/err")"
 expect "keys after the merge" "$migrated" "$(keys "$tmp/merged.db")"
+# the merge's own mark (runner/start_checks.c reads it), then the rest
+expect "marked as merged" 1 "$(q "$tmp/merged.db" "SELECT count(*)
+	FROM experiment_meta WHERE key = 'merged_into'")"
+sqlite3 "$tmp/merged.db" "DELETE FROM experiment_meta
+	WHERE key = 'merged_into'" || die "cannot unmark the merged copy"
 report "$tmp/merged.db" "$tmp/merged"
 same_report "merged from schema 3" "$tmp/merged"
 

@@ -1,8 +1,8 @@
 #!/bin/sh
 # e2e_kbpf.sh - the kernel lock wait of every run through the binary
-# (runner/kbpf.h, docs/KLOCK.md): forced off (CONTEND_KBPF=off) the perf
-# events count as before, no wait is stored and the experiment says which
-# instrument ran and why; where BPF loads, creat with 4 processes and
+# (runner/kinstr/bpf.h, docs/KLOCK.md): BPF faked away (CONTEND_KBPF=off) a
+# list that falls back (bpf, count) has the perf events count, no wait is
+# stored and the experiment says which instrument ran and why; where BPF loads, creat with 4 processes and
 # reuse = no stores its kernel wait and its top locks in every run, and the
 # JSON report lists them (configs[].klock_top).  The live part is skipped
 # with the reason where BPF cannot load, unless CONTEND_REQUIRE_KBPF=1.
@@ -23,12 +23,16 @@ processes = 4
 reuse     = no
 INI
 
-# ---- forced to the perf events ----
-CONTEND_KBPF=off "$CONTEND" run "$tmp/k.ini" --db "$tmp/off.db" --quiet \
+# ---- BPF faked away: the fallback the list names, the perf events ----
+CONTEND_KBPF=off CONTEND_KERNEL_INSTRUMENTS="bpf, count" "$CONTEND" run \
+	"$tmp/k.ini" --db "$tmp/off.db" --quiet \
 	> /dev/null 2> "$tmp/err" || fail "run with $NAME off: $(cat "$tmp/err")"
-expect "instrument off" "perf (bpf: disabled by CONTEND_KBPF=off)" \
+expect "instrument off" count \
 	"$(q "$tmp/off.db" "SELECT value FROM experiment_meta
 			    WHERE key = 'kernel_lock_instrument'")"
+expect "why not bpf" "bpf: disabled by CONTEND_KBPF=off" \
+	"$(q "$tmp/off.db" "SELECT value FROM experiment_meta
+			    WHERE key = 'kernel_lock_fallback'")"
 expect "no wait off" 0 "$(q "$tmp/off.db" "SELECT count(*) FROM samples
 			 WHERE metric LIKE 'klock_wait%'")"
 expect "no top locks off" 0 "$(q "$tmp/off.db" "SELECT count(*) FROM run_klock")"
@@ -72,15 +76,15 @@ sed 's/^kernel_delay.*/kernel_delay = 1ms@, 11ms@f/' "$tmp/d.ini" > "$tmp/bad.in
 grep -q "bad.ini:11: kernel_delay: '1ms@' is not TIME@FUNCTION" "$tmp/err" ||
 	fail "bad kernel_delay: $(cat "$tmp/err")"
 
-# ---- by default: the perf events (the program changes what it measures) ----
+# ---- by default: none (the program changes what it measures) ----
 "$CONTEND" run "$tmp/k.ini" --db "$tmp/def.db" --quiet > /dev/null \
 	2> "$tmp/err" || fail "default run failed: $(cat "$tmp/err")"
-expect "instrument by default" "perf (bpf: off unless kernel_instruments = bpf, CONTEND_KBPF=on or kernel_delay: it changes what it measures)" \
+expect "instrument by default" none \
 	"$(q "$tmp/def.db" "SELECT value FROM experiment_meta
 			    WHERE key = 'kernel_lock_instrument'")"
 
-# ---- this machine, asked for ----
-CONTEND_KBPF=on "$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null \
+# ---- this machine, asked for (none where it cannot: then skipped) ----
+CONTEND_KERNEL_INSTRUMENTS="bpf, none" "$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null \
 	2> "$tmp/err" || die "run failed: $(cat "$tmp/err")"
 inst=$(q "$tmp/on.db" "SELECT value FROM experiment_meta
 		       WHERE key = 'kernel_lock_instrument'")
@@ -92,7 +96,7 @@ if [ "$inst" != bpf ]; then
 	[ "$fails" -eq 0 ]
 	exit
 fi
-# asked in the file: kernel_instruments = bpf does what CONTEND_KBPF=on does
+# asked in the file: kernel_instruments = bpf does what the variable does
 sed 's/^\[experiment\]/&\nkernel_instruments = bpf/' "$tmp/k.ini" > "$tmp/kf.ini"
 env -u CONTEND_KBPF "$CONTEND" run "$tmp/kf.ini" --db "$tmp/kf.db" --quiet \
 	> /dev/null 2> "$tmp/err" || fail "kernel_instruments = bpf: $(cat "$tmp/err")"
@@ -111,8 +115,8 @@ for try in 1 2 3; do
 	r=$(q "$tmp/on.db" "SELECT count(DISTINCT run_id) FROM run_klock")
 	[ "$n" = 2 ] && [ "$r" = 2 ] && break
 	rm -f "$tmp/on.db"
-	CONTEND_KBPF=on "$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null \
-		2>&1 || die "run failed"
+	CONTEND_KERNEL_INSTRUMENTS=bpf "$CONTEND" run "$tmp/k.ini" \
+		--db "$tmp/on.db" --quiet > /dev/null 2>&1 || die "run failed"
 done
 expect "runs that waited" 2 "$n"
 expect "runs with top locks" 2 "$r"
@@ -132,15 +136,15 @@ grep -q "Kernel locks by wait" "$tmp/html/report.html" ||
 	fail "no kernel locks in the HTML report"
 # compare: the top locks' A/B change, with the experiment against itself
 # run again (the same configuration)
-CONTEND_KBPF=on "$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null 2>&1 ||
-	fail "second run"
+CONTEND_KERNEL_INSTRUMENTS=bpf "$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" \
+	--quiet > /dev/null 2>&1 || fail "second run"
 "$CONTEND" compare "$tmp/on.db:1" "$tmp/on.db:2" --format json \
 	> "$tmp/cmp.json" 2> "$tmp/err" || true
 grep -q '"klock": \[{"kind": ' "$tmp/cmp.json" ||
 	fail "compare: no klock rows: $(cat "$tmp/err")"
 
 # without the runner's cgroup: the run's process tree, followed on fork
-CONTEND_CGROUP=off CONTEND_KBPF=on "$CONTEND" run "$tmp/k.ini" --db "$tmp/tree.db" \
+CONTEND_CGROUP=off CONTEND_KERNEL_INSTRUMENTS=bpf "$CONTEND" run "$tmp/k.ini" --db "$tmp/tree.db" \
 	--quiet > /dev/null 2> "$tmp/err" || fail "run without a cgroup: $(cat "$tmp/err")"
 expect "instrument without a cgroup" bpf "$(q "$tmp/tree.db" "SELECT value
 			 FROM experiment_meta WHERE key = 'kernel_lock_instrument'")"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # e2e_klock.sh - kernel lock contention through the binary: with
-# CONTEND_KLOCK=off (a kernel without lock:contention_begin) runs go on as
-# before, without klock metrics, and the experiment says why; a timeline
+# CONTEND_KLOCK=off (a fake kernel without lock:contention_begin) count
+# is refused before any run, or falls back where the list says so, and
+# the experiment says why; a timeline
 # run (timeline = auto: 1 ms) stores its timeline and `contend plot`
 # draws its streak figure;
 # profile = lock without perf says so and changes nothing else, with perf
@@ -31,14 +32,18 @@ INI
 
 # ---- as on a kernel without the tracepoint ----
 CONTEND_KLOCK=off "$CONTEND" exec futex-mutex threads=2 runtime=30ms \
-	> "$tmp/off" 2> "$tmp/err" || fail "exec off: $(cat "$tmp/err")"
+	--kernel-instrument count > "$tmp/off" 2> "$tmp/err" ||
+	fail "exec off: $(cat "$tmp/err")"
 [ -n "$(value "$tmp/off" throughput)" ] || fail "exec off: no throughput"
 grep -q '^klock_' "$tmp/off" && fail "exec off printed klock metrics"
-CONTEND_KLOCK=off "$CONTEND" run "$tmp/k.ini" --db "$tmp/off.db" --quiet \
-	> /dev/null 2>&1 || fail "run off failed"
-expect "kernel_lock_events off" "no tracepoint: disabled by CONTEND_KLOCK=off" \
+CONTEND_KLOCK=off CONTEND_KERNEL_INSTRUMENTS="count, none" "$CONTEND" run \
+	"$tmp/k.ini" --db "$tmp/off.db" --quiet > /dev/null 2>&1 ||
+	fail "run off failed"
+expect "instrument off" none "$(q "$tmp/off.db" "SELECT value
+	FROM experiment_meta WHERE key = 'kernel_lock_instrument'")"
+expect "why not count" "count: no tracepoint: disabled by CONTEND_KLOCK=off" \
 	"$(q "$tmp/off.db" "SELECT value FROM experiment_meta
-			   WHERE key = 'kernel_lock_events'")"
+			   WHERE key = 'kernel_lock_fallback'")"
 expect "ok runs off" 2 "$(q "$tmp/off.db" "SELECT count(*) FROM runs
 			   WHERE status = 'ok' AND warmup = 0")"
 expect "klock samples off" 0 "$(q "$tmp/off.db" "SELECT count(*) FROM samples
@@ -136,7 +141,7 @@ expect "no profile without perf" 0 "$(q "$tmp/np.db" "SELECT count(*)
 # ---- unasked: nothing counts, and the experiment says why ----
 "$CONTEND" run "$tmp/k.ini" --db "$tmp/def.db" --quiet > /dev/null 2>&1 ||
 	fail "default run failed"
-expect "kernel_lock_events unasked" "off unless asked (kernel_instruments = count, or CONTEND_KLOCK=on): counting lock:contention_begin costs a 2-thread futex mutex 5-8% of its throughput" \
+expect "kernel_lock_events unasked" "off unless asked (kernel_instruments = count): counting lock:contention_begin costs a 2-thread futex mutex 5-8% of its throughput" \
 	"$(q "$tmp/def.db" "SELECT value FROM experiment_meta
 			   WHERE key = 'kernel_lock_events'")"
 expect "no klock samples unasked" 0 "$(q "$tmp/def.db" "SELECT count(*)
@@ -150,12 +155,17 @@ case $(q "$tmp/ki.db" "SELECT value FROM experiment_meta
 		       WHERE key = 'kernel_lock_events'") in
 "off unless asked"*) fail "kernel_instruments = count: the counters stayed off" ;;
 esac
-# the environment wins over the file
-CONTEND_KLOCK=off "$CONTEND" run "$tmp/ki.ini" --db "$tmp/kioff.db" --quiet \
-	> /dev/null 2>&1 || fail "run with CONTEND_KLOCK=off over the file failed"
-expect "CONTEND_KLOCK=off over the file" "no tracepoint: disabled by CONTEND_KLOCK=off" \
-	"$(q "$tmp/kioff.db" "SELECT value FROM experiment_meta
-			   WHERE key = 'kernel_lock_events'")"
+# asked and impossible (a fake kernel without the tracepoint): refused
+# before anything is written, in a dry run too
+for how in "--db $tmp/kioff.db --quiet" --dry-run; do
+	# shellcheck disable=SC2086
+	CONTEND_KLOCK=off "$CONTEND" run "$tmp/ki.ini" $how > /dev/null \
+		2> "$tmp/err"
+	expect "count impossible ($how): status" 2 "$?"
+	grep -q "ki.ini:5: kernel_instruments = count: nothing listed can run here (count: no tracepoint: disabled by CONTEND_KLOCK=off)" \
+		"$tmp/err" || fail "count impossible ($how): $(cat "$tmp/err")"
+done
+[ -e "$tmp/kioff.db" ] && fail "count impossible: a database was written"
 sed 's/= count/= lots/' "$tmp/ki.ini" > "$tmp/kbad.ini"
 "$CONTEND" run "$tmp/kbad.ini" --db "$tmp/kbad.db" > /dev/null 2> "$tmp/err"
 expect "kernel_instruments = lots: status" 2 "$?"
@@ -164,8 +174,8 @@ grep -q "kbad.ini:5.*kernel_instruments" "$tmp/err" ||
 [ -e "$tmp/kbad.db" ] && fail "kernel_instruments = lots: a database was written"
 
 # ---- this kernel, asked ----
-CONTEND_KLOCK=on "$CONTEND" run "$tmp/k.ini" --db "$tmp/on.db" --quiet > /dev/null 2>&1 ||
-	fail "run failed"
+CONTEND_KERNEL_INSTRUMENTS="count, none" "$CONTEND" run "$tmp/k.ini" \
+	--db "$tmp/on.db" --quiet > /dev/null 2>&1 || fail "run failed"
 status=$(q "$tmp/on.db" "SELECT value FROM experiment_meta
 			 WHERE key = 'kernel_lock_events'")
 [ -n "$status" ] || fail "no kernel_lock_events key"
@@ -195,10 +205,10 @@ grep -q "kernel instruments: lock:contention_begin" "$tmp/out" ||
 	fail "the report does not say which kernel instruments ran"
 # Whether two threads or chat's sockets contend a spinlock the kernel can
 # report depends on the host (two CPUs without paravirt spinlocks never
-# queue: runner/klock.h) and on its load: only that every kind is there.
+# queue: runner/kinstr/count.h) and on its load: only that every kind is there.
 for w in "futex-mutex threads=2 runtime=100ms" "chat mode=threads"; do
 	# shellcheck disable=SC2086
-	CONTEND_KLOCK=kinds "$CONTEND" exec $w > "$tmp/out" 2> "$tmp/err" ||
+	"$CONTEND" exec $w --kernel-instrument kinds > "$tmp/out" 2> "$tmp/err" ||
 		fail "exec $w: $(cat "$tmp/err")"
 	for m in klock_contended klock_spin klock_mutex klock_rwsem_read \
 		 klock_rwsem_write klock_rwlock_read klock_rwlock_write \
@@ -206,8 +216,9 @@ for w in "futex-mutex threads=2 runtime=100ms" "chat mode=threads"; do
 		[ -n "$(value "$tmp/out" "$m")" ] || fail "exec $w: no $m"
 	done
 done
-# Asked (CONTEND_KLOCK=on): the total alone, one event (docs/WORKLOADS.md)
-CONTEND_KLOCK=on "$CONTEND" exec futex-mutex threads=2 runtime=50ms > "$tmp/out" 2> "$tmp/err" ||
+# Asked (count): the total alone, one event (docs/WORKLOADS.md)
+"$CONTEND" exec futex-mutex threads=2 runtime=50ms --kernel-instrument count \
+	> "$tmp/out" 2> "$tmp/err" ||
 	fail "exec default: $(cat "$tmp/err")"
 [ -n "$(value "$tmp/out" klock_contended)" ] || fail "exec default: no total"
 [ -n "$(value "$tmp/out" klock_spin)" ] && fail "exec default: kinds counted"
@@ -219,7 +230,8 @@ creat="creat processes=8 reuse=no runtime=300ms"
 n=0
 for try in 1 2 3; do
 	# shellcheck disable=SC2086
-	CONTEND_KLOCK=kinds "$CONTEND" exec $creat > "$tmp/out" 2> "$tmp/err" ||
+	"$CONTEND" exec $creat --kernel-instrument kinds > "$tmp/out" \
+		2> "$tmp/err" ||
 		fail "exec $creat: $(cat "$tmp/err")"
 	n=$(value "$tmp/out" klock_rwsem_write)
 	awk -v n="${n:-0}" 'BEGIN { exit !(n > 0) }' && break
@@ -241,7 +253,7 @@ type   = command
 argv   = $CONTEND exec creat processes=8 reuse=no runtime=500ms
 metric = ^throughput ([0-9.e+]+)\$
 INI
-CONTEND_KLOCK=on "$CONTEND" run "$tmp/c.ini" --db "$tmp/c.db" --quiet > /dev/null 2> "$tmp/err" ||
+CONTEND_KERNEL_INSTRUMENTS=count "$CONTEND" run "$tmp/c.ini" --db "$tmp/c.db" --quiet > /dev/null 2> "$tmp/err" ||
 	fail "command run failed: $(cat "$tmp/err")"
 expect "command runs with kernel counts" 3 "$(q "$tmp/c.db" "SELECT count(*)
 			 FROM samples JOIN runs ON runs.id = run_id
@@ -250,7 +262,7 @@ n=$(q "$tmp/c.db" "SELECT count(*) FROM samples JOIN runs ON runs.id = run_id
 		   WHERE metric = 'klock_contended' AND value > 0 AND warmup = 0")
 [ "$n" -ge 1 ] || fail "no command run counted a kernel contention"
 if command -v perf > /dev/null 2>&1; then
-	CONTEND_KLOCK=on "$CONTEND" run "$tmp/p.ini" --db "$tmp/p.db" --quiet > /dev/null \
+	CONTEND_KERNEL_INSTRUMENTS=count "$CONTEND" run "$tmp/p.ini" --db "$tmp/p.db" --quiet > /dev/null \
 		2> "$tmp/err" || fail "profile run failed: $(cat "$tmp/err")"
 	n=$(q "$tmp/p.db" "SELECT count(*) FROM config_profile")
 	[ "$n" -gt 0 ] || fail "profile = lock stored no caller: $(cat "$tmp/err")"

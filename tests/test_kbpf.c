@@ -1,5 +1,5 @@
 /*
- * test_kbpf.c - the kernel lock wait of runs (runner/kbpf.h): the kinds of
+ * test_kbpf.c - the kernel lock wait of runs (runner/kinstr/bpf.h): the kinds of
  * the tracepoint's flags, the kernel's symbols and a contention's caller
  * from a fake /proc/kallsyms, the ranking of a run's top locks and the
  * sharing of a lock's counts among its sampled callers (worked out by hand,
@@ -34,7 +34,7 @@
 #include <linux/userfaultfd.h>
 
 #include "runner/cgroup.h"
-#include "runner/kbpf.h"
+#include "runner/kinstr/bpf.h"
 #include "runner/workload.h"
 #include "tests/procstate.h"
 

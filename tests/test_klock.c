@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "runner/klock.h"
+#include "runner/kinstr/count.h"
 #include "runner/workload.h"
 
 /* ---- the fake: one counter per opened fd ---- */
@@ -143,8 +143,7 @@ static int setup(void **state)
 	(void)state;
 	memset(&fake, 0, sizeof(fake));
 	fake.id = 408;
-	/* the cases below count every kind (CONTEND_KLOCK=kinds) */
-	setenv(KLOCK_ENV, "kinds", 1);
+	/* the cases below count every kind (KLOCK_KINDS) but one */
 	return 0;
 }
 
@@ -169,7 +168,7 @@ static void test_no_tracepoint(void **state)
 	fake.id = -1;
 	result_init(&r);
 	result_add(&r, "ops", 10);
-	assert_int_equal(klock_start(&k, &fake_backend, 0, 0), -1);
+	assert_int_equal(klock_start(&k, &fake_backend, 0, KLOCK_KINDS), -1);
 	assert_string_equal(k.why, "no tracepoint: fake");
 	klock_window(&k, true);
 	klock_window(&k, false);
@@ -187,7 +186,7 @@ static void test_no_permission(void **state)
 
 	(void)state;
 	fake.open_errno = EACCES;
-	assert_int_equal(klock_start(&k, &fake_backend, 0, 0), -1);
+	assert_int_equal(klock_start(&k, &fake_backend, 0, KLOCK_KINDS), -1);
 	if (geteuid() == 0)
 		assert_non_null(strstr(k.why, "no permission"));
 	else
@@ -204,7 +203,7 @@ static void test_counts_by_kind(void **state)
 
 	(void)state;
 	result_init(&r);
-	assert_int_equal(klock_start(&k, &fake_backend, 0, 0), 0);
+	assert_int_equal(klock_start(&k, &fake_backend, 0, KLOCK_KINDS), 0);
 	assert_int_equal(nopen_fds(), KLOCK_NKINDS);
 	fake_fire(klock_filter(KLOCK_SPIN), 7);
 	fake_fire(klock_filter(KLOCK_MUTEX), 3);
@@ -234,7 +233,7 @@ static void test_window(void **state)
 	(void)state;
 	memset(&a, 0, sizeof(a));
 	result_init(&r);
-	assert_int_equal(klock_start(&k, &fake_backend, 0, 0), 0);
+	assert_int_equal(klock_start(&k, &fake_backend, 0, KLOCK_KINDS), 0);
 	klock_hook(&k, &w);
 	a.window = &w;
 	fake_fire(klock_filter(KLOCK_SPIN), 50);   /* thread creation */
@@ -258,7 +257,8 @@ static void test_child_on_exec(void **state)
 
 	(void)state;
 	result_init(&r);
-	assert_int_equal(klock_start(&k, &fake_backend, 4242, KLOCK_ON_EXEC), 0);
+	assert_int_equal(klock_start(&k, &fake_backend, 4242,
+					 KLOCK_ON_EXEC | KLOCK_KINDS), 0);
 	for (int i = 0; i < fake.nopen; i++) {
 		assert_int_equal(fake.fd[i].pid, 4242);
 		assert_true(fake.fd[i].on_exec);
@@ -284,7 +284,7 @@ static void test_refused_filter(void **state)
 	(void)state;
 	fake.refuse = klock_filter(KLOCK_RT);
 	result_init(&r);
-	assert_int_equal(klock_start(&k, &fake_backend, 0, 0), 0);
+	assert_int_equal(klock_start(&k, &fake_backend, 0, KLOCK_KINDS), 0);
 	fake_fire(klock_filter(KLOCK_MUTEX), 1);
 	assert_int_equal(klock_stop(&k, &r), 0);
 	assert_true(isnan(result_value(&r, "klock_rt")));
@@ -300,7 +300,7 @@ static void test_read_fails(void **state)
 
 	(void)state;
 	result_init(&r);
-	assert_int_equal(klock_start(&k, &fake_backend, 0, 0), 0);
+	assert_int_equal(klock_start(&k, &fake_backend, 0, KLOCK_KINDS), 0);
 	fake.read_fails = true;
 	assert_int_equal(klock_stop(&k, &r), -1);
 	assert_int_equal(r.nmetrics, 0);
@@ -315,7 +315,7 @@ static void test_stop_without_result(void **state)
 	struct klock k;
 
 	(void)state;
-	assert_int_equal(klock_start(&k, &fake_backend, 0, 0), 0);
+	assert_int_equal(klock_start(&k, &fake_backend, 0, KLOCK_KINDS), 0);
 	assert_int_equal(klock_stop(&k, NULL), -1);
 	assert_int_equal(nopen_fds(), 0);
 }
@@ -333,7 +333,7 @@ static void test_hold(void **state)
 
 	(void)state;
 	for (i = 0; i < 3; i++) {
-		assert_int_equal(klock_start(&k, &fake_backend, 0, 0), 0);
+		assert_int_equal(klock_start(&k, &fake_backend, 0, KLOCK_KINDS), 0);
 		klock_stop(&k, NULL);
 	}
 	assert_int_equal(fake.patches, 6);
@@ -343,7 +343,7 @@ static void test_hold(void **state)
 	assert_false(fake.fd[h].enabled); /* counts nothing */
 	for (i = 0; i < 3; i++) {
 		result_init(&r);
-		assert_int_equal(klock_start(&k, &fake_backend, 0, 0), 0);
+		assert_int_equal(klock_start(&k, &fake_backend, 0, KLOCK_KINDS), 0);
 		fake_fire(NULL, 5);
 		assert_int_equal(klock_stop(&k, &r), 0);
 		assert_int_equal((int)result_value(&r, "klock_contended"), 5);
@@ -364,7 +364,6 @@ static void test_total_only(void **state)
 	struct result r;
 
 	(void)state;
-	unsetenv(KLOCK_ENV);
 	result_init(&r);
 	assert_int_equal(klock_start(&k, &fake_backend, 0, 0), 0);
 	assert_int_equal(nopen_fds(), 1);
@@ -409,7 +408,7 @@ static void test_live_kernel(void **state)
 		skip();
 	}
 	result_init(&r);
-	assert_int_equal(klock_start(&k, &klock_perf, 0, 0), 0);
+	assert_int_equal(klock_start(&k, &klock_perf, 0, KLOCK_KINDS), 0);
 	for (int i = 0; i < KLOCK_NKINDS; i++)
 		assert_true(k.fd[i] >= 0);
 	for (int i = 0; i < 200; i++)

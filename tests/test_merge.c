@@ -77,8 +77,9 @@ static const char *const dump_sql[] = {
 	"SELECT uuid, name, label, config_path, config_text, seed, run_order,"
 	" confidence, status, created_at, finished_at FROM experiments"
 	" WHERE id = ?1",
+	/* the merge's own mark of a copy (merged_into) is checked apart */
 	"SELECT key, value FROM experiment_meta WHERE experiment_id = ?1"
-	" ORDER BY rowid",
+	" AND key <> 'merged_into' ORDER BY rowid",
 	"SELECT pos, workload, section, canon, noise, timeout_s FROM configs"
 	" WHERE experiment_id = ?1 ORDER BY pos",
 	"SELECT c.pos, p.pos, p.key, p.value FROM configs c JOIN config_params p"
@@ -214,6 +215,12 @@ static void merge_roundtrip(void **state)
 	same_rows(c->a, c->out, c->uuid[0]);
 	same_rows(c->a, c->out, c->uuid[1]);
 	same_rows(c->b, c->out, c->uuid[2]);
+	/* each copy is marked as merged (its stored commands are not run
+	 * unasked on resume: runner/start_checks.c), the inputs are not */
+	assert_int_equal(count(c->out, "SELECT count(*) FROM experiment_meta"
+			       " WHERE key = 'merged_into'"), 3);
+	assert_int_equal(count(c->a, "SELECT count(*) FROM experiment_meta"
+			       " WHERE key = 'merged_into'"), 0);
 	/* Through the loader too: every field of each merged experiment. */
 	assert_int_equal(store_open(c->out, STORE_RDONLY, &s), 0);
 	for (i = 0; i < 3; i++) {
@@ -221,7 +228,14 @@ static void merge_roundtrip(void **state)
 
 		assert_int_equal(store_experiment_find(s, c->uuid[i], &ids), 1);
 		assert_int_equal(store_load(s, ids[0], &d), 0);
+		/* the merge's mark, last: the rest as it was */
+		assert_true(d.exp.nmeta > 0);
+		assert_string_equal(d.exp.meta[d.exp.nmeta - 1].key,
+				    "merged_into");
+		assert_string_equal(d.exp.meta[d.exp.nmeta - 1].value, c->out);
+		d.exp.nmeta--;
 		diff = fx_check(&d, nm[i]);
+		d.exp.nmeta++;
 		if (diff)
 			fail_msg("merged experiment %zu differs: %s", i, diff);
 		dataset_release(&d);

@@ -1,6 +1,6 @@
 /*
  * kbpf_shared.h - what the BPF program (bpf/klock.bpf.c) and the runner
- * (runner/kbpf.c) share: the keys and values of its maps and its limits.
+ * (runner/kinstr/bpf.c) share: the keys and values of its maps and its limits.
  * Included by both, so only fixed-width kernel-style types.
  */
 #ifndef CONTEND_KBPF_SHARED_H

@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runner/klock.h"
+#include "runner/kinstr/count.h"
 #include "lib/util.h"
 
 /*
@@ -192,9 +192,8 @@ const struct klock_backend klock_perf = {
 };
 
 /*
- * CONTEND_KLOCK=off stands for a kernel without the tracepoint: what a
- * user does to compare, and what tests/e2e_klock.sh runs on a machine
- * that has it.
+ * CONTEND_KLOCK=off stands for a kernel without the tracepoint: what
+ * tests/e2e_klock.sh runs on a machine that has it.
  */
 static long off_tracepoint(char *why, size_t whylen)
 {
@@ -210,7 +209,7 @@ static long off_tracepoint(char *why, size_t whylen)
 static long unasked_tracepoint(char *why, size_t whylen)
 {
 	return error_buf(why, whylen, "off unless asked (kernel_instruments = "
-			 "count, or " KLOCK_ENV "=on): "
+			 "count): "
 			 "counting lock:contention_begin costs a 2-thread "
 			 "futex mutex 5-8%% of its throughput");
 }
@@ -223,7 +222,7 @@ static const struct klock_backend klock_unasked = {
 	.tracepoint = unasked_tracepoint,
 };
 
-/* CONTEND_KLOCK=bpf: the runner's BPF program counts (runner/kbpf.h). */
+/* kernel_instruments = bpf: the runner's BPF program counts (kbpf.h). */
 static long bpf_tracepoint(char *why, size_t whylen)
 {
 	return error_buf(why, whylen, "counted by the runner's BPF program");
@@ -233,22 +232,15 @@ static const struct klock_backend klock_bpf = {
 	.tracepoint = bpf_tracepoint,
 };
 
-bool klock_kinds(void)
+const struct klock_backend *klock_backend(enum kinstr k)
 {
 	const char *s = getenv(KLOCK_ENV);
 
-	return s && !strcmp(s, "kinds");
-}
-
-const struct klock_backend *klock_backend(void)
-{
-	const char *s = getenv(KLOCK_ENV);
-
-	if (!s || !*s)
-		return &klock_unasked;
-	if (!strcmp(s, "bpf"))
+	if (k == KINSTR_BPF)
 		return &klock_bpf;
-	return !strcmp(s, "off") ? &klock_off : &klock_perf;
+	if (k != KINSTR_COUNT && k != KINSTR_KINDS)
+		return &klock_unasked;
+	return s && !strcmp(s, "off") ? &klock_off : &klock_perf;
 }
 
 /* ---- counting ---- */
@@ -305,13 +297,13 @@ int klock_start(struct klock *k, const struct klock_backend *be, pid_t pid,
 		return -1;
 	}
 	/*
-	 * The kinds only when asked (CONTEND_KLOCK=kinds): each is one more
+	 * The kinds only when asked (KLOCK_KINDS): each is one more
 	 * event whose filter the kernel evaluates at every contention, in
 	 * the contended path itself, and eight of them cost futex-mutex 7%
 	 * of its throughput at 2 threads (docs/PERFORMANCE.md).  A kind
 	 * whose filter this kernel refuses is left out, not fatal.
 	 */
-	for (i = KLOCK_ALL + 1; klock_kinds() && i < KLOCK_NKINDS; i++)
+	for (i = KLOCK_ALL + 1; (flags & KLOCK_KINDS) && i < KLOCK_NKINDS; i++)
 		k->fd[i] = be->open(id, kinds[i].filter, pid, on_exec);
 	k->counting = true;
 	return 0;

@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "runner/kinstr/kinstr.h"
 #include "runner/workload.h"
 
 /*
@@ -75,18 +76,18 @@ struct klock_backend {
 };
 
 extern const struct klock_backend klock_perf;
-/* klock_perf with KLOCK_ENV=on (or kinds) in the environment; without
- * it, or with KLOCK_ENV=off, one that finds no tracepoint and says why
- * (counting changes what it counts: off unless asked); with
- * KLOCK_ENV=bpf (set by a runner whose BPF program counts,
- * runner/kbpf.h) one that counts nothing either. */
+/*
+ * The backend of the session's instrument k (runner/kinstr/kinstr.h): klock_perf
+ * for count and kinds; for none and bpf one that counts nothing and says
+ * why.  KLOCK_ENV=off in the environment is a test's fake of a kernel
+ * without the tracepoint: then count and kinds find none.
+ */
 #define KLOCK_ENV "CONTEND_KLOCK"
-const struct klock_backend *klock_backend(void);
-/* CONTEND_KLOCK=kinds: a counter per kind too, not only the total. */
-bool klock_kinds(void);
+const struct klock_backend *klock_backend(enum kinstr k);
 
 /* klock_start flags */
 #define KLOCK_ON_EXEC 0x1
+#define KLOCK_KINDS 0x2  /* a counter per kind too (kinds), not only the total */
 
 struct klock {
 	const struct klock_backend *be;

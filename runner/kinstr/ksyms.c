@@ -2,7 +2,7 @@
  * ksyms.c - the kernel's symbols from /proc/kallsyms (kbpf.h): loading
  * them, the symbol of an address, a function's text, and the caller of a
  * contention from its kernel stack, for the runner's BPF program
- * (runner/kbpf.c).
+ * (runner/kinstr/bpf.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/kbpf.h"
+#include "runner/kinstr/bpf.h"
 #include "lib/util.h"
 
 struct ksym {

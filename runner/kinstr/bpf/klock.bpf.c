@@ -5,7 +5,7 @@
  * contentions, for the run's tasks only: those in the run's cgroup, or,
  * without one, those of the processes in the tracked map (the run's
  * process tree, followed across fork).  Loaded once per experiment by the
- * runner (runner/kbpf.c); per run the runner only resets and reads the
+ * runner (runner/kinstr/bpf.c); per run the runner only resets and reads the
  * maps and the globals below.
  *
  * It runs inside the kernel's contended paths, so every event does as

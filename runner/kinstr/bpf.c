@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner/kbpf.h"
+#include "runner/kinstr/bpf.h"
 #include "lib/util.h"
 
 /* ---- kinds ---- */
@@ -314,7 +314,7 @@ static const char *not_here(char *why, size_t whylen)
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "runner/bpf/klock.skel.h"
+#include "runner/kinstr/bpf/klock.skel.h"
 
 struct kbpf {
 	struct klock_bpf *skel;

@@ -26,8 +26,8 @@
  *
  * Where this machine cannot load it (built without BPF, no BTF, not
  * root, the verifier refuses it, CONTEND_KBPF=off) kbpf_open returns NULL
- * with the reason and the runs are counted by the perf events of
- * runner/klock.h, as before.
+ * with the reason: the session takes the next instrument the file lists,
+ * or refuses to start (runner/kinstr/kinstr.h).
  */
 #ifndef CONTEND_KBPF_H
 #define CONTEND_KBPF_H
@@ -40,11 +40,12 @@
 #include <linux/types.h>
 
 #include "db/store.h"
-#include "runner/bpf/kbpf_shared.h"
-#include "runner/klock.h"
+#include "runner/kinstr/bpf/kbpf_shared.h"
+#include "runner/kinstr/count.h"
 #include "runner/workload.h"
 
-/* CONTEND_KBPF=off: the perf events, as on a machine without BPF. */
+/* CONTEND_KBPF=off: a test's fake of a host where BPF cannot load; the
+ * real check (kbpf_usable, kbpf_open) says so as it would say why not. */
 #define KBPF_ENV "CONTEND_KBPF"
 /* Rows of the top-locks table kept per run. */
 #define KBPF_TOP 10
