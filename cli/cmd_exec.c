@@ -196,6 +196,14 @@ int cmd_exec(int argc, char **argv)
 	wl = find_workload(o.workload);
 	if (!wl)
 		return EXIT_USAGE;
+	for (p = 0; p < (int)o.kv.n; p++)
+		if (harness_runner_only(o.kv.v[p], true)) {
+			/* exec has no BPF program: it would run without
+			 * the delay its argument claims */
+			error("exec %s: kernel_delay is applied by 'contend "
+			      "run' alone", wl->name);
+			return EXIT_USAGE;
+		}
 	if (args_from_kv(wl, o.kv.n, o.kv.v, &a, err, sizeof(err))) {
 		error("exec %s: %s", wl->name, err);
 		return EXIT_USAGE;

@@ -521,9 +521,21 @@ static int parse_cpus_value(const struct param_def *p, const char *t,
 }
 
 /*
- * kernel_delay: "0" (none) or TIME@FUNCTION, TIME above 0 and at most
- * KDELAY_MAX_S, FUNCTION a kernel symbol's name; kept as "TIME@FUNCTION"
- * with TIME in its shortest unit.
+ * Whether s seconds are a whole number of nanoseconds, the BPF program's
+ * unit (a TIME between two would be rounded under a label that claims
+ * it); within the error of a decimal's binary double.
+ */
+static bool whole_ns(double s)
+{
+	double ns = s * 1e9;
+
+	return fabs(ns - nearbyint(ns)) <= 1e-6 * ns;
+}
+
+/*
+ * kernel_delay: "0" (none) or TIME@FUNCTION, TIME a whole number of
+ * nanoseconds from KDELAY_MIN_S to KDELAY_MAX_S, FUNCTION a kernel
+ * symbol's name; kept as "TIME@FUNCTION" with TIME in its shortest unit.
  */
 static int parse_kdelay_value(const struct param_def *p, const char *t,
 			      union param_value *v, char *err, size_t errlen)
@@ -552,6 +564,14 @@ static int parse_kdelay_value(const struct param_def *p, const char *t,
 	if (bad || s <= 0 || s > KDELAY_MAX_S)
 		return error_buf(err, errlen, "%s: '%s': TIME is a duration "
 				 "above 0 and at most 10ms", p->name, q);
+	if (s < KDELAY_MIN_S)
+		return error_buf(err, errlen, "%s: '%s': TIME is below 100ns, "
+				 "shorter than the delay loop's own clock "
+				 "reads", p->name, q);
+	if (!whole_ns(s))
+		return error_buf(err, errlen, "%s: '%s': TIME is not a whole "
+				 "number of nanoseconds, the program's unit",
+				 p->name, q);
 	dur = format_duration(s);
 	v->s = xasprintf("%s@%s", dur, at + 1);
 	free(dur);
@@ -800,6 +820,25 @@ static int args_set(struct wl_args *a, const char *item, bool *seen,
 	ret = 0;
 out:
 	free(key);
+	return ret;
+}
+
+bool harness_runner_only(const char *item, bool asks_something)
+{
+	const struct param_def *p = &harness_params[HARNESS_KDELAY];
+	size_t len = strlen(p->name);
+	union param_value v;
+	char err[256];
+	bool ret;
+
+	if (strncmp(item, p->name, len) || item[len] != '=')
+		return false;
+	if (!asks_something)
+		return true;
+	if (param_parse(p, item + len + 1, &v, err, sizeof(err)))
+		return false;
+	ret = strcmp(v.s, "0") != 0;
+	free(v.s);
 	return ret;
 }
 

@@ -15,6 +15,10 @@ extern const size_t nharness_params;
 enum { HARNESS_RUNTIME, HARNESS_JOBS, HARNESS_CPUS, HARNESS_KDELAY };
 /* kernel_delay's longest TIME (the BPF program's cap, runner/kbpf.h) */
 #define KDELAY_MAX_S 0.01
+/* and its shortest: the program's wait loop reads the clock each turn,
+ * which takes tens of ns, so a shorter TIME would be the loop's own cost
+ * and not the delay its label claims (docs/KLOCK.md) */
+#define KDELAY_MIN_S 1e-7
 /* PT_STRING, PT_CPUS and PT_KDELAY: a parsed value holds text in v->s. */
 bool param_holds_string(enum param_type t);
 
@@ -73,6 +77,16 @@ int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 int args_from_kv_at(const struct workload *wl, size_t n, char *const *kv,
 		    struct wl_args *a, size_t *at, char *err, size_t errlen);
 void args_release(struct wl_args *a);
+/*
+ * Whether item ("key=value") is a key the runner applies and no workload
+ * does (kernel_delay: the session's BPF program, runner/kbpf.h), so that
+ * the runner leaves it out of the `contend exec` it spawns; with
+ * asks_something, only when its value asks for something (not 0), so
+ * that `contend exec` by hand, which would run without it under a label
+ * that claims it, refuses it.  A value that does not parse: false
+ * (args_from_kv says what is wrong).
+ */
+bool harness_runner_only(const char *item, bool asks_something);
 /*
  * A name a user gives (a family key's NAME, an environment variable):
  * the len bytes at s are letters, digits and '_', not a digit first, and
