@@ -89,6 +89,9 @@ bool contract_section_key(const char *key);
  * analysis/kwarn.c */
 #define MK_KERNEL_LOG "kernel_log"
 #define KERNEL_LOG_FOLLOWED "followed"
+#define KERNEL_LOG_DENIED "denied"         /* not root, dmesg_restrict */
+#define KERNEL_LOG_ABSENT "absent"         /* no /dev/kmsg */
+#define KERNEL_LOG_UNREADABLE "unreadable" /* any other failure */
 
 /*
  * Experiments stored before a section's repetitions and stopping rule

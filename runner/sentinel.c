@@ -389,14 +389,14 @@ const char *sentinel_log_word(int err)
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		return SENTINEL_LOG_DENIED;
+		return KERNEL_LOG_DENIED;
 	case ENOENT:
 	case ENODEV:
 	case ENXIO:
 	case ENOTDIR:
-		return SENTINEL_LOG_ABSENT;
+		return KERNEL_LOG_ABSENT;
 	default:
-		return SENTINEL_LOG_UNREADABLE;
+		return KERNEL_LOG_UNREADABLE;
 	}
 }
 
@@ -422,7 +422,7 @@ int sentinel_follow(struct sentinel *s, const char *path)
 	/* From the experiment's start: what was logged before is not ours.
 	 * A FIFO has no past to skip. */
 	if (lseek(s->fd, 0, SEEK_END) < 0 && errno != ESPIPE) {
-		s->log_state = SENTINEL_LOG_UNREADABLE;
+		s->log_state = KERNEL_LOG_UNREADABLE;
 		unfollow(s);
 		return -1;
 	}

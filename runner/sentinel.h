@@ -89,12 +89,6 @@ struct cpu_ticks {
 /* The environment variable naming another kernel log to follow than
  * /dev/kmsg (a file or FIFO of records: the fault tests). */
 #define SENTINEL_KMSG_ENV "CONTEND_KMSG"
-/* s.log_state's words besides KERNEL_LOG_FOLLOWED (db/contract.h): the
- * log could not be opened for lack of permission (not root and
- * kernel.dmesg_restrict = 1), is not there, or failed otherwise. */
-#define SENTINEL_LOG_DENIED "denied"
-#define SENTINEL_LOG_ABSENT "absent"
-#define SENTINEL_LOG_UNREADABLE "unreadable"
 /* Physical bounds of a frequency (MHz): a value outside, from registers
  * that went backwards or a base frequency misread, is refused (no
  * cpu_mhz) rather than stored.  No CPU has run above 10 GHz. */
@@ -109,7 +103,8 @@ struct sentinel {
 	int fd;                     /* /dev/kmsg, or -1 */
 	sentinel_read_fn read;
 	void *arg;
-	const char *log_state;      /* KERNEL_LOG_FOLLOWED or why not */
+	const char *log_state;      /* KERNEL_LOG_* (db/contract.h): followed
+				     * or why not */
 	char *line;                 /* SENTINEL_RECORD_MAX: a line read in
 				     * part, its first have bytes */
 	size_t have;
