@@ -95,6 +95,26 @@ size_t escape_text(char *dst, size_t len, const char *s)
 	return total;
 }
 
+void escape_clip(char *dst, size_t dstlen, const char *s, size_t max)
+{
+	size_t n = escape_text(NULL, 0, s), cut;
+
+	if (!dstlen)
+		return;
+	if (n <= max && n < dstlen) {
+		escape_text(dst, dstlen, s);
+		return;
+	}
+	/* room for what is kept, "..." and the NUL */
+	cut = max < dstlen - 1 ? max : dstlen - 1;
+	if (cut < 3) {
+		snprintf(dst, dstlen, "%.*s", (int)cut, "...");
+		return;
+	}
+	escape_text(dst, cut - 3 + 1, s);  /* cut on a whole escape */
+	strcat(dst, "...");
+}
+
 char *escape_text_dup(const char *s)
 {
 	size_t n = escape_text(NULL, 0, s);

@@ -46,28 +46,7 @@ const size_t nharness_params = ARRAY_SIZE(harness_params);
 
 void param_clip(char *dst, size_t dstlen, const char *text, size_t max)
 {
-	char *src = escape_text_dup(text);
-	size_t n, cut;
-
-	if (!src)
-		abort(); /* out of memory, as xmalloc */
-	n = strlen(src);
-	if (!dstlen)
-		goto out;
-	if (n <= max && n < dstlen) {
-		memcpy(dst, src, n + 1);
-		goto out;
-	}
-	cut = max < dstlen - 1 ? max : dstlen - 1;
-	cut = cut > 3 ? cut - 3 : 0;
-	/* Never split a UTF-8 sequence: back up to a lead byte. */
-	while (cut > 0 && ((unsigned char)src[cut] & 0xC0) == 0x80)
-		cut--;
-	memcpy(dst, src, cut);
-	memcpy(dst + cut, "...", dstlen - cut > 3 ? 4 : dstlen - cut);
-	dst[dstlen - 1] = '\0';
-out:
-	free(src);
+	escape_clip(dst, dstlen, text, max);
 }
 
 static char *trim_dup(const char *s)

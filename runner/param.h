@@ -52,12 +52,10 @@ char *cpulist_format(const cpu_set_t *set);
 char *param_describe_range(const struct param_def *p);
 char *param_describe_default(const struct param_def *p);
 /*
- * Copies at most max bytes of src into dst (size dstlen), cut at a UTF-8
- * character boundary, with "..." when cut: user text quoted in messages
- * stays short and valid.  Control and invisible characters (zero-width
- * spaces and joiners, direction marks, a byte order mark) are shown
- * escaped as lib/escape.h writes them, \x1b or \ufeff, so that 'name'
- * and 'na\u200bme' differ.
+ * escape_clip (lib/escape.h), the one escaping and cap of quoted data,
+ * under the name the runner's many callers know: at most max bytes of
+ * src, escaped (\x1b, \ufeff: 'name' and 'na\u200bme' differ), cut on a
+ * whole escape or character with "..." when cut.
  */
 void param_clip(char *dst, size_t dstlen, const char *src, size_t max);
 
