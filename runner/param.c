@@ -37,7 +37,8 @@ const struct param_def harness_params[] = {
 			   "cpu list the run is pinned to, e.g. 0-3,6 "
 			   "(default: not pinned)" },
 	[HARNESS_KDELAY] = { "kernel_delay", PT_KDELAY, NULL, 0, 0, NULL,
-			     "TIME@FUNCTION: busy-wait TIME (at most 10ms) "
+			     "TIME@FUNCTION: busy-wait TIME (100ns to 10ms, "
+			     "whole ns) "
 			     "after each contended kernel lock acquisition "
 			     "of the run whose stack holds FUNCTION "
 			     "(docs/KLOCK.md; needs BPF); 0: none" },
@@ -500,18 +501,6 @@ static int parse_cpus_value(const struct param_def *p, const char *t,
 }
 
 /*
- * Whether s seconds are a whole number of nanoseconds, the BPF program's
- * unit (a TIME between two would be rounded under a label that claims
- * it); within the error of a decimal's binary double.
- */
-static bool whole_ns(double s)
-{
-	double ns = s * 1e9;
-
-	return fabs(ns - nearbyint(ns)) <= 1e-6 * ns;
-}
-
-/*
  * kernel_delay: "0" (none) or TIME@FUNCTION, TIME a whole number of
  * nanoseconds from KDELAY_MIN_S to KDELAY_MAX_S, FUNCTION a kernel
  * symbol's name; kept as "TIME@FUNCTION" with TIME in its shortest unit.
@@ -547,7 +536,8 @@ static int parse_kdelay_value(const struct param_def *p, const char *t,
 		return error_buf(err, errlen, "%s: '%s': TIME is below 100ns, "
 				 "shorter than the delay loop's own clock "
 				 "reads", p->name, q);
-	if (!whole_ns(s))
+	/* the program's unit (within a decimal's error as a double) */
+	if (fabs(s * 1e9 - nearbyint(s * 1e9)) > s)
 		return error_buf(err, errlen, "%s: '%s': TIME is not a whole "
 				 "number of nanoseconds, the program's unit",
 				 p->name, q);
@@ -806,14 +796,12 @@ bool harness_runner_only(const char *item, bool asks_something)
 {
 	const struct param_def *p = &harness_params[HARNESS_KDELAY];
 	size_t len = strlen(p->name);
+	bool named = !strncmp(item, p->name, len) && item[len] == '=', ret;
 	union param_value v;
 	char err[256];
-	bool ret;
 
-	if (strncmp(item, p->name, len) || item[len] != '=')
-		return false;
-	if (!asks_something)
-		return true;
+	if (!named || !asks_something)
+		return named;
 	if (param_parse(p, item + len + 1, &v, err, sizeof(err)))
 		return false;
 	ret = strcmp(v.s, "0") != 0;

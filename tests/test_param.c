@@ -195,6 +195,11 @@ static const struct parse_case parse_cases[] = {
 	BAD("kernel_delay fraction of ns in us", p_kdelay, "1.0001us@f",
 	    "kernel_delay: '1.0001us@f': TIME is not a whole number of "
 	    "nanoseconds, the program's unit"),
+	BAD("kernel_delay ten-thousandth of ns", p_kdelay, "1.0000001us@f",
+	    "kernel_delay: '1.0000001us@f': TIME is not a whole number of "
+	    "nanoseconds, the program's unit"),
+	OK("kernel_delay whole ns near the cap", p_kdelay, "9999999ns@f",
+	   "9999999ns@f"),
 	BAD("kernel_delay no function", p_kdelay, "1ms@",
 	    "kernel_delay: '1ms@' is not TIME@FUNCTION (e.g. "
 	    "1ms@do_unlinkat) or 0"),
