@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/escape.h"
 #include "analysis/compare_input.h"
 #include "analysis/compare_print.h"
 #include "analysis/ministat.h"
@@ -64,7 +65,8 @@ static int set_scale(const char *opt, const char *arg, void *field, int value)
 {
 	(void)value;
 	if (strcmp(arg, "auto") && strcmp(arg, "linear"))
-		return error("%s: '%s' is not auto or linear", opt, arg);
+		return error("%s: '%s' is not auto or linear", opt,
+			     escape_quote(arg));
 	*(bool *)field = !strcmp(arg, "linear");
 	return 0;
 }
@@ -76,7 +78,8 @@ static int set_column(const char *opt, const char *arg, void *field,
 
 	(void)value;
 	if (parse_ll(arg, &col) < 0 || col < 1 || col > 1000000)
-		return error("%s: '%s' is not a column number >= 1", opt, arg);
+		return error("%s: '%s' is not a column number >= 1", opt,
+			     escape_quote(arg));
 	*(long *)field = (long)col;
 	return 0;
 }
@@ -94,7 +97,7 @@ static int set_format(const char *opt, const char *arg, void *field,
 			return 0;
 		}
 	}
-	return error("%s: '%s' is not text or json", opt, arg);
+	return error("%s: '%s' is not text or json", opt, escape_quote(arg));
 }
 
 #define FIELD(f) offsetof(struct cmp_args, f)
@@ -246,7 +249,8 @@ static int nothing_compared(const struct compare_result *r,
 				      "sides change as a filter on both, "
 				      "BASE@KEY=V1 CAND@KEY=V2"
 				    : "no configuration on either side");
-	error("compare: baseline '%s', candidate '%s'", b->text, c->text);
+	error("compare: baseline '%s', candidate '%s'", escape_quote(b->text),
+	      escape_quote(c->text));
 	free(pb);
 	free(pc);
 	return EXIT_USAGE;

@@ -18,6 +18,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "lib/escape.h"
 #include "cli/commands.h"
 #include "runner/klock.h"
 #include "runner/param.h"
@@ -39,7 +40,7 @@ static int set_calibration(const char *opt, const char *arg, void *field,
 	(void)value;
 	if (harness_calibration_parse(arg, field))
 		return error("exec: %s: '%s' is not a number of loops per "
-			     "microsecond above 0", opt, arg);
+			     "microsecond above 0", opt, escape_quote(arg));
 	return 0;
 }
 
@@ -78,8 +79,8 @@ static const struct workload *find_workload(const char *name)
 	for (i = 0; i < nworkloads; i++)
 		names[i] = workloads[i]->name;
 	suggest_hint(hint, sizeof(hint), name, names, nworkloads, NULL, NULL);
-	error("unknown workload '%s' ('contend list' shows them)%s", name,
-	      hint);
+	error("unknown workload '%s' ('contend list' shows them)%s",
+	      escape_quote(name), hint);
 	free(names);
 	return NULL;
 }

@@ -115,6 +115,16 @@ void escape_clip(char *dst, size_t dstlen, const char *s, size_t max)
 	strcat(dst, "...");
 }
 
+const char *escape_quote(const char *s)
+{
+	static _Thread_local char buf[4][ESCAPE_QUOTE_BUF];
+	static _Thread_local unsigned next_buf;
+	char *b = buf[next_buf++ % 4];
+
+	escape_clip(b, ESCAPE_QUOTE_BUF, s, ESCAPE_QUOTE_MAX);
+	return b;
+}
+
 char *escape_text_dup(const char *s)
 {
 	size_t n = escape_text(NULL, 0, s);

@@ -50,6 +50,13 @@ bool escape_clean(const char *s);
 #define ESCAPE_QUOTE_MAX 60
 #define ESCAPE_QUOTE_BUF (ESCAPE_QUOTE_MAX + 1)
 void escape_clip(char *dst, size_t dstlen, const char *s, size_t max);
+/*
+ * escape_clip(..., ESCAPE_QUOTE_MAX) into one of 4 buffers of the calling
+ * thread, used in turn (as git's oid_to_hex), for a message's arguments:
+ *     error("%s: '%s' is not a number", opt, escape_quote(arg));
+ * Valid until the fourth call after it.
+ */
+const char *escape_quote(const char *s);
 
 /*
  * s as one markdown code span (CommonMark 6.1): opened and closed by one

@@ -248,6 +248,27 @@ static void test_clip(void **state)
 	}
 }
 
+/* escape_quote: four quotes of one message at once, each escaped and
+ * capped as escape_clip does. */
+static void test_quote(void **state)
+{
+	char big[200];
+	const char *a, *b, *c, *d;
+
+	(void)state;
+	memset(big, 'q', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	a = escape_quote("a\x1b");
+	b = escape_quote(big);
+	c = escape_quote(NULL);
+	d = escape_quote("d");
+	assert_string_equal(a, "a\\x1b");
+	assert_int_equal(strlen(b), ESCAPE_QUOTE_MAX);
+	assert_string_equal(b + ESCAPE_QUOTE_MAX - 4, "q...");
+	assert_string_equal(c, "");
+	assert_string_equal(d, "d");
+}
+
 /*
  * Every message of error(), error_at() and warning() reaches the terminal
  * escaped, whatever data it quotes: an ESC, a line break, a file name's
@@ -278,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_clip),
+		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_messages),
 	};
 
