@@ -187,6 +187,7 @@ int cmd_exec(int argc, char **argv)
 	const struct workload *wl;
 	struct wl_args a;
 	char err[512], *made = NULL;
+	size_t i;
 	int ret, p;
 
 	memset(&a, 0, sizeof(a));
@@ -197,8 +198,8 @@ int cmd_exec(int argc, char **argv)
 	wl = find_workload(o.workload);
 	if (!wl)
 		return EXIT_USAGE;
-	for (p = 0; p < (int)o.kv.n; p++)
-		if (harness_runner_only(o.kv.v[p], true)) {
+	for (i = 0; i < o.kv.n; i++)
+		if (harness_runner_only(o.kv.v[i], true)) {
 			/* exec has no BPF program: it would run without
 			 * the delay its argument claims */
 			error("exec %s: kernel_delay is applied by 'contend "
