@@ -15,7 +15,7 @@
 #include "runner/param.h"
 #include "lib/util.h"
 
-#define QUOTE_MAX 60 /* bytes of user text quoted in a message */
+#define QUOTE_MAX ESCAPE_QUOTE_MAX /* lib/escape.h: the one cap */
 
 const char *const param_type_names[] = {
 	[PT_INT] = "int",	[PT_U64] = "u64",   [PT_DOUBLE] = "double",
