@@ -509,14 +509,15 @@ out:
 int compare_side_has_metric(const struct compare_side *s,
 			    const char *metric, const char *side)
 {
-	size_t i, k;
-	char *have = NULL, *shown;
+	char qm[ESCAPE_QUOTE_BUF], qn[ESCAPE_QUOTE_BUF], qh[ESCAPE_QUOTE_BUF];
+	char *have = NULL;
+	size_t i, k, n = 0;
 
 	for (i = 0; i < s->nsets; i++)
 		if (dataset_metric(&s->sets[i], metric) >= 0)
 			return 0;
 	for (i = 0; i < s->nsets; i++) {
-		for (k = 0; k < s->sets[i].nmetrics; k++) {
+		for (k = 0; k < s->sets[i].nmetrics; k++, n++) {
 			char *t = xasprintf("%s%s%s", have ? have : "",
 					    have ? ", " : "",
 					    s->sets[i].metrics[k]);
@@ -525,11 +526,13 @@ int compare_side_has_metric(const struct compare_side *s,
 			have = t;
 		}
 	}
-	/* Metric names from a database: shown, never obeyed. */
-	shown = escape_text_dup(have ? have : "none");
-	error("metric '%s' is not recorded in the %s (%s); it has: %s",
-	      metric, side, s->name, shown ? shown : "?");
-	free(shown);
+	/* Names from a database or a command line: shown, never obeyed,
+	 * and each quote capped, so the message stays a line. */
+	escape_clip(qm, sizeof(qm), metric, ESCAPE_QUOTE_MAX);
+	escape_clip(qn, sizeof(qn), s->name, ESCAPE_QUOTE_MAX);
+	escape_clip(qh, sizeof(qh), have ? have : "none", ESCAPE_QUOTE_MAX);
+	error("metric '%s' is not recorded in the %s (%s); it has %zu: %s",
+	      qm, side, qn, n, qh);
 	free(have);
 	return -1;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/escape.h"
 #include "analysis/compare_input.h"
 #include "analysis/exportside.h"
 #include "lib/util.h"
@@ -67,7 +68,7 @@ int compare_input_resolve(struct compare_input *s, const char *default_db)
 	if (*h && is_file(h)) {
 		if (!is_sqlite(h))
 			return error("%s: '%s' is not a contend database",
-				     s->text, h);
+				     s->text, escape_quote(h));
 		s->db = xstrdup(h);
 		return 0;
 	}
@@ -77,7 +78,7 @@ int compare_input_resolve(struct compare_input *s, const char *default_db)
 		if (is_file(prefix)) {
 			if (!is_sqlite(prefix)) {
 				error("%s: '%s' is not a contend database",
-				      s->text, prefix);
+				      s->text, escape_quote(prefix));
 				free(prefix);
 				return -1;
 			}
@@ -90,7 +91,7 @@ int compare_input_resolve(struct compare_input *s, const char *default_db)
 	if (!is_file(default_db))
 		return error("'%s' is neither a file nor found in a database: "
 			     "no database at %s (use --db PATH or DB:LABEL)",
-			     s->text, default_db);
+			     escape_quote(s->text), default_db);
 	s->db = xstrdup(default_db);
 	s->sel = *h ? xstrdup(h) : NULL;
 	return 0;
@@ -133,7 +134,7 @@ static int load_db(struct compare_input *s)
 		return EXIT_RUNTIME;
 	if (k == 0) {
 		error("%s: no experiment, label or id '%s' in %s", s->role,
-		      s->sel ? s->sel : "(newest)", s->db);
+		      escape_quote(s->sel ? s->sel : "(newest)"), s->db);
 		return EXIT_USAGE;
 	}
 	if (s->pick.newest && k > 1) { /* LABEL~newest */
@@ -546,7 +547,7 @@ int compare_inputs_opts(const struct compare_input *b,
 	if (o->dir == DIR_UNKNOWN)
 		return error("metric '%s' has no declared direction: pass "
 			     "--higher-is-better or --lower-is-better",
-			     metric);
+			     escape_quote(metric));
 	o->threshold_pct = threshold;
 	o->confidence = confidence;
 	if (!(o->confidence > 0)) {
@@ -579,8 +580,9 @@ void compare_inputs_overlap(const struct compare_input *b,
 				warning("experiment %lld is on both sides "
 					"('%s' and '%s'): it is compared with "
 					"itself; LABEL~newest or DB:ID picks "
-					"one experiment", (long long)x->id,
-					b->text, c->text);
+					"one experiment",
+					(long long)x->id, escape_quote(b->text),
+					escape_quote(c->text));
 				return;
 			}
 		}

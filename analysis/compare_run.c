@@ -11,6 +11,7 @@
 
 #include "analysis/compare_input.h"
 #include "analysis/ministat.h"
+#include "lib/escape.h"
 #include "lib/util.h"
 
 /* Loads both sides and settles what they are compared by. */
@@ -145,8 +146,8 @@ static void nothing_compared(const struct compare_outcome *o)
 				      "sides change as a filter on both, "
 				      "BASE@KEY=V1 CAND@KEY=V2"
 				    : "no configuration on either side");
-	error("compare: baseline '%s', candidate '%s'", o->base.text,
-	      o->cand.text);
+	error("compare: baseline '%s', candidate '%s'",
+	      escape_quote(o->base.text), escape_quote(o->cand.text));
 	free(pb);
 	free(pc);
 }

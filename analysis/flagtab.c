@@ -63,6 +63,11 @@ const struct flag_def flag_defs[] = {
 	  "the kernel logged a warning (a lockdep splat, an RCU stall, a "
 	  "lockup, throttling ...) while a run ran; `--exclude-kernel-warnings` "
 	  "leaves such runs out" },
+	{ "kernel-log-unread", 0, FLAG_LOW, FLAG_REPORT, RANK(105, 0, 0),
+	  kwarn_unread_flag, NULL,
+	  "the kernel log was not followed (`kernel_log`: no permission, "
+	  "no /dev/kmsg), or runs lost records of it (`klog_unread`): a "
+	  "kernel warning there would not be flagged" },
 	{ "misleading-throughput", 'M', FLAG_HIGH, FLAG_BOTH, RANK(10, 10, 10),
 	  NULL,
 	  "the candidate is faster while the lock changes hands less often "

@@ -15,6 +15,7 @@
 #include "analysis/history.h"
 #include "analysis/stats.h"
 #include "db/vocab.h"
+#include "lib/escape.h"
 #include "lib/util.h"
 
 void history_opts_default(struct history_opts *o)
@@ -225,8 +226,11 @@ int history_load(struct store *s, const char *pattern, struct history *h)
 	if (ret)
 		return ret;
 	if (h->nexps < 2) {
+		char q[ESCAPE_QUOTE_BUF];
+
+		escape_clip(q, sizeof(q), pattern, ESCAPE_QUOTE_MAX);
 		error("'%s' matches %zu experiment%s: a history needs two or "
-		      "more (a label glob such as 'nightly-*')", pattern,
+		      "more (a label glob such as 'nightly-*')", q,
 		      h->nexps, h->nexps == 1 ? "" : "s");
 		return -2;
 	}

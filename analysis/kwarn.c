@@ -9,11 +9,14 @@
 #include <string.h>
 
 #include "analysis/kwarn.h"
+#include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "db/contract.h"
 #include "lib/util.h"
 
 #define KMSG_PREFIX "kmsg_"
+/* the runner's sample of kernel log records lost (runner/sentinel.h) */
+#define KLOG_UNREAD "klog_unread"
 /* Run seqs named in a message (the json has the count). */
 #define LIST_RUNS 8
 
@@ -123,6 +126,59 @@ void kwarn_flag(const struct analysis *a, struct config_analysis *ca)
 	}
 	free(seqs);
 	free(hit);
+}
+
+/* Why a kernel log was not followed, for a person; by the stored word. */
+static const char *unfollowed_why(const char *word)
+{
+	if (!strcmp(word, KERNEL_LOG_DENIED))
+		return "reading it needs root, or kernel.dmesg_restrict = 0";
+	if (!strcmp(word, KERNEL_LOG_ABSENT))
+		return "/dev/kmsg is not there";
+	return "/dev/kmsg could not be read";
+}
+
+void kwarn_unread_flag(const struct analysis *a, struct config_analysis *ca)
+{
+	const struct dataset *d = a->d;
+	const struct ds_config *cf = &d->configs[ca->config];
+	const char *log = experiment_meta(&d->exp, MK_KERNEL_LOG);
+	int m = dataset_metric(d, KLOG_UNREAD);
+	size_t r, n = 0, ok = 0;
+	double lost = 0, v;
+	struct flag *f;
+	char *word;
+
+	if (log && strcmp(log, KERNEL_LOG_FOLLOWED)) {
+		word = escape_text_dup(log);
+		f = analysis_flag_add(ca, "kernel-log-unread", -1, -1,
+			"The kernel log was not followed (%.40s: %s): a kernel "
+			"warning during these runs would not be flagged.",
+			word ? word : "?", unfollowed_why(log));
+		flag_num(f, "followed", 0);
+		free(word);
+		return;
+	}
+	for (r = cf->run0; m >= 0 && r < cf->run0 + cf->nruns; r++) {
+		if (d->runs[r].warmup || d->runs[r].status != RUN_OK)
+			continue;
+		ok++;
+		v = dataset_value(d, r, m);
+		if (isnan(v) || v <= 0)
+			continue;
+		n++;
+		lost += v;
+	}
+	if (!n)
+		return;
+	f = analysis_flag_add(ca, "kernel-log-unread", -1, -1,
+		"%zu of %zu runs lost %.0f kernel log record%s (%s: "
+		"not read in time or too long): a kernel warning among "
+		"them would not be flagged.", n, ok, lost, lost > 1 ? "s" : "",
+		KLOG_UNREAD);
+	flag_num(f, "runs", (double)n);
+	flag_num(f, "of", (double)ok);
+	flag_num(f, "records", lost);
 }
 
 /* Mean, minimum and maximum of metric name over the measured runs. */

@@ -26,6 +26,14 @@ size_t kwarn_exclude(struct dataset *d);
 void kwarn_flag(const struct analysis *a, struct config_analysis *ca);
 
 /*
+ * Raises kernel-log-unread on ca when the kernel log was not followed
+ * during the experiment (MK_KERNEL_LOG not "followed": the word and what
+ * it means), or when runs of ca (ok, not warm-up) lost records of it
+ * (klog_unread): a warning there would not have been flagged.
+ */
+void kwarn_unread_flag(const struct analysis *a, struct config_analysis *ca);
+
+/*
  * The likely cause of ca's noise, a sentence with its numbers, malloc'd:
  * stolen time above 1% of the runs' wall time, a thermal message, or a
  * mean frequency that moved by more than 5% between runs; NULL when the

@@ -10,6 +10,7 @@
 
 #include <gsl/gsl_statistics_double.h>
 
+#include "lib/escape.h"
 #include "analysis/levels.h"
 #include "analysis/series.h"
 #include "db/select.h"
@@ -283,7 +284,8 @@ static int levels_load_what(struct store *s, const char *selector,
 	nfound = store_experiment_find(s, selector, &found);
 	if (nfound <= 0) {
 		if (nfound == 0) {
-			error("no experiment matches '%s'", selector);
+			error("no experiment matches '%s'",
+			      escape_quote(selector));
 			ret = -2;
 		}
 		goto out;
@@ -355,7 +357,8 @@ static int levels_filter(struct levels *l, const struct selector *pick,
 		return 0;
 	error("no configuration of the experiments that '%s' selects has "
 	      "%s=%s%s",
-	      what, pick->filters[0].key, pick->filters[0].value,
+	      escape_quote(what), escape_quote(pick->filters[0].key),
+	      escape_quote(pick->filters[0].value),
 	      pick->nfilters > 1 ? " and the other filters" : "");
 	return -2;
 }
@@ -471,7 +474,7 @@ int levels_analyze(struct levels *l, const struct levels_opts *o)
 	l->opts = *o;
 	if (!metric_anywhere(l, o->metric)) {
 		error("metric '%s' is in none of the selected experiments",
-		      o->metric);
+		      escape_quote(o->metric));
 		return -2;
 	}
 	conf = o->confidence;

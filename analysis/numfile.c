@@ -15,11 +15,12 @@
 #include <unistd.h>
 
 #include "analysis/numfile.h"
+#include "lib/escape.h"
 #include "lib/readfile.h"
 #include "lib/util.h"
 
 /* Longest part of a bad field quoted back in a message. */
-#define QUOTE_MAX 60
+#define QUOTE_MAX ESCAPE_QUOTE_MAX /* lib/escape.h: the one cap */
 
 struct line {
 	const char *s;

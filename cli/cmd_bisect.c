@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "analysis/calibrate.h"
 #include "analysis/stats.h"
 #include "cli/commands.h"
@@ -39,7 +40,8 @@ static int set_rate(const char *opt, const char *arg, void *field, int value)
 
 	(void)value;
 	if (parse_double(arg, &v) || !(v > 0 && v < 0.5))
-		return error("%s: '%s' is not a rate in (0, 0.5)", opt, arg);
+		return error("%s: '%s' is not a rate in (0, 0.5)", opt,
+			     escape_quote(arg));
 	*(double *)field = v;
 	return 0;
 }
@@ -51,8 +53,8 @@ static int set_runs(const char *opt, const char *arg, void *field, int value)
 
 	(void)value;
 	if (parse_ll(arg, &v) || v < 2 || v > 100000)
-		return error("%s: '%s' is not a number of runs from 2 to 100000",
-			     opt, arg);
+		return error("%s: '%s' is not a number of runs from 2 to "
+			     "100000", opt, escape_quote(arg));
 	*(int *)field = (int)v;
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "analysis/calibrate.h"
 #include "cli/commands.h"
 #include "db/store.h"
@@ -36,7 +37,7 @@ static int set_count(const char *opt, const char *arg, void *field,
 
 	if (parse_ll(arg, &v) || v < value || v > 1000)
 		return error("%s: '%s' is not a count from %d to 1000", opt,
-			     arg, value);
+			     escape_quote(arg), value);
 	*(long long *)field = v;
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/escape.h"
 #include "analysis/compare_input.h"
 #include "analysis/compare_print.h"
 #include "analysis/ministat.h"
@@ -53,7 +54,8 @@ static int set_scale(const char *opt, const char *arg, void *field, int value)
 {
 	(void)value;
 	if (strcmp(arg, "auto") && strcmp(arg, "linear"))
-		return error("%s: '%s' is not auto or linear", opt, arg);
+		return error("%s: '%s' is not auto or linear", opt,
+			     escape_quote(arg));
 	*(bool *)field = !strcmp(arg, "linear");
 	return 0;
 }
@@ -65,7 +67,8 @@ static int set_column(const char *opt, const char *arg, void *field,
 
 	(void)value;
 	if (parse_ll(arg, &col) < 0 || col < 1 || col > 1000000)
-		return error("%s: '%s' is not a column number >= 1", opt, arg);
+		return error("%s: '%s' is not a column number >= 1", opt,
+			     escape_quote(arg));
 	*(long *)field = (long)col;
 	return 0;
 }
@@ -83,7 +86,7 @@ static int set_format(const char *opt, const char *arg, void *field,
 			return 0;
 		}
 	}
-	return error("%s: '%s' is not text or json", opt, arg);
+	return error("%s: '%s' is not text or json", opt, escape_quote(arg));
 }
 
 #define FIELD(f) offsetof(struct cmp_args, f)

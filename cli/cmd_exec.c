@@ -18,6 +18,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "lib/escape.h"
 #include "cli/commands.h"
 #include "runner/kinstr/count.h"
 #include "runner/param.h"
@@ -61,7 +62,7 @@ static int set_calibration(const char *opt, const char *arg, void *field,
 	(void)value;
 	if (harness_calibration_parse(arg, field))
 		return error("exec: %s: '%s' is not a number of loops per "
-			     "microsecond above 0", opt, arg);
+			     "microsecond above 0", opt, escape_quote(arg));
 	return 0;
 }
 
@@ -103,8 +104,8 @@ static const struct workload *find_workload(const char *name)
 	for (i = 0; i < nworkloads; i++)
 		names[i] = workloads[i]->name;
 	suggest_hint(hint, sizeof(hint), name, names, nworkloads, NULL, NULL);
-	error("unknown workload '%s' ('contend list' shows them)%s", name,
-	      hint);
+	error("unknown workload '%s' ('contend list' shows them)%s",
+	      escape_quote(name), hint);
 	free(names);
 	return NULL;
 }
@@ -212,6 +213,7 @@ int cmd_exec(int argc, char **argv)
 	const struct workload *wl;
 	struct wl_args a;
 	char err[512], *made = NULL;
+	size_t i;
 	int ret, p;
 
 	memset(&a, 0, sizeof(a));
@@ -222,6 +224,14 @@ int cmd_exec(int argc, char **argv)
 	wl = find_workload(o.workload);
 	if (!wl)
 		return EXIT_USAGE;
+	for (i = 0; i < o.kv.n; i++)
+		if (harness_runner_only(o.kv.v[i], true)) {
+			/* exec has no BPF program: it would run without
+			 * the delay its argument claims */
+			error("exec %s: kernel_delay is applied by 'contend "
+			      "run' alone", wl->name);
+			return EXIT_USAGE;
+		}
 	if (args_from_kv(wl, o.kv.n, o.kv.v, &a, err, sizeof(err))) {
 		error("exec %s: %s", wl->name, err);
 		return EXIT_USAGE;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "analysis/levels.h"
 #include "analysis/report.h"
 #include "cli/commands.h"
@@ -26,7 +27,8 @@ static int set_scale(const char *opt, const char *arg, void *field, int value)
 {
 	(void)value;
 	if (strcmp(arg, "auto") && strcmp(arg, "linear"))
-		return error("%s: '%s' is not auto or linear", opt, arg);
+		return error("%s: '%s' is not auto or linear", opt,
+			     escape_quote(arg));
 	*(bool *)field = !strcmp(arg, "linear");
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "cli/commands.h"
 #include "runner/param.h"
 #include "lib/util.h"
@@ -174,7 +175,8 @@ static int unknown_workload(const char *name)
 		free(known);
 		known = k;
 	}
-	error("unknown workload '%s'%s (known: %s)", name, hint, known);
+	error("unknown workload '%s'%s (known: %s)", escape_quote(name), hint,
+	      known);
 	free(known);
 	return EXIT_USAGE;
 }

@@ -237,7 +237,7 @@ static int set_format(const char *opt, const char *arg, void *field,
 	(void)value;
 	if (strcmp(arg, "png") && strcmp(arg, "svg") && strcmp(arg, "both"))
 		return error("plot: %s must be png, svg or both, not '%s'", opt,
-			     arg);
+			     escape_quote(arg));
 	po->png = strcmp(arg, "svg") != 0;
 	po->svg = strcmp(arg, "png") != 0;
 	return 0;

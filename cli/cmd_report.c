@@ -61,7 +61,8 @@ static int set_format(const char *opt, const char *arg, void *field,
 
 	(void)value;
 	if (fmt < 0)
-		return error("%s: '%s' is not text, json or csv", opt, arg);
+		return error("%s: '%s' is not text, json or csv", opt,
+			     escape_quote(arg));
 	*(enum report_format *)field = (enum report_format)fmt;
 	return 0;
 }
@@ -224,8 +225,9 @@ static int load_selected(struct report_args *ra, struct dataset *d,
 		 * experiment's. */
 		error("report: '%s' names %zu experiments, reported as "
 		      "invocations in text or json; %s is one experiment's: "
-		      "pick one (%s~newest, or an id)", ra->selector, n, one,
-		      sel.what ? sel.what : ra->selector);
+		      "pick one (%s~newest, or an id)",
+		      escape_quote(ra->selector), n, one,
+		      escape_quote(sel.what ? sel.what : ra->selector));
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -313,7 +315,8 @@ static int unknown_metrics(const struct dataset *d, const char *list)
 		/* Metric names from a database: shown, never obeyed. */
 		shown = escape_text_dup(have);
 		ret = error("--metrics: experiment %lld has no metric '%s' "
-			    "(it has: %s)", (long long)d->exp.id, name,
+			    "(it has: %s)",
+			    (long long)d->exp.id, escape_quote(name),
 			    shown ? shown : "?");
 		free(shown);
 		free(have);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "cli/commands.h"
 #include "runner/session.h"
 #include "lib/util.h"
@@ -36,7 +37,7 @@ static int set_seed(const char *opt, const char *arg, void *field,
 	(void)value;
 	if (parse_u64(arg, &o->seed))
 		return error("%s: '%s' is not an unsigned 64-bit integer", opt,
-			     arg);
+			     escape_quote(arg));
 	o->has_seed = true;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/escape.h"
 #include "version.h"
 #include "cli/commands.h"
 #include "lib/util.h"
@@ -53,7 +54,7 @@ static int unknown_command(const char *name)
 		names[i] = commands[i].cli->name;
 	suggest_hint(hint, sizeof(hint), name, names, ARRAY_SIZE(commands),
 		     NULL, NULL);
-	error("unknown command '%s'%s", name, hint);
+	error("unknown command '%s'%s", escape_quote(name), hint);
 	return EXIT_USAGE;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "cli/opt.h"
 #include "lib/util.h"
 #include "lib/wrap.h"
@@ -55,7 +56,7 @@ int opt_number_in(const char *opt, const char *arg, double lo, double hi,
 {
 	if (parse_double(arg, out) < 0 || !(*out > lo && *out < hi))
 		return error("%s: '%s' is not a number between %g and %g", opt,
-			     arg, lo, hi);
+			     escape_quote(arg), lo, hi);
 	return 0;
 }
 
@@ -65,8 +66,8 @@ int opt_duration(const char *opt, const char *arg, void *field, int value)
 
 	if (parse_duration(arg, out) < 0 || !isfinite(*out) || *out < 0 ||
 	    (!value && !(*out > 0)))
-		return error("%s: '%s' is not a duration%s", opt, arg,
-			     value ? "" : " above 0");
+		return error("%s: '%s' is not a duration%s", opt,
+			     escape_quote(arg), value ? "" : " above 0");
 	return 0;
 }
 
@@ -82,7 +83,8 @@ int opt_percent(const char *opt, const char *arg, void *field, int value)
 	if (parse_double(num, out) < 0 || !(*out < 100) ||
 	    !(value ? *out >= 0 : *out > 0))
 		ret = error("%s: '%s' is not a percentage in %s0, 100), e.g. 5 "
-			    "or 5%%", opt, arg, value ? "[" : "(");
+			    "or 5%%",
+			    opt, escape_quote(arg), value ? "[" : "(");
 	free(num);
 	return ret;
 }
@@ -332,7 +334,8 @@ static int set_choice(const struct opt *o, const char *spelt, const char *arg,
 	for (p = words, w = words_in; *w; w++)
 		p = *w == '|' ? stpcpy(p, ", ") : (*p = *w, p + 1);
 	*p = '\0';
-	error("%s: unknown %s '%s' (%s)", spelt, o->name, arg, words);
+	error("%s: unknown %s '%s' (%s)", spelt, o->name, escape_quote(arg),
+	      words);
 	free(words);
 	return -1;
 }
@@ -394,7 +397,8 @@ static int operands(const struct opt_cmd *cmd, int k, int argc, char **argv,
 		}
 	}
 	if (k < argc) {
-		error("%s: unexpected argument '%s'", cmd->name, argv[k]);
+		error("%s: unexpected argument '%s'", cmd->name,
+		      escape_quote(argv[k]));
 		opt_usage(stderr, cmd);
 		return -1;
 	}

@@ -93,6 +93,14 @@ bool contract_section_key(const char *key);
 #define MK_KSTATE_END_PREFIX "kstate_end."
 /* runner/onerun.c: kmsg.SEQ, the first kernel warning of run SEQ */
 #define MK_KMSG_PREFIX "kmsg."
+/* runner/sentinel.c: whether the kernel log was followed, a word:
+ * followed, denied, absent, unreadable (runner/sentinel.h); read by
+ * analysis/kwarn.c */
+#define MK_KERNEL_LOG "kernel_log"
+#define KERNEL_LOG_FOLLOWED "followed"
+#define KERNEL_LOG_DENIED "denied"         /* not root, dmesg_restrict */
+#define KERNEL_LOG_ABSENT "absent"         /* no /dev/kmsg */
+#define KERNEL_LOG_UNREADABLE "unreadable" /* any other failure */
 
 /*
  * Experiments stored before a section's repetitions and stopping rule

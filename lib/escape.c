@@ -95,6 +95,36 @@ size_t escape_text(char *dst, size_t len, const char *s)
 	return total;
 }
 
+void escape_clip(char *dst, size_t dstlen, const char *s, size_t max)
+{
+	size_t n = escape_text(NULL, 0, s), cut;
+
+	if (!dstlen)
+		return;
+	if (n <= max && n < dstlen) {
+		escape_text(dst, dstlen, s);
+		return;
+	}
+	/* room for what is kept, "..." and the NUL */
+	cut = max < dstlen - 1 ? max : dstlen - 1;
+	if (cut < 3) {
+		snprintf(dst, dstlen, "%.*s", (int)cut, "...");
+		return;
+	}
+	escape_text(dst, cut - 3 + 1, s);  /* cut on a whole escape */
+	strcat(dst, "...");
+}
+
+const char *escape_quote(const char *s)
+{
+	static _Thread_local char buf[4][ESCAPE_QUOTE_BUF];
+	static _Thread_local unsigned next_buf;
+	char *b = buf[next_buf++ % 4];
+
+	escape_clip(b, ESCAPE_QUOTE_BUF, s, ESCAPE_QUOTE_MAX);
+	return b;
+}
+
 char *escape_text_dup(const char *s)
 {
 	size_t n = escape_text(NULL, 0, s);

@@ -37,6 +37,28 @@ void escape_fputs(FILE *f, const char *s);
 bool escape_clean(const char *s);
 
 /*
+ * Data quoted in a message (a stored key, a pattern, a value typed),
+ * escaped and capped: escape_clip writes s as escape_text does, cut to at
+ * most max bytes (and to dst's dstlen, NUL included) on a whole escape
+ * or character, "..." ending a cut, so that a message quoting a 5,000
+ * byte pattern stays a line.  ESCAPE_QUOTE_MAX is the cap every message
+ * uses; a buffer of ESCAPE_QUOTE_BUF holds it:
+ *     char q[ESCAPE_QUOTE_BUF];
+ *     escape_clip(q, sizeof(q), pattern, ESCAPE_QUOTE_MAX);
+ *     error("'%s' matches ...", q);
+ */
+#define ESCAPE_QUOTE_MAX 60
+#define ESCAPE_QUOTE_BUF (ESCAPE_QUOTE_MAX + 1)
+void escape_clip(char *dst, size_t dstlen, const char *s, size_t max);
+/*
+ * escape_clip(..., ESCAPE_QUOTE_MAX) into one of 4 buffers of the calling
+ * thread, used in turn (as git's oid_to_hex), for a message's arguments:
+ *     error("%s: '%s' is not a number", opt, escape_quote(arg));
+ * Valid until the fourth call after it.
+ */
+const char *escape_quote(const char *s);
+
+/*
  * s as one markdown code span (CommonMark 6.1): opened and closed by one
  * backtick more than the longest run of backticks in s, padded with a
  * space when s begins or ends with a backtick or a space, so nothing in s

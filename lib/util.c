@@ -2,6 +2,7 @@
  * util.c - error reporting, checked allocation and strict number parsing.
  */
 #include "lib/util.h"
+#include "lib/escape.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -14,11 +15,24 @@
 #include <time.h>
 #include <unistd.h>
 
-static void vreport(const char *prefix, const char *fmt, va_list ap)
+/*
+ * "contend: " where, then the message, escaped for the terminal as one
+ * line (lib/escape.h): whatever data a message quotes, a file name, a
+ * stored key, a pattern, its control bytes are shown, never obeyed.  No
+ * message has a line break or a tab of its own.
+ */
+static void vreport(const char *where, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "contend: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char *msg, *safe = NULL;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	if (msg)
+		safe = escape_text_dup(msg);
+	fprintf(stderr, "contend: %s%s\n", where,
+		safe ? safe : "(out of memory for a message)");
+	free(safe);
+	free(msg);
 }
 
 int error(const char *fmt, ...)
@@ -33,16 +47,19 @@ int error(const char *fmt, ...)
 
 int error_at(const char *file, long line, const char *fmt, ...)
 {
+	char *where, *safe;
 	va_list ap;
 
 	if (line > 0)
-		fprintf(stderr, "contend: %s:%ld: ", file, line);
+		where = xasprintf("%s:%ld: ", file, line);
 	else
-		fprintf(stderr, "contend: %s: ", file);
+		where = xasprintf("%s: ", file);
+	safe = escape_text_dup(where);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport(safe ? safe : "", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	free(safe);
+	free(where);
 	return -1;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "analysis/report.h"
 #include "plots/plot_impl.h"
 #include "lib/util.h"
@@ -74,7 +75,7 @@ int plot_experiment(const struct analysis *a, const struct plot_opts *o,
 	/* Without --metric each section draws its own primary metric. */
 	if (o->metric && dataset_metric(p.d, o->metric) < 0)
 		return error("experiment %lld has no metric '%s'",
-			     (long long)p.d->exp.id, o->metric);
+			     (long long)p.d->exp.id, escape_quote(o->metric));
 	if (plot_mkdir_p(o->out_dir))
 		return -1;
 	sections_build(&p);

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "runner/config.h"
 
 #define ERRORS_SHOWN 50    /* a binary file must not print a million */
@@ -26,7 +27,7 @@
 #define NAME_MAX_BYTES 128 /* bytes of the experiment's name */
 #define KEYS_MAX 256       /* keys per section: far above any real one */
 #define ENTRY_MSGS_MAX 5   /* distinct per-configuration errors shown */
-#define QUOTE_MAX 60
+#define QUOTE_MAX ESCAPE_QUOTE_MAX /* lib/escape.h: the one cap */
 #define PREPARE_TIMEOUT_S 60.0 /* prepare or cleanup without its own */
 
 struct message {

@@ -77,7 +77,8 @@ char **exec_argv(const struct config_entry *e, const char *scratch,
 	argv[n++] = (char *)"exec";
 	argv[n++] = (char *)e->wl->name;
 	for (i = 0; i < e->nkv; i++)
-		argv[n++] = e->kv[i];
+		if (!harness_runner_only(e->kv[i], false))
+			argv[n++] = e->kv[i];
 	if (scratch) {
 		argv[n++] = (char *)"--scratch";
 		argv[n++] = (char *)scratch;

@@ -15,7 +15,7 @@
 #include "runner/param.h"
 #include "lib/util.h"
 
-#define QUOTE_MAX 60 /* bytes of user text quoted in a message */
+#define QUOTE_MAX ESCAPE_QUOTE_MAX /* lib/escape.h: the one cap */
 
 const char *const param_type_names[] = {
 	[PT_INT] = "int",	[PT_U64] = "u64",   [PT_DOUBLE] = "double",
@@ -37,7 +37,8 @@ const struct param_def harness_params[] = {
 			   "cpu list the run is pinned to, e.g. 0-3,6 "
 			   "(default: not pinned)" },
 	[HARNESS_KDELAY] = { "kernel_delay", PT_KDELAY, NULL, 0, 0, NULL,
-			     "TIME@FUNCTION: busy-wait TIME (at most 10ms) "
+			     "TIME@FUNCTION: busy-wait TIME (100ns to 10ms, "
+			     "whole ns) "
 			     "after each contended kernel lock acquisition "
 			     "of the run whose stack holds FUNCTION "
 			     "(docs/KLOCK.md; needs BPF); 0: none" },
@@ -46,28 +47,7 @@ const size_t nharness_params = ARRAY_SIZE(harness_params);
 
 void param_clip(char *dst, size_t dstlen, const char *text, size_t max)
 {
-	char *src = escape_text_dup(text);
-	size_t n, cut;
-
-	if (!src)
-		abort(); /* out of memory, as xmalloc */
-	n = strlen(src);
-	if (!dstlen)
-		goto out;
-	if (n <= max && n < dstlen) {
-		memcpy(dst, src, n + 1);
-		goto out;
-	}
-	cut = max < dstlen - 1 ? max : dstlen - 1;
-	cut = cut > 3 ? cut - 3 : 0;
-	/* Never split a UTF-8 sequence: back up to a lead byte. */
-	while (cut > 0 && ((unsigned char)src[cut] & 0xC0) == 0x80)
-		cut--;
-	memcpy(dst, src, cut);
-	memcpy(dst + cut, "...", dstlen - cut > 3 ? 4 : dstlen - cut);
-	dst[dstlen - 1] = '\0';
-out:
-	free(src);
+	escape_clip(dst, dstlen, text, max);
 }
 
 static char *trim_dup(const char *s)
@@ -521,9 +501,9 @@ static int parse_cpus_value(const struct param_def *p, const char *t,
 }
 
 /*
- * kernel_delay: "0" (none) or TIME@FUNCTION, TIME above 0 and at most
- * KDELAY_MAX_S, FUNCTION a kernel symbol's name; kept as "TIME@FUNCTION"
- * with TIME in its shortest unit.
+ * kernel_delay: "0" (none) or TIME@FUNCTION, TIME a whole number of
+ * nanoseconds from KDELAY_MIN_S to KDELAY_MAX_S, FUNCTION a kernel
+ * symbol's name; kept as "TIME@FUNCTION" with TIME in its shortest unit.
  */
 static int parse_kdelay_value(const struct param_def *p, const char *t,
 			      union param_value *v, char *err, size_t errlen)
@@ -552,6 +532,15 @@ static int parse_kdelay_value(const struct param_def *p, const char *t,
 	if (bad || s <= 0 || s > KDELAY_MAX_S)
 		return error_buf(err, errlen, "%s: '%s': TIME is a duration "
 				 "above 0 and at most 10ms", p->name, q);
+	if (s < KDELAY_MIN_S)
+		return error_buf(err, errlen, "%s: '%s': TIME is below 100ns, "
+				 "shorter than the delay loop's own clock "
+				 "reads", p->name, q);
+	/* the program's unit (within a decimal's error as a double) */
+	if (fabs(s * 1e9 - nearbyint(s * 1e9)) > s)
+		return error_buf(err, errlen, "%s: '%s': TIME is not a whole "
+				 "number of nanoseconds, the program's unit",
+				 p->name, q);
 	dur = format_duration(s);
 	v->s = xasprintf("%s@%s", dur, at + 1);
 	free(dur);
@@ -800,6 +789,23 @@ static int args_set(struct wl_args *a, const char *item, bool *seen,
 	ret = 0;
 out:
 	free(key);
+	return ret;
+}
+
+bool harness_runner_only(const char *item, bool asks_something)
+{
+	const struct param_def *p = &harness_params[HARNESS_KDELAY];
+	size_t len = strlen(p->name);
+	bool named = !strncmp(item, p->name, len) && item[len] == '=', ret;
+	union param_value v;
+	char err[256];
+
+	if (!named || !asks_something)
+		return named;
+	if (param_parse(p, item + len + 1, &v, err, sizeof(err)))
+		return false;
+	ret = strcmp(v.s, "0") != 0;
+	free(v.s);
 	return ret;
 }
 

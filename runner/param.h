@@ -15,6 +15,10 @@ extern const size_t nharness_params;
 enum { HARNESS_RUNTIME, HARNESS_JOBS, HARNESS_CPUS, HARNESS_KDELAY };
 /* kernel_delay's longest TIME (the BPF program's cap, runner/kinstr/bpf.h) */
 #define KDELAY_MAX_S 0.01
+/* and its shortest: the program's wait loop reads the clock each turn,
+ * which takes tens of ns, so a shorter TIME would be the loop's own cost
+ * and not the delay its label claims (docs/KLOCK.md) */
+#define KDELAY_MIN_S 1e-7
 /* PT_STRING, PT_CPUS and PT_KDELAY: a parsed value holds text in v->s. */
 bool param_holds_string(enum param_type t);
 
@@ -48,12 +52,10 @@ char *cpulist_format(const cpu_set_t *set);
 char *param_describe_range(const struct param_def *p);
 char *param_describe_default(const struct param_def *p);
 /*
- * Copies at most max bytes of src into dst (size dstlen), cut at a UTF-8
- * character boundary, with "..." when cut: user text quoted in messages
- * stays short and valid.  Control and invisible characters (zero-width
- * spaces and joiners, direction marks, a byte order mark) are shown
- * escaped as lib/escape.h writes them, \x1b or \ufeff, so that 'name'
- * and 'na\u200bme' differ.
+ * escape_clip (lib/escape.h), the one escaping and cap of quoted data,
+ * under the name the runner's many callers know: at most max bytes of
+ * src, escaped (\x1b, \ufeff: 'name' and 'na\u200bme' differ), cut on a
+ * whole escape or character with "..." when cut.
  */
 void param_clip(char *dst, size_t dstlen, const char *src, size_t max);
 
@@ -73,6 +75,16 @@ int args_from_kv(const struct workload *wl, size_t n, char *const *kv,
 int args_from_kv_at(const struct workload *wl, size_t n, char *const *kv,
 		    struct wl_args *a, size_t *at, char *err, size_t errlen);
 void args_release(struct wl_args *a);
+/*
+ * Whether item ("key=value") is a key the runner applies and no workload
+ * does (kernel_delay: the session's BPF program, runner/kbpf.h), so that
+ * the runner leaves it out of the `contend exec` it spawns; with
+ * asks_something, only when its value asks for something (not 0), so
+ * that `contend exec` by hand, which would run without it under a label
+ * that claims it, refuses it.  A value that does not parse: false
+ * (args_from_kv says what is wrong).
+ */
+bool harness_runner_only(const char *item, bool asks_something);
 /*
  * A name a user gives (a family key's NAME, an environment variable):
  * the len bytes at s are letters, digits and '_', not a digit first, and

@@ -6,7 +6,9 @@
  * APERF/MPERF (runner/sentinel_msr.c) or cpufreq, read at the window's two
  * ends.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "runner/sentinel_impl.h"
+#include "db/contract.h"
 #include "lib/escape.h"
 #include "lib/util.h"
 
@@ -81,7 +84,7 @@ int kmsg_classify(const char *text)
 
 static ssize_t kmsg_read(void *arg, char *buf, size_t len)
 {
-	int fd = *(int *)arg;
+	int fd = *(int *)arg, skipped = 0;
 	ssize_t n;
 
 	for (;;) {
@@ -89,8 +92,11 @@ static ssize_t kmsg_read(void *arg, char *buf, size_t len)
 		if (n >= 0)
 			return n;
 		/* EPIPE: records were overwritten before we read them; the
-		 * next read goes on from the oldest left */
-		if (errno == EINTR || errno == EPIPE)
+		 * next read goes on from the oldest left.  EINVAL: a record
+		 * longer than len, which /dev/kmsg skips.  Either leaves a
+		 * gap in the sequence numbers, which drain counts. */
+		if (errno == EINTR ||
+		    ((errno == EPIPE || errno == EINVAL) && ++skipped < 1000))
 			continue;
 		return errno == EAGAIN ? 0 : -1;
 	}
@@ -131,34 +137,109 @@ static bool ours(const struct sentinel_window *w, int cls, const char *text)
 	return pid < 0 || (pid >= w->pid_lo && pid <= w->pid_hi);
 }
 
+/*
+ * The sequence number of a record "PRI,SEQ,TS,FLAGS;TEXT": records
+ * missing before it (overwritten, or skipped by the kernel for their
+ * length) are counted in w, the window they were found in.
+ */
+static void sequence(struct sentinel *s, struct sentinel_window *w,
+		     const char *rec)
+{
+	const char *comma = strchr(rec, ',');
+	unsigned long long seq;
+	char *end;
+
+	if (!comma || !isdigit((unsigned char)comma[1]))
+		return;
+	errno = 0;
+	seq = strtoull(comma + 1, &end, 10);
+	if (errno || *end != ',')
+		return;
+	if (w && s->seq_known && seq > s->seq + 1)
+		w->unread += (unsigned)(seq - s->seq - 1 > UINT_MAX / 2
+						? UINT_MAX / 2
+						: seq - s->seq - 1);
+	s->seq_known = true;
+	s->seq = seq;
+}
+
+/* One line of the log: a record's header and text; the lines of its
+ * dictionary (" KEY=value") and anything else are not records. */
+static void one_line(struct sentinel *s, struct sentinel_window *w,
+		     char *line)
+{
+	char *text = strchr(line, ';');
+	int cls;
+
+	if (!text || *line == ' ')
+		return;
+	sequence(s, w, line);
+	if (!w)
+		return;
+	text++;
+	cls = kmsg_classify(text);
+	if (cls < 0 || !ours(w, cls, text))
+		return;
+	w->count[cls]++;
+	w->total++;
+	if (w->first_class < 0) {
+		w->first_class = cls;
+		snprintf(w->first_line, sizeof(w->first_line), "%s", text);
+	}
+}
+
+/*
+ * The whole lines of s->line: each handled, the rest moved to the start.
+ * A line that fills the buffer is handled by its head and the rest of it
+ * skipped up to its end.
+ */
+static void lines(struct sentinel *s, struct sentinel_window *w)
+{
+	char *p = s->line, *nl, *end = s->line + s->have;
+
+	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+		*nl = '\0';
+		if (!s->skip)
+			one_line(s, w, p);
+		s->skip = false;
+		p = nl + 1;
+	}
+	s->have = (size_t)(end - p);
+	memmove(s->line, p, s->have);
+	if (s->have == SENTINEL_RECORD_MAX) {
+		s->line[s->have] = '\0';
+		if (!s->skip)
+			one_line(s, w, s->line);
+		s->skip = true;
+		s->have = 0;
+	}
+}
+
 /* Reads every record available now into w (NULL: drops them). */
 static void drain(struct sentinel *s, struct sentinel_window *w)
 {
-	char rec[2048];
-	ssize_t n;
 	int guard = 100000;         /* a log that never ends: stop */
+	ssize_t n;
 
+	if (s->broken && w)
+		w->unread++;        /* nothing read since: a blind spot */
 	if (!s->read)
 		return;
-	while (guard-- > 0 && (n = s->read(s->arg, rec, sizeof(rec) - 1)) > 0) {
-		char *text = memchr(rec, ';', (size_t)n);
-		int cls;
-
-		rec[n] = '\0';
-		if (!w || !text)
-			continue;
-		text++;
-		text[strcspn(text, "\n")] = '\0';
-		cls = kmsg_classify(text);
-		if (cls < 0 || !ours(w, cls, text))
-			continue;
-		w->count[cls]++;
-		w->total++;
-		if (w->first_class < 0) {
-			w->first_class = cls;
-			snprintf(w->first_line, sizeof(w->first_line), "%s",
-				 text);
+	while (guard-- > 0) {
+		n = s->read(s->arg, s->line + s->have,
+			    SENTINEL_RECORD_MAX - s->have);
+		if (!n)
+			break;
+		if (n < 0) {
+			/* the log was followed and cannot be any more */
+			s->read = NULL;
+			s->broken = true;
+			if (w)
+				w->unread++;
+			break;
 		}
+		s->have += (size_t)n;
+		lines(s, w);
 	}
 }
 
@@ -280,6 +361,8 @@ static bool same_pid_namespace(const char *root)
 
 void sentinel_open(struct sentinel *s, const char *root)
 {
+	char *path;
+
 	memset(s, 0, sizeof(*s));
 	s->root = xstrdup(!root || !strcmp(root, "/") ? "" : root);
 	s->hz = sysconf(_SC_CLK_TCK);
@@ -290,28 +373,89 @@ void sentinel_open(struct sentinel *s, const char *root)
 	s->pids = same_pid_namespace(s->root);
 	find_freq(s);
 	msr_open(s);
-	if (*s->root)
-		return;             /* a fake tree: no kernel log but a reader */
-	s->fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (s->fd < 0)
-		return;
-	/* From the experiment's start: what was logged before is not ours. */
-	if (lseek(s->fd, 0, SEEK_END) < 0) {
-		close(s->fd);
-		s->fd = -1;
-		return;
+	s->line = xmalloc(SENTINEL_RECORD_MAX + 1);
+	path = getenv(SENTINEL_KMSG_ENV);
+	if (path && *path) {
+		sentinel_follow(s, path);
+	} else {
+		path = xasprintf("%s/dev/kmsg", s->root);
+		sentinel_follow(s, path);
+		free(path);
 	}
-	s->read = kmsg_read;
-	s->arg = &s->fd;
 }
 
-void sentinel_set_reader(struct sentinel *s, sentinel_read_fn read, void *arg)
+const char *sentinel_log_word(int err)
+{
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		return KERNEL_LOG_DENIED;
+	case ENOENT:
+	case ENODEV:
+	case ENXIO:
+	case ENOTDIR:
+		return KERNEL_LOG_ABSENT;
+	default:
+		return KERNEL_LOG_UNREADABLE;
+	}
+}
+
+/* Forgets the log followed so far: its fd, a line read in part. */
+static void unfollow(struct sentinel *s)
 {
 	if (s->fd >= 0)
 		close(s->fd);
 	s->fd = -1;
+	s->read = NULL;
+	s->have = 0;
+	s->skip = s->seq_known = s->broken = false;
+}
+
+int sentinel_follow(struct sentinel *s, const char *path)
+{
+	unfollow(s);
+	s->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (s->fd < 0) {
+		s->log_state = sentinel_log_word(errno);
+		return -1;
+	}
+	/* From the experiment's start: what was logged before is not ours.
+	 * A FIFO has no past to skip. */
+	if (lseek(s->fd, 0, SEEK_END) < 0 && errno != ESPIPE) {
+		s->log_state = KERNEL_LOG_UNREADABLE;
+		unfollow(s);
+		return -1;
+	}
+	s->read = kmsg_read;
+	s->arg = &s->fd;
+	s->log_state = KERNEL_LOG_FOLLOWED;
+	return 0;
+}
+
+void sentinel_set_reader(struct sentinel *s, sentinel_read_fn read, void *arg)
+{
+	unfollow(s);
 	s->read = read;
 	s->arg = arg;
+	s->log_state = KERNEL_LOG_FOLLOWED;
+}
+
+int sentinel_record(const struct sentinel *s, struct store *st,
+		    struct experiment_row *exp)
+{
+	const char *was = experiment_meta(exp, MK_KERNEL_LOG);
+	int ret = 0;
+
+	if (store_meta_set(st, exp->id, "cpu_freq_source", s->freq_source))
+		ret = -1;
+	if (was && strcmp(was, KERNEL_LOG_FOLLOWED) &&
+	    !strcmp(s->log_state, KERNEL_LOG_FOLLOWED))
+		return ret;         /* the earlier runs were not followed */
+	if (store_meta_set(st, exp->id, MK_KERNEL_LOG, s->log_state))
+		ret = -1;
+	else
+		meta_set(exp, MK_KERNEL_LOG, s->log_state);
+	return ret;
 }
 
 void sentinel_begin(struct sentinel *s, const cpu_set_t *cpus)
@@ -345,6 +489,13 @@ static long last_pid(const char *root)
 	return pid;
 }
 
+/* Whether a frequency (MHz) is one a CPU can have: not NAN, within
+ * SENTINEL_MHZ_MIN..MAX. */
+static bool physical(double mhz)
+{
+	return mhz >= SENTINEL_MHZ_MIN && mhz <= SENTINEL_MHZ_MAX;
+}
+
 void sentinel_end(struct sentinel *s, long pid, struct sentinel_window *w)
 {
 	double mhz = msr_end_mhz(s);
@@ -369,11 +520,11 @@ void sentinel_end(struct sentinel *s, long pid, struct sentinel_window *w)
 	}
 	s->cpus = NULL;
 	/* the two ends' mean: a run's frequency, not its trace */
-	if (!isnan(mhz))
+	if (!isnan(khz) && !isnan(s->freq_begin_khz))
+		khz = (khz + s->freq_begin_khz) / 2;
+	if (physical(mhz))
 		w->cpu_mhz = mhz;
-	else if (!isnan(khz) && !isnan(s->freq_begin_khz))
-		w->cpu_mhz = (khz + s->freq_begin_khz) / 2 / 1000;
-	else if (!isnan(khz))
+	else if (physical(khz / 1000))
 		w->cpu_mhz = khz / 1000;
 }
 
@@ -381,8 +532,8 @@ void sentinel_close(struct sentinel *s)
 {
 	size_t i;
 
-	if (s->fd >= 0)
-		close(s->fd);
+	unfollow(s);
+	free(s->line);
 	for (i = 0; i < s->nfreq; i++)
 		free(s->freq_paths[i]);
 	free(s->freq_paths);
@@ -403,6 +554,8 @@ void sentinel_add(const struct sentinel_window *w, struct result *res)
 		result_add(res, "idle_share", w->idle_share);
 	if (!isnan(w->cpu_mhz))
 		result_add(res, "cpu_mhz", w->cpu_mhz);
+	if (w->unread)
+		result_add(res, "klog_unread", (double)w->unread);
 	for (i = 0; i < KMSG_NCLASSES; i++) {
 		char name[32];
 

@@ -10,6 +10,9 @@
  *   sentinel_open(&s, root)      opens /dev/kmsg at its end (non-blocking)
  *                                and each CPU's /dev/cpu/N/msr; says in
  *                                s.freq_source where frequencies come from
+ *                                and in s.log_state whether the log is
+ *                                followed
+ *   sentinel_record(&s, st, exp) stores both with the experiment
  *   for each run:
  *     sentinel_begin(&s, cpus)   drops the records logged between runs,
  *                                reads /proc/stat and the frequencies (the
@@ -21,7 +24,17 @@
  *   sentinel_close(&s)
  * Each step reads a few small files and never forks.  Files are read under
  * root ("" or "/" the live system); tests replace the kernel log with a
- * reader of their own (sentinel_set_reader) and point root at a fake tree.
+ * reader of their own (sentinel_set_reader) or a file or FIFO of their own
+ * (sentinel_follow; CONTEND_KMSG for a whole run) and point root at a
+ * fake tree.
+ *
+ * Every record of the log is read whatever its length: the log is read
+ * as a stream of lines, SENTINEL_RECORD_MAX bytes at a time (more than the
+ * kernel's longest record); a line longer than that is classified by its
+ * first SENTINEL_RECORD_MAX bytes.  Records the kernel overwrote before
+ * they were read, or skipped because they did not fit, leave a gap in
+ * the records' sequence numbers: the window the gap is found in counts
+ * them (klog_unread), so a blind spot is recorded, never silent.
  */
 #ifndef CONTEND_SENTINEL_H
 #define CONTEND_SENTINEL_H
@@ -32,6 +45,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "db/store.h"
 #include "runner/workload.h"
 
 enum kmsg_class {
@@ -68,6 +82,19 @@ struct cpu_ticks {
 	bool ok;
 };
 
+/* The longest line of the kernel log read whole; the kernel's records
+ * are at most 8 KiB (CONSOLE_EXT_LOG_MAX), escapes and dictionary
+ * included. */
+#define SENTINEL_RECORD_MAX 16384
+/* The environment variable naming another kernel log to follow than
+ * /dev/kmsg (a file or FIFO of records: the fault tests). */
+#define SENTINEL_KMSG_ENV "CONTEND_KMSG"
+/* Physical bounds of a frequency (MHz): a value outside, from registers
+ * that went backwards or a base frequency misread, is refused (no
+ * cpu_mhz) rather than stored.  No CPU has run above 10 GHz. */
+#define SENTINEL_MHZ_MIN 1.0
+#define SENTINEL_MHZ_MAX 10000.0
+
 /* The CPUs whose frequency is read, at most (evenly spaced). */
 #define SENTINEL_MAX_FREQ_CPUS 16
 
@@ -76,6 +103,14 @@ struct sentinel {
 	int fd;                     /* /dev/kmsg, or -1 */
 	sentinel_read_fn read;
 	void *arg;
+	const char *log_state;      /* KERNEL_LOG_* (db/contract.h): followed
+				     * or why not */
+	char *line;                 /* SENTINEL_RECORD_MAX: a line read in
+				     * part, its first have bytes */
+	size_t have;
+	bool skip;                  /* the rest of a line too long */
+	bool seq_known, broken;     /* broken: the log failed while followed */
+	unsigned long long seq;     /* the last record's sequence number */
 	long hz;                    /* clock ticks per second */
 	struct cpu_ticks begin;
 	char **freq_paths;          /* each CPU's scaling_cur_freq */
@@ -97,6 +132,8 @@ struct sentinel {
 struct sentinel_window {
 	unsigned count[KMSG_NCLASSES];
 	unsigned total;
+	unsigned unread;            /* records lost in (or just before) the
+				     * window; 1 for a log that failed */
 	int first_class;            /* of first_line, -1 without one */
 	char first_line[256];       /* the first classified line, raw */
 	double steal_s;             /* CPU-seconds stolen, all CPUs; NAN unread */
@@ -119,6 +156,22 @@ void sentinel_open(struct sentinel *s, const char *root);
 /* Replaces the kernel log by read(arg, ...) (tests); the kmsg fd closes. */
 void sentinel_set_reader(struct sentinel *s, sentinel_read_fn read,
 			 void *arg);
+/*
+ * Follows the kernel log at path (/dev/kmsg, or a file or FIFO of records
+ * written as /dev/kmsg hands them) from its end; sets s->log_state and
+ * returns 0, or -1 when it cannot be followed (the log closed).
+ */
+int sentinel_follow(struct sentinel *s, const char *path);
+/* The word for an errno of opening the log: denied, absent, unreadable. */
+const char *sentinel_log_word(int err);
+/*
+ * Stores s->freq_source as cpu_freq_source and s->log_state as
+ * MK_KERNEL_LOG with experiment exp (a resumed session does not replace
+ * a reason by "followed": the earlier runs were not followed).  -1 when
+ * the store fails.
+ */
+int sentinel_record(const struct sentinel *s, struct store *st,
+		    struct experiment_row *exp);
 /* cpus: the run's CPUs (NULL: all); must live until sentinel_end. */
 void sentinel_begin(struct sentinel *s, const cpu_set_t *cpus);
 /*
@@ -134,7 +187,8 @@ void sentinel_close(struct sentinel *s);
 /*
  * The window's samples into res: steal_s and idle_share when /proc/stat
  * was read, cpu_mhz when the host exposes frequencies, kmsg_NAME for each
- * class seen (absent when none).
+ * class seen (absent when none), klog_unread when records of the log were
+ * lost.
  */
 void sentinel_add(const struct sentinel_window *w, struct result *res);
 

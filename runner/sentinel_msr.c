@@ -227,10 +227,15 @@ double msr_end_mhz(struct sentinel *s)
 		    read_msr(s->msr_fd[i], MSR_APERF, &a) ||
 		    read_msr(s->msr_fd[i], MSR_MPERF, &m))
 			continue;
-		/* unsigned differences: right across a wrap */
-		da += (double)(uint64_t)(a - s->aperf[i]);
-		dm += (double)(uint64_t)(m - s->mperf[i]);
 		s->msr_begun[i] = false;
+		/* A register that went backwards was reset (a CPU taken
+		 * offline and back, a resume), not wrapped: 64 bits at GHz
+		 * wrap once a century.  Its difference would be near 2^64
+		 * (a frequency of 10^21 MHz): the CPU is left out. */
+		if (a < s->aperf[i] || m < s->mperf[i])
+			continue;
+		da += (double)(a - s->aperf[i]);
+		dm += (double)(m - s->mperf[i]);
 	}
 	return dm > 0 ? s->base_mhz * da / dm : NAN;
 }

@@ -370,10 +370,10 @@ static int execute(struct runner *r)
 	 * BPF program, attached, keeps it on by itself. */
 	r->klock_hold = klock_hold(klock_backend(r->kinstr));
 	sentinel_open(&r->sentinel, "/");
-	/* where each run's cpu_mhz comes from, or why none (once) */
-	if (store_meta_set(r->st, r->exp.id, "cpu_freq_source",
-			   r->sentinel.freq_source))
-		warning("cpu_freq_source not stored");
+	/* where each run's cpu_mhz comes from, or why none, and whether the
+	 * kernel log is followed (once) */
+	if (sentinel_record(&r->sentinel, r->st, &r->exp))
+		warning("cpu_freq_source and kernel_log not stored");
 	progress_init(&r->prog, r->plan.nruns, r->plan.nruns - left, secs, jobs,
 		      r->o->quiet);
 	for (;;) {

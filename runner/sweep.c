@@ -10,11 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "runner/config.h"
 #include "runner/param.h"
 #include "lib/util.h"
 
-#define QUOTE_MAX 60
+#define QUOTE_MAX ESCAPE_QUOTE_MAX /* lib/escape.h: the one cap */
 /*
  * Signed bounds are mapped to unsigned by flipping the sign bit, which
  * keeps their order, so one piece of unsigned arithmetic (no overflow UB)

@@ -17,6 +17,8 @@
 #include <cmocka.h>
 
 #include "lib/escape.h"
+#include "lib/util.h"
+#include "tests/capture.h"
 
 enum kind { TEXT, MD_CODE, MD_TABLE, MD_TEXT, GNUPLOT, HTML };
 
@@ -195,12 +197,110 @@ static void test_stream(void **state)
 	free(buf);
 }
 
+/*
+ * escape_clip: data quoted in a message, escaped and capped.  Each want
+ * worked out by hand: at most max bytes, "..." within them when cut, the
+ * cut before an escape or a character it would split.
+ */
+static const struct {
+	const char *name, *in;
+	size_t dstlen, max;
+	const char *want;
+} clips[] = {
+	{ "short", "name", 64, 60, "name" },
+	{ "escaped", "a\x1b[2Jb", 64, 60, "a\\x1b[2Jb" },
+	{ "exactly max", "0123456789", 64, 10, "0123456789" },
+	{ "one over", "0123456789a", 64, 10, "0123456..." },
+	/* 7 bytes kept: "ab", \x1b (4 bytes) and "c" fit */
+	{ "escape before the cut", "ab\x1b" "cdefgh", 64, 10, "ab\\x1bc..." },
+	/* "abcd" then \x1b would be 8: the escape is not split, 4 kept */
+	{ "escape at the cut", "abcd\x1b" "efgh", 64, 10, "abcd..." },
+	/* é is 2 bytes: "abcdef" + half of é would be 7 */
+	{ "character at the cut", "abcdef\xc3\xa9xyz", 64, 10, "abcdef..." },
+	{ "buffer smaller than max", "0123456789", 8, 60, "0123..." },
+	{ "tiny max", "0123456789", 64, 2, ".." },
+	{ "null", NULL, 64, 60, "" },
+};
+
+static void test_clip(void **state)
+{
+	char big[6000], buf[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(clips) / sizeof(clips[0]); i++) {
+		memset(buf, 'z', sizeof(buf));
+		escape_clip(buf, clips[i].dstlen, clips[i].in, clips[i].max);
+		if (strcmp(buf, clips[i].want))
+			fail_msg("%s: got '%s', want '%s'", clips[i].name, buf,
+				 clips[i].want);
+	}
+	/* a 5,000-byte pattern of escapes: 60 bytes, no escape split */
+	memset(big, '\x1b', 5000);
+	big[5000] = '\0';
+	{
+		char q[ESCAPE_QUOTE_BUF];
+
+		escape_clip(q, sizeof(q), big, ESCAPE_QUOTE_MAX);
+		/* 14 escapes of 4 bytes (56) then "..." */
+		assert_int_equal(strlen(q), 14 * 4 + 3);
+		assert_string_equal(q + 52, "\\x1b...");
+	}
+}
+
+/* escape_quote: four quotes of one message at once, each escaped and
+ * capped as escape_clip does. */
+static void test_quote(void **state)
+{
+	char big[200];
+	const char *a, *b, *c, *d;
+
+	(void)state;
+	memset(big, 'q', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	a = escape_quote("a\x1b");
+	b = escape_quote(big);
+	c = escape_quote(NULL);
+	d = escape_quote("d");
+	assert_string_equal(a, "a\\x1b");
+	assert_int_equal(strlen(b), ESCAPE_QUOTE_MAX);
+	assert_string_equal(b + ESCAPE_QUOTE_MAX - 4, "q...");
+	assert_string_equal(c, "");
+	assert_string_equal(d, "d");
+}
+
+/*
+ * Every message of error(), error_at() and warning() reaches the terminal
+ * escaped, whatever data it quotes: an ESC, a line break, a file name's
+ * carriage return are shown, not obeyed.
+ */
+static void test_messages(void **state)
+{
+	struct capture_fd c = { -1, -1, NULL };
+	char *got;
+
+	(void)state;
+	assert_int_equal(capture_fd_start(&c, 2), 0);
+	error("metric '%s' is not recorded", "x\x1b[2Jy\nz");
+	error_at("a\rb.ini", 3, "key '%s'", "\x07");
+	warning("%s", "caf\xc3\xa9 \x9b");
+	got = capture_fd_end(&c);
+	assert_string_equal(got,
+		"contend: metric 'x\\x1b[2Jy\\nz' is not recorded\n"
+		"contend: a\\rb.ini:3: key '\\x07'\n"
+		"contend: warning: caf\xc3\xa9 \\x9b\n");
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_stream),
+		cmocka_unit_test(test_clip),
+		cmocka_unit_test(test_quote),
+		cmocka_unit_test(test_messages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -109,6 +109,74 @@ static void test_exclude(void **state)
 	done(&fx, &a);
 }
 
+/*
+ * The checks that could not run are said: runs that lost kernel log
+ * records (klog_unread; a record lost is not a warning), and an
+ * experiment whose log was not followed at all, whose word is escaped.
+ */
+static void test_log_unread(void **state)
+{
+	static const char *const lost[10] = {
+		NULL, "klog_unread=3", NULL, "klog_unread=1",
+	};
+	struct analysis_opts o;
+	struct analysis a;
+	struct fixture fx;
+	const struct flag *f;
+
+	(void)state;
+	analysis_opts_default(&o);
+	fx_init(&fx, "kwarn");
+	fx_config(&fx, "lossy", "futex-mutex", "threads=2");
+	runs(&fx, steady, lost, 10);
+	fx_config(&fx, "whole", "futex-mutex", "threads=4");
+	runs(&fx, steady, NULL, 10);
+	fx_meta(&fx, "kernel_log", "followed");
+	analyse(&fx, &o, &a);
+	f = find_flag(&a, 0, "kernel-log-unread");
+	assert_non_null(f);
+	assert_float_equal(flag_value(f, "runs"), 2, 0);
+	assert_float_equal(flag_value(f, "of"), 10, 0);
+	assert_float_equal(flag_value(f, "records"), 4, 0);
+	assert_non_null(strstr(f->message, "2 of 10 runs lost 4 kernel log "
+				"records"));
+	assert_null(find_flag(&a, 0, "kernel-warning"));
+	assert_null(find_flag(&a, 1, "kernel-log-unread"));
+	done(&fx, &a);
+
+	fx_init(&fx, "kwarn");
+	fx_config(&fx, "blind", "futex-mutex", "threads=2");
+	runs(&fx, steady, NULL, 10);
+	fx_meta(&fx, "kernel_log", "denied");
+	analyse(&fx, &o, &a);
+	f = find_flag(&a, 0, "kernel-log-unread");
+	assert_non_null(f);
+	assert_float_equal(flag_value(f, "followed"), 0, 0);
+	assert_non_null(strstr(f->message, "not followed (denied: reading it "
+				"needs root, or kernel.dmesg_restrict = 0)"));
+	done(&fx, &a);
+
+	/* a merged database's word: shown escaped */
+	fx_init(&fx, "kwarn");
+	fx_config(&fx, "blind", "futex-mutex", "threads=2");
+	runs(&fx, steady, NULL, 10);
+	fx_meta(&fx, "kernel_log", "\x1b[2Jgone");
+	analyse(&fx, &o, &a);
+	f = find_flag(&a, 0, "kernel-log-unread");
+	assert_non_null(f);
+	assert_null(strchr(f->message, '\x1b'));
+	assert_non_null(strstr(f->message, "\\x1b[2Jgone"));
+	done(&fx, &a);
+
+	/* an experiment stored before the key: nothing said */
+	fx_init(&fx, "kwarn");
+	fx_config(&fx, "old", "futex-mutex", "threads=2");
+	runs(&fx, steady, NULL, 10);
+	analyse(&fx, &o, &a);
+	assert_null(find_flag(&a, 0, "kernel-log-unread"));
+	done(&fx, &a);
+}
+
 static const char *const stolen[10] = {
 	"steal_s=0.30 cpu_mhz=2000", "steal_s=0.01 cpu_mhz=2000",
 	"steal_s=0.20 cpu_mhz=2000", "steal_s=0.02 cpu_mhz=2000",
@@ -177,6 +245,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernel_warning),
 		cmocka_unit_test(test_exclude),
+		cmocka_unit_test(test_log_unread),
 		cmocka_unit_test(test_noise_cause),
 	};
 

@@ -176,6 +176,30 @@ static const struct parse_case parse_cases[] = {
 	BAD("kernel_delay no unit", p_kdelay, "5@f",
 	    "kernel_delay: '5@f': TIME is a duration above 0 and at most "
 	    "10ms"),
+	/* below the loop's resolution, or between two nanoseconds: the
+	 * program would wait for something else than the label says */
+	BAD("kernel_delay sub-ns", p_kdelay, "0.4ns@F",
+	    "kernel_delay: '0.4ns@F': TIME is below 100ns, shorter than the "
+	    "delay loop's own clock reads"),
+	BAD("kernel_delay below resolution", p_kdelay, "99ns@f",
+	    "kernel_delay: '99ns@f': TIME is below 100ns, shorter than the "
+	    "delay loop's own clock reads"),
+	BAD("kernel_delay below resolution seconds", p_kdelay, "1e-9s@f",
+	    "kernel_delay: '1e-9s@f': TIME is below 100ns, shorter than the "
+	    "delay loop's own clock reads"),
+	OK("kernel_delay at resolution", p_kdelay, "100ns@f", "100ns@f"),
+	OK("kernel_delay whole ns in us", p_kdelay, "1.5us@f", "1500ns@f"),
+	BAD("kernel_delay half ns", p_kdelay, "100.5ns@f",
+	    "kernel_delay: '100.5ns@f': TIME is not a whole number of "
+	    "nanoseconds, the program's unit"),
+	BAD("kernel_delay fraction of ns in us", p_kdelay, "1.0001us@f",
+	    "kernel_delay: '1.0001us@f': TIME is not a whole number of "
+	    "nanoseconds, the program's unit"),
+	BAD("kernel_delay ten-thousandth of ns", p_kdelay, "1.0000001us@f",
+	    "kernel_delay: '1.0000001us@f': TIME is not a whole number of "
+	    "nanoseconds, the program's unit"),
+	OK("kernel_delay whole ns near the cap", p_kdelay, "9999999ns@f",
+	   "9999999ns@f"),
 	BAD("kernel_delay no function", p_kdelay, "1ms@",
 	    "kernel_delay: '1ms@' is not TIME@FUNCTION (e.g. "
 	    "1ms@do_unlinkat) or 0"),

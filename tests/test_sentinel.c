@@ -23,54 +23,8 @@
 #include "lib/util.h"
 #include "runner/sentinel.h"
 #include "runner/workload.h"
+#include "tests/sentinel_fixture.h"
 #include "tests/tmpdir.h"
-
-/* ---- the fake kernel log ---- */
-
-struct fake_log {
-	const char *rec[16];
-	size_t n, next;
-};
-
-static ssize_t fake_read(void *arg, char *buf, size_t len)
-{
-	struct fake_log *l = arg;
-	size_t n;
-
-	if (l->next >= l->n)
-		return 0;
-	n = strlen(l->rec[l->next]);
-	if (n > len)
-		n = len;
-	memcpy(buf, l->rec[l->next++], n);
-	return (ssize_t)n;
-}
-
-static void log_push(struct fake_log *l, const char *rec)
-{
-	assert_true(l->n < ARRAY_SIZE(l->rec));
-	l->rec[l->n++] = rec;
-}
-
-/* ---- the fake tree ---- */
-
-static void write_file(const char *root, const char *rel, const char *text)
-{
-	char *path = xasprintf("%s%s", root, rel);
-	char *slash = path + strlen(root);
-	FILE *f;
-
-	while ((slash = strchr(slash + 1, '/'))) {
-		*slash = '\0';
-		mkdir(path, 0700);
-		*slash = '/';
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	free(path);
-}
 
 static const struct {
 	const char *name, *text;
@@ -366,6 +320,63 @@ static void test_msr(void **state)
 	assert_int_equal(tmpdir_remove(root), 0);
 }
 
+/*
+ * Frequencies no CPU has are refused.  CPU 0's registers go backwards
+ * between the window's ends (reset: a CPU taken offline and back): its
+ * unsigned difference would be about 2^64 - 100 * 2^56 and the window
+ * 10^21 MHz (4.8e21 was stored so); it is left out and CPU 1 alone
+ * gives 2000 * (0.5 + 1/256) = 1007.8125 MHz.  With both reset nothing
+ * is left: cpufreq's 1000 MHz.  A base frequency read as 2e9 MHz gives
+ * an unphysical window too: cpufreq's instead.
+ */
+static void test_msr_unphysical(void **state)
+{
+	struct sentinel s;
+	struct sentinel_window w;
+	char root[64];
+
+	(void)state;
+	assert_int_equal(tmpdir_create(root, sizeof(root), "sentinel"), 0);
+	write_file(root, "/proc/cpuinfo", "processor\t: 0\ncpu MHz\t\t: "
+					  "2000.000\nprocessor\t: 1\n");
+	write_file(root, "/sys/devices/system/cpu/cpu0/cpufreq/"
+			 "scaling_cur_freq", "1000000\n");
+	write_msr(root, 0, 100, 150);
+	write_msr(root, 1, 0, 0);
+	sentinel_open(&s, root);
+	sentinel_begin(&s, NULL);
+	write_msr(root, 0, 0, 0);
+	write_msr(root, 1, 100, 50);
+	sentinel_end(&s, 0, &w);
+	assert_float_equal(w.cpu_mhz, 1007.8125, 1e-9);
+	write_msr(root, 0, 100, 150);
+	write_msr(root, 1, 100, 150);
+	sentinel_begin(&s, NULL);
+	write_msr(root, 0, 0, 0);
+	write_msr(root, 1, 0, 0);
+	sentinel_end(&s, 0, &w);
+	assert_float_equal(w.cpu_mhz, 1000, 1e-9);
+	sentinel_close(&s);
+	write_file(root, "/proc/cpuinfo", "processor\t: 0\ncpu MHz\t\t: "
+					  "2000000000\nprocessor\t: 1\n");
+	sentinel_open(&s, root);
+	sentinel_begin(&s, NULL);
+	write_msr(root, 0, 200, 250);
+	write_msr(root, 1, 200, 250);
+	sentinel_end(&s, 0, &w);
+	assert_float_equal(w.cpu_mhz, 1000, 1e-9);
+	/* and a cpufreq value no CPU has: no cpu_mhz at all */
+	write_file(root, "/sys/devices/system/cpu/cpu0/cpufreq/"
+			 "scaling_cur_freq", "4800000000000\n");
+	sentinel_begin(&s, NULL);
+	write_msr(root, 0, 250, 255);
+	write_msr(root, 1, 250, 255);
+	sentinel_end(&s, 0, &w);
+	assert_true(isnan(w.cpu_mhz));
+	sentinel_close(&s);
+	assert_int_equal(tmpdir_remove(root), 0);
+}
+
 /* MSRs not readable: said once, in the source, with cpufreq or none. */
 static void test_msr_unreadable(void **state)
 {
@@ -400,6 +411,7 @@ static void test_msr_unreadable(void **state)
 	assert_int_equal(tmpdir_remove(root), 0);
 }
 
+
 /* A line with control characters is stored escaped. */
 static void test_first_escaped(void **state)
 {
@@ -427,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_first_escaped),
 		cmocka_unit_test(test_msr),
 		cmocka_unit_test(test_msr_unreadable),
+		cmocka_unit_test(test_msr_unphysical),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
