@@ -3,9 +3,11 @@
  * --regression PCT`: one step of `git bisect run`.  Runs CONFIG's
  * experiment on the booted kernel in rounds, and after every look the
  * sequential decision of lib/seqtest.h against the stored baseline (the
- * good kernel's boots): bad (exit 1), good (exit 0) or, at the cap,
- * can't tell (exit 125, git bisect's skip).  The experiment and every
- * look are stored (runner/bisect.h).  docs/AB-KERNEL.md has the workflow.
+ * good kernel's boots, analysis/bisectbase.h): bad (exit 1), good (exit
+ * 0) or, at the cap, can't tell (exit 125, git bisect's skip); anything
+ * that is not a decision exits 128 or more (lib/util.h), so that git
+ * aborts instead of blaming a commit.  The experiment and every look are
+ * stored (runner/bisect.h).  docs/AB-KERNEL.md has the workflow.
  */
 #include <math.h>
 #include <stddef.h>
@@ -13,18 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/bisectbase.h"
 #include "analysis/calibrate.h"
-#include "analysis/stats.h"
 #include "cli/commands.h"
 #include "db/select.h"
 #include "db/contract.h"
 #include "db/store.h"
 #include "db/vocab.h"
+#include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
 #include "runner/session.h"
-
-#define EXIT_SKIP 125           /* git bisect run: this commit can't tell */
 
 struct bisect_args {
 	const char *config, *db, *label, *baseline, *regression;
@@ -88,77 +89,17 @@ static const struct opt bisect_rows[] = {
 const struct opt_cmd bisect_cli = {
 	"bisect", "one step of git bisect run: is the booted kernel bad?",
 	bisect_rows, ARRAY_SIZE(bisect_rows),
-	"Exit 1 (bad) when a regression of PCT against the baseline is "
-	"shown, 0 (good) when it is ruled out, 125 (skip) when the runs "
-	"reach --max-runs first; 2 for bad input, 130 when interrupted (the "
-	"runs so far stay stored; run the command again for a decision). "
+	"Exit 1 (bad) when a loss against the baseline is shown (any loss, "
+	"or runs that collapse: fail or give 0 where the baseline's did "
+	"not), 0 (good) when a loss of PCT is ruled out, 125 (skip) when "
+	"the runs reach --max-runs first; 128 for bad input, 129 for a "
+	"database or I/O error, 130 when interrupted (run the same command "
+	"again), so that git bisect run stops instead of blaming a commit. "
 	"Sequential: looks after every --look-every runs, and the error "
 	"rates --alpha and --beta hold over all the looks.",
 };
 
 /* ---- the baseline ---- */
-
-/* The logs of configuration (workload, canon)'s metric in dataset d,
- * appended to *x; how many. */
-static size_t group_of(const struct dataset *d, const char *workload,
-		       const char *canon, const char *metric, double **x,
-		       size_t *nx)
-{
-	int m = dataset_metric(d, metric);
-	size_t c, r, n = 0;
-
-	for (c = 0; m >= 0 && c < d->nconfigs; c++) {
-		const struct ds_config *cf = &d->configs[c];
-
-		if (strcmp(cf->workload, workload) || strcmp(cf->canon, canon))
-			continue;
-		*x = xrealloc(*x, (*nx + cf->nruns + 1) * sizeof(**x));
-		for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
-			double v = dataset_value(d, r, m);
-
-			if (d->runs[r].status == RUN_OK && !d->runs[r].warmup &&
-			    isfinite(v) && v > 0)
-				(*x)[(*nx)++] = log(v), n++;
-		}
-	}
-	return n;
-}
-
-/* Entry e's baseline from the datasets: 0, or -1 after error(). */
-static int baseline_of(const struct config_entry *e, const struct dataset *ds,
-		       size_t nds, struct seq_baseline *b)
-{
-	const char *metric = config_primary_metric(e);
-	size_t *sizes = xcalloc(nds + 1, sizeof(*sizes)), i, k = 0, nx = 0;
-	double *x = NULL;
-	struct nested nest;
-	int ret = 0;
-
-	for (i = 0; i < nds; i++) {
-		size_t n = group_of(&ds[i], e->wl->name, e->canon, metric, &x,
-				    &nx);
-
-		if (n)
-			sizes[k++] = n;
-	}
-	if (k < 2 || nx < k + 1 || stats_nested(x, sizes, k, &nest)) {
-		ret = error("bisect: the baseline has %zu boot%s of [%s] with "
-			    "%s values: bisect needs two or more boots of the "
-			    "good kernel, each with runs", k, k == 1 ? "" : "s",
-			    e->section, metric);
-		goto out;
-	}
-	*b = (struct seq_baseline){
-		.k = k, .n0 = (double)nx / (double)k, .mean = nest.mean,
-		.msb = nest.anova.ms_between, .df_b = (double)(k - 1),
-		.ssw = nest.anova.ms_within * (double)(nx - k),
-		.df_w = (double)(nx - k),
-	};
-out:
-	free(sizes);
-	free(x);
-	return ret;
-}
 
 /* Every entry's baseline from the selector: 0, or an exit status. */
 static int baselines(struct runner *r, const struct bisect_args *a)
@@ -193,7 +134,9 @@ static int baselines(struct runner *r, const struct bisect_args *a)
 			      "known: set `primary` or `direction` in %s",
 			      e->section, config_primary_metric(e), a->config);
 			ret = EXIT_USAGE;
-		} else if (baseline_of(e, ds, loaded, &b)) {
+		} else if (bisect_base_of(ds, loaded, e->wl->name, e->canon,
+					  config_primary_metric(e), e->section,
+					  &b)) {
 			ret = EXIT_USAGE;
 		} else {
 			bisect_baseline(r, i, &b, dir == DIR_HIGHER ? 1 : -1);
@@ -210,23 +153,70 @@ static int baselines(struct runner *r, const struct bisect_args *a)
 
 /* ---- the decision ---- */
 
-static void print_entry(const struct runner *r, size_t c)
+/* A loss in percent of the baseline from r = log(base / cand). */
+static double loss_pct(double r)
+{
+	return -100 * expm1(-r);
+}
+
+/* Why entry c's decision is what it is, in words (the rule, collapses,
+ * zero spread, a loss between 0 and PCT). */
+static void print_why(const struct bisect_entry *b, double pct)
+{
+	const struct seq_look *l = &b->last;
+	double lo = loss_pct(l->ci_low), hi = loss_pct(l->ci_high);
+	double est = loss_pct(l->regression);
+	char x[NUMFMT_LEN], y[NUMFMT_LEN], p[NUMFMT_LEN];
+
+	numfmt_sig(p, sizeof(p), pct, 3);
+	fprintf(stderr, "    the rule: bad when a loss is shown, good when a "
+			"loss of %s%% is ruled out\n", p);
+	if (l->collapsed || !isnan(l->p_collapse))
+		fprintf(stderr, "    %zu of %zu runs collapsed (failed or not "
+				"above 0), the baseline %zu of %zu%s\n",
+			l->collapsed, l->n + l->collapsed, b->base.collapsed,
+			b->base.runs, l->reason == SEQ_BY_COLLAPSE ?
+			": more than chance allows (Fisher)" :
+			l->decision == SEQ_GOOD ? "" : ": it cannot be good");
+	if (l->reason == SEQ_BY_EXACT)
+		fprintf(stderr, "    every run of both sides gave the same "
+				"value: the difference is exact\n");
+	if (l->reason != SEQ_BY_LEVEL || !(est > 0 && est < pct))
+		return;
+	numfmt_sig(x, sizeof(x), fmax(0, lo), 2);
+	numfmt_sig(y, sizeof(y), hi, 2);
+	if (l->decision == SEQ_BAD)
+		fprintf(stderr, "    a loss of %s-%s%% is likely; bad only "
+				"because any loss shown is bad,\n    not only "
+				"one of %s%%\n", x, y, p);
+	else if (l->decision == SEQ_GOOD)
+		fprintf(stderr, "    a loss of up to %s%% is possible; good "
+				"because %s%% is ruled out\n", y, p);
+}
+
+static void print_entry(const struct runner *r, size_t c, double pct)
 {
 	const struct bisect_entry *b = &r->bisect[c];
 	const struct seq_look *l = &b->last;
 	const struct config_entry *e = &r->cfg.entries[c];
 	struct calib_profile p;
 	int64_t from;
-	char pct[64];
+	char ci[NUMFMT_CI_LEN], *sec = escape_text_dup(e->section);
 
-	/* the loss as a share of the baseline: r = log(base / cand) */
-	numfmt_pct_ci(pct, sizeof(pct), -100 * expm1(-l->regression),
-		      -100 * expm1(-l->ci_low), -100 * expm1(-l->ci_high));
-	fprintf(stderr, "  [%s] %s: regression %s (%g%% CI) after %zu runs, "
-			"%d look%s; baseline %zu boots of %.3g runs\n",
-		r->cfg.entries[c].section, seq_decision_names[l->decision],
-		pct, 100 * (1 - 2 * b->design.alpha), l->n, b->st.looks,
-		b->st.looks == 1 ? "" : "s", b->base.k, b->base.n0);
+	if (l->n >= 2)
+		numfmt_pct_ci(ci, sizeof(ci), loss_pct(l->regression),
+			      loss_pct(l->ci_low), loss_pct(l->ci_high));
+	else
+		snprintf(ci, sizeof(ci), "unknown (%zu values)", l->n);
+	fprintf(stderr, "  [%.40s] %s: regression %s (%g%% CI)\n"
+			"    after %zu runs, %d look%s; baseline %zu boots of "
+			"%.3g runs\n", sec ? sec : "?",
+		seq_decision_names[l->decision], ci,
+		100 * (1 - 2 * b->design.alpha), l->n + l->collapsed,
+		b->st.looks, b->st.looks == 1 ? "" : "s", b->base.k,
+		b->base.n0);
+	free(sec);
+	print_why(b, pct);
 	/* this host's own A/A profile, where `contend calibrate` left one */
 	if (!calib_find(r->st, experiment_meta(&r->exp, MK_HOSTNAME),
 			e->wl->name, e->canon, &p, &from)) {
@@ -237,51 +227,108 @@ static void print_entry(const struct runner *r, size_t c)
 	}
 }
 
-/* One experiment: its decision as an exit status (0, 1, 125) or error. */
-static int step(const struct bisect_args *a, const char *label)
+/* The step's decision from its entries: 1 bad, 0 good, 125 skip. */
+static int decision_of(const struct runner *r)
+{
+	size_t c, bad = 0, good = 0;
+
+	for (c = 0; c < r->cfg.nentries; c++) {
+		bad += r->bisect[c].last.decision == SEQ_BAD;
+		good += r->bisect[c].last.decision == SEQ_GOOD;
+	}
+	return bad ? EXIT_BISECT_BAD : good == r->cfg.nentries ?
+		EXIT_BISECT_GOOD : EXIT_BISECT_SKIP;
+}
+
+static void print_plan(const struct runner *r, const struct bisect_args *a)
+{
+	size_t c;
+
+	for (c = 0; c < r->cfg.nentries; c++)
+		printf("[%s] baseline: %zu boots, %.3g runs each; looks every "
+		       "%d runs up to %d\n", r->cfg.entries[c].section,
+		       r->bisect[c].base.k, r->bisect[c].base.n0,
+		       a->spec.look_every, a->spec.max_runs);
+}
+
+/*
+ * One experiment.  Returns 0 with its decision in *dec (0, 1, 125), or
+ * the status of what stopped it, in the project's table (lib/util.h).
+ */
+static int step(const struct bisect_args *a, const char *label, int *dec)
 {
 	struct runner_opts ro = { .db = a->db, .label = label,
 				  .quiet = a->quiet, .bisect = &a->spec };
 	struct runner r;
-	size_t c, bad = 0, good = 0;
+	size_t c;
 	int ret = runner_load(&r, &ro, a->config);
 
 	if (!ret)
 		ret = baselines(&r, a);
 	if (!ret && a->dry_run) {
-		for (c = 0; c < r.cfg.nentries; c++)
-			printf("[%s] baseline: %zu boots, %.3g runs each; "
-			       "looks every %d runs up to %d\n",
-			       r.cfg.entries[c].section, r.bisect[c].base.k,
-			       r.bisect[c].base.n0, a->spec.look_every,
-			       a->spec.max_runs);
+		print_plan(&r, a);
+		*dec = EXIT_BISECT_GOOD;
 		goto out;
 	}
 	if (!ret)
 		ret = runner_fresh(&r);
-	if (ret == EXIT_INTERRUPTED) {
-		error("bisect: interrupted; experiment %lld keeps the runs so "
-		      "far: run the same command again for a decision",
+	if (ret == EXIT_INTERRUPTED)
+		error("bisect: interrupted: no decision; experiment %lld keeps "
+		      "its runs: run the same command again for one",
 		      (long long)r.exp.id);
+	if (ret)
+		goto out;
+	*dec = decision_of(&r);
+	if (store_meta_set(r.st, r.exp.id, "bisect.decision",
+			   *dec == EXIT_BISECT_BAD ? "bad" :
+			   *dec == EXIT_BISECT_GOOD ? "good" : "skip")) {
+		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	if (ret && r.exp.id <= 0)
-		goto out;
-	for (c = 0; c < r.cfg.nentries; c++) {
-		bad += r.bisect[c].last.decision == SEQ_BAD;
-		good += r.bisect[c].last.decision == SEQ_GOOD;
-	}
-	ret = bad ? 1 : good == r.cfg.nentries ? 0 : EXIT_SKIP;
-	store_meta_set(r.st, r.exp.id, "bisect.decision",
-		       ret == 1 ? "bad" : ret == 0 ? "good" : "skip");
 	fprintf(stderr, "contend: bisect: experiment %lld: %s (exit %d)\n",
-		(long long)r.exp.id, ret == 1 ? "bad" : ret == 0 ? "good" :
-		"can't tell: skip", ret);
+		(long long)r.exp.id, *dec == EXIT_BISECT_BAD ? "bad" :
+		*dec == EXIT_BISECT_GOOD ? "good" : "can't tell: skip", *dec);
 	for (c = 0; c < r.cfg.nentries; c++)
-		print_entry(&r, c);
+		print_entry(&r, c, 100 * a->spec.pct);
 out:
 	runner_release(&r);
 	return ret;
+}
+
+/* A status of the project's table that is not a decision, in git bisect
+ * run's terms: 128 or more, so that git stops. */
+static int not_a_decision(int status)
+{
+	if (status == EXIT_USAGE)
+		return EXIT_BISECT_USAGE;
+	if (status == EXIT_INTERRUPTED)
+		return EXIT_BISECT_INTERRUPTED;
+	return EXIT_BISECT_RUNTIME;
+}
+
+/* The step, confirmed under --confirm: a decision or not_a_decision. */
+static int decide(struct bisect_args *a)
+{
+	char *again;
+	int dec = EXIT_BISECT_SKIP, ret;
+
+	ret = step(a, a->label, &dec);
+	if (ret)
+		return not_a_decision(ret);
+	if (dec != EXIT_BISECT_BAD || !a->confirm || a->dry_run)
+		return dec;
+	/* KernelCI's rule: a bad result stands when it repeats */
+	again = xasprintf("%s-confirm", a->label);
+	ret = step(a, again, &dec);
+	free(again);
+	if (ret)
+		return not_a_decision(ret);
+	if (dec != EXIT_BISECT_BAD) {
+		fprintf(stderr, "contend: bisect: the confirmation did not "
+				"repeat the bad decision: skip (exit 125)\n");
+		return EXIT_BISECT_SKIP;
+	}
+	return dec;
 }
 
 int cmd_bisect(int argc, char **argv)
@@ -289,36 +336,28 @@ int cmd_bisect(int argc, char **argv)
 	struct bisect_args a = { .label = "bisect",
 				 .spec = { .alpha = 0.05, .beta = 0.10,
 					   .look_every = 5, .max_runs = 40 } };
-	char *again;
 	int p, ret;
 
 	p = opt_parse(&bisect_cli, argc, argv, &a);
 	if (p)
-		return opt_exit(p);
+		return p == OPT_HELP ? 0 : EXIT_BISECT_USAGE;
 	if (!a.baseline || !(a.spec.pct > 0)) {
 		error("bisect: --baseline SELECTOR and --regression PCT are "
 		      "both needed");
-		return EXIT_USAGE;
+		return EXIT_BISECT_USAGE;
 	}
 	a.spec.pct /= 100; /* a fraction from here on */
 	if (a.spec.max_runs < a.spec.look_every) {
 		error("bisect: --max-runs %d is below --look-every %d",
 		      a.spec.max_runs, a.spec.look_every);
-		return EXIT_USAGE;
+		return EXIT_BISECT_USAGE;
 	}
-	ret = step(&a, a.label);
-	if (ret != 1 || !a.confirm || a.dry_run)
-		return ret;
-	/* KernelCI's rule: a bad result stands when it repeats */
-	again = xasprintf("%s-confirm", a.label);
-	ret = step(&a, again);
-	free(again);
-	if (ret == 1)
-		return 1;
-	if (ret == 0 || ret == EXIT_SKIP) {
-		fprintf(stderr, "contend: bisect: the confirmation did not "
-				"repeat the bad decision: skip (exit 125)\n");
-		return EXIT_SKIP;
+	ret = decide(&a);
+	/* main would turn a failed write to stdout into 1, "bad" */
+	if (fflush(stdout) || ferror(stdout)) {
+		error("bisect: cannot write to standard output");
+		clearerr(stdout);
+		return EXIT_BISECT_RUNTIME;
 	}
 	return ret;
 }

@@ -3,8 +3,9 @@
 # calls it: a baseline of three boots (experiments) of a command whose
 # level a file sets; a candidate at the baseline's level is good (exit
 # 0), one 10% lower is bad (exit 1) and --confirm runs it twice; one whose
-# runs all fail can't tell (exit 125); every look is stored; bad input
-# exits 2 and --dry-run runs nothing.
+# runs all fail where the baseline's did not is bad at the first look;
+# every look is stored; bad input exits 128 (not a decision: git bisect
+# run stops) and --dry-run runs nothing.
 NAME=e2e_bisect
 . "$(dirname "$0")/lib.sh"
 
@@ -51,10 +52,18 @@ expect "confirmed by a second experiment" "bisect bisect-confirm" \
 grep -q "bad: regression +10" "$tmp/err" || grep -q "bad: regression +9.9" "$tmp/err" ||
 	fail "the regression is not ~10%: $(cat "$tmp/err")"
 
-# a kernel on which the benchmark fails: nothing to decide on
+# a kernel on which the benchmark fails where the baseline's ran: bad,
+# at the first look, with the reason
 echo "not a number" > "$tmp/level"
 step
-expect "every run failed: skip" 125 $?
+expect "every run failed: bad" 1 $?
+grep -q "5 of 5 runs collapsed" "$tmp/err" ||
+	fail "the collapse is not said: $(cat "$tmp/err")"
+last=$(q "$tmp/b.db" "SELECT max(id) FROM experiments")
+expect "stopped at the first look" 5 "$(q "$tmp/b.db" "SELECT value FROM
+	experiment_meta WHERE experiment_id = $last AND key = 'bisect.cmd.runs'")"
+expect "stored reason" collapse "$(q "$tmp/b.db" "SELECT value FROM
+	experiment_meta WHERE experiment_id = $last AND key = 'bisect.cmd.reason'")"
 
 level 1000 1
 "$CONTEND" bisect "$tmp/b.ini" --db "$tmp/b.db" --baseline good \
@@ -65,15 +74,15 @@ grep -q "^\[cmd\] baseline: 3 boots, 10 runs each" "$tmp/out" ||
 n=$(q "$tmp/b.db" "SELECT count(*) FROM experiments")
 "$CONTEND" bisect "$tmp/b.ini" --db "$tmp/b.db" --baseline nosuch \
 	--regression 5 > /dev/null 2>&1
-expect "unknown baseline" 2 $?
+expect "unknown baseline" 128 $?
 "$CONTEND" bisect "$tmp/b.ini" --db "$tmp/b.db" --baseline good \
 	--regression five > /dev/null 2>&1
-expect "PCT not a number" 2 $?
+expect "PCT not a number" 128 $?
 "$CONTEND" bisect "$tmp/b.ini" --db "$tmp/b.db" --baseline 1 \
 	--regression 5 > /dev/null 2> "$tmp/err"
-expect "a baseline of one boot" 2 $?
+expect "a baseline of one boot" 128 $?
 grep -q "needs two or more boots" "$tmp/err" || fail "one boot: $(cat "$tmp/err")"
 expect "nothing stored by bad input or --dry-run" "$n" \
 	"$(q "$tmp/b.db" "SELECT count(*) FROM experiments")"
-[ "$fails" -eq 0 ] && echo "$NAME: good, bad (confirmed), skip, stored looks; bad input exits 2"
+[ "$fails" -eq 0 ] && echo "$NAME: good, bad (confirmed), collapsed is bad, stored looks; bad input exits 128"
 [ "$fails" -eq 0 ]
