@@ -186,9 +186,9 @@ static void print_why(const struct bisect_entry *b, double pct)
 	numfmt_sig(x, sizeof(x), fmax(0, lo), 2);
 	numfmt_sig(y, sizeof(y), hi, 2);
 	if (l->decision == SEQ_BAD)
-		fprintf(stderr, "    a loss of %s-%s%% is likely; bad only "
-				"because any loss shown is bad,\n    not only "
-				"one of %s%%\n", x, y, p);
+		fprintf(stderr, "    a loss of %s-%s%% is likely, below the "
+				"%s%% hunted; bad only because\n    the rule "
+				"calls any loss that is shown bad\n", x, y, p);
 	else if (l->decision == SEQ_GOOD)
 		fprintf(stderr, "    a loss of up to %s%% is possible; good "
 				"because %s%% is ruled out\n", y, p);
@@ -201,18 +201,26 @@ static void print_entry(const struct runner *r, size_t c, double pct)
 	const struct config_entry *e = &r->cfg.entries[c];
 	struct calib_profile p;
 	int64_t from;
-	char ci[NUMFMT_CI_LEN], *sec = escape_text_dup(e->section);
+	char ci[NUMFMT_CI_LEN], x[NUMFMT_LEN];
+	char *sec = escape_text_dup(e->section);
 
-	if (l->n >= 2)
+	if (l->n >= 2 && l->reason == SEQ_BY_EXACT)
+		snprintf(ci, sizeof(ci), "%s (exact)",
+			 numfmt_pct(x, sizeof(x), loss_pct(l->regression)));
+	else if (l->n >= 2)
 		numfmt_pct_ci(ci, sizeof(ci), loss_pct(l->regression),
 			      loss_pct(l->ci_low), loss_pct(l->ci_high));
 	else
 		snprintf(ci, sizeof(ci), "unknown (%zu values)", l->n);
-	fprintf(stderr, "  [%.40s] %s: regression %s (%g%% CI)\n"
+	if (l->n >= 2 && l->reason != SEQ_BY_EXACT)
+		snprintf(x, sizeof(x), " (%g%% CI)",
+			 100 * (1 - 2 * b->design.alpha));
+	else
+		*x = 0;
+	fprintf(stderr, "  [%.40s] %s: regression %s%s\n"
 			"    after %zu runs, %d look%s; baseline %zu boots of "
 			"%.3g runs\n", sec ? sec : "?",
-		seq_decision_names[l->decision], ci,
-		100 * (1 - 2 * b->design.alpha), l->n + l->collapsed,
+		seq_decision_names[l->decision], ci, x, l->n + l->collapsed,
 		b->st.looks, b->st.looks == 1 ? "" : "s", b->base.k,
 		b->base.n0);
 	free(sec);

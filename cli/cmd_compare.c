@@ -113,9 +113,10 @@ static const struct opt cmp_rows[] = {
 	  FIELD(json), 0, 0 },
 	{ "threshold", 0, "PCT", "changes smaller than PCT are no change "
 	  "(default 1)", opt_percent, FIELD(threshold), 1, 0 },
-	{ "fail-on-regression", 0, "PCT", "exit 3 when a configuration is "
-	  "worse by more than PCT (Holm-corrected)", opt_percent, FIELD(fail_pct),
-	  1, 0 },
+	{ "fail-on-regression", 0, "PCT", "a gate: exit 3 when a loss "
+	  "beyond PCT is shown (Holm-corrected), 0 when it is ruled out for "
+	  "every configuration, 4 (inconclusive) otherwise", opt_percent,
+	  FIELD(fail_pct), 1, 0 },
 	{ "strict", 0, NULL, "with --fail-on-regression, refuse (exit 2) a "
 	  "configuration of one experiment a side, whose false-alarm rate "
 	  "is not guaranteed", NULL, FIELD(strict), 0, 0 },
@@ -151,7 +152,8 @@ static const struct opt cmp_rows[] = {
 const struct opt_cmd compare_cli = {
 	"compare", "A/B comparison of selections or files", cmp_rows,
 	ARRAY_SIZE(cmp_rows),
-	"Exit status 3 when --fail-on-regression finds a regression.",
+	"Under --fail-on-regression: exit 3 when a regression is shown, 4 "
+	"when the gate can neither pass nor fail, 0 when it passes.",
 };
 
 static int parse_args(int argc, char **argv, struct cmp_args *a)
@@ -319,10 +321,17 @@ static int run(struct cmp_args *a, struct compare_input *b,
 		error("regression: %zu configuration%s slower by more than "
 		      "%g%% (Holm-corrected over %zu)", nreg,
 		      nreg == 1 ? "" : "s", a->fail_pct, r.n);
+	else if (r.gate_inconclusive)
+		error("regression gate inconclusive: %zu of %zu "
+		      "configuration%s can neither pass nor fail at %g%% "
+		      "(exit 4)", r.gate_inconclusive, r.n,
+		      r.n == 1 ? "" : "s", a->fail_pct);
 	if (!ret)
 		ret = nothing_compared(&r, b, c);
+	if (!ret)
+		ret = compare_gate_status(&r);
 	compare_result_release(&r);
-	return nreg ? EXIT_REGRESSION : ret;
+	return ret;
 }
 
 /* Standard input, read once, for the side named "-" (at most one). */
@@ -407,7 +416,7 @@ out:
 int cmd_compare(int argc, char **argv)
 {
 	struct cmp_args a;
-	size_t i, nreg = 0;
+	size_t i, nreg = 0, ninc = 0;
 	int ret = 0;
 
 	ret = parse_args(argc, argv, &a);
@@ -431,7 +440,8 @@ int cmd_compare(int argc, char **argv)
 	if (a.json && a.ncands > 1)
 		fputs("[\n", stdout);
 	/* each candidate against the baseline, loaded afresh */
-	for (i = 0; i < a.ncands && (!ret || ret == EXIT_REGRESSION); i++) {
+	for (i = 0; i < a.ncands && (!ret || ret == EXIT_REGRESSION ||
+				     ret == EXIT_INCONCLUSIVE); i++) {
 		struct compare_input b = { .role = "baseline",
 					   .files = &a.files };
 		struct compare_input c = { .role = "candidate",
@@ -459,6 +469,7 @@ int cmd_compare(int argc, char **argv)
 			fputs(",\n", stdout);
 		ret = run(&a, &b, &c);
 		nreg += ret == EXIT_REGRESSION;
+		ninc += ret == EXIT_INCONCLUSIVE;
 		a.metric = metric; /* settled per candidate */
 		a.plot_dir = plot_dir;
 		free(dir);
@@ -467,8 +478,11 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (a.json && a.ncands > 1)
 		fputs("]\n", stdout);
-	if (!ret && nreg)
+	/* the worst decision of the candidates: fail, then inconclusive */
+	if ((!ret || ret == EXIT_INCONCLUSIVE) && nreg)
 		ret = EXIT_REGRESSION;
+	else if (!ret && ninc)
+		ret = EXIT_INCONCLUSIVE;
 	free(a.in);
 	compare_files_release(&a.files);
 	if (fflush(stdout) != 0 && !ret) {
