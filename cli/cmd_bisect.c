@@ -172,12 +172,14 @@ static void print_why(const struct bisect_entry *b, double pct)
 	fprintf(stderr, "    the rule: bad when a loss is shown, good when a "
 			"loss of %s%% is ruled out\n", p);
 	if (l->collapsed || !isnan(l->p_collapse))
-		fprintf(stderr, "    %zu of %zu runs collapsed (failed or not "
-				"above 0), the baseline %zu of %zu%s\n",
+		fprintf(stderr, "    collapsed runs (failed, or not above 0): "
+				"%zu of %zu; the baseline's %zu of %zu\n%s",
 			l->collapsed, l->n + l->collapsed, b->base.collapsed,
 			b->base.runs, l->reason == SEQ_BY_COLLAPSE ?
-			": more than chance allows (Fisher)" :
-			l->decision == SEQ_GOOD ? "" : ": it cannot be good");
+			"    more than chance allows (Fisher's exact test): "
+			"bad\n" : l->decision == SEQ_GOOD ? "" :
+			"    more often than the baseline: it cannot be "
+			"good\n");
 	if (l->reason == SEQ_BY_EXACT)
 		fprintf(stderr, "    every run of both sides gave the same "
 				"value: the difference is exact\n");
