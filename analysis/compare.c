@@ -519,6 +519,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	o = r->opts;
 	if (!(o.run_cost > 0))
 		o.run_cost = run_cost(b, gb, c, gc);
+	cmp->run_cost = o.run_cost;
 	if (stats_summarize(sb.x, sb.n, r->opts.confidence, &cmp->runs_base) ||
 	    stats_summarize(sc.x, sc.n, r->opts.confidence, &cmp->runs_cand) ||
 	    compare_model(&sb.g, &sc.g, &o, &cmp->st) < 0)

@@ -193,6 +193,7 @@ struct comparison {
 	enum gate_result gate;  /* what the gate made of it */
 	struct boot_plan gate_plan; /* GATE_INCONCLUSIVE: B boots x R runs a
 				 * side that would show a loss of PCT */
+	double run_cost;        /* s, what its plans take one run to cost */
 	size_t nflags;
 	struct compare_flag *flags;
 	struct abfair fair;     /* fairness and latency A/B (abfair.h) */

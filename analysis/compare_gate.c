@@ -54,9 +54,10 @@ static double gate_p(const struct compare_stats *st, enum direction dir,
  * plan for its threshold).
  */
 static void gate_plan(const struct compare_opts *o,
-		      const struct compare_stats *st, double pct,
+		      const struct comparison *cmp, double pct,
 		      struct boot_plan *p)
 {
+	const struct compare_stats *st = &cmp->st;
 	const struct nested *a = &st->model.a, *b = &st->model.b;
 	double sb = (a->var_between + b->var_between) / 2;
 	double sw = (a->var_within + b->var_within) / 2, delta;
@@ -68,7 +69,7 @@ static void gate_plan(const struct compare_opts *o,
 		return;
 	delta = st->log_scale ? -log1p(-pct / 100)
 			      : pct / 100 * fabs(a->mean);
-	if (stats_boot_plan(sb, sw, o->boot_cost, o->run_cost, n, delta,
+	if (stats_boot_plan(sb, sw, o->boot_cost, cmp->run_cost, n, delta,
 			    1 - o->confidence, o->power, p) < 0)
 		p->boots = 0;
 }
@@ -143,7 +144,7 @@ size_t compare_gate(struct compare_result *r, double pct)
 		r->gate_failures += c->gate == GATE_FAIL;
 		r->gate_inconclusive += c->gate == GATE_INCONCLUSIVE;
 		if (c->gate == GATE_INCONCLUSIVE)
-			gate_plan(&r->opts, &c->st, pct, &c->gate_plan);
+			gate_plan(&r->opts, c, pct, &c->gate_plan);
 	}
 	return r->gate_failures;
 }
