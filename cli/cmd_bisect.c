@@ -282,10 +282,10 @@ static int step(const struct bisect_args *a, const char *label, int *dec)
 	}
 	if (!ret)
 		ret = runner_fresh(&r);
+	/* one instruction: a step is not resumed (its looks are its own) */
 	if (ret == EXIT_INTERRUPTED)
-		error("bisect: interrupted: no decision; experiment %lld keeps "
-		      "its runs: run the same command again for one",
-		      (long long)r.exp.id);
+		error("bisect: interrupted, no decision: run the same command "
+		      "again");
 	if (ret)
 		goto out;
 	*dec = decision_of(&r);
