@@ -71,6 +71,14 @@ int bisect_base_of(const struct dataset *ds, size_t nds, const char *workload,
 		if (n)
 			sizes[k++] = n;
 	}
+	if (k < 2 && collapsed) {
+		ret = error("bisect: the baseline's runs of [%.80s] collapsed: "
+			    "%zu of %zu failed or gave no %.40s above 0, so the "
+			    "benchmark fails on the good kernel too: fix it "
+			    "before bisecting", s ? s : "?", collapsed,
+			    nx + collapsed, mt ? mt : "?");
+		goto out;
+	}
 	if (k < 2 || nx < k + 1 || stats_nested(x, sizes, k, &nest)) {
 		ret = error("bisect: the baseline has %zu boot%s of [%.80s] "
 			    "with %.40s values: bisect needs two or more boots "
