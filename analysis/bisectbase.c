@@ -100,3 +100,32 @@ out:
 	free(x);
 	return ret;
 }
+
+void bisect_prior_of(const struct dataset *ds, size_t nds,
+		     const char *workload, const char *canon,
+		     const char *metric, struct seq_prior *p)
+{
+	size_t i, k;
+
+	*p = (struct seq_prior){ 0 };
+	for (i = 0; i < nds; i++) {
+		double *x = NULL, mean = 0;
+		size_t nx = 0, collapsed = 0;
+		size_t n = boot_of(&ds[i], workload, canon, metric, &x, &nx,
+				   &collapsed);
+
+		p->runs += n + collapsed;
+		p->collapsed += collapsed;
+		for (k = 0; k < n; k++)
+			mean += x[k] / (double)n;
+		for (k = 0; n && k < n; k++)
+			p->ss += (x[k] - mean) * (x[k] - mean);
+		if (n) {
+			p->j++;
+			p->sum_means += mean;
+			p->sum_inv_n += 1 / (double)n;
+			p->df += (double)n - 1;
+		}
+		free(x);
+	}
+}

@@ -24,4 +24,13 @@ int bisect_base_of(const struct dataset *ds, size_t nds, const char *workload,
 		   const char *canon, const char *metric, const char *section,
 		   struct seq_baseline *b);
 
+/*
+ * The candidate's earlier boots of a continued step (seqtest.h, struct
+ * seq_prior): configuration (workload, canon)'s metric over ds[0..nds),
+ * one boot per experiment, counted as bisect_base_of counts.
+ */
+void bisect_prior_of(const struct dataset *ds, size_t nds,
+		     const char *workload, const char *canon,
+		     const char *metric, struct seq_prior *p);
+
 #endif

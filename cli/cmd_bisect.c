@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "analysis/bisectbase.h"
 #include "analysis/calibrate.h"
@@ -30,7 +31,7 @@
 struct bisect_args {
 	const char *config, *db, *label, *baseline, *regression;
 	struct bisect_spec spec;
-	bool confirm, dry_run, quiet;
+	bool confirm, dry_run, quiet, cont;
 };
 
 /* An error rate in (0, 0.5). */
@@ -80,6 +81,10 @@ static const struct opt bisect_rows[] = {
 	  "exit 125 (default 40)", set_runs, FIELD(spec.max_runs), 0, 0 },
 	{ "confirm", 0, NULL, "run a bad decision again; bad only when both "
 	  "say so", NULL, FIELD(confirm), 0, 0 },
+	{ "continue", 0, NULL, "after a reboot into the same kernel: add the "
+	  "runs of its skipped steps (this label, this kernel release and "
+	  "version) as earlier boots of the candidate", NULL, FIELD(cont), 0,
+	  0 },
 	{ "dry-run", 0, NULL, "check the config and the baseline, print "
 	  "them, run nothing", NULL, FIELD(dry_run), 0, 0 },
 	{ "quiet", 'q', NULL, "no progress on stderr", NULL, FIELD(quiet), 0,
@@ -151,12 +156,110 @@ static int baselines(struct runner *r, const struct bisect_args *a)
 	return ret;
 }
 
+/* Is d an earlier step of this label that skipped on the kernel u? */
+static bool skipped_here(const struct dataset *d, const struct utsname *u)
+{
+	const char *dec = experiment_meta(&d->exp, "bisect.decision");
+	const char *rel = experiment_meta(&d->exp, MK_KERNEL_RELEASE);
+	const char *ver = experiment_meta(&d->exp, MK_KERNEL_VERSION);
+
+	return dec && !strcmp(dec, "skip") && rel && !strcmp(rel, u->release) &&
+	       ver && !strcmp(ver, u->version);
+}
+
+/* The datasets of --continue's earlier steps into ds (n of them): 0, or
+ * an exit status after its message. */
+static int earlier_steps(const struct bisect_args *a, struct dataset **ds,
+			 size_t *n)
+{
+	struct selector sel;
+	struct store *s = NULL;
+	int64_t *ids = NULL;
+	size_t nids = 0, i;
+	struct utsname u;
+	char err[512] = "";
+	int ret;
+
+	*ds = NULL;
+	*n = 0;
+	if (uname(&u)) {
+		error("bisect: --continue: uname failed");
+		return EXIT_RUNTIME;
+	}
+	ret = select_open(a->label, a->db ? a->db : store_default_path(), &sel,
+			  &s, &ids, &nids, err, sizeof(err));
+	*ds = xcalloc(nids + 1, sizeof(**ds));
+	for (i = 0; !ret && i < nids; i++) {
+		if (store_load(s, ids[i], &(*ds)[*n]))
+			ret = EXIT_RUNTIME;
+		else if (skipped_here(&(*ds)[*n], &u))
+			(*n)++;
+		else
+			dataset_release(&(*ds)[*n]);
+	}
+	if (!ret && !*n) {
+		error("bisect: --continue: no step labelled '%.80s' skipped on "
+		      "this kernel (%.60s %.60s)", a->label, u.release,
+		      u.version);
+		ret = EXIT_USAGE;
+	} else if (ret && *err) {
+		error("bisect: --continue: %s", err);
+	}
+	free(ids);
+	store_close(s);
+	select_release(&sel);
+	return ret;
+}
+
+/* --continue: every entry's earlier boots; 0, or an exit status. */
+static int priors(struct runner *r, const struct bisect_args *a)
+{
+	struct dataset *ds;
+	size_t n, i;
+	int ret = earlier_steps(a, &ds, &n);
+
+	for (i = 0; !ret && i < r->cfg.nentries; i++) {
+		const struct config_entry *e = &r->cfg.entries[i];
+		struct seq_prior p;
+
+		bisect_prior_of(ds, n, e->wl->name, e->canon,
+				config_primary_metric(e), &p);
+		bisect_prior(r, i, &p);
+	}
+	if (!ret && !a->quiet)
+		fprintf(stderr, "contend: bisect: continuing %zu earlier "
+				"step%s of this kernel\n", n, n == 1 ? "" : "s");
+	for (i = 0; i < n; i++)
+		dataset_release(&ds[i]);
+	free(ds);
+	return ret;
+}
+
 /* ---- the decision ---- */
 
 /* A loss in percent of the baseline from r = log(base / cand). */
 static double loss_pct(double r)
 {
 	return -100 * expm1(-r);
+}
+
+/* A skip: what would decide, at the baseline's between-boot variance. */
+static void print_more_boots(const struct bisect_entry *b)
+{
+	size_t need = seq_boots_needed(&b->base, &b->design);
+	size_t have = b->prior.j + 1;
+
+	if (!need)
+		fprintf(stderr, "    more boots of this kernel cannot decide at "
+				"this host's between-boot\n    variance: "
+				"the baseline needs more boots of the good "
+				"kernel\n");
+	else
+		fprintf(stderr, "    boot this kernel again and rerun with "
+				"--continue: about %zu more boot%s\n    at "
+				"this host's between-boot variance would "
+				"decide\n", need > have ? need - have : 1,
+			need > have + 1 ? "s" : "");
 }
 
 /* Why entry c's decision is what it is, in words (the rule, collapses,
@@ -183,6 +286,8 @@ static void print_why(const struct bisect_entry *b, double pct)
 	if (l->reason == SEQ_BY_EXACT)
 		fprintf(stderr, "    every run of both sides gave the same "
 				"value: the difference is exact\n");
+	if (l->decision == SEQ_CAP)
+		print_more_boots(b);
 	if (l->reason != SEQ_BY_LEVEL || !(est > 0 && est < pct))
 		return;
 	numfmt_sig(x, sizeof(x), fmax(0, lo), 2);
@@ -220,10 +325,11 @@ static void print_entry(const struct runner *r, size_t c, double pct)
 	else
 		*x = 0;
 	fprintf(stderr, "  [%.40s] %s: regression %s%s\n"
-			"    after %zu runs, %d look%s; baseline %zu boots of "
+			"    after %zu runs, %d look%s%s; baseline %zu boots of "
 			"%.3g runs\n", sec ? sec : "?",
 		seq_decision_names[l->decision], ci, x, l->n + l->collapsed,
-		b->st.looks, b->st.looks == 1 ? "" : "s", b->base.k,
+		b->st.looks, b->st.looks == 1 ? "" : "s",
+		b->prior.j ? " (and earlier boots)" : "", b->base.k,
 		b->base.n0);
 	free(sec);
 	print_why(b, pct);
@@ -275,6 +381,8 @@ static int step(const struct bisect_args *a, const char *label, int *dec)
 
 	if (!ret)
 		ret = baselines(&r, a);
+	if (!ret && a->cont)
+		ret = priors(&r, a);
 	if (!ret && a->dry_run) {
 		print_plan(&r, a);
 		*dec = EXIT_BISECT_GOOD;

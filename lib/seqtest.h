@@ -98,6 +98,25 @@ struct seq_state {
 };
 
 /*
+ * The candidate's earlier boots in a step continued after a reboot
+ * (`bisect --continue`): J = j + 1 boots with the current one, the
+ * candidate's level the mean of their means, so that
+ *
+ *	V = s2_b (1/J + 1/k) + s2_w (S / J^2 + 1/(k n0)),  S = sum 1/n_i,
+ *
+ * from the mean squares as above (MSW pooled over every boot of both
+ * sides): the candidate's between-boot variance stays in V however many
+ * runs its boots have.  With j = 0 it is the one-boot V above.
+ */
+struct seq_prior {
+	size_t j;               /* earlier boots with values */
+	double sum_means;       /* sum of their means (logs) */
+	double sum_inv_n;       /* sum of 1 / n_i over them */
+	double ss, df;          /* within-boot sum of squares, sum (n_i - 1) */
+	size_t runs, collapsed; /* their outcomes, for the collapse test */
+};
+
+/*
  * The look after the candidate's values logx[0..n) (logs of the metric)
  * and collapsed further runs that gave none.  Returns 0 with *out filled
  * and st advanced (with n < 2 only the collapse test is made: regression
@@ -108,6 +127,20 @@ struct seq_state {
 int seq_look(const struct seq_baseline *b, const struct seq_design *d,
 	     const double *logx, size_t n, size_t collapsed,
 	     struct seq_state *st, struct seq_look *out);
+/* seq_look with the candidate's earlier boots (NULL: none). */
+int seq_look_prior(const struct seq_baseline *b, const struct seq_design *d,
+		   const struct seq_prior *prior, const double *logx,
+		   size_t n, size_t collapsed, struct seq_state *st,
+		   struct seq_look *out);
+
+/*
+ * Boots of the candidate, of max_runs runs each, at which the step would
+ * separate 0 from delta (z_{1-alpha} + z_{1-beta} standard errors) at
+ * the baseline's variance components; 0 when no number up to 1000 does
+ * (the baseline's own boots limit it: more boots of the good kernel).
+ */
+size_t seq_boots_needed(const struct seq_baseline *b,
+			const struct seq_design *d);
 
 /*
  * Fisher's exact one-sided p of "the candidate collapses more often":

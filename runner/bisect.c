@@ -42,6 +42,11 @@ void bisect_baseline(struct runner *r, size_t c, const struct seq_baseline *b,
 						  s->look_every };
 }
 
+void bisect_prior(struct runner *r, size_t c, const struct seq_prior *p)
+{
+	r->bisect[c].prior = *p;
+}
+
 /* bisect.SECTION.KEY = value, in the store. */
 static void meta(struct runner *r, size_t c, const char *key,
 		 const char *fmt, double v)
@@ -71,6 +76,7 @@ static void store_look(struct runner *r, size_t c)
 	meta(r, c, "collapsed", "%.0f", (double)l->collapsed);
 	meta(r, c, "p_collapse", "%.6g", l->p_collapse);
 	meta(r, c, "looks", "%.0f", (double)r->bisect[c].st.looks);
+	meta(r, c, "boots", "%.0f", (double)r->bisect[c].prior.j + 1);
 	/* the loss as a share of the baseline (r = log(base / cand)) */
 	meta(r, c, "regression_pct", "%.6g", -100 * expm1(-l->regression));
 	meta(r, c, "ci_low_pct", "%.6g", -100 * expm1(-l->ci_low));
@@ -105,7 +111,8 @@ bool bisect_keeps_going(struct runner *r, size_t c, const double *x,
 	for (i = 0; i < n; i++)
 		if (x[i] > 0)
 			lx[k++] = log(x[i]);
-	ret = seq_look(&e->base, &d, lx, k, m - k, &e->st, &e->last);
+	ret = seq_look_prior(&e->base, &d, &e->prior, lx, k, m - k, &e->st,
+			     &e->last);
 	free(lx);
 	if (ret) {
 		e->last.decision = SEQ_CAP;

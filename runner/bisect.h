@@ -33,6 +33,7 @@ struct bisect_spec {
 struct bisect_entry {
 	bool ready;             /* bisect_baseline was called */
 	struct seq_baseline base;
+	struct seq_prior prior; /* earlier boots of a continued step */
 	struct seq_design design;
 	struct seq_state st;
 	struct seq_look last;   /* decision SEQ_CONTINUE before a look */
@@ -43,6 +44,8 @@ void bisect_prepare(struct runner *r);
 /* Entry c's baseline and the direction of its primary metric (+1, -1). */
 void bisect_baseline(struct runner *r, size_t c, const struct seq_baseline *b,
 		     int dir);
+/* Entry c's earlier boots (a step continued after a reboot). */
+void bisect_prior(struct runner *r, size_t c, const struct seq_prior *p);
 /*
  * After a round, entry c's values so far (x[0..n), the metric itself)
  * with planned measured runs planned: true when it needs another round.

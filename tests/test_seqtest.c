@@ -372,6 +372,139 @@ static void test_sim_collapse(void **state)
 	assert_true(col[SEQ_BAD] >= 0.80);
 }
 
+/*
+ * A step continued on a second boot: the hand-worked baseline above (k
+ * 2, n0 2, MSB 0.0004, SSW 0.0004 on 2 df, mean 0.01); the candidate's
+ * earlier boot -0.07, -0.05 (mean -0.06, SS 0.0002), this boot -0.06,
+ * -0.04 (mean -0.05, SS 0.0002).  MSW = 0.0008 / 4 = 0.0002, s2_b =
+ * (0.0004 - 0.0002) / 2 = 0.0001; J = 2, S = 1/2 + 1/2 = 1: V = s2_b
+ * (1/2 + 1/2) + s2_w (1/4 + 1/4) = 0.0001 + 0.0001 = 0.0002 (from the
+ * mean squares: 0.5 MSB + 0 MSW, df = 1); r = 0.01 - (-0.055) = 0.065.
+ */
+static void test_prior_hand_worked(void **state)
+{
+	const struct seq_baseline b = { .k = 2, .n0 = 2, .mean = 0.01,
+					.msb = 0.0004, .df_b = 1,
+					.ssw = 0.0004, .df_w = 2, .runs = 4 };
+	const struct seq_design d = { .delta = -log(0.95), .dir = 1,
+				      .alpha = 0.05, .beta = 0.1,
+				      .max_runs = 2, .looks = 1 };
+	const struct seq_prior p = { .j = 1, .sum_means = -0.06,
+				     .sum_inv_n = 0.5, .ss = 0.0002, .df = 1,
+				     .runs = 2 };
+	const double x[] = { -0.06, -0.04 };
+	struct seq_state st = { 0 };
+	struct seq_look l;
+
+	(void)state;
+	assert_int_equal(seq_look_prior(&b, &d, &p, x, 2, 0, &st, &l), 0);
+	assert_true(fabs(l.regression - 0.065) < 1e-12);
+	assert_true(fabs(l.se - sqrt(0.0002)) < 1e-12);
+	assert_true(fabs(l.df - 1) < 1e-9);
+}
+
+/*
+ * Boots that would decide: a baseline of 5 boots of 10 runs, MSW 0.0004
+ * (2% within), s2_b from MSB = MSW + 10 s2_b; delta = -ln 0.95 =
+ * 0.051293, z = 1.6449 + 1.2816 = 2.9264, so V_J <= 0.00030723 with
+ * V_J = s2_b (1/J + 1/5) + 0.0004 (1/(40 J) + 1/50).  s2_b 0.0001: V_1 =
+ * 0.000138: 1 boot; s2_b 0.0009: 0.00091/J + 0.000188, J >= 7.63: 8;
+ * s2_b 0.0016: 0.000328 at any J: none (0).
+ */
+static void test_boots_needed(void **state)
+{
+	struct seq_baseline b = { .k = 5, .n0 = 10, .ssw = 0.0004 * 45,
+				  .df_w = 45, .df_b = 4 };
+	const struct seq_design d = { .delta = -log(0.95), .dir = 1,
+				      .alpha = 0.05, .beta = 0.1,
+				      .max_runs = 40, .looks = 8 };
+
+	(void)state;
+	b.msb = 0.0004 + 10 * 0.0001;
+	assert_int_equal(seq_boots_needed(&b, &d), 1);
+	b.msb = 0.0004 + 10 * 0.0009;
+	assert_int_equal(seq_boots_needed(&b, &d), 8);
+	b.msb = 0.0004 + 10 * 0.0016;
+	assert_int_equal(seq_boots_needed(&b, &d), 0);
+}
+
+/*
+ * A step continued on J = 2 boots of an unchanged kernel (A/A), on a
+ * host whose boots differ more than runs do (3% between, 1% within): the
+ * continued test calls it bad in at most alpha of trials, because the
+ * candidate's boot variance stays in V (without its s2_b / J term the
+ * same trials gave 9.3%); the first boot's 40 runs are taken as they
+ * come.
+ */
+static void test_sim_continued(void **state)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t n = trials(1000), t, i, j, bad = 0, good = 0;
+	const size_t k = 3, n0 = 10;
+	const double sd_b = 0.03, sd_w = 0.01;
+
+	(void)state;
+	gsl_rng_set(rng, 38);
+	for (t = 0; t < n; t++) {
+		struct seq_baseline b = { .k = k, .n0 = (double)n0,
+					  .runs = k * n0 };
+		struct seq_design d = { .delta = -log1p(-0.05), .dir = 1,
+					.alpha = 0.05, .beta = 0.10,
+					.max_runs = 40, .looks = 8 };
+		struct seq_prior p = { .j = 1, .sum_inv_n = 1.0 / 40,
+				       .df = 39, .runs = 40 };
+		struct seq_state st = { 0 };
+		struct seq_look l = { .decision = SEQ_CONTINUE };
+		double means[3], sum = 0, ssb = 0, ssw = 0, x[40], m = 0, bc;
+
+		for (i = 0; i < k; i++) {
+			double bi = gsl_ran_gaussian(rng, sd_b), y[10];
+
+			means[i] = 0;
+			for (j = 0; j < n0; j++) {
+				y[j] = bi + gsl_ran_gaussian(rng, sd_w);
+				means[i] += y[j] / (double)n0;
+			}
+			for (j = 0; j < n0; j++)
+				ssw += (y[j] - means[i]) * (y[j] - means[i]);
+			sum += means[i];
+		}
+		b.mean = sum / (double)k;
+		for (i = 0; i < k; i++)
+			ssb += (means[i] - b.mean) * (means[i] - b.mean);
+		b.msb = (double)n0 * ssb / (double)(k - 1);
+		b.df_b = (double)(k - 1);
+		b.ssw = ssw;
+		b.df_w = (double)(k * (n0 - 1));
+		/* the first boot: 40 runs */
+		bc = gsl_ran_gaussian(rng, sd_b);
+		for (j = 0; j < 40; j++) {
+			x[j] = bc + gsl_ran_gaussian(rng, sd_w);
+			m += x[j] / 40;
+		}
+		for (j = 0; j < 40; j++)
+			p.ss += (x[j] - m) * (x[j] - m);
+		p.sum_means = m;
+		/* the second boot, looked at every 5 runs */
+		bc = gsl_ran_gaussian(rng, sd_b);
+		for (j = 0; j < 40 && l.decision == SEQ_CONTINUE; j++) {
+			x[j] = bc + gsl_ran_gaussian(rng, sd_w);
+			if ((j + 1) % 5)
+				continue;
+			assert_int_equal(seq_look_prior(&b, &d, &p, x, j + 1,
+							0, &st, &l), 0);
+		}
+		bad += l.decision == SEQ_BAD;
+		good += l.decision == SEQ_GOOD;
+	}
+	printf("  bisect continued on a 2nd boot, A/A, 3%% between, 1%% "
+	       "within: bad %.3f, good %.3f (%zu trials)\n",
+	       (double)bad / (double)n, (double)good / (double)n, n);
+	/* <= 0.05 by construction; 1000 trials: sd 0.007 */
+	assert_true((double)bad / (double)n <= 0.07);
+	gsl_rng_free(rng);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +517,9 @@ int main(void)
 		cmocka_unit_test(test_collapse_decides),
 		cmocka_unit_test(test_zero_spread),
 		cmocka_unit_test(test_sim_collapse),
+		cmocka_unit_test(test_prior_hand_worked),
+		cmocka_unit_test(test_boots_needed),
+		cmocka_unit_test(test_sim_continued),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
