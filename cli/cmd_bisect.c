@@ -26,6 +26,7 @@
 #include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
+#include "runner/bisect.h"
 #include "runner/session.h"
 
 struct bisect_args {
@@ -159,7 +160,7 @@ static int baselines(struct runner *r, const struct bisect_args *a)
 /* Is d an earlier step of this label that skipped on the kernel u? */
 static bool skipped_here(const struct dataset *d, const struct utsname *u)
 {
-	const char *dec = experiment_meta(&d->exp, "bisect.decision");
+	const char *dec = experiment_meta(&d->exp, BISECT_DECISION);
 	const char *rel = experiment_meta(&d->exp, MK_KERNEL_RELEASE);
 	const char *ver = experiment_meta(&d->exp, MK_KERNEL_VERSION);
 
@@ -296,9 +297,13 @@ static void print_why(const struct bisect_entry *b, double pct)
 		fprintf(stderr, "    a loss of %s-%s%% is likely, below the "
 				"%s%% hunted; bad only because\n    the rule "
 				"calls any loss that is shown bad\n", x, y, p);
-	else if (l->decision == SEQ_GOOD)
+	else if (l->decision == SEQ_GOOD && hi < pct)
 		fprintf(stderr, "    a loss of up to %s%% is possible; good "
 				"because %s%% is ruled out\n", y, p);
+	else if (l->decision == SEQ_GOOD)
+		/* good rules PCT out at --beta, the interval is 1 - 2 alpha */
+		fprintf(stderr, "    a loss below %s%% is likely; good because "
+				"%s%% is ruled out at --beta\n", p, p);
 }
 
 static void print_entry(const struct runner *r, size_t c, double pct)
@@ -397,7 +402,7 @@ static int step(const struct bisect_args *a, const char *label, int *dec)
 	if (ret)
 		goto out;
 	*dec = decision_of(&r);
-	if (store_meta_set(r.st, r.exp.id, "bisect.decision",
+	if (store_meta_set(r.st, r.exp.id, BISECT_DECISION,
 			   *dec == EXIT_BISECT_BAD ? "bad" :
 			   *dec == EXIT_BISECT_GOOD ? "good" : "skip")) {
 		ret = EXIT_RUNTIME;

@@ -21,6 +21,10 @@
 
 struct runner;
 
+/* The step's decision (bad, good, skip), stored as experiment meta by
+ * cli/cmd_bisect.c and read back by --continue: a key of this module. */
+#define BISECT_DECISION "bisect.decision"
+
 /* What the command line decides. */
 struct bisect_spec {
 	double pct;             /* the regression hunted, in (0, 1) */
