@@ -50,79 +50,6 @@ void compare_opts_default(struct compare_opts *o)
 	o->run_cost = 0;
 }
 
-/* ---- the gate ---- */
-
-/* One-sided p of "worse than -pct %" for one comparison. */
-static double gate_p(const struct compare_stats *st, enum direction dir,
-		     double pct)
-{
-	const struct nested_diff *m = &st->model;
-	bool lower = dir == DIR_HIGHER;   /* worse = down */
-	double frac = pct / 100, margin;
-
-	if (st->log_scale)
-		margin = lower ? (frac < 1 ? log1p(-frac) : -INFINITY)
-			       : log1p(frac);
-	else
-		margin = (lower ? -frac : frac) * fabs(m->a.mean);
-	if (isfinite(m->se) && !(m->se > 0))
-		/* No spread: the change is known. */
-		return (lower ? m->diff < margin : m->diff > margin) ? 0 : 1;
-	return stats_nested_p_beyond(m, margin, lower);
-}
-
-struct ranked_p {
-	double p;
-	size_t i;
-};
-
-static int p_cmp(const void *pa, const void *pb)
-{
-	double a = ((const struct ranked_p *)pa)->p;
-	double b = ((const struct ranked_p *)pb)->p;
-
-	/* NAN (nothing to test) sorts last. */
-	if (isnan(a) || isnan(b))
-		return isnan(a) - isnan(b);
-	return (a > b) - (a < b);
-}
-
-size_t compare_gate(struct compare_result *r, double pct)
-{
-	double alpha = 1 - r->opts.confidence, run_max = 0;
-	struct ranked_p *order = xcalloc(r->n ? r->n : 1, sizeof(*order));
-	size_t i, m = 0;
-
-	r->gate_pct = pct;
-	r->gate_failures = 0;
-	r->gate_unguaranteed = 0;
-	for (i = 0; i < r->n; i++) {
-		struct comparison *c = &r->cmp[i];
-
-		c->gate_p = gate_p(&c->st, r->opts.dir, pct);
-		/* No MSB (one invocation a side): alpha holds only at ICC 0. */
-		r->gate_unguaranteed += !isnan(c->gate_p) &&
-					!(c->st.model.df_between >= 1) &&
-					c->st.model.se > 0;
-		c->gate_p_holm = NAN;
-		c->gate_fail = false;
-		order[i] = (struct ranked_p){ c->gate_p, i };
-		m += !isnan(c->gate_p);
-	}
-	/* Holm: the j-th smallest p times (m - j), made monotone. */
-	qsort(order, r->n, sizeof(*order), p_cmp);
-	for (i = 0; i < m; i++) {
-		struct comparison *c = &r->cmp[order[i].i];
-
-		run_max = fmax(run_max, fmin(1, (double)(m - i) * order[i].p));
-		c->gate_p_holm = run_max;
-		c->gate_fail = run_max < alpha;
-		r->gate_failures += c->gate_fail;
-	}
-	free(order);
-	return r->gate_failures;
-}
-
 /* ---- selections: matching, samples, flags ---- */
 
 /* Hand-offs per second as the analysis flag reads them. */
@@ -482,6 +409,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	o = r->opts;
 	if (!(o.run_cost > 0))
 		o.run_cost = run_cost(b, gb, c, gc);
+	cmp->run_cost = o.run_cost;
 	if (stats_summarize(sb.x, sb.n, r->opts.confidence, &cmp->runs_base) ||
 	    stats_summarize(sc.x, sc.n, r->opts.confidence, &cmp->runs_cand) ||
 	    compare_model(&sb.g, &sc.g, &o, &cmp->st) < 0)

@@ -178,6 +178,10 @@ struct compare_klock {
 	double change_pct, ci_low_pct, ci_high_pct, p;
 };
 
+/* The gate's three outcomes for one configuration (compare_gate). */
+enum gate_result { GATE_PASS, GATE_FAIL, GATE_INCONCLUSIVE };
+extern const char *const gate_result_names[]; /* "pass", "fail", ... */
+
 struct comparison {
 	const char *workload, *canon, *section;
 	const struct ds_config *config;         /* baseline's first, for params */
@@ -188,6 +192,11 @@ struct comparison {
 	double gate_p;          /* one-sided p of "worse by more than PCT" */
 	double gate_p_holm;     /* Holm-adjusted over the comparisons */
 	bool gate_fail;         /* gate_p_holm < 1 - confidence */
+	double gate_p_pass;     /* one-sided p of "not worse by PCT" */
+	enum gate_result gate;  /* what the gate made of it */
+	struct boot_plan gate_plan; /* GATE_INCONCLUSIVE: B boots x R runs a
+				 * side that would show a loss of PCT */
+	double run_cost;        /* s, what its plans take one run to cost */
 	size_t nflags;
 	struct compare_flag *flags;
 	struct abfair fair;     /* fairness and latency A/B (abfair.h) */
@@ -225,21 +234,29 @@ struct compare_result {
 	struct compare_side_flag *side_flags;
 	double gate_pct;        /* < 0: no gate applied */
 	size_t gate_failures;
+	size_t gate_inconclusive; /* neither pass nor fail */
 	size_t gate_unguaranteed; /* comparisons of one invocation a side:
 				 * no between-invocation variance, so the
 				 * false-alarm rate is not guaranteed */
 };
 
 /*
- * The CI gate: for every comparison the one-sided p of "worse than
- * -pct %" under the model, Holm-adjusted over all r->n comparisons (the
- * family-wise error stays below 1 - confidence when every comparison has
- * >= 3 invocations in all; gate_unguaranteed counts those of one a side,
- * for which it holds only if the invocations do not differ, ICC = 0:
- * docs/AB-KERNEL.md); sets the gate_* fields and returns the number of
- * comparisons that fail.
+ * The CI gate, three-way (analysis/compare_gate.c).  For every comparison
+ * the one-sided p of "worse than -pct %" under the model, Holm-adjusted
+ * over all r->n comparisons: below 1 - confidence it fails (GATE_FAIL;
+ * the family-wise error stays below 1 - confidence when every comparison
+ * has >= 3 invocations in all; gate_unguaranteed counts those of one a
+ * side, for which it holds only if the invocations do not differ, ICC =
+ * 0: docs/AB-KERNEL.md).  It passes (GATE_PASS) when its one-sided test
+ * rules a loss beyond pct out at 1 - confidence (no correction: a pass
+ * of the whole needs every one, an intersection-union test); otherwise it
+ * is inconclusive, with the plan that would decide.  Sets the gate_*
+ * fields and returns the number of comparisons that fail.
  */
 size_t compare_gate(struct compare_result *r, double pct);
+/* The gate's exit status: EXIT_REGRESSION when one fails, else
+ * EXIT_INCONCLUSIVE when one is inconclusive, else EXIT_OK. */
+int compare_gate_status(const struct compare_result *r);
 
 /*
  * Matches the configurations of base and cand by workload type and

@@ -228,7 +228,9 @@ static void json_comparison(struct json_writer *w, const struct comparison *cmp,
 		JNUM("se", st->model.se),
 	};
 	const struct json_member gate[] = {
+		JSTR("result", gate_result_names[cmp->gate]),
 		JNUM("p", cmp->gate_p), JNUM("p_holm", cmp->gate_p_holm),
+		JNUM("p_pass", cmp->gate_p_pass),
 	};
 
 	json_open(w, NULL, '{');
@@ -245,6 +247,12 @@ static void json_comparison(struct json_writer *w, const struct comparison *cmp,
 		json_open_flat(w, "gate", '{');
 		json_members(w, gate, ARRAY_SIZE(gate));
 		json_bool(w, "fails", cmp->gate_fail);
+		if (cmp->gate == GATE_INCONCLUSIVE && cmp->gate_plan.boots) {
+			json_open_flat(w, "plan", '{');
+			json_int(w, "boots", (long long)cmp->gate_plan.boots);
+			json_int(w, "runs", (long long)cmp->gate_plan.runs);
+			json_close(w, '}');
+		}
 		json_close(w, '}');
 	}
 	json_str(w, "mannwhitney_method", st->mw_exact ? "exact" : "normal");
@@ -328,7 +336,11 @@ static void json_summary(struct json_writer *w, const struct compare_result *r)
 	json_open_flat(w, "regression", '{');
 	json_key(w, "threshold_pct");
 	fprintf(w->f, "%g", r->gate_pct);
+	json_str(w, "result", r->gate_failures ? "fail" :
+		 r->gate_inconclusive ? "inconclusive" : "pass");
+	json_int(w, "exit", compare_gate_status(r));
 	json_int(w, "count", (long long)r->gate_failures);
+	json_int(w, "inconclusive", (long long)r->gate_inconclusive);
 	json_str(w, "correction", "holm");
 	json_int(w, "family", (long long)r->n);
 	json_key(w, "alpha");

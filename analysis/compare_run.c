@@ -74,7 +74,7 @@ int compare_run(const struct compare_request *q, struct compare_outcome *o)
 	}
 	o->compared = true;
 	o->status = o->regressions ? EXIT_REGRESSION
-		    : r->n ? EXIT_OK : EXIT_USAGE;
+		    : r->n ? compare_gate_status(r) : EXIT_USAGE;
 	return o->status;
 }
 
@@ -161,6 +161,11 @@ void compare_outcome_say(const struct compare_outcome *o,
 		error("regression: %zu configuration%s slower by more than "
 		      "%g%% (Holm-corrected over %zu)", o->regressions,
 		      o->regressions == 1 ? "" : "s", q->fail_pct, o->r.n);
+	else if (o->r.gate_inconclusive)
+		error("regression gate inconclusive: %zu of %zu "
+		      "configuration%s can neither pass nor fail at %g%% "
+		      "(exit 4)", o->r.gate_inconclusive, o->r.n,
+		      o->r.n == 1 ? "" : "s", q->fail_pct);
 	if (!o->r.n)
 		nothing_compared(o);
 }

@@ -499,6 +499,43 @@ static void print_table(FILE *f, const struct compare_result *r,
 		}
 }
 
+/* The gate's word for the whole: FAILED, INCONCLUSIVE or passed. */
+static const char *gate_word(const struct compare_result *r)
+{
+	return r->gate_failures ? "FAILED (exit 3)" :
+	       r->gate_inconclusive ? "INCONCLUSIVE (exit 4)" : "passed";
+}
+
+/* One configuration's line under the gate: what it got and, when it
+ * is inconclusive, what this design detects and what would decide. */
+static void print_gate_line(FILE *f, const struct compare_result *r,
+			    const struct comparison *cmp, bool numbers)
+{
+	char *label = config_label(r, cmp, numbers);
+	char *change = change_text(&cmp->st);
+	const struct boot_plan *p = &cmp->gate_plan;
+	char mde[NUMFMT_LEN], plan[96] = "no plan of up to 100000 boots";
+
+	if (cmp->gate == GATE_FAIL) {
+		print_para(f, 9, "  fails: %s %s (Holm p = %.2g)", label,
+			   change, cmp->gate_p_holm);
+	} else if (cmp->gate == GATE_PASS) {
+		print_para(f, 9, "  passes: %s %s", label, change);
+	} else {
+		if (p->boots)
+			snprintf(plan, sizeof(plan), "about %zu boots x %zu "
+				 "runs a side would decide", p->boots,
+				 p->runs);
+		numfmt_sig(mde, sizeof(mde), cmp->st.mde_pct, 2);
+		print_para(f, 9, "  inconclusive: %s %s: this design "
+			   "detects changes of %s%%; %s", label, change,
+			   isnan(cmp->st.mde_pct) ? "unknown size" : mde,
+			   plan);
+	}
+	free(label);
+	free(change);
+}
+
 static void print_gate(FILE *f, const struct compare_result *r, bool numbers)
 {
 	size_t i;
@@ -514,29 +551,22 @@ static void print_gate(FILE *f, const struct compare_result *r, bool numbers)
 			   "is unknown; --strict refuses this design, and 2 "
 			   "or more baseline experiments restore the %g%% "
 			   "bound, docs/AB-KERNEL.md)", r->gate_pct,
-			   r->gate_failures ? "FAILED" : "passed",
-			   r->gate_pct, r->n, r->gate_unguaranteed,
+			   gate_word(r), r->gate_pct, r->n,
+			   r->gate_unguaranteed,
 			   100 * (1 - r->opts.confidence));
 	else
 		print_para(f, 9, "Gate:    --fail-on-regression %g%%: %s "
 			   "(one-sided tests of a loss beyond %g%%, "
 			   "Holm-corrected over %zu configurations: "
 			   "family-wise false-alarm rate <= %g%%)",
-			   r->gate_pct, r->gate_failures ? "FAILED" : "passed",
-			   r->gate_pct, r->n, 100 * (1 - r->opts.confidence));
-	for (i = 0; i < r->n; i++) {
-		const struct comparison *cmp = &r->cmp[i];
-		char *label, *change;
-
-		if (!cmp->gate_fail)
-			continue;
-		label = config_label(r, cmp, numbers);
-		change = change_text(&cmp->st);
-		print_para(f, 9, "  fails: %s %s (Holm p = %.2g)", label,
-			   change, cmp->gate_p_holm);
-		free(label);
-		free(change);
-	}
+			   r->gate_pct, gate_word(r), r->gate_pct, r->n,
+			   100 * (1 - r->opts.confidence));
+	print_para(f, 9, "         each configuration: fail when that "
+		   "loss is shown, pass when it is ruled out (%g%% "
+		   "one-sided), else inconclusive", 100 * (1 -
+		   r->opts.confidence));
+	for (i = 0; i < r->n; i++)
+		print_gate_line(f, r, &r->cmp[i], numbers);
 }
 
 /* The variance a side's interval rests on, in words. */

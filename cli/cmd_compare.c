@@ -105,8 +105,10 @@ static const struct opt cmp_rows[] = {
 	  FIELD(json), 0, 0 },
 	{ "threshold", 0, "PCT", "changes smaller than PCT are no change "
 	  "(default 1)", opt_percent, FIELD(q.threshold), 1, 0 },
-	{ "fail-on-regression", 0, "PCT", "exit 3 when a configuration is "
-	  "worse by more than PCT (Holm-corrected)", opt_percent, FIELD(q.fail_pct),
+	{ "fail-on-regression", 0, "PCT", "a gate: exit 3 when a loss "
+	  "beyond PCT is shown (Holm-corrected), 0 when it is ruled out for "
+	  "every configuration, 4 (inconclusive) otherwise", opt_percent,
+	  FIELD(q.fail_pct),
 	  1, 0 },
 	{ "strict", 0, NULL, "with --fail-on-regression, refuse (exit 2) a "
 	  "configuration of one experiment a side, whose false-alarm rate "
@@ -143,7 +145,8 @@ static const struct opt cmp_rows[] = {
 const struct opt_cmd compare_cli = {
 	"compare", "A/B comparison of selections or files", cmp_rows,
 	ARRAY_SIZE(cmp_rows),
-	"Exit status 3 when --fail-on-regression finds a regression.",
+	"Under --fail-on-regression: exit 3 when a regression is shown, 4 "
+	"when the gate can neither pass nor fail, 0 when it passes.",
 };
 
 static int parse_args(int argc, char **argv, struct cmp_args *a)
@@ -199,7 +202,8 @@ static int run(struct cmp_args *a)
 		compare_outcome_say(&o, &a->q);
 	}
 	compare_outcome_release(&o);
-	return plot && ret != EXIT_REGRESSION ? plot : ret;
+	return plot && ret != EXIT_REGRESSION && ret != EXIT_INCONCLUSIVE
+	       ? plot : ret;
 }
 
 /* Standard input, read once, for the side named "-" (at most one). */
@@ -249,7 +253,7 @@ static int print_ministat(struct cmp_args *a)
 int cmd_compare(int argc, char **argv)
 {
 	struct cmp_args a;
-	size_t i, nreg = 0;
+	size_t i, nreg = 0, ninc = 0;
 	int ret = 0;
 
 	ret = parse_args(argc, argv, &a);
@@ -275,7 +279,8 @@ int cmd_compare(int argc, char **argv)
 	if (a.json && a.ncands > 1)
 		fputs("[\n", stdout);
 	/* each candidate against the baseline, loaded afresh */
-	for (i = 0; i < a.ncands && (!ret || ret == EXIT_REGRESSION); i++) {
+	for (i = 0; i < a.ncands && (!ret || ret == EXIT_REGRESSION ||
+				     ret == EXIT_INCONCLUSIVE); i++) {
 		const char *plot_dir = a.plot_dir;
 		char *dir = NULL;
 
@@ -297,13 +302,17 @@ int cmd_compare(int argc, char **argv)
 			fputs(",\n", stdout);
 		ret = run(&a);
 		nreg += ret == EXIT_REGRESSION;
+		ninc += ret == EXIT_INCONCLUSIVE;
 		a.plot_dir = plot_dir;
 		free(dir);
 	}
 	if (a.json && a.ncands > 1)
 		fputs("]\n", stdout);
-	if (!ret && nreg)
+	/* the worst decision of the candidates: fail, then inconclusive */
+	if ((!ret || ret == EXIT_INCONCLUSIVE) && nreg)
 		ret = EXIT_REGRESSION;
+	else if (!ret && ninc)
+		ret = EXIT_INCONCLUSIVE;
 	free(a.in);
 	compare_files_release(&a.files);
 	if (fflush(stdout) != 0 && !ret) {

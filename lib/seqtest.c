@@ -12,15 +12,20 @@
 #include "lib/seqtest.h"
 
 const char *const seq_decision_names[] = { "continue", "bad", "good", "cap" };
+const char *const seq_reason_names[] = { "level", "exact", "collapse" };
 
-/* Variance of the regression after nn candidate runs, and its df. */
+/*
+ * Variance of the regression with J candidate boots whose sizes have
+ * S = sum 1/n_i, and its df (seqtest.h, struct seq_prior).
+ */
 static double variance(const struct seq_baseline *b, double msw, double dfw,
-		       double nn, double *df)
+		       double J, double S, double *df)
 {
 	double s2b = (b->msb - msw) / b->n0;
 
 	if (s2b > 0) {
-		double c1 = (1 + 1 / (double)b->k) / b->n0, c2 = 1 / nn - 1 / b->n0;
+		double c1 = (1 / J + 1 / (double)b->k) / b->n0;
+		double c2 = S / (J * J) - 1 / (J * b->n0);
 		double v = c1 * b->msb + c2 * msw;
 
 		*df = v * v / (c1 * b->msb * c1 * b->msb / b->df_b +
@@ -30,7 +35,7 @@ static double variance(const struct seq_baseline *b, double msw, double dfw,
 		return v;
 	}
 	*df = dfw;
-	return msw * (1 / nn + 1 / ((double)b->k * b->n0));
+	return msw * (S / (J * J) + 1 / ((double)b->k * b->n0));
 }
 
 /* The O'Brien-Fleming-type spending function at information fraction t. */
@@ -44,33 +49,63 @@ static double spend(double level, double t)
 					   / sqrt(t));
 }
 
-int seq_look(const struct seq_baseline *b, const struct seq_design *d,
-	     const double *logx, size_t n, struct seq_state *st,
-	     struct seq_look *out)
+double seq_collapse_p(size_t a, size_t m0, size_t c, size_t m)
+{
+	if (!m || !m0 || c > m || a > m0)
+		return NAN;
+	if (!c)
+		return 1;
+	/* X: the candidate's share of the a + c collapsed runs */
+	return gsl_cdf_hypergeometric_Q((unsigned)c - 1, (unsigned)m,
+					(unsigned)m0, (unsigned)(a + c));
+}
+
+/* The collapse test of look *out: bad, or whether good is barred. */
+static bool collapse_test(const struct seq_baseline *b,
+			  const struct seq_design *d, const struct seq_prior *p,
+			  struct seq_look *out)
+{
+	size_t c = out->collapsed + p->collapsed;
+	size_t m = out->n + out->collapsed + p->runs;
+	bool more = c * b->runs > b->collapsed * m;
+
+	out->p_collapse = NAN;
+	if (!more)
+		return false;
+	out->p_collapse = seq_collapse_p(b->collapsed, b->runs, c, m);
+	if (out->p_collapse < d->alpha / (d->looks > 1 ? d->looks : 1)) {
+		out->decision = SEQ_BAD;
+		out->reason = SEQ_BY_COLLAPSE;
+	}
+	return true;
+}
+
+/* The level's test on the n values; good barred when collapses are
+ * more frequent than the baseline's. */
+static void level_test(const struct seq_baseline *b,
+		       const struct seq_design *d, const struct seq_prior *p,
+		       const double *logx, size_t n, bool last, bool no_good,
+		       const struct seq_state *st, struct seq_look *out)
 {
 	double mc = 0, ss = 0, msw, dfw, v, vmax, dfmax, tq;
-	bool last;
-	size_t i;
+	double J = (double)p->j + 1;
+	size_t i, cap = n > (size_t)d->max_runs ? n : (size_t)d->max_runs;
 
-	if (b->k < 2 || n < 2 || !(d->delta > 0) || !(d->alpha > 0) ||
-	    !(d->alpha < 0.5) || !(d->beta > 0) || !(d->beta < 0.5) ||
-	    !(b->n0 >= 1) || d->max_runs < 2)
-		return -1;
 	for (i = 0; i < n; i++)
 		mc += logx[i];
 	mc /= (double)n;
 	for (i = 0; i < n; i++)
 		ss += (logx[i] - mc) * (logx[i] - mc);
-	dfw = b->df_w + (double)n - 1;
-	msw = (b->ssw + ss) / dfw;
-	v = variance(b, msw, dfw, (double)n, &out->df);
-	vmax = variance(b, msw, dfw, (double)(n > (size_t)d->max_runs ? n :
-					       (size_t)d->max_runs), &dfmax);
-	last = n >= (size_t)d->max_runs;
-	out->n = n;
+	dfw = b->df_w + p->df + (double)n - 1;
+	msw = (b->ssw + p->ss + ss) / dfw;
+	v = variance(b, msw, dfw, J, p->sum_inv_n + 1 / (double)n, &out->df);
+	vmax = variance(b, msw, dfw, J, p->sum_inv_n + 1 / (double)cap,
+			&dfmax);
+	/* the candidate's level: the mean of its boots' means */
+	mc = (p->sum_means + mc) / J;
 	out->regression = -(double)d->dir * (mc - b->mean);
 	out->se = sqrt(v);
-	out->frac = last ? 1 : fmin(1, vmax / v);
+	out->frac = last ? 1 : v > 0 ? fmin(1, vmax / v) : 1;
 	out->a = fmax(0, (last ? d->alpha : spend(d->alpha, out->frac)) -
 			 st->spent_alpha);
 	out->b = fmax(0, (last ? d->beta : spend(d->beta, out->frac)) -
@@ -78,16 +113,79 @@ int seq_look(const struct seq_baseline *b, const struct seq_design *d,
 	tq = gsl_cdf_tdist_Pinv(1 - d->alpha, out->df);
 	out->ci_low = out->regression - tq * out->se;
 	out->ci_high = out->regression + tq * out->se;
-	out->decision = last ? SEQ_CAP : SEQ_CONTINUE;
-	if (out->se > 0 && out->a > 0 && out->regression / out->se >
-	    gsl_cdf_tdist_Pinv(1 - out->a, out->df))
+	if (out->decision != SEQ_CONTINUE && out->decision != SEQ_CAP)
+		return;
+	if (!isnan(out->se) && !(out->se > 0)) {
+		/* zero spread: r is known */
+		bool worse = out->regression > 1e-12;
+
+		if (worse || !no_good) {
+			out->decision = worse ? SEQ_BAD : SEQ_GOOD;
+			out->reason = SEQ_BY_EXACT;
+		}
+	} else if (out->se > 0 && out->a > 0 && out->regression / out->se >
+		   gsl_cdf_tdist_Pinv(1 - out->a, out->df)) {
 		out->decision = SEQ_BAD;
-	else if (out->se > 0 && out->b > 0 &&
-		 (d->delta - out->regression) / out->se >
-		 gsl_cdf_tdist_Pinv(1 - out->b, out->df))
+	} else if (!no_good && out->se > 0 && out->b > 0 &&
+		   (d->delta - out->regression) / out->se >
+		   gsl_cdf_tdist_Pinv(1 - out->b, out->df)) {
 		out->decision = SEQ_GOOD;
+	}
+}
+
+int seq_look(const struct seq_baseline *b, const struct seq_design *d,
+	     const double *logx, size_t n, size_t collapsed,
+	     struct seq_state *st, struct seq_look *out)
+{
+	return seq_look_prior(b, d, NULL, logx, n, collapsed, st, out);
+}
+
+int seq_look_prior(const struct seq_baseline *b, const struct seq_design *d,
+		   const struct seq_prior *prior, const double *logx,
+		   size_t n, size_t collapsed, struct seq_state *st,
+		   struct seq_look *out)
+{
+	static const struct seq_prior none = { 0 };
+	const struct seq_prior *p = prior ? prior : &none;
+	bool last, no_good;
+
+	if (b->k < 2 || n + collapsed < 2 || !(d->delta > 0) ||
+	    !(d->alpha > 0) || !(d->alpha < 0.5) || !(d->beta > 0) ||
+	    !(d->beta < 0.5) || !(b->n0 >= 1) || d->max_runs < 2)
+		return -1;
+	last = n + collapsed >= (size_t)d->max_runs;
+	*out = (struct seq_look){
+		.n = n, .collapsed = collapsed, .regression = NAN, .se = NAN,
+		.df = NAN, .frac = NAN, .ci_low = NAN, .ci_high = NAN,
+		.decision = last ? SEQ_CAP : SEQ_CONTINUE,
+		.reason = SEQ_BY_LEVEL,
+	};
+	no_good = collapse_test(b, d, p, out);
+	if (n >= 2)
+		level_test(b, d, p, logx, n, last, no_good, st, out);
 	st->looks++;
-	st->spent_alpha += out->a;
-	st->spent_beta += out->b;
+	st->spent_alpha += n >= 2 ? out->a : 0;
+	st->spent_beta += n >= 2 ? out->b : 0;
+	return 0;
+}
+
+size_t seq_boots_needed(const struct seq_baseline *b,
+			const struct seq_design *d)
+{
+	double msw = b->df_w > 0 ? b->ssw / b->df_w : NAN;
+	double s2b = fmax(0, (b->msb - msw) / b->n0), z, v;
+	size_t J;
+
+	if (!(msw >= 0) || !(b->n0 >= 1) || b->k < 1 || d->max_runs < 1)
+		return 0;
+	z = gsl_cdf_ugaussian_Pinv(1 - d->alpha) +
+	    gsl_cdf_ugaussian_Pinv(1 - d->beta);
+	for (J = 1; J <= 1000; J++) {
+		v = s2b * (1 / (double)J + 1 / (double)b->k) +
+		    msw * (1 / ((double)J * d->max_runs) +
+			   1 / ((double)b->k * b->n0));
+		if (z * sqrt(v) <= d->delta)
+			return J;
+	}
 	return 0;
 }

@@ -32,6 +32,20 @@
  * correlation of the looks: conservative, checked by seeded simulation
  * (tests/test_seqtest.c).  At max_runs without a decision: cap (bisect's
  * "skip", exit 125).
+ *
+ * Zero spread (V = 0: every run of both sides the same value) knows r:
+ * bad when r > 0, good otherwise (|r| below 1e-12 counts as 0).
+ *
+ * Collapsed runs (failed, or a metric of 0 or less, which has no log)
+ * are an outcome of their own: at every look, when the candidate's share
+ * of collapsed runs is above the baseline's, Fisher's exact test (one
+ * sided, the hypergeometric tail) of the candidate's count against the
+ * baseline's, at alpha / looks (Bonferroni over the planned looks), calls
+ * the kernel bad.  Under H0 (the same kernel: collapses exchangeable
+ * between the sides) that holds P(bad by collapse) <= alpha, so a step's
+ * false alarm is at most alpha where the good kernel never collapses and
+ * 2 alpha in all.  While the candidate collapses more often than the
+ * baseline it is never called good: its loss includes the collapsed runs.
  */
 #ifndef CONTEND_SEQTEST_H
 #define CONTEND_SEQTEST_H
@@ -45,6 +59,8 @@ struct seq_baseline {
 	double mean;            /* m_B: GLS mean of the boots */
 	double msb, df_b;       /* between-boot mean square, k - 1 df */
 	double ssw, df_w;       /* within-boot sum of squares and its df */
+	size_t runs;            /* measured outcomes: values and collapses */
+	size_t collapsed;       /* of those, failed or not above 0 */
 };
 
 struct seq_design {
@@ -52,10 +68,15 @@ struct seq_design {
 	int dir;                /* +1 higher is better, -1 lower is better */
 	double alpha, beta;     /* 0.05, 0.10 */
 	int max_runs;           /* the candidate's cap */
+	int looks;              /* looks planned (collapse test: alpha/looks) */
 };
 
 enum seq_decision { SEQ_CONTINUE, SEQ_BAD, SEQ_GOOD, SEQ_CAP };
 extern const char *const seq_decision_names[]; /* "continue", "bad", ... */
+
+/* Why: the level's test, exact (zero spread), or the collapsed runs. */
+enum seq_reason { SEQ_BY_LEVEL, SEQ_BY_EXACT, SEQ_BY_COLLAPSE };
+extern const char *const seq_reason_names[]; /* "level", "exact", ... */
 
 /* What one look saw; the spending so far is carried in spent_*. */
 struct seq_look {
@@ -65,7 +86,10 @@ struct seq_look {
 	double frac;             /* information fraction t_j */
 	double a, b;             /* this look's alpha and beta increments */
 	double ci_low, ci_high;  /* 1 - 2 alpha interval of r, log scale */
+	size_t collapsed;        /* candidate runs collapsed (not in n) */
+	double p_collapse;       /* Fisher's one-sided p; NAN: not tested */
 	enum seq_decision decision;
+	enum seq_reason reason;
 };
 
 struct seq_state {
@@ -74,13 +98,55 @@ struct seq_state {
 };
 
 /*
- * The look after the candidate's values logx[0..n) (logs of the metric).
- * Returns 0 with *out filled and st advanced, or -1 on a bad argument (a
- * baseline of fewer than 2 boots, n < 2, delta <= 0, alpha or beta
- * outside (0, 0.5)).
+ * The candidate's earlier boots in a step continued after a reboot
+ * (`bisect --continue`): J = j + 1 boots with the current one, the
+ * candidate's level the mean of their means, so that
+ *
+ *	V = s2_b (1/J + 1/k) + s2_w (S / J^2 + 1/(k n0)),  S = sum 1/n_i,
+ *
+ * from the mean squares as above (MSW pooled over every boot of both
+ * sides): the candidate's between-boot variance stays in V however many
+ * runs its boots have.  With j = 0 it is the one-boot V above.
+ */
+struct seq_prior {
+	size_t j;               /* earlier boots with values */
+	double sum_means;       /* sum of their means (logs) */
+	double sum_inv_n;       /* sum of 1 / n_i over them */
+	double ss, df;          /* within-boot sum of squares, sum (n_i - 1) */
+	size_t runs, collapsed; /* their outcomes, for the collapse test */
+};
+
+/*
+ * The look after the candidate's values logx[0..n) (logs of the metric)
+ * and collapsed further runs that gave none.  Returns 0 with *out filled
+ * and st advanced (with n < 2 only the collapse test is made: regression
+ * and its interval NAN), or -1 on a bad argument (a baseline of fewer
+ * than 2 boots, n + collapsed < 2, delta <= 0, alpha or beta outside
+ * (0, 0.5)).
  */
 int seq_look(const struct seq_baseline *b, const struct seq_design *d,
-	     const double *logx, size_t n, struct seq_state *st,
-	     struct seq_look *out);
+	     const double *logx, size_t n, size_t collapsed,
+	     struct seq_state *st, struct seq_look *out);
+/* seq_look with the candidate's earlier boots (NULL: none). */
+int seq_look_prior(const struct seq_baseline *b, const struct seq_design *d,
+		   const struct seq_prior *prior, const double *logx,
+		   size_t n, size_t collapsed, struct seq_state *st,
+		   struct seq_look *out);
+
+/*
+ * Boots of the candidate, of max_runs runs each, at which the step would
+ * separate 0 from delta (z_{1-alpha} + z_{1-beta} standard errors) at
+ * the baseline's variance components; 0 when no number up to 1000 does
+ * (the baseline's own boots limit it: more boots of the good kernel).
+ */
+size_t seq_boots_needed(const struct seq_baseline *b,
+			const struct seq_design *d);
+
+/*
+ * Fisher's exact one-sided p of "the candidate collapses more often":
+ * P(X >= c) for X hypergeometric, c of the candidate's m runs and a of
+ * the baseline's m0 collapsed.  1 when c is 0; NAN on m or m0 of 0.
+ */
+double seq_collapse_p(size_t a, size_t m0, size_t c, size_t m);
 
 #endif

@@ -14,16 +14,32 @@
 /*
  * Every exit status of contend (docs/contend.1, EXIT STATUS), here only:
  * 0 success; 1 the machine or a run failed (runtime); 2 bad input (a
- * usage error, a bad config or database, nothing matched); 3 compare
- * --fail-on-regression found one; 130 `run` stopped by a signal, as a
- * shell reports a SIGINT death.
+ * usage error, a bad config or database, nothing matched); 3 a
+ * regression or change shown (compare --fail-on-regression, history
+ * --fail-on-change); 4 inconclusive (such a gate could neither pass nor
+ * fail); 130 stopped by a signal, as a shell reports a SIGINT death.
+ *
+ * `contend bisect` alone speaks git bisect run's language: 0 good, 1
+ * bad, 125 skip, and 128 or more for what is not a decision (128 bad
+ * input, 129 a runtime or I/O error, 130 interrupted), so that git
+ * aborts the bisection instead of blaming a commit.
  */
 enum {
 	EXIT_OK = 0,
 	EXIT_RUNTIME = 1,
 	EXIT_USAGE = 2,
 	EXIT_REGRESSION = 3,
+	EXIT_INCONCLUSIVE = 4,
 	EXIT_INTERRUPTED = 130,
+};
+
+enum {
+	EXIT_BISECT_GOOD = 0,
+	EXIT_BISECT_BAD = 1,
+	EXIT_BISECT_SKIP = 125,
+	EXIT_BISECT_USAGE = 128,
+	EXIT_BISECT_RUNTIME = 129,
+	EXIT_BISECT_INTERRUPTED = EXIT_INTERRUPTED,
 };
 
 /* Prints "contend: msg" to stderr and returns -1, for `return error(...)`. */

@@ -21,6 +21,10 @@
 
 struct runner;
 
+/* The step's decision (bad, good, skip), stored as experiment meta by
+ * cli/cmd_bisect.c and read back by --continue: a key of this module. */
+#define BISECT_DECISION "bisect.decision"
+
 /* What the command line decides. */
 struct bisect_spec {
 	double pct;             /* the regression hunted, in (0, 1) */
@@ -33,6 +37,7 @@ struct bisect_spec {
 struct bisect_entry {
 	bool ready;             /* bisect_baseline was called */
 	struct seq_baseline base;
+	struct seq_prior prior; /* earlier boots of a continued step */
 	struct seq_design design;
 	struct seq_state st;
 	struct seq_look last;   /* decision SEQ_CONTINUE before a look */
@@ -43,6 +48,8 @@ void bisect_prepare(struct runner *r);
 /* Entry c's baseline and the direction of its primary metric (+1, -1). */
 void bisect_baseline(struct runner *r, size_t c, const struct seq_baseline *b,
 		     int dir);
+/* Entry c's earlier boots (a step continued after a reboot). */
+void bisect_prior(struct runner *r, size_t c, const struct seq_prior *p);
 /*
  * After a round, entry c's values so far (x[0..n), the metric itself)
  * with planned measured runs planned: true when it needs another round.

@@ -211,7 +211,8 @@ static int finish(struct runner *r, enum loop_end end)
 		ret = EXIT_RUNTIME;
 	if (!r->o->quiet)
 		progress_summary(&r->prog, stdout);
-	if (all_failed(r) && ret == 0)
+	/* bisect: failed runs are the step's data (collapses, seqtest.h) */
+	if (!r->o->bisect && all_failed(r) && ret == 0)
 		ret = EXIT_RUNTIME;
 	progress_release(&r->prog);
 	if (end == LOOP_STOPPED) {
@@ -221,7 +222,8 @@ static int finish(struct runner *r, enum loop_end end)
 		      spawn_signame(interrupt_signal(), sig, sizeof(sig)),
 		      r->exp.id);
 	}
-	if (end != LOOP_DONE)
+	/* a bisect step is not resumed: its command, run again, decides */
+	if (end != LOOP_DONE && !r->o->bisect)
 		resume_hint(r);
 	return ret;
 }

@@ -93,8 +93,13 @@ grep -q "strict: 1 of 1 configurations have one experiment a side" \
 grep -q "Gate:" "$tmp/out" && fail "--strict refused after printing a result"
 expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/fast.txt" \
 	--fail-on-regression 0
-expect 0 "$CONTEND" compare "$tmp/base.txt" "$tmp/noisy.txt" \
+# a noisy candidate neither shows a loss nor rules one out: inconclusive
+expect 4 "$CONTEND" compare "$tmp/base.txt" "$tmp/noisy.txt" \
 	--fail-on-regression 0
+grep -q "regression gate inconclusive: 1 of 1 configuration" "$tmp/err" ||
+	fail "exit 4 without saying why"
+tr -s ' \n' '  ' <"$tmp/out" | grep -q "inconclusive: values .*this design detects changes of" ||
+	fail "the inconclusive configuration is not named with what it detects"
 
 # Columns and delimiters apply to both files, as in ministat.
 expect 0 "$CONTEND" compare -C 3 "$tmp/cols.txt" "$tmp/cols2.txt"

@@ -581,6 +581,67 @@ static void test_gate_holm(void **state)
 	assert_int_equal(compare_gate(&r, 3), 0);
 }
 
+/*
+ * The gate's three outcomes on test_gate_holm's configurations.  The
+ * one-sided p of "not worse than -3%" is 1 - p of "worse" (a continuous
+ * t): R's 1 - 0.95034507224478 = 0.04965492775522 < 0.05 for the +1%
+ * change: pass; the -5% one is not shown beyond -3% after Holm (0.0503)
+ * nor ruled out (0.975): inconclusive; the -10% one fails.  The whole:
+ * exit 3; without the failing one, Holm over 2 gives 2 x 0.02513 =
+ * 0.0503 for the -5%: inconclusive, exit 4; the +1% alone passes, 0.
+ * With no spread the change is known: -1% passes a 3% gate, -5% fails.
+ */
+static void test_gate_three_way(void **state)
+{
+	static const double diff[] = { -0.105360515657826, -0.0512932943875505,
+				       0.00995033085316809 };
+	static const double se[] = { 0.02, 0.01, 0.02 }, df[] = { 10, 20, 5 };
+	struct comparison cmp[3];
+	struct compare_result r;
+	size_t i;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	memset(cmp, 0, sizeof(cmp));
+	r.opts = opts(DIR_HIGHER, 1);
+	r.n = 3;
+	r.cmp = cmp;
+	for (i = 0; i < 3; i++) {
+		struct nested_diff *m = &cmp[2 - i].st.model;
+
+		cmp[2 - i].st.log_scale = true;
+		cmp[2 - i].st.mde_pct = NAN;
+		m->diff = diff[i];
+		m->se = se[i];
+		m->df = df[i];
+	}
+	assert_int_equal(compare_gate(&r, 3), 1);
+	close_to("p_pass", cmp[0].gate_p_pass, 0.04965492775522, 1e-11);
+	assert_int_equal(cmp[2].gate, GATE_FAIL);
+	assert_int_equal(cmp[1].gate, GATE_INCONCLUSIVE);
+	assert_int_equal(cmp[0].gate, GATE_PASS);
+	assert_int_equal(r.gate_inconclusive, 1);
+	assert_int_equal(compare_gate_status(&r), EXIT_REGRESSION);
+	r.n = 2;
+	assert_int_equal(compare_gate(&r, 3), 0);
+	close_to("holm of 2", cmp[1].gate_p_holm, 0.05025539021168, 1e-11);
+	assert_int_equal(cmp[1].gate, GATE_INCONCLUSIVE);
+	assert_int_equal(compare_gate_status(&r), EXIT_INCONCLUSIVE);
+	r.n = 1;
+	assert_int_equal(compare_gate(&r, 3), 0);
+	assert_int_equal(cmp[0].gate, GATE_PASS);
+	assert_int_equal(compare_gate_status(&r), EXIT_OK);
+	/* no spread */
+	cmp[0].st.model.se = 0;
+	cmp[0].st.model.diff = log(0.99);
+	compare_gate(&r, 3);
+	assert_int_equal(cmp[0].gate, GATE_PASS);
+	cmp[0].st.model.diff = log(0.95);
+	compare_gate(&r, 3);
+	assert_int_equal(cmp[0].gate, GATE_FAIL);
+	assert_int_equal(compare_gate_status(&r), EXIT_REGRESSION);
+}
+
 /* The rule itself: p < 0.05 and a fall of at least 25%. */
 static void test_handoff_rule(void **state)
 {
@@ -1069,6 +1130,7 @@ int main(void)
 		cmocka_unit_test(test_text_80),
 		cmocka_unit_test(test_host_keys_text),
 		cmocka_unit_test(test_gate_holm),
+		cmocka_unit_test(test_gate_three_way),
 		cmocka_unit_test(test_handoff_rule),
 		cmocka_unit_test(test_handoff_heavy_tail),
 		cmocka_unit_test(test_matching),
