@@ -82,6 +82,9 @@ bool contract_section_key(const char *key);
 /* runner/kstate.c: kstate.NAME at the start, kstate_end.NAME when changed */
 #define MK_KSTATE_PREFIX "kstate."
 #define MK_KSTATE_END_PREFIX "kstate_end."
+/* runner/claim.c: the live runner of the experiment (lib/procid.h's
+ * text); read by the store too, which upgrades no schema under it */
+#define MK_CLAIM "runner"
 /* runner/onerun.c: kmsg.SEQ, the first kernel warning of run SEQ */
 #define MK_KMSG_PREFIX "kmsg."
 

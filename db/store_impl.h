@@ -200,6 +200,14 @@ void *grow(void *p, size_t n, size_t size);
  * ret is 0, else rolls back; it returns 0 or -1.
  */
 int txn_begin(struct store *s, bool *outer);
+/*
+ * 0 when the database (schema version, older than this contend's) may be
+ * upgraded now; -1 after error() naming the experiment and the process
+ * when a live runner other than this process holds a claim (inside the
+ * upgrade's write transaction, so that no runner claims one meanwhile).
+ * store_upgrade.c.
+ */
+int store_upgrade_check(struct store *s, int version);
 int txn_end(struct store *s, bool outer, int ret);
 
 /* Whether path names SQLite's in-memory database. */

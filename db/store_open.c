@@ -100,7 +100,8 @@ static int schema_probe(struct store *s, int *version, int *ntables)
  * Creates the schema, or upgrades an older one by running the script
  * again (every statement in it is IF NOT EXISTS, and it sets the
  * version) and migrating its data (store_contract_migrate), unless a
- * concurrent opener just did.
+ * concurrent opener just did; never under a live runner's claim
+ * (store_upgrade_check).
  */
 static int schema_create(struct store *s)
 {
@@ -111,6 +112,9 @@ static int schema_create(struct store *s)
 	if (txn_begin(s, &outer))
 		return -1;
 	if (schema_probe(s, &version, &ntables))
+		goto out;
+	if (version > 0 && version < STORE_SCHEMA_VERSION &&
+	    store_upgrade_check(s, version))
 		goto out;
 	if ((version == 0 ? ntables == 0 : version < STORE_SCHEMA_VERSION) &&
 	    sqlite3_exec(s->db, store_schema_sql, NULL, NULL, &msg) != SQLITE_OK) {
