@@ -210,6 +210,21 @@ int txn_begin(struct store *s, bool *outer);
 int store_upgrade_check(struct store *s, int version);
 int txn_end(struct store *s, bool outer, int ret);
 
+/* The directory of path, where SQLite puts the -wal and -shm files;
+ * malloc'd.  store_copy.c. */
+char *dir_of(const char *path);
+/*
+ * The private copy of a WAL database on read-only media whose log holds
+ * commits (store_copy.c): store_copy_make copies the file and its log
+ * into a directory of this process under $TMPDIR and sets s->copy (0, or
+ * -1 after saying why); store_copy_remove removes it (also on a
+ * catchable signal that ends the process); store_copy_sweep, once a
+ * process, removes the copies of contends no longer alive.
+ */
+int store_copy_make(struct store *s);
+void store_copy_remove(struct store *s);
+void store_copy_sweep(void);
+
 /* Whether path names SQLite's in-memory database. */
 bool store_is_memory(const char *path);
 /*
