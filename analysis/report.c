@@ -112,21 +112,26 @@ static void text_header(FILE *f, const struct analysis *a,
 	}
 }
 
-/* Every host fact, key=value, wrapped: what differed between two runs. */
+/* Every host fact, key=value, wrapped: what differed between two runs.
+ * Measured first and written once: appending fact by fact copied the
+ * line so far each time (quadratic in a received file's facts). */
 static void text_host(FILE *f, const struct analysis *a)
 {
 	const struct experiment_row *e = &a->d->exp;
-	char *host = xstrdup(""), *tmp;
-	size_t i;
+	size_t i, len = 1, n = 0;
+	char *host;
 
-	for (i = 0; i < e->nmeta; i++) {
-		if (!report_host_key(e, e->meta[i].key))
-			continue;
-		tmp = xasprintf("%s%s%s=%s", host, *host ? ", " : "",
-				e->meta[i].key, e->meta[i].value);
-		free(host);
-		host = tmp;
-	}
+	for (i = 0; i < e->nmeta; i++)
+		if (report_host_key(e, e->meta[i].key))
+			len += strlen(e->meta[i].key) +
+			       strlen(e->meta[i].value) + 3;
+	host = xmalloc(len);
+	host[0] = '\0';
+	for (i = 0; i < e->nmeta; i++)
+		if (report_host_key(e, e->meta[i].key))
+			n += (size_t)snprintf(host + n, len - n, "%s%s=%s",
+					      n ? ", " : "", e->meta[i].key,
+					      e->meta[i].value);
 	if (*host) {
 		fputc('\n', f);
 		report_wrap(f, "host:", 4, host);

@@ -99,6 +99,15 @@ bool contract_section_key(const char *key);
  * opened read-only, not upgraded.
  */
 #define STORE_CONTRACT_VERSION 4
+/*
+ * The INI loader's limits (runner/config.h, docs/LIMITS.md), declared here
+ * so that contract_from_config is bounded by them too: a stored config
+ * text no contend would have loaded (a received file's) is read no
+ * further than one it would, a text over CONFIG_MAX_FILE bytes not at
+ * all, the sections past CONFIG_MAX_SECTIONS not.
+ */
+#define CONFIG_MAX_FILE     (16 << 20) /* bytes per INI file */
+#define CONFIG_MAX_SECTIONS 1000     /* sections per file */
 void contract_from_config(struct experiment_row *e);
 
 #endif
