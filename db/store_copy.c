@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "db/store_impl.h"
+#include "lib/escape.h"
 #include "lib/procid.h"
 #include "lib/util.h"
 
@@ -290,10 +291,14 @@ void store_copy_sweep(void)
 			continue;
 		snprintf(tag, sizeof(tag), "%.*s",
 			 (int)(dot - de->d_name - plen), de->d_name + plen);
-		if (procid_tag_dead(tag) && !sweep_one(dirfd(d), de->d_name))
-			fprintf(stderr, "contend: removed %s/%s, a database's "
+		if (procid_tag_dead(tag) && !sweep_one(dirfd(d), de->d_name)) {
+			char *safe = escape_text_dup(de->d_name);
+
+			fprintf(stderr, "contend: removed %s/%.80s, a database's "
 				"read-only copy left by a contend that died\n",
-				tmp, de->d_name);
+				tmp, safe ? safe : "?");
+			free(safe);
+		}
 	}
 	closedir(d);
 }
