@@ -181,9 +181,18 @@ static int put_num(struct store *s, int64_t e, const char *section,
 	return put(s, e, section, key, buf);
 }
 
-int calib_store(struct store *s, int64_t experiment, const char *section,
-		const char *workload, const char *canon,
-		const struct calib_profile *p)
+bool calib_valid(const struct calib_profile *p)
+{
+	/* calib_compute's bounds: k >= 4 invocations, each of two runs */
+	return p->k >= 4 && p->n >= 2 * p->k && p->boots >= 1 &&
+	       p->runs >= 1 && p->splits >= 1 && p->alarms <= p->splits &&
+	       isfinite(p->s2_b) && p->s2_b >= 0 && isfinite(p->s2_w) &&
+	       p->s2_w >= 0 && isfinite(p->mde_pct) && p->mde_pct > 0;
+}
+
+static int put_all(struct store *s, int64_t experiment, const char *section,
+		   const char *workload, const char *canon,
+		   const struct calib_profile *p)
 {
 	return put(s, experiment, section, "workload", workload) ||
 	       put(s, experiment, section, "params", canon) ||
@@ -197,6 +206,24 @@ int calib_store(struct store *s, int64_t experiment, const char *section,
 	       put_num(s, experiment, section, "runs_per_boot",
 		       (double)p->runs) ||
 	       put_num(s, experiment, section, "mde_pct", p->mde_pct) ? -1 : 0;
+}
+
+int calib_store(struct store *s, int64_t experiment, const char *section,
+		const char *workload, const char *canon,
+		const struct calib_profile *p)
+{
+	if (!calib_valid(p))
+		return error("calibrate: [%s]: the profile is not finite; "
+			     "nothing stored", section);
+	/* one transaction: a full disk leaves the profile whole or absent */
+	if (store_begin(s))
+		return -1;
+	if (put_all(s, experiment, section, workload, canon, p) ||
+	    store_commit(s)) {
+		store_rollback(s);
+		return -1;
+	}
+	return 0;
 }
 
 /* The number meta key calibrate.SECTION.key of e, or NAN. */
@@ -223,7 +250,24 @@ static size_t get_count(const struct experiment_row *e, const char *section,
 	return d >= 0 && d < 1e15 ? (size_t)d : 0;
 }
 
-/* The profile of (workload, canon) among e's meta: true when found. */
+/* Every key calib_store writes is there and a number where it is one
+ * (get_count reads a missing or bad count as 0, a valid count too). */
+static bool complete(const struct experiment_row *e, const char *section)
+{
+	static const char *const num[] = {
+		"invocations", "runs", "s2_between", "s2_within", "aa_splits",
+		"aa_alarms", "boots", "runs_per_boot", "mde_pct",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(num); i++)
+		if (isnan(get_num(e, section, num[i])))
+			return false;
+	return true;
+}
+
+/* The profile of (workload, canon) among e's meta: true when found
+ * whole (calib_valid). */
 static bool profile_in(const struct experiment_row *e, const char *workload,
 		       const char *canon, struct calib_profile *p)
 {
@@ -253,6 +297,9 @@ static bool profile_in(const struct experiment_row *e, const char *workload,
 			p->boots = get_count(e, section, "boots");
 			p->runs = get_count(e, section, "runs_per_boot");
 			p->mde_pct = get_num(e, section, "mde_pct");
+			/* a partial, hand-edited or non-finite one is not
+			 * cited: the next (older) one is */
+			match = complete(e, section) && calib_valid(p);
 		}
 		free(section);
 		if (match)

@@ -11,6 +11,7 @@
 #ifndef CONTEND_CALIBRATE_H
 #define CONTEND_CALIBRATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,6 +60,14 @@ int calib_profile_of(const struct dataset *ds, size_t nds,
  * the newest one of this host for workload and canon, with the id of
  * the experiment that holds it: 0 found, 1 none, -1 on a database error.
  */
+/*
+ * Whether p is a profile to store or cite: calib_compute's bounds, every
+ * number finite.  calib_store stores only such a profile, all its keys in
+ * one transaction (a full disk leaves none of them); calib_find and
+ * calib_pick skip one that is not whole (a partial write of an older
+ * contend, a hand-edited store) and cite the next older one.
+ */
+bool calib_valid(const struct calib_profile *p);
 int calib_store(struct store *s, int64_t experiment, const char *section,
 		const char *workload, const char *canon,
 		const struct calib_profile *p);

@@ -4,8 +4,9 @@
  * verdicts and its gate: what change the host can show and how often its
  * A/A splits alarm.  The profile of the candidate's host is cited, and
  * the baseline's too when its host differs; a side without one says so
- * in one hint line, runnable as printed (lib/hint.h), when the
- * experiment's config file is still there to calibrate with.
+ * in one hint line naming the experiment's config file as stored (shown,
+ * never opened: the database may be a received one), quoted as
+ * lib/hint.h quotes.
  *
  * Call sequence: compare_calib_load(side) while the side's store is open
  * and its configurations keep their own canonical strings (load_db in
@@ -32,8 +33,9 @@ struct compare_calib {
 	const char *host;       /* the experiment's hostname meta (borrowed) */
 	const char *workload;   /* borrowed from the side's dataset */
 	char *canon;            /* the configuration's own, before matching */
-	char *config;           /* the experiment's config file, absolute;
-				 * NULL when it is gone (no hint) */
+	char *config;           /* the experiment's config file as stored,
+				 * never opened; NULL: none to show (no
+				 * hint) */
 	bool found;             /* a profile of this host exists */
 	struct calib_profile p;
 	int64_t experiment;     /* the calibrate experiment holding it */

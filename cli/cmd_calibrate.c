@@ -123,6 +123,9 @@ static int profile(struct runner *r, const struct calibrate_args *a,
 			printf("  no profile: %zu of %zu invocations have two "
 			       "measured runs or more (at least 4 are needed, "
 			       "each with two)\n", two, k);
+		} else if (!calib_valid(&p)) {
+			printf("  no profile: the runs give no finite variance "
+			       "or detectable change; nothing stored\n");
 		} else {
 			char *sec = meta_section(r, i);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "db/contract.h"
+#include "lib/strmap.h"
 #include "lib/util.h"
 
 /* Each key is PREFIX.SECTION, or PREFIX.SECTION.SUFFIX. */
@@ -85,6 +86,7 @@ struct legacy_section {
 struct legacy {
 	struct legacy_section *s; /* s[0]: [experiment] */
 	size_t n;
+	struct strmap names;      /* a workload section's name -> index */
 };
 
 /* The section's entry, added when new; NULL for one not a workload. */
@@ -100,12 +102,14 @@ static struct legacy_section *legacy_section(struct legacy *l,
 		return NULL;
 	for (section += 8; isspace((unsigned char)*section); section++)
 		;
-	for (i = 1; i < l->n; i++)
-		if (!strcmp(l->s[i].name, section))
-			return &l->s[i];
+	if (strmap_get(&l->names, section, &i))
+		return &l->s[i];
+	if (l->n >= CONFIG_MAX_SECTIONS) /* the loader refused more */
+		return NULL;
 	l->s = xrealloc(l->s, (l->n + 1) * sizeof(*l->s));
 	memset(&l->s[l->n], 0, sizeof(l->s[l->n]));
 	l->s[l->n].name = xstrdup(section);
+	strmap_put(&l->names, l->s[l->n].name, l->n);
 	return &l->s[l->n++];
 }
 
@@ -125,13 +129,14 @@ static int on_pair(void *user, const char *section, const char *name,
 
 void contract_from_config(struct experiment_row *e)
 {
-	struct legacy l = { xcalloc(1, sizeof(*l.s)), 1 };
+	struct legacy l = { xcalloc(1, sizeof(*l.s)), 1, { 0 } };
 	size_t i, k;
 
 	/* Cheap test first: most experiments never used auto.  A line inih
 	 * rejects (none did, or the config was refused) is skipped: the
 	 * keys of the other lines still count. */
 	if (e->config_text && strstr(e->config_text, CV_AUTO) &&
+	    strnlen(e->config_text, CONFIG_MAX_FILE + 1) <= CONFIG_MAX_FILE &&
 	    ini_parse_string(e->config_text, on_pair, &l) >= 0) {
 		for (i = 1; i < l.n; i++) {
 			const char *val[NRULE];
@@ -154,4 +159,5 @@ void contract_from_config(struct experiment_row *e)
 			free(l.s[i].val[k]);
 	}
 	free(l.s);
+	strmap_release(&l.names);
 }

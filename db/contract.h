@@ -91,6 +91,9 @@ bool contract_section_key(const char *key);
 /* runner/kstate.c: kstate.NAME at the start, kstate_end.NAME when changed */
 #define MK_KSTATE_PREFIX "kstate."
 #define MK_KSTATE_END_PREFIX "kstate_end."
+/* runner/claim.c: the live runner of the experiment (lib/procid.h's
+ * text); read by the store too, which upgrades no schema under it */
+#define MK_CLAIM "runner"
 /* runner/onerun.c: kmsg.SEQ, the first kernel warning of run SEQ */
 #define MK_KMSG_PREFIX "kmsg."
 /* runner/sentinel.c: whether the kernel log was followed, a word:
@@ -113,6 +116,15 @@ bool contract_section_key(const char *key);
  * opened read-only, not upgraded.
  */
 #define STORE_CONTRACT_VERSION 4
+/*
+ * The INI loader's limits (runner/config.h, docs/LIMITS.md), declared here
+ * so that contract_from_config is bounded by them too: a stored config
+ * text no contend would have loaded (a received file's) is read no
+ * further than one it would, a text over CONFIG_MAX_FILE bytes not at
+ * all, the sections past CONFIG_MAX_SECTIONS not.
+ */
+#define CONFIG_MAX_FILE     (16 << 20) /* bytes per INI file */
+#define CONFIG_MAX_SECTIONS 1000     /* sections per file */
 void contract_from_config(struct experiment_row *e);
 
 #endif

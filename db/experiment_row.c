@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "db/store.h"
+#include "lib/strmap.h"
 #include "lib/util.h"
 
 void experiment_row_release(struct experiment_row *e)
@@ -25,13 +26,37 @@ void experiment_row_release(struct experiment_row *e)
 		free(e->meta[i].value);
 	}
 	free(e->meta);
+	if (e->index)
+		strmap_release(e->index);
+	free(e->index);
 	memset(e, 0, sizeof(*e));
+}
+
+/* Whether e's index holds every key of its meta (none added by hand). */
+static bool indexed(const struct experiment_row *e)
+{
+	return e->index && e->index->n == e->nmeta;
+}
+
+void experiment_meta_index(struct experiment_row *e)
+{
+	size_t i;
+
+	if (indexed(e))
+		return;
+	if (!e->index)
+		e->index = xcalloc(1, sizeof(*e->index));
+	strmap_release(e->index);
+	for (i = 0; i < e->nmeta; i++)
+		strmap_put(e->index, e->meta[i].key, i);
 }
 
 const char *experiment_meta(const struct experiment_row *e, const char *key)
 {
 	size_t i;
 
+	if (indexed(e))
+		return strmap_get(e->index, key, &i) ? e->meta[i].value : NULL;
 	for (i = 0; i < e->nmeta; i++)
 		if (!strcmp(e->meta[i].key, key))
 			return e->meta[i].value;
@@ -42,15 +67,15 @@ void meta_set(struct experiment_row *e, const char *key, const char *value)
 {
 	size_t i;
 
-	for (i = 0; i < e->nmeta; i++) {
-		if (!strcmp(e->meta[i].key, key)) {
-			free(e->meta[i].value);
-			e->meta[i].value = xstrdup(value);
-			return;
-		}
+	experiment_meta_index(e);
+	if (strmap_get(e->index, key, &i)) {
+		free(e->meta[i].value);
+		e->meta[i].value = xstrdup(value);
+		return;
 	}
 	e->meta = xrealloc(e->meta, (e->nmeta + 1) * sizeof(*e->meta));
 	e->meta[e->nmeta].key = xstrdup(key);
 	e->meta[e->nmeta].value = xstrdup(value);
+	strmap_put(e->index, e->meta[e->nmeta].key, e->nmeta);
 	e->nmeta++;
 }

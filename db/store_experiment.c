@@ -238,6 +238,7 @@ static int meta_load(struct store *s, struct experiment_row *e)
 		e->meta[e->nmeta].value = col_str(st, 1);
 		e->nmeta++;
 	}
+	experiment_meta_index(e);
 	return query_end(s, st, rc, "cannot read metadata");
 }
 

@@ -200,7 +200,30 @@ void *grow(void *p, size_t n, size_t size);
  * ret is 0, else rolls back; it returns 0 or -1.
  */
 int txn_begin(struct store *s, bool *outer);
+/*
+ * 0 when the database (schema version, older than this contend's) may be
+ * upgraded now; -1 after error() naming the experiment and the process
+ * when a live runner other than this process holds a claim (inside the
+ * upgrade's write transaction, so that no runner claims one meanwhile).
+ * store_upgrade.c.
+ */
+int store_upgrade_check(struct store *s, int version);
 int txn_end(struct store *s, bool outer, int ret);
+
+/* The directory of path, where SQLite puts the -wal and -shm files;
+ * malloc'd.  store_copy.c. */
+char *dir_of(const char *path);
+/*
+ * The private copy of a WAL database on read-only media whose log holds
+ * commits (store_copy.c): store_copy_make copies the file and its log
+ * into a directory of this process under $TMPDIR and sets s->copy (0, or
+ * -1 after saying why); store_copy_remove removes it (also on a
+ * catchable signal that ends the process); store_copy_sweep, once a
+ * process, removes the copies of contends no longer alive.
+ */
+int store_copy_make(struct store *s);
+void store_copy_remove(struct store *s);
+void store_copy_sweep(void);
 
 /* Whether path names SQLite's in-memory database. */
 bool store_is_memory(const char *path);

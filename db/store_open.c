@@ -6,7 +6,6 @@
  * write; closing; transactions.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,7 +100,8 @@ static int schema_probe(struct store *s, int *version, int *ntables)
  * Creates the schema, or upgrades an older one by running the script
  * again (every statement in it is IF NOT EXISTS, and it sets the
  * version) and migrating its data (store_contract_migrate), unless a
- * concurrent opener just did.
+ * concurrent opener just did; never under a live runner's claim
+ * (store_upgrade_check).
  */
 static int schema_create(struct store *s)
 {
@@ -112,6 +112,9 @@ static int schema_create(struct store *s)
 	if (txn_begin(s, &outer))
 		return -1;
 	if (schema_probe(s, &version, &ntables))
+		goto out;
+	if (version > 0 && version < STORE_SCHEMA_VERSION &&
+	    store_upgrade_check(s, version))
 		goto out;
 	if ((version == 0 ? ntables == 0 : version < STORE_SCHEMA_VERSION) &&
 	    sqlite3_exec(s->db, store_schema_sql, NULL, NULL, &msg) != SQLITE_OK) {
@@ -239,16 +242,6 @@ static int schema_check(struct store *s)
 	return 0;
 }
 
-/* The directory of path, where SQLite puts the -wal and -shm files. */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return xstrdup(".");
-	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
-}
-
 /*
  * Why path cannot be written to, into buf; NULL when it can.  Asked up
  * front: SQLite opens a write-protected file read-only without a word, and
@@ -318,113 +311,6 @@ static char *readonly_uri(const struct store *s, const char *plain)
 char *store_readonly_uri(const struct store *in)
 {
 	return readonly_uri(in, "mode=ro");
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-/* Copies the file from into the new file to; 0, or -1 with errno set. */
-static int copy_file(const char *from, const char *to)
-{
-	char buf[65536];
-	int in, out = -1, ret, saved;
-	ssize_t n = -1;
-
-	in = open(from, O_RDONLY | O_CLOEXEC);
-	if (in >= 0)
-		out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (out >= 0)
-		while ((n = read(in, buf, sizeof(buf))) != 0)
-			if (n < 0 ? errno != EINTR
-				  : write_all(out, buf, (size_t)n))
-				break;
-	ret = out >= 0 && n == 0 ? 0 : -1;
-	saved = errno;
-	if (out >= 0 && close(out) && !ret) {
-		ret = -1;
-		saved = errno;
-	}
-	if (in >= 0)
-		close(in);
-	errno = saved;
-	return ret;
-}
-
-/* Removes s's private copy, its log and index, and their directory. */
-static void copy_remove(struct store *s)
-{
-	static const char *const ext[] = { "", "-wal", "-shm", "-journal" };
-	char *dir;
-	size_t i;
-
-	if (!s->copy)
-		return;
-	for (i = 0; i < ARRAY_SIZE(ext); i++) {
-		char *f = xasprintf("%s%s", s->copy, ext[i]);
-
-		unlink(f);
-		free(f);
-	}
-	dir = dir_of(s->copy);
-	rmdir(dir);
-	free(dir);
-	free(s->copy);
-	s->copy = NULL;
-}
-
-/*
- * Opened immutable, SQLite reads the database file alone: the commits
- * still in its -wal, not yet checkpointed into it, would be missing
- * without a word (merge copied one experiment of two).  So when a WAL
- * database on read-only media has a log that holds anything, the file and
- * its log are copied into a private directory under $TMPDIR, where SQLite
- * can keep the -shm a WAL database needs, and the copy is read instead;
- * store_close removes it.  0, or -1 after saying why.
- */
-static int wal_copy(struct store *s)
-{
-	char *wal = xasprintf("%s-wal", s->path), *dir = NULL, *copy_wal;
-	const char *tmp = getenv("TMPDIR");
-	struct stat st;
-	int ret = 0;
-
-	if (stat(wal, &st) || st.st_size == 0)
-		goto out;
-	tmp = tmp && *tmp ? tmp : "/tmp";
-	dir = xasprintf("%s/contend-ro-XXXXXX", tmp);
-	if (!mkdtemp(dir)) {
-		ret = error("%s: its write-ahead log %s cannot be read on "
-			    "read-only media, and no private copy can be made "
-			    "in %s: %s (TMPDIR names where)", s->path, wal, tmp,
-			    strerror(errno));
-		goto out;
-	}
-	s->copy = xasprintf("%s/contend.db", dir);
-	copy_wal = xasprintf("%s-wal", s->copy);
-	if (copy_file(s->path, s->copy) || copy_file(wal, copy_wal))
-		ret = error("%s: its write-ahead log %s cannot be read on "
-			    "read-only media, and copying both to %s failed: "
-			    "%s (TMPDIR names where)", s->path, wal, dir,
-			    strerror(errno));
-	free(copy_wal);
-	if (ret)
-		copy_remove(s);
-out:
-	free(wal);
-	free(dir);
-	return ret;
 }
 
 /*
@@ -541,7 +427,8 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	}
 	if ((flags & STORE_RDONLY) && !store_is_memory(path)) {
 		recover_hot_journal(path);
-		if (needs_immutable(path) && wal_copy(s))
+		store_copy_sweep();
+		if (needs_immutable(path) && store_copy_make(s))
 			goto out;
 		uri = readonly_uri(s, "");
 	} else if (!store_is_memory(path)) {
@@ -660,7 +547,7 @@ void store_close(struct store *s)
 		sqlite3_finalize(s->stmt[i]);
 	if (s->db && sqlite3_close(s->db) != SQLITE_OK)
 		db_fail(s, "cannot close the database");
-	copy_remove(s);
+	store_copy_remove(s);
 	free(s->buf);
 	free(s->path);
 	free(s);

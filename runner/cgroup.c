@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "runner/cgroup.h"
-#include "runner/claim.h"
+#include "lib/procid.h"
 #include "lib/readfile.h"
 #include "lib/util.h"
 
@@ -435,7 +435,7 @@ int cgroup_create(struct cgroup *cg, const char *parent, char *why,
 	cg_clear(cg);
 	if (!parent && !(parent = dir = default_parent(why, whylen)))
 		return 1;
-	if (claim_tag(getpid(), tag, sizeof(tag)))
+	if (procid_tag(getpid(), tag, sizeof(tag)))
 		ret = error("cannot name this process (/proc/self/stat)");
 	else
 		ret = create_in(cg, parent, tag, why, whylen);
@@ -489,7 +489,7 @@ int cgroup_sweep(const char *parent)
 	while ((de = readdir(d)))
 		if (!strncmp(de->d_name, NAME_PREFIX, strlen(NAME_PREFIX)) &&
 		    de->d_type == DT_DIR &&
-		    claim_tag_dead(de->d_name + strlen(NAME_PREFIX)) &&
+		    procid_tag_dead(de->d_name + strlen(NAME_PREFIX)) &&
 		    !sweep_one(fd, parent, de->d_name))
 			n++;
 	closedir(d);

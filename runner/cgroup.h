@@ -24,7 +24,7 @@
  * The runner itself stays outside (cgroup.kill would take it along), and
  * so does its guard (guard.h), which kills and removes the cgroup should
  * the runner die.  The cgroup is named "contend-PID-STARTTIME" after its
- * runner (claim.h's claim_tag) in the runner's own cgroup v2 directory,
+ * runner (claim.h's procid_tag) in the runner's own cgroup v2 directory,
  * so a later runner finds one left by a runner that died with its guard
  * (cgroup_sweep), and leaves a live runner's alone.
  *

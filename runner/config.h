@@ -13,19 +13,19 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "db/contract.h"
 #include "runner/kinstr/kinstr.h"
 #include "runner/workload.h"
 
 enum run_order { ORDER_BLOCKED, ORDER_RANDOM, ORDER_SEQUENTIAL };
 
-/* Limits (docs/LIMITS.md). */
+/* Limits (docs/LIMITS.md); CONFIG_MAX_FILE and CONFIG_MAX_SECTIONS are
+ * db/contract.h's, which bounds its reading of stored config texts by them. */
 #define CONFIG_MAX_RUNS     100000   /* configurations x (reps + warmup) */
 #define CONFIG_MAX_WORKERS  4096     /* threads/processes per run */
 #define CONFIG_MAX_SECONDS  86400.0  /* any duration */
 #define CONFIG_MAX_LINE     4096     /* bytes per INI line */
-#define CONFIG_MAX_FILE     (16 << 20) /* bytes per INI file */
 #define SWEEP_MAX_VALUES    10000    /* values of one sweep */
-#define CONFIG_MAX_SECTIONS 1000     /* sections per file */
 /* Bytes of one argument (key=value, prepare, cleanup) once {NAME} is
  * replaced: under Linux's MAX_ARG_STRLEN (128 KiB), which exec enforces. */
 #define CONFIG_MAX_ARG      65536

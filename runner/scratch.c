@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runner/claim.h"
+#include "lib/procid.h"
 #include "runner/scratch.h"
 #include "lib/util.h"
 
@@ -79,7 +79,7 @@ char *scratch_create_owned(const char *parent)
 {
 	char tag[64], prefix[80];
 
-	if (claim_tag(getpid(), tag, sizeof(tag))) {
+	if (procid_tag(getpid(), tag, sizeof(tag))) {
 		error("scratch directory: cannot name this process "
 		      "(/proc/self/stat)");
 		return NULL;
@@ -107,7 +107,7 @@ int scratch_sweep(const char *parent)
 			continue;
 		snprintf(tag, sizeof(tag), "%.*s", (int)(dot - de->d_name - plen),
 			 de->d_name + plen);
-		if (!claim_tag_dead(tag))
+		if (!procid_tag_dead(tag))
 			continue;
 		path = xasprintf("%s/%s", parent, de->d_name);
 		if (!scratch_remove(path)) {

@@ -13,7 +13,7 @@
 char *scratch_create(const char *parent);
 /*
  * As scratch_create, for a runner: "<parent>/contend-run.TAG.XXXXXX",
- * TAG naming this process (claim.h's claim_tag), so that a later runner
+ * TAG naming this process (claim.h's procid_tag), so that a later runner
  * can tell the directory of one that died (scratch_sweep) from a live
  * one's.
  */

@@ -236,7 +236,11 @@ static void experiment_fill(struct runner *r, const char *seed_source)
 	memset(e, 0, sizeof(*e));
 	e->name = xstrdup(r->cfg.name ? r->cfg.name : "");
 	e->label = xstrdup(r->o->label ? r->o->label : "");
-	e->config_path = xstrdup(r->cfg.path ? r->cfg.path : "");
+	/* absolute, so that compare's calibrate hint (which shows it and
+	 * never opens it) runs from anywhere */
+	e->config_path = r->cfg.path ? realpath(r->cfg.path, NULL) : NULL;
+	if (!e->config_path)
+		e->config_path = xstrdup(r->cfg.path ? r->cfg.path : "");
 	e->config_text = xstrdup(r->cfg.text ? r->cfg.text : "");
 	e->seed = r->cfg.seed;
 	e->order = xstrdup(order_names[r->cfg.order]);

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "analysis/calibrate.h"
+#include "lib/util.h"
 
 /*
  * Four invocations of two runs: means 0.01 .. 0.04 (each +-0.01), so
@@ -100,6 +101,15 @@ static void test_cite(void **state)
 	free(s);
 }
 
+/* A whole profile's keys, the rest of them beside each test's own. */
+#define REST(sec) \
+	KV("calibrate." sec ".invocations", "6"), \
+	KV("calibrate." sec ".runs", "60"), \
+	KV("calibrate." sec ".s2_between", "0.0001"), \
+	KV("calibrate." sec ".s2_within", "0.0004"), \
+	KV("calibrate." sec ".boots", "3"), \
+	KV("calibrate." sec ".runs_per_boot", "10")
+
 /*
  * calib_pick among rows as calib_load gives them, newest first: the
  * newest of the host wins; another host's, another workload's or
@@ -116,29 +126,39 @@ static void test_pick(void **state)
 		KV("calibrate.m#2.mde_pct", "2.5"),
 		KV("calibrate.m#2.aa_splits", "10"),
 		KV("calibrate.m#2.aa_alarms", "-1"),
+		REST("m#2"),
 	};
 	struct kv other[] = {
 		KV("hostname", "lab-4"),
 		KV("calibrate.m.workload", "mutex"),
 		KV("calibrate.m.params", "threads=1"),
 		KV("calibrate.m.mde_pct", "9"),
+		KV("calibrate.m.aa_splits", "10"),
+		KV("calibrate.m.aa_alarms", "0"),
+		REST("m"),
 	};
 	struct kv oldest[] = {
 		KV("hostname", "lab-3"),
 		KV("calibrate.m.workload", "mutex"),
 		KV("calibrate.m.params", "threads=1"),
 		KV("calibrate.m.mde_pct", "4"),
+		KV("calibrate.m.aa_splits", "10"),
+		KV("calibrate.m.aa_alarms", "0"),
+		REST("m"),
 		KV("calibrate.s.workload", "spin"),
 		KV("calibrate.s.params", "threads=2"),
 		KV("calibrate.m#2.workload", "mutex"),
 		KV("calibrate.m#2.params", "threads=2"),
 		KV("calibrate.m#2.mde_pct", "7"),
+		KV("calibrate.m#2.aa_splits", "10"),
+		KV("calibrate.m#2.aa_alarms", "0"),
+		REST("m#2"),
 	};
 #undef KV
 	struct experiment_row rows[3] = {
-		{ .id = 9, .nmeta = 6, .meta = newest },
-		{ .id = 8, .nmeta = 4, .meta = other },
-		{ .id = 7, .nmeta = 9, .meta = oldest },
+		{ .id = 9, .nmeta = ARRAY_SIZE(newest), .meta = newest },
+		{ .id = 8, .nmeta = ARRAY_SIZE(other), .meta = other },
+		{ .id = 7, .nmeta = ARRAY_SIZE(oldest), .meta = oldest },
 	};
 	struct calib_profile p;
 
@@ -163,6 +183,70 @@ static void test_pick(void **state)
 				    &p), -1);
 }
 
+/*
+ * A profile that is not whole is never cited: the newest of the host
+ * lacks a key (a disk filled while an older contend stored it key by
+ * key), or holds nan, inf, a negative variance or no invocations; each
+ * time the older whole one is picked (issue 37, item 6).
+ */
+static void test_partial_skipped(void **state)
+{
+#define KV(k, v) { (char *)(k), (char *)(v) }
+	static const struct {
+		const char *name, *key, *value; /* key NULL: left out */
+	} cases[] = {
+		{ "no mde_pct", NULL, NULL },
+		{ "nan mde_pct", "calibrate.m.mde_pct", "nan" },
+		{ "inf s2_within", "calibrate.m.s2_within", "inf" },
+		{ "negative s2_between", "calibrate.m.s2_between", "-0.5" },
+		{ "no invocations", "calibrate.m.invocations", "0" },
+		{ "not a number", "calibrate.m.boots", "three" },
+	};
+	struct kv oldest[] = {
+		KV("hostname", "lab-3"),
+		KV("calibrate.m.workload", "mutex"),
+		KV("calibrate.m.params", "threads=1"),
+		KV("calibrate.m.mde_pct", "4"),
+		KV("calibrate.m.aa_splits", "10"),
+		KV("calibrate.m.aa_alarms", "0"),
+		REST("m"),
+	};
+	struct kv newest[ARRAY_SIZE(oldest)];
+	struct experiment_row rows[2] = {
+		{ .id = 9, .meta = newest },
+		{ .id = 7, .nmeta = ARRAY_SIZE(oldest), .meta = oldest },
+	};
+	struct calib_profile p;
+	size_t c, i;
+#undef KV
+
+	(void)state;
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
+		rows[0].nmeta = 0;
+		for (i = 0; i < ARRAY_SIZE(oldest); i++) {
+			struct kv kv = oldest[i];
+
+			if (!strcmp(kv.key, "calibrate.m.mde_pct"))
+				kv.value = (char *)"2";
+			if (!cases[c].key && !strcmp(kv.key,
+						     "calibrate.m.mde_pct"))
+				continue;
+			if (cases[c].key && !strcmp(kv.key, cases[c].key))
+				kv.value = (char *)cases[c].value;
+			newest[rows[0].nmeta++] = kv;
+		}
+		if (calib_pick(rows, 2, "lab-3", "mutex", "threads=1", &p) != 1)
+			fail_msg("%s: the newest, not whole, was cited",
+				 cases[c].name);
+		assert_true(p.mde_pct > 3.99 && p.mde_pct < 4.01);
+	}
+	/* the same row made whole again is cited */
+	rows[0].nmeta = ARRAY_SIZE(oldest);
+	memcpy(newest, oldest, sizeof(oldest));
+	assert_int_equal(calib_pick(rows, 2, "lab-3", "mutex", "threads=1",
+				    &p), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_bad_arguments),
 		cmocka_unit_test(test_cite),
 		cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_partial_skipped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,7 +23,7 @@
 #include <cmocka.h>
 
 #include "runner/cgroup.h"
-#include "runner/claim.h"
+#include "lib/procid.h"
 #include "runner/spawn.h"
 #include "lib/util.h"
 #include "tests/tmpdir.h"
@@ -143,7 +143,7 @@ static void dead_tag(char *tag, size_t len)
 		_exit(read(p[0], &c, 1) < 0);
 	}
 	close(p[0]);
-	assert_int_equal(claim_tag(pid, tag, len), 0);
+	assert_int_equal(procid_tag(pid, tag, len), 0);
 	close(p[1]);
 	assert_int_equal(waitpid(pid, NULL, 0), pid);
 }
@@ -153,13 +153,13 @@ static void test_tags(void **state)
 	char tag[64];
 
 	(void)state;
-	assert_int_equal(claim_tag(getpid(), tag, sizeof(tag)), 0);
-	assert_false(claim_tag_dead(tag));
+	assert_int_equal(procid_tag(getpid(), tag, sizeof(tag)), 0);
+	assert_false(procid_tag_dead(tag));
 	dead_tag(tag, sizeof(tag));
-	assert_true(claim_tag_dead(tag));
-	assert_false(claim_tag_dead("garbage"));
-	assert_false(claim_tag_dead("12-x"));
-	assert_false(claim_tag_dead("-1-5"));
+	assert_true(procid_tag_dead(tag));
+	assert_false(procid_tag_dead("garbage"));
+	assert_false(procid_tag_dead("12-x"));
+	assert_false(procid_tag_dead("-1-5"));
 }
 
 /* A fake root: only the dead runner's cgroup goes (an empty directory,
@@ -172,7 +172,7 @@ static void test_sweep_fake_root(void **state)
 	(void)state;
 	assert_int_equal(tmpdir_create(dir, sizeof(dir), "cgsweep"), 0);
 	dead_tag(dead, sizeof(dead));
-	assert_int_equal(claim_tag(getpid(), live, sizeof(live)), 0);
+	assert_int_equal(procid_tag(getpid(), live, sizeof(live)), 0);
 	snprintf(path, sizeof(path), "%s/contend-%s", dir, dead);
 	assert_int_equal(mkdir(path, 0755), 0);
 	snprintf(path, sizeof(path), "%s/contend-%s", dir, live);

@@ -17,6 +17,7 @@
 
 #include "db/store.h"
 #include "runner/claim.h"
+#include "lib/procid.h"
 #include "lib/util.h"
 #include "tests/tmpdir.h"
 #include "tests/procstate.h"
@@ -97,11 +98,11 @@ static void test_meta_roundtrip(void **state)
 static void test_take_and_release(void **state)
 {
 	struct ctx *c = *state;
-	char *mine = claim_text(getpid()), *v;
+	char *mine = procid_text(getpid()), *v;
 	pid_t pid = 0;
 
 	assert_non_null(mine);
-	assert_true(claim_alive(mine, &pid));
+	assert_true(procid_alive(mine, &pid));
 	assert_int_equal(pid, getpid());
 	assert_int_equal(claim_take(c->s, c->exp), 0);
 	v = held(c);
@@ -139,10 +140,10 @@ static void test_live_refuses_dead_taken(void **state)
 	struct ctx *c = *state;
 	int wfd, status;
 	pid_t child = live_child(&wfd), pid = 0;
-	char *theirs = claim_text(child), *v;
+	char *theirs = procid_text(child), *v;
 
 	assert_non_null(theirs);
-	assert_true(claim_alive(theirs, &pid));
+	assert_true(procid_alive(theirs, &pid));
 	assert_int_equal(pid, child);
 	assert_int_equal(store_meta_set(c->s, c->exp, CLAIM_KEY, theirs), 0);
 	assert_int_equal(claim_take(c->s, c->exp), -1);
@@ -156,7 +157,7 @@ static void test_live_refuses_dead_taken(void **state)
 	free(v);
 	close(wfd);
 	assert_int_equal(waitpid(child, &status, 0), child);
-	assert_false(claim_alive(theirs, &pid));
+	assert_false(procid_alive(theirs, &pid));
 	assert_int_equal(claim_take(c->s, c->exp), 0);
 	free(theirs);
 }
@@ -170,7 +171,7 @@ static void test_zombie_claim_taken(void **state)
 	struct ctx *c = *state;
 	int wfd, status, i;
 	pid_t child = live_child(&wfd), pid = 0;
-	char *theirs = claim_text(child);
+	char *theirs = procid_text(child);
 
 	assert_non_null(theirs);
 	assert_int_equal(store_meta_set(c->s, c->exp, CLAIM_KEY, theirs), 0);
@@ -178,7 +179,7 @@ static void test_zombie_claim_taken(void **state)
 	for (i = 0; i < 2000 && proc_state(child) != 'Z'; i++)
 		usleep(5000);
 	assert_int_equal(proc_state(child), 'Z');
-	assert_false(claim_alive(theirs, &pid));
+	assert_false(procid_alive(theirs, &pid));
 	assert_int_equal(claim_take(c->s, c->exp), 0);
 	assert_int_equal(waitpid(child, &status, 0), child);
 	free(theirs);
@@ -188,7 +189,7 @@ static void test_zombie_claim_taken(void **state)
 static void test_stale_claims(void **state)
 {
 	struct ctx *c = *state;
-	char *mine = claim_text(getpid()), *other_boot, *wrong_start;
+	char *mine = procid_text(getpid()), *other_boot, *wrong_start;
 	const char *rest = strchr(mine, ' ');
 	unsigned long long t;
 	long pid;
@@ -202,7 +203,7 @@ static void test_stale_claims(void **state)
 	const char *const stale[] = { other_boot, wrong_start, "garbage", "",
 				      "x 0 0", "x -5 1" };
 	for (size_t i = 0; i < ARRAY_SIZE(stale); i++) {
-		assert_false(claim_alive(stale[i], &p));
+		assert_false(procid_alive(stale[i], &p));
 		assert_int_equal(store_meta_set(c->s, c->exp, CLAIM_KEY,
 						stale[i]), 0);
 		assert_int_equal(claim_take(c->s, c->exp), 0);
