@@ -15,7 +15,8 @@
  * Every exit status of contend (docs/contend.1, EXIT STATUS), here only:
  * 0 success; 1 the machine or a run failed (runtime); 2 bad input (a
  * usage error, a bad config or database, nothing matched); 3 compare
- * --fail-on-regression found one; 130 `run` stopped by a signal, as a
+ * --fail-on-regression or history --fail-on-change found one; 4 such a
+ * gate could neither pass nor fail; 130 `run` stopped by a signal, as a
  * shell reports a SIGINT death.
  */
 enum {
@@ -23,6 +24,7 @@ enum {
 	EXIT_RUNTIME = 1,
 	EXIT_USAGE = 2,
 	EXIT_REGRESSION = 3,
+	EXIT_INCONCLUSIVE = 4,  /* a gate that can neither pass nor fail */
 	EXIT_INTERRUPTED = 130,
 };
 
