@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/analysis.h"
@@ -271,4 +272,142 @@ void history_release(struct history *h)
 	free(h->exps);
 	free(h->pattern);
 	memset(h, 0, sizeof(*h));
+}
+
+/* ---- --fail-on-change ---- */
+
+/*
+ * The old level of hc before its point `last` (the newest experiment's):
+ * the log levels since the last change of the points before it (their
+ * own segmentation, so the newest cannot move it) into y.  Returns their
+ * count, or (size_t)-1 when the points before are collapsed.
+ */
+static size_t old_level(const struct history_config *hc, size_t last,
+			const struct history_opts *o, double *y)
+{
+	size_t i, n = 0, from = 0, ncp;
+	struct change_point *cp;
+	int state = -1;
+
+	for (i = 0; i < last; i++) {
+		const struct history_point *p = &hc->points[i];
+
+		if (p->state == HP_MISSING)
+			continue;
+		state = (int)p->state;
+		if (p->state == HP_COLLAPSED) {
+			n = 0; /* a level starts after the collapse */
+			continue;
+		}
+		y[n++] = p->level;
+	}
+	if (state == HP_COLLAPSED)
+		return (size_t)-1;
+	history_change_points(y, n, o, &cp, &ncp);
+	if (ncp)
+		from = cp[ncp - 1].index;
+	memmove(y, y + from, (n - from) * sizeof(*y));
+	free(cp);
+	return n - from;
+}
+
+/* One configuration's gate: its verdict but for Holm's, and gate_p. */
+static void gate_one(struct history_config *hc, const struct history *h,
+		     double pct, enum direction dir)
+{
+	const struct history_point *p = &hc->points[hc->npoints - 1];
+	double alpha = 1 - h->opts.confidence, *y, thr, mean, sd, se, df, t;
+	size_t m;
+
+	hc->verdict = GATE_INCONCLUSIVE;
+	hc->gate_p = hc->gate_p_holm = NAN;
+	if (p->exp + 1 != h->nexps) {
+		hc->verdict = GATE_NONE; /* not in the newest experiment */
+		return;
+	}
+	if (p->state == HP_COLLAPSED && dir == DIR_HIGHER) {
+		hc->gate_p = 0; /* a fact, not an estimate */
+		return;
+	}
+	if (p->state != HP_OK)
+		return;
+	y = xmalloc(hc->npoints * sizeof(*y));
+	m = old_level(hc, hc->npoints - 1, &h->opts, y);
+	if (m == (size_t)-1) {
+		/* out of a collapse: better for a higher-is-better metric */
+		hc->verdict = dir == DIR_HIGHER ? GATE_PASS : GATE_INCONCLUSIVE;
+		free(y);
+		return;
+	}
+	if (m < 2) {
+		free(y);
+		return;
+	}
+	mean = gsl_stats_mean(y, 1, m);
+	sd = gsl_stats_sd_m(y, 1, m, mean);
+	free(y);
+	/* the newest is one more draw of the old level: a prediction */
+	se = sd * sqrt(1 + 1 / (double)m);
+	df = (double)m - 1;
+	thr = dir == DIR_HIGHER ? log1p(-pct / 100) : log1p(pct / 100);
+	t = gsl_cdf_tdist_Qinv(alpha / 2, df);
+	hc->gate_pct = 100 * expm1(p->level - mean);
+	hc->gate_low = 100 * expm1(p->level - mean - t * se);
+	hc->gate_high = 100 * expm1(p->level - mean + t * se);
+	if (!(se > 0))
+		hc->gate_p = dir == DIR_HIGHER ? (p->level - mean < thr)
+					       : (p->level - mean > thr);
+	else if (dir == DIR_HIGHER)
+		hc->gate_p = gsl_cdf_tdist_P((p->level - mean - thr) / se, df);
+	else
+		hc->gate_p = gsl_cdf_tdist_Q((p->level - mean - thr) / se, df);
+	if (hc->gate_p > 1 - alpha)
+		hc->verdict = GATE_PASS;
+}
+
+static int cmp_gate_p(const void *a, const void *b)
+{
+	const struct history_config *x = *(struct history_config *const *)a;
+	const struct history_config *y = *(struct history_config *const *)b;
+
+	return (x->gate_p > y->gate_p) - (x->gate_p < y->gate_p);
+}
+
+int history_gate(struct history *h, double pct)
+{
+	enum direction dir = metric_direction(h->opts.metric);
+	struct history_config **order;
+	double run_max = 0, alpha = 1 - h->opts.confidence;
+	size_t c, m = 0, fails = 0, open = 0;
+
+	if (dir != DIR_HIGHER && dir != DIR_LOWER)
+		return error("--fail-on-change: the metric '%s' has no "
+			     "direction (better higher or lower)",
+			     h->opts.metric) - 1;
+	h->gate = pct;
+	order = xcalloc(h->nconfigs + 1, sizeof(*order));
+	for (c = 0; c < h->nconfigs; c++) {
+		gate_one(&h->configs[c], h, pct, dir);
+		if (!isnan(h->configs[c].gate_p))
+			order[m++] = &h->configs[c];
+	}
+	/* Holm: the j-th smallest p times (m - j), made monotone */
+	qsort(order, m, sizeof(*order), cmp_gate_p);
+	for (c = 0; c < m; c++) {
+		run_max = fmax(run_max, fmin(1, (double)(m - c) * order[c]->gate_p));
+		order[c]->gate_p_holm = run_max;
+		if (run_max < alpha)
+			order[c]->verdict = GATE_FAIL;
+	}
+	free(order);
+	for (c = 0; c < h->nconfigs; c++) {
+		fails += h->configs[c].verdict == GATE_FAIL;
+		open += h->configs[c].verdict == GATE_INCONCLUSIVE;
+	}
+	if (fails)
+		return EXIT_REGRESSION;
+	for (c = 0; c < h->nconfigs && !open; c++)
+		if (h->configs[c].verdict == GATE_PASS)
+			return EXIT_OK;
+	return EXIT_INCONCLUSIVE; /* some open, or nothing judged at all */
 }
