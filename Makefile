@@ -223,7 +223,7 @@ bench: all
 SIM_TRIALS ?= 20000
 sim: $(BUILD)/tests/test_compare_sim $(BUILD)/tests/test_history $(BUILD)/tests/test_seqtest $(BUILD)/tests/test_regimes
 	CONTEND_SIM_TRIALS=$(SIM_TRIALS) $(BUILD)/tests/test_compare_sim
-	CONTEND_SIM_TRIALS=$(SIM_TRIALS) $(BUILD)/tests/test_history
+	CONTEND_SIM_TRIALS=1000 $(BUILD)/tests/test_history
 	CONTEND_SIM_TRIALS=10000 $(BUILD)/tests/test_seqtest
 	CONTEND_SIM_TRIALS=40000 $(BUILD)/tests/test_regimes --figures
 
