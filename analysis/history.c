@@ -354,9 +354,9 @@ static void gate_one(struct history_config *hc, const struct history *h,
 	hc->gate_pct = 100 * expm1(p->level - mean);
 	hc->gate_low = 100 * expm1(p->level - mean - t * se);
 	hc->gate_high = 100 * expm1(p->level - mean + t * se);
-	if (!(se > 0))
-		hc->gate_p = dir == DIR_HIGHER ? (p->level - mean < thr)
-					       : (p->level - mean > thr);
+	if (!(se > 0)) /* no spread: the change is exact */
+		hc->gate_p = (dir == DIR_HIGHER ? p->level - mean < thr
+						: p->level - mean > thr) ? 0 : 1;
 	else if (dir == DIR_HIGHER)
 		hc->gate_p = gsl_cdf_tdist_P((p->level - mean - thr) / se, df);
 	else
