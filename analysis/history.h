@@ -18,11 +18,14 @@
  * The change points of the levels come from optimal partitioning (the
  * least squares segmentation, HISTORY_MINSEG points a segment at least,
  * HISTORY_KMAX changes at most) with a penalty per change calibrated by
- * permutation: the statistic "largest likelihood gain per change" of the
- * series is compared with its HISTORY_PERMS seeded permutations, the
- * penalty is their 1 - alpha quantile, so a series without a change shows
- * any change point with probability at most alpha, however many the
- * search then keeps (docs/STATISTICS.md, "History").  Each change's size
+ * permutation, in rounds: the first compares the series' statistic
+ * "largest likelihood gain per change" with HISTORY_PERMS seeded
+ * permutations of the series, so a series without a change shows any
+ * change point with probability at most alpha, however many the
+ * search then keeps; each later round asks "any more?" of the fit's
+ * residuals shuffled within its segments, so a change beyond the real
+ * ones is kept at about alpha too (docs/STATISTICS.md, "History").
+ * Each change's size
  * is the ratio of the geometric means of the segments either side of it,
  * with an interval made valid after the search: Bonferroni over every
  * split the search could have chosen between its neighbours, on the
