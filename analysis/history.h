@@ -25,11 +25,11 @@
  * search then keeps; each later round asks "any more?" of the fit's
  * residuals shuffled within its segments, so a change beyond the real
  * ones is kept at about alpha too (docs/STATISTICS.md, "History").
- * Each change's size
- * is the ratio of the geometric means of the segments either side of it,
- * with an interval made valid after the search: Bonferroni over every
- * split the search could have chosen between its neighbours, on the
- * residual spread of the whole fit.  A fall never reaches -100%.
+ * Each change's size is the ratio of the geometric means of the segments
+ * either side of it, with an interval made valid after the search:
+ * Bonferroni over every split the search could have chosen between its
+ * neighbours, on the residual spread of the whole fit.  A fall never
+ * reaches -100%.
  *
  * Call sequence: history_load (the store) -> history_analyze ->
  * history_write_text / history_write_json -> history_release.
