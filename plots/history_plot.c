@@ -1,9 +1,10 @@
 /*
  * history_plot.c - the figure of a history (analysis/history.h): per
  * configuration, each experiment's level with its interval over the runs
- * in series order, the level of each segment between change points as a
- * line, and each change point as a dashed vertical line labelled with its
- * change and interval.  history-N.dat/.gp, rendered as the other
+ * in series order (a collapse at its mean), the level of each segment
+ * between change points as a line, and each change point as a dashed
+ * vertical line labelled with its change and interval, or "collapse" and
+ * "recovery".  history-N.dat/.gp, rendered as the other
  * figures are (render.c); every name reaches the script through escape_gnuplot.
  */
 #include <errno.h>
@@ -95,8 +96,14 @@ static void write_script(const struct history *h,
 			    "nohead dt 2 lc rgb '#cc0000'\n",
 			(double)c->cps[j].index + 0.5,
 			(double)c->cps[j].index + 0.5);
-		numfmt_pct_ci(pct, sizeof(pct), c->cps[j].change_pct,
-			      c->cps[j].ci_low_pct, c->cps[j].ci_high_pct);
+		if (c->cps[j].kind == CP_LEVEL)
+			numfmt_pct_ci(pct, sizeof(pct), c->cps[j].change_pct,
+				      c->cps[j].ci_low_pct,
+				      c->cps[j].ci_high_pct);
+		else
+			snprintf(pct, sizeof(pct), "%s",
+				 c->cps[j].kind == CP_COLLAPSE ? "collapse"
+							       : "recovery");
 		fprintf(gp, "set label %zu ", j + 1);
 		escape_gnuplot(gp, pct);
 		fprintf(gp, " at %.1f, graph 0.96 left offset 0.5, 0 "

@@ -84,6 +84,15 @@ assert c["points"][4]["mean"] == 0, c["points"][4]
 assert [p["kind"] for p in c["change_points"]] == ["collapse", "recovery"], c
 assert [p["index"] for p in c["change_points"]] == [4, 5], c
 PY
+# the figure: the collapse at its mean (0), the change points labelled
+"$CONTEND" history --db "$tmp/h.db" 'coll-*' --plot "$tmp/p" > /dev/null \
+	2> "$tmp/err" || fail "coll --plot: $(cat "$tmp/err")"
+grep -q "^5 0 0 0\$" "$tmp/p/history-1.dat" ||
+	fail "the collapse is not drawn: $(cat "$tmp/p/history-1.dat")"
+grep -q "set label 1 .collapse. at 4.5" "$tmp/p/history-1.gp" ||
+	fail "no collapse label: $(grep label "$tmp/p/history-1.gp")"
+grep -q "set label 2 .recovery. at 5.5" "$tmp/p/history-1.gp" ||
+	fail "no recovery label: $(grep label "$tmp/p/history-1.gp")"
 # the newest experiment collapsed: a worse level, shown
 expect "coll-1..5" 3 "$(history 'coll-[1-5]' --fail-on-change 5)"
 
