@@ -16,6 +16,7 @@
 #include "analysis/history.h"
 #include "analysis/stats.h"
 #include "db/vocab.h"
+#include "lib/escape.h"
 #include "lib/util.h"
 
 /* ---- the series from the store ---- */
@@ -380,10 +381,13 @@ int history_gate(struct history *h, double pct)
 	double run_max = 0, alpha = 1 - h->opts.confidence;
 	size_t c, m = 0, fails = 0, open = 0;
 
-	if (dir != DIR_HIGHER && dir != DIR_LOWER)
+	if (dir != DIR_HIGHER && dir != DIR_LOWER) {
+		char name[64]; /* the metric as given, escaped and cut */
+
+		escape_text(name, sizeof(name), h->opts.metric);
 		return error("--fail-on-change: the metric '%s' has no "
-			     "direction (better higher or lower)",
-			     h->opts.metric) - 1;
+			     "direction (better higher or lower)", name) - 1;
+	}
 	h->gate = pct;
 	order = xcalloc(h->nconfigs + 1, sizeof(*order));
 	for (c = 0; c < h->nconfigs; c++) {

@@ -20,6 +20,8 @@ nightly() {
 		for s in $(seq "${3:-1}"); do
 			printf '\n[workload cmd%s]\ntype = command\n' "$s"
 			printf 'shell = yes\nmetric = ^ops ([0-9]+)$\n'
+			# a metric of no known direction
+			printf 'metric.spare = ^ops ([0-9]+)$\n'
 			printf 'argv = read l m < %s; ' "$tmp/level"
 			printf 'echo ops $(( l ? l + $$ %% m : 0 ))\n'
 		done
@@ -29,7 +31,8 @@ nightly() {
 }
 
 # history PATTERN ARGS...: the status of `contend history`, its output in
-# $tmp/out, and in $tmp/flat with its wrapped lines joined
+# $tmp/out, and in $tmp/flat with its wrapped lines joined; lines wider
+# than 80 columns into $tmp/wide
 history() {
 	p=$1
 	shift
@@ -37,6 +40,9 @@ history() {
 		2> "$tmp/err"
 	set -- $?
 	tr -s '\n ' '  ' < "$tmp/out" > "$tmp/flat"
+	while IFS= read -r line; do
+		[ ${#line} -le 80 ] || echo "$line" >> "$tmp/wide"
+	done < "$tmp/out"
 	echo "$1"
 }
 
@@ -101,9 +107,11 @@ expect "twin-*" 0 "$(history 'twin-*')"
 grep -q "^  4 experiments, 4 with a level" "$tmp/out" ||
 	fail "twin: $(cat "$tmp/out")"
 
-while IFS= read -r line; do
-	[ ${#line} -le 80 ] || fail "wider than 80: $line"
-done < "$tmp/out"
 expect "bad PCT" 2 "$(history 'ok-*' --fail-on-change x)"
+# a metric without a direction cannot be gated: bad input, named
+expect "no direction" 2 "$(history 'ok-*' --metric spare --fail-on-change 5)"
+grep -q "metric 'spare' has no direction" "$tmp/err" ||
+	fail "no direction: $(cat "$tmp/err")"
+[ -s "$tmp/wide" ] && fail "wider than 80 columns: $(head -n 3 "$tmp/wide")"
 [ "$fails" -eq 0 ] && echo "$NAME: --fail-on-change exits 0, 3 and 4; a collapse is a change point; sections are one point"
 [ "$fails" -eq 0 ]

@@ -297,7 +297,7 @@ static void test_sim_step(void **state)
 }
 
 /* A staircase of two +2% steps at K = 20: some change in nearly every
- * series, both steps in a quarter at least (32% at 2000 series:
+ * series, both steps in a quarter at least (34% at 400 series:
  * docs/STATISTICS.md, "History"). */
 static void test_sim_staircase(void **state)
 {
