@@ -67,6 +67,19 @@ grep -q "gate: newest .* against the old level: no worse level" "$tmp/flat" ||
 expect "worse-*, -20%" 3 "$(history 'worse-*' --fail-on-change 5)"
 grep -q "gate: newest -\\(19\\|20\\)\\..* against the old level: WORSE" "$tmp/flat" ||
 	fail "worse: $(cat "$tmp/out")"
+"$CONTEND" history --db "$tmp/h.db" 'worse-*' --fail-on-change 5 \
+	--format json > "$tmp/json"
+expect "worse-* json" 3 $?
+python3 - "$tmp/json" > "$tmp/py" 2>&1 <<'PY' || fail "worse JSON: $(cat "$tmp/py")"
+import json, sys
+h = json.load(open(sys.argv[1]))
+g = h["configs"][0]["gate"]
+assert h["method"]["fail_on_change_pct"] == 5, h["method"]
+assert g["verdict"] == "fail", g
+assert -20.5 < g["change_pct"] < -19.5, g
+assert g["ci_low_pct"] <= g["change_pct"] <= g["ci_high_pct"], g
+assert g["p"] < 0.05 and g["p_holm"] < 0.05, g
+PY
 # 20% worse rules out worse by more than 25%
 expect "worse-*, 25%" 0 "$(history 'worse-*' --fail-on-change 25)"
 
