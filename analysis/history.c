@@ -9,170 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
 
+#include "analysis/analysis.h"
 #include "analysis/history.h"
 #include "analysis/stats.h"
 #include "db/vocab.h"
 #include "lib/escape.h"
 #include "lib/util.h"
-
-void history_opts_default(struct history_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->alpha = 0.05;
-	o->confidence = 0.95;
-	o->perms = HISTORY_PERMS;
-	o->seed = 1;
-	o->metric = "throughput";
-}
-
-/* ---- the test ---- */
-
-/*
- * The largest |t| over the splits of y[0..n) with HISTORY_MINSEG points
- * each side, and where (the first index of the right side).  The sums
- * are of y - y[0], so a series of nearly equal logs keeps its digits.
- */
-static double max_t(const double *y, size_t n, size_t *at)
-{
-	double s = 0, q = 0, sl = 0, ql = 0, best = -1;
-	size_t i, k;
-
-	for (i = 0; i < n; i++) {
-		s += y[i] - y[0];
-		q += (y[i] - y[0]) * (y[i] - y[0]);
-	}
-	for (k = 0; k < n; k++) {
-		double d = y[k] - y[0], nl, nr, ml, mr, sse, t;
-
-		if (k >= HISTORY_MINSEG && n - k >= HISTORY_MINSEG) {
-			nl = (double)k;
-			nr = (double)(n - k);
-			ml = sl / nl;
-			mr = (s - sl) / nr;
-			sse = (ql - nl * ml * ml) + (q - ql - nr * mr * mr);
-			if (sse > 1e-300)
-				t = fabs(ml - mr) /
-				    sqrt(sse / (double)(n - 2) * (1 / nl + 1 / nr));
-			else
-				t = fabs(ml - mr) > 0 ? INFINITY : 0;
-			if (t > best) {
-				best = t;
-				*at = k;
-			}
-		}
-		sl += d;
-		ql += d * d;
-	}
-	return best;
-}
-
-/* p of the largest t of y[0..n) by permutation; *at its split. */
-static double split_p(const double *y, size_t n, const struct history_opts *o,
-		      gsl_rng *rng, size_t *at)
-{
-	double *w, t, tp;
-	size_t hits = 0, i, dummy;
-
-	t = max_t(y, n, at);
-	if (t <= 0)
-		return 1;
-	w = xmalloc(n * sizeof(*w));
-	memcpy(w, y, n * sizeof(*w));
-	for (i = 0; i < o->perms; i++) {
-		gsl_ran_shuffle(rng, w, n, sizeof(*w));
-		tp = max_t(w, n, &dummy);
-		/* ties with the observed count against it */
-		hits += tp >= t * (1 - 1e-12);
-	}
-	free(w);
-	return (double)(hits + 1) / (double)(o->perms + 1);
-}
-
-static int cmp_cp(const void *a, const void *b)
-{
-	const struct change_point *x = a, *y = b;
-
-	return (x->index > y->index) - (x->index < y->index);
-}
-
-/* The size of each change: the segments either side, Welch on logs. */
-static void sizes(const double *y, size_t n, struct change_point *cp,
-		  size_t m, double confidence)
-{
-	size_t j;
-
-	for (j = 0; j < m; j++) {
-		size_t a = j ? cp[j - 1].index : 0;
-		size_t b = j + 1 < m ? cp[j + 1].index : n;
-		struct welch w;
-
-		if (stats_welch(y + a, cp[j].index - a, y + cp[j].index,
-				b - cp[j].index, confidence, &w)) {
-			cp[j].change_pct = cp[j].ci_low_pct = NAN;
-			cp[j].ci_high_pct = NAN;
-			continue;
-		}
-		/* segments without spread: the change is exact */
-		if (!(w.se > 0))
-			w.ci_low = w.ci_high = w.diff;
-		cp[j].change_pct = 100 * expm1(w.diff);
-		cp[j].ci_low_pct = 100 * expm1(w.ci_low);
-		cp[j].ci_high_pct = 100 * expm1(w.ci_high);
-	}
-}
-
-int history_change_points(const double *y, size_t n,
-			  const struct history_opts *o,
-			  struct change_point **out, size_t *nout)
-{
-	/* segments still to search, as [lo, hi) pairs */
-	size_t *todo, ntodo = 0, m = 0;
-	struct change_point *cp = NULL;
-	gsl_rng *rng;
-
-	*out = NULL;
-	*nout = 0;
-	if (!(o->alpha > 0 && o->alpha < 1) || !o->perms ||
-	    !(o->confidence > 0 && o->confidence < 1))
-		return -1;
-	if (n < 2 * HISTORY_MINSEG)
-		return 0;
-	rng = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(rng, o->seed);
-	todo = xmalloc(2 * n * sizeof(*todo));
-	todo[ntodo++] = 0;
-	todo[ntodo++] = n;
-	while (ntodo) {
-		size_t hi = todo[--ntodo], lo = todo[--ntodo], at = 0;
-		double p;
-
-		if (hi - lo < 2 * HISTORY_MINSEG)
-			continue;
-		p = split_p(y + lo, hi - lo, o, rng, &at);
-		if (p > o->alpha)
-			continue;
-		cp = xrealloc(cp, (m + 1) * sizeof(*cp));
-		cp[m].index = lo + at;
-		cp[m].p = p;
-		m++;
-		todo[ntodo++] = lo;
-		todo[ntodo++] = lo + at;
-		todo[ntodo++] = lo + at;
-		todo[ntodo++] = hi;
-	}
-	free(todo);
-	gsl_rng_free(rng);
-	if (m) {
-		qsort(cp, m, sizeof(*cp), cmp_cp);
-		sizes(y, n, cp, m, o->confidence);
-	}
-	*out = cp;
-	*nout = m;
-	return 0;
-}
 
 /* ---- the series from the store ---- */
 
@@ -238,7 +83,8 @@ int history_load(struct store *s, const char *pattern, struct history *h)
 	return 0;
 }
 
-/* The configuration of h matching c (workload and parameters), or NULL. */
+/* The configuration of h matching c (workload and parameters), added
+ * when new. */
 static struct history_config *config_of(struct history *h,
 					const struct ds_config *c)
 {
@@ -254,31 +100,123 @@ static struct history_config *config_of(struct history *h,
 	h->configs[h->nconfigs].workload = c->workload;
 	h->configs[h->nconfigs].section = c->section;
 	h->configs[h->nconfigs].canon = c->canon;
+	h->configs[h->nconfigs].gate_pct = NAN;
 	return &h->configs[h->nconfigs++];
 }
 
-/* Experiment e's level of configuration c: 0, or -1 without values. */
-static int point_of(const struct dataset *d, size_t c, int m, double conf,
-		    struct history_point *p)
+/*
+ * Experiment d's point for configuration hc: the measured values of
+ * metric m over every configuration of d with hc's workload and
+ * parameters (sections of one experiment are one invocation).  Returns
+ * false when d does not have the configuration.
+ */
+static bool point_of(const struct dataset *d, const struct history_config *hc,
+		     int m, double conf, struct history_point *p)
 {
-	const struct ds_config *cf = &d->configs[c];
-	double *x = xmalloc((cf->nruns + 1) * sizeof(*x));
-	size_t r, n = 0;
+	size_t c, n = 0, runs = 0, i;
+	bool has = false;
+	double *x;
 
-	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
-		double v = dataset_value(d, r, m);
-
-		if (d->runs[r].status == RUN_OK && !d->runs[r].warmup &&
-		    isfinite(v) && v > 0)
-			x[n++] = log(v);
-	}
+	for (c = 0; c < d->nconfigs; c++)
+		runs += d->configs[c].nruns;
+	x = xmalloc((runs + 1) * sizeof(*x));
+	for (c = 0; c < d->nconfigs; c++)
+		if (!strcmp(d->configs[c].workload, hc->workload) &&
+		    !strcmp(d->configs[c].canon, hc->canon)) {
+			has = true;
+			n += analysis_collect(d, c, m, NULL, x + n, NULL);
+		}
+	memset(p, 0, sizeof(*p));
 	p->n = n;
-	if (!n || stats_mean_ci(x, n, conf, &p->level, &p->lo, &p->hi)) {
-		free(x);
-		return -1;
+	p->mean = p->level = p->lo = p->hi = NAN;
+	for (i = 0; i < n; i++)
+		p->nonpos += !(x[i] > 0);
+	if (n) {
+		p->mean = gsl_stats_mean(x, 1, n);
+		for (i = 0; i < n && !p->nonpos; i++)
+			x[i] = log(x[i]);
 	}
+	p->state = !n ? HP_MISSING : p->nonpos ? HP_COLLAPSED : HP_OK;
+	if (p->state == HP_OK)
+		stats_mean_ci(x, n, conf, &p->level, &p->lo, &p->hi);
 	free(x);
-	return 0;
+	return has;
+}
+
+static int cmp_cp(const void *a, const void *b)
+{
+	const struct change_point *x = a, *y = b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Adds a change point of kind at point index to hc. */
+static void add_cp(struct history_config *hc, size_t index, enum cp_kind kind)
+{
+	struct change_point *cp;
+
+	hc->cps = xrealloc(hc->cps, (hc->ncps + 1) * sizeof(*hc->cps));
+	cp = &hc->cps[hc->ncps++];
+	memset(cp, 0, sizeof(*cp));
+	cp->index = index;
+	cp->kind = kind;
+	cp->p = cp->change_pct = cp->ci_low_pct = cp->ci_high_pct = NAN;
+}
+
+static bool has_cp(const struct history_config *hc, size_t index)
+{
+	size_t i;
+
+	for (i = 0; i < hc->ncps; i++)
+		if (hc->cps[i].index == index)
+			return true;
+	return false;
+}
+
+/*
+ * The change points of hc: a collapse where a collapsed point follows a
+ * point with a level (or starts the series after nothing), a recovery
+ * where a level follows a collapse (missing points are passed over); the
+ * segmentation over the points with a level, its indices mapped back.
+ */
+static void config_changes(struct history_config *hc,
+			   const struct history_opts *o)
+{
+	double *y = xmalloc((hc->npoints + 1) * sizeof(*y));
+	size_t *at = xmalloc((hc->npoints + 1) * sizeof(*at));
+	struct change_point *cp;
+	size_t i, n = 0, ncp;
+	int last = -1;          /* the last state seen that is not missing */
+
+	for (i = 0; i < hc->npoints; i++) {
+		const struct history_point *p = &hc->points[i];
+
+		if (p->state == HP_MISSING)
+			continue;
+		if (p->state == HP_COLLAPSED && last == HP_OK)
+			add_cp(hc, i, CP_COLLAPSE);
+		if (p->state == HP_OK && last == HP_COLLAPSED)
+			add_cp(hc, i, CP_RECOVERY);
+		last = (int)p->state;
+		if (p->state == HP_OK) {
+			at[n] = i;
+			y[n++] = p->level;
+		}
+	}
+	history_change_points(y, n, o, &cp, &ncp);
+	for (i = 0; i < ncp; i++) {
+		cp[i].index = at[cp[i].index];
+		/* a recovery already marks where the level comes back */
+		if (has_cp(hc, cp[i].index))
+			continue;
+		hc->cps = xrealloc(hc->cps, (hc->ncps + 1) * sizeof(*hc->cps));
+		hc->cps[hc->ncps++] = cp[i];
+	}
+	if (hc->ncps)
+		qsort(hc->cps, hc->ncps, sizeof(*hc->cps), cmp_cp);
+	free(cp);
+	free(at);
+	free(y);
 }
 
 int history_analyze(struct history *h, const struct history_opts *o)
@@ -286,25 +224,15 @@ int history_analyze(struct history *h, const struct history_opts *o)
 	size_t e, c, any = 0;
 
 	h->opts = *o;
+	h->gate = -1;
 	for (e = 0; e < h->nexps; e++) {
 		const struct dataset *d = &h->exps[e];
-		int m = dataset_metric(d, o->metric);
 
-		if (m < 0)
+		if (dataset_metric(d, o->metric) < 0)
 			continue;
 		any++;
-		for (c = 0; c < d->nconfigs; c++) {
-			struct history_point p;
-			struct history_config *hc;
-
-			if (point_of(d, c, m, o->confidence, &p))
-				continue;
-			p.exp = e;
-			hc = config_of(h, &d->configs[c]);
-			hc->points = xrealloc(hc->points, (hc->npoints + 1) *
-					      sizeof(*hc->points));
-			hc->points[hc->npoints++] = p;
-		}
+		for (c = 0; c < d->nconfigs; c++)
+			config_of(h, &d->configs[c]);
 	}
 	if (!any) {
 		error("no experiment of '%s' has the metric '%s'", h->pattern,
@@ -313,17 +241,23 @@ int history_analyze(struct history *h, const struct history_opts *o)
 	}
 	for (c = 0; c < h->nconfigs; c++) {
 		struct history_config *hc = &h->configs[c];
-		double *y = xmalloc((hc->npoints + 1) * sizeof(*y));
 		struct history_opts co = *o;
-		size_t i;
 
-		for (i = 0; i < hc->npoints; i++)
-			y[i] = hc->points[i].level;
+		for (e = 0; e < h->nexps; e++) {
+			const struct dataset *d = &h->exps[e];
+			struct history_point p;
+
+			if (!point_of(d, hc, dataset_metric(d, o->metric),
+				      o->confidence, &p))
+				continue;
+			p.exp = e;
+			hc->points = xrealloc(hc->points, (hc->npoints + 1) *
+					      sizeof(*hc->points));
+			hc->points[hc->npoints++] = p;
+		}
 		/* each configuration its own stream, the same every time */
 		co.seed = o->seed + c;
-		history_change_points(y, hc->npoints, &co, &hc->cps,
-				      &hc->ncps);
-		free(y);
+		config_changes(hc, &co);
 	}
 	return 0;
 }
@@ -342,4 +276,145 @@ void history_release(struct history *h)
 	free(h->exps);
 	free(h->pattern);
 	memset(h, 0, sizeof(*h));
+}
+
+/* ---- --fail-on-change ---- */
+
+/*
+ * The old level of hc before its point `last` (the newest experiment's):
+ * the log levels since the last change of the points before it (their
+ * own segmentation, so the newest cannot move it) into y.  Returns their
+ * count, or (size_t)-1 when the points before are collapsed.
+ */
+static size_t old_level(const struct history_config *hc, size_t last,
+			const struct history_opts *o, double *y)
+{
+	size_t i, n = 0, from = 0, ncp;
+	struct change_point *cp;
+	int state = -1;
+
+	for (i = 0; i < last; i++) {
+		const struct history_point *p = &hc->points[i];
+
+		if (p->state == HP_MISSING)
+			continue;
+		state = (int)p->state;
+		if (p->state == HP_COLLAPSED) {
+			n = 0; /* a level starts after the collapse */
+			continue;
+		}
+		y[n++] = p->level;
+	}
+	if (state == HP_COLLAPSED)
+		return (size_t)-1;
+	history_change_points(y, n, o, &cp, &ncp);
+	if (ncp)
+		from = cp[ncp - 1].index;
+	memmove(y, y + from, (n - from) * sizeof(*y));
+	free(cp);
+	return n - from;
+}
+
+/* One configuration's gate: its verdict but for Holm's, and gate_p. */
+static void gate_one(struct history_config *hc, const struct history *h,
+		     double pct, enum direction dir)
+{
+	const struct history_point *p = &hc->points[hc->npoints - 1];
+	double alpha = 1 - h->opts.confidence, *y, thr, mean, sd, se, df, t;
+	size_t m;
+
+	hc->verdict = GATE_INCONCLUSIVE;
+	hc->gate_p = hc->gate_p_holm = NAN;
+	if (p->exp + 1 != h->nexps) {
+		hc->verdict = GATE_NONE; /* not in the newest experiment */
+		return;
+	}
+	if (p->state == HP_COLLAPSED && dir == DIR_HIGHER) {
+		hc->gate_p = 0; /* a fact, not an estimate */
+		return;
+	}
+	if (p->state != HP_OK)
+		return;
+	y = xmalloc(hc->npoints * sizeof(*y));
+	m = old_level(hc, hc->npoints - 1, &h->opts, y);
+	if (m == (size_t)-1) {
+		/* out of a collapse: better for a higher-is-better metric */
+		hc->verdict = dir == DIR_HIGHER ? GATE_PASS : GATE_INCONCLUSIVE;
+		free(y);
+		return;
+	}
+	if (m < 2) {
+		free(y);
+		return;
+	}
+	mean = gsl_stats_mean(y, 1, m);
+	sd = gsl_stats_sd_m(y, 1, m, mean);
+	free(y);
+	/* the newest is one more draw of the old level: a prediction */
+	se = sd * sqrt(1 + 1 / (double)m);
+	df = (double)m - 1;
+	thr = dir == DIR_HIGHER ? log1p(-pct / 100) : log1p(pct / 100);
+	t = gsl_cdf_tdist_Qinv(alpha / 2, df);
+	hc->gate_pct = 100 * expm1(p->level - mean);
+	hc->gate_low = 100 * expm1(p->level - mean - t * se);
+	hc->gate_high = 100 * expm1(p->level - mean + t * se);
+	if (!(se > 0)) /* no spread: the change is exact */
+		hc->gate_p = (dir == DIR_HIGHER ? p->level - mean < thr
+						: p->level - mean > thr) ? 0 : 1;
+	else if (dir == DIR_HIGHER)
+		hc->gate_p = gsl_cdf_tdist_P((p->level - mean - thr) / se, df);
+	else
+		hc->gate_p = gsl_cdf_tdist_Q((p->level - mean - thr) / se, df);
+	if (hc->gate_p > 1 - alpha)
+		hc->verdict = GATE_PASS;
+}
+
+static int cmp_gate_p(const void *a, const void *b)
+{
+	const struct history_config *x = *(struct history_config *const *)a;
+	const struct history_config *y = *(struct history_config *const *)b;
+
+	return (x->gate_p > y->gate_p) - (x->gate_p < y->gate_p);
+}
+
+int history_gate(struct history *h, double pct)
+{
+	enum direction dir = metric_direction(h->opts.metric);
+	struct history_config **order;
+	double run_max = 0, alpha = 1 - h->opts.confidence;
+	size_t c, m = 0, fails = 0, open = 0;
+
+	if (dir != DIR_HIGHER && dir != DIR_LOWER) {
+		char name[64]; /* the metric as given, escaped and cut */
+
+		escape_text(name, sizeof(name), h->opts.metric);
+		return error("--fail-on-change: the metric '%s' has no "
+			     "direction (better higher or lower)", name) - 1;
+	}
+	h->gate = pct;
+	order = xcalloc(h->nconfigs + 1, sizeof(*order));
+	for (c = 0; c < h->nconfigs; c++) {
+		gate_one(&h->configs[c], h, pct, dir);
+		if (!isnan(h->configs[c].gate_p))
+			order[m++] = &h->configs[c];
+	}
+	/* Holm: the j-th smallest p times (m - j), made monotone */
+	qsort(order, m, sizeof(*order), cmp_gate_p);
+	for (c = 0; c < m; c++) {
+		run_max = fmax(run_max, fmin(1, (double)(m - c) * order[c]->gate_p));
+		order[c]->gate_p_holm = run_max;
+		if (run_max < alpha)
+			order[c]->verdict = GATE_FAIL;
+	}
+	free(order);
+	for (c = 0; c < h->nconfigs; c++) {
+		fails += h->configs[c].verdict == GATE_FAIL;
+		open += h->configs[c].verdict == GATE_INCONCLUSIVE;
+	}
+	if (fails)
+		return EXIT_REGRESSION;
+	for (c = 0; c < h->nconfigs && !open; c++)
+		if (h->configs[c].verdict == GATE_PASS)
+			return EXIT_OK;
+	return EXIT_INCONCLUSIVE; /* some open, or nothing judged at all */
 }

@@ -4,21 +4,32 @@
  * level moved, by how much, with its interval, from a test whose
  * false-alarm rate is stated and checked by simulation.
  *
- * Each experiment of the series is one invocation: its level is the mean
- * of the log of the metric over its measured runs (the scale compare
- * uses), so the series' points are independent under "nothing changed"
- * and exchangeable, whatever the runs within an experiment share.  The
- * change points come from binary segmentation: in a segment, the split
- * with the largest two-sample t statistic (pooled within the two sides)
- * is a change point when a permutation test of that largest statistic
- * (the segment's points shuffled, HISTORY_PERMS times, seeded) gives
- * p <= alpha; then each side is searched the same way.  Under no change
- * the first test rejects with probability at most alpha, so a series
- * without a change gets a false change point with probability at most
- * alpha (docs/STATISTICS.md, "History").  Each change's size is the
- * ratio of the geometric means of the segments either side of it (up to
- * the neighbouring change points), with a Welch interval on the log
- * scale: a fall never reaches -100%.
+ * Each experiment of the series is one invocation: its level for a
+ * configuration is the mean of the log of the metric over its measured
+ * runs (analysis_measured; every section of the experiment with the same
+ * workload and parameters pooled: one point per experiment), so the
+ * series' points are independent under "nothing changed" and
+ * exchangeable, whatever the runs within an experiment share.  An
+ * experiment whose runs include a value <= 0 has no log level: it is a
+ * collapse, shown as such and a change point by itself (CP_COLLAPSE, and
+ * CP_RECOVERY where the level comes back); one whose runs have no value
+ * is shown as missing.
+ *
+ * The change points of the levels come from optimal partitioning (the
+ * least squares segmentation, HISTORY_MINSEG points a segment at least,
+ * HISTORY_KMAX changes at most) with a penalty per change calibrated by
+ * permutation, in rounds: the first compares the series' statistic
+ * "largest likelihood gain per change" with HISTORY_PERMS seeded
+ * permutations of the series, so a series without a change shows any
+ * change point with probability at most alpha, however many the
+ * search then keeps; each later round asks "any more?" of the fit's
+ * residuals shuffled within its segments, so a change beyond the real
+ * ones is kept at about alpha too (docs/STATISTICS.md, "History").
+ * Each change's size is the ratio of the geometric means of the segments
+ * either side of it, with an interval made valid after the search:
+ * Bonferroni over every split the search could have chosen between its
+ * neighbours, on the residual spread of the whole fit.  A fall never
+ * reaches -100%.
  *
  * Call sequence: history_load (the store) -> history_analyze ->
  * history_write_text / history_write_json -> history_release.
@@ -35,6 +46,7 @@
 
 #define HISTORY_PERMS 999
 #define HISTORY_MINSEG ((size_t)2) /* points each side of a change, at least */
+#define HISTORY_KMAX ((size_t)8)   /* changes of one series, at most */
 
 struct history_opts {
 	double alpha;           /* 0.05: false-alarm rate of a series */
@@ -45,10 +57,18 @@ struct history_opts {
 };
 void history_opts_default(struct history_opts *o);
 
+enum cp_kind {
+	CP_LEVEL,               /* the level moved (the segmentation) */
+	CP_COLLAPSE,            /* a value <= 0 from here: a fact, no test */
+	CP_RECOVERY,            /* values > 0 again after a collapse */
+};
+
 struct change_point {
 	size_t index;           /* the first point of the new level */
-	double p;               /* the permutation test's p */
-	double change_pct, ci_low_pct, ci_high_pct;
+	enum cp_kind kind;
+	double p;               /* the series' permutation p (any change);
+				 * NAN for a collapse or a recovery */
+	double change_pct, ci_low_pct, ci_high_pct; /* NAN: not given */
 };
 
 /*
@@ -60,12 +80,29 @@ int history_change_points(const double *y, size_t n,
 			  const struct history_opts *o,
 			  struct change_point **out, size_t *nout);
 
+enum hp_state {
+	HP_OK,                  /* every value > 0: a log level */
+	HP_COLLAPSED,           /* some value <= 0 */
+	HP_MISSING,             /* the configuration ran, no value measured */
+};
+
 /* One experiment's level for one configuration. */
 struct history_point {
 	size_t exp;             /* index into history.exps */
-	size_t n;               /* measured ok runs with the metric */
-	double level;           /* mean of log(value) */
+	enum hp_state state;
+	size_t n;               /* measured runs with the metric */
+	size_t nonpos;          /* of them, values <= 0 */
+	double mean;            /* arithmetic mean of the values (NAN: none) */
+	double level;           /* HP_OK: mean of log(value); else NAN */
 	double lo, hi;          /* its interval over the runs, log scale */
+};
+
+/* --fail-on-change's decision for one configuration (history_gate). */
+enum gate_verdict {
+	GATE_NONE,              /* no gate asked */
+	GATE_PASS,              /* a worse level by more than PCT ruled out */
+	GATE_FAIL,              /* shown (Holm over the configurations) */
+	GATE_INCONCLUSIVE,      /* neither */
 };
 
 struct history_config {
@@ -74,6 +111,12 @@ struct history_config {
 	struct history_point *points; /* the experiments that have it, oldest first */
 	size_t ncps;
 	struct change_point *cps;
+	/* the gate: the newest point against the level before it */
+	double gate_pct;        /* newest / old - 1, in %; NAN: none */
+	double gate_low, gate_high; /* its two-sided interval, in % */
+	double gate_p;          /* one-sided p of "worse by more than PCT" */
+	double gate_p_holm;
+	enum gate_verdict verdict;
 };
 
 struct history {
@@ -83,6 +126,7 @@ struct history {
 	size_t nconfigs;
 	struct history_config *configs;
 	struct history_opts opts;
+	double gate;            /* --fail-on-change PCT; < 0: none */
 };
 
 /*
@@ -95,6 +139,19 @@ int history_load(struct store *s, const char *pattern, struct history *h);
 /* Series per configuration and their change points; -2 unknown metric. */
 int history_analyze(struct history *h, const struct history_opts *o);
 void history_release(struct history *h);
+
+/*
+ * --fail-on-change PCT over every configuration of an analysed history:
+ * the newest experiment's level against the level of the last segment
+ * before it (a prediction interval: that segment's spread between
+ * experiments).  A configuration fails when "worse by more than PCT" is
+ * shown at 1 - confidence after Holm over the configurations (a collapse
+ * of a higher-is-better metric fails outright); passes when its one-sided
+ * bound rules it out; else is inconclusive.  Returns EXIT_OK,
+ * EXIT_REGRESSION (any fails), EXIT_INCONCLUSIVE (none fails, some
+ * inconclusive), or -2 (after error()) for a metric without a direction.
+ */
+int history_gate(struct history *h, double pct);
 
 int history_write_text(FILE *f, const struct history *h);
 int history_write_json(FILE *f, const struct history *h);

@@ -26,97 +26,235 @@ static const char *judged(const char *metric, double pct)
 	return (pct > 0) == (d == DIR_HIGHER) ? ", better" : ", worse";
 }
 
-static void text_point_line(FILE *f, const struct history *h,
-			    const struct history_config *c, size_t j)
+/* line at column 2, wrapped, continued at 4. */
+static void indented(FILE *f, const char *line)
 {
-	const struct change_point *cp = &c->cps[j];
-	const struct history_point *p = &c->points[cp->index];
-	const struct experiment_row *e = &h->exps[p->exp].exp;
-	char pct[64];
-
-	numfmt_pct_ci(pct, sizeof(pct), cp->change_pct, cp->ci_low_pct,
-		      cp->ci_high_pct);
-	fprintf(f, "  change from #%zu, experiment %" PRId64 " ", cp->index + 1,
-		e->id);
-	escape_fputs(f, e->label && *e->label ? e->label : e->name);
-	fprintf(f, ": %s%s, p %.3g\n", pct, judged(h->opts.metric,
-						   cp->change_pct), cp->p);
+	fputs("  ", f);
+	wrap_print(f, line, 2, 4, 78);
 }
 
-/* The level of each segment, geometric mean of its points' levels. */
+/* Experiment e's label (else name), escaped and cut to NAME_MAX_COLS. */
+#define NAME_MAX_COLS 32
+static const char *name_of(char *buf, size_t len, const struct experiment_row *e)
+{
+	size_t n = escape_text(buf, len > NAME_MAX_COLS + 1 ?
+			       NAME_MAX_COLS + 1 : len,
+			       e->label && *e->label ? e->label : e->name);
+
+	if (n > NAME_MAX_COLS && len > NAME_MAX_COLS + 4)
+		strcat(buf, "...");
+	return buf;
+}
+
+/* One line (wrapped) of a change point or of a point without a level. */
+static void text_cp(FILE *f, const struct history *h,
+		    const struct history_config *c, const struct change_point *cp)
+{
+	const struct history_point *p = &c->points[cp->index];
+	char pct[64], name[NAME_MAX_COLS + 8], mean[32];
+	char *line;
+
+	name_of(name, sizeof(name), &h->exps[p->exp].exp);
+	if (cp->kind == CP_COLLAPSE) {
+		line = xasprintf("collapse at #%zu, experiment %" PRId64 " %s: "
+				 "%zu of %zu runs <= 0, mean %s", cp->index + 1,
+				 h->exps[p->exp].exp.id, name, p->nonpos, p->n,
+				 numfmt(mean, sizeof(mean), p->mean));
+	} else if (cp->kind == CP_RECOVERY) {
+		line = xasprintf("recovery at #%zu, experiment %" PRId64 " %s: "
+				 "values > 0 again", cp->index + 1,
+				 h->exps[p->exp].exp.id, name);
+	} else {
+		numfmt_pct_ci(pct, sizeof(pct), cp->change_pct, cp->ci_low_pct,
+			      cp->ci_high_pct);
+		line = xasprintf("change from #%zu, experiment %" PRId64 " %s: "
+				 "%s%s", cp->index + 1, h->exps[p->exp].exp.id,
+				 name, pct, judged(h->opts.metric,
+						   cp->change_pct));
+	}
+	indented(f, line);
+	free(line);
+}
+
+/* The points without a level that are not change points: shown, never
+ * dropped. */
+static void text_unlevelled(FILE *f, const struct history *h,
+			    const struct history_config *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->npoints; i++) {
+		const struct history_point *p = &c->points[i];
+		char name[NAME_MAX_COLS + 8], mean[32], *line;
+		bool listed = false;
+
+		for (j = 0; j < c->ncps; j++)
+			listed |= c->cps[j].index == i;
+		if (p->state == HP_OK || listed)
+			continue;
+		name_of(name, sizeof(name), &h->exps[p->exp].exp);
+		line = p->state == HP_MISSING ?
+			xasprintf("missing at #%zu, experiment %" PRId64 " %s: "
+				  "no measured run with the metric", i + 1,
+				  h->exps[p->exp].exp.id, name) :
+			xasprintf("collapsed at #%zu, experiment %" PRId64 " %s: "
+				  "%zu of %zu runs <= 0, mean %s", i + 1,
+				  h->exps[p->exp].exp.id, name, p->nonpos,
+				  p->n, numfmt(mean, sizeof(mean), p->mean));
+		indented(f, line);
+		free(line);
+	}
+}
+
+/* The level of each segment: geometric mean of its points with a level. */
 static void text_segments(FILE *f, const struct history *h,
 			  const struct history_config *c)
 {
 	size_t j, a = 0;
+	char *line = xstrdup("levels:"), *t;
 
-	fprintf(f, "  levels:");
 	for (j = 0; j <= c->ncps; j++) {
-		size_t b = j < c->ncps ? c->cps[j].index : c->npoints, i;
+		size_t b = j < c->ncps ? c->cps[j].index : c->npoints, i, n = 0;
 		double s = 0;
 		char v[32];
 
 		for (i = a; i < b; i++)
-			s += c->points[i].level;
-		fprintf(f, "%s #%zu-%zu %s", j ? "," : "", a + 1, b,
-			numfmt(v, sizeof(v), exp(s / (double)(b - a))));
+			if (c->points[i].state == HP_OK) {
+				s += c->points[i].level;
+				n++;
+			}
+		if (b == a)
+			continue;
+		t = xasprintf("%s%s #%zu-%zu %s", line, j ? "," : "", a + 1, b,
+			      n ? numfmt(v, sizeof(v), exp(s / (double)n))
+				: "collapsed");
+		free(line);
+		line = t;
 		a = b;
 	}
-	fprintf(f, " %s\n", metric_unit(h->opts.metric));
+	t = xasprintf("%s %s", line, metric_unit(h->opts.metric));
+	indented(f, t);
+	free(t);
+	free(line);
+}
+
+static const char *const verdict_words[] = {
+	[GATE_NONE] = "not judged: not in the newest experiment",
+	[GATE_PASS] = "no worse level",
+	[GATE_FAIL] = "WORSE",
+	[GATE_INCONCLUSIVE] = "inconclusive",
+};
+
+/* The gate's line of one configuration. */
+static void text_gate(FILE *f, const struct history *h,
+		      const struct history_config *c)
+{
+	const struct history_point *p = &c->points[c->npoints - 1];
+	char pct[64], *line;
+
+	if (c->verdict == GATE_NONE || isnan(c->gate_pct)) {
+		line = xasprintf("gate: %s%s", verdict_words[c->verdict],
+				 c->verdict == GATE_NONE ? "" :
+				 p->state == HP_COLLAPSED ? " (the newest "
+				 "collapsed)" : p->state == HP_MISSING ?
+				 " (the newest has no value)" :
+				 " (too few experiments at the old level)");
+	} else {
+		numfmt_pct_ci(pct, sizeof(pct), c->gate_pct, c->gate_low,
+			      c->gate_high);
+		line = xasprintf("gate: newest %s against the old level: %s "
+				 "(p %.2g of worse by more than %g%%, Holm "
+				 "%.2g)", pct, verdict_words[c->verdict],
+				 c->gate_p, h->gate, c->gate_p_holm);
+	}
+	indented(f, line);
+	free(line);
+}
+
+static void text_config(FILE *f, const struct history *h,
+			const struct history_config *hc)
+{
+	size_t j, nok = 0;
+	char *line, *esc;
+	double sp = NAN;        /* the series' p, when it has level changes */
+
+	line = xasprintf("[%s] %s %s", hc->section, hc->workload, hc->canon);
+	esc = escape_text_dup(line);
+	fputc('\n', f);
+	wrap_print(f, esc, 0, 4, 78);
+	free(esc);
+	free(line);
+	for (j = 0; j < hc->npoints; j++)
+		nok += hc->points[j].state == HP_OK;
+	for (j = 0; j < hc->ncps; j++)
+		if (hc->cps[j].kind == CP_LEVEL)
+			sp = hc->cps[j].p;
+	fprintf(f, "  %zu experiment%s, %zu with a level", hc->npoints,
+		hc->npoints == 1 ? "" : "s", nok);
+	if (nok < 2 * HISTORY_MINSEG && !hc->ncps)
+		fprintf(f, ": too few to look for a change (%zu or more)\n",
+			2 * HISTORY_MINSEG);
+	else if (!hc->ncps)
+		fprintf(f, ": no change point\n");
+	else if (isnan(sp))
+		fprintf(f, ": %zu change point%s\n", hc->ncps,
+			hc->ncps == 1 ? "" : "s");
+	else
+		fprintf(f, ": %zu change point%s (p %.2g)\n", hc->ncps,
+			hc->ncps == 1 ? "" : "s", sp);
+	for (j = 0; j < hc->ncps; j++)
+		text_cp(f, h, hc, &hc->cps[j]);
+	text_unlevelled(f, h, hc);
+	if (hc->ncps)
+		text_segments(f, h, hc);
+	if (h->gate >= 0)
+		text_gate(f, h, hc);
 }
 
 int history_write_text(FILE *f, const struct history *h)
 {
 	size_t c;
-	char *line, *esc;
+	char *line;
 
 	line = xasprintf("history of %zu experiments matching '%s', oldest "
 			 "first (#1 to #%zu); metric %s", h->nexps, h->pattern,
 			 h->nexps, h->opts.metric);
 	wrap_print(f, line, 0, 2, 78);
 	free(line);
-	for (c = 0; c < h->nconfigs; c++) {
-		const struct history_config *hc = &h->configs[c];
-		size_t j;
-
-		line = xasprintf("[%s] %s %s", hc->section, hc->workload,
-				 hc->canon);
-		esc = escape_text_dup(line);
-		fputc('\n', f);
-		wrap_print(f, esc, 0, 4, 78);
-		free(esc);
-		free(line);
-		fprintf(f, "  %zu experiment%s with runs", hc->npoints,
-			hc->npoints == 1 ? "" : "s");
-		if (hc->npoints < 2 * HISTORY_MINSEG) {
-			fprintf(f, ": too few to look for a change (%zu or "
-				   "more)\n", 2 * HISTORY_MINSEG);
-			continue;
-		}
-		if (!hc->ncps) {
-			fprintf(f, ": no change point\n");
-			continue;
-		}
-		fprintf(f, ": %zu change point%s\n", hc->ncps,
-			hc->ncps == 1 ? "" : "s");
-		for (j = 0; j < hc->ncps; j++)
-			text_point_line(f, h, hc, j);
-		text_segments(f, h, hc);
-	}
-	line = xasprintf("Method: each experiment's level is the mean of "
-			 "log(%s) over its measured runs; change points by "
-			 "binary segmentation, each split kept when a "
-			 "permutation test of the largest two-sample t (%u "
-			 "permutations) gives p <= %g, so a series without a "
-			 "change shows one with probability <= %g; a change "
-			 "is the ratio of the geometric means of the segments "
-			 "either side, %g%% Welch interval on the log scale.",
-			 h->opts.metric, h->opts.perms, h->opts.alpha,
-			 h->opts.alpha, 100 * h->opts.confidence);
+	for (c = 0; c < h->nconfigs; c++)
+		text_config(f, h, &h->configs[c]);
+	line = xasprintf("Method: each experiment is one point, its level the "
+			 "mean of log(%s) over its measured runs; a value <= 0 "
+			 "is a collapse, a change point without a test.  The "
+			 "levels are segmented by least squares with a penalty "
+			 "per change set, by %u permutations of each series, "
+			 "so that a series without a change shows one with "
+			 "probability <= %g, however many changes it has.  A "
+			 "change is the ratio of the geometric means either "
+			 "side, its %g%% interval widened for the search "
+			 "(Bonferroni over the splits between its "
+			 "neighbours).%s", h->opts.metric, h->opts.perms,
+			 h->opts.alpha, 100 * h->opts.confidence,
+			 h->gate >= 0 ? "  The gate: the newest level against "
+			 "the last segment before it (a prediction interval), "
+			 "Holm over the configurations." : "");
 	fputc('\n', f);
 	wrap_print(f, line, 0, 0, 78);
 	free(line);
 	return ferror(f) ? error("writing the history: I/O error") : 0;
 }
+
+static const char *const state_names[] = {
+	[HP_OK] = "ok", [HP_COLLAPSED] = "collapsed", [HP_MISSING] = "missing",
+};
+static const char *const kind_names[] = {
+	[CP_LEVEL] = "level", [CP_COLLAPSE] = "collapse",
+	[CP_RECOVERY] = "recovery",
+};
+static const char *const gate_names[] = {
+	[GATE_NONE] = "none", [GATE_PASS] = "pass", [GATE_FAIL] = "fail",
+	[GATE_INCONCLUSIVE] = "inconclusive",
+};
 
 static void json_config(struct json_writer *w, const struct history *h,
 			const struct history_config *c)
@@ -133,7 +271,10 @@ static void json_config(struct json_writer *w, const struct history *h,
 
 		json_open(w, NULL, '{');
 		json_int(w, "experiment_id", h->exps[p->exp].exp.id);
+		json_str(w, "state", state_names[p->state]);
 		json_int(w, "runs", (long long)p->n);
+		json_int(w, "runs_nonpositive", (long long)p->nonpos);
+		json_num(w, "mean", p->mean);
 		json_num(w, "level", exp(p->level));
 		json_num(w, "ci_low", exp(p->lo));
 		json_num(w, "ci_high", exp(p->hi));
@@ -146,6 +287,7 @@ static void json_config(struct json_writer *w, const struct history *h,
 
 		json_open(w, NULL, '{');
 		json_int(w, "index", (long long)cp->index);
+		json_str(w, "kind", kind_names[cp->kind]);
 		json_int(w, "experiment_id",
 			 h->exps[c->points[cp->index].exp].exp.id);
 		json_num(w, "change_pct", cp->change_pct);
@@ -155,6 +297,16 @@ static void json_config(struct json_writer *w, const struct history *h,
 		json_close(w, '}');
 	}
 	json_close(w, ']');
+	if (h->gate >= 0) {
+		json_open(w, "gate", '{');
+		json_str(w, "verdict", gate_names[c->verdict]);
+		json_num(w, "change_pct", c->gate_pct);
+		json_num(w, "ci_low_pct", c->gate_low);
+		json_num(w, "ci_high_pct", c->gate_high);
+		json_num(w, "p", c->gate_p);
+		json_num(w, "p_holm", c->gate_p_holm);
+		json_close(w, '}');
+	}
 	json_close(w, '}');
 }
 
@@ -178,9 +330,12 @@ int history_write_json(FILE *f, const struct history *h)
 	}
 	json_close(&w, ']');
 	json_open(&w, "method", '{');
-	json_str(&w, "change_points", "binary segmentation; permutation "
-		 "test of the largest two-sample t over the splits");
+	json_str(&w, "change_points", "optimal partitioning (least squares) "
+		 "with a penalty per change calibrated by permutation; "
+		 "intervals Bonferroni over the splits between neighbours");
 	json_num(&w, "alpha", h->opts.alpha);
+	if (h->gate >= 0)
+		json_num(&w, "fail_on_change_pct", h->gate);
 	json_int(&w, "permutations", h->opts.perms);
 	json_num(&w, "confidence", h->opts.confidence);
 	json_close(&w, '}');

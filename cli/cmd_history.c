@@ -18,6 +18,7 @@
 struct history_args {
 	const char *db, *pattern, *plot;
 	enum report_format format;      /* text or json */
+	double fail_pct;                /* --fail-on-change; < 0: none */
 	struct history_opts opts;
 };
 
@@ -37,6 +38,10 @@ static const struct opt history_rows[] = {
 	  FIELD(opts.alpha), 0, 0 },
 	{ "confidence", 0, "C", "of each change's interval, in (0, 1) "
 	  "(default 0.95)", opt_confidence, FIELD(opts.confidence), 0, 0 },
+	{ "fail-on-change", 0, "PCT", "exit 3 when the newest experiment "
+	  "starts a level worse than the old by more than PCT (Holm over the "
+	  "configurations), 4 when that can be neither shown nor ruled out",
+	  opt_percent, FIELD(fail_pct), 1, 0 },
 	{ "plot", 0, "DIR", "also draw the levels and their change points, "
 	  "DIR/history-N.png per configuration", NULL, FIELD(plot), 0, 0 },
 };
@@ -46,18 +51,21 @@ const struct opt_cmd history_cli = {
 	history_rows, ARRAY_SIZE(history_rows),
 	"Each experiment of the series is one invocation (a nightly build, "
 	"a boot of one kernel of a bisection); the change points are found "
-	"by binary segmentation with a permutation test, so a series without "
-	"a change shows one with probability at most --alpha. "
-	"docs/AB-KERNEL.md has the workflow.",
+	"by optimal partitioning with a penalty calibrated by permutation, so "
+	"a series without a change shows one with probability at most "
+	"--alpha.  An experiment with a value <= 0 is a collapse, itself a "
+	"change point.  Exit status with --fail-on-change: 0 no worse level, "
+	"3 a worse level shown, 4 inconclusive.  docs/AB-KERNEL.md has the "
+	"workflow.",
 };
 
 int cmd_history(int argc, char **argv)
 {
 	struct history_args ha = { .db = store_default_path(),
-				   .format = REPORT_TEXT };
+				   .format = REPORT_TEXT, .fail_pct = -1 };
 	struct store *s = NULL;
 	struct history h = { 0 };
-	int ret = EXIT_RUNTIME, p;
+	int ret = EXIT_RUNTIME, p, gate = EXIT_OK;
 
 	history_opts_default(&ha.opts);
 	p = opt_parse(&history_cli, argc, argv, &ha);
@@ -71,6 +79,8 @@ int cmd_history(int argc, char **argv)
 	p = history_load(s, ha.pattern, &h);
 	if (p == 0)
 		p = history_analyze(&h, &ha.opts);
+	if (p == 0 && ha.fail_pct >= 0)
+		gate = p = history_gate(&h, ha.fail_pct);
 	if (p < 0) {
 		ret = p == -2 ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out;
@@ -80,7 +90,7 @@ int cmd_history(int argc, char **argv)
 	if (p == 0 && ha.plot)
 		p = fflush(stdout) ? -1 : plot_history(&h, ha.plot);
 	if (p == 0 && fflush(stdout) == 0)
-		ret = 0;
+		ret = gate;
 out:
 	history_release(&h);
 	if (s)

@@ -29,7 +29,7 @@ enum {
 	EXIT_RUNTIME = 1,
 	EXIT_USAGE = 2,
 	EXIT_REGRESSION = 3,
-	EXIT_INCONCLUSIVE = 4,
+	EXIT_INCONCLUSIVE = 4,  /* a gate that can neither pass nor fail */
 	EXIT_INTERRUPTED = 130,
 };
 

@@ -1,9 +1,10 @@
 /*
  * history_plot.c - the figure of a history (analysis/history.h): per
  * configuration, each experiment's level with its interval over the runs
- * in series order, the level of each segment between change points as a
- * line, and each change point as a dashed vertical line labelled with its
- * change and interval.  history-N.dat/.gp, rendered as the other
+ * in series order (a collapse at its mean), the level of each segment
+ * between change points as a line, and each change point as a dashed
+ * vertical line labelled with its change and interval, or "collapse" and
+ * "recovery".  history-N.dat/.gp, rendered as the other
  * figures are (render.c); every name reaches the script through escape_gnuplot.
  */
 #include <errno.h>
@@ -24,21 +25,32 @@ static void write_data(const struct history_config *c, FILE *dat)
 {
 	size_t i, j, a = 0;
 
-	fputs("# experiment position, level, ci_low, ci_high\n", dat);
-	for (i = 0; i < c->npoints; i++)
-		fprintf(dat, "%zu %.17g %.17g %.17g\n", i + 1,
-			exp(c->points[i].level), exp(c->points[i].lo),
-			exp(c->points[i].hi));
+	fputs("# experiment position, level, ci_low, ci_high (a collapse: "
+	      "its mean, no interval; a point without a value: none)\n", dat);
+	for (i = 0; i < c->npoints; i++) {
+		const struct history_point *p = &c->points[i];
+
+		if (p->state == HP_OK)
+			fprintf(dat, "%zu %.17g %.17g %.17g\n", i + 1,
+				exp(p->level), exp(p->lo), exp(p->hi));
+		else if (p->state == HP_COLLAPSED)
+			fprintf(dat, "%zu %.17g %.17g %.17g\n", i + 1,
+				p->mean, p->mean, p->mean);
+	}
 	fputs("\n\n# segments: from, to at their geometric mean level\n", dat);
 	for (j = 0; j <= c->ncps; j++) {
-		size_t b = j < c->ncps ? c->cps[j].index : c->npoints;
+		size_t b = j < c->ncps ? c->cps[j].index : c->npoints, n = 0;
 		double s = 0;
 
 		for (i = a; i < b; i++)
-			s += c->points[i].level;
-		fprintf(dat, "%.1f %.17g\n%.1f %.17g\n\n", (double)a + 0.5,
-			exp(s / (double)(b - a)), (double)b + 0.5,
-			exp(s / (double)(b - a)));
+			if (c->points[i].state == HP_OK) {
+				s += c->points[i].level;
+				n++;
+			}
+		if (n)
+			fprintf(dat, "%.1f %.17g\n%.1f %.17g\n\n",
+				(double)a + 0.5, exp(s / (double)n),
+				(double)b + 0.5, exp(s / (double)n));
 		a = b;
 	}
 }
@@ -50,7 +62,11 @@ static void write_script(const struct history *h,
 	const char *unit = metric_unit(h->opts.metric);
 	char *t;
 	size_t j;
+	bool big = false;
 
+	for (j = 0; j < c->npoints; j++)
+		big |= c->points[j].state == HP_OK &&
+		       exp(c->points[j].level) >= 1e4;
 	plot_comment_head(gp, "the history of one configuration", base);
 	plot_terminal(gp, base, 480);
 	/* the parameters only when they fit the title's line */
@@ -72,8 +88,7 @@ static void write_script(const struct history *h,
 		    "set grid\nset border 3\nset tics nomirror\n"
 		    "set key outside bottom center horizontal\n"
 		    "set xrange [0.5:%zu.5]\n", c->npoints);
-	fputs(exp(c->points[0].level) >= 1e4 ? "set format y '%.1s%c'\n"
-					      : "set format y '%g'\n", gp);
+	fputs(big ? "set format y '%.1s%c'\n" : "set format y '%g'\n", gp);
 	for (j = 0; j < c->ncps; j++) {
 		char pct[64];
 
@@ -81,8 +96,14 @@ static void write_script(const struct history *h,
 			    "nohead dt 2 lc rgb '#cc0000'\n",
 			(double)c->cps[j].index + 0.5,
 			(double)c->cps[j].index + 0.5);
-		numfmt_pct_ci(pct, sizeof(pct), c->cps[j].change_pct,
-			      c->cps[j].ci_low_pct, c->cps[j].ci_high_pct);
+		if (c->cps[j].kind == CP_LEVEL)
+			numfmt_pct_ci(pct, sizeof(pct), c->cps[j].change_pct,
+				      c->cps[j].ci_low_pct,
+				      c->cps[j].ci_high_pct);
+		else
+			snprintf(pct, sizeof(pct), "%s",
+				 c->cps[j].kind == CP_COLLAPSE ? "collapse"
+							       : "recovery");
 		fprintf(gp, "set label %zu ", j + 1);
 		escape_gnuplot(gp, pct);
 		fprintf(gp, " at %.1f, graph 0.96 left offset 0.5, 0 "
