@@ -21,6 +21,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/abfair.h"
+#include "analysis/gate.h"
 
 enum verdict {
 	VERDICT_FASTER,         /* better beyond the threshold, significant */
@@ -179,8 +180,6 @@ struct compare_klock {
 };
 
 /* The gate's three outcomes for one configuration (compare_gate). */
-enum gate_result { GATE_PASS, GATE_FAIL, GATE_INCONCLUSIVE };
-extern const char *const gate_result_names[]; /* "pass", "fail", ... */
 
 struct comparison {
 	const char *workload, *canon, *section;

@@ -14,6 +14,7 @@ const char *const gate_result_names[] = {
 	[GATE_PASS] = "pass",
 	[GATE_FAIL] = "fail",
 	[GATE_INCONCLUSIVE] = "inconclusive",
+	[GATE_NONE] = "none",
 };
 
 /* The margin "worse by pct %" on the scale of the model's difference. */

@@ -42,6 +42,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/gate.h"
 #include "db/store.h"
 
 #define HISTORY_PERMS 999
@@ -97,14 +98,6 @@ struct history_point {
 	double lo, hi;          /* its interval over the runs, log scale */
 };
 
-/* --fail-on-change's decision for one configuration (history_gate). */
-enum gate_verdict {
-	GATE_NONE,              /* no gate asked */
-	GATE_PASS,              /* a worse level by more than PCT ruled out */
-	GATE_FAIL,              /* shown (Holm over the configurations) */
-	GATE_INCONCLUSIVE,      /* neither */
-};
-
 struct history_config {
 	const char *workload, *section, *canon; /* borrowed from a dataset */
 	size_t npoints;
@@ -116,7 +109,7 @@ struct history_config {
 	double gate_low, gate_high; /* its two-sided interval, in % */
 	double gate_p;          /* one-sided p of "worse by more than PCT" */
 	double gate_p_holm;
-	enum gate_verdict verdict;
+	enum gate_result verdict;  /* --fail-on-change's decision (history_gate) */
 };
 
 struct history {

@@ -251,10 +251,6 @@ static const char *const kind_names[] = {
 	[CP_LEVEL] = "level", [CP_COLLAPSE] = "collapse",
 	[CP_RECOVERY] = "recovery",
 };
-static const char *const gate_names[] = {
-	[GATE_NONE] = "none", [GATE_PASS] = "pass", [GATE_FAIL] = "fail",
-	[GATE_INCONCLUSIVE] = "inconclusive",
-};
 
 static void json_config(struct json_writer *w, const struct history *h,
 			const struct history_config *c)
@@ -299,7 +295,7 @@ static void json_config(struct json_writer *w, const struct history *h,
 	json_close(w, ']');
 	if (h->gate >= 0) {
 		json_open(w, "gate", '{');
-		json_str(w, "verdict", gate_names[c->verdict]);
+		json_str(w, "verdict", gate_result_names[c->verdict]);
 		json_num(w, "change_pct", c->gate_pct);
 		json_num(w, "ci_low_pct", c->gate_low);
 		json_num(w, "ci_high_pct", c->gate_high);
