@@ -9,6 +9,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/bisectbase.h"
+#include "analysis/series.h"
 #include "analysis/stats.h"
 #include "lib/escape.h"
 #include "lib/util.h"
@@ -23,21 +24,25 @@ static bool outcome(const struct dataset *d, size_t r)
 }
 
 /*
- * One boot: the logs of the configuration's values appended to *x (*nx
- * of them so far); how many; its collapses added to *collapsed.
+ * One boot, experiment `set` of series sr (its members there: sections
+ * of one experiment are one invocation): the logs of the values appended
+ * to *x (*nx of them so far); how many; its collapses added to
+ * *collapsed.
  */
-static size_t boot_of(const struct dataset *d, const char *workload,
-		      const char *canon, const char *metric, double **x,
-		      size_t *nx, size_t *collapsed)
+static size_t boot_of(const struct dataset *ds, const struct series *sr,
+		      size_t set, const char *metric, double **x, size_t *nx,
+		      size_t *collapsed)
 {
+	const struct dataset *d = &ds[set];
 	int m = dataset_metric(d, metric);
-	size_t c, r, n = 0;
+	size_t i, r, n = 0;
 
-	for (c = 0; c < d->nconfigs; c++) {
-		const struct ds_config *cf = &d->configs[c];
+	for (i = 0; sr && i < sr->n; i++) {
+		const struct ds_config *cf;
 
-		if (strcmp(cf->workload, workload) || strcmp(cf->canon, canon))
+		if (sr->member[i].set != set)
 			continue;
+		cf = &d->configs[sr->member[i].config];
 		*x = xrealloc(*x, (*nx + cf->nruns + 1) * sizeof(**x));
 		for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
 			double v = m < 0 ? NAN : dataset_value(d, r, m);
@@ -53,6 +58,18 @@ static size_t boot_of(const struct dataset *d, const char *workload,
 	return n;
 }
 
+/* The series of (workload, canon) over ds, or NULL; *l to release. */
+static const struct series *series_of(const struct dataset *ds, size_t nds,
+				      const char *workload, const char *canon,
+				      struct series_list *l)
+{
+	long i;
+
+	series_build(ds, nds, l);
+	i = series_find(l, workload, canon);
+	return i < 0 ? NULL : &l->s[i];
+}
+
 int bisect_base_of(const struct dataset *ds, size_t nds, const char *workload,
 		   const char *canon, const char *metric, const char *section,
 		   struct seq_baseline *b)
@@ -63,10 +80,11 @@ int bisect_base_of(const struct dataset *ds, size_t nds, const char *workload,
 	struct nested nest;
 	char *s = escape_text_dup(section), *mt = escape_text_dup(metric);
 	int ret = 0;
+	struct series_list l;
+	const struct series *sr = series_of(ds, nds, workload, canon, &l);
 
 	for (i = 0; i < nds; i++) {
-		size_t n = boot_of(&ds[i], workload, canon, metric, &x, &nx,
-				   &collapsed);
+		size_t n = boot_of(ds, sr, i, metric, &x, &nx, &collapsed);
 
 		if (n)
 			sizes[k++] = n;
@@ -94,6 +112,7 @@ int bisect_base_of(const struct dataset *ds, size_t nds, const char *workload,
 		.collapsed = collapsed,
 	};
 out:
+	series_release(&l);
 	free(s);
 	free(mt);
 	free(sizes);
@@ -106,13 +125,14 @@ void bisect_prior_of(const struct dataset *ds, size_t nds,
 		     const char *metric, struct seq_prior *p)
 {
 	size_t i, k;
+	struct series_list l;
+	const struct series *sr = series_of(ds, nds, workload, canon, &l);
 
 	*p = (struct seq_prior){ 0 };
 	for (i = 0; i < nds; i++) {
 		double *x = NULL, mean = 0;
 		size_t nx = 0, collapsed = 0;
-		size_t n = boot_of(&ds[i], workload, canon, metric, &x, &nx,
-				   &collapsed);
+		size_t n = boot_of(ds, sr, i, metric, &x, &nx, &collapsed);
 
 		p->runs += n + collapsed;
 		p->collapsed += collapsed;
@@ -128,4 +148,5 @@ void bisect_prior_of(const struct dataset *ds, size_t nds,
 		}
 		free(x);
 	}
+	series_release(&l);
 }
