@@ -14,6 +14,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/history.h"
+#include "analysis/series.h"
 #include "analysis/stats.h"
 #include "db/vocab.h"
 #include "lib/escape.h"
@@ -83,49 +84,34 @@ int history_load(struct store *s, const char *pattern, struct history *h)
 	return 0;
 }
 
-/* The configuration of h matching c (workload and parameters), added
- * when new. */
-static struct history_config *config_of(struct history *h,
-					const struct ds_config *c)
+/* A new configuration of h, series s's. */
+static struct history_config *config_add(struct history *h,
+					 const struct series *s)
 {
-	size_t i;
+	struct history_config *hc;
 
-	for (i = 0; i < h->nconfigs; i++)
-		if (!strcmp(h->configs[i].workload, c->workload) &&
-		    !strcmp(h->configs[i].canon, c->canon))
-			return &h->configs[i];
 	h->configs = xrealloc(h->configs,
 			      (h->nconfigs + 1) * sizeof(*h->configs));
-	memset(&h->configs[h->nconfigs], 0, sizeof(*h->configs));
-	h->configs[h->nconfigs].workload = c->workload;
-	h->configs[h->nconfigs].section = c->section;
-	h->configs[h->nconfigs].canon = c->canon;
-	h->configs[h->nconfigs].gate_pct = NAN;
-	return &h->configs[h->nconfigs++];
+	hc = &h->configs[h->nconfigs++];
+	memset(hc, 0, sizeof(*hc));
+	hc->workload = s->workload;
+	hc->section = s->section;
+	hc->canon = s->canon;
+	hc->gate_pct = NAN;
+	return hc;
 }
 
 /*
- * Experiment d's point for configuration hc: the measured values of
- * metric m over every configuration of d with hc's workload and
- * parameters (sections of one experiment are one invocation).  Returns
- * false when d does not have the configuration.
+ * The point of an experiment holding the configuration: its n measured
+ * values x (the one model's invocation: every section of the experiment
+ * with the configuration's workload and parameters; series.h).  x is
+ * overwritten with the logs.
  */
-static bool point_of(const struct dataset *d, const struct history_config *hc,
-		     int m, double conf, struct history_point *p)
+static void point_of(double *x, size_t n, double conf,
+		     struct history_point *p)
 {
-	size_t c, n = 0, runs = 0, i;
-	bool has = false;
-	double *x;
+	size_t i;
 
-	for (c = 0; c < d->nconfigs; c++)
-		runs += d->configs[c].nruns;
-	x = xmalloc((runs + 1) * sizeof(*x));
-	for (c = 0; c < d->nconfigs; c++)
-		if (!strcmp(d->configs[c].workload, hc->workload) &&
-		    !strcmp(d->configs[c].canon, hc->canon)) {
-			has = true;
-			n += analysis_collect(d, c, m, NULL, x + n, NULL);
-		}
 	memset(p, 0, sizeof(*p));
 	p->n = n;
 	p->mean = p->level = p->lo = p->hi = NAN;
@@ -139,8 +125,50 @@ static bool point_of(const struct dataset *d, const struct history_config *hc,
 	p->state = !n ? HP_MISSING : p->nonpos ? HP_COLLAPSED : HP_OK;
 	if (p->state == HP_OK)
 		stats_mean_ci(x, n, conf, &p->level, &p->lo, &p->hi);
-	free(x);
-	return has;
+}
+
+/* Does series s have a member in experiment e? */
+static bool holds(const struct series *s, size_t e)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->member[i].set == e)
+			return true;
+	return false;
+}
+
+/*
+ * Series s's points: each experiment holding it, oldest first, with its
+ * values grouped as the model groups them (none: missing).  Whether any
+ * of those experiments records the metric at all.
+ */
+static bool points_of(const struct history *h, const struct series *s,
+		      struct history_config *hc)
+{
+	struct series_sample v;
+	size_t e, g = 0, off = 0;
+	bool any = false;
+
+	series_sample_metric(h->exps, s, h->opts.metric, &v);
+	for (e = 0; e < h->nexps; e++) {
+		struct history_point p;
+		size_t n = 0;
+
+		if (!holds(s, e))
+			continue;
+		any |= dataset_metric(&h->exps[e], h->opts.metric) >= 0;
+		if (g < v.k && v.set[g] == e)
+			n = v.sizes[g++];
+		point_of(v.x + off, n, h->opts.confidence, &p);
+		off += n;
+		p.exp = e;
+		hc->points = xrealloc(hc->points, (hc->npoints + 1) *
+				      sizeof(*hc->points));
+		hc->points[hc->npoints++] = p;
+	}
+	series_sample_release(&v);
+	return any;
 }
 
 static int cmp_cp(const void *a, const void *b)
@@ -221,44 +249,34 @@ static void config_changes(struct history_config *hc,
 
 int history_analyze(struct history *h, const struct history_opts *o)
 {
+	struct series_list l;
 	size_t e, c, any = 0;
 
 	h->opts = *o;
 	h->gate = -1;
-	for (e = 0; e < h->nexps; e++) {
-		const struct dataset *d = &h->exps[e];
-
-		if (dataset_metric(d, o->metric) < 0)
-			continue;
-		any++;
-		for (c = 0; c < d->nconfigs; c++)
-			config_of(h, &d->configs[c]);
-	}
+	for (e = 0; e < h->nexps; e++)
+		any += dataset_metric(&h->exps[e], o->metric) >= 0;
 	if (!any) {
-		error("no experiment of '%s' has the metric '%s'", h->pattern,
-		      o->metric);
+		error("no experiment of '%s' has the metric '%s'",
+		      escape_quote(h->pattern), escape_quote(o->metric));
 		return -2;
 	}
-	for (c = 0; c < h->nconfigs; c++) {
-		struct history_config *hc = &h->configs[c];
+	series_build(h->exps, h->nexps, &l);
+	for (c = 0; c < l.n; c++) {
+		struct history_config *hc = config_add(h, &l.s[c]);
 		struct history_opts co = *o;
 
-		for (e = 0; e < h->nexps; e++) {
-			const struct dataset *d = &h->exps[e];
-			struct history_point p;
-
-			if (!point_of(d, hc, dataset_metric(d, o->metric),
-				      o->confidence, &p))
-				continue;
-			p.exp = e;
-			hc->points = xrealloc(hc->points, (hc->npoints + 1) *
-					      sizeof(*hc->points));
-			hc->points[hc->npoints++] = p;
+		if (!points_of(h, &l.s[c], hc)) {
+			/* only in experiments without the metric */
+			free(hc->points);
+			h->nconfigs--;
+			continue;
 		}
 		/* each configuration its own stream, the same every time */
-		co.seed = o->seed + c;
+		co.seed = o->seed + h->nconfigs - 1;
 		config_changes(hc, &co);
 	}
+	series_release(&l);
 	return 0;
 }
 
