@@ -249,13 +249,21 @@ install: all
 #             not be analysed at all).
 LINT_FLAGS = -std=c11 -D_GNU_SOURCE -I. -I$(BUILD) \
 	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-lint: lint-layers lint-cycles lint-cppcheck lint-tidy lint-scan
+lint: lint-layers lint-cycles lint-symbols lint-size lint-cppcheck lint-tidy lint-scan
 
 lint-layers:
 	sh scripts/check-layers.sh
 
 lint-cycles: $(LIBOBJ) $(BUILD)/cli/main.o
 	BUILD=$(BUILD) sh scripts/check-cycles.sh
+
+# Every external symbol used by another product file (or a tested seam).
+lint-symbols: $(LIBOBJ) $(BUILD)/cli/main.o
+	BUILD=$(BUILD) sh scripts/check-symbols.sh
+
+# No product source file over 700 lines.
+lint-size:
+	sh scripts/check-size.sh
 
 lint-cppcheck:
 	cppcheck --quiet --error-exitcode=1 --std=c11 \
