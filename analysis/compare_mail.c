@@ -1,0 +1,256 @@
+/*
+ * compare_mail.c - `contend compare --format mail`: the claim as a
+ * reviewer reads it on a mailing list, plain text of at most MAIL_COLS
+ * columns so that it stays within 80 after two levels of "> " quoting.
+ * A header (each side's kernel and label, the machine, the design,
+ * contend's version), one row per configuration with the change, its
+ * interval and a star when it survives Holm's correction for the rows;
+ * under each row how often B beat A and the secondary metrics that
+ * changed; a footer that reproduces the experiment (docs/USER-GUIDE.md).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/compare_print.h"
+#include "lib/escape.h"
+#include "lib/numfmt.h"
+#include "lib/util.h"
+
+#define MAIL_COLS 72
+
+/* One line, cut at MAIL_COLS: the columns are a promise. */
+__attribute__((format(printf, 2, 3)))
+static void line(FILE *f, const char *fmt, ...)
+{
+	char buf[MAIL_COLS + 1];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fprintf(f, "%s\n", buf);
+}
+
+/* A stored string, escaped and cut to width (buf holds width + 1). */
+static const char *shown(char *buf, size_t width, const char *s)
+{
+	escape_text(buf, width + 1, s ? s : "?");
+	return buf;
+}
+
+static const struct dataset *first_set(const struct compare_input *s)
+{
+	return s->side.nsets && !s->side.numbers ? &s->side.sets[0] : NULL;
+}
+
+static const char *meta(const struct compare_input *s, const char *key)
+{
+	const struct dataset *d = first_set(s);
+	const char *v = d ? experiment_meta(&d->exp, key) : NULL;
+
+	return v ? v : "?";
+}
+
+static void side_head(FILE *f, const char *tag, const struct compare_input *s)
+{
+	const struct dataset *d = first_set(s);
+	char a[40], b[40], c[24];
+
+	if (!d) {
+		line(f, "%s: %s (numbers)", tag, shown(a, 60, s->text));
+		return;
+	}
+	line(f, "%s: %s, label %s, %s", tag,
+	     shown(a, 30, meta(s, "kernel_release")),
+	     shown(b, 24, d->exp.label ? d->exp.label : "none"),
+	     shown(c, 10, meta(s, "preempt")));
+}
+
+static void design(FILE *f, const struct compare_result *r,
+		   const struct compare_input *b, const struct compare_input *c)
+{
+	const struct dataset *db = first_set(b), *dc = first_set(c);
+	char o[24];
+
+	if (!r->n)
+		return;
+	line(f, "design: A %zu x %zu runs, B %zu x %zu runs (invocations "
+	     "x runs)", r->cmp[0].ubase.invocations,
+	     r->cmp[0].ubase.invocations ? r->cmp[0].ubase.runs /
+	     r->cmp[0].ubase.invocations : 0, r->cmp[0].ucand.invocations,
+	     r->cmp[0].ucand.invocations ? r->cmp[0].ucand.runs /
+	     r->cmp[0].ucand.invocations : 0);
+	if (db && dc)
+		line(f, "        order %s, seed A %llu, B %llu",
+		     shown(o, 16, db->exp.order ? db->exp.order : "?"),
+		     (unsigned long long)db->exp.seed,
+		     (unsigned long long)dc->exp.seed);
+}
+
+static void header(FILE *f, const struct compare_result *r,
+		   const struct compare_input *b, const struct compare_input *c)
+{
+	char m[48], v[16], n[8], s[8], x[24];
+
+	line(f, "contend %s compare: %s, %s is better, %g%% intervals",
+	     shown(v, 12, meta(b, "tool_version")), shown(x, 20, r->metric),
+	     r->opts.dir == DIR_LOWER ? "lower" : "higher",
+	     100 * r->opts.confidence);
+	side_head(f, "A", b);
+	side_head(f, "B", c);
+	if (first_set(b))
+		line(f, "machine: %s, %s CPUs, SMT %s",
+		     shown(m, 44, meta(b, "cpu_model")),
+		     shown(n, 6, meta(b, "ncpus")),
+		     shown(s, 6, meta(b, "smt")));
+	design(f, r, b, c);
+}
+
+/* Holm over the rows' two-sided p: which changes survive. */
+static void holm(const struct compare_result *r, bool *star)
+{
+	double alpha = 1 - r->opts.confidence;
+	size_t i, j, done = 0;
+	bool *used = xcalloc(r->n + 1, sizeof(*used));
+
+	for (i = 0; i < r->n; i++) {
+		size_t best = r->n;
+
+		for (j = 0; j < r->n; j++)
+			if (!used[j] && isfinite(r->cmp[j].st.p_welch) &&
+			    (best == r->n || r->cmp[j].st.p_welch <
+					     r->cmp[best].st.p_welch))
+				best = j;
+		if (best == r->n ||
+		    r->cmp[best].st.p_welch * (double)(r->n - done) >= alpha)
+			break;
+		used[best] = star[best] = true;
+		done++;
+	}
+	free(used);
+}
+
+static void row_label(char *buf, size_t width, const struct comparison *c)
+{
+	char *t = xasprintf("%s%s%s", c->workload, *c->canon ? " " : "",
+			    c->canon);
+
+	shown(buf, width, t);
+	free(t);
+}
+
+static void seconds(FILE *f, const struct comparison *c, double alpha,
+		    bool all)
+{
+	size_t n = compare_second_shown(c, alpha, all);
+	char nm[32], ch[NUMFMT_CI_LEN];
+
+	if (!n)
+		return;
+	line(f, "    also changed (BH q over %zu metrics):", c->nsecond);
+	for (size_t i = 0; i < n; i++) {
+		const struct compare_second *s = &c->second[i];
+
+		line(f, "      %-24s %-30s q=%.2g", shown(nm, 24, s->name),
+		     numfmt_pct_ci(ch, sizeof(ch), s->change_pct,
+				   s->ci_low_pct, s->ci_high_pct), s->q);
+	}
+}
+
+static void beat(FILE *f, const struct comparison *c, double confidence)
+{
+	char *t = compare_beat_text(c, confidence);
+	char *p, *rest;
+
+	if (!t)
+		return;
+	/* Wrapped at a word to MAIL_COLS - 4. */
+	for (rest = t; strlen(rest) > MAIL_COLS - 4; rest = p + 1) {
+		p = rest + MAIL_COLS - 4;
+		while (p > rest && *p != ' ')
+			p--;
+		if (p == rest)
+			break;
+		*p = '\0';
+		line(f, "    %s", rest);
+	}
+	line(f, "    %s", rest);
+	free(t);
+}
+
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static void reproduce(FILE *f, const struct compare_input *b,
+		      const struct compare_input *c)
+{
+	const struct dataset *db = first_set(b), *dc = first_set(c);
+	const char *path = db && db->exp.config_path ? db->exp.config_path
+						     : NULL;
+	const char *base = path && strrchr(path, '/') ? strrchr(path, '/') + 1
+						      : path;
+	char p[32], la[24], lb[24], sa[24], sb[24];
+
+	line(f, "%s", "");
+	if (db && dc && base) {
+		line(f, "reproduce: %s (fnv1a %016llx), each boot of A, B:",
+		     shown(p, 28, base),
+		     (unsigned long long)fnv1a(db->exp.config_text));
+		line(f, "  contend run %s --label %s", p,
+		     shown(la, 20, db->exp.label ? db->exp.label : "A"));
+		line(f, "  contend run %s --label %s", p,
+		     shown(lb, 20, dc->exp.label ? dc->exp.label : "B"));
+	} else {
+		line(f, "reproduce:");
+	}
+	line(f, "  contend compare %s %s --format mail", shown(sa, 20, b->text),
+	     shown(sb, 20, c->text));
+}
+
+void compare_print_mail(FILE *f, const struct compare_result *r,
+			const struct compare_input *b,
+			const struct compare_input *c, bool verbose)
+{
+	bool *star = xcalloc(r->n + 1, sizeof(*star));
+	double alpha = 1 - r->opts.confidence;
+	char lab[24], vb[NUMFMT_LEN], vc[NUMFMT_LEN], ch[NUMFMT_CI_LEN];
+	size_t i;
+
+	header(f, r, b, c);
+	holm(r, star);
+	line(f, "%s", "");
+	line(f, "%-22s %10s %10s  %s", "configuration", "A", "B",
+	     "change [interval]");
+	for (i = 0; i < r->n; i++) {
+		const struct comparison *cmp = &r->cmp[i];
+
+		row_label(lab, 22, cmp);
+		line(f, "%-22s %10s %10s  %s%s", lab,
+		     numfmt(vb, sizeof(vb), cmp->st.base.mean),
+		     numfmt(vc, sizeof(vc), cmp->st.cand.mean),
+		     numfmt_pct_ci(ch, sizeof(ch), cmp->st.change_pct,
+				   cmp->st.change_ci_low_pct,
+				   cmp->st.change_ci_high_pct),
+		     star[i] ? " *" : "");
+		beat(f, cmp, r->opts.confidence);
+		seconds(f, cmp, alpha, verbose);
+	}
+	line(f, "%s", "");
+	line(f, "* the change survives Holm's correction for %zu row%s at "
+	     "%g%%", r->n, r->n == 1 ? "" : "s", 100 * r->opts.confidence);
+	line(f, "%s", "also changed: Benjamini-Hochberg q across a row's "
+	     "metrics, q <");
+	line(f, "  %g, top %d by |t| (--verbose: all)", alpha,
+	     COMPARE_SECOND_TOP);
+	reproduce(f, b, c);
+	free(star);
+}
