@@ -195,8 +195,8 @@ struct compare_beat {
 
 /*
  * One secondary metric of a configuration: a stored metric other than the
- * compared one, hand-offs and contended acquisitions a second, or a kernel
- * lock's wait; its change under the two-level model (compare_model), z
+ * compared one (hand-off and contention rates, context switches, user and
+ * system time, any metric.NAME), or a kernel lock's wait; its change under the two-level model (compare_model), z
  * its standardized change (the model's t), q its Benjamini-Hochberg
  * adjusted p over the configuration's secondary metrics.
  */

@@ -163,20 +163,6 @@ static bool name_seen(const struct comparison *cmp, const char *name)
 	return false;
 }
 
-static size_t extract_handoff_rate(const struct dataset *d, size_t c,
-				   const char *unused, double **out)
-{
-	(void)unused;
-	return analysis_values_of(d, c, analysis_handoff_rate, out);
-}
-
-static size_t extract_contended_rate(const struct dataset *d, size_t c,
-				     const char *unused, double **out)
-{
-	(void)unused;
-	return analysis_values_of(d, c, analysis_contended_rate, out);
-}
-
 static void second_of(struct comparison *cmp, const struct compare_opts *o,
 		      char *name, const struct compare_side *b,
 		      const struct series *gb, const struct compare_side *c,
@@ -205,10 +191,6 @@ void compare_extras(struct comparison *cmp, const struct compare_opts *o,
 	compare_beat_count(&sb->g, &sc->g, o->dir, o->confidence, &cmp->beat);
 	if (b->numbers || c->numbers)
 		return;
-	second_of(cmp, o, xstrdup("handoffs/s"), b, gb, c, gc,
-		  extract_handoff_rate, NULL);
-	second_of(cmp, o, xstrdup("contended/s"), b, gb, c, gc,
-		  extract_contended_rate, NULL);
 	for (i = 0; i < 2; i++)
 		for (j = 0; j < g[i]->n; j++) {
 			const struct dataset *d =

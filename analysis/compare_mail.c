@@ -63,10 +63,11 @@ static void side_head(FILE *f, const char *tag, const struct compare_input *s)
 		line(f, "%s: %s (numbers)", tag, shown(a, 60, s->text));
 		return;
 	}
-	line(f, "%s: %s, label %s, %s", tag,
-	     shown(a, 30, meta(s, "kernel_release")),
-	     shown(b, 24, d->exp.label ? d->exp.label : "none"),
-	     shown(c, 10, meta(s, "preempt")));
+	line(f, "%s: %s, label %s", tag,
+	     shown(a, 36, meta(s, "kernel_release")),
+	     shown(b, 28, d->exp.label ? d->exp.label : "none"));
+	line(f, "   preempt %s, lockdep %s", shown(c, 22, meta(s, "preempt")),
+	     shown(a, 20, meta(s, "lockdep")));
 }
 
 static void design(FILE *f, const struct compare_result *r,
@@ -95,10 +96,9 @@ static void header(FILE *f, const struct compare_result *r,
 {
 	char m[48], v[16], n[8], s[8], x[24];
 
-	line(f, "contend %s compare: %s, %s is better, %g%% intervals",
+	line(f, "contend %s compare: %s, %s is better",
 	     shown(v, 12, meta(b, "tool_version")), shown(x, 20, r->metric),
-	     r->opts.dir == DIR_LOWER ? "lower" : "higher",
-	     100 * r->opts.confidence);
+	     r->opts.dir == DIR_LOWER ? "lower" : "higher");
 	side_head(f, "A", b);
 	side_head(f, "B", c);
 	if (first_set(b))
@@ -133,11 +133,40 @@ static void holm(const struct compare_result *r, bool *star)
 	free(used);
 }
 
-static void row_label(char *buf, size_t width, const struct comparison *c)
+/* Does parameter key have one value in every row? */
+static bool constant(const struct compare_result *r, const char *key,
+		     const char *value)
 {
-	char *t = xasprintf("%s%s%s", c->workload, *c->canon ? " " : "",
-			    c->canon);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct ds_config *c = r->cmp[i].config;
+		bool same = false;
 
+		for (size_t k = 0; k < c->nparams; k++)
+			if (!strcmp(c->params[k].key, key))
+				same = !strcmp(c->params[k].value, value);
+		if (!same)
+			return false;
+	}
+	return true;
+}
+
+/* The section (else the workload) and the parameters that vary. */
+static void row_label(char *buf, size_t width, const struct compare_result *r,
+		      const struct comparison *c)
+{
+	char *t = xstrdup(c->section && *c->section ? c->section
+						     : c->workload);
+
+	for (size_t k = 0; c->config && k < c->config->nparams; k++) {
+		const struct kv *p = &c->config->params[k];
+		char *u;
+
+		if (constant(r, p->key, p->value))
+			continue;
+		u = xasprintf("%s %s=%s", t, p->key, p->value);
+		free(t);
+		t = u;
+	}
 	shown(buf, width, t);
 	free(t);
 }
@@ -190,6 +219,20 @@ static uint64_t fnv1a(const char *s)
 	return h;
 }
 
+/* A command line is never cut: it must run as printed. */
+static void command(FILE *f, const struct compare_input *b,
+		    const struct compare_input *c)
+{
+	char *sa = escape_text_dup(b->text), *sb = escape_text_dup(c->text);
+	char *db = b->db ? escape_text_dup(b->db) : NULL;
+
+	fprintf(f, "  contend compare%s%s \\\n    %s \\\n    %s --format mail\n",
+		db ? " --db " : "", db ? db : "", sa ? sa : "?", sb ? sb : "?");
+	free(sa);
+	free(sb);
+	free(db);
+}
+
 static void reproduce(FILE *f, const struct compare_input *b,
 		      const struct compare_input *c)
 {
@@ -198,22 +241,27 @@ static void reproduce(FILE *f, const struct compare_input *b,
 						     : NULL;
 	const char *base = path && strrchr(path, '/') ? strrchr(path, '/') + 1
 						      : path;
-	char p[32], la[24], lb[24], sa[24], sb[24];
+	char p[32], l[32], d[40];
+	const char *dbo = b->db ? " --db " : "";
 
 	line(f, "%s", "");
 	if (db && dc && base) {
-		line(f, "reproduce: %s (fnv1a %016llx), each boot of A, B:",
-		     shown(p, 28, base),
+		line(f, "reproduce: config %s (FNV-1a %016llx)", shown(p, 28, base),
 		     (unsigned long long)fnv1a(db->exp.config_text));
-		line(f, "  contend run %s --label %s", p,
-		     shown(la, 20, db->exp.label ? db->exp.label : "A"));
-		line(f, "  contend run %s --label %s", p,
-		     shown(lb, 20, dc->exp.label ? dc->exp.label : "B"));
+		shown(d, 36, b->db ? b->db : "");
+		line(f, "  each boot of A:");
+		line(f, "  contend run %s%s%s --label %s", p, dbo, d,
+		     shown(l, 24, db->exp.label ? db->exp.label : "A"));
+		if (db->exp.id != dc->exp.id) {
+			line(f, "  each boot of B:");
+			line(f, "  contend run %s%s%s --label %s", p, dbo, d,
+			     shown(l, 24, dc->exp.label ? dc->exp.label
+						       : "B"));
+		}
 	} else {
 		line(f, "reproduce:");
 	}
-	line(f, "  contend compare %s %s --format mail", shown(sa, 20, b->text),
-	     shown(sb, 20, c->text));
+	command(f, b, c);
 }
 
 void compare_print_mail(FILE *f, const struct compare_result *r,
@@ -233,7 +281,7 @@ void compare_print_mail(FILE *f, const struct compare_result *r,
 	for (i = 0; i < r->n; i++) {
 		const struct comparison *cmp = &r->cmp[i];
 
-		row_label(lab, 22, cmp);
+		row_label(lab, 22, r, cmp);
 		line(f, "%-22s %10s %10s  %s%s", lab,
 		     numfmt(vb, sizeof(vb), cmp->st.base.mean),
 		     numfmt(vc, sizeof(vc), cmp->st.cand.mean),
