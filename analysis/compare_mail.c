@@ -264,12 +264,18 @@ static void reproduce(FILE *f, const struct compare_input *b,
 	command(f, b, c);
 }
 
+void compare_print_extras(FILE *f, const struct comparison *cmp,
+			  double confidence, bool all)
+{
+	beat(f, cmp, confidence);
+	seconds(f, cmp, 1 - confidence, all);
+}
+
 void compare_print_mail(FILE *f, const struct compare_result *r,
 			const struct compare_input *b,
 			const struct compare_input *c, bool verbose)
 {
 	bool *star = xcalloc(r->n + 1, sizeof(*star));
-	double alpha = 1 - r->opts.confidence;
 	char lab[24], vb[NUMFMT_LEN], vc[NUMFMT_LEN], ch[NUMFMT_CI_LEN];
 	size_t i;
 
@@ -289,15 +295,14 @@ void compare_print_mail(FILE *f, const struct compare_result *r,
 				   cmp->st.change_ci_low_pct,
 				   cmp->st.change_ci_high_pct),
 		     star[i] ? " *" : "");
-		beat(f, cmp, r->opts.confidence);
-		seconds(f, cmp, alpha, verbose);
+		compare_print_extras(f, cmp, r->opts.confidence, verbose);
 	}
 	line(f, "%s", "");
 	line(f, "* the change survives Holm's correction for %zu row%s at "
 	     "%g%%", r->n, r->n == 1 ? "" : "s", 100 * r->opts.confidence);
 	line(f, "%s", "also changed: Benjamini-Hochberg q across a row's "
 	     "metrics, q <");
-	line(f, "  %g, top %d by |t| (--verbose: all)", alpha,
+	line(f, "  %g, top %d by |t| (--verbose: all)", 1 - r->opts.confidence,
 	     COMPARE_SECOND_TOP);
 	reproduce(f, b, c);
 	free(star);

@@ -24,5 +24,9 @@ void compare_print_json(FILE *f, const struct compare_result *r,
 void compare_print_mail(FILE *f, const struct compare_result *r,
 			const struct compare_input *b,
 			const struct compare_input *c, bool verbose);
+/* Under a row (text and mail): how often B beat A and the secondary
+ * metrics that changed (all: every one), indented, within 72 columns. */
+void compare_print_extras(FILE *f, const struct comparison *cmp,
+			  double confidence, bool all);
 
 #endif
