@@ -65,7 +65,8 @@ static void side_head(FILE *f, const char *tag, const struct compare_input *s)
 	}
 	line(f, "%s: %s, label %s", tag,
 	     shown(a, 36, meta(s, "kernel_release")),
-	     shown(b, 28, d->exp.label ? d->exp.label : "none"));
+	     shown(b, 28, d->exp.label && *d->exp.label ? d->exp.label
+							 : "none"));
 	line(f, "   preempt %s, lockdep %s", shown(c, 22, meta(s, "preempt")),
 	     shown(a, 20, meta(s, "lockdep")));
 }
@@ -233,12 +234,22 @@ static void command(FILE *f, const struct compare_input *b,
 	free(db);
 }
 
+static const char *label_of(const struct dataset *d)
+{
+	return d->exp.label ? d->exp.label : "";
+}
+
+static const char *label_opt(const struct dataset *d)
+{
+	return *label_of(d) ? " --label " : "";
+}
+
 static void reproduce(FILE *f, const struct compare_input *b,
 		      const struct compare_input *c)
 {
 	const struct dataset *db = first_set(b), *dc = first_set(c);
-	const char *path = db && db->exp.config_path ? db->exp.config_path
-						     : NULL;
+	const char *path = db && db->exp.config_path && *db->exp.config_path
+		? db->exp.config_path : NULL;
 	const char *base = path && strrchr(path, '/') ? strrchr(path, '/') + 1
 						      : path;
 	char p[32], l[32], d[40];
@@ -250,13 +261,12 @@ static void reproduce(FILE *f, const struct compare_input *b,
 		     (unsigned long long)fnv1a(db->exp.config_text));
 		shown(d, 36, b->db ? b->db : "");
 		line(f, "  each boot of A:");
-		line(f, "  contend run %s%s%s --label %s", p, dbo, d,
-		     shown(l, 24, db->exp.label ? db->exp.label : "A"));
+		line(f, "  contend run %s%s%s%s%s", p, dbo, d,
+		     label_opt(db), shown(l, 24, label_of(db)));
 		if (db->exp.id != dc->exp.id) {
 			line(f, "  each boot of B:");
-			line(f, "  contend run %s%s%s --label %s", p, dbo, d,
-			     shown(l, 24, dc->exp.label ? dc->exp.label
-						       : "B"));
+			line(f, "  contend run %s%s%s%s%s", p, dbo, d,
+			     label_opt(dc), shown(l, 24, label_of(dc)));
 		}
 	} else {
 		line(f, "reproduce:");
