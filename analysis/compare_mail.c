@@ -15,31 +15,10 @@
 #include <string.h>
 
 #include "analysis/compare_print.h"
+#include "analysis/mail.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
-
-#define MAIL_COLS 72
-
-/* One line, cut at MAIL_COLS: the columns are a promise. */
-__attribute__((format(printf, 2, 3)))
-static void line(FILE *f, const char *fmt, ...)
-{
-	char buf[MAIL_COLS + 1];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	fprintf(f, "%s\n", buf);
-}
-
-/* A stored string, escaped and cut to width (buf holds width + 1). */
-static const char *shown(char *buf, size_t width, const char *s)
-{
-	escape_text(buf, width + 1, s ? s : "?");
-	return buf;
-}
 
 static const struct dataset *first_set(const struct compare_input *s)
 {
@@ -57,18 +36,12 @@ static const char *meta(const struct compare_input *s, const char *key)
 static void side_head(FILE *f, const char *tag, const struct compare_input *s)
 {
 	const struct dataset *d = first_set(s);
-	char a[40], b[40], c[24];
+	char a[64];
 
-	if (!d) {
-		line(f, "%s: %s (numbers)", tag, shown(a, 60, s->text));
-		return;
-	}
-	line(f, "%s: %s, label %s", tag,
-	     shown(a, 36, meta(s, "kernel_release")),
-	     shown(b, 28, d->exp.label && *d->exp.label ? d->exp.label
-							 : "none"));
-	line(f, "   preempt %s, lockdep %s", shown(c, 22, meta(s, "preempt")),
-	     shown(a, 20, meta(s, "lockdep")));
+	if (d)
+		mail_kernel(f, tag, d);
+	else
+		mail_line(f, "%s: %s (numbers)", tag, mail_shown(a, 60, s->text));
 }
 
 static void design(FILE *f, const struct compare_result *r,
@@ -79,15 +52,15 @@ static void design(FILE *f, const struct compare_result *r,
 
 	if (!r->n)
 		return;
-	line(f, "design: A %zu x %zu runs, B %zu x %zu runs (invocations "
+	mail_line(f, "design: A %zu x %zu runs, B %zu x %zu runs (invocations "
 	     "x runs)", r->cmp[0].ubase.invocations,
 	     r->cmp[0].ubase.invocations ? r->cmp[0].ubase.runs /
 	     r->cmp[0].ubase.invocations : 0, r->cmp[0].ucand.invocations,
 	     r->cmp[0].ucand.invocations ? r->cmp[0].ucand.runs /
 	     r->cmp[0].ucand.invocations : 0);
 	if (db && dc)
-		line(f, "        order %s, seed A %llu, B %llu",
-		     shown(o, 16, db->exp.order ? db->exp.order : "?"),
+		mail_line(f, "        order %s, seed A %llu, B %llu",
+		     mail_shown(o, 16, db->exp.order ? db->exp.order : "?"),
 		     (unsigned long long)db->exp.seed,
 		     (unsigned long long)dc->exp.seed);
 }
@@ -95,18 +68,15 @@ static void design(FILE *f, const struct compare_result *r,
 static void header(FILE *f, const struct compare_result *r,
 		   const struct compare_input *b, const struct compare_input *c)
 {
-	char m[48], v[16], n[8], s[8], x[24];
+	char v[16], x[24];
 
-	line(f, "contend %s compare: %s, %s is better",
-	     shown(v, 12, meta(b, "tool_version")), shown(x, 20, r->metric),
+	mail_line(f, "contend %s compare: %s, %s is better",
+	     mail_shown(v, 12, meta(b, "tool_version")), mail_shown(x, 20, r->metric),
 	     r->opts.dir == DIR_LOWER ? "lower" : "higher");
 	side_head(f, "A", b);
 	side_head(f, "B", c);
 	if (first_set(b))
-		line(f, "machine: %s, %s CPUs, SMT %s",
-		     shown(m, 44, meta(b, "cpu_model")),
-		     shown(n, 6, meta(b, "ncpus")),
-		     shown(s, 6, meta(b, "smt")));
+		mail_machine(f, first_set(b));
 	design(f, r, b, c);
 }
 
@@ -168,7 +138,7 @@ static void row_label(char *buf, size_t width, const struct compare_result *r,
 		free(t);
 		t = u;
 	}
-	shown(buf, width, t);
+	mail_shown(buf, width, t);
 	free(t);
 }
 
@@ -180,11 +150,11 @@ static void seconds(FILE *f, const struct comparison *c, double alpha,
 
 	if (!n)
 		return;
-	line(f, "    also changed (BH q over %zu metrics):", c->nsecond);
+	mail_line(f, "    also changed (BH q over %zu metrics):", c->nsecond);
 	for (size_t i = 0; i < n; i++) {
 		const struct compare_second *s = &c->second[i];
 
-		line(f, "      %-24s %-30s q=%.2g", shown(nm, 24, s->name),
+		mail_line(f, "      %-24s %-30s q=%.2g", mail_shown(nm, 24, s->name),
 		     numfmt_pct_ci(ch, sizeof(ch), s->change_pct,
 				   s->ci_low_pct, s->ci_high_pct), s->q);
 	}
@@ -205,19 +175,10 @@ static void beat(FILE *f, const struct comparison *c, double confidence)
 		if (p == rest)
 			break;
 		*p = '\0';
-		line(f, "    %s", rest);
+		mail_line(f, "    %s", rest);
 	}
-	line(f, "    %s", rest);
+	mail_line(f, "    %s", rest);
 	free(t);
-}
-
-static uint64_t fnv1a(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; s && *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
 }
 
 /* A command line is never cut: it must run as printed. */
@@ -255,21 +216,21 @@ static void reproduce(FILE *f, const struct compare_input *b,
 	char p[32], l[32], d[40];
 	const char *dbo = b->db ? " --db " : "";
 
-	line(f, "%s", "");
+	mail_line(f, "%s", "");
 	if (db && dc && base) {
-		line(f, "reproduce: config %s (FNV-1a %016llx)", shown(p, 28, base),
-		     (unsigned long long)fnv1a(db->exp.config_text));
-		shown(d, 36, b->db ? b->db : "");
-		line(f, "  each boot of A:");
-		line(f, "  contend run %s%s%s%s%s", p, dbo, d,
-		     label_opt(db), shown(l, 24, label_of(db)));
+		mail_line(f, "reproduce: config %s (FNV-1a %016llx)", mail_shown(p, 28, base),
+		     (unsigned long long)mail_hash(db->exp.config_text));
+		mail_shown(d, 36, b->db ? b->db : "");
+		mail_line(f, "  each boot of A:");
+		mail_line(f, "  contend run %s%s%s%s%s", p, dbo, d,
+		     label_opt(db), mail_shown(l, 24, label_of(db)));
 		if (db->exp.id != dc->exp.id) {
-			line(f, "  each boot of B:");
-			line(f, "  contend run %s%s%s%s%s", p, dbo, d,
-			     label_opt(dc), shown(l, 24, label_of(dc)));
+			mail_line(f, "  each boot of B:");
+			mail_line(f, "  contend run %s%s%s%s%s", p, dbo, d,
+			     label_opt(dc), mail_shown(l, 24, label_of(dc)));
 		}
 	} else {
-		line(f, "reproduce:");
+		mail_line(f, "reproduce:");
 	}
 	command(f, b, c);
 }
@@ -291,14 +252,14 @@ void compare_print_mail(FILE *f, const struct compare_result *r,
 
 	header(f, r, b, c);
 	holm(r, star);
-	line(f, "%s", "");
-	line(f, "%-22s %10s %10s  %s", "configuration", "A", "B",
+	mail_line(f, "%s", "");
+	mail_line(f, "%-22s %10s %10s  %s", "configuration", "A", "B",
 	     "change [interval]");
 	for (i = 0; i < r->n; i++) {
 		const struct comparison *cmp = &r->cmp[i];
 
 		row_label(lab, 22, r, cmp);
-		line(f, "%-22s %10s %10s  %s%s", lab,
+		mail_line(f, "%-22s %10s %10s  %s%s", lab,
 		     numfmt(vb, sizeof(vb), cmp->st.base.mean),
 		     numfmt(vc, sizeof(vc), cmp->st.cand.mean),
 		     numfmt_pct_ci(ch, sizeof(ch), cmp->st.change_pct,
@@ -307,12 +268,12 @@ void compare_print_mail(FILE *f, const struct compare_result *r,
 		     star[i] ? " *" : "");
 		compare_print_extras(f, cmp, r->opts.confidence, verbose);
 	}
-	line(f, "%s", "");
-	line(f, "* the change survives Holm's correction for %zu row%s at "
+	mail_line(f, "%s", "");
+	mail_line(f, "* the change survives Holm's correction for %zu row%s at "
 	     "%g%%", r->n, r->n == 1 ? "" : "s", 100 * r->opts.confidence);
-	line(f, "%s", "also changed: Benjamini-Hochberg q across a row's "
+	mail_line(f, "%s", "also changed: Benjamini-Hochberg q across a row's "
 	     "metrics, q <");
-	line(f, "  %g, top %d by |t| (--verbose: all)", 1 - r->opts.confidence,
+	mail_line(f, "  %g, top %d by |t| (--verbose: all)", 1 - r->opts.confidence,
 	     COMPARE_SECOND_TOP);
 	reproduce(f, b, c);
 	free(star);
