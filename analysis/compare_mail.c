@@ -122,7 +122,7 @@ static bool constant(const struct compare_result *r, const char *key,
 }
 
 /* The section (else the workload) and the parameters that vary. */
-static void row_label(char *buf, size_t width, const struct compare_result *r,
+static void row_label(FILE *f, char *buf, size_t width, const struct compare_result *r,
 		      const struct comparison *c)
 {
 	char *t = xstrdup(c->section && *c->section ? c->section
@@ -138,7 +138,7 @@ static void row_label(char *buf, size_t width, const struct compare_result *r,
 		free(t);
 		t = u;
 	}
-	mail_shown(buf, width, t);
+	mail_label(f, buf, width, t);
 	free(t);
 }
 
@@ -258,7 +258,7 @@ void compare_print_mail(FILE *f, const struct compare_result *r,
 	for (i = 0; i < r->n; i++) {
 		const struct comparison *cmp = &r->cmp[i];
 
-		row_label(lab, 22, r, cmp);
+		row_label(f, lab, 22, r, cmp);
 		mail_line(f, "%-22s %10s %10s  %s%s", lab,
 		     numfmt(vb, sizeof(vb), cmp->st.base.mean),
 		     numfmt(vc, sizeof(vc), cmp->st.cand.mean),

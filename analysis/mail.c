@@ -3,6 +3,8 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "analysis/mail.h"
 #include "lib/escape.h"
@@ -22,6 +24,18 @@ const char *mail_shown(char *buf, size_t width, const char *s)
 {
 	escape_text(buf, width + 1, s ? s : "?");
 	return buf;
+}
+
+void mail_label(FILE *f, char *buf, size_t width, const char *label)
+{
+	char *e = escape_text_dup(label ? label : "?");
+
+	buf[0] = '\0';
+	if (e && strlen(e) <= width)
+		memcpy(buf, e, strlen(e) + 1);
+	else
+		mail_line(f, "%s", e ? e : "?");
+	free(e);
 }
 
 uint64_t mail_hash(const char *text)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e_mail.sh - `contend compare --format mail` (docs/USER-GUIDE.md,
+# e2e_mail.sh - `contend compare --format mail` and `report --format mail` (docs/USER-GUIDE.md,
 # "compare"): the lockdep A/B of docs/AB-KERNEL.md in small, two labels of
 # two invocations each; every line within 72 columns, both sides' kernel
 # and label, the design, how often B beat A, and a reproduce block whose
@@ -58,4 +58,14 @@ grep -q "B beat A in [0-9]* of 4 invocation pairs" text.txt ||
 grep -q '"secondary": \[' j.json || fail "JSON has no secondary metrics"
 grep -q '"wins": ' j.json || fail "JSON has no beat count"
 expect_status 2 compare --db "$db" off on --format post
+
+# report --format mail: one experiment, 72 columns; several refused
+"$CONTEND" report --db "$db" --format mail >r.txt 2>err ||
+	fail "report --format mail failed: $(cat err)"
+awk 'length($0) > 72 { bad = 1 } END { exit bad }' r.txt ||
+	fail "a report line passes 72 columns"
+grep -q "^kernel: $rel, label on$" r.txt || fail "no kernel line: $(head -3 r.txt)"
+grep -q "^spin contended_delay_ns=10000 *3  " r.txt || fail "no row: $(cat r.txt)"
+grep -q "^  contend run ld.ini --label on$" r.txt || fail "no run line"
+expect_status 2 report --db "$db" on --format mail
 exit $((fails > 0))
