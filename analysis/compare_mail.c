@@ -68,10 +68,10 @@ static void design(FILE *f, const struct compare_result *r,
 static void header(FILE *f, const struct compare_result *r,
 		   const struct compare_input *b, const struct compare_input *c)
 {
-	char v[16], x[24];
+	char v[24], x[24];
 
 	mail_line(f, "contend %s compare: %s, %s is better",
-	     mail_shown(v, 12, meta(b, "tool_version")), mail_shown(x, 20, r->metric),
+	     mail_shown(v, 20, meta(b, "tool_version")), mail_shown(x, 20, r->metric),
 	     r->opts.dir == DIR_LOWER ? "lower" : "higher");
 	side_head(f, "A", b);
 	side_head(f, "B", c);

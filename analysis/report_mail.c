@@ -73,7 +73,7 @@ int report_mail(FILE *f, const struct analysis *a)
 	size_t i, runs = 0;
 
 	mail_line(f, "contend %s report: %s, %g%% intervals",
-		  mail_shown(o, 12, v), mail_shown(n, 28, d->exp.name),
+		  mail_shown(l, 20, v), mail_shown(n, 28, d->exp.name),
 		  100 * a->opts.confidence);
 	mail_kernel(f, "kernel", d);
 	mail_machine(f, d);
