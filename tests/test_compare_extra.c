@@ -25,6 +25,7 @@
 #include "analysis/compare_print.h"
 #include "tests/checks.h"
 #include "tests/dataset_fixture.h"
+#include "tests/golden.h"
 
 /*
  * p = 0.01 0.04 0.03 0.005 0.5 (and a NaN, left out): sorted 0.005 0.01
@@ -219,6 +220,7 @@ static void test_delayed_path(void **state)
 	compare_print_mail(f, &r, &ib, &ic, false);
 	fclose(f);
 	assert_fits(txt, 72);
+	golden_check("tests/data/compare-mail.txt", txt, len);
 	assert_non_null(strstr(txt, "A: 6.8.0, label none\n"));
 	assert_non_null(strstr(txt, "B: 6.8.0-lockdep, label"));
 	assert_non_null(strstr(txt, "design: A 4 x 10 runs, B 4 x 10 runs"));
