@@ -16,6 +16,7 @@
 
 #include "analysis/compare_print.h"
 #include "analysis/mail.h"
+#include "db/contract.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
@@ -71,7 +72,7 @@ static void header(FILE *f, const struct compare_result *r,
 	char v[24], x[24];
 
 	mail_line(f, "contend %s compare: %s, %s is better",
-	     mail_shown(v, 20, meta(b, "tool_version")), mail_shown(x, 20, r->metric),
+	     mail_shown(v, 20, meta(b, MK_TOOL_VERSION)), mail_shown(x, 20, r->metric),
 	     r->opts.dir == DIR_LOWER ? "lower" : "higher");
 	side_head(f, "A", b);
 	side_head(f, "B", c);

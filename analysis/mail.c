@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/mail.h"
+#include "db/contract.h"
 #include "lib/escape.h"
 
 void mail_line(FILE *f, const char *fmt, ...)
@@ -59,12 +60,12 @@ void mail_kernel(FILE *f, const char *tag, const struct dataset *d)
 	char a[40], b[32], c[24];
 
 	mail_line(f, "%s: %s, label %s", tag,
-		  mail_shown(a, 36, meta(d, "kernel_release")),
+		  mail_shown(a, 36, meta(d, MK_KERNEL_RELEASE)),
 		  mail_shown(b, 28, d->exp.label && *d->exp.label
 					    ? d->exp.label : "none"));
 	mail_line(f, "   preempt %s, lockdep %s",
-		  mail_shown(c, 22, meta(d, "preempt")),
-		  mail_shown(a, 20, meta(d, "lockdep")));
+		  mail_shown(c, 22, meta(d, MK_PREEMPT)),
+		  mail_shown(a, 20, meta(d, MK_LOCKDEP)));
 }
 
 void mail_machine(FILE *f, const struct dataset *d)
@@ -72,7 +73,7 @@ void mail_machine(FILE *f, const struct dataset *d)
 	char m[48], n[8], s[8];
 
 	mail_line(f, "machine: %s, %s CPUs, SMT %s",
-		  mail_shown(m, 44, meta(d, "cpu_model")),
-		  mail_shown(n, 6, meta(d, "ncpus")),
-		  mail_shown(s, 6, meta(d, "smt")));
+		  mail_shown(m, 44, meta(d, MK_CPU_MODEL)),
+		  mail_shown(n, 6, meta(d, MK_NCPUS)),
+		  mail_shown(s, 6, meta(d, MK_SMT)));
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/mail.h"
+#include "db/contract.h"
 #include "analysis/report.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
@@ -64,7 +65,7 @@ static void flag_list(char *buf, size_t len, const struct config_analysis *ca)
 int report_mail(FILE *f, const struct analysis *a)
 {
 	const struct dataset *d = a->d;
-	const char *v = experiment_meta(&d->exp, "tool_version");
+	const char *v = experiment_meta(&d->exp, MK_TOOL_VERSION);
 	const char *path = d->exp.config_path && *d->exp.config_path
 		? d->exp.config_path : NULL;
 	const char *base = path && strrchr(path, '/') ? strrchr(path, '/') + 1
