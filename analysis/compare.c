@@ -427,6 +427,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	compare_instrumentation(cmp, b, gb, c, gc);   /* compare_checks.c */
 	compare_regimes(cmp, &sb, &sc, r->opts.confidence);
 	compare_fairness(cmp, &r->opts, b, gb, c, gc);
+	compare_extras(cmp, &r->opts, r->metric, &sb, &sc, b, gb, c, gc);
 	ret = 0;
 out:
 	compare_sample_release(&sb);
@@ -523,6 +524,7 @@ void compare_result_release(struct compare_result *r)
 			free(r->cmp[i].flags[k].message);
 		free(r->cmp[i].flags);
 		free(r->cmp[i].klock);
+		compare_second_release(&r->cmp[i]);
 	}
 	free(r->cmp);
 	free(r->unmatched);

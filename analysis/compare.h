@@ -179,6 +179,35 @@ struct compare_klock {
 	double change_pct, ci_low_pct, ci_high_pct, p;
 };
 
+/*
+ * How often B beat A: every pair of a baseline and a candidate invocation
+ * compared by their means of the metric, in its direction.  pairs is 0
+ * when a side has fewer than 2 invocations.  The exact rank test of the
+ * invocation means (st.p_mannwhitney) can reach at best p_min, two-sided;
+ * reachable is p_min < 1 - confidence: with fewer invocations no rank
+ * statement reaches the level, and the printers say so instead.
+ */
+struct compare_beat {
+	size_t pairs, wins, ties;
+	size_t kb, kc;
+	double p_min;
+	bool reachable;
+};
+
+/*
+ * One secondary metric of a configuration: a stored metric other than the
+ * compared one (hand-off and contention rates, context switches, user and
+ * system time, any metric.NAME), or a kernel lock's wait; its change under the two-level model (compare_model), z
+ * its standardized change (the model's t), q its Benjamini-Hochberg
+ * adjusted p over the configuration's secondary metrics.
+ */
+struct compare_second {
+	char *name;                 /* malloc'd, unescaped */
+	double base, cand;          /* the model's levels */
+	double change_pct, ci_low_pct, ci_high_pct;
+	double z, p, q;
+};
+
 /* The gate's three outcomes for one configuration (compare_gate). */
 
 struct comparison {
@@ -201,6 +230,9 @@ struct comparison {
 	struct abfair fair;     /* fairness and latency A/B (abfair.h) */
 	size_t nklock;          /* the top kernel locks of both sides by */
 	struct compare_klock *klock; /* wait, where the BPF program timed */
+	struct compare_beat beat;    /* how often B beat A (compare_extra.c) */
+	size_t nsecond;              /* the secondary metrics, by |z| */
+	struct compare_second *second;
 };
 
 /*
@@ -309,6 +341,23 @@ void compare_numbers_release(struct compare_numbers *num);
  */
 size_t compare_side_configs(const struct compare_side *s,
 			    const struct ds_config **first);
+
+/* ---- compare_extra.c: what else a reviewer asks ---- */
+
+/* The beat count of two sides' invocations (cand better in o's dir). */
+void compare_beat_count(const struct compare_groups *b,
+			const struct compare_groups *c, enum direction dir,
+			double confidence, struct compare_beat *out);
+/* Benjamini-Hochberg adjusted p-values q[0..n) of p[0..n) (NAN kept). */
+void compare_bh(const double *p, size_t n, double *q);
+/* The secondary metrics of cmp shown by default: q < alpha, at most this
+ * many, by |z|; all of them with --verbose and in JSON. */
+#define COMPARE_SECOND_TOP 3
+size_t compare_second_shown(const struct comparison *cmp, double alpha,
+			    bool all);
+/* "B beat A in x of y invocation pairs..." (malloc'd), NULL: pairs 0. */
+char *compare_beat_text(const struct comparison *cmp, double confidence);
+void compare_second_release(struct comparison *cmp);
 
 /* Host metadata keys that must agree between the sides (host-mismatch). */
 extern const char *const compare_host_keys[];

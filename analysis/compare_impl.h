@@ -55,4 +55,11 @@ void compare_fairness(struct comparison *cmp, const struct compare_opts *o,
 		      const struct compare_side *b, const struct series *gb,
 		      const struct compare_side *c, const struct series *gc);
 
+/* compare_extra.c: the beat count and the secondary metrics of cmp. */
+void compare_extras(struct comparison *cmp, const struct compare_opts *o,
+		    const char *metric, const struct sample *sb,
+		    const struct sample *sc, const struct compare_side *b,
+		    const struct series *gb, const struct compare_side *c,
+		    const struct series *gc);
+
 #endif

@@ -181,6 +181,43 @@ static void json_klock(struct json_writer *w, const struct comparison *cmp)
 	json_close(w, ']');
 }
 
+/* How often B beat A (null: fewer than 2 invocations a side), and every
+ * secondary metric by |z| with its BH q. */
+static void json_extras(struct json_writer *w, const struct comparison *cmp)
+{
+	const struct compare_beat *b = &cmp->beat;
+	const struct json_member beat[] = {
+		JNUM("pairs", (double)b->pairs), JNUM("wins", (double)b->wins),
+		JNUM("ties", (double)b->ties),
+		JNUM("p_mannwhitney", cmp->st.p_mannwhitney),
+		JNUM("p_min", b->p_min),
+	};
+	size_t i;
+
+	if (b->pairs) {
+		json_open_flat(w, "beat", '{');
+		json_members(w, beat, ARRAY_SIZE(beat));
+		json_bool(w, "reachable", b->reachable);
+		json_close(w, '}');
+	} else {
+		json_null(w, "beat");
+	}
+	json_open_flat(w, "secondary", '[');
+	for (i = 0; i < cmp->nsecond; i++) {
+		const struct compare_second *s = &cmp->second[i];
+		const struct json_member m[] = {
+			JSTR("metric", s->name), JNUM("base", s->base),
+			JNUM("cand", s->cand), JNUM("change_pct", s->change_pct),
+			JNUM("change_ci_low_pct", s->ci_low_pct),
+			JNUM("change_ci_high_pct", s->ci_high_pct),
+			JNUM("z", s->z), JNUM("p", s->p), JNUM("q", s->q),
+		};
+
+		json_object(w, NULL, m, ARRAY_SIZE(m));
+	}
+	json_close(w, ']');
+}
+
 static void json_plan(struct json_writer *w, const struct compare_stats *st)
 {
 	const struct json_member plan[] = {
@@ -262,6 +299,7 @@ static void json_comparison(struct json_writer *w, const struct comparison *cmp,
 	abfair_json(w, &cmp->fair);
 	json_close(w, '}');
 	json_klock(w, cmp);
+	json_extras(w, cmp);
 	json_flags(w, cmp);
 	json_close(w, '}');
 }

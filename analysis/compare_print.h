@@ -7,6 +7,7 @@
 #ifndef CONTEND_COMPARE_PRINT_H
 #define CONTEND_COMPARE_PRINT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "analysis/compare.h"
@@ -18,5 +19,14 @@ void compare_print_text(FILE *f, const struct compare_result *r,
 void compare_print_json(FILE *f, const struct compare_result *r,
 			const struct compare_input *b,
 			const struct compare_input *c);
+/* The mail format (compare_mail.c): at most 72 columns; verbose lists
+ * every secondary metric of a row. */
+void compare_print_mail(FILE *f, const struct compare_result *r,
+			const struct compare_input *b,
+			const struct compare_input *c, bool verbose);
+/* Under a row (text and mail): how often B beat A and the secondary
+ * metrics that changed (all: every one), indented, within 72 columns. */
+void compare_print_extras(FILE *f, const struct comparison *cmp,
+			  double confidence, bool all);
 
 #endif

@@ -755,6 +755,7 @@ static void print_detail(FILE *f, const struct comparison *cmp,
 		free(kind);
 		free(caller);
 	}
+	compare_print_extras(f, cmp, r->opts.confidence, false);
 	for (i = 0; i < cmp->nflags; i++)
 		if (told_in_full(cmp->flags[i].name))
 			print_para(f, 4, "  flag %s (%s): %s",

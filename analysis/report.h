@@ -13,10 +13,12 @@
 #include "analysis/analysis.h"
 #include "lib/numfmt.h"
 
-enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_NFORMATS };
+enum report_format {
+	REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_MAIL, REPORT_NFORMATS
+};
 
 extern const char *const report_format_names[]; /* indexed by the enum */
-/* "text", "json", "csv" -> the enum; -1 when unknown. */
+/* "text", "json", "csv", "mail" -> the enum; -1 when unknown. */
 int report_format_parse(const char *name);
 
 /* Writes the report; 0, or -1 when writing fails. */
@@ -44,6 +46,8 @@ int report_text_view(FILE *f, const struct analysis *a,
 int report_text(FILE *f, const struct analysis *a);
 int report_json(FILE *f, const struct analysis *a);
 int report_csv(FILE *f, const struct analysis *a);
+/* One experiment in 72 columns, for a mailing list (report_mail.c). */
+int report_mail(FILE *f, const struct analysis *a);
 
 /* ---- report_rows.c: the summary every face of the report shows ---- */
 

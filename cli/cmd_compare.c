@@ -25,9 +25,12 @@
 #include "lib/readfile.h"
 #include "lib/util.h"
 
+enum { FMT_TEXT, FMT_JSON, FMT_MAIL };
+
 struct cmp_args {
 	struct compare_request q;       /* q.cand: the one being compared */
-	bool json;
+	int format;                     /* FMT_TEXT, FMT_JSON, FMT_MAIL */
+	bool verbose;                   /* mail: every secondary metric */
 	char **cands;                   /* every CAND, ncands >= 1 */
 	size_t ncands;
 	struct opt_words candw;         /* CAND... as parsed */
@@ -76,17 +79,18 @@ static int set_column(const char *opt, const char *arg, void *field,
 static int set_format(const char *opt, const char *arg, void *field,
 		      int value)
 {
-	static const char *const names[] = { "text", "json" };
+	static const char *const names[] = { "text", "json", "mail" };
 	size_t i;
 
 	(void)value;
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		if (!strcmp(arg, names[i])) {
-			*(bool *)field = i == 1;
+			*(int *)field = (int)i;
 			return 0;
 		}
 	}
-	return error("%s: '%s' is not text or json", opt, escape_quote(arg));
+	return error("%s: '%s' is not text, json or mail", opt,
+		     escape_quote(arg));
 }
 
 #define FIELD(f) offsetof(struct cmp_args, f)
@@ -101,8 +105,10 @@ static const struct opt cmp_rows[] = {
 	DB_ROW(FIELD(q.db)),
 	{ "metric", 0, "M", "the metric compared (default throughput; "
 	  "\"value\" for numbers)", NULL, FIELD(q.metric), 0, 0 },
-	{ "format", 0, "text|json", "the output (default text)", set_format,
-	  FIELD(json), 0, 0 },
+	{ "format", 0, "text|json|mail", "the output (default text); mail: "
+	  "72 columns, for a mailing list", set_format, FIELD(format), 0, 0 },
+	{ "verbose", 0, NULL, "mail: every secondary metric of a row", NULL,
+	  FIELD(verbose), 0, 0 },
 	{ "threshold", 0, "PCT", "changes smaller than PCT are no change "
 	  "(default 1)", opt_percent, FIELD(q.threshold), 1, 0 },
 	{ "fail-on-regression", 0, "PCT", "a gate: exit 3 when a loss "
@@ -193,8 +199,11 @@ static int run(struct cmp_args *a)
 	int ret = compare_run(&a->q, &o), plot = 0;
 
 	if (o.compared) {
-		if (a->json)
+		if (a->format == FMT_JSON)
 			compare_print_json(stdout, &o.r, &o.base, &o.cand);
+		else if (a->format == FMT_MAIL)
+			compare_print_mail(stdout, &o.r, &o.base, &o.cand,
+					   a->verbose);
 		else
 			compare_print_text(stdout, &o.r, &o.base, &o.cand);
 		if (a->plot_dir && o.r.n)
@@ -238,7 +247,7 @@ static int print_ministat(struct cmp_args *a)
 	size_t i, n = a->ncands + 1;
 	int ret;
 
-	if (a->json || n > MINISTAT_SETS)
+	if (a->format != FMT_TEXT || n > MINISTAT_SETS)
 		return 0;
 	texts[0] = a->q.base;
 	for (i = 1; i < n; i++)
@@ -276,7 +285,7 @@ int cmd_compare(int argc, char **argv)
 		free(a.in);
 		return ret;
 	}
-	if (a.json && a.ncands > 1)
+	if ((a.format == FMT_JSON) && a.ncands > 1)
 		fputs("[\n", stdout);
 	/* each candidate against the baseline, loaded afresh */
 	for (i = 0; i < a.ncands && (!ret || ret == EXIT_REGRESSION ||
@@ -295,10 +304,10 @@ int cmd_compare(int argc, char **argv)
 			a.plot_dir = dir = xasprintf("%s/%zu", plot_dir, i + 1);
 		}
 		a.q.cand = a.cands[i];
-		if (i && !a.json)
+		if (i && !(a.format == FMT_JSON))
 			printf("\n======== candidate %zu of %zu: %s\n\n", i + 1,
 			       a.ncands, a.q.cand);
-		if (i && a.json)
+		if (i && (a.format == FMT_JSON))
 			fputs(",\n", stdout);
 		ret = run(&a);
 		nreg += ret == EXIT_REGRESSION;
@@ -306,7 +315,7 @@ int cmd_compare(int argc, char **argv)
 		a.plot_dir = plot_dir;
 		free(dir);
 	}
-	if (a.json && a.ncands > 1)
+	if ((a.format == FMT_JSON) && a.ncands > 1)
 		fputs("]\n", stdout);
 	/* the worst decision of the candidates: fail, then inconclusive */
 	if ((!ret || ret == EXIT_INCONCLUSIVE) && nreg)

@@ -61,7 +61,7 @@ static int set_format(const char *opt, const char *arg, void *field,
 
 	(void)value;
 	if (fmt < 0)
-		return error("%s: '%s' is not text, json or csv", opt,
+		return error("%s: '%s' is not text, json, csv or mail", opt,
 			     escape_quote(arg));
 	*(enum report_format *)field = (enum report_format)fmt;
 	return 0;
@@ -102,7 +102,7 @@ static const struct opt report_cli_rows[] = {
 	  "id, uuid, name or label); default: the newest experiment; several "
 	  "experiments get the levels report", NULL, FIELD(selector), 0,
 	  OPT_OPTIONAL },
-	{ "format", 0, "text|json|csv", "the output (default text)",
+	{ "format", 0, "text|json|csv|mail", "the output (default text)",
 	  set_format, FIELD(format), 0, 0 },
 	{ "resolve", 0, "PCT", "the change an experiment should resolve, "
 	  "for its advice (default 5)", set_resolve, FIELD(opts.resolve_pct),
@@ -191,6 +191,11 @@ static int report_invocations(const struct report_args *ra,
 {
 	struct levels_opts o;
 
+	if (ra->format == REPORT_MAIL) {
+		error("--format mail reports one experiment; to mail several, "
+		      "`contend compare --format mail`");
+		return EXIT_USAGE;
+	}
 	levels_opts_default(&o);
 	o.confidence = ra->opts.confidence;
 	return levels_print(s, sel->what, sel, &o, ra->format == REPORT_JSON);

@@ -59,6 +59,7 @@ bool contract_section_key(const char *key);
 #define MK_SEED_SOURCE "seed_source"
 /* the machine (runner/host.c) */
 #define MK_HOSTNAME "hostname"
+#define MK_TOOL_VERSION "tool_version"   /* contend's version that ran it */
 #define MK_KERNEL_RELEASE "kernel_release"
 #define MK_KERNEL_VERSION "kernel_version"
 #define MK_NCPUS "ncpus"

@@ -362,7 +362,7 @@ int host_collect(const char *root, struct experiment_row *e)
 	collect_kernel(root, e);
 	meta_set(e, MK_LOCKDEP, exists(root, "/proc/lockdep") ? "yes" : "no");
 	meta_set(e, MK_LOCK_STAT, exists(root, "/proc/lock_stat") ? "yes" : "no");
-	meta_set(e, "tool_version", CONTEND_VERSION);
+	meta_set(e, MK_TOOL_VERSION, CONTEND_VERSION);
 	meta_set(e, "compiler", CONTEND_CC);
 	return 0;
 }

@@ -1,0 +1,244 @@
+/*
+ * compare_extra.c - what a reviewer asks beside the verdict: in how many
+ * pairs of invocations B beat A, and what else changed - every secondary
+ * metric of a configuration under the model the compared metric is judged
+ * by (compare_model), ranked by its standardized change and corrected
+ * across the metrics with Benjamini-Hochberg (docs/STATISTICS.md).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sf_gamma.h>
+
+#include "analysis/compare.h"
+#include "analysis/compare_impl.h"
+#include "lib/util.h"
+
+static double group_mean(const struct compare_groups *g, size_t i)
+{
+	size_t off = 0, j;
+	double s = 0;
+
+	for (j = 0; j < i; j++)
+		off += g->sizes[j];
+	for (j = 0; j < g->sizes[i]; j++)
+		s += g->x[off + j];
+	return g->sizes[i] ? s / (double)g->sizes[i] : NAN;
+}
+
+void compare_beat_count(const struct compare_groups *b,
+			const struct compare_groups *c, enum direction dir,
+			double confidence, struct compare_beat *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->kb = b->k;
+	out->kc = c->k;
+	out->p_min = NAN;
+	if (b->k < 2 || c->k < 2)
+		return;
+	for (size_t i = 0; i < b->k; i++)
+		for (size_t j = 0; j < c->k; j++) {
+			double a = group_mean(b, i), x = group_mean(c, j);
+
+			if (!isfinite(a) || !isfinite(x))
+				continue;
+			out->pairs++;
+			if (dir == DIR_LOWER ? x < a : x > a)
+				out->wins++;
+			else if (!(x < a) && !(x > a))
+				out->ties++;
+		}
+	/* The exact two-sided rank test's smallest p: 2 / C(kb + kc, kb). */
+	out->p_min = fmin(1.0, 2.0 / gsl_sf_choose((unsigned)(b->k + c->k),
+						   (unsigned)b->k));
+	out->reachable = out->p_min < 1 - confidence;
+}
+
+char *compare_beat_text(const struct comparison *cmp, double confidence)
+{
+	const struct compare_beat *bt = &cmp->beat;
+	char ties[32] = "";
+
+	if (!bt->pairs)
+		return NULL;
+	if (bt->ties)
+		snprintf(ties, sizeof(ties), " (%zu tied)", bt->ties);
+	if (!bt->reachable)
+		return xasprintf("B beat A in %zu of %zu invocation pairs%s; "
+				 "%zu and %zu invocations are too few for a "
+				 "rank test to reach %g%% (at best p = %.2g)",
+				 bt->wins, bt->pairs, ties, bt->kb, bt->kc,
+				 100 * confidence, bt->p_min);
+	return xasprintf("B beat A in %zu of %zu invocation pairs%s "
+			 "(rank test p = %.2g)", bt->wins, bt->pairs, ties,
+			 cmp->st.p_mannwhitney);
+}
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+static int by_p(const void *x, const void *y)
+{
+	const struct pidx *a = x, *b = y;
+
+	return (a->p > b->p) - (a->p < b->p);
+}
+
+void compare_bh(const double *p, size_t n, double *q)
+{
+	struct pidx *o = xcalloc(n + 1, sizeof(*o));
+	size_t m = 0, k;
+	double run = 1;
+
+	for (k = 0; k < n; k++) {
+		q[k] = NAN;
+		if (isfinite(p[k]))
+			o[m++] = (struct pidx){ p[k], k };
+	}
+	qsort(o, m, sizeof(*o), by_p);
+	/* q_(k) = min over j >= k of m p_(j) / j, capped at 1. */
+	for (k = m; k > 0; k--) {
+		double v = o[k - 1].p * (double)m / (double)k;
+
+		run = fmin(run, v);
+		q[o[k - 1].i] = fmin(run, 1.0);
+	}
+	free(o);
+}
+
+static int by_z(const void *x, const void *y)
+{
+	const struct compare_second *a = x, *b = y;
+	double za = isfinite(a->z) ? fabs(a->z) : -1;
+	double zb = isfinite(b->z) ? fabs(b->z) : -1;
+
+	if (za < zb || za > zb)
+		return za < zb ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+size_t compare_second_shown(const struct comparison *cmp, double alpha,
+			    bool all)
+{
+	size_t n = 0;
+
+	if (all)
+		return cmp->nsecond;
+	while (n < cmp->nsecond && n < COMPARE_SECOND_TOP &&
+	       cmp->second[n].q < alpha)
+		n++;
+	return n;
+}
+
+static void second_add(struct comparison *cmp, char *name,
+		       const struct compare_groups *b,
+		       const struct compare_groups *c, const struct compare_opts *o)
+{
+	struct compare_stats st;
+	struct compare_opts so = *o;
+
+	so.dir = DIR_HIGHER;    /* only the change and its interval are read */
+	if (!b->k || !c->k || compare_model(b, c, &so, &st) < 0 ||
+	    !isfinite(st.model.p)) {
+		free(name);
+		return;
+	}
+	cmp->second = xrealloc(cmp->second,
+			       (cmp->nsecond + 1) * sizeof(*cmp->second));
+	cmp->second[cmp->nsecond++] = (struct compare_second){
+		name, st.base.mean, st.cand.mean, st.change_pct,
+		st.change_ci_low_pct, st.change_ci_high_pct, st.model.t,
+		st.model.p, NAN };
+}
+
+static bool name_seen(const struct comparison *cmp, const char *name)
+{
+	for (size_t i = 0; i < cmp->nsecond; i++)
+		if (!strcmp(cmp->second[i].name, name))
+			return true;
+	return false;
+}
+
+static void second_of(struct comparison *cmp, const struct compare_opts *o,
+		      char *name, const struct compare_side *b,
+		      const struct series *gb, const struct compare_side *c,
+		      const struct series *gc, extract_fn fn, const char *arg)
+{
+	struct sample sb, sc;
+
+	compare_sample_build(b, gb, fn, arg, &sb);
+	compare_sample_build(c, gc, fn, arg, &sc);
+	second_add(cmp, name, &sb.g, &sc.g, o);
+	compare_sample_release(&sb);
+	compare_sample_release(&sc);
+}
+
+void compare_extras(struct comparison *cmp, const struct compare_opts *o,
+		    const char *metric, const struct sample *sb,
+		    const struct sample *sc, const struct compare_side *b,
+		    const struct series *gb, const struct compare_side *c,
+		    const struct series *gc)
+{
+	const struct compare_side *side[2] = { b, c };
+	const struct series *g[2] = { gb, gc };
+	double *p, *q;
+	size_t i, j, k;
+
+	compare_beat_count(&sb->g, &sc->g, o->dir, o->confidence, &cmp->beat);
+	if (b->numbers || c->numbers)
+		return;
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < g[i]->n; j++) {
+			const struct dataset *d =
+				&side[i]->sets[g[i]->member[j].set];
+
+			for (k = 0; k < d->nmetrics; k++)
+				if (strcmp(d->metrics[k], metric) &&
+				    !name_seen(cmp, d->metrics[k]))
+					second_of(cmp, o,
+						  xstrdup(d->metrics[k]), b,
+						  gb, c, gc,
+						  series_metric_values,
+						  d->metrics[k]);
+		}
+	/* The kernel locks' wait: compare.c's A/B of each, by its p. */
+	for (i = 0; i < cmp->nklock; i++) {
+		const struct compare_klock *kl = &cmp->klock[i];
+		double z = isfinite(kl->p) && kl->p > 0
+			? gsl_cdf_ugaussian_Qinv(kl->p / 2) : INFINITY;
+
+		if (!isfinite(kl->p))
+			continue;
+		cmp->second = xrealloc(cmp->second, (cmp->nsecond + 1) *
+							    sizeof(*cmp->second));
+		cmp->second[cmp->nsecond++] = (struct compare_second){
+			xasprintf("wait %s %s", kl->kind, kl->caller),
+			kl->base_mean, kl->cand_mean, kl->change_pct,
+			kl->ci_low_pct, kl->ci_high_pct,
+			kl->change_pct < 0 ? -z : z, kl->p, NAN };
+	}
+	p = xcalloc(cmp->nsecond + 1, sizeof(*p));
+	q = xcalloc(cmp->nsecond + 1, sizeof(*q));
+	for (i = 0; i < cmp->nsecond; i++)
+		p[i] = cmp->second[i].p;
+	compare_bh(p, cmp->nsecond, q);
+	for (i = 0; i < cmp->nsecond; i++)
+		cmp->second[i].q = q[i];
+	free(p);
+	free(q);
+	if (cmp->nsecond)
+		qsort(cmp->second, cmp->nsecond, sizeof(*cmp->second), by_z);
+}
+
+void compare_second_release(struct comparison *cmp)
+{
+	for (size_t i = 0; i < cmp->nsecond; i++)
+		free(cmp->second[i].name);
+	free(cmp->second);
+	cmp->second = NULL;
+	cmp->nsecond = 0;
+}
