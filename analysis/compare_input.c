@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 
 #include "analysis/compare_input.h"
-#include "analysis/exportside.h"
 #include "lib/util.h"
 
 static bool is_file(const char *path)

@@ -26,8 +26,95 @@
 #include "analysis/analysis.h"
 #include "analysis/compare_calib.h"
 #include "analysis/compare.h"
-#include "analysis/numfile.h"
 #include "db/select.h"
+
+/* ---- the files that are sides (sidefile.c) ---- */
+/*
+ * Number files (sidefile.c): ministat-compatible files of numbers, so `contend compare`
+ * can judge samples from any other tool: one value per line, taken from
+ * one column (the first unless -C N) of fields split at DELIMS.
+ *
+ * Format (docs/USER-GUIDE.md, "Comparing"):
+ *  - '#' starts a comment that runs to the end of the line;
+ *  - blank lines (and lines that are only a comment) are skipped;
+ *  - with the default delimiters (blank and tab) runs of blanks separate
+ *    fields and leading blanks are ignored, as in awk; any other delimiter
+ *    set splits at every delimiter, so "a,,b" has an empty second field,
+ *    as in cut(1);
+ *  - a trailing '\r' (CRLF files) is ignored;
+ *  - the chosen field must be a finite number in full (strtod syntax).
+ * Anything else is an error that quotes the file, the line and the field.
+ */
+
+
+#define NUMFILE_DEFAULT_DELIMS " \t"
+/* Bytes read at most: more is an error. */
+#define NUMFILE_MAX_BYTES (256 << 20)
+/*
+ * Numbers a side may hold (all its files together): each costs compare
+ * about 130 bytes (its value, a run of the dataset, sorted copies), so a
+ * side stays near 130 MB however small the numbers are written
+ * (docs/LIMITS.md).  More is an error at the line of the first one over.
+ */
+#define NUMFILE_MAX_VALUES 1000000
+
+struct numfile_opts {
+	long column;            /* 1-based field number (1) */
+	const char *delims;     /* field delimiters (NUMFILE_DEFAULT_DELIMS) */
+};
+void numfile_opts_default(struct numfile_opts *o);
+
+/*
+ * Parses len bytes of text; name is used in messages.  On success *values
+ * is a malloc'd array of *n >= 1 numbers in file order.  On any error
+ * (malformed line, NUL byte, missing column, no numbers at all, more than
+ * NUMFILE_MAX_VALUES) prints
+ * "contend: NAME:LINE: ..." and returns -1 with *values NULL.
+ */
+int numfile_parse(const char *name, const char *text, size_t len,
+		  const struct numfile_opts *o, double **values, size_t *n);
+
+/*
+ * Reads a whole regular file (or FIFO) of at most NUMFILE_MAX_BYTES into a
+ * malloc'd buffer; -1 after "contend: PATH: ..." (buffer freed).
+ */
+int numfile_slurp(const char *path, char **buf, size_t *len);
+
+/*
+ * Export files (sidefile.c): a file written by `contend export --format csv` read back
+ * as one side of `contend compare`: each distinct uuid one invocation (an
+ * experiment), configurations keyed by workload, section and params, runs
+ * by seq.  Columns are found by their header name, so extra columns
+ * (an `error` column) are ignored, one it reads twice is an error; warm-up
+ * and non-ok rows, rows without a metric and the per-thread rows of
+ * --threads (a `thread` given) are skipped; a second value of one run's
+ * metric (a duplicated row) is an error.  Time is linear in the rows
+ * (hash tables), but for sorting the runs.
+ */
+
+
+
+/*
+ * A file's invocation is laid out as runs x metrics (store_load's table);
+ * more cells than EXPORT_CELLS_PER_VALUE a value read (and more than
+ * EXPORT_CELLS_MIN) is refused, so memory follows the values, however the
+ * rows spread them over runs and metric names (docs/LIMITS.md).
+ */
+#define EXPORT_CELLS_PER_VALUE 8
+#define EXPORT_CELLS_MIN 65536
+
+/* True when the first line of text is a header naming uuid and metric. */
+bool exportside_is_export(const char *text, size_t len);
+/*
+ * Parses the whole file: *sets is a malloc'd array of *nsets datasets
+ * (release each with dataset_release, then free the array), oldest
+ * experiment_id first.  -1 after "contend: NAME:LINE: ..." on a missing
+ * column, a malformed field or no usable row.
+ */
+int exportside_parse(const char *name, const char *text, size_t len,
+		     struct dataset **sets, size_t *nsets);
+
+/* ---- the sides ---- */
 
 enum compare_input_kind { INPUT_DB, INPUT_NUMBERS, INPUT_EXPORT };
 
