@@ -28,25 +28,18 @@
 #include "analysis/compare.h"
 #include "db/select.h"
 
-/* ---- the files that are sides (sidefile.c) ---- */
 /*
- * Number files (sidefile.c): ministat-compatible files of numbers, so `contend compare`
- * can judge samples from any other tool: one value per line, taken from
- * one column (the first unless -C N) of fields split at DELIMS.
- *
- * Format (docs/USER-GUIDE.md, "Comparing"):
- *  - '#' starts a comment that runs to the end of the line;
- *  - blank lines (and lines that are only a comment) are skipped;
- *  - with the default delimiters (blank and tab) runs of blanks separate
- *    fields and leading blanks are ignored, as in awk; any other delimiter
- *    set splits at every delimiter, so "a,,b" has an empty second field,
- *    as in cut(1);
- *  - a trailing '\r' (CRLF files) is ignored;
- *  - the chosen field must be a finite number in full (strtod syntax).
- * Anything else is an error that quotes the file, the line and the field.
+ * ---- the files that are sides (sidefile.c) ----
+ * Number files, ministat's, so compare judges samples from any tool: a
+ * value a line, from one column (the first unless -C N) of fields split
+ * at DELIMS (docs/USER-GUIDE.md, "Comparing").  '#' starts a comment to
+ * the end of the line; blank lines are skipped; the default delimiters
+ * (blank, tab) split at runs of blanks and ignore leading ones, as awk;
+ * any other set splits at every delimiter ("a,,b" has an empty second
+ * field), as cut(1); a trailing '\r' is ignored; the field must be a
+ * finite number in full (strtod).  Anything else is an error quoting the
+ * file, the line and the field.
  */
-
-
 #define NUMFILE_DEFAULT_DELIMS " \t"
 /* Bytes read at most: more is an error. */
 #define NUMFILE_MAX_BYTES (256 << 20)
@@ -67,9 +60,8 @@ void numfile_opts_default(struct numfile_opts *o);
 /*
  * Parses len bytes of text; name is used in messages.  On success *values
  * is a malloc'd array of *n >= 1 numbers in file order.  On any error
- * (malformed line, NUL byte, missing column, no numbers at all, more than
- * NUMFILE_MAX_VALUES) prints
- * "contend: NAME:LINE: ..." and returns -1 with *values NULL.
+ * (malformed line, NUL byte, missing column, no numbers, more than
+ * NUMFILE_MAX_VALUES): "contend: NAME:LINE: ...", -1, *values NULL.
  */
 int numfile_parse(const char *name, const char *text, size_t len,
 		  const struct numfile_opts *o, double **values, size_t *n);
@@ -81,20 +73,14 @@ int numfile_parse(const char *name, const char *text, size_t len,
 int numfile_slurp(const char *path, char **buf, size_t *len);
 
 /*
- * Export files (sidefile.c): a file written by `contend export --format csv` read back
- * as one side of `contend compare`: each distinct uuid one invocation (an
- * experiment), configurations keyed by workload, section and params, runs
- * by seq.  Columns are found by their header name, so extra columns
- * (an `error` column) are ignored, one it reads twice is an error; warm-up
- * and non-ok rows, rows without a metric and the per-thread rows of
- * --threads (a `thread` given) are skipped; a second value of one run's
- * metric (a duplicated row) is an error.  Time is linear in the rows
- * (hash tables), but for sorting the runs.
- */
-
-
-
-/*
+ * Export files: `contend export --format csv` read back as a side, each
+ * distinct uuid an invocation, configurations keyed by workload, section
+ * and params, runs by seq, written into an in-memory store (db/store.h,
+ * "rows") and read by store_load as a database side.  Columns are found
+ * by header name (others ignored; one read twice is an error); warm-up
+ * and non-ok rows, rows without a metric and --threads' per-thread rows
+ * are skipped; a second value of one run's metric is an error.
+ *
  * A file's invocation is laid out as runs x metrics (store_load's table);
  * more cells than EXPORT_CELLS_PER_VALUE a value read (and more than
  * EXPORT_CELLS_MIN) is refused, so memory follows the values, however the

@@ -14,7 +14,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,7 +269,6 @@ static int row_add(struct store *st, const char *name, const long *col,
 		   const struct csv_record *r)
 {
 	char **f = r->f;
-	struct store_row w;
 	long long seq, id = 0;
 	long first;
 	double v;
@@ -291,7 +289,7 @@ static int row_add(struct store *st, const char *name, const long *col,
 				f[col[C_METRIC]]);
 	if (col[C_ID] >= 0 && parse_ll(f[col[C_ID]], &id) < 0)
 		id = 0;
-	w = (struct store_row){
+	first = store_rows_add(st, &(struct store_row){
 		.uuid = f[col[C_UUID]], .experiment_id = (int64_t)id,
 		.name = col[C_EXPERIMENT] >= 0 ? f[col[C_EXPERIMENT]] : "",
 		.label = col[C_LABEL] >= 0 ? f[col[C_LABEL]] : "",
@@ -299,8 +297,7 @@ static int row_add(struct store *st, const char *name, const long *col,
 		.workload = f[col[C_WORKLOAD]], .section = f[col[C_SECTION]],
 		.params = f[col[C_PARAMS]], .seq = (long)seq,
 		.metric = f[col[C_METRIC]], .value = v, .line = (long)r->line,
-	};
-	first = store_rows_add(st, &w);
+	});
 	if (first > 0)
 		return error_at(name, r->line, "metric '%s' of run seq %lld "
 				"(uuid %s, workload %s, params '%s') again: "
