@@ -66,10 +66,8 @@ void numfile_opts_default(struct numfile_opts *o);
 int numfile_parse(const char *name, const char *text, size_t len,
 		  const struct numfile_opts *o, double **values, size_t *n);
 
-/*
- * Reads a whole regular file (or FIFO) of at most NUMFILE_MAX_BYTES into a
- * malloc'd buffer; -1 after "contend: PATH: ..." (buffer freed).
- */
+/* A whole file (or FIFO) of at most NUMFILE_MAX_BYTES in a malloc'd
+ * buffer; -1 after "contend: PATH: ..." (buffer freed). */
 int numfile_slurp(const char *path, char **buf, size_t *len);
 
 /*
@@ -101,7 +99,6 @@ int exportside_parse(const char *name, const char *text, size_t len,
 		     struct dataset **sets, size_t *nsets);
 
 /* ---- the sides ---- */
-
 enum compare_input_kind { INPUT_DB, INPUT_NUMBERS, INPUT_EXPORT };
 
 /*

@@ -316,14 +316,14 @@ static int check_size(struct store *st, const char *name, int64_t id)
 {
 	size_t runs, metrics, values;
 	struct experiment_row e = { 0 };
-	uint64_t cells, room;
+	uint64_t cells;
 	int ret;
 
 	if (store_rows_shape(st, id, &runs, &metrics, &values) < 0)
 		return -1;
 	cells = (uint64_t)runs * metrics;
-	room = (uint64_t)EXPORT_CELLS_PER_VALUE * values;
-	if (cells <= EXPORT_CELLS_MIN || cells <= room)
+	if (cells <= EXPORT_CELLS_MIN ||
+	    cells <= (uint64_t)EXPORT_CELLS_PER_VALUE * values)
 		return 0;
 	if (store_experiment_get(st, id, &e) < 0)
 		return -1;
@@ -410,10 +410,13 @@ int exportside_parse(const char *name, const char *text, size_t len,
 			goto out;
 	}
 	k = store_rows_finish(st, &ids);
-	if (k == 0)
-		error_at(name, 0, "no measured ok run with a value");
-	if (k <= 0)
+	if (k <= 0) {
+		error_at(name, 0, k ? "two experiments with one experiment_id, "
+			 "or one seq in two configurations of one: not rows "
+			 "`contend export` writes" : "no measured ok run with "
+			 "a value");
 		goto out;
+	}
 	for (int i = 0; i < k; i++)
 		if (check_size(st, name, ids[i]) < 0)
 			goto out;
