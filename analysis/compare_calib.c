@@ -124,8 +124,10 @@ void compare_calib_release(struct compare_calibs *cc)
 	memset(cc, 0, sizeof(*cc));
 }
 
-const struct compare_calib *compare_calib_of(const struct compare_input *s,
-					     const struct comparison *cmp)
+/* Side s's entry for cmp: one with a profile, else the first without
+ * (for the hint), else NULL (no database side, no hostname). */
+static const struct compare_calib *
+compare_calib_of(const struct compare_input *s, const struct comparison *cmp)
 {
 	const struct compare_calibs *cc = &s->calib;
 	const struct compare_calib *first = NULL;

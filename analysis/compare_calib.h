@@ -61,14 +61,6 @@ int compare_calib_load(struct compare_input *s);
 void compare_calib_release(struct compare_calibs *cc);
 
 /*
- * The entry of side s for comparison cmp: one with a profile when a
- * dataset of s holding cmp's configuration has one, else the first
- * without (for the hint), else NULL (no database side, no hostname).
- */
-const struct compare_calib *compare_calib_of(const struct compare_input *s,
-					     const struct comparison *cmp);
-
-/*
  * Text: an "A/A:" paragraph per comparison with a profile to cite (the
  * candidate's host, and the baseline's when it differs), then a hint per
  * host without one; nothing when there is neither.  JSON: the member

@@ -13,7 +13,6 @@
 
 #include "lib/escape.h"
 #include "analysis/compare_input.h"
-#include "analysis/exportside.h"
 #include "lib/util.h"
 
 static bool is_file(const char *path)
@@ -209,26 +208,23 @@ static int file_text(struct compare_files *files, const char *path,
  * Is the file a contend CSV export?  Looks at the first line of a regular
  * file only; any other is read whole, once (file_text).
  */
-static bool is_export(const struct compare_input *s)
+bool compare_input_is_export(const struct compare_input *s)
 {
 	char head[4096], *buf;
 	const char *text;
+	struct stat st;
 	FILE *f;
 	size_t n;
 	bool yes;
 
 	if (!is_file(s->text) || is_sqlite(s->text))
 		return false;
-	if (s->files) {
-		struct stat st;
-
-		if (stat(s->text, &st) || !S_ISREG(st.st_mode)) {
-			if (file_text(s->files, s->text, &buf, &text, &n) < 0)
-				return false;
-			yes = n && exportside_is_export(text, n);
-			free(buf);
-			return yes;
-		}
+	if (s->files && (stat(s->text, &st) || !S_ISREG(st.st_mode))) {
+		if (file_text(s->files, s->text, &buf, &text, &n) < 0)
+			return false;
+		yes = n && exportside_is_export(text, n);
+		free(buf);
+		return yes;
 	}
 	f = fopen(s->text, "rb");
 	if (!f)
@@ -236,11 +232,6 @@ static bool is_export(const struct compare_input *s)
 	n = fread(head, 1, sizeof(head), f);
 	fclose(f);
 	return n && exportside_is_export(head, n);
-}
-
-bool compare_input_is_export(const struct compare_input *s)
-{
-	return is_export(s);
 }
 
 /* Every comma-separated part names a file: number files, one each. */
@@ -261,11 +252,22 @@ bool compare_input_is_file_list(const char *text)
 	return ok;
 }
 
-/* The number files of a side: "a.txt" or "a1.txt,a2.txt,...". */
-static int load_numbers(struct compare_input *s, const struct numfile_opts *nf)
+/* The number files of a side: "a.txt" or "a1.txt,a2.txt,...", or "-"
+ * (in, inlen). */
+static int load_numbers(struct compare_input *s, const struct numfile_opts *nf,
+			const char *in, size_t inlen)
 {
 	const char *p = s->text;
 
+	s->kind = INPUT_NUMBERS;
+	if (!strcmp(p, "-")) {
+		if (numfile_parse("(standard input)", in, inlen, nf,
+				  &s->values, &s->nvalues) < 0)
+			return EXIT_USAGE;
+		s->sizes = xcalloc(1, sizeof(*s->sizes));
+		s->sizes[s->nfiles++] = s->nvalues;
+		return 0;
+	}
 	while (*p) {
 		size_t len = strcspn(p, ","), n = 0;
 		char *part = xstrndup(p, len);
@@ -309,10 +311,8 @@ int compare_input_load(struct compare_input *s, const char *default_db,
 {
 	int ret;
 
-	if (compare_input_is_file_list(s->text)) {
-		s->kind = INPUT_NUMBERS;
-		return load_numbers(s, nf);
-	}
+	if (compare_input_is_file_list(s->text))
+		return load_numbers(s, nf, in, inlen);
 	if (compare_input_is_export(s)) {
 		const char *text;
 		char *buf;
@@ -334,16 +334,7 @@ int compare_input_load(struct compare_input *s, const char *default_db,
 		ret = load_db(s);
 		return ret ? ret : analyse_sets(s);
 	}
-	s->kind = INPUT_NUMBERS;
-	if (!strcmp(s->text, "-")) {
-		if (numfile_parse("(standard input)", in, inlen, nf,
-				  &s->values, &s->nvalues) < 0)
-			return EXIT_USAGE;
-		s->sizes = xcalloc(1, sizeof(*s->sizes));
-		s->sizes[s->nfiles++] = s->nvalues;
-		return 0;
-	}
-	return load_numbers(s, nf);
+	return load_numbers(s, nf, in, inlen);
 }
 
 /* Is key a filter of both sides: the parameter the two sides change? */

@@ -26,9 +26,79 @@
 #include "analysis/analysis.h"
 #include "analysis/compare_calib.h"
 #include "analysis/compare.h"
-#include "analysis/numfile.h"
 #include "db/select.h"
 
+/*
+ * ---- the files that are sides (sidefile.c) ----
+ * Number files, ministat's, so compare judges samples from any tool: a
+ * value a line, from one column (the first unless -C N) of fields split
+ * at DELIMS (docs/USER-GUIDE.md, "Comparing").  '#' starts a comment to
+ * the end of the line; blank lines are skipped; the default delimiters
+ * (blank, tab) split at runs of blanks and ignore leading ones, as awk;
+ * any other set splits at every delimiter ("a,,b" has an empty second
+ * field), as cut(1); a trailing '\r' is ignored; the field must be a
+ * finite number in full (strtod).  Anything else is an error quoting the
+ * file, the line and the field.
+ */
+#define NUMFILE_DEFAULT_DELIMS " \t"
+/* Bytes read at most: more is an error. */
+#define NUMFILE_MAX_BYTES (256 << 20)
+/*
+ * Numbers a side may hold (all its files together): each costs compare
+ * about 130 bytes (its value, a run of the dataset, sorted copies), so a
+ * side stays near 130 MB however small the numbers are written
+ * (docs/LIMITS.md).  More is an error at the line of the first one over.
+ */
+#define NUMFILE_MAX_VALUES 1000000
+
+struct numfile_opts {
+	long column;            /* 1-based field number (1) */
+	const char *delims;     /* field delimiters (NUMFILE_DEFAULT_DELIMS) */
+};
+void numfile_opts_default(struct numfile_opts *o);
+
+/*
+ * Parses len bytes of text; name is used in messages.  On success *values
+ * is a malloc'd array of *n >= 1 numbers in file order.  On any error
+ * (malformed line, NUL byte, missing column, no numbers, more than
+ * NUMFILE_MAX_VALUES): "contend: NAME:LINE: ...", -1, *values NULL.
+ */
+int numfile_parse(const char *name, const char *text, size_t len,
+		  const struct numfile_opts *o, double **values, size_t *n);
+
+/* A whole file (or FIFO) of at most NUMFILE_MAX_BYTES in a malloc'd
+ * buffer; -1 after "contend: PATH: ..." (buffer freed). */
+int numfile_slurp(const char *path, char **buf, size_t *len);
+
+/*
+ * Export files: `contend export --format csv` read back as a side, each
+ * distinct uuid an invocation, configurations keyed by workload, section
+ * and params, runs by seq, written into an in-memory store (db/store.h,
+ * "rows") and read by store_load as a database side.  Columns are found
+ * by header name (others ignored; one read twice is an error); warm-up
+ * and non-ok rows, rows without a metric and --threads' per-thread rows
+ * are skipped; a second value of one run's metric is an error.
+ *
+ * A file's invocation is laid out as runs x metrics (store_load's table);
+ * more cells than EXPORT_CELLS_PER_VALUE a value read (and more than
+ * EXPORT_CELLS_MIN) is refused, so memory follows the values, however the
+ * rows spread them over runs and metric names (docs/LIMITS.md).
+ */
+#define EXPORT_CELLS_PER_VALUE 8
+#define EXPORT_CELLS_MIN 65536
+
+/* True when the first line of text is a header naming uuid and metric. */
+bool exportside_is_export(const char *text, size_t len);
+/*
+ * Parses the whole file: *sets is a malloc'd array of *nsets datasets
+ * (release each with dataset_release, then free the array), oldest
+ * experiment_id first.  -1 after "contend: NAME:LINE: ..." on a missing
+ * column, a malformed field or no usable row.
+ */
+int exportside_parse(const char *name, const char *text, size_t len,
+		     struct dataset **sets, size_t *nsets);
+
+/* ---- the sides ---- */
 enum compare_input_kind { INPUT_DB, INPUT_NUMBERS, INPUT_EXPORT };
 
 /*

@@ -1,6 +1,6 @@
 /*
  * export.h - the long-format writer of `contend export` (export.c): one row
- * per run and metric, as CSV or JSON; analysis/exportside.h reads the CSV
+ * per run and metric, as CSV or JSON; analysis/sidefile.c reads the CSV
  * back as compare sides.
  *
  * Call sequence: export_begin (writes the header) -> export_dataset or

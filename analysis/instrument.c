@@ -26,7 +26,8 @@ static const char *const host_keys[] = {
 	MK_KCONFIG_LOCK_STAT, MK_KERNEL_INSTRUMENTS,
 };
 
-int instrument_key(const char *key)
+/* Whether key is one instrumentation-differs compares. */
+static int instrument_key(const char *key)
 {
 	size_t i;
 

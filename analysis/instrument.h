@@ -12,9 +12,6 @@
 
 #include "db/store.h"
 
-/* Whether key is one instrumentation-differs compares. */
-int instrument_key(const char *key);
-
 /*
  * "KEY 'a' vs 'b'; ..." naming every instrumentation key whose value
  * differs between an experiment of b and one of c (each key once, the

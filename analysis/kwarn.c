@@ -20,7 +20,8 @@
 /* Run seqs named in a message (the json has the count). */
 #define LIST_RUNS 8
 
-double kwarn_count(const struct dataset *d, size_t r)
+/* Kernel warnings of run r: the sum of its kmsg_* samples (0 without). */
+static double kwarn_count(const struct dataset *d, size_t r)
 {
 	double sum = 0, v;
 	size_t m;

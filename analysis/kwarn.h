@@ -12,9 +12,6 @@
 
 #include "analysis/analysis.h"
 
-/* Kernel warnings of run r: the sum of its kmsg_* samples (0 without). */
-double kwarn_count(const struct dataset *d, size_t r);
-
 /*
  * Marks every run with a kernel warning excluded (ds_run.excluded), so
  * that no summary counts it; returns how many.  Call before analysis_run.

@@ -13,6 +13,21 @@
 #include "analysis/ministat.h"
 #include "analysis/stats.h"
 
+/*
+ * ministat's "Difference at C% confidence": b - a with Student's t on the
+ * pooled variance (na + nb - 2 df; the quantile as its table: 3 decimals,
+ * the normal one beyond 100 df), in the unit and in % of a's mean;
+ * "proven" when |diff| exceeds the half-width.  -1 when a side has < 2
+ * values or the confidence is not in (0, 1).
+ */
+struct ministat_diff {
+	double confidence;
+	double diff, half;      /* mean(b) - mean(a), +/- */
+	double pct, pct_half;   /* the same in % of mean(a) */
+	double pooled_s;
+	bool proven;
+};
+
 /* Out of memory is not a state this tool recovers from (as xmalloc). */
 static char *chars(size_t n)
 {
@@ -28,15 +43,17 @@ static char *chars(size_t n)
 static const char symbols[MINISTAT_SETS] = { 'x', '+', '*', '%', '#', '@',
 					     'O' };
 
-void ministat_header(FILE *f, const char *label, int lw, int width)
+/* The table's header and one row: a label padded to lw columns, then N
+ * and the five figures, each width columns, width - 5 digits. */
+static void ministat_header(FILE *f, const char *label, int lw, int width)
 {
 	fprintf(f, "%-*s%4s %*s %*s %*s %*s %*s\n", lw, label, "N", width,
 		"Min", width, "Max", width, "Median", width, "Avg", width,
 		"Stddev");
 }
 
-void ministat_row(FILE *f, const char *label, int lw,
-		  const struct summary *m, int width)
+static void ministat_row(FILE *f, const char *label, int lw,
+			 const struct summary *m, int width)
 {
 	const int digits = width - 5;
 
@@ -80,8 +97,9 @@ static double ministat_t(double confidence, double df)
 	return round(t * 1000) / 1000;
 }
 
-int ministat_difference(const double *a, size_t na, const double *b,
-			size_t nb, double confidence, struct ministat_diff *d)
+static int ministat_difference(const double *a, size_t na,
+			       const double *b, size_t nb, double confidence,
+			       struct ministat_diff *d)
 {
 	double ma, mb, va, vb, df;
 
@@ -105,7 +123,7 @@ int ministat_difference(const double *a, size_t na, const double *b,
 	return 0;
 }
 
-void ministat_print_difference(FILE *f, const struct ministat_diff *d)
+static void ministat_print_difference(FILE *f, const struct ministat_diff *d)
 {
 	if (!d->proven) {
 		fprintf(f, "No difference proven at %.1f%% confidence\n",

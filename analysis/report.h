@@ -17,7 +17,6 @@ enum report_format {
 	REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_MAIL, REPORT_NFORMATS
 };
 
-extern const char *const report_format_names[]; /* indexed by the enum */
 /* "text", "json", "csv", "mail" -> the enum; -1 when unknown. */
 int report_format_parse(const char *name);
 
@@ -78,8 +77,6 @@ void report_rows_free(struct report_row *rows, size_t n);
 const char *report_param(const struct ds_config *c, const char *key);
 /* The "k=v k=v" parameters of configuration c that vary in its section. */
 char *report_varying(const struct dataset *d, size_t c);
-/* The same with each key by its short name: "delay=10000". */
-char *report_varying_brief(const struct dataset *d, size_t c);
 /* Is parameter key in c's varies: it takes another value in c's section
  * (argv, env and hooks are left out when a param.NAME varies)? */
 bool report_param_shown(const struct dataset *d, size_t c, const char *key);
@@ -90,11 +87,6 @@ char *report_key_short(const struct dataset *d, const char *key);
 /* The median is the value to quote: D'Agostino rejected normality. */
 bool report_non_normal(const struct analysis *a,
 		       const struct metric_summary *ms);
-
-/* A run that finished without success (failed, crashed, timeout...). */
-bool report_run_failed(const struct ds_run *r);
-/* "crashed: killed by signal 11" (malloc'd). */
-char *report_run_reason(const struct ds_run *r);
 
 #define REPORT_FAILURE_SEQS 8
 /* The failed runs of a configuration with one reason. */

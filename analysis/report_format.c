@@ -11,7 +11,7 @@
 #include "analysis/report_impl.h"
 #include "lib/util.h"
 
-const char *const report_format_names[] = {
+static const char *const report_format_names[] = {
 	[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv",
 	[REPORT_MAIL] = "mail",
 };

@@ -150,7 +150,8 @@ char *report_varying(const struct dataset *d, size_t c)
 	return varying(d, c, false);
 }
 
-char *report_varying_brief(const struct dataset *d, size_t c)
+/* report_varying with each key by its short name: "delay=10000". */
+static char *report_varying_brief(const struct dataset *d, size_t c)
 {
 	return varying(d, c, true);
 }
@@ -236,6 +237,21 @@ static char *row_flags(const struct config_analysis *ca)
 	return s;
 }
 
+/* A run that finished without success (failed, crashed, timeout...). */
+static bool run_failed(const struct ds_run *r)
+{
+	return r->status != RUN_OK && r->status != RUN_PLANNED &&
+	       r->status != RUN_INTERRUPTED;
+}
+
+/* "crashed: killed by signal 11" (malloc'd). */
+static char *run_reason(const struct ds_run *r)
+{
+	return xasprintf("%s%s%s", run_status_names[r->status],
+			 r->error && *r->error ? ": " : "",
+			 r->error ? r->error : "");
+}
+
 size_t report_rows(const struct analysis *a, struct report_row **out)
 {
 	struct report_row *rows = xcalloc(a->nconfigs ? a->nconfigs : 1,
@@ -263,8 +279,8 @@ size_t report_rows(const struct analysis *a, struct report_row **out)
 		r->runs = cf->nruns;
 		r->failed = ca->failed;
 		for (k = cf->run0; k < cf->run0 + cf->nruns && !r->first_error; k++)
-			if (report_run_failed(&a->d->runs[k]))
-				r->first_error = report_run_reason(&a->d->runs[k]);
+			if (run_failed(&a->d->runs[k]))
+				r->first_error = run_reason(&a->d->runs[k]);
 	}
 	*out = rows;
 	return a->nconfigs;
@@ -283,19 +299,6 @@ void report_rows_free(struct report_row *rows, size_t n)
 	free(rows);
 }
 
-bool report_run_failed(const struct ds_run *r)
-{
-	return r->status != RUN_OK && r->status != RUN_PLANNED &&
-	       r->status != RUN_INTERRUPTED;
-}
-
-char *report_run_reason(const struct ds_run *r)
-{
-	return xasprintf("%s%s%s", run_status_names[r->status],
-			 r->error && *r->error ? ": " : "",
-			 r->error ? r->error : "");
-}
-
 size_t report_failures(const struct dataset *d, size_t c,
 		       struct report_failure **out)
 {
@@ -306,9 +309,9 @@ size_t report_failures(const struct dataset *d, size_t c,
 	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
 		char *why;
 
-		if (!report_run_failed(&d->runs[r]))
+		if (!run_failed(&d->runs[r]))
 			continue;
-		why = report_run_reason(&d->runs[r]);
+		why = run_reason(&d->runs[r]);
 		for (i = 0; i < n && strcmp(f[i].reason, why); i++)
 			;
 		if (i == n) {

@@ -305,4 +305,37 @@ double dataset_value(const struct dataset *d, size_t r, int m);
 /* The run indices of d in seq (execution) order: malloc'd, nruns long. */
 size_t *dataset_seq_order(const struct dataset *d);
 
+/*
+ * ---- rows: an in-memory store built from flat rows ----
+ * For compare's sides that are not databases (an export CSV): each row
+ * one value of a run's metric, in the schema's own tables so that
+ * store_load reads them as any database.  store_rows_open ->
+ * store_rows_add per row -> store_rows_finish -> store_load per id ->
+ * store_close.
+ */
+struct store_row {
+	const char *uuid, *name, *label, *hostname;  /* "": none */
+	int64_t experiment_id;   /* 0: numbered in order of first appearance */
+	const char *workload, *section, *params;     /* params: the canon */
+	long seq;
+	const char *metric;
+	double value;
+	long line;               /* where the row is, for messages */
+};
+int store_rows_open(struct store **out);
+/*
+ * Keeps row r: 0; the line (> 0) of an earlier row holding the same
+ * run's metric (nothing kept); -1 after error().
+ */
+long store_rows_add(struct store *s, const struct store_row *r);
+/*
+ * The rows as experiments (their id, else their order), configurations
+ * in order of first appearance, runs ok and numbered by seq within their
+ * configuration.  *ids as store_experiment_list; the count or -1.
+ */
+int store_rows_finish(struct store *s, int64_t **ids);
+/* An experiment's runs, distinct metrics and values. */
+int store_rows_shape(struct store *s, int64_t id, size_t *runs,
+		     size_t *metrics, size_t *values);
+
 #endif

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/exportside.h"
+#include "analysis/compare_input.h"
 #include "tests/capture.h"
 
 #define HEAD "experiment_id,uuid,experiment,label,hostname,workload," \
@@ -160,6 +160,31 @@ static void test_duplicated_row(void **state)
 	release(&p);
 }
 
+/* Rows contend export never writes: one seq in two configurations of an
+ * experiment, one experiment_id for two uuids; refused naming the file. */
+static void test_not_export_rows(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse(HEAD "\n"
+	      "1,u1,e,l,h,noop,s,threads=1,1,0,ok,throughput,1\n"
+	      "1,u1,e,l,h,noop,s,threads=2,1,0,ok,throughput,2\n", &p);
+	assert_int_equal(p.ret, -1);
+	assert_null(p.sets);
+	assert_non_null(strstr(p.err, "t.csv: two experiments with one "
+				      "experiment_id, or one seq in two "
+				      "configurations"));
+	release(&p);
+	parse(HEAD "\n"
+	      "1,u1,e,l,h,noop,s,threads=1,1,0,ok,throughput,1\n"
+	      "1,u2,e,l,h,noop,s,threads=1,1,0,ok,throughput,2\n", &p);
+	assert_int_equal(p.ret, -1);
+	assert_non_null(strstr(p.err, "t.csv: two experiments with one "
+				      "experiment_id"));
+	release(&p);
+}
+
 static void test_duplicated_column(void **state)
 {
 	struct parsed p;
@@ -240,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_many_runs_reversed),
 		cmocka_unit_test(test_duplicated_row),
+		cmocka_unit_test(test_not_export_rows),
 		cmocka_unit_test(test_duplicated_column),
 		cmocka_unit_test(test_thread_rows),
 		cmocka_unit_test(test_cells_bound),

@@ -15,9 +15,26 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/numfile.h"
+#include "analysis/compare_input.h"
 
 #define MAXV 8
+
+/* A file's numbers as compare reads them: numfile_slurp, numfile_parse. */
+static int numfile_read(const char *path, const struct numfile_opts *o,
+			double **values, size_t *n)
+{
+	size_t len = 0;
+	char *buf;
+	int ret;
+
+	*values = NULL;
+	*n = 0;
+	if (numfile_slurp(path, &buf, &len) < 0)
+		return -1;
+	ret = numfile_parse(path, buf, len, o, values, n);
+	free(buf);
+	return ret;
+}
 
 struct numcase {
 	const char *name;

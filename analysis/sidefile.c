@@ -1,0 +1,441 @@
+/*
+ * sidefile.c - the files that are sides of `contend compare`, not
+ * databases (compare_input.h): ministat-compatible number files, and
+ * `contend export --format csv` files.  A number file is read whole and
+ * parsed line by line from a (pointer, length) slice, so a NUL byte or a
+ * missing final newline can never make the parser read past what it was
+ * given.  An export file's kept rows are written into an in-memory store
+ * (db/store.h, "rows"), which store_load then reads as it reads a
+ * database side: one reader of sides.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/compare_input.h"
+#include "lib/csv.h"
+#include "lib/escape.h"
+#include "lib/readfile.h"
+#include "lib/util.h"
+
+/* Longest part of a bad field quoted back in a message. */
+#define QUOTE_MAX ESCAPE_QUOTE_MAX /* lib/escape.h: the one cap */
+
+struct line {
+	const char *s;
+	size_t len;
+	long no;
+};
+
+void numfile_opts_default(struct numfile_opts *o)
+{
+	o->column = 1;
+	o->delims = NUMFILE_DEFAULT_DELIMS;
+}
+
+static bool is_delim(const char *delims, char c)
+{
+	return c != '\0' && strchr(delims, c) != NULL;
+}
+
+/* Blank-only delimiter sets split like awk (runs collapse). */
+static bool delims_collapse(const char *delims)
+{
+	for (; *delims; delims++)
+		if (!isspace((unsigned char)*delims))
+			return false;
+	return true;
+}
+
+static bool all_blank(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!isspace((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Finds field `column` (1-based) of the line; returns its count of fields
+ * seen when the line is shorter, with *start left NULL.
+ */
+static long find_field(const struct line *l, const struct numfile_opts *o,
+		       const char **start, size_t *flen)
+{
+	bool collapse = delims_collapse(o->delims);
+	const char *p = l->s, *end = l->s + l->len;
+	long k = 0;
+
+	*start = NULL;
+	for (;;) {
+		const char *f;
+
+		if (collapse)
+			while (p < end && is_delim(o->delims, *p))
+				p++;
+		if (collapse && p == end)
+			return k;
+		f = p;
+		while (p < end && !is_delim(o->delims, *p))
+			p++;
+		if (++k == o->column) {
+			*start = f;
+			*flen = (size_t)(p - f);
+			return k;
+		}
+		if (p == end)
+			return k;
+		p++;    /* past the one delimiter that ended the field */
+	}
+}
+
+/* A printable copy of at most QUOTE_MAX bytes of s for a message. */
+static void quote(const char *s, size_t len, char *out)
+{
+	size_t i, n = len < QUOTE_MAX ? len : QUOTE_MAX;
+
+	for (i = 0; i < n; i++)
+		out[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
+	if (len > QUOTE_MAX)
+		memcpy(out + n, "...", 4);
+	else
+		out[n] = '\0';
+}
+
+static int parse_line(const char *name, const struct line *l,
+		      const struct numfile_opts *o, double *v)
+{
+	char q[QUOTE_MAX + 4], *text;
+	const char *f;
+	size_t flen = 0;
+	long nf;
+	int ret;
+
+	nf = find_field(l, o, &f, &flen);
+	if (!f)
+		return error_at(name, l->no,
+				"line has %ld field%s, column %ld asked (-C)",
+				nf, nf == 1 ? "" : "s", o->column);
+	quote(f, flen, q);
+	if (all_blank(f, flen))
+		return error_at(name, l->no, "column %ld is empty", o->column);
+	text = xstrndup(f, flen);
+	ret = parse_double(text, v);
+	free(text);
+	if (ret < 0)
+		return error_at(name, l->no, "not a finite number: '%s'%s", q,
+				o->column > 1 ? " (column chosen with -C)" : "");
+	return 0;
+}
+
+/* Cuts the comment, the CR of CRLF; 1 when something is left to parse. */
+static int trim_line(const char *name, struct line *l)
+{
+	const char *hash;
+
+	if (memchr(l->s, '\0', l->len))
+		return error_at(name, l->no, "NUL byte: not a text file");
+	hash = memchr(l->s, '#', l->len);
+	if (hash)
+		l->len = (size_t)(hash - l->s);
+	if (l->len && l->s[l->len - 1] == '\r')
+		l->len--;
+	return !all_blank(l->s, l->len);
+}
+
+static void push(double **values, size_t *n, size_t *cap, double v)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*values = xrealloc(*values, *cap * sizeof(**values));
+	}
+	(*values)[(*n)++] = v;
+}
+
+int numfile_parse(const char *name, const char *text, size_t len,
+		  const struct numfile_opts *o, double **values, size_t *n)
+{
+	const char *p = text, *end = text + len;
+	struct line l = { .no = 0 };
+	size_t cap = 0;
+	double v = 0;
+	int ret = -1, keep;
+
+	*values = NULL;
+	*n = 0;
+	if (o->column < 1 || !o->delims || !*o->delims)
+		return error("%s: column must be >= 1 and delimiters non-empty",
+			     name);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		l.s = p;
+		l.len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		l.no++;
+		p = nl ? nl + 1 : end;
+		keep = trim_line(name, &l);
+		if (keep < 0)
+			goto out;
+		if (!keep)
+			continue;
+		if (parse_line(name, &l, o, &v) < 0)
+			goto out;
+		if (*n == NUMFILE_MAX_VALUES) {
+			error_at(name, l.no, "more than %d numbers: the limit "
+				 "of a side (docs/LIMITS.md)",
+				 NUMFILE_MAX_VALUES);
+			goto out;
+		}
+		push(values, n, &cap, v);
+	}
+	if (*n == 0) {
+		error_at(name, 0, "no numbers (the file is empty or holds "
+			 "only comments and blank lines)");
+		goto out;
+	}
+	ret = 0;
+out:
+	if (ret < 0) {
+		free(*values);
+		*values = NULL;
+		*n = 0;
+	}
+	return ret;
+}
+
+int numfile_slurp(const char *path, char **buf, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY), r, e;
+	struct stat st;
+
+	*buf = NULL;
+	if (fd < 0)
+		return error_at(path, 0, "cannot open: %s", strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return error_at(path, 0, "is a directory, not a file of numbers");
+	}
+	r = readfile_fd(fd, NUMFILE_MAX_BYTES, buf, len);
+	e = errno;
+	close(fd);
+	if (r) {
+		free(*buf);
+		*buf = NULL;
+	}
+	/* An endless input (/dev/zero, a pipe) must not eat the RAM. */
+	if (r > 0)
+		return error_at(path, 0, "file is larger than %d MiB",
+				NUMFILE_MAX_BYTES >> 20);
+	if (r < 0)
+		return error_at(path, 0, "read error: %s", strerror(e));
+	return 0;
+}
+
+/* ---- export files ---- */
+
+enum col {
+	C_ID, C_UUID, C_EXPERIMENT, C_LABEL, C_HOSTNAME, C_WORKLOAD,
+	C_SECTION, C_PARAMS, C_SEQ, C_WARMUP, C_STATUS, C_METRIC, C_VALUE,
+	C_THREAD, NCOLS
+};
+
+/* Header names; the first NREQUIRED must be present. */
+static const char *const col_names[NCOLS] = {
+	[C_UUID] = "uuid", [C_WORKLOAD] = "workload", [C_SECTION] = "section",
+	[C_PARAMS] = "params", [C_SEQ] = "seq", [C_WARMUP] = "warmup",
+	[C_STATUS] = "status", [C_METRIC] = "metric", [C_VALUE] = "value",
+	[C_ID] = "experiment_id", [C_EXPERIMENT] = "experiment",
+	[C_LABEL] = "label", [C_HOSTNAME] = "hostname", [C_THREAD] = "thread",
+};
+static const bool col_required[NCOLS] = {
+	[C_UUID] = true, [C_WORKLOAD] = true, [C_SECTION] = true,
+	[C_PARAMS] = true, [C_SEQ] = true, [C_WARMUP] = true,
+	[C_STATUS] = true, [C_METRIC] = true, [C_VALUE] = true,
+};
+
+/* The row's fields as a row of the store; 0 when skipped or kept, -1
+ * on a malformed field or a second value of one run's metric. */
+static int row_add(struct store *st, const char *name, const long *col,
+		   const struct csv_record *r)
+{
+	char **f = r->f;
+	long long seq, id = 0;
+	long first;
+	double v;
+
+	if (strcmp(f[col[C_WARMUP]], "0") || strcmp(f[col[C_STATUS]], "ok") ||
+	    !*f[col[C_METRIC]])
+		return 0;
+	/* --threads rows: one per thread, not a metric of the run */
+	if (col[C_THREAD] >= 0 && *f[col[C_THREAD]])
+		return 0;
+	if (parse_ll(f[col[C_SEQ]], &seq) < 0 || seq < LONG_MIN ||
+	    seq > LONG_MAX)
+		return error_at(name, r->line, "seq '%s' is not an integer",
+				f[col[C_SEQ]]);
+	if (parse_double(f[col[C_VALUE]], &v) < 0 || !isfinite(v))
+		return error_at(name, r->line, "value '%s' of metric '%s' "
+				"is not a finite number", f[col[C_VALUE]],
+				f[col[C_METRIC]]);
+	if (col[C_ID] >= 0 && parse_ll(f[col[C_ID]], &id) < 0)
+		id = 0;
+	first = store_rows_add(st, &(struct store_row){
+		.uuid = f[col[C_UUID]], .experiment_id = (int64_t)id,
+		.name = col[C_EXPERIMENT] >= 0 ? f[col[C_EXPERIMENT]] : "",
+		.label = col[C_LABEL] >= 0 ? f[col[C_LABEL]] : "",
+		.hostname = col[C_HOSTNAME] >= 0 ? f[col[C_HOSTNAME]] : "",
+		.workload = f[col[C_WORKLOAD]], .section = f[col[C_SECTION]],
+		.params = f[col[C_PARAMS]], .seq = (long)seq,
+		.metric = f[col[C_METRIC]], .value = v, .line = (long)r->line,
+	});
+	if (first > 0)
+		return error_at(name, r->line, "metric '%s' of run seq %lld "
+				"(uuid %s, workload %s, params '%s') again: "
+				"line %ld has it already; a duplicated row",
+				f[col[C_METRIC]], seq, f[col[C_UUID]],
+				f[col[C_WORKLOAD]], f[col[C_PARAMS]], first);
+	return first < 0 ? -1 : 0;
+}
+
+/*
+ * The runs x metrics table store_load lays out is refused when it would
+ * be far larger than the values given (runs that share no metric: a
+ * crafted or mangled file), so memory follows the file's values.
+ */
+static int check_size(struct store *st, const char *name, int64_t id)
+{
+	size_t runs, metrics, values;
+	struct experiment_row e = { 0 };
+	uint64_t cells;
+	int ret;
+
+	if (store_rows_shape(st, id, &runs, &metrics, &values) < 0)
+		return -1;
+	cells = (uint64_t)runs * metrics;
+	if (cells <= EXPORT_CELLS_MIN ||
+	    cells <= (uint64_t)EXPORT_CELLS_PER_VALUE * values)
+		return 0;
+	if (store_experiment_get(st, id, &e) < 0)
+		return -1;
+	ret = error_at(name, 0, "experiment %s: %zu runs x %zu metrics make "
+		       "%" PRIu64 " cells for %zu values, more than %d a "
+		       "value: its runs do not share their metrics "
+		       "(docs/LIMITS.md)", e.uuid, runs, metrics, cells, values,
+		       EXPORT_CELLS_PER_VALUE);
+	experiment_row_release(&e);
+	return ret;
+}
+
+/*
+ * Maps header names to field indexes; -1 when a required one is absent
+ * or one contend reads is there twice (which of the two is meant?).
+ * Columns it does not read may repeat.
+ */
+static int header_map(const char *name, const struct csv_record *h, long *col)
+{
+	for (size_t c = 0; c < NCOLS; c++) {
+		col[c] = -1;
+		for (size_t i = 0; i < h->n; i++) {
+			if (strcmp(h->f[i], col_names[c]))
+				continue;
+			if (col[c] >= 0)
+				return error_at(name, 1, "column '%s' is there "
+						"twice (fields %ld and %zu): "
+						"which one is meant?",
+						col_names[c], col[c] + 1,
+						i + 1);
+			col[c] = (long)i;
+		}
+		if (col[c] < 0 && col_required[c])
+			return error_at(name, 1, "not a `contend export "
+					"--format csv` file: no column '%s'",
+					col_names[c]);
+	}
+	return 0;
+}
+
+bool exportside_is_export(const char *text, size_t len)
+{
+	const char *nl = memchr(text, '\n', len);
+	size_t n = nl ? (size_t)(nl - text) : len;
+	char *head = xstrndup(text, n);
+	bool yes = strstr(head, "uuid") && strstr(head, "metric") &&
+		   strstr(head, "workload") && strchr(head, ',');
+
+	free(head);
+	return yes;
+}
+
+int exportside_parse(const char *name, const char *text, size_t len,
+		     struct dataset **sets, size_t *nsets)
+{
+	const char *p = text, *end = text + len;
+	struct csv_record r = { 0 };
+	struct store *st = NULL;
+	int64_t *ids = NULL;
+	long col[NCOLS], line = 1, width;
+	int k = 0, ret = -1;
+
+	*sets = NULL;
+	*nsets = 0;
+	if (memchr(text, '\0', len)) {
+		error_at(name, 0, "holds a NUL byte: not a CSV file");
+		goto out;
+	}
+	if (csv_record_read(&r, name, &p, end, &line) < 0 ||
+	    header_map(name, &r, col) < 0 || store_rows_open(&st) < 0)
+		goto out;
+	width = (long)r.n;
+	while (p < end) {
+		if (csv_record_read(&r, name, &p, end, &line) < 0)
+			goto out;
+		if (!r.n)
+			continue;
+		if ((long)r.n != width) {
+			error_at(name, r.line, "%zu fields, the header has %ld",
+				 r.n, width);
+			goto out;
+		}
+		if (row_add(st, name, col, &r) < 0)
+			goto out;
+	}
+	k = store_rows_finish(st, &ids);
+	if (k <= 0) {
+		error_at(name, 0, k ? "two experiments with one experiment_id, "
+			 "or one seq in two configurations of one: not rows "
+			 "`contend export` writes" : "no measured ok run with "
+			 "a value");
+		goto out;
+	}
+	for (int i = 0; i < k; i++)
+		if (check_size(st, name, ids[i]) < 0)
+			goto out;
+	*sets = xcalloc((size_t)k, sizeof(**sets));
+	for (; *nsets < (size_t)k; ++*nsets)
+		if (store_load(st, ids[*nsets], &(*sets)[*nsets]) < 0)
+			goto out;
+	ret = 0;
+out:
+	if (ret && *sets) {
+		while (*nsets)
+			dataset_release(&(*sets)[--*nsets]);
+		free(*sets);
+		*sets = NULL;
+	}
+	free(ids);
+	if (st)
+		store_close(st);
+	csv_record_release(&r);
+	return ret;
+}
