@@ -15,6 +15,7 @@
 #include "analysis/compare_impl.h"
 #include "analysis/flagtab.h"
 #include "lib/escape.h"
+#include "lib/holm.h"
 #include "lib/numfmt.h"
 #include "analysis/ministat.h"
 #include "db/contract.h"
@@ -470,7 +471,25 @@ static size_t extract_klock(const struct dataset *d, size_t c,
 	return n;
 }
 
-/* Each of the ten kernel locks both sides waited on most, A/B. */
+/* The rows' p-values Holm-adjusted for their number (lib/holm.h). */
+static void klock_holm(struct comparison *cmp)
+{
+	double *p = xcalloc(cmp->nklock ? cmp->nklock : 1, sizeof(*p));
+	size_t i;
+
+	for (i = 0; i < cmp->nklock; i++)
+		p[i] = cmp->klock[i].p;
+	holm_adjust(p, cmp->nklock, p);
+	for (i = 0; i < cmp->nklock; i++)
+		cmp->klock[i].p_holm = p[i];
+	free(p);
+}
+
+/*
+ * Each of the ten kernel locks both sides waited on most, A/B, from
+ * each run's wait (0 in a run the program timed and the lock was not
+ * among its rows), the p-values corrected for the rows' number.
+ */
 static void klock_changes(struct comparison *cmp, const struct compare_opts *o,
 			  const struct compare_side *b, const struct group *gb,
 			  const struct compare_side *c, const struct group *gc)
@@ -495,13 +514,14 @@ static void klock_changes(struct comparison *cmp, const struct compare_opts *o,
 			cmp->klock[cmp->nklock++] = (struct compare_klock){
 				k[i].kind, k[i].caller, h.base_mean,
 				h.cand_mean, h.change_pct, h.ci_low_pct,
-				h.ci_high_pct, h.p };
+				h.ci_high_pct, h.p, NAN };
 		}
 		compare_sample_release(&sb);
 		compare_sample_release(&sc);
 		free(key);
 	}
 	free(k);
+	klock_holm(cmp);
 }
 
 static void unit_flags(struct comparison *cmp, const struct compare_side *b,
