@@ -471,6 +471,24 @@ static size_t extract_klock(const struct dataset *d, size_t c,
 	return n;
 }
 
+/*
+ * A lock one side never waited on: the log-scale ratio has no interval
+ * (a mean of 0) and its p of 0 says nothing; the runs' waits by Welch's
+ * test instead, the change -100% (gone) or none (new), no interval.
+ */
+static void klock_one_side(struct compare_klock *k, const struct sample *b,
+			   const struct sample *c, double confidence)
+{
+	struct welch w;
+
+	if (k->base_mean > 0 && k->cand_mean > 0)
+		return;
+	k->change_pct = k->base_mean > 0 ? -100 : NAN;
+	k->ci_low_pct = k->ci_high_pct = NAN;
+	k->p = stats_welch(b->x, b->n, c->x, c->n, confidence, &w) ? NAN
+								     : w.p;
+}
+
 /* The rows' p-values Holm-adjusted for their number (lib/holm.h). */
 static void klock_holm(struct comparison *cmp)
 {
@@ -515,6 +533,8 @@ static void klock_changes(struct comparison *cmp, const struct compare_opts *o,
 				k[i].kind, k[i].caller, h.base_mean,
 				h.cand_mean, h.change_pct, h.ci_low_pct,
 				h.ci_high_pct, h.p, NAN };
+			klock_one_side(&cmp->klock[cmp->nklock - 1], &sb, &sc,
+				       o->confidence);
 		}
 		compare_sample_release(&sb);
 		compare_sample_release(&sc);

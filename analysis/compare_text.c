@@ -692,11 +692,13 @@ static void print_klock(FILE *f, const struct comparison *cmp,
 		escape_text(caller, sizeof(caller), k->caller);
 		numfmt_seconds(wb, sizeof(wb), k->base_mean);
 		numfmt_seconds(wc, sizeof(wc), k->cand_mean);
-		if (k->base_mean > 0)
+		if (!(k->base_mean > 0))
+			snprintf(change, sizeof(change), "none in the baseline");
+		else if (!(k->cand_mean > 0))
+			snprintf(change, sizeof(change), "none in the candidate");
+		else
 			numfmt_pct_ci(change, sizeof(change), k->change_pct,
 				      k->ci_low_pct, k->ci_high_pct);
-		else
-			snprintf(change, sizeof(change), "none in the baseline");
 		fprintf(f, "    %s %s\n      %s -> %s  %s  p = %.2g%s\n", kind,
 			caller, wb, wc, change, k->p_holm,
 			k->p_holm < o->alpha ? " *" : "");

@@ -1016,7 +1016,7 @@ static void fx_klock_free(struct fx *f)
  * count-like total, compared as hand-offs are: compare_handoffs), from
  * the baseline's mean (0.1 + 0.12 + 0.08 + 0.1) / 4 = 0.1.
  * A lock only the baseline had (0.01 in two runs of four, 0 in the
- * others) is gone: -100% on the linear scale (zeros).  The row order is
+ * others) is gone: -100%, without interval, p from the runs.  The row order is
  * by total wait over both sides.
  */
 static void test_klock_changes(void **state)
@@ -1030,6 +1030,7 @@ static void test_klock_changes(void **state)
 	struct compare_result r;
 	const struct comparison *cmp;
 	struct fx b, c;
+	char *txt;
 	size_t i;
 
 	(void)state;
@@ -1053,7 +1054,21 @@ static void test_klock_changes(void **state)
 	assert_string_equal(cmp->klock[1].caller, "dput");
 	assert_float_equal(cmp->klock[1].change_pct, -100, 1e-9);
 	assert_float_equal(cmp->klock[1].base_mean, 0.005, 1e-12);
+	/* the candidate never waited there: no log ratio, Welch on the
+	 * runs, 0.01 0 0.01 0 against 0 0 0 0: t = 0.005 / (0.005774 / 2)
+	 * = sqrt(3), df 3, p = 2 (1/2 - (1/2 + pi/4) / pi) = 0.18169 */
+	assert_float_equal(cmp->klock[1].p, 0.18169, 1e-5);
+	assert_true(isnan(cmp->klock[1].ci_low_pct));
 	compare_result_release(&r);
+	/* the text: Holm said, waits in ms, 80 columns (a caller of 60
+	 * bytes is cut) */
+	fx_klock(&b, 0, "rwsem_write", "a_kernel_function_with_a_very_long_"
+		 "name_that_goes_on_and_on", 1e-9);
+	txt = compare_text(&b, &c);
+	assert_fits_80(txt);
+	assert_non_null(strstr(txt, "Holm-corrected over 3 locks"));
+	assert_non_null(strstr(txt, "      100 ms -> 200 ms  +100.0%"));
+	free(txt);
 	fx_klock_free(&b);
 	fx_klock_free(&c);
 	fx_release(&b);
