@@ -72,27 +72,11 @@ static double gate_p(const struct compare_stats *st, enum direction dir,
 	return stats_nested_p_beyond(m, margin, lower);
 }
 
-struct ranked_p {
-	double p;
-	size_t i;
-};
-
-static int p_cmp(const void *pa, const void *pb)
-{
-	double a = ((const struct ranked_p *)pa)->p;
-	double b = ((const struct ranked_p *)pb)->p;
-
-	/* NAN (nothing to test) sorts last. */
-	if (isnan(a) || isnan(b))
-		return isnan(a) - isnan(b);
-	return (a > b) - (a < b);
-}
-
 size_t compare_gate(struct compare_result *r, double pct)
 {
-	double alpha = 1 - r->opts.confidence, run_max = 0;
-	struct ranked_p *order = xcalloc(r->n ? r->n : 1, sizeof(*order));
-	size_t i, m = 0;
+	double alpha = 1 - r->opts.confidence;
+	double *p = xcalloc(r->n ? r->n : 1, sizeof(*p));
+	size_t i;
 
 	r->gate_pct = pct;
 	r->gate_failures = 0;
@@ -100,27 +84,22 @@ size_t compare_gate(struct compare_result *r, double pct)
 	for (i = 0; i < r->n; i++) {
 		struct comparison *c = &r->cmp[i];
 
-		c->gate_p = gate_p(&c->st, r->opts.dir, pct);
+		c->gate_p = p[i] = gate_p(&c->st, r->opts.dir, pct);
 		/* No MSB (one invocation a side): alpha holds only at ICC 0. */
 		r->gate_unguaranteed += !isnan(c->gate_p) &&
 					!(c->st.model.df_between >= 1) &&
 					c->st.model.se > 0;
-		c->gate_p_holm = NAN;
-		c->gate_fail = false;
-		order[i] = (struct ranked_p){ c->gate_p, i };
-		m += !isnan(c->gate_p);
 	}
-	/* Holm: the j-th smallest p times (m - j), made monotone. */
-	qsort(order, r->n, sizeof(*order), p_cmp);
-	for (i = 0; i < m; i++) {
-		struct comparison *c = &r->cmp[order[i].i];
+	/* Holm over the configurations that have a p (lib/holm.h) */
+	holm_adjust(p, r->n, p);
+	for (i = 0; i < r->n; i++) {
+		struct comparison *c = &r->cmp[i];
 
-		run_max = fmax(run_max, fmin(1, (double)(m - i) * order[i].p));
-		c->gate_p_holm = run_max;
-		c->gate_fail = run_max < alpha;
+		c->gate_p_holm = p[i];
+		c->gate_fail = p[i] < alpha;    /* NaN: nothing to fail */
 		r->gate_failures += c->gate_fail;
 	}
-	free(order);
+	free(p);
 	return r->gate_failures;
 }
 
