@@ -119,8 +119,9 @@ int analysis_run(const struct dataset *d, const struct analysis_opts *o,
  * A kernel lock of a configuration (kind and caller, as the runner's BPF
  * program stored them in run_klock, runner/kinstr/bpf.h) over its measured runs
  * that the program timed: contentions and wait per run, mean and interval
- * at the analysis's confidence, a run where the lock is not among its top
- * rows counting 0.  Strings point into the dataset.
+ * at the analysis's confidence (on the log scale: above 0), a run where
+ * the lock is not among its top rows counting 0.  Strings point into the
+ * dataset.
  */
 struct klock_top {
 	const char *kind, *caller;

@@ -15,6 +15,7 @@
 #include "analysis/compare_impl.h"
 #include "analysis/flagtab.h"
 #include "lib/escape.h"
+#include "lib/holm.h"
 #include "lib/numfmt.h"
 #include "analysis/ministat.h"
 #include "db/contract.h"
@@ -285,7 +286,43 @@ static size_t extract_klock(const struct dataset *d, size_t c,
 	return n;
 }
 
-/* Each of the ten kernel locks both sides waited on most, A/B. */
+/*
+ * A lock one side never waited on: the log-scale ratio has no interval
+ * (a mean of 0) and its p of 0 says nothing; the runs' waits by Welch's
+ * test instead, the change -100% (gone) or none (new), no interval.
+ */
+static void klock_one_side(struct compare_klock *k, const struct sample *b,
+			   const struct sample *c, double confidence)
+{
+	struct welch w;
+
+	if (k->base_mean > 0 && k->cand_mean > 0)
+		return;
+	k->change_pct = k->base_mean > 0 ? -100 : NAN;
+	k->ci_low_pct = k->ci_high_pct = NAN;
+	k->p = stats_welch(b->x, b->n, c->x, c->n, confidence, &w) ? NAN
+								     : w.p;
+}
+
+/* The rows' p-values Holm-adjusted for their number (lib/holm.h). */
+static void klock_holm(struct comparison *cmp)
+{
+	double *p = xcalloc(cmp->nklock ? cmp->nklock : 1, sizeof(*p));
+	size_t i;
+
+	for (i = 0; i < cmp->nklock; i++)
+		p[i] = cmp->klock[i].p;
+	holm_adjust(p, cmp->nklock, p);
+	for (i = 0; i < cmp->nklock; i++)
+		cmp->klock[i].p_holm = p[i];
+	free(p);
+}
+
+/*
+ * Each of the ten kernel locks both sides waited on most, A/B, from
+ * each run's wait (0 in a run the program timed and the lock was not
+ * among its rows), the p-values corrected for the rows' number.
+ */
 static void klock_changes(struct comparison *cmp, const struct compare_opts *o,
 			  const struct compare_side *b, const struct series *gb,
 			  const struct compare_side *c, const struct series *gc)
@@ -310,13 +347,16 @@ static void klock_changes(struct comparison *cmp, const struct compare_opts *o,
 			cmp->klock[cmp->nklock++] = (struct compare_klock){
 				k[i].kind, k[i].caller, h.base_mean,
 				h.cand_mean, h.change_pct, h.ci_low_pct,
-				h.ci_high_pct, h.p };
+				h.ci_high_pct, h.p, NAN };
+			klock_one_side(&cmp->klock[cmp->nklock - 1], &sb, &sc,
+				       o->confidence);
 		}
 		compare_sample_release(&sb);
 		compare_sample_release(&sc);
 		free(key);
 	}
 	free(k);
+	klock_holm(cmp);
 }
 
 static void unit_flags(struct comparison *cmp, const struct compare_side *b,

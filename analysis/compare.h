@@ -177,6 +177,7 @@ struct compare_klock {
 	const char *kind, *caller;   /* point into a side's dataset */
 	double base_mean, cand_mean; /* the model's estimates, s a run */
 	double change_pct, ci_low_pct, ci_high_pct, p;
+	double p_holm;               /* Holm-adjusted over the rows */
 };
 
 /*

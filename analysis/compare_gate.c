@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "analysis/compare.h"
+#include "lib/holm.h"
 #include "lib/util.h"
 
 const char *const gate_result_names[] = {
@@ -75,43 +76,21 @@ static void gate_plan(const struct compare_opts *o,
 		p->boots = 0;
 }
 
-struct ranked_p {
-	double p;
-	size_t i;
-};
-
-static int p_cmp(const void *pa, const void *pb)
-{
-	double a = ((const struct ranked_p *)pa)->p;
-	double b = ((const struct ranked_p *)pb)->p;
-
-	/* NAN (nothing to test) sorts last. */
-	if (isnan(a) || isnan(b))
-		return isnan(a) - isnan(b);
-	return (a > b) - (a < b);
-}
-
-/* Holm over the comparisons' gate_p: sets gate_p_holm and gate_fail. */
+/* Holm over the comparisons' gate_p (lib/holm.h): sets gate_p_holm and
+ * gate_fail. */
 static void holm(struct compare_result *r, double alpha)
 {
-	struct ranked_p *order = xcalloc(r->n ? r->n : 1, sizeof(*order));
-	double run_max = 0;
-	size_t i, m = 0;
+	double *p = xcalloc(r->n ? r->n : 1, sizeof(*p));
+	size_t i;
 
+	for (i = 0; i < r->n; i++)
+		p[i] = r->cmp[i].gate_p;
+	holm_adjust(p, r->n, p);
 	for (i = 0; i < r->n; i++) {
-		order[i] = (struct ranked_p){ r->cmp[i].gate_p, i };
-		m += !isnan(r->cmp[i].gate_p);
+		r->cmp[i].gate_p_holm = p[i];
+		r->cmp[i].gate_fail = p[i] < alpha; /* NaN: nothing to fail */
 	}
-	/* the j-th smallest p times (m - j), made monotone */
-	qsort(order, r->n, sizeof(*order), p_cmp);
-	for (i = 0; i < m; i++) {
-		struct comparison *c = &r->cmp[order[i].i];
-
-		run_max = fmax(run_max, fmin(1, (double)(m - i) * order[i].p));
-		c->gate_p_holm = run_max;
-		c->gate_fail = run_max < alpha;
-	}
-	free(order);
+	free(p);
 }
 
 size_t compare_gate(struct compare_result *r, double pct)

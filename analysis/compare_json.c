@@ -174,6 +174,7 @@ static void json_klock(struct json_writer *w, const struct comparison *cmp)
 			JNUM("change_ci_low_pct", k->ci_low_pct),
 			JNUM("change_ci_high_pct", k->ci_high_pct),
 			JNUM("p", k->p),
+			JNUM("p_holm", k->p_holm),
 		};
 
 		json_object(w, NULL, m, ARRAY_SIZE(m));

@@ -697,6 +697,44 @@ static bool told_in_full(const char *name)
 	return d && d->brief;
 }
 
+/*
+ * The kernel locks A/B, two lines a lock so that a row fits 80 columns:
+ * kind and caller (escaped, cut), then the waits a run in s, ms, us or
+ * ns, the change with its interval (on the log scale: above -100%) and
+ * the p-value Holm-corrected over the rows.
+ */
+static void print_klock(FILE *f, const struct comparison *cmp,
+			const struct compare_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < cmp->nklock; i++) {
+		const struct compare_klock *k = &cmp->klock[i];
+		char kind[24], caller[48], wb[NUMFMT_LEN], wc[NUMFMT_LEN];
+		char change[NUMFMT_CI_LEN];
+
+		if (!i)
+			fprintf(f, "  kernel locks, wait a run (docs/KLOCK.md; p "
+				   "Holm-corrected over %zu locks):\n",
+				cmp->nklock);
+		/* names from the database: escaped for the terminal, cut */
+		escape_text(kind, sizeof(kind), k->kind);
+		escape_text(caller, sizeof(caller), k->caller);
+		numfmt_seconds(wb, sizeof(wb), k->base_mean);
+		numfmt_seconds(wc, sizeof(wc), k->cand_mean);
+		if (!(k->base_mean > 0))
+			snprintf(change, sizeof(change), "none in the baseline");
+		else if (!(k->cand_mean > 0))
+			snprintf(change, sizeof(change), "none in the candidate");
+		else
+			numfmt_pct_ci(change, sizeof(change), k->change_pct,
+				      k->ci_low_pct, k->ci_high_pct);
+		fprintf(f, "    %s %s\n      %s -> %s  %s  p = %.2g%s\n", kind,
+			caller, wb, wc, change, k->p_holm,
+			k->p_holm < o->alpha ? " *" : "");
+	}
+}
+
 static void print_detail(FILE *f, const struct comparison *cmp,
 			 const struct compare_result *r, bool numbers)
 {
@@ -733,28 +771,7 @@ static void print_detail(FILE *f, const struct comparison *cmp,
 	if (fair)
 		print_para(f, 4, "  fairness: %s", fair);
 	free(fair);
-	for (i = 0; i < cmp->nklock; i++) {
-		const struct compare_klock *k = &cmp->klock[i];
-		char *kind = escape_text_dup(k->kind);
-		char *caller = escape_text_dup(k->caller);
-
-		if (!i)
-			fprintf(f, "  kernel locks, wait a run (docs/KLOCK.md):\n");
-		/* names from the database: escaped for the terminal */
-		if (!(k->base_mean > 0))
-			fprintf(f, "    %-12s %-28s %.3g -> %.3g s  (none in "
-				   "the baseline)  p = %.2g\n",
-				kind ? kind : "?", caller ? caller : "?",
-				k->base_mean, k->cand_mean, k->p);
-		else
-			fprintf(f, "    %-12s %-28s %.3g -> %.3g s  %+.1f%% "
-				   "[%+.1f%%, %+.1f%%]  p = %.2g\n",
-				kind ? kind : "?", caller ? caller : "?",
-				k->base_mean, k->cand_mean, k->change_pct,
-				k->ci_low_pct, k->ci_high_pct, k->p);
-		free(kind);
-		free(caller);
-	}
+	print_klock(f, cmp, &r->opts);
 	compare_print_extras(f, cmp, r->opts.confidence, false);
 	for (i = 0; i < cmp->nflags; i++)
 		if (told_in_full(cmp->flags[i].name))

@@ -18,6 +18,7 @@
 #include "analysis/stats.h"
 #include "db/vocab.h"
 #include "lib/escape.h"
+#include "lib/holm.h"
 #include "lib/util.h"
 
 /* ---- the series from the store ---- */
@@ -387,20 +388,11 @@ static void gate_one(struct history_config *hc, const struct history *h,
 		hc->verdict = GATE_PASS;
 }
 
-static int cmp_gate_p(const void *a, const void *b)
-{
-	const struct history_config *x = *(struct history_config *const *)a;
-	const struct history_config *y = *(struct history_config *const *)b;
-
-	return (x->gate_p > y->gate_p) - (x->gate_p < y->gate_p);
-}
-
 int history_gate(struct history *h, double pct)
 {
 	enum direction dir = metric_direction(h->opts.metric);
-	struct history_config **order;
-	double run_max = 0, alpha = 1 - h->opts.confidence;
-	size_t c, m = 0, fails = 0, open = 0;
+	double *p, alpha = 1 - h->opts.confidence;
+	size_t c, fails = 0, open = 0;
 
 	if (dir != DIR_HIGHER && dir != DIR_LOWER) {
 		char name[64]; /* the metric as given, escaped and cut */
@@ -410,21 +402,20 @@ int history_gate(struct history *h, double pct)
 			     "direction (better higher or lower)", name) - 1;
 	}
 	h->gate = pct;
-	order = xcalloc(h->nconfigs + 1, sizeof(*order));
+	p = xcalloc(h->nconfigs + 1, sizeof(*p));
 	for (c = 0; c < h->nconfigs; c++) {
 		gate_one(&h->configs[c], h, pct, dir);
-		if (!isnan(h->configs[c].gate_p))
-			order[m++] = &h->configs[c];
+		p[c] = h->configs[c].gate_p;
 	}
-	/* Holm: the j-th smallest p times (m - j), made monotone */
-	qsort(order, m, sizeof(*order), cmp_gate_p);
-	for (c = 0; c < m; c++) {
-		run_max = fmax(run_max, fmin(1, (double)(m - c) * order[c]->gate_p));
-		order[c]->gate_p_holm = run_max;
-		if (run_max < alpha)
-			order[c]->verdict = GATE_FAIL;
+	holm_adjust(p, h->nconfigs, p); /* over the configurations */
+	for (c = 0; c < h->nconfigs; c++) {
+		if (isnan(p[c]))
+			continue;
+		h->configs[c].gate_p_holm = p[c];
+		if (p[c] < alpha)
+			h->configs[c].verdict = GATE_FAIL;
 	}
-	free(order);
+	free(p);
 	for (c = 0; c < h->nconfigs; c++) {
 		fails += h->configs[c].verdict == GATE_FAIL;
 		open += h->configs[c].verdict == GATE_INCONCLUSIVE;

@@ -45,6 +45,25 @@ static int by_wait(const void *x, const void *y)
 	return c ? c : strcmp(a->caller, b->caller);
 }
 
+/*
+ * The mean of x (values >= 0) and an interval that stays positive: the
+ * Student-t half-width h taken on the log scale by the delta method,
+ * mean exp(-+h / mean) (a wait cannot be negative; 0 when every run's
+ * is).
+ */
+static void positive_ci(const double *x, size_t n, double confidence,
+			double *mean, double *lo, double *hi)
+{
+	double r;
+
+	stats_mean_ci(x, n, confidence, mean, lo, hi);
+	if (!(*mean > 0) || !isfinite(*hi))
+		return;
+	r = (*hi - *mean) / *mean;
+	*lo = *mean * exp(-r);
+	*hi = *mean * exp(r);
+}
+
 /* The row's contentions and wait in each timed run (0 where absent). */
 static void summarize(const struct analysis *a, const struct ds_config *cf,
 		      const size_t *runs, size_t nruns, struct klock_top *t)
@@ -75,10 +94,10 @@ static void summarize(const struct analysis *a, const struct ds_config *cf,
 	if (!one)
 		t->lock = NULL;
 	t->nruns = nruns;
-	stats_mean_ci(n, nruns, a->opts.confidence, &t->contentions,
-		      &t->contentions_lo, &t->contentions_hi);
-	stats_mean_ci(w, nruns, a->opts.confidence, &t->wait_s, &t->wait_lo,
-		      &t->wait_hi);
+	positive_ci(n, nruns, a->opts.confidence, &t->contentions,
+		    &t->contentions_lo, &t->contentions_hi);
+	positive_ci(w, nruns, a->opts.confidence, &t->wait_s, &t->wait_lo,
+		    &t->wait_hi);
 	free(n);
 	free(w);
 }

@@ -6,11 +6,12 @@
  * The test: on the logarithms of the values, over every split of the
  * sorted sample into a low and a high group of at least max(3, 15% of n)
  * values each, the largest separation of the two groups' means in units
- * of their pooled within-group standard deviation,
- *     D = max_k (mean_high - mean_low) / sqrt(SSW_k / (n - 2)).
+ * of the larger of the two groups' standard deviations,
+ *     D = max_k (mean_high - mean_low) / max(s_low,k, s_high,k)
+ * (a skewed sample's long tail is a wide group, not a distant one).
  * D above its critical value at n (the largest of its 95.2th percentiles
- * under normal and Student t(3) data, simulated per n, so that false
- * alarms stay at or under 5%; log-normal data are normal on this scale)
+ * under nine unimodal shapes, skewed, tailed and flat among them,
+ * simulated per n, so that false alarms stay at or under 5% on each)
  * calls the sample multimodal.  Samples of fewer
  * than REGIMES_MIN_N values, or with a value <= 0, are not tested.
  * Statistics do not fail on data: a sample not tested has tested false.

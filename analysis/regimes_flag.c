@@ -57,8 +57,9 @@ static void raise(const struct analysis *a, struct config_analysis *ca,
 				numfmt(mbuf, sizeof(mbuf), mean));
 	f = analysis_flag_add(ca, "multimodal", m, -1,
 		"the runs of %s fall into two regimes: %s and %s (the groups "
-		"are %.1f within-regime standard deviations apart on the log "
-		"scale, above the 5%% critical value %.2f at n = %zu%s): %s. "
+		"are %.1f standard deviations of the wider one apart on the "
+		"log scale, above the 5%% critical value %.2f at n = %zu%s): "
+		"%s. "
 		"Find what switches the regime (thread placement, a lock's "
 		"fast or slow path, the frequency) and pin it, or compare the "
 		"regimes one by one.",

@@ -268,3 +268,28 @@ char *numfmt_pct_ci(char *buf, size_t len, double pct, double lo, double hi)
 		 pct_put(l, sizeof(l), lo, last), pct_put(h, sizeof(h), hi, last));
 	return buf;
 }
+
+char *numfmt_seconds(char *buf, size_t len, double s)
+{
+	static const struct {
+		double scale;
+		const char *unit;
+	} units[] = { { 1, "s" }, { 1e-3, "ms" }, { 1e-6, "us" },
+		      { 1e-9, "ns" } };
+	size_t i = 0;
+	char num[NUMFMT_LEN];
+
+	if (isnan(s)) {
+		snprintf(buf, len, "%s", NUMFMT_MISSING);
+		return buf;
+	}
+	/* the largest unit the value is at least one of, once rounded */
+	while (i + 1 < sizeof(units) / sizeof(units[0]) &&
+	       fabs(s) < units[i].scale * (1 - 5e-4))
+		i++;
+	if (!(fabs(s) > 0))
+		i = 0;
+	numfmt_sig(num, sizeof(num), s / units[i].scale, 3);
+	snprintf(buf, len, "%s %s", num, units[i].unit);
+	return buf;
+}

@@ -71,5 +71,11 @@ char *numfmt_pct(char *buf, size_t len, double pct);
  * to be non-zero.  A bound that is NaN prints the estimate alone.
  */
 char *numfmt_pct_ci(char *buf, size_t len, double pct, double lo, double hi);
+/*
+ * A time in seconds to three significant digits in s, ms, us or ns, the
+ * largest unit it is at least one of ("353 ms", "52.6 ns", "0 s");
+ * below 1 ns in ns.  NaN prints NUMFMT_MISSING.
+ */
+char *numfmt_seconds(char *buf, size_t len, double s);
 
 #endif

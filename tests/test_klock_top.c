@@ -75,8 +75,10 @@ static void test_top(void **state)
 	assert_string_equal(t[0].lock, "0xffff1");
 	assert_int_equal(t[0].nruns, 3);
 	assert_float_equal(t[0].wait_s, 0.4 / 3, 1e-12);
-	assert_float_equal(t[0].wait_lo, 0.4 / 3 - 0.379458, 1e-5);
-	assert_float_equal(t[0].wait_hi, 0.4 / 3 + 0.379458, 1e-5);
+	/* the t half-width 4.3027 * sd 0.152753 / sqrt(3) = 0.379458 on
+	 * the log scale: 0.4 / 3 exp(-+0.379458 / (0.4 / 3)), above 0 */
+	assert_float_equal(t[0].wait_lo, 0.0077440, 1e-6);
+	assert_float_equal(t[0].wait_hi, 2.295687, 1e-5);
 	assert_float_equal(t[0].contentions, 8.0 / 3, 1e-12);
 	assert_string_equal(t[1].kind, "spin");
 	assert_null(t[1].lock);

@@ -215,12 +215,33 @@ static void test_short_buffer(void **state)
 	assert_int_equal(buf[4], 'x');
 }
 
+/* Times in the largest unit they are one of, three digits. */
+static void test_seconds(void **state)
+{
+	static const struct {
+		double s;
+		const char *want;
+	} times[] = {
+		{ 0.353, "353 ms" }, { 5.26e-08, "52.6 ns" }, { 0, "0 s" },
+		{ 1.2, "1.20 s" }, { 4.1e-5, "41 us" }, { 0.99996, "1.00 s" },
+		{ 0.0009994, "999 us" }, { NAN, "n/a" },
+	};
+	char buf[NUMFMT_LEN];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+		assert_string_equal(numfmt_seconds(buf, sizeof(buf),
+						   times[i].s), times[i].want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_never_nan),
 		cmocka_unit_test(test_short_buffer),
+		cmocka_unit_test(test_seconds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

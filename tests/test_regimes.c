@@ -1,11 +1,10 @@
 /*
  * test_regimes.c - the regimes test (analysis/regimes.c): its statistic
- * against a brute-force computation written independently here, hand-made
- * samples, and seeded simulations of its false alarms (normal, log-normal,
- * t(3) at n = 10, 20, 50) and its detection of 70/30 and 50/50 mixtures
- * 10% apart (n = 20, 30).  The figures of docs/STATISTICS.md "Regimes" are
- * this program's: `build/tests/test_regimes --figures` (make sim) prints
- * them with more samples, `--calibrate` the critical values' simulation.
+ * against a brute-force computation written independently here and
+ * hand-made samples; the flag, compare's regimes and Fisher's test; the
+ * bound of docs/STATISTICS.md "Regimes" (`--bound`, `--bound-exact`).
+ * The simulations of its false alarms and detection, and of its
+ * critical values, are tests/test_regimes_sim.c's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +23,7 @@
 #include "analysis/regimes.h"
 #include "lib/util.h"
 #include "tests/analysis_fixture.h"
+#include "tests/regimes_sim.h"
 
 /* ---- an independent D: every split from scratch, two-pass sums ---- */
 
@@ -32,6 +32,19 @@ static int cmp(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
+}
+
+/* The sample variance of y[0..n-1], two passes. */
+static double variance(const double *y, size_t n)
+{
+	double mean = 0, ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		mean += y[i] / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (y[i] - mean) * (y[i] - mean);
+	return ss / (double)(n - 1);
 }
 
 static double brute_d(const double *x, size_t n)
@@ -45,7 +58,7 @@ static double brute_d(const double *x, size_t n)
 		y[i] = log(x[i]);
 	qsort(y, n, sizeof(*y), cmp);
 	for (k = m; k + m <= n; k++) {
-		double a = 0, b = 0, w = 0, d;
+		double a = 0, b = 0, v1, v2, d;
 
 		if (!(y[k] > y[k - 1]))
 			continue;
@@ -53,9 +66,9 @@ static double brute_d(const double *x, size_t n)
 			a += y[i] / (double)k;
 		for (i = k; i < n; i++)
 			b += y[i] / (double)(n - k);
-		for (i = 0; i < n; i++)
-			w += (y[i] - (i < k ? a : b)) * (y[i] - (i < k ? a : b));
-		d = (b - a) / sqrt(w / (double)(n - 2));
+		v1 = variance(y, k);
+		v2 = variance(y + k, n - k);
+		d = (b - a) / sqrt(v1 > v2 ? v1 : v2);
 		if (isnan(best) || d > best)
 			best = d;
 	}
@@ -71,14 +84,15 @@ static void test_statistic(void **state)
 	double y[40];
 	size_t t, i;
 
-	/* by hand: logs 0 0 .2 .2 | 1 1 1.2 1.2, the one split allowed (3 to
-	 * 5 low values, not between equal ones) at 4: means .1 and 1.1, SSW
-	 * 8 * .01 = .08, D = 1 / sqrt(.08 / 6) = sqrt(75) */
+	/* by hand: logs 0 0 .2 .2 | 1 1 1.6 1.6, the one split allowed (3 to
+	 * 5 low values, not between equal ones) at 4: means .1 and 1.3,
+	 * variances 4 * .01 / 3 and 4 * .09 / 3 = .12, the larger .12: D =
+	 * 1.2 / sqrt(.12) = sqrt(12) (the pooled .4 / 6 gave 4.65) */
 	const double h[8] = { 1, 1, exp(0.2), exp(0.2), exp(1), exp(1),
-			      exp(1.2), exp(1.2) };
+			      exp(1.6), exp(1.6) };
 
 	(void)state;
-	assert_float_equal(regimes_statistic(h, 8), sqrt(75), 1e-9);
+	assert_float_equal(regimes_statistic(h, 8), sqrt(12), 1e-9);
 	assert_float_equal(regimes_statistic(x, ARRAY_SIZE(x)),
 			   brute_d(x, ARRAY_SIZE(x)), 1e-9);
 	gsl_rng_set(r, 7);
@@ -86,7 +100,8 @@ static void test_statistic(void **state)
 		size_t n = 8 + t % 30;
 
 		for (i = 0; i < n; i++)
-			y[i] = 50 * exp(0.2 * gsl_ran_gaussian(r, 1));
+			y[i] = shape_draw(r, t % 2 ? SH_EXP : SH_LOGNORMAL,
+					  0, 0);
 		assert_float_equal(regimes_statistic(y, n), brute_d(y, n),
 				   1e-9 * fabs(brute_d(y, n)));
 	}
@@ -302,244 +317,6 @@ static void test_compare_regimes(void **state)
 	assert_null(rc.message);
 }
 
-/* ---- simulations ---- */
-
-enum family { FAM_NORMAL, FAM_LOGNORMAL, FAM_T3, FAM_MIX };
-
-static const char *const fam_names[] = { "normal", "log-normal", "t(3)",
-					 "mixture" };
-
-/* One value: around 100, or a mixture of 100 and 110 (share p at 100),
- * each regime with multiplicative normal noise of CV cv. */
-static double draw(gsl_rng *r, enum family f, double p, double cv)
-{
-	switch (f) {
-	case FAM_NORMAL:
-		return 100 + 2 * gsl_ran_gaussian(r, 1);
-	case FAM_LOGNORMAL:
-		return 100 * exp(0.5 * gsl_ran_gaussian(r, 1));
-	case FAM_T3:
-		return 100 + 2 * gsl_ran_tdist(r, 3);
-	case FAM_MIX:
-		return (gsl_rng_uniform(r) < p ? 100 : 110) *
-		       (1 + cv * gsl_ran_gaussian(r, 1));
-	}
-	return NAN;
-}
-
-/* The share of reps samples of n flagged multimodal. */
-static double rate(unsigned long seed, enum family f, size_t n, double p,
-		   double cv, size_t reps)
-{
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	double x[64];
-	size_t t, i, hits = 0;
-	struct regimes g;
-
-	gsl_rng_set(r, seed);
-	for (t = 0; t < reps; t++) {
-		for (i = 0; i < n; i++)
-			x[i] = draw(r, f, p, cv);
-		regimes_detect(x, n, 0.95, &g);
-		hits += g.multimodal;
-	}
-	gsl_rng_free(r);
-	return (double)hits / (double)reps;
-}
-
-/* The binomial standard error of a rate p over reps samples. */
-static double se(double p, size_t reps)
-{
-	return sqrt(p * (1 - p) / (double)reps);
-}
-
-/* CONTEND_SIM_TRIALS when it is a positive integer, else def. */
-static size_t sim_trials(size_t def)
-{
-	const char *env = getenv("CONTEND_SIM_TRIALS");
-	long long v;
-
-	return env && !parse_ll(env, &v) && v > 0 ? (size_t)v : def;
-}
-
-#define FAST_REPS 4000
-
-/*
- * False alarms at most 5% (the calibration aims at 4.8%), with a margin
- * of three standard errors of 5% at FAST_REPS samples (1.0 point): the
- * full-size figures are make sim's.
- */
-static void test_false_alarms(void **state)
-{
-	static const size_t ns[] = { 10, 20, 50 };
-	double limit = 0.05 + 3 * se(0.05, FAST_REPS);
-	size_t i, f;
-
-	(void)state;
-	for (f = FAM_NORMAL; f <= FAM_T3; f++) {
-		for (i = 0; i < ARRAY_SIZE(ns); i++) {
-			double a = rate(1000 + f * 10 + i, (enum family)f,
-					ns[i], 0, 0, FAST_REPS);
-
-			if (a > limit)
-				fail_msg("%s, n = %zu: false alarms %.3f > %.3f",
-					 fam_names[f], ns[i], a, limit);
-		}
-	}
-}
-
-/*
- * Detection of 100 vs 110 at the rates of docs/STATISTICS.md less three
- * standard errors at FAST_REPS: 90% at CV 1.5% (n = 20, 30) and at CV 2%
- * (n = 30); 85% at CV 2%, n = 20 (86-89.5% at full size: the bound of
- * docs/STATISTICS.md "Regimes" is about 89%).
- */
-static void test_detection(void **state)
-{
-	static const struct {
-		size_t n;
-		double cv, want;
-	} cases[] = {
-		{ 20, 0.015, 0.90 }, { 30, 0.015, 0.90 }, { 30, 0.02, 0.90 },
-		{ 20, 0.02, 0.85 },
-	};
-	static const double shares[] = { 0.7, 0.5 };
-	size_t i, k;
-
-	(void)state;
-	for (k = 0; k < ARRAY_SIZE(shares); k++) {
-		for (i = 0; i < ARRAY_SIZE(cases); i++) {
-			double want = cases[i].want -
-				      3 * se(cases[i].want, FAST_REPS);
-			double pw = rate(2000 + k * 10 + i, FAM_MIX, cases[i].n,
-					 shares[k], cases[i].cv, FAST_REPS);
-
-			if (pw < want)
-				fail_msg("%.0f/%.0f at n = %zu, cv %.1f%%: "
-					 "detected %.3f < %.3f",
-					 100 * shares[k], 100 - 100 * shares[k],
-					 cases[i].n, 100 * cases[i].cv, pw, want);
-		}
-	}
-}
-
-/* ---- the figures of docs/STATISTICS.md ---- */
-
-/* CONTEND_SIM_TRIALS samples a cell (40000 by default: make sim). */
-static void figures(void)
-{
-	static const size_t fa_n[] = { 10, 20, 50 }, pw_n[] = { 10, 20, 30, 50 };
-	static const size_t mid_n[] = { 9, 13, 19, 21, 26, 27, 33, 34, 41,
-					 64 };
-	static const double shares[] = { 0.7, 0.5 }, cvs[] = { 0.01, 0.015,
-							      0.02, 0.03 };
-	size_t reps = sim_trials(40000), i, f, k, c;
-
-	printf("false alarms (%zu samples each, seeds 3000 + 10 family + "
-	       "column)\n", reps);
-	for (f = FAM_NORMAL; f <= FAM_T3; f++)
-		for (i = 0; i < ARRAY_SIZE(fa_n); i++) {
-			double a = rate(3000 + f * 10 + i, (enum family)f,
-					fa_n[i], 0, 0, reps);
-
-			printf("  %-10s n = %2zu  %.4f  (se %.4f)\n",
-			       fam_names[f], fa_n[i], a, se(a, reps));
-		}
-	/* n between the calibrated points, where the minimum group grows */
-	printf("false alarms between the calibrated n (seeds 5000 + n)\n");
-	for (i = 0; i < ARRAY_SIZE(mid_n); i++)
-		for (f = FAM_NORMAL; f <= FAM_T3; f += 2) {
-			double a = rate(5000 + mid_n[i] + f, (enum family)f,
-					mid_n[i], 0, 0, reps);
-
-			printf("  %-10s n = %2zu  %.4f  (se %.4f)\n",
-			       fam_names[f], mid_n[i], a, se(a, reps));
-		}
-	printf("detection of 100 vs 110 (%zu samples each, seeds 4000 + 100 "
-	       "mixture + 10 cv + column)\n", reps);
-	for (k = 0; k < ARRAY_SIZE(shares); k++)
-		for (c = 0; c < ARRAY_SIZE(cvs); c++)
-			for (i = 0; i < ARRAY_SIZE(pw_n); i++) {
-				double pw = rate(4000 + k * 100 + c * 10 + i,
-						 FAM_MIX, pw_n[i], shares[k],
-						 cvs[c], reps);
-
-				printf("  %.0f/%.0f  cv %.1f%%  n = %2zu  %.4f  "
-				       "(se %.4f)\n", 100 * shares[k],
-				       100 - 100 * shares[k], 100 * cvs[c],
-				       pw_n[i], pw, se(pw, reps));
-			}
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-	return cmp(a, b);
-}
-
-/* One null value of shape j: the three validated families on the raw
- * scale and the two shapes they have on the log scale. */
-static double null_draw(gsl_rng *r, size_t j)
-{
-	switch (j) {
-	case 0:
-		return exp(gsl_ran_gaussian(r, 1));
-	case 1:
-		return exp(gsl_ran_tdist(r, 3));
-	case 2:
-		return draw(r, FAM_NORMAL, 0, 0);
-	default:
-		return draw(r, FAM_T3, 0, 0);
-	}
-}
-
-/*
- * The critical values: at each n the largest, over the null shapes of
- * null_draw, of the CALIBRATE_Q quantile of D (the 95th plus 0.2 points,
- * so that the simulation's own error leaves the false alarms at or under
- * 5%); CONTEND_SIM_TRIALS samples per shape and n (200000 by default).
- */
-#define CALIBRATE_Q 0.952
-
-static void calibrate(void)
-{
-	static const size_t ns[] = { 8, 10, 12, 14, 16, 18, 20, 22, 25, 28, 30,
-				     35, 40, 45, 50, 60, 70, 80, 100, 120,
-				     150, 200, 300, 500 };
-	size_t reps = sim_trials(200000), i, t, j;
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	double *st = malloc(reps * sizeof(*st)), *x = malloc(500 * sizeof(*x));
-
-	gsl_rng_set(r, 12345);
-	for (i = 0; i < ARRAY_SIZE(ns); i++) {
-		double q[4], worst = 0;
-
-		for (j = 0; j < 4; j++) {
-			for (t = 0; t < reps; t++) {
-				size_t k;
-
-				for (k = 0; k < ns[i]; k++)
-					x[k] = null_draw(r, j);
-				st[t] = regimes_statistic(x, ns[i]);
-				/* a sample not tested (a value <= 0: t(3)
-				 * far out) raises nothing; NaN would
-				 * disorder the sort */
-				if (isnan(st[t]))
-					st[t] = -INFINITY;
-			}
-			qsort(st, reps, sizeof(*st), cmp_d);
-			q[j] = st[(size_t)(CALIBRATE_Q * (double)reps)];
-			worst = q[j] > worst ? q[j] : worst;
-		}
-		printf("n = %3zu  exp(normal) %.3f  exp(t3) %.3f  normal %.3f  "
-		       "t(3) %.3f  critical %.3f\n", ns[i], q[0], q[1], q[2],
-		       q[3], worst);
-		fflush(stdout);
-	}
-	free(st);
-	free(x);
-	gsl_rng_free(r);
-}
-
 /* ---- the bound: the best invariant test against 70/30 itself ---- */
 
 /*
@@ -690,15 +467,15 @@ static void bound(bool exact)
 	gsl_rng_set(r, 777);
 	for (t = 0; t < reps; t++) {
 		for (i = 0; i < n; i++)
-			x[i] = draw(r, FAM_NORMAL, 0, 0);
+			x[i] = shape_draw(r, SH_NORMAL, 0, 0);
 		st[t] = exact ? bayes_factor_exact(x, n, delta, 0.7)
 			      : bayes_factor(x, n, delta, 0.7);
 	}
-	qsort(st, reps, sizeof(*st), cmp_d);
+	qsort(st, reps, sizeof(*st), cmp);
 	crit = st[(size_t)(0.95 * (double)reps)];
 	for (t = 0; t < reps; t++) {
 		for (i = 0; i < n; i++)
-			x[i] = draw(r, FAM_MIX, 0.7, 0.02);
+			x[i] = shape_draw(r, SH_MIX, 0.7, 0.02);
 		hits += (exact ? bayes_factor_exact(x, n, delta, 0.7)
 			       : bayes_factor(x, n, delta, 0.7)) > crit;
 	}
@@ -706,7 +483,7 @@ static void bound(bool exact)
 	       "%.4f (se %.4f), %zu samples\n",
 	       exact ? "every labeling" : "threshold labelings",
 	       (double)hits / (double)reps,
-	       se((double)hits / (double)reps, reps), reps);
+	       sim_se((double)hits / (double)reps, reps), reps);
 	free(st);
 	gsl_rng_free(r);
 }
@@ -721,24 +498,14 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_flag_rates),
 		cmocka_unit_test(test_fisher),
 		cmocka_unit_test(test_compare_regimes),
-		cmocka_unit_test(test_false_alarms),
-		cmocka_unit_test(test_detection),
 	};
 
-	if (argc > 1 && !strcmp(argv[1], "--figures")) {
-		figures();
-		return 0;
-	}
 	if (argc > 1 && !strcmp(argv[1], "--bound")) {
 		bound(false);
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "--bound-exact")) {
 		bound(true);
-		return 0;
-	}
-	if (argc > 1 && !strcmp(argv[1], "--calibrate")) {
-		calibrate();
 		return 0;
 	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
