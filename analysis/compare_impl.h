@@ -5,6 +5,8 @@
 #ifndef CONTEND_COMPARE_IMPL_H
 #define CONTEND_COMPARE_IMPL_H
 
+#include <stdio.h>
+
 #include "analysis/compare.h"
 #include "analysis/series.h"
 
@@ -61,5 +63,21 @@ void compare_extras(struct comparison *cmp, const struct compare_opts *o,
 		    const struct sample *sc, const struct compare_side *b,
 		    const struct series *gb, const struct compare_side *c,
 		    const struct series *gc);
+
+/*
+ * The host facts that differ between two sides as text lines (and the
+ * warnings they call for): built, printed at compare's width, released
+ * (compare_hostdiff.c).
+ */
+struct compare_input;
+struct meta_diff {
+	size_t n, nwarn;
+	char **lines;           /* "key  baseline V | candidate W" */
+	char **warnings;
+};
+void meta_diff_build(struct meta_diff *md, const struct compare_input *b,
+		     const struct compare_input *c);
+void meta_diff_print(FILE *f, const struct meta_diff *md);
+void meta_diff_release(struct meta_diff *md);
 
 #endif
