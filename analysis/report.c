@@ -263,9 +263,9 @@ static void text_klock(FILE *f, const struct analysis *a,
 	 * evidence of no contention (runner/kinstr/count.h klock_spin_visible). */
 	if (spin && !strncmp(spin, "no", 2)) {
 		char *line = xasprintf("spinlock contention not visible on "
-				       "this host (%s); the count is of "
-				       "sleeping locks and queued spinlocks",
-				       spin + (spin[2] == ':' ? 4 : 2));
+				       "this host (%s, docs/KLOCK.md); the "
+				       "count is of sleeping locks and queued "
+				       "spinlocks", spin);
 
 		report_wrap(f, "    ", 4, line);
 		free(line);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "runner/kinstr/count.h"
+#include "db/facts.h"
 #include "lib/util.h"
 
 /*
@@ -394,24 +395,15 @@ void klock_unhold(const struct klock_backend *be, int fd)
 		be->close(fd);
 }
 
-const char *klock_spin_visible(long cpus, const char *kernel_log, char *buf,
-			       size_t len)
+const char *klock_spin_visible(long cpus, const char *kernel_log)
 {
 	if (kernel_log && strstr(kernel_log, "PV spinlocks enabled"))
-		snprintf(buf, len, "yes: paravirt spinlocks queue every "
-			 "waiter");
-	else if (cpus >= 3)
-		snprintf(buf, len, "yes: %ld CPUs, a third contending CPU "
-			 "queues", cpus);
-	else if (kernel_log && strstr(kernel_log, "PV spinlocks disabled"))
-		snprintf(buf, len, "no: %ld CPUs and paravirt spinlocks "
-			 "disabled: the one waiter spins on the pending bit, "
-			 "unreported", cpus);
-	else
-		snprintf(buf, len, "no: %ld CPUs and no paravirt spinlocks "
-			 "seen: the one waiter spins on the pending bit, "
-			 "unreported", cpus);
-	return buf;
+		return KSPIN_YES_PV;
+	if (cpus >= 3)
+		return KSPIN_YES_CPUS;
+	if (kernel_log && strstr(kernel_log, "PV spinlocks disabled"))
+		return KSPIN_NO_PV_OFF;
+	return KSPIN_NO_CPUS;
 }
 
 static void hook_mark(void *ctx, bool open)

@@ -133,9 +133,9 @@ int klock_hold(const struct klock_backend *be);
 void klock_unhold(const struct klock_backend *be, int fd);
 
 /*
- * Whether this host's kernel can report a spinlock's contention, in buf:
- * "yes: ..." or "no: ..." with the reason (the host key
- * kernel_spin_visible).  x86's queued spinlock calls
+ * Whether this host's kernel can report a spinlock's contention: one of
+ * the words KSPIN_* of db/facts.h (the host key kernel_spin_visible,
+ * explained in docs/KLOCK.md).  x86's queued spinlock calls
  * trace_contention_begin only once it queues (kernel/locking/qspinlock.c,
  * after the `queue:` label): the first waiter spins on the pending bit
  * unseen, so a spinlock is reported only when a third CPU contends at
@@ -144,8 +144,7 @@ void klock_unhold(const struct klock_backend *be, int fd);
  * kernel's log text (NULL: unknown), searched for kvm's "PV spinlocks
  * enabled" or "disabled".
  */
-const char *klock_spin_visible(long cpus, const char *kernel_log, char *buf,
-			       size_t len);
+const char *klock_spin_visible(long cpus, const char *kernel_log);
 
 /*
  * The window hook handed to workloads through wl_args.window: its mark()
