@@ -316,7 +316,7 @@ static int execute(struct runner *r)
 	/* From here to the end the kernel's lock tracepoint stays on: no
 	 * run's counters switch it (and patch the kernel) at its start.  The
 	 * BPF program, attached, keeps it on by itself. */
-	r->klock_hold = klock_hold(klock_backend(r->kinstr));
+	r->kcount_hold = kcount_hold(kcount_backend(r->kinstr));
 	sentinel_open(&r->sentinel, "/");
 	/* where each run's cpu_mhz comes from, or why none (once) */
 	if (store_meta_set(r->st, r->exp.id, "cpu_freq_source",
@@ -336,8 +336,8 @@ static int execute(struct runner *r)
 		if (n <= 0)
 			break;
 	}
-	klock_unhold(klock_backend(r->kinstr), r->klock_hold);
-	r->klock_hold = -1;
+	kcount_unhold(kcount_backend(r->kinstr), r->kcount_hold);
+	r->kcount_hold = -1;
 	sentinel_close(&r->sentinel);
 	kbpf_close(r->kbpf);
 	r->kbpf = NULL;

@@ -248,7 +248,7 @@ static void experiment_fill(struct runner *r, const char *seed_source)
 	ncpus = experiment_meta(e, MK_NCPUS);
 	log = host_kernel_log(1 << 20);
 	meta_set(e, MK_KERNEL_SPIN_VISIBLE,
-		 klock_spin_visible(ncpus ? strtol(ncpus, NULL, 10) : 0, log));
+		 kcount_spin_visible(ncpus ? strtol(ncpus, NULL, 10) : 0, log));
 	free(log);
 	fs_types(r);
 	meta_set(e, MK_SEED_SOURCE, seed_source);

@@ -142,7 +142,7 @@ void instrument_meta(struct runner *r)
 		events = "off";
 	else if (r->kinstr == KINSTR_BPF)
 		events = "bpf";
-	else if (strcmp(klock_status(klock_backend(r->kinstr), why,
+	else if (strcmp(kcount_status(kcount_backend(r->kinstr), why,
 				     sizeof(why)), "yes"))
 		events = "no";
 	meta_set(&r->exp, MK_KERNEL_LOCK_EVENTS, events);
