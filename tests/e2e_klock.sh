@@ -130,7 +130,7 @@ profile   = lock
 INI
 "$CONTEND" run "$tmp/p.ini" --db "$tmp/np.db" --quiet > /dev/null 2> "$tmp/err"
 expect "profile = lock: status" 2 "$?"
-grep -q "p.ini:13: profile = lock: removed; .*kernel_instruments = bpf" \
+grep -q "p.ini:11: profile = lock: removed; .*kernel_instruments = bpf" \
 	"$tmp/err" || fail "profile = lock: not refused at its line: $(cat "$tmp/err")"
 [ -e "$tmp/np.db" ] && fail "profile = lock: a database was written"
 sed -i 's/^profile   = lock$/profile   = none/' "$tmp/p.ini"

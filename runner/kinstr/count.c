@@ -203,16 +203,13 @@ static long off_tracepoint(char *why, size_t whylen)
 }
 
 /*
- * Unasked, nothing counts: measured paired on a quiet machine, a counter
- * on lock:contention_begin (one, or eight) cost futex-mutex 5-8% of its
- * throughput at 2 threads (docs/PERFORMANCE.md, "Instruments").
+ * Unasked, nothing counts: a counter on lock:contention_begin costs the
+ * contended path what docs/PERFORMANCE.md, "Instruments", measured.
  */
 static long unasked_tracepoint(char *why, size_t whylen)
 {
 	return error_buf(why, whylen, "off unless asked (kernel_instruments = "
-			 "count): "
-			 "counting lock:contention_begin costs a 2-thread "
-			 "futex mutex 5-8%% of its throughput");
+			 "count; its cost: docs/PERFORMANCE.md)");
 }
 
 static const struct kcount_backend kcount_off = {
