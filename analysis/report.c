@@ -272,7 +272,8 @@ static void text_klock(FILE *f, const struct analysis *a,
 	}
 }
 
-/* The configuration's profile = lock run: its top kernel locks by caller. */
+/* An older experiment's profile = lock run (removed in schema 5): its top
+ * kernel locks by caller. */
 static void text_profile(FILE *f, const struct ds_config *cf)
 {
 	size_t i;

@@ -137,7 +137,7 @@ static void json_flag(struct json_writer *w, const struct analysis *a,
 	json_close(w, '}');
 }
 
-/* The profile = lock run's top kernel locks by caller, ranked; only
+/* An older profile = lock run's top kernel locks by caller, ranked; only
  * for a configuration that has one (as the text and HTML reports). */
 static void json_profile(struct json_writer *w, const struct ds_config *cf)
 {

@@ -102,7 +102,7 @@ static const char *cv_text(char *b, size_t len, double cv)
 	return b;
 }
 
-/* The profile = lock run's top kernel locks by caller, when there is one. */
+/* An older experiment's profile = lock rows (removed in schema 5), if any. */
 static void html_profile(FILE *f, const struct ds_config *cf)
 {
 	size_t i;
