@@ -123,7 +123,7 @@ int analysis_run(const struct dataset *d, const struct analysis_opts *o,
  * the lock is not among its top rows counting 0.  Strings point into the
  * dataset.
  */
-struct klock_top {
+struct kwait_top {
 	const char *kind, *caller;
 	const char *lock;       /* the one lock every row names, or NULL */
 	size_t nruns;
@@ -134,8 +134,8 @@ struct klock_top {
  * Configuration c's kernel locks by mean wait into *out (malloc'd; free
  * it); returns how many to show, at most max; 0 when its runs have none.
  */
-size_t analysis_klock_top(const struct analysis *a, size_t c, size_t max,
-			  struct klock_top **out);
+size_t analysis_kwait_top(const struct analysis *a, size_t c, size_t max,
+			  struct kwait_top **out);
 /*
  * The wait (kind, caller) had in each measured run of configuration c
  * that the program timed, 0 where not among the run's rows, into *out
@@ -197,7 +197,7 @@ double analysis_klock_per_op(const struct dataset *d, size_t r);
  * threads or processes (1 without per-thread counts), window elapsed_s
  * or else wall_s; NaN without klock_wait_s (docs/KLOCK.md).
  */
-double analysis_klock_share(const struct dataset *d, size_t r);
+double analysis_kwait_share(const struct dataset *d, size_t r);
 double analysis_jain(const struct dataset *d, size_t r);
 /* True for a measured run: not warm-up, status ok. */
 bool analysis_measured(const struct dataset *d, size_t r);

@@ -272,7 +272,7 @@ static const struct {
 	{ "contention_rate", analysis_contention_rate },
 	{ "handoff_rate", analysis_handoff_rate },
 	{ "klock_rate", analysis_klock_rate },
-	{ "klock_wait_share", analysis_klock_share },
+	{ "klock_wait_share", analysis_kwait_share },
 	{ "jain", analysis_jain },
 };
 

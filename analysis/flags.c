@@ -423,7 +423,7 @@ struct series_set {
 	bool loaded;
 	double *tput, *rate, *cont, *cps; /* cps: contended acquisitions/s */
 	double *kps, *kpo;   /* kernel lock contentions per second, per op */
-	double *kws;         /* kernel wait share (analysis_klock_share) */
+	double *kws;         /* kernel wait share (analysis_kwait_share) */
 	size_t ntput, nrate, ncont, ncps, nkps, nkpo, nkws;
 };
 
@@ -455,7 +455,7 @@ static void side_load(const struct dataset *d, struct series_set *cache,
 					      &ss->kps);
 		ss->nkpo = analysis_values_of(d, c, analysis_klock_per_op,
 					      &ss->kpo);
-		ss->nkws = analysis_values_of(d, c, analysis_klock_share,
+		ss->nkws = analysis_values_of(d, c, analysis_kwait_share,
 					      &ss->kws);
 		ss->loaded = true;
 	}

@@ -260,19 +260,20 @@ static void text_klock(FILE *f, const struct analysis *a,
 		fprintf(f, ", %.0f%% %s", 100 * most / total, top);
 	fputc('\n', f);
 	/* A 0 where the kernel could not have reported a spinlock is no
-	 * evidence of no contention (runner/kinstr/count.h klock_spin_visible). */
+	 * evidence of no contention (runner/kinstr/count.h kcount_spin_visible). */
 	if (spin && !strncmp(spin, "no", 2)) {
 		char *line = xasprintf("spinlock contention not visible on "
-				       "this host (%s); the count is of "
-				       "sleeping locks and queued spinlocks",
-				       spin + (spin[2] == ':' ? 4 : 2));
+				       "this host (%s, docs/KLOCK.md); the "
+				       "count is of sleeping locks and queued "
+				       "spinlocks", spin);
 
 		report_wrap(f, "    ", 4, line);
 		free(line);
 	}
 }
 
-/* The configuration's profile = lock run: its top kernel locks by caller. */
+/* An older experiment's profile = lock run (removed in schema 5): its top
+ * kernel locks by caller. */
 static void text_profile(FILE *f, const struct ds_config *cf)
 {
 	size_t i;
@@ -296,10 +297,10 @@ static void text_profile(FILE *f, const struct ds_config *cf)
 }
 
 /* The kernel locks the runner's BPF program timed (docs/KLOCK.md). */
-static void text_klock_top(FILE *f, const struct analysis *a, size_t c)
+static void text_kwait_top(FILE *f, const struct analysis *a, size_t c)
 {
-	struct klock_top *t;
-	size_t n = analysis_klock_top(a, c, REPORT_KLOCK_TOP, &t), i;
+	struct kwait_top *t;
+	size_t n = analysis_kwait_top(a, c, REPORT_KWAIT_TOP, &t), i;
 
 	if (n)
 		fprintf(f, "  kernel locks by wait (per run, mean [%g%% CI] "
@@ -574,7 +575,7 @@ static void text_config(FILE *f, const struct analysis *a, size_t c,
 	text_klock(f, a, ca);
 	text_table(f, a, ca, metrics);
 	text_profile(f, cf);
-	text_klock_top(f, a, c);
+	text_kwait_top(f, a, c);
 	text_outliers(f, a, ca);
 	text_fairness(f, ca);
 	text_auto(f, ca);

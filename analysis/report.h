@@ -65,7 +65,7 @@ struct report_row {
 	char klock[NUMFMT_LEN];     /* mean kernel lock contentions per op
 				     * (klock_contended_per_op), or "" */
 	char kwait[NUMFMT_LEN];     /* mean kernel wait share, "12%"
-				     * (analysis_klock_share), or "" */
+				     * (analysis_kwait_share), or "" */
 	char *flags;             /* "noisy,few-runs", or "" */
 	size_t runs, failed;
 	char *first_error;       /* the first failed run's reason, or NULL */

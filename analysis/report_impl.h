@@ -15,7 +15,7 @@
 
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 /* Kernel locks listed per configuration (report --verbose, JSON, HTML). */
-#define REPORT_KLOCK_TOP 10
+#define REPORT_KWAIT_TOP 10
 
 /* Display columns of UTF-8 s (lib/utf8.h; escapes are ASCII). */
 static inline int columns(const char *s)

@@ -137,7 +137,7 @@ static void json_flag(struct json_writer *w, const struct analysis *a,
 	json_close(w, '}');
 }
 
-/* The profile = lock run's top kernel locks by caller, ranked; only
+/* An older profile = lock run's top kernel locks by caller, ranked; only
  * for a configuration that has one (as the text and HTML reports). */
 static void json_profile(struct json_writer *w, const struct ds_config *cf)
 {
@@ -174,11 +174,11 @@ static void json_mean_ci(struct json_writer *w, const char *key, double mean,
 
 /* The kernel locks the runner's BPF program timed, by mean wait per run;
  * only for a configuration whose runs have them (docs/KLOCK.md). */
-static void json_klock_top(struct json_writer *w, const struct analysis *a,
+static void json_kwait_top(struct json_writer *w, const struct analysis *a,
 			   size_t c)
 {
-	struct klock_top *t;
-	size_t n = analysis_klock_top(a, c, REPORT_KLOCK_TOP, &t), i;
+	struct kwait_top *t;
+	size_t n = analysis_kwait_top(a, c, REPORT_KWAIT_TOP, &t), i;
 
 	if (n) {
 		json_open(w, "klock_top", '[');
@@ -265,7 +265,7 @@ static void json_config(struct json_writer *w, const struct analysis *a,
 		json_close(w, '}');
 	}
 	json_profile(w, cf);
-	json_klock_top(w, a, c);
+	json_kwait_top(w, a, c);
 	json_open(w, "flags", '[');
 	for (i = 0; i < ca->nflags; i++)
 		json_flag(w, a, &ca->flags[i]);

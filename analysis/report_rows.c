@@ -179,7 +179,7 @@ static void kwait_of(const struct analysis *a, size_t c, char *buf,
 		     size_t len)
 {
 	double *x, mean, lo, hi;
-	size_t n = analysis_values_of(a->d, c, analysis_klock_share, &x), i, k;
+	size_t n = analysis_values_of(a->d, c, analysis_kwait_share, &x), i, k;
 	char v[NUMFMT_LEN];
 
 	buf[0] = '\0';

@@ -170,33 +170,33 @@ static int prepare(struct wl_args *a, const char *scratch, char **made)
 }
 
 /*
- * Runs the workload with its kernel lock contentions counted (klock.h):
+ * Runs the workload with its kernel lock contentions counted (count.h):
  * the counters open before the workload starts a thread or a process, and
  * count its measured window when it marks one.
  */
 static int run_and_print(struct wl_args *a, enum kinstr ki)
 {
 	struct result r;
-	struct klock k;
+	struct kcount k;
 	struct run_window win;
 	int ret = 0;
 
 	result_init(&r);
-	if (klock_start(&k, klock_backend(ki), 0,
+	if (kcount_start(&k, kcount_backend(ki), 0,
 			ki == KINSTR_KINDS ? KLOCK_KINDS : 0) == 0) {
-		klock_hook(&k, &win);
+		kcount_hook(&k, &win);
 		a->window = &win;
 	} else if (ki != KINSTR_NONE || isatty(STDERR_FILENO)) {
 		fprintf(stderr, "contend: no kernel lock counts: %s\n", k.why);
 	}
 	if (a->wl->run(a, &r)) {
-		klock_stop(&k, NULL);
+		kcount_stop(&k, NULL);
 		fprintf(stderr, "contend: exec %s: %s\n", a->wl->name,
 			r.error[0] ? r.error : "failed");
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	klock_stop(&k, &r);
+	kcount_stop(&k, &r);
 	if (result_print(&r, STDOUT_FILENO)) {
 		error("exec: cannot write the result: %s", strerror(errno));
 		ret = EXIT_RUNTIME;

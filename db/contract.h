@@ -80,6 +80,7 @@ bool contract_section_key(const char *key);
 #define MK_KCONFIG_LOCK_STAT "kconfig_lock_stat"
 #define MK_KERNEL_INSTRUMENTS "kernel_instruments"
 #define MK_KERNEL_SPIN_VISIBLE "kernel_spin_visible"
+#define MK_KERNEL_LOCK_EVENTS "kernel_lock_events"
 /* the session's kernel lock instrument, a word: none | count | kinds |
  * bpf (runner/kinstr/kinstr.h); and why the ones listed before it did not run */
 #define MK_KERNEL_LOCK_INSTRUMENT "kernel_lock_instrument"

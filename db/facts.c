@@ -92,12 +92,12 @@ const struct fact_row fact_rows[] = {
 	{ "kstate_checked", "whether kstate was read at the end (kstate.c)", E,
 	  L, false },
 	/* the kernel instruments and the runner's setting of the host */
-	{ "kernel_lock_events", "the counting perf events (start.c)", S, W,
-	  false },
-	{ MK_KERNEL_INSTRUMENTS, "the instrument that ran (start.c, session.c)",
+	{ MK_KERNEL_LOCK_EVENTS, "the counting perf events (start_checks.c)",
 	  S, W, false },
-	{ "kernel_lock_instrument", "the BPF program or perf (session.c)", S,
-	  W, false },
+	{ MK_KERNEL_INSTRUMENTS, "what the instrument changes in the kernel "
+	  "(start_checks.c)", S, L, false },
+	{ MK_KERNEL_LOCK_INSTRUMENT, "the instrument chosen (start_checks.c)",
+	  S, W, false },
 	{ MK_KERNEL_SPIN_VISIBLE, "CPUs and the kernel log (start.c)", S, W,
 	  false },
 	{ "containment", "the runner's cgroup (session.c)", S, V, false },
@@ -163,13 +163,78 @@ static char *joined(const char *v)
 	return out;
 }
 
+/* The first of rules whose prefix starts value: its word. */
+struct prefix_word {
+	const char *prefix, *word;
+};
+
+static char *by_prefix(const char *value, const struct prefix_word *w,
+		       size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strncmp(value, w[i].prefix, strlen(w[i].prefix)))
+			return strcmp(value, w[i].word) ? xstrdup(w[i].word)
+							: NULL;
+	return NULL;
+}
+
+/*
+ * The kernel lock instruments' sentences (runner/kinstr/ before schema 5)
+ * as the words stored now; what each word means is in docs/KLOCK.md
+ * "What the experiment stores".  NULL: not one of theirs, or a word.
+ */
+static char *kinstr_word(const char *key, const char *value)
+{
+	static const struct prefix_word spin[] = {
+		{ "yes: paravirt", KSPIN_YES_PV },
+		{ "yes: ", KSPIN_YES_CPUS },
+	};
+	static const struct prefix_word instruments[] = {
+		{ "lock:contention_begin/end", KINSTRUMENTS_BPF },
+		{ "lock:contention_begin (counting perf events by kind",
+		  KINSTRUMENTS_KINDS },
+		{ "lock:contention_begin (", KINSTRUMENTS_COUNT },
+	};
+	static const struct prefix_word events[] = {
+		{ "yes", "yes" },
+		{ "off unless asked", "off" },
+		{ "counted by the runner's BPF program", "bpf" },
+		{ "off", "off" },
+		{ "bpf", "bpf" },
+		{ "no", "no" },
+		{ "", "no" }, /* any other reason it could not count */
+	};
+	const char *open;
+
+	if (!strcmp(key, MK_KERNEL_SPIN_VISIBLE)) {
+		if (!strncmp(value, "no: ", 4))
+			return xstrdup(strstr(value, "disabled") ?
+				       KSPIN_NO_PV_OFF : KSPIN_NO_CPUS);
+		return by_prefix(value, spin, ARRAY_SIZE(spin));
+	}
+	if (!strcmp(key, MK_KERNEL_INSTRUMENTS))
+		return by_prefix(value, instruments, ARRAY_SIZE(instruments));
+	if (!strcmp(key, MK_KERNEL_LOCK_EVENTS))
+		return by_prefix(value, events, ARRAY_SIZE(events));
+	/* "perf (bpf: WHY)": the instrument's word, the reason dropped */
+	if (!strcmp(key, MK_KERNEL_LOCK_INSTRUMENT) &&
+	    (open = strstr(value, " (")) && open > value)
+		return xstrndup(value, (size_t)(open - value));
+	return NULL;
+}
+
 char *fact_word(const char *key, const char *value)
 {
 	const struct fact_row *r = fact_find(key);
 	size_t n = strlen(key);
+	char *w;
 
 	if (!r || r->kind == FACT_VERBATIM)
 		return NULL;
+	if ((w = kinstr_word(key, value)))
+		return w;
 	if (!strcmp(key, MK_GOVERNOR) && !strncmp(value, "mixed: ", 7))
 		return xstrdup(value + 7);
 	if (n > 7 && !strcmp(key + n - 7, "_events") &&

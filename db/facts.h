@@ -67,11 +67,27 @@ bool fact_sentence(const char *value);
  * What an older contend stored under key as a sentence, as the word,
  * number or list stored now (malloc'd), or NULL when value is no such
  * sentence: governor "mixed: a,b" is "a,b"; kstate(_end).*_events "5 (a,
- * b, c, d, ...)" is "a,b,c,d,..."; fs_type "d=x, e=y" is "d=x,e=y".
- * (The facts runner/start.c, session.c, klock.c and sentinel.c write
- * get their rewrite with the change of their writer.)
+ * b, c, d, ...)" is "a,b,c,d,..."; fs_type "d=x, e=y" is "d=x,e=y";
+ * the kernel lock instruments' facts are the words below (kernel_lock_
+ * instrument "perf (bpf: WHY)" is "perf").  (cpu_freq_source, which
+ * sentinel.c writes, gets its rewrite with the change of its writer.)
  */
 #define STORE_FACTS_VERSION 5
 char *fact_word(const char *key, const char *value);
+
+/*
+ * The words of the kernel lock instruments' facts, written by
+ * runner/kinstr/ and runner/start_checks.c, explained once in
+ * docs/KLOCK.md.  kernel_spin_visible: whether a contended spinlock can
+ * be reported on this host.
+ */
+#define KSPIN_YES_PV "yes-pv-spinlocks"   /* paravirt: every waiter queues */
+#define KSPIN_YES_CPUS "yes-3-cpus"       /* a third contending CPU queues */
+#define KSPIN_NO_PV_OFF "no-few-cpus-pv-off" /* under 3 CPUs, PV disabled */
+#define KSPIN_NO_CPUS "no-few-cpus"       /* under 3 CPUs, no PV seen */
+/* kernel_instruments: what the instrument changes in the kernel, a list */
+#define KINSTRUMENTS_COUNT "lock:contention_begin,perf-count"
+#define KINSTRUMENTS_KINDS "lock:contention_begin,perf-kinds"
+#define KINSTRUMENTS_BPF "lock:contention_begin,lock:contention_end,bpf"
 
 #endif

@@ -130,7 +130,8 @@ CREATE TABLE IF NOT EXISTS run_timeline (
 
 -- Schema 2.  The top contended kernel locks of a configuration's profile
 -- run (`profile = lock`: one unmeasured run under `perf lock contention`),
--- by caller, in perf's order (most total wait first).
+-- by caller, in perf's order (most total wait first).  Written before
+-- schema 5 only (profile = lock was removed); older rows are kept.
 CREATE TABLE IF NOT EXISTS config_profile (
 	config_id  INTEGER NOT NULL REFERENCES configs(id) ON DELETE CASCADE,
 	rank       INTEGER NOT NULL,           -- 1 = the most waited on

@@ -261,16 +261,15 @@ int store_load_timelines(struct store *s, int64_t experiment, int64_t config,
 			 struct run_timeline **out, size_t *n);
 void store_timelines_free(struct run_timeline *t, size_t n);
 
-/* One contended kernel lock of a configuration's profile run (schema 2). */
+/* One contended kernel lock of a configuration's profile run (schema 2):
+ * written by `profile = lock` before schema 5, which removed it; an older
+ * experiment's rows are read as they are (docs/STORAGE.md). */
 struct profile_row {
 	int64_t config_id;
 	char *caller, *lock_type;
 	uint64_t contended;
 	double wait_s, max_wait_s;
 };
-/* Replaces configuration config's profile with rows[0..n-1], ranked in order. */
-int store_profile_put(struct store *s, int64_t config,
-		      const struct profile_row *rows, size_t n);
 /* Every profile row of an experiment, by configuration then rank. */
 int store_load_profile(struct store *s, int64_t experiment,
 		       struct profile_row **out, size_t *n);

@@ -160,9 +160,6 @@ static const struct stmt_def stmt_defs[ST_COUNT] = {
 		" WHERE t.run_id IN (SELECT id FROM runs WHERE experiment_id = ?1"
 		"                    AND config_id = ?2)"
 		" ORDER BY t.run_id, j.key"),
-	[ST_PROFILE_DELETE] = AS_IS(
-		"DELETE FROM config_profile WHERE config_id = ?1"),
-	[ST_PROFILE_INSERT] = INSERT(T_PROFILE, ""),
 	[ST_LOAD_PROFILE] = AS_IS(
 		"SELECT p.config_id, p.caller, p.lock_type, p.contended, p.wait_s,"
 		" p.max_wait_s FROM configs c"

@@ -102,7 +102,7 @@ static const char *cv_text(char *b, size_t len, double cv)
 	return b;
 }
 
-/* The profile = lock run's top kernel locks by caller, when there is one. */
+/* An older experiment's profile = lock rows (removed in schema 5), if any. */
 static void html_profile(FILE *f, const struct ds_config *cf)
 {
 	size_t i;
@@ -128,11 +128,11 @@ static void html_profile(FILE *f, const struct ds_config *cf)
 }
 
 /* The kernel locks the runner's BPF program timed, by mean wait a run
- * (analysis_klock_top, docs/KLOCK.md). */
-static void html_klock_top(FILE *f, const struct analysis *a, size_t c)
+ * (analysis_kwait_top, docs/KLOCK.md). */
+static void html_kwait_top(FILE *f, const struct analysis *a, size_t c)
 {
-	struct klock_top *t;
-	size_t n = analysis_klock_top(a, c, 10, &t), i;
+	struct kwait_top *t;
+	size_t n = analysis_kwait_top(a, c, 10, &t), i;
 	char w[NUMFMT_CI_LEN], k[NUMFMT_CI_LEN];
 
 	if (n)
@@ -203,7 +203,7 @@ static void html_config(FILE *f, const struct analysis *a, size_t c)
 	}
 	fputs("</table>\n", f);
 	html_profile(f, &d->configs[c]);
-	html_klock_top(f, a, c);
+	html_kwait_top(f, a, c);
 	fputs("</section>\n", f);
 }
 

@@ -44,12 +44,8 @@ struct run_settings {
 	bool randomize_env;
 	double precision;     /* auto: target CI half-width / mean */
 	int min_repetitions, max_repetitions;
-	int profile;          /* PROFILE_NONE, or PROFILE_LOCK: one extra
-			       * unmeasured run under perf lock (profile.h) */
 };
 
-enum { PROFILE_NONE, PROFILE_LOCK };
-extern const char *const profile_names[]; /* "none", "lock", NULL */
 
 /* One configuration: a workload with every parameter fixed. */
 struct config_entry {

@@ -45,7 +45,26 @@ const char *const order_names[] = {
 	NULL, /* so it can serve as the choices of the order key */
 };
 
-const char *const profile_names[] = { "none", "lock", NULL };
+/*
+ * profile = lock (perf lock's text parsed into config_profile) was
+ * removed: the BPF program gives each lock's wait by caller in every
+ * measured run.  none stays accepted; lock is refused with what replaces
+ * it.  The field is not written.
+ */
+static int profile_refuse(const char *text, void *field, char *err,
+			  size_t errlen)
+{
+	char q[QUOTE_MAX + 4];
+
+	(void)field;
+	if (!strcmp(text, "none"))
+		return 0;
+	param_clip(q, sizeof(q), text, QUOTE_MAX);
+	return error_buf(err, errlen, "profile = %s: removed; the kernel's "
+					"lock waits by caller come from "
+					"kernel_instruments = bpf in "
+					"[experiment] (docs/KLOCK.md)", q);
+}
 
 static const struct setting settings[] = {
 	{ &(const struct param_def){ "name", PT_STRING, NULL, 0, 0, NULL,
@@ -100,12 +119,10 @@ static const struct setting settings[] = {
 				     CONFIG_MAX_RUNS, NULL,
 				     "auto: most measured runs" },
 	  S_OVERRIDE, SET(max_repetitions) },
-	{ &(const struct param_def){ "profile", PT_ENUM, "none", 0, 0,
-				     profile_names,
-				     "lock: one extra, unmeasured run per "
-				     "configuration under perf lock contention, "
-				     "its top kernel locks stored" },
-	  S_OVERRIDE, SET(profile) },
+	{ &(const struct param_def){ "profile", PT_STRING, "none", 0, 0, NULL,
+				     "removed: none only; lock is refused, "
+				     "kernel_instruments = bpf replaces it" },
+	  S_OVERRIDE, W_EXP, 0, profile_refuse },
 	{ &(const struct param_def){ "kernel_instruments", PT_ENUM, "none", 0,
 				     0, kinstr_names,
 				     "kernel lock instrument of every run, or "
@@ -185,7 +202,7 @@ static void setting_store(const struct setting *s,
 	case PT_BOOL:
 		*(bool *)(void *)field = v->b;
 		break;
-	case PT_ENUM: /* order and profile: enums stored as int-sized */
+	case PT_ENUM: /* order: an enum stored as int-sized */
 		*(enum run_order *)(void *)field = (enum run_order)v->e;
 		break;
 	case PT_STRING:
@@ -226,7 +243,7 @@ static int setting_apply(struct loader *L, const struct setting *st,
 	char err[512];
 
 	if (st->parse) {
-		/* only [experiment] settings have one */
+		/* [experiment] settings, and profile (no field) */
 		if (!st->parse(k->value, (char *)L->c + st->off, err,
 			       sizeof(err)))
 			return 0;

@@ -57,7 +57,7 @@ struct one_run {
 	char stamp[sizeof(SPAWN_NS_ENV "=") + 20]; /* the env's spawn stamp */
 	/* a directly spawned program's kernel lock counts (runner/kinstr/count.h);
 	 * contend exec counts its own runs */
-	struct klock klock;
+	struct kcount klock;
 	bool klock_on;
 	struct sentinel_window win;   /* the kernel log and CPU time */
 	/* the session's BPF program (runner/kinstr/bpf.h), or NULL; the run's top
@@ -164,7 +164,7 @@ static void run_started(const struct child *c, void *arg)
 	if (o->kbpf)
 		kbpf_track(o->kbpf, c->pid);
 	if (o->direct)
-		o->klock_on = klock_start(&o->klock, klock_backend(o->kinstr),
+		o->klock_on = kcount_start(&o->klock, kcount_backend(o->kinstr),
 					  c->pid, o->kinstr == KINSTR_KINDS ?
 					  KLOCK_KINDS : 0) == 0;
 }
@@ -456,7 +456,7 @@ int onerun(struct runner *r, const struct config_entry *e,
 		o.ran = !failed;
 		o.status = one_judge(&o, failed);
 		if (o.klock_on)
-			klock_stop(&o.klock, o.status == RUN_OK ? &o.res : NULL);
+			kcount_stop(&o.klock, o.status == RUN_OK ? &o.res : NULL);
 		if (o.kbpf)
 			kbpf_run_end(o.kbpf, o.status == RUN_OK ? &o.res : NULL,
 				     &o.top);

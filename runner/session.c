@@ -1,7 +1,7 @@
 /*
  * session.c - the loop over the plan (session.h): every run still to do
- * in seq order, then (auto) further rounds until none is added, the
- * profile = lock pass, and the end of the session: the experiment's
+ * in seq order, then (auto) further rounds until none is added, and the
+ * end of the session: the experiment's
  * status, the database checked to still hold what this runner wrote, the
  * summary, and the exit status.
  */
@@ -22,7 +22,6 @@
 #include "runner/kinstr/bpf.h"
 #include "runner/kstate.h"
 #include "runner/onerun.h"
-#include "runner/profile.h"
 #include "runner/kinstr/count.h"
 #include "runner/scratch.h"
 #include "runner/session.h"
@@ -228,57 +227,6 @@ static int finish(struct runner *r, enum loop_end end)
 	return ret;
 }
 
-/* ---- profile = lock ---- */
-
-/* One configuration's unmeasured run under perf lock; its top callers. */
-static void profile_one(struct runner *r, const char *perf, size_t i)
-{
-	const struct config_entry *e = &r->cfg.entries[i];
-	char **argv = exec_argv(e, NULL, r->calibration, KINSTR_NONE);
-	char why[512];
-	struct profile_row *rows;
-	size_t n;
-
-	if (!r->o->quiet)
-		printf("profile: [%s] %s under perf lock contention\n",
-		       e->section, e->canon);
-	if (profile_run(perf, argv, e->set.timeout_s, r->stop_fd, r->cg, &rows,
-			&n, why, sizeof(why)))
-		warning("profile of [%s] %s: %s", e->section, e->canon, why);
-	else if (store_profile_put(r->st, r->config_ids[i], rows, n) == 0 &&
-		 !r->o->quiet)
-		printf("profile: %zu contended kernel lock caller%s stored\n",
-		       n, n == 1 ? "" : "s");
-	if (!rows || !n)
-		free(rows);
-	else
-		store_profile_free(rows, n);
-	free(argv);
-}
-
-/*
- * After the measured runs, one extra run per configuration that asks for
- * it (profile = lock), never stored as a run.  Without perf: one message,
- * and nothing else changes.
- */
-static void profile_pass(struct runner *r)
-{
-	char why[256];
-	char *perf = NULL;
-	size_t i;
-
-	for (i = 0; i < r->cfg.nentries && !interrupt_signal(); i++) {
-		if (r->cfg.entries[i].set.profile != PROFILE_LOCK)
-			continue;
-		if (!perf && !(perf = profile_find_perf(why, sizeof(why)))) {
-			warning("profile = lock: %s", why);
-			return;
-		}
-		profile_one(r, perf, i);
-	}
-	free(perf);
-}
-
 /* ---- nothing outlives the runner ---- */
 
 /* How the runner's children are held, for the experiment's meta. */
@@ -290,7 +238,7 @@ static void sweep_scratch(const struct runner *r)
 	const char **seen = xcalloc(r->cfg.nentries + 1, sizeof(*seen));
 	size_t i, j, n = 0;
 
-	seen[n++] = scratch_parent(NULL); /* profile = lock's */
+	seen[n++] = scratch_parent(NULL); /* the default parent */
 	for (i = 0; i < r->cfg.nentries; i++) {
 		const struct config_entry *e = &r->cfg.entries[i];
 		const char *dir = scratch_parent(entry_value(e, "dir"));
@@ -370,7 +318,7 @@ static int execute(struct runner *r)
 	/* From here to the end the kernel's lock tracepoint stays on: no
 	 * run's counters switch it (and patch the kernel) at its start.  The
 	 * BPF program, attached, keeps it on by itself. */
-	r->klock_hold = klock_hold(klock_backend(r->kinstr));
+	r->kcount_hold = kcount_hold(kcount_backend(r->kinstr));
 	sentinel_open(&r->sentinel, "/");
 	/* where each run's cpu_mhz comes from, or why none, and whether the
 	 * kernel log is followed (once) */
@@ -390,10 +338,8 @@ static int execute(struct runner *r)
 		if (n <= 0)
 			break;
 	}
-	if (end == LOOP_DONE)
-		profile_pass(r);
-	klock_unhold(klock_backend(r->kinstr), r->klock_hold);
-	r->klock_hold = -1;
+	kcount_unhold(kcount_backend(r->kinstr), r->kcount_hold);
+	r->kcount_hold = -1;
 	sentinel_close(&r->sentinel);
 	kbpf_close(r->kbpf);
 	r->kbpf = NULL;

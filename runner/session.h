@@ -80,7 +80,7 @@ struct runner {
 	struct progress prog;
 	struct autorule autorule;
 	int stop_fd;             /* read end of the signal self-pipe */
-	int klock_hold;          /* the tracepoint held (klock.h); -1 none */
+	int kcount_hold;          /* the tracepoint held (count.h); -1 none */
 	struct sentinel sentinel; /* the kernel log and CPU time (sentinel.h) */
 	struct bisect_entry *bisect; /* by entry, under `contend bisect` */
 	/* the cgroup every child of the runner runs in (runner/cgroup.h),

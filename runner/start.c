@@ -229,7 +229,6 @@ static void judged_by(struct runner *r)
 static void experiment_fill(struct runner *r, const char *seed_source)
 {
 	struct experiment_row *e = &r->exp;
-	char spin[160];
 	const char *ncpus;
 	char *log;
 
@@ -253,8 +252,7 @@ static void experiment_fill(struct runner *r, const char *seed_source)
 	ncpus = experiment_meta(e, MK_NCPUS);
 	log = host_kernel_log(1 << 20);
 	meta_set(e, MK_KERNEL_SPIN_VISIBLE,
-		 klock_spin_visible(ncpus ? strtol(ncpus, NULL, 10) : 0, log,
-				    spin, sizeof(spin)));
+		 kcount_spin_visible(ncpus ? strtol(ncpus, NULL, 10) : 0, log));
 	free(log);
 	fs_types(r);
 	meta_set(e, MK_SEED_SOURCE, seed_source);

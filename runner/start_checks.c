@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "db/contract.h"
+#include "db/facts.h"
 #include "db/store.h"
 #include "lib/escape.h"
 #include "lib/readfile.h"
@@ -126,21 +127,25 @@ void instrument_meta(struct runner *r)
 {
 	static const char *const changes[] = {
 		[KINSTR_NONE] = "none",
-		[KINSTR_COUNT] = "lock:contention_begin (counting perf events, "
-				 "tracepoint held on for the whole experiment)",
-		[KINSTR_KINDS] = "lock:contention_begin (counting perf events "
-				 "by kind, tracepoint held on for the whole "
-				 "experiment)",
-		[KINSTR_BPF] = "lock:contention_begin/end (BPF program, "
-			       "attached for the whole experiment)",
+		[KINSTR_COUNT] = KINSTRUMENTS_COUNT,
+		[KINSTR_KINDS] = KINSTRUMENTS_KINDS,
+		[KINSTR_BPF] = KINSTRUMENTS_BPF,
 	};
-	char klock[160];
+	char why[160];
+	const char *events = "yes";
 
 	meta_set(&r->exp, MK_KERNEL_LOCK_INSTRUMENT, kinstr_names[r->kinstr]);
 	if (*r->kinstr_skipped)
 		meta_set(&r->exp, MK_KERNEL_LOCK_FALLBACK, r->kinstr_skipped);
-	meta_set(&r->exp, "kernel_lock_events",
-		 klock_status(klock_backend(r->kinstr), klock, sizeof(klock)));
+	/* off: not asked; bpf: the program counts; no: asked, cannot */
+	if (r->kinstr == KINSTR_NONE)
+		events = "off";
+	else if (r->kinstr == KINSTR_BPF)
+		events = "bpf";
+	else if (strcmp(kcount_status(kcount_backend(r->kinstr), why,
+				     sizeof(why)), "yes"))
+		events = "no";
+	meta_set(&r->exp, MK_KERNEL_LOCK_EVENTS, events);
 	meta_set(&r->exp, MK_KERNEL_INSTRUMENTS, changes[r->kinstr]);
 }
 

@@ -16,11 +16,9 @@ sed -e 's/^repetitions .*/repetitions = 2/' -e 's/^runtime .*/runtime = 50ms/' \
 
 # Values copied verbatim from the kernel or the compiler may hold any text.
 verbatim=' kernel_version cmdline cpu_model compiler preempt containment '
-# Written by files other helpers are changing to store words (runner/
-# start.c, session.c, klock.c: h-instr; runner/sentinel.c: h-faultsB); the
-# lead drops each name here as their work merges.
-pending=' kernel_lock_events kernel_spin_visible kernel_lock_instrument '
-pending="$pending kernel_instruments cpu_freq_source "
+# Written by a file another helper is changing to store words
+# (runner/sentinel.c: h-faultsB); the lead drops it as that work merges.
+pending=' cpu_freq_source '
 
 q "SELECT key || '	' || value FROM experiment_meta" >"$tmp/meta" ||
 	die "no meta"

@@ -2,8 +2,7 @@
 # e2e_outlive.sh - nothing outlives the runner (docs/RELIABILITY.md,
 # "Nothing outlives the runner").  The runner is SIGKILLed while, in turn,
 # a `command` run has a setsid child, a prepare hook has one (and a child
-# in its own group), a creat run works in its scratch directory, and the
-# profile = lock run (perf lock record -> contend exec) runs; within a
+# in its own group), and a creat run works in its scratch directory; within a
 # bounded poll no process of theirs is alive and no scratch directory is
 # left.  A hook's escapees are killed after the hook and noted as the
 # hook's in the run's stored error, not the next run's.  A runner killed
@@ -221,30 +220,6 @@ scenario() {
 		"$(q "$tmp/quick.$mode.db" "SELECT value LIKE '$2' FROM experiment_meta WHERE key = 'containment'")"
 }
 
-# ---- profile = lock: the runner killed while perf records the run ----
-profile_scenario() {
-	if ! command -v perf > /dev/null 2>&1; then
-		echo "$NAME: SKIP: profile = lock: perf is not installed"
-		return
-	fi
-	rm -f "$tmp/pflag"
-	ini prof "[workload prof]
-type    = command
-shell   = yes
-argv    = if [ -e $tmp/pflag ]; then exec $S 307; fi; touch $tmp/pflag; echo ops 1
-metric  = ops ([0-9]+)
-profile = lock"
-	start prof
-	if ! poll 400 at_least 1; then
-		echo "$NAME: SKIP: profile = lock: perf lock record did not start the run here: $(head -c 300 "$tmp/err.prof")"
-		kill -9 "$runner"
-		wait "$runner" 2>/dev/null
-		runner=
-		return
-	fi
-	killed "the profile = lock run (perf lock record)"
-}
-
 # Why the host gives this test no cgroup v2 to make a child cgroup with
 # cgroup.kill in (empty: it does), found without the binary's help.
 mnt=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
@@ -279,7 +254,6 @@ jobs = 1"
 	*) fail "cgroup v2 is usable here, yet the runner's containment is '$how'" ;;
 	esac
 	scenario 1 "cgroup v2 $cgp/contend-%"
-	profile_scenario
 	[ -z "$(ls -d "$cgp"/*/ 2>/dev/null)" ] ||
 		fail "cgroups left behind: $(ls -d "$cgp"/*/)"
 else

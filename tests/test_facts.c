@@ -198,6 +198,46 @@ static const struct {
 	{ "kstate.uprobe_events", "0", NULL },
 	{ "fs_type", "/tmp=tmpfs, /=ext4", "/tmp=tmpfs,/=ext4" },
 	{ "fs_type", "ext4", NULL },
+	/* the kernel lock instruments' sentences (runner/kinstr/ before
+	 * schema 5), copied from the old writers */
+	{ "kernel_lock_events", "off unless asked (kernel_instruments = "
+	  "count): counting lock:contention_begin costs a 2-thread futex "
+	  "mutex 5-8% of its throughput", "off" },
+	{ "kernel_lock_events", "off unless asked (kernel_instruments = count, "
+	  "or CONTEND_KLOCK=on): counting lock:contention_begin costs a "
+	  "2-thread futex mutex 5-8% of its throughput", "off" },
+	{ "kernel_lock_events", "counted by the runner's BPF program", "bpf" },
+	{ "kernel_lock_events", "no tracepoint: disabled by CONTEND_KLOCK=off",
+	  "no" },
+	{ "kernel_lock_events", "perf_event_paranoid=3", "no" },
+	{ "kernel_lock_events", "yes", NULL },
+	{ "kernel_lock_events", "off", NULL },
+	{ "kernel_spin_visible", "no: 2 CPUs and no paravirt spinlocks seen: "
+	  "the one waiter spins on the pending bit, unreported",
+	  "no-few-cpus" },
+	{ "kernel_spin_visible", "no: 2 CPUs and paravirt spinlocks disabled: "
+	  "the one waiter spins on the pending bit, unreported",
+	  "no-few-cpus-pv-off" },
+	{ "kernel_spin_visible", "yes: paravirt spinlocks queue every waiter",
+	  "yes-pv-spinlocks" },
+	{ "kernel_spin_visible", "yes: 8 CPUs, a third contending CPU queues",
+	  "yes-3-cpus" },
+	{ "kernel_spin_visible", "yes-pv-spinlocks", NULL },
+	{ "kernel_spin_visible", "no-few-cpus", NULL },
+	{ "kernel_instruments", "lock:contention_begin (counting perf events, "
+	  "tracepoint held on for the whole experiment)",
+	  "lock:contention_begin,perf-count" },
+	{ "kernel_instruments", "lock:contention_begin (counting perf events "
+	  "by kind, tracepoint held on for the whole experiment)",
+	  "lock:contention_begin,perf-kinds" },
+	{ "kernel_instruments", "lock:contention_begin/end (BPF program, "
+	  "attached for the whole experiment)",
+	  "lock:contention_begin,lock:contention_end,bpf" },
+	{ "kernel_instruments", "none", NULL },
+	{ "kernel_instruments", "lock:contention_begin,perf-count", NULL },
+	{ "kernel_lock_instrument", "perf (bpf: no BTF: /sys/kernel/btf/vmlinux: "
+	  "No such file or directory)", "perf" },
+	{ "kernel_lock_instrument", "bpf", NULL },
 	{ "cmdline", "a=1, b=2", NULL },       /* verbatim */
 	{ "bisect.x.y", "mixed: a", NULL },     /* no host fact */
 };

@@ -494,7 +494,7 @@ static void test_live_tree(void **state)
 	for (i = 1; i < KLOCK_NKINDS; i++) {
 		char name[METRIC_NAME_MAX];
 
-		sum += result_value(&r, klock_metric(i));
+		sum += result_value(&r, kcount_metric(i));
 		snprintf(name, sizeof(name), "klock_wait_%s_s",
 			 kbpf_kind_name(i));
 		assert_false(isnan(result_value(&r, name)));

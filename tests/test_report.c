@@ -492,6 +492,37 @@ static void test_json_profile(void **state)
 }
 
 /*
+ * kernel_spin_visible is a word (docs/KLOCK.md): where it says no, the
+ * verbose text names the word and where it is explained under the
+ * kernel lock line (it cut "no: " off a sentence before: "(-few-cpus)").
+ */
+static void test_spin_word(void **state)
+{
+	static const struct report_view verbose = { .verbose = true };
+	struct fixture fx;
+	struct analysis a;
+	char *out;
+	size_t len;
+
+	(void)state;
+	fx_init(&fx, "spin");
+	fx_meta(&fx, "kernel_spin_visible", "no-few-cpus");
+	fx_config(&fx, "creat", "creat", "threads=2 runtime=1");
+	fx_run(&fx, false, RUN_OK, "throughput=10 klock_contended=5", NULL, 0);
+	fx_run(&fx, false, RUN_OK, "throughput=11 klock_contended=7", NULL, 0);
+	fx_finish(&fx);
+	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
+	out = render_view(&a, &verbose, &len);
+	assert_non_null(strstr(out, "kernel locks: 6 contended a run"));
+	assert_non_null(strstr(out, "spinlock contention not visible on this "
+				    "host (no-few-cpus,"));
+	assert_null(strstr(out, "(-few-cpus"));
+	free(out);
+	analysis_release(&a);
+	fx_free(&fx);
+}
+
+/*
  * Text for a terminal: an ESC, a newline or a CSI in a label, a section,
  * a host name or a failed run's reason is printed escaped, never raw (a
  * report on main passed them through).
@@ -548,6 +579,7 @@ int main(void)
 		cmocka_unit_test(test_golden_json),
 		cmocka_unit_test(test_golden_csv),
 		cmocka_unit_test(test_json_profile),
+		cmocka_unit_test(test_spin_word),
 		cmocka_unit_test(test_text_states),
 		cmocka_unit_test(test_table_80),
 		cmocka_unit_test(test_table_values),

@@ -19,7 +19,7 @@
 enum klock_kind kbpf_kind(unsigned flags)
 {
 	/* include/trace/events/lock.h: SPIN 1, READ 2, WRITE 4, RT 8,
-	 * PERCPU 16, MUTEX 32; as klock.c's filters */
+	 * PERCPU 16, MUTEX 32; as count.c's filters */
 	if (flags & 32)
 		return KLOCK_MUTEX;
 	if (flags & 8)
@@ -44,8 +44,8 @@ enum klock_kind kbpf_kind(unsigned flags)
 
 const char *kbpf_kind_name(enum klock_kind kind)
 {
-	/* klock_metric: "klock_spin" ... */
-	return kind == KLOCK_ALL ? "other" : klock_metric(kind) + 6;
+	/* kcount_metric: "klock_spin" ... */
+	return kind == KLOCK_ALL ? "other" : kcount_metric(kind) + 6;
 }
 
 /* ---- ranking ---- */
@@ -536,7 +536,7 @@ static void add_totals(const struct kbpf_totals *t, struct result *r)
 	for (i = 0; i < KLOCK_NKINDS; i++) {
 		char name[METRIC_NAME_MAX];
 
-		result_add(r, klock_metric(i), (double)n[i]);
+		result_add(r, kcount_metric(i), (double)n[i]);
 		if (i == KLOCK_ALL)
 			snprintf(name, sizeof(name), "klock_wait_s");
 		else

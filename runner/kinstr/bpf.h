@@ -105,7 +105,7 @@ bool kbpf_tracks(const struct kbpf *k, pid_t pid);
 
 /* ---- what tests reach (the pure parts) ---- */
 
-/* The kind of the tracepoint's flags (klock.h's table); KLOCK_ALL when
+/* The kind of the tracepoint's flags (count.h's table); KLOCK_ALL when
  * no kind fits. */
 enum klock_kind kbpf_kind(unsigned flags);
 /* "spin", "mutex", "rwsem_read", ...; "other" for KLOCK_ALL. */

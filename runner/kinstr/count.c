@@ -1,5 +1,5 @@
 /*
- * klock.c - counting lock:contention_begin per kind of kernel lock with
+ * count.c - counting lock:contention_begin per kind of kernel lock with
  * perf_event_open, and the reason when this machine cannot.
  */
 #include <errno.h>
@@ -15,11 +15,12 @@
 #include <unistd.h>
 
 #include "runner/kinstr/count.h"
+#include "db/facts.h"
 #include "lib/util.h"
 
 /*
  * One row per kind: its metric and the tracepoint filter that selects it
- * (flags bits as in klock.h; NULL: every event).  The filters compare
+ * (flags bits as in count.h; NULL: every event).  The filters compare
  * whole values so each contention lands in at most one kind: a mutex's
  * optimistic spin (MUTEX|SPIN) is a mutex, not a spinlock.
  */
@@ -38,12 +39,12 @@ static const struct {
 	[KLOCK_RT] = { "klock_rt", "flags & 8" },
 };
 
-const char *klock_metric(enum klock_kind kind)
+const char *kcount_metric(enum klock_kind kind)
 {
 	return kinds[kind].metric;
 }
 
-const char *klock_filter(enum klock_kind kind)
+const char *kcount_filter(enum klock_kind kind)
 {
 	return kinds[kind].filter;
 }
@@ -181,7 +182,7 @@ static int perf_hold(long id)
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
-const struct klock_backend klock_perf = {
+const struct kcount_backend kcount_perf = {
 	.tracepoint = perf_tracepoint,
 	.open = perf_open,
 	.reset = perf_reset,
@@ -202,23 +203,20 @@ static long off_tracepoint(char *why, size_t whylen)
 }
 
 /*
- * Unasked, nothing counts: measured paired on a quiet machine, a counter
- * on lock:contention_begin (one, or eight) cost futex-mutex 5-8% of its
- * throughput at 2 threads (docs/PERFORMANCE.md, "Instruments").
+ * Unasked, nothing counts: a counter on lock:contention_begin costs the
+ * contended path what docs/PERFORMANCE.md, "Instruments", measured.
  */
 static long unasked_tracepoint(char *why, size_t whylen)
 {
 	return error_buf(why, whylen, "off unless asked (kernel_instruments = "
-			 "count): "
-			 "counting lock:contention_begin costs a 2-thread "
-			 "futex mutex 5-8%% of its throughput");
+			 "count; its cost: docs/PERFORMANCE.md)");
 }
 
-static const struct klock_backend klock_off = {
+static const struct kcount_backend kcount_off = {
 	.tracepoint = off_tracepoint,
 };
 
-static const struct klock_backend klock_unasked = {
+static const struct kcount_backend kcount_unasked = {
 	.tracepoint = unasked_tracepoint,
 };
 
@@ -228,19 +226,19 @@ static long bpf_tracepoint(char *why, size_t whylen)
 	return error_buf(why, whylen, "counted by the runner's BPF program");
 }
 
-static const struct klock_backend klock_bpf = {
+static const struct kcount_backend kcount_bpf = {
 	.tracepoint = bpf_tracepoint,
 };
 
-const struct klock_backend *klock_backend(enum kinstr k)
+const struct kcount_backend *kcount_backend(enum kinstr k)
 {
 	const char *s = getenv(KLOCK_ENV);
 
 	if (k == KINSTR_BPF)
-		return &klock_bpf;
+		return &kcount_bpf;
 	if (k != KINSTR_COUNT && k != KINSTR_KINDS)
-		return &klock_unasked;
-	return s && !strcmp(s, "off") ? &klock_off : &klock_perf;
+		return &kcount_unasked;
+	return s && !strcmp(s, "off") ? &kcount_off : &kcount_perf;
 }
 
 /* ---- counting ---- */
@@ -265,7 +263,7 @@ static void open_failed(int err, char *why, size_t whylen)
 			 strerror(err));
 }
 
-static void close_all(struct klock *k)
+static void close_all(struct kcount *k)
 {
 	size_t i;
 
@@ -277,7 +275,7 @@ static void close_all(struct klock *k)
 	k->counting = false;
 }
 
-int klock_start(struct klock *k, const struct klock_backend *be, pid_t pid,
+int kcount_start(struct kcount *k, const struct kcount_backend *be, pid_t pid,
 		unsigned flags)
 {
 	bool on_exec = flags & KLOCK_ON_EXEC;
@@ -309,7 +307,7 @@ int klock_start(struct klock *k, const struct klock_backend *be, pid_t pid,
 	return 0;
 }
 
-void klock_window(struct klock *k, bool open)
+void kcount_window(struct kcount *k, bool open)
 {
 	size_t i;
 
@@ -324,7 +322,7 @@ void klock_window(struct klock *k, bool open)
 	}
 }
 
-int klock_stop(struct klock *k, struct result *r)
+int kcount_stop(struct kcount *k, struct result *r)
 {
 	uint64_t v[KLOCK_NKINDS] = { 0 };
 	double ops;
@@ -363,12 +361,12 @@ int klock_stop(struct klock *k, struct result *r)
 	return 0;
 }
 
-const char *klock_status(const struct klock_backend *be, char *buf,
+const char *kcount_status(const struct kcount_backend *be, char *buf,
 			 size_t len)
 {
-	struct klock k;
+	struct kcount k;
 
-	if (klock_start(&k, be, 0, 0)) {
+	if (kcount_start(&k, be, 0, 0)) {
 		snprintf(buf, len, "%s", k.why);
 		return buf;
 	}
@@ -377,7 +375,7 @@ const char *klock_status(const struct klock_backend *be, char *buf,
 	return buf;
 }
 
-int klock_hold(const struct klock_backend *be)
+int kcount_hold(const struct kcount_backend *be)
 {
 	char why[160];
 	long id;
@@ -388,38 +386,29 @@ int klock_hold(const struct klock_backend *be)
 	return id < 0 ? -1 : be->hold(id);
 }
 
-void klock_unhold(const struct klock_backend *be, int fd)
+void kcount_unhold(const struct kcount_backend *be, int fd)
 {
 	if (fd >= 0)
 		be->close(fd);
 }
 
-const char *klock_spin_visible(long cpus, const char *kernel_log, char *buf,
-			       size_t len)
+const char *kcount_spin_visible(long cpus, const char *kernel_log)
 {
 	if (kernel_log && strstr(kernel_log, "PV spinlocks enabled"))
-		snprintf(buf, len, "yes: paravirt spinlocks queue every "
-			 "waiter");
-	else if (cpus >= 3)
-		snprintf(buf, len, "yes: %ld CPUs, a third contending CPU "
-			 "queues", cpus);
-	else if (kernel_log && strstr(kernel_log, "PV spinlocks disabled"))
-		snprintf(buf, len, "no: %ld CPUs and paravirt spinlocks "
-			 "disabled: the one waiter spins on the pending bit, "
-			 "unreported", cpus);
-	else
-		snprintf(buf, len, "no: %ld CPUs and no paravirt spinlocks "
-			 "seen: the one waiter spins on the pending bit, "
-			 "unreported", cpus);
-	return buf;
+		return KSPIN_YES_PV;
+	if (cpus >= 3)
+		return KSPIN_YES_CPUS;
+	if (kernel_log && strstr(kernel_log, "PV spinlocks disabled"))
+		return KSPIN_NO_PV_OFF;
+	return KSPIN_NO_CPUS;
 }
 
 static void hook_mark(void *ctx, bool open)
 {
-	klock_window(ctx, open);
+	kcount_window(ctx, open);
 }
 
-void klock_hook(struct klock *k, struct run_window *w)
+void kcount_hook(struct kcount *k, struct run_window *w)
 {
 	w->mark = hook_mark;
 	w->ctx = k;

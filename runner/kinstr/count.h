@@ -1,27 +1,27 @@
 /*
- * klock.h - the kernel's own contended locks of a run, counted from the
+ * count.h - the kernel's own contended locks of a run, counted from the
  * lock:contention_begin tracepoint with counting perf events (one counter
  * per kind of lock, told apart by tracepoint filters on `flags`).
  *
  * Call sequence (one function pair, wherever the run's processes start):
  *
- *	struct klock k;
- *	klock_start(&k, &klock_perf, 0, 0);   // before the workload forks
- *	    ... klock_window(&k, true) ... klock_window(&k, false) ...
- *	klock_stop(&k, &result);              // adds the klock_* metrics
+ *	struct kcount k;
+ *	kcount_start(&k, &kcount_perf, 0, 0);   // before the workload forks
+ *	    ... kcount_window(&k, true) ... kcount_window(&k, false) ...
+ *	kcount_stop(&k, &result);              // adds the klock_* metrics
  *
  * The counters are inherited: threads and processes the counted task
- * creates after klock_start are counted too, and their counts are summed
+ * creates after kcount_start are counted too, and their counts are summed
  * into the counter when they exit.  pid 0 counts the caller; a runner that
  * has spawned a child but not yet let it exec passes the child's pid and
  * KLOCK_ON_EXEC, so counting starts at the child's exec.  Without a window
- * the whole run is counted; klock_window(true) restarts the counts from
- * zero and klock_window(false) stops them, so a workload with a measured
+ * the whole run is counted; kcount_window(true) restarts the counts from
+ * zero and kcount_window(false) stops them, so a workload with a measured
  * window counts exactly that.
  *
- * When counting is impossible (no tracepoint, no permission, ...) klock_start
+ * When counting is impossible (no tracepoint, no permission, ...) kcount_start
  * returns -1 with the reason in k->why, every other call does nothing and
- * klock_stop adds no metric: the run goes on as before.
+ * kcount_stop adds no metric: the run goes on as before.
  */
 #ifndef CONTEND_KLOCK_H
 #define CONTEND_KLOCK_H
@@ -53,14 +53,14 @@ enum klock_kind {
 };
 
 /* Metric name ("klock_contended", "klock_spin", ...) and filter of a kind. */
-const char *klock_metric(enum klock_kind kind);
-const char *klock_filter(enum klock_kind kind);
+const char *kcount_metric(enum klock_kind kind);
+const char *kcount_filter(enum klock_kind kind);
 
 /*
- * Where the counters come from: the kernel (klock_perf) or a test's fake.
+ * Where the counters come from: the kernel (kcount_perf) or a test's fake.
  * Each returns 0 (open: an fd) or -1; tracepoint() writes why it failed.
  */
-struct klock_backend {
+struct kcount_backend {
 	/* The id of lock:contention_begin, mounting tracefs if need be. */
 	long (*tracepoint)(char *why, size_t whylen);
 	/* A counting, inherited counter of pid; disabled until exec with
@@ -71,47 +71,47 @@ struct klock_backend {
 	int (*read)(int fd, uint64_t *count);
 	void (*close)(int fd);
 	/* A counter on the caller alone, never inherited, never enabled:
-	 * held, it keeps the tracepoint's probe registered (klock_hold). */
+	 * held, it keeps the tracepoint's probe registered (kcount_hold). */
 	int (*hold)(long id);
 };
 
-extern const struct klock_backend klock_perf;
+extern const struct kcount_backend kcount_perf;
 /*
- * The backend of the session's instrument k (runner/kinstr/kinstr.h): klock_perf
+ * The backend of the session's instrument k (runner/kinstr/kinstr.h): kcount_perf
  * for count and kinds; for none and bpf one that counts nothing and says
  * why.  KLOCK_ENV=off in the environment is a test's fake of a kernel
  * without the tracepoint: then count and kinds find none.
  */
 #define KLOCK_ENV "CONTEND_KLOCK"
-const struct klock_backend *klock_backend(enum kinstr k);
+const struct kcount_backend *kcount_backend(enum kinstr k);
 
-/* klock_start flags */
+/* kcount_start flags */
 #define KLOCK_ON_EXEC 0x1
 #define KLOCK_KINDS 0x2  /* a counter per kind too (kinds), not only the total */
 
-struct klock {
-	const struct klock_backend *be;
+struct kcount {
+	const struct kcount_backend *be;
 	int fd[KLOCK_NKINDS];   /* -1 when that kind is not counted */
 	bool counting;
 	char why[160];          /* why not, when !counting */
 };
 
-int klock_start(struct klock *k, const struct klock_backend *be, pid_t pid,
+int kcount_start(struct kcount *k, const struct kcount_backend *be, pid_t pid,
 		unsigned flags);
-void klock_window(struct klock *k, bool open);
+void kcount_window(struct kcount *k, bool open);
 /*
  * Reads and closes the counters; adds klock_contended, one metric per
  * kind, and klock_contended_per_op when r already holds "ops" (or "messages"); with r
  * NULL (the run failed) only closes them.
  * Returns 0, or -1 (nothing added) when not counting or a read failed.
  */
-int klock_stop(struct klock *k, struct result *r);
+int kcount_stop(struct kcount *k, struct result *r);
 
 /*
- * "yes" when klock_start would count here, else the reason, in buf: what
+ * "yes" when kcount_start would count here, else the reason, in buf: what
  * the host metadata key kernel_lock_events records.
  */
-const char *klock_status(const struct klock_backend *be, char *buf,
+const char *kcount_status(const struct kcount_backend *be, char *buf,
 			 size_t len);
 
 /*
@@ -125,17 +125,17 @@ const char *klock_status(const struct klock_backend *be, char *buf,
  * runs' counters only join and leave an already registered probe: the
  * tracepoint is on, and the same, for the whole experiment.
  *
- *	int h = klock_hold(klock_backend());  // -1: nothing to hold
+ *	int h = kcount_hold(kcount_backend());  // -1: nothing to hold
  *	    ... every run ...
- *	klock_unhold(klock_backend(), h);
+ *	kcount_unhold(kcount_backend(), h);
  */
-int klock_hold(const struct klock_backend *be);
-void klock_unhold(const struct klock_backend *be, int fd);
+int kcount_hold(const struct kcount_backend *be);
+void kcount_unhold(const struct kcount_backend *be, int fd);
 
 /*
- * Whether this host's kernel can report a spinlock's contention, in buf:
- * "yes: ..." or "no: ..." with the reason (the host key
- * kernel_spin_visible).  x86's queued spinlock calls
+ * Whether this host's kernel can report a spinlock's contention: one of
+ * the words KSPIN_* of db/facts.h (the host key kernel_spin_visible,
+ * explained in docs/KLOCK.md).  x86's queued spinlock calls
  * trace_contention_begin only once it queues (kernel/locking/qspinlock.c,
  * after the `queue:` label): the first waiter spins on the pending bit
  * unseen, so a spinlock is reported only when a third CPU contends at
@@ -144,13 +144,12 @@ void klock_unhold(const struct klock_backend *be, int fd);
  * kernel's log text (NULL: unknown), searched for kvm's "PV spinlocks
  * enabled" or "disabled".
  */
-const char *klock_spin_visible(long cpus, const char *kernel_log, char *buf,
-			       size_t len);
+const char *kcount_spin_visible(long cpus, const char *kernel_log);
 
 /*
  * The window hook handed to workloads through wl_args.window: its mark()
- * calls klock_window on k.
+ * calls kcount_window on k.
  */
-void klock_hook(struct klock *k, struct run_window *w);
+void kcount_hook(struct kcount *k, struct run_window *w);
 
 #endif

@@ -88,7 +88,7 @@ int kinstr_usable(enum kinstr k, char *why, size_t whylen)
 	switch (k) {
 	case KINSTR_COUNT:
 	case KINSTR_KINDS:
-		if (!strcmp(klock_status(klock_backend(k), st, sizeof(st)),
+		if (!strcmp(kcount_status(kcount_backend(k), st, sizeof(st)),
 			    "yes"))
 			return 1;
 		snprintf(why, whylen, "%s", st);

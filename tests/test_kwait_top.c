@@ -1,7 +1,7 @@
 /*
- * test_klock_top.c - a configuration's kernel locks over its runs
- * (analysis_klock_top, analysis/klock_top.c) and the kernel wait share of
- * a run (analysis_klock_share), on datasets built in memory, the means and
+ * test_kwait_top.c - a configuration's kernel locks over its runs
+ * (analysis_kwait_top, analysis/kwait_top.c) and the kernel wait share of
+ * a run (analysis_kwait_share), on datasets built in memory, the means and
  * intervals worked out by hand (t(0.975, 2) = 4.302653).
  */
 #include <math.h>
@@ -43,7 +43,7 @@ static void test_top(void **state)
 {
 	struct fixture fx;
 	struct analysis a;
-	struct klock_top *t;
+	struct kwait_top *t;
 	struct ds_config *cf;
 	size_t r[5], n;
 
@@ -68,7 +68,7 @@ static void test_top(void **state)
 	klock_row(cf, r[4], "mutex", "only_in_a_failed_run", NULL, 1, 5);
 	assert_int_equal(analysis_run(&fx.d, NULL, &a), 0);
 
-	n = analysis_klock_top(&a, 0, 10, &t);
+	n = analysis_kwait_top(&a, 0, 10, &t);
 	assert_int_equal(n, 2);
 	assert_string_equal(t[0].kind, "rwsem_write");
 	assert_string_equal(t[0].caller, "do_unlinkat");
@@ -87,10 +87,10 @@ static void test_top(void **state)
 	assert_float_equal(t[1].contentions, 3, 1e-12);
 	free(t);
 	/* max cuts; a configuration without rows has none */
-	assert_int_equal(analysis_klock_top(&a, 0, 1, &t), 1);
+	assert_int_equal(analysis_kwait_top(&a, 0, 1, &t), 1);
 	assert_string_equal(t[0].caller, "do_unlinkat");
 	free(t);
-	assert_int_equal(analysis_klock_top(&a, 1, 10, &t), 0);
+	assert_int_equal(analysis_kwait_top(&a, 1, 10, &t), 0);
 	free(t);
 	analysis_release(&a);
 	fx_free(&fx);
@@ -114,9 +114,9 @@ static void test_share(void **state)
 	r1 = fx_run(&fx, false, RUN_OK, "klock_wait_s=0.3 wall_s=1", NULL, 0);
 	r2 = fx_run(&fx, false, RUN_OK, "elapsed_s=1", ops, 3);
 	fx_finish(&fx);
-	assert_float_equal(analysis_klock_share(&fx.d, r0), 0.4, 1e-12);
-	assert_float_equal(analysis_klock_share(&fx.d, r1), 0.3, 1e-12);
-	assert_true(isnan(analysis_klock_share(&fx.d, r2)));
+	assert_float_equal(analysis_kwait_share(&fx.d, r0), 0.4, 1e-12);
+	assert_float_equal(analysis_kwait_share(&fx.d, r1), 0.3, 1e-12);
+	assert_true(isnan(analysis_kwait_share(&fx.d, r2)));
 	fx_free(&fx);
 }
 

@@ -1,6 +1,6 @@
 /*
- * klock_top.c - a configuration's kernel locks over its measured runs
- * (analysis.h, analysis_klock_top): the runs' top-locks rows (run_klock,
+ * kwait_top.c - a configuration's kernel locks over its measured runs
+ * (analysis.h, analysis_kwait_top): the runs' top-locks rows (run_klock,
  * written by the runner's BPF program, runner/kinstr/bpf.h) summed per run by
  * kind and caller, as a mean per run with its confidence interval.
  */
@@ -12,7 +12,7 @@
 #include "analysis/stats.h"
 #include "lib/util.h"
 
-double analysis_klock_share(const struct dataset *d, size_t r)
+double analysis_kwait_share(const struct dataset *d, size_t r)
 {
 	double wait = dataset_value(d, r, dataset_metric(d, "klock_wait_s"));
 	double t = dataset_value(d, r, dataset_metric(d, "elapsed_s"));
@@ -23,14 +23,14 @@ double analysis_klock_share(const struct dataset *d, size_t r)
 	return t > 0 ? wait / ((double)tasks * t) : NAN;
 }
 
-static bool same(const struct klock_top *t, const struct ds_klock *k)
+static bool same(const struct kwait_top *t, const struct ds_klock *k)
 {
 	return !strcmp(t->kind, k->kind) && !strcmp(t->caller, k->caller);
 }
 
 static int by_wait(const void *x, const void *y)
 {
-	const struct klock_top *a = x, *b = y;
+	const struct kwait_top *a = x, *b = y;
 	int c;
 
 	/* NaN (no interval, too few runs) is not expected: means exist
@@ -66,7 +66,7 @@ static void positive_ci(const double *x, size_t n, double confidence,
 
 /* The row's contentions and wait in each timed run (0 where absent). */
 static void summarize(const struct analysis *a, const struct ds_config *cf,
-		      const size_t *runs, size_t nruns, struct klock_top *t)
+		      const size_t *runs, size_t nruns, struct kwait_top *t)
 {
 	double *n = xcalloc(nruns ? nruns : 1, sizeof(*n));
 	double *w = xcalloc(nruns ? nruns : 1, sizeof(*w));
@@ -123,13 +123,13 @@ size_t analysis_klock_waits(const struct dataset *d, size_t c,
 	return n;
 }
 
-size_t analysis_klock_top(const struct analysis *a, size_t c, size_t max,
-			  struct klock_top **out)
+size_t analysis_kwait_top(const struct analysis *a, size_t c, size_t max,
+			  struct kwait_top **out)
 {
 	const struct dataset *d = a->d;
 	const struct ds_config *cf = &d->configs[c];
 	int m = dataset_metric(d, "klock_wait_s");
-	struct klock_top *t = NULL;
+	struct kwait_top *t = NULL;
 	size_t *runs, nruns = 0, nt = 0, i, j;
 
 	*out = NULL;
