@@ -11,7 +11,7 @@
 #include "lib/numfmt.h"
 #include "lib/util.h"
 
-const char *const abfair_names[ABFAIR_N] = {
+static const char *const abfair_names[ABFAIR_N] = {
 	[ABFAIR_JAIN] = "jain",
 	[ABFAIR_MAX_SHARE] = "max_share",
 	[ABFAIR_P99] = "acquire_p99_ns",

@@ -18,8 +18,6 @@
 
 enum { ABFAIR_JAIN, ABFAIR_MAX_SHARE, ABFAIR_P99, ABFAIR_N };
 
-extern const char *const abfair_names[ABFAIR_N];
-
 struct abfair_one {
 	bool have;              /* both sides have 2 values or more */
 	double base, cand;      /* the model's levels */

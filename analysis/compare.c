@@ -28,11 +28,12 @@ const char *const verdict_names[] = {
 	[VERDICT_INCONCLUSIVE] = "inconclusive",
 };
 
-/* DESIGN-CHANGES.md: the host facts runner/host.c records under these. */
-const char *const compare_host_keys[] = {
+/* Host metadata keys that must agree between the sides (host-mismatch):
+ * the host facts runner/host.c records under these (DESIGN-CHANGES.md). */
+static const char *const compare_host_keys[] = {
 	MK_CPU_MODEL, MK_CPUS_ONLINE, MK_GOVERNOR, MK_SMT,
 };
-const size_t ncompare_host_keys = ARRAY_SIZE(compare_host_keys);
+static const size_t ncompare_host_keys = ARRAY_SIZE(compare_host_keys);
 
 void compare_opts_default(struct compare_opts *o)
 {

@@ -114,10 +114,6 @@ struct compare_stats {
 int compare_model(const struct compare_groups *base,
 		  const struct compare_groups *cand,
 		  const struct compare_opts *o, struct compare_stats *r);
-/* compare_model with one invocation a side. */
-int compare_samples(const double *base, size_t nb, const double *cand,
-		    size_t nc, const struct compare_opts *o,
-		    struct compare_stats *r);
 
 /* The hand-off rate between the sides (misleading-throughput rule). */
 struct handoff_change {
@@ -359,9 +355,5 @@ size_t compare_second_shown(const struct comparison *cmp, double alpha,
 /* "B beat A in x of y invocation pairs..." (malloc'd), NULL: pairs 0. */
 char *compare_beat_text(const struct comparison *cmp, double confidence);
 void compare_second_release(struct comparison *cmp);
-
-/* Host metadata keys that must agree between the sides (host-mismatch). */
-extern const char *const compare_host_keys[];
-extern const size_t ncompare_host_keys;
 
 #endif

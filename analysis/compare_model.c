@@ -245,15 +245,6 @@ int compare_model(const struct compare_groups *base,
 	return 0;
 }
 
-int compare_samples(const double *base, size_t nb, const double *cand,
-		    size_t nc, const struct compare_opts *o,
-		    struct compare_stats *r)
-{
-	struct compare_groups b = { base, &nb, 1 }, c = { cand, &nc, 1 };
-
-	return compare_model(&b, &c, o, r);
-}
-
 /* Invocation i of g: its first value and count. */
 static const double *group_at(const struct compare_groups *g, size_t i,
 			      size_t *n)

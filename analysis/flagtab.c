@@ -183,39 +183,6 @@ const struct flag_def *flag_nth(enum flag_view v, size_t i)
 	return NULL;
 }
 
-/* ---- the docs row ---- */
-
-static const char *const level_names[] = {
-	[FLAG_HIGH] = "high", [FLAG_MID] = "mid", [FLAG_LOW] = "low",
-};
-
-static const char *const shows_names[] = {
-	[FLAG_REPORT] = "report",
-	[FLAG_COMPARE] = "compare",
-	[FLAG_BOTH] = "report, compare",
-	[FLAG_CARRIED] = "report (compare carries it per side)",
-};
-
-void flagtab_markdown(FILE *f)
-{
-	int level;
-	size_t i;
-
-	fputs("| flag | letter | severity | raised by | what it means |\n"
-	      "|---|---|---|---|---|\n", f);
-	for (level = FLAG_HIGH; level <= FLAG_LOW; level++)
-		for (i = 0; i < nflag_defs; i++) {
-			const struct flag_def *d = &flag_defs[i];
-
-			if ((int)d->level != level)
-				continue;
-			fprintf(f, "| `%s` | %c | %s | %s | %s |\n", d->name,
-				d->letter ? d->letter : '-',
-				level_names[d->level], shows_names[d->shows],
-				d->doc);
-		}
-}
-
 /* ---- running the detectors ---- */
 
 int analysis_flag(struct analysis *a)

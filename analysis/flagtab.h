@@ -84,9 +84,6 @@ size_t flag_place(enum flag_view v, const char *name);
 /* The flags of view v. */
 size_t flag_count(enum flag_view v);
 
-/* The table in markdown (docs/USER-GUIDE.md, "Every flag at a glance"). */
-void flagtab_markdown(FILE *f);
-
 /*
  * The detectors the table names (flags.c); kwarn_flag is in kwarn.h,
  * regimes_flag in regimes.h.  analysis_flag (analysis.h) runs them.

@@ -230,8 +230,6 @@ double stats_nested_p_beyond(const struct nested_diff *d, double margin,
  */
 double stats_nested_mde(double s2_b, double s2_w, size_t n, size_t k,
 			double alpha, double power);
-size_t stats_nested_needed_k(double s2_b, double s2_w, size_t n,
-			     double delta, double alpha, double power);
 
 /*
  * How many boots of how many runs: the one plan levels and compare both

@@ -457,18 +457,6 @@ double stats_nested_mde(double s2_b, double s2_w, size_t n, size_t k,
 		gsl_cdf_tdist_Pinv(power, df)) * sqrt(v);
 }
 
-size_t stats_nested_needed_k(double s2_b, double s2_w, size_t n,
-			     double delta, double alpha, double power)
-{
-	if (!(delta > 0.0) || !isfinite(delta) ||
-	    !isfinite(stats_nested_mde(s2_b, s2_w, n, 2, alpha, power)))
-		return 0;
-	for (size_t k = 2; k <= 100000; k++)
-		if (stats_nested_mde(s2_b, s2_w, n, k, alpha, power) <= delta)
-			return k;
-	return 0;
-}
-
 /* ---- how many boots of how many runs ---------------------------------- */
 
 /* Variance of a level times the cost of a boot of n runs (K&J's f). */

@@ -27,14 +27,8 @@ int opt_string(const char *opt, const char *arg, void *field, int value)
 	return 0;
 }
 
-int opt_text(const char *opt, const char *arg, void *field, int value)
-{
-	if (!*arg)
-		return error("%s: the value is empty", opt);
-	return opt_string(opt, arg, field, value);
-}
-
-int opt_true(const char *opt, const char *arg, void *field, int value)
+static int opt_true(const char *opt, const char *arg, void *field,
+		    int value)
 {
 	(void)opt;
 	(void)arg;

@@ -89,8 +89,6 @@ void opt_help(FILE *f, const struct opt_cmd *cmd);
 
 /* Setters for the common cases: */
 opt_setter opt_string;  /* field: const char *, any text */
-opt_setter opt_text;    /* field: const char *, not empty */
-opt_setter opt_true;    /* field: bool, set to true */
 opt_setter opt_int;     /* field: int (or an enum), set to value */
 /* field: int (or an enum), the index of the argument among the row's
  * words, arg "csv|json": "json" stores 1; anything else is an error

@@ -25,6 +25,16 @@
 #include "lib/util.h"
 #include "tests/compare_checks.h"
 
+/* Two samples of one invocation each: the model on one group a side. */
+static int compare_samples(const double *base, size_t nb, const double *cand,
+		    size_t nc, const struct compare_opts *o,
+		    struct compare_stats *r)
+{
+	struct compare_groups b = { base, &nb, 1 }, c = { cand, &nc, 1 };
+
+	return compare_model(&b, &c, o, r);
+}
+
 /* ---- Welch: published worked examples ---- */
 
 /*

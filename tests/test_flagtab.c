@@ -26,6 +26,40 @@
 #include "lib/util.h"
 #include "tests/checks.h"
 
+/* The docs table (docs/USER-GUIDE.md "Every flag at a glance"), one row
+ * a flag, printed by this test for scripts/gen-docs.sh. */
+
+static const char *const level_names[] = {
+	[FLAG_HIGH] = "high", [FLAG_MID] = "mid", [FLAG_LOW] = "low",
+};
+
+static const char *const shows_names[] = {
+	[FLAG_REPORT] = "report",
+	[FLAG_COMPARE] = "compare",
+	[FLAG_BOTH] = "report, compare",
+	[FLAG_CARRIED] = "report (compare carries it per side)",
+};
+
+static void flagtab_markdown(FILE *f)
+{
+	int level;
+	size_t i;
+
+	fputs("| flag | letter | severity | raised by | what it means |\n"
+	      "|---|---|---|---|---|\n", f);
+	for (level = FLAG_HIGH; level <= FLAG_LOW; level++)
+		for (i = 0; i < nflag_defs; i++) {
+			const struct flag_def *d = &flag_defs[i];
+
+			if ((int)d->level != level)
+				continue;
+			fprintf(f, "| `%s` | %c | %s | %s | %s |\n", d->name,
+				d->letter ? d->letter : '-',
+				level_names[d->level], shows_names[d->shows],
+				d->doc);
+		}
+}
+
 #define GUIDE "docs/USER-GUIDE.md"
 #define BEGIN_MARK "<!-- BEGIN flag table (analysis/flagtab.c) -->\n"
 #define END_MARK "<!-- END flag table -->\n"

@@ -19,6 +19,14 @@
 #include "lib/util.h"
 #include "tests/capture.h"
 
+/* A setter of the test's own: a text that may not be empty. */
+static int opt_text(const char *opt, const char *arg, void *field, int value)
+{
+	if (!*arg)
+		return error("%s: the value is empty", opt);
+	return opt_string(opt, arg, field, value);
+}
+
 struct args {
 	const char *db, *label, *config;
 	bool quiet, dry;

@@ -22,6 +22,18 @@
 #include "analysis/stats.h"
 #include "tests/checks.h"
 
+static size_t stats_nested_needed_k(double s2_b, double s2_w, size_t n,
+			     double delta, double alpha, double power)
+{
+	if (!(delta > 0.0) || !isfinite(delta) ||
+	    !isfinite(stats_nested_mde(s2_b, s2_w, n, 2, alpha, power)))
+		return 0;
+	for (size_t k = 2; k <= 100000; k++)
+		if (stats_nested_mde(s2_b, s2_w, n, k, alpha, power) <= delta)
+			return k;
+	return 0;
+}
+
 /* ---- power ------------------------------------------------------------ */
 
 /*
