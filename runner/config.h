@@ -49,7 +49,6 @@ struct run_settings {
 };
 
 enum { PROFILE_NONE, PROFILE_LOCK };
-extern const char *const profile_names[]; /* "none", "lock", NULL */
 
 /* One configuration: a workload with every parameter fixed. */
 struct config_entry {

@@ -45,7 +45,7 @@ const char *const order_names[] = {
 	NULL, /* so it can serve as the choices of the order key */
 };
 
-const char *const profile_names[] = { "none", "lock", NULL };
+static const char *const profile_names[] = { "none", "lock", NULL };
 
 static const struct setting settings[] = {
 	{ &(const struct param_def){ "name", PT_STRING, NULL, 0, 0, NULL,

@@ -285,7 +285,6 @@ static int child_clone_main(void *arg)
 long spawn_clone3(struct clone_args *args, size_t size, int (*fn)(void *),
 		  void *arg) __attribute__((visibility("hidden")));
 __asm__(".text\n"
-	".globl spawn_clone3\n"
 	".hidden spawn_clone3\n"
 	".type spawn_clone3, @function\n"
 	"spawn_clone3:\n"
@@ -799,7 +798,7 @@ static size_t kill_children(pid_t **pids, int *escaped)
 	return n;
 }
 
-int spawn_kill_orphans(void)
+static int spawn_kill_orphans(void)
 {
 	int killed = 0;
 

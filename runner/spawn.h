@@ -128,7 +128,6 @@ int spawn_run(struct child *c);
  */
 #define SPAWN_KEEP_MAX 4
 int spawn_subreaper(void);
-int spawn_kill_orphans(void);
 void spawn_keep(pid_t pid);
 
 /* "SIGSEGV" for SIGSEGV; "signal 42" when the name is unknown. */
