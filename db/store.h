@@ -274,8 +274,6 @@ struct profile_row {
 int store_load_profile(struct store *s, int64_t experiment,
 		       struct profile_row **out, size_t *n);
 void store_profile_free(struct profile_row *p, size_t n);
-/* The schema version of the open file (STORE_SCHEMA_VERSION once written). */
-int store_version(const struct store *s);
 
 /*
  * Merging (contend merge).  store_attach makes the database in, opened by

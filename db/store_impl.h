@@ -151,8 +151,6 @@ struct store_table {
 };
 /* Indexed by enum table_id, parents before children (T_NONE empty). */
 extern const struct store_table store_tables[T_COUNT];
-/* "a, b, c": the names of t's columns, each with prefix before it. */
-char *table_columns(const struct store_table *t, const char *prefix);
 
 /* "PATH: what: SQLite's reason" (and who held a lock); returns -1. */
 int db_fail(struct store *s, const char *what);

@@ -553,6 +553,7 @@ void store_close(struct store *s)
 	free(s);
 }
 
+/* A test seam (scripts/symbols-allow.txt): the tests' raw SQL. */
 struct sqlite3 *store_db(struct store *s)
 {
 	return s->db;
@@ -583,10 +584,5 @@ void store_rollback(struct store *s)
 {
 	if (!sqlite3_get_autocommit(s->db))
 		stmt_exec(s, ST_ROLLBACK);
-}
-
-int store_version(const struct store *s)
-{
-	return s->version;
 }
 

@@ -186,7 +186,8 @@ static const char *const stmt_what[ST_COUNT] = {
 	[ST_ROLLBACK_TO] = "cannot undo a write",
 };
 
-char *table_columns(const struct store_table *t, const char *prefix)
+/* "a, b, c": the names of t's columns, each with prefix before it. */
+static char *table_columns(const struct store_table *t, const char *prefix)
 {
 	size_t len = 1, i;
 	char *out, *p;

@@ -130,11 +130,6 @@ const char *metric_unit(const char *name)
 	return i >= 0 ? metrics[i].unit : "";
 }
 
-bool metric_declared(const char *name)
-{
-	return lookup(name) >= 0;
-}
-
 static bool in_names(const char *const *names, const char *name)
 {
 	for (; *names; names++)
@@ -156,13 +151,6 @@ const struct param_rule *vocab_param_rule(const char *workload,
 			return r;
 	}
 	return NULL;
-}
-
-const char *vocab_load_param(const char *workload, const char *param)
-{
-	const struct param_rule *r = vocab_param_rule(workload, param);
-
-	return r && r->role == PR_LOAD ? r->why : NULL;
 }
 
 bool vocab_fixed_work(const char *workload)

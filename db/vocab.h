@@ -23,7 +23,6 @@ enum direction { DIR_UNKNOWN = 0, DIR_HIGHER = 1, DIR_LOWER = -1 };
 enum direction metric_direction(const char *name);
 const char *metric_unit(const char *name);   /* "ops/s", "s", "" ... */
 /* Whether name is in the table (not only judged by its form). */
-bool metric_declared(const char *name);
 
 /*
  * Parameters: what a swept parameter changes, which decides whether a
@@ -49,11 +48,6 @@ struct param_rule {
 /* The declaration of param in workload, or NULL: judged as any other. */
 const struct param_rule *vocab_param_rule(const char *workload,
 					  const char *param);
-/*
- * A load parameter of workload (PR_LOAD): the declaration's reason
- * ("sets ..."), or NULL for a parameter judged as any other.
- */
-const char *vocab_load_param(const char *workload, const char *param);
 
 /*
  * Workloads: what one runs is fixed work by its own parameters (chat's

@@ -53,21 +53,6 @@ static size_t next(const char *s, char out[STEP_MAX], const char **rep)
 	return n;
 }
 
-bool escape_clean(const char *s)
-{
-	char out[STEP_MAX];
-	const char *rep;
-
-	if (!s)
-		return true;
-	while (*s) {
-		s += next(s, out, &rep);
-		if (rep)
-			return false;
-	}
-	return true;
-}
-
 size_t escape_text(char *dst, size_t len, const char *s)
 {
 	char out[STEP_MAX];

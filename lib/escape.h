@@ -28,13 +28,11 @@
  * escape_text writes at most len bytes (NUL included, cut on a whole
  * escape) and returns the length the whole escaped text has, as snprintf
  * does; escape_text_dup returns it in malloc'd memory (NULL when out of
- * memory); escape_fputs writes it.  escape_clean says whether s would be
- * copied unchanged.
+ * memory); escape_fputs writes it.
  */
 size_t escape_text(char *dst, size_t len, const char *s);
 char *escape_text_dup(const char *s);
 void escape_fputs(FILE *f, const char *s);
-bool escape_clean(const char *s);
 
 /*
  * Data quoted in a message (a stored key, a pattern, a value typed),

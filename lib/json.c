@@ -60,7 +60,8 @@ void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void json_number(FILE *f, double v)
+/* v as %.15g, or null when it is NaN or infinite. */
+static void json_number(FILE *f, double v)
 {
 	if (isfinite(v))
 		fprintf(f, "%.15g", v);

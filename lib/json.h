@@ -36,8 +36,6 @@ struct json_writer {
  * NULL is "".
  */
 void json_string(FILE *f, const char *s);
-/* v as %.15g, or null when it is NaN or infinite. */
-void json_number(FILE *f, double v);
 
 /*
  * The comma and line break before a value, then "key": unless key is NULL

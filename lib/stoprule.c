@@ -9,12 +9,6 @@
 
 #include "lib/stoprule.h"
 
-const char *const plan_stop_names[] = {
-	[PLAN_CONTINUE] = "continue",
-	[PLAN_PRECISION] = "precision reached",
-	[PLAN_CAP] = "cap reached",
-};
-
 enum plan_stop stop_rule_decide(const double *x, size_t n, int planned,
 				const struct stop_rule *rule, double *rel_hw)
 {

@@ -25,7 +25,6 @@ enum plan_stop {
 	PLAN_PRECISION,    /* the CI half-width reached the target */
 	PLAN_CAP,          /* max_repetitions planned without reaching it */
 };
-extern const char *const plan_stop_names[];
 
 /*
  * x[0..n-1] are the configuration's measured ok values of its primary

@@ -2,6 +2,9 @@
  * param.h - the one generic parser of workload parameters: typed values,
  * min/max, enums, cpu lists; and the harness keys every workload honours
  * (runtime, jobs, cpus).  Used by the INI loader and by `contend exec`.
+ * The typed values are param.c's; a workload's arguments built from
+ * "key=value" items (args_*, harness_runner_only, param_name_ok) are
+ * args.c's.
  */
 #ifndef CONTEND_PARAM_H
 #define CONTEND_PARAM_H
@@ -60,7 +63,7 @@ char *param_describe_default(const struct param_def *p);
 void param_clip(char *dst, size_t dstlen, const char *src, size_t max);
 
 /*
- * Builds wl_args from "key=value" strings: defaults first, then each pair.
+ * runner/args.c.  Builds wl_args from "key=value" strings: defaults first, then each pair.
  * Unknown keys get a "did you mean" suggestion; a key given twice, a
  * parameter without a default (def NULL: required) left out, and runtime
  * together with jobs, are errors; with neither, runtime is its default.

@@ -29,7 +29,9 @@ void progress_init(struct progress *p, size_t total, size_t done,
 		p->tty = stderr;
 }
 
-double progress_eta(const struct progress *p)
+/* Seconds still to go, from the planned durations scaled by what the
+ * finished runs actually took; negative when nothing is known yet. */
+static double progress_eta(const struct progress *p)
 {
 	double eta = 0;
 

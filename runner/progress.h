@@ -73,9 +73,6 @@ void progress_outcome(struct progress *p, size_t config, long seq,
 bool progress_all_failed(const struct progress *p, size_t config,
 			 size_t *failed, const char **first);
 void progress_release(struct progress *p);
-/* Seconds still to go, from the planned durations scaled by what the
- * finished runs actually took; negative when nothing is known yet. */
-double progress_eta(const struct progress *p);
 /* "12 runs: 10 ok, 1 failed, 1 timeout; 0:42 wall" to f, then one line
  * per distinct failure reason with its count, the most frequent first. */
 void progress_summary(const struct progress *p, FILE *f);

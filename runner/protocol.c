@@ -16,7 +16,10 @@
 #include "runner/protocol.h"
 #include "lib/util.h"
 
-const char *const protocol_runner_metrics[] = {
+/* user_s sys_s vcsw ivcsw maxrss_kb wall_s: from wait4() and the runner's
+ * clock; steal_s idle_share cpu_mhz kmsg_*: the sentinels
+ * (runner/sentinel.h); never from the child.  NULL-terminated. */
+static const char *const protocol_runner_metrics[] = {
 	"user_s", "sys_s", "vcsw", "ivcsw", "maxrss_kb", "wall_s",
 	/* runner/sentinel.c */
 	"steal_s", "idle_share", "cpu_mhz", "kmsg_lockdep", "kmsg_rcu_stall",

@@ -7,7 +7,7 @@
  *
  *     NAME VALUE        one per metric; NAME is [A-Za-z_][A-Za-z0-9_.-]*,
  *                       shorter than METRIC_NAME_MAX, not "thread"/"end"
- *                       nor one of the runner's (protocol_runner_metrics);
+ *                       nor one of the runner's (protocol.c's list);
  *                       VALUE a finite number; each NAME at most once;
  *                       elapsed_s is required
  *     thread I OPS      per-thread (or per-process) operation counts,
@@ -42,10 +42,6 @@
 #define PROTOCOL_RUNNER_METRICS 43
 #define PROTOCOL_MAX_METRICS (RESULT_MAX_METRICS - PROTOCOL_RUNNER_METRICS)
 
-/* user_s sys_s vcsw ivcsw maxrss_kb wall_s: from wait4() and the runner's
- * clock; steal_s idle_share cpu_mhz kmsg_*: the sentinels
- * (runner/sentinel.h); never from the child.  NULL-terminated. */
-extern const char *const protocol_runner_metrics[];
 
 /*
  * Parses buf[0..len-1] into r (initialised here; release it with

@@ -23,7 +23,8 @@
 #include "lib/escape.h"
 #include "lib/util.h"
 
-const char *const kmsg_class_names[KMSG_NCLASSES] = {
+/* Names of the classes, as in the samples "kmsg_NAME". */
+static const char *const kmsg_class_names[KMSG_NCLASSES] = {
 	[KMSG_LOCKDEP] = "lockdep",
 	[KMSG_RCU_STALL] = "rcu_stall",
 	[KMSG_SOFT_LOCKUP] = "soft_lockup",
@@ -432,6 +433,7 @@ int sentinel_follow(struct sentinel *s, const char *path)
 	return 0;
 }
 
+/* A test seam (scripts/symbols-allow.txt): the tests' fake kernel log. */
 void sentinel_set_reader(struct sentinel *s, sentinel_read_fn read, void *arg)
 {
 	unfollow(s);

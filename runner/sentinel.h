@@ -62,8 +62,6 @@ enum kmsg_class {
 	KMSG_NCLASSES
 };
 
-/* Names of the classes, as in the samples "kmsg_NAME". */
-extern const char *const kmsg_class_names[KMSG_NCLASSES];
 
 /* The class of one kernel log line (the text, without the record's
  * header), or -1 when it is none of them. */

@@ -33,7 +33,7 @@
  * not data any more); when the child itself exits, whatever is left of its
  * group gets SIGKILL before the child is reaped (its zombie keeps the
  * group id from being reused meanwhile); with kill_orphans, what left the
- * group is killed after the reap (spawn_kill_orphans below); with a cgroup,
+ * group is killed after the reap (runner/orphans.c, below); with a cgroup,
  * the child is moved into it before its exec, so that all it forks is
  * there too, setsid or not, and what is left there once it has been
  * reaped is killed (cgroup.h).  The child also asks the kernel
@@ -119,16 +119,15 @@ int spawn_run(struct child *c);
  * Processes that leave the child's group (setsid, setpgid) escape the
  * group kill.  spawn_subreaper() makes this process their reaper
  * (PR_SET_CHILD_SUBREAPER): orphaned, they become its children rather
- * than init's.  spawn_kill_orphans() then SIGKILLs and reaps every child
- * this process has, again until none is left (each one's own children
- * come next), and returns how many it killed; it is for a process whose
- * only children are the runs it spawned and those it named to
- * spawn_keep() (a helper that outlives the runs, such as the runner's
- * guard), between two runs.  spawn_keep() keeps up to SPAWN_KEEP_MAX.
+ * than init's.  spawn_kill_orphans() (runner/orphans.c, called by
+ * spawn_run) then SIGKILLs and reaps every child this process has, again
+ * until none is left (each one's own children come next), and returns
+ * how many it killed; it is for a process whose only children are the
+ * runs it spawned and those it named to spawn_keep() (a helper that
+ * outlives the runs, such as the runner's guard), between two runs.  spawn_keep() keeps up to SPAWN_KEEP_MAX.
  */
 #define SPAWN_KEEP_MAX 4
 int spawn_subreaper(void);
-int spawn_kill_orphans(void);
 void spawn_keep(pid_t pid);
 
 /* "SIGSEGV" for SIGSEGV; "signal 42" when the name is unknown. */

@@ -12,6 +12,8 @@
 # Definitions and uses across files are read from the objects with nm,
 # so the tree must be built first (make lint-symbols does); uses inside
 # the defining file, and by tests/ and bench/, are read from the source.
+# scripts/symbols-allow.txt names the few injection seams kept for the
+# tests (a fake's setter): one "SYMBOL reason" a line, skipped here.
 #
 #   sh scripts/check-symbols.sh
 set -u
@@ -47,7 +49,12 @@ awk '$1 == "D" { def[$3] = $2; next }
 				print def[s], s
 		}
 	}' "$tab" | sort > "$tab.lone"
+allow=scripts/symbols-allow.txt
 while read -r file sym; do
+	if [ -f $allow ] && awk -v s="$sym" '$1 == s { f = 1 } END { exit !f }' \
+		$allow; then
+		continue
+	fi
 	own=$(grep -cw -- "$sym" "$file")
 	tested=no
 	grep -rqw --include='*.c' --include='*.h' --include='*.sh' -- "$sym" \

@@ -122,6 +122,12 @@ static inline long long raw_int(sqlite3 *db, const char *sql)
 }
 
 /* Builds the fixture in a fresh database at path and closes it. */
+/* The schema version of the open file, as SQLite stores it. */
+static inline int store_version(struct store *s)
+{
+	return (int)raw_int(store_db(s), "PRAGMA user_version");
+}
+
 static inline int64_t build_file(const char *path, const struct fx_names *nm)
 {
 	int64_t id = fx_build_file(path, nm, NULL);

@@ -19,6 +19,12 @@
 #include "runner/plan.h"
 #include "lib/util.h"
 
+static const char *const plan_stop_names[] = {
+	[PLAN_CONTINUE] = "continue",
+	[PLAN_PRECISION] = "precision reached",
+	[PLAN_CAP] = "cap reached",
+};
+
 static void fill_spec(struct plan_spec *spec, size_t n, int warmup, int reps)
 {
 	for (size_t i = 0; i < n; i++)
