@@ -59,7 +59,7 @@ struct flag_def {
 	 * The detector that raises it per configuration, run in the table's
 	 * order by analysis_flag (a detector reading another's flags comes
 	 * after it: outliers after multimodal); NULL for a flag raised
-	 * elsewhere (the pair flags in flags.c, compare's in compare*.c).
+	 * elsewhere (the pair flags in flags_pair.c, compare's in compare*.c).
 	 */
 	flag_raise_fn raise;
 	/*
