@@ -80,4 +80,12 @@ void meta_diff_build(struct meta_diff *md, const struct compare_input *b,
 void meta_diff_print(FILE *f, const struct meta_diff *md);
 void meta_diff_release(struct meta_diff *md);
 
+/* compare's text (compare_detail.c): printf wrapped at its width; a
+ * change with its interval (malloc'd); one configuration in detail. */
+void compare_para(FILE *f, int indent, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+char *compare_change_text(const struct compare_stats *st);
+void compare_print_detail(FILE *f, const struct comparison *cmp,
+		  const struct compare_result *r, bool numbers);
+
 #endif

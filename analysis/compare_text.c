@@ -40,21 +40,6 @@ static void fmt_pair(double a, double b, char *ta, char *tb, size_t len)
 
 /* ---- text ---- */
 
-/* printf into wrap_print at WIDTH. */
-static void print_para(FILE *f, int indent, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void print_para(FILE *f, int indent, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
-	va_end(ap);
-	wrap_print(f, s, 0, indent, WIDTH);
-	free(s);
-}
-
 static const char *dir_name(enum direction d)
 {
 	return d == DIR_LOWER ? "lower is better" : "higher is better";
@@ -126,18 +111,6 @@ static char *config_label(const struct compare_result *r,
 	return e;
 }
 
-static char *change_text(const struct compare_stats *st)
-{
-	char buf[NUMFMT_CI_LEN];
-
-	if (isnan(st->change_ci_low_pct))
-		return xasprintf("%s [no interval]",
-				 numfmt_pct(buf, sizeof(buf), st->change_pct));
-	return xstrdup(numfmt_pct_ci(buf, sizeof(buf), st->change_pct,
-				     st->change_ci_low_pct,
-				     st->change_ci_high_pct));
-}
-
 /*
  * "M Nbc S": the letter of each flag (flagtab.h, in the column's order),
  * with the sides (b, c) of one-sided ones.
@@ -195,7 +168,7 @@ static void print_legend(FILE *f, const struct compare_result *r)
 		free(s);
 		s = t;
 	}
-	print_para(f, 7, "%s%s", s, one_side ? " (b/c: on the "
+	compare_para(f, 7, "%s%s", s, one_side ? " (b/c: on the "
 		   "baseline/candidate only)" : "");
 	free(s);
 }
@@ -226,7 +199,7 @@ static void print_table(FILE *f, const struct compare_result *r,
 		const struct comparison *cmp = &r->cmp[i];
 
 		label[i] = config_label(r, cmp, numbers);
-		change[i] = change_text(&cmp->st);
+		change[i] = compare_change_text(&cmp->st);
 		fmt_pair(cmp->st.base.mean, cmp->st.cand.mean, level[i][0],
 			 level[i][1], NUMFMT_LEN);
 		lw = imax(lw, (int)strlen(label[i]));
@@ -294,22 +267,22 @@ static void print_gate_line(FILE *f, const struct compare_result *r,
 			    const struct comparison *cmp, bool numbers)
 {
 	char *label = config_label(r, cmp, numbers);
-	char *change = change_text(&cmp->st);
+	char *change = compare_change_text(&cmp->st);
 	const struct boot_plan *p = &cmp->gate_plan;
 	char mde[NUMFMT_LEN], plan[96] = "no plan of up to 100000 boots";
 
 	if (cmp->gate == GATE_FAIL) {
-		print_para(f, 9, "  fails: %s %s (Holm p = %.2g)", label,
+		compare_para(f, 9, "  fails: %s %s (Holm p = %.2g)", label,
 			   change, cmp->gate_p_holm);
 	} else if (cmp->gate == GATE_PASS) {
-		print_para(f, 9, "  passes: %s %s", label, change);
+		compare_para(f, 9, "  passes: %s %s", label, change);
 	} else {
 		if (p->boots)
 			snprintf(plan, sizeof(plan), "about %zu boots x %zu "
 				 "runs a side would decide", p->boots,
 				 p->runs);
 		numfmt_sig(mde, sizeof(mde), cmp->st.mde_pct, 2);
-		print_para(f, 9, "  inconclusive: %s %s: this design "
+		compare_para(f, 9, "  inconclusive: %s %s: this design "
 			   "detects changes of %s%%; %s", label, change,
 			   isnan(cmp->st.mde_pct) ? "unknown size" : mde,
 			   plan);
@@ -325,7 +298,7 @@ static void print_gate(FILE *f, const struct compare_result *r, bool numbers)
 	if (r->gate_pct < 0)
 		return;
 	if (r->gate_unguaranteed)
-		print_para(f, 9, "Gate:    --fail-on-regression %g%%: %s "
+		compare_para(f, 9, "Gate:    --fail-on-regression %g%%: %s "
 			   "(one-sided tests of a loss beyond %g%%, "
 			   "Holm-corrected over %zu configurations: "
 			   "false-alarm rate not guaranteed: one experiment "
@@ -337,230 +310,18 @@ static void print_gate(FILE *f, const struct compare_result *r, bool numbers)
 			   r->gate_unguaranteed,
 			   100 * (1 - r->opts.confidence));
 	else
-		print_para(f, 9, "Gate:    --fail-on-regression %g%%: %s "
+		compare_para(f, 9, "Gate:    --fail-on-regression %g%%: %s "
 			   "(one-sided tests of a loss beyond %g%%, "
 			   "Holm-corrected over %zu configurations: "
 			   "family-wise false-alarm rate <= %g%%)",
 			   r->gate_pct, gate_word(r), r->gate_pct, r->n,
 			   100 * (1 - r->opts.confidence));
-	print_para(f, 9, "         each configuration: fail when that "
+	compare_para(f, 9, "         each configuration: fail when that "
 		   "loss is shown, pass when it is ruled out (%g%% "
 		   "one-sided), else inconclusive", 100 * (1 -
 		   r->opts.confidence));
 	for (i = 0; i < r->n; i++)
 		print_gate_line(f, r, &r->cmp[i], numbers);
-}
-
-/* The variance a side's interval rests on, in words. */
-static const char *unit_text(const struct nested *s)
-{
-	if (s->n < 2)
-		return "one value: no interval";
-	if (s->borrowed)
-		return "runs + the other side's between-invocation variance";
-	if (s->k < 2)
-		return "runs of one invocation (between-invocation variance "
-		       "unknown)";
-	if (s->pooled)
-		return "runs' mean (between-invocation variance estimated "
-		       "as 0; its error from the invocation means)";
-	return "invocations (two-level model)";
-}
-
-/* A variance component as an sd: % on the log scale, else the unit. */
-static char *sd_text(char *buf, size_t len, double var, bool log_scale)
-{
-	if (!isfinite(var))
-		snprintf(buf, len, "n/a");
-	else if (log_scale)
-		snprintf(buf, len, "%.2g%%", 100 * sqrt(var));
-	else
-		numfmt_sig(buf, len, sqrt(var), 3);
-	return buf;
-}
-#define SD(v, l) sd_text((char[24]){ 0 }, 24, (v), (l))
-
-static void print_detail_side(FILE *f, const char *role,
-			      const struct compare_summary *cs,
-			      const struct nested *s, bool log_scale,
-			      bool between_known)
-{
-	char ci[NUMFMT_CI_LEN], *rest;
-	int at;
-
-	at = fprintf(f, "  %-9s %s%s", role,
-		     numfmt_ci(ci, sizeof(ci), cs->mean, cs->ci_low,
-			       cs->ci_high),
-		     isnan(cs->ci_low) ? " (no interval)" : "");
-	rest = xasprintf("%zu inv x %.3g runs  s_between %s  s_within %s",
-			 s->k, s->k ? (double)s->n / (double)s->k : 0.0,
-			 between_known ? SD(s->var_between, log_scale)
-				       : "unknown",
-			 SD(s->var_within, log_scale));
-	/* the design under the level when the line would pass the width */
-	if (at + 2 + (int)strlen(rest) > TABLE_WIDTH)
-		fprintf(f, "\n%12s%s\n", "", rest);
-	else
-		fprintf(f, "  %s\n", rest);
-	free(rest);
-	print_para(f, 18, "  %-9s unit: %s", "", unit_text(s));
-}
-
-static void print_needed(FILE *f, const struct compare_stats *st,
-			 const struct compare_opts *o)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m;
-
-	if (st->base.n < 2 || st->cand.n < 2) {
-		print_para(f, 4, "  missing: a side has a single value, so "
-			   "there is no spread and no interval; run at least 2 "
-			   "(better 10) runs a side");
-		return;
-	}
-	m = open_memstream(&buf, &len);
-	if (!m)
-		return;
-	if (isfinite(st->mde_pct))
-		fprintf(m, "  detectable now (%.0f%% power): %s", 100 * o->power,
-			numfmt_pct((char[NUMFMT_LEN]){ 0 }, NUMFMT_LEN,
-				   st->mde_pct));
-	if (st->needed_runs)
-		fprintf(m, "; plan: %zu boots of %zu runs a side would "
-			   "resolve %g%%", st->plan.boots, st->plan.runs,
-			o->threshold_pct);
-	if (st->needed_runs && isfinite(st->plan.runs_opt))
-		fprintf(m, " (runs per boot r* %.3g for a boot of %g s, a run "
-			   "of %.3g s)", st->plan.runs_opt, st->plan.c_boot,
-			st->plan.c_run);
-	else if (st->needed_runs && isinf(st->plan.runs_opt))
-		fprintf(m, " (no between-boot variance seen: the cheapest "
-			   "boots x runs)");
-	else if (st->needed_runs)
-		fprintf(m, " (runs per boot as now: the run's cost unknown)");
-	if (!fclose(m) && len)
-		print_para(f, 4, "%s", buf);
-	free(buf);
-}
-
-/*
- * The runs of a configuration as ministat lays them out (N, Min, Max,
- * Median, Avg, Stddev), for sides that are not both number files, the
- * figures by lib/numfmt (four significant digits, SI prefixes, never in
- * exponent form).
- */
-static void print_detail_runs(FILE *f, const struct comparison *cmp)
-{
-	const struct summary *side[2] = { &cmp->runs_base, &cmp->runs_cand };
-	static const char *const role[2] = { "  baseline", "  candidate" };
-	char v[5][NUMFMT_LEN];
-	size_t i;
-
-	fprintf(f, "%-12s%4s %11s %11s %11s %11s %11s\n", "  runs", "N",
-		"Min", "Max", "Median", "Avg", "Stddev");
-	for (i = 0; i < 2; i++) {
-		const struct summary *m = side[i];
-
-		fprintf(f, "%-12s%4zu %11s %11s %11s %11s %11s\n", role[i],
-			m->n, numfmt(v[0], NUMFMT_LEN, m->min),
-			numfmt(v[1], NUMFMT_LEN, m->max),
-			numfmt(v[2], NUMFMT_LEN, m->median),
-			numfmt(v[3], NUMFMT_LEN, m->mean),
-			m->n < 2 ? "-" : numfmt(v[4], NUMFMT_LEN, m->sd));
-	}
-}
-
-/* A flag told in full under each configuration: one with a brief. */
-static bool told_in_full(const char *name)
-{
-	const struct flag_def *d = flag_def_find(name);
-
-	return d && d->brief;
-}
-
-/*
- * The kernel locks A/B, two lines a lock so that a row fits 80 columns:
- * kind and caller (escaped, cut), then the waits a run in s, ms, us or
- * ns, the change with its interval (on the log scale: above -100%) and
- * the p-value Holm-corrected over the rows.
- */
-static void print_klock(FILE *f, const struct comparison *cmp,
-			const struct compare_opts *o)
-{
-	size_t i;
-
-	for (i = 0; i < cmp->nklock; i++) {
-		const struct compare_klock *k = &cmp->klock[i];
-		char kind[24], caller[48], wb[NUMFMT_LEN], wc[NUMFMT_LEN];
-		char change[NUMFMT_CI_LEN];
-
-		if (!i)
-			fprintf(f, "  kernel locks, wait a run (docs/KLOCK.md; p "
-				   "Holm-corrected over %zu locks):\n",
-				cmp->nklock);
-		/* names from the database: escaped for the terminal, cut */
-		escape_text(kind, sizeof(kind), k->kind);
-		escape_text(caller, sizeof(caller), k->caller);
-		numfmt_seconds(wb, sizeof(wb), k->base_mean);
-		numfmt_seconds(wc, sizeof(wc), k->cand_mean);
-		if (!(k->base_mean > 0))
-			snprintf(change, sizeof(change), "none in the baseline");
-		else if (!(k->cand_mean > 0))
-			snprintf(change, sizeof(change), "none in the candidate");
-		else
-			numfmt_pct_ci(change, sizeof(change), k->change_pct,
-				      k->ci_low_pct, k->ci_high_pct);
-		fprintf(f, "    %s %s\n      %s -> %s  %s  p = %.2g%s\n", kind,
-			caller, wb, wc, change, k->p_holm,
-			k->p_holm < o->alpha ? " *" : "");
-	}
-}
-
-static void print_detail(FILE *f, const struct comparison *cmp,
-			 const struct compare_result *r, bool numbers)
-{
-	const struct compare_stats *st = &cmp->st;
-	char *change = change_text(st), *fair, *rest;
-	size_t i;
-	int at;
-
-	if (*cmp->workload)
-		print_para(f, 6, "\n== %s [%s] %s", cmp->workload,
-			   cmp->section, cmp->canon);
-	else
-		fprintf(f, "\n== values\n");
-	print_detail_side(f, "baseline", &st->base, &st->model.a,
-			  st->log_scale, st->model.df_between >= 1);
-	print_detail_side(f, "candidate", &st->cand, &st->model.b,
-			  st->log_scale, st->model.df_between >= 1);
-	if (!numbers)
-		print_detail_runs(f, cmp);
-	at = fprintf(f, "  change    %s", change);
-	rest = isfinite(st->df)
-		? xasprintf("df %.3g (Satterthwaite), p = %.3g  verdict %s",
-			    st->df, st->p_welch, verdict_names[st->verdict])
-		: xasprintf("verdict %s", verdict_names[st->verdict]);
-	/* the test under the change when the line would pass the width */
-	if (at + 2 + (int)strlen(rest) > TABLE_WIDTH)
-		fprintf(f, "\n%12s%s\n", "", rest);
-	else
-		fprintf(f, "  %s\n", rest);
-	free(rest);
-	if (st->verdict == VERDICT_INCONCLUSIVE)
-		print_needed(f, st, &r->opts);
-	fair = abfair_text(&cmp->fair);     /* analysis/abfair.h */
-	if (fair)
-		print_para(f, 4, "  fairness: %s", fair);
-	free(fair);
-	print_klock(f, cmp, &r->opts);
-	compare_print_extras(f, cmp, r->opts.confidence, false);
-	for (i = 0; i < cmp->nflags; i++)
-		if (told_in_full(cmp->flags[i].name))
-			print_para(f, 4, "  flag %s (%s): %s",
-				   cmp->flags[i].name, cmp->flags[i].side,
-				   cmp->flags[i].message);
-	free(change);
 }
 
 /* How many comparisons carry exactly this flag (name, side, message). */
@@ -663,7 +424,7 @@ static void print_flags(FILE *f, const struct compare_result *r, bool numbers)
 			if (strcmp(sf->name, name))
 				continue;
 			flags_head(f, &head);
-			print_para(f, 4, "  %s (%s): %s", sf->name, sf->side,
+			compare_para(f, 4, "  %s (%s): %s", sf->name, sf->side,
 				   sf->message);
 		}
 		/* the carried flags are told per side only */
@@ -683,7 +444,7 @@ static void print_flags(FILE *f, const struct compare_result *r, bool numbers)
 						continue;
 					which = flag_configs(r, name, fl->side,
 							     numbers, &n);
-					print_para(f, 4, "  %s (%s, %zu of %zu "
+					compare_para(f, 4, "  %s (%s, %zu of %zu "
 						   "configurations: %s): %s; "
 						   "the numbers are under each "
 						   "configuration below",
@@ -695,7 +456,7 @@ static void print_flags(FILE *f, const struct compare_result *r, bool numbers)
 				n = same_flag_count(r, fl, i, &seen);
 				if (seen)
 					continue;
-				print_para(f, 4, "  %s (%s, %zu of %zu "
+				compare_para(f, 4, "  %s (%s, %zu of %zu "
 					   "configurations): %s", fl->name,
 					   fl->side, n, r->n, fl->message);
 			}
@@ -764,7 +525,7 @@ static void print_text(FILE *f, const struct compare_result *r,
 				   "misleading-throughput: not a speed-up "
 				   "(Flags, below)", suspect)
 		       : xstrdup("");
-	print_para(f, 9, "\nVerdict: %zu faster, %zu slower, %zu no-change, "
+	compare_para(f, 9, "\nVerdict: %zu faster, %zu slower, %zu no-change, "
 		   "%zu inconclusive (%zu compared, %zu not compared; "
 		   "threshold %g%%)%s",
 		r->count[VERDICT_FASTER], r->count[VERDICT_SLOWER],
@@ -778,7 +539,7 @@ static void print_text(FILE *f, const struct compare_result *r,
 	meta_diff_print(f, &md);
 	meta_diff_release(&md);
 	for (i = 0; i < r->n; i++)
-		print_detail(f, &r->cmp[i], r, numbers);
+		compare_print_detail(f, &r->cmp[i], r, numbers);
 	if (r->nunmatched)
 		fprintf(f, "\nNot compared:\n");
 	for (i = 0; i < r->nunmatched; i++)

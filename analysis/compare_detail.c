@@ -1,0 +1,262 @@
+/*
+ * compare_detail.c - compare's text, each configuration in detail: each
+ * side's level and what its interval rests on, the runs, what a decision
+ * would need, the kernel locks, the flags told in full; and the two
+ * helpers the rest of the text shares (compare_impl.h).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/compare_impl.h"
+#include "analysis/compare_print.h"
+#include "analysis/flagtab.h"
+#include "db/contract.h"
+#include "lib/escape.h"
+#include "lib/numfmt.h"
+#include "lib/wrap.h"
+#include "lib/util.h"
+
+/* Prose and tables wrap as compare_text.c's do. */
+#define WIDTH 78
+#define TABLE_WIDTH 80
+
+void compare_para(FILE *f, int indent, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	wrap_print(f, s, 0, indent, WIDTH);
+	free(s);
+}
+
+char *compare_change_text(const struct compare_stats *st)
+{
+	char buf[NUMFMT_CI_LEN];
+
+	if (isnan(st->change_ci_low_pct))
+		return xasprintf("%s [no interval]",
+				 numfmt_pct(buf, sizeof(buf), st->change_pct));
+	return xstrdup(numfmt_pct_ci(buf, sizeof(buf), st->change_pct,
+				     st->change_ci_low_pct,
+				     st->change_ci_high_pct));
+}
+
+/* The variance a side's interval rests on, in words. */
+static const char *unit_text(const struct nested *s)
+{
+	if (s->n < 2)
+		return "one value: no interval";
+	if (s->borrowed)
+		return "runs + the other side's between-invocation variance";
+	if (s->k < 2)
+		return "runs of one invocation (between-invocation variance "
+		       "unknown)";
+	if (s->pooled)
+		return "runs' mean (between-invocation variance estimated "
+		       "as 0; its error from the invocation means)";
+	return "invocations (two-level model)";
+}
+
+/* A variance component as an sd: % on the log scale, else the unit. */
+static char *sd_text(char *buf, size_t len, double var, bool log_scale)
+{
+	if (!isfinite(var))
+		snprintf(buf, len, "n/a");
+	else if (log_scale)
+		snprintf(buf, len, "%.2g%%", 100 * sqrt(var));
+	else
+		numfmt_sig(buf, len, sqrt(var), 3);
+	return buf;
+}
+#define SD(v, l) sd_text((char[24]){ 0 }, 24, (v), (l))
+
+static void print_detail_side(FILE *f, const char *role,
+			      const struct compare_summary *cs,
+			      const struct nested *s, bool log_scale,
+			      bool between_known)
+{
+	char ci[NUMFMT_CI_LEN], *rest;
+	int at;
+
+	at = fprintf(f, "  %-9s %s%s", role,
+		     numfmt_ci(ci, sizeof(ci), cs->mean, cs->ci_low,
+			       cs->ci_high),
+		     isnan(cs->ci_low) ? " (no interval)" : "");
+	rest = xasprintf("%zu inv x %.3g runs  s_between %s  s_within %s",
+			 s->k, s->k ? (double)s->n / (double)s->k : 0.0,
+			 between_known ? SD(s->var_between, log_scale)
+				       : "unknown",
+			 SD(s->var_within, log_scale));
+	/* the design under the level when the line would pass the width */
+	if (at + 2 + (int)strlen(rest) > TABLE_WIDTH)
+		fprintf(f, "\n%12s%s\n", "", rest);
+	else
+		fprintf(f, "  %s\n", rest);
+	free(rest);
+	compare_para(f, 18, "  %-9s unit: %s", "", unit_text(s));
+}
+
+static void print_needed(FILE *f, const struct compare_stats *st,
+			 const struct compare_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (st->base.n < 2 || st->cand.n < 2) {
+		compare_para(f, 4, "  missing: a side has a single value, so "
+			   "there is no spread and no interval; run at least 2 "
+			   "(better 10) runs a side");
+		return;
+	}
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return;
+	if (isfinite(st->mde_pct))
+		fprintf(m, "  detectable now (%.0f%% power): %s", 100 * o->power,
+			numfmt_pct((char[NUMFMT_LEN]){ 0 }, NUMFMT_LEN,
+				   st->mde_pct));
+	if (st->needed_runs)
+		fprintf(m, "; plan: %zu boots of %zu runs a side would "
+			   "resolve %g%%", st->plan.boots, st->plan.runs,
+			o->threshold_pct);
+	if (st->needed_runs && isfinite(st->plan.runs_opt))
+		fprintf(m, " (runs per boot r* %.3g for a boot of %g s, a run "
+			   "of %.3g s)", st->plan.runs_opt, st->plan.c_boot,
+			st->plan.c_run);
+	else if (st->needed_runs && isinf(st->plan.runs_opt))
+		fprintf(m, " (no between-boot variance seen: the cheapest "
+			   "boots x runs)");
+	else if (st->needed_runs)
+		fprintf(m, " (runs per boot as now: the run's cost unknown)");
+	if (!fclose(m) && len)
+		compare_para(f, 4, "%s", buf);
+	free(buf);
+}
+
+/*
+ * The runs of a configuration as ministat lays them out (N, Min, Max,
+ * Median, Avg, Stddev), for sides that are not both number files, the
+ * figures by lib/numfmt (four significant digits, SI prefixes, never in
+ * exponent form).
+ */
+static void print_detail_runs(FILE *f, const struct comparison *cmp)
+{
+	const struct summary *side[2] = { &cmp->runs_base, &cmp->runs_cand };
+	static const char *const role[2] = { "  baseline", "  candidate" };
+	char v[5][NUMFMT_LEN];
+	size_t i;
+
+	fprintf(f, "%-12s%4s %11s %11s %11s %11s %11s\n", "  runs", "N",
+		"Min", "Max", "Median", "Avg", "Stddev");
+	for (i = 0; i < 2; i++) {
+		const struct summary *m = side[i];
+
+		fprintf(f, "%-12s%4zu %11s %11s %11s %11s %11s\n", role[i],
+			m->n, numfmt(v[0], NUMFMT_LEN, m->min),
+			numfmt(v[1], NUMFMT_LEN, m->max),
+			numfmt(v[2], NUMFMT_LEN, m->median),
+			numfmt(v[3], NUMFMT_LEN, m->mean),
+			m->n < 2 ? "-" : numfmt(v[4], NUMFMT_LEN, m->sd));
+	}
+}
+
+/* A flag told in full under each configuration: one with a brief. */
+static bool told_in_full(const char *name)
+{
+	const struct flag_def *d = flag_def_find(name);
+
+	return d && d->brief;
+}
+
+/*
+ * The kernel locks A/B, two lines a lock so that a row fits 80 columns:
+ * kind and caller (escaped, cut), then the waits a run in s, ms, us or
+ * ns, the change with its interval (on the log scale: above -100%) and
+ * the p-value Holm-corrected over the rows.
+ */
+static void print_klock(FILE *f, const struct comparison *cmp,
+			const struct compare_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < cmp->nklock; i++) {
+		const struct compare_klock *k = &cmp->klock[i];
+		char kind[24], caller[48], wb[NUMFMT_LEN], wc[NUMFMT_LEN];
+		char change[NUMFMT_CI_LEN];
+
+		if (!i)
+			fprintf(f, "  kernel locks, wait a run (docs/KLOCK.md; p "
+				   "Holm-corrected over %zu locks):\n",
+				cmp->nklock);
+		/* names from the database: escaped for the terminal, cut */
+		escape_text(kind, sizeof(kind), k->kind);
+		escape_text(caller, sizeof(caller), k->caller);
+		numfmt_seconds(wb, sizeof(wb), k->base_mean);
+		numfmt_seconds(wc, sizeof(wc), k->cand_mean);
+		if (!(k->base_mean > 0))
+			snprintf(change, sizeof(change), "none in the baseline");
+		else if (!(k->cand_mean > 0))
+			snprintf(change, sizeof(change), "none in the candidate");
+		else
+			numfmt_pct_ci(change, sizeof(change), k->change_pct,
+				      k->ci_low_pct, k->ci_high_pct);
+		fprintf(f, "    %s %s\n      %s -> %s  %s  p = %.2g%s\n", kind,
+			caller, wb, wc, change, k->p_holm,
+			k->p_holm < o->alpha ? " *" : "");
+	}
+}
+
+void compare_print_detail(FILE *f, const struct comparison *cmp,
+		  const struct compare_result *r, bool numbers)
+{
+	const struct compare_stats *st = &cmp->st;
+	char *change = compare_change_text(st), *fair, *rest;
+	size_t i;
+	int at;
+
+	if (*cmp->workload)
+		compare_para(f, 6, "\n== %s [%s] %s", cmp->workload,
+			   cmp->section, cmp->canon);
+	else
+		fprintf(f, "\n== values\n");
+	print_detail_side(f, "baseline", &st->base, &st->model.a,
+			  st->log_scale, st->model.df_between >= 1);
+	print_detail_side(f, "candidate", &st->cand, &st->model.b,
+			  st->log_scale, st->model.df_between >= 1);
+	if (!numbers)
+		print_detail_runs(f, cmp);
+	at = fprintf(f, "  change    %s", change);
+	rest = isfinite(st->df)
+		? xasprintf("df %.3g (Satterthwaite), p = %.3g  verdict %s",
+			    st->df, st->p_welch, verdict_names[st->verdict])
+		: xasprintf("verdict %s", verdict_names[st->verdict]);
+	/* the test under the change when the line would pass the width */
+	if (at + 2 + (int)strlen(rest) > TABLE_WIDTH)
+		fprintf(f, "\n%12s%s\n", "", rest);
+	else
+		fprintf(f, "  %s\n", rest);
+	free(rest);
+	if (st->verdict == VERDICT_INCONCLUSIVE)
+		print_needed(f, st, &r->opts);
+	fair = abfair_text(&cmp->fair);     /* analysis/abfair.h */
+	if (fair)
+		compare_para(f, 4, "  fairness: %s", fair);
+	free(fair);
+	print_klock(f, cmp, &r->opts);
+	compare_print_extras(f, cmp, r->opts.confidence, false);
+	for (i = 0; i < cmp->nflags; i++)
+		if (told_in_full(cmp->flags[i].name))
+			compare_para(f, 4, "  flag %s (%s): %s",
+				   cmp->flags[i].name, cmp->flags[i].side,
+				   cmp->flags[i].message);
+	free(change);
+}
