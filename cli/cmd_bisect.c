@@ -134,7 +134,8 @@ static int baselines(struct runner *r, const struct bisect_args *a)
 			ret = EXIT_RUNTIME;
 	for (i = 0; i < r->cfg.nentries && !ret; i++) {
 		const struct config_entry *e = &r->cfg.entries[i];
-		enum direction dir = metric_direction(config_primary_metric(e));
+		enum direction dir = config_direction(e,
+						      config_primary_metric(e));
 		struct seq_baseline b;
 
 		if (dir == DIR_UNKNOWN) {

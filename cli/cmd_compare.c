@@ -188,7 +188,7 @@ static void write_plot(const struct cmp_args *a,
 		*ret = EXIT_RUNTIME;
 	else
 		fprintf(stderr, "contend: comparison plot written to %s/compare.png\n",
-			a->plot_dir);
+			escape_quote(a->plot_dir));
 	plot_set_release(&set);
 }
 

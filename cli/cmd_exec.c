@@ -187,12 +187,14 @@ static int run_and_print(struct wl_args *a, enum kinstr ki)
 		kcount_hook(&k, &win);
 		a->window = &win;
 	} else if (ki != KINSTR_NONE || isatty(STDERR_FILENO)) {
-		fprintf(stderr, "contend: no kernel lock counts: %s\n", k.why);
+		fprintf(stderr, "contend: no kernel lock counts: %s\n",
+			escape_quote(k.why));
 	}
 	if (a->wl->run(a, &r)) {
 		kcount_stop(&k, NULL);
-		fprintf(stderr, "contend: exec %s: %s\n", a->wl->name,
-			r.error[0] ? r.error : "failed");
+		fprintf(stderr, "contend: exec %s: %s\n",
+			escape_quote(a->wl->name),
+			r.error[0] ? escape_quote(r.error) : "failed");
 		ret = EXIT_RUNTIME;
 		goto out;
 	}

@@ -27,29 +27,26 @@ struct merge {
 static int merge_experiment(struct merge *m, int64_t id)
 {
 	struct experiment_row e;
-	char *name, *uuid;
 	int ret;
 
 	if (store_experiment_get(m->in, id, &e))
 		return -1;
 	ret = store_copy_experiment(m->out, id);
 	/* The input's names shown, never obeyed: a received database. */
-	name = escape_text_dup(e.name);
-	uuid = escape_text_dup(e.uuid);
 	if (ret == 0) {
 		fprintf(stderr, "contend: %s: experiment %" PRId64 " '%s' (%s) is "
-			"already in %s, skipped\n", m->in_path, e.id,
-			name ? name : "?", uuid ? uuid : "?", m->out_path);
+			"already in %s, skipped\n", escape_quote(m->in_path),
+			e.id, escape_quote(e.name), escape_quote(e.uuid),
+			escape_quote(m->out_path));
 		m->skipped++;
 	} else if (ret > 0) {
 		if (strcmp(e.status, "complete") != 0)
 			fprintf(stderr, "contend: %s: experiment %" PRId64 " '%s'"
-				" is %s; merged as it is now\n", m->in_path, e.id,
-				name ? name : "?", e.status);
+				" is %s; merged as it is now\n",
+				escape_quote(m->in_path), e.id,
+				escape_quote(e.name), escape_quote(e.status));
 		m->merged++;
 	}
-	free(name);
-	free(uuid);
 	experiment_row_release(&e);
 	return ret < 0 ? -1 : 0;
 }

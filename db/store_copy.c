@@ -292,12 +292,9 @@ void store_copy_sweep(void)
 		snprintf(tag, sizeof(tag), "%.*s",
 			 (int)(dot - de->d_name - plen), de->d_name + plen);
 		if (procid_tag_dead(tag) && !sweep_one(dirfd(d), de->d_name)) {
-			char *safe = escape_text_dup(de->d_name);
-
-			fprintf(stderr, "contend: removed %s/%.80s, a database's "
+			fprintf(stderr, "contend: removed %s/%s, a database's "
 				"read-only copy left by a contend that died\n",
-				tmp, safe ? safe : "?");
-			free(safe);
+				escape_quote(tmp), escape_quote(de->d_name));
 		}
 	}
 	closedir(d);

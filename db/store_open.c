@@ -16,6 +16,7 @@
 #include "db/contract.h"
 #include "db/facts.h"
 #include "db/store_impl.h"
+#include "lib/escape.h"
 #include "lib/util.h"
 
 extern const char store_schema_sql[]; /* build/db/schema.c, from schema.sql */
@@ -49,7 +50,8 @@ int store_make_parent(const char *path)
 	for (p = strchr(dir + 1, '/'); p && !ret; p = strchr(p + 1, '/')) {
 		*p = '\0';
 		if (mkdir(dir, 0777) && errno != EEXIST)
-			ret = error("cannot create %s: %s", dir, strerror(errno));
+			ret = error("cannot create %s: %s", escape_quote(dir),
+				    strerror(errno));
 		*p = '/';
 	}
 	free(dir);
@@ -254,7 +256,8 @@ static const char *why_unwritable(const char *path, char *buf, size_t len)
 	const char *why = NULL;
 
 	if (access(dir, W_OK)) {
-		snprintf(buf, len, "cannot write in %s: %s", dir, strerror(errno));
+		snprintf(buf, len, "cannot write in %s: %s",
+			 escape_quote(dir), strerror(errno));
 		why = buf;
 	} else if (!access(path, F_OK) && access(path, W_OK)) {
 		snprintf(buf, len, "%s", strerror(errno));
@@ -358,15 +361,18 @@ static int path_check(const char *path, unsigned flags)
 	if (stat(path, &st)) {
 		if (errno == ENOENT && (flags & STORE_CREATE))
 			return 0;
-		error("cannot open database %s: %s", path, strerror(errno));
+		error("cannot open database %s: %s", escape_quote(path),
+		      strerror(errno));
 		return errno == ENOENT || errno == ENOTDIR ? STORE_BAD_FILE : -1;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		error("cannot open database %s: it is a directory", path);
+		error("cannot open database %s: it is a directory",
+		      escape_quote(path));
 		return STORE_BAD_FILE;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		error("cannot open database %s: not a regular file (a %s)", path,
+		error("cannot open database %s: not a regular file (a %s)",
+		      escape_quote(path),
 		      S_ISFIFO(st.st_mode) ? "FIFO" : S_ISSOCK(st.st_mode)
 		      ? "socket" : "device");
 		return STORE_BAD_FILE;
@@ -422,7 +428,7 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	ret = -1;
 	if (!(flags & STORE_RDONLY) && !store_is_memory(path) &&
 	    (why = why_unwritable(path, whybuf, sizeof(whybuf)))) {
-		error("cannot write database %s: %s", path, why);
+		error("cannot write database %s: %s", escape_quote(path), why);
 		goto out;
 	}
 	if ((flags & STORE_RDONLY) && !store_is_memory(path)) {
@@ -441,7 +447,7 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	 */
 	oflags |= SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
 	if (sqlite3_open_v2(uri ? uri : path, &s->db, oflags, NULL) != SQLITE_OK) {
-		error("cannot open database %s: %s%s", path,
+		error("cannot open database %s: %s%s", escape_quote(path),
 		      s->db ? sqlite3_errmsg(s->db) : "out of memory",
 		      fd_shortage());
 		goto out;

@@ -165,7 +165,8 @@ int plot_history(const struct history *h, const char *dir)
 		if (!ret && render)
 			ret = plot_render(dir, script, "png");
 		if (!ret)
-			fprintf(stderr, "contend: wrote %s/%s.%s\n", dir, base,
+			fprintf(stderr, "contend: wrote %s/%s.%s\n",
+				escape_quote(dir), escape_quote(base),
 				render ? "png" : "gp (gnuplot is not "
 				"installed: not rendered)");
 		free(script);

@@ -20,6 +20,7 @@
 
 #include "runner/cgroup.h"
 #include "lib/procid.h"
+#include "lib/escape.h"
 #include "lib/readfile.h"
 #include "lib/util.h"
 
@@ -467,7 +468,7 @@ static int sweep_one(int parent_fd, const char *parent, const char *name)
 	if (!ret)
 		fprintf(stderr, "contend: removed the cgroup %s/%s, left by a "
 			"runner that died; %d process%s still in it killed\n",
-			parent, name, n, n == 1 ? "" : "es");
+			escape_quote(parent), escape_quote(name), n, n == 1 ? "" : "es");
 	return ret;
 }
 

@@ -239,6 +239,19 @@ const char *config_primary_metric(const struct config_entry *e)
 	return e->primary;
 }
 
+enum direction config_direction(const struct config_entry *e,
+				const char *metric)
+{
+	size_t i, n = strlen(metric);
+
+	for (i = 0; i < e->ndirections; i++)
+		if (!strncmp(e->directions[i], metric, n) &&
+		    e->directions[i][n] == '=')
+			return strcmp(e->directions[i] + n + 1, CV_LOWER)
+			       ? DIR_HIGHER : DIR_LOWER;
+	return metric_direction(metric);
+}
+
 const char *entry_value(const struct config_entry *e, const char *key)
 {
 	size_t i, n = strlen(key);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "db/contract.h"
+#include "db/vocab.h"
 #include "runner/kinstr/kinstr.h"
 #include "runner/workload.h"
 
@@ -114,6 +115,13 @@ void config_release(struct experiment_config *c);
  * else throughput.
  */
 const char *config_primary_metric(const struct config_entry *e);
+/*
+ * Whether more of metric is better in configuration e: its section's
+ * `direction` (primary) or `direction.METRIC`, else the vocabulary's
+ * (db/vocab.h) - what analysis_direction reads back from the stored meta.
+ */
+enum direction config_direction(const struct config_entry *e,
+				const char *metric);
 /*
  * Replaces every {NAME} in text by the value of param.NAME in user
  * (nuser "param.NAME=value" strings).  A brace that does not enclose a

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lib/procid.h"
+#include "lib/escape.h"
 #include "runner/scratch.h"
 #include "lib/util.h"
 
@@ -112,7 +113,8 @@ int scratch_sweep(const char *parent)
 		path = xasprintf("%s/%s", parent, de->d_name);
 		if (!scratch_remove(path)) {
 			fprintf(stderr, "contend: removed the scratch directory "
-				"%s, left by a runner that died\n", path);
+				"%s, left by a runner that died\n",
+				escape_quote(path));
 			n++;
 		}
 		free(path);

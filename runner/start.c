@@ -14,6 +14,7 @@
 
 #include "db/contract.h"
 #include "db/store.h"
+#include "lib/escape.h"
 #include "runner/hook.h"
 #include "runner/host.h"
 #include "runner/kstate.h"
@@ -419,7 +420,8 @@ static int open_store(struct runner *r, unsigned flags)
 		return store_exit_status(ret);
 	if (fresh)
 		fprintf(stderr, "contend: created the database %s (--db PATH or "
-				"$CONTEND_DB choose another)\n", path);
+				"$CONTEND_DB choose another)\n",
+			escape_quote(path));
 	/* The runner appends a run at a time: a small page cache does. */
 	return store_cache_limit(r->st, RUNNER_CACHE_KIB) ? EXIT_RUNTIME : 0;
 }
@@ -471,7 +473,7 @@ int runner_fresh(struct runner *r)
 	if (!r->o->quiet)
 		fprintf(stderr, "contend: experiment %" PRId64 " (%s): %zu runs "
 				"planned, seed %" PRIu64 "\n", r->exp.id,
-			r->exp.uuid, r->plan.nruns, r->cfg.seed);
+			escape_quote(r->exp.uuid), r->plan.nruns, r->cfg.seed);
 	return runner_execute(r);
 }
 
@@ -606,6 +608,6 @@ int runner_resume(struct runner *r, const struct runner_opts *o,
 	resume_calibration(r);
 	if (!o->quiet)
 		fprintf(stderr, "contend: resuming experiment %" PRId64 " (%s)\n",
-			r->exp.id, r->exp.status);
+			r->exp.id, escape_quote(r->exp.status));
 	return runner_execute(r);
 }

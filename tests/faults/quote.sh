@@ -101,4 +101,53 @@ for args in "levels $p" "compare a $p" "compare $p b" "report a --metrics $p" \
 	clean "$(echo "$args" | cut -c1-40)" "$tmp/err"
 done
 note "patterns, selectors, metrics, option values of 5000 and more bytes: quoted capped"
+# Messages printed straight to stderr, not through error(): run's
+# "created the database PATH" (the default database, $CONTEND_DB) and
+# merge's "IN: experiment N 'NAME' (UUID)
+# is already in OUT, skipped", with paths holding each byte, a path of
+# over 400 bytes, and a stored name of 5,000 bytes.  Exit 0 (they are
+# notes), no control byte, no line over 300 bytes.  Then error()'s
+# "cannot open database PATH" for a missing path of 3,000 bytes: a
+# failure (its status is not this test's), the path capped.
+# (SQLite opens no path of over 512 bytes: the deep one is 400 and more)
+deep=$tmp
+while [ ${#deep} -lt 400 ]; do
+	deep=$deep/$(head -c 100 /dev/zero | tr '\0' d)
+done
+for b in $bytes deep; do
+	what=${b%%:*} fmt=${b#*:}
+	if [ "$b" = deep ]; then dir=$deep; else dir=$tmp/$(printf "d$fmt"); fi
+	mkdir -p "$dir" || die "cannot make the directory, $what"
+	CONTEND_DB=$dir/n.db "$C" run "$tmp/q.ini" --label a \
+		> /dev/null 2> "$tmp/err"
+	status "run into a new database, $what" 0 $?
+	grep -v "warning: load" "$tmp/err" > "$tmp/err2"
+	clean "run into a new database, $what" "$tmp/err2"
+	grep -q "created the database" "$tmp/err2" ||
+		fail "run, $what: $(head -c 300 "$tmp/err2")"
+	for i in 1 2; do
+		"$C" merge "$dir/m.db" "$dir/n.db" > /dev/null 2> "$tmp/err"
+		status "merge $i, $what" 0 $?
+	done
+	clean "merge, $what" "$tmp/err"
+	grep -q "already in .*, skipped" "$tmp/err" ||
+		fail "merge, $what: $(head -c 300 "$tmp/err")"
+done
+cp "$tmp/q.db" "$tmp/n.db"
+sqlite3 "$tmp/n.db" "UPDATE experiments SET name = '$(head -c 5000 /dev/zero |
+	tr '\0' n)'" || die "cannot rename the experiments"
+for i in 1 2; do
+	"$C" merge "$tmp/m.db" "$tmp/n.db" > /dev/null 2> "$tmp/err"
+	status "merge of a 5000-byte name $i" 0 $?
+done
+clean "merge of a 5000-byte name" "$tmp/err"
+grep -q "'n*\.\.\.' (" "$tmp/err" ||
+	fail "merge of a 5000-byte name: $(head -c 300 "$tmp/err")"
+p=$tmp/$(head -c 3000 /dev/zero | tr '\0' p)
+"$C" report --db "$p" > /dev/null 2> "$tmp/err"
+[ $? != 0 ] || fail "report of a 3000-byte missing path: exit 0"
+clean "report of a 3000-byte missing path" "$tmp/err"
+grep -q "cannot open database .*p\.\.\.:" "$tmp/err" ||
+	fail "report of a 3000-byte path: $(head -c 300 "$tmp/err")"
+note "run's new database, merge's skipped experiment: paths and names escaped, capped"
 exit $failed
