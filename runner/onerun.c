@@ -67,7 +67,13 @@ struct one_run {
 	enum kinstr kinstr;   /* the session's kernel instrument */
 };
 
-char **exec_argv(const struct config_entry *e, const char *scratch,
+/*
+ * The argv of `contend exec` for entry e (NULL-terminated; its strings
+ * belong to e, the array to the caller): with scratch, --scratch DIR;
+ * with a calibration ("" none), --calibration LOOPS; with k count or
+ * kinds, --kernel-instrument K (the counters the run opens itself).
+ */
+static char **exec_argv(const struct config_entry *e, const char *scratch,
 		 const char *calibration, enum kinstr k)
 {
 	char **argv = xcalloc(e->nkv + 10, sizeof(*argv));

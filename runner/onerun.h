@@ -21,13 +21,5 @@
  */
 int onerun(struct runner *r, const struct config_entry *e,
 	   const struct pending_run *p, enum run_status *st);
-/*
- * The argv of `contend exec` for entry e (NULL-terminated; its strings
- * belong to e, the array to the caller): with scratch, --scratch DIR;
- * with a calibration ("" none), --calibration LOOPS; with k count or
- * kinds, --kernel-instrument K (the counters the run opens itself).
- */
-char **exec_argv(const struct config_entry *e, const char *scratch,
-		 const char *calibration, enum kinstr k);
 
 #endif

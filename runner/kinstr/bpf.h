@@ -172,8 +172,6 @@ size_t kbpf_split(const struct kbpf_lock *l, size_t nl,
 /* The run's totals: the per-CPU ones summed (the maxima: the largest). */
 void kbpf_totals_sum(const struct kbpf_totals *pc, size_t ncpu,
 		     struct kbpf_totals *sum);
-/* "mmap_lock", "siglock" or NULL: the class in a lock's flags. */
-const char *kbpf_class_name(unsigned flags);
 /*
  * The rows of top: entries summed per (kind, caller), by wait (then
  * contentions, kind, caller), the first KBPF_TOP kept; a row's lock is

@@ -154,7 +154,8 @@ void kbpf_rank(const struct kbpf_entry *e, size_t n,
 
 /* ---- the program's counts, folded ---- */
 
-const char *kbpf_class_name(unsigned flags)
+/* "mmap_lock", "siglock" or NULL: the class in a lock's flags. */
+static const char *kbpf_class_name(unsigned flags)
 {
 	unsigned c = flags >> KBPF_CLASS_SHIFT;
 

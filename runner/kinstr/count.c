@@ -302,7 +302,7 @@ int kcount_start(struct kcount *k, const struct kcount_backend *be, pid_t pid,
 	 * whose filter this kernel refuses is left out, not fatal.
 	 */
 	for (i = KLOCK_ALL + 1; (flags & KLOCK_KINDS) && i < KLOCK_NKINDS; i++)
-		k->fd[i] = be->open(id, kinds[i].filter, pid, on_exec);
+		k->fd[i] = be->open(id, kcount_filter(i), pid, on_exec);
 	k->counting = true;
 	return 0;
 }

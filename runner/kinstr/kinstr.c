@@ -81,7 +81,8 @@ const char *kinstr_list_text(const struct kinstr_list *l, char *buf,
 	return buf;
 }
 
-int kinstr_usable(enum kinstr k, char *why, size_t whylen)
+/* 1 when k can run here, else 0 with the reason in why. */
+static int kinstr_usable(enum kinstr k, char *why, size_t whylen)
 {
 	char st[160];
 

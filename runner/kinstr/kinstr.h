@@ -43,9 +43,6 @@ int kinstr_parse(const char *text, void *field, char *err, size_t errlen);
 const char *kinstr_list_text(const struct kinstr_list *l, char *buf,
 			     size_t len);
 
-/* 1 when k can run here, else 0 with the reason in why. */
-int kinstr_usable(enum kinstr k, char *why, size_t whylen);
-
 /*
  * The first instrument of l that can run here, into *out; skipped gets
  * why each one before it was passed over ("" none).  Returns 0, or -1
