@@ -185,7 +185,7 @@ static size_t raised_by(const struct analysis *a, const char *name,
 static void one_line(FILE *f, const struct analysis *a, const char *name)
 {
 	size_t *cfgs = xcalloc(a->nconfigs, sizeof(*cfgs));
-	const struct flag **fl = xcalloc(a->nconfigs, sizeof(*fl));
+	const struct flag **fl = xcalloc(a->nconfigs, sizeof(*fl)); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
 	size_t n = raised_by(a, name, cfgs, fl), k;
 	const char *m0 = fl[0]->message;
 	bool alike = true;

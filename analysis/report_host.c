@@ -16,7 +16,7 @@
 
 /* A summary value is cut to this many columns; the summary to two lines. */
 #define SUMMARY_VALUE 24
-#define SUMMARY_TEXT (2 * 70)
+#define SUMMARY_TEXT ((size_t)2 * 70)
 /* --host: a value is cut to this many columns (cmdline can be 4096). */
 #define HOST_VALUE 400
 

@@ -389,6 +389,8 @@ int exportside_parse(const char *name, const char *text, size_t len,
 
 	*sets = NULL;
 	*nsets = 0;
+	for (size_t c = 0; c < NCOLS; c++)
+		col[c] = -1;    /* header_map sets each; said for the analyzer */
 	if (memchr(text, '\0', len)) {
 		error_at(name, 0, "holds a NUL byte: not a CSV file");
 		goto out;

@@ -207,14 +207,14 @@ bool harness_runner_only(const char *item, bool asks_something)
 	const struct param_def *p = &harness_params[HARNESS_KDELAY];
 	size_t len = strlen(p->name);
 	bool named = !strncmp(item, p->name, len) && item[len] == '=', ret;
-	union param_value v;
+	union param_value v = { 0 };
 	char err[256];
 
 	if (!named || !asks_something)
 		return named;
 	if (param_parse(p, item + len + 1, &v, err, sizeof(err)))
 		return false;
-	ret = strcmp(v.s, "0") != 0;
+	ret = v.s && strcmp(v.s, "0") != 0;
 	free(v.s);
 	return ret;
 }
