@@ -127,12 +127,14 @@ static void side_build(struct side *s, const char *name, size_t k,
 			inv[m] = gsl_ran_gaussian(rng, 0.05);
 		for (size_t r = 0; r < runs; r++) {
 			char buf[1024];
+			/* drawn in order: the order a call's arguments are
+			 * evaluated in differs between compilers */
+			double et = gsl_ran_gaussian(rng, 0.1);
+			double eh = gsl_ran_gaussian(rng, 0.1);
 			int at = snprintf(buf, sizeof(buf),
 					  "throughput=%.17g handoff_rate=%.17g",
-					  tput * exp(inv[0] +
-						     gsl_ran_gaussian(rng, 0.1)),
-					  hand * exp(inv[1] +
-						     gsl_ran_gaussian(rng, 0.1)));
+					  tput * exp(inv[0] + et),
+					  hand * exp(inv[1] + eh));
 
 			for (size_t m = 0; m < NSEC; m++)
 				at += snprintf(buf + at, sizeof(buf) - (size_t)at,
