@@ -3,6 +3,7 @@
  * (store.h): its meta read and set by key, and its release.  Below the
  * store's files and contract.c, which all use it.
  */
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,7 +74,11 @@ void meta_set(struct experiment_row *e, const char *key, const char *value)
 		e->meta[i].value = xstrdup(value);
 		return;
 	}
-	e->meta = xrealloc(e->meta, (e->nmeta + 1) * sizeof(*e->meta));
+	/* doubled when full: n keys cost O(n) copies, however the array
+	 * was made (the loader's, a reader's or a fixture's) */
+	if ((e->nmeta + 1) * sizeof(*e->meta) > malloc_usable_size(e->meta))
+		e->meta = xrealloc(e->meta,
+				   2 * (e->nmeta + 1) * sizeof(*e->meta));
 	e->meta[e->nmeta].key = xstrdup(key);
 	e->meta[e->nmeta].value = xstrdup(value);
 	strmap_put(e->index, e->meta[e->nmeta].key, e->nmeta);

@@ -233,7 +233,7 @@ static int meta_load(struct store *s, struct experiment_row *e)
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		e->meta = grow(e->meta, e->nmeta, sizeof(*e->meta));
+		e->meta = xgrow(e->meta, e->nmeta, sizeof(*e->meta));
 		e->meta[e->nmeta].key = col_str(st, 0);
 		e->meta[e->nmeta].value = col_str(st, 1);
 		e->nmeta++;
@@ -312,7 +312,7 @@ static int ids_query(struct store *s, enum stmt_id q, const char *text,
 		return db_fail(s, "cannot bind a query");
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*ids = grow(*ids, n, sizeof(**ids));
+		*ids = xgrow(*ids, n, sizeof(**ids));
 		(*ids)[n++] = sqlite3_column_int64(st, 0);
 	}
 	if (query_end(s, st, rc, "cannot look up experiments")) {

@@ -184,11 +184,6 @@ int bind_str(sqlite3_stmt *st, int i, const char *v);
 /* A malloc'd copy of a text column; "" for NULL. */
 char *col_str(sqlite3_stmt *st, int i);
 /*
- * Makes room for element n of an array grown by doubling: the capacity is
- * implicit (the next power of two >= 8), so callers keep only a count.
- */
-void *grow(void *p, size_t n, size_t size);
-/*
  * Write transactions nest: the outermost is BEGIN IMMEDIATE (the write lock
  * is taken up front, under the busy timeout, so two writers queue instead
  * of failing on a lock upgrade); inside a caller's store_begin it is a

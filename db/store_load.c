@@ -27,14 +27,14 @@ static int timeline_add(struct run_timeline **t, size_t *n, int64_t id,
 	if (threads <= 0 || value < 0)
 		return -1;
 	if (!cur || cur->run_id != id) {
-		*t = grow(*t, *n, sizeof(**t));
+		*t = xgrow(*t, *n, sizeof(**t));
 		cur = &(*t)[(*n)++];
 		memset(cur, 0, sizeof(*cur));
 		cur->run_id = id;
 		cur->interval_s = interval;
 		cur->threads = (size_t)threads;
 	}
-	cur->ops = grow(cur->ops, cur->nticks, sizeof(*cur->ops));
+	cur->ops = xgrow(cur->ops, cur->nticks, sizeof(*cur->ops));
 	cur->ops[cur->nticks++] = (uint64_t)value;
 	return 0;
 }
@@ -113,7 +113,7 @@ int store_load_profile(struct store *s, int64_t experiment,
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		p = grow(p, np, sizeof(*p));
+		p = xgrow(p, np, sizeof(*p));
 		p[np].config_id = sqlite3_column_int64(st, 0);
 		p[np].caller = col_str(st, 1);
 		p[np].lock_type = col_str(st, 2);
@@ -144,7 +144,7 @@ int store_pending_runs(struct store *s, int64_t experiment,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct pending_run *p;
 
-		*out = grow(*out, *n, sizeof(**out));
+		*out = xgrow(*out, *n, sizeof(**out));
 		p = &(*out)[(*n)++];
 		p->run_id = sqlite3_column_int64(st, 0);
 		p->config_id = sqlite3_column_int64(st, 1);
@@ -203,7 +203,7 @@ static int load_configs(struct store *s, int64_t experiment, struct dataset *d)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ds_config *c;
 
-		d->configs = grow(d->configs, d->nconfigs, sizeof(*c));
+		d->configs = xgrow(d->configs, d->nconfigs, sizeof(*c));
 		c = &d->configs[d->nconfigs++];
 		memset(c, 0, sizeof(*c));
 		c->id = sqlite3_column_int64(st, 0);
@@ -234,7 +234,7 @@ static int load_params(struct store *s, int64_t experiment, struct dataset *d)
 		}
 		ci = (size_t)i;
 		c = &d->configs[ci];
-		c->params = grow(c->params, c->nparams, sizeof(*c->params));
+		c->params = xgrow(c->params, c->nparams, sizeof(*c->params));
 		c->params[c->nparams].key = col_str(st, 1);
 		c->params[c->nparams].value = col_str(st, 2);
 		c->nparams++;
@@ -281,7 +281,7 @@ static int load_runs(struct store *s, int64_t experiment, struct dataset *d)
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		d->runs = grow(d->runs, d->nruns, sizeof(*d->runs));
+		d->runs = xgrow(d->runs, d->nruns, sizeof(*d->runs));
 		if (run_fill(s, st, d, &ci))
 			break;
 	}
@@ -414,7 +414,7 @@ static int load_samples(struct store *s, int64_t experiment, struct dataset *d)
 			      sqlite3_column_int64(st, 0));
 			break;
 		}
-		rows = grow(rows, n, sizeof(*rows));
+		rows = xgrow(rows, n, sizeof(*rows));
 		rows[n].run = (uint32_t)r;
 		rows[n].metric = metric_intern(d, m, &guess);
 		rows[n].value = sqlite3_column_double(st, 2);
@@ -521,7 +521,7 @@ static int load_klock(struct store *s, int64_t experiment, struct dataset *d)
 			break;
 		}
 		cf = &d->configs[d->runs[r].config];
-		cf->klock = grow(cf->klock, cf->nklock, sizeof(*cf->klock));
+		cf->klock = xgrow(cf->klock, cf->nklock, sizeof(*cf->klock));
 		k = &cf->klock[cf->nklock++];
 		k->run = (size_t)r;
 		k->kind = dup_col(st, 1);

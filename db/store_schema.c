@@ -118,7 +118,7 @@ static int objs_read(sqlite3 *db, struct schema_obj **v, size_t *n)
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct schema_obj *o;
 
-		*v = grow(*v, *n, sizeof(**v));
+		*v = xgrow(*v, *n, sizeof(**v));
 		o = &(*v)[(*n)++];
 		memset(o, 0, sizeof(*o));
 		o->type = col_str(st, 0);

@@ -358,15 +358,6 @@ char *col_str(sqlite3_stmt *st, int i)
 	return xstrdup(t ? (const char *)t : "");
 }
 
-void *grow(void *p, size_t n, size_t size)
-{
-	if (n == 0)
-		return xmalloc(8 * size);
-	if (n >= 8 && !(n & (n - 1)))
-		return xrealloc(p, 2 * n * size);
-	return p;
-}
-
 int txn_begin(struct store *s, bool *outer)
 {
 	*outer = sqlite3_get_autocommit(s->db) != 0;

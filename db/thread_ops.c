@@ -84,7 +84,7 @@ int thread_ops_parse(const char *p, uint64_t **out, size_t *n)
 	while (*p != ']') {
 		if (u64_scan(&p, &v))
 			return -1;
-		*out = grow(*out, *n, sizeof(**out));
+		*out = xgrow(*out, *n, sizeof(**out));
 		(*out)[(*n)++] = v;
 		p = skip_blanks(p);
 		if (*p == ',')

@@ -108,6 +108,15 @@ void *xrealloc(void *p, size_t n)
 	return check(realloc(p, n ? n : 1));
 }
 
+void *xgrow(void *p, size_t n, size_t size)
+{
+	if (n == 0)
+		return xmalloc(8 * size);
+	if (n >= 8 && !(n & (n - 1)))
+		return xrealloc(p, 2 * n * size);
+	return p;
+}
+
 char *xstrdup(const char *s)
 {
 	return check(strdup(s));

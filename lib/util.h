@@ -66,6 +66,13 @@ const char *fd_shortage(void);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/*
+ * An array of n elements of size bytes, grown for element n: allocated
+ * with room for 8 at n = 0, doubled when n is 8 or more and a power of
+ * two (so an array only ever appended to through it has room for the
+ * next power of two): appending n elements costs O(n) copies.
+ */
+void *xgrow(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
