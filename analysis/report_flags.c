@@ -2,9 +2,10 @@
  * report_flags.c - the text report's flag messages, the most
  * consequential kinds first.  Under --verbose every message, each once
  * (the first of a kind in full, the others by what they found); by
- * default a kind raised by two or more configurations is one line: the
- * configurations and what was found, its numbers as ranges ("CV
- * 6.2-24% of throughput is above the noise threshold 5.0%").
+ * default each flag says what it found, with its numbers, and a kind
+ * raised by two or more configurations is one line: the configurations
+ * and what was found, its numbers as ranges ("CV 6.2-24% of throughput
+ * is above the noise threshold 5.0%").
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -224,7 +225,7 @@ static bool printed(const struct analysis *a, size_t c, const struct flag *fl)
 /* Configuration c's flag fl, with every later configuration that has
  * the same message word for word. */
 static void message(FILE *f, const struct analysis *a, size_t c,
-		    const struct flag *fl, bool explained)
+		    const struct flag *fl, bool explained, bool brief)
 {
 	char *where = flag_config(c, fl), *lead, *more;
 	size_t c2, j;
@@ -245,7 +246,10 @@ static void message(FILE *f, const struct analysis *a, size_t c,
 		}
 	lead = xasprintf("  ! %s, config%s %s:", fl->name,
 			 strchr(where, ',') ? "s" : "", where);
-	more = finding(fl->message, explained);
+	/* by default what was found, with its numbers; why and what to do
+	 * under --verbose (the hint below the flags says so) */
+	more = brief ? xstrndup(fl->message, found_len(fl->message))
+		     : finding(fl->message, explained);
 	report_wrap(f, lead, 4, more);
 	free(more);
 	free(lead);
@@ -306,7 +310,7 @@ void report_flag_messages(FILE *f, const struct analysis *a, bool brief)
 					one_line(f, a, fl->name);
 				if (many || printed(a, c, fl))
 					continue;
-				message(f, a, c, fl, full == rank);
+				message(f, a, c, fl, full == rank, brief);
 				full = rank;
 			}
 }
