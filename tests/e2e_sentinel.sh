@@ -58,7 +58,7 @@ expect "clean runs with kmsg_lockdep" 0 "$(sec clean)"
 	AND value LIKE 'lockdep: $mark: WARNING: possible circular%'")" \
 	-eq 3 ] || fail "the warning's line is not stored per run"
 
-"$CONTEND" report --db "$db" >"$tmp/rep" 2>"$tmp/err" ||
+"$CONTEND" report --db "$db" --verbose >"$tmp/rep" 2>"$tmp/err" ||
 	fail "report: $(cat "$tmp/err")"
 tr '\n' ' ' <"$tmp/rep" | tr -s ' ' >"$tmp/rep1"
 grep -q "kernel-warning, config 1: 3 of 3 runs logged kernel warnings" \
@@ -66,7 +66,7 @@ grep -q "kernel-warning, config 1: 3 of 3 runs logged kernel warnings" \
 grep -q "first: 'lockdep: $mark: WARNING: possible circular" "$tmp/rep1" ||
 	fail "kernel-warning does not name the line"
 
-"$CONTEND" report --db "$db" --exclude-kernel-warnings >"$tmp/rep" \
+"$CONTEND" report --db "$db" --verbose --exclude-kernel-warnings >"$tmp/rep" \
 	2>"$tmp/err" || fail "report --exclude-kernel-warnings"
 grep -q "contend: [3-6] measured runs with kernel warnings left out" \
 	"$tmp/err" || fail "the exclusion is not counted: $(cat "$tmp/err")"
