@@ -26,14 +26,22 @@ static char *flag_config(size_t c, const struct flag *fl)
 }
 
 /* The length of what a flag found: its message up to the first ": " or
- * ". " (the explanation and the remedy follow), else all of it. */
+ * ". " outside parentheses (the explanation and the remedy follow), else
+ * all of it. */
 static size_t found_len(const char *message)
 {
-	const char *colon = strstr(message, ": "), *stop = strstr(message, ". ");
+	const char *p;
+	int depth = 0;
 
-	if (!colon || (stop && stop < colon))
-		colon = stop;
-	return colon ? (size_t)(colon - message) : strlen(message);
+	for (p = message; *p; p++) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && depth > 0)
+			depth--;
+		else if (!depth && (*p == ':' || *p == '.') && p[1] == ' ')
+			break;
+	}
+	return (size_t)(p - message);
 }
 
 /*
