@@ -15,7 +15,7 @@
  * (INI_CALL_HANDLER_ON_NEW_SECTION is not compiled in) and whose line
  * and exact name the diagnostics need.  inih reads a line only after it
  * has handled the previous one, so the reader's line number is the
- * handler's (docs/DESIGN-CHANGES.md, "Issue 32").
+ * handler's (docs/DESIGN-CHANGES.md, "Configuration").
  */
 #include <ini.h>
 #include <stdio.h>
