@@ -63,6 +63,11 @@ static const struct {
 	{ "klock_wait_max_s", DIR_LOWER, "s" },
 	/* acquisitions kernel_delay busy-waited after */
 	{ "klock_delayed", DIR_LOWER, "acquisitions" },
+	/* ... and those it refused, by reason (runner/kinstr/bpf.h) */
+	{ "klock_delay_refused_irq", DIR_UNKNOWN, "acquisitions" },
+	{ "klock_delay_refused_spin", DIR_UNKNOWN, "acquisitions" },
+	{ "klock_delay_refused_share", DIR_UNKNOWN, "acquisitions" },
+	{ "klock_delay_refused_total", DIR_UNKNOWN, "acquisitions" },
 	{ "klock_wait_spin_s", DIR_LOWER, "s" },
 	{ "klock_wait_mutex_s", DIR_LOWER, "s" },
 	{ "klock_wait_rwsem_read_s", DIR_LOWER, "s" },

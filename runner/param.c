@@ -40,7 +40,8 @@ const struct param_def harness_params[] = {
 			     "TIME@FUNCTION: busy-wait TIME (100ns to 10ms, "
 			     "whole ns) "
 			     "after each contended kernel lock acquisition "
-			     "of the run whose stack holds FUNCTION "
+			     "of the run whose stack holds FUNCTION, "
+			     "within per-CPU bounds "
 			     "(docs/KLOCK.md; needs BPF); 0: none" },
 };
 const size_t nharness_params = ARRAY_SIZE(harness_params);

@@ -4,7 +4,8 @@
 # list that falls back (bpf, count) has the perf events count, no wait is
 # stored and the experiment says which instrument ran and why; where BPF loads, creat with 4 processes and
 # reuse = no stores its kernel wait and its top locks in every run, and the
-# JSON report lists them (configs[].klock_top).  The live part is skipped
+# JSON report lists them (configs[].klock_top); a kernel_delay run stores
+# its delays and its refusals by reason.  The live part is skipped
 # with the reason where BPF cannot load, unless CONTEND_REQUIRE_KBPF=1.
 # Presence and sign only.
 NAME=e2e_kbpf
@@ -169,4 +170,12 @@ expect "kernel_delay stored" "0 1ms@do_unlinkat" "$(q "$tmp/d.db" "SELECT
 			 ORDER BY value)")"
 expect "klock_delayed only with a delay" 2 "$(q "$tmp/d.db" "SELECT count(*)
 			 FROM samples WHERE metric = 'klock_delayed'")"
+# its refusals by reason (docs/KLOCK.md, "The delay's bounds"), stored
+# with it: four a delayed run
+expect "refusals stored" "2 2 2 2" "$(q "$tmp/d.db" "SELECT group_concat(n, ' ')
+			 FROM (SELECT count(*) AS n FROM samples
+			 WHERE metric IN ('klock_delay_refused_irq',
+			 'klock_delay_refused_spin', 'klock_delay_refused_share',
+			 'klock_delay_refused_total') AND value >= 0
+			 GROUP BY metric)")"
 [ "$fails" -eq 0 ]

@@ -79,6 +79,7 @@ struct kbpf {
 	int tracked, totals, locks, callers, stacks;
 	size_t ncpu;          /* values of a per-CPU map */
 	uint64_t cgid;        /* the run's cgroup; 0: the process tree */
+	bool delayed;         /* the last run had a kernel_delay */
 };
 
 /* libbpf's own messages would interleave with the progress line. */
@@ -252,6 +253,7 @@ int kbpf_run_begin(struct kbpf *k, const struct kbpf_delay *delay,
 	b->delay_lo = lo;
 	b->delay_hi = hi;
 	b->delay_ns = delay ? delay->ns : 0;
+	k->delayed = b->delay_ns != 0;
 	if (k->cgid)
 		__atomic_store_n(&b->run_cgid, k->cgid, __ATOMIC_SEQ_CST);
 	else
@@ -308,6 +310,21 @@ static void add_totals(const struct kbpf_totals *t, struct result *r)
 	if (ops > 0)
 		result_add(r, "klock_contended_per_op",
 			   (double)n[KLOCK_ALL] / ops);
+}
+
+/* kernel_delay's delays and its refusals by reason (kbpf_shared.h's
+ * enum kbpf_refusal, in its order). */
+static void add_delays(const struct kbpf_totals *t, struct result *r)
+{
+	static const char *const refused[KBPF_NREFUSE] = {
+		"klock_delay_refused_irq", "klock_delay_refused_spin",
+		"klock_delay_refused_share", "klock_delay_refused_total",
+	};
+	size_t i;
+
+	result_add(r, "klock_delayed", (double)t->delayed);
+	for (i = 0; i < KBPF_NREFUSE; i++)
+		result_add(r, refused[i], (double)t->refused[i]);
 }
 
 /* The locks map, each lock's per-CPU counts summed. */
@@ -374,8 +391,12 @@ int kbpf_run_end(struct kbpf *k, struct result *r, struct kbpf_top *top)
 	size_t nl, ns;
 	__u32 key = 0;
 
+	/* the run is over: nothing delayed, and no process of it (or one
+	 * that reuses its pid) followed, until the next run begins */
+	__atomic_store_n(&b->delay_ns, 0, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&b->run_cgid, 0, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&b->armed, 0, __ATOMIC_SEQ_CST);
+	empty(k->tracked, sizeof(__u32));
 	memset(top, 0, sizeof(*top));
 	if (!r)
 		return 0;
@@ -385,8 +406,8 @@ int kbpf_run_end(struct kbpf *k, struct result *r, struct kbpf_top *top)
 	kbpf_totals_sum(pc, k->ncpu, &sum);
 	free(pc);
 	add_totals(&sum, r);
-	if (b->delay_ns)
-		result_add(r, "klock_delayed", (double)sum.delayed);
+	if (k->delayed)
+		add_delays(&sum, r);
 	l = read_locks(k, &nl);
 	s = read_callers(k, &ns);
 	e = xcalloc(nl + ns + 1, sizeof(*e));

@@ -93,10 +93,16 @@ void kbpf_use_cgroup(struct kbpf *k, uint64_t cgid);
  * cgroup, nothing: the run's children are born in it. */
 void kbpf_track(struct kbpf *k, pid_t pid);
 /*
- * Stops counting; with r (the run succeeded): adds klock_contended, klock_KIND,
- * klock_wait_s, klock_wait_max_s, klock_wait_KIND_s,
- * klock_contended_per_op and, with a kernel_delay, klock_delayed (the
- * acquisitions it busy-waited after) to r and fills top.  With r NULL only disarms.
+ * Stops counting and delaying: the run's delay is cleared and its process
+ * tree forgotten, so a process of it that lives on, or a new one that
+ * reuses one of its pids, is neither counted nor delayed.  With r (the
+ * run succeeded): adds klock_contended, klock_KIND, klock_wait_s,
+ * klock_wait_max_s, klock_wait_KIND_s, klock_contended_per_op and, with
+ * a kernel_delay, klock_delayed (the acquisitions it busy-waited after)
+ * and klock_delay_refused_REASON (those it refused: irq, spin, share,
+ * total; docs/KLOCK.md) to r and fills top.  With r NULL only that.
+ * Called again before the next kbpf_run_begin it reads the same counts:
+ * nothing is counted between runs.
  */
 int kbpf_run_end(struct kbpf *k, struct result *r, struct kbpf_top *top);
 

@@ -166,7 +166,7 @@ static const char *kbpf_class_name(unsigned flags)
 void kbpf_totals_sum(const struct kbpf_totals *pc, size_t ncpu,
 		     struct kbpf_totals *sum)
 {
-	size_t c, f;
+	size_t c, f, w;
 
 	memset(sum, 0, sizeof(*sum));
 	for (c = 0; c < ncpu; c++) {
@@ -180,6 +180,8 @@ void kbpf_totals_sum(const struct kbpf_totals *pc, size_t ncpu,
 		}
 		sum->dropped += pc[c].dropped;
 		sum->delayed += pc[c].delayed;
+		for (w = 0; w < KBPF_NREFUSE; w++)
+			sum->refused[w] += pc[c].refused[w];
 	}
 }
 

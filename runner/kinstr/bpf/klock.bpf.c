@@ -30,7 +30,7 @@ const volatile __u32 runner_tgid;
  * whose cgroup is run_cgid (0 between runs), else those in `tracked`;
  * armed: a child the runner forks now is the run's (tracked); gen: the
  * run, so that a begin of the run before pairs with no end of this one;
- * delay_*: the run's kernel_delay, 0 for none. */
+ * delay_*: the run's kernel_delay, 0 for none (and between runs). */
 __u32 by_cgroup;
 __u64 run_cgid;
 __u32 armed;
@@ -83,6 +83,14 @@ struct {
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, KBPF_STACK_DEPTH * sizeof(__u64));
 } stacks SEC(".maps");
+
+/* kernel_delay's budget on each CPU (kbpf_delay_grant). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kbpf_budget);
+} budget SEC(".maps");
 
 /* kernel_delay's look at the stack: one buffer per CPU. */
 struct {
@@ -184,6 +192,52 @@ static long spin(__u64 i, void *deadline)
 }
 
 /*
+ * Whether the program runs on the current task's own kernel stack, from
+ * task->stack up to its saved user registers at the top: not in an
+ * interrupt, a softirq run from one or from local_bh_enable, an NMI or
+ * an exception, which the kernel runs on stacks of their own (x86-64 and
+ * arm64 do).  The kernel's data symbols (the per-CPU preempt count) are
+ * not in /proc/kallsyms without CONFIG_KALLSYMS_ALL, so the program
+ * cannot read the preempt count there; the stack it can always see.
+ */
+static __always_inline int on_task_stack(void)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 here = (__u64)&t;
+	__u64 lo = (__u64)t->stack, hi = (__u64)bpf_task_pt_regs(t);
+
+	return kbpf_in_range(here, lo, hi);
+}
+
+/*
+ * kernel_delay after a contention of flags that waited wait ns, ended at
+ * now: busy-wait the run's delay where kbpf_delay_grant allows it, else
+ * count why not.
+ */
+static __always_inline void delay(struct kbpf_totals *tot, __u32 flags,
+				  __u64 wait, __u64 now)
+{
+	__u64 d = delay_ns < KBPF_DELAY_CAP_NS ? delay_ns : KBPF_DELAY_CAP_NS;
+	struct kbpf_budget *b;
+	enum kbpf_refusal why;
+	__u32 zero = 0;
+	__u64 until;
+
+	b = bpf_map_lookup_elem(&budget, &zero);
+	if (!b)
+		return;
+	why = kbpf_delay_grant(b, on_task_stack(), flags, wait, now, d, gen);
+	if (why != KBPF_GRANT) {
+		if (why < KBPF_NREFUSE)
+			tot->refused[why]++;
+		return;
+	}
+	until = now + d;
+	bpf_loop(1 << 23, spin, &until, 0);
+	tot->delayed++;
+}
+
+/*
  * The caller of a sampled contention.  contention_end fires in the same
  * slow-path function as its begin, so the frames above it, the caller's
  * among them, are the begin's.
@@ -232,13 +286,8 @@ int BPF_PROG(kbpf_end, void *lock, int ret)
 	tot = bpf_map_lookup_elem(&totals, &zero);
 	if (!tot)
 		return 0;
-	if (delay_ns && ret == 0 && delay_matches(ctx)) {
-		__u64 until = now + (delay_ns < KBPF_DELAY_CAP_NS ?
-				     delay_ns : KBPF_DELAY_CAP_NS);
-
-		bpf_loop(1 << 23, spin, &until, 0);
-		tot->delayed++;
-	}
+	if (delay_ns && ret == 0 && delay_matches(ctx))
+		delay(tot, fl, d, now);
 	/* per CPU, and a program does not nest on its CPU: no atomics */
 	v = &tot->k[fl];
 	v->count++;
