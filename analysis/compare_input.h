@@ -137,7 +137,6 @@ struct compare_input {
 	double *values;                 /* number files, back to back */
 	size_t nvalues;
 	size_t nfiles, *sizes;          /* values per file (invocation) */
-	struct compare_numbers num;
 	struct compare_side side;
 	struct compare_calibs calib;    /* the hosts' A/A profiles */
 };
@@ -191,7 +190,11 @@ int compare_inputs_opts(const struct compare_input *b,
 			double confidence, struct compare_opts *o);
 /* A number side of a single value cannot be judged: -1 after error(). */
 int compare_input_one_value(const struct compare_input *s);
-/* A number side shaped like the other side's only configuration. */
+/*
+ * A number side loaded as an export side is, through an in-memory store,
+ * its configuration shaped like the other side's only one; -1 after
+ * error().
+ */
 int compare_input_number_side(struct compare_input *s,
 			      const struct compare_input *other,
 			      const char *metric);

@@ -4,7 +4,8 @@
  * `contend export --format csv` files.  A number file is read whole and
  * parsed line by line from a (pointer, length) slice, so a NUL byte or a
  * missing final newline can never make the parser read past what it was
- * given.  An export file's kept rows are written into an in-memory store
+ * given.  An export file's kept rows, like a number file's values
+ * (compare_input_number_side), are written into an in-memory store
  * (db/store.h, "rows"), which store_load then reads as it reads a
  * database side: one reader of sides.
  */
