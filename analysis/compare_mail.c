@@ -105,44 +105,6 @@ static void holm(const struct compare_result *r, bool *star)
 	free(used);
 }
 
-/* Does parameter key have one value in every row? */
-static bool constant(const struct compare_result *r, const char *key,
-		     const char *value)
-{
-	for (size_t i = 0; i < r->n; i++) {
-		const struct ds_config *c = r->cmp[i].config;
-		bool same = false;
-
-		for (size_t k = 0; k < c->nparams; k++)
-			if (!strcmp(c->params[k].key, key))
-				same = !strcmp(c->params[k].value, value);
-		if (!same)
-			return false;
-	}
-	return true;
-}
-
-/* The section (else the workload) and the parameters that vary. */
-static void row_label(FILE *f, char *buf, size_t width, const struct compare_result *r,
-		      const struct comparison *c)
-{
-	char *t = xstrdup(c->section && *c->section ? c->section
-						     : c->workload);
-
-	for (size_t k = 0; c->config && k < c->config->nparams; k++) {
-		const struct kv *p = &c->config->params[k];
-		char *u;
-
-		if (constant(r, p->key, p->value))
-			continue;
-		u = xasprintf("%s %s=%s", t, p->key, p->value);
-		free(t);
-		t = u;
-	}
-	mail_label(f, buf, width, t);
-	free(t);
-}
-
 static void seconds(FILE *f, const struct comparison *c, double alpha,
 		    bool all)
 {
@@ -248,9 +210,12 @@ void compare_print_mail(FILE *f, const struct compare_result *r,
 			const struct compare_input *c, bool verbose)
 {
 	bool *star = xcalloc(r->n + 1, sizeof(*star));
+	const struct ds_config **all = xcalloc(r->n + 1, sizeof(*all));
 	char lab[24], vb[NUMFMT_LEN], vc[NUMFMT_LEN], ch[NUMFMT_CI_LEN];
 	size_t i;
 
+	for (i = 0; i < r->n; i++)
+		all[i] = r->cmp[i].config;
 	header(f, r, b, c);
 	holm(r, star);
 	mail_line(f, "%s", "");
@@ -259,7 +224,9 @@ void compare_print_mail(FILE *f, const struct compare_result *r,
 	for (i = 0; i < r->n; i++) {
 		const struct comparison *cmp = &r->cmp[i];
 
-		row_label(f, lab, 22, r, cmp);
+		mail_row_label(f, lab, 22, cmp->section && *cmp->section
+						? cmp->section : cmp->workload,
+			       cmp->config, all, r->n);
 		mail_line(f, "%-22s %10s %10s  %s%s", lab,
 		     numfmt(vb, sizeof(vb), cmp->st.base.mean),
 		     numfmt(vc, sizeof(vc), cmp->st.cand.mean),
@@ -277,5 +244,6 @@ void compare_print_mail(FILE *f, const struct compare_result *r,
 	mail_line(f, "  %g, top %d by |t| (--verbose: all)", 1 - r->opts.confidence,
 	     COMPARE_SECOND_TOP);
 	reproduce(f, b, c);
+	free(all);
 	free(star);
 }

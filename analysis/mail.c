@@ -2,6 +2,7 @@
  * mail.c - the lines the mail formats share (mail.h).
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "analysis/mail.h"
 #include "db/contract.h"
 #include "lib/escape.h"
+#include "lib/util.h"
 
 void mail_line(FILE *f, const char *fmt, ...)
 {
@@ -27,7 +29,7 @@ const char *mail_shown(char *buf, size_t width, const char *s)
 	return buf;
 }
 
-void mail_label(FILE *f, char *buf, size_t width, const char *label)
+static void mail_label(FILE *f, char *buf, size_t width, const char *label)
 {
 	char *e = escape_text_dup(label ? label : "?");
 
@@ -37,6 +39,42 @@ void mail_label(FILE *f, char *buf, size_t width, const char *label)
 	else
 		mail_line(f, "%s", e ? e : "?");
 	free(e);
+}
+
+/* Does parameter key have value in every configuration of all[0..n)? */
+static bool constant(const struct ds_config *const *all, size_t n,
+		     const char *key, const char *value)
+{
+	for (size_t i = 0; i < n; i++) {
+		bool same = false;
+
+		for (size_t k = 0; all[i] && k < all[i]->nparams; k++)
+			if (!strcmp(all[i]->params[k].key, key))
+				same = !strcmp(all[i]->params[k].value, value);
+		if (!same)
+			return false;
+	}
+	return true;
+}
+
+void mail_row_label(FILE *f, char *buf, size_t width, const char *name,
+		    const struct ds_config *c,
+		    const struct ds_config *const *all, size_t n)
+{
+	char *t = xstrdup(name);
+
+	for (size_t k = 0; c && k < c->nparams; k++) {
+		const struct kv *p = &c->params[k];
+		char *u;
+
+		if (constant(all, n, p->key, p->value))
+			continue;
+		u = xasprintf("%s %s=%s", t, p->key, p->value);
+		free(t);
+		t = u;
+	}
+	mail_label(f, buf, width, t);
+	free(t);
 }
 
 uint64_t mail_hash(const char *text)

@@ -22,11 +22,15 @@ void mail_line(FILE *f, const char *fmt, ...);
  * width + 1.  Returns buf. */
 const char *mail_shown(char *buf, size_t width, const char *s);
 /*
- * A row's label into buf (width + 1 bytes): escaped, when it fits the
- * column; else printed whole on a line of its own and buf left empty, so
- * that a label is never cut into another (threads=10000 into =1000).
+ * A row's label into buf (width + 1 bytes): name (the section, else the
+ * workload) and the parameters of c that vary among all[0..n), escaped,
+ * when it fits the column; else printed whole on a line of its own and
+ * buf left empty, so that a label is never cut into another
+ * (threads=10000 into =1000).
  */
-void mail_label(FILE *f, char *buf, size_t width, const char *label);
+void mail_row_label(FILE *f, char *buf, size_t width, const char *name,
+		    const struct ds_config *c,
+		    const struct ds_config *const *all, size_t n);
 /* FNV-1a (64 bits) of a config file's text, to name the file's version. */
 uint64_t mail_hash(const char *text);
 /* The header lines of one experiment's kernel ("A: 6.8.0, label x" with

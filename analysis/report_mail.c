@@ -15,43 +15,6 @@
 #include "lib/numfmt.h"
 #include "lib/util.h"
 
-/* Does parameter key have value in every configuration? */
-static bool constant(const struct dataset *d, const char *key,
-		     const char *value)
-{
-	for (size_t i = 0; i < d->nconfigs; i++) {
-		const struct ds_config *c = &d->configs[i];
-		bool same = false;
-
-		for (size_t k = 0; k < c->nparams; k++)
-			if (!strcmp(c->params[k].key, key))
-				same = !strcmp(c->params[k].value, value);
-		if (!same)
-			return false;
-	}
-	return true;
-}
-
-static void row_label(FILE *f, char *buf, size_t width, const struct dataset *d,
-		      const struct ds_config *c)
-{
-	char *t = xstrdup(c->section && *c->section ? c->section
-						     : c->workload);
-
-	for (size_t k = 0; k < c->nparams; k++) {
-		char *u;
-
-		if (constant(d, c->params[k].key, c->params[k].value))
-			continue;
-		u = xasprintf("%s %s=%s", t, c->params[k].key,
-			      c->params[k].value);
-		free(t);
-		t = u;
-	}
-	mail_label(f, buf, width, t);
-	free(t);
-}
-
 static void flag_list(char *buf, size_t len, const struct config_analysis *ca)
 {
 	size_t at = 0;
@@ -71,8 +34,11 @@ int report_mail(FILE *f, const struct analysis *a)
 	const char *base = path && strrchr(path, '/') ? strrchr(path, '/') + 1
 						      : path;
 	char n[32], o[16], lab[32], ci[NUMFMT_CI_LEN], fl[80], p[32], l[32];
+	const struct ds_config **all = xcalloc(d->nconfigs + 1, sizeof(*all));
 	size_t i, runs = 0;
 
+	for (i = 0; i < d->nconfigs; i++)
+		all[i] = &d->configs[i];
 	mail_line(f, "contend %s report: %s, %g%% intervals",
 		  mail_shown(l, 20, v), mail_shown(n, 28, d->exp.name),
 		  100 * a->opts.confidence);
@@ -97,7 +63,9 @@ int report_mail(FILE *f, const struct analysis *a)
 		for (size_t k = 0; ca->primary >= 0 && k < ca->nmetrics; k++)
 			if (ca->metrics[k].metric == ca->primary)
 				m = &ca->metrics[k];
-		row_label(f, lab, 30, d, c);
+		mail_row_label(f, lab, 30, c->section && *c->section
+						? c->section : c->workload,
+			       c, all, d->nconfigs);
 		flag_list(fl, sizeof(fl), ca);
 		mail_line(f, "%-30s %4zu  %s", lab, ca->measured,
 			  m ? numfmt_ci(ci, sizeof(ci), m->s.mean, m->s.ci_low,
@@ -116,5 +84,6 @@ int report_mail(FILE *f, const struct analysis *a)
 	}
 	mail_line(f, "  contend report %lld --format mail",
 		  (long long)d->exp.id);
+	free(all);
 	return ferror(f) ? -1 : 0;
 }

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 #define STORE_DEFAULT_PATH "db/contend.db" /* without HOME */
 #define STORE_DATA_PATH "contend/contend.db" /* under XDG_DATA_HOME */
 
