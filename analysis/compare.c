@@ -17,7 +17,7 @@
 #include "lib/escape.h"
 #include "lib/holm.h"
 #include "lib/numfmt.h"
-#include "analysis/ministat.h"
+#include "analysis/compare_input.h"
 #include "db/contract.h"
 #include "lib/util.h"
 

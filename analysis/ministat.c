@@ -10,7 +10,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "analysis/ministat.h"
+#include "analysis/compare_input.h"
 #include "analysis/stats.h"
 
 /*

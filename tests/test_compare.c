@@ -26,7 +26,6 @@
 
 #include "analysis/compare.h"
 #include "analysis/compare_input.h"
-#include "analysis/compare_print.h"
 #include "lib/util.h"
 #include "tests/checks.h"
 #include "tests/compare_checks.h"
