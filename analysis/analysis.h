@@ -244,4 +244,19 @@ void flag_num(struct flag *f, const char *key, double value);
  */
 char *analysis_fmt(char *buf, size_t len, double v);
 
+/*
+ * What a gate decided (compare_gate.c): compare --fail-on-regression and
+ * history --fail-on-change use the same three words (and their exit
+ * statuses 0, 3, 4: lib/util.h), and `none` where no gate judged.
+ */
+enum gate_result { GATE_PASS, GATE_FAIL, GATE_INCONCLUSIVE, GATE_NONE };
+extern const char *const gate_result_names[]; /* "pass", "fail", ... */
+
+/*
+ * flags.c, for the detectors of flags.c and flags_pair.c only: v formatted for a message (lib/numfmt.h), from a ring of buffers so one
+ * printf can format several numbers: each message uses at most 16 at once
+ * (flag_outliers: 8 listed + 2).
+ */
+const char *flags_num(double v);
+
 #endif

@@ -21,7 +21,6 @@
 
 #include "analysis/analysis.h"
 #include "analysis/abfair.h"
-#include "analysis/gate.h"
 
 enum verdict {
 	VERDICT_FASTER,         /* better beyond the threshold, significant */

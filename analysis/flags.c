@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "analysis/flags_impl.h"
 #include "analysis/flagtab.h"
 #include "analysis/kwarn.h"
 #include "analysis/regimes.h"
