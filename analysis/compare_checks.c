@@ -9,7 +9,7 @@
 
 #include "analysis/abfair.h"
 #include "analysis/compare_impl.h"
-#include "analysis/instrument.h"
+#include "analysis/analysis.h"
 #include "analysis/regimes.h"
 #include "lib/util.h"
 

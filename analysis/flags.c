@@ -13,7 +13,6 @@
 
 #include "analysis/analysis.h"
 #include "analysis/flagtab.h"
-#include "analysis/kwarn.h"
 #include "analysis/regimes.h"
 #include "lib/numfmt.h"
 #include "db/contract.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/instrument.h"
+#include "analysis/analysis.h"
 #include "db/contract.h"
 #include "lib/util.h"
 

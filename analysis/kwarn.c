@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/kwarn.h"
+#include "analysis/analysis.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "db/contract.h"

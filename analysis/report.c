@@ -21,7 +21,7 @@
 #include "analysis/report.h"
 #include "analysis/report_impl.h"
 #include "analysis/flagtab.h"
-#include "analysis/instrument.h"
+#include "analysis/analysis.h"
 #include "lib/escape.h"
 #include "lib/hint.h"
 #include "lib/numfmt.h"

@@ -44,7 +44,6 @@ int report_text_view(FILE *f, const struct analysis *a,
 		     const struct report_view *view);
 int report_text(FILE *f, const struct analysis *a);
 int report_json(FILE *f, const struct analysis *a);
-int report_csv(FILE *f, const struct analysis *a);
 /* One experiment in 72 columns, for a mailing list (mail.c). */
 int report_mail(FILE *f, const struct analysis *a);
 
