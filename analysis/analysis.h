@@ -88,7 +88,7 @@ struct config_analysis {
 	int primary;            /* metric the flags judge (throughput...), -1 */
 	const char *primary_name; /* its name, even when no run reported it;
 				   * NULL when there is none */
-	/* repetitions = auto: why the configuration stopped (auto.c). */
+	/* repetitions = auto: why the configuration stopped (values.c). */
 	bool is_auto;
 	const char *auto_stop;  /* "precision reached", "cap reached", ... */
 	double auto_rel_hw;     /* relative CI half-width reached */
@@ -145,7 +145,7 @@ size_t analysis_klock_waits(const struct dataset *d, size_t c,
 			    const char *kind, const char *caller,
 			    double **out);
 /*
- * auto.c: for configurations run with repetitions = auto, why they
+ * values.c: for configurations run with repetitions = auto, why they
  * stopped, by the runner's own rule (lib/stoprule.h) on the stored runs
  * with the settings stored with the experiment (or, for an experiment
  * stored before them, read from its config text); leaves is_auto false

@@ -31,7 +31,7 @@ static size_t group_rows(const struct compare_side *s, const struct series *g,
 	return n;
 }
 
-/* instrumentation-differs: kernel state keys (analysis/instrument.h). */
+/* instrumentation-differs: kernel state keys (analysis/analysis.h, instrument.c). */
 void compare_instrumentation(struct comparison *cmp,
 			     const struct compare_side *b, const struct series *gb,
 			     const struct compare_side *c, const struct series *gc)

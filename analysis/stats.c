@@ -13,7 +13,7 @@
  *
  * This file holds the statistics of one sample, of two samples, the
  * correlations and fairness; stats_nested.c the power of a test and the
- * two-level model (stats_impl.h is what they share).
+ * two-level model (stats.h's inline helpers are what they share).
  */
 #include "analysis/stats.h"
 

@@ -4,7 +4,7 @@
  * rows), with what reads it, when, what kind of value it is and whether
  * the default report shows it.  The runner writes the facts
  * (runner/host.c, runner/kstate.c and the files a row names), analysis
- * shows them (analysis/report_host.c), and a test checks that every key
+ * shows them (analysis/report_rows.c), and a test checks that every key
  * the runner writes has its row (tests/test_facts.c).
  *
  * A stored fact is a word, a number, a list or a path, never a sentence:
