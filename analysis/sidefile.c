@@ -28,9 +28,6 @@
 #include "lib/readfile.h"
 #include "lib/util.h"
 
-/* Longest part of a bad field quoted back in a message. */
-#define QUOTE_MAX ESCAPE_QUOTE_MAX /* lib/escape.h: the one cap */
-
 struct line {
 	const char *s;
 	size_t len;
@@ -101,24 +98,11 @@ static long find_field(const struct line *l, const struct numfile_opts *o,
 	}
 }
 
-/* A printable copy of at most QUOTE_MAX bytes of s for a message. */
-static void quote(const char *s, size_t len, char *out)
-{
-	size_t i, n = len < QUOTE_MAX ? len : QUOTE_MAX;
-
-	for (i = 0; i < n; i++)
-		out[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
-	if (len > QUOTE_MAX)
-		memcpy(out + n, "...", 4);
-	else
-		out[n] = '\0';
-}
-
 static int parse_line(const char *name, const struct line *l,
 		      const struct numfile_opts *o, double *v)
 {
-	char q[QUOTE_MAX + 4], *text;
 	const char *f;
+	char *text;
 	size_t flen = 0;
 	long nf;
 	int ret;
@@ -128,16 +112,16 @@ static int parse_line(const char *name, const struct line *l,
 		return error_at(name, l->no,
 				"line has %ld field%s, column %ld asked (-C)",
 				nf, nf == 1 ? "" : "s", o->column);
-	quote(f, flen, q);
 	if (all_blank(f, flen))
 		return error_at(name, l->no, "column %ld is empty", o->column);
 	text = xstrndup(f, flen);
 	ret = parse_double(text, v);
-	free(text);
 	if (ret < 0)
-		return error_at(name, l->no, "not a finite number: '%s'%s", q,
-				o->column > 1 ? " (column chosen with -C)" : "");
-	return 0;
+		error_at(name, l->no, "not a finite number: '%s'%s",
+			 escape_quote(text),
+			 o->column > 1 ? " (column chosen with -C)" : "");
+	free(text);
+	return ret;
 }
 
 /* Cuts the comment, the CR of CRLF; 1 when something is left to parse. */
