@@ -88,7 +88,7 @@ struct config_analysis {
 	int primary;            /* metric the flags judge (throughput...), -1 */
 	const char *primary_name; /* its name, even when no run reported it;
 				   * NULL when there is none */
-	/* repetitions = auto: why the configuration stopped (auto.c). */
+	/* repetitions = auto: why the configuration stopped (values.c). */
 	bool is_auto;
 	const char *auto_stop;  /* "precision reached", "cap reached", ... */
 	double auto_rel_hw;     /* relative CI half-width reached */
@@ -145,7 +145,7 @@ size_t analysis_klock_waits(const struct dataset *d, size_t c,
 			    const char *kind, const char *caller,
 			    double **out);
 /*
- * auto.c: for configurations run with repetitions = auto, why they
+ * values.c: for configurations run with repetitions = auto, why they
  * stopped, by the runner's own rule (lib/stoprule.h) on the stored runs
  * with the settings stored with the experiment (or, for an experiment
  * stored before them, read from its config text); leaves is_auto false
@@ -243,5 +243,90 @@ void flag_num(struct flag *f, const char *key, double value);
  * "0.9987"), "-" for NAN; returns buf.  Shared by flags and the report.
  */
 char *analysis_fmt(char *buf, size_t len, double v);
+
+/*
+ * What a gate decided (compare_gate.c): compare --fail-on-regression and
+ * history --fail-on-change use the same three words (and their exit
+ * statuses 0, 3, 4: lib/util.h), and `none` where no gate judged.
+ */
+enum gate_result { GATE_PASS, GATE_FAIL, GATE_INCONCLUSIVE, GATE_NONE };
+extern const char *const gate_result_names[]; /* "pass", "fail", ... */
+
+/*
+ * flags.c, for the detectors of flags.c and flags_pair.c only: v formatted for a message (lib/numfmt.h), from a ring of buffers so one
+ * printf can format several numbers: each message uses at most 16 at once
+ * (flag_outliers: 8 listed + 2).
+ */
+const char *flags_num(double v);
+
+/*
+ * (kwarn.c) what the runner's sentinels saw during the runs
+ * (runner/sentinel.h, docs/STORAGE.md "Sentinels"), for the report: the
+ * kernel-warning flag, the likely cause of a noisy configuration, and the
+ * runs left out under --exclude-kernel-warnings.
+ */
+/*
+ * Marks every run with a kernel warning excluded (ds_run.excluded), so
+ * that no summary counts it; returns how many.  Call before analysis_run.
+ */
+size_t kwarn_exclude(struct dataset *d);
+
+/* Raises kernel-warning on ca when a run of it (ok, not warm-up) logged
+ * a kernel warning: which runs, how many of each class, the first line. */
+void kwarn_flag(const struct analysis *a, struct config_analysis *ca);
+
+/*
+ * Raises kernel-log-unread on ca when the kernel log was not followed
+ * during the experiment (MK_KERNEL_LOG not "followed": the word and what
+ * it means), or when runs of ca (ok, not warm-up) lost records of it
+ * (klog_unread): a warning there would not have been flagged.
+ */
+void kwarn_unread_flag(const struct analysis *a, struct config_analysis *ca);
+
+/*
+ * The likely cause of ca's noise, a sentence with its numbers, malloc'd:
+ * stolen time above 1% of the runs' wall time, a thermal message, or a
+ * mean frequency that moved by more than 5% between runs; NULL when the
+ * sentinels saw none of these.
+ */
+char *kwarn_noise_cause(const struct analysis *a,
+			const struct config_analysis *ca);
+
+/*
+ * (instrument.c) whether two sides of a comparison ran under the same
+ * kernel instrumentation: tracing, lock debugging, the kernel's own
+ * lock-relevant state and build options, as runner/kstate.c and
+ * runner/host.c store them in experiment_meta (docs/STORAGE.md, "Kernel
+ * state"), and whether any of it changed during an experiment.
+ */
+/*
+ * "KEY 'a' vs 'b'; ..." naming every instrumentation key whose value
+ * differs between an experiment of b and one of c (each key once, the
+ * first pair that differs), then "KEY changed from 'a' to 'b' during
+ * experiment N" for every key that changed within one; malloc'd, NULL
+ * when nothing differs.  A value "unknown", or a key one side lacks (an
+ * experiment stored before the key existed), is no difference.
+ */
+char *instrument_diff(const struct experiment_row *b, size_t nb,
+		      const struct experiment_row *c, size_t nc);
+
+/*
+ * "KEY changed from 'a' to 'b'; ..." for every key of e that changed
+ * between the start and the end of the experiment; malloc'd, NULL when
+ * none did.
+ */
+char *instrument_changes(const struct experiment_row *e);
+
+/*
+ * "kstate.trace_lock=1, kstate.current_tracer=function, ..." for the
+ * tracefs instruments that were active when experiment e started (events
+ * enabled, a tracer other than nop, probes, lock_stat collecting), then
+ * "; changed during the experiment: ..." (instrument_changes); malloc'd,
+ * NULL when there is nothing to say.
+ */
+char *instrument_active(const struct experiment_row *e);
+
+/* The sentence compare prints with the flag: the seed's trap. */
+extern const char instrument_why[];
 
 #endif

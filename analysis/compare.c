@@ -17,7 +17,7 @@
 #include "lib/escape.h"
 #include "lib/holm.h"
 #include "lib/numfmt.h"
-#include "analysis/ministat.h"
+#include "analysis/compare_input.h"
 #include "db/contract.h"
 #include "lib/util.h"
 
@@ -573,70 +573,6 @@ void compare_result_release(struct compare_result *r)
 		free(r->side_flags[i].message);
 	free(r->side_flags);
 	memset(r, 0, sizeof(*r));
-}
-
-/* ---- number files as sides ---- */
-
-void compare_numbers_init(struct compare_numbers *num, const char *name,
-			  const char *metric, const double *x,
-			  const size_t *sizes, size_t k,
-			  const struct ds_config *like,
-			  struct compare_side *side)
-{
-	size_t i, r, off = 0;
-
-	memset(num, 0, sizeof(*num));
-	num->k = k;
-	num->metrics[0] = (char *)metric;   /* never written through */
-	num->sets = xcalloc(k, sizeof(*num->sets));
-	num->an = xcalloc(k, sizeof(*num->an));
-	num->configs = xcalloc(k, sizeof(*num->configs));
-	num->ca = xcalloc(k, sizeof(*num->ca));
-	for (i = 0; i < k; off += sizes[i], i++) {
-		struct dataset *d = &num->sets[i];
-		struct ds_config *c = &num->configs[i];
-
-		c->workload = like ? like->workload : (char *)"";
-		c->canon = like ? like->canon : (char *)"";
-		c->section = like ? like->section : (char *)"";
-		c->nruns = sizes[i];
-		d->exp.id = (int64_t)i + 1;     /* the file's place in the list */
-		d->nconfigs = 1;
-		d->configs = c;
-		d->nruns = sizes[i];
-		d->runs = xcalloc(sizes[i], sizeof(*d->runs));
-		for (r = 0; r < sizes[i]; r++) {
-			d->runs[r].seq = (long)r;
-			d->runs[r].repetition = (int)r;
-			d->runs[r].status = RUN_OK;
-		}
-		d->nmetrics = 1;
-		d->metrics = num->metrics;
-		d->values = (double *)(x + off);  /* n x 1, read only */
-		num->ca[i].measured = sizes[i];
-		num->an[i].d = d;
-		num->an[i].nconfigs = 1;
-		num->an[i].configs = &num->ca[i];
-	}
-	memset(side, 0, sizeof(*side));
-	side->name = name;
-	side->numbers = true;
-	side->nsets = k;
-	side->sets = num->sets;
-	side->an = num->an;
-}
-
-void compare_numbers_release(struct compare_numbers *num)
-{
-	size_t i;
-
-	for (i = 0; i < num->k; i++)
-		free(num->sets[i].runs);
-	free(num->sets);
-	free(num->an);
-	free(num->configs);
-	free(num->ca);
-	memset(num, 0, sizeof(*num));
 }
 
 size_t compare_side_configs(const struct compare_side *s,

@@ -21,7 +21,6 @@
 
 #include "analysis/analysis.h"
 #include "analysis/abfair.h"
-#include "analysis/gate.h"
 
 enum verdict {
 	VERDICT_FASTER,         /* better beyond the threshold, significant */
@@ -311,27 +310,6 @@ void comparison_flag(struct comparison *c, const char *name,
 		     const char *side, char *message);
 void compare_result_release(struct compare_result *r);
 
-/*
- * Number files as a side: k invocations (one per file) of one
- * configuration (workload/canon/section as given, so it can match the one
- * configuration of a database selection, or "" for files against files);
- * invocation i holds sizes[i] values of x, back to back, as metric.  x and
- * sizes are borrowed and must outlive the side.
- */
-struct compare_numbers {
-	size_t k;
-	struct dataset *sets;
-	struct analysis *an;
-	struct ds_config *configs;
-	struct config_analysis *ca;
-	char *metrics[1];
-};
-void compare_numbers_init(struct compare_numbers *num, const char *name,
-			  const char *metric, const double *x,
-			  const size_t *sizes, size_t k,
-			  const struct ds_config *like,
-			  struct compare_side *side);
-void compare_numbers_release(struct compare_numbers *num);
 /*
  * The number of distinct configurations (workload + canon) of a side, and
  * its first configuration in *first.

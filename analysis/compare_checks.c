@@ -9,7 +9,7 @@
 
 #include "analysis/abfair.h"
 #include "analysis/compare_impl.h"
-#include "analysis/instrument.h"
+#include "analysis/analysis.h"
 #include "analysis/regimes.h"
 #include "lib/util.h"
 
@@ -31,7 +31,7 @@ static size_t group_rows(const struct compare_side *s, const struct series *g,
 	return n;
 }
 
-/* instrumentation-differs: kernel state keys (analysis/instrument.h). */
+/* instrumentation-differs: kernel state keys (analysis/analysis.h, instrument.c). */
 void compare_instrumentation(struct comparison *cmp,
 			     const struct compare_side *b, const struct series *gb,
 			     const struct compare_side *c, const struct series *gc)

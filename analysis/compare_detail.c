@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "analysis/compare_impl.h"
-#include "analysis/compare_print.h"
+#include "analysis/compare_input.h"
 #include "analysis/flagtab.h"
 #include "db/contract.h"
 #include "lib/escape.h"

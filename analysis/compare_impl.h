@@ -45,7 +45,7 @@ void compare_sample_release(struct sample *s);
 
 /* ---- compare_checks.c: what compare tells beside the verdict ---- */
 
-/* instrumentation-differs: kernel state keys (analysis/instrument.h). */
+/* instrumentation-differs: kernel state keys (analysis/analysis.h, instrument.c). */
 void compare_instrumentation(struct comparison *cmp,
 			     const struct compare_side *b, const struct series *gb,
 			     const struct compare_side *c, const struct series *gc);

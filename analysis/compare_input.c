@@ -437,7 +437,6 @@ void compare_input_release(struct compare_input *s)
 	free(s->ids);
 	if (s->st)
 		store_close(s->st);
-	compare_numbers_release(&s->num);
 	compare_calib_release(&s->calib);
 	free(s->values);
 	free(s->sizes);
@@ -447,21 +446,53 @@ void compare_input_release(struct compare_input *s)
 }
 
 /*
- * A number file becomes a side that matches the other side's only
- * configuration (or, against another file, a configuration named "").
+ * Number files become a side the way an export file does: their numbers
+ * are written into an in-memory store (db/store.h, "rows"), a file an
+ * experiment, one configuration shaped like the other side's only one (or
+ * named "" against another file), a run per number holding metric, and
+ * store_load reads it as any side.
  */
 int compare_input_number_side(struct compare_input *s,
 			      const struct compare_input *other,
 			      const char *metric)
 {
 	const struct ds_config *like = NULL;
+	size_t i, r, off = 0;
+	int k, ret = 0;
 
 	if (other->kind != INPUT_NUMBERS &&
 	    compare_side_configs(&other->side, &like) != 1)
 		return error("%s is a number file, so %s must select exactly "
 			     "one configuration", s->text, other->text);
-	compare_numbers_init(&s->num, s->text, metric, s->values, s->sizes,
-			     s->nfiles, like, &s->side);
+	if (store_rows_open(&s->st) < 0)
+		return -1;
+	for (i = 0; i < s->nfiles; off += s->sizes[i], i++) {
+		char *uuid = xasprintf("%zu", i + 1);
+
+		for (r = 0; r < s->sizes[i] && !ret; r++)
+			ret = store_rows_add(s->st, &(struct store_row){
+				.uuid = uuid, .experiment_id = (int64_t)i + 1,
+				.name = "", .label = "", .hostname = "",
+				.workload = like ? like->workload : "",
+				.section = like ? like->section : "",
+				.params = like ? like->canon : "",
+				.seq = (long)r, .metric = metric,
+				.value = s->values[off + r] }) ? -1 : 0;
+		free(uuid);
+		if (ret)
+			return -1;
+	}
+	k = store_rows_finish(s->st, &s->ids);
+	if (k != (int)s->nfiles)
+		return k < 0 ? -1 : error("%s: its numbers did not load",
+					  s->text);
+	s->sets = xcalloc(s->nfiles, sizeof(*s->sets));
+	for (; s->nsets < s->nfiles; s->nsets++)
+		if (store_load(s->st, s->ids[s->nsets], &s->sets[s->nsets]) < 0)
+			return -1;
+	if (analyse_sets(s))
+		return -1;
+	s->side.numbers = true;
 	return 0;
 }
 

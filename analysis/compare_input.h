@@ -4,10 +4,10 @@
  * file, or ministat-style number files (comma-joined for several
  * invocations, "-" for standard input); resolving and loading each,
  * matching two sides filtered on a changed parameter, and settling the
- * metric and options both are compared with.  Output: compare_print.h.
+ * metric and options both are compared with; the output (below).
  *
  * One entry point (compare_run.c): a struct compare_request in ->
- * compare_run -> print the struct compare_outcome (compare_print.h) ->
+ * compare_run -> print the struct compare_outcome (below) ->
  * compare_outcome_say -> compare_outcome_release.  compare_run does, per
  * pair: compare_input_load (each side) -> compare_inputs_overlap,
  * compare_inputs_match -> compare_inputs_metric, compare_inputs_opts ->
@@ -24,9 +24,74 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
-#include "analysis/compare_calib.h"
 #include "analysis/compare.h"
 #include "db/select.h"
+#include "analysis/calibrate.h"
+#include "lib/json.h"
+
+/*
+ * ---- compare_calib ----
+ * (compare_calib.c) The A/A profile of the hosts a comparison ran on
+ * (`contend calibrate`, analysis/calibrate.h), cited under compare's
+ * verdicts and its gate: what change the host can show and how often its
+ * A/A splits alarm.  The profile of the candidate's host is cited, and
+ * the baseline's too when its host differs; a side without one says so
+ * in one hint line naming the experiment's config file as stored (shown,
+ * never opened: the database may be a received one), quoted as
+ * lib/hint.h quotes.
+ *
+ * Call sequence: compare_calib_load(side) while the side's store is open
+ * and its configurations keep their own canonical strings (load_db in
+ * compare_input.c, before compare_inputs_match) -> compare_sides() ->
+ * compare_calib_print / compare_calib_json (the printers') ->
+ * compare_calib_release (compare_input_release).
+ */
+struct compare_input;
+
+/* The profile of one (host, workload, canonical parameters) of a side. */
+struct compare_calib {
+	const char *host;       /* the experiment's hostname meta (borrowed) */
+	const char *workload;   /* borrowed from the side's dataset */
+	char *canon;            /* the configuration's own, before matching */
+	char *config;           /* the experiment's config file as stored,
+				 * never opened; NULL: none to show (no
+				 * hint) */
+	bool found;             /* a profile of this host exists */
+	struct calib_profile p;
+	int64_t experiment;     /* the calibrate experiment holding it */
+	double created;         /* its created_at, Unix seconds */
+};
+
+/* A side's profiles: at[] one per configuration of every dataset, in
+ * order (set by set), an index into c or SIZE_MAX (no hostname). */
+struct compare_calibs {
+	size_t n, nat;
+	struct compare_calib *c;
+	size_t *at;
+};
+
+/*
+ * Looks up, for every configuration of the side's datasets, the newest
+ * profile of its experiment's host in the side's store (the calibrate
+ * experiments read once, calib_load; calib_pick per (host, workload,
+ * canon)).  0, or -1 after error() when the store cannot be read.  Sides
+ * without a store (numbers, exports) have none.
+ */
+int compare_calib_load(struct compare_input *s);
+void compare_calib_release(struct compare_calibs *cc);
+
+/*
+ * Text: an "A/A:" paragraph per comparison with a profile to cite (the
+ * candidate's host, and the baseline's when it differs), then a hint per
+ * host without one; nothing when there is neither.  JSON: the member
+ * "calibrations": [...] (docs/compare-json.md), always present.
+ */
+void compare_calib_print(FILE *f, const struct compare_result *r,
+			 const struct compare_input *b,
+			 const struct compare_input *c);
+void compare_calib_json(struct json_writer *w, const struct compare_result *r,
+			const struct compare_input *b,
+			const struct compare_input *c);
 
 /*
  * ---- the files that are sides (sidefile.c) ----
@@ -137,7 +202,6 @@ struct compare_input {
 	double *values;                 /* number files, back to back */
 	size_t nvalues;
 	size_t nfiles, *sizes;          /* values per file (invocation) */
-	struct compare_numbers num;
 	struct compare_side side;
 	struct compare_calibs calib;    /* the hosts' A/A profiles */
 };
@@ -191,7 +255,11 @@ int compare_inputs_opts(const struct compare_input *b,
 			double confidence, struct compare_opts *o);
 /* A number side of a single value cannot be judged: -1 after error(). */
 int compare_input_one_value(const struct compare_input *s);
-/* A number side shaped like the other side's only configuration. */
+/*
+ * A number side loaded as an export side is, through an in-memory store,
+ * its configuration shaped like the other side's only one; -1 after
+ * error().
+ */
 int compare_input_number_side(struct compare_input *s,
 			      const struct compare_input *other,
 			      const char *metric);
@@ -251,5 +319,65 @@ void compare_outcome_release(struct compare_outcome *o);
 int compare_ministat(FILE *f, const struct compare_request *q,
 		     const char *const *texts, size_t n, bool ascii,
 		     bool *done);
+
+/*
+ * ---- compare_print ----
+ * (compare_text.c, compare_json.c, mail.c) The result of `contend compare` for its reader:
+ * text, summary first (the table, the verdicts, the gate, the flags, the
+ * host keys that differ between the sides, then each configuration in
+ * detail), or JSON (docs/compare-json.md).
+ */
+void compare_print_text(FILE *f, const struct compare_result *r,
+			const struct compare_input *b,
+			const struct compare_input *c);
+void compare_print_json(FILE *f, const struct compare_result *r,
+			const struct compare_input *b,
+			const struct compare_input *c);
+/* The mail format (mail.c): at most 72 columns; verbose lists
+ * every secondary metric of a row. */
+void compare_print_mail(FILE *f, const struct compare_result *r,
+			const struct compare_input *b,
+			const struct compare_input *c, bool verbose);
+/* Under a row (text and mail): how often B beat A and the secondary
+ * metrics that changed (all: every one), indented, within 72 columns. */
+void compare_print_extras(FILE *f, const struct comparison *cmp,
+			  double confidence, bool all);
+
+/*
+ * ---- ministat ----
+ * (ministat.c) FreeBSD ministat's two pictures of several samples, for
+ * `contend compare` of number files: the table (N, Min, Max, Median, Avg,
+ * Stddev per sample, each marked by its symbol) and, with --ascii, the
+ * distribution plot: every value as its sample's symbol on one shared
+ * axis, stacked where they fall together, and per sample a bar
+ * |___M_A___| spanning mean +- sd with M at the median and A at the mean.
+ */
+#define MINISTAT_SETS 7     /* symbols: x + * % # @ O */
+#define MINISTAT_WIDTH 74   /* plot columns inside the frame */
+
+struct ministat_set {
+	const char *name;
+	const double *x;
+	size_t n;
+};
+
+/* The legend, "x name" a line per set, as ministat starts. */
+void ministat_legend(FILE *f, const struct ministat_set *s, size_t n);
+/*
+ * The table, a line per set in ministat's columns, its median (the upper
+ * middle value x[n/2] of the sorted values); with confidence > 0, under
+ * every set after the first ministat's comparison with the first
+ * (ministat_print_difference).  -1 (nothing printed) for more than
+ * MINISTAT_SETS sets or a set stats_summarize refuses.
+ */
+int ministat_table(FILE *f, const struct ministat_set *s, size_t n,
+		   double confidence);
+/* ministat's median: x[n/2] of the sorted values (NAN when n = 0). */
+double ministat_median(const double *x, size_t n);
+
+/* The distribution plot, width (>= 10) columns inside its frame; -1 as
+ * ministat_table. */
+int ministat_plot(FILE *f, const struct ministat_set *s, size_t n,
+		  int width);
 
 #endif

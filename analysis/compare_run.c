@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "analysis/compare_input.h"
-#include "analysis/ministat.h"
 #include "lib/escape.h"
 #include "lib/util.h"
 

@@ -14,9 +14,8 @@
 #include <string.h>
 
 #include "analysis/compare_impl.h"
-#include "analysis/compare_print.h"
+#include "analysis/compare_input.h"
 #include "analysis/flagtab.h"
-#include "analysis/ministat.h"
 #include "db/contract.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"

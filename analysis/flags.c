@@ -12,9 +12,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "analysis/flags_impl.h"
 #include "analysis/flagtab.h"
-#include "analysis/kwarn.h"
 #include "analysis/regimes.h"
 #include "lib/numfmt.h"
 #include "db/contract.h"

@@ -13,7 +13,6 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/analysis.h"
-#include "analysis/flags_impl.h"
 #include "analysis/flagtab.h"
 #include "lib/util.h"
 

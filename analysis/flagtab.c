@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "analysis/flagtab.h"
-#include "analysis/kwarn.h"
+#include "analysis/analysis.h"
 #include "analysis/regimes.h"
 #include "lib/util.h"
 

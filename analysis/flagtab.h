@@ -85,7 +85,7 @@ size_t flag_place(enum flag_view v, const char *name);
 size_t flag_count(enum flag_view v);
 
 /*
- * The detectors the table names (flags.c); kwarn_flag is in kwarn.h,
+ * The detectors the table names (flags.c); kwarn_flag is in analysis.h,
  * regimes_flag in regimes.h.  analysis_flag (analysis.h) runs them.
  */
 void flag_few_runs(const struct analysis *a, struct config_analysis *ca);

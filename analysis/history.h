@@ -42,7 +42,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/gate.h"
+#include "analysis/analysis.h"
 #include "db/store.h"
 
 #define HISTORY_PERMS 999

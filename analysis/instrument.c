@@ -1,13 +1,13 @@
 /*
  * instrument.c - instrumentation-differs: the kernel-state keys of two
- * sides' experiments compared (analysis/instrument.h).  The kernel release
+ * sides' experiments compared (analysis/analysis.h, instrument.c).  The kernel release
  * is not among them: in a kernel A/B it is expected to differ.
  */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/instrument.h"
+#include "analysis/analysis.h"
 #include "db/contract.h"
 #include "lib/util.h"
 

@@ -1,5 +1,5 @@
 /*
- * kwarn.c - the sentinels' samples read back (analysis/kwarn.h): the
+ * kwarn.c - the sentinels' samples read back (analysis/analysis.h): the
  * kernel-warning flag, the runs it excludes on request, and the likely
  * cause the noisy flag names.
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/kwarn.h"
+#include "analysis/analysis.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "db/contract.h"

@@ -1,16 +1,38 @@
 /*
- * mail.c - the lines the mail formats share (mail.h).
+ * mail.c - the mail formats: `contend report --format mail` (one
+ * experiment) and `contend compare --format mail` (the claim), as a
+ * reviewer reads them on a mailing list: plain text lines of at most
+ * MAIL_COLS columns, so that a reply quoting them twice ("> > ") stays
+ * within 80; stored strings escaped and cut.  The report: the kernel, the
+ * machine, the design, one row per configuration with its primary
+ * metric's mean and interval, its flags by name, and the line that
+ * reproduces it.  The compare: each side's kernel and label, the machine,
+ * the design, contend's version, one row per configuration with the
+ * change, its interval and a star when it survives Holm's correction for
+ * the rows; under each row how often B beat A and the secondary metrics
+ * that changed; a footer that reproduces the experiment
+ * (docs/USER-GUIDE.md).
  */
+#include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/mail.h"
+#include "analysis/compare_input.h"
+#include "analysis/report.h"
 #include "db/contract.h"
 #include "lib/escape.h"
+#include "lib/numfmt.h"
+#include "lib/util.h"
 
-void mail_line(FILE *f, const char *fmt, ...)
+#define MAIL_COLS 72
+
+/* One line, cut at MAIL_COLS: the columns are a promise. */
+__attribute__((format(printf, 2, 3)))
+static void mail_line(FILE *f, const char *fmt, ...)
 {
 	char buf[MAIL_COLS + 1];
 	va_list ap;
@@ -21,13 +43,15 @@ void mail_line(FILE *f, const char *fmt, ...)
 	fprintf(f, "%s\n", buf);
 }
 
-const char *mail_shown(char *buf, size_t width, const char *s)
+/* s (NULL: "?") escaped into buf, cut to width columns; buf holds
+ * width + 1.  Returns buf. */
+static const char *mail_shown(char *buf, size_t width, const char *s)
 {
 	escape_text(buf, width + 1, s ? s : "?");
 	return buf;
 }
 
-void mail_label(FILE *f, char *buf, size_t width, const char *label)
+static void mail_label(FILE *f, char *buf, size_t width, const char *label)
 {
 	char *e = escape_text_dup(label ? label : "?");
 
@@ -39,7 +63,51 @@ void mail_label(FILE *f, char *buf, size_t width, const char *label)
 	free(e);
 }
 
-uint64_t mail_hash(const char *text)
+/* Does parameter key have value in every configuration of all[0..n)? */
+static bool constant(const struct ds_config *const *all, size_t n,
+		     const char *key, const char *value)
+{
+	for (size_t i = 0; i < n; i++) {
+		bool same = false;
+
+		for (size_t k = 0; all[i] && k < all[i]->nparams; k++)
+			if (!strcmp(all[i]->params[k].key, key))
+				same = !strcmp(all[i]->params[k].value, value);
+		if (!same)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A row's label into buf (width + 1 bytes): name (the section, else the
+ * workload) and the parameters of c that vary among all[0..n), escaped,
+ * when it fits the column; else printed whole on a line of its own and
+ * buf left empty, so that a label is never cut into another
+ * (threads=10000 into =1000).
+ */
+static void mail_row_label(FILE *f, char *buf, size_t width, const char *name,
+			   const struct ds_config *c,
+			   const struct ds_config *const *all, size_t n)
+{
+	char *t = xstrdup(name);
+
+	for (size_t k = 0; c && k < c->nparams; k++) {
+		const struct kv *p = &c->params[k];
+		char *u;
+
+		if (constant(all, n, p->key, p->value))
+			continue;
+		u = xasprintf("%s %s=%s", t, p->key, p->value);
+		free(t);
+		t = u;
+	}
+	mail_label(f, buf, width, t);
+	free(t);
+}
+
+/* FNV-1a (64 bits) of a config file's text, to name the file's version. */
+static uint64_t mail_hash(const char *text)
 {
 	uint64_t h = 1469598103934665603ULL;
 
@@ -55,7 +123,9 @@ static const char *meta(const struct dataset *d, const char *key)
 	return v ? v : "?";
 }
 
-void mail_kernel(FILE *f, const char *tag, const struct dataset *d)
+/* The header lines of one experiment's kernel ("A: 6.8.0, label x" with
+ * tag "A"), and of its machine. */
+static void mail_kernel(FILE *f, const char *tag, const struct dataset *d)
 {
 	char a[40], b[32], c[24];
 
@@ -68,7 +138,7 @@ void mail_kernel(FILE *f, const char *tag, const struct dataset *d)
 		  mail_shown(a, 20, meta(d, MK_LOCKDEP)));
 }
 
-void mail_machine(FILE *f, const struct dataset *d)
+static void mail_machine(FILE *f, const struct dataset *d)
 {
 	char m[48], n[8], s[8];
 
@@ -76,4 +146,304 @@ void mail_machine(FILE *f, const struct dataset *d)
 		  mail_shown(m, 44, meta(d, MK_CPU_MODEL)),
 		  mail_shown(n, 6, meta(d, MK_NCPUS)),
 		  mail_shown(s, 6, meta(d, MK_SMT)));
+}
+
+static void flag_list(char *buf, size_t len, const struct config_analysis *ca)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ca->nflags && at + 1 < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "",
+				       ca->flags[i].name);
+}
+
+int report_mail(FILE *f, const struct analysis *a)
+{
+	const struct dataset *d = a->d;
+	const char *v = experiment_meta(&d->exp, MK_TOOL_VERSION);
+	const char *path = d->exp.config_path && *d->exp.config_path
+		? d->exp.config_path : NULL;
+	const char *base = path && strrchr(path, '/') ? strrchr(path, '/') + 1
+						      : path;
+	char n[32], o[16], lab[32], ci[NUMFMT_CI_LEN], fl[80], p[32], l[32];
+	const struct ds_config **all = xcalloc(d->nconfigs + 1, sizeof(*all));
+	size_t i, runs = 0;
+
+	for (i = 0; i < d->nconfigs; i++)
+		all[i] = &d->configs[i];
+	mail_line(f, "contend %s report: %s, %g%% intervals",
+		  mail_shown(l, 20, v), mail_shown(n, 28, d->exp.name),
+		  100 * a->opts.confidence);
+	mail_kernel(f, "kernel", d);
+	mail_machine(f, d);
+	for (i = 0; i < a->nconfigs; i++)
+		runs += a->configs[i].measured;
+	mail_line(f, "design: one invocation, %zu configurations, %zu "
+		  "measured runs", a->nconfigs, runs);
+	mail_line(f, "        order %s, seed %llu",
+		  mail_shown(o, 12, d->exp.order ? d->exp.order : "?"),
+		  (unsigned long long)d->exp.seed);
+	mail_line(f, "%s", "");
+	mail_line(f, "%-30s %4s  %s", "configuration", "runs",
+		  mail_shown(n, 24, a->nconfigs && a->configs[0].primary_name
+				    ? a->configs[0].primary_name : "mean"));
+	for (i = 0; i < a->nconfigs; i++) {
+		const struct config_analysis *ca = &a->configs[i];
+		const struct ds_config *c = &d->configs[ca->config];
+		const struct metric_summary *m = NULL;
+
+		for (size_t k = 0; ca->primary >= 0 && k < ca->nmetrics; k++)
+			if (ca->metrics[k].metric == ca->primary)
+				m = &ca->metrics[k];
+		mail_row_label(f, lab, 30, c->section && *c->section
+						? c->section : c->workload,
+			       c, all, d->nconfigs);
+		flag_list(fl, sizeof(fl), ca);
+		mail_line(f, "%-30s %4zu  %s", lab, ca->measured,
+			  m ? numfmt_ci(ci, sizeof(ci), m->s.mean, m->s.ci_low,
+					m->s.ci_high) : "-");
+		if (*fl)
+			mail_line(f, "    flags: %s", fl);
+	}
+	mail_line(f, "%s", "");
+	if (base) {
+		mail_line(f, "reproduce: config %s (FNV-1a %016llx)",
+			  mail_shown(p, 28, base),
+			  (unsigned long long)mail_hash(d->exp.config_text));
+		mail_line(f, "  contend run %s%s%s", p,
+			  d->exp.label && *d->exp.label ? " --label " : "",
+			  mail_shown(l, 24, d->exp.label ? d->exp.label : ""));
+	}
+	mail_line(f, "  contend report %lld --format mail",
+		  (long long)d->exp.id);
+	free(all);
+	return ferror(f) ? -1 : 0;
+}
+
+static const struct dataset *first_set(const struct compare_input *s)
+{
+	return s->side.nsets && !s->side.numbers ? &s->side.sets[0] : NULL;
+}
+
+static const char *side_meta(const struct compare_input *s, const char *key)
+{
+	const struct dataset *d = first_set(s);
+	const char *v = d ? experiment_meta(&d->exp, key) : NULL;
+
+	return v ? v : "?";
+}
+
+static void side_head(FILE *f, const char *tag, const struct compare_input *s)
+{
+	const struct dataset *d = first_set(s);
+	char a[64];
+
+	if (d)
+		mail_kernel(f, tag, d);
+	else
+		mail_line(f, "%s: %s (numbers)", tag, mail_shown(a, 60, s->text));
+}
+
+static void design(FILE *f, const struct compare_result *r,
+		   const struct compare_input *b, const struct compare_input *c)
+{
+	const struct dataset *db = first_set(b), *dc = first_set(c);
+	char o[24];
+
+	if (!r->n)
+		return;
+	mail_line(f, "design: A %zu x %zu runs, B %zu x %zu runs (invocations "
+	     "x runs)", r->cmp[0].ubase.invocations,
+	     r->cmp[0].ubase.invocations ? r->cmp[0].ubase.runs /
+	     r->cmp[0].ubase.invocations : 0, r->cmp[0].ucand.invocations,
+	     r->cmp[0].ucand.invocations ? r->cmp[0].ucand.runs /
+	     r->cmp[0].ucand.invocations : 0);
+	if (db && dc)
+		mail_line(f, "        order %s, seed A %llu, B %llu",
+		     mail_shown(o, 16, db->exp.order ? db->exp.order : "?"),
+		     (unsigned long long)db->exp.seed,
+		     (unsigned long long)dc->exp.seed);
+}
+
+static void header(FILE *f, const struct compare_result *r,
+		   const struct compare_input *b, const struct compare_input *c)
+{
+	char v[24], x[24];
+
+	mail_line(f, "contend %s compare: %s, %s is better",
+	     mail_shown(v, 20, side_meta(b, MK_TOOL_VERSION)), mail_shown(x, 20, r->metric),
+	     r->opts.dir == DIR_LOWER ? "lower" : "higher");
+	side_head(f, "A", b);
+	side_head(f, "B", c);
+	if (first_set(b))
+		mail_machine(f, first_set(b));
+	design(f, r, b, c);
+}
+
+/* Holm over the rows' two-sided p: which changes survive. */
+static void holm(const struct compare_result *r, bool *star)
+{
+	double alpha = 1 - r->opts.confidence;
+	size_t i, j, done = 0;
+	bool *used = xcalloc(r->n + 1, sizeof(*used));
+
+	for (i = 0; i < r->n; i++) {
+		size_t best = r->n;
+
+		for (j = 0; j < r->n; j++)
+			if (!used[j] && isfinite(r->cmp[j].st.p_welch) &&
+			    (best == r->n || r->cmp[j].st.p_welch <
+					     r->cmp[best].st.p_welch))
+				best = j;
+		if (best == r->n ||
+		    r->cmp[best].st.p_welch * (double)(r->n - done) >= alpha)
+			break;
+		used[best] = star[best] = true;
+		done++;
+	}
+	free(used);
+}
+
+static void seconds(FILE *f, const struct comparison *c, double alpha,
+		    bool all)
+{
+	size_t n = compare_second_shown(c, alpha, all);
+	char nm[32], ch[NUMFMT_CI_LEN];
+
+	if (!n)
+		return;
+	mail_line(f, "    also changed (BH q over %zu metrics):", c->nsecond);
+	for (size_t i = 0; i < n; i++) {
+		const struct compare_second *s = &c->second[i];
+
+		mail_line(f, "      %-24s %-30s q=%.2g", mail_shown(nm, 24, s->name),
+		     numfmt_pct_ci(ch, sizeof(ch), s->change_pct,
+				   s->ci_low_pct, s->ci_high_pct), s->q);
+	}
+}
+
+static void beat(FILE *f, const struct comparison *c, double confidence)
+{
+	char *t = compare_beat_text(c, confidence);
+	char *p, *rest;
+
+	if (!t)
+		return;
+	/* Wrapped at a word to MAIL_COLS - 4. */
+	for (rest = t; strlen(rest) > MAIL_COLS - 4; rest = p + 1) {
+		p = rest + MAIL_COLS - 4;
+		while (p > rest && *p != ' ')
+			p--;
+		if (p == rest)
+			break;
+		*p = '\0';
+		mail_line(f, "    %s", rest);
+	}
+	mail_line(f, "    %s", rest);
+	free(t);
+}
+
+/* A command line is never cut: it must run as printed. */
+static void command(FILE *f, const struct compare_input *b,
+		    const struct compare_input *c)
+{
+	char *sa = escape_text_dup(b->text), *sb = escape_text_dup(c->text);
+	char *db = b->db ? escape_text_dup(b->db) : NULL;
+
+	fprintf(f, "  contend compare%s%s \\\n    %s \\\n    %s --format mail\n",
+		db ? " --db " : "", db ? db : "", sa ? sa : "?", sb ? sb : "?");
+	free(sa);
+	free(sb);
+	free(db);
+}
+
+static const char *label_of(const struct dataset *d)
+{
+	return d->exp.label ? d->exp.label : "";
+}
+
+static const char *label_opt(const struct dataset *d)
+{
+	return *label_of(d) ? " --label " : "";
+}
+
+static void reproduce(FILE *f, const struct compare_input *b,
+		      const struct compare_input *c)
+{
+	const struct dataset *db = first_set(b), *dc = first_set(c);
+	const char *path = db && db->exp.config_path && *db->exp.config_path
+		? db->exp.config_path : NULL;
+	const char *base = path && strrchr(path, '/') ? strrchr(path, '/') + 1
+						      : path;
+	char p[32], l[32], d[40];
+	const char *dbo = b->db ? " --db " : "";
+
+	mail_line(f, "%s", "");
+	if (db && dc && base) {
+		mail_line(f, "reproduce: config %s (FNV-1a %016llx)", mail_shown(p, 28, base),
+		     (unsigned long long)mail_hash(db->exp.config_text));
+		mail_shown(d, 36, b->db ? b->db : "");
+		mail_line(f, "  each boot of A:");
+		mail_line(f, "  contend run %s%s%s%s%s", p, dbo, d,
+		     label_opt(db), mail_shown(l, 24, label_of(db)));
+		if (db->exp.id != dc->exp.id) {
+			mail_line(f, "  each boot of B:");
+			mail_line(f, "  contend run %s%s%s%s%s", p, dbo, d,
+			     label_opt(dc), mail_shown(l, 24, label_of(dc)));
+		}
+	} else {
+		mail_line(f, "reproduce:");
+	}
+	command(f, b, c);
+}
+
+void compare_print_extras(FILE *f, const struct comparison *cmp,
+			  double confidence, bool all)
+{
+	beat(f, cmp, confidence);
+	seconds(f, cmp, 1 - confidence, all);
+}
+
+void compare_print_mail(FILE *f, const struct compare_result *r,
+			const struct compare_input *b,
+			const struct compare_input *c, bool verbose)
+{
+	bool *star = xcalloc(r->n + 1, sizeof(*star));
+	const struct ds_config **all = xcalloc(r->n + 1, sizeof(*all));
+	char lab[24], vb[NUMFMT_LEN], vc[NUMFMT_LEN], ch[NUMFMT_CI_LEN];
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		all[i] = r->cmp[i].config;
+	header(f, r, b, c);
+	holm(r, star);
+	mail_line(f, "%s", "");
+	mail_line(f, "%-22s %10s %10s  %s", "configuration", "A", "B",
+	     "change [interval]");
+	for (i = 0; i < r->n; i++) {
+		const struct comparison *cmp = &r->cmp[i];
+
+		mail_row_label(f, lab, 22, cmp->section && *cmp->section
+						? cmp->section : cmp->workload,
+			       cmp->config, all, r->n);
+		mail_line(f, "%-22s %10s %10s  %s%s", lab,
+		     numfmt(vb, sizeof(vb), cmp->st.base.mean),
+		     numfmt(vc, sizeof(vc), cmp->st.cand.mean),
+		     numfmt_pct_ci(ch, sizeof(ch), cmp->st.change_pct,
+				   cmp->st.change_ci_low_pct,
+				   cmp->st.change_ci_high_pct),
+		     star[i] ? " *" : "");
+		compare_print_extras(f, cmp, r->opts.confidence, verbose);
+	}
+	mail_line(f, "%s", "");
+	mail_line(f, "* the change survives Holm's correction for %zu row%s at "
+	     "%g%%", r->n, r->n == 1 ? "" : "s", 100 * r->opts.confidence);
+	mail_line(f, "%s", "also changed: Benjamini-Hochberg q across a row's "
+	     "metrics, q <");
+	mail_line(f, "  %g, top %d by |t| (--verbose: all)", 1 - r->opts.confidence,
+	     COMPARE_SECOND_TOP);
+	reproduce(f, b, c);
+	free(all);
+	free(star);
 }

@@ -1,5 +1,5 @@
 /*
- * ministat.c - ministat's table and distribution plot (ministat.h); the
+ * ministat.c - ministat's table and distribution plot (compare_input.h); the
  * numbers come from stats_summarize, so they are the ones compare uses.
  */
 #include <math.h>
@@ -10,7 +10,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "analysis/ministat.h"
+#include "analysis/compare_input.h"
 #include "analysis/stats.h"
 
 /*

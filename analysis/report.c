@@ -8,7 +8,7 @@
  * prints them through lib/numfmt and every name through lib/escape.
  * This file is the text; report_table.c is its summary table,
  * report_json.c and report_csv.c the other faces (report_impl.h is what
- * they share, report_rows.c holds what they all call), report_format.c
+ * they share, report_rows.c holds what they all call), report_csv.c
  * the driver that picks one (report_write).
  */
 #include <math.h>
@@ -21,7 +21,7 @@
 #include "analysis/report.h"
 #include "analysis/report_impl.h"
 #include "analysis/flagtab.h"
-#include "analysis/instrument.h"
+#include "analysis/analysis.h"
 #include "lib/escape.h"
 #include "lib/hint.h"
 #include "lib/numfmt.h"
@@ -76,7 +76,7 @@ static void text_header(FILE *f, const struct analysis *a,
 	}
 	line = instrument_active(e);
 	if (line) {
-		/* analysis/instrument.h: tracing on, or changed during it */
+		/* instrument.c: tracing on, or changed during it */
 		tmp = xasprintf("kernel tracing: %s", line);
 		report_wrap(f, "  ", 4, tmp);
 		free(tmp);

@@ -44,8 +44,7 @@ int report_text_view(FILE *f, const struct analysis *a,
 		     const struct report_view *view);
 int report_text(FILE *f, const struct analysis *a);
 int report_json(FILE *f, const struct analysis *a);
-int report_csv(FILE *f, const struct analysis *a);
-/* One experiment in 72 columns, for a mailing list (report_mail.c). */
+/* One experiment in 72 columns, for a mailing list (mail.c). */
 int report_mail(FILE *f, const struct analysis *a);
 
 /* ---- report_rows.c: the summary every face of the report shows ---- */
@@ -102,7 +101,7 @@ void report_failures_free(struct report_failure *f, size_t n);
 /* Whether the host section shows meta key (loadavg only without
  * load_start; never the primary./direction. keys). */
 bool report_host_key(const struct experiment_row *e, const char *key);
-/* How many host facts e holds (report_host_key's; report_host.c). */
+/* How many host facts e holds (report_host_key's; report_rows.c). */
 size_t report_host_count(const struct experiment_row *e);
 
 /* JSON_SCHEMA_VERSION of report_json's output (docs/report-json.md). */

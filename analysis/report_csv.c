@@ -1,6 +1,9 @@
 /*
  * report_csv.c - the report for spreadsheets: a header row, then one
- * RFC 4180 row per configuration and metric.
+ * RFC 4180 row per configuration and metric; and the driver above the
+ * report formats: their names and report_write, which hands the analysis
+ * to the text report (report.c), the JSON one (report_json.c), the CSV
+ * one (here) or the mail one (mail.c).
  */
 #include <math.h>
 #include <stdbool.h>
@@ -79,7 +82,7 @@ static void csv_row(FILE *f, const struct analysis *a, size_t c,
 	free(flags);
 }
 
-int report_csv(FILE *f, const struct analysis *a)
+static int report_csv(FILE *f, const struct analysis *a)
 {
 	/* A configuration without measured runs: one row, metric empty. */
 	struct metric_summary none = { .metric = -1 };
@@ -99,4 +102,33 @@ int report_csv(FILE *f, const struct analysis *a)
 			csv_row(f, a, c, &none);
 	}
 	return ferror(f) ? error("writing the report: %s", "I/O error") : 0;
+}
+
+static const char *const report_format_names[] = {
+	[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv",
+	[REPORT_MAIL] = "mail",
+};
+
+int report_format_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < REPORT_NFORMATS; i++)
+		if (!strcmp(report_format_names[i], name))
+			return i;
+	return -1;
+}
+
+int report_write(FILE *f, const struct analysis *a, enum report_format fmt)
+{
+	static int (*const writers[])(FILE *, const struct analysis *) = {
+		[REPORT_TEXT] = report_text,
+		[REPORT_JSON] = report_json,
+		[REPORT_CSV] = report_csv,
+		[REPORT_MAIL] = report_mail,
+	};
+
+	if (fmt < 0 || fmt >= REPORT_NFORMATS)
+		return error("unknown report format %d", (int)fmt);
+	return writers[fmt](f, a);
 }

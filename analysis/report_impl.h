@@ -106,13 +106,13 @@ char *report_hint(const struct report_view *view, const char *args);
 void report_flag_messages(FILE *f, const struct analysis *a, bool brief);
 
 /*
- * report_host.c: the default report's host summary, at most three
+ * report_rows.c: the default report's host summary, at most three
  * lines: the facts db/facts.c marks shown, each cut short, as many as
  * fit two lines; then "N facts: `contend report ID --host`".
  */
 void report_host_summary(FILE *f, const struct analysis *a,
 			 const struct report_view *view);
-/* report_host.c: every host fact, one a line, in db/facts.c's order. */
+/* report_rows.c: every host fact, one a line, in db/facts.c's order. */
 int report_host_text(FILE *f, const struct analysis *a);
 
 /*

@@ -4,7 +4,8 @@
  * `contend export --format csv` files.  A number file is read whole and
  * parsed line by line from a (pointer, length) slice, so a NUL byte or a
  * missing final newline can never make the parser read past what it was
- * given.  An export file's kept rows are written into an in-memory store
+ * given.  An export file's kept rows, like a number file's values
+ * (compare_input_number_side), are written into an in-memory store
  * (db/store.h, "rows"), which store_load then reads as it reads a
  * database side: one reader of sides.
  */
@@ -26,9 +27,6 @@
 #include "lib/escape.h"
 #include "lib/readfile.h"
 #include "lib/util.h"
-
-/* Longest part of a bad field quoted back in a message. */
-#define QUOTE_MAX ESCAPE_QUOTE_MAX /* lib/escape.h: the one cap */
 
 struct line {
 	const char *s;
@@ -100,24 +98,11 @@ static long find_field(const struct line *l, const struct numfile_opts *o,
 	}
 }
 
-/* A printable copy of at most QUOTE_MAX bytes of s for a message. */
-static void quote(const char *s, size_t len, char *out)
-{
-	size_t i, n = len < QUOTE_MAX ? len : QUOTE_MAX;
-
-	for (i = 0; i < n; i++)
-		out[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
-	if (len > QUOTE_MAX)
-		memcpy(out + n, "...", 4);
-	else
-		out[n] = '\0';
-}
-
 static int parse_line(const char *name, const struct line *l,
 		      const struct numfile_opts *o, double *v)
 {
-	char q[QUOTE_MAX + 4], *text;
 	const char *f;
+	char *text;
 	size_t flen = 0;
 	long nf;
 	int ret;
@@ -127,16 +112,16 @@ static int parse_line(const char *name, const struct line *l,
 		return error_at(name, l->no,
 				"line has %ld field%s, column %ld asked (-C)",
 				nf, nf == 1 ? "" : "s", o->column);
-	quote(f, flen, q);
 	if (all_blank(f, flen))
 		return error_at(name, l->no, "column %ld is empty", o->column);
 	text = xstrndup(f, flen);
 	ret = parse_double(text, v);
-	free(text);
 	if (ret < 0)
-		return error_at(name, l->no, "not a finite number: '%s'%s", q,
-				o->column > 1 ? " (column chosen with -C)" : "");
-	return 0;
+		error_at(name, l->no, "not a finite number: '%s'%s",
+			 escape_quote(text),
+			 o->column > 1 ? " (column chosen with -C)" : "");
+	free(text);
+	return ret;
 }
 
 /* Cuts the comment, the CR of CRLF; 1 when something is left to parse. */

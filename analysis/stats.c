@@ -13,7 +13,7 @@
  *
  * This file holds the statistics of one sample, of two samples, the
  * correlations and fairness; stats_nested.c the power of a test and the
- * two-level model (stats_impl.h is what they share).
+ * two-level model (stats.h's inline helpers are what they share).
  */
 #include "analysis/stats.h"
 
@@ -26,7 +26,6 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "analysis/stats_impl.h"
 #include "lib/util.h"
 
 /* Iglewicz & Hoaglin: 0.6745 = Phi^-1(3/4), so 0.6745 / MAD estimates 1/sigma. */
@@ -126,7 +125,7 @@ int stats_median_ci(const double *sorted, size_t n, double confidence,
 	size_t k = 0, bad = (n + 1) / 2 + 1;
 
 	*lo = *hi = *level = NAN;
-	if (!valid_confidence(confidence))
+	if (!stats_valid_confidence(confidence))
 		return error("stats: confidence %g is not in (0, 1)", confidence);
 	if (n == 0 || n > UINT_MAX)
 		return -1;
@@ -179,7 +178,7 @@ static double dagostino_kurt_z(double b2, double n)
 	double term1 = 1.0 - 2.0 / (9.0 * a);
 	double term2;
 
-	if (same(denom, 0.0))
+	if (stats_same(denom, 0.0))
 		return NAN;
 	term2 = copysign(cbrt((1.0 - 2.0 / a) / fabs(denom)), denom);
 	return (term1 - term2) / sqrt(2.0 / (9.0 * a));
@@ -192,7 +191,7 @@ int stats_dagostino(const double *x, size_t n, double *k2, double *p)
 	*k2 = *p = NAN;
 	if (n < 8)
 		return 0;
-	if (check_finite(x, n) < 0)
+	if (stats_check_finite(x, n) < 0)
 		return -1;
 	mean = gsl_stats_mean(x, 1, n);
 	sd = gsl_stats_sd_m(x, 1, n, mean);
@@ -242,7 +241,7 @@ static void summary_clear(struct summary *s, size_t n)
 /* Half-width of the Student-t interval of a mean (n >= 2). */
 static double t_half(double sd, size_t n, double confidence)
 {
-	return t_crit(confidence, (double)(n - 1)) * sd / sqrt((double)n);
+	return stats_t_crit(confidence, (double)(n - 1)) * sd / sqrt((double)n);
 }
 
 /* mean, sd, cv and the t interval of the mean. */
@@ -255,7 +254,7 @@ static void summarize_moments(const double *x, size_t n, double confidence,
 	if (n < 2)
 		return;
 	s->sd = gsl_stats_sd_m(x, 1, n, s->mean);
-	if (!same(s->mean, 0.0))
+	if (!stats_same(s->mean, 0.0))
 		s->cv = s->sd / fabs(s->mean);
 	half = t_half(s->sd, n, confidence);
 	s->ci_low = s->mean - half;
@@ -272,9 +271,9 @@ int stats_mean_ci(const double *x, size_t n, double confidence, double *mean,
 	double half;
 
 	*mean = *lo = *hi = NAN;
-	if (!valid_confidence(confidence))
+	if (!stats_valid_confidence(confidence))
 		return error("stats: confidence %g is not in (0, 1)", confidence);
-	if (check_finite(x, n) < 0)
+	if (stats_check_finite(x, n) < 0)
 		return -1;
 	if (n == 0)
 		return 0;
@@ -309,11 +308,11 @@ int stats_summarize(const double *x, size_t n, double confidence,
 		    struct summary *s)
 {
 	summary_clear(s, n);
-	if (!valid_confidence(confidence))
+	if (!stats_valid_confidence(confidence))
 		return error("stats: confidence %g is not in (0, 1)", confidence);
 	if (n == 0)
 		return 0;
-	if (check_finite(x, n) < 0)
+	if (stats_check_finite(x, n) < 0)
 		return -1;
 	summarize_moments(x, n, confidence, s);
 	summarize_order(x, n, confidence, s);
@@ -333,13 +332,13 @@ static void correlation_finish(struct correlation *c)
 		c->p = 0.0;
 		return;
 	}
-	c->p = t_pvalue(c->r * sqrt(df / (1.0 - c->r * c->r)), df);
+	c->p = stats_t_pvalue(c->r * sqrt(df / (1.0 - c->r * c->r)), df);
 }
 
 static bool has_spread(const double *x, size_t n)
 {
 	for (size_t i = 1; i < n; i++)
-		if (!same(x[i], x[0]))
+		if (!stats_same(x[i], x[0]))
 			return true;
 	return false;
 }
@@ -349,7 +348,7 @@ static int correlation_start(const double *x, const double *y, size_t n,
 			     struct correlation *c)
 {
 	*c = (struct correlation){ .n = n, .r = NAN, .p = NAN };
-	if (check_finite(x, n) < 0 || check_finite(y, n) < 0)
+	if (stats_check_finite(x, n) < 0 || stats_check_finite(y, n) < 0)
 		return -1;
 	return n >= 3 && has_spread(x, n) && has_spread(y, n);
 }
@@ -414,9 +413,9 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 	double ma, mb, qa, qb, half;
 
 	*w = (struct welch){ NAN, NAN, NAN, NAN, NAN, NAN, NAN };
-	if (!valid_confidence(confidence))
+	if (!stats_valid_confidence(confidence))
 		return error("stats: confidence %g is not in (0, 1)", confidence);
-	if (check_finite(a, na) < 0 || check_finite(b, nb) < 0)
+	if (stats_check_finite(a, na) < 0 || stats_check_finite(b, nb) < 0)
 		return -1;
 	if (na == 0 || nb == 0)
 		return 0;
@@ -434,8 +433,8 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 	w->df = (qa + qb) * (qa + qb) /
 		(qa * qa / (double)(na - 1) + qb * qb / (double)(nb - 1));
 	w->t = w->diff / w->se;
-	w->p = t_pvalue(w->t, w->df);
-	half = t_crit(confidence, w->df) * w->se;
+	w->p = stats_t_pvalue(w->t, w->df);
+	half = stats_t_crit(confidence, w->df) * w->se;
 	w->ci_low = w->diff - half;
 	w->ci_high = w->diff + half;
 	return 0;
@@ -447,13 +446,13 @@ int stats_ratio(double ma, double va, double dfa, double mb, double vb,
 	double qa, qb, q, lr, half;
 
 	*r = (struct ratio){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
-	if (!valid_confidence(confidence))
+	if (!stats_valid_confidence(confidence))
 		return error("stats: confidence %g is not in (0, 1)", confidence);
 	if (!(ma > 0.0) || !(mb >= 0.0) || !isfinite(ma) || !isfinite(mb))
 		return 0;
 	r->ratio = mb / ma;
 	r->change_pct = 100.0 * (r->ratio - 1.0);
-	if (same(mb, 0.0)) {
+	if (stats_same(mb, 0.0)) {
 		/* Every candidate value 0: a fall of exactly 100%. */
 		r->ci_low_pct = r->ci_high_pct = -100.0;
 		r->p = 0.0;
@@ -466,9 +465,9 @@ int stats_ratio(double ma, double va, double dfa, double mb, double vb,
 	if (!isfinite(q) || !(q >= 0.0))
 		return 0;
 	lr = log(r->ratio);
-	if (same(q, 0.0)) {
+	if (stats_same(q, 0.0)) {
 		r->ci_low_pct = r->ci_high_pct = r->change_pct;
-		r->p = same(lr, 0.0) ? 1.0 : 0.0;
+		r->p = stats_same(lr, 0.0) ? 1.0 : 0.0;
 		return 0;
 	}
 	r->se_log = sqrt(q);
@@ -478,8 +477,8 @@ int stats_ratio(double ma, double va, double dfa, double mb, double vb,
 	if (df_cap >= 1.0)
 		r->df = fmin(r->df, df_cap);
 	r->t = lr / r->se_log;
-	r->p = t_pvalue(r->t, r->df);
-	half = t_crit(confidence, r->df) * r->se_log;
+	r->p = stats_t_pvalue(r->t, r->df);
+	half = stats_t_crit(confidence, r->df) * r->se_log;
 	r->ci_low_pct = 100.0 * expm1(lr - half);
 	r->ci_high_pct = 100.0 * expm1(lr + half);
 	return 0;
@@ -491,10 +490,10 @@ int stats_ratio_welch(const double *a, size_t na, const double *b, size_t nb,
 	double ma, mb;
 
 	*r = (struct ratio){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
-	if (check_finite(a, na) < 0 || check_finite(b, nb) < 0)
+	if (stats_check_finite(a, na) < 0 || stats_check_finite(b, nb) < 0)
 		return -1;
 	if (na < 2 || nb < 2)
-		return valid_confidence(confidence)
+		return stats_valid_confidence(confidence)
 			       ? 0
 			       : error("stats: confidence %g is not in (0, 1)",
 				       confidence);
@@ -519,7 +518,7 @@ static double midranks(const double *x, size_t n, double *rank)
 	for (size_t i = 0, j; i < n; i = j) {
 		double t;
 
-		for (j = i + 1; j < n && same(x[p[j]], x[p[i]]); j++)
+		for (j = i + 1; j < n && stats_same(x[p[j]], x[p[i]]); j++)
 			;
 		t = (double)(j - i);
 		for (size_t k = i; k < j; k++)
@@ -588,7 +587,7 @@ int stats_mannwhitney(const double *a, size_t na, const double *b, size_t nb,
 	double *x, *rank, ties, ra = 0.0;
 
 	*m = (struct mannwhitney){ .u = NAN, .z = NAN, .p = NAN, .exact = false };
-	if (check_finite(a, na) < 0 || check_finite(b, nb) < 0)
+	if (stats_check_finite(a, na) < 0 || stats_check_finite(b, nb) < 0)
 		return -1;
 	if (na == 0 || nb == 0)
 		return 0;

@@ -15,6 +15,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
+#include <gsl/gsl_cdf.h>
+#include "lib/util.h"
 
 /* Iglewicz-Hoaglin threshold for the modified z-score. */
 #define STATS_OUTLIER_Z 3.5
@@ -254,5 +257,41 @@ int stats_boot_plan(double s2_b, double s2_w, double c_boot, double c_run,
 /* The integer >= 1 (<= 10^6) next to r_opt of least cost per precision. */
 long stats_runs_best(double s2_b, double s2_w, double c_boot, double c_run,
 		     double r_opt);
+
+/*
+ * What stats.c and stats_nested.c share: argument checks
+ * and the Student-t quantile and p-value (inline).
+ */
+/* Exact equality without -Wfloat-equal's complaint: ties are exact here. */
+static inline bool stats_same(double a, double b)
+{
+	return !(a < b) && !(a > b);
+}
+
+static inline bool stats_valid_confidence(double c)
+{
+	return c > 0.0 && c < 1.0;
+}
+
+static inline int stats_check_finite(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return error("stats: sample %zu of %zu is not a finite number",
+				     i + 1, n);
+	return 0;
+}
+
+/* Two-sided Student-t quantile t_{(1+c)/2, df}. */
+static inline double stats_t_crit(double confidence, double df)
+{
+	return gsl_cdf_tdist_Pinv((1.0 + confidence) / 2.0, df);
+}
+
+/* Two-sided p of a t statistic with df degrees of freedom. */
+static inline double stats_t_pvalue(double t, double df)
+{
+	return fmin(1.0, 2.0 * gsl_cdf_tdist_Q(fabs(t), df));
+}
 
 #endif

@@ -13,7 +13,6 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/stats.h"
-#include "analysis/stats_impl.h"
 #include "lib/util.h"
 
 /* ---- power ------------------------------------------------------------ */
@@ -94,7 +93,7 @@ int stats_anova(const double *x, const size_t *sizes, size_t k,
 		a->n += sizes[i];
 		sumsq += (double)sizes[i] * (double)sizes[i];
 	}
-	if (check_finite(x, a->n) < 0)
+	if (stats_check_finite(x, a->n) < 0)
 		return -1;
 	if (k < 2 || a->n <= k)
 		return 0;
@@ -198,11 +197,11 @@ static double nested_own_terms(const struct nested *s, double d_msb,
 	const struct anova *a = &s->anova;
 	double t = 0.0;
 
-	if (!same(d_msb, 0.0))
+	if (!stats_same(d_msb, 0.0))
 		t += pow(d_msb * a->ms_between, 2) / (double)(a->k - 1);
-	if (!same(d_msw, 0.0))
+	if (!stats_same(d_msw, 0.0))
 		t += pow(d_msw * a->ms_within, 2) / (double)(a->n - a->k);
-	if (!same(d_pool, 0.0))
+	if (!stats_same(d_pool, 0.0))
 		t += pow(d_pool * s->pool_var, 2) / (double)(s->n - 1);
 	return t;
 }
@@ -253,13 +252,13 @@ int stats_nested(const double *x, const size_t *sizes, size_t k,
 void stats_nested_ci(const struct nested *s, double confidence, double *lo,
 		     double *hi)
 {
-	double h = isfinite(s->df) && valid_confidence(confidence)
-			   ? t_crit(confidence, s->df) * sqrt(s->var_mean)
+	double h = isfinite(s->df) && stats_valid_confidence(confidence)
+			   ? stats_t_crit(confidence, s->df) * sqrt(s->var_mean)
 			   : NAN;
 
 	*lo = s->mean - h;
 	*hi = s->mean + h;
-	if (same(s->var_mean, 0.0))
+	if (stats_same(s->var_mean, 0.0))
 		*lo = *hi = s->mean;
 }
 
@@ -365,7 +364,7 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 
 	memset(d, 0, sizeof(*d));
 	d->se = d->df = d->t = d->p = d->ci_low = d->ci_high = NAN;
-	if (!valid_confidence(confidence))
+	if (!stats_valid_confidence(confidence))
 		return error("stats: confidence %g is not in (0, 1)",
 			     confidence);
 	/* Each side alone first: its ANOVA, and the pooled-runs fit. */
@@ -400,7 +399,7 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 	if (!isfinite(v))
 		return 0;
 	d->se = sqrt(v);
-	if (same(v, 0.0)) {
+	if (stats_same(v, 0.0)) {
 		d->ci_low = d->ci_high = d->diff;
 		return 0;
 	}
@@ -417,8 +416,8 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 	if (d->df_between >= 1.0)
 		d->df = fmin(d->df, d->df_between);
 	d->t = d->diff / d->se;
-	d->p = t_pvalue(d->t, d->df);
-	h = t_crit(confidence, d->df) * d->se;
+	d->p = stats_t_pvalue(d->t, d->df);
+	h = stats_t_crit(confidence, d->df) * d->se;
 	d->ci_low = d->diff - h;
 	d->ci_high = d->diff + h;
 	return 0;

@@ -1,14 +1,30 @@
 /*
- * values.c - the values of runs every analysis file reads: whether a run
- * is measured, its rates (throughput, hand-offs, contended, kernel lock),
- * its fairness, a configuration's measured values, a metric's summary.
- * Below analyze.c (the driver), flags.c and the reports, which all call
- * them.
+ * values.c - what every analysis file reads, below all of them (analyze.c,
+ * the flags, the reports): whether a run is measured, its rates
+ * (throughput, hand-offs, contended, kernel lock), its fairness, a
+ * configuration's measured values, a metric's summary; a metric's primary
+ * and direction as the experiment stored them (db/contract.h), else the
+ * data dictionary's (db/vocab.h); a flag added to a configuration's
+ * analysis with its message and named numbers (flags.c and the detectors
+ * it calls: kwarn.c, regimes_flag.c); and why a `repetitions = auto`
+ * configuration stopped, stated in the report: the stopping rule
+ * (lib/stoprule.h) applied to the stored runs, with the settings the
+ * runner stored with the experiment: repetitions.SECTION and
+ * auto.SECTION.* (db/contract.h).  An experiment stored before those keys
+ * has them from its config text, written by the store
+ * (contract_from_config).
  */
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/analysis.h"
+#include "db/contract.h"
+#include "lib/stoprule.h"
 #include "lib/util.h"
 
 bool analysis_measured(const struct dataset *d, size_t r)
@@ -112,4 +128,147 @@ const struct metric_summary *analysis_metric(const struct analysis *a,
 	if (m < 0 || c >= a->nconfigs)
 		return NULL;
 	return &a->configs[c].metrics[m];
+}
+
+const char *analysis_declared_primary(const struct dataset *d, size_t c)
+{
+	return contract_get(&d->exp, CK_PRIMARY, d->configs[c].section, NULL);
+}
+
+enum direction analysis_direction(const struct dataset *d, size_t c,
+				  const char *name)
+{
+	const char *v = contract_get(&d->exp, CK_DIRECTION,
+				     d->configs[c].section, name);
+
+	if (v && !strcmp(v, CV_HIGHER))
+		return DIR_HIGHER;
+	if (v && !strcmp(v, CV_LOWER))
+		return DIR_LOWER;
+	return metric_direction(name);
+}
+
+struct flag *analysis_flag_add(struct config_analysis *ca, const char *name,
+			       int metric, long other, const char *fmt, ...)
+{
+	struct flag *f;
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	ca->flags = xrealloc(ca->flags, (ca->nflags + 1) * sizeof(*ca->flags));
+	f = &ca->flags[ca->nflags++];
+	memset(f, 0, sizeof(*f));
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->message = msg;
+	f->metric = metric;
+	f->other_config = other;
+	return f;
+}
+
+void flag_num(struct flag *f, const char *key, double value)
+{
+	if (f->nnums >= FLAG_MAX_NUMS)
+		return;
+	f->nums[f->nnums].key = key;
+	f->nums[f->nnums++].value = value;
+}
+
+/* The settings a section's rule is made of, as text. */
+enum { K_REPETITIONS, K_PRECISION, K_MIN, K_MAX, NKEYS };
+
+static const enum contract_key rule_keys[NKEYS] = {
+	[K_REPETITIONS] = CK_REPETITIONS,
+	[K_PRECISION] = CK_AUTO_PRECISION,
+	[K_MIN] = CK_AUTO_MIN,
+	[K_MAX] = CK_AUTO_MAX,
+};
+
+/*
+ * Text to rule: true with *rule when val names an auto section's
+ * settings and they read as the runner checked them (precision in (0, 1),
+ * counts of at least 2, min <= max).
+ */
+static bool rule_of(const char *const val[NKEYS], double confidence,
+		    struct stop_rule *rule)
+{
+	long long min, max;
+
+	if (!val[K_REPETITIONS] || strcmp(val[K_REPETITIONS], CV_AUTO) ||
+	    !val[K_PRECISION] || !val[K_MIN] || !val[K_MAX] ||
+	    parse_double(val[K_PRECISION], &rule->precision) ||
+	    parse_ll(val[K_MIN], &min) || parse_ll(val[K_MAX], &max) ||
+	    !(rule->precision > 0 && rule->precision < 1) || min < 2 ||
+	    max < min || max > INT_MAX)
+		return false;
+	rule->min_repetitions = (int)min;
+	rule->max_repetitions = (int)max;
+	rule->confidence = confidence;
+	return true;
+}
+
+/* The rule the runner stored for section: true with *rule when auto. */
+static bool stored_rule(const struct experiment_row *e, const char *section,
+			double confidence, struct stop_rule *rule)
+{
+	const char *val[NKEYS];
+	size_t k;
+
+	for (k = 0; k < NKEYS; k++)
+		val[k] = contract_get(e, rule_keys[k], section, NULL);
+	return rule_of(val, confidence, rule);
+}
+
+/* ---- the report's statement ---- */
+
+static const char *stop_reason(enum plan_stop s, const struct config_analysis *ca)
+{
+	switch (s) {
+	case PLAN_PRECISION:
+		return "precision reached";
+	case PLAN_CAP:
+		return "cap reached (max_repetitions) before the precision";
+	default:
+		return ca->pending ? "unfinished (runs still planned)"
+				   : "stopped before the rule was met";
+	}
+}
+
+static void auto_config(struct analysis *a, size_t c,
+			const struct stop_rule *rule)
+{
+	struct config_analysis *ca = &a->configs[c];
+	int m = ca->primary; /* what the runner watched, as it stored it */
+	double *x = NULL, rel = NAN;
+	size_t n = m < 0 ? 0 : analysis_values(a->d, c, m, &x);
+	int planned = (int)(ca->measured + ca->failed + ca->pending);
+	enum plan_stop s = stop_rule_decide(x, n, planned, rule, &rel);
+
+	ca->is_auto = true;
+	ca->auto_stop = stop_reason(s, ca);
+	ca->auto_rel_hw = rel;
+	ca->auto_precision = rule->precision;
+	ca->auto_min = rule->min_repetitions;
+	ca->auto_max = rule->max_repetitions;
+	free(x);
+}
+
+void analysis_auto(struct analysis *a)
+{
+	const struct experiment_row *e = &a->d->exp;
+	/* The rule ran at the experiment's confidence, whatever the
+	 * report's. */
+	double confidence = e->confidence > 0 && e->confidence < 1
+				    ? e->confidence : a->opts.confidence;
+	struct stop_rule rule;
+	size_t c;
+
+	for (c = 0; c < a->nconfigs; c++) {
+		const char *section = a->d->configs[c].section;
+
+		if (stored_rule(e, section, confidence, &rule))
+			auto_config(a, c, &rule);
+	}
 }

@@ -2,7 +2,7 @@
  * cmd_compare.c - `contend compare BASE CAND [CAND...]`: its options, and
  * per candidate one call, compare_run (analysis/compare_input.h: both
  * sides loaded, whatever they are, compared, gated), whose result is
- * printed as text or JSON (analysis/compare_print.h), drawn with --plot
+ * printed as text or JSON (analysis/compare_input.h), drawn with --plot
  * and followed by what must be said after it.  Number sides get
  * ministat's table first (or alone, --ministat).
  */
@@ -18,8 +18,6 @@
 
 #include "lib/escape.h"
 #include "analysis/compare_input.h"
-#include "analysis/compare_print.h"
-#include "analysis/ministat.h"
 #include "cli/commands.h"
 #include "plots/plot.h"
 #include "lib/readfile.h"

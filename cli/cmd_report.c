@@ -17,7 +17,7 @@
 #include "plots/plot.h"
 #include "db/select.h"
 #include "db/store.h"
-#include "analysis/kwarn.h"
+#include "analysis/analysis.h"
 #include "cli/commands.h"
 #include "lib/escape.h"
 #include "lib/util.h"

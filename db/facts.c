@@ -101,7 +101,12 @@ const struct fact_row fact_rows[] = {
 	{ MK_KERNEL_SPIN_VISIBLE, "CPUs and the kernel log (start.c)", S, W,
 	  false },
 	{ "containment", "the runner's cgroup (session.c)", S, V, false },
-	{ "cpu_freq_source", "MSR or cpufreq (sentinel.c)", S, W, false },
+	{ "cpu_freq_source", "MSR or cpufreq (sentinel_msr.c)", S, W, false },
+	{ "cpu_msr", "/dev/cpu/N/msr (sentinel_msr.c)", S, W, false },
+	{ "cpu_base_mhz", "cpufreq base_frequency or /proc/cpuinfo "
+	  "(sentinel_msr.c)", S, N, false },
+	{ "cpu_base_mhz_from", "the file cpu_base_mhz was read from "
+	  "(sentinel_msr.c)", S, W, false },
 };
 const size_t fact_nrows = ARRAY_SIZE(fact_rows);
 
@@ -227,6 +232,11 @@ static char *kinstr_word(const char *key, const char *value)
 
 char *fact_word(const char *key, const char *value)
 {
+	static const struct prefix_word freq[] = {
+		{ "aperf/mperf", FREQ_APERF },
+		{ "cpufreq", FREQ_CPUFREQ },
+		{ "none", FREQ_NONE },
+	};
 	const struct fact_row *r = fact_find(key);
 	size_t n = strlen(key);
 	char *w;
@@ -235,6 +245,8 @@ char *fact_word(const char *key, const char *value)
 		return NULL;
 	if ((w = kinstr_word(key, value)))
 		return w;
+	if (!strcmp(key, "cpu_freq_source"))
+		return by_prefix(value, freq, ARRAY_SIZE(freq));
 	if (!strcmp(key, MK_GOVERNOR) && !strncmp(value, "mixed: ", 7))
 		return xstrdup(value + 7);
 	if (n > 7 && !strcmp(key + n - 7, "_events") &&

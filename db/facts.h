@@ -4,7 +4,7 @@
  * rows), with what reads it, when, what kind of value it is and whether
  * the default report shows it.  The runner writes the facts
  * (runner/host.c, runner/kstate.c and the files a row names), analysis
- * shows them (analysis/report_host.c), and a test checks that every key
+ * shows them (analysis/report_rows.c), and a test checks that every key
  * the runner writes has its row (tests/test_facts.c).
  *
  * A stored fact is a word, a number, a list or a path, never a sentence:
@@ -69,10 +69,11 @@ bool fact_sentence(const char *value);
  * sentence: governor "mixed: a,b" is "a,b"; kstate(_end).*_events "5 (a,
  * b, c, d, ...)" is "a,b,c,d,..."; fs_type "d=x, e=y" is "d=x,e=y";
  * the kernel lock instruments' facts are the words below (kernel_lock_
- * instrument "perf (bpf: WHY)" is "perf").  (cpu_freq_source, which
- * sentinel.c writes, gets its rewrite with the change of its writer.)
+ * instrument "perf (bpf: WHY)" is "perf"); from schema 6, cpu_freq_source
+ * "aperf/mperf (...)" is "aperf-mperf", "cpufreq scaling_cur_freq (...)"
+ * "cpufreq", "none: ..." "none".
  */
-#define STORE_FACTS_VERSION 5
+#define STORE_FACTS_VERSION 6
 char *fact_word(const char *key, const char *value);
 
 /*
@@ -89,5 +90,17 @@ char *fact_word(const char *key, const char *value);
 #define KINSTRUMENTS_COUNT "lock:contention_begin,perf-count"
 #define KINSTRUMENTS_KINDS "lock:contention_begin,perf-kinds"
 #define KINSTRUMENTS_BPF "lock:contention_begin,lock:contention_end,bpf"
+/*
+ * cpu_freq_source: where each run's cpu_mhz comes from (runner/
+ * sentinel_msr.c); cpu_msr: why not from APERF/MPERF (absent, denied,
+ * unreadable as the kernel log's words, or no base frequency);
+ * cpu_base_mhz_from: which file gave cpu_base_mhz.  docs/STORAGE.md.
+ */
+#define FREQ_APERF "aperf-mperf"
+#define FREQ_CPUFREQ "cpufreq"
+#define FREQ_NONE "none"
+#define FREQ_MSR_NO_BASE "no-base-mhz"
+#define FREQ_BASE_CPUFREQ "base_frequency"
+#define FREQ_BASE_CPUINFO "cpuinfo"
 
 #endif

@@ -6,7 +6,7 @@
 -- by a newer version, and runs this whole script in one transaction when it
 -- creates a database.  Every foreign-key child column is the leading column
 -- of an index, so cascades and joins never scan a table.
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;
 
 CREATE TABLE IF NOT EXISTS experiments (
 	id          INTEGER PRIMARY KEY,

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 #define STORE_DEFAULT_PATH "db/contend.db" /* without HOME */
 #define STORE_DATA_PATH "contend/contend.db" /* under XDG_DATA_HOME */
 
@@ -304,7 +304,8 @@ size_t *dataset_seq_order(const struct dataset *d);
 
 /*
  * ---- rows: an in-memory store built from flat rows ----
- * For compare's sides that are not databases (an export CSV): each row
+ * For compare's sides that are not databases (an export CSV, number
+ * files): each row
  * one value of a run's metric, in the schema's own tables so that
  * store_load reads them as any database.  store_rows_open ->
  * store_rows_add per row -> store_rows_finish -> store_load per id ->

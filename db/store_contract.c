@@ -50,6 +50,19 @@ static int meta_write(struct store *s, sqlite3_stmt *put,
 	return 0;
 }
 
+/* An experiment (id, config_text) given the keys it lacks. */
+static int contract_row(struct store *s, sqlite3_stmt **st)
+{
+	struct experiment_row e = { 0 };
+	int bad;
+
+	e.id = sqlite3_column_int64(st[0], 0);
+	e.config_text = col_str(st[0], 1);
+	bad = meta_read(s, st[1], &e) || meta_write(s, st[2], &e);
+	experiment_row_release(&e);
+	return bad ? -1 : 0;
+}
+
 int store_contract_migrate(struct store *s, int64_t experiment)
 {
 	static const char *const sql[] = {
@@ -61,34 +74,7 @@ int store_contract_migrate(struct store *s, int64_t experiment)
 		"INSERT INTO main.experiment_meta (experiment_id, key, value)"
 		" VALUES (?1, ?2, ?3)",
 	};
-	sqlite3_stmt *st[ARRAY_SIZE(sql)] = { NULL };
-	size_t i;
-	int rc = SQLITE_OK, ret = -1;
 
-	for (i = 0; i < ARRAY_SIZE(sql) && rc == SQLITE_OK; i++)
-		rc = sqlite3_prepare_v2(s->db, sql[i], -1, &st[i], NULL);
-	if (rc != SQLITE_OK) {
-		db_fail(s, "cannot prepare the contract's migration");
-		goto out;
-	}
-	sqlite3_bind_int64(st[0], 1, experiment);
-	while ((rc = sqlite3_step(st[0])) == SQLITE_ROW) {
-		struct experiment_row e = { 0 };
-		int bad;
-
-		e.id = sqlite3_column_int64(st[0], 0);
-		e.config_text = col_str(st[0], 1);
-		bad = meta_read(s, st[1], &e) || meta_write(s, st[2], &e);
-		experiment_row_release(&e);
-		if (bad)
-			goto out;
-	}
-	if (rc != SQLITE_DONE)
-		db_fail(s, "cannot read experiments");
-	else
-		ret = 0;
-out:
-	for (i = 0; i < ARRAY_SIZE(sql); i++)
-		sqlite3_finalize(st[i]);
-	return ret;
+	return store_migrate_rows(s, sql, ARRAY_SIZE(sql), experiment,
+				  "experiments", contract_row);
 }

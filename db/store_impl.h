@@ -38,6 +38,7 @@ enum stmt_id {
 	ST_LOAD_CONFIGS, ST_LOAD_PARAMS, ST_LOAD_RUNS, ST_LOAD_SAMPLES,
 	ST_LOAD_THREADS, ST_TIMELINE_DELETE, ST_TIMELINE_INSERT,
 	ST_LOAD_TIMELINES, ST_LOAD_PROFILE, ST_KLOCK_DELETE, ST_KLOCK_INSERT, ST_LOAD_KLOCK,
+	ST_ROWS_ADD,
 	ST_COUNT
 };
 
@@ -156,6 +157,16 @@ extern const struct store_table store_tables[T_COUNT];
 int db_fail(struct store *s, const char *what);
 /* The cached statement id, reset and unbound, or NULL after an error. */
 sqlite3_stmt *stmt_get(struct store *s, enum stmt_id id);
+/*
+ * One step of an upgrade over rows: prepares sql[0..n) (n <= 4), binds
+ * experiment (0: every one) to sql[0]'s ?1, and calls row(s, st) for each
+ * row of st[0] (st: the n statements), which returns 0 or -1 after
+ * db_fail; finalizes them.  0, or -1 after db_fail naming what (the
+ * rows: "the host facts").
+ */
+int store_migrate_rows(struct store *s, const char *const *sql, size_t n,
+		       int64_t experiment, const char *what,
+		       int (*row)(struct store *s, sqlite3_stmt **st));
 /* Ends a use of a cached statement: releases its locks and bindings. */
 void stmt_done(sqlite3_stmt *st);
 /* Runs a statement that returns no rows (or whose rows are ignored). */

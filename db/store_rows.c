@@ -1,6 +1,6 @@
 /*
  * store_rows.c - an in-memory store built from flat rows (store.h,
- * "rows"): the rows land in a temporary table, checked for a second
+ * "rows"): the rows land in a staging table, in one transaction, checked for a second
  * value of one run's metric as they come, and store_rows_finish turns
  * them into the schema's own tables with a few INSERT ... SELECT, so
  * that store_load reads them as it reads any database.
@@ -13,12 +13,12 @@
 #include "lib/util.h"
 
 static const char stage_sql[] =
-	"CREATE TEMP TABLE stage (uuid TEXT NOT NULL, xid INTEGER,"
+	"CREATE TABLE stage (uuid TEXT NOT NULL, xid INTEGER,"
 	" name TEXT NOT NULL, label TEXT NOT NULL, host TEXT NOT NULL,"
 	" workload TEXT NOT NULL, section TEXT NOT NULL, params TEXT NOT NULL,"
 	" seq INTEGER NOT NULL, metric TEXT NOT NULL, value REAL NOT NULL,"
 	" line INTEGER NOT NULL,"
-	" UNIQUE (uuid, workload, section, params, seq, metric))";
+	" UNIQUE (uuid, workload, section, params, seq, metric)); BEGIN";
 
 /*
  * Experiments numbered by their id column (else in order of first
@@ -43,9 +43,9 @@ static const char *const finish_sql[] = {
 	" FROM (SELECT uuid, workload, section, params, min(rowid) AS r"
 	" FROM stage GROUP BY uuid, workload, section, params) g"
 	" JOIN experiments e ON e.uuid = g.uuid ORDER BY g.r",
-	"CREATE TEMP TABLE cfg AS SELECT c.id, e.uuid, c.workload, c.section,"
+	"CREATE TABLE cfg AS SELECT c.id, e.uuid, c.workload, c.section,"
 	" c.canon FROM configs c JOIN experiments e ON e.id = c.experiment_id",
-	"CREATE INDEX temp.cfg_key ON cfg (uuid, workload, section, canon)",
+	"CREATE INDEX cfg_key ON cfg (uuid, workload, section, canon)",
 	"INSERT INTO runs (experiment_id, config_id, seq, repetition, status)"
 	" SELECT c.experiment_id, c.id, g.seq, row_number() OVER"
 	" (PARTITION BY c.id ORDER BY g.seq) - 1, 'ok'"
@@ -108,13 +108,11 @@ static long earlier_line(struct store *s, const struct store_row *r)
 
 long store_rows_add(struct store *s, const struct store_row *r)
 {
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st = stmt_get(s, ST_ROWS_ADD);
 	int rc;
 
-	if (sqlite3_prepare_v3(s->db, "INSERT INTO stage VALUES (?1, ?2, ?3,"
-			       " ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)", -1,
-			       SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK)
-		return db_fail(s, "cannot prepare statement");
+	if (!st)
+		return -1;
 	rc = bind_str(st, 1, r->uuid);
 	if (!rc)
 		rc = r->experiment_id ? sqlite3_bind_int64(st, 2, r->experiment_id)
@@ -141,7 +139,7 @@ long store_rows_add(struct store *s, const struct store_row *r)
 		rc = sqlite3_bind_int64(st, 12, r->line);
 	if (!rc)
 		rc = sqlite3_step(st);
-	sqlite3_finalize(st);
+	stmt_done(st);
 	if (rc == SQLITE_DONE)
 		return 0;
 	if ((rc & 0xff) == SQLITE_CONSTRAINT) {
@@ -160,6 +158,9 @@ int store_rows_finish(struct store *s, int64_t **ids)
 	int ret = 0;
 
 	*ids = NULL;
+	/* the rows were added in store_rows_open's transaction */
+	if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(s, "cannot keep the rows");
 	if (txn_begin(s, &outer))
 		return -1;
 	for (i = 0; !ret && i < sizeof(finish_sql) / sizeof(*finish_sql); i++)

@@ -173,6 +173,9 @@ static const struct stmt_def stmt_defs[ST_COUNT] = {
 		" k.contentions, k.wait_s FROM runs r"
 		" JOIN run_klock k ON k.run_id = r.id"
 		" WHERE r.experiment_id = ?1 ORDER BY r.seq, k.rank"),
+	/* store_rows.c's stage, in a store of rows only */
+	[ST_ROWS_ADD] = AS_IS("INSERT INTO stage VALUES (?1, ?2, ?3, ?4, ?5,"
+			      " ?6, ?7, ?8, ?9, ?10, ?11, ?12)"),
 };
 
 /* What a failure of the statements run by stmt_exec means to the user. */
@@ -272,6 +275,35 @@ sqlite3_stmt *stmt_get(struct store *s, enum stmt_id id)
 		return NULL;
 	}
 	return s->stmt[id];
+}
+
+int store_migrate_rows(struct store *s, const char *const *sql, size_t n,
+		       int64_t experiment, const char *what,
+		       int (*row)(struct store *s, sqlite3_stmt **st))
+{
+	sqlite3_stmt *st[4] = { NULL };
+	char msg[128];
+	size_t i;
+	int rc = SQLITE_OK, ret = -1;
+
+	for (i = 0; i < n && i < ARRAY_SIZE(st) && rc == SQLITE_OK; i++)
+		rc = sqlite3_prepare_v2(s->db, sql[i], -1, &st[i], NULL);
+	if (rc != SQLITE_OK || n > ARRAY_SIZE(st)) {
+		snprintf(msg, sizeof(msg), "cannot prepare the migration of %s",
+			 what);
+		db_fail(s, msg);
+		goto out;
+	}
+	sqlite3_bind_int64(st[0], 1, experiment);
+	while ((rc = sqlite3_step(st[0])) == SQLITE_ROW)
+		if (row(s, st) < 0)
+			goto out;
+	snprintf(msg, sizeof(msg), "cannot read %s", what);
+	ret = rc == SQLITE_DONE ? 0 : db_fail(s, msg);
+out:
+	for (i = 0; i < ARRAY_SIZE(st); i++)
+		sqlite3_finalize(st[i]);
+	return ret;
 }
 
 void stmt_done(sqlite3_stmt *st)

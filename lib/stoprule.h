@@ -4,7 +4,7 @@
  * measured values it has so far.  Pure statistics on an array, below both
  * users: the runner applies it to the results of its session
  * (runner/autorule.c), the report to the stored runs to say why a
- * configuration stopped (analysis/auto.c), with the settings the runner
+ * configuration stopped (analysis/values.c), with the settings the runner
  * stored (docs/STORAGE.md, auto.SECTION.*).
  */
 #ifndef CONTEND_STOPRULE_H

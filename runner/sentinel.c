@@ -385,22 +385,6 @@ void sentinel_open(struct sentinel *s, const char *root)
 	}
 }
 
-const char *sentinel_log_word(int err)
-{
-	switch (err) {
-	case EACCES:
-	case EPERM:
-		return KERNEL_LOG_DENIED;
-	case ENOENT:
-	case ENODEV:
-	case ENXIO:
-	case ENOTDIR:
-		return KERNEL_LOG_ABSENT;
-	default:
-		return KERNEL_LOG_UNREADABLE;
-	}
-}
-
 /* Forgets the log followed so far: its fd, a line read in part. */
 static void unfollow(struct sentinel *s)
 {
@@ -448,8 +432,19 @@ int sentinel_record(const struct sentinel *s, struct store *st,
 	const char *was = experiment_meta(exp, MK_KERNEL_LOG);
 	int ret = 0;
 
-	if (store_meta_set(st, exp->id, "cpu_freq_source", s->freq_source))
+	if (store_meta_set(st, exp->id, "cpu_freq_source", s->freq_source) ||
+	    (s->msr_state &&
+	     store_meta_set(st, exp->id, "cpu_msr", s->msr_state)))
 		ret = -1;
+	if (!s->msr_state) {
+		char mhz[32];
+
+		snprintf(mhz, sizeof(mhz), "%.0f", s->base_mhz);
+		if (store_meta_set(st, exp->id, "cpu_base_mhz", mhz) ||
+		    store_meta_set(st, exp->id, "cpu_base_mhz_from",
+				   s->base_from))
+			ret = -1;
+	}
 	if (was && strcmp(was, KERNEL_LOG_FOLLOWED) &&
 	    !strcmp(s->log_state, KERNEL_LOG_FOLLOWED))
 		return ret;         /* the earlier runs were not followed */
@@ -540,7 +535,6 @@ void sentinel_close(struct sentinel *s)
 		free(s->freq_paths[i]);
 	free(s->freq_paths);
 	msr_close(s);
-	free(s->freq_source);
 	free(s->root);
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;

@@ -121,7 +121,11 @@ struct sentinel {
 	bool *msr_begun;            /* read at the start */
 	double base_mhz;            /* MPERF's frequency */
 	const cpu_set_t *cpus;      /* the window's CPUs; NULL: all */
-	char *freq_source;          /* the host key cpu_freq_source */
+	const char *freq_source;    /* the host key cpu_freq_source: a
+				     * word of db/facts.h, FREQ_... */
+	const char *msr_state;      /* why not APERF/MPERF (cpu_msr), NULL
+				     * when they are read */
+	const char *base_from;      /* where base_mhz was read */
 	bool pids;                  /* the log's pids are comparable with
 				     * ours (the initial pid namespace) */
 };
@@ -144,10 +148,12 @@ struct sentinel_window {
 
 /*
  * Opens the sentinel; never fails (what cannot be read is left out, and
- * s->freq_source says why for the frequency: "aperf/mperf (base B MHz
- * from WHERE)", "cpufreq scaling_cur_freq (aperf/mperf: WHY)" or "none:
- * WHY; no cpufreq scaling_cur_freq"; stored as the experiment's
- * cpu_freq_source).  MSRs are read under root like every file: a test
+ * s->freq_source says where frequencies come from: FREQ_APERF (base
+ * s->base_mhz read from s->base_from), FREQ_CPUFREQ or FREQ_NONE, and
+ * s->msr_state why not from the MSRs (absent, denied, unreadable,
+ * FREQ_MSR_NO_BASE); words stored as the experiment's cpu_freq_source,
+ * cpu_msr, cpu_base_mhz and cpu_base_mhz_from, explained once in
+ * docs/STORAGE.md).  MSRs are read under root like every file: a test
  * hands a fake <root>/dev/cpu/N/msr.
  */
 void sentinel_open(struct sentinel *s, const char *root);
@@ -163,7 +169,7 @@ int sentinel_follow(struct sentinel *s, const char *path);
 /* The word for an errno of opening the log: denied, absent, unreadable. */
 const char *sentinel_log_word(int err);
 /*
- * Stores s->freq_source as cpu_freq_source and s->log_state as
+ * Stores the frequency's source (above) and s->log_state as
  * MK_KERNEL_LOG with experiment exp (a resumed session does not replace
  * a reason by "followed": the earlier runs were not followed).  -1 when
  * the store fails.

@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include "runner/sentinel_impl.h"
+#include "db/contract.h"
+#include "db/facts.h"
 #include "lib/util.h"
 
 #define MSR_MPERF 0xE7
@@ -56,7 +58,7 @@ static double base_mhz(const char *root, const char **from)
 				v = khz / 1000;
 		}
 		fclose(f);
-		*from = "cpufreq base_frequency";
+		*from = FREQ_BASE_CPUFREQ;
 		if (!isnan(v))
 			return v;
 	}
@@ -66,7 +68,7 @@ static double base_mhz(const char *root, const char **from)
 	path = xasprintf("%s/proc/cpuinfo", root);
 	f = fopen(path, "re");
 	free(path);
-	*from = "/proc/cpuinfo cpu MHz";
+	*from = FREQ_BASE_CPUINFO;
 	while (f && fgets(line, sizeof(line), f)) {
 		char *colon = strchr(line, ':');
 
@@ -116,22 +118,30 @@ static size_t list_cpus(const char *root, int **cpus)
 	return n;
 }
 
-/* Why the MSRs cannot be used: "PATH: WHAT", malloc'd. */
-static char *why(const char *root, int cpu, const char *what, int err)
+const char *sentinel_log_word(int err)
 {
-	return xasprintf("%s/dev/cpu/%d/msr: %s%s%s", root, cpu, what,
-			 strerror(err),
-			 err == ENOENT ? " (the msr module: modprobe msr)" : "");
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		return KERNEL_LOG_DENIED;
+	case ENOENT:
+	case ENODEV:
+	case ENXIO:
+	case ENOTDIR:
+		return KERNEL_LOG_ABSENT;
+	default:
+		return KERNEL_LOG_UNREADABLE;
+	}
 }
 
-/* Opens every CPU's msr file; the reason in *reason when none opens. */
-static void open_all(struct sentinel *s, char **reason)
+/* Opens every CPU's msr file; why in *reason (a word) when none opens. */
+static void open_all(struct sentinel *s, const char **reason)
 {
 	int *cpus, i;
 	size_t n = list_cpus(s->root, &cpus), k;
 
 	if (!n) {
-		*reason = why(s->root, 0, "", ENOENT);
+		*reason = sentinel_log_word(ENOENT);
 		free(cpus);
 		return;
 	}
@@ -148,23 +158,20 @@ static void open_all(struct sentinel *s, char **reason)
 		i = cpus[k];
 		s->msr_fd[i] = open(path, O_RDONLY | O_CLOEXEC);
 		if (s->msr_fd[i] < 0 && !*reason)
-			*reason = why(s->root, i, "", errno);
+			*reason = sentinel_log_word(errno);
 		free(path);
 	}
 	for (k = 0; k < n; k++)
 		if (s->msr_fd[cpus[k]] >= 0)
 			break;
-	if (k < n) {                /* one opens: the others are skipped */
-		free(*reason);
+	if (k < n)                  /* one opens: the others are skipped */
 		*reason = NULL;
-	}
 	free(cpus);
 }
 
 void msr_open(struct sentinel *s)
 {
-	char *reason = NULL;
-	const char *from = "";
+	const char *reason = NULL;
 	uint64_t a, m;
 	size_t i;
 
@@ -175,27 +182,19 @@ void msr_open(struct sentinel *s)
 		/* one read of each: a guest's msr file may refuse them */
 		if (read_msr(s->msr_fd[i], MSR_APERF, &a) ||
 		    read_msr(s->msr_fd[i], MSR_MPERF, &m))
-			reason = why(s->root, (int)i, "reading APERF/MPERF: ",
-				     errno);
+			reason = KERNEL_LOG_UNREADABLE;
 		break;
 	}
 	if (!reason) {
-		s->base_mhz = base_mhz(s->root, &from);
+		s->base_mhz = base_mhz(s->root, &s->base_from);
 		if (isnan(s->base_mhz))
-			reason = xasprintf("no base frequency (%s/proc/cpuinfo "
-					   "cpu MHz)", s->root);
+			reason = FREQ_MSR_NO_BASE;
 	}
-	if (reason) {
+	s->msr_state = reason;
+	s->freq_source = !reason ? FREQ_APERF
+			 : s->nfreq ? FREQ_CPUFREQ : FREQ_NONE;
+	if (reason)
 		msr_close(s);
-		s->freq_source = s->nfreq ? xasprintf("cpufreq scaling_cur_freq "
-						      "(aperf/mperf: %s)", reason)
-					  : xasprintf("none: %s; no cpufreq "
-						      "scaling_cur_freq", reason);
-		free(reason);
-		return;
-	}
-	s->freq_source = xasprintf("aperf/mperf (base %.0f MHz from %s)",
-				   s->base_mhz, from);
 }
 
 static bool in_window(const struct sentinel *s, size_t cpu)

@@ -5,7 +5,7 @@
 # root only, else that part is skipped) stores kmsg_lockdep and its line,
 # and the report flags kernel-warning on its configuration and not on the
 # clean one; the experiment says once where cpu_mhz comes from
-# (cpu_freq_source: APERF/MPERF, cpufreq, or none and why);
+# (cpu_freq_source: aperf-mperf, cpufreq or none, cpu_msr why);
 # --exclude-kernel-warnings leaves those runs out and says how
 # many.  Other programs may log meanwhile (a crash test's segfault): the
 # clean configuration is checked for lockdep lines only.
@@ -39,7 +39,13 @@ if [ -r /proc/stat ]; then
 fi
 src=$(q "SELECT value FROM experiment_meta WHERE key = 'cpu_freq_source'")
 case $src in
-"aperf/mperf (base "*|"cpufreq scaling_cur_freq"*|"none: "*) ;;
+aperf-mperf)
+	mhz=$(q "SELECT value FROM experiment_meta WHERE key = 'cpu_base_mhz'")
+	case $mhz in ''|*[!0-9]*) fail "cpu_base_mhz: '$mhz'" ;; esac ;;
+cpufreq|none)
+	msr=$(q "SELECT value FROM experiment_meta WHERE key = 'cpu_msr'")
+	case $msr in absent|denied|unreadable|no-base-mhz) ;;
+	*) fail "cpu_msr: '$msr'" ;; esac ;;
 *) fail "cpu_freq_source: '$src'" ;;
 esac
 if [ "$(id -u)" -ne 0 ] || [ ! -w /dev/kmsg ]; then

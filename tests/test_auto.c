@@ -1,6 +1,6 @@
 /*
  * test_auto.c - the report's "why repetitions = auto stopped"
- * (analysis/auto.c): the stopping rule with the settings the runner
+ * (analysis/values.c): the stopping rule with the settings the runner
  * stored with the experiment, and, for an experiment stored before them,
  * with the settings the store reads from its stored config text
  * (db/contract.h, contract_from_config: tests/test_contract.c has the

@@ -19,12 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
 #include "analysis/compare.h"
-#include "analysis/compare_print.h"
+#include "analysis/compare_input.h"
 #include "lib/util.h"
 #include "tests/checks.h"
 #include "tests/compare_checks.h"
@@ -997,37 +998,72 @@ static void test_metric_missing(void **state)
 	fx_release(&c);
 }
 
+/* x[0..3) in a temporary file loaded as a number side (compare_input.h),
+ * shaped by other with metric; path to unlink, malloc'd. */
+static char *number_side(struct compare_input *s, const double *x,
+			 const struct compare_input *other, const char *metric)
+{
+	char *path = xstrdup("/tmp/contend-numside-XXXXXX");
+	int fd = mkstemp(path);
+	struct numfile_opts nf;
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	for (size_t i = 0; i < 3; i++)
+		fprintf(f, "%.17g\n", x[i]);
+	assert_int_equal(fclose(f), 0);
+	numfile_opts_default(&nf);
+	memset(s, 0, sizeof(*s));
+	s->text = path;
+	s->role = "baseline";
+	assert_int_equal(compare_input_load(s, "/nonexistent.db", &nf, NULL, 0),
+			 0);
+	assert_int_equal(s->kind, INPUT_NUMBERS);
+	assert_int_equal(compare_input_number_side(s, other, metric), 0);
+	return path;
+}
+
 /* Number files: plain sides, matched to each other or to one config. */
 static void test_number_sides(void **state)
 {
 	struct fx_config cf = { "pthread-mutex", "threads=2", 3, { b100 } };
-	struct compare_numbers nb, nc;
-	struct compare_side sb, sc;
+	struct compare_input nb, nc, db = { .kind = INPUT_DB, .text = "db" };
 	struct compare_opts o = opts(DIR_HIGHER, 1);
 	struct compare_result r;
 	const struct ds_config *like;
+	char *pb, *pc;
 	struct fx_side fs;
 	struct fx f;
-	const size_t three = 3;
 
 	(void)state;
-	compare_numbers_init(&nb, "a.txt", "value", b100, &three, 1, NULL, &sb);
-	compare_numbers_init(&nc, "b.txt", "value", c110, &three, 1, NULL, &sc);
-	assert_int_equal(compare_sides(&sb, &sc, "value", &o, &r), 0);
+	nb.kind = nc.kind = INPUT_NUMBERS;
+	pb = number_side(&nb, b100, &nc, "value");
+	pc = number_side(&nc, c110, &nb, "value");
+	assert_int_equal(compare_sides(&nb.side, &nc.side, "value", &o, &r), 0);
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.cmp[0].st.verdict, VERDICT_FASTER);
 	assert_int_equal(r.cmp[0].nflags, 0);   /* no invocation to doubt */
 	compare_result_release(&r);
-	compare_numbers_release(&nc);
+	compare_input_release(&nc);
+	compare_input_release(&nb);
+	unlink(pc);
+	free(pc);
+	unlink(pb);
+	free(pb);
 
 	fx_build(&f, 1, m_thr, 1, &cf, 1, "cpu", "6.1");
 	side_of(&fs, &f, 1, "db");
 	assert_int_equal(compare_side_configs(&fs.side, &like), 1);
-	compare_numbers_release(&nb);
-	compare_numbers_init(&nb, "a.txt", "throughput", c110, &three, 1, like,
-			     &sb);
-	assert_int_equal(compare_sides(&fs.side, &sb, "throughput", &o, &r),
-			 0);
+	db.side = fs.side;
+	pb = number_side(&nb, c110, &db, "throughput");
+	/* read back from a store as any side: its parameters parsed */
+	assert_non_null(nb.st);
+	assert_int_equal(nb.sets[0].configs[0].nparams, 1);
+	assert_string_equal(nb.sets[0].configs[0].params[0].key, "threads");
+	assert_int_equal(compare_sides(&fs.side, &nb.side, "throughput", &o,
+				       &r), 0);
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.nunmatched, 0);
 	assert_int_equal(r.cmp[0].st.verdict, VERDICT_FASTER);
@@ -1035,7 +1071,9 @@ static void test_number_sides(void **state)
 	assert_string_equal(find_flag(&r.cmp[0], "single-invocation")->side,
 			    "baseline");
 	compare_result_release(&r);
-	compare_numbers_release(&nb);
+	compare_input_release(&nb);
+	unlink(pb);
+	free(pb);
 	side_free(&fs);
 	fx_release(&f);
 }

@@ -22,7 +22,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "analysis/compare.h"
-#include "analysis/compare_print.h"
+#include "analysis/compare_input.h"
 #include "tests/checks.h"
 #include "tests/dataset_fixture.h"
 #include "tests/golden.h"

@@ -238,6 +238,16 @@ static const struct {
 	{ "kernel_lock_instrument", "perf (bpf: no BTF: /sys/kernel/btf/vmlinux: "
 	  "No such file or directory)", "perf" },
 	{ "kernel_lock_instrument", "bpf", NULL },
+	/* cpu_freq_source before schema 6 (runner/sentinel_msr.c) */
+	{ "cpu_freq_source", "aperf/mperf (base 2000 MHz from /proc/cpuinfo "
+	  "cpu MHz)", "aperf-mperf" },
+	{ "cpu_freq_source", "cpufreq scaling_cur_freq (aperf/mperf: "
+	  "/dev/cpu/0/msr: reading APERF/MPERF: Input/output error)",
+	  "cpufreq" },
+	{ "cpu_freq_source", "none: /dev/cpu/0/msr: No such file or directory "
+	  "(the msr module: modprobe msr); no cpufreq scaling_cur_freq",
+	  "none" },
+	{ "cpu_freq_source", "aperf-mperf", NULL },
 	{ "cmdline", "a=1, b=2", NULL },       /* verbatim */
 	{ "bisect.x.y", "mixed: a", NULL },     /* no host fact */
 };
@@ -259,8 +269,9 @@ static void test_word(void **state)
 	}
 }
 
-/* A schema 4 file opened to write: its sentences are words after; opened
- * read-only it is left as it is. */
+/* A schema 5 file (the last before cpu_freq_source's words) opened to
+ * write: its sentences are words after; opened read-only it is left as
+ * it is. */
 static void test_upgrade(void **state)
 {
 	struct experiment_row e = { 0 }, got;
@@ -285,7 +296,7 @@ static void test_upgrade(void **state)
 			meta_set(&e, old_facts[i].key, old_facts[i].old);
 	assert_int_equal(store_experiment_create(s, &e), 0);
 	store_close(s);
-	raw_exec(path, "PRAGMA user_version = 4");
+	raw_exec(path, "PRAGMA user_version = 5");
 	assert_int_equal(store_open(path, STORE_RDONLY, &s), 0);
 	assert_int_equal(store_experiment_get(s, e.id, &got), 0);
 	assert_string_equal(experiment_meta(&got, "governor"),

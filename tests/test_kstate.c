@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/instrument.h"
+#include "analysis/analysis.h"
 #include "db/store.h"
 #include "lib/util.h"
 #include "runner/host.h"

@@ -16,7 +16,6 @@
 #include <cmocka.h>
 
 #include "analysis/analysis.h"
-#include "analysis/kwarn.h"
 #include "tests/analysis_fixture.h"
 
 /* 10 runs of "throughput=X extra", X from xs. */
