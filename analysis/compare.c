@@ -335,7 +335,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	carry_flags(cmp, b, gb, r->metric, "baseline");
 	carry_flags(cmp, c, gc, r->metric, "candidate");
 	misleading(cmp, &r->opts, b, gb, c, gc);
-	compare_klock(cmp, &r->opts, b, gb, c, gc);     /* kwait_top.c */
+	compare_klock(cmp, &r->opts, b, gb, c, gc); /* compare_klock.c */
 	host_mismatch(cmp, b, gb, c, gc);
 	compare_instrumentation(cmp, b, gb, c, gc);   /* compare_checks.c */
 	compare_regimes(cmp, &sb, &sc, r->opts.confidence);

@@ -44,7 +44,7 @@ void compare_sample_build(const struct compare_side *s,
 void compare_sample_release(struct sample *s);
 
 /*
- * kwait_top.c: every kernel lock either side's runs waited on, A/B from
+ * compare_klock.c: every kernel lock either side's runs waited on, A/B from
  * each run's wait (docs/KLOCK.md, "Comparing two builds"), into
  * cmp->klock: the changed first, then by wait; cmp->klock_shown of them
  * for the text.
