@@ -101,6 +101,17 @@ awk '/kernel locks, wait a run/ { on = 1 } on && !/^    / && !/kernel locks/ { o
 	on && length > 80 { print; bad = 1 } END { exit bad }' "$tmp/c.txt" > "$tmp/long" ||
 	fail "over 80 columns: $(cat "$tmp/long")"
 
+# the report of the delayed configuration alone (a filter too) has its
+# lock rows
+"$CONTEND" report --db "$tmp/kd.db" "$cand" --format json > "$tmp/r.json" \
+	2> "$tmp/err" || fail "report $cand: $(cat "$tmp/err")"
+expect "report $cand: do_unlinkat's row" 1 "$(sqlite3 :memory: "SELECT
+	count(*) FROM json_each(readfile('$tmp/r.json'), '\$.configs') AS c,
+	json_each(c.value, '\$.klock_top') AS k
+	WHERE json_extract(k.value, '\$.caller') = 'do_unlinkat'
+	AND json_extract(k.value, '\$.kind') = 'rwsem_write'
+	AND json_extract(k.value, '\$.wait_s.mean') > 0")"
+
 # chat: its lock block is there wherever its runs stored rows
 chatrows=$(q "$tmp/kd.db" "SELECT count(*) FROM run_klock k
 	JOIN runs r ON r.id = k.run_id JOIN configs c ON c.id = r.config_id
