@@ -15,7 +15,6 @@
 #include "analysis/compare_impl.h"
 #include "analysis/flagtab.h"
 #include "lib/escape.h"
-#include "lib/holm.h"
 #include "lib/numfmt.h"
 #include "analysis/compare_input.h"
 #include "db/contract.h"
@@ -233,133 +232,6 @@ static void misleading(struct comparison *cmp, const struct compare_opts *o,
 	compare_sample_release(&sc);
 }
 
-/* ---- the kernel locks of both sides (docs/KLOCK.md) ---- */
-
-/* A (kind, caller) and its total wait over both sides' rows. */
-struct klock_key {
-	const char *kind, *caller;
-	double wait;
-};
-
-static int by_total_wait(const void *x, const void *y)
-{
-	const struct klock_key *a = x, *b = y;
-
-	return a->wait > b->wait ? -1 : a->wait < b->wait;
-}
-
-static void keys_add(struct klock_key **k, size_t *n,
-		     const struct compare_side *s, const struct series *g)
-{
-	size_t i, j, l;
-
-	for (i = 0; i < g->n; i++) {
-		const struct ds_config *cf =
-			&s->sets[g->member[i].set].configs[g->member[i].config];
-
-		for (j = 0; j < cf->nklock; j++) {
-			const struct ds_klock *r = &cf->klock[j];
-
-			for (l = 0; l < *n && (strcmp((*k)[l].kind, r->kind) ||
-					       strcmp((*k)[l].caller, r->caller));
-			     l++)
-				;
-			if (l == *n) {
-				*k = xrealloc(*k, (*n + 1) * sizeof(**k));
-				(*k)[(*n)++] = (struct klock_key){ r->kind,
-								   r->caller,
-								   0 };
-			}
-			(*k)[l].wait += r->wait_s;
-		}
-	}
-}
-
-/* "kind\ncaller" for extract_klock, which the sample's metric carries. */
-static size_t extract_klock(const struct dataset *d, size_t c,
-			    const char *key, double **out)
-{
-	const char *nl = strchr(key, '\n');
-	char *kind = xstrndup(key, (size_t)(nl - key));
-	size_t n = analysis_klock_waits(d, c, kind, nl + 1, out);
-
-	free(kind);
-	return n;
-}
-
-/*
- * A lock one side never waited on: the log-scale ratio has no interval
- * (a mean of 0) and its p of 0 says nothing; the runs' waits by Welch's
- * test instead, the change -100% (gone) or none (new), no interval.
- */
-static void klock_one_side(struct compare_klock *k, const struct sample *b,
-			   const struct sample *c, double confidence)
-{
-	struct welch w;
-
-	if (k->base_mean > 0 && k->cand_mean > 0)
-		return;
-	k->change_pct = k->base_mean > 0 ? -100 : NAN;
-	k->ci_low_pct = k->ci_high_pct = NAN;
-	k->p = stats_welch(b->x, b->n, c->x, c->n, confidence, &w) ? NAN
-								     : w.p;
-}
-
-/* The rows' p-values Holm-adjusted for their number (lib/holm.h). */
-static void klock_holm(struct comparison *cmp)
-{
-	double *p = xcalloc(cmp->nklock ? cmp->nklock : 1, sizeof(*p));
-	size_t i;
-
-	for (i = 0; i < cmp->nklock; i++)
-		p[i] = cmp->klock[i].p;
-	holm_adjust(p, cmp->nklock, p);
-	for (i = 0; i < cmp->nklock; i++)
-		cmp->klock[i].p_holm = p[i];
-	free(p);
-}
-
-/*
- * Each of the ten kernel locks both sides waited on most, A/B, from
- * each run's wait (0 in a run the program timed and the lock was not
- * among its rows), the p-values corrected for the rows' number.
- */
-static void klock_changes(struct comparison *cmp, const struct compare_opts *o,
-			  const struct compare_side *b, const struct series *gb,
-			  const struct compare_side *c, const struct series *gc)
-{
-	struct klock_key *k = NULL;
-	size_t n = 0, i;
-
-	keys_add(&k, &n, b, gb);
-	keys_add(&k, &n, c, gc);
-	if (n)
-		qsort(k, n, sizeof(*k), by_total_wait);
-	for (i = 0; i < n && cmp->nklock < 10; i++) {
-		char *key = xasprintf("%s\n%s", k[i].kind, k[i].caller);
-		struct sample sb, sc;
-		struct handoff_change h;
-
-		compare_sample_build(b, gb, extract_klock, key, &sb);
-		compare_sample_build(c, gc, extract_klock, key, &sc);
-		if (compare_handoffs(&sb.g, &sc.g, o, &h) == 0) {
-			cmp->klock = xrealloc(cmp->klock, (cmp->nklock + 1) *
-							  sizeof(*cmp->klock));
-			cmp->klock[cmp->nklock++] = (struct compare_klock){
-				k[i].kind, k[i].caller, h.base_mean,
-				h.cand_mean, h.change_pct, h.ci_low_pct,
-				h.ci_high_pct, h.p, NAN };
-			klock_one_side(&cmp->klock[cmp->nklock - 1], &sb, &sc,
-				       o->confidence);
-		}
-		compare_sample_release(&sb);
-		compare_sample_release(&sc);
-		free(key);
-	}
-	free(k);
-	klock_holm(cmp);
-}
-
 static void unit_flags(struct comparison *cmp, const struct compare_side *b,
 		       const struct compare_side *c)
 {
@@ -463,7 +335,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	carry_flags(cmp, b, gb, r->metric, "baseline");
 	carry_flags(cmp, c, gc, r->metric, "candidate");
 	misleading(cmp, &r->opts, b, gb, c, gc);
-	klock_changes(cmp, &r->opts, b, gb, c, gc);
+	compare_klock(cmp, &r->opts, b, gb, c, gc); /* compare_klock.c */
 	host_mismatch(cmp, b, gb, c, gc);
 	compare_instrumentation(cmp, b, gb, c, gc);   /* compare_checks.c */
 	compare_regimes(cmp, &sb, &sc, r->opts.confidence);

@@ -224,8 +224,10 @@ struct comparison {
 	size_t nflags;
 	struct compare_flag *flags;
 	struct abfair fair;     /* fairness and latency A/B (abfair.h) */
-	size_t nklock;          /* the top kernel locks of both sides by */
-	struct compare_klock *klock; /* wait, where the BPF program timed */
+	size_t nklock;          /* every kernel lock of both sides' runs */
+	struct compare_klock *klock; /* compared where the BPF program timed
+				 * them: the changed first, then by wait */
+	size_t klock_shown;     /* the first of them the text shows */
 	struct compare_beat beat;    /* how often B beat A (compare_extra.c) */
 	size_t nsecond;              /* the secondary metrics, by |z| */
 	struct compare_second *second;

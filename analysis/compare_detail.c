@@ -181,14 +181,15 @@ static bool told_in_full(const char *name)
  * The kernel locks A/B, two lines a lock so that a row fits 80 columns:
  * kind and caller (escaped, cut), then the waits a run in s, ms, us or
  * ns, the change with its interval (on the log scale: above -100%) and
- * the p-value Holm-corrected over the rows.
+ * the p-value Holm-corrected over every lock compared; the changed
+ * first, then by wait, and how many more were compared and not shown.
  */
 static void print_klock(FILE *f, const struct comparison *cmp,
 			const struct compare_opts *o)
 {
 	size_t i;
 
-	for (i = 0; i < cmp->nklock; i++) {
+	for (i = 0; i < cmp->klock_shown; i++) {
 		const struct compare_klock *k = &cmp->klock[i];
 		char kind[24], caller[48], wb[NUMFMT_LEN], wc[NUMFMT_LEN];
 		char change[NUMFMT_CI_LEN];
@@ -213,6 +214,10 @@ static void print_klock(FILE *f, const struct comparison *cmp,
 			caller, wb, wc, change, k->p_holm,
 			k->p_holm < o->alpha ? " *" : "");
 	}
+	if (cmp->nklock > cmp->klock_shown)
+		fprintf(f, "    %zu more compared, none changed, not shown "
+			   "(--format json has them)\n",
+			cmp->nklock - cmp->klock_shown);
 }
 
 void compare_print_detail(FILE *f, const struct comparison *cmp,

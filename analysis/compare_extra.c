@@ -205,7 +205,7 @@ void compare_extras(struct comparison *cmp, const struct compare_opts *o,
 						  series_metric_values,
 						  d->metrics[k]);
 		}
-	/* The kernel locks' wait: compare.c's A/B of each, by its p. */
+	/* The kernel locks' wait: compare_klock.c's A/B of each, by its p. */
 	for (i = 0; i < cmp->nklock; i++) {
 		const struct compare_klock *kl = &cmp->klock[i];
 		double z = isfinite(kl->p) && kl->p > 0

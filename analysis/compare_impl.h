@@ -43,6 +43,16 @@ void compare_sample_build(const struct compare_side *s,
 			  const char *metric, struct sample *out);
 void compare_sample_release(struct sample *s);
 
+/*
+ * compare_klock.c: every kernel lock either side's runs waited on, A/B from
+ * each run's wait (docs/KLOCK.md, "Comparing two builds"), into
+ * cmp->klock: the changed first, then by wait; cmp->klock_shown of them
+ * for the text.
+ */
+void compare_klock(struct comparison *cmp, const struct compare_opts *o,
+		   const struct compare_side *b, const struct series *gb,
+		   const struct compare_side *c, const struct series *gc);
+
 /* ---- compare_checks.c: what compare tells beside the verdict ---- */
 
 /* instrumentation-differs: kernel state keys (analysis/analysis.h, instrument.c). */

@@ -1,10 +1,12 @@
 /*
  * kwait_top.c - a configuration's kernel locks over its measured runs
- * (analysis.h, analysis_kwait_top): the runs' top-locks rows (run_klock,
+ * (analysis.h, analysis_kwait_top): the runs' lock rows (run_klock,
  * written by the runner's BPF program, runner/kinstr/bpf.h) summed per run by
- * kind and caller, as a mean per run with its confidence interval.
+ * kind and caller, as a mean per run with its confidence interval; the
+ * per-run waits compare's per-lock A/B reads (compare_klock.c).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,19 +109,26 @@ size_t analysis_klock_waits(const struct dataset *d, size_t c,
 {
 	const struct ds_config *cf = &d->configs[c];
 	int m = dataset_metric(d, "klock_wait_s");
-	size_t n = 0, i, j;
+	size_t *at = xcalloc(cf->nruns ? cf->nruns : 1, sizeof(*at));
+	size_t n = 0, i;
 
-	*out = xcalloc(cf->nruns ? cf->nruns : 1, sizeof(**out));
-	for (i = cf->run0; i < cf->run0 + cf->nruns; i++) {
-		if (!analysis_measured(d, i) || isnan(dataset_value(d, i, m)))
-			continue;
-		for (j = 0; j < cf->nklock; j++)
-			if (cf->klock[j].run == i &&
-			    !strcmp(cf->klock[j].kind, kind) &&
-			    !strcmp(cf->klock[j].caller, caller))
-				(*out)[n] += cf->klock[j].wait_s;
-		n++;
+	/* each timed measured run's place in *out, SIZE_MAX for the rest:
+	 * one pass over the rows, not one per run (compare reads every
+	 * lock of every run) */
+	for (i = 0; i < cf->nruns; i++)
+		at[i] = analysis_measured(d, cf->run0 + i) &&
+				!isnan(dataset_value(d, cf->run0 + i, m))
+			? n++ : SIZE_MAX;
+	*out = xcalloc(n ? n : 1, sizeof(**out));
+	for (i = 0; i < cf->nklock; i++) {
+		const struct ds_klock *k = &cf->klock[i];
+		size_t r = k->run - cf->run0;
+
+		if (k->run >= cf->run0 && r < cf->nruns && at[r] != SIZE_MAX &&
+		    !strcmp(k->kind, kind) && !strcmp(k->caller, caller))
+			(*out)[at[r]] += k->wait_s;
 	}
+	free(at);
 	return n;
 }
 

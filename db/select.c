@@ -277,7 +277,11 @@ size_t select_filter_dataset(const struct selector *sel, struct dataset *d)
 			nr++;
 		}
 		configs[nc] = *dc;
-		configs[nc++].run0 = nr - dc->nruns;
+		configs[nc].run0 = nr - dc->nruns;
+		/* its kernel locks name their runs by index: moved too */
+		for (r = 0; r < dc->nklock; r++)
+			dc->klock[r].run += configs[nc].run0 - dc->run0;
+		nc++;
 	}
 	free(d->configs);
 	free(d->runs);

@@ -122,7 +122,7 @@ done
 expect "runs that waited" 2 "$n"
 expect "runs with top locks" 2 "$r"
 expect "rows well formed" 0 "$(q "$tmp/on.db" "SELECT count(*) FROM run_klock
-			 WHERE rank < 1 OR rank > 10 OR contentions < 1
+			 WHERE rank < 1 OR rank > 64 OR contentions < 1
 			 OR wait_s < 0 OR nlocks < 1
 			 OR (lock IS NULL AND nlocks = 1)")"
 "$CONTEND" report --db "$tmp/on.db" --format json > "$tmp/on.json" ||

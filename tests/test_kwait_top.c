@@ -92,6 +92,27 @@ static void test_top(void **state)
 	free(t);
 	assert_int_equal(analysis_kwait_top(&a, 1, 10, &t), 0);
 	free(t);
+	/* compare's per-run waits: the measured runs the program timed, in
+	 * order, 0 where the lock has no row; the warm-up's and the failed
+	 * run's rows left out */
+	{
+		double *w;
+
+		assert_int_equal(analysis_klock_waits(&fx.d, 0, "rwsem_write",
+						      "do_unlinkat", &w), 3);
+		assert_float_equal(w[0], 0.3, 1e-12);
+		assert_float_equal(w[1], 0.1, 1e-12);
+		assert_float_equal(w[2], 0, 0);
+		free(w);
+		assert_int_equal(analysis_klock_waits(&fx.d, 0, "mutex",
+						      "only_in_a_failed_run",
+						      &w), 3);
+		assert_float_equal(w[0] + w[1] + w[2], 0, 0);
+		free(w);
+		assert_int_equal(analysis_klock_waits(&fx.d, 1, "spin",
+						      "try_to_wake_up", &w), 0);
+		free(w);
+	}
 	analysis_release(&a);
 	fx_free(&fx);
 }

@@ -47,8 +47,10 @@
 /* CONTEND_KBPF=off: a test's fake of a host where BPF cannot load; the
  * real check (kbpf_usable, kbpf_open) says so as it would say why not. */
 #define KBPF_ENV "CONTEND_KBPF"
-/* Rows of the top-locks table kept per run. */
-#define KBPF_TOP 10
+/* Rows of the top-locks table kept per run: enough for every lock most
+ * runs wait on, since compare counts a lock a run did not keep as 0
+ * there (docs/KLOCK.md, "What a run stores"). */
+#define KBPF_TOP 64
 
 /* kernel_delay = TIME@FUNCTION: busy-wait TIME after a contended
  * acquisition whose stack holds FUNCTION (docs/KLOCK.md). */
