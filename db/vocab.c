@@ -29,7 +29,7 @@ static const struct {
 	{ "futex_wakes", DIR_LOWER, "calls" },
 	/* the process's private futex hash (runner/workloads/futexhash.h) */
 	{ "futex_hash_slots", DIR_UNKNOWN, "slots" },
-	{ "futex_hash_auto", DIR_UNKNOWN, "" },
+	{ "futex_hash_auto", DIR_UNKNOWN, "boolean" },
 	{ "vcsw", DIR_LOWER, "switches" },
 	{ "ivcsw", DIR_LOWER, "switches" },
 	{ "maxrss_kb", DIR_LOWER, "KiB" },
