@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #include <sys/utsname.h>
 
+#include "lib/escape.h"
 #include "lib/util.h"
 #include "runner/workloads/futexhash.h"
 
@@ -41,6 +42,7 @@ static bool supported(void)
 
 int futexhash_validate(long long slots, char *err, size_t errlen)
 {
+	char q[ESCAPE_QUOTE_BUF];
 	struct utsname u;
 
 	if (slots == FUTEXHASH_AUTO)
@@ -52,9 +54,10 @@ int futexhash_validate(long long slots, char *err, size_t errlen)
 		return 0;
 	if (uname(&u))
 		snprintf(u.release, sizeof(u.release), "?");
+	escape_clip(q, sizeof(q), u.release, ESCAPE_QUOTE_MAX);
 	return error_buf(err, errlen, "futex_hash_slots: needs Linux 6.16 with "
-			 "CONFIG_FUTEX_PRIVATE_HASH; this kernel (%.40s) has "
-			 "no private futex hash", u.release);
+			 "CONFIG_FUTEX_PRIVATE_HASH; this kernel (%s) has "
+			 "no private futex hash", q);
 }
 
 int futexhash_apply(long long slots, struct result *r)
