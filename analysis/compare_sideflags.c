@@ -73,6 +73,17 @@ static char *slots_range(const struct sample *s, double *lo, double *hi)
 	return xasprintf("%.0f", *lo);
 }
 
+/* Whether any experiment of the side stored the metric at all. */
+static bool side_stored(const struct compare_side *s, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < s->nsets; i++)
+		if (dataset_metric(&s->sets[i], metric) >= 0)
+			return true;
+	return false;
+}
+
 void compare_futex_hash(struct comparison *cmp, const struct compare_side *b,
 			const struct series *gb, const struct compare_side *c,
 			const struct series *gc)
@@ -81,6 +92,11 @@ void compare_futex_hash(struct comparison *cmp, const struct compare_side *b,
 	double blo = 0, bhi = 0, clo = 0, chi = 0;
 	char *tb, *tc;
 
+	/* no sample to build where a side never stored it (a number file,
+	 * a workload without futexes, an older kernel) */
+	if (!side_stored(b, "futex_hash_slots") ||
+	    !side_stored(c, "futex_hash_slots"))
+		return;
 	compare_sample_build(b, gb, series_metric_values, "futex_hash_slots",
 			     &sb);
 	compare_sample_build(c, gc, series_metric_values, "futex_hash_slots",
