@@ -338,6 +338,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	compare_klock(cmp, &r->opts, b, gb, c, gc); /* compare_klock.c */
 	host_mismatch(cmp, b, gb, c, gc);
 	compare_instrumentation(cmp, b, gb, c, gc);   /* compare_checks.c */
+	compare_futex_hash(cmp, b, gb, c, gc);   /* compare_sideflags.c */
 	compare_regimes(cmp, &sb, &sc, r->opts.confidence);
 	compare_fairness(cmp, &r->opts, b, gb, c, gc);
 	compare_extras(cmp, &r->opts, r->metric, &sb, &sc, b, gb, c, gc);

@@ -42,6 +42,10 @@ void compare_sample_build(const struct compare_side *s,
 			  const struct series *g, extract_fn fn,
 			  const char *metric, struct sample *out);
 void compare_sample_release(struct sample *s);
+/* futex-hash-differs: the sides' stored futex_hash_slots differ. */
+void compare_futex_hash(struct comparison *cmp, const struct compare_side *b,
+			const struct series *gb, const struct compare_side *c,
+			const struct series *gc);
 
 /*
  * compare_klock.c: every kernel lock either side's runs waited on, A/B from

@@ -6,7 +6,7 @@
  * analyses carried per side (flagtab.h, FLAG_CARRIED) summarised for
  * compare's overview: how many configurations, which experiments, an
  * example's numbers and, for noise, the plan that would resolve the
- * threshold.
+ * threshold; and futex-hash-differs, the sides' stored futex hash sizes.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -52,6 +52,69 @@ void comparison_flag(struct comparison *c, const char *name,
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	f->side = side;
 	f->message = message;
+}
+
+/* ---- futex-hash-differs ---- */
+
+/* The side's stored futex_hash_slots as "16" or "16-64"; NULL: none. */
+static char *slots_range(const struct sample *s, double *lo, double *hi)
+{
+	size_t i;
+
+	if (!s->n)
+		return NULL;
+	*lo = *hi = s->x[0];
+	for (i = 1; i < s->n; i++) {
+		*lo = s->x[i] < *lo ? s->x[i] : *lo;
+		*hi = s->x[i] > *hi ? s->x[i] : *hi;
+	}
+	if (*lo < *hi)
+		return xasprintf("%.0f-%.0f", *lo, *hi);
+	return xasprintf("%.0f", *lo);
+}
+
+/* Whether any experiment of the side stored the metric at all. */
+static bool side_stored(const struct compare_side *s, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < s->nsets; i++)
+		if (dataset_metric(&s->sets[i], metric) >= 0)
+			return true;
+	return false;
+}
+
+void compare_futex_hash(struct comparison *cmp, const struct compare_side *b,
+			const struct series *gb, const struct compare_side *c,
+			const struct series *gc)
+{
+	struct sample sb, sc;
+	double blo = 0, bhi = 0, clo = 0, chi = 0;
+	char *tb, *tc;
+
+	/* no sample to build where a side never stored it (a number file,
+	 * a workload without futexes, an older kernel) */
+	if (!side_stored(b, "futex_hash_slots") ||
+	    !side_stored(c, "futex_hash_slots"))
+		return;
+	compare_sample_build(b, gb, series_metric_values, "futex_hash_slots",
+			     &sb);
+	compare_sample_build(c, gc, series_metric_values, "futex_hash_slots",
+			     &sc);
+	tb = slots_range(&sb, &blo, &bhi);
+	tc = slots_range(&sc, &clo, &chi);
+	/* a side that recorded none (an older kernel or contend) is unknown */
+	if (tb && tc && (blo < clo || blo > clo || bhi < chi || bhi > chi))
+		comparison_flag(cmp, "futex-hash-differs", "both",
+			xasprintf("the sides' processes had different private "
+				  "futex hash sizes: baseline %s slots, "
+				  "candidate %s slots (0 is the global hash); "
+				  "give both the same futex_hash_slots", tb,
+				  tc));
+	free(tb);
+	free(tc);
+	compare_sample_release(&sb);
+	compare_sample_release(&sc);
 }
 
 /* ---- the carried flags of each side ---- */

@@ -98,6 +98,11 @@ const struct flag_def flag_defs[] = {
 	  "the kernel's instrumentation or lock-relevant state (`kstate.*`: "
 	  "tracing, lockdep, lock_stat, mitigations ...) differs between the "
 	  "sides, or changed during an experiment" },
+	{ "futex-hash-differs", 'Z', FLAG_MID, FLAG_COMPARE, RANK(0, 45, 130),
+	  NULL, NULL,
+	  "the sides' runs stored different private futex hash sizes "
+	  "(`futex_hash_slots`, Linux 6.16 on): a futex-heavy result can "
+	  "change with the hash alone" },
 	{ "regime-shift", 'X', FLAG_HIGH, FLAG_COMPARE, RANK(0, 30, 110), NULL,
 	  "the runs fall into two regimes and the sides' shares of them "
 	  "differ: the change of the mean is a change of the mix",

@@ -27,6 +27,9 @@ static const struct {
 	{ "handoff_rate", DIR_UNKNOWN, "hand-offs/s" },
 	{ "futex_waits", DIR_LOWER, "calls" },
 	{ "futex_wakes", DIR_LOWER, "calls" },
+	/* the process's private futex hash (runner/workloads/futexhash.h) */
+	{ "futex_hash_slots", DIR_UNKNOWN, "slots" },
+	{ "futex_hash_auto", DIR_UNKNOWN, "boolean" },
 	{ "vcsw", DIR_LOWER, "switches" },
 	{ "ivcsw", DIR_LOWER, "switches" },
 	{ "maxrss_kb", DIR_LOWER, "KiB" },
@@ -164,13 +167,15 @@ bool vocab_fixed_work(const char *workload)
 }
 
 /* The lock workloads' probes (issue 19), off in every earlier run; the
- * command workload's ok_status (issue 28), 0 alone before it. */
+ * command workload's ok_status (issue 28), 0 alone before it; the lock
+ * workloads' futex_hash_slots (issue 40), the kernel's own size before. */
 static const struct {
 	const char *param, *value;
 } added_params[] = {
 	{ "timeline", "0" },
 	{ "latency_every", "0" },
 	{ "ok_status", "0" },
+	{ "futex_hash_slots", "auto" },
 };
 
 const char *vocab_added_param(const char *param)

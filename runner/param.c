@@ -181,8 +181,8 @@ char *param_describe_range(const struct param_def *p)
 	}
 	lo = fmt(p->min);
 	hi = is_zero(max) ? NULL : fmt(max);
-	words = join_choices(p->type == PT_DURATION ? p->choices : NULL,
-			     " | ");
+	words = join_choices(p->type == PT_DURATION || p->type == PT_INT ?
+			     p->choices : NULL, " | ");
 	if (hi)
 		r = xasprintf("%s%s%s .. %s", words, *words ? " | " : "", lo,
 			      hi);
@@ -254,15 +254,42 @@ static int malformed(const struct param_def *p, const char *t,
 	return error_buf(err, errlen, "%s: '%s' is not %s", p->name, q, what);
 }
 
+/* A row's word (PT_INT, PT_DURATION): choices[k] is parsed as -(k + 1). */
+static bool row_word(const struct param_def *p, const char *t, double *x)
+{
+	size_t k;
+
+	for (k = 0; p->choices && p->choices[k]; k++)
+		if (!strcmp(t, p->choices[k])) {
+			*x = -(double)(k + 1);
+			return true;
+		}
+	return false;
+}
+
 static int parse_int_value(const struct param_def *p, const char *t,
 			   union param_value *v, char *err, size_t errlen)
 {
 	long long x;
+	double w;
 
+	if (row_word(p, t, &w)) {
+		v->i = (long long)w;
+		return 0;
+	}
 	if (parse_ll(t, &x)) {
+		char *words = join_choices(p->choices, ", ");
+		char *what = xasprintf("an integer%s%s", *words ? " or " : "",
+				       words);
+		int ret;
+
 		if (is_integer_text(t))
-			return too_wide(p, t, err, errlen);
-		return malformed(p, t, "an integer", err, errlen);
+			ret = too_wide(p, t, err, errlen);
+		else
+			ret = malformed(p, t, what, err, errlen);
+		free(what);
+		free(words);
+		return ret;
 	}
 	if (out_of_range(p, (double)x))
 		return range_fail(p, t, err, errlen);
@@ -299,7 +326,8 @@ static int parse_double_value(const struct param_def *p, const char *t,
 	return 0;
 }
 
-/* A PT_DURATION row's word (choices[k] stands for -(k + 1)), or NULL. */
+/* A PT_DURATION or PT_INT row's word (choices[k] stands for -(k + 1)),
+ * or NULL. */
 static const char *duration_word(const struct param_def *p, double d)
 {
 	size_t k;
@@ -314,13 +342,9 @@ static int parse_duration_value(const struct param_def *p, const char *t,
 				union param_value *v, char *err, size_t errlen)
 {
 	double x;
-	size_t k;
 
-	for (k = 0; p->choices && p->choices[k]; k++)
-		if (!strcmp(t, p->choices[k])) {
-			v->d = -(double)(k + 1);
-			return 0;
-		}
+	if (row_word(p, t, &v->d))
+		return 0;
 	if (parse_duration(t, &x) || !isfinite(x)) {
 		char *words = join_choices(p->choices, ", ");
 		char *what = xasprintf("a duration (a number with a unit: ns, "
@@ -580,6 +604,8 @@ char *param_format(const struct param_def *p, const union param_value *v)
 {
 	switch (p->type) {
 	case PT_INT:
+		if (duration_word(p, (double)v->i))
+			return xstrdup(duration_word(p, (double)v->i));
 		return xasprintf("%lld", v->i);
 	case PT_U64:
 		return xasprintf("%" PRIu64, v->u);

@@ -44,9 +44,9 @@ struct param_def {
 	enum param_type type;
 	const char *def;             /* default, as it would be written in INI */
 	double min, max;             /* numeric types; max 0 means no limit */
-	/* PT_ENUM: the values, NULL-terminated; PT_DURATION: words
-	 * accepted besides durations, choices[k] parsed as -(k + 1)
-	 * (timeline's "auto"), or NULL */
+	/* PT_ENUM: the values, NULL-terminated; PT_DURATION and PT_INT:
+	 * words accepted besides numbers, choices[k] parsed as -(k + 1)
+	 * (timeline's and futex_hash_slots' "auto"), or NULL */
 	const char *const *choices;
 	const char *help;
 };

@@ -977,6 +977,57 @@ static void test_host_unknown(void **state)
 	fx_release(&c);
 }
 
+/*
+ * futex-hash-differs: the sides' stored futex_hash_slots, as values (a
+ * side's range when its runs differ); a side that stored none is unknown,
+ * not different.
+ */
+static const double fh16[] = { 16, 16, 16 }, fh256[] = { 256, 256, 256 };
+static const double fh0[] = { 0, 0, 0 }, fh16_64[] = { 16, 64, 16 };
+static const struct futex_case {
+	const char *name;
+	const double *base, *cand;
+	const char *want; /* NULL: no flag */
+} futex_cases[] = {
+	{ "16 vs 256", fh16, fh256, "baseline 16 slots, candidate 256 slots" },
+	{ "global vs 16", fh0, fh16, "baseline 0 slots, candidate 16 slots" },
+	{ "a range", fh16_64, fh16, "baseline 16-64 slots, candidate 16" },
+	{ "alike", fh256, fh256, NULL },
+	{ "baseline unknown", NULL, fh256, NULL },
+	{ "candidate unknown", fh16, NULL, NULL },
+};
+
+static void test_futex_hash_differs(void **state)
+{
+	static const char *const m2[] = { "futex_hash_slots", "throughput" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < N(futex_cases); i++) {
+		const struct futex_case *t = &futex_cases[i];
+		struct fx_config cb = { "w", "a=1", 3, { t->base, b100 } };
+		struct fx_config cc = { "w", "a=1", 3, { t->cand, c110 } };
+		const struct compare_flag *fl;
+		struct compare_result r;
+		struct fx b, c;
+
+		fx_build(&b, 1, m2, 2, &cb, 1, "Xeon", "6.16");
+		fx_build(&c, 2, m2, 2, &cc, 1, "Xeon", "6.18");
+		run_sides(&b, 1, &c, 1, "throughput", &r);
+		fl = find_flag(&r.cmp[0], "futex-hash-differs");
+		if (!t->want != !fl)
+			fail_msg("%s: flag %s", t->name, fl ? "raised" :
+				 "missing");
+		if (fl && (!strstr(fl->message, t->want) ||
+			   strcmp(fl->side, "both")))
+			fail_msg("%s: '%s' (%s)", t->name, fl->message,
+				 fl->side);
+		compare_result_release(&r);
+		fx_release(&b);
+		fx_release(&c);
+	}
+}
+
 static void test_metric_missing(void **state)
 {
 	struct fx_config cf = { "w", "a=1", 3, { b100 } };
@@ -1351,6 +1402,7 @@ int main(void)
 		cmocka_unit_test(test_carried_and_host),
 		cmocka_unit_test(test_side_flag_example),
 		cmocka_unit_test(test_host_unknown),
+		cmocka_unit_test(test_futex_hash_differs),
 		cmocka_unit_test(test_metric_missing),
 		cmocka_unit_test(test_number_sides),
 	};

@@ -126,7 +126,8 @@ static void test_fixed_work_registry(void **state)
  */
 static void test_added_params_registry(void **state)
 {
-	static const char *const added[] = { "timeline", "latency_every" };
+	static const char *const added[] = { "timeline", "latency_every",
+					     "futex_hash_slots" };
 	size_t i, w;
 
 	(void)state;

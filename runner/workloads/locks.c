@@ -51,6 +51,8 @@ int locks_validate(const struct wl_args *a, struct wl_blame *blame,
 			 threads, locks, threads * locks, LOCKS_MAX_THREADS);
 		return wl_blame(blame, "threads", "locks");
 	}
+	if (futexhash_validate(a->v[LP_FUTEX_HASH].i, err, errlen))
+		return wl_blame(blame, "futex_hash_slots", NULL);
 	return 0;
 }
 
@@ -92,13 +94,19 @@ uint64_t locks_sum_aux(const struct slot *s, size_t n, size_t i)
 int locks_run(const struct wl_args *a, struct lock_cfg *c,
 	      struct lock_run *lr, struct result *r)
 {
-	uint64_t *counts = xcalloc(lr->nlocks, sizeof(*counts));
+	uint64_t *counts;
 	const char *base = lr->groups;
 	struct timeline tl = { .running = false };
+	long long fh = a->v[LP_FUTEX_HASH].i;
 	double elapsed;
 	size_t k;
 	int ret;
 
+	lr->slots = NULL;
+	/* before any thread: the first one sizes an automatic hash */
+	if (futexhash_apply(fh, r))
+		return -1;
+	counts = xcalloc(lr->nlocks, sizeof(*counts));
 	if (locks_probed(c))
 		c->probes = probe_alloc(c->nworkers, c->latency_every);
 	lr->slots = harness_slots(c->nworkers);
@@ -119,6 +127,7 @@ int locks_run(const struct wl_args *a, struct lock_cfg *c,
 	if (ret)
 		goto out;
 	harness_report(r, lr->slots, c->nworkers, elapsed, a);
+	futexhash_report(fh, r);
 	/*
 	 * The calibration the run used, and -- when it did calibrated work,
 	 * after the window -- the CPU's speed now on the same loop: a drift

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "runner/workload.h"
+#include "runner/workloads/futexhash.h"
 #include "runner/workloads/harness.h"
 #include "runner/workloads/probe.h"
 
@@ -42,7 +43,7 @@
 
 /* Indices of the common rows; a workload's own rows follow LP_NCOMMON. */
 enum { LP_THREADS, LP_LOCKS, LP_WORKLEN, LP_HOLD_NS, LP_THINK_NS, LP_TIMELINE,
-       LP_LATENCY_EVERY, LP_NCOMMON };
+       LP_LATENCY_EVERY, LP_FUTEX_HASH, LP_NCOMMON };
 
 /*
  * The common rows, as designated initializers for the head of a workload's
@@ -70,7 +71,8 @@ enum { LP_THREADS, LP_LOCKS, LP_WORKLEN, LP_HOLD_NS, LP_THINK_NS, LP_TIMELINE,
 			  "duration; 0: off" },                               \
 	[LP_LATENCY_EVERY] = { "latency_every", PT_INT, "0", 0, 1e9, NULL,    \
 			       "time one acquisition in N (acquire_p50_ns, " \
-			       "p99, max); 0: off" }
+			       "p99, max); 0: off" },                        \
+	[LP_FUTEX_HASH] = FUTEXHASH_PARAM_ROW
 
 /* timeline's words besides durations: "auto" (probe.h TIMELINE_AUTO). */
 extern const char *const locks_timeline_words[];
@@ -103,7 +105,8 @@ void locks_cfg_init(struct lock_cfg *c, const struct wl_args *a);
 uint64_t locks_ns_to_loops(struct lock_cfg *c, const struct wl_args *a,
 			   long long ns);
 
-/* The validate callback of all four: threads x locks <= 4096. */
+/* The validate callback of all four: threads x locks <= 4096, and
+ * futex_hash_slots (futexhash.h). */
 int locks_validate(const struct wl_args *a, struct wl_blame *blame,
 		   char *err, size_t errlen);
 
@@ -178,6 +181,8 @@ struct lock_run {
 
 /*
  * Runs lr->fn in c->nworkers threads, checks mutual exclusion and reports.
+ * The process's futex hash is set before the threads start and its size
+ * reported after they end (futex_hash_slots, futexhash.h).
  * With timeline or latency_every set it gives c->probes for the run (the
  * workers then take their probed loop) and reports what they recorded.
  * Returns 0, or -1 with r->error set.  lr->slots is set either way.
