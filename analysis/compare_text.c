@@ -3,7 +3,7 @@
  * the sides, a table of every configuration (levels, change and its
  * interval, verdict, flags), the verdict counts, the gate, the flags
  * once each, the host keys that differ between the sides, then each
- * configuration in detail and the method (compare_print.h).
+ * configuration in detail and the method (compare_input.h).
  */
 #include <inttypes.h>
 #include <math.h>
