@@ -103,17 +103,6 @@ int plot_contention(struct plotter *p, size_t si)
 		fputs("\n\n", dat);
 	}
 	pl_script_head(p, gp, base, "contention", 600);
-	for (i = 0; i < p->a->ncorr; i++) {
-		const struct corr_row *cr = &p->a->corr[i];
-
-		if (cr->config == -1 && !strcmp(cr->section, s->name) &&
-		    !strcmp(cr->x, cx->corr) && !strcmp(cr->y, metric)) {
-			/* Beside the plot, under the key: never on the title. */
-			fprintf(gp, "set label 1 sprintf(\"Pearson r = %%.3f (p = %%.2g)\\nSpearman rho = %%.3f (p = %%.2g)\\nn = %%d runs\", %.17g, %.17g, %.17g, %.17g, %zu) at screen 0.98, screen 0.35 right\n",
-				cr->pearson.r, cr->pearson.p, cr->spearman.r,
-				cr->spearman.p, cr->pearson.n);
-		}
-	}
 	/* No contention at all is a finding: the axis stays, offsets widen it. */
 	fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n"
 	      "set xrange [0:*]\nset xlabel ", gp);
@@ -122,18 +111,41 @@ int plot_contention(struct plotter *p, size_t si)
 	if (cx->si)
 		fputs("set format x '%.1s%c'\n", gp);
 	pl_set_ylabel(gp, metric);
-	fputs("plot \\\n", gp);
+	/* The section names the key; its entries only what varies. */
+	fputs("set key title ", gp);
+	escape_gnuplot(gp, s->name);
+	fputs(" left\nset key below Left reverse\nplot \\\n", gp);
 	for (c = 0; c < s->n; c++) {
-		char *label = pl_config_title(p, s, s->cfg[c]);
+		char *panel = pl_panel_label(p, s, s->cfg[c]);
+		char *label = xasprintf("%s%s", pl_config_flagged(p, s->cfg[c])
+					? "(!) " : "", panel);
 
+		free(panel);
 		fputs("  ", gp);
 		plot_file_name(gp, base, "dat");
 		fprintf(gp, " index %zu using 1:2 with points pt %d ps 1.2 title ",
 			c, pl_config_flagged(p, s->cfg[c]) ? 6 : 7);
 		escape_gnuplot(gp, label);
-		fputs(c + 1 < s->n ? ", \\\n" : "\n", gp);
+		fputs(c + 1 < s->n ? ", \\\n" : "", gp);
 		free(label);
 	}
+	if (pl_any_flagged(p, s))
+		pl_flag_keyentry(gp, true);
+	/* The correlation in the key, below the plot: never over a point,
+	 * never a band of empty page beside it. */
+	for (i = 0; i < p->a->ncorr; i++) {
+		const struct corr_row *cr = &p->a->corr[i];
+
+		if (cr->config == -1 && !strcmp(cr->section, s->name) &&
+		    !strcmp(cr->x, cx->corr) && !strcmp(cr->y, metric))
+			fprintf(gp, ", \\\n  keyentry with points pt 1 lc rgb 'white' "
+				    "title sprintf('over %%d runs: Pearson r = %%.3f "
+				    "(p = %%.2g), Spearman rho = %%.3f (p = %%.2g)', "
+				    "%zu, %.17g, %.17g, %.17g, %.17g)", cr->pearson.n,
+				cr->pearson.r, cr->pearson.p, cr->spearman.r,
+				cr->spearman.p);
+	}
+	fputc('\n', gp);
 	caption = xasprintf("%s against %s, every measured run: %s", metric,
 			    cx->label, s->name);
 	pl_add_file(p, base, caption);
@@ -178,8 +190,9 @@ int plot_order(struct plotter *p)
 		if (p->sections[which[k]].n + warmups > keys)
 			keys = p->sections[which[k]].n + warmups;
 	fprintf(gp, "set xlabel 'run sequence number (order of execution)'\n"
-		    "set key below horizontal\nset bmargin %zu\n",
-		keys < 10 ? 4 + keys : 14);
+		    "set key below horizontal Left reverse title "
+		    "'measured runs, a line per configuration' left\n"
+		    "set bmargin %zu\n", keys < 10 ? 6 + keys : 16);
 	for (k = 0; k < n; k++) {
 		const struct section *s = &p->sections[which[k]];
 		bool first = true;
@@ -203,6 +216,12 @@ int plot_order(struct plotter *p)
 			}
 			fputs("\n\n", dat);
 			label = pl_panel_label(p, s, s->cfg[c]);
+			if (pl_config_flagged(p, s->cfg[c])) {
+				char *t = xasprintf("(!) %s", label);
+
+				free(label);
+				label = t;
+			}
 			fprintf(gp, "%s  'order.dat' index %zu using 1:($3 > 0 ? 1/0 : $2) "
 				    "with linespoints pt %d title ", first ? "" : ", \\\n",
 				block, pl_config_flagged(p, s->cfg[c]) ? 6 : 7);
@@ -215,8 +234,11 @@ int plot_order(struct plotter *p)
 		if (warmups)
 			fprintf(gp, ", \\\n  for [i=%zu:%zu] 'order.dat' index i using "
 				    "1:($3 > 0 ? $2 : 1/0) with points pt 2 ps 1.5 "
-				    "lc rgb 'black' title (i == %zu ? 'warm-up' : '')",
+				    "lc rgb 'black' title (i == %zu ? 'warm-up runs (x, "
+				    "no line: not analysed)' : '')",
 				block0, block - 1, block0);
+		if (pl_any_flagged(p, s))
+			pl_flag_keyentry(gp, true);
 		block0 = block;
 		fputc('\n', gp);
 	}
@@ -232,21 +254,32 @@ out:
 	return ret;
 }
 
-/* xtics naming every configuration, flagged ones marked with (!). */
+/*
+ * xtics naming every configuration, flagged ones marked with (!), and
+ * margins that fit the longest name, rotated (no band of empty page
+ * under short ones).
+ */
 static void config_xtics(const struct plotter *p, FILE *gp)
 {
-	size_t c;
+	size_t c, longest = 0;
 
 	fputs("set xtics rotate by 30 right (", gp);
 	for (c = 0; c < p->d->nconfigs; c++) {
 		char *full = pl_config_title(p, &p->sections[p->section_of[c]], c);
 
+		if (strlen(full) > longest)
+			longest = strlen(full);
 		escape_gnuplot(gp, full);
 		fprintf(gp, " %zu%s", c + 1, c + 1 < p->d->nconfigs ? ", " : "");
 		free(full);
 	}
-	fprintf(gp, ")\nset xrange [0.4:%zu.6]\nset bmargin 12\nset lmargin 14\n"
-		    "set key outside top center horizontal\nset tmargin 5\n", p->d->nconfigs);
+	/* A name of L characters at 30 degrees: about L/5 lines down and
+	 * L/2 characters left of its configuration (the key's three rows
+	 * above the title). */
+	fprintf(gp, ")\nset xrange [0.4:%zu.6]\nset bmargin %zu\nset lmargin %zu\n"
+		    "set key outside top center horizontal\nset tmargin 7\n",
+		p->d->nconfigs, 3 + longest / 5, longest / 2 > 12 ?
+		longest / 2 : 12);
 }
 
 /*
@@ -394,11 +427,32 @@ static size_t fairness_shares(const struct dataset *d, size_t c, double **out)
 	return nruns ? nthreads : 0;
 }
 
+/*
+ * What a configuration's fairness panel says in words instead of bars:
+ * one thread has nothing to share; threads that all did their fair share
+ * (within 1% of it) show no variation.  NULL: draw the bars.
+ */
+static char *fairness_words(const double *share, size_t n)
+{
+	if (n == 1)
+		return xstrdup("one thread:\\nnothing to share");
+	if ((share[0] - share[n - 1]) * (double)n < 0.01)
+		return xasprintf("%zu threads, each\\nits fair share 1/%zu:\\n"
+				 "no variation", n, n);
+	return NULL;
+}
+
+/*
+ * Each thread's share of its configuration's operations over the fair
+ * share (1 = fair), busiest first: a bar each, or the words of
+ * fairness_words.
+ */
 int plot_fairness(struct plotter *p)
 {
 	const struct dataset *d = p->d;
 	FILE *dat = NULL, *gp = NULL;
-	size_t c, t, any = 0;
+	size_t c, t, any = 0, bars = 0, label = 0;
+	double top = 1.25;
 	int ret = -1;
 
 	for (c = 0; c < d->nconfigs; c++)
@@ -408,30 +462,49 @@ int plot_fairness(struct plotter *p)
 		return 0;
 	if (pl_files_open(p, "fairness", &dat, &gp) < 0)
 		goto out;
-	fputs("# x share fair_share (threads sorted busiest first)\n", dat);
+	pl_script_head(p, gp, "fairness", "fairness", 650);
+	config_xtics(p, gp);
+	fputs("# x share/fair_share width (threads sorted busiest first)\n", dat);
 	for (c = 0; c < d->nconfigs; c++) {
 		double *share;
 		size_t n = fairness_shares(d, c, &share);
 		double width = n ? 0.8 / (double)n : 0;
+		char *words = n ? fairness_words(share, n) : NULL;
 
-		for (t = 0; t < n; t++)
-			fprintf(dat, "%.6f %.17g %.17g %.6f\n",
+		if (words) {
+			fprintf(gp, "set label %zu \"%s\" at %zu, graph 0.5 center\n",
+				++label, words, c + 1);
+			n = 0;
+		}
+		for (t = 0; t < n; t++) {
+			fprintf(dat, "%.6f %.17g %.6f\n",
 				(double)(c + 1) - 0.4 + width * ((double)t + 0.5),
-				share[t], 1.0 / (double)n, width);
+				share[t] * (double)n, width);
+			if (share[t] * (double)n * 1.1 > top)
+				top = share[t] * (double)n * 1.1;
+			bars++;
+		}
+		free(words);
 		free(share);
 	}
-	pl_script_head(p, gp, "fairness", "fairness", 650);
-	config_xtics(p, gp);
-	fputs("set style fill solid 0.6 border -1\nset yrange [0:1.05]\n"
-	      "set ylabel 'share of operations (mean over runs)'\n"
-	      "plot 'fairness.dat' using 1:2:4 with boxes lc rgb '#cc6677' title 'thread share, busiest first', \\\n"
-	      "  'fairness.dat' using 1:3 with points pt 1 ps 1.5 lc rgb 'black' title 'fair share'\n", gp);
+	fprintf(gp, "set style fill solid 0.7 border rgb 'white'\n"
+		    "set yrange [0:%.3g]\nset format y '%%g'\n"
+		    "set ylabel \"a thread's share / the fair share (1 = fair)\"\n"
+		    "set arrow from graph 0, first 1 to graph 1, first 1 nohead "
+		    "dt 2 lw 1.5 lc rgb 'black'\nplot ", top);
+	fputs(bars ? "'fairness.dat' using 1:2:3 with boxes lc rgb '#cc6677' "
+		     "title 'each thread, busiest first (mean over runs)'"
+		   : "1/0 notitle", gp);
+	fputs(", \\\n  keyentry with lines dt 2 lw 1.5 lc rgb 'black' "
+	      "title 'fair share: every thread the same'", gp);
+	if (pl_any_flagged(p, NULL))
+		pl_flag_keyentry(gp, false);
+	fputc('\n', gp);
 	pl_add_file(p, "fairness", "each thread's share of the operations "
-		    "(fairness), by configuration");
+		    "over the fair share (fairness), by configuration");
 	ret = 0;
 out:
 	if (pl_files_close(p, "fairness", dat, gp))
 		ret = -1;
 	return ret;
 }
-
