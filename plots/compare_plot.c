@@ -131,6 +131,16 @@ static void write_data(FILE *f, const struct compare_result *r)
 	}
 }
 
+/* A side's name in the key, which has 30 characters beside the plot. */
+static void key_name(FILE *f, const char *name)
+{
+	char *cut = xstrdup(name);
+
+	plot_label_cut(cut, 30);
+	escape_gnuplot(f, cut);
+	free(cut);
+}
+
 static void write_script(FILE *f, const struct compare_result *r,
 			 const char *base, const char *cand)
 {
@@ -148,11 +158,11 @@ static void write_script(FILE *f, const struct compare_result *r,
 	plot_terminal(f, "compare", 820);
 	/* Two panels sharing the x axis: the sides above, the change below;
 	 * the bottom margin holds the configurations' rotated names. */
-	fputs("set multiplot layout 2,1 margins 0.1, 0.78, 0.22, 0.92 "
-	      "spacing 0, 0.06 title ", f);
+	fputs("set multiplot layout 2,1 margins 0.2, 0.76, 0.22, 0.92 "
+	      "spacing 0, 0.08 title ", f);
 	escape_gnuplot(f, title);
 	fprintf(f, "\nset grid ytics\nset border 3\nset tics nomirror\n"
-		   "set key outside right top Left reverse\n"
+		   "set key at screen 0.77, graph 1 left top Left reverse\n"
 		   "set xrange [0.4:%zu.6]\n", r->n);
 	/* ---- the two sides, each with its interval ---- */
 	fputs("set ylabel ", f);
@@ -163,16 +173,16 @@ static void write_script(FILE *f, const struct compare_result *r,
 	fputs(")\nset offsets 0, 0, graph 0.1, graph 0.1\nplot ", f);
 	escape_gnuplot(f, "compare.dat");
 	fputs(" using ($1 - 0.12):2:3:4 with yerrorbars pt 7 ps 1.3 lc rgb '#4477aa' title ", f);
-	escape_gnuplot(f, base);
+	key_name(f, base);
 	fputs(", \\\n  ", f);
 	escape_gnuplot(f, "compare.dat");
 	fputs(" using ($1 + 0.12):5:6:7 with yerrorbars pt 5 ps 1.3 lc rgb '#cc6677' title ", f);
-	escape_gnuplot(f, cand);
+	key_name(f, cand);
 	fprintf(f, ", \\\n  keyentry with points pt 1 lc rgb 'white' title 'mean, %.0f%% CI'",
 		100 * r->opts.confidence);
 	if (flagged)
-		fputs(", \\\n  keyentry with points pt 1 lc rgb 'white' title '(!) flagged: "
-		      "the text output says why'", f);
+		fputs(", \\\n  keyentry with points pt 1 lc rgb 'white' title '(!) flagged: see "
+		      "the text'", f);
 	fputs("\n", f);
 	/* ---- the change, with its interval ---- */
 	fprintf(f, "set object 1 rectangle from graph 0, first %.17g to graph 1, "
@@ -197,11 +207,15 @@ static void write_script(FILE *f, const struct compare_result *r,
 		char change[NUMFMT_LEN], *text;
 
 		numfmt_pct(change, sizeof(change), c->st.change_pct);
-		text = xasprintf("%s %s%s", change, verdict_names[c->st.verdict],
+		text = xasprintf("%s%s", verdict_names[c->st.verdict],
 				 suspect ? " (suspect)" : "");
-		fprintf(f, "set label %zu ", i + 1);
+		fprintf(f, "set label %zu ", 2 * i + 1);
+		escape_gnuplot(f, change);
+		fprintf(f, " at %zu, graph 1.13 center textcolor rgb '%s'\n",
+			i + 1, verdict_colour(c));
+		fprintf(f, "set label %zu ", 2 * i + 2);
 		escape_gnuplot(f, text);
-		fprintf(f, " at %zu, graph 1.04 center font ',9' textcolor rgb '%s'\n",
+		fprintf(f, " at %zu, graph 1.05 center font ',8' textcolor rgb '%s'\n",
 			i + 1, verdict_colour(c));
 		free(text);
 	}
