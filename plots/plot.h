@@ -132,11 +132,20 @@ int plot_level(const struct levels *l, size_t which,
 	       const struct plot_opts *o, struct plot_set *out);
 
 /*
+ * Is value the default of parameter key of workload?  The workload
+ * registry is the runner's, which plots/ cannot include: the command
+ * passes it in.
+ */
+typedef bool (*plot_param_default_fn)(const char *workload, const char *key,
+				      const char *value);
+/*
  * The figure of each configuration of history h with two experiments or
- * more, DIR/history-N.png (N its position in h), a line on stderr each.
+ * more, DIR/history-N.png (N its position in h), a line on stderr each;
+ * its title names the parameters that are not is_default (NULL: all).
  * Returns 0, or -1 after error().
  */
-int plot_history(const struct history *h, const char *dir);
+int plot_history(const struct history *h, const char *dir,
+		 plot_param_default_fn is_default);
 
 /*
  * compare_plot.c: compare.dat, compare.gp and the images of an A/B result
