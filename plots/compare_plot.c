@@ -149,17 +149,29 @@ static void write_script(FILE *f, const struct compare_result *r,
 	char *ylabel = xasprintf("%s, %% of the baseline mean", r->metric);
 	char *band = xasprintf("within ±%g%%: no change", r->opts.threshold_pct);
 	bool flagged = false;
-	size_t i;
+	size_t i, longest = 0;
+	double left, bottom;
 
-	for (i = 0; i < r->n; i++)
+	for (i = 0; i < r->n; i++) {
+		char *label = comparison_label(r, i);
+
 		flagged |= r->cmp[i].nflags > 0;
+		if (strlen(label) > longest)
+			longest = strlen(label);
+		free(label);
+	}
 	plot_comment_head(f, "A/B comparison of contend compare --plot",
 			  "compare");
 	plot_terminal(f, "compare", 820);
 	/* Two panels sharing the x axis: the sides above, the change below;
-	 * the bottom margin holds the configurations' rotated names. */
-	fputs("set multiplot layout 2,1 margins 0.2, 0.76, 0.22, 0.92 "
-	      "spacing 0, 0.08 title ", f);
+	 * the margins hold the configurations' names, rotated 30 degrees
+	 * (about 3.3 pixels down and 5.6 left a character), and no more. */
+	longest = (longest + 9) / 10 * 10; /* in tens: as config_xtics */
+	bottom = fmin(0.3, (40 + 3.3 * (double)longest) / 820);
+	left = fmax(0.1, fmin(0.3, 5.6 * (double)longest / 1000 -
+				    0.3 / (double)r->n));
+	fprintf(f, "set multiplot layout 2,1 margins %.3f, 0.76, %.3f, 0.92 "
+		   "spacing 0, 0.08 title ", left, bottom);
 	escape_gnuplot(f, title);
 	fprintf(f, "\nset grid ytics\nset border 3\nset tics nomirror\n"
 		   "set key at screen 0.77, graph 1 left top Left reverse\n"
@@ -197,7 +209,9 @@ static void write_script(FILE *f, const struct compare_result *r,
 		fprintf(f, " %zu%s", i + 1, i + 1 < r->n ? ", " : "");
 		free(label);
 	}
-	fputs(")\nset xzeroaxis lt -1\n", f);
+	/* 0 and the band always in sight: the change is read against them */
+	fprintf(f, ")\nset xzeroaxis lt -1\nset yrange [*<%.6g:%.6g<*]\n",
+		-2 * r->opts.threshold_pct, 2 * r->opts.threshold_pct);
 	/* The change and verdict by each interval: the script's own strings.
 	 * A gain that came from fewer lock hand-offs is suspect, in amber: it
 	 * is not "faster", whatever its interval says. */

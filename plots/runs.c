@@ -275,7 +275,10 @@ static void config_xtics(const struct plotter *p, FILE *gp)
 	}
 	/* A name of L characters at 30 degrees: about L/5 lines down and
 	 * L/2 characters left of its configuration (the key's three rows
-	 * above the title). */
+	 * above the title).  L in tens: a name cut at 40 bytes on a UTF-8
+	 * boundary (37 to 40) makes the same script as its twin of as many
+	 * x's (tests/fuzz/fuzz_gpscript.c: only strings may differ). */
+	longest = (longest + 9) / 10 * 10;
 	fprintf(gp, ")\nset xrange [0.4:%zu.6]\nset bmargin %zu\nset lmargin %zu\n"
 		    "set key outside top center horizontal\nset tmargin 7\n",
 		p->d->nconfigs, 3 + longest / 5, longest / 2 > 12 ?
@@ -290,10 +293,11 @@ static void config_xtics(const struct plotter *p, FILE *gp)
  */
 static void distribution_panel(const struct plotter *p, FILE *dat, FILE *gp,
 			       const struct section *s, const char *metric,
-			       size_t *block)
+			       const char *mean_title, size_t *block)
 {
 	const struct dataset *d = p->d;
 	size_t c, r, k = 0;
+	bool unbounded;
 
 	pl_panel_title(gp, s, metric);
 	pl_set_ylabel(gp, metric);
@@ -310,7 +314,19 @@ static void distribution_panel(const struct plotter *p, FILE *dat, FILE *gp,
 		fprintf(gp, " %zu", ++k);
 		free(label);
 	}
-	fprintf(gp, ")\nset xrange [0.4:%zu.8]\nplot \\\n", k);
+	fprintf(gp, ")\nset xrange [0.4:%zu.8]\nunset label\n", k);
+	/* Where the mean has no interval, the words say so by its mark. */
+	for (c = 0, k = 0; c < s->n; c++) {
+		const struct metric_summary *ms = analysis_metric(p->a, s->cfg[c], metric);
+
+		if (!pl_has_metric(p, s->cfg[c], metric))
+			continue;
+		k++;
+		if (isnan(ms->s.ci_low) || isnan(ms->s.ci_high))
+			fprintf(gp, "set label 'no interval' at %zu.35, %.17g "
+				    "offset 1, 0 font ',8'\n", k, ms->s.mean);
+	}
+	fputs("plot \\\n", gp);
 	for (c = 0, k = 0; c < s->n; c++) {
 		const struct ds_config *cf = &d->configs[s->cfg[c]];
 		const struct metric_summary *ms = analysis_metric(p->a, s->cfg[c], metric);
@@ -326,10 +342,13 @@ static void distribution_panel(const struct plotter *p, FILE *dat, FILE *gp,
 			if (analysis_measured(d, r) && isfinite(v))
 				fprintf(dat, "%zu %.17g %.3f\n", k + 1, v, j);
 		}
+		/* An interval with a bound missing (a harmonic mean's, its
+		 * upper bound unbounded) is no bar: never half of one. */
+		unbounded = isnan(ms->s.ci_low) || isnan(ms->s.ci_high);
 		fprintf(dat, "\n\n%zu", k + 1);
 		pl_put_num(dat, ms->s.mean);
-		pl_put_num(dat, isnan(ms->s.ci_low) ? ms->s.mean : ms->s.ci_low);
-		pl_put_num(dat, isnan(ms->s.ci_high) ? ms->s.mean : ms->s.ci_high);
+		pl_put_num(dat, unbounded ? ms->s.mean : ms->s.ci_low);
+		pl_put_num(dat, unbounded ? ms->s.mean : ms->s.ci_high);
 		pl_put_num(dat, ms->s.median);
 		fputs("\n\n\n", dat);
 		fprintf(gp, "%s  'distribution.dat' index %zu using ($1 + $3):2 with points "
@@ -339,7 +358,7 @@ static void distribution_panel(const struct plotter *p, FILE *dat, FILE *gp,
 			    "  'distribution.dat' index %zu using ($1 + 0.35):5:(0.12) with "
 			    "xerrorbars pt -1 lw 2 lc rgb '#cc6677' %s",
 			k ? ", \\\n" : "", *block, k ? "notitle" : "title 'runs'",
-			*block + 1, k ? "notitle" : "title 'mean and CI'",
+			*block + 1, k ? "notitle" : mean_title,
 			*block + 1, k ? "notitle" : "title 'median'");
 		*block += 2;
 		k++;
@@ -351,8 +370,10 @@ int plot_distribution(struct plotter *p)
 {
 	size_t *which = xcalloc(p->nsections + 1, sizeof(*which));
 	const char **metric = xcalloc(p->nsections + 1, sizeof(*metric));
-	size_t n = pl_drawable(p, which, metric), k, block = 0;
+	size_t n = pl_drawable(p, which, metric), k, c, block = 0;
 	FILE *dat = NULL, *gp = NULL;
+	bool harmonic = false;
+	char *title;
 	int ret = -1;
 
 	if (!n) {
@@ -367,13 +388,26 @@ int plot_distribution(struct plotter *p)
 	pl_script_head(p, gp, "distribution", "distribution", pl_grid_height(n) + 80);
 	pl_panel_grid(gp, n, "distribution of the measured runs, by configuration");
 	fputs("set key below horizontal\nset bmargin 7\n", gp);
+	/* A mean of fixed work is harmonic (total work over total time):
+	 * the key says so, as the report's "h" does. */
+	for (k = 0; k < n; k++)
+		for (c = 0; c < p->sections[which[k]].n; c++) {
+			const struct metric_summary *ms = analysis_metric(p->a,
+				p->sections[which[k]].cfg[c], metric[k]);
+
+			harmonic |= ms && ms->s.n && ms->harmonic;
+		}
+	title = xasprintf("title '%s and its %g%% CI'", harmonic ?
+			  "mean (harmonic: fixed work)" : "mean",
+			  100 * p->a->opts.confidence);
 	for (k = 0; k < n; k++) {
 		/* One legend says what dots, bars and ticks are. */
 		if (k == 1)
 			fputs("unset key\n", gp);
 		distribution_panel(p, dat, gp, &p->sections[which[k]], metric[k],
-				   &block);
+				   title, &block);
 	}
+	free(title);
 	fputs("unset multiplot\n", gp);
 	pl_add_file(p, "distribution", "the distribution of the measured "
 		    "runs, by configuration");

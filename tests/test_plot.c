@@ -775,13 +775,23 @@ static void test_legends(void **state)
 	free(path);
 	plot_set_release(&set);
 
-	/* four threads, each a quarter of every run: no variation */
+	/* four threads, each a quarter of every run: no variation; fixed
+	 * work (jobs): harmonic means; a configuration of one run: no
+	 * interval */
 	fx_init(&fx, "even");
-	fx_config(&fx, "even", "noop", "threads=4");
+	fx_config(&fx, "even", "noop", "threads=4 jobs=100");
 	for (r = 0; r < 3; r++) {
 		uint64_t ops[4] = { 500 + r, 500 + r, 500 + r, 500 + r };
+		char m[64];
 
-		fx_run(&fx, false, RUN_OK, "throughput=1000", ops, 4);
+		snprintf(m, sizeof(m), "throughput=%zu elapsed_s=1", 1000 + r);
+		fx_run(&fx, false, RUN_OK, m, ops, 4);
+	}
+	fx_config(&fx, "even", "noop", "threads=2 jobs=100");
+	{
+		uint64_t ops[2] = { 900, 100 };
+
+		fx_run(&fx, false, RUN_OK, "throughput=1000 elapsed_s=1", ops, 2);
 	}
 	fx_finish(&fx);
 	analysis_opts_default(&ao);
@@ -791,11 +801,24 @@ static void test_legends(void **state)
 	gp = slurp(path, NULL);
 	assert_non_null(strstr(gp, "\"4 threads, each\\nits fair share 1/4:"
 				   "\\nno variation\" at 1,"));
-	/* no bar drawn, and the plot still has something to plot */
-	assert_null(strstr(gp, "with boxes"));
-	assert_non_null(strstr(gp, "plot 1/0 notitle"));
 	free(gp);
 	free(path);
+	/* no bar for the even configuration (x 0.7 to 1.3), two for the
+	 * other (1.8, 2.2: 1.8 and 0.2 of the fair share) */
+	path = xasprintf("%s/fairness.dat", e->dir);
+	gp = slurp(path, NULL);
+	assert_null(strstr(gp, "\n0.7"));
+	assert_null(strstr(gp, "\n1.1"));
+	assert_non_null(strstr(gp, "\n1.800000 1.8"));
+	assert_non_null(strstr(gp, "\n2.200000 0.2"));
+	free(gp);
+	free(path);
+	path = xasprintf("%s/distribution.gp", e->dir);
+	gp = slurp(path, NULL);
+	assert_non_null(strstr(gp, "title 'mean (harmonic: fixed work) and its "
+				   "95% CI'"));
+	assert_non_null(strstr(gp, "set label 'no interval' at 2.35, 1000 "));
+	assert_null(strstr(gp, "set label 'no interval' at 1.35"));
 	plot_set_release(&set);
 	analysis_release(&a);
 	fx_free(&fx);
