@@ -3,8 +3,9 @@
  * per candidate one call, compare_run (analysis/compare_input.h: both
  * sides loaded, whatever they are, compared, gated), whose result is
  * printed as text or JSON (analysis/compare_print.h), drawn with --plot,
- * put on a page with its figure with --html (plots/plot.h) and followed by what must be said after it.  Number sides get
- * ministat's table first (or alone, --ministat).
+ * put on a page with its figure with --html (plots/plot.h) and followed
+ * by what must be said after it.  Number sides get ministat's table
+ * first (or alone, --ministat).
  */
 #include <errno.h>
 #include <math.h>
@@ -289,7 +290,8 @@ static int sub_dir(const char **dir, size_t i, char **made)
 	if (!*dir)
 		return 0;
 	if (mkdir(*dir, 0777) && errno != EEXIST)
-		return error("cannot create %s: %s", *dir, strerror(errno));
+		return error("cannot create %s: %s", escape_quote(*dir),
+			     strerror(errno));
 	*dir = *made = xasprintf("%s/%zu", *dir, i + 1);
 	return 0;
 }
@@ -331,6 +333,7 @@ int cmd_compare(int argc, char **argv)
 		/* several candidates: DIR/1/compare.png, DIR/2/... */
 		if (a.ncands > 1 && (sub_dir(&a.plot_dir, i, &dir) ||
 				     sub_dir(&a.html_dir, i, &hdir))) {
+			free(dir);
 			ret = EXIT_RUNTIME;
 			break;
 		}
