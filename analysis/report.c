@@ -36,64 +36,85 @@ char *analysis_fmt(char *buf, size_t len, double v)
 
 /* ---- text ---- */
 
-/* The experiment line: which, how far it got, on what, and the runs. */
-static void text_header(FILE *f, const struct analysis *a,
-			const struct report_view *view)
+/* Appends a line to the header's list. */
+static void header_add(char ***lines, size_t *n, char *line)
+{
+	*lines = xrealloc(*lines, (*n + 1) * sizeof(**lines));
+	(*lines)[(*n)++] = line;
+}
+
+size_t report_header_lines(const struct analysis *a,
+			   const struct report_view *view, char ***out)
 {
 	const struct experiment_row *e = &a->d->exp;
 	const char *host = experiment_meta(e, MK_HOSTNAME);
 	const char *kernel = experiment_meta(e, MK_KERNEL_RELEASE);
 	const char *ncpus = experiment_meta(e, MK_NCPUS);
 	const char *affinity = experiment_meta(e, MK_AFFINITY);
-	char when[32] = "-", *line, *tmp;
+	const char *instruments = experiment_meta(e, MK_KERNEL_INSTRUMENTS);
+	char when[32] = "-", *line;
 	time_t t = (time_t)e->created_at;
 	struct totals tt;
 	struct tm tm;
+	size_t n = 0;
 
+	*out = NULL;
 	if (e->created_at > 0 && gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	totals(a, &tt);
-	line = xasprintf("experiment %lld \"%s\"%s%s%s, %s", (long long)e->id,
-			 e->name ? e->name : "", e->label && *e->label ? " label \"" : "",
-			 e->label && *e->label ? e->label : "",
-			 e->label && *e->label ? "\"" : "", e->status ? e->status : "?");
-	report_wrap(f, "", 4, line);
-	free(line);
-	line = xasprintf("%s, kernel %s%s%s%s%s%s; created %s, seed %llu, "
-			 "order %s", host ? host : "unknown host",
-			 kernel ? kernel : "unknown", ncpus ? ", " : "",
-			 ncpus ? ncpus : "", ncpus ? " CPUs" : "",
-			 affinity ? ", affinity " : "", affinity ? affinity : "",
-			 when, (unsigned long long)e->seed,
-			 e->order ? e->order : "-");
-	report_wrap(f, "  ", 4, line);
-	free(line);
-	if (experiment_meta(e, MK_KERNEL_INSTRUMENTS)) {
-		line = xasprintf("kernel instruments: %s",
-				 experiment_meta(e, MK_KERNEL_INSTRUMENTS));
-		report_wrap(f, "  ", 4, line);
-		free(line);
-	}
+	header_add(out, &n, xasprintf("experiment %lld \"%s\"%s%s%s, %s",
+		(long long)e->id, e->name ? e->name : "",
+		e->label && *e->label ? " label \"" : "",
+		e->label && *e->label ? e->label : "",
+		e->label && *e->label ? "\"" : "", e->status ? e->status : "?"));
+	header_add(out, &n, xasprintf("%s, kernel %s%s%s%s%s%s; created %s, "
+		"seed %llu, order %s", host ? host : "unknown host",
+		kernel ? kernel : "unknown", ncpus ? ", " : "",
+		ncpus ? ncpus : "", ncpus ? " CPUs" : "",
+		affinity ? ", affinity " : "", affinity ? affinity : "",
+		when, (unsigned long long)e->seed, e->order ? e->order : "-"));
+	if (instruments)
+		header_add(out, &n, xasprintf("kernel instruments: %s",
+					      instruments));
 	line = instrument_active(e);
 	if (line) {
 		/* instrument.c: tracing on, or changed during it */
-		tmp = xasprintf("kernel tracing: %s", line);
-		report_wrap(f, "  ", 4, tmp);
-		free(tmp);
+		header_add(out, &n, xasprintf("kernel tracing: %s", line));
 		free(line);
 	}
-	fprintf(f, "  runs: %zu planned: %zu measured, %zu warm-up, %zu failed, "
-		   "%zu not run\n", tt.planned, tt.measured, tt.warmup,
-		tt.failed, tt.pending);
+	header_add(out, &n, xasprintf("runs: %zu planned: %zu measured, %zu "
+		"warm-up, %zu failed, %zu not run", tt.planned, tt.measured,
+		tt.warmup, tt.failed, tt.pending));
 	if (tt.pending) {
 		char *args = xasprintf("run --resume %lld", (long long)e->id);
 		char *h = report_hint(view, args);
 
-		fprintf(f, "  INCOMPLETE: %zu of %zu runs are missing; %s runs "
-			   "them\n", tt.pending, tt.planned, h);
+		header_add(out, &n, xasprintf("INCOMPLETE: %zu of %zu runs are "
+			"missing; %s runs them", tt.pending, tt.planned, h));
 		free(h);
 		free(args);
 	}
+	return n;
+}
+
+/* The experiment line: which, how far it got, on what, and the runs;
+ * every line after the first indented. */
+static void text_header(FILE *f, const struct analysis *a,
+			const struct report_view *view)
+{
+	char **lines;
+	size_t n = report_header_lines(a, view, &lines), i;
+
+	for (i = 0; i < n; i++) {
+		/* The INCOMPLETE line's hint, escaped already, is copied and
+		 * run whole: never wrapped (e2e_hints). */
+		if (!strncmp(lines[i], "INCOMPLETE: ", 12))
+			fprintf(f, "  %s\n", lines[i]);
+		else
+			report_wrap(f, i ? "  " : "", 4, lines[i]);
+		free(lines[i]);
+	}
+	free(lines);
 }
 
 /* ---- failed runs, with their reasons ---- */

@@ -42,6 +42,14 @@ struct report_view {
 };
 int report_text_view(FILE *f, const struct analysis *a,
 		     const struct report_view *view);
+/*
+ * The lines the text report opens with (the experiment, its host and
+ * kernel, the kernel instruments and tracing when any, the runs, and
+ * what is missing), unwrapped, each malloc'd, into *lines (malloc'd);
+ * the HTML report carries the same.  Returns their number.
+ */
+size_t report_header_lines(const struct analysis *a,
+			   const struct report_view *view, char ***lines);
 int report_text(FILE *f, const struct analysis *a);
 int report_json(FILE *f, const struct analysis *a);
 /* One experiment in 72 columns, for a mailing list (mail.c). */

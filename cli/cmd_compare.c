@@ -2,9 +2,10 @@
  * cmd_compare.c - `contend compare BASE CAND [CAND...]`: its options, and
  * per candidate one call, compare_run (analysis/compare_input.h: both
  * sides loaded, whatever they are, compared, gated), whose result is
- * printed as text or JSON (analysis/compare_input.h), drawn with --plot
- * and followed by what must be said after it.  Number sides get
- * ministat's table first (or alone, --ministat).
+ * printed as text or JSON (analysis/compare_input.h), drawn with --plot,
+ * put on a page with its figure with --html (plots/plot.h) and followed
+ * by what must be said after it.  Number sides get ministat's table
+ * first (or alone, --ministat).
  */
 #include <errno.h>
 #include <math.h>
@@ -36,6 +37,7 @@ struct cmp_args {
 	bool ministat;                  /* --ministat: ministat's output only */
 	bool ministat_done;             /* its table was printed */
 	const char *plot_dir;           /* --plot DIR */
+	const char *html_dir;           /* --html DIR */
 	char *in;                       /* standard input, for a side "-" */
 	size_t inlen;
 	struct compare_files files;     /* FIFOs and pipes, read once */
@@ -131,6 +133,8 @@ static const struct opt cmp_rows[] = {
 	  "baseline's, else 0.95)", opt_confidence, FIELD(q.confidence), 0, 0 },
 	{ "plot", 0, "DIR", "also draw DIR/compare.png (and .svg)", NULL,
 	  FIELD(plot_dir), 0, 0 },
+	{ "html", 0, "DIR", "also write DIR/compare.html: the text output "
+	  "and the figure, self-contained", NULL, FIELD(html_dir), 0, 0 },
 	{ "ascii", 0, NULL, "with files of numbers, ministat's plot too",
 	  NULL, FIELD(ascii), 0, 0 },
 	{ "ministat", 0, NULL, "files of numbers: ministat's output alone "
@@ -175,19 +179,25 @@ static int parse_args(int argc, char **argv, struct cmp_args *a)
 
 /* ---- the command ---- */
 
-static void write_plot(const struct cmp_args *a,
-		       const struct compare_outcome *o, int *ret)
+/* --plot DIR: the figure; --html DIR: the figure and DIR/compare.html
+ * holding text, compare's text output. */
+static void write_plot(const char *dir, const struct compare_outcome *o,
+		       const char *text, int *ret)
 {
-	struct plot_opts po = { .out_dir = a->plot_dir, .png = true,
-				.svg = true, .render = true };
+	struct plot_opts po = { .out_dir = dir, .png = true, .svg = true,
+				.render = true };
 	struct plot_set set;
+	char *html = text ? xasprintf("%s/compare.html", dir) : NULL;
 
-	if (plot_compare(&o->r, o->base.text, o->cand.text, &po, &set) < 0)
+	if (plot_compare(&o->r, o->base.text, o->cand.text, &po, &set) < 0 ||
+	    (html && html_compare(text, o->base.text, o->cand.text, &set, dir,
+				  html) < 0))
 		*ret = EXIT_RUNTIME;
 	else
-		fprintf(stderr, "contend: comparison plot written to %s/compare.png\n",
-			escape_quote(a->plot_dir));
+		fprintf(stderr, "contend: comparison %s written to %s\n",
+			html ? "page" : "plot", escape_quote(html ? html : dir));
 	plot_set_release(&set);
+	free(html);
 }
 
 /* One candidate: compare_run, its result printed, drawn, said. */
@@ -197,15 +207,29 @@ static int run(struct cmp_args *a)
 	int ret = compare_run(&a->q, &o), plot = 0;
 
 	if (o.compared) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *ms = a->html_dir && o.r.n ? open_memstream(&text, &len)
+						: NULL;
+
 		if (a->format == FMT_JSON)
 			compare_print_json(stdout, &o.r, &o.base, &o.cand);
 		else if (a->format == FMT_MAIL)
 			compare_print_mail(stdout, &o.r, &o.base, &o.cand,
 					   a->verbose);
-		else
+		if (ms)
+			compare_print_text(ms, &o.r, &o.base, &o.cand);
+		if (ms && fclose(ms))
+			plot = EXIT_RUNTIME;
+		if (a->format == FMT_TEXT && text)
+			fputs(text, stdout);
+		else if (a->format == FMT_TEXT)
 			compare_print_text(stdout, &o.r, &o.base, &o.cand);
 		if (a->plot_dir && o.r.n)
-			write_plot(a, &o, &plot);
+			write_plot(a->plot_dir, &o, NULL, &plot);
+		if (text && !plot)
+			write_plot(a->html_dir, &o, text, &plot);
+		free(text);
 		compare_outcome_say(&o, &a->q);
 	}
 	compare_outcome_release(&o);
@@ -257,6 +281,19 @@ static int print_ministat(struct cmp_args *a)
 	return ret;
 }
 
+/* Candidate i of several draws into DIR/i+1: *dir becomes it (*made,
+ * to free); 0, or -1 after error() when DIR cannot be made. */
+static int sub_dir(const char **dir, size_t i, char **made)
+{
+	if (!*dir)
+		return 0;
+	if (mkdir(*dir, 0777) && errno != EEXIST)
+		return error("cannot create %s: %s", escape_quote(*dir),
+			     strerror(errno));
+	*dir = *made = xasprintf("%s/%zu", *dir, i + 1);
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct cmp_args a;
@@ -288,18 +325,15 @@ int cmd_compare(int argc, char **argv)
 	/* each candidate against the baseline, loaded afresh */
 	for (i = 0; i < a.ncands && (!ret || ret == EXIT_REGRESSION ||
 				     ret == EXIT_INCONCLUSIVE); i++) {
-		const char *plot_dir = a.plot_dir;
-		char *dir = NULL;
+		const char *plot_dir = a.plot_dir, *html_dir = a.html_dir;
+		char *dir = NULL, *hdir = NULL;
 
 		/* several candidates: DIR/1/compare.png, DIR/2/... */
-		if (plot_dir && a.ncands > 1) {
-			if (mkdir(plot_dir, 0777) && errno != EEXIST) {
-				error("cannot create %s: %s", plot_dir,
-				      strerror(errno));
-				ret = EXIT_RUNTIME;
-				break;
-			}
-			a.plot_dir = dir = xasprintf("%s/%zu", plot_dir, i + 1);
+		if (a.ncands > 1 && (sub_dir(&a.plot_dir, i, &dir) ||
+				     sub_dir(&a.html_dir, i, &hdir))) {
+			free(dir);
+			ret = EXIT_RUNTIME;
+			break;
 		}
 		a.q.cand = a.cands[i];
 		if (i && !(a.format == FMT_JSON))
@@ -311,7 +345,9 @@ int cmd_compare(int argc, char **argv)
 		nreg += ret == EXIT_REGRESSION;
 		ninc += ret == EXIT_INCONCLUSIVE;
 		a.plot_dir = plot_dir;
+		a.html_dir = html_dir;
 		free(dir);
+		free(hdir);
 	}
 	if ((a.format == FMT_JSON) && a.ncands > 1)
 		fputs("]\n", stdout);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/history.h"
@@ -14,6 +15,8 @@
 #include "db/store.h"
 #include "lib/util.h"
 #include "plots/plot.h"
+#include "runner/param.h"
+#include "runner/workload.h"
 
 struct history_args {
 	const char *db, *pattern, *plot;
@@ -59,6 +62,41 @@ const struct opt_cmd history_cli = {
 	"workflow.",
 };
 
+/* The canonical text of text as parameter p, malloc'd; NULL when it
+ * does not parse. */
+static char *canonical(const struct param_def *p, const char *text)
+{
+	union param_value v;
+	char err[256], *out;
+
+	if (param_parse(p, text, &v, err, sizeof(err)) < 0)
+		return NULL;
+	out = param_format(p, &v);
+	if (param_holds_string(p->type))
+		free(v.s);
+	return out;
+}
+
+/* The history figure's title leaves out what is the registry's default
+ * (plot_param_default_fn); a key the registry does not know is shown. */
+static bool param_is_default(const char *workload, const char *key,
+			     const char *value)
+{
+	const struct workload *wl = workload_find(workload);
+	int i = wl ? workload_param_index(wl, key) : -1;
+	char *def, *val;
+	bool same;
+
+	if (i < 0 || !wl->params[i].def)
+		return false;
+	def = canonical(&wl->params[i], wl->params[i].def);
+	val = canonical(&wl->params[i], value);
+	same = def && val && !strcmp(def, val);
+	free(def);
+	free(val);
+	return same;
+}
+
 int cmd_history(int argc, char **argv)
 {
 	struct history_args ha = { .db = store_default_path(),
@@ -88,7 +126,7 @@ int cmd_history(int argc, char **argv)
 	p = ha.format == REPORT_JSON ? history_write_json(stdout, &h)
 				     : history_write_text(stdout, &h);
 	if (p == 0 && ha.plot)
-		p = fflush(stdout) ? -1 : plot_history(&h, ha.plot);
+		p = fflush(stdout) ? -1 : plot_history(&h, ha.plot, param_is_default);
 	if (p == 0 && fflush(stdout) == 0)
 		ret = gate;
 out:

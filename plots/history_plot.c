@@ -55,10 +55,44 @@ static void write_data(const struct history_config *c, FILE *dat)
 	}
 }
 
+/*
+ * "k=v k=v": the parameters of c that differ from their defaults
+ * (is_default; NULL: every one), read from the first experiment that has
+ * it; cut to 60 characters.  malloc'd.
+ */
+static char *changed_params(const struct history *h,
+			    const struct history_config *c,
+			    plot_param_default_fn is_default)
+{
+	const struct dataset *d = c->npoints ? &h->exps[c->points[0].exp] : NULL;
+	char *out = xstrdup(""), *t;
+	size_t i, k;
+
+	for (i = 0; d && i < d->nconfigs; i++) {
+		const struct ds_config *cf = &d->configs[i];
+
+		if (strcmp(cf->canon, c->canon) || strcmp(cf->workload, c->workload))
+			continue;
+		for (k = 0; k < cf->nparams; k++) {
+			if (is_default && is_default(cf->workload, cf->params[k].key,
+						     cf->params[k].value))
+				continue;
+			t = xasprintf("%s%s%s=%s", out, *out ? " " : "",
+				      cf->params[k].key, cf->params[k].value);
+			free(out);
+			out = t;
+		}
+		break;
+	}
+	plot_label_cut(out, 60);
+	return out;
+}
+
 static void write_script(const struct history *h,
 			 const struct history_config *c, const char *base,
-			 FILE *gp)
+			 plot_param_default_fn is_default, FILE *gp)
 {
+	char *changed = changed_params(h, c, is_default);
 	const char *unit = metric_unit(h->opts.metric);
 	char *t;
 	size_t j;
@@ -69,16 +103,14 @@ static void write_script(const struct history *h,
 		       exp(c->points[j].level) >= 1e4;
 	plot_comment_head(gp, "the history of one configuration", base);
 	plot_terminal(gp, base, 480);
-	/* the parameters only when they fit the title's line */
-	t = strlen(c->canon) <= 50 ?
-		xasprintf("%s (%s): %s over %zu experiments matching %s",
-			  c->section, c->canon, h->opts.metric, c->npoints,
-			  h->pattern) :
-		xasprintf("%s: %s over %zu experiments matching %s",
-			  c->section, h->opts.metric, c->npoints, h->pattern);
+	/* the parameters that differ from their defaults, cut to the line */
+	t = xasprintf("%s%s%s: %s over %zu experiments matching %s",
+		      c->section, *changed ? " " : "", changed, h->opts.metric,
+		      c->npoints, h->pattern);
 	fputs("set title ", gp);
 	escape_gnuplot(gp, t);
 	free(t);
+	free(changed);
 	t = *unit ? xasprintf("%s (%s)", h->opts.metric, unit)
 		  : xstrdup(h->opts.metric);
 	fputs(" noenhanced\nset ylabel ", gp);
@@ -87,7 +119,7 @@ static void write_script(const struct history *h,
 	fprintf(gp, "\nset xlabel 'experiment, oldest first'\n"
 		    "set grid\nset border 3\nset tics nomirror\n"
 		    "set key outside bottom center horizontal\n"
-		    "set xrange [0.5:%zu.5]\n", c->npoints);
+		    "set xrange [0.5:%zu.5]\nset xtics 1\n", c->npoints);
 	fputs(big ? "set format y '%.1s%c'\n" : "set format y '%g'\n", gp);
 	for (j = 0; j < c->ncps; j++) {
 		char pct[64];
@@ -121,7 +153,7 @@ static void write_script(const struct history *h,
 }
 
 static int write_one(const struct history *h, size_t c, const char *dir,
-		     char **base)
+		     plot_param_default_fn is_default, char **base)
 {
 	char *dpath, *gpath;
 	FILE *dat, *gp;
@@ -136,7 +168,7 @@ static int write_one(const struct history *h, size_t c, const char *dir,
 		ret = error("%s: %s", dat ? gpath : dpath, strerror(errno));
 	} else {
 		write_data(&h->configs[c], dat);
-		write_script(h, &h->configs[c], *base, gp);
+		write_script(h, &h->configs[c], *base, is_default, gp);
 	}
 	if (dat && fclose(dat))
 		ret = error("%s: %s", dpath, strerror(errno));
@@ -147,7 +179,8 @@ static int write_one(const struct history *h, size_t c, const char *dir,
 	return ret;
 }
 
-int plot_history(const struct history *h, const char *dir)
+int plot_history(const struct history *h, const char *dir,
+		 plot_param_default_fn is_default)
 {
 	bool render = plot_have_gnuplot();
 	size_t c;
@@ -160,7 +193,7 @@ int plot_history(const struct history *h, const char *dir)
 
 		if (h->configs[c].npoints < 2)
 			continue;
-		ret = write_one(h, c, dir, &base);
+		ret = write_one(h, c, dir, is_default, &base);
 		script = xasprintf("%s.gp", base);
 		if (!ret && render)
 			ret = plot_render(dir, script, "png");

@@ -4,7 +4,6 @@
  * for mailing lists with the images as relative links.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +16,6 @@
 #include "lib/numfmt.h"
 #include "lib/safefile.h"
 #include "plots/plot.h"
-#include "lib/readfile.h"
 #include "lib/util.h"
 
 /* HTML text and attribute values: lib/escape's, so a name never opens a
@@ -34,48 +32,32 @@ static void md_escape(FILE *f, const char *s)
 	escape_md_text(f, s ? s : "");
 }
 
-static void base64(FILE *f, const unsigned char *p, size_t n)
-{
-	static const char tab[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t i;
-
-	for (i = 0; i + 2 < n; i += 3) {
-		unsigned v = (unsigned)p[i] << 16 | (unsigned)p[i + 1] << 8 | p[i + 2];
-
-		fputc(tab[v >> 18], f);
-		fputc(tab[(v >> 12) & 63], f);
-		fputc(tab[(v >> 6) & 63], f);
-		fputc(tab[v & 63], f);
-	}
-	if (i < n) {
-		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0);
-
-		fputc(tab[v >> 18], f);
-		fputc(tab[(v >> 12) & 63], f);
-		fputc(i + 1 < n ? tab[(v >> 6) & 63] : '=', f);
-		fputc('=', f);
-	}
-}
-
-static char *image_name(const struct plot_file *p, const char *ext)
-{
-	size_t len = strlen(p->name);
-
-	return xasprintf("%.*s.%s", (int)(len > 3 ? len - 3 : len), p->name, ext);
-}
-
 static const char *config_name(const struct dataset *d, size_t c)
 {
 	return d->configs[c].section;
 }
 
-/* The experiment's identity; its host facts come at the end. */
-static void html_meta(FILE *f, const struct dataset *d)
+/*
+ * The experiment's identity: the text report's header, every line of it
+ * (report_header_lines: on what host and kernel, under what kernel
+ * instruments and tracing, the runs), then its keys as a table; its host
+ * facts come at the end.
+ */
+static void html_meta(FILE *f, const struct analysis *a)
 {
-	const struct experiment_row *e = &d->exp;
+	const struct experiment_row *e = &a->d->exp;
+	char **lines;
+	size_t n = report_header_lines(a, NULL, &lines), i;
 
-	fputs("<h2>Experiment</h2>\n<table class=\"kv\">\n", f);
+	fputs("<h2>Experiment</h2>\n", f);
+	for (i = 0; i < n; i++) {
+		fputs("<p class=\"head\">", f);
+		html_escape(f, lines[i]);
+		fputs("</p>\n", f);
+		free(lines[i]);
+	}
+	free(lines);
+	fputs("<table class=\"kv\">\n", f);
 	fprintf(f, "<tr><th>id</th><td>%lld</td></tr>\n", (long long)e->id);
 	fputs("<tr><th>name</th><td>", f);
 	html_escape(f, e->name);
@@ -237,67 +219,13 @@ static void html_correlations(FILE *f, const struct analysis *a)
 	fputs("</table>\n", f);
 }
 
-/* What a figure shows, in words: its title (the file's name only for a
- * figure that has none). */
-static const char *caption(const struct plot_file *p)
-{
-	return p->title && *p->title ? p->title : p->name;
-}
-
 static void html_plots(FILE *f, const struct plot_set *plots, const char *dir)
 {
-	size_t i;
-
 	if (!plots->n)
 		return;
 	fputs("<h2>Plots</h2>\n", f);
-	for (i = 0; i < plots->n; i++) {
-		const char *exts[] = { "svg", "png" };
-		const char *mime[] = { "image/svg+xml", "image/png" };
-
-		for (size_t k = 0; k < ARRAY_SIZE(exts); k++) {
-			char *name = image_name(&plots->files[i], exts[k]);
-			char *path = xasprintf("%s/%s", dir, name);
-			size_t len = 0;
-			char *buf;
-			unsigned char *img;
-
-			readfile_at(AT_FDCWD, path, 0, &buf, &len);
-			img = (unsigned char *)buf;
-
-			free(path);
-			if (!img) {
-				free(name);
-				continue;
-			}
-			/* An <img> never runs script, whatever the SVG holds. */
-			fputs("<figure>\n<img alt=\"", f);
-			html_escape(f, plots->files[i].title);
-			fprintf(f, "\" src=\"data:%s;base64,", mime[k]);
-			base64(f, img, len);
-			fputs("\">\n<figcaption>", f);
-			html_escape(f, caption(&plots->files[i]));
-			fputs("</figcaption>\n</figure>\n", f);
-			free(img);
-			free(name);
-			break;
-		}
-	}
+	html_figures(f, plots, dir);
 }
-
-static const char html_style[] =
-	"body{font-family:sans-serif;max-width:70em;margin:1em auto;color:#111}"
-	"table{border-collapse:collapse;margin:.5em 0;font-size:90%}"
-	"th,td{border:1px solid #bbb;padding:2px 6px;text-align:right}"
-	"th{background:#eee}table.kv th,table.kv td{text-align:left}"
-	".canon{font-family:monospace;font-size:85%;color:#444}"
-	".flag{padding:4px 8px;border-left:4px solid}"
-	".flag.high{background:#f8d7da;border-color:#b02a37}"
-	".flag.mid{background:#fff3cd;border-color:#c90}"
-	".flag.low{background:#eef0f2;border-color:#888}"
-	"img{max-width:100%}figure{margin:1em 0}"
-	"@media print{section,figure,table{page-break-inside:avoid}"
-	"body{max-width:none}}";
 
 /* ---- the summary both faces open with ---- */
 
@@ -535,19 +463,15 @@ int html_report(const struct analysis *a, const struct plot_set *plots,
 {
 	FILE *f = safefile_open(path);
 	struct face fc = { f, false };
+	char *heading;
 	size_t c;
-	int ret;
 
 	if (!f)
 		return error("%s: %s", path, strerror(errno));
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<title>contend report: ", f);
-	html_escape(f, a->d->exp.name);
-	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>contend report: ",
-		html_style);
-	html_escape(f, a->d->exp.name);
-	fputs("</h1>\n", f);
-	html_meta(f, a->d);
+	heading = xasprintf("contend report: %s", a->d->exp.name ? a->d->exp.name : "");
+	html_page_open(f, heading);
+	free(heading);
+	html_meta(f, a);
 	summary_table(&fc, a);
 	flag_list(&fc, a);
 	failure_list(&fc, a);
@@ -558,11 +482,7 @@ int html_report(const struct analysis *a, const struct plot_set *plots,
 	html_correlations(f, a);
 	host_table(&fc, a);
 	methods(&fc, a);
-	fputs("</body>\n</html>\n", f);
-	ret = ferror(f) ? error("%s: write error", path) : 0;
-	if (fclose(f))
-		ret = error("%s: %s", path, strerror(errno));
-	return ret;
+	return html_page_close(f, path);
 }
 
 /* One configuration's per-metric table, in Markdown. */
@@ -628,7 +548,7 @@ int markdown_report(const struct analysis *a, const struct plot_set *plots,
 
 		if (plots->files[i].skipped)
 			continue;
-		png = image_name(&plots->files[i], "png");
+		png = plot_image_name(&plots->files[i], "png");
 		fputs("![", f);
 		md_escape(f, plots->files[i].title);
 		fprintf(f, "](%s/%s)\n", plot_dir, png);

@@ -104,6 +104,24 @@ char *pl_config_title(const struct plotter *p, const struct section *s,
 	return title;
 }
 
+bool pl_any_flagged(const struct plotter *p, const struct section *s)
+{
+	size_t c;
+
+	for (c = 0; c < (s ? s->n : p->d->nconfigs); c++)
+		if (pl_config_flagged(p, s ? s->cfg[c] : c))
+			return true;
+	return false;
+}
+
+void pl_flag_keyentry(FILE *gp, bool marks)
+{
+	fputs(marks ? ", \\\n  keyentry with points pt 6 lc rgb 'black' title "
+		      "'(!) and open marks: flagged; contend report says why'"
+		    : ", \\\n  keyentry with points pt 1 lc rgb 'white' title "
+		      "'(!) flagged: contend report says why'", gp);
+}
+
 /* Opens BASE.EXT in the output directory for writing. */
 static FILE *open_named(const struct plotter *p, const char *base,
 			const char *ext)

@@ -132,19 +132,50 @@ int plot_level(const struct levels *l, size_t which,
 	       const struct plot_opts *o, struct plot_set *out);
 
 /*
+ * Is value the default of parameter key of workload?  The workload
+ * registry is the runner's, which plots/ cannot include: the command
+ * passes it in.
+ */
+typedef bool (*plot_param_default_fn)(const char *workload, const char *key,
+				      const char *value);
+/*
+ * The figure of each configuration of history h with two experiments or
+ * more, DIR/history-N.png (N its position in h), a line on stderr each;
+ * its title names the parameters that are not is_default (NULL: all).
+ * Returns 0, or -1 after error().
+ */
+int plot_history(const struct history *h, const char *dir,
+		 plot_param_default_fn is_default);
+
+/*
  * compare_plot.c: compare.dat, compare.gp and the images of an A/B result
  * in o->out_dir; base and cand name the sides in the key.
  */
-/*
- * The figure of each configuration of history h with two experiments or
- * more, DIR/history-N.png (N its position in h), a line on stderr each.
- * Returns 0, or -1 after error().
- */
-int plot_history(const struct history *h, const char *dir);
-
 int plot_compare(const struct compare_result *r, const char *base,
 		 const char *cand, const struct plot_opts *o,
 		 struct plot_set *out);
+
+/*
+ * page.c: what every HTML page shares.  html_page_open writes the head,
+ * its style and heading (escaped) into f; html_figures every figure of
+ * plots found in dir, SVG else PNG, inlined as base64 with its caption;
+ * html_page_close ends the page and closes f (safefile: whole or not at
+ * all): 0, or -1 after error().  plot_image_name: the image of p's
+ * script as NAME.ext, malloc'd.
+ */
+void html_page_open(FILE *f, const char *heading);
+void html_figures(FILE *f, const struct plot_set *plots, const char *dir);
+int html_page_close(FILE *f, const char *path);
+char *plot_image_name(const struct plot_file *p, const char *ext);
+/*
+ * compare --html: path, a self-contained page headed "contend compare:
+ * BASE vs CAND" holding text (compare's text output, header and table,
+ * escaped a line at a time) and the figures of plots in dir.  0, or -1
+ * after error().
+ */
+int html_compare(const char *text, const char *base, const char *cand,
+		 const struct plot_set *plots, const char *dir,
+		 const char *path);
 
 /*
  * html.c: one self-contained HTML report (metadata, per-configuration

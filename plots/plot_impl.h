@@ -44,6 +44,11 @@ char *pl_config_label(const struct plotter *p, const struct section *s,
 bool pl_config_flagged(const struct plotter *p, size_t c);
 /* A throughput gain the flags judged to come from fewer hand-offs. */
 bool pl_config_suspect(const struct plotter *p, size_t c);
+/* Some configuration of s (NULL: of the experiment) is flagged. */
+bool pl_any_flagged(const struct plotter *p, const struct section *s);
+/* The key entry that says what (!) means, after a plot's last entry
+ * (", keyentry ..."); with marks, that open marks are flagged too. */
+void pl_flag_keyentry(FILE *gp, bool marks);
 /* A key or tic title: the label, "(!) " first when the config is flagged. */
 char *pl_config_title(const struct plotter *p, const struct section *s,
 		      size_t c);

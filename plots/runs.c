@@ -103,17 +103,6 @@ int plot_contention(struct plotter *p, size_t si)
 		fputs("\n\n", dat);
 	}
 	pl_script_head(p, gp, base, "contention", 600);
-	for (i = 0; i < p->a->ncorr; i++) {
-		const struct corr_row *cr = &p->a->corr[i];
-
-		if (cr->config == -1 && !strcmp(cr->section, s->name) &&
-		    !strcmp(cr->x, cx->corr) && !strcmp(cr->y, metric)) {
-			/* Beside the plot, under the key: never on the title. */
-			fprintf(gp, "set label 1 sprintf(\"Pearson r = %%.3f (p = %%.2g)\\nSpearman rho = %%.3f (p = %%.2g)\\nn = %%d runs\", %.17g, %.17g, %.17g, %.17g, %zu) at screen 0.98, screen 0.35 right\n",
-				cr->pearson.r, cr->pearson.p, cr->spearman.r,
-				cr->spearman.p, cr->pearson.n);
-		}
-	}
 	/* No contention at all is a finding: the axis stays, offsets widen it. */
 	fputs("set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n"
 	      "set xrange [0:*]\nset xlabel ", gp);
@@ -122,18 +111,41 @@ int plot_contention(struct plotter *p, size_t si)
 	if (cx->si)
 		fputs("set format x '%.1s%c'\n", gp);
 	pl_set_ylabel(gp, metric);
-	fputs("plot \\\n", gp);
+	/* The section names the key; its entries only what varies. */
+	fputs("set key title ", gp);
+	escape_gnuplot(gp, s->name);
+	fputs(" left\nset key below Left reverse\nplot \\\n", gp);
 	for (c = 0; c < s->n; c++) {
-		char *label = pl_config_title(p, s, s->cfg[c]);
+		char *panel = pl_panel_label(p, s, s->cfg[c]);
+		char *label = xasprintf("%s%s", pl_config_flagged(p, s->cfg[c])
+					? "(!) " : "", panel);
 
+		free(panel);
 		fputs("  ", gp);
 		plot_file_name(gp, base, "dat");
 		fprintf(gp, " index %zu using 1:2 with points pt %d ps 1.2 title ",
 			c, pl_config_flagged(p, s->cfg[c]) ? 6 : 7);
 		escape_gnuplot(gp, label);
-		fputs(c + 1 < s->n ? ", \\\n" : "\n", gp);
+		fputs(c + 1 < s->n ? ", \\\n" : "", gp);
 		free(label);
 	}
+	if (pl_any_flagged(p, s))
+		pl_flag_keyentry(gp, true);
+	/* The correlation in the key, below the plot: never over a point,
+	 * never a band of empty page beside it. */
+	for (i = 0; i < p->a->ncorr; i++) {
+		const struct corr_row *cr = &p->a->corr[i];
+
+		if (cr->config == -1 && !strcmp(cr->section, s->name) &&
+		    !strcmp(cr->x, cx->corr) && !strcmp(cr->y, metric))
+			fprintf(gp, ", \\\n  keyentry with points pt 1 lc rgb 'white' "
+				    "title sprintf('over %%d runs: Pearson r = %%.3f "
+				    "(p = %%.2g), Spearman rho = %%.3f (p = %%.2g)', "
+				    "%zu, %.17g, %.17g, %.17g, %.17g)", cr->pearson.n,
+				cr->pearson.r, cr->pearson.p, cr->spearman.r,
+				cr->spearman.p);
+	}
+	fputc('\n', gp);
 	caption = xasprintf("%s against %s, every measured run: %s", metric,
 			    cx->label, s->name);
 	pl_add_file(p, base, caption);
@@ -178,8 +190,9 @@ int plot_order(struct plotter *p)
 		if (p->sections[which[k]].n + warmups > keys)
 			keys = p->sections[which[k]].n + warmups;
 	fprintf(gp, "set xlabel 'run sequence number (order of execution)'\n"
-		    "set key below horizontal\nset bmargin %zu\n",
-		keys < 10 ? 4 + keys : 14);
+		    "set key below horizontal Left reverse title "
+		    "'measured runs, a line per configuration' left\n"
+		    "set bmargin %zu\n", keys < 10 ? 6 + keys : 16);
 	for (k = 0; k < n; k++) {
 		const struct section *s = &p->sections[which[k]];
 		bool first = true;
@@ -203,6 +216,12 @@ int plot_order(struct plotter *p)
 			}
 			fputs("\n\n", dat);
 			label = pl_panel_label(p, s, s->cfg[c]);
+			if (pl_config_flagged(p, s->cfg[c])) {
+				char *t = xasprintf("(!) %s", label);
+
+				free(label);
+				label = t;
+			}
 			fprintf(gp, "%s  'order.dat' index %zu using 1:($3 > 0 ? 1/0 : $2) "
 				    "with linespoints pt %d title ", first ? "" : ", \\\n",
 				block, pl_config_flagged(p, s->cfg[c]) ? 6 : 7);
@@ -215,8 +234,11 @@ int plot_order(struct plotter *p)
 		if (warmups)
 			fprintf(gp, ", \\\n  for [i=%zu:%zu] 'order.dat' index i using "
 				    "1:($3 > 0 ? $2 : 1/0) with points pt 2 ps 1.5 "
-				    "lc rgb 'black' title (i == %zu ? 'warm-up' : '')",
+				    "lc rgb 'black' title (i == %zu ? 'warm-up runs (x, "
+				    "no line: not analysed)' : '')",
 				block0, block - 1, block0);
+		if (pl_any_flagged(p, s))
+			pl_flag_keyentry(gp, true);
 		block0 = block;
 		fputc('\n', gp);
 	}
@@ -232,21 +254,35 @@ out:
 	return ret;
 }
 
-/* xtics naming every configuration, flagged ones marked with (!). */
+/*
+ * xtics naming every configuration, flagged ones marked with (!), and
+ * margins that fit the longest name, rotated (no band of empty page
+ * under short ones).
+ */
 static void config_xtics(const struct plotter *p, FILE *gp)
 {
-	size_t c;
+	size_t c, longest = 0;
 
 	fputs("set xtics rotate by 30 right (", gp);
 	for (c = 0; c < p->d->nconfigs; c++) {
 		char *full = pl_config_title(p, &p->sections[p->section_of[c]], c);
 
+		if (strlen(full) > longest)
+			longest = strlen(full);
 		escape_gnuplot(gp, full);
 		fprintf(gp, " %zu%s", c + 1, c + 1 < p->d->nconfigs ? ", " : "");
 		free(full);
 	}
-	fprintf(gp, ")\nset xrange [0.4:%zu.6]\nset bmargin 12\nset lmargin 14\n"
-		    "set key outside top center horizontal\nset tmargin 5\n", p->d->nconfigs);
+	/* A name of L characters at 30 degrees: about L/5 lines down and
+	 * L/2 characters left of its configuration (the key's three rows
+	 * above the title).  L in tens: a name cut at 40 bytes on a UTF-8
+	 * boundary (37 to 40) makes the same script as its twin of as many
+	 * x's (tests/fuzz/fuzz_gpscript.c: only strings may differ). */
+	longest = (longest + 9) / 10 * 10;
+	fprintf(gp, ")\nset xrange [0.4:%zu.6]\nset bmargin %zu\nset lmargin %zu\n"
+		    "set key outside top center horizontal\nset tmargin 7\n",
+		p->d->nconfigs, 3 + longest / 5, longest / 2 > 12 ?
+		longest / 2 : 12);
 }
 
 /*
@@ -257,10 +293,11 @@ static void config_xtics(const struct plotter *p, FILE *gp)
  */
 static void distribution_panel(const struct plotter *p, FILE *dat, FILE *gp,
 			       const struct section *s, const char *metric,
-			       size_t *block)
+			       const char *mean_title, size_t *block)
 {
 	const struct dataset *d = p->d;
 	size_t c, r, k = 0;
+	bool unbounded;
 
 	pl_panel_title(gp, s, metric);
 	pl_set_ylabel(gp, metric);
@@ -277,7 +314,19 @@ static void distribution_panel(const struct plotter *p, FILE *dat, FILE *gp,
 		fprintf(gp, " %zu", ++k);
 		free(label);
 	}
-	fprintf(gp, ")\nset xrange [0.4:%zu.8]\nplot \\\n", k);
+	fprintf(gp, ")\nset xrange [0.4:%zu.8]\nunset label\n", k);
+	/* Where the mean has no interval, the words say so by its mark. */
+	for (c = 0, k = 0; c < s->n; c++) {
+		const struct metric_summary *ms = analysis_metric(p->a, s->cfg[c], metric);
+
+		if (!pl_has_metric(p, s->cfg[c], metric))
+			continue;
+		k++;
+		if (isnan(ms->s.ci_low) || isnan(ms->s.ci_high))
+			fprintf(gp, "set label 'no interval' at %zu.35, %.17g "
+				    "offset 1, 0 font ',8'\n", k, ms->s.mean);
+	}
+	fputs("plot \\\n", gp);
 	for (c = 0, k = 0; c < s->n; c++) {
 		const struct ds_config *cf = &d->configs[s->cfg[c]];
 		const struct metric_summary *ms = analysis_metric(p->a, s->cfg[c], metric);
@@ -293,10 +342,13 @@ static void distribution_panel(const struct plotter *p, FILE *dat, FILE *gp,
 			if (analysis_measured(d, r) && isfinite(v))
 				fprintf(dat, "%zu %.17g %.3f\n", k + 1, v, j);
 		}
+		/* An interval with a bound missing (a harmonic mean's, its
+		 * upper bound unbounded) is no bar: never half of one. */
+		unbounded = isnan(ms->s.ci_low) || isnan(ms->s.ci_high);
 		fprintf(dat, "\n\n%zu", k + 1);
 		pl_put_num(dat, ms->s.mean);
-		pl_put_num(dat, isnan(ms->s.ci_low) ? ms->s.mean : ms->s.ci_low);
-		pl_put_num(dat, isnan(ms->s.ci_high) ? ms->s.mean : ms->s.ci_high);
+		pl_put_num(dat, unbounded ? ms->s.mean : ms->s.ci_low);
+		pl_put_num(dat, unbounded ? ms->s.mean : ms->s.ci_high);
 		pl_put_num(dat, ms->s.median);
 		fputs("\n\n\n", dat);
 		fprintf(gp, "%s  'distribution.dat' index %zu using ($1 + $3):2 with points "
@@ -306,7 +358,7 @@ static void distribution_panel(const struct plotter *p, FILE *dat, FILE *gp,
 			    "  'distribution.dat' index %zu using ($1 + 0.35):5:(0.12) with "
 			    "xerrorbars pt -1 lw 2 lc rgb '#cc6677' %s",
 			k ? ", \\\n" : "", *block, k ? "notitle" : "title 'runs'",
-			*block + 1, k ? "notitle" : "title 'mean and CI'",
+			*block + 1, k ? "notitle" : mean_title,
 			*block + 1, k ? "notitle" : "title 'median'");
 		*block += 2;
 		k++;
@@ -318,8 +370,10 @@ int plot_distribution(struct plotter *p)
 {
 	size_t *which = xcalloc(p->nsections + 1, sizeof(*which));
 	const char **metric = xcalloc(p->nsections + 1, sizeof(*metric));
-	size_t n = pl_drawable(p, which, metric), k, block = 0;
+	size_t n = pl_drawable(p, which, metric), k, c, block = 0;
 	FILE *dat = NULL, *gp = NULL;
+	bool harmonic = false;
+	char *title;
 	int ret = -1;
 
 	if (!n) {
@@ -334,13 +388,26 @@ int plot_distribution(struct plotter *p)
 	pl_script_head(p, gp, "distribution", "distribution", pl_grid_height(n) + 80);
 	pl_panel_grid(gp, n, "distribution of the measured runs, by configuration");
 	fputs("set key below horizontal\nset bmargin 7\n", gp);
+	/* A mean of fixed work is harmonic (total work over total time):
+	 * the key says so, as the report's "h" does. */
+	for (k = 0; k < n; k++)
+		for (c = 0; c < p->sections[which[k]].n; c++) {
+			const struct metric_summary *ms = analysis_metric(p->a,
+				p->sections[which[k]].cfg[c], metric[k]);
+
+			harmonic |= ms && ms->s.n && ms->harmonic;
+		}
+	title = xasprintf("title '%s and its %g%% CI'", harmonic ?
+			  "mean (harmonic: fixed work)" : "mean",
+			  100 * p->a->opts.confidence);
 	for (k = 0; k < n; k++) {
 		/* One legend says what dots, bars and ticks are. */
 		if (k == 1)
 			fputs("unset key\n", gp);
 		distribution_panel(p, dat, gp, &p->sections[which[k]], metric[k],
-				   &block);
+				   title, &block);
 	}
+	free(title);
 	fputs("unset multiplot\n", gp);
 	pl_add_file(p, "distribution", "the distribution of the measured "
 		    "runs, by configuration");
@@ -394,11 +461,32 @@ static size_t fairness_shares(const struct dataset *d, size_t c, double **out)
 	return nruns ? nthreads : 0;
 }
 
+/*
+ * What a configuration's fairness panel says in words instead of bars:
+ * one thread has nothing to share; threads that all did their fair share
+ * (within 1% of it) show no variation.  NULL: draw the bars.
+ */
+static char *fairness_words(const double *share, size_t n)
+{
+	if (n == 1)
+		return xstrdup("one thread:\\nnothing to share");
+	if ((share[0] - share[n - 1]) * (double)n < 0.01)
+		return xasprintf("%zu threads, each\\nits fair share 1/%zu:\\n"
+				 "no variation", n, n);
+	return NULL;
+}
+
+/*
+ * Each thread's share of its configuration's operations over the fair
+ * share (1 = fair), busiest first: a bar each, or the words of
+ * fairness_words.
+ */
 int plot_fairness(struct plotter *p)
 {
 	const struct dataset *d = p->d;
 	FILE *dat = NULL, *gp = NULL;
-	size_t c, t, any = 0;
+	size_t c, t, any = 0, bars = 0, label = 0;
+	double top = 1.25;
 	int ret = -1;
 
 	for (c = 0; c < d->nconfigs; c++)
@@ -408,30 +496,49 @@ int plot_fairness(struct plotter *p)
 		return 0;
 	if (pl_files_open(p, "fairness", &dat, &gp) < 0)
 		goto out;
-	fputs("# x share fair_share (threads sorted busiest first)\n", dat);
+	pl_script_head(p, gp, "fairness", "fairness", 650);
+	config_xtics(p, gp);
+	fputs("# x share/fair_share width (threads sorted busiest first)\n", dat);
 	for (c = 0; c < d->nconfigs; c++) {
 		double *share;
 		size_t n = fairness_shares(d, c, &share);
 		double width = n ? 0.8 / (double)n : 0;
+		char *words = n ? fairness_words(share, n) : NULL;
 
-		for (t = 0; t < n; t++)
-			fprintf(dat, "%.6f %.17g %.17g %.6f\n",
+		if (words) {
+			fprintf(gp, "set label %zu \"%s\" at %zu, graph 0.5 center\n",
+				++label, words, c + 1);
+			n = 0;
+		}
+		for (t = 0; t < n; t++) {
+			fprintf(dat, "%.6f %.17g %.6f\n",
 				(double)(c + 1) - 0.4 + width * ((double)t + 0.5),
-				share[t], 1.0 / (double)n, width);
+				share[t] * (double)n, width);
+			if (share[t] * (double)n * 1.1 > top)
+				top = share[t] * (double)n * 1.1;
+			bars++;
+		}
+		free(words);
 		free(share);
 	}
-	pl_script_head(p, gp, "fairness", "fairness", 650);
-	config_xtics(p, gp);
-	fputs("set style fill solid 0.6 border -1\nset yrange [0:1.05]\n"
-	      "set ylabel 'share of operations (mean over runs)'\n"
-	      "plot 'fairness.dat' using 1:2:4 with boxes lc rgb '#cc6677' title 'thread share, busiest first', \\\n"
-	      "  'fairness.dat' using 1:3 with points pt 1 ps 1.5 lc rgb 'black' title 'fair share'\n", gp);
+	fprintf(gp, "set style fill solid 0.7 border rgb 'white'\n"
+		    "set yrange [0:%.3g]\nset format y '%%g'\n"
+		    "set ylabel \"a thread's share / the fair share (1 = fair)\"\n"
+		    "set arrow from graph 0, first 1 to graph 1, first 1 nohead "
+		    "dt 2 lw 1.5 lc rgb 'black'\nplot ", top);
+	fputs(bars ? "'fairness.dat' using 1:2:3 with boxes lc rgb '#cc6677' "
+		     "title 'each thread, busiest first (mean over runs)'"
+		   : "1/0 notitle", gp);
+	fputs(", \\\n  keyentry with lines dt 2 lw 1.5 lc rgb 'black' "
+	      "title 'fair share: every thread the same'", gp);
+	if (pl_any_flagged(p, NULL))
+		pl_flag_keyentry(gp, false);
+	fputc('\n', gp);
 	pl_add_file(p, "fairness", "each thread's share of the operations "
-		    "(fairness), by configuration");
+		    "over the fair share (fairness), by configuration");
 	ret = 0;
 out:
 	if (pl_files_close(p, "fairness", dat, gp))
 		ret = -1;
 	return ret;
 }
-

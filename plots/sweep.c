@@ -324,8 +324,15 @@ static void sweep_panel(const struct plotter *p, FILE *gp, const char *base,
 	for (i = 0; i < s->n; i++)
 		suspect |= pl_config_suspect(p, s->cfg[i]);
 	panel_ylabel(gp, pn);
-	pl_y_format(gp, pn->scale * pl_section_max(p, s, pn->metric));
-	fputs("set yrange [0:*]\nplot \\\n", gp);
+	double top = pn->scale * pl_section_max(p, s, pn->metric);
+
+	pl_y_format(gp, top);
+	/* The top from the intervals: gnuplot leaves out of its autoscale
+	 * a bar whose low end is below the 0 the axis starts at. */
+	if (top > 0)
+		fprintf(gp, "set yrange [0:%.6g]\nplot \\\n", 1.05 * top);
+	else
+		fputs("set yrange [0:*]\nplot \\\n", gp);
 	for (i = 0; i < nseries; i++) {
 		size_t first = 0;
 		char *label;
@@ -338,12 +345,26 @@ static void sweep_panel(const struct plotter *p, FILE *gp, const char *base,
 		fprintf(gp, " index %zu using 1:%d:%d:%d with yerrorlines "
 			    "lw 2 pt 7 lc %zu title ", i, col, col + 1,
 			col + 2, i + 1);
-		escape_gnuplot(gp, *label ? label : s->name);
-		fputs(i + 1 < nseries || suspect ? ", \\\n" : "\n", gp);
+		/* One series is the section, named by the title already:
+		 * its key entry says what the marks are. */
+		if (nseries == 1)
+			fprintf(gp, "'mean, bars: its %g%% CI'",
+				100 * p->a->opts.confidence);
+		else
+			escape_gnuplot(gp, *label ? label : s->name);
 		free(label);
+		if (i + 1 < nseries)
+			fputs(", \\\n", gp);
 	}
-	if (!suspect)
+	if (nseries > 1)
+		fprintf(gp, ", \\\n  keyentry with points pt 1 lc rgb 'white' "
+			    "title 'points: means, bars: their %g%% CI'",
+			100 * p->a->opts.confidence);
+	if (!suspect) {
+		fputc('\n', gp);
 		return;
+	}
+	fputs(", \\\n", gp);
 	fprintf(gp, "  for [i=0:%zu] ", nseries - 1);
 	plot_file_name(gp, base, "dat");
 	fprintf(gp, " index i using 1:($%d > 0 ? $%d : 1/0) "
@@ -402,8 +423,12 @@ int plot_sweep(struct plotter *p, size_t si)
 	escape_gnuplot(gp, title);
 	fputs("\nunset title\nset key below\nset bmargin 7\n", gp);
 	sweep_xaxis(gp, x, xs, nx, scale);
-	for (i = 0; i < np; i++)
+	/* One key, under the first panel: the others draw the same marks. */
+	for (i = 0; i < np; i++) {
+		if (i == 1)
+			fputs("unset key\n", gp);
 		sweep_panel(p, gp, base, s, x, series, nseries, i, &pn[i], np);
+	}
 	fputs("unset multiplot\n", gp);
 	pl_add_file(p, base, title);
 	free(title);

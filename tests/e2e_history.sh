@@ -2,7 +2,8 @@
 # e2e_history.sh - `contend history PATTERN` through the binary: a series
 # of ten experiments whose level steps up 10% at the sixth shows one change
 # point there (text and JSON: index, experiment_id, change and interval),
-# a series of identical levels shows none, --plot draws the figure, and
+# a series of identical levels shows none, --plot draws the figure (its
+# title naming only the parameters that are not defaults), and
 # bad input (one experiment, an unknown metric, no database) exits 2.
 NAME=e2e_history
 . "$(dirname "$0")/lib.sh"
@@ -68,6 +69,34 @@ if command -v gnuplot > /dev/null 2>&1; then
 	[ -s "$tmp/p/history-1.png" ] || fail "no history-1.png"
 	grep -q "set arrow from 5.5" "$tmp/p/history-1.gp" ||
 		fail "the change point is not drawn at 5.5"
+	# the title names what differs from the defaults, not every key
+	# (env="" contention="" ok_status=0 ...)
+	cat > "$tmp/s.ini" <<'EOI'
+[experiment]
+name        = short
+repetitions = 2
+warmup      = 0
+
+[workload cmd]
+type   = command
+argv   = echo ops 7
+metric = ^ops ([0-9]+)$
+EOI
+	for l in short-1 short-2; do
+		"$CONTEND" run "$tmp/s.ini" --db "$tmp/h.db" --label "$l" \
+			--quiet > /dev/null 2>&1 || fail "run $l"
+	done
+	"$CONTEND" history --db "$tmp/h.db" 'short-*' --plot "$tmp/s" \
+		> /dev/null 2> "$tmp/err" || fail "--plot short: $(cat "$tmp/err")"
+	title=$(grep '^set title' "$tmp/s/history-1.gp")
+	case $title in
+	*"'cmd argv=echo ops 7 metric=^ops ([0-9]+)$: throughput over 2 experiments"*) ;;
+	*) fail "the title is not the set parameters: $title" ;;
+	esac
+	case $title in
+	*shell=*|*env=*|*contention*|*ok_status=*|*scale=*)
+		fail "the title names defaults: $title" ;;
+	esac
 fi
 
 "$CONTEND" history --db "$tmp/h.db" 'nightly-01' > /dev/null 2> "$tmp/err"

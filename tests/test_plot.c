@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "analysis/report.h"
 #include "lib/escape.h"
 #include "plots/plot.h"
 #include "tests/dataset_fixture.h"
@@ -49,6 +52,10 @@ static void build(struct fixture *fx)
 	fx_init(fx, "plot-fixture");
 	fx_meta(fx, "hostname", "testhost");
 	fx_meta(fx, "kernel_release", "6.1.0-test");
+	/* tracing switched on during it: the text report's "kernel
+	 * tracing" line, which the HTML report must carry too */
+	fx_meta(fx, "kstate.events.lock", "0");
+	fx_meta(fx, "kstate_end.events.lock", "1");
 	for (i = 0; i < ARRAY_SIZE(sweep); i++) {
 		char params[128];
 
@@ -404,12 +411,15 @@ static void test_param_sweep_series(void **state)
 				   "yerrorlines"));
 	assert_null(strstr(gp, "index 1 "));
 	assert_null(strstr(gp, "argv="));
-	assert_non_null(strstr(gp, "title 'sysbench'"));
+	/* One series: the title names the section, the key the marks. */
+	assert_non_null(strstr(gp, "multiplot layout 1,1 title 'throughput "
+				   "against param.threads: sysbench'"));
+	assert_non_null(strstr(gp, "title 'mean, bars: its 95% CI'"));
 	free(gp);
 	free(path);
 	path = xasprintf("%s/order.gp", e->dir);
 	gp = slurp(path, NULL);
-	assert_non_null(strstr(gp, "title 'param.threads=1'"));
+	assert_non_null(strstr(gp, "param.threads=1'"));
 	assert_null(strstr(gp, "argv="));
 	free(gp);
 	free(path);
@@ -614,16 +624,204 @@ static void test_compare_suspect(void **state)
 		cmp[i].st.base.mean = 100;
 		cmp[i].st.cand.mean = 115;
 	}
+	cmp[1].st.change_ci_low_pct = 10;
+	cmp[1].st.change_ci_high_pct = 20;
+	cmp[0].st.change_ci_low_pct = cmp[0].st.change_ci_high_pct = NAN;
 	assert_int_equal(plot_compare(&r, "a", "b", &o, &set), 0);
 	gp = slurp(path, NULL);
-	assert_non_null(strstr(gp, "set label 2 'faster (suspect)' at 1, graph 0.94 "
+	assert_non_null(strstr(gp, "set label 2 'faster (suspect)' at 1, graph 1.05 "
 				   "center font ',8' textcolor rgb '#b86e00'"));
-	assert_non_null(strstr(gp, "set label 4 'faster' at 2, graph 0.94 "
+	assert_non_null(strstr(gp, "set label 4 'faster' at 2, graph 1.05 "
 				   "center font ',8' textcolor rgb '#007700'"));
 	assert_non_null(strstr(gp, "set label 1 '+15.0%'"));
+	/* Two panels: the sides, then the change with its interval; the
+	 * key says what (!) and the grey band are. */
+	assert_non_null(strstr(gp, "set multiplot layout 2,1"));
+	assert_non_null(strstr(gp, "using 1:8:9:10:11 with yerrorbars"));
+	assert_non_null(strstr(gp, "title 'change, 95% CI'"));
+	assert_non_null(strstr(gp, "title '(!) flagged: see the text'"));
+	assert_non_null(strstr(gp, "title 'within ±1%: no change'"));
+	free(gp);
+	/* The change and its interval in the data, as compare_run gave
+	 * them; the suspect gain amber, the other green; no interval: the
+	 * point alone. */
+	free(path);
+	path = xasprintf("%s/compare.dat", e->dir);
+	gp = slurp(path, NULL);
+	assert_non_null(strstr(gp, " 15 15 15 12086784\n2 "));
+	assert_non_null(strstr(gp, " 15 10 20 30464\n"));
 	free(gp);
 	free(path);
 	plot_set_release(&set);
+}
+
+/* s with every run of blanks one space, trimmed; in place. */
+static void squeeze(char *s)
+{
+	char *w = s, *r;
+
+	for (r = s; *r; r++) {
+		if (isspace((unsigned char)*r)) {
+			if (w > s && w[-1] != ' ')
+				*w++ = ' ';
+		} else {
+			*w++ = *r;
+		}
+	}
+	while (w > s && w[-1] == ' ')
+		w--;
+	*w = '\0';
+}
+
+/* The five entities escape_html writes, back to their characters. */
+static void unescape_html(char *s)
+{
+	static const char *const ent[][2] = {
+		{ "&quot;", "\"" }, { "&#39;", "'" }, { "&lt;", "<" },
+		{ "&gt;", ">" }, { "&amp;", "&" },
+	};
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(ent); k++) {
+		char *p;
+
+		while ((p = strstr(s, ent[k][0])))
+			memmove(p + 1, p + strlen(ent[k][0]),
+				strlen(p + strlen(ent[k][0])) + 1),
+				*p = ent[k][1][0];
+	}
+}
+
+/*
+ * The HTML report carries every line of the text report's header (the
+ * experiment, host and kernel, kernel tracing, runs), the same words:
+ * the text header up to its first blank line, unwrapped, equals the
+ * HTML's header paragraphs, unescaped.  Main's HTML had no tracing line.
+ */
+static void test_html_header(void **state)
+{
+	struct env *e = *state;
+	char *path = xasprintf("%s/report.html", e->dir), *html, *text = NULL;
+	char *end, *h = xstrdup(""), *p;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct plot_set none = { 0 };
+
+	assert_int_equal(report_text(f, &e->a), 0);
+	fclose(f);
+	end = strstr(text, "\n\n");
+	assert_non_null(end);
+	*end = '\0';
+	assert_non_null(strstr(text, "kernel tracing: "));
+	squeeze(text);
+	assert_int_equal(html_report(&e->a, &none, e->dir, path), 0);
+	html = slurp(path, NULL);
+	for (p = html; (p = strstr(p, "<p class=\"head\">")); ) {
+		char *q = strstr(p += 16, "</p>"), *t;
+
+		assert_non_null(q);
+		t = xasprintf("%s %.*s", h, (int)(q - p), p);
+		free(h);
+		h = t;
+	}
+	unescape_html(h);
+	squeeze(h);
+	assert_string_equal(h, text);
+	free(h);
+	free(html);
+	free(text);
+	free(path);
+}
+
+/*
+ * Every mark has its legend: (!) said in the keys of the contention,
+ * order and fairness figures; the order figure names its lines measured
+ * runs and its crosses warm-ups; a configuration of one thread, and one
+ * whose threads all did their fair share, are said in words, no bars.
+ */
+static void test_legends(void **state)
+{
+	struct env *e = *state;
+	struct fixture fx;
+	struct analysis a;
+	struct analysis_opts ao;
+	struct plot_set set = { 0 };
+	struct plot_opts o = { .out_dir = e->dir, .png = true, .render = false };
+	char *path, *gp;
+	size_t r;
+
+	write_plots(e, false);
+	path = xasprintf("%s/contention-1.gp", e->dir);
+	gp = slurp(path, NULL);
+	assert_non_null(strstr(gp, "title '(!) and open marks: flagged; "
+				   "contend report says why'"));
+	assert_non_null(strstr(gp, "Pearson r = "));
+	free(gp);
+	free(path);
+	path = xasprintf("%s/order.gp", e->dir);
+	gp = slurp(path, NULL);
+	assert_non_null(strstr(gp, "title 'measured runs, a line per configuration'"));
+	assert_non_null(strstr(gp, "'warm-up runs (x, no line: not analysed)'"));
+	assert_non_null(strstr(gp, "title '(!) threads=4'"));
+	free(gp);
+	free(path);
+	path = xasprintf("%s/fairness.gp", e->dir);
+	gp = slurp(path, NULL);
+	assert_non_null(strstr(gp, "title '(!) flagged: contend report says why'"));
+	assert_non_null(strstr(gp, "title 'fair share: every thread the same'"));
+	/* the hostile section's one thread */
+	assert_non_null(strstr(gp, "\"one thread:\\nnothing to share\" at 4,"));
+	free(gp);
+	free(path);
+	plot_set_release(&set);
+
+	/* four threads, each a quarter of every run: no variation; fixed
+	 * work (jobs): harmonic means; a configuration of one run: no
+	 * interval */
+	fx_init(&fx, "even");
+	fx_config(&fx, "even", "noop", "threads=4 jobs=100");
+	for (r = 0; r < 3; r++) {
+		uint64_t ops[4] = { 500 + r, 500 + r, 500 + r, 500 + r };
+		char m[64];
+
+		snprintf(m, sizeof(m), "throughput=%zu elapsed_s=1", 1000 + r);
+		fx_run(&fx, false, RUN_OK, m, ops, 4);
+	}
+	fx_config(&fx, "even", "noop", "threads=2 jobs=100");
+	{
+		uint64_t ops[2] = { 900, 100 };
+
+		fx_run(&fx, false, RUN_OK, "throughput=1000 elapsed_s=1", ops, 2);
+	}
+	fx_finish(&fx);
+	analysis_opts_default(&ao);
+	assert_int_equal(analysis_run(&fx.d, &ao, &a), 0);
+	assert_int_equal(plot_experiment(&a, &o, &set), 0);
+	path = xasprintf("%s/fairness.gp", e->dir);
+	gp = slurp(path, NULL);
+	assert_non_null(strstr(gp, "\"4 threads, each\\nits fair share 1/4:"
+				   "\\nno variation\" at 1,"));
+	free(gp);
+	free(path);
+	/* no bar for the even configuration (x 0.7 to 1.3), two for the
+	 * other (1.8, 2.2: 1.8 and 0.2 of the fair share) */
+	path = xasprintf("%s/fairness.dat", e->dir);
+	gp = slurp(path, NULL);
+	assert_null(strstr(gp, "\n0.7"));
+	assert_null(strstr(gp, "\n1.1"));
+	assert_non_null(strstr(gp, "\n1.800000 1.8"));
+	assert_non_null(strstr(gp, "\n2.200000 0.2"));
+	free(gp);
+	free(path);
+	path = xasprintf("%s/distribution.gp", e->dir);
+	gp = slurp(path, NULL);
+	assert_non_null(strstr(gp, "title 'mean (harmonic: fixed work) and its "
+				   "95% CI'"));
+	assert_non_null(strstr(gp, "set label 'no interval' at 2.35, 1000 "));
+	assert_null(strstr(gp, "set label 'no interval' at 1.35"));
+	plot_set_release(&set);
+	analysis_release(&a);
+	fx_free(&fx);
 }
 
 int main(void)
@@ -640,6 +838,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_klock_contention, setup, teardown),
 		cmocka_unit_test(test_markdown_escaping),
 		cmocka_unit_test_setup_teardown(test_compare_suspect, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_html_header, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_legends, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

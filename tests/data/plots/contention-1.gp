@@ -12,13 +12,16 @@ set grid
 set key outside right top
 set border 3
 set tics nomirror
-set label 1 sprintf("Pearson r = %.3f (p = %.2g)\nSpearman rho = %.3f (p = %.2g)\nn = %d runs", -0.090332342355251866, 0.7488475309582836, 0.52735990140364819, 0.043364026585212143, 15) at screen 0.98, screen 0.35 right
 set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
 set xrange [0:*]
 set xlabel 'contended acquisitions (% of acquisitions)'
 set format y '%.1s%c'
 set ylabel 'throughput (ops/s)'
+set key title 'mutex' left
+set key below Left reverse
 plot \
-  'contention-1.dat' index 0 using 1:2 with points pt 7 ps 1.2 title 'mutex threads=1', \
-  'contention-1.dat' index 1 using 1:2 with points pt 7 ps 1.2 title 'mutex threads=2', \
-  'contention-1.dat' index 2 using 1:2 with points pt 6 ps 1.2 title '(!) mutex threads=4'
+  'contention-1.dat' index 0 using 1:2 with points pt 7 ps 1.2 title 'threads=1', \
+  'contention-1.dat' index 1 using 1:2 with points pt 7 ps 1.2 title 'threads=2', \
+  'contention-1.dat' index 2 using 1:2 with points pt 6 ps 1.2 title '(!) threads=4', \
+  keyentry with points pt 6 lc rgb 'black' title '(!) and open marks: flagged; contend report says why', \
+  keyentry with points pt 1 lc rgb 'white' title sprintf('over %d runs: Pearson r = %.3f (p = %.2g), Spearman rho = %.3f (p = %.2g)', 15, -0.090332342355251866, 0.7488475309582836, 0.52735990140364819, 0.043364026585212143)

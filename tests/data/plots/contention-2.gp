@@ -17,5 +17,7 @@ set xrange [0:*]
 set xlabel 'contended acquisitions (% of acquisitions)'
 set format y '%.1s%c'
 set ylabel 'throughput (ops/s)'
+set key title 'x`touch pwned-bq` ''"\ system("touch pwned-sys") @mac' left
+set key below Left reverse
 plot \
   'contention-2.dat' index 0 using 1:2 with points pt 7 ps 1.2 title 'x`touch pwned-bq` ''"\ system("touch p...'

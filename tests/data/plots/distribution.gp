@@ -21,9 +21,10 @@ set ylabel 'throughput (ops/s)'
 set format y '%.1s%c'
 set xtics rotate by 20 right ('threads=1' 1, 'threads=2' 2, 'threads=4' 3)
 set xrange [0.4:3.8]
+unset label
 plot \
   'distribution.dat' index 0 using ($1 + $3):2 with points pt 7 ps 0.7 lc rgb '#222222' title 'runs', \
-  'distribution.dat' index 1 using ($1 + 0.35):2:3:4 with yerrorbars pt 5 ps 1 lw 2 lc rgb '#4477aa' title 'mean and CI', \
+  'distribution.dat' index 1 using ($1 + 0.35):2:3:4 with yerrorbars pt 5 ps 1 lw 2 lc rgb '#4477aa' title 'mean and its 95% CI', \
   'distribution.dat' index 1 using ($1 + 0.35):5:(0.12) with xerrorbars pt -1 lw 2 lc rgb '#cc6677' title 'median', \
   'distribution.dat' index 2 using ($1 + $3):2 with points pt 7 ps 0.7 lc rgb '#222222' notitle, \
   'distribution.dat' index 3 using ($1 + 0.35):2:3:4 with yerrorbars pt 5 ps 1 lw 2 lc rgb '#4477aa' notitle, \
@@ -37,8 +38,9 @@ set ylabel 'throughput (ops/s)'
 set format y '%g'
 set xtics rotate by 20 right ('x`touch pwned-bq` ''"\ system("touch p...' 1)
 set xrange [0.4:1.8]
+unset label
 plot \
   'distribution.dat' index 6 using ($1 + $3):2 with points pt 7 ps 0.7 lc rgb '#222222' title 'runs', \
-  'distribution.dat' index 7 using ($1 + 0.35):2:3:4 with yerrorbars pt 5 ps 1 lw 2 lc rgb '#4477aa' title 'mean and CI', \
+  'distribution.dat' index 7 using ($1 + 0.35):2:3:4 with yerrorbars pt 5 ps 1 lw 2 lc rgb '#4477aa' title 'mean and its 95% CI', \
   'distribution.dat' index 7 using ($1 + 0.35):5:(0.12) with xerrorbars pt -1 lw 2 lc rgb '#cc6677' title 'median'
 unset multiplot

@@ -15,20 +15,21 @@ set tics nomirror
 set multiplot layout 1,2 title 'run order: the metric of every ok run against its sequence number'
 unset title
 set xlabel 'run sequence number (order of execution)'
-set key below horizontal
-set bmargin 8
+set key below horizontal Left reverse title 'measured runs, a line per configuration' left
+set bmargin 10
 set title 'mutex: throughput'
 set ylabel 'throughput (ops/s)'
 set format y '%.1s%c'
 plot \
   'order.dat' index 0 using 1:($3 > 0 ? 1/0 : $2) with linespoints pt 7 title 'threads=1', \
   'order.dat' index 1 using 1:($3 > 0 ? 1/0 : $2) with linespoints pt 7 title 'threads=2', \
-  'order.dat' index 2 using 1:($3 > 0 ? 1/0 : $2) with linespoints pt 6 title 'threads=4', \
-  for [i=0:2] 'order.dat' index i using 1:($3 > 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb 'black' title (i == 0 ? 'warm-up' : '')
+  'order.dat' index 2 using 1:($3 > 0 ? 1/0 : $2) with linespoints pt 6 title '(!) threads=4', \
+  for [i=0:2] 'order.dat' index i using 1:($3 > 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb 'black' title (i == 0 ? 'warm-up runs (x, no line: not analysed)' : ''), \
+  keyentry with points pt 6 lc rgb 'black' title '(!) and open marks: flagged; contend report says why'
 set title 'x`touch pwned-bq` ''"\ system("touch pwned-sys") @mac: throughput'
 set ylabel 'throughput (ops/s)'
 set format y '%g'
 plot \
   'order.dat' index 3 using 1:($3 > 0 ? 1/0 : $2) with linespoints pt 7 title 'x`touch pwned-bq` ''"\ system("touch p...', \
-  for [i=3:3] 'order.dat' index i using 1:($3 > 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb 'black' title (i == 3 ? 'warm-up' : '')
+  for [i=3:3] 'order.dat' index i using 1:($3 > 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb 'black' title (i == 3 ? 'warm-up runs (x, no line: not analysed)' : '')
 unset multiplot
