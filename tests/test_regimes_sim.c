@@ -105,6 +105,26 @@ static void test_detection(void **state)
 	}
 }
 
+/*
+ * The statistics tried, on samples worked by hand: ten values equally
+ * spaced have a dip of 1 / (2n) (the closest unimodal distribution is
+ * the uniform over them, half a step off at each value), so an excess
+ * mass of 1 / n = 0.1; {0, 1, 2 | 10, 11, 12} splits into means 1 and
+ * 11 with standard deviations 1: D = 10, the split's gap 8 / 1 = 8, and
+ * about the median 6 the deviations 6 5 4 4 5 6 have median 5: 8 / 5.
+ */
+static void test_methods(void **state)
+{
+	static const double even[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	static const double two[] = { 0, 1, 2, 10, 11, 12 };
+
+	(void)state;
+	assert_float_equal(method_excess_mass(even, 10), 0.1, 1e-12);
+	assert_float_equal(method_split(two, 6, 3), 10, 1e-12);
+	assert_float_equal(method_group_gap(two, 6, 3), 8, 1e-12);
+	assert_float_equal(method_gap(two, 6, 3), 1.6, 1e-12);
+}
+
 /* ---- the figures of docs/STATISTICS.md ---- */
 
 /* CONTEND_SIM_TRIALS samples a cell (20000 by default: make sim). */
@@ -465,6 +485,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_false_alarms),
 		cmocka_unit_test(test_detection),
+		cmocka_unit_test(test_methods),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--figures")) {
