@@ -220,7 +220,7 @@ bench: all
 # 20000 trials per design instead of make check's 2000; the figures of
 # docs/STATISTICS.md "Validation by simulation"; the regimes test's false
 # alarms and detection at 20000 samples a cell, the other statistics
-# tried and the bound no test passes at n = 30 ("Regimes"); history's
+# tried and the bound on any test at n = 30 ("Regimes"); history's
 # table of steps, transients, staircases and drifts at K = 10, 20, 50 at
 # 400 series a cell ("History").
 SIM_TRIALS ?= 20000

@@ -74,10 +74,11 @@ static void test_false_alarms(void **state)
 }
 
 /*
- * Detection of 100 vs 110 at CV 2%.  At n = 30 no test reaches 90%
- * (docs/STATISTICS.md "Regimes", "The bound"): the figures the docs state
- * for 70/30 and 50/50 (67.4% and 70.8%, 20000 samples) less two standard
- * errors at FAST_REPS; from n = 60, 90% less three.
+ * Detection of 100 vs 110 at CV 2%.  At n = 30 the flag does not reach
+ * 90%, the limit of a test told the mixture (docs/STATISTICS.md
+ * "Regimes", "The bound"): the figures the docs state for 70/30 and
+ * 50/50 (67.4% and 70.8%, 20000 samples) less two standard errors at
+ * FAST_REPS; from n = 60, 90% less three.
  */
 static void test_detection(void **state)
 {
