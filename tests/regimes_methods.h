@@ -4,7 +4,7 @@
  * worst of the nine unimodal shapes) by tests/test_regimes_sim.c
  * `--methods`: the excess mass (twice Hartigan's dip), the largest gap
  * in robust units, a two-normal mixture's likelihood ratio, and the
- * least p of two (docs/STATISTICS.md "Regimes", "What was tried").
+ * least p of two (docs/STATISTICS.md "Regimes", what was tried).
  * Each takes sorted logs y[0..n-1], n <= METHODS_MAX_N.
  */
 #ifndef CONTEND_TESTS_REGIMES_METHODS_H

@@ -3,7 +3,7 @@
  * of the best test invariant to the location and scale of the logs that
  * is told the alternative (a 70/30 mixture of 100 and 110, CV 2% each)
  * and keeps 5% false alarms on the nine unimodal shapes the multimodal
- * flag is calibrated on (docs/STATISTICS.md "Regimes", "The bound").
+ * flag is calibrated on (docs/STATISTICS.md "Regimes", its bound).
  *
  * For each shape the most powerful invariant test rejects when the ratio
  * of the densities of the maximal invariant is large (Neyman-Pearson on

@@ -76,7 +76,7 @@ static void test_false_alarms(void **state)
 /*
  * Detection of 100 vs 110 at CV 2%.  At n = 30 the flag does not reach
  * 90%, the limit of a test told the mixture (docs/STATISTICS.md
- * "Regimes", "The bound"): the figures the docs state for 70/30 and
+ * "Regimes", its bound): the figures the docs state for 70/30 and
  * 50/50 (67.4% and 70.8%, 20000 samples) less two standard errors at
  * FAST_REPS; from n = 60, 90% less three.
  */
