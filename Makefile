@@ -219,15 +219,19 @@ bench: all
 # make sim: compare's simulation checks (tests/test_compare_sim.c) with
 # 20000 trials per design instead of make check's 2000; the figures of
 # docs/STATISTICS.md "Validation by simulation"; the regimes test's false
-# alarms and detection at 20000 samples a cell ("Regimes"); history's
+# alarms and detection at 20000 samples a cell, the other statistics
+# tried and the bound on any test at n = 30 ("Regimes"); history's
 # table of steps, transients, staircases and drifts at K = 10, 20, 50 at
 # 400 series a cell ("History").
 SIM_TRIALS ?= 20000
-sim: $(BUILD)/tests/test_compare_sim $(BUILD)/tests/test_history $(BUILD)/tests/test_seqtest $(BUILD)/tests/test_regimes_sim
+sim: $(BUILD)/tests/test_compare_sim $(BUILD)/tests/test_history $(BUILD)/tests/test_seqtest $(BUILD)/tests/test_regimes_sim $(BUILD)/tests/test_regimes_bound
 	CONTEND_SIM_TRIALS=$(SIM_TRIALS) $(BUILD)/tests/test_compare_sim
 	CONTEND_SIM_TRIALS=400 $(BUILD)/tests/test_history
 	CONTEND_SIM_TRIALS=10000 $(BUILD)/tests/test_seqtest
 	CONTEND_SIM_TRIALS=20000 $(BUILD)/tests/test_regimes_sim --figures
+	CONTEND_SIM_TRIALS=4000 $(BUILD)/tests/test_regimes_sim --methods 30
+	CONTEND_SIM_TRIALS=1000 $(BUILD)/tests/test_regimes_bound --bound
+	CONTEND_SIM_TRIALS=1000 $(BUILD)/tests/test_regimes_bound --bound 9002
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
