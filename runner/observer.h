@@ -91,11 +91,4 @@ int observer_start(struct observer_run *o, const struct observer_def *d,
  */
 void observer_stop(struct observer_run *o, struct result *r);
 
-/*
- * Removes the tracefs instances of runners that are gone (a runner
- * killed by SIGKILL cannot remove its own): done before each tracefs
- * observer starts.  Returns how many were removed.
- */
-int observer_tracefs_repair(void);
-
 #endif

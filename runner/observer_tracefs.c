@@ -100,7 +100,12 @@ static int instance_remove(const char *inst)
 	return ret;
 }
 
-int observer_tracefs_repair(void)
+/*
+ * Removes the instances of runners that are gone (one killed by SIGKILL
+ * cannot remove its own): before each tracefs observer starts.  Returns
+ * how many were removed.
+ */
+static int observer_tracefs_repair(void)
 {
 	const char *root = tracefs_root();
 	char *dir;
