@@ -168,7 +168,8 @@ static int wait_ready(struct observer_run *o, char *why, size_t whylen)
 	bool open = true;
 
 	while (!ready_now(o, out)) {
-		struct pollfd p = { o->out_fd, POLLIN, 0 };
+		struct pollfd p[2] = { { o->out_fd, POLLIN, 0 },
+				       { o->cancel_fd, POLLIN, 0 } };
 		int st;
 
 		if (now_monotonic() > end) {
@@ -187,7 +188,16 @@ static int wait_ready(struct observer_run *o, char *why, size_t whylen)
 			return -1;
 		}
 		/* output wakes us at once; a file is looked for each 5 ms */
-		if (poll(&p, open ? 1 : 0, 5) > 0 && drain(o->out_fd, out, &len))
+		if (!open)
+			p[0].fd = -1;
+		if (poll(p, 2, 5) <= 0)
+			continue;
+		if (p[1].revents) {
+			snprintf(why, whylen, "observer %s: interrupted before "
+				 "it was ready", o->d->name);
+			return -1;
+		}
+		if (p[0].revents && drain(o->out_fd, out, &len))
 			open = false;
 	}
 	return 0;
@@ -251,7 +261,7 @@ static int bpf_start(struct observer_run *o, uint64_t cgid, char *why,
 }
 
 int observer_start(struct observer_run *o, const struct observer_def *d,
-		   uint64_t cgid, char *why, size_t whylen)
+		   uint64_t cgid, int cancel_fd, char *why, size_t whylen)
 {
 	double t0 = now_monotonic();
 	int ret = 0;
@@ -259,6 +269,7 @@ int observer_start(struct observer_run *o, const struct observer_def *d,
 	memset(o, 0, sizeof(*o));
 	o->d = d;
 	o->out_fd = -1;
+	o->cancel_fd = cancel_fd;
 	if (d->kind == OBS_TRACEFS)
 		ret = observer_tracefs_start(o, why, whylen);
 	else if (d->kind == OBS_BPF)

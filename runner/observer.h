@@ -10,7 +10,7 @@
  *
  * Call sequence (runner/onerun.c):
  *	const struct observer_def *d = observer_find(&cfg, name);
- *	observer_start(&run, d, cgid, why, sizeof(why));  // -1: run fails
+ *	observer_start(&run, d, cgid, stop_fd, why, sizeof(why));  // -1: fails
  *	bpf: run.kbpf is the program the run is counted by (bpf.h)
  *	... spawn the run, reap it ...
  *	observer_stop(&run, &result);  // observer_start_s, observer_stop_s
@@ -74,16 +74,18 @@ struct observer_run {
 	char *tracefs;        /* OBS_TRACEFS: our instance's path */
 	struct kbpf *kbpf;    /* OBS_BPF: the program, loaded for the run */
 	double start_s, stop_s;
+	int cancel_fd;        /* readable: give up waiting (-1: none) */
 };
 
 /*
  * Starts d (OBS_NONE: nothing; OBS_BPF: kbpf_open, counting the tasks
  * of cgroup cgid, 0 none: the caller arms and reads it as the session's)
- * and waits until it is ready or its ready_timeout passes.  Returns 0,
- * or -1 with why filled and nothing left running.
+ * and waits until it is ready, its ready_timeout passes or cancel_fd
+ * (-1: none; the session's signal pipe) becomes readable.  Returns 0, or
+ * -1 with why filled and nothing left running.
  */
 int observer_start(struct observer_run *o, const struct observer_def *d,
-		   uint64_t cgid, char *why, size_t whylen);
+		   uint64_t cgid, int cancel_fd, char *why, size_t whylen);
 /*
  * Stops o (its signal, then SIGKILL if it has not ended within 10 s),
  * removes its directory, and with r adds observer_start_s and

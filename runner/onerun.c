@@ -446,9 +446,12 @@ static int observe_begin(struct runner *r, struct one_run *o)
 
 	if (!d)
 		return 0;
-	if (observer_start(&o->obs, d, r->cg ? cgroup_id(r->cg) : 0, o->err,
-			   sizeof(o->err)))
+	if (observer_start(&o->obs, d, r->cg ? cgroup_id(r->cg) : 0,
+			   r->stop_fd, o->err, sizeof(o->err))) {
+		if (interrupt_signal())
+			o->status = RUN_INTERRUPTED;
 		return -1;
+	}
 	if (o->obs.kbpf)
 		o->kbpf = o->obs.kbpf;
 	return 0;
