@@ -3,7 +3,8 @@
 # observer of the file ([observer NAME], a shell script) is started
 # before each of its runs, detected ready (a file, a line of output),
 # stopped after the run, its directory removed and its start and stop
-# times stored; one that is never ready fails its runs with the reason;
+# times stored; one that is never ready fails its runs with the reason,
+# and SIGINT while waiting for it interrupts the run and stops it;
 # a missing or unknown one is refused at its line (exit 2, nothing
 # written); exec refuses it by hand.  Live, where this host has them:
 # tracefs-lock (and the repair of an instance a killed runner left),
@@ -79,6 +80,27 @@ expect "runs of an observer never ready" "failed|2" \
 q "$tmp/slow.db" "SELECT error FROM runs" | grep -q \
 	"observer fake: not ready after 0.2s (ready_timeout)" ||
 	fail "no reason: $(q "$tmp/slow.db" "SELECT error FROM runs")"
+
+# ---- SIGINT while the runner waits for readiness: interrupted ----
+sed -e 's/^ready_timeout = 200ms/ready_timeout = 60s/' "$tmp/slow.ini" \
+	> "$tmp/wait.ini"
+: > "$tmp/log"
+"$CONTEND" run "$tmp/wait.ini" --db "$tmp/wait.db" --quiet > /dev/null \
+	2> "$tmp/err" &
+runner=$!
+i=0
+while ! grep -q start "$tmp/log" && [ $i -lt 3000 ]; do
+	i=$((i + 1))
+	sleep 0.01
+done
+kill -INT "$runner"
+wait "$runner"
+expect "interrupted while waiting: exit" 130 $?
+runner=
+expect "interrupted while waiting: the run" interrupted \
+	"$(q "$tmp/wait.db" "SELECT status FROM runs WHERE seq = 0")"
+expect "interrupted while waiting: the observer stopped" "start stop" \
+	"$(sed 's/ .*//' "$tmp/log" | tr '\n' ' ' | sed 's/ $//')"
 
 # ---- refused: missing, unknown ----
 cat > "$tmp/ghost.ini" <<EOF2
