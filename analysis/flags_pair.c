@@ -317,6 +317,13 @@ static void pair_nums(struct flag *f, const struct pair *p, const double t[3],
 	flag_num(f, "contention_p", p->chk.cont.p);
 }
 
+/* A pair of an observer against observer = none (runner/observer.h). */
+static bool observed(const struct pair *p)
+{
+	return !strcmp(p->key, "observer") &&
+	       !strcmp(param_value(p->clo, p->key), "none");
+}
+
 static void flag_pair(struct analysis *a, const struct pair *p)
 {
 	struct config_analysis *ca = &a->configs[p->hi->c];
@@ -351,6 +358,16 @@ static void flag_pair(struct analysis *a, const struct pair *p)
 			"misleading-throughput check is for changes to the lock's "
 			"serialized path (contended_delay_ns, hold_ns, a kernel). "
 			"Informational.", gain, drop, p->key, p->rule->why);
+	else if (p->chk.misleading && observed(p))
+		f = analysis_flag_add(ca, "misleading-throughput", m, (long)p->lo->c,
+			"%s while %s: the observer slowed the lock's contended "
+			"path, so waiters slept and threads ran alone in longer "
+			"streaks, as lockdep and lock tracing do (a mutex "
+			"benchmark 15%% faster while its contended acquisitions "
+			"halved); the gain is the observer's effect, not a faster "
+			"lock. Judge what an observer shows by hand-offs per "
+			"second, and quote no throughput measured under it.",
+			gain, drop);
 	else if (p->chk.misleading)
 		f = analysis_flag_add(ca, "misleading-throughput", m, (long)p->lo->c,
 			"%s while %s: the gain comes from the lock changing hands "

@@ -652,6 +652,7 @@ int report_text_view(FILE *f, const struct analysis *a,
 		return report_host_text(f, a);
 	text_header(f, a, view);
 	report_text_summary(f, a);
+	report_observer_text(f, a);
 	report_flag_messages(f, a, !details);
 	text_failures(f, a);
 	if (details) {

@@ -121,5 +121,10 @@ int report_host_text(FILE *f, const struct analysis *a);
  * flags, and the legend of its marks.
  */
 void report_text_summary(FILE *f, const struct analysis *a);
+/* report_observer.c: the observer-effect table (analysis/observer.h),
+ * nothing when the experiment has no observer with a none to compare */
+struct json_writer;
+void report_observer_text(FILE *f, const struct analysis *a);
+void report_observer_json(struct json_writer *w, const struct analysis *a);
 
 #endif

@@ -354,6 +354,7 @@ int report_json(FILE *f, const struct analysis *a)
 		json_config(&w, a, c);
 	json_close(&w, ']');
 	json_correlations(&w, a);
+	report_observer_json(&w, a);
 	json_flag_counts(&w, a);
 	json_close(&w, '}');
 	fputc('\n', f);

@@ -230,8 +230,9 @@ int cmd_exec(int argc, char **argv)
 		if (harness_runner_only(o.kv.v[i], true)) {
 			/* exec has no BPF program: it would run without
 			 * the delay its argument claims */
-			error("exec %s: kernel_delay is applied by 'contend "
-			      "run' alone", wl->name);
+			error("exec %s: %.*s is applied by 'contend run' "
+			      "alone", wl->name,
+			      (int)strcspn(o.kv.v[i], "="), o.kv.v[i]);
 			return EXIT_USAGE;
 		}
 	if (args_from_kv(wl, o.kv.n, o.kv.v, &a, err, sizeof(err))) {

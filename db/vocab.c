@@ -20,6 +20,9 @@ static const struct {
 	{ "user_s", DIR_LOWER, "s" },
 	{ "sys_s", DIR_LOWER, "s" },
 	{ "wall_s", DIR_LOWER, "s" },
+	/* the run's observer starting and stopping (runner/observer.h) */
+	{ "observer_start_s", DIR_LOWER, "s" },
+	{ "observer_stop_s", DIR_LOWER, "s" },
 	{ "latency", DIR_LOWER, "s" },
 	{ "contended", DIR_LOWER, "acquisitions" },
 	{ "contention_rate", DIR_LOWER, "fraction" },

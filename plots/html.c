@@ -16,6 +16,8 @@
 #include "lib/numfmt.h"
 #include "lib/safefile.h"
 #include "plots/plot.h"
+#include "plots/plot_impl.h"
+#include "lib/readfile.h"
 #include "lib/util.h"
 
 /* HTML text and attribute values: lib/escape's, so a name never opens a
@@ -473,6 +475,7 @@ int html_report(const struct analysis *a, const struct plot_set *plots,
 	free(heading);
 	html_meta(f, a);
 	summary_table(&fc, a);
+	html_observer_table(f, a, false);
 	flag_list(&fc, a);
 	failure_list(&fc, a);
 	html_plots(f, plots, plot_dir);
@@ -538,6 +541,7 @@ int markdown_report(const struct analysis *a, const struct plot_set *plots,
 	md_escape(f, d->exp.status);
 	fputs(".\n", f);
 	summary_table(&fc, a);
+	html_observer_table(f, a, true);
 	flag_list(&fc, a);
 	failure_list(&fc, a);
 	heading(&fc, "Configurations");

@@ -104,4 +104,8 @@ int plot_order(struct plotter *p);
 int plot_distribution(struct plotter *p);
 int plot_fairness(struct plotter *p);
 
+/* html_observer.c: the observer-effect table of the report bundle, HTML
+ * or (md) Markdown; nothing without observers */
+void html_observer_table(FILE *f, const struct analysis *a, bool md);
+
 #endif

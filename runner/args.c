@@ -100,7 +100,9 @@ static void args_set_harness(struct wl_args *a, int h, union param_value *v)
 		free(v->s);
 		break;
 	case HARNESS_KDELAY:
-		/* the runner's to apply (runner/kinstr/bpf.h), not the workload's */
+	case HARNESS_OBSERVER:
+		/* the runner's to apply (runner/kinstr/bpf.h,
+		 * runner/observer.h), not the workload's */
 		free(v->s);
 		break;
 	}
@@ -204,17 +206,24 @@ out:
 
 bool harness_runner_only(const char *item, bool asks_something)
 {
-	const struct param_def *p = &harness_params[HARNESS_KDELAY];
-	size_t len = strlen(p->name);
-	bool named = !strncmp(item, p->name, len) && item[len] == '=', ret;
+	static const int keys[] = { HARNESS_KDELAY, HARNESS_OBSERVER };
+	const struct param_def *p = NULL;
+	size_t len = 0, i;
 	union param_value v = { 0 };
 	char err[256];
+	bool ret;
 
-	if (!named || !asks_something)
-		return named;
+	for (i = 0; i < ARRAY_SIZE(keys) && !p; i++) {
+		p = &harness_params[keys[i]];
+		len = strlen(p->name);
+		if (strncmp(item, p->name, len) || item[len] != '=')
+			p = NULL;
+	}
+	if (!p || !asks_something)
+		return p != NULL;
 	if (param_parse(p, item + len + 1, &v, err, sizeof(err)))
 		return false;
-	ret = v.s && strcmp(v.s, "0") != 0;
+	ret = v.s && strcmp(v.s, "0") && strcmp(v.s, "none");
 	free(v.s);
 	return ret;
 }

@@ -67,6 +67,9 @@ static int config_parse(const char *file, char *text, size_t len,
 		parse_sections(&L);
 		experiment_load(&L);
 		for (i = 0; i < L.nsecs; i++)
+			if (L.secs[i].kind == SEC_OBSERVER)
+				observer_load(&L, &L.secs[i]);
+		for (i = 0; i < L.nsecs; i++)
 			if (L.secs[i].kind == SEC_WORKLOAD)
 				workload_load(&L, &L.secs[i]);
 		if (!any_workload(&L))
@@ -164,6 +167,13 @@ void config_release(struct experiment_config *c)
 	free(c->text);
 	free(c->name);
 	free(c->offline);
+	for (i = 0; i < c->nobservers; i++) {
+		free((char *)c->observers[i].name);
+		free((char *)c->observers[i].command);
+		free((char *)c->observers[i].ready_arg);
+		free((char *)c->observers[i].package);
+	}
+	free(c->observers);
 	memset(c, 0, sizeof(*c));
 }
 

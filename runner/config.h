@@ -16,6 +16,7 @@
 #include "db/contract.h"
 #include "db/vocab.h"
 #include "runner/kinstr/kinstr.h"
+#include "runner/observer.h"
 #include "runner/workload.h"
 
 enum run_order { ORDER_BLOCKED, ORDER_RANDOM, ORDER_SEQUENTIAL };
@@ -96,6 +97,10 @@ struct experiment_config {
 	 * without BPF): the runner refuses it, a dry run warns */
 	char *offline;
 	long offline_line;
+	/* [observer NAME] sections (runner/config_observer.c): their strings
+	 * belong to the config */
+	struct observer_def *observers;
+	size_t nobservers;
 };
 
 /* runner/config_settings.c: the order key's words */
@@ -103,6 +108,11 @@ extern const char *const order_names[]; /* indexed by enum run_order */
 /* The value of key in an entry's kv list ("key=value" words), or NULL. */
 const char *entry_value(const struct config_entry *e, const char *key);
 
+
+/* The observer called name: the file's [observer NAME], else a built-in
+ * (runner/observer.h); NULL when there is none. */
+const struct observer_def *config_observer(const struct experiment_config *c,
+					   const char *name);
 
 int config_load(const char *path, struct experiment_config *c);
 /* As config_load on text already in memory; name is used in messages. */

@@ -280,6 +280,8 @@ int wsec_key(struct wsec *w, const struct kv_line *k)
 		check_kdelay(w, &ax->kdelay);
 		return 0;
 	}
+	if (!strcmp(k->key, "observer"))
+		return observer_axis(w, &ax->observer, k);
 	if (!strncmp(k->key, "param.", 6))
 		return user_param(w, k);
 	if (runner_key(w, k) <= 0)
@@ -313,6 +315,8 @@ static void axes_order(struct axes *ax, const struct workload *wl)
 		ax->order[n++] = &ax->cpus;
 	if (ax->kdelay.n)
 		ax->order[n++] = &ax->kdelay;
+	if (ax->observer.n)
+		ax->order[n++] = &ax->observer;
 	for (i = 0; i < ax->nuser; i++)
 		ax->order[n++] = &ax->user[i];
 	ax->n = n;
@@ -356,6 +360,7 @@ void wsec_release(struct wsec *w)
 	sweep_free(ax->time.vals, ax->time.n);
 	sweep_free(ax->cpus.vals, ax->cpus.n);
 	sweep_free(ax->kdelay.vals, ax->kdelay.n);
+	sweep_free(ax->observer.vals, ax->observer.n);
 	for (i = 0; i < ax->nuser; i++)
 		sweep_free(ax->user[i].vals, ax->user[i].n);
 	for (i = 0; i < w->nmsgs; i++)

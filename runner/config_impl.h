@@ -43,7 +43,7 @@ struct kv_line {
 	long line;
 };
 
-enum section_kind { SEC_EXPERIMENT, SEC_WORKLOAD };
+enum section_kind { SEC_EXPERIMENT, SEC_WORKLOAD, SEC_OBSERVER };
 
 struct section {
 	enum section_kind kind;
@@ -89,7 +89,7 @@ struct axis {
 	long line; /* of the key; 0 for a default */
 };
 
-#define AXES_MAX (WL_MAX_PARAMS + WL_MAX_MEMBERS + 3 + CONFIG_MAX_USER_PARAMS)
+#define AXES_MAX (WL_MAX_PARAMS + WL_MAX_MEMBERS + 4 + CONFIG_MAX_USER_PARAMS)
 
 /* A [workload] section's axes, each kind in a field of its own. */
 struct axes {
@@ -100,10 +100,11 @@ struct axes {
 	struct axis time;  /* runtime or jobs; none with WL_OWN_DURATION */
 	struct axis cpus;  /* none when the section sets no cpus */
 	struct axis kdelay; /* kernel_delay; none when the section sets none */
+	struct axis observer; /* observer; none when the section sets none */
 	struct axis user[CONFIG_MAX_USER_PARAMS]; /* param.NAME keys */
 	size_t nuser;
 	/* a configuration's keys in canonical order (axes_order): params,
-	 * family keys by key, time, cpus, kernel_delay, user parameters by
+	 * family keys by key, time, cpus, kernel_delay, observer, user parameters by
 	 * key */
 	const struct axis *order[AXES_MAX];
 	size_t n;
@@ -125,6 +126,13 @@ struct wsec {
 	const struct kv_line *dirs[WL_MAX_MEMBERS]; /* direction.NAME */
 	char *hook_ok[2]; /* the last prepare, cleanup that hook_check passed */
 };
+
+/* config_observer.c: an [observer NAME] section into c->observers */
+void observer_load(struct loader *L, const struct section *s);
+/* config_observer.c: `observer = NAME, ...` into axis a, each value
+ * checked (known, installed, usable here; kernel_instruments none);
+ * -1 after reporting */
+int observer_axis(struct wsec *w, struct axis *a, const struct kv_line *k);
 
 /* config_diag.c */
 void report(struct loader *L, long line, const char *fmt, ...)

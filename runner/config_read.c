@@ -98,7 +98,8 @@ struct section *section_find(struct loader *L, enum section_kind k,
 static int section_kind_of(struct loader *L, const char *word,
 			   const char *rest, enum section_kind *k)
 {
-	static const char *const kinds[] = { "experiment", "workload" };
+	static const char *const kinds[] = { "experiment", "workload",
+					     "observer" };
 	char q[QUOTE_MAX + 4], hint[SUGGEST_MAX];
 
 	if (!strcmp(word, "experiment")) {
@@ -108,25 +109,27 @@ static int section_kind_of(struct loader *L, const char *word,
 		report(L, L->lineno, "[experiment] takes no name");
 		return -1;
 	}
-	if (!strcmp(word, "workload")) {
-		*k = SEC_WORKLOAD;
+	if (!strcmp(word, "workload") || !strcmp(word, "observer")) {
+		*k = !strcmp(word, "workload") ? SEC_WORKLOAD : SEC_OBSERVER;
 		if (label_ok(rest))
 			return 0;
 		param_clip(q, sizeof(q), rest, QUOTE_MAX);
 		if (!*rest)
-			report(L, L->lineno, "[workload] needs a name: "
-					     "[workload NAME]");
+			report(L, L->lineno, "[%s] needs a name: "
+					     "[%s NAME]", word, word);
 		else
-			report(L, L->lineno, "bad workload name '%s': use at "
+			report(L, L->lineno, "bad %s name '%s': use at "
 					     "most %d letters, digits, '-', "
-					     "'_', '.' or '+'", q, LABEL_MAX);
+					     "'_', '.' or '+'", word, q,
+			       LABEL_MAX);
 		return -1;
 	}
 	param_clip(q, sizeof(q), word, QUOTE_MAX);
 	suggest_hint(hint, sizeof(hint), word, kinds, ARRAY_SIZE(kinds), "[",
 		     "]");
 	report(L, L->lineno, "unknown section [%s] (sections are "
-			     "[experiment] and [workload NAME])%s", q, hint);
+			     "[experiment], [workload NAME] and "
+			     "[observer NAME])%s", q, hint);
 	return -1;
 }
 
@@ -159,7 +162,7 @@ static void section_open(struct loader *L, char *label)
 	L->secs = xrealloc(L->secs, (L->nsecs + 1) * sizeof(*L->secs));
 	L->secs[L->nsecs] = (struct section){
 		.kind = k,
-		.label = k == SEC_WORKLOAD ? xstrdup(rest) : NULL,
+		.label = k != SEC_EXPERIMENT ? xstrdup(rest) : NULL,
 		.line = L->lineno,
 	};
 	L->cur = (int)L->nsecs++;

@@ -14,11 +14,13 @@
 #include <gsl/gsl_rng.h>
 
 #include "db/store.h"
+#include "runner/cgroup.h"
 #include "runner/guard.h"
 #include "runner/hook.h"
 #include "runner/interrupt.h"
 #include "runner/kinstr/bpf.h"
 #include "runner/kinstr/count.h"
+#include "runner/observer.h"
 #include "runner/onerun.h"
 #include "runner/param.h"
 #include "runner/protocol.h"
@@ -65,6 +67,7 @@ struct one_run {
 	struct kbpf *kbpf;
 	struct kbpf_top top;
 	enum kinstr kinstr;   /* the session's kernel instrument */
+	struct observer_run obs; /* the run's observer (runner/observer.h) */
 };
 
 /*
@@ -430,6 +433,30 @@ static int kbpf_begin(struct one_run *o)
 	return ret;
 }
 
+/*
+ * The run's observer started and ready, outside its window (before the
+ * spawn): -1 with o->err when it cannot be (the run fails).  bpf: the
+ * run is counted by the program loaded for it.
+ */
+static int observe_begin(struct runner *r, struct one_run *o)
+{
+	const char *name = entry_value(o->e, "observer");
+	const struct observer_def *d = name ? config_observer(&r->cfg, name)
+					    : NULL;
+
+	if (!d)
+		return 0;
+	if (observer_start(&o->obs, d, r->cg ? cgroup_id(r->cg) : 0,
+			   r->stop_fd, o->err, sizeof(o->err))) {
+		if (interrupt_signal())
+			o->status = RUN_INTERRUPTED;
+		return -1;
+	}
+	if (o->obs.kbpf)
+		o->kbpf = o->obs.kbpf;
+	return 0;
+}
+
 int onerun(struct runner *r, const struct config_entry *e,
 	   const struct pending_run *p, enum run_status *st)
 {
@@ -450,7 +477,7 @@ int onerun(struct runner *r, const struct config_entry *e,
 	if (prep == 0 && !run_hook(r, &o, "prepare", e->prepare)) {
 		bool failed;
 
-		if (kbpf_begin(&o))
+		if (observe_begin(r, &o) || kbpf_begin(&o))
 			goto record;
 		sentinel_begin(&r->sentinel, o.child.cpus);
 		stamp_spawn(o.stamp, sizeof(o.stamp));
@@ -468,6 +495,7 @@ int onerun(struct runner *r, const struct config_entry *e,
 				     &o.top);
 	}
 record:
+	observer_stop(&o.obs, o.status == RUN_OK ? &o.res : NULL);
 	if (o.status == RUN_INTERRUPTED && interrupt_signal()) {
 		char sig[32];
 

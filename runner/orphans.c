@@ -93,6 +93,17 @@ void spawn_keep(pid_t pid)
 		kept[nkept++] = pid;
 }
 
+void spawn_unkeep(pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < nkept; i++)
+		if (kept[i] == pid) {
+			kept[i] = kept[--nkept];
+			return;
+		}
+}
+
 static bool is_kept(pid_t pid)
 {
 	size_t i;

@@ -43,6 +43,12 @@ const struct param_def harness_params[] = {
 			     "of the run whose stack holds FUNCTION, "
 			     "within per-CPU bounds "
 			     "(docs/KLOCK.md; needs BPF); 0: none" },
+	[HARNESS_OBSERVER] = { "observer", PT_STRING, NULL, 0, 0, NULL,
+			       "a system-wide instrument the runner starts "
+			       "before the run and stops after it: none, "
+			       "tracefs-lock, perf-lock, bpf, bpftrace, "
+			       "klockstat or an [observer NAME] "
+			       "(docs/KLOCK.md, \"Observers\")" },
 };
 const size_t nharness_params = ARRAY_SIZE(harness_params);
 

@@ -15,7 +15,8 @@
 extern const struct param_def harness_params[];
 extern const size_t nharness_params;
 /* Their indexes in harness_params. */
-enum { HARNESS_RUNTIME, HARNESS_JOBS, HARNESS_CPUS, HARNESS_KDELAY };
+enum { HARNESS_RUNTIME, HARNESS_JOBS, HARNESS_CPUS, HARNESS_KDELAY,
+       HARNESS_OBSERVER };
 /* kernel_delay's longest TIME (the BPF program's cap, runner/kinstr/bpf.h) */
 #define KDELAY_MAX_S 0.01
 /* and its shortest: the program's wait loop reads the clock each turn,
@@ -80,9 +81,11 @@ int args_from_kv_at(const struct workload *wl, size_t n, char *const *kv,
 void args_release(struct wl_args *a);
 /*
  * Whether item ("key=value") is a key the runner applies and no workload
- * does (kernel_delay: the session's BPF program, runner/kbpf.h), so that
+ * does (kernel_delay: the session's BPF program, runner/kbpf.h; observer:
+ * runner/observer.h), so that
  * the runner leaves it out of the `contend exec` it spawns; with
- * asks_something, only when its value asks for something (not 0), so
+ * asks_something, only when its value asks for something (not 0, not
+ * none), so
  * that `contend exec` by hand, which would run without it under a label
  * that claims it, refuses it.  A value that does not parse: false
  * (args_from_kv says what is wrong).

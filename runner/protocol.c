@@ -18,14 +18,17 @@
 
 /* user_s sys_s vcsw ivcsw maxrss_kb wall_s: from wait4() and the runner's
  * clock; steal_s idle_share cpu_mhz kmsg_*: the sentinels
- * (runner/sentinel.h); never from the child.  NULL-terminated. */
+ * (runner/sentinel.h); observer_*: runner/observer.h; never from the
+ * child.  NULL-terminated. */
 static const char *const protocol_runner_metrics[] = {
 	"user_s", "sys_s", "vcsw", "ivcsw", "maxrss_kb", "wall_s",
 	/* runner/sentinel.c */
 	"steal_s", "idle_share", "cpu_mhz", "kmsg_lockdep", "kmsg_rcu_stall",
 	"kmsg_soft_lockup", "kmsg_hard_lockup", "kmsg_hung_task",
 	"kmsg_perf_irq", "kmsg_thermal", "kmsg_oom_kill", "kmsg_segfault",
-	"kmsg_bug", NULL
+	"kmsg_bug",
+	/* runner/observer.c */
+	"observer_start_s", "observer_stop_s", NULL
 };
 
 static bool is_runner_metric(const char *name)

@@ -38,7 +38,8 @@
 #define PROTOCOL_MAX_TIMELINE (1 << 17)   /* timeline counts in all */
 /* What the runner adds to a run's metrics: room is kept for them (rusage
  * and wall_s, the run's conditions of runner/sentinel.h, and the kernel
- * lock metrics of runner/kinstr/bpf.h). */
+ * lock metrics of runner/kinstr/bpf.h, the observer's two of
+ * runner/observer.h). */
 #define PROTOCOL_RUNNER_METRICS 43
 #define PROTOCOL_MAX_METRICS (RESULT_MAX_METRICS - PROTOCOL_RUNNER_METRICS)
 

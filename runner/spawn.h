@@ -129,6 +129,8 @@ int spawn_run(struct child *c);
 #define SPAWN_KEEP_MAX 4
 int spawn_subreaper(void);
 void spawn_keep(pid_t pid);
+/* pid is no longer kept (an observer, runner/observer.h, once reaped). */
+void spawn_unkeep(pid_t pid);
 
 /* "SIGSEGV" for SIGSEGV; "signal 42" when the name is unknown. */
 const char *spawn_signame(int sig, char *buf, size_t len);

@@ -563,7 +563,7 @@ static void test_family_cap(void **state)
 static void test_harness_table(void **state)
 {
 	(void)state;
-	assert_int_equal(nharness_params, 4);
+	assert_int_equal(nharness_params, 5);
 	assert_string_equal(harness_params[HARNESS_RUNTIME].name, "runtime");
 	assert_string_equal(harness_params[HARNESS_JOBS].name, "jobs");
 	assert_string_equal(harness_params[HARNESS_CPUS].name, "cpus");
@@ -573,13 +573,30 @@ static void test_harness_table(void **state)
 	assert_string_equal(harness_params[HARNESS_KDELAY].name,
 			    "kernel_delay");
 	assert_int_equal(harness_params[HARNESS_KDELAY].type, PT_KDELAY);
+	assert_string_equal(harness_params[HARNESS_OBSERVER].name, "observer");
+	assert_int_equal(harness_params[HARNESS_OBSERVER].type, PT_STRING);
+}
+
+/* The keys the runner applies are kept out of the spawned exec; exec by
+ * hand refuses one that asks for something (not 0, not none). */
+static void test_runner_only(void **state)
+{
+	(void)state;
+	assert_true(harness_runner_only("observer=none", false));
+	assert_true(harness_runner_only("observer=perf-lock", false));
+	assert_false(harness_runner_only("observer=none", true));
+	assert_true(harness_runner_only("observer=perf-lock", true));
+	assert_true(harness_runner_only("kernel_delay=0", false));
+	assert_false(harness_runner_only("kernel_delay=0", true));
+	assert_false(harness_runner_only("observers=x", false));
+	assert_false(harness_runner_only("threads=2", true));
 }
 
 int main(void)
 {
 	size_t np = sizeof(parse_cases) / sizeof(parse_cases[0]);
 	size_t na = sizeof(args_cases) / sizeof(args_cases[0]);
-	struct CMUnitTest *tests = calloc(np + na + 5, sizeof(*tests));
+	struct CMUnitTest *tests = calloc(np + na + 6, sizeof(*tests));
 	size_t i, n = 0;
 	int ret;
 
@@ -597,6 +614,7 @@ int main(void)
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_describe);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_clip);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_harness_table);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_runner_only);
 	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_family_cap);
 	ret = _cmocka_run_group_tests("param", tests, n, NULL, NULL);
 	free(tests);
