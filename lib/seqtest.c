@@ -169,6 +169,26 @@ int seq_look_prior(const struct seq_baseline *b, const struct seq_design *d,
 	return 0;
 }
 
+void seq_prior_add(struct seq_prior *p, const double *logx, size_t n,
+		   size_t collapsed)
+{
+	double mean = 0;
+	size_t i;
+
+	p->runs += n + collapsed;
+	p->collapsed += collapsed;
+	if (!n)
+		return;
+	for (i = 0; i < n; i++)
+		mean += logx[i] / (double)n;
+	for (i = 0; i < n; i++)
+		p->ss += (logx[i] - mean) * (logx[i] - mean);
+	p->j++;
+	p->sum_means += mean;
+	p->sum_inv_n += 1 / (double)n;
+	p->df += (double)n - 1;
+}
+
 size_t seq_boots_needed(const struct seq_baseline *b,
 			const struct seq_design *d)
 {

@@ -117,6 +117,13 @@ struct seq_prior {
 };
 
 /*
+ * One earlier boot added to *p: its values logx[0..n) (logs) and its
+ * collapsed runs.  A boot without values adds its collapses only.
+ */
+void seq_prior_add(struct seq_prior *p, const double *logx, size_t n,
+		   size_t collapsed);
+
+/*
  * The look after the candidate's values logx[0..n) (logs of the metric)
  * and collapsed further runs that gave none.  Returns 0 with *out filled
  * and st advanced (with n < 2 only the collapse test is made: regression
