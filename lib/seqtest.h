@@ -111,6 +111,7 @@ struct seq_state {
 struct seq_prior {
 	size_t j;               /* earlier boots with values */
 	double sum_means;       /* sum of their means (logs) */
+	double sum_sq_means;    /* sum of their means' squares */
 	double sum_inv_n;       /* sum of 1 / n_i over them */
 	double ss, df;          /* within-boot sum of squares, sum (n_i - 1) */
 	size_t runs, collapsed; /* their outcomes, for the collapse test */
