@@ -104,9 +104,12 @@ struct seq_state {
  *
  *	V = s2_b (1/J + 1/k) + s2_w (S / J^2 + 1/(k n0)),  S = sum 1/n_i,
  *
- * from the mean squares as above (MSW pooled over every boot of both
- * sides): the candidate's between-boot variance stays in V however many
- * runs its boots have.  With j = 0 it is the one-boot V above.
+ * the candidate's between-boot variance staying in V however many runs
+ * its boots have.  MSW is pooled over every boot of both sides, and s2_b
+ * over both kernels' boots: the baseline's MSB / n0 (k - 1 df) estimates
+ * s2_b + s2_w / n0, the variance of the candidate's J boot means (J - 1
+ * df) s2_b + s2_w S / J; V, a combination of the three mean squares, is
+ * on Satterthwaite's df.  With j = 0 it is the one-boot V above.
  */
 struct seq_prior {
 	size_t j;               /* earlier boots with values */
