@@ -214,15 +214,16 @@ static void figures(void)
 	static const double cvs[] = { 0.02, 0.04 };
 	static const double iccs[] = { 0, 0.1, 0.3, 0.5 };
 	static const size_t ks[] = { 3, 5 }, boots[] = { 1, 3 };
-	size_t n = trials(10000), v, i, j, m, q;
+	size_t n = trials(10000), row, q;
 
 	printf("| CV | ICC | k | boots | A/A bad | good | skip | runs | "
 	       "5%% loss bad | good | skip | runs |\n"
 	       "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-	for (v = 0; v < ARRAY_SIZE(cvs); v++)
-	for (i = 0; i < ARRAY_SIZE(iccs); i++)
-	for (j = 0; j < ARRAY_SIZE(ks); j++)
-	for (m = 0; m < ARRAY_SIZE(boots); m++) {
+	/* row = ((cv x 4 + icc) x 2 + k) x 2 + boots */
+	for (row = 0; row < 2 * 4 * 2 * 2; row++) {
+		size_t v = row / 16, i = row / 4 % 4, j = row / 2 % 2;
+		size_t m = row % 2;
+
 		printf("| %.0f%% | %.1f | %zu | %zu |", 100 * cvs[v], iccs[i],
 		       ks[j], boots[m]);
 		for (q = 0; q < 2; q++) {
