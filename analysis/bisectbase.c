@@ -124,28 +124,17 @@ void bisect_prior_of(const struct dataset *ds, size_t nds,
 		     const char *workload, const char *canon,
 		     const char *metric, struct seq_prior *p)
 {
-	size_t i, k;
+	size_t i;
 	struct series_list l;
 	const struct series *sr = series_of(ds, nds, workload, canon, &l);
 
 	*p = (struct seq_prior){ 0 };
 	for (i = 0; i < nds; i++) {
-		double *x = NULL, mean = 0;
+		double *x = NULL;
 		size_t nx = 0, collapsed = 0;
 		size_t n = boot_of(ds, sr, i, metric, &x, &nx, &collapsed);
 
-		p->runs += n + collapsed;
-		p->collapsed += collapsed;
-		for (k = 0; k < n; k++)
-			mean += x[k] / (double)n;
-		for (k = 0; n && k < n; k++)
-			p->ss += (x[k] - mean) * (x[k] - mean);
-		if (n) {
-			p->j++;
-			p->sum_means += mean;
-			p->sum_inv_n += 1 / (double)n;
-			p->df += (double)n - 1;
-		}
+		seq_prior_add(p, x, n, collapsed);
 		free(x);
 	}
 	series_release(&l);

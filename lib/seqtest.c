@@ -16,26 +16,39 @@ const char *const seq_reason_names[] = { "level", "exact", "collapse" };
 
 /*
  * Variance of the regression with J candidate boots whose sizes have
- * S = sum 1/n_i, and its df (seqtest.h, struct seq_prior).
+ * S = sum 1/n_i and whose means have the sum of squares ssc about their
+ * mean, and its df (seqtest.h, struct seq_prior).  s2_b is estimated
+ * from both kernels' boots: the baseline's MSB / n0 (k - 1 df) estimates
+ * s2_b + s2_w / n0, the candidate's ssc / (J - 1) (J - 1 df) s2_b +
+ * s2_w S / J, so V = cb MSB + cc Qc + cw MSW on Satterthwaite's df.
+ * With J = 1 it is the baseline's alone.
  */
 static double variance(const struct seq_baseline *b, double msw, double dfw,
-		       double J, double S, double *df)
+		       double J, double S, double ssc, double *df)
 {
-	double s2b = (b->msb - msw) / b->n0;
+	double k = (double)b->k, n0 = b->n0, dfc = J - 1;
+	double qc = dfc > 0 ? ssc / dfc : 0;
+	double s2b = ((k - 1) * (b->msb - msw) / n0 +
+		      dfc * (qc - msw * S / J)) / (k - 1 + dfc);
 
 	if (s2b > 0) {
-		double c1 = (1 / J + 1 / (double)b->k) / b->n0;
-		double c2 = S / (J * J) - 1 / (J * b->n0);
-		double v = c1 * b->msb + c2 * msw;
+		double w = (1 / J + 1 / k) / (k - 1 + dfc);
+		double cb = w * (k - 1) / n0, cc = w * dfc;
+		double cw = S / (J * J) + 1 / (k * n0) -
+			    w * ((k - 1) / n0 + dfc * S / J);
+		double v = cb * b->msb + cc * qc + cw * msw;
+		double den = cb * b->msb * cb * b->msb / b->df_b +
+			     cw * msw * cw * msw / dfw;
 
-		*df = v * v / (c1 * b->msb * c1 * b->msb / b->df_b +
-			       c2 * msw * c2 * msw / dfw);
+		if (dfc > 0)
+			den += cc * qc * cc * qc / dfc;
+		*df = v * v / den;
 		if (*df < 1)
 			*df = 1;
 		return v;
 	}
 	*df = dfw;
-	return msw * (S / (J * J) + 1 / ((double)b->k * b->n0));
+	return msw * (S / (J * J) + 1 / (k * n0));
 }
 
 /* The O'Brien-Fleming-type spending function at information fraction t. */
@@ -87,7 +100,7 @@ static void level_test(const struct seq_baseline *b,
 		       const double *logx, size_t n, bool last, bool no_good,
 		       const struct seq_state *st, struct seq_look *out)
 {
-	double mc = 0, ss = 0, msw, dfw, v, vmax, dfmax, tq;
+	double mc = 0, ss = 0, msw, dfw, v, vmax, dfmax, tq, ssc;
 	double J = (double)p->j + 1;
 	size_t i, cap = n > (size_t)d->max_runs ? n : (size_t)d->max_runs;
 
@@ -98,8 +111,13 @@ static void level_test(const struct seq_baseline *b,
 		ss += (logx[i] - mc) * (logx[i] - mc);
 	dfw = b->df_w + p->df + (double)n - 1;
 	msw = (b->ssw + p->ss + ss) / dfw;
-	v = variance(b, msw, dfw, J, p->sum_inv_n + 1 / (double)n, &out->df);
-	vmax = variance(b, msw, dfw, J, p->sum_inv_n + 1 / (double)cap,
+	/* the candidate's boot means about their mean */
+	ssc = p->sum_sq_means + mc * mc -
+	      (p->sum_means + mc) * (p->sum_means + mc) / J;
+	ssc = fmax(0, ssc);
+	v = variance(b, msw, dfw, J, p->sum_inv_n + 1 / (double)n, ssc,
+		     &out->df);
+	vmax = variance(b, msw, dfw, J, p->sum_inv_n + 1 / (double)cap, ssc,
 			&dfmax);
 	/* the candidate's level: the mean of its boots' means */
 	mc = (p->sum_means + mc) / J;
@@ -167,6 +185,27 @@ int seq_look_prior(const struct seq_baseline *b, const struct seq_design *d,
 	st->spent_alpha += n >= 2 ? out->a : 0;
 	st->spent_beta += n >= 2 ? out->b : 0;
 	return 0;
+}
+
+void seq_prior_add(struct seq_prior *p, const double *logx, size_t n,
+		   size_t collapsed)
+{
+	double mean = 0;
+	size_t i;
+
+	p->runs += n + collapsed;
+	p->collapsed += collapsed;
+	if (!n)
+		return;
+	for (i = 0; i < n; i++)
+		mean += logx[i] / (double)n;
+	for (i = 0; i < n; i++)
+		p->ss += (logx[i] - mean) * (logx[i] - mean);
+	p->j++;
+	p->sum_means += mean;
+	p->sum_sq_means += mean * mean;
+	p->sum_inv_n += 1 / (double)n;
+	p->df += (double)n - 1;
 }
 
 size_t seq_boots_needed(const struct seq_baseline *b,

@@ -104,17 +104,28 @@ struct seq_state {
  *
  *	V = s2_b (1/J + 1/k) + s2_w (S / J^2 + 1/(k n0)),  S = sum 1/n_i,
  *
- * from the mean squares as above (MSW pooled over every boot of both
- * sides): the candidate's between-boot variance stays in V however many
- * runs its boots have.  With j = 0 it is the one-boot V above.
+ * the candidate's between-boot variance staying in V however many runs
+ * its boots have.  MSW is pooled over every boot of both sides, and s2_b
+ * over both kernels' boots: the baseline's MSB / n0 (k - 1 df) estimates
+ * s2_b + s2_w / n0, the variance of the candidate's J boot means (J - 1
+ * df) s2_b + s2_w S / J; V, a combination of the three mean squares, is
+ * on Satterthwaite's df.  With j = 0 it is the one-boot V above.
  */
 struct seq_prior {
 	size_t j;               /* earlier boots with values */
 	double sum_means;       /* sum of their means (logs) */
+	double sum_sq_means;    /* sum of their means' squares */
 	double sum_inv_n;       /* sum of 1 / n_i over them */
 	double ss, df;          /* within-boot sum of squares, sum (n_i - 1) */
 	size_t runs, collapsed; /* their outcomes, for the collapse test */
 };
+
+/*
+ * One earlier boot added to *p: its values logx[0..n) (logs) and its
+ * collapsed runs.  A boot without values adds its collapses only.
+ */
+void seq_prior_add(struct seq_prior *p, const double *logx, size_t n,
+		   size_t collapsed);
 
 /*
  * The look after the candidate's values logx[0..n) (logs of the metric)

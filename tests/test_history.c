@@ -15,6 +15,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -311,6 +313,47 @@ static void test_sim_staircase(void **state)
 }
 
 /*
+ * The staircase's oracle: told both change positions (len/3, 2 len/3),
+ * it tests each step with the two-sample t of the segments either side
+ * (the residual sd of the true three-segment fit, len - 3 df) at 5%
+ * two-sided; the share of series where both are shown.  What any search
+ * that must also find the positions gives up is the difference.
+ */
+static double staircase_oracle(size_t ntrials, size_t len, double step,
+			       unsigned long seed)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	const size_t e[4] = { 0, len / 3, 2 * len / 3, len };
+	double tq = gsl_cdf_tdist_Qinv(0.025, (double)len - 3), y[64];
+	size_t t, i, j, both = 0;
+
+	assert_true(len <= 64);
+	gsl_rng_set(rng, seed);
+	for (t = 0; t < ntrials; t++) {
+		double m[3] = { 0 }, ss = 0, sd;
+		bool shown = true;
+
+		for (i = 0; i < len; i++)
+			y[i] = level_at(STAIRCASE, i, len, step) +
+			       gsl_ran_gaussian(rng, 0.01);
+		for (j = 0; j < 3; j++) {
+			for (i = e[j]; i < e[j + 1]; i++)
+				m[j] += y[i] / (double)(e[j + 1] - e[j]);
+			for (i = e[j]; i < e[j + 1]; i++)
+				ss += (y[i] - m[j]) * (y[i] - m[j]);
+		}
+		sd = sqrt(ss / ((double)len - 3));
+		for (j = 0; j < 2; j++)
+			shown &= fabs(m[j + 1] - m[j]) >
+				 tq * sd * sqrt(1.0 / (double)(e[j + 1] - e[j]) +
+						1.0 / (double)(e[j + 2] - e[j + 1]));
+		both += shown;
+	}
+	gsl_rng_free(rng);
+	return (double)both / (double)ntrials;
+}
+
+/*
  * The table of docs/STATISTICS.md, "History" (`make sim`: only when
  * CONTEND_SIM_TRIALS is set): every shape at K = 10, 20 and 50.
  */
@@ -338,6 +381,10 @@ static void test_sim_table(void **state)
 			print_sim("table", lens[j], rows[i].s, rows[i].step,
 				  n, &r);
 		}
+	for (j = 0; j < ARRAY_SIZE(lens); j++)
+		printf("  history staircase oracle +2%% K=%-2zu both %.3f of "
+		       "%zu\n", lens[j],
+		       staircase_oracle(n, lens[j], 0.02, 900 + j), n);
 }
 
 /* ---- --fail-on-change ---- */

@@ -376,10 +376,16 @@ static void test_sim_collapse(void **state)
  * A step continued on a second boot: the hand-worked baseline above (k
  * 2, n0 2, MSB 0.0004, SSW 0.0004 on 2 df, mean 0.01); the candidate's
  * earlier boot -0.07, -0.05 (mean -0.06, SS 0.0002), this boot -0.06,
- * -0.04 (mean -0.05, SS 0.0002).  MSW = 0.0008 / 4 = 0.0002, s2_b =
- * (0.0004 - 0.0002) / 2 = 0.0001; J = 2, S = 1/2 + 1/2 = 1: V = s2_b
- * (1/2 + 1/2) + s2_w (1/4 + 1/4) = 0.0001 + 0.0001 = 0.0002 (from the
- * mean squares: 0.5 MSB + 0 MSW, df = 1); r = 0.01 - (-0.055) = 0.065.
+ * -0.04 (mean -0.05, SS 0.0002).  MSW = 0.0008 / 4 = 0.0002.  s2_b from
+ * both kernels' boots: the baseline's MSB / n0 = 0.0002 on 1 df, the
+ * candidate's boot means' variance Qc = 2 x 0.005^2 / 1 = 0.00005 on 1
+ * df (it estimates s2_b + s2_w S / J, S = 1/2 + 1/2 = 1, J = 2), so
+ * s2_b = ((0.0002 - 0.0001) + (0.00005 - 0.0001)) / 2 = 0.000025 and
+ * V = s2_b (1/2 + 1/2) + s2_w (1/4 + 1/4) = 0.000025 + 0.0001 =
+ * 0.000125.  As mean squares: V = 0.25 MSB + 0.5 Qc + 0 MSW, so
+ * Satterthwaite's df = 0.000125^2 / (0.0001^2 / 1 + 0.000025^2 / 1) =
+ * 1.5625 / 1.0625 = 1.470588; r = 0.01 - (-0.055) = 0.065.  (From the
+ * baseline's MSB alone it was V = 0.0002 on 1 df.)
  */
 static void test_prior_hand_worked(void **state)
 {
@@ -390,7 +396,7 @@ static void test_prior_hand_worked(void **state)
 				      .alpha = 0.05, .beta = 0.1,
 				      .max_runs = 2, .looks = 1 };
 	const struct seq_prior p = { .j = 1, .sum_means = -0.06,
-				     .sum_inv_n = 0.5, .ss = 0.0002, .df = 1,
+				     .sum_sq_means = 0.0036, .sum_inv_n = 0.5, .ss = 0.0002, .df = 1,
 				     .runs = 2 };
 	const double x[] = { -0.06, -0.04 };
 	struct seq_state st = { 0 };
@@ -399,8 +405,8 @@ static void test_prior_hand_worked(void **state)
 	(void)state;
 	assert_int_equal(seq_look_prior(&b, &d, &p, x, 2, 0, &st, &l), 0);
 	assert_true(fabs(l.regression - 0.065) < 1e-12);
-	assert_true(fabs(l.se - sqrt(0.0002)) < 1e-12);
-	assert_true(fabs(l.df - 1) < 1e-9);
+	assert_true(fabs(l.se - sqrt(0.000125)) < 1e-12);
+	assert_true(fabs(l.df - 1.5625 / 1.0625) < 1e-9);
 }
 
 /*
@@ -451,11 +457,10 @@ static void test_sim_continued(void **state)
 		struct seq_design d = { .delta = -log1p(-0.05), .dir = 1,
 					.alpha = 0.05, .beta = 0.10,
 					.max_runs = 40, .looks = 8 };
-		struct seq_prior p = { .j = 1, .sum_inv_n = 1.0 / 40,
-				       .df = 39, .runs = 40 };
+		struct seq_prior p = { 0 };
 		struct seq_state st = { 0 };
 		struct seq_look l = { .decision = SEQ_CONTINUE };
-		double means[3], sum = 0, ssb = 0, ssw = 0, x[40], m = 0, bc;
+		double means[3], sum = 0, ssb = 0, ssw = 0, x[40], bc;
 
 		for (i = 0; i < k; i++) {
 			double bi = gsl_ran_gaussian(rng, sd_b), y[10];
@@ -478,13 +483,9 @@ static void test_sim_continued(void **state)
 		b.df_w = (double)(k * (n0 - 1));
 		/* the first boot: 40 runs */
 		bc = gsl_ran_gaussian(rng, sd_b);
-		for (j = 0; j < 40; j++) {
-			x[j] = bc + gsl_ran_gaussian(rng, sd_w);
-			m += x[j] / 40;
-		}
 		for (j = 0; j < 40; j++)
-			p.ss += (x[j] - m) * (x[j] - m);
-		p.sum_means = m;
+			x[j] = bc + gsl_ran_gaussian(rng, sd_w);
+		seq_prior_add(&p, x, 40, 0);
 		/* the second boot, looked at every 5 runs */
 		bc = gsl_ran_gaussian(rng, sd_b);
 		for (j = 0; j < 40 && l.decision == SEQ_CONTINUE; j++) {
