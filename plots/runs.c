@@ -262,8 +262,10 @@ out:
 static void config_xtics(const struct plotter *p, FILE *gp)
 {
 	size_t c, longest = 0;
+	bool upward = p->d->nconfigs > 8;
 
-	fputs("set xtics rotate by 30 right (", gp);
+	/* more than 8 names: straight up, where slanted ones overlap */
+	fprintf(gp, "set xtics rotate by %d right (", upward ? 90 : 30);
 	for (c = 0; c < p->d->nconfigs; c++) {
 		char *full = pl_config_title(p, &p->sections[p->section_of[c]], c);
 
@@ -279,10 +281,11 @@ static void config_xtics(const struct plotter *p, FILE *gp)
 	 * boundary (37 to 40) makes the same script as its twin of as many
 	 * x's (tests/fuzz/fuzz_gpscript.c: only strings may differ). */
 	longest = (longest + 9) / 10 * 10;
+	/* upwards: 2 lines for 5 characters, nothing to the left */
 	fprintf(gp, ")\nset xrange [0.4:%zu.6]\nset bmargin %zu\nset lmargin %zu\n"
 		    "set key outside top center horizontal\nset tmargin 7\n",
-		p->d->nconfigs, 3 + longest / 5, longest / 2 > 12 ?
-		longest / 2 : 12);
+		p->d->nconfigs, upward ? 2 + longest * 2 / 5 : 3 + longest / 5,
+		!upward && longest / 2 > 12 ? longest / 2 : 12);
 }
 
 /*
@@ -464,15 +467,20 @@ static size_t fairness_shares(const struct dataset *d, size_t c, double **out)
 /*
  * What a configuration's fairness panel says in words instead of bars:
  * one thread has nothing to share; threads that all did their fair share
- * (within 1% of it) show no variation.  NULL: draw the bars.
+ * (within 1% of it) show no variation; runs without per-thread counts
+ * have none to show.  sep between the phrases ("\\n", or " " for a
+ * label written upwards).  NULL: draw the bars.
  */
-static char *fairness_words(const double *share, size_t n)
+static char *fairness_words(const double *share, size_t n, bool runs,
+			    const char *sep)
 {
+	if (!n)
+		return runs ? xasprintf("no per-thread%scounts", sep) : NULL;
 	if (n == 1)
-		return xstrdup("one thread:\\nnothing to share");
+		return xasprintf("one thread:%snothing to share", sep);
 	if ((share[0] - share[n - 1]) * (double)n < 0.01)
-		return xasprintf("%zu threads, each\\nits fair share 1/%zu:\\n"
-				 "no variation", n, n);
+		return xasprintf("%zu threads, each%sits fair share 1/%zu:%s"
+				 "no variation", n, sep, n, sep);
 	return NULL;
 }
 
@@ -486,6 +494,7 @@ int plot_fairness(struct plotter *p)
 	const struct dataset *d = p->d;
 	FILE *dat = NULL, *gp = NULL;
 	size_t c, t, any = 0, bars = 0, label = 0;
+	bool upward = d->nconfigs > 8;
 	double top = 1.25;
 	int ret = -1;
 
@@ -496,20 +505,27 @@ int plot_fairness(struct plotter *p)
 		return 0;
 	if (pl_files_open(p, "fairness", &dat, &gp) < 0)
 		goto out;
-	pl_script_head(p, gp, "fairness", "fairness", 650);
+	/* upward names take 18 lines: a taller figure keeps the bars' room */
+	pl_script_head(p, gp, "fairness", "fairness", upward ? 800 : 650);
 	config_xtics(p, gp);
 	fputs("# x share/fair_share width (threads sorted busiest first)\n", dat);
 	for (c = 0; c < d->nconfigs; c++) {
 		double *share;
 		size_t n = fairness_shares(d, c, &share);
 		double width = n ? 0.8 / (double)n : 0;
-		char *words = n ? fairness_words(share, n) : NULL;
+		char *words = fairness_words(share, n, d->configs[c].nruns > 0,
+					     upward ? " " : "\\n");
 
-		if (words) {
+		/* many configurations: the words go upwards in their slot,
+		 * where lines side by side would run into each other */
+		if (words && upward)
+			fprintf(gp, "set label %zu \"%s\" at %zu, graph 0.03 left "
+				"rotate by 90\n", ++label, words, c + 1);
+		else if (words)
 			fprintf(gp, "set label %zu \"%s\" at %zu, graph 0.5 center\n",
 				++label, words, c + 1);
+		if (words)
 			n = 0;
-		}
 		for (t = 0; t < n; t++) {
 			fprintf(dat, "%.6f %.17g %.6f\n",
 				(double)(c + 1) - 0.4 + width * ((double)t + 0.5),

@@ -421,7 +421,10 @@ int plot_sweep(struct plotter *p, size_t si)
 	pl_script_head(p, gp, base, title, 520);
 	fprintf(gp, "set multiplot layout 1,%zu title ", np);
 	escape_gnuplot(gp, title);
-	fputs("\nunset title\nset key below\nset bmargin 7\n", gp);
+	/* room under the panels for the x label and the key's lines: a
+	 * series each when there are several, and what the marks are */
+	fprintf(gp, "\nunset title\nset key below\nset bmargin %zu\n",
+		nseries > 1 ? nseries + 6 : 7);
 	sweep_xaxis(gp, x, xs, nx, scale);
 	/* One key, under the first panel: the others draw the same marks. */
 	for (i = 0; i < np; i++) {

@@ -824,10 +824,73 @@ static void test_legends(void **state)
 	fx_free(&fx);
 }
 
+/*
+ * Many configurations (more than 8): the fairness figure's names and its
+ * words go upwards, where slanted names and words side by side run into
+ * each other; a configuration whose runs have no per-thread counts says
+ * so.  A sweep of several series keeps room under its panels for the
+ * key's lines (one a series, one for the marks) below the x label.
+ */
+static void test_many_configs(void **state)
+{
+	struct env *e = *state;
+	struct fixture fx;
+	struct analysis a;
+	struct analysis_opts ao;
+	struct plot_set set = { 0 };
+	struct plot_opts o = { .out_dir = e->dir, .png = true, .render = false };
+	char *path, *gp, params[64], m[64];
+	size_t c, r;
+
+	fx_init(&fx, "many");
+	for (c = 0; c < 10; c++) {
+		snprintf(params, sizeof(params), "threads=%zu worklen=%zu",
+			 c % 2 + 1, c / 2 * 100);
+		fx_config(&fx, "many", "noop", params);
+		for (r = 0; r < 3; r++) {
+			uint64_t ops[2] = { 600 + r, c == 8 ? 600 + r : 400 };
+
+			snprintf(m, sizeof(m), "throughput=%zu", 1000 + c + r);
+			if (c == 9)
+				fx_run(&fx, false, RUN_OK, m, NULL, 0);
+			else
+				fx_run(&fx, false, RUN_OK, m, ops, c % 2 + 1);
+		}
+	}
+	fx_finish(&fx);
+	analysis_opts_default(&ao);
+	assert_int_equal(analysis_run(&fx.d, &ao, &a), 0);
+	assert_int_equal(plot_experiment(&a, &o, &set), 0);
+	path = xasprintf("%s/fairness.gp", e->dir);
+	gp = slurp(path, NULL);
+	assert_non_null(gp);
+	assert_non_null(strstr(gp, "set xtics rotate by 90 right ("));
+	assert_null(strstr(gp, "rotate by 30"));
+	/* config 9: one thread (threads=1: c % 2 + 1 for c = 8) */
+	assert_non_null(strstr(gp, "\"one thread: nothing to share\" at 9, "
+				   "graph 0.03 left rotate by 90"));
+	assert_non_null(strstr(gp, "\"no per-thread counts\" at 10, graph "
+				   "0.03 left rotate by 90"));
+	free(gp);
+	free(path);
+	/* worklen (five values) swept in two series, threads = 1 and 2:
+	 * 2 + 6 lines under the panels (7 before, for any number) */
+	path = xasprintf("%s/scaling-1.gp", e->dir);
+	gp = slurp(path, NULL);
+	assert_non_null(gp);
+	assert_non_null(strstr(gp, "set key below\nset bmargin 8\n"));
+	free(gp);
+	free(path);
+	plot_set_release(&set);
+	analysis_release(&a);
+	fx_free(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_golden_scripts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_many_configs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quoting, setup, teardown),
 		cmocka_unit_test(test_label_cut),
 		cmocka_unit_test_setup_teardown(test_render, setup, teardown),
