@@ -819,6 +819,8 @@ static void test_legends(void **state)
 				   "95% CI'"));
 	assert_non_null(strstr(gp, "set label 'no interval' at 2.35, 1000 "));
 	assert_null(strstr(gp, "set label 'no interval' at 1.35"));
+	free(gp);
+	free(path);
 	plot_set_release(&set);
 	analysis_release(&a);
 	fx_free(&fx);
