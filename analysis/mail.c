@@ -259,11 +259,23 @@ static void design(FILE *f, const struct compare_result *r,
 	     r->cmp[0].ubase.invocations : 0, r->cmp[0].ucand.invocations,
 	     r->cmp[0].ucand.invocations ? r->cmp[0].ucand.runs /
 	     r->cmp[0].ucand.invocations : 0);
-	if (db && dc)
-		mail_line(f, "        order %s, seed A %llu, B %llu",
-		     mail_shown(o, 16, db->exp.order ? db->exp.order : "?"),
+	if (!db || !dc)
+		return;
+	mail_shown(o, 16, db->exp.order ? db->exp.order : "?");
+	/* two 20-digit seeds pass 72 columns: B's then goes below, whole
+	 * (mail_line cuts, and a cut seed reproduces nothing) */
+	if (snprintf(NULL, 0, "        order %s, seed A %llu, B %llu", o,
 		     (unsigned long long)db->exp.seed,
-		     (unsigned long long)dc->exp.seed);
+		     (unsigned long long)dc->exp.seed) <= MAIL_COLS)
+		mail_line(f, "        order %s, seed A %llu, B %llu", o,
+			  (unsigned long long)db->exp.seed,
+			  (unsigned long long)dc->exp.seed);
+	else {
+		mail_line(f, "        order %s, seed A %llu,", o,
+			  (unsigned long long)db->exp.seed);
+		mail_line(f, "        seed B %llu",
+			  (unsigned long long)dc->exp.seed);
+	}
 }
 
 static void header(FILE *f, const struct compare_result *r,
