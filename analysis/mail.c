@@ -167,7 +167,7 @@ int report_mail(FILE *f, const struct analysis *a)
 	const char *base = path && strrchr(path, '/') ? strrchr(path, '/') + 1
 						      : path;
 	char n[32], o[16], lab[32], ci[NUMFMT_CI_LEN], fl[80], p[32], l[32];
-	const struct ds_config **all = xcalloc(d->nconfigs + 1, sizeof(*all));
+	const struct ds_config **all = xcalloc(d->nconfigs + 1, sizeof(*all)); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
 	size_t i, runs = 0;
 
 	for (i = 0; i < d->nconfigs; i++)
@@ -422,7 +422,7 @@ void compare_print_mail(FILE *f, const struct compare_result *r,
 			const struct compare_input *c, bool verbose)
 {
 	bool *star = xcalloc(r->n + 1, sizeof(*star));
-	const struct ds_config **all = xcalloc(r->n + 1, sizeof(*all));
+	const struct ds_config **all = xcalloc(r->n + 1, sizeof(*all)); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
 	char lab[24], vb[NUMFMT_LEN], vc[NUMFMT_LEN], ch[NUMFMT_CI_LEN];
 	size_t i;
 
