@@ -134,6 +134,19 @@ size_t compare_second_shown(const struct comparison *cmp, double alpha,
 	return n;
 }
 
+/* Whether every value of both sides is 0 or more. */
+static bool nonnegative(const struct compare_groups *g)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < g->k; i++)
+		n += g->sizes[i];
+	for (i = 0; i < n; i++)
+		if (!(g->x[i] >= 0))
+			return false;
+	return true;
+}
+
 static void second_add(struct comparison *cmp, char *name,
 		       const struct compare_groups *b,
 		       const struct compare_groups *c, const struct compare_opts *o)
@@ -147,6 +160,11 @@ static void second_add(struct comparison *cmp, char *name,
 		free(name);
 		return;
 	}
+	/* a quantity never below 0 (a time with zeros in it, analysed on
+	 * the linear scale) cannot fall by more than all of it */
+	if (!st.log_scale && nonnegative(b) && nonnegative(c) &&
+	    st.change_ci_low_pct < -100)
+		st.change_ci_low_pct = -100;
 	cmp->second = xrealloc(cmp->second,
 			       (cmp->nsecond + 1) * sizeof(*cmp->second));
 	cmp->second[cmp->nsecond++] = (struct compare_second){

@@ -306,6 +306,65 @@ static void test_aa_secondary(void **state)
 	gsl_rng_free(rng);
 }
 
+/* Two experiments of 4 runs, throughput and sys_s from sys[][]. */
+static void side_sys(struct side *s, const char *name,
+		     const double sys[2][4])
+{
+	memset(s, 0, sizeof(*s));
+	s->k = 2;
+	for (size_t i = 0; i < 2; i++) {
+		struct fixture *fx = &s->fx[i];
+
+		fx_init(fx, "sys");
+		fx->d.exp.id = (int64_t)(name[0] * 10 + (int)i);
+		fx_config(fx, "spin", "pthread-mutex", "threads=2");
+		for (size_t k = 0; k < 4; k++) {
+			char buf[128];
+
+			snprintf(buf, sizeof(buf), "throughput=%zu sys_s=%g",
+				 1000 + k, sys[i][k]);
+			fx_run(fx, false, RUN_OK, buf, NULL, 0);
+		}
+		fx_finish(fx);
+		s->sets[i] = fx->d;
+		s->an[i].d = &s->sets[i];
+		s->an[i].nconfigs = 1;
+		s->an[i].configs = xcalloc(1, sizeof(*s->an[i].configs));
+	}
+	s->side = (struct compare_side){ name, false, 2, s->sets, s->an };
+}
+
+/*
+ * A secondary metric that is never below 0 but has zeros (a system time):
+ * it is analysed on the linear scale, whose interval for a fall of 95%
+ * with this spread reaches below -100%; a quantity of 0 or more cannot
+ * fall by more than all of it, so the bound shown is -100%.
+ */
+static void test_second_floor(void **state)
+{
+	static const double sys_b[2][4] = { { 0, 4, 0, 4 }, { 4, 0, 6, 0 } };
+	static const double sys_c[2][4] = { { 0, 0.2, 0, 0 }, { 0, 0, 0.2, 0 } };
+	struct side b, c;
+	struct compare_result r;
+	size_t i;
+
+	(void)state;
+	side_sys(&b, "A", sys_b);
+	side_sys(&c, "B", sys_c);
+	compare_of(&b, &c, &r);
+	for (i = 0; i < r.cmp[0].nsecond; i++)
+		if (!strcmp(r.cmp[0].second[i].name, "sys_s"))
+			break;
+	assert_true(i < r.cmp[0].nsecond);
+	assert_true(r.cmp[0].second[i].change_pct < -90);
+	assert_true(r.cmp[0].second[i].change_pct > -100);
+	assert_true(r.cmp[0].second[i].ci_low_pct >= -100 &&
+		    r.cmp[0].second[i].ci_low_pct <= -100);
+	compare_result_release(&r);
+	side_free(&b);
+	side_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_delayed_path),
 		cmocka_unit_test(test_beat_too_few),
 		cmocka_unit_test(test_aa_secondary),
+		cmocka_unit_test(test_second_floor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
