@@ -70,7 +70,7 @@ struct outcome {
 static void draw_baseline(gsl_rng *rng, size_t k, double sb, double sw,
 			  struct seq_baseline *b)
 {
-	double means[16], sum = 0, ssb = 0, ssw = 0, y[N0];
+	double means[16] = { 0 }, sum = 0, ssb = 0, ssw = 0, y[N0];
 	size_t i, j;
 
 	assert_true(k <= 16);

@@ -1080,7 +1080,9 @@ static char *number_side(struct compare_input *s, const double *x,
 static void test_number_sides(void **state)
 {
 	struct fx_config cf = { "pthread-mutex", "threads=2", 3, { b100 } };
-	struct compare_input nb, nc, db = { .kind = INPUT_DB, .text = "db" };
+	struct compare_input nb = { .kind = INPUT_NUMBERS },
+			     nc = { .kind = INPUT_NUMBERS },
+			     db = { .kind = INPUT_DB, .text = "db" };
 	struct compare_opts o = opts(DIR_HIGHER, 1);
 	struct compare_result r;
 	const struct ds_config *like;

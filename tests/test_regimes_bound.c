@@ -102,6 +102,7 @@ static double lq_loggamma(const double *y, size_t n, double k)
 
 		for (i = 0; i < n; i++)
 			S += exp(exp(t) * y[i]);
+		/* cppcheck-suppress invalidFunctionArg ; S > 0: n >= 1 terms exp() */
 		v[g] = (double)(n - 1) * t - k * (double)n * log(S);
 		mx = v[g] > mx ? v[g] : mx;
 	}
@@ -279,6 +280,7 @@ static double stat_w(const double *l, const double *w)
 	for (j = 0; j < NNULL; j++)
 		if (w[j] > 0)
 			s += w[j] * exp(l[sources[j].d] - mx);
+	/* cppcheck-suppress invalidFunctionArg ; s >= 1: the largest term is 1 */
 	return l[D_MIX] - mx - log(s);
 }
 

@@ -326,7 +326,7 @@ static size_t groups(size_t n, double q)
 static void four(gsl_rng *r, enum shape src, double share, size_t n,
 		 double *st)
 {
-	double x[METHODS_MAX_N] = { 0 }, y[METHODS_MAX_N];
+	double x[METHODS_MAX_N] = { 0 }, y[METHODS_MAX_N] = { 0 };
 	size_t i, m = (size_t)ceil(0.15 * (double)n);
 
 	for (i = 0; i < n; i++)
