@@ -35,17 +35,23 @@
  * attaches, so it is given a BEGIN that prints once they are.
  */
 const struct observer_def observer_builtins[] = {
-	{ "none", OBS_NONE, NULL, 0, NULL, 0, 0, NULL },
-	{ "tracefs-lock", OBS_TRACEFS, NULL, 0, NULL, 0, 10, NULL },
-	{ "perf-lock", OBS_COMMAND, "perf lock record -a -o perf.data -D 1",
-	  OBS_READY_OUTPUT, "Events enabled", SIGINT, 30, "linux-perf" },
-	{ "bpf", OBS_BPF, NULL, 0, NULL, 0, 30, NULL },
-	{ "bpftrace", OBS_COMMAND,
-	  "bpftrace -e \"BEGIN { printf(\\\"contend-ready\\\\n\\\"); } "
+	{ .name = "none", .kind = OBS_NONE },
+	{ .name = "tracefs-lock", .kind = OBS_TRACEFS, .ready_timeout_s = 10 },
+	{ .name = "perf-lock", .kind = OBS_COMMAND,
+	  .command = "perf lock record -a -o perf.data -D 1",
+	  .ready = OBS_READY_OUTPUT, .ready_arg = "Events enabled",
+	  .stop_signal = SIGINT, .ready_timeout_s = 30,
+	  .package = "linux-perf" },
+	{ .name = "bpf", .kind = OBS_BPF, .ready_timeout_s = 30 },
+	{ .name = "bpftrace", .kind = OBS_COMMAND,
+	  .command = "bpftrace -e \"BEGIN { printf(\\\"contend-ready\\\\n\\\"); } "
 	  "tracepoint:lock:contention_begin { @[kstack(4)] = count(); }\"",
-	  OBS_READY_OUTPUT, "contend-ready", SIGINT, 60, "bpftrace" },
-	{ "klockstat", OBS_COMMAND, "klockstat-bpfcc", OBS_READY_OUTPUT,
-	  "Tracing", SIGINT, 60, "bpfcc-tools" },
+	  .ready = OBS_READY_OUTPUT, .ready_arg = "contend-ready",
+	  .stop_signal = SIGINT, .ready_timeout_s = 60, .package = "bpftrace" },
+	{ .name = "klockstat", .kind = OBS_COMMAND, .command = "klockstat-bpfcc",
+	  .ready = OBS_READY_OUTPUT, .ready_arg = "Tracing",
+	  .stop_signal = SIGINT, .ready_timeout_s = 60,
+	  .package = "bpfcc-tools" },
 };
 const size_t nobserver_builtins = ARRAY_SIZE(observer_builtins);
 

@@ -43,13 +43,13 @@ enum observer_ready {
 
 struct observer_def {
 	const char *name;
-	enum observer_kind kind;
 	const char *command;   /* OBS_COMMAND: argv as a hook's (no shell) */
-	enum observer_ready ready;
 	const char *ready_arg;
-	int stop_signal;       /* sent to its process group to stop it */
 	double ready_timeout_s;
 	const char *package;   /* Debian's package providing it, or NULL */
+	enum observer_kind kind;
+	enum observer_ready ready;
+	int stop_signal;       /* sent to its process group to stop it */
 };
 
 /* The built-in observers, "none" first. */
