@@ -281,6 +281,8 @@ static void config_xtics(const struct plotter *p, FILE *gp)
 	 * boundary (37 to 40) makes the same script as its twin of as many
 	 * x's (tests/fuzz/fuzz_gpscript.c: only strings may differ). */
 	longest = (longest + 9) / 10 * 10;
+	if (longest > 40) /* an escaped hostile name may pass its twin's 40 */
+		longest = 40;
 	/* upwards: 2 lines for 5 characters, nothing to the left */
 	fprintf(gp, ")\nset xrange [0.4:%zu.6]\nset bmargin %zu\nset lmargin %zu\n"
 		    "set key outside top center horizontal\nset tmargin 7\n",
