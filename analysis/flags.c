@@ -256,28 +256,18 @@ void flag_unfair(const struct analysis *a, struct config_analysis *ca)
  */
 #define CALIBRATION_OFF 0.10
 
-static const char *param_of(const struct ds_config *c, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < c->nparams; i++)
-		if (!strcmp(c->params[i].key, key))
-			return c->params[i].value;
-	return NULL;
-}
-
 /* "contended_delay_ns = 10000 spun about 7.6 us, ...": the calibrated
  * parameters of c and the time they took at speed now (malloc'd). */
 static char *calibrated_params(const struct ds_config *c, double factor)
 {
 	static const char *const keys[] = { "hold_ns", "think_ns",
 					    "contended_delay_ns" };
-	const char *mode = param_of(c, "contended_delay_mode");
+	const char *mode = ds_config_param(c, "contended_delay_mode");
 	char *s = xstrdup(""), *t;
 	size_t k;
 
 	for (k = 0; k < ARRAY_SIZE(keys); k++) {
-		const char *v = param_of(c, keys[k]);
+		const char *v = ds_config_param(c, keys[k]);
 		double ns;
 
 		if (!v || parse_double(v, &ns) < 0 || !(ns > 0))

@@ -236,12 +236,9 @@ static long one_difference(const struct ds_config *ci, const struct ds_config *c
 
 static const char *param_value(const struct ds_config *c, const char *key)
 {
-	size_t k;
+	const char *v = ds_config_param(c, key);
 
-	for (k = 0; k < c->nparams; k++)
-		if (!strcmp(c->params[k].key, key))
-			return c->params[k].value;
-	return "";
+	return v ? v : "";
 }
 
 /*

@@ -11,16 +11,6 @@
 #include "analysis/observer.h"
 #include "lib/util.h"
 
-static const char *param_of(const struct ds_config *c, const char *key)
-{
-	size_t k;
-
-	for (k = 0; k < c->nparams; k++)
-		if (!strcmp(c->params[k].key, key))
-			return c->params[k].value;
-	return NULL;
-}
-
 /* Whether b is a's twin: same section and parameters but the observer. */
 static bool twins(const struct ds_config *a, const struct ds_config *b)
 {
@@ -29,7 +19,7 @@ static bool twins(const struct ds_config *a, const struct ds_config *b)
 	if (strcmp(a->section, b->section) || a->nparams != b->nparams)
 		return false;
 	for (k = 0; k < a->nparams; k++) {
-		const char *v = param_of(b, a->params[k].key);
+		const char *v = ds_config_param(b, a->params[k].key);
 
 		if (!v)
 			return false;
@@ -46,7 +36,7 @@ static long base_of(const struct dataset *d, size_t c)
 	size_t i;
 
 	for (i = 0; i < d->nconfigs; i++) {
-		const char *o = param_of(&d->configs[i], OBSERVER_KEY);
+		const char *o = ds_config_param(&d->configs[i], OBSERVER_KEY);
 
 		if (i != c && o && !strcmp(o, OBSERVER_NONE) &&
 		    twins(&d->configs[c], &d->configs[i]))
@@ -102,7 +92,7 @@ void observer_table_build(const struct analysis *a, struct observer_table *t)
 
 	memset(t, 0, sizeof(*t));
 	for (c = 0; c < d->nconfigs; c++) {
-		const char *o = param_of(&d->configs[c], OBSERVER_KEY);
+		const char *o = ds_config_param(&d->configs[c], OBSERVER_KEY);
 		long b;
 
 		if (!o || !strcmp(o, OBSERVER_NONE))

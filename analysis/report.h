@@ -80,8 +80,6 @@ struct report_row {
 /* Every configuration's row into *rows (release with report_rows_free). */
 size_t report_rows(const struct analysis *a, struct report_row **rows);
 void report_rows_free(struct report_row *rows, size_t n);
-/* The value of parameter key of configuration c, or NULL. */
-const char *report_param(const struct ds_config *c, const char *key);
 /* The "k=v k=v" parameters of configuration c that vary in its section. */
 char *report_varying(const struct dataset *d, size_t c);
 /* Is parameter key in c's varies: it takes another value in c's section

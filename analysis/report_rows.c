@@ -24,21 +24,11 @@
 #include "lib/util.h"
 #include "lib/wrap.h"
 
-const char *report_param(const struct ds_config *c, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < c->nparams; i++)
-		if (!strcmp(c->params[i].key, key))
-			return c->params[i].value;
-	return NULL;
-}
-
 /* Does key take another value (or none) in some configuration of c's
  * section? */
 static bool varies(const struct dataset *d, size_t c, const char *key)
 {
-	const char *v = report_param(&d->configs[c], key);
+	const char *v = ds_config_param(&d->configs[c], key);
 	size_t k;
 
 	for (k = 0; k < d->nconfigs; k++) {
@@ -46,7 +36,7 @@ static bool varies(const struct dataset *d, size_t c, const char *key)
 
 		if (k == c || strcmp(d->configs[k].section, d->configs[c].section))
 			continue;
-		w = report_param(&d->configs[k], key);
+		w = ds_config_param(&d->configs[k], key);
 		if (!w || strcmp(v, w))
 			return true;
 	}

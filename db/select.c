@@ -221,16 +221,11 @@ static bool same_value(const char *a, const char *b)
 
 static const char *param_of(const struct ds_config *c, const char *key)
 {
-	size_t i;
-
 	if (!strcmp(key, "section"))
 		return c->section;
 	if (!strcmp(key, "workload"))
 		return c->workload;
-	for (i = 0; i < c->nparams; i++)
-		if (!strcmp(c->params[i].key, key))
-			return c->params[i].value;
-	return NULL;
+	return ds_config_param(c, key);
 }
 
 bool select_keeps(const struct selector *sel, const struct ds_config *c)

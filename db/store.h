@@ -295,6 +295,8 @@ int store_load(struct store *s, int64_t experiment, struct dataset *d);
 void dataset_release(struct dataset *d);
 /* Frees what one configuration of a dataset owns (dataset_release does). */
 void ds_config_release(struct ds_config *c);
+/* The value of parameter key of configuration c, or NULL. */
+const char *ds_config_param(const struct ds_config *c, const char *key);
 /* Index of a metric in d->metrics, or -1. */
 int dataset_metric(const struct dataset *d, const char *name);
 /* Value of metric m for run r (NAN when absent or m < 0). */

@@ -600,6 +600,16 @@ void dataset_release(struct dataset *d)
 	memset(d, 0, sizeof(*d));
 }
 
+const char *ds_config_param(const struct ds_config *c, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < c->nparams; i++)
+		if (!strcmp(c->params[i].key, key))
+			return c->params[i].value;
+	return NULL;
+}
+
 int dataset_metric(const struct dataset *d, const char *name)
 {
 	size_t lo = 0, hi = d->nmetrics;

@@ -22,16 +22,6 @@
 #include "plots/plot_impl.h"
 #include "lib/util.h"
 
-static const char *param_of(const struct ds_config *c, const char *key)
-{
-	size_t i;
-
-	for (i = 0; c && i < c->nparams; i++)
-		if (!strcmp(c->params[i].key, key))
-			return c->params[i].value;
-	return NULL;
-}
-
 /* Does key take more than one value among the section's comparisons? */
 static bool varies(const struct compare_result *r, const char *section,
 		   const char *key)
@@ -41,7 +31,8 @@ static bool varies(const struct compare_result *r, const char *section,
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
-		const char *v = param_of(r->cmp[i].config, key);
+		const char *v = r->cmp[i].config
+				? ds_config_param(r->cmp[i].config, key) : NULL;
 
 		if (strcmp(r->cmp[i].section, section))
 			continue;

@@ -68,7 +68,7 @@ static void section_vary(struct lplot *p, struct lp_section *s)
 	s->vary = xcalloc(first->nparams + 1, sizeof(*s->vary));
 	for (size_t k = 0; k < first->nparams; k++)
 		for (size_t c = 1; c < s->n; c++) {
-			const char *v = report_param(p->dc[s->cfg[c]].params,
+			const char *v = ds_config_param(p->dc[s->cfg[c]].params,
 						     first->params[k].key);
 
 			if (!v || strcmp(v, first->params[k].value)) {
@@ -122,7 +122,7 @@ static char *config_label(const struct lplot *p, const struct lp_section *s,
 	char *label = xstrdup(""), *t;
 
 	for (size_t i = 0; i < s->nvary; i++) {
-		const char *v = report_param(p->dc[c].params, s->vary[i]);
+		const char *v = ds_config_param(p->dc[c].params, s->vary[i]);
 
 		t = xasprintf("%s%s%s=%s", label, *label ? " " : "", s->vary[i],
 			      v ? v : "");

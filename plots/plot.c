@@ -53,14 +53,14 @@ char *pl_config_label(const struct plotter *p, const struct section *s,
 	char *label;
 
 	for (i = 0; i < s->nvary; i++) {
-		const char *v = report_param(cfg, s->vary[i]);
+		const char *v = ds_config_param(cfg, s->vary[i]);
 
 		len += strlen(s->vary[i]) + (v ? strlen(v) : 0) + 2;
 	}
 	label = xmalloc(len + 4);
 	strcpy(label, p->nsections > 1 || !s->nvary ? cfg->section : "");
 	for (i = 0; i < s->nvary; i++) {
-		const char *v = report_param(cfg, s->vary[i]);
+		const char *v = ds_config_param(cfg, s->vary[i]);
 
 		if (skip && !strcmp(skip, s->vary[i]))
 			continue;
@@ -358,7 +358,7 @@ char *pl_panel_label(const struct plotter *p, const struct section *s,
 	size_t i;
 
 	for (i = 0; i < s->nvary; i++) {
-		const char *v = report_param(&p->d->configs[c], s->vary[i]);
+		const char *v = ds_config_param(&p->d->configs[c], s->vary[i]);
 
 		t = xasprintf("%s%s%s=%s", label, *label ? " " : "", s->vary[i],
 			      v ? v : "");

@@ -293,7 +293,7 @@ static void write_script(FILE *f, const struct dataset *d, size_t c,
 /* Fixed work: jobs = N (N > 0) among the configuration's parameters. */
 static bool fixed_work(const struct ds_config *cf)
 {
-	const char *jobs = report_param(cf, "jobs");
+	const char *jobs = ds_config_param(cf, "jobs");
 	double n;
 
 	return jobs && !parse_double(jobs, &n) && n > 0;
@@ -304,7 +304,7 @@ static double mean_streak(const struct dataset *d, size_t c, size_t r)
 {
 	int h = dataset_metric(d, "handoffs"), e = dataset_metric(d,
 								  "elapsed_s");
-	const char *locks = report_param(&d->configs[c], "locks");
+	const char *locks = ds_config_param(&d->configs[c], "locks");
 	double nlocks = 1;
 
 	if (h < 0 || e < 0 || r >= d->nruns)

@@ -36,7 +36,7 @@ static const char *scaling_x(const struct plotter *p, const struct section *s)
 		bool numeric = true;
 
 		for (c = 0; c < s->n && numeric; c++) {
-			const char *v = report_param(&p->d->configs[s->cfg[c]], s->vary[i]);
+			const char *v = ds_config_param(&p->d->configs[s->cfg[c]], s->vary[i]);
 
 			numeric = v && !parse_double(v, &vals[c]);
 		}
@@ -153,8 +153,8 @@ static size_t series_of(const struct plotter *p, const struct section *s,
 
 				if (!strcmp(s->vary[k], x))
 					continue;
-				a = report_param(&p->d->configs[s->cfg[i]], s->vary[k]);
-				b = report_param(&p->d->configs[s->cfg[j]], s->vary[k]);
+				a = ds_config_param(&p->d->configs[s->cfg[i]], s->vary[k]);
+				b = ds_config_param(&p->d->configs[s->cfg[j]], s->vary[k]);
 				same = a && b && !strcmp(a, b);
 			}
 			if (same)
@@ -210,7 +210,7 @@ static void sweep_block(const struct plotter *p, FILE *f, const struct section *
 	for (i = 0; i < s->n; i++) {
 		if (series[i] != which)
 			continue;
-		parse_double(report_param(&p->d->configs[s->cfg[i]], x), &pts[n].x);
+		parse_double(ds_config_param(&p->d->configs[s->cfg[i]], x), &pts[n].x);
 		pts[n++].c = s->cfg[i];
 	}
 	qsort(pts, n, sizeof(*pts), cmp_xpoint);
@@ -250,7 +250,7 @@ static size_t sweep_values(const struct plotter *p, const struct section *s,
 	for (i = 0; i < s->n; i++) {
 		double v;
 
-		parse_double(report_param(&p->d->configs[s->cfg[i]], x), &v);
+		parse_double(ds_config_param(&p->d->configs[s->cfg[i]], x), &v);
 		if (!nx || !bsearch(&v, xs, nx, sizeof(*xs), cmp_double)) {
 			xs[nx++] = v;
 			qsort(xs, nx, sizeof(*xs), cmp_double);
