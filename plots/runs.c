@@ -277,11 +277,9 @@ static void config_xtics(const struct plotter *p, FILE *gp)
 	}
 	/* A name of L characters at 30 degrees: about L/5 lines down and
 	 * L/2 characters left of its configuration (the key's three rows
-	 * above the title).  L in tens: a name cut at 40 bytes on a UTF-8
-	 * boundary (37 to 40) makes the same script as its twin of as many
-	 * x's (tests/fuzz/fuzz_gpscript.c: only strings may differ). */
+	 * above the title); L in tens, at most 40 (names are cut there). */
 	longest = (longest + 9) / 10 * 10;
-	if (longest > 40) /* an escaped hostile name may pass its twin's 40 */
+	if (longest > 40)
 		longest = 40;
 	/* upwards: 2 lines for 5 characters, nothing to the left */
 	fprintf(gp, ")\nset xrange [0.4:%zu.6]\nset bmargin %zu\nset lmargin %zu\n"

@@ -10,7 +10,9 @@
  * lengths, so the same layout).
  * Then every script and data file must have the same skeleton in both:
  * the same lines, each the same outside its quoted strings and comments
- * (a string's content and a comment's text are blanked), no line break
+ * (a string's content and a comment's text are blanked, and a number is
+ * any number: a margin sized to a name's displayed width may differ from
+ * its twin's, since invalid UTF-8 is not displayed), no line break
  * inside a quoted string, no comment continued onto the next line by a
  * final backslash, no control byte anywhere.  So no name can end a
  * comment or a string early, add a line, or start a command.
@@ -214,7 +216,7 @@ static char *slurp(const char *dir, const char *name, const char *ext)
 
 /*
  * The skeleton of a script or data file: quoted strings as '' or "",
- * comments as # (#\ when continued).  Aborts on a line break inside a
+ * comments as # (#\ when continued), numbers as 0.  Aborts on a line break inside a
  * string and on a control byte other than a line break.
  */
 static char *skeleton(const char *s)
@@ -255,6 +257,10 @@ static char *skeleton(const char *s)
 				end = s + strlen(s);
 			fputs(end > s + 1 && end[-1] == '\\' ? "#\\" : "#", m);
 			s = end - 1;
+		} else if (*s >= '0' && *s <= '9') {
+			while (s[1] >= '0' && s[1] <= '9')
+				s++;
+			putc('0', m);
 		} else {
 			putc(*s, m);
 		}
