@@ -270,7 +270,7 @@ lint-size:
 	sh scripts/check-size.sh
 
 lint-cppcheck:
-	cppcheck --quiet --error-exitcode=1 --std=c11 \
+	cppcheck -j2 --quiet --error-exitcode=1 --std=c11 \
 	  --enable=warning,performance,portability \
 	  --inline-suppr --suppress=missingIncludeSystem -D_GNU_SOURCE -I. \
 	  -i runner/kinstr/bpf \
