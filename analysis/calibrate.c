@@ -172,13 +172,25 @@ static int put(struct store *s, int64_t e, const char *section,
 	return ret;
 }
 
-static int put_num(struct store *s, int64_t e, const char *section,
-		   const char *key, double v)
-{
-	char buf[40];
+/* The profile's numbers as stored, calibrate.SECTION.KEY (docs/STORAGE.md). */
+static const char *const calib_keys[] = {
+	"invocations", "runs", "s2_between", "s2_within", "aa_splits",
+	"aa_alarms", "boots", "runs_per_boot", "mde_pct",
+};
+#define NKEYS ARRAY_SIZE(calib_keys)
 
-	snprintf(buf, sizeof(buf), "%.17g", v);
-	return put(s, e, section, key, buf);
+/* A count read as 0 when it is not one (a hand-edited store): a NaN or
+ * negative double converted to size_t is undefined. */
+static size_t count(double v)
+{
+	return v >= 0 && v < 1e15 ? (size_t)v : 0;
+}
+
+static void from_nums(struct calib_profile *p, const double *v)
+{
+	*p = (struct calib_profile){ count(v[0]), count(v[1]), v[2], v[3],
+				     count(v[4]), count(v[5]), count(v[6]),
+				     count(v[7]), v[8] };
 }
 
 bool calib_valid(const struct calib_profile *p)
@@ -194,18 +206,20 @@ static int put_all(struct store *s, int64_t experiment, const char *section,
 		   const char *workload, const char *canon,
 		   const struct calib_profile *p)
 {
-	return put(s, experiment, section, "workload", workload) ||
-	       put(s, experiment, section, "params", canon) ||
-	       put_num(s, experiment, section, "invocations", (double)p->k) ||
-	       put_num(s, experiment, section, "runs", (double)p->n) ||
-	       put_num(s, experiment, section, "s2_between", p->s2_b) ||
-	       put_num(s, experiment, section, "s2_within", p->s2_w) ||
-	       put_num(s, experiment, section, "aa_splits", (double)p->splits) ||
-	       put_num(s, experiment, section, "aa_alarms", (double)p->alarms) ||
-	       put_num(s, experiment, section, "boots", (double)p->boots) ||
-	       put_num(s, experiment, section, "runs_per_boot",
-		       (double)p->runs) ||
-	       put_num(s, experiment, section, "mde_pct", p->mde_pct) ? -1 : 0;
+	double v[NKEYS] = { (double)p->k, (double)p->n, p->s2_b, p->s2_w,
+			    (double)p->splits, (double)p->alarms,
+			    (double)p->boots, (double)p->runs, p->mde_pct };
+	char buf[40];
+
+	if (put(s, experiment, section, "workload", workload) ||
+	    put(s, experiment, section, "params", canon))
+		return -1;
+	for (size_t i = 0; i < NKEYS; i++) {
+		snprintf(buf, sizeof(buf), "%.17g", v[i]);
+		if (put(s, experiment, section, calib_keys[i], buf))
+			return -1;
+	}
+	return 0;
 }
 
 int calib_store(struct store *s, int64_t experiment, const char *section,
@@ -240,32 +254,6 @@ static double get_num(const struct experiment_row *e, const char *section,
 	return d;
 }
 
-/* A count key of e, 0 when absent or not a count (a hand-edited store):
- * a NaN or negative double converted to size_t is undefined. */
-static size_t get_count(const struct experiment_row *e, const char *section,
-			const char *key)
-{
-	double d = get_num(e, section, key);
-
-	return d >= 0 && d < 1e15 ? (size_t)d : 0;
-}
-
-/* Every key calib_store writes is there and a number where it is one
- * (get_count reads a missing or bad count as 0, a valid count too). */
-static bool complete(const struct experiment_row *e, const char *section)
-{
-	static const char *const num[] = {
-		"invocations", "runs", "s2_between", "s2_within", "aa_splits",
-		"aa_alarms", "boots", "runs_per_boot", "mde_pct",
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(num); i++)
-		if (isnan(get_num(e, section, num[i])))
-			return false;
-	return true;
-}
-
 /* The profile of (workload, canon) among e's meta: true when found
  * whole (calib_valid). */
 static bool profile_in(const struct experiment_row *e, const char *workload,
@@ -276,6 +264,7 @@ static bool profile_in(const struct experiment_row *e, const char *workload,
 	for (i = 0; i < e->nmeta; i++) {
 		const char *k = e->meta[i].key, *dot;
 		char *section, *wkey;
+		double v[NKEYS];
 		bool match;
 
 		if (strncmp(k, "calibrate.", 10) ||
@@ -287,20 +276,13 @@ static bool profile_in(const struct experiment_row *e, const char *workload,
 		match = experiment_meta(e, wkey) &&
 			!strcmp(experiment_meta(e, wkey), workload);
 		free(wkey);
-		if (match) {
-			p->k = get_count(e, section, "invocations");
-			p->n = get_count(e, section, "runs");
-			p->s2_b = get_num(e, section, "s2_between");
-			p->s2_w = get_num(e, section, "s2_within");
-			p->splits = get_count(e, section, "aa_splits");
-			p->alarms = get_count(e, section, "aa_alarms");
-			p->boots = get_count(e, section, "boots");
-			p->runs = get_count(e, section, "runs_per_boot");
-			p->mde_pct = get_num(e, section, "mde_pct");
-			/* a partial, hand-edited or non-finite one is not
-			 * cited: the next (older) one is */
-			match = complete(e, section) && calib_valid(p);
-		}
+		/* a partial, hand-edited or non-finite one is not cited:
+		 * the next (older) one is */
+		for (size_t j = 0; match && j < NKEYS; j++)
+			match = !isnan(v[j] = get_num(e, section, calib_keys[j]));
+		if (match)
+			from_nums(p, v);
+		match = match && calib_valid(p);
 		free(section);
 		if (match)
 			return true;
@@ -364,34 +346,36 @@ int calib_find(struct store *s, const char *hostname, const char *workload,
 	return at >= 0 ? 0 : 1;
 }
 
+/* "LEADexperiment N: K invocations) a 2.9% change is detectable ...". */
+static char *cite(const char *lead, const struct calib_profile *p,
+		  int64_t experiment)
+{
+	return xasprintf("%sexperiment %lld: %zu invocations) a %.1f%% change "
+			 "is detectable with %zu boots of %zu runs; A/A false "
+			 "alarms %zu/%zu; between invocations %.2f%%, within "
+			 "%.2f%% (CV)", lead, (long long)experiment, p->k,
+			 p->mde_pct, p->boots, p->runs, p->alarms, p->splits,
+			 100 * sqrt(fmax(p->s2_b, 0)),
+			 100 * sqrt(fmax(p->s2_w, 0)));
+}
+
 char *calib_sentence(const struct calib_profile *p, int64_t experiment)
 {
-	return xasprintf("on this host (calibrate experiment %lld: %zu "
-			 "invocations) a %.1f%% change is detectable with %zu "
-			 "boots of %zu runs; A/A false alarms %zu/%zu; between "
-			 "invocations %.2f%%, within %.2f%% (CV)",
-			 (long long)experiment, p->k, p->mde_pct, p->boots,
-			 p->runs, p->alarms, p->splits, 100 * sqrt(p->s2_b),
-			 100 * sqrt(p->s2_w));
+	return cite("on this host (calibrate ", p, experiment);
 }
 
 char *calib_cite(const struct calib_profile *p, const char *host,
 		 int64_t experiment, double created)
 {
-	char when[40] = "", *out;
+	char when[40] = "", *lead, *out;
 	time_t t = (time_t)created;
 	struct tm tm;
 
 	if (created > 0 && gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "calibrated %Y-%m-%d %H:%M UTC, ",
 			 &tm);
-	out = xasprintf("on host %s (%sexperiment %lld: %zu invocations) a "
-			"%.1f%% change is detectable with %zu boots of %zu "
-			"runs; A/A false alarms %zu/%zu; between invocations "
-			"%.2f%%, within %.2f%% (CV)", host ? host : "?", when,
-			(long long)experiment, p->k, p->mde_pct, p->boots,
-			p->runs, p->alarms, p->splits,
-			100 * sqrt(fmax(p->s2_b, 0)),
-			100 * sqrt(fmax(p->s2_w, 0)));
+	lead = xasprintf("on host %s (%s", host ? host : "?", when);
+	out = cite(lead, p, experiment);
+	free(lead);
 	return out;
 }
