@@ -66,70 +66,59 @@ static void positive_ci(const double *x, size_t n, double confidence,
 	*hi = *mean * exp(r);
 }
 
-/* The row's contentions and wait in each timed run (0 where absent). */
-static void summarize(const struct analysis *a, const struct ds_config *cf,
-		      const size_t *runs, size_t nruns, struct kwait_top *t)
+/*
+ * The contentions and the wait of configuration c's rows (kind, caller)
+ * in each timed measured run (klock_wait_s is theirs), in run order, 0
+ * where a run has none: their number, *w and *n malloc'd; *lock the lock
+ * every row names, or NULL.  One pass over the rows, not one per run
+ * (compare reads every lock of every run).
+ */
+static size_t per_run(const struct dataset *d, size_t c, const char *kind,
+		      const char *caller, double **w, double **n,
+		      const char **lock)
 {
-	double *n = xcalloc(nruns ? nruns : 1, sizeof(*n));
-	double *w = xcalloc(nruns ? nruns : 1, sizeof(*w));
-	size_t i, j;
+	const struct ds_config *cf = &d->configs[c];
+	int m = dataset_metric(d, "klock_wait_s");
+	size_t *at = xcalloc(cf->nruns ? cf->nruns : 1, sizeof(*at));
+	size_t k = 0, i;
 	bool one = true;
 
-	t->lock = NULL;
+	for (i = 0; i < cf->nruns; i++)
+		at[i] = analysis_measured(d, cf->run0 + i) &&
+				!isnan(dataset_value(d, cf->run0 + i, m))
+			? k++ : SIZE_MAX;
+	*w = xcalloc(k ? k : 1, sizeof(**w));
+	*n = xcalloc(k ? k : 1, sizeof(**n));
+	*lock = NULL;
 	for (i = 0; i < cf->nklock; i++) {
-		const struct ds_klock *k = &cf->klock[i];
+		const struct ds_klock *r = &cf->klock[i];
+		size_t j = r->run - cf->run0;
 
-		if (!same(t, k))
+		if (r->run < cf->run0 || j >= cf->nruns || at[j] == SIZE_MAX ||
+		    strcmp(r->kind, kind) || strcmp(r->caller, caller))
 			continue;
-		for (j = 0; j < nruns && runs[j] != k->run; j++)
-			;
-		if (j == nruns)
-			continue;
-		n[j] += k->contentions;
-		w[j] += k->wait_s;
-		/* the lock, when every run's row names the same one */
-		if (!k->lock || (t->lock && strcmp(t->lock, k->lock)))
+		(*n)[at[j]] += r->contentions;
+		(*w)[at[j]] += r->wait_s;
+		if (!r->lock || (*lock && strcmp(*lock, r->lock)))
 			one = false;
-		else if (!t->lock)
-			t->lock = k->lock;
+		else if (!*lock)
+			*lock = r->lock;
 	}
 	if (!one)
-		t->lock = NULL;
-	t->nruns = nruns;
-	positive_ci(n, nruns, a->opts.confidence, &t->contentions,
-		    &t->contentions_lo, &t->contentions_hi);
-	positive_ci(w, nruns, a->opts.confidence, &t->wait_s, &t->wait_lo,
-		    &t->wait_hi);
-	free(n);
-	free(w);
+		*lock = NULL;
+	free(at);
+	return k;
 }
 
 size_t analysis_klock_waits(const struct dataset *d, size_t c,
 			    const char *kind, const char *caller, double **out)
 {
-	const struct ds_config *cf = &d->configs[c];
-	int m = dataset_metric(d, "klock_wait_s");
-	size_t *at = xcalloc(cf->nruns ? cf->nruns : 1, sizeof(*at));
-	size_t n = 0, i;
+	const char *lock;
+	double *n;
+	size_t k = per_run(d, c, kind, caller, out, &n, &lock);
 
-	/* each timed measured run's place in *out, SIZE_MAX for the rest:
-	 * one pass over the rows, not one per run (compare reads every
-	 * lock of every run) */
-	for (i = 0; i < cf->nruns; i++)
-		at[i] = analysis_measured(d, cf->run0 + i) &&
-				!isnan(dataset_value(d, cf->run0 + i, m))
-			? n++ : SIZE_MAX;
-	*out = xcalloc(n ? n : 1, sizeof(**out));
-	for (i = 0; i < cf->nklock; i++) {
-		const struct ds_klock *k = &cf->klock[i];
-		size_t r = k->run - cf->run0;
-
-		if (k->run >= cf->run0 && r < cf->nruns && at[r] != SIZE_MAX &&
-		    !strcmp(k->kind, kind) && !strcmp(k->caller, caller))
-			(*out)[at[r]] += k->wait_s;
-	}
-	free(at);
-	return n;
+	free(n);
+	return k;
 }
 
 size_t analysis_kwait_top(const struct analysis *a, size_t c, size_t max,
@@ -139,18 +128,16 @@ size_t analysis_kwait_top(const struct analysis *a, size_t c, size_t max,
 	const struct ds_config *cf = &d->configs[c];
 	int m = dataset_metric(d, "klock_wait_s");
 	struct kwait_top *t = NULL;
-	size_t *runs, nruns = 0, nt = 0, i, j;
+	size_t timed = 0, nt = 0, i, j;
+	double *n, *w;
 
 	*out = NULL;
 	if (!cf->nklock || m < 0)
 		return 0;
-	/* the measured runs the program timed: klock_wait_s is theirs */
-	runs = xcalloc(cf->nruns ? cf->nruns : 1, sizeof(*runs));
 	for (i = cf->run0; i < cf->run0 + cf->nruns; i++)
-		if (analysis_measured(d, i) &&
-		    !isnan(dataset_value(d, i, m)))
-			runs[nruns++] = i;
-	for (i = 0; i < cf->nklock && nruns; i++) {
+		timed += analysis_measured(d, i) &&
+			 !isnan(dataset_value(d, i, m));
+	for (i = 0; i < cf->nklock && timed; i++) {
 		const struct ds_klock *k = &cf->klock[i];
 
 		if (!analysis_measured(d, k->run))
@@ -163,9 +150,16 @@ size_t analysis_kwait_top(const struct analysis *a, size_t c, size_t max,
 		t[nt].kind = k->kind;
 		t[nt++].caller = k->caller;
 	}
-	for (i = 0; i < nt; i++)
-		summarize(a, cf, runs, nruns, &t[i]);
-	free(runs);
+	for (i = 0; i < nt; i++) {
+		t[i].nruns = per_run(d, c, t[i].kind, t[i].caller, &w, &n,
+				     &t[i].lock);
+		positive_ci(n, t[i].nruns, a->opts.confidence, &t[i].contentions,
+			    &t[i].contentions_lo, &t[i].contentions_hi);
+		positive_ci(w, t[i].nruns, a->opts.confidence, &t[i].wait_s,
+			    &t[i].wait_lo, &t[i].wait_hi);
+		free(n);
+		free(w);
+	}
 	if (nt)
 		qsort(t, nt, sizeof(*t), by_wait);
 	*out = t;
