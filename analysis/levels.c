@@ -31,12 +31,9 @@ void levels_opts_default(struct levels_opts *o)
 	*o = (struct levels_opts){
 		.metric = "throughput",
 		.boot_cost = LEVELS_BOOT_COST,
-		.run_cost = 0,
-		.confidence = 0,
 		.alpha = LEVELS_ALPHA,
 		.threshold_pct = 1,
 		.power = 0.8,
-		.linear = false,
 	};
 }
 
@@ -233,31 +230,23 @@ static int level_cmp(const void *pa, const void *pb)
 	return c ? c : strcmp(a->label, b->label);
 }
 
-/* The level of row e, appended when new. */
-static struct level *level_of(struct levels *l, const struct experiment_row *e,
-			      int *first)
-{
-	for (size_t i = 0; i < l->nlevels; i++)
-		if (same_level(&l->levels[i].inv[0].exp, e))
-			return &l->levels[i];
-	*first = 1;
-	l->levels = xrealloc(l->levels, (l->nlevels + 1) * sizeof(*l->levels));
-	memset(&l->levels[l->nlevels], 0, sizeof(*l->levels));
-	return &l->levels[l->nlevels++];
-}
-
-/* Loads experiment id into its level (rows are oldest first). */
+/* Loads experiment e into its level, appended when new (rows are oldest
+ * first). */
 static int level_add(struct store *s, struct levels *l,
 		     const struct experiment_row *e)
 {
-	int first = 0;
-	struct level *lv = level_of(l, e, &first);
+	struct level *lv = NULL;
 	struct dataset d;
 
-	if (store_load(s, e->id, &d) < 0) {
-		if (first)
-			l->nlevels--;
+	if (store_load(s, e->id, &d) < 0)
 		return -1;
+	for (size_t i = 0; i < l->nlevels && !lv; i++)
+		if (same_level(&l->levels[i].inv[0].exp, e))
+			lv = &l->levels[i];
+	if (!lv) {
+		l->levels = xrealloc(l->levels,
+				     (l->nlevels + 1) * sizeof(*l->levels));
+		lv = memset(&l->levels[l->nlevels++], 0, sizeof(*lv));
 	}
 	lv->inv = xrealloc(lv->inv, (lv->ninv + 1) * sizeof(*lv->inv));
 	lv->inv[lv->ninv++] = d;
@@ -407,18 +396,6 @@ int levels_load(struct store *s, const char *selector, struct levels *l)
 
 /* ---- the level's configurations, from the one model of runs ---- */
 
-/* Configurations in first-seen order over the invocations (series.h). */
-static void level_match(struct level *lv, const struct series_list *sl)
-{
-	lv->configs = xcalloc(sl->n + 1, sizeof(*lv->configs));
-	lv->nconfigs = sl->n;
-	for (size_t j = 0; j < sl->n; j++) {
-		lv->configs[j].workload = sl->s[j].workload;
-		lv->configs[j].section = sl->s[j].section;
-		lv->configs[j].canon = sl->s[j].canon;
-	}
-}
-
 /* No invocation has the metric for this configuration: all unknown. */
 static int config_empty(struct level_config *lc, double run_cost,
 			const struct levels_opts *o)
@@ -442,6 +419,9 @@ static int config_analyze(struct level *lv, const struct series *sr,
 	double run_cost;
 	int ret;
 
+	lc->workload = sr->workload;
+	lc->section = sr->section;
+	lc->canon = sr->canon;
 	series_sample_metric(lv->inv, sr, o->metric, &g);
 	lc->inv = xcalloc(g.k + 1, sizeof(*lc->inv));
 	for (lc->k = 0; lc->k < g.k; lc->k++) {
@@ -486,8 +466,10 @@ int levels_analyze(struct levels *l, const struct levels_opts *o)
 		struct series_list sl;
 		int ret = 0;
 
+		/* configurations in first-seen order over the invocations */
 		series_build(lv->inv, lv->ninv, &sl);
-		level_match(lv, &sl);
+		lv->configs = xcalloc(sl.n + 1, sizeof(*lv->configs));
+		lv->nconfigs = sl.n;
 		for (size_t c = 0; c < lv->nconfigs && !ret; c++)
 			ret = config_analyze(lv, &sl.s[c], &lv->configs[c],
 					     &l->opts);

@@ -52,18 +52,6 @@ static const char *utc(char *buf, size_t len, double t)
 
 /* ---- the advice, in words (text and json share it) ---- */
 
-static char *advice_insufficient(const struct level_config *c)
-{
-	if (c->k == 0)
-		return xstrdup("no measured run has this metric");
-	if (c->k == 1)
-		return xstrdup("one invocation only: run the experiment again "
-			       "(e.g. after a reboot) to separate boot-to-boot "
-			       "from run-to-run variance");
-	return xstrdup("no invocation has two runs: the within-invocation "
-		       "variance is unknown");
-}
-
 static char *advice_split(const struct level_config *c, const char *what)
 {
 	const struct level_plan *p = &c->plan;
@@ -83,7 +71,12 @@ static char *advice_message(const struct level_config *c, double alpha)
 
 	switch (p->advice) {
 	case ADVICE_INSUFFICIENT:
-		return advice_insufficient(c);
+		return xstrdup(c->k == 0 ? "no measured run has this metric"
+			: c->k == 1 ? "one invocation only: run the experiment "
+				      "again (e.g. after a reboot) to separate "
+				      "boot-to-boot from run-to-run variance"
+			: "no invocation has two runs: the within-invocation "
+			  "variance is unknown");
 	case ADVICE_NO_COST:
 		return xstrdup("no run wall times recorded: give --run-cost "
 			       "SECONDS for the runs-per-boot advice");
@@ -378,10 +371,7 @@ static void json_advice(struct json_writer *w, const struct level_config *c,
 	json_num(w, "n_now", p->n_now);
 	json_num(w, "n_opt", p->n_opt);
 	json_bool(w, "n_opt_unbounded", isinf(p->n_opt));
-	if (p->n_best > 0)
-		json_int(w, "n_best", p->n_best);
-	else
-		json_num(w, "n_best", NAN);
+	json_num(w, "n_best", p->n_best > 0 ? (double)p->n_best : NAN);
 	json_num(w, "gain", p->gain);
 	json_str(w, "message", msg);
 	json_close(w, '}');
@@ -395,13 +385,8 @@ static void json_plan(struct json_writer *w, const struct level_config *c,
 	char *msg = plan_message(c, o);
 
 	json_open(w, "plan", '{');
-	if (b->boots) {
-		json_int(w, "boots", (long long)b->boots);
-		json_int(w, "runs", (long long)b->runs);
-	} else {
-		json_num(w, "boots", NAN);
-		json_num(w, "runs", NAN);
-	}
+	json_num(w, "boots", b->boots ? (double)b->boots : NAN);
+	json_num(w, "runs", b->boots ? (double)b->runs : NAN);
 	json_num(w, "runs_opt", b->runs_opt);
 	json_bool(w, "runs_opt_unbounded", isinf(b->runs_opt));
 	json_num(w, "threshold_pct", o->threshold_pct);
