@@ -31,9 +31,7 @@ void levels_opts_default(struct levels_opts *o)
 	*o = (struct levels_opts){
 		.metric = "throughput",
 		.boot_cost = LEVELS_BOOT_COST,
-		.alpha = LEVELS_ALPHA,
 		.threshold_pct = 1,
-		.power = 0.8,
 	};
 }
 
@@ -47,7 +45,7 @@ static double plan_cost(double sb, double sw, double cr, double ci, double n)
 
 
 void levels_advise(const struct anova *a, double n_now, double run_cost,
-		   double boot_cost, double alpha, struct level_plan *p)
+		   double boot_cost, struct level_plan *p)
 {
 	double sb = a->var_between, sw = a->var_within;
 	bool cost_known = run_cost > 0 && isfinite(run_cost) &&
@@ -72,7 +70,7 @@ void levels_advise(const struct anova *a, double n_now, double run_cost,
 	if (cost_known)
 		p->n_opt = sqrt(boot_cost * sw / (run_cost * sb));
 	/* A positive estimate the F test cannot tell from 0 is not acted on. */
-	if (isfinite(a->p) && a->p >= alpha) {
+	if (isfinite(a->p) && a->p >= LEVELS_ALPHA) {
 		p->advice = ADVICE_ONE_INVOCATION;
 		return;
 	}
@@ -175,7 +173,7 @@ int levels_config_compute(const double *x, double run_cost,
 		c->grand.ci_low = c->grand.ci_high = NAN;
 	config_derive(c);
 	levels_advise(&c->anova, (double)c->n / (double)c->k, run_cost,
-		      o->boot_cost, o->alpha, &c->plan);
+		      o->boot_cost, &c->plan);
 	/* compare's plan from this level's components, compare's target. */
 	delta = c->log_scale ? log1p(o->threshold_pct / 100)
 			     : o->threshold_pct / 100 * fabs(c->grand.mean);
@@ -183,7 +181,7 @@ int levels_config_compute(const double *x, double run_cost,
 		stats_boot_plan(c->anova.var_between, c->anova.var_within,
 				o->boot_cost, run_cost,
 				(size_t)lround((double)c->n / (double)c->k),
-				delta, 1 - conf, o->power, &c->boot);
+				delta, 1 - conf, LEVELS_POWER, &c->boot);
 	ret = 0;
 out:
 	free(y);
@@ -407,8 +405,7 @@ static int config_empty(struct level_config *lc, double run_cost,
 						   .ci_high = NAN };
 	lc->share_between = lc->share_within = lc->n_eff = NAN;
 	lc->boot = (struct boot_plan){ NAN, 0, 0, NAN, NAN };
-	levels_advise(&lc->anova, NAN, run_cost, o->boot_cost, o->alpha,
-		      &lc->plan);
+	levels_advise(&lc->anova, NAN, run_cost, o->boot_cost, &lc->plan);
 	return 0;
 }
 

@@ -23,16 +23,15 @@
 
 #define LEVELS_BOOT_COST 120.0   /* seconds a new boot costs, by default */
 #define LEVELS_ALPHA 0.05        /* between-invocation variance "detected" */
+#define LEVELS_POWER 0.8         /* of the plan, as compare's */
 
 struct levels_opts {
 	const char *metric;     /* "throughput" */
 	double boot_cost;       /* c_i, seconds (LEVELS_BOOT_COST) */
 	double run_cost;        /* c_r, seconds; 0 = mean run wall time */
 	double confidence;      /* 0 = the first invocation's */
-	double alpha;           /* LEVELS_ALPHA */
 	double threshold_pct;   /* the change the plan resolves (1), as
 				 * compare's --threshold */
-	double power;           /* of the plan (0.8), as compare's */
 	bool linear;            /* values, never logs (false: logs when every
 				 * value is > 0, as compare) */
 };
@@ -68,11 +67,11 @@ struct level_plan {
 
 /*
  * The advice for ANOVA a with n_now runs per invocation: ONE_INVOCATION
- * when s2_b is 0 or its F test has p >= alpha; otherwise n_best and gain.
+ * when s2_b is 0 or its F test has p >= LEVELS_ALPHA; otherwise n_best and gain.
  * Pure; fills NAN/0 where a value does not apply.
  */
 void levels_advise(const struct anova *a, double n_now, double run_cost,
-		   double boot_cost, double alpha, struct level_plan *p);
+		   double boot_cost, struct level_plan *p);
 
 struct level_invocation {
 	size_t inv;             /* index into level.inv */
