@@ -16,25 +16,20 @@
 #include "db/contract.h"
 #include "lib/util.h"
 
-/* The groups of x picked by in[] (true: side a) into a and b. */
+/* The groups of x picked by in[] (true: side 0) into v[0] and v[1], their
+ * sizes into sz[0] and sz[1], their numbers into ks. */
 static void split(const double *x, const size_t *sizes, size_t k,
-		  const bool *in, double *a, size_t *sa, size_t *ka,
-		  double *b, size_t *sb, size_t *kb)
+		  const bool *in, double *v[2], size_t *sz[2], size_t ks[2])
 {
-	size_t i, off = 0, na = 0, nb = 0;
+	size_t i, off = 0, n[2] = { 0, 0 };
 
-	*ka = *kb = 0;
-	for (i = 0; i < k; i++) {
-		if (in[i]) {
-			memcpy(a + na, x + off, sizes[i] * sizeof(*x));
-			na += sizes[i];
-			sa[(*ka)++] = sizes[i];
-		} else {
-			memcpy(b + nb, x + off, sizes[i] * sizeof(*x));
-			nb += sizes[i];
-			sb[(*kb)++] = sizes[i];
-		}
-		off += sizes[i];
+	ks[0] = ks[1] = 0;
+	for (i = 0; i < k; off += sizes[i], i++) {
+		int h = !in[i];
+
+		memcpy(v[h] + n[h], x + off, sizes[i] * sizeof(*x));
+		n[h] += sizes[i];
+		sz[h][ks[h]++] = sizes[i];
 	}
 }
 
@@ -58,8 +53,8 @@ int calib_compute(const double *x, const size_t *sizes, size_t k,
 		  size_t boots, size_t runs, double alpha,
 		  struct calib_profile *p)
 {
-	size_t i, n = 0, m = k / 2, *idx, *sa, *sb;
-	double *a, *b;
+	size_t i, n = 0, m = k / 2, *idx, *sz[2], ks[2];
+	double *v[2];
 	bool *in;
 	struct anova an;
 
@@ -81,31 +76,31 @@ int calib_compute(const double *x, const size_t *sizes, size_t k,
 	p->runs = runs;
 	p->mde_pct = 100 * expm1(stats_nested_mde(p->s2_b, p->s2_w, runs,
 						  boots, alpha, 0.8));
-	a = xmalloc(n * sizeof(*a));
-	b = xmalloc(n * sizeof(*b));
-	sa = xmalloc(k * sizeof(*sa));
-	sb = xmalloc(k * sizeof(*sb));
+	for (i = 0; i < 2; i++) {
+		v[i] = xmalloc(n * sizeof(*v[i]));
+		sz[i] = xmalloc(k * sizeof(*sz[i]));
+	}
 	in = xcalloc(k, sizeof(*in));
 	idx = xmalloc(m * sizeof(*idx));
 	for (i = 0; i < m; i++)
 		idx[i] = i;
 	do {
 		struct nested_diff d;
-		size_t ka, kb;
 
 		memset(in, 0, k * sizeof(*in));
 		for (i = 0; i < m; i++)
 			in[idx[i]] = true;
-		split(x, sizes, k, in, a, sa, &ka, b, sb, &kb);
-		if (stats_nested_diff(a, sa, ka, b, sb, kb, 1 - alpha, &d))
+		split(x, sizes, k, in, v, sz, ks);
+		if (stats_nested_diff(v[0], sz[0], ks[0], v[1], sz[1], ks[1],
+				      1 - alpha, &d))
 			continue;
 		p->splits++;
 		p->alarms += d.p < alpha;
 	} while (p->splits < CALIB_MAX_SPLITS && next_subset(idx, m, k));
-	free(a);
-	free(b);
-	free(sa);
-	free(sb);
+	for (i = 0; i < 2; i++) {
+		free(v[i]);
+		free(sz[i]);
+	}
 	free(in);
 	free(idx);
 	return 0;

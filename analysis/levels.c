@@ -205,21 +205,6 @@ static bool id_in(int64_t id, const int64_t *ids, int n)
 	return false;
 }
 
-/*
- * Marks every experiment sharing a (name, label) with one the selector
- * found; an id or uuid thereby selects its whole level.
- */
-static void mark_selected(const struct experiment_row *rows, int n,
-			  const int64_t *found, int nfound, bool *sel)
-{
-	for (int i = 0; i < n; i++) {
-		sel[i] = false;
-		for (int j = 0; j < n && !sel[i]; j++)
-			sel[i] = id_in(rows[j].id, found, nfound) &&
-				 same_level(&rows[i], &rows[j]);
-	}
-}
-
 static int level_cmp(const void *pa, const void *pb)
 {
 	const struct level *a = pa, *b = pb;
@@ -253,20 +238,13 @@ static int level_add(struct store *s, struct levels *l,
 	return 0;
 }
 
-static void rows_free(struct experiment_row *rows, int n)
-{
-	for (int i = 0; i < n; i++)
-		experiment_row_release(&rows[i]);
-	free(rows);
-}
-
 static int levels_load_what(struct store *s, const char *selector,
 			    struct levels *l)
 {
 	int64_t *found = NULL, *all = NULL;
 	struct experiment_row *rows = NULL;
-	bool *sel = NULL;
-	int nfound, nall = 0, i, ret = -1;
+	int nfound, nall = 0, i, j, ret = -1;
+	bool sel;
 
 	nfound = store_experiment_find(s, selector, &found);
 	if (nfound <= 0) {
@@ -284,18 +262,23 @@ static int levels_load_what(struct store *s, const char *selector,
 	for (i = 0; i < nall; i++)
 		if (store_experiment_get(s, all[i], &rows[i]) < 0)
 			goto out;
-	sel = xcalloc((size_t)nall + 1, sizeof(*sel));
-	mark_selected(rows, nall, found, nfound, sel);
-	for (i = 0; i < nall; i++)
-		if (sel[i] && level_add(s, l, &rows[i]) < 0)
+	/* every experiment sharing a (name, label) with one the selector
+	 * found: an id or uuid thereby selects its whole level */
+	for (i = 0; i < nall; i++) {
+		for (sel = false, j = 0; j < nall && !sel; j++)
+			sel = id_in(rows[j].id, found, nfound) &&
+			      same_level(&rows[i], &rows[j]);
+		if (sel && level_add(s, l, &rows[i]) < 0)
 			goto out;
+	}
 	qsort(l->levels, l->nlevels, sizeof(*l->levels), level_cmp);
 	ret = 0;
 out:
 	if (ret)
 		levels_release(l);
-	rows_free(rows, nall > 0 ? nall : 0);
-	free(sel);
+	for (i = 0; i < nall; i++)
+		experiment_row_release(&rows[i]);
+	free(rows);
 	free(found);
 	free(all);
 	return ret;
