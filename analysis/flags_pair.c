@@ -52,29 +52,13 @@ void analysis_handoff_check(const struct pair_side *a,
 }
 
 /*
- * What a swept parameter changes, which decides whether a pair that differs
- * in it is judged.  The trap the pair check exists for is a change to the
- * lock's serialized path -- contended_delay_ns, hold_ns, lockdep, a kernel
- * -- that raises throughput by making the lock change hands less: the
- * benchmark then measures threads streaking alone, not a faster lock.
- * Every parameter is judged unless the data dictionary declares it
- * (vocab_param_rule, db/vocab.h):
- *
- *   PR_WORKERS  how many workers run.  Going down to fewer always means
- *               fewer hand-offs (a contention collapse relieved), so only
- *               a gain with *more* workers is judged (fake scaling).
- *   PR_LOAD     the independent work or parallelism: more independent
- *               locks, more work outside the lock.  Lowering contention is
- *               what such a parameter does, and the two configurations do
- *               different work per operation or in parallel, so a
- *               throughput difference between them is no claim about the
- *               lock.  Not judged in either direction; when the check
- *               would have fired the pair is noted contention-coupled
- *               with the reason, so the reader sees it was looked at.
- *
- * A declaration names the workloads whose parameter it is (NULL: any), so
- * a parameter of the same name elsewhere stays judged; tests/test_vocab.c
- * checks the declarations against the workload registry.
+ * Which swept parameters are judged: the trap is a change to the lock's
+ * serialized path (contended_delay_ns, hold_ns, lockdep, a kernel) that
+ * raises throughput by making the lock change hands less.  Every
+ * parameter is, except fewer workers (a collapse relieved) and load
+ * parameters (different work: noted contention-coupled) as the data
+ * dictionary declares them (vocab_param_rule, db/vocab.h); the reasons:
+ * docs/USER-GUIDE.md, "misleading-throughput".
  */
 
 /*
@@ -188,22 +172,15 @@ static const char *param_value(const struct ds_config *c, const char *key)
 	return v ? v : "";
 }
 
-/*
- * Going down to fewer workers always means fewer hand-offs: that is a
- * contention collapse being relieved, not a lock getting faster, so such
- * a pair is not judged.  Fake scaling (more workers, more throughput,
- * fewer hand-offs) still is.
- */
+/* The faster side has fewer workers: not judged (fake scaling, more
+ * workers, still is). */
 static bool fewer_workers(const struct param_rule *r, const char *lo,
 			  const char *hi)
 {
 	double vl, vh;
 
-	if (!r || r->role != PR_WORKERS)
-		return false;
-	if (parse_double(lo, &vl) < 0 || parse_double(hi, &vh) < 0)
-		return false;
-	return vh < vl;
+	return r && r->role == PR_WORKERS && !parse_double(lo, &vl) &&
+	       !parse_double(hi, &vh) && vh < vl;
 }
 
 /*
