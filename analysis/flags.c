@@ -16,21 +16,11 @@
 #include "analysis/analysis.h"
 #include "analysis/flagtab.h"
 #include "analysis/regimes.h"
-#include "lib/numfmt.h"
 #include "db/contract.h"
 #include "lib/util.h"
 
 /* Up to this many outliers are named in a message (all are in json). */
 #define LIST_OUTLIERS 8
-
-const char *flags_num(double v)
-{
-	static char ring[16][24];
-	static unsigned next;
-	char *b = ring[next++ % ARRAY_SIZE(ring)];
-
-	return numfmt(b, sizeof(ring[0]), v);
-}
 
 static const struct metric_summary *primary(const struct config_analysis *ca)
 {

@@ -13,9 +13,19 @@
 
 #include "analysis/analysis.h"
 #include "analysis/flagtab.h"
+#include "lib/numfmt.h"
 #include "lib/util.h"
 
 /* ---- pairs of one sweep: misleading throughput ---- */
+
+const char *flags_num(double v)
+{
+	static char ring[16][24];
+	static unsigned next;
+	char *b = ring[next++ % ARRAY_SIZE(ring)];
+
+	return numfmt(b, sizeof(ring[0]), v);
+}
 
 static double mean_of(const double *x, size_t n)
 {
