@@ -322,10 +322,8 @@ static void flag_miscalibrated(const struct analysis *a,
 #define RANK(report, compare, column) { report, compare, column }
 
 /*
- * In the order the detectors run.  The ranks keep the orders each output
- * had before the table: the report lists what is not what it seems first,
- * compare's overview what invalidates a verdict first, its column the
- * letters as they were introduced.
+ * In the order the detectors run.  The report lists what is not what it
+ * seems first, compare's overview what invalidates a verdict first.
  */
 const struct flag_def flag_defs[] = {
 	{ "few-runs", 0, FLAG_MID, FLAG_REPORT, RANK(80, 0, 0), flag_few_runs,
