@@ -68,7 +68,8 @@ void analysis_handoff_check(const struct pair_side *a,
  * parameter is, except fewer workers (a collapse relieved) and load
  * parameters (different work: noted contention-coupled) as the data
  * dictionary declares them (vocab_param_rule, db/vocab.h); the reasons:
- * docs/USER-GUIDE.md, "misleading-throughput".
+ * docs/USER-GUIDE.md, "Flags: what each means and what
+ * to do".
  */
 
 /*
