@@ -16,25 +16,20 @@
 #include "db/contract.h"
 #include "lib/util.h"
 
-/* The groups of x picked by in[] (true: side a) into a and b. */
+/* The groups of x picked by in[] (true: side 0) into v[0] and v[1], their
+ * sizes into sz[0] and sz[1], their numbers into ks. */
 static void split(const double *x, const size_t *sizes, size_t k,
-		  const bool *in, double *a, size_t *sa, size_t *ka,
-		  double *b, size_t *sb, size_t *kb)
+		  const bool *in, double *v[2], size_t *sz[2], size_t ks[2])
 {
-	size_t i, off = 0, na = 0, nb = 0;
+	size_t i, off = 0, n[2] = { 0, 0 };
 
-	*ka = *kb = 0;
-	for (i = 0; i < k; i++) {
-		if (in[i]) {
-			memcpy(a + na, x + off, sizes[i] * sizeof(*x));
-			na += sizes[i];
-			sa[(*ka)++] = sizes[i];
-		} else {
-			memcpy(b + nb, x + off, sizes[i] * sizeof(*x));
-			nb += sizes[i];
-			sb[(*kb)++] = sizes[i];
-		}
-		off += sizes[i];
+	ks[0] = ks[1] = 0;
+	for (i = 0; i < k; off += sizes[i], i++) {
+		int h = !in[i];
+
+		memcpy(v[h] + n[h], x + off, sizes[i] * sizeof(*x));
+		n[h] += sizes[i];
+		sz[h][ks[h]++] = sizes[i];
 	}
 }
 
@@ -58,8 +53,8 @@ int calib_compute(const double *x, const size_t *sizes, size_t k,
 		  size_t boots, size_t runs, double alpha,
 		  struct calib_profile *p)
 {
-	size_t i, n = 0, m = k / 2, *idx, *sa, *sb;
-	double *a, *b;
+	size_t i, n = 0, m = k / 2, *idx, *sz[2], ks[2];
+	double *v[2];
 	bool *in;
 	struct anova an;
 
@@ -81,31 +76,31 @@ int calib_compute(const double *x, const size_t *sizes, size_t k,
 	p->runs = runs;
 	p->mde_pct = 100 * expm1(stats_nested_mde(p->s2_b, p->s2_w, runs,
 						  boots, alpha, 0.8));
-	a = xmalloc(n * sizeof(*a));
-	b = xmalloc(n * sizeof(*b));
-	sa = xmalloc(k * sizeof(*sa));
-	sb = xmalloc(k * sizeof(*sb));
+	for (i = 0; i < 2; i++) {
+		v[i] = xmalloc(n * sizeof(*v[i]));
+		sz[i] = xmalloc(k * sizeof(*sz[i]));
+	}
 	in = xcalloc(k, sizeof(*in));
 	idx = xmalloc(m * sizeof(*idx));
 	for (i = 0; i < m; i++)
 		idx[i] = i;
 	do {
 		struct nested_diff d;
-		size_t ka, kb;
 
 		memset(in, 0, k * sizeof(*in));
 		for (i = 0; i < m; i++)
 			in[idx[i]] = true;
-		split(x, sizes, k, in, a, sa, &ka, b, sb, &kb);
-		if (stats_nested_diff(a, sa, ka, b, sb, kb, 1 - alpha, &d))
+		split(x, sizes, k, in, v, sz, ks);
+		if (stats_nested_diff(v[0], sz[0], ks[0], v[1], sz[1], ks[1],
+				      1 - alpha, &d))
 			continue;
 		p->splits++;
 		p->alarms += d.p < alpha;
 	} while (p->splits < CALIB_MAX_SPLITS && next_subset(idx, m, k));
-	free(a);
-	free(b);
-	free(sa);
-	free(sb);
+	for (i = 0; i < 2; i++) {
+		free(v[i]);
+		free(sz[i]);
+	}
 	free(in);
 	free(idx);
 	return 0;
@@ -172,13 +167,25 @@ static int put(struct store *s, int64_t e, const char *section,
 	return ret;
 }
 
-static int put_num(struct store *s, int64_t e, const char *section,
-		   const char *key, double v)
-{
-	char buf[40];
+/* The profile's numbers as stored, calibrate.SECTION.KEY (docs/STORAGE.md). */
+static const char *const calib_keys[] = {
+	"invocations", "runs", "s2_between", "s2_within", "aa_splits",
+	"aa_alarms", "boots", "runs_per_boot", "mde_pct",
+};
+#define NKEYS ARRAY_SIZE(calib_keys)
 
-	snprintf(buf, sizeof(buf), "%.17g", v);
-	return put(s, e, section, key, buf);
+/* A count read as 0 when it is not one (a hand-edited store): a NaN or
+ * negative double converted to size_t is undefined. */
+static size_t count(double v)
+{
+	return v >= 0 && v < 1e15 ? (size_t)v : 0;
+}
+
+static void from_nums(struct calib_profile *p, const double *v)
+{
+	*p = (struct calib_profile){ count(v[0]), count(v[1]), v[2], v[3],
+				     count(v[4]), count(v[5]), count(v[6]),
+				     count(v[7]), v[8] };
 }
 
 bool calib_valid(const struct calib_profile *p)
@@ -194,18 +201,20 @@ static int put_all(struct store *s, int64_t experiment, const char *section,
 		   const char *workload, const char *canon,
 		   const struct calib_profile *p)
 {
-	return put(s, experiment, section, "workload", workload) ||
-	       put(s, experiment, section, "params", canon) ||
-	       put_num(s, experiment, section, "invocations", (double)p->k) ||
-	       put_num(s, experiment, section, "runs", (double)p->n) ||
-	       put_num(s, experiment, section, "s2_between", p->s2_b) ||
-	       put_num(s, experiment, section, "s2_within", p->s2_w) ||
-	       put_num(s, experiment, section, "aa_splits", (double)p->splits) ||
-	       put_num(s, experiment, section, "aa_alarms", (double)p->alarms) ||
-	       put_num(s, experiment, section, "boots", (double)p->boots) ||
-	       put_num(s, experiment, section, "runs_per_boot",
-		       (double)p->runs) ||
-	       put_num(s, experiment, section, "mde_pct", p->mde_pct) ? -1 : 0;
+	double v[NKEYS] = { (double)p->k, (double)p->n, p->s2_b, p->s2_w,
+			    (double)p->splits, (double)p->alarms,
+			    (double)p->boots, (double)p->runs, p->mde_pct };
+	char buf[40];
+
+	if (put(s, experiment, section, "workload", workload) ||
+	    put(s, experiment, section, "params", canon))
+		return -1;
+	for (size_t i = 0; i < NKEYS; i++) {
+		snprintf(buf, sizeof(buf), "%.17g", v[i]);
+		if (put(s, experiment, section, calib_keys[i], buf))
+			return -1;
+	}
+	return 0;
 }
 
 int calib_store(struct store *s, int64_t experiment, const char *section,
@@ -240,32 +249,6 @@ static double get_num(const struct experiment_row *e, const char *section,
 	return d;
 }
 
-/* A count key of e, 0 when absent or not a count (a hand-edited store):
- * a NaN or negative double converted to size_t is undefined. */
-static size_t get_count(const struct experiment_row *e, const char *section,
-			const char *key)
-{
-	double d = get_num(e, section, key);
-
-	return d >= 0 && d < 1e15 ? (size_t)d : 0;
-}
-
-/* Every key calib_store writes is there and a number where it is one
- * (get_count reads a missing or bad count as 0, a valid count too). */
-static bool complete(const struct experiment_row *e, const char *section)
-{
-	static const char *const num[] = {
-		"invocations", "runs", "s2_between", "s2_within", "aa_splits",
-		"aa_alarms", "boots", "runs_per_boot", "mde_pct",
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(num); i++)
-		if (isnan(get_num(e, section, num[i])))
-			return false;
-	return true;
-}
-
 /* The profile of (workload, canon) among e's meta: true when found
  * whole (calib_valid). */
 static bool profile_in(const struct experiment_row *e, const char *workload,
@@ -276,6 +259,7 @@ static bool profile_in(const struct experiment_row *e, const char *workload,
 	for (i = 0; i < e->nmeta; i++) {
 		const char *k = e->meta[i].key, *dot;
 		char *section, *wkey;
+		double v[NKEYS];
 		bool match;
 
 		if (strncmp(k, "calibrate.", 10) ||
@@ -287,20 +271,13 @@ static bool profile_in(const struct experiment_row *e, const char *workload,
 		match = experiment_meta(e, wkey) &&
 			!strcmp(experiment_meta(e, wkey), workload);
 		free(wkey);
-		if (match) {
-			p->k = get_count(e, section, "invocations");
-			p->n = get_count(e, section, "runs");
-			p->s2_b = get_num(e, section, "s2_between");
-			p->s2_w = get_num(e, section, "s2_within");
-			p->splits = get_count(e, section, "aa_splits");
-			p->alarms = get_count(e, section, "aa_alarms");
-			p->boots = get_count(e, section, "boots");
-			p->runs = get_count(e, section, "runs_per_boot");
-			p->mde_pct = get_num(e, section, "mde_pct");
-			/* a partial, hand-edited or non-finite one is not
-			 * cited: the next (older) one is */
-			match = complete(e, section) && calib_valid(p);
-		}
+		/* a partial, hand-edited or non-finite one is not cited:
+		 * the next (older) one is */
+		for (size_t j = 0; match && j < NKEYS; j++)
+			match = !isnan(v[j] = get_num(e, section, calib_keys[j]));
+		if (match)
+			from_nums(p, v);
+		match = match && calib_valid(p);
 		free(section);
 		if (match)
 			return true;
@@ -364,34 +341,36 @@ int calib_find(struct store *s, const char *hostname, const char *workload,
 	return at >= 0 ? 0 : 1;
 }
 
+/* "LEADexperiment N: K invocations) a 2.9% change is detectable ...". */
+static char *cite(const char *lead, const struct calib_profile *p,
+		  int64_t experiment)
+{
+	return xasprintf("%sexperiment %lld: %zu invocations) a %.1f%% change "
+			 "is detectable with %zu boots of %zu runs; A/A false "
+			 "alarms %zu/%zu; between invocations %.2f%%, within "
+			 "%.2f%% (CV)", lead, (long long)experiment, p->k,
+			 p->mde_pct, p->boots, p->runs, p->alarms, p->splits,
+			 100 * sqrt(fmax(p->s2_b, 0)),
+			 100 * sqrt(fmax(p->s2_w, 0)));
+}
+
 char *calib_sentence(const struct calib_profile *p, int64_t experiment)
 {
-	return xasprintf("on this host (calibrate experiment %lld: %zu "
-			 "invocations) a %.1f%% change is detectable with %zu "
-			 "boots of %zu runs; A/A false alarms %zu/%zu; between "
-			 "invocations %.2f%%, within %.2f%% (CV)",
-			 (long long)experiment, p->k, p->mde_pct, p->boots,
-			 p->runs, p->alarms, p->splits, 100 * sqrt(p->s2_b),
-			 100 * sqrt(p->s2_w));
+	return cite("on this host (calibrate ", p, experiment);
 }
 
 char *calib_cite(const struct calib_profile *p, const char *host,
 		 int64_t experiment, double created)
 {
-	char when[40] = "", *out;
+	char when[40] = "", *lead, *out;
 	time_t t = (time_t)created;
 	struct tm tm;
 
 	if (created > 0 && gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "calibrated %Y-%m-%d %H:%M UTC, ",
 			 &tm);
-	out = xasprintf("on host %s (%sexperiment %lld: %zu invocations) a "
-			"%.1f%% change is detectable with %zu boots of %zu "
-			"runs; A/A false alarms %zu/%zu; between invocations "
-			"%.2f%%, within %.2f%% (CV)", host ? host : "?", when,
-			(long long)experiment, p->k, p->mde_pct, p->boots,
-			p->runs, p->alarms, p->splits,
-			100 * sqrt(fmax(p->s2_b, 0)),
-			100 * sqrt(fmax(p->s2_w, 0)));
+	lead = xasprintf("on host %s (%s", host ? host : "?", when);
+	out = cite(lead, p, experiment);
+	free(lead);
 	return out;
 }

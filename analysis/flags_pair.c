@@ -2,8 +2,7 @@
  * flags_pair.c - the pair flags: configurations of one sweep that differ
  * in one parameter, compared (misleading throughput: a gain bought by the
  * lock changing hands less; contention-coupled).  The per-configuration
- * detectors are in flags.c; each flag has its row in the flag table
- * (flagtab.c).
+ * detectors and the flag table are in flags.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,36 +13,27 @@
 
 #include "analysis/analysis.h"
 #include "analysis/flagtab.h"
+#include "lib/numfmt.h"
 #include "lib/util.h"
 
 /* ---- pairs of one sweep: misleading throughput ---- */
+
+const char *flags_num(double v)
+{
+	static char ring[16][24];
+	static unsigned next;
+	char *b = ring[next++ % ARRAY_SIZE(ring)];
+
+	return numfmt(b, sizeof(ring[0]), v);
+}
 
 static double mean_of(const double *x, size_t n)
 {
 	return n ? gsl_stats_mean(x, 1, n) : NAN;
 }
 
-static void welch_nan(struct welch *w)
-{
-	w->diff = w->se = w->df = w->t = w->p = NAN;
-	w->ci_low = w->ci_high = NAN;
-}
-
-static void welch_or_nan(const double *a, size_t na, const double *b, size_t nb,
-			 double confidence, struct welch *w)
-{
-	welch_nan(w);
-	if (na >= 2 && nb >= 2 && stats_welch(a, na, b, nb, confidence, w) < 0)
-		welch_nan(w);
-}
-
-/* Counts and rates: the ratio of means, its interval on the log scale. */
-static void ratio_or_nan(const double *a, size_t na, const double *b,
-			 size_t nb, double confidence, struct ratio *r)
-{
-	if (stats_ratio_welch(a, na, b, nb, confidence, r) < 0)
-		*r = (struct ratio){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
-}
+static const struct welch welch_nan = { NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+static const struct ratio ratio_nan = { NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
 
 void analysis_handoff_check(const struct pair_side *a,
 			    const struct pair_side *b,
@@ -51,9 +41,17 @@ void analysis_handoff_check(const struct pair_side *a,
 			    struct handoff_check *out)
 {
 	memset(out, 0, sizeof(*out));
-	welch_or_nan(a->tput, a->ntput, b->tput, b->ntput, confidence, &out->tput);
-	ratio_or_nan(a->rate, a->nrate, b->rate, b->nrate, confidence, &out->rate);
-	ratio_or_nan(a->cont, a->ncont, b->cont, b->ncont, confidence, &out->cont);
+	if (a->ntput < 2 || b->ntput < 2 ||
+	    stats_welch(a->tput, a->ntput, b->tput, b->ntput, confidence,
+			&out->tput) < 0)
+		out->tput = welch_nan;
+	/* counts and rates: the ratio of means, its interval on the log scale */
+	if (stats_ratio_welch(a->rate, a->nrate, b->rate, b->nrate, confidence,
+			      &out->rate) < 0)
+		out->rate = ratio_nan;
+	if (stats_ratio_welch(a->cont, a->ncont, b->cont, b->ncont, confidence,
+			      &out->cont) < 0)
+		out->cont = ratio_nan;
 	out->drop = -out->rate.change_pct / 100;
 	out->gain = out->tput.p < o->alpha && out->tput.diff > 0;
 	out->misleading = out->gain && out->rate.p < o->alpha &&
@@ -64,94 +62,53 @@ void analysis_handoff_check(const struct pair_side *a,
 }
 
 /*
- * What a swept parameter changes, which decides whether a pair that differs
- * in it is judged.  The trap the pair check exists for is a change to the
- * lock's serialized path -- contended_delay_ns, hold_ns, lockdep, a kernel
- * -- that raises throughput by making the lock change hands less: the
- * benchmark then measures threads streaking alone, not a faster lock.
- * Every parameter is judged unless the data dictionary declares it
- * (vocab_param_rule, db/vocab.h):
- *
- *   PR_WORKERS  how many workers run.  Going down to fewer always means
- *               fewer hand-offs (a contention collapse relieved), so only
- *               a gain with *more* workers is judged (fake scaling).
- *   PR_LOAD     the independent work or parallelism: more independent
- *               locks, more work outside the lock.  Lowering contention is
- *               what such a parameter does, and the two configurations do
- *               different work per operation or in parallel, so a
- *               throughput difference between them is no claim about the
- *               lock.  Not judged in either direction; when the check
- *               would have fired the pair is noted contention-coupled
- *               with the reason, so the reader sees it was looked at.
- *
- * A declaration names the workloads whose parameter it is (NULL: any), so
- * a parameter of the same name elsewhere stays judged; tests/test_vocab.c
- * checks the declarations against the workload registry.
+ * Which swept parameters are judged: the trap is a change to the lock's
+ * serialized path (contended_delay_ns, hold_ns, lockdep, a kernel) that
+ * raises throughput by making the lock change hands less.  Every
+ * parameter is, except fewer workers (a collapse relieved) and load
+ * parameters (different work: noted contention-coupled) as the data
+ * dictionary declares them (vocab_param_rule, db/vocab.h); the reasons:
+ * docs/USER-GUIDE.md, "Flags: what each means and what
+ * to do".
  */
 
 /*
  * A configuration's measured series, loaded once and shared by every pair
  * it is in: loading them per pair (a lookup of each metric by name for
- * each run) was the report's hot spot at a million samples.
+ * each run) was the report's hot spot at a million samples.  S_CPS:
+ * contended acquisitions/s; S_KPS, S_KPO: kernel lock contentions per
+ * second, per op; S_KWS: the kernel wait share (analysis_kwait_share).
  */
+enum { S_TPUT, S_RATE, S_CONT, S_CPS, S_KPS, S_KPO, S_KWS, S_N };
+
+static double (*const series_get[S_N])(const struct dataset *, size_t) = {
+	analysis_throughput, analysis_handoff_rate, analysis_contention_rate,
+	analysis_contended_rate, analysis_klock_rate, analysis_klock_per_op,
+	analysis_kwait_share,
+};
+
 struct series_set {
 	bool loaded;
-	double *tput, *rate, *cont, *cps; /* cps: contended acquisitions/s */
-	double *kps, *kpo;   /* kernel lock contentions per second, per op */
-	double *kws;         /* kernel wait share (analysis_kwait_share) */
-	size_t ntput, nrate, ncont, ncps, nkps, nkpo, nkws;
+	double *x[S_N];
+	size_t n[S_N];
 };
 
 struct side {
 	size_t c;
 	const struct series_set *ss;
-	const double *rate;
-	size_t nrate;
 	struct pair_side ps;
-	const char *rate_name;
 };
 
-/* The side of configuration c, its series loaded on first use. */
-static void side_load(const struct dataset *d, struct series_set *cache,
-		      size_t c, struct side *s)
+/* The series of configuration c, loaded on first use. */
+static const struct series_set *series_of(const struct dataset *d,
+					  struct series_set *cache, size_t c)
 {
 	struct series_set *ss = &cache[c];
 
-	if (!ss->loaded) {
-		ss->ntput = analysis_values_of(d, c, analysis_throughput,
-					       &ss->tput);
-		ss->nrate = analysis_values_of(d, c, analysis_handoff_rate,
-					       &ss->rate);
-		ss->ncont = analysis_values_of(d, c, analysis_contention_rate,
-					       &ss->cont);
-		ss->ncps = analysis_values_of(d, c, analysis_contended_rate,
-					      &ss->cps);
-		ss->nkps = analysis_values_of(d, c, analysis_klock_rate,
-					      &ss->kps);
-		ss->nkpo = analysis_values_of(d, c, analysis_klock_per_op,
-					      &ss->kpo);
-		ss->nkws = analysis_values_of(d, c, analysis_kwait_share,
-					      &ss->kws);
-		ss->loaded = true;
-	}
-	s->c = c;
-	s->ss = ss;
-	s->rate = ss->rate;
-	s->nrate = ss->nrate;
-}
-
-static void cache_free(struct series_set *cache, size_t n)
-{
-	for (size_t c = 0; c < n; c++) {
-		free(cache[c].tput);
-		free(cache[c].rate);
-		free(cache[c].cont);
-		free(cache[c].cps);
-		free(cache[c].kps);
-		free(cache[c].kpo);
-		free(cache[c].kws);
-	}
-	free(cache);
+	for (int k = 0; k < S_N && !ss->loaded; k++)
+		ss->n[k] = analysis_values_of(d, c, series_get[k], &ss->x[k]);
+	ss->loaded = true;
+	return ss;
 }
 
 /*
@@ -166,50 +123,35 @@ static void cache_free(struct series_set *cache, size_t n)
  *     lock counter at all (creat, chat, command): its serialization
  *     happens in the kernel's locks.
  */
-enum { RATE_HANDOFFS, RATE_CONTENDED, RATE_KERNEL };
-
-static const char *const rate_names[] = {
-	[RATE_HANDOFFS] = "hand-offs/s",
-	[RATE_CONTENDED] = "contended acquisitions/s",
-	[RATE_KERNEL] = "kernel lock contentions/s",
-};
-
-static int rate_kind(const struct series_set *a, const struct series_set *b,
-		     size_t nrate_a, size_t nrate_b)
+static bool both(const struct side *lo, const struct side *hi, int k)
 {
-	if (nrate_a >= 2 && nrate_b >= 2)
-		return RATE_HANDOFFS;
-	if ((a->ncps >= 2 && b->ncps >= 2) || a->nkps < 2 || b->nkps < 2)
-		return RATE_CONTENDED;
-	return RATE_KERNEL;
+	return lo->ss->n[k] >= 2 && hi->ss->n[k] >= 2;
 }
 
-static void side_bind(struct side *lo, struct side *hi)
+/* Binds each side's pair_side to that rate; returns its name. */
+static const char *side_bind(struct side *lo, struct side *hi)
 {
 	struct side *s[2] = { lo, hi };
-	int kind = rate_kind(lo->ss, hi->ss, lo->nrate, hi->nrate);
-	size_t i;
+	int rate = S_RATE, cont = S_CONT;
+	const char *name = "hand-offs/s";
 
-	for (i = 0; i < 2; i++) {
-		const struct series_set *ss = s[i]->ss;
-		const double *cont = ss->cont;
-		size_t ncont = ss->ncont;
-
-		if (kind == RATE_CONTENDED) {
-			s[i]->rate = ss->cps;
-			s[i]->nrate = ss->ncps;
-		} else if (kind == RATE_KERNEL) {
-			bool wait = lo->ss->nkws >= 2 && hi->ss->nkws >= 2;
-
-			s[i]->rate = ss->kps;
-			s[i]->nrate = ss->nkps;
-			cont = wait ? ss->kws : ss->kpo;
-			ncont = wait ? ss->nkws : ss->nkpo;
-		}
-		s[i]->rate_name = rate_names[kind];
-		s[i]->ps = (struct pair_side){ ss->tput, s[i]->rate, cont,
-					       ss->ntput, s[i]->nrate, ncont };
+	if (!both(lo, hi, S_RATE) && (both(lo, hi, S_CPS) ||
+				      !both(lo, hi, S_KPS))) {
+		rate = S_CPS;
+		name = "contended acquisitions/s";
+	} else if (!both(lo, hi, S_RATE)) {
+		rate = S_KPS;
+		cont = both(lo, hi, S_KWS) ? S_KWS : S_KPO;
+		name = "kernel lock contentions/s";
 	}
+	for (int i = 0; i < 2; i++) {
+		const struct series_set *ss = s[i]->ss;
+
+		s[i]->ps = (struct pair_side){ ss->x[S_TPUT], ss->x[rate],
+					       ss->x[cont], ss->n[S_TPUT],
+					       ss->n[rate], ss->n[cont] };
+	}
+	return name;
 }
 
 /* The one parameter in which configurations i and j differ, or -1. */
@@ -241,22 +183,15 @@ static const char *param_value(const struct ds_config *c, const char *key)
 	return v ? v : "";
 }
 
-/*
- * Going down to fewer workers always means fewer hand-offs: that is a
- * contention collapse being relieved, not a lock getting faster, so such
- * a pair is not judged.  Fake scaling (more workers, more throughput,
- * fewer hand-offs) still is.
- */
+/* The faster side has fewer workers: not judged (fake scaling, more
+ * workers, still is). */
 static bool fewer_workers(const struct param_rule *r, const char *lo,
 			  const char *hi)
 {
 	double vl, vh;
 
-	if (!r || r->role != PR_WORKERS)
-		return false;
-	if (parse_double(lo, &vl) < 0 || parse_double(hi, &vh) < 0)
-		return false;
-	return vh < vl;
+	return r && r->role == PR_WORKERS && !parse_double(lo, &vl) &&
+	       !parse_double(hi, &vh) && vh < vl;
 }
 
 /*
@@ -279,39 +214,29 @@ static char *mean_ci(char *b, size_t len, const double *x, size_t n,
 	return b;
 }
 
-/* The change b - a in percent of a's mean, with its Welch interval. */
-static void change_pct(const struct welch *w, double base, double out[3])
-{
-	out[0] = 100 * w->diff / base;
-	out[1] = 100 * w->ci_low / base;
-	out[2] = 100 * w->ci_high / base;
-}
-
 struct pair {
 	const struct ds_config *clo, *chi;
 	const char *key;
 	const struct param_rule *rule;  /* the key's declaration, or NULL */
 	struct side *lo, *hi;
+	const char *rate_name;          /* the rate side_bind chose */
 	struct handoff_check chk;
 };
 
-static void pair_nums(struct flag *f, const struct pair *p, const double t[3],
-		      const double h[3], double tlo, double thi, double hlo,
-		      double hhi)
+/* Each side's mean, the change, its interval and p: throughput, rate. */
+static void pair_nums(struct flag *f, const double v[2][6])
 {
-	flag_num(f, "throughput_a", tlo);
-	flag_num(f, "throughput_b", thi);
-	flag_num(f, "throughput_change_pct", t[0]);
-	flag_num(f, "throughput_change_low_pct", t[1]);
-	flag_num(f, "throughput_change_high_pct", t[2]);
-	flag_num(f, "throughput_p", p->chk.tput.p);
-	flag_num(f, "rate_a", hlo);
-	flag_num(f, "rate_b", hhi);
-	flag_num(f, "rate_change_pct", h[0]);
-	flag_num(f, "rate_change_low_pct", h[1]);
-	flag_num(f, "rate_change_high_pct", h[2]);
-	flag_num(f, "rate_p", p->chk.rate.p);
-	flag_num(f, "contention_p", p->chk.cont.p);
+	static const char *const keys[2][6] = {
+		{ "throughput_a", "throughput_b", "throughput_change_pct",
+		  "throughput_change_low_pct", "throughput_change_high_pct",
+		  "throughput_p" },
+		{ "rate_a", "rate_b", "rate_change_pct", "rate_change_low_pct",
+		  "rate_change_high_pct", "rate_p" },
+	};
+
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < 6; k++)
+			flag_num(f, keys[i][k], v[i][k]);
 }
 
 /* A pair of an observer against observer = none (runner/observer.h). */
@@ -325,27 +250,34 @@ static void flag_pair(struct analysis *a, const struct pair *p)
 {
 	struct config_analysis *ca = &a->configs[p->hi->c];
 	struct config_analysis *co = &a->configs[p->lo->c];
-	double conf = a->opts.confidence, tlo, thi, hlo, hhi, t[3], h[3];
+	const struct pair_side *lo = &p->lo->ps, *hi = &p->hi->ps;
+	const struct welch *w = &p->chk.tput;
+	double conf = a->opts.confidence, v[2][6], *t = v[0] + 2, *h = v[1] + 2;
 	char stlo[80], sthi[80], shlo[80], shhi[80], gain[1024], drop[512];
 	int m = dataset_metric(a->d, "throughput");
 	bool load = p->rule && p->rule->role == PR_LOAD;
 	struct flag *f;
 
-	mean_ci(stlo, sizeof(stlo), p->lo->ss->tput, p->lo->ss->ntput, conf, &tlo);
-	mean_ci(sthi, sizeof(sthi), p->hi->ss->tput, p->hi->ss->ntput, conf, &thi);
-	mean_ci(shlo, sizeof(shlo), p->lo->rate, p->lo->nrate, conf, &hlo);
-	mean_ci(shhi, sizeof(shhi), p->hi->rate, p->hi->nrate, conf, &hhi);
-	change_pct(&p->chk.tput, tlo, t);
+	mean_ci(stlo, sizeof(stlo), lo->tput, lo->ntput, conf, &v[0][0]);
+	mean_ci(sthi, sizeof(sthi), hi->tput, hi->ntput, conf, &v[0][1]);
+	mean_ci(shlo, sizeof(shlo), lo->rate, lo->nrate, conf, &v[1][0]);
+	mean_ci(shhi, sizeof(shhi), hi->rate, hi->nrate, conf, &v[1][1]);
+	/* the changes in percent of the lower side's mean */
+	t[0] = 100 * w->diff / v[0][0];
+	t[1] = 100 * w->ci_low / v[0][0];
+	t[2] = 100 * w->ci_high / v[0][0];
+	v[0][5] = w->p;
 	h[0] = p->chk.rate.change_pct;
 	h[1] = p->chk.rate.ci_low_pct;
 	h[2] = p->chk.rate.ci_high_pct;
+	v[1][5] = p->chk.rate.p;
 	/* what every pair message starts with, and the hand-off change */
 	snprintf(gain, sizeof(gain), "%s %s -> %s raised throughput %+.1f%% "
 		 "[%+.1f%%, %+.1f%%] (%s -> %s ops/s, Welch p %.2g)", p->key,
 		 param_value(p->clo, p->key), param_value(p->chi, p->key),
 		 t[0], t[1], t[2], stlo, sthi, p->chk.tput.p);
 	snprintf(drop, sizeof(drop), "%s changed %+.1f%% [%+.1f%%, %+.1f%%] "
-		 "(%s -> %s, p %.2g)", p->lo->rate_name, h[0], h[1], h[2],
+		 "(%s -> %s, p %.2g)", p->rate_name, h[0], h[1], h[2],
 		 shlo, shhi, p->chk.rate.p);
 	if (p->chk.misleading && load)
 		f = analysis_flag_add(ca, "contention-coupled", m, (long)p->lo->c,
@@ -380,9 +312,10 @@ static void flag_pair(struct analysis *a, const struct pair *p)
 			"%s, p %.2g): the lock changes hands as often as before, "
 			"so the gain looks genuine (e.g. a shorter critical "
 			"section). Informational.", gain, p->chk.cont.p,
-			p->lo->rate_name, 100 * a->opts.handoff_drop, h[0], h[1],
+			p->rate_name, 100 * a->opts.handoff_drop, h[0], h[1],
 			h[2], shlo, shhi, p->chk.rate.p);
-	pair_nums(f, p, t, h, tlo, thi, hlo, hhi);
+	pair_nums(f, v);
+	flag_num(f, "contention_p", p->chk.cont.p);
 	flag_num(f, "handoff_drop", a->opts.handoff_drop);
 	if (p->chk.misleading && load)
 		flag_num(f, "load_param", 1);
@@ -393,15 +326,14 @@ static void judge_pair(struct analysis *a, struct series_set *cache, size_t i,
 		       size_t j, long k)
 {
 	const struct dataset *d = a->d;
-	struct side si, sj;
+	struct side si = { i, series_of(d, cache, i), { 0 } };
+	struct side sj = { j, series_of(d, cache, j), { 0 } };
 	struct pair p;
 
-	side_load(d, cache, i, &si);
-	side_load(d, cache, j, &sj);
-	if (si.ss->ntput < 2 || sj.ss->ntput < 2)
+	if (si.ss->n[S_TPUT] < 2 || sj.ss->n[S_TPUT] < 2)
 		return;
-	p.lo = mean_of(si.ss->tput, si.ss->ntput) <=
-			mean_of(sj.ss->tput, sj.ss->ntput) ? &si : &sj;
+	p.lo = mean_of(si.ss->x[S_TPUT], si.ss->n[S_TPUT]) <=
+			mean_of(sj.ss->x[S_TPUT], sj.ss->n[S_TPUT]) ? &si : &sj;
 	p.hi = p.lo == &si ? &sj : &si;
 	p.clo = &d->configs[p.lo->c];
 	p.chi = &d->configs[p.hi->c];
@@ -410,7 +342,7 @@ static void judge_pair(struct analysis *a, struct series_set *cache, size_t i,
 	if (fewer_workers(p.rule, param_value(p.clo, p.key),
 			  param_value(p.chi, p.key)))
 		return;
-	side_bind(p.lo, p.hi);
+	p.rate_name = side_bind(p.lo, p.hi);
 	analysis_handoff_check(&p.lo->ps, &p.hi->ps, &a->opts,
 			       a->opts.confidence, &p.chk);
 	if (p.chk.misleading || p.chk.coupled)
@@ -439,5 +371,8 @@ void flag_pairs(struct analysis *a)
 			if (k >= 0)
 				judge_pair(a, cache, i, j, k);
 		}
-	cache_free(cache, d->nconfigs);
+	for (i = 0; i < d->nconfigs; i++)
+		for (k = 0; k < S_N; k++)
+			free(cache[i].x[k]);
+	free(cache);
 }

@@ -84,18 +84,7 @@ size_t flag_place(enum flag_view v, const char *name);
 /* The flags of view v. */
 size_t flag_count(enum flag_view v);
 
-/*
- * The detectors the table names (flags.c); kwarn_flag is in analysis.h,
- * regimes_flag in regimes.h.  analysis_flag (analysis.h) runs them.
- */
-void flag_few_runs(const struct analysis *a, struct config_analysis *ca);
-void flag_noisy(const struct analysis *a, struct config_analysis *ca);
-void flag_drift(const struct analysis *a, struct config_analysis *ca);
-void flag_outliers(const struct analysis *a, struct config_analysis *ca);
-void flag_non_normal(const struct analysis *a, struct config_analysis *ca);
-void flag_unfair(const struct analysis *a, struct config_analysis *ca);
-void flag_miscalibrated(const struct analysis *a, struct config_analysis *ca);
-/* flags.c: the pair flags of one sweep (misleading-throughput,
+/* flags_pair.c: the pair flags of one sweep (misleading-throughput,
  * contention-coupled), after every per-configuration detector. */
 void flag_pairs(struct analysis *a);
 

@@ -31,12 +31,7 @@ void levels_opts_default(struct levels_opts *o)
 	*o = (struct levels_opts){
 		.metric = "throughput",
 		.boot_cost = LEVELS_BOOT_COST,
-		.run_cost = 0,
-		.confidence = 0,
-		.alpha = LEVELS_ALPHA,
 		.threshold_pct = 1,
-		.power = 0.8,
-		.linear = false,
 	};
 }
 
@@ -50,7 +45,7 @@ static double plan_cost(double sb, double sw, double cr, double ci, double n)
 
 
 void levels_advise(const struct anova *a, double n_now, double run_cost,
-		   double boot_cost, double alpha, struct level_plan *p)
+		   double boot_cost, struct level_plan *p)
 {
 	double sb = a->var_between, sw = a->var_within;
 	bool cost_known = run_cost > 0 && isfinite(run_cost) &&
@@ -75,7 +70,7 @@ void levels_advise(const struct anova *a, double n_now, double run_cost,
 	if (cost_known)
 		p->n_opt = sqrt(boot_cost * sw / (run_cost * sb));
 	/* A positive estimate the F test cannot tell from 0 is not acted on. */
-	if (isfinite(a->p) && a->p >= alpha) {
+	if (isfinite(a->p) && a->p >= LEVELS_ALPHA) {
 		p->advice = ADVICE_ONE_INVOCATION;
 		return;
 	}
@@ -178,7 +173,7 @@ int levels_config_compute(const double *x, double run_cost,
 		c->grand.ci_low = c->grand.ci_high = NAN;
 	config_derive(c);
 	levels_advise(&c->anova, (double)c->n / (double)c->k, run_cost,
-		      o->boot_cost, o->alpha, &c->plan);
+		      o->boot_cost, &c->plan);
 	/* compare's plan from this level's components, compare's target. */
 	delta = c->log_scale ? log1p(o->threshold_pct / 100)
 			     : o->threshold_pct / 100 * fabs(c->grand.mean);
@@ -186,7 +181,7 @@ int levels_config_compute(const double *x, double run_cost,
 		stats_boot_plan(c->anova.var_between, c->anova.var_within,
 				o->boot_cost, run_cost,
 				(size_t)lround((double)c->n / (double)c->k),
-				delta, 1 - conf, o->power, &c->boot);
+				delta, 1 - conf, LEVELS_POWER, &c->boot);
 	ret = 0;
 out:
 	free(y);
@@ -210,21 +205,6 @@ static bool id_in(int64_t id, const int64_t *ids, int n)
 	return false;
 }
 
-/*
- * Marks every experiment sharing a (name, label) with one the selector
- * found; an id or uuid thereby selects its whole level.
- */
-static void mark_selected(const struct experiment_row *rows, int n,
-			  const int64_t *found, int nfound, bool *sel)
-{
-	for (int i = 0; i < n; i++) {
-		sel[i] = false;
-		for (int j = 0; j < n && !sel[i]; j++)
-			sel[i] = id_in(rows[j].id, found, nfound) &&
-				 same_level(&rows[i], &rows[j]);
-	}
-}
-
 static int level_cmp(const void *pa, const void *pb)
 {
 	const struct level *a = pa, *b = pb;
@@ -233,31 +213,23 @@ static int level_cmp(const void *pa, const void *pb)
 	return c ? c : strcmp(a->label, b->label);
 }
 
-/* The level of row e, appended when new. */
-static struct level *level_of(struct levels *l, const struct experiment_row *e,
-			      int *first)
-{
-	for (size_t i = 0; i < l->nlevels; i++)
-		if (same_level(&l->levels[i].inv[0].exp, e))
-			return &l->levels[i];
-	*first = 1;
-	l->levels = xrealloc(l->levels, (l->nlevels + 1) * sizeof(*l->levels));
-	memset(&l->levels[l->nlevels], 0, sizeof(*l->levels));
-	return &l->levels[l->nlevels++];
-}
-
-/* Loads experiment id into its level (rows are oldest first). */
+/* Loads experiment e into its level, appended when new (rows are oldest
+ * first). */
 static int level_add(struct store *s, struct levels *l,
 		     const struct experiment_row *e)
 {
-	int first = 0;
-	struct level *lv = level_of(l, e, &first);
+	struct level *lv = NULL;
 	struct dataset d;
 
-	if (store_load(s, e->id, &d) < 0) {
-		if (first)
-			l->nlevels--;
+	if (store_load(s, e->id, &d) < 0)
 		return -1;
+	for (size_t i = 0; i < l->nlevels && !lv; i++)
+		if (same_level(&l->levels[i].inv[0].exp, e))
+			lv = &l->levels[i];
+	if (!lv) {
+		l->levels = xrealloc(l->levels,
+				     (l->nlevels + 1) * sizeof(*l->levels));
+		lv = memset(&l->levels[l->nlevels++], 0, sizeof(*lv));
 	}
 	lv->inv = xrealloc(lv->inv, (lv->ninv + 1) * sizeof(*lv->inv));
 	lv->inv[lv->ninv++] = d;
@@ -266,20 +238,13 @@ static int level_add(struct store *s, struct levels *l,
 	return 0;
 }
 
-static void rows_free(struct experiment_row *rows, int n)
-{
-	for (int i = 0; i < n; i++)
-		experiment_row_release(&rows[i]);
-	free(rows);
-}
-
 static int levels_load_what(struct store *s, const char *selector,
 			    struct levels *l)
 {
 	int64_t *found = NULL, *all = NULL;
 	struct experiment_row *rows = NULL;
-	bool *sel = NULL;
-	int nfound, nall = 0, i, ret = -1;
+	int nfound, nall = 0, i, j, ret = -1;
+	bool sel;
 
 	nfound = store_experiment_find(s, selector, &found);
 	if (nfound <= 0) {
@@ -297,18 +262,23 @@ static int levels_load_what(struct store *s, const char *selector,
 	for (i = 0; i < nall; i++)
 		if (store_experiment_get(s, all[i], &rows[i]) < 0)
 			goto out;
-	sel = xcalloc((size_t)nall + 1, sizeof(*sel));
-	mark_selected(rows, nall, found, nfound, sel);
-	for (i = 0; i < nall; i++)
-		if (sel[i] && level_add(s, l, &rows[i]) < 0)
+	/* every experiment sharing a (name, label) with one the selector
+	 * found: an id or uuid thereby selects its whole level */
+	for (i = 0; i < nall; i++) {
+		for (sel = false, j = 0; j < nall && !sel; j++)
+			sel = id_in(rows[j].id, found, nfound) &&
+			      same_level(&rows[i], &rows[j]);
+		if (sel && level_add(s, l, &rows[i]) < 0)
 			goto out;
+	}
 	qsort(l->levels, l->nlevels, sizeof(*l->levels), level_cmp);
 	ret = 0;
 out:
 	if (ret)
 		levels_release(l);
-	rows_free(rows, nall > 0 ? nall : 0);
-	free(sel);
+	for (i = 0; i < nall; i++)
+		experiment_row_release(&rows[i]);
+	free(rows);
 	free(found);
 	free(all);
 	return ret;
@@ -407,18 +377,6 @@ int levels_load(struct store *s, const char *selector, struct levels *l)
 
 /* ---- the level's configurations, from the one model of runs ---- */
 
-/* Configurations in first-seen order over the invocations (series.h). */
-static void level_match(struct level *lv, const struct series_list *sl)
-{
-	lv->configs = xcalloc(sl->n + 1, sizeof(*lv->configs));
-	lv->nconfigs = sl->n;
-	for (size_t j = 0; j < sl->n; j++) {
-		lv->configs[j].workload = sl->s[j].workload;
-		lv->configs[j].section = sl->s[j].section;
-		lv->configs[j].canon = sl->s[j].canon;
-	}
-}
-
 /* No invocation has the metric for this configuration: all unknown. */
 static int config_empty(struct level_config *lc, double run_cost,
 			const struct levels_opts *o)
@@ -430,8 +388,7 @@ static int config_empty(struct level_config *lc, double run_cost,
 						   .ci_high = NAN };
 	lc->share_between = lc->share_within = lc->n_eff = NAN;
 	lc->boot = (struct boot_plan){ NAN, 0, 0, NAN, NAN };
-	levels_advise(&lc->anova, NAN, run_cost, o->boot_cost, o->alpha,
-		      &lc->plan);
+	levels_advise(&lc->anova, NAN, run_cost, o->boot_cost, &lc->plan);
 	return 0;
 }
 
@@ -442,6 +399,9 @@ static int config_analyze(struct level *lv, const struct series *sr,
 	double run_cost;
 	int ret;
 
+	lc->workload = sr->workload;
+	lc->section = sr->section;
+	lc->canon = sr->canon;
 	series_sample_metric(lv->inv, sr, o->metric, &g);
 	lc->inv = xcalloc(g.k + 1, sizeof(*lc->inv));
 	for (lc->k = 0; lc->k < g.k; lc->k++) {
@@ -486,8 +446,10 @@ int levels_analyze(struct levels *l, const struct levels_opts *o)
 		struct series_list sl;
 		int ret = 0;
 
+		/* configurations in first-seen order over the invocations */
 		series_build(lv->inv, lv->ninv, &sl);
-		level_match(lv, &sl);
+		lv->configs = xcalloc(sl.n + 1, sizeof(*lv->configs));
+		lv->nconfigs = sl.n;
 		for (size_t c = 0; c < lv->nconfigs && !ret; c++)
 			ret = config_analyze(lv, &sl.s[c], &lv->configs[c],
 					     &l->opts);

@@ -9,7 +9,6 @@
  *
  * Call sequence: levels_opts_default -> levels_load (reads the store) ->
  * levels_analyze -> levels_write_text / levels_write_json -> levels_release.
- * `contend levels NAME` (and `report --levels NAME`) is cli/cmd_levels.c.
  */
 #ifndef CONTEND_LEVELS_H
 #define CONTEND_LEVELS_H
@@ -23,29 +22,26 @@
 
 #define LEVELS_BOOT_COST 120.0   /* seconds a new boot costs, by default */
 #define LEVELS_ALPHA 0.05        /* between-invocation variance "detected" */
+#define LEVELS_POWER 0.8         /* of the plan, as compare's */
 
 struct levels_opts {
 	const char *metric;     /* "throughput" */
 	double boot_cost;       /* c_i, seconds (LEVELS_BOOT_COST) */
 	double run_cost;        /* c_r, seconds; 0 = mean run wall time */
 	double confidence;      /* 0 = the first invocation's */
-	double alpha;           /* LEVELS_ALPHA */
-	double threshold_pct;   /* the change the plan resolves (1), as
-				 * compare's --threshold */
-	double power;           /* of the plan (0.8), as compare's */
+	double threshold_pct;   /* the change the plan resolves (1) */
 	bool linear;            /* values, never logs (false: logs when every
 				 * value is > 0, as compare) */
 };
 void levels_opts_default(struct levels_opts *o);
 
-/* What the data say to do next, in Kalibera & Jones's terms. */
 enum levels_advice {
 	ADVICE_INSUFFICIENT,    /* < 2 invocations, or no invocation has 2 runs */
 	ADVICE_NO_COST,         /* run cost unknown: no wall times, no --run-cost */
 	ADVICE_NO_SPREAD,       /* every run gave the same value */
 	ADVICE_ONE_INVOCATION,  /* no between-invocation variance detected */
-	ADVICE_MORE_BOOTS,      /* fewer runs per boot, more boots */
-	ADVICE_MORE_RUNS,       /* more runs per boot */
+	ADVICE_MORE_BOOTS,
+	ADVICE_MORE_RUNS,
 	ADVICE_KEEP,            /* the runs per boot are already the best */
 	ADVICE_NCODES
 };
@@ -66,13 +62,10 @@ struct level_plan {
 	enum levels_advice advice;
 };
 
-/*
- * The advice for ANOVA a with n_now runs per invocation: ONE_INVOCATION
- * when s2_b is 0 or its F test has p >= alpha; otherwise n_best and gain.
- * Pure; fills NAN/0 where a value does not apply.
- */
+/* ONE_INVOCATION when s2_b is 0 or its F test has p >= LEVELS_ALPHA;
+ * otherwise n_best and gain.  NAN/0 where a value does not apply. */
 void levels_advise(const struct anova *a, double n_now, double run_cost,
-		   double boot_cost, double alpha, struct level_plan *p);
+		   double boot_cost, struct level_plan *p);
 
 struct level_invocation {
 	size_t inv;             /* index into level.inv */
@@ -92,11 +85,9 @@ struct level_config {
 	struct summary grand;   /* the model's level and CI (mean, ci_*) */
 	struct summary pooled;  /* every run as if independent, to contrast */
 	struct level_plan plan;
-	bool log_scale;         /* analysed on log values: grand, pooled and
-				 * the components are of logs, the level a
-				 * geometric mean (compare's scale) */
-	struct boot_plan boot;  /* B boots of R runs a side (stats_boot_plan,
-				 * compare's plan) */
+	bool log_scale;         /* on logs (compare's scale): the level a
+				 * geometric mean, the components of logs */
+	struct boot_plan boot;  /* compare's plan (stats_boot_plan) */
 };
 
 struct level {
@@ -115,14 +106,12 @@ struct levels {
 };
 
 /*
- * Selects experiments: those named by selector (an experiment name, a label,
- * an id or a uuid, as store_experiment_find resolves it) and every other
- * experiment sharing a name and label with one of them; groups them into
- * levels by (name, label) and loads each.  A selector ending in
- * @KEY=VALUE[,KEY=VALUE...] (db/select.h) keeps only the configurations
- * with those parameters, and the invocations that have one.  -1 on a
- * database error; -2 (after error()) when nothing matches or the filter
- * is malformed.
+ * Loads the experiments selector names (as store_experiment_find resolves
+ * it) and every other sharing a name and label with one of them, grouped
+ * into levels by (name, label).  @KEY=VALUE,... (db/select.h) keeps only
+ * the configurations with those parameters, and the invocations that have
+ * one.  -1 on a database error; -2 (after error()) when nothing matches
+ * or the filter is malformed.
  */
 int levels_load(struct store *s, const char *selector, struct levels *l);
 /* The same for a parsed selector: what (its WHAT, as levels_load takes

@@ -52,18 +52,6 @@ static const char *utc(char *buf, size_t len, double t)
 
 /* ---- the advice, in words (text and json share it) ---- */
 
-static char *advice_insufficient(const struct level_config *c)
-{
-	if (c->k == 0)
-		return xstrdup("no measured run has this metric");
-	if (c->k == 1)
-		return xstrdup("one invocation only: run the experiment again "
-			       "(e.g. after a reboot) to separate boot-to-boot "
-			       "from run-to-run variance");
-	return xstrdup("no invocation has two runs: the within-invocation "
-		       "variance is unknown");
-}
-
 static char *advice_split(const struct level_config *c, const char *what)
 {
 	const struct level_plan *p = &c->plan;
@@ -76,14 +64,19 @@ static char *advice_split(const struct level_config *c, const char *what)
 			 100 * (1 - 1 / p->gain));
 }
 
-static char *advice_message(const struct level_config *c, double alpha)
+static char *advice_message(const struct level_config *c)
 {
 	const struct level_plan *p = &c->plan;
 	const struct anova *a = &c->anova;
 
 	switch (p->advice) {
 	case ADVICE_INSUFFICIENT:
-		return advice_insufficient(c);
+		return xstrdup(c->k == 0 ? "no measured run has this metric"
+			: c->k == 1 ? "one invocation only: run the experiment "
+				      "again (e.g. after a reboot) to separate "
+				      "boot-to-boot from run-to-run variance"
+			: "no invocation has two runs: the within-invocation "
+			  "variance is unknown");
 	case ADVICE_NO_COST:
 		return xstrdup("no run wall times recorded: give --run-cost "
 			       "SECONDS for the runs-per-boot advice");
@@ -95,7 +88,8 @@ static char *advice_message(const struct level_config *c, double alpha)
 				 "(F p %.3g >= %g): runs within a boot tell "
 				 "about as much as runs across boots, but the "
 				 "interval rests on the boots (k-1 df), so "
-				 "keep at least 2: see the plan", a->p, alpha);
+				 "keep at least 2: see the plan", a->p,
+				 LEVELS_ALPHA);
 	case ADVICE_MORE_BOOTS:
 		return advice_split(c, p->n_best == 1
 			? "more boots, as few runs per boot as possible"
@@ -129,11 +123,11 @@ static char *plan_message(const struct level_config *c,
 				 "%g%% in a compare (%.0f%% power; runs per "
 				 "boot r* %.3g for a boot of %g s, a run of "
 				 "%.3g s)", b->boots, b->runs, o->threshold_pct,
-				 100 * o->power, b->runs_opt, b->c_boot,
+				 100 * LEVELS_POWER, b->runs_opt, b->c_boot,
 				 b->c_run);
 	return xasprintf("%zu boots of %zu runs a side would resolve %g%% in a "
 			 "compare (%.0f%% power; %s)", b->boots, b->runs,
-			 o->threshold_pct, 100 * o->power,
+			 o->threshold_pct, 100 * LEVELS_POWER,
 			 isinf(b->runs_opt) ? "no between-boot variance seen: "
 					      "the cheapest boots x runs"
 					    : "runs per boot as now: the run's "
@@ -231,7 +225,7 @@ static void text_config(FILE *f, const struct levels *l, const struct level *lv,
 			a->k > 0 ? a->k - 1 : 0, a->n > a->k ? a->n - a->k : 0,
 			a->f, a->p, c->n_eff, c->n);
 	}
-	msg = advice_message(c, l->opts.alpha);
+	msg = advice_message(c);
 	fprintf(f, "  %-10s ", "advice");
 	wrap_print(f, msg, 13, 13, WIDTH);
 	free(msg);
@@ -365,11 +359,10 @@ static void json_ci(struct json_writer *w, const char *key,
 	json_close(w, '}');
 }
 
-static void json_advice(struct json_writer *w, const struct level_config *c,
-			double alpha)
+static void json_advice(struct json_writer *w, const struct level_config *c)
 {
 	const struct level_plan *p = &c->plan;
-	char *msg = advice_message(c, alpha);
+	char *msg = advice_message(c);
 
 	json_open(w, "advice", '{');
 	json_str(w, "code", levels_advice_names[p->advice]);
@@ -378,10 +371,7 @@ static void json_advice(struct json_writer *w, const struct level_config *c,
 	json_num(w, "n_now", p->n_now);
 	json_num(w, "n_opt", p->n_opt);
 	json_bool(w, "n_opt_unbounded", isinf(p->n_opt));
-	if (p->n_best > 0)
-		json_int(w, "n_best", p->n_best);
-	else
-		json_num(w, "n_best", NAN);
+	json_num(w, "n_best", p->n_best > 0 ? (double)p->n_best : NAN);
 	json_num(w, "gain", p->gain);
 	json_str(w, "message", msg);
 	json_close(w, '}');
@@ -395,17 +385,12 @@ static void json_plan(struct json_writer *w, const struct level_config *c,
 	char *msg = plan_message(c, o);
 
 	json_open(w, "plan", '{');
-	if (b->boots) {
-		json_int(w, "boots", (long long)b->boots);
-		json_int(w, "runs", (long long)b->runs);
-	} else {
-		json_num(w, "boots", NAN);
-		json_num(w, "runs", NAN);
-	}
+	json_num(w, "boots", b->boots ? (double)b->boots : NAN);
+	json_num(w, "runs", b->boots ? (double)b->runs : NAN);
 	json_num(w, "runs_opt", b->runs_opt);
 	json_bool(w, "runs_opt_unbounded", isinf(b->runs_opt));
 	json_num(w, "threshold_pct", o->threshold_pct);
-	json_num(w, "power", o->power);
+	json_num(w, "power", LEVELS_POWER);
 	if (msg)
 		json_str(w, "message", msg);
 	json_close(w, '}');
@@ -436,7 +421,7 @@ static void json_config(struct json_writer *w, const struct levels *l,
 	json_num(w, "n_eff", c->n_eff);
 	json_ci(w, "mean", &c->grand, c->k >= 2 ? c->model.df : NAN);
 	json_ci(w, "pooled", &c->pooled, c->n ? (double)c->n - 1 : 0);
-	json_advice(w, c, l->opts.alpha);
+	json_advice(w, c);
 	json_plan(w, c, &l->opts);
 	json_close(w, '}');
 }
@@ -477,7 +462,7 @@ int levels_write_json(FILE *f, const struct levels *l)
 	json_str(&w, "metric", o->metric);
 	json_str(&w, "unit", metric_unit(o->metric));
 	json_num(&w, "confidence", o->confidence);
-	json_num(&w, "alpha", o->alpha);
+	json_num(&w, "alpha", LEVELS_ALPHA);
 	json_num(&w, "boot_cost_s", o->boot_cost);
 	json_num(&w, "run_cost_s", o->run_cost > 0 ? o->run_cost : NAN);
 	if (l->filter)

@@ -12,9 +12,9 @@
 #    as a code block;
 #  - the flag table (docs/USER-GUIDE.md, "Every flag at a glance"),
 #    between
-#      <!-- BEGIN flag table (analysis/flagtab.c) -->
+#      <!-- BEGIN flag table (analysis/flags.c) -->
 #      <!-- END flag table -->
-#    is the table of analysis/flagtab.c in markdown, as
+#    is the table of analysis/flags.c in markdown, as
 #    `build/tests/test_flagtab --markdown` prints it.
 # tests/e2e_docs.sh and tests/test_flagtab.c (make check) fail when they
 # differ.

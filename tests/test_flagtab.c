@@ -1,5 +1,5 @@
 /*
- * test_flagtab.c - analysis/flagtab.c: the flag table is whole (names,
+ * test_flagtab.c - analysis/flags.c: the flag table is whole (names,
  * letters and ranks unique, a rank wherever the flag shows, a detector
  * only for the report's), its orders keep those each output had before
  * the table, and the docs agree with it: the generated table
@@ -61,7 +61,7 @@ static void flagtab_markdown(FILE *f)
 }
 
 #define GUIDE "docs/USER-GUIDE.md"
-#define BEGIN_MARK "<!-- BEGIN flag table (analysis/flagtab.c) -->\n"
+#define BEGIN_MARK "<!-- BEGIN flag table (analysis/flags.c) -->\n"
 #define END_MARK "<!-- END flag table -->\n"
 
 static bool shows_in_report(const struct flag_def *d)
@@ -247,7 +247,7 @@ static void test_guide_block(void **state)
 	if (strcmp(got, want)) {
 		fprintf(stderr, "---- %s's flag table; the table's:\n%s", GUIDE,
 			want);
-		fail_msg("%s differs from analysis/flagtab.c: run sh "
+		fail_msg("%s differs from analysis/flags.c: run sh "
 			 "scripts/gen-docs.sh", GUIDE);
 	}
 	free(got);
@@ -384,7 +384,7 @@ static void check_call(const char *file, const char *p, bool report)
 
 		if (!d)
 			fail_msg("%s raises '%s', which has no row in "
-				 "analysis/flagtab.c", file, name);
+				 "analysis/flags.c", file, name);
 		else if (report ? !shows_in_report(d) : !shows_in_compare(d))
 			fail_msg("%s: %s raises '%s', which its row does not "
 				 "show there", file, report ? "the report" :

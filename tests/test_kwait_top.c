@@ -1,6 +1,6 @@
 /*
  * test_kwait_top.c - a configuration's kernel locks over its runs
- * (analysis_kwait_top, analysis/kwait_top.c) and the kernel wait share of
+ * (analysis_kwait_top, analysis/kwarn.c) and the kernel wait share of
  * a run (analysis_kwait_share), on datasets built in memory, the means and
  * intervals worked out by hand (t(0.975, 2) = 4.302653).
  */

@@ -701,7 +701,7 @@ static void test_advice(void **state)
 				   .var_within = t->sw, .p = t->p };
 		struct level_plan p;
 
-		levels_advise(&a, t->n_now, t->cr, t->ci, LEVELS_ALPHA, &p);
+		levels_advise(&a, t->n_now, t->cr, t->ci, &p);
 		if (p.advice != t->want)
 			fail_msg("%s: advice %s, want %s", t->name,
 				 levels_advice_names[p.advice],
