@@ -1,7 +1,8 @@
 #!/bin/sh
 # e2e_history_gate.sh - `contend history` for nightly jobs: an experiment
 # whose runs print 0 is shown as a collapse and is a change point (and a
-# recovery after it; a second collapse in a row is shown), two sections of one experiment are one point, and
+# recovery after it; a second collapse in a row is shown, not a change
+# point), two sections of one experiment are one point, and
 # --fail-on-change exits 0 (the newest level rules out a worse one), 3 (a
 # worse level shown, or a collapse) and 4 (the spread can neither show nor
 # rule it out).
