@@ -1,6 +1,6 @@
 /*
- * history.c - change points over a series of experiments: binary
- * segmentation with a permutation test of the largest t (history.h).
+ * history.c - a history's series from the store, their change points
+ * (history_seg.c) and the --fail-on-change gate (history.h).
  */
 #include <fnmatch.h>
 #include <inttypes.h>

@@ -15,21 +15,13 @@
  * CP_RECOVERY where the level comes back); one whose runs have no value
  * is shown as missing.
  *
- * The change points of the levels come from optimal partitioning (the
- * least squares segmentation, HISTORY_MINSEG points a segment at least,
- * HISTORY_KMAX changes at most) with a penalty per change calibrated by
- * permutation, in rounds: the first compares the series' statistic
- * "largest likelihood gain per change" with HISTORY_PERMS seeded
- * permutations of the series, so a series without a change shows any
- * change point with probability at most alpha, however many the
- * search then keeps; each later round asks "any more?" of the fit's
- * residuals shuffled within its segments, so a change beyond the real
- * ones is kept at about alpha too (docs/STATISTICS.md, "History").
- * Each change's size is the ratio of the geometric means of the segments
- * either side of it, with an interval made valid after the search:
- * Bonferroni over every split the search could have chosen between its
- * neighbours, on the residual spread of the whole fit.  A fall never
- * reaches -100%.
+ * The change points of the levels: optimal partitioning (least squares,
+ * HISTORY_MINSEG points a segment, HISTORY_KMAX changes at most) whose
+ * penalty is calibrated by permutation in rounds, so a series without a
+ * change shows one with probability at most alpha and a change beyond
+ * the real ones is kept at about alpha; each change's size is the ratio
+ * of the geometric means either side, its interval widened for the
+ * search (docs/STATISTICS.md, "History").
  *
  * Call sequence: history_load (the store) -> history_analyze ->
  * history_write_text / history_write_json -> history_release.

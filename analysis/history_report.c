@@ -46,34 +46,45 @@ static const char *name_of(char *buf, size_t len, const struct experiment_row *e
 	return buf;
 }
 
-/* One line (wrapped) of a change point or of a point without a level. */
+/*
+ * One line (wrapped) about point i: "WHAT #i, experiment ID NAME: REST";
+ * REST NULL: its runs <= 0 and their mean.
+ */
+static void text_point(FILE *f, const struct history *h,
+		       const struct history_config *c, size_t i,
+		       const char *what, const char *rest)
+{
+	const struct history_point *p = &c->points[i];
+	char name[NAME_MAX_COLS + 8], mean[32], *tail = NULL, *line;
+
+	name_of(name, sizeof(name), &h->exps[p->exp].exp);
+	if (!rest)
+		rest = tail = xasprintf("%zu of %zu runs <= 0, mean %s",
+					p->nonpos, p->n,
+					numfmt(mean, sizeof(mean), p->mean));
+	line = xasprintf("%s #%zu, experiment %" PRId64 " %s: %s", what,
+			 i + 1, h->exps[p->exp].exp.id, name, rest);
+	indented(f, line);
+	free(line);
+	free(tail);
+}
+
 static void text_cp(FILE *f, const struct history *h,
 		    const struct history_config *c, const struct change_point *cp)
 {
-	const struct history_point *p = &c->points[cp->index];
-	char pct[64], name[NAME_MAX_COLS + 8], mean[32];
-	char *line;
+	char pct[64], *rest;
 
-	name_of(name, sizeof(name), &h->exps[p->exp].exp);
-	if (cp->kind == CP_COLLAPSE) {
-		line = xasprintf("collapse at #%zu, experiment %" PRId64 " %s: "
-				 "%zu of %zu runs <= 0, mean %s", cp->index + 1,
-				 h->exps[p->exp].exp.id, name, p->nonpos, p->n,
-				 numfmt(mean, sizeof(mean), p->mean));
-	} else if (cp->kind == CP_RECOVERY) {
-		line = xasprintf("recovery at #%zu, experiment %" PRId64 " %s: "
-				 "values > 0 again", cp->index + 1,
-				 h->exps[p->exp].exp.id, name);
-	} else {
-		numfmt_pct_ci(pct, sizeof(pct), cp->change_pct, cp->ci_low_pct,
-			      cp->ci_high_pct);
-		line = xasprintf("change from #%zu, experiment %" PRId64 " %s: "
-				 "%s%s", cp->index + 1, h->exps[p->exp].exp.id,
-				 name, pct, judged(h->opts.metric,
-						   cp->change_pct));
+	if (cp->kind != CP_LEVEL) {
+		text_point(f, h, c, cp->index, cp->kind == CP_COLLAPSE ?
+			   "collapse at" : "recovery at", cp->kind ==
+			   CP_COLLAPSE ? NULL : "values > 0 again");
+		return;
 	}
-	indented(f, line);
-	free(line);
+	numfmt_pct_ci(pct, sizeof(pct), cp->change_pct, cp->ci_low_pct,
+		      cp->ci_high_pct);
+	rest = xasprintf("%s%s", pct, judged(h->opts.metric, cp->change_pct));
+	text_point(f, h, c, cp->index, "change from", rest);
+	free(rest);
 }
 
 /* The points without a level that are not change points: shown, never
@@ -84,25 +95,17 @@ static void text_unlevelled(FILE *f, const struct history *h,
 	size_t i, j;
 
 	for (i = 0; i < c->npoints; i++) {
-		const struct history_point *p = &c->points[i];
-		char name[NAME_MAX_COLS + 8], mean[32], *line;
 		bool listed = false;
 
 		for (j = 0; j < c->ncps; j++)
 			listed |= c->cps[j].index == i;
-		if (p->state == HP_OK || listed)
+		if (c->points[i].state == HP_OK || listed)
 			continue;
-		name_of(name, sizeof(name), &h->exps[p->exp].exp);
-		line = p->state == HP_MISSING ?
-			xasprintf("missing at #%zu, experiment %" PRId64 " %s: "
-				  "no measured run with the metric", i + 1,
-				  h->exps[p->exp].exp.id, name) :
-			xasprintf("collapsed at #%zu, experiment %" PRId64 " %s: "
-				  "%zu of %zu runs <= 0, mean %s", i + 1,
-				  h->exps[p->exp].exp.id, name, p->nonpos,
-				  p->n, numfmt(mean, sizeof(mean), p->mean));
-		indented(f, line);
-		free(line);
+		if (c->points[i].state == HP_MISSING)
+			text_point(f, h, c, i, "missing at",
+				   "no measured run with the metric");
+		else
+			text_point(f, h, c, i, "collapsed at", NULL);
 	}
 }
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # e2e_history_gate.sh - `contend history` for nightly jobs: an experiment
 # whose runs print 0 is shown as a collapse and is a change point (and a
-# recovery after it), two sections of one experiment are one point, and
+# recovery after it; a second collapse in a row is shown, not a change
+# point), two sections of one experiment are one point, and
 # --fail-on-change exits 0 (the newest level rules out a worse one), 3 (a
 # worse level shown, or a collapse) and 4 (the spread can neither show nor
 # rule it out).
@@ -60,6 +61,10 @@ nightly open-3 950
 nightly open-4 1080
 nightly open-5 1000
 for i in 1 2 3 4; do nightly "twin-$i" 1000 2; done
+# two collapses in a row: the second is shown, not a change point
+for i in 1 2 3 4; do nightly "dbl-$i" 1000 1 1; done
+nightly dbl-5 0 1 1
+nightly dbl-6 0 1 1
 # the newest's runs all fail (the shell cannot add a word): no value
 for i in 1 2 3 4; do nightly "miss-$i" 1000 1 1; done
 nightly miss-5 broken 1 1
@@ -118,6 +123,11 @@ grep -q "set label 2 .recovery. at 5.5" "$tmp/p/history-1.gp" ||
 	fail "no recovery label: $(grep label "$tmp/p/history-1.gp")"
 # the newest experiment collapsed: a worse level, shown
 expect "coll-1..5" 3 "$(history 'coll-[1-5]' --fail-on-change 5)"
+
+expect "dbl-*" 0 "$(history 'dbl-*')"
+grep -q "1 change point" "$tmp/out" || fail "dbl: $(cat "$tmp/out")"
+grep -q "collapsed at #6, experiment [0-9]* dbl-6: 3 of 3 runs <= 0, mean 0" \
+	"$tmp/flat" || fail "no collapsed #6: $(cat "$tmp/out")"
 
 # an experiment without a value is shown as missing, and the gate cannot
 # judge it
