@@ -60,7 +60,7 @@ int regimes_detect(const double *x, size_t n, double confidence,
 int regimes_which(const struct regimes *g, double v);
 
 /*
- * regimes_flag.c: raises multimodal on ca when its primary metric's
+ * Raises multimodal on ca when its primary metric's
  * measured runs are multimodal, else when its contention rates are, with
  * the high regime's level more than 10 times the low one's.  Call after
  * the summaries and before the outliers flag.

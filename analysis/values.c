@@ -6,7 +6,7 @@
  * and direction as the experiment stored them (db/contract.h), else the
  * data dictionary's (db/vocab.h); a flag added to a configuration's
  * analysis with its message and named numbers (flags.c and the detectors
- * it calls: kwarn.c, regimes_flag.c); and why a `repetitions = auto`
+ * it calls: kwarn.c, regimes.c); and why a `repetitions = auto`
  * configuration stopped, stated in the report: the stopping rule
  * (lib/stoprule.h) applied to the stored runs, with the settings the
  * runner stored with the experiment: repetitions.SECTION and
