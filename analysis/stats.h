@@ -47,16 +47,12 @@ int stats_summarize(const double *x, size_t n, double confidence,
 int stats_mean_ci(const double *x, size_t n, double confidence, double *mean,
 		  double *lo, double *hi);
 /*
- * Modified z-scores 0.6745 (x - median) / MAD; writes the indices whose
- * |z| > threshold to idx (room for n) and returns their count.  When the
- * MAD is 0 (over half the values equal) the scale is 1.2533 times the
- * mean absolute deviation from the median; when that is 0 too, none.
- */
-size_t stats_outliers(const double *x, size_t n, double threshold,
-		      size_t *idx);
-/*
- * The same, for a sample whose median and raw MAD are known (a summary's
- * median and mad), without sorting it again; idx may be NULL to count.
+ * Modified z-scores 0.6745 (x - median) / MAD of a sample whose median
+ * and raw MAD are known (a summary's); writes the indices whose |z| >
+ * threshold to idx (room for n; NULL to count) and returns their count.
+ * When the MAD is 0 (over half the values equal) the scale is 1.2533
+ * times the mean absolute deviation from the median; when that is 0 too,
+ * none.
  */
 size_t stats_outliers_around(const double *x, size_t n, double median,
 			     double mad, double threshold, size_t *idx);
@@ -258,19 +254,18 @@ int stats_boot_plan(double s2_b, double s2_w, double c_boot, double c_run,
 long stats_runs_best(double s2_b, double s2_w, double c_boot, double c_run,
 		     double r_opt);
 
-/*
- * What stats.c and stats_nested.c share: argument checks
- * and the Student-t quantile and p-value (inline).
- */
+/* What stats.c and stats_nested.c share. */
 /* Exact equality without -Wfloat-equal's complaint: ties are exact here. */
 static inline bool stats_same(double a, double b)
 {
 	return !(a < b) && !(a > b);
 }
 
-static inline bool stats_valid_confidence(double c)
+static inline int stats_check_confidence(double c)
 {
-	return c > 0.0 && c < 1.0;
+	return c > 0.0 && c < 1.0
+		       ? 0
+		       : error("stats: confidence %g is not in (0, 1)", c);
 }
 
 static inline int stats_check_finite(const double *x, size_t n)

@@ -265,7 +265,7 @@ int stats_nested(const double *x, const size_t *sizes, size_t k,
 void stats_nested_ci(const struct nested *s, double confidence, double *lo,
 		     double *hi)
 {
-	double h = isfinite(s->df) && stats_valid_confidence(confidence)
+	double h = isfinite(s->df) && confidence > 0.0 && confidence < 1.0
 			   ? stats_t_crit(confidence, s->df) * sqrt(s->var_mean)
 			   : NAN;
 
@@ -327,9 +327,8 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 
 	memset(d, 0, sizeof(*d));
 	d->se = d->df = d->t = d->p = d->ci_low = d->ci_high = NAN;
-	if (!stats_valid_confidence(confidence))
-		return error("stats: confidence %g is not in (0, 1)",
-			     confidence);
+	if (stats_check_confidence(confidence) < 0)
+		return -1;
 	/* Each side alone first: its ANOVA, and the pooled-runs fit. */
 	if (stats_nested(xa, sa, ka, &d->a) < 0 ||
 	    stats_nested(xb, sb, kb, &d->b) < 0)
