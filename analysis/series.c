@@ -151,18 +151,13 @@ static void add(struct series_sample *o, const struct series *s, size_t i,
 	o->sizes[o->k - 1] += k;
 }
 
-static void sample_init(const struct series *s, struct series_sample *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->sizes = xcalloc(s->ninv + 1, sizeof(*o->sizes));
-	o->set = xcalloc(s->ninv + 1, sizeof(*o->set));
-}
-
 void series_sample(const struct dataset *sets, const struct series *s,
 		   series_extract fn, const char *arg,
 		   struct series_sample *out)
 {
-	sample_init(s, out);
+	memset(out, 0, sizeof(*out));
+	out->sizes = xcalloc(s->ninv + 1, sizeof(*out->sizes));
+	out->set = xcalloc(s->ninv + 1, sizeof(*out->set));
 	for (size_t i = 0; i < s->n; i++) {
 		double *v;
 		size_t k = fn(&sets[s->member[i].set], s->member[i].config,
@@ -173,29 +168,27 @@ void series_sample(const struct dataset *sets, const struct series *s,
 	}
 }
 
+/* The runs series_metric_values counts, with their wall times. */
 void series_sample_metric(const struct dataset *sets, const struct series *s,
 			  const char *metric, struct series_sample *out)
 {
-	sample_init(s, out);
+	series_sample(sets, s, series_metric_values, metric, out);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct dataset *d = &sets[s->member[i].set];
-		size_t c = s->member[i].config, nr = d->configs[c].nruns;
+		const struct ds_config *cf = &d->configs[s->member[i].config];
 		int m = dataset_metric(d, metric);
-		double *v = xcalloc(nr + 1, sizeof(*v));
-		size_t *runs = xcalloc(nr + 1, sizeof(*runs));
-		size_t k = m < 0 ? 0 : analysis_collect(d, c, m, NULL, v, runs);
 
-		for (size_t j = 0; j < k; j++) {
-			double w = d->runs[runs[j]].wall_s;
+		for (size_t r = cf->run0; m >= 0 && r < cf->run0 + cf->nruns;
+		     r++) {
+			double w = d->runs[r].wall_s;
 
-			if (w > 0 && isfinite(w)) {
+			if (analysis_measured(d, r) &&
+			    !isnan(dataset_value(d, r, m)) && w > 0 &&
+			    isfinite(w)) {
 				out->wall += w;
 				out->nwall++;
 			}
 		}
-		add(out, s, i, v, k);
-		free(v);
-		free(runs);
 	}
 }
 
