@@ -63,18 +63,11 @@ static void count_runs(const struct dataset *d, struct config_analysis *ca)
 /* Fixed work: jobs = N, or a workload that only does its own (chat). */
 static bool fixed_work(const struct ds_config *cf)
 {
-	size_t i;
+	const char *jobs = ds_config_param(cf, "jobs");
+	long long n;
 
-	if (vocab_fixed_work(cf->workload))
-		return true;
-	for (i = 0; i < cf->nparams; i++) {
-		long long jobs;
-
-		if (!strcmp(cf->params[i].key, "jobs") &&
-		    !parse_ll(cf->params[i].value, &jobs) && jobs > 0)
-			return true;
-	}
-	return false;
+	return vocab_fixed_work(cf->workload) ||
+	       (jobs && !parse_ll(jobs, &n) && n > 0);
 }
 
 /*
