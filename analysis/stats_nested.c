@@ -17,6 +17,13 @@
 
 /* ---- power ------------------------------------------------------------ */
 
+/* t_{1-alpha/2} + t_power on df: a power computation's multiplier. */
+static double t_power(double alpha, double power, double df)
+{
+	return gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df) +
+	       gsl_cdf_tdist_Pinv(power, df);
+}
+
 static bool valid_power_args(double sd, double alpha, double power)
 {
 	return sd >= 0.0 && isfinite(sd) && alpha > 0.0 && alpha < 1.0 &&
@@ -30,9 +37,7 @@ double stats_mde(double sd, size_t n, double alpha, double power)
 	if (n < 2 || !valid_power_args(sd, alpha, power))
 		return NAN;
 	df = 2.0 * (double)n - 2.0;
-	return (gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df) +
-		gsl_cdf_tdist_Pinv(power, df)) *
-	       sd * sqrt(2.0 / (double)n);
+	return t_power(alpha, power, df) * sd * sqrt(2.0 / (double)n);
 }
 
 size_t stats_needed_n(double sd, double delta, double alpha, double power)
@@ -124,13 +129,6 @@ int stats_anova(const double *x, const size_t *sizes, size_t k,
 }
 
 /* ---- the two-level model ---------------------------------------------- */
-
-static void nested_clear(struct nested *s, size_t k)
-{
-	*s = (struct nested){ .k = k, .var_between = NAN, .var_within = NAN,
-			      .pool_var = NAN, .mean = NAN, .var_mean = NAN,
-			      .df = NAN };
-}
 
 /* Pooled runs: Var mu = S2 / N on N - 1 df. */
 static void nested_pool(const double *x, struct nested *s)
@@ -231,7 +229,9 @@ static double satterthwaite(double v, double terms)
 int stats_nested(const double *x, const size_t *sizes, size_t k,
 		 struct nested *s)
 {
-	nested_clear(s, k);
+	*s = (struct nested){ .k = k, .var_between = NAN, .var_within = NAN,
+			      .pool_var = NAN, .mean = NAN, .var_mean = NAN,
+			      .df = NAN };
 	if (k == 0)
 		return error("stats: a side of the two-level model has no "
 			     "invocations");
@@ -412,8 +412,7 @@ double stats_nested_mde(double s2_b, double s2_w, size_t n, size_t k,
 	if (df < 1.0)
 		return NAN;
 	v = 2.0 * (s2_b + s2_w / (double)n) / (double)k;
-	return (gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df) +
-		gsl_cdf_tdist_Pinv(power, df)) * sqrt(v);
+	return t_power(alpha, power, df) * sqrt(v);
 }
 
 /* ---- how many boots of how many runs ---------------------------------- */
@@ -491,9 +490,7 @@ int stats_boot_plan(double s2_b, double s2_w, double c_boot, double c_run,
 		return 0;
 	}
 	for (size_t k = 2; k <= 1000; k++) {
-		double q = gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0,
-					      2.0 * ((double)k - 1.0)) +
-			   gsl_cdf_tdist_Pinv(power, 2.0 * ((double)k - 1.0));
+		double q = t_power(alpha, power, 2.0 * ((double)k - 1.0));
 		double r = ceil(2.0 * q * q * s2_w /
 				((double)k * delta * delta));
 		double cost;

@@ -152,11 +152,9 @@ struct flag *analysis_flag_add(struct config_analysis *ca, const char *name,
 	va_end(ap);
 	ca->flags = xrealloc(ca->flags, (ca->nflags + 1) * sizeof(*ca->flags));
 	f = &ca->flags[ca->nflags++];
-	memset(f, 0, sizeof(*f));
+	*f = (struct flag){ .message = msg, .metric = metric,
+			    .other_config = other };
 	snprintf(f->name, sizeof(f->name), "%s", name);
-	f->message = msg;
-	f->metric = metric;
-	f->other_config = other;
 	return f;
 }
 
