@@ -19,13 +19,20 @@ struct series_key {
 	struct series_member m;
 };
 
-static int key_cmp(const void *pa, const void *pb)
+/* By (workload, canon) alone. */
+static int name_cmp(const void *pa, const void *pb)
 {
 	const struct series_key *a = pa, *b = pb;
 	int k = strcmp(a->workload, b->workload);
 
-	if (!k)
-		k = strcmp(a->canon, b->canon);
+	return k ? k : strcmp(a->canon, b->canon);
+}
+
+static int key_cmp(const void *pa, const void *pb)
+{
+	const struct series_key *a = pa, *b = pb;
+	int k = name_cmp(a, b);
+
 	return k ? k : (a->at > b->at) - (a->at < b->at);
 }
 
@@ -56,11 +63,6 @@ static struct series_key *keys_of(const struct dataset *sets, size_t nsets,
 	return k;
 }
 
-static bool same_key(const struct series_key *a, const struct series_key *b)
-{
-	return !strcmp(a->workload, b->workload) && !strcmp(a->canon, b->canon);
-}
-
 void series_build(const struct dataset *sets, size_t nsets,
 		  struct series_list *l)
 {
@@ -72,7 +74,7 @@ void series_build(const struct dataset *sets, size_t nsets,
 	for (i = 0; i < total; i = j) {
 		struct series *s = &l->s[l->n++];
 
-		for (j = i + 1; j < total && same_key(&k[i], &k[j]); j++)
+		for (j = i + 1; j < total && !name_cmp(&k[i], &k[j]); j++)
 			;
 		s->workload = k[i].workload;
 		s->canon = k[i].canon;
@@ -97,22 +99,11 @@ void series_build(const struct dataset *sets, size_t nsets,
 long series_find(const struct series_list *l, const char *workload,
 		 const char *canon)
 {
-	size_t lo = 0, hi = l->n;
+	struct series_key key = { .workload = workload, .canon = canon };
+	const struct series_key *k = bsearch(&key, l->index, l->n, sizeof(key),
+					     name_cmp);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int k = strcmp(l->index[mid].workload, workload);
-
-		if (!k)
-			k = strcmp(l->index[mid].canon, canon);
-		if (!k)
-			return (long)l->index[mid].at;
-		if (k < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return k ? (long)k->at : -1;
 }
 
 void series_release(struct series_list *l)
