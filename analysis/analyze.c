@@ -81,8 +81,7 @@ static bool fixed_work(const struct ds_config *cf)
 static int harmonic_summary(const double *x, size_t n, double confidence,
 			    struct summary *s)
 {
-	struct summary inv;
-	double *rx = xmalloc(n * sizeof(*rx));
+	double *rx = xmalloc(n * sizeof(*rx)), m, lo, hi;
 	size_t i;
 	int ret = -1;
 
@@ -91,12 +90,12 @@ static int harmonic_summary(const double *x, size_t n, double confidence,
 			goto out;
 		rx[i] = 1 / x[i];
 	}
-	if (stats_summarize(rx, n, confidence, &inv) < 0)
+	if (stats_mean_ci(rx, n, confidence, &m, &lo, &hi) < 0)
 		goto out;
 	s->mean = stats_harmonic_mean(x, n);
 	s->cv = s->sd / s->mean;
-	s->ci_low = inv.ci_high > 0 ? 1 / inv.ci_high : NAN;
-	s->ci_high = inv.ci_low > 0 ? 1 / inv.ci_low : NAN;
+	s->ci_low = hi > 0 ? 1 / hi : NAN;
+	s->ci_high = lo > 0 ? 1 / lo : NAN;
 	ret = 0;
 out:
 	free(rx);
