@@ -129,8 +129,7 @@ static int summarize_metric(const struct analysis *a, struct config_analysis *ca
 		ms->harmonic = !harmonic_summary(x, n, confidence, &ms->s);
 	}
 	/* The summary's median and MAD: no third sort of x (hot at 1M). */
-	k = stats_outliers_around(x, n, ms->s.median, ms->s.mad,
-				  STATS_OUTLIER_Z, idx);
+	k = stats_outliers_around(x, n, ms->s.median, ms->s.mad, idx);
 	ms->outliers = xcalloc(k ? k : 1, sizeof(*ms->outliers));
 	for (i = 0; i < k; i++)
 		ms->outliers[i] = runs[idx[i]];

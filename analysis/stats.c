@@ -68,13 +68,13 @@ static double modz_scale(const double *x, size_t n, double med, double mad)
 }
 
 size_t stats_outliers_around(const double *x, size_t n, double med,
-			     double mad, double threshold, size_t *idx)
+			     double mad, size_t *idx)
 {
 	double scale = modz_scale(x, n, med, mad);
 	size_t count = 0;
 
 	for (size_t i = 0; scale > 0.0 && i < n; i++)
-		if (fabs(x[i] - med) * scale > threshold) {
+		if (fabs(x[i] - med) * scale > STATS_OUTLIER_Z) {
 			if (idx)
 				idx[count] = i;
 			count++;
@@ -266,8 +266,7 @@ static void summarize_order(const double *x, size_t n, double confidence,
 	(void)stats_median_ci(sorted, n, confidence, &s->median_ci_low,
 			      &s->median_ci_high, &s->median_ci_level);
 	s->mad = mad_around(x, n, s->median, sorted); /* overwrites sorted */
-	s->noutliers = stats_outliers_around(x, n, s->median, s->mad,
-					     STATS_OUTLIER_Z, NULL);
+	s->noutliers = stats_outliers_around(x, n, s->median, s->mad, NULL);
 	free(sorted);
 }
 

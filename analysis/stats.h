@@ -49,13 +49,13 @@ int stats_mean_ci(const double *x, size_t n, double confidence, double *mean,
 /*
  * Modified z-scores 0.6745 (x - median) / MAD of a sample whose median
  * and raw MAD are known (a summary's); writes the indices whose |z| >
- * threshold to idx (room for n; NULL to count) and returns their count.
+ * STATS_OUTLIER_Z to idx (room for n; NULL to count) and returns their count.
  * When the MAD is 0 (over half the values equal) the scale is 1.2533
  * times the mean absolute deviation from the median; when that is 0 too,
  * none.
  */
 size_t stats_outliers_around(const double *x, size_t n, double median,
-			     double mad, double threshold, size_t *idx);
+			     double mad, size_t *idx);
 /*
  * Distribution-free CI of the median from order statistics: the narrowest
  * symmetric pair (x_(k), x_(n-k+1)) whose binomial(n, 1/2) coverage is at

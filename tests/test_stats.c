@@ -368,20 +368,18 @@ static void test_outliers_around(void **state)
 			fail_msg("%s: summary counts %zu outliers, want %zu",
 				 outlier_cases[c].name, s.noutliers,
 				 outlier_cases[c].count);
-		got = stats_outliers_around(x, n, s.median, s.mad,
-					    STATS_OUTLIER_Z, idx);
+		got = stats_outliers_around(x, n, s.median, s.mad, idx);
 		if (got != outlier_cases[c].count)
 			fail_msg("%s: %zu outliers around, want %zu",
 				 outlier_cases[c].name, got,
 				 outlier_cases[c].count);
 		if (got)
 			assert_int_equal(idx[0], outlier_cases[c].first);
-		assert_int_equal(stats_outliers_around(x, n, s.median, s.mad,
-						       STATS_OUTLIER_Z, NULL),
+		assert_int_equal(stats_outliers_around(x, n, s.median, s.mad, NULL),
 				 got);
 	}
 	assert_int_equal(stats_outliers_around(outlier_cases[0].x, 6, 12.5, 1.5,
-					       STATS_OUTLIER_Z, idx), 1);
+					       idx), 1);
 	assert_int_equal(idx[0], 5);
 }
 
