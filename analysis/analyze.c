@@ -102,11 +102,6 @@ out:
 	return ret;
 }
 
-static bool work_rate(const char *metric)
-{
-	return !strcmp(metric_unit(metric), "ops/s");
-}
-
 static int summarize_metric(const struct analysis *a, struct config_analysis *ca,
 			    int m, double confidence)
 {
@@ -124,7 +119,8 @@ static int summarize_metric(const struct analysis *a, struct config_analysis *ca
 	/* n = 0: every field NAN */
 	if (stats_summarize(x, n, confidence, &ms->s) < 0)
 		goto out;
-	if (n && ca->fixed_work && work_rate(d->metrics[m])) {
+	if (n && ca->fixed_work &&
+	    !strcmp(metric_unit(d->metrics[m]), "ops/s")) {
 		/* A non-positive rate has no harmonic mean: stay arithmetic. */
 		ms->harmonic = !harmonic_summary(x, n, confidence, &ms->s);
 	}

@@ -25,15 +25,6 @@
 /* Exact Mann-Whitney p below this size on both sides (R's wilcox.test rule). */
 #define MW_EXACT_LIMIT 50
 
-static double *sorted_copy(const double *x, size_t n)
-{
-	double *s = xmalloc((n ? n : 1) * sizeof(*s));
-
-	memcpy(s, x, n * sizeof(*s));
-	gsl_sort(s, 1, n);
-	return s;
-}
-
 /* ---- one sample ------------------------------------------------------- */
 
 /*
@@ -82,12 +73,6 @@ size_t stats_outliers_around(const double *x, size_t n, double med,
 	return count;
 }
 
-/* P(B <= j) for B ~ Binomial(n, 1/2). */
-static double binom_half_cdf(size_t j, size_t n)
-{
-	return gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)n);
-}
-
 int stats_median_ci(const double *sorted, size_t n, double confidence,
 		    double *lo, double *hi, double *level)
 {
@@ -105,7 +90,8 @@ int stats_median_ci(const double *sorted, size_t n, double confidence,
 	while (bad - k > 1) {
 		size_t mid = k + (bad - k) / 2;
 
-		if (binom_half_cdf(mid - 1, n) <= tail)
+		if (gsl_cdf_binomial_P((unsigned)(mid - 1), 0.5, (unsigned)n) <=
+		    tail)
 			k = mid;
 		else
 			bad = mid;
@@ -114,7 +100,8 @@ int stats_median_ci(const double *sorted, size_t n, double confidence,
 		return -1;
 	*lo = sorted[k - 1];
 	*hi = sorted[n - k];
-	*level = 1.0 - 2.0 * binom_half_cdf(k - 1, n);
+	*level = 1.0 - 2.0 * gsl_cdf_binomial_P((unsigned)(k - 1), 0.5,
+						(unsigned)n);
 	return 0;
 }
 
@@ -257,8 +244,10 @@ int stats_mean_ci(const double *x, size_t n, double confidence, double *mean,
 static void summarize_order(const double *x, size_t n, double confidence,
 			    struct summary *s)
 {
-	double *sorted = sorted_copy(x, n);
+	double *sorted = xmalloc(n * sizeof(*sorted));
 
+	memcpy(sorted, x, n * sizeof(*sorted));
+	gsl_sort(sorted, 1, n);
 	s->min = sorted[0];
 	s->max = sorted[n - 1];
 	s->median = gsl_stats_median_from_sorted_data(sorted, 1, n);
