@@ -35,7 +35,6 @@ struct analysis_opts {
 	double jain_min;        /* unfair below this mean Jain index (0.8) */
 	double max_share;       /* unfair above this share at >= 4 thr (0.5) */
 	double alpha;           /* significance for flags (0.05) */
-	/* Added by the report module; 0 means the default shown. */
 	size_t share_threads;   /* max_share applies from this many thr (4) */
 	double power;           /* power of the noisy flag's MDE (0.8) */
 	double drift_alpha;     /* drift: Spearman p below this (0.01) */
@@ -82,7 +81,6 @@ struct config_analysis {
 					 * largest thread's share */
 	size_t nflags;
 	struct flag *flags;
-	/* Added by the report module. */
 	size_t threads;         /* most per-thread counts in a run (0: none) */
 	bool fixed_work;        /* a jobs= parameter: rates are harmonic */
 	int primary;            /* metric the flags judge (throughput...), -1 */
@@ -145,11 +143,9 @@ size_t analysis_klock_waits(const struct dataset *d, size_t c,
 			    const char *kind, const char *caller,
 			    double **out);
 /*
- * values.c: for configurations run with repetitions = auto, why they
- * stopped, by the runner's own rule (lib/stoprule.h) on the stored runs
- * with the settings stored with the experiment (or, for an experiment
- * stored before them, read from its config text); leaves is_auto false
- * when they cannot be read.
+ * For configurations run with repetitions = auto, why they stopped, by
+ * the runner's own rule (lib/stoprule.h) on the stored runs and settings;
+ * leaves is_auto false when those cannot be read.
  */
 void analysis_auto(struct analysis *a);
 void analysis_release(struct analysis *a);
@@ -253,19 +249,15 @@ enum gate_result { GATE_PASS, GATE_FAIL, GATE_INCONCLUSIVE, GATE_NONE };
 extern const char *const gate_result_names[]; /* "pass", "fail", ... */
 
 /*
- * flags.c, for the detectors of flags.c and flags_pair.c only: v formatted for a message (lib/numfmt.h), from a ring of buffers so one
- * printf can format several numbers: each message uses at most 16 at once
- * (flag_outliers: 8 listed + 2).
+ * flags.c, for the detectors: v formatted for a message (lib/numfmt.h),
+ * from a ring of 16 buffers so that one printf can format several.
  */
 const char *flags_num(double v);
 
 /*
- * (kwarn.c) what the runner's sentinels saw during the runs
- * (runner/sentinel.h, docs/STORAGE.md "Sentinels"), for the report: the
- * kernel-warning flag, the likely cause of a noisy configuration, and the
- * runs left out under --exclude-kernel-warnings.
- */
-/*
+ * kwarn.c: what the runner's sentinels saw during the runs
+ * (runner/sentinel.h, docs/STORAGE.md "Sentinels").
+ *
  * Marks every run with a kernel warning excluded (ds_run.excluded), so
  * that no summary counts it; returns how many.  Call before analysis_run.
  */
@@ -293,13 +285,10 @@ char *kwarn_noise_cause(const struct analysis *a,
 			const struct config_analysis *ca);
 
 /*
- * (instrument.c) whether two sides of a comparison ran under the same
- * kernel instrumentation: tracing, lock debugging, the kernel's own
- * lock-relevant state and build options, as runner/kstate.c and
- * runner/host.c store them in experiment_meta (docs/STORAGE.md, "Kernel
- * state"), and whether any of it changed during an experiment.
- */
-/*
+ * instrument.c: the kernel's instrumentation (tracing, lock debugging,
+ * lock-relevant state and build options) as experiment_meta stores it
+ * (docs/STORAGE.md, "Kernel state").
+ *
  * "KEY 'a' vs 'b'; ..." naming every instrumentation key whose value
  * differs between an experiment of b and one of c (each key once, the
  * first pair that differs), then "KEY changed from 'a' to 'b' during

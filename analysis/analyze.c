@@ -30,7 +30,6 @@ static const char *const secondary[] = {
 void analysis_opts_default(struct analysis_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->confidence = 0;
 	o->resolve_pct = 5;
 	o->handoff_drop = 0.25;
 	o->jain_min = 0.8;
@@ -64,18 +63,11 @@ static void count_runs(const struct dataset *d, struct config_analysis *ca)
 /* Fixed work: jobs = N, or a workload that only does its own (chat). */
 static bool fixed_work(const struct ds_config *cf)
 {
-	size_t i;
+	const char *jobs = ds_config_param(cf, "jobs");
+	long long n;
 
-	if (vocab_fixed_work(cf->workload))
-		return true;
-	for (i = 0; i < cf->nparams; i++) {
-		long long jobs;
-
-		if (!strcmp(cf->params[i].key, "jobs") &&
-		    !parse_ll(cf->params[i].value, &jobs) && jobs > 0)
-			return true;
-	}
-	return false;
+	return vocab_fixed_work(cf->workload) ||
+	       (jobs && !parse_ll(jobs, &n) && n > 0);
 }
 
 /*
@@ -89,8 +81,7 @@ static bool fixed_work(const struct ds_config *cf)
 static int harmonic_summary(const double *x, size_t n, double confidence,
 			    struct summary *s)
 {
-	struct summary inv;
-	double *rx = xmalloc(n * sizeof(*rx));
+	double *rx = xmalloc(n * sizeof(*rx)), m, lo, hi;
 	size_t i;
 	int ret = -1;
 
@@ -99,30 +90,16 @@ static int harmonic_summary(const double *x, size_t n, double confidence,
 			goto out;
 		rx[i] = 1 / x[i];
 	}
-	if (stats_summarize(rx, n, confidence, &inv) < 0)
+	if (stats_mean_ci(rx, n, confidence, &m, &lo, &hi) < 0)
 		goto out;
 	s->mean = stats_harmonic_mean(x, n);
 	s->cv = s->sd / s->mean;
-	s->ci_low = inv.ci_high > 0 ? 1 / inv.ci_high : NAN;
-	s->ci_high = inv.ci_low > 0 ? 1 / inv.ci_low : NAN;
+	s->ci_low = hi > 0 ? 1 / hi : NAN;
+	s->ci_high = lo > 0 ? 1 / lo : NAN;
 	ret = 0;
 out:
 	free(rx);
 	return ret;
-}
-
-static bool work_rate(const char *metric)
-{
-	return !strcmp(metric_unit(metric), "ops/s");
-}
-
-static void empty_summary(struct summary *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->mean = s->sd = s->cv = s->median = s->min = s->max = NAN;
-	s->ci_low = s->ci_high = s->median_ci_low = s->median_ci_high = NAN;
-	s->median_ci_level = s->mad = s->skewness = s->kurtosis = NAN;
-	s->k2 = s->k2_p = NAN;
 }
 
 static int summarize_metric(const struct analysis *a, struct config_analysis *ca,
@@ -138,22 +115,17 @@ static int summarize_metric(const struct analysis *a, struct config_analysis *ca
 	int ret = -1;
 
 	ms->metric = m;
-	empty_summary(&ms->s);
 	n = analysis_collect(d, ca->config, m, NULL, x, runs);
-	if (!n) {
-		ret = 0;
-		goto out;
-	}
+	/* n = 0: every field NAN */
 	if (stats_summarize(x, n, confidence, &ms->s) < 0)
 		goto out;
-	if (ca->fixed_work && work_rate(d->metrics[m])) {
+	if (n && ca->fixed_work &&
+	    !strcmp(metric_unit(d->metrics[m]), "ops/s")) {
 		/* A non-positive rate has no harmonic mean: stay arithmetic. */
 		ms->harmonic = !harmonic_summary(x, n, confidence, &ms->s);
 	}
 	/* The summary's median and MAD: no third sort of x (hot at 1M). */
-	k = stats_outliers_around(x, n, ms->s.median, ms->s.mad,
-				  STATS_OUTLIER_Z, idx);
-	ms->s.noutliers = k;
+	k = stats_outliers_around(x, n, ms->s.median, ms->s.mad, idx);
 	ms->outliers = xcalloc(k ? k : 1, sizeof(*ms->outliers));
 	for (i = 0; i < k; i++)
 		ms->outliers[i] = runs[idx[i]];
@@ -276,16 +248,6 @@ static const struct {
 	{ "jain", analysis_jain },
 };
 
-static bool constant(const double *x, size_t n)
-{
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		if (x[i] < x[0] || x[i] > x[0])
-			return false;
-	return true;
-}
-
 /*
  * Pairs (x, throughput) over the measured runs of the configurations of
  * one section (all when config < 0, else only that one).  A row needs 3
@@ -319,22 +281,16 @@ static int corr_add(struct analysis *a, const char *section, long config,
 			y[n++] = yv;
 		}
 	}
-	ret = 0;
-	if (n < 3 || constant(x, n) || constant(y, n))
-		goto out;
 	a->corr = xrealloc(a->corr, (a->ncorr + 1) * sizeof(*a->corr));
 	row = &a->corr[a->ncorr];
-	memset(row, 0, sizeof(*row));
-	row->section = section;
-	row->config = config;
-	row->x = corr_x[k].name;
-	row->y = "throughput";
+	*row = (struct corr_row){ .section = section, .config = config,
+				  .x = corr_x[k].name, .y = "throughput" };
 	if (stats_pearson(x, y, n, &row->pearson) < 0 ||
-	    stats_spearman(x, y, n, &row->spearman) < 0) {
-		ret = -1;
+	    stats_spearman(x, y, n, &row->spearman) < 0)
 		goto out;
-	}
-	a->ncorr++;
+	/* r is NAN below 3 pairs or when either side is constant */
+	a->ncorr += !isnan(row->pearson.r);
+	ret = 0;
 out:
 	free(x);
 	free(y);
@@ -375,27 +331,6 @@ static int correlations(struct analysis *a)
 	return 0;
 }
 
-/*
- * The caller's options over the defaults.  The fields added after the
- * first version of the header (share_threads, power, drift_alpha,
- * min_runs) keep their default when 0, so a caller that filled the
- * struct by hand without analysis_opts_default still gets sane flags.
- */
-static void opts_merge(struct analysis_opts *dst, const struct analysis_opts *o)
-{
-	struct analysis_opts def = *dst;
-
-	*dst = *o;
-	if (!o->share_threads)
-		dst->share_threads = def.share_threads;
-	if (!(o->power > 0))
-		dst->power = def.power;
-	if (!(o->drift_alpha > 0))
-		dst->drift_alpha = def.drift_alpha;
-	if (!o->min_runs)
-		dst->min_runs = def.min_runs;
-}
-
 int analysis_run(const struct dataset *d, const struct analysis_opts *o,
 		 struct analysis *a)
 {
@@ -404,9 +339,10 @@ int analysis_run(const struct dataset *d, const struct analysis_opts *o,
 
 	memset(a, 0, sizeof(*a));
 	a->d = d;
-	analysis_opts_default(&a->opts);
 	if (o)
-		opts_merge(&a->opts, o);
+		a->opts = *o;
+	else
+		analysis_opts_default(&a->opts);
 	confidence = effective_confidence(d, &a->opts);
 	a->opts.confidence = confidence;
 	a->nconfigs = d->nconfigs;

@@ -13,198 +13,142 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/contract.h"
 #include "analysis/export.h"
+#include "analysis/stats.h"
+#include "db/contract.h"
 #include "lib/csv.h"
 #include "lib/json.h"
 #include "db/select.h"
 #include "db/store.h"
 #include "lib/util.h"
 
-static const char *const column_names[EXPORT_NCOLUMNS] = {
+/* The columns, in output order; "thread" only with --threads. */
+static const char *const column_names[] = {
 	"experiment_id", "uuid", "experiment", "label", "hostname", "workload",
 	"section", "params", "seq", "repetition", "warmup", "status", "error",
 	"metric", "value", "thread",
 };
+#define COL_THREAD (ARRAY_SIZE(column_names) - 1)
 
-/* ---- CSV and JSON writers of one field ---- */
+/* ---- one field of a row, in column order ---- */
 
-static void csv_field(FILE *f, const struct export_field *v)
+/*
+ * text as a string (str) or as a number or literal; NULL and not str: an
+ * empty CSV field, JSON null.
+ */
+static void field(struct exporter *x, const char *text, bool str)
 {
-	if (v->type != EXPORT_NULL)
-		csv_write_field(f, v->text);
-}
-
-static void json_field(FILE *f, const struct export_field *v)
-{
-	switch (v->type) {
-	case EXPORT_NULL:
-		fputs("null", f);
-		break;
-	case EXPORT_STR:
-		json_string(f, v->text);
-		break;
-	case EXPORT_NUM:
-		fputs(v->text, f);
-		break;
-	case EXPORT_BOOL:
-		fputs(v->text[0] == '1' ? "true" : "false", f);
-		break;
+	if (x->col == COL_THREAD && !x->threads)
+		return;
+	if (str && !text)
+		text = "";
+	if (x->format == EXPORT_CSV) {
+		if (x->col)
+			fputc(',', x->f);
+		if (text)
+			csv_write_field(x->f, text);
+	} else {
+		fputs(x->col ? ",\"" : x->rows ? ",\n{\"" : "\n{\"", x->f);
+		fputs(column_names[x->col], x->f);
+		fputs("\":", x->f);
+		if (!text)
+			fputs("null", x->f);
+		else if (str)
+			json_string(x->f, text);
+		else
+			fputs(text, x->f);
 	}
+	x->col++;
 }
 
-static size_t ncolumns(const struct exporter *x)
+static void field_int(struct exporter *x, long long v)
 {
-	return x->threads ? EXPORT_NCOLUMNS : EXPORT_COL_THREAD;
+	char num[32];
+
+	snprintf(num, sizeof(num), "%lld", v);
+	field(x, num, false);
 }
 
-static void header_write(struct exporter *x)
+/* The shortest decimal that reads back as v; JSON has no inf: null. */
+static void field_double(struct exporter *x, double v)
 {
-	size_t i;
+	char num[32];
 
-	if (x->format == EXPORT_JSON) {
-		fputs("[", x->f);
+	if (!isfinite(v) && x->format == EXPORT_JSON) {
+		field(x, NULL, false);
 		return;
 	}
-	for (i = 0; i < ncolumns(x); i++)
-		fprintf(x->f, "%s%s", i ? "," : "", column_names[i]);
-	fputc('\n', x->f);
+	snprintf(num, sizeof(num), "%.15g", v);
+	if (!stats_same(strtod(num, NULL), v))
+		snprintf(num, sizeof(num), "%.17g", v);
+	field(x, num, false);
 }
 
-static void footer_write(struct exporter *x)
+static void row_end(struct exporter *x)
 {
-	if (x->format == EXPORT_JSON)
-		fputs(x->rows ? "\n]\n" : "]\n", x->f);
-}
-
-static void row_write(struct exporter *x)
-{
-	size_t i;
-
-	if (x->format == EXPORT_CSV) {
-		for (i = 0; i < ncolumns(x); i++) {
-			if (i)
-				fputc(',', x->f);
-			csv_field(x->f, &x->row[i]);
-		}
-		fputc('\n', x->f);
-	} else {
-		fputs(x->rows ? ",\n{\"" : "\n{\"", x->f);
-		for (i = 0; i < ncolumns(x); i++) {
-			if (i)
-				fputs(",\"", x->f);
-			fputs(column_names[i], x->f);
-			fputs("\":", x->f);
-			json_field(x->f, &x->row[i]);
-		}
-		fputc('}', x->f);
-	}
+	fputc(x->format == EXPORT_CSV ? '\n' : '}', x->f);
 	x->rows++;
+	x->col = 0;
 }
 
 /* ---- rows ---- */
 
-static void set_str(struct exporter *x, enum export_column c, const char *s)
-{
-	x->row[c].type = EXPORT_STR;
-	x->row[c].text = s;
-}
-
-static void set_int(struct exporter *x, enum export_column c, long long v)
-{
-	snprintf(x->num[c], sizeof(x->num[c]), "%lld", v);
-	x->row[c].type = EXPORT_NUM;
-	x->row[c].text = x->num[c];
-}
-
-/* a == b without -Wfloat-equal's complaint: here exactness is the point. */
-static bool same_value(double a, double b)
-{
-	return !(a < b) && !(a > b);
-}
-
-/* The shortest decimal that reads back as v; JSON has no inf: null. */
-static void set_double(struct exporter *x, enum export_column c, double v)
-{
-	char *end;
-
-	if (!isfinite(v) && x->format == EXPORT_JSON) {
-		x->row[c].type = EXPORT_NULL;
-		return;
-	}
-	snprintf(x->num[c], sizeof(x->num[c]), "%.15g", v);
-	if (!same_value(strtod(x->num[c], &end), v))
-		snprintf(x->num[c], sizeof(x->num[c]), "%.17g", v);
-	x->row[c].type = EXPORT_NUM;
-	x->row[c].text = x->num[c];
-}
-
-static void set_null(struct exporter *x, enum export_column c)
-{
-	x->row[c].type = EXPORT_NULL;
-}
-
-/* The columns every row of run r shares. */
+/* The columns every row of run r starts with. */
 static void run_fields(struct exporter *x, const struct dataset *d,
 		       const struct ds_run *r)
 {
 	const struct ds_config *c = &d->configs[r->config];
-	const char *host = experiment_meta(&d->exp, MK_HOSTNAME);
+	bool json = x->format == EXPORT_JSON, err = r->error && *r->error;
 
-	set_int(x, EXPORT_COL_EXPERIMENT_ID, d->exp.id);
-	set_str(x, EXPORT_COL_UUID, d->exp.uuid);
-	set_str(x, EXPORT_COL_EXPERIMENT, d->exp.name);
-	set_str(x, EXPORT_COL_LABEL, d->exp.label);
-	set_str(x, EXPORT_COL_HOSTNAME, host ? host : "");
-	set_str(x, EXPORT_COL_WORKLOAD, c->workload);
-	set_str(x, EXPORT_COL_SECTION, c->section);
-	set_str(x, EXPORT_COL_PARAMS, c->canon);
-	set_int(x, EXPORT_COL_SEQ, r->seq);
-	set_int(x, EXPORT_COL_REPETITION, r->repetition);
-	x->row[EXPORT_COL_WARMUP].type = EXPORT_BOOL;
-	x->row[EXPORT_COL_WARMUP].text = r->warmup ? "1" : "0";
-	set_str(x, EXPORT_COL_STATUS, run_status_names[r->status]);
+	field_int(x, d->exp.id);
+	field(x, d->exp.uuid, true);
+	field(x, d->exp.name, true);
+	field(x, d->exp.label, true);
+	field(x, experiment_meta(&d->exp, MK_HOSTNAME), true);
+	field(x, c->workload, true);
+	field(x, c->section, true);
+	field(x, c->canon, true);
+	field_int(x, r->seq);
+	field_int(x, r->repetition);
+	field(x, r->warmup ? (json ? "true" : "1") : (json ? "false" : "0"),
+	      false);
+	field(x, run_status_names[r->status], true);
 	/* Why a run failed, as stored (runs.error); empty for an ok run. */
-	if (r->error && *r->error)
-		set_str(x, EXPORT_COL_ERROR, r->error);
-	else
-		set_null(x, EXPORT_COL_ERROR);
-	set_null(x, EXPORT_COL_THREAD);
+	field(x, err ? r->error : NULL, err);
 }
 
 static void run_write(struct exporter *x, const struct dataset *d, size_t ri)
 {
 	const struct ds_run *r = &d->runs[ri];
-	size_t m, n = 0;
+	char num[32];
+	size_t m, t, n = 0;
 
-	run_fields(x, d, r);
 	for (m = 0; m < d->nmetrics; m++) {
 		double v = dataset_value(d, ri, (int)m);
 
 		if (isnan(v))
 			continue;
-		set_str(x, EXPORT_COL_METRIC, d->metrics[m]);
-		set_double(x, EXPORT_COL_VALUE, v);
-		row_write(x);
+		run_fields(x, d, r);
+		field(x, d->metrics[m], true);
+		field_double(x, v);
+		field(x, NULL, false);
+		row_end(x);
 		n++;
 	}
-	if (x->threads) {
-		for (size_t t = 0; t < r->nthreads; t++) {
-			set_str(x, EXPORT_COL_METRIC, "thread_ops");
-			snprintf(x->num[EXPORT_COL_VALUE], sizeof(x->num[EXPORT_COL_VALUE]),
-				 "%" PRIu64, d->thread_ops[r->thread0 + t]);
-			x->row[EXPORT_COL_VALUE].type = EXPORT_NUM;
-			x->row[EXPORT_COL_VALUE].text = x->num[EXPORT_COL_VALUE];
-			set_int(x, EXPORT_COL_THREAD, (long long)t);
-			row_write(x);
-			n++;
-		}
-		set_null(x, EXPORT_COL_THREAD);
+	for (t = 0; x->threads && t < r->nthreads; t++, n++) {
+		run_fields(x, d, r);
+		field(x, "thread_ops", true);
+		snprintf(num, sizeof(num), "%" PRIu64, d->thread_ops[r->thread0 + t]);
+		field(x, num, false);
+		field_int(x, (long long)t);
+		row_end(x);
 	}
 	if (!n) {
-		set_null(x, EXPORT_COL_METRIC);
-		set_null(x, EXPORT_COL_VALUE);
-		row_write(x);
+		run_fields(x, d, r);
+		field(x, NULL, false);
+		field(x, NULL, false);
+		field(x, NULL, false);
+		row_end(x);
 	}
 }
 
@@ -213,11 +157,16 @@ static void run_write(struct exporter *x, const struct dataset *d, size_t ri)
 void export_begin(struct exporter *x, FILE *f, enum export_format format,
 		  bool threads)
 {
-	memset(x, 0, sizeof(*x));
-	x->f = f;
-	x->format = format;
-	x->threads = threads;
-	header_write(x);
+	size_t i;
+
+	*x = (struct exporter){ .f = f, .format = format, .threads = threads };
+	if (format == EXPORT_JSON) {
+		fputs("[", f);
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(column_names) - !threads; i++)
+		fprintf(f, "%s%s", i ? "," : "", column_names[i]);
+	fputc('\n', f);
 }
 
 void export_dataset(struct exporter *x, const struct dataset *d)
@@ -243,6 +192,7 @@ int export_experiment(struct exporter *x, struct store *s, int64_t id,
 
 void export_end(struct exporter *x)
 {
-	footer_write(x);
+	if (x->format == EXPORT_JSON)
+		fputs(x->rows ? "\n]\n" : "]\n", x->f);
 }
 

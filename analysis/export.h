@@ -22,31 +22,13 @@ struct store;
 /* The order of `export --format csv|json`'s words. */
 enum export_format { EXPORT_CSV, EXPORT_JSON };
 
-/* The columns, in output order; "thread" only with --threads. */
-enum export_column {
-	EXPORT_COL_EXPERIMENT_ID, EXPORT_COL_UUID, EXPORT_COL_EXPERIMENT,
-	EXPORT_COL_LABEL, EXPORT_COL_HOSTNAME, EXPORT_COL_WORKLOAD,
-	EXPORT_COL_SECTION, EXPORT_COL_PARAMS, EXPORT_COL_SEQ,
-	EXPORT_COL_REPETITION, EXPORT_COL_WARMUP, EXPORT_COL_STATUS,
-	EXPORT_COL_ERROR, EXPORT_COL_METRIC, EXPORT_COL_VALUE,
-	EXPORT_COL_THREAD, EXPORT_NCOLUMNS
-};
-
-enum export_type { EXPORT_NULL, EXPORT_STR, EXPORT_NUM, EXPORT_BOOL };
-
-struct export_field {
-	enum export_type type;
-	const char *text; /* EXPORT_STR, EXPORT_NUM; EXPORT_BOOL: "0" or "1" */
-};
-
 /* The writer's state: set by export_begin, private to export.c. */
 struct exporter {
 	FILE *f;
 	enum export_format format;
 	bool threads;
 	size_t rows;
-	struct export_field row[EXPORT_NCOLUMNS];
-	char num[EXPORT_NCOLUMNS][32]; /* text of row's numeric fields */
+	size_t col;             /* the next field's column in the row */
 };
 
 void export_begin(struct exporter *x, FILE *f, enum export_format format,

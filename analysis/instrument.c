@@ -1,6 +1,6 @@
 /*
  * instrument.c - instrumentation-differs: the kernel-state keys of two
- * sides' experiments compared (analysis/analysis.h, instrument.c).  The kernel release
+ * sides' experiments compared (analysis/analysis.h).  The kernel release
  * is not among them: in a kernel A/B it is expected to differ.
  */
 #include <stdbool.h>
@@ -46,7 +46,8 @@ static const char *known(const struct experiment_row *e, const char *key)
 	return v && strcmp(v, "unknown") ? v : NULL;
 }
 
-static void append_sep(char **msg, char *part, const char *sep)
+/* part (malloc'd) added to *msg after sep. */
+static void append(char **msg, char *part, const char *sep)
 {
 	char *t;
 
@@ -60,28 +61,15 @@ static void append_sep(char **msg, char *part, const char *sep)
 	*msg = t;
 }
 
-static void append(char **msg, char *part)
+/* Whether key appears before b[i].meta[k] (each key is compared once). */
+static bool seen(const struct experiment_row *b, size_t i, size_t k,
+		 const char *key)
 {
-	append_sep(msg, part, "; ");
-}
-
-/* Whether "KEY '" already starts a part of msg (each key named once). */
-static bool named(const char *msg, const char *key)
-{
-	char *needle;
-	const char *p;
-	size_t n;
-	bool ret = false;
-
-	if (!msg)
-		return false;
-	needle = xasprintf("%s '", key);
-	n = strlen(needle);
-	for (p = msg; (p = strstr(p, needle)); p += n)
-		if (p == msg || (p >= msg + 2 && p[-2] == ';' && p[-1] == ' '))
-			ret = true;
-	free(needle);
-	return ret;
+	for (size_t j = 0; j <= i; j++)
+		for (size_t m = 0; m < (j < i ? b[j].nmeta : k); m++)
+			if (!strcmp(b[j].meta[m].key, key))
+				return true;
+	return false;
 }
 
 /* The first differing value of key over the pairs of b and c, or NULL. */
@@ -118,7 +106,8 @@ char *instrument_changes(const struct experiment_row *e)
 		start = xasprintf(PREFIX "%s", k + elen);
 		was = experiment_meta(e, start);
 		append(&msg, xasprintf("%s changed from '%s' to '%s'", start,
-				       was ? was : "unknown", e->meta[i].value));
+				       was ? was : "unknown", e->meta[i].value),
+		       "; ");
 		free(start);
 	}
 	return msg;
@@ -134,11 +123,11 @@ char *instrument_diff(const struct experiment_row *b, size_t nb,
 		for (k = 0; k < b[i].nmeta; k++) {
 			const char *key = b[i].meta[k].key;
 
-			if (!instrument_key(key) || named(msg, key))
+			if (!instrument_key(key) || seen(b, i, k, key))
 				continue;
 			d = key_diff(b, nb, c, nc, key);
 			if (d)
-				append(&msg, d);
+				append(&msg, d, "; ");
 		}
 	}
 	for (i = 0; i < nb + nc; i++) {
@@ -149,7 +138,7 @@ char *instrument_diff(const struct experiment_row *b, size_t nb,
 			continue;
 		append(&msg, xasprintf("%s during %s experiment %lld", d,
 				       i < nb ? "baseline" : "candidate",
-				       (long long)e->id));
+				       (long long)e->id), "; ");
 		free(d);
 	}
 	return msg;
@@ -166,22 +155,18 @@ char *instrument_active(const struct experiment_row *e)
 		{ PREFIX "kprobe_events", "0" }, { PREFIX "uprobe_events", "0" },
 		{ PREFIX "lock_stat", "0" },
 	};
-	char *msg = NULL, *changed = instrument_changes(e), *t;
+	char *msg = NULL, *changed = instrument_changes(e);
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		const char *v = known(e, keys[i].key);
 
 		if (v && strcmp(v, keys[i].idle))
-			append_sep(&msg, xasprintf("%s=%s", keys[i].key, v),
-				   ", ");
+			append(&msg, xasprintf("%s=%s", keys[i].key, v), ", ");
 	}
-	if (changed) {
-		t = xasprintf("%s%schanged during the experiment: %s",
-			      msg ? msg : "", msg ? "; " : "", changed);
-		free(msg);
-		free(changed);
-		msg = t;
-	}
+	if (changed)
+		append(&msg, xasprintf("changed during the experiment: %s",
+				       changed), "; ");
+	free(changed);
 	return msg;
 }

@@ -1,6 +1,9 @@
 /*
- * regimes.c - the split test of analysis/regimes.h and the description of
- * its two groups.  The critical values were simulated as the largest of
+ * regimes.c - the split test of analysis/regimes.h, the description of
+ * its two groups, and the multimodal flag: a configuration whose runs fall
+ * into two regimes of its primary metric, or whose contention rates are
+ * an order of magnitude or more apart between runs (the runs of the other
+ * regime are then not outliers: analysis/flags.c).  The critical values were simulated as the largest of
  * the 95.2th percentiles of D under nine unimodal shapes: log-normal, t(3)
  * on the raw and the log scale, gamma(2) and exponential both from 0 and
  * far from it, uniform, and a normal body with a 10% slow-run tail
@@ -16,80 +19,64 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "analysis/analysis.h"
 #include "analysis/regimes.h"
-#include "analysis/stats.h"
+#include "lib/numfmt.h"
 #include "lib/util.h"
 
+/* n = 8, 9, ..., 200 */
+static const double critical[] = {
+	5.224, 5.203, 5.058, 4.945, 4.859, 4.804, 4.704, 4.667, 4.666, 4.680,
+	4.696, 4.714, 4.732, 4.418, 4.402, 4.398, 4.411, 4.439, 4.474, 4.289,
+	4.274, 4.265, 4.249, 4.268, 4.319, 4.383, 4.187, 4.177, 4.181, 4.168,
+	4.193, 4.251, 4.290, 4.126, 4.119, 4.115, 4.118, 4.167, 4.201, 4.082,
+	4.075, 4.066, 4.059, 4.108, 4.126, 4.161, 4.043, 4.039, 4.030, 4.025,
+	4.067, 4.088, 4.126, 4.002, 3.994, 4.001, 4.007, 4.030, 4.063, 3.980,
+	3.982, 3.984, 3.970, 3.989, 4.003, 4.053, 3.953, 3.952, 3.954, 3.959,
+	3.951, 3.996, 4.004, 3.940, 3.930, 3.929, 3.932, 3.923, 3.996, 3.924,
+	3.917, 3.916, 3.908, 3.909, 3.905, 3.962, 3.904, 3.895, 3.900, 3.898,
+	3.893, 3.899, 3.903, 3.886, 3.880, 3.883, 3.889, 3.880, 3.881, 3.888,
+	3.870, 3.879, 3.868, 3.859, 3.867, 3.863, 3.866, 3.859, 3.858, 3.854,
+	3.848, 3.850, 3.854, 3.849, 3.852, 3.846, 3.842, 3.840, 3.841, 3.848,
+	3.837, 3.836, 3.836, 3.831, 3.836, 3.832, 3.834, 3.830, 3.829, 3.833,
+	3.826, 3.836, 3.825, 3.821, 3.824, 3.811, 3.810, 3.813, 3.823, 3.818,
+	3.813, 3.819, 3.810, 3.812, 3.815, 3.808, 3.807, 3.808, 3.801, 3.809,
+	3.805, 3.804, 3.798, 3.803, 3.797, 3.800, 3.793, 3.795, 3.794, 3.795,
+	3.787, 3.796, 3.789, 3.791, 3.789, 3.792, 3.786, 3.787, 3.781, 3.783,
+	3.780, 3.782, 3.779, 3.784, 3.782, 3.787, 3.778, 3.777, 3.778, 3.773,
+	3.775, 3.774, 3.773, 3.771, 3.774, 3.774, 3.772, 3.770, 3.768, 3.765,
+	3.764, 3.765, 3.760,
+};
+
+/* beyond, at the points simulated */
 static const struct {
 	size_t n;
 	double crit;
-} critical[] = {
-	{ 8, 5.224 }, { 9, 5.203 }, { 10, 5.058 }, { 11, 4.945 }, { 12, 4.859 },
-	{ 13, 4.804 }, { 14, 4.704 }, { 15, 4.667 }, { 16, 4.666 },
-	{ 17, 4.680 }, { 18, 4.696 }, { 19, 4.714 }, { 20, 4.732 },
-	{ 21, 4.418 }, { 22, 4.402 }, { 23, 4.398 }, { 24, 4.411 },
-	{ 25, 4.439 }, { 26, 4.474 }, { 27, 4.289 }, { 28, 4.274 },
-	{ 29, 4.265 }, { 30, 4.249 }, { 31, 4.268 }, { 32, 4.319 },
-	{ 33, 4.383 }, { 34, 4.187 }, { 35, 4.177 }, { 36, 4.181 },
-	{ 37, 4.168 }, { 38, 4.193 }, { 39, 4.251 }, { 40, 4.290 },
-	{ 41, 4.126 }, { 42, 4.119 }, { 43, 4.115 }, { 44, 4.118 },
-	{ 45, 4.167 }, { 46, 4.201 }, { 47, 4.082 }, { 48, 4.075 },
-	{ 49, 4.066 }, { 50, 4.059 }, { 51, 4.108 }, { 52, 4.126 },
-	{ 53, 4.161 }, { 54, 4.043 }, { 55, 4.039 }, { 56, 4.030 },
-	{ 57, 4.025 }, { 58, 4.067 }, { 59, 4.088 }, { 60, 4.126 },
-	{ 61, 4.002 }, { 62, 3.994 }, { 63, 4.001 }, { 64, 4.007 },
-	{ 65, 4.030 }, { 66, 4.063 }, { 67, 3.980 }, { 68, 3.982 },
-	{ 69, 3.984 }, { 70, 3.970 }, { 71, 3.989 }, { 72, 4.003 },
-	{ 73, 4.053 }, { 74, 3.953 }, { 75, 3.952 }, { 76, 3.954 },
-	{ 77, 3.959 }, { 78, 3.951 }, { 79, 3.996 }, { 80, 4.004 },
-	{ 81, 3.940 }, { 82, 3.930 }, { 83, 3.929 }, { 84, 3.932 },
-	{ 85, 3.923 }, { 86, 3.996 }, { 87, 3.924 }, { 88, 3.917 },
-	{ 89, 3.916 }, { 90, 3.908 }, { 91, 3.909 }, { 92, 3.905 },
-	{ 93, 3.962 }, { 94, 3.904 }, { 95, 3.895 }, { 96, 3.900 },
-	{ 97, 3.898 }, { 98, 3.893 }, { 99, 3.899 }, { 100, 3.903 },
-	{ 101, 3.886 }, { 102, 3.880 }, { 103, 3.883 }, { 104, 3.889 },
-	{ 105, 3.880 }, { 106, 3.881 }, { 107, 3.888 }, { 108, 3.870 },
-	{ 109, 3.879 }, { 110, 3.868 }, { 111, 3.859 }, { 112, 3.867 },
-	{ 113, 3.863 }, { 114, 3.866 }, { 115, 3.859 }, { 116, 3.858 },
-	{ 117, 3.854 }, { 118, 3.848 }, { 119, 3.850 }, { 120, 3.854 },
-	{ 121, 3.849 }, { 122, 3.852 }, { 123, 3.846 }, { 124, 3.842 },
-	{ 125, 3.840 }, { 126, 3.841 }, { 127, 3.848 }, { 128, 3.837 },
-	{ 129, 3.836 }, { 130, 3.836 }, { 131, 3.831 }, { 132, 3.836 },
-	{ 133, 3.832 }, { 134, 3.834 }, { 135, 3.830 }, { 136, 3.829 },
-	{ 137, 3.833 }, { 138, 3.826 }, { 139, 3.836 }, { 140, 3.825 },
-	{ 141, 3.821 }, { 142, 3.824 }, { 143, 3.811 }, { 144, 3.810 },
-	{ 145, 3.813 }, { 146, 3.823 }, { 147, 3.818 }, { 148, 3.813 },
-	{ 149, 3.819 }, { 150, 3.810 }, { 151, 3.812 }, { 152, 3.815 },
-	{ 153, 3.808 }, { 154, 3.807 }, { 155, 3.808 }, { 156, 3.801 },
-	{ 157, 3.809 }, { 158, 3.805 }, { 159, 3.804 }, { 160, 3.798 },
-	{ 161, 3.803 }, { 162, 3.797 }, { 163, 3.800 }, { 164, 3.793 },
-	{ 165, 3.795 }, { 166, 3.794 }, { 167, 3.795 }, { 168, 3.787 },
-	{ 169, 3.796 }, { 170, 3.789 }, { 171, 3.791 }, { 172, 3.789 },
-	{ 173, 3.792 }, { 174, 3.786 }, { 175, 3.787 }, { 176, 3.781 },
-	{ 177, 3.783 }, { 178, 3.780 }, { 179, 3.782 }, { 180, 3.779 },
-	{ 181, 3.784 }, { 182, 3.782 }, { 183, 3.787 }, { 184, 3.778 },
-	{ 185, 3.777 }, { 186, 3.778 }, { 187, 3.773 }, { 188, 3.775 },
-	{ 189, 3.774 }, { 190, 3.773 }, { 191, 3.771 }, { 192, 3.774 },
-	{ 193, 3.774 }, { 194, 3.772 }, { 195, 3.770 }, { 196, 3.768 },
-	{ 197, 3.765 }, { 198, 3.764 }, { 199, 3.765 }, { 200, 3.760 },
-	{ 250, 3.732 }, { 300, 3.707 }, { 400, 3.676 }, { 500, 3.652 },
+} beyond[] = {
+	{ 200, 3.760 }, { 250, 3.732 }, { 300, 3.707 }, { 400, 3.676 },
+	{ 500, 3.652 },
 };
 
 double regimes_critical(size_t n)
 {
-	size_t i, last = ARRAY_SIZE(critical) - 1;
+	size_t i, last = ARRAY_SIZE(beyond) - 1;
 
 	if (n < REGIMES_MIN_N)
 		return NAN;
-	if (n >= critical[last].n)
-		return critical[last].crit;   /* conservative beyond */
-	for (i = 1; critical[i].n < n; i++)
+	if (n - REGIMES_MIN_N < ARRAY_SIZE(critical))
+		return critical[n - REGIMES_MIN_N];
+	if (n >= beyond[last].n)
+		return beyond[last].crit;   /* conservative beyond */
+	for (i = 1; beyond[i].n < n; i++)
 		;
-	/* beyond 200, the larger of the two simulated points around n (the
-	 * values jump where the smallest group grows by one) */
-	if (critical[i].n == n || critical[i - 1].crit < critical[i].crit)
-		return critical[i].crit;
-	return critical[i - 1].crit;
+	/* the larger of the two simulated points around n (the values jump
+	 * where the smallest group grows by one) */
+	if (beyond[i].n == n || beyond[i - 1].crit < beyond[i].crit)
+		return beyond[i].crit;
+	return beyond[i - 1].crit;
 }
 
 /* The smallest group a split may have. */
@@ -98,13 +85,6 @@ static size_t min_group(size_t n)
 	size_t m = (size_t)ceil(0.15 * (double)n);
 
 	return m < 3 ? 3 : m;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 /*
@@ -164,7 +144,7 @@ static double *sorted_logs(const double *x, size_t n)
 		}
 		y[i] = log(x[i]);
 	}
-	qsort(y, n, sizeof(*y), cmp_double);
+	gsl_sort(y, 1, n);
 	return y;
 }
 
@@ -189,15 +169,9 @@ static void describe(const double *x, size_t n, double cut, int which,
 	for (i = 0; i < n; i++)
 		if ((x[i] > cut) == (which == 1))
 			v[k++] = x[i];
-	memset(r, 0, sizeof(*r));
 	r->n = k;
 	r->share = (double)k / (double)n;
-	r->min = INFINITY;
-	r->max = -INFINITY;
-	for (i = 0; i < k; i++) {
-		r->min = v[i] < r->min ? v[i] : r->min;
-		r->max = v[i] > r->max ? v[i] : r->max;
-	}
+	gsl_stats_minmax(&r->min, &r->max, v, 1, k); /* k >= min_group */
 	stats_mean_ci(v, k, confidence, &r->level, &r->lo, &r->hi);
 	free(v);
 }
@@ -236,4 +210,106 @@ int regimes_detect(const double *x, size_t n, double confidence,
 int regimes_which(const struct regimes *g, double v)
 {
 	return v > g->cut;
+}
+
+/* ---- the multimodal flag ---- */
+
+/* Contention rates this many times apart are regimes. */
+#define RATE_RATIO 10
+
+static void add_numbers(struct flag *f, const struct regimes *g)
+{
+	flag_num(f, "d", g->d);
+	flag_num(f, "critical", g->critical);
+	flag_num(f, "n_low", (double)g->r[0].n);
+	flag_num(f, "share_low", g->r[0].share);
+	flag_num(f, "level_low", g->r[0].level);
+	flag_num(f, "low_ci_low", g->r[0].lo);
+	flag_num(f, "low_ci_high", g->r[0].hi);
+	flag_num(f, "n_high", (double)g->r[1].n);
+	flag_num(f, "share_high", g->r[1].share);
+	flag_num(f, "level_high", g->r[1].level);
+	flag_num(f, "high_ci_low", g->r[1].lo);
+	flag_num(f, "high_ci_high", g->r[1].hi);
+}
+
+/* "70% (21 runs) at 100.0 [99.9, 100.1]" */
+static char *regime_text(const struct regime *r)
+{
+	char ci[96];
+
+	return xasprintf("%.0f%% (%zu run%s) at %s", 100 * r->share, r->n,
+			 r->n == 1 ? "" : "s",
+			 numfmt_ci(ci, sizeof(ci), r->level, r->lo, r->hi));
+}
+
+static void raise(const struct analysis *a, struct config_analysis *ca,
+		  int m, const struct regimes *g, double mean, bool rates)
+{
+	char *lo = regime_text(&g->r[0]), *hi = regime_text(&g->r[1]);
+	char mbuf[32], *why;
+	struct flag *f;
+
+	why = rates ? xstrdup("the runs did not contend alike")
+		    : xasprintf("their mean %s describes no run, and the runs "
+				"of the smaller regime are not outliers",
+				numfmt(mbuf, sizeof(mbuf), mean));
+	f = analysis_flag_add(ca, "multimodal", m, -1,
+		"the runs of %s fall into two regimes: %s and %s (the groups "
+		"are %.1f standard deviations of the wider one apart on the "
+		"log scale, above the 5%% critical value %.2f at n = %zu%s): "
+		"%s. "
+		"Find what switches the regime (thread placement, a lock's "
+		"fast or slow path, the frequency) and pin it, or compare the "
+		"regimes one by one.",
+		a->d->metrics[m], lo, hi, g->d, g->critical, g->n,
+		rates ? ", and more than ten times apart" : "", why);
+	add_numbers(f, g);
+	free(why);
+	free(lo);
+	free(hi);
+}
+
+/* The measured values of metric m of ca, tested; false without them. */
+static bool test_metric(const struct analysis *a,
+			const struct config_analysis *ca, int m,
+			struct regimes *g, double *mean)
+{
+	double *x = NULL;
+	size_t n;
+
+	if (m < 0)
+		return false;
+	n = analysis_values(a->d, ca->config, m, &x);
+	*mean = n ? gsl_stats_mean(x, 1, n) : NAN;
+	regimes_detect(x, n, a->opts.confidence, g);
+	free(x);
+	return g->tested;
+}
+
+bool regimes_flagged(const struct config_analysis *ca, int metric)
+{
+	size_t i;
+
+	for (i = 0; i < ca->nflags; i++)
+		if (!strcmp(ca->flags[i].name, "multimodal") &&
+		    ca->flags[i].metric == metric)
+			return true;
+	return false;
+}
+
+void regimes_flag(const struct analysis *a, struct config_analysis *ca)
+{
+	int rate = dataset_metric(a->d, "contention_rate");
+	struct regimes g;
+	double mean;
+
+	if (test_metric(a, ca, ca->primary, &g, &mean) && g.multimodal) {
+		raise(a, ca, ca->primary, &g, mean, false);
+		return;
+	}
+	if (rate >= 0 && rate != ca->primary &&
+	    test_metric(a, ca, rate, &g, &mean) && g.multimodal &&
+	    g.r[1].level > RATE_RATIO * g.r[0].level)
+		raise(a, ca, rate, &g, mean, true);
 }

@@ -1,20 +1,11 @@
 /*
  * regimes.h - runs that fall into two regimes (a bimodal metric: 70% of the
  * runs at 100, 30% at 115), told from one noisy regime by a split test
- * calibrated by simulation (docs/STATISTICS.md, "Regimes").
- *
- * The test: on the logarithms of the values, over every split of the
- * sorted sample into a low and a high group of at least max(3, 15% of n)
- * values each, the largest separation of the two groups' means in units
- * of the larger of the two groups' standard deviations,
+ * calibrated by simulation (docs/STATISTICS.md, "Regimes"): on the logs,
  *     D = max_k (mean_high - mean_low) / max(s_low,k, s_high,k)
- * (a skewed sample's long tail is a wide group, not a distant one).
- * D above its critical value at n (the largest of its 95.2th percentiles
- * under nine unimodal shapes, skewed, tailed and flat among them,
- * simulated per n, so that false alarms stay at or under 5% on each)
- * calls the sample multimodal.  Samples of fewer
- * than REGIMES_MIN_N values, or with a value <= 0, are not tested.
- * Statistics do not fail on data: a sample not tested has tested false.
+ * over the splits into groups of at least max(3, 15% of n), against its
+ * critical value at n.  Samples of fewer than REGIMES_MIN_N values, or
+ * with a value <= 0, are not tested (tested false).
  */
 #ifndef CONTEND_REGIMES_H
 #define CONTEND_REGIMES_H
@@ -60,7 +51,7 @@ int regimes_detect(const double *x, size_t n, double confidence,
 int regimes_which(const struct regimes *g, double v);
 
 /*
- * regimes_flag.c: raises multimodal on ca when its primary metric's
+ * Raises multimodal on ca when its primary metric's
  * measured runs are multimodal, else when its contention rates are, with
  * the high regime's level more than 10 times the low one's.  Call after
  * the summaries and before the outliers flag.

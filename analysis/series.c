@@ -19,13 +19,20 @@ struct series_key {
 	struct series_member m;
 };
 
-static int key_cmp(const void *pa, const void *pb)
+/* By (workload, canon) alone. */
+static int name_cmp(const void *pa, const void *pb)
 {
 	const struct series_key *a = pa, *b = pb;
 	int k = strcmp(a->workload, b->workload);
 
-	if (!k)
-		k = strcmp(a->canon, b->canon);
+	return k ? k : strcmp(a->canon, b->canon);
+}
+
+static int key_cmp(const void *pa, const void *pb)
+{
+	const struct series_key *a = pa, *b = pb;
+	int k = name_cmp(a, b);
+
 	return k ? k : (a->at > b->at) - (a->at < b->at);
 }
 
@@ -56,11 +63,6 @@ static struct series_key *keys_of(const struct dataset *sets, size_t nsets,
 	return k;
 }
 
-static bool same_key(const struct series_key *a, const struct series_key *b)
-{
-	return !strcmp(a->workload, b->workload) && !strcmp(a->canon, b->canon);
-}
-
 void series_build(const struct dataset *sets, size_t nsets,
 		  struct series_list *l)
 {
@@ -72,7 +74,7 @@ void series_build(const struct dataset *sets, size_t nsets,
 	for (i = 0; i < total; i = j) {
 		struct series *s = &l->s[l->n++];
 
-		for (j = i + 1; j < total && same_key(&k[i], &k[j]); j++)
+		for (j = i + 1; j < total && !name_cmp(&k[i], &k[j]); j++)
 			;
 		s->workload = k[i].workload;
 		s->canon = k[i].canon;
@@ -97,22 +99,11 @@ void series_build(const struct dataset *sets, size_t nsets,
 long series_find(const struct series_list *l, const char *workload,
 		 const char *canon)
 {
-	size_t lo = 0, hi = l->n;
+	struct series_key key = { .workload = workload, .canon = canon };
+	const struct series_key *k = bsearch(&key, l->index, l->n, sizeof(key),
+					     name_cmp);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int k = strcmp(l->index[mid].workload, workload);
-
-		if (!k)
-			k = strcmp(l->index[mid].canon, canon);
-		if (!k)
-			return (long)l->index[mid].at;
-		if (k < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return k ? (long)k->at : -1;
 }
 
 void series_release(struct series_list *l)
@@ -151,18 +142,13 @@ static void add(struct series_sample *o, const struct series *s, size_t i,
 	o->sizes[o->k - 1] += k;
 }
 
-static void sample_init(const struct series *s, struct series_sample *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->sizes = xcalloc(s->ninv + 1, sizeof(*o->sizes));
-	o->set = xcalloc(s->ninv + 1, sizeof(*o->set));
-}
-
 void series_sample(const struct dataset *sets, const struct series *s,
 		   series_extract fn, const char *arg,
 		   struct series_sample *out)
 {
-	sample_init(s, out);
+	memset(out, 0, sizeof(*out));
+	out->sizes = xcalloc(s->ninv + 1, sizeof(*out->sizes));
+	out->set = xcalloc(s->ninv + 1, sizeof(*out->set));
 	for (size_t i = 0; i < s->n; i++) {
 		double *v;
 		size_t k = fn(&sets[s->member[i].set], s->member[i].config,
@@ -173,29 +159,27 @@ void series_sample(const struct dataset *sets, const struct series *s,
 	}
 }
 
+/* The runs series_metric_values counts, with their wall times. */
 void series_sample_metric(const struct dataset *sets, const struct series *s,
 			  const char *metric, struct series_sample *out)
 {
-	sample_init(s, out);
+	series_sample(sets, s, series_metric_values, metric, out);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct dataset *d = &sets[s->member[i].set];
-		size_t c = s->member[i].config, nr = d->configs[c].nruns;
+		const struct ds_config *cf = &d->configs[s->member[i].config];
 		int m = dataset_metric(d, metric);
-		double *v = xcalloc(nr + 1, sizeof(*v));
-		size_t *runs = xcalloc(nr + 1, sizeof(*runs));
-		size_t k = m < 0 ? 0 : analysis_collect(d, c, m, NULL, v, runs);
 
-		for (size_t j = 0; j < k; j++) {
-			double w = d->runs[runs[j]].wall_s;
+		for (size_t r = cf->run0; m >= 0 && r < cf->run0 + cf->nruns;
+		     r++) {
+			double w = d->runs[r].wall_s;
 
-			if (w > 0 && isfinite(w)) {
+			if (analysis_measured(d, r) &&
+			    !isnan(dataset_value(d, r, m)) && w > 0 &&
+			    isfinite(w)) {
 				out->wall += w;
 				out->nwall++;
 			}
 		}
-		add(out, s, i, v, k);
-		free(v);
-		free(runs);
 	}
 }
 

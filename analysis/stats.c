@@ -1,19 +1,9 @@
 /*
- * stats.c - the statistics of stats.h.  GSL does the moments, sorting,
- * correlations and distributions; this file and stats_nested.c add only
- * what GSL lacks (Welch df, Mann-Whitney, D'Agostino's transformations,
- * Hedges' g, the order-statistic median interval, power, variance
- * components).
- * docs/STATISTICS.md gives each formula and its reference.
- *
- * Conventions: a field that cannot be computed (n too small, zero
- * variance) is NAN and the function still returns 0; -1 with error() is
- * kept for arguments no caller should pass (a confidence outside (0, 1),
- * non-finite samples, an empty ANOVA group).
- *
- * This file holds the statistics of one sample, of two samples, the
- * correlations and fairness; stats_nested.c the power of a test and the
- * two-level model (stats.h's inline helpers are what they share).
+ * stats.c - the statistics of one sample, of two samples, correlations
+ * and fairness (stats.h; power and the two-level model: stats_nested.c).
+ * GSL does the moments, sorting, correlations and distributions; this
+ * file adds what GSL lacks (Welch df, Mann-Whitney, D'Agostino's
+ * transformations, Hedges' g, the order-statistic median interval).
  */
 #include "analysis/stats.h"
 
@@ -34,15 +24,6 @@
 #define MODZ_MEANAD 1.2533141373155003
 /* Exact Mann-Whitney p below this size on both sides (R's wilcox.test rule). */
 #define MW_EXACT_LIMIT 50
-
-static double *sorted_copy(const double *x, size_t n)
-{
-	double *s = xmalloc((n ? n : 1) * sizeof(*s));
-
-	memcpy(s, x, n * sizeof(*s));
-	gsl_sort(s, 1, n);
-	return s;
-}
 
 /* ---- one sample ------------------------------------------------------- */
 
@@ -77,45 +58,19 @@ static double modz_scale(const double *x, size_t n, double med, double mad)
 	return meanad > 0.0 ? 1.0 / (MODZ_MEANAD * meanad) : 0.0;
 }
 
-/*
- * Split from stats_outliers so a summary, which has the median and MAD
- * already, does not sort the sample twice more (the report's hot spot at
- * a million samples, docs/PERFORMANCE.md).
- */
 size_t stats_outliers_around(const double *x, size_t n, double med,
-			     double mad, double threshold, size_t *idx)
+			     double mad, size_t *idx)
 {
 	double scale = modz_scale(x, n, med, mad);
 	size_t count = 0;
 
 	for (size_t i = 0; scale > 0.0 && i < n; i++)
-		if (fabs(x[i] - med) * scale > threshold) {
+		if (fabs(x[i] - med) * scale > STATS_OUTLIER_Z) {
 			if (idx)
 				idx[count] = i;
 			count++;
 		}
 	return count;
-}
-
-size_t stats_outliers(const double *x, size_t n, double threshold, size_t *idx)
-{
-	double *s, med, mad;
-	size_t count;
-
-	if (n == 0)
-		return 0;
-	s = sorted_copy(x, n);
-	med = gsl_stats_median_from_sorted_data(s, 1, n);
-	mad = mad_around(x, n, med, s);
-	count = stats_outliers_around(x, n, med, mad, threshold, idx);
-	free(s);
-	return count;
-}
-
-/* P(B <= j) for B ~ Binomial(n, 1/2). */
-static double binom_half_cdf(size_t j, size_t n)
-{
-	return gsl_cdf_binomial_P((unsigned)j, 0.5, (unsigned)n);
 }
 
 int stats_median_ci(const double *sorted, size_t n, double confidence,
@@ -125,9 +80,7 @@ int stats_median_ci(const double *sorted, size_t n, double confidence,
 	size_t k = 0, bad = (n + 1) / 2 + 1;
 
 	*lo = *hi = *level = NAN;
-	if (!stats_valid_confidence(confidence))
-		return error("stats: confidence %g is not in (0, 1)", confidence);
-	if (n == 0 || n > UINT_MAX)
+	if (stats_check_confidence(confidence) < 0 || n == 0 || n > UINT_MAX)
 		return -1;
 	/*
 	 * Largest k <= (n+1)/2 with P(B <= k-1) <= tail: then
@@ -137,7 +90,8 @@ int stats_median_ci(const double *sorted, size_t n, double confidence,
 	while (bad - k > 1) {
 		size_t mid = k + (bad - k) / 2;
 
-		if (binom_half_cdf(mid - 1, n) <= tail)
+		if (gsl_cdf_binomial_P((unsigned)(mid - 1), 0.5, (unsigned)n) <=
+		    tail)
 			k = mid;
 		else
 			bad = mid;
@@ -146,7 +100,8 @@ int stats_median_ci(const double *sorted, size_t n, double confidence,
 		return -1;
 	*lo = sorted[k - 1];
 	*hi = sorted[n - k];
-	*level = 1.0 - 2.0 * binom_half_cdf(k - 1, n);
+	*level = 1.0 - 2.0 * gsl_cdf_binomial_P((unsigned)(k - 1), 0.5,
+						(unsigned)n);
 	return 0;
 }
 
@@ -271,9 +226,8 @@ int stats_mean_ci(const double *x, size_t n, double confidence, double *mean,
 	double half;
 
 	*mean = *lo = *hi = NAN;
-	if (!stats_valid_confidence(confidence))
-		return error("stats: confidence %g is not in (0, 1)", confidence);
-	if (stats_check_finite(x, n) < 0)
+	if (stats_check_confidence(confidence) < 0 ||
+	    stats_check_finite(x, n) < 0)
 		return -1;
 	if (n == 0)
 		return 0;
@@ -290,8 +244,10 @@ int stats_mean_ci(const double *x, size_t n, double confidence, double *mean,
 static void summarize_order(const double *x, size_t n, double confidence,
 			    struct summary *s)
 {
-	double *sorted = sorted_copy(x, n);
+	double *sorted = xmalloc(n * sizeof(*sorted));
 
+	memcpy(sorted, x, n * sizeof(*sorted));
+	gsl_sort(sorted, 1, n);
 	s->min = sorted[0];
 	s->max = sorted[n - 1];
 	s->median = gsl_stats_median_from_sorted_data(sorted, 1, n);
@@ -299,8 +255,7 @@ static void summarize_order(const double *x, size_t n, double confidence,
 	(void)stats_median_ci(sorted, n, confidence, &s->median_ci_low,
 			      &s->median_ci_high, &s->median_ci_level);
 	s->mad = mad_around(x, n, s->median, sorted); /* overwrites sorted */
-	s->noutliers = stats_outliers_around(x, n, s->median, s->mad,
-					     STATS_OUTLIER_Z, NULL);
+	s->noutliers = stats_outliers_around(x, n, s->median, s->mad, NULL);
 	free(sorted);
 }
 
@@ -308,8 +263,8 @@ int stats_summarize(const double *x, size_t n, double confidence,
 		    struct summary *s)
 {
 	summary_clear(s, n);
-	if (!stats_valid_confidence(confidence))
-		return error("stats: confidence %g is not in (0, 1)", confidence);
+	if (stats_check_confidence(confidence) < 0)
+		return -1;
 	if (n == 0)
 		return 0;
 	if (stats_check_finite(x, n) < 0)
@@ -413,9 +368,8 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 	double ma, mb, qa, qb, half;
 
 	*w = (struct welch){ NAN, NAN, NAN, NAN, NAN, NAN, NAN };
-	if (!stats_valid_confidence(confidence))
-		return error("stats: confidence %g is not in (0, 1)", confidence);
-	if (stats_check_finite(a, na) < 0 || stats_check_finite(b, nb) < 0)
+	if (stats_check_confidence(confidence) < 0 ||
+	    stats_check_finite(a, na) < 0 || stats_check_finite(b, nb) < 0)
 		return -1;
 	if (na == 0 || nb == 0)
 		return 0;
@@ -446,8 +400,8 @@ int stats_ratio(double ma, double va, double dfa, double mb, double vb,
 	double qa, qb, q, lr, half;
 
 	*r = (struct ratio){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
-	if (!stats_valid_confidence(confidence))
-		return error("stats: confidence %g is not in (0, 1)", confidence);
+	if (stats_check_confidence(confidence) < 0)
+		return -1;
 	if (!(ma > 0.0) || !(mb >= 0.0) || !isfinite(ma) || !isfinite(mb))
 		return 0;
 	r->ratio = mb / ma;
@@ -493,10 +447,7 @@ int stats_ratio_welch(const double *a, size_t na, const double *b, size_t nb,
 	if (stats_check_finite(a, na) < 0 || stats_check_finite(b, nb) < 0)
 		return -1;
 	if (na < 2 || nb < 2)
-		return stats_valid_confidence(confidence)
-			       ? 0
-			       : error("stats: confidence %g is not in (0, 1)",
-				       confidence);
+		return stats_check_confidence(confidence);
 	ma = gsl_stats_mean(a, 1, na);
 	mb = gsl_stats_mean(b, 1, nb);
 	return stats_ratio(ma, gsl_stats_variance_m(a, 1, na, ma) / (double)na,

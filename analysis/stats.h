@@ -47,19 +47,15 @@ int stats_summarize(const double *x, size_t n, double confidence,
 int stats_mean_ci(const double *x, size_t n, double confidence, double *mean,
 		  double *lo, double *hi);
 /*
- * Modified z-scores 0.6745 (x - median) / MAD; writes the indices whose
- * |z| > threshold to idx (room for n) and returns their count.  When the
- * MAD is 0 (over half the values equal) the scale is 1.2533 times the
- * mean absolute deviation from the median; when that is 0 too, none.
- */
-size_t stats_outliers(const double *x, size_t n, double threshold,
-		      size_t *idx);
-/*
- * The same, for a sample whose median and raw MAD are known (a summary's
- * median and mad), without sorting it again; idx may be NULL to count.
+ * Modified z-scores 0.6745 (x - median) / MAD of a sample whose median
+ * and raw MAD are known (a summary's); writes the indices whose |z| >
+ * STATS_OUTLIER_Z to idx (room for n; NULL to count) and returns their count.
+ * When the MAD is 0 (over half the values equal) the scale is 1.2533
+ * times the mean absolute deviation from the median; when that is 0 too,
+ * none.
  */
 size_t stats_outliers_around(const double *x, size_t n, double median,
-			     double mad, double threshold, size_t *idx);
+			     double mad, size_t *idx);
 /*
  * Distribution-free CI of the median from order statistics: the narrowest
  * symmetric pair (x_(k), x_(n-k+1)) whose binomial(n, 1/2) coverage is at
@@ -98,19 +94,11 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb,
 		double confidence, struct welch *w);
 
 /*
- * The change of a positive quantity (a rate, a count) as the ratio of the
- * two sides' arithmetic means -- ratios of totals, what a rate per second
- * means -- with its interval on the log scale (delta method: Var log m =
- * Var m / m^2), so that the interval of the change stays above -100%
- * whatever the spread.  df: Satterthwaite over the two log-scale terms,
- * each on its side's df, never below 1, at most df_cap when >= 1.  p is
- * the two-sided t test of log ratio = 0, the same statistic as the
- * interval (p < 1 - confidence exactly when the interval excludes 0).
- * One estimator for hand-offs and contention counts in the report's
- * pair check and in compare (docs/STATISTICS.md, "Changes of a rate").
- *
- * ma <= 0 (nothing at the baseline): all NAN.  mb = 0: a fall of exactly
- * 100%, interval [-100%, -100%], p = 0.
+ * The change of a positive quantity as the ratio of the two sides' means,
+ * its interval on the log scale (delta method) so that it stays above
+ * -100%; df Satterthwaite's, never below 1, at most df_cap when >= 1; p
+ * the t test of log ratio = 0 (docs/STATISTICS.md, "Changes of a rate").
+ * ma <= 0: all NAN.  mb = 0: a fall of exactly 100%, p = 0.
  */
 struct ratio {
 	double ratio;           /* mb / ma */
@@ -160,20 +148,12 @@ struct anova {
 int stats_anova(const double *x, const size_t *sizes, size_t k,
 		struct anova *a);
 
-
 /*
  * The two-level model: runs nested in invocations, invocations in sides,
- * x_sij = mu_s + b_si + e_sij, Var b = s2_b, Var e = s2_w
- * (docs/STATISTICS.md, "Two-level model").  The components are the ANOVA
- * (moment) estimates; mu_s is estimated by generalised least squares,
- * weights w_i = 1 / (s2_b + s2_w / n_i): the pooled mean of the runs when
- * s2_b = 0, the mean of the invocation means when s2_b dominates.  When
- * s2_b is 0 (the estimate truncated, or nothing to estimate it from) the
- * runs are pooled: Var mu = S2 / N with S2 the variance of all N runs on
- * N - 1 df.  Degrees of freedom are Satterthwaite's, never below 1.
- *
- * The d_* fields are the partial derivatives of var_mean with respect to
- * the mean squares it is built of, for Satterthwaite's df.
+ * x_sij = mu_s + b_si + e_sij, Var b = s2_b, Var e = s2_w; moment
+ * estimates of the components, mu_s by generalised least squares, df
+ * Satterthwaite's (docs/STATISTICS.md, "Two-level model").  The d_*
+ * fields are the derivatives of var_mean by each mean square, for the df.
  */
 struct nested {
 	size_t k, n;            /* invocations, runs */
@@ -200,11 +180,9 @@ void stats_nested_ci(const struct nested *s, double confidence, double *lo,
 		     double *hi);
 
 /*
- * The difference mu_b - mu_a of two sides under the model, with s2_b and
- * s2_w common to both sides and estimated from the ANOVA of invocations
- * nested in sides (MSB on K - 2 df, K invocations in all; MSW on N - K):
- * so a side of one invocation uses the other side's between-invocation
- * variance.  When s2_b = 0 each side is pooled on its own S2 (Welch).
+ * mu_b - mu_a, s2_b and s2_w common to both sides (the ANOVA of
+ * invocations nested in sides: MSB on K - 2 df), so that a side of one
+ * invocation borrows the other's s2_b.
  */
 struct nested_diff {
 	struct nested a, b;
@@ -217,34 +195,24 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 		      double confidence, struct nested_diff *d);
 /*
  * One-sided p of H1: diff < margin (lower) or diff > margin (!lower), on
- * at most df_between degrees of freedom when there is any: the exact df
- * of a balanced design with s2_b > 0, and a guard for the tails when s2_b
- * was estimated as 0 from few invocations (docs/STATISTICS.md, "The
- * gate").
+ * at most df_between df when there are any (docs/STATISTICS.md, "The gate").
  */
 double stats_nested_p_beyond(const struct nested_diff *d, double margin,
 			     bool lower);
 
 /*
- * Planning under the model: the smallest difference k invocations of n
- * runs a side detect (two-sided alpha, power; t on 2(k-1) df when
- * s2_b > 0, else 2(kn-1)), and the invocations of n runs a side needed
- * for delta (0 when it cannot be computed or exceeds 100000).
+ * The smallest difference k invocations of n runs a side detect
+ * (two-sided alpha, power; t on 2(k-1) df, or 2(n-1) when k = 1).
  */
 double stats_nested_mde(double s2_b, double s2_w, size_t n, size_t k,
 			double alpha, double power);
 
 /*
- * How many boots of how many runs: the one plan levels and compare both
- * print.  Runs per boot by Kalibera & Jones's optimal allocation,
- * r* = sqrt(c_boot/c_run s2_w/s2_b), rounded to the integer of least
- * (s2_b + s2_w/r)(c_boot + r c_run) (stats_runs_best); then the fewest
- * boots a side, >= 2, at which two sides of B boots x R runs detect a
- * difference delta with the given power (stats_nested_mde, the df of the
- * interval compare prints).  With s2_b = 0, r* is unbounded and the plan
- * is the cheapest B >= 2 with the runs each needs; with unknown costs
- * (c_run <= 0 or NAN) the runs stay at n_now.  boots = 0: no plan up to
- * 100000 boots (s2_b alone too large for delta).
+ * How many boots of how many runs, the plan levels and compare print:
+ * Kalibera & Jones's runs per boot, then the fewest boots (>= 2) that
+ * detect delta (docs/STATISTICS.md, "How many boots of how many runs").
+ * Unknown costs (c_run <= 0 or NAN): the runs stay at n_now.  boots = 0:
+ * no plan up to 100000 boots.
  */
 struct boot_plan {
 	double runs_opt;        /* r*; INFINITY when s2_b = 0, NAN unknown */
@@ -258,19 +226,18 @@ int stats_boot_plan(double s2_b, double s2_w, double c_boot, double c_run,
 long stats_runs_best(double s2_b, double s2_w, double c_boot, double c_run,
 		     double r_opt);
 
-/*
- * What stats.c and stats_nested.c share: argument checks
- * and the Student-t quantile and p-value (inline).
- */
+/* What stats.c and stats_nested.c share. */
 /* Exact equality without -Wfloat-equal's complaint: ties are exact here. */
 static inline bool stats_same(double a, double b)
 {
 	return !(a < b) && !(a > b);
 }
 
-static inline bool stats_valid_confidence(double c)
+static inline int stats_check_confidence(double c)
 {
-	return c > 0.0 && c < 1.0;
+	return c > 0.0 && c < 1.0
+		       ? 0
+		       : error("stats: confidence %g is not in (0, 1)", c);
 }
 
 static inline int stats_check_finite(const double *x, size_t n)

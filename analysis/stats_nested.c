@@ -17,6 +17,13 @@
 
 /* ---- power ------------------------------------------------------------ */
 
+/* t_{1-alpha/2} + t_power on df: a power computation's multiplier. */
+static double t_power(double alpha, double power, double df)
+{
+	return gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df) +
+	       gsl_cdf_tdist_Pinv(power, df);
+}
+
 static bool valid_power_args(double sd, double alpha, double power)
 {
 	return sd >= 0.0 && isfinite(sd) && alpha > 0.0 && alpha < 1.0 &&
@@ -30,9 +37,7 @@ double stats_mde(double sd, size_t n, double alpha, double power)
 	if (n < 2 || !valid_power_args(sd, alpha, power))
 		return NAN;
 	df = 2.0 * (double)n - 2.0;
-	return (gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df) +
-		gsl_cdf_tdist_Pinv(power, df)) *
-	       sd * sqrt(2.0 / (double)n);
+	return t_power(alpha, power, df) * sd * sqrt(2.0 / (double)n);
 }
 
 size_t stats_needed_n(double sd, double delta, double alpha, double power)
@@ -61,6 +66,16 @@ size_t stats_needed_n(double sd, double delta, double alpha, double power)
 
 /* ---- variance components ---------------------------------------------- */
 
+/* sum n_i^2 over the groups. */
+static double sizes_sq(const size_t *sizes, size_t k)
+{
+	double sq = 0.0;
+
+	for (size_t i = 0; i < k; i++)
+		sq += (double)sizes[i] * (double)sizes[i];
+	return sq;
+}
+
 /* Sums of squares between and within groups, centred (two-pass). */
 static void anova_sums(const double *x, const size_t *sizes, size_t k,
 		       size_t n, double *ssb, double *ssw)
@@ -81,7 +96,7 @@ static void anova_sums(const double *x, const size_t *sizes, size_t k,
 int stats_anova(const double *x, const size_t *sizes, size_t k,
 		struct anova *a)
 {
-	double ssb, ssw, sumsq = 0.0, n;
+	double ssb, ssw, n;
 
 	*a = (struct anova){ .k = k, .ms_between = NAN, .ms_within = NAN,
 			     .f = NAN, .p = NAN, .var_between = NAN,
@@ -91,7 +106,6 @@ int stats_anova(const double *x, const size_t *sizes, size_t k,
 			return error("stats: ANOVA group %zu of %zu is empty",
 				     i + 1, k);
 		a->n += sizes[i];
-		sumsq += (double)sizes[i] * (double)sizes[i];
 	}
 	if (stats_check_finite(x, a->n) < 0)
 		return -1;
@@ -102,7 +116,7 @@ int stats_anova(const double *x, const size_t *sizes, size_t k,
 	a->ms_between = ssb / (double)(k - 1);
 	a->ms_within = ssw / (n - (double)k);
 	/* n0: the group size that makes E[MS_between] = s2_w + n0 s2_b. */
-	a->n0 = (n - sumsq / n) / (double)(k - 1);
+	a->n0 = (n - sizes_sq(sizes, k) / n) / (double)(k - 1);
 	a->var_within = a->ms_within;
 	a->var_between = fmax(0.0, (a->ms_between - a->ms_within) / a->n0);
 	if (a->var_between + a->var_within > 0.0)
@@ -115,13 +129,6 @@ int stats_anova(const double *x, const size_t *sizes, size_t k,
 }
 
 /* ---- the two-level model ---------------------------------------------- */
-
-static void nested_clear(struct nested *s, size_t k)
-{
-	*s = (struct nested){ .k = k, .var_between = NAN, .var_within = NAN,
-			      .pool_var = NAN, .mean = NAN, .var_mean = NAN,
-			      .df = NAN };
-}
 
 /* Pooled runs: Var mu = S2 / N on N - 1 df. */
 static void nested_pool(const double *x, struct nested *s)
@@ -159,31 +166,34 @@ static void nested_gls(const double *x, const size_t *sizes, struct nested *s)
 }
 
 /*
- * s2_b estimated as 0 (MSB <= MSW), k >= 2: the runs' mean, its variance
- * from the untruncated s2_b = (MSB - MSW) / n0, c1 MSB + c2 MSW with
- * c1 = sum n_i^2 / (N^2 n0), c2 = 1/N - c1: MSB / N in a balanced design,
- * the t interval of the invocation means (side_untruncated for two).
+ * s2_b estimated as 0 (MSB <= MSW) from >= 1 df, one side's or the
+ * joint: the runs' mean (GLS at s2_b = 0), its variance from the
+ * untruncated moment estimate s2_b = (MSB - MSW) / n0, which may be
+ * negative: Var = c1 MSB + c2 MSW with c1 = sum n_i^2 / (N^2 n0),
+ * c2 = 1/N - c1.  In a balanced design that is MSB / N, the exact
+ * variance of the t test on invocation means; truncating s2_b at 0
+ * instead (MSW / N) overstates what the runs tell once ICC > 0 and cost
+ * coverage (docs/STATISTICS.md, "Small designs").  c1 and c2 are left in
+ * d_msb and d_msw for Satterthwaite's df.
  */
-static void nested_untruncated(const double *x, const size_t *sizes,
-			       struct nested *s)
+static void untruncated(const double *x, const size_t *sizes, double msb,
+			double msw, double n0, struct nested *s)
 {
-	const struct anova *a = &s->anova;
-	double n = (double)s->n, sq = 0.0, c1, c2;
+	double n = (double)s->n, c1, c2;
 
-	for (size_t i = 0; i < s->k; i++)
-		sq += (double)sizes[i] * (double)sizes[i];
-	c1 = sq / (n * n * a->n0);
+	c1 = sizes_sq(sizes, s->k) / (n * n * n0);
 	c2 = 1.0 / n - c1;
 	s->pooled = true;
-	s->borrowed = false;
+	s->borrowed = s->k == 1;
 	s->var_between = 0.0;
-	s->var_within = a->ms_within;
+	s->var_within = msw;
 	s->mean = gsl_stats_mean(x, 1, s->n);
-	s->var_mean = c1 * a->ms_between + c2 * a->ms_within;
+	s->var_mean = c1 * msb + c2 * msw;
 	if (!(s->var_mean > 0.0)) {
+		/* MSB far below MSW and c2 < 0 (one long invocation). */
 		c2 = 0.0;
 		c1 = fmin(c1, 1.0 / n);
-		s->var_mean = c1 * a->ms_between;
+		s->var_mean = c1 * msb;
 	}
 	s->d_msb = c1;
 	s->d_msw = c2;
@@ -219,7 +229,9 @@ static double satterthwaite(double v, double terms)
 int stats_nested(const double *x, const size_t *sizes, size_t k,
 		 struct nested *s)
 {
-	nested_clear(s, k);
+	*s = (struct nested){ .k = k, .var_between = NAN, .var_within = NAN,
+			      .pool_var = NAN, .mean = NAN, .var_mean = NAN,
+			      .df = NAN };
 	if (k == 0)
 		return error("stats: a side of the two-level model has no "
 			     "invocations");
@@ -233,7 +245,8 @@ int stats_nested(const double *x, const size_t *sizes, size_t k,
 		s->var_within = s->anova.var_within;
 		nested_gls(x, sizes, s);
 	} else if (k >= 2 && s->n > k) {
-		nested_untruncated(x, sizes, s);
+		untruncated(x, sizes, s->anova.ms_between, s->anova.ms_within,
+			    s->anova.n0, s);
 	} else if (s->n >= 2) {
 		nested_pool(x, s);
 	} else {
@@ -252,7 +265,7 @@ int stats_nested(const double *x, const size_t *sizes, size_t k,
 void stats_nested_ci(const struct nested *s, double confidence, double *lo,
 		     double *hi)
 {
-	double h = isfinite(s->df) && stats_valid_confidence(confidence)
+	double h = isfinite(s->df) && confidence > 0.0 && confidence < 1.0
 			   ? stats_t_crit(confidence, s->df) * sqrt(s->var_mean)
 			   : NAN;
 
@@ -260,20 +273,6 @@ void stats_nested_ci(const struct nested *s, double confidence, double *lo,
 	*hi = s->mean + h;
 	if (stats_same(s->var_mean, 0.0))
 		*lo = *hi = s->mean;
-}
-
-/* Sums of squares of one side: between its invocations, within them. */
-static void side_sums(const double *x, const size_t *sizes, size_t k,
-		      double *ssb, double *ssw, double *sumsq)
-{
-	size_t n = 0;
-
-	*sumsq = 0.0;
-	for (size_t i = 0; i < k; i++) {
-		n += sizes[i];
-		*sumsq += (double)sizes[i] * (double)sizes[i];
-	}
-	anova_sums(x, sizes, k, n, ssb, ssw);
 }
 
 /* The joint ANOVA of two sides: invocations nested in sides. */
@@ -286,10 +285,10 @@ static void joint_anova(const double *xa, const size_t *sa, size_t ka,
 			const struct nested *a, const struct nested *b,
 			struct joint *j)
 {
-	double ssba, sswa, sqa, ssbb, sswb, sqb, n = (double)(a->n + b->n);
+	double ssba, sswa, ssbb, sswb, n = (double)(a->n + b->n);
 
-	side_sums(xa, sa, ka, &ssba, &sswa, &sqa);
-	side_sums(xb, sb, kb, &ssbb, &sswb, &sqb);
+	anova_sums(xa, sa, ka, a->n, &ssba, &sswa);
+	anova_sums(xb, sb, kb, b->n, &ssbb, &sswb);
 	j->dfb = (double)(ka + kb) - 2.0;
 	j->dfw = n - (double)(ka + kb);
 	j->msb = j->msw = j->n0 = j->sb = NAN;
@@ -299,7 +298,8 @@ static void joint_anova(const double *xa, const size_t *sa, size_t ka,
 		return;
 	j->msb = (ssba + ssbb) / j->dfb;
 	/* E[MSB] = s2_w + n0 s2_b for invocations nested in sides. */
-	j->n0 = (n - sqa / (double)a->n - sqb / (double)b->n) / j->dfb;
+	j->n0 = (n - sizes_sq(sa, ka) / (double)a->n -
+		 sizes_sq(sb, kb) / (double)b->n) / j->dfb;
 	j->sb = fmax(0.0, (j->msb - j->msw) / j->n0);
 }
 
@@ -318,43 +318,6 @@ static void side_joint(const double *x, const size_t *sizes,
 			      pow(s->d_msw * j->msw, 2) / j->dfw);
 }
 
-/*
- * A side when the joint s2_b is estimated as 0 from >= 1 df: the runs'
- * mean (GLS at s2_b = 0), its variance from the untruncated moment
- * estimate s2_b = (MSB - MSW) / n0, which may be negative: Var =
- * c1 MSB + c2 MSW with c1 = sum n_i^2 / (N^2 n0), c2 = 1/N - c1.  In a
- * balanced design that is MSB / N, the exact variance of the t test on
- * invocation means; truncating s2_b at 0 instead (MSW / N) overstates
- * what the runs tell once ICC > 0 and cost coverage (docs/STATISTICS.md,
- * "Small designs").  *c1, *c2 are returned for Satterthwaite's df.
- */
-static void side_untruncated(const double *x, const size_t *sizes,
-			     const struct joint *j, struct nested *s,
-			     double *c1, double *c2)
-{
-	double n = (double)s->n, sq = 0.0;
-
-	for (size_t i = 0; i < s->k; i++)
-		sq += (double)sizes[i] * (double)sizes[i];
-	*c1 = sq / (n * n * j->n0);
-	*c2 = 1.0 / n - *c1;
-	s->pooled = true;
-	s->borrowed = s->k == 1;
-	s->var_between = 0.0;
-	s->var_within = j->msw;
-	s->mean = gsl_stats_mean(x, 1, s->n);
-	s->var_mean = *c1 * j->msb + *c2 * j->msw;
-	if (!(s->var_mean > 0.0)) {
-		/* MSB far below MSW and c2 < 0 (one long invocation). */
-		*c2 = 0.0;
-		*c1 = fmin(*c1, 1.0 / n);
-		s->var_mean = *c1 * j->msb;
-	}
-	s->d_msb = *c1;
-	s->d_msw = *c2;
-	s->d_pool = 0.0;
-}
-
 int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 		      const double *xb, const size_t *sb, size_t kb,
 		      double confidence, struct nested_diff *d)
@@ -364,9 +327,8 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 
 	memset(d, 0, sizeof(*d));
 	d->se = d->df = d->t = d->p = d->ci_low = d->ci_high = NAN;
-	if (!stats_valid_confidence(confidence))
-		return error("stats: confidence %g is not in (0, 1)",
-			     confidence);
+	if (stats_check_confidence(confidence) < 0)
+		return -1;
 	/* Each side alone first: its ANOVA, and the pooled-runs fit. */
 	if (stats_nested(xa, sa, ka, &d->a) < 0 ||
 	    stats_nested(xb, sb, kb, &d->b) < 0)
@@ -379,12 +341,10 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 		terms = pow((d->a.d_msb + d->b.d_msb) * j.msb, 2) / j.dfb +
 			pow((d->a.d_msw + d->b.d_msw) * j.msw, 2) / j.dfw;
 	} else if (isfinite(j.msb) && j.n0 > 0.0 && d->a.n && d->b.n) {
-		double c1a, c2a, c1b, c2b;
-
-		side_untruncated(xa, sa, &j, &d->a, &c1a, &c2a);
-		side_untruncated(xb, sb, &j, &d->b, &c1b, &c2b);
-		terms = pow((c1a + c1b) * j.msb, 2) / j.dfb +
-			pow((c2a + c2b) * j.msw, 2) / j.dfw;
+		untruncated(xa, sa, j.msb, j.msw, j.n0, &d->a);
+		untruncated(xb, sb, j.msb, j.msw, j.n0, &d->b);
+		terms = pow((d->a.d_msb + d->b.d_msb) * j.msb, 2) / j.dfb +
+			pow((d->a.d_msw + d->b.d_msw) * j.msw, 2) / j.dfw;
 	} else {
 		/* One invocation a side: runs pooled, Welch. */
 		if (ka >= 2 && d->a.n >= 2)
@@ -452,8 +412,7 @@ double stats_nested_mde(double s2_b, double s2_w, size_t n, size_t k,
 	if (df < 1.0)
 		return NAN;
 	v = 2.0 * (s2_b + s2_w / (double)n) / (double)k;
-	return (gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0, df) +
-		gsl_cdf_tdist_Pinv(power, df)) * sqrt(v);
+	return t_power(alpha, power, df) * sqrt(v);
 }
 
 /* ---- how many boots of how many runs ---------------------------------- */
@@ -531,9 +490,7 @@ int stats_boot_plan(double s2_b, double s2_w, double c_boot, double c_run,
 		return 0;
 	}
 	for (size_t k = 2; k <= 1000; k++) {
-		double q = gsl_cdf_tdist_Pinv(1.0 - alpha / 2.0,
-					      2.0 * ((double)k - 1.0)) +
-			   gsl_cdf_tdist_Pinv(power, 2.0 * ((double)k - 1.0));
+		double q = t_power(alpha, power, 2.0 * ((double)k - 1.0));
 		double r = ceil(2.0 * q * q * s2_w /
 				((double)k * delta * delta));
 		double cost;

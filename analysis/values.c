@@ -1,18 +1,10 @@
 /*
- * values.c - what every analysis file reads, below all of them (analyze.c,
- * the flags, the reports): whether a run is measured, its rates
- * (throughput, hand-offs, contended, kernel lock), its fairness, a
- * configuration's measured values, a metric's summary; a metric's primary
- * and direction as the experiment stored them (db/contract.h), else the
- * data dictionary's (db/vocab.h); a flag added to a configuration's
- * analysis with its message and named numbers (flags.c and the detectors
- * it calls: kwarn.c, regimes_flag.c); and why a `repetitions = auto`
- * configuration stopped, stated in the report: the stopping rule
- * (lib/stoprule.h) applied to the stored runs, with the settings the
- * runner stored with the experiment: repetitions.SECTION and
- * auto.SECTION.* (db/contract.h).  An experiment stored before those keys
- * has them from its config text, written by the store
- * (contract_from_config).
+ * values.c - what every analysis file reads (analysis.h): whether a run
+ * is measured, its rates and fairness, a configuration's measured values,
+ * a metric's primary and direction as stored (db/contract.h), a flag
+ * added with its numbers, and why a `repetitions = auto` configuration
+ * stopped: lib/stoprule.h's rule on the stored runs, with the settings
+ * stored with the experiment (repetitions.SECTION, auto.SECTION.*).
  */
 #include <limits.h>
 #include <math.h>
@@ -160,11 +152,9 @@ struct flag *analysis_flag_add(struct config_analysis *ca, const char *name,
 	va_end(ap);
 	ca->flags = xrealloc(ca->flags, (ca->nflags + 1) * sizeof(*ca->flags));
 	f = &ca->flags[ca->nflags++];
-	memset(f, 0, sizeof(*f));
+	*f = (struct flag){ .message = msg, .metric = metric,
+			    .other_config = other };
 	snprintf(f->name, sizeof(f->name), "%s", name);
-	f->message = msg;
-	f->metric = metric;
-	f->other_config = other;
 	return f;
 }
 
@@ -176,30 +166,23 @@ void flag_num(struct flag *f, const char *key, double value)
 	f->nums[f->nnums++].value = value;
 }
 
-/* The settings a section's rule is made of, as text. */
-enum { K_REPETITIONS, K_PRECISION, K_MIN, K_MAX, NKEYS };
-
-static const enum contract_key rule_keys[NKEYS] = {
-	[K_REPETITIONS] = CK_REPETITIONS,
-	[K_PRECISION] = CK_AUTO_PRECISION,
-	[K_MIN] = CK_AUTO_MIN,
-	[K_MAX] = CK_AUTO_MAX,
-};
-
 /*
- * Text to rule: true with *rule when val names an auto section's
- * settings and they read as the runner checked them (precision in (0, 1),
- * counts of at least 2, min <= max).
+ * The rule the runner stored for section: true with *rule when it is an
+ * auto section's and its settings read as the runner checked them
+ * (precision in (0, 1), counts of at least 2, min <= max).
  */
-static bool rule_of(const char *const val[NKEYS], double confidence,
-		    struct stop_rule *rule)
+static bool stored_rule(const struct experiment_row *e, const char *section,
+			double confidence, struct stop_rule *rule)
 {
+	const char *rep = contract_get(e, CK_REPETITIONS, section, NULL);
+	const char *prec = contract_get(e, CK_AUTO_PRECISION, section, NULL);
+	const char *lo = contract_get(e, CK_AUTO_MIN, section, NULL);
+	const char *hi = contract_get(e, CK_AUTO_MAX, section, NULL);
 	long long min, max;
 
-	if (!val[K_REPETITIONS] || strcmp(val[K_REPETITIONS], CV_AUTO) ||
-	    !val[K_PRECISION] || !val[K_MIN] || !val[K_MAX] ||
-	    parse_double(val[K_PRECISION], &rule->precision) ||
-	    parse_ll(val[K_MIN], &min) || parse_ll(val[K_MAX], &max) ||
+	if (!rep || strcmp(rep, CV_AUTO) || !prec || !lo || !hi ||
+	    parse_double(prec, &rule->precision) || parse_ll(lo, &min) ||
+	    parse_ll(hi, &max) ||
 	    !(rule->precision > 0 && rule->precision < 1) || min < 2 ||
 	    max < min || max > INT_MAX)
 		return false;
@@ -207,18 +190,6 @@ static bool rule_of(const char *const val[NKEYS], double confidence,
 	rule->max_repetitions = (int)max;
 	rule->confidence = confidence;
 	return true;
-}
-
-/* The rule the runner stored for section: true with *rule when auto. */
-static bool stored_rule(const struct experiment_row *e, const char *section,
-			double confidence, struct stop_rule *rule)
-{
-	const char *val[NKEYS];
-	size_t k;
-
-	for (k = 0; k < NKEYS; k++)
-		val[k] = contract_get(e, rule_keys[k], section, NULL);
-	return rule_of(val, confidence, rule);
 }
 
 /* ---- the report's statement ---- */

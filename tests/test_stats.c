@@ -348,23 +348,6 @@ static const struct {
 	{ "one value", { 5 }, 1, 0, 0 },
 };
 
-static void test_outliers(void **state)
-{
-	size_t idx[7];
-
-	(void)state;
-	for (size_t c = 0; c < N_OF(outlier_cases); c++) {
-		size_t got = stats_outliers(outlier_cases[c].x, outlier_cases[c].n,
-					    STATS_OUTLIER_Z, idx);
-
-		if (got != outlier_cases[c].count)
-			fail_msg("%s: %zu outliers, want %zu", outlier_cases[c].name,
-				 got, outlier_cases[c].count);
-		if (got)
-			assert_int_equal(idx[0], outlier_cases[c].first);
-	}
-}
-
 /*
  * The same cases through a summary, which counts outliers from its own
  * median and MAD, and through stats_outliers_around given that median
@@ -385,20 +368,18 @@ static void test_outliers_around(void **state)
 			fail_msg("%s: summary counts %zu outliers, want %zu",
 				 outlier_cases[c].name, s.noutliers,
 				 outlier_cases[c].count);
-		got = stats_outliers_around(x, n, s.median, s.mad,
-					    STATS_OUTLIER_Z, idx);
+		got = stats_outliers_around(x, n, s.median, s.mad, idx);
 		if (got != outlier_cases[c].count)
 			fail_msg("%s: %zu outliers around, want %zu",
 				 outlier_cases[c].name, got,
 				 outlier_cases[c].count);
 		if (got)
 			assert_int_equal(idx[0], outlier_cases[c].first);
-		assert_int_equal(stats_outliers_around(x, n, s.median, s.mad,
-						       STATS_OUTLIER_Z, NULL),
+		assert_int_equal(stats_outliers_around(x, n, s.median, s.mad, NULL),
 				 got);
 	}
 	assert_int_equal(stats_outliers_around(outlier_cases[0].x, 6, 12.5, 1.5,
-					       STATS_OUTLIER_Z, idx), 1);
+					       idx), 1);
 	assert_int_equal(idx[0], 5);
 }
 
@@ -824,8 +805,7 @@ int main(void)
 		cmocka_unit_test(test_summary_hand_example),
 		cmocka_unit_test(test_summary_small_and_degenerate),
 		cmocka_unit_test(test_median_ci),
-		cmocka_unit_test(test_outliers),
-		cmocka_unit_test(test_outliers_around),
+				cmocka_unit_test(test_outliers_around),
 		cmocka_unit_test(test_mean_ci),
 		cmocka_unit_test(test_dagostino),
 		cmocka_unit_test(test_harmonic_mean),
