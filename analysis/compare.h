@@ -270,7 +270,7 @@ struct compare_result {
 };
 
 /*
- * The CI gate, three-way (analysis/compare_gate.c).  For every comparison
+ * The CI gate, three-way (analysis/compare_model.c).  For every comparison
  * the one-sided p of "worse than -pct %" under the model, Holm-adjusted
  * over all r->n comparisons: below 1 - confidence it fails (GATE_FAIL;
  * the family-wise error stays below 1 - confidence when every comparison

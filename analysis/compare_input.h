@@ -9,11 +9,9 @@
  * One entry point (compare_run.c): a struct compare_request in ->
  * compare_run -> print the struct compare_outcome (below) ->
  * compare_outcome_say -> compare_outcome_release.  compare_run does, per
- * pair: compare_input_load (each side) -> compare_inputs_overlap,
- * compare_inputs_match -> compare_inputs_metric, compare_inputs_opts ->
- * compare_input_one_value, compare_input_number_side (number sides) ->
- * compare_sides -> compare_gate; the steps are declared below for
- * ministat's table, which loads number sides alone.
+ * pair: compare_input_load (each side), the sides matched and their
+ * metric and options settled, compare_input_number_side (number sides)
+ * -> compare_sides -> compare_gate.
  */
 #ifndef CONTEND_COMPARE_INPUT_H
 #define CONTEND_COMPARE_INPUT_H
@@ -42,7 +40,7 @@
  *
  * Call sequence: compare_calib_load(side) while the side's store is open
  * and its configurations keep their own canonical strings (load_db in
- * compare_input.c, before compare_inputs_match) -> compare_sides() ->
+ * compare_input.c, before the sides are matched) -> compare_sides() ->
  * compare_calib_print / compare_calib_json (the printers') ->
  * compare_calib_release (compare_input_release).
  */
@@ -226,35 +224,6 @@ int compare_input_load(struct compare_input *s, const char *default_db,
 		       size_t inlen);
 void compare_input_release(struct compare_input *s);
 
-/* Warns when one experiment is on both sides without a filter. */
-void compare_inputs_overlap(const struct compare_input *b,
-			    const struct compare_input *c);
-/*
- * With filters on both sides, the parameters both filter on leave the
- * configurations' canonical strings, so that lockdep@delay=0 and
- * lockdep@delay=10000 match on the rest; so do parameters at the value
- * they had before they were added (db/vocab.h vocab_added_param), so an
- * experiment stored before timeline= existed matches one stored after.
- */
-void compare_inputs_match(struct compare_input *b, struct compare_input *c);
-/*
- * *metric (NULL: not asked) settled: the primary both sides declare,
- * else throughput, "value" for two number sides; 0, or -1 after error()
- * when a side lacks it.
- */
-int compare_inputs_metric(const char **metric, const struct compare_input *b,
-			  const struct compare_input *c);
-/*
- * The options of the comparison: dir (DIR_UNKNOWN: the baseline's
- * declared direction, else the metric's), threshold in %, confidence (0:
- * the baseline experiment's, else 0.95).  0, or -1 after error().
- */
-int compare_inputs_opts(const struct compare_input *b,
-			const struct compare_input *c, const char *metric,
-			enum direction dir, double threshold,
-			double confidence, struct compare_opts *o);
-/* A number side of a single value cannot be judged: -1 after error(). */
-int compare_input_one_value(const struct compare_input *s);
 /*
  * A number side loaded as an export side is, through an in-memory store,
  * its configuration shaped like the other side's only one; -1 after
