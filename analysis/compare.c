@@ -32,7 +32,6 @@ const char *const verdict_names[] = {
 static const char *const compare_host_keys[] = {
 	MK_CPU_MODEL, MK_CPUS_ONLINE, MK_GOVERNOR, MK_SMT,
 };
-static const size_t ncompare_host_keys = ARRAY_SIZE(compare_host_keys);
 
 void compare_opts_default(struct compare_opts *o)
 {
@@ -165,22 +164,17 @@ static void host_mismatch(struct comparison *cmp, const struct compare_side *b,
 			  const struct series *gb, const struct compare_side *c,
 			  const struct series *gc)
 {
-	char *msg = NULL, *d;
-	size_t k;
+	char *msg = NULL, *d, *t;
 
-	for (k = 0; k < ncompare_host_keys; k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(compare_host_keys); k++) {
 		d = host_diff(b, gb, c, gc, compare_host_keys[k]);
 		if (!d)
 			continue;
-		if (msg) {
-			char *joined = xasprintf("%s; %s", msg, d);
-
-			free(msg);
+		t = msg ? xasprintf("%s; %s", msg, d) : d;
+		if (msg)
 			free(d);
-			msg = joined;
-		} else {
-			msg = d;
-		}
+		free(msg);
+		msg = t;
 	}
 	if (msg)
 		comparison_flag(cmp, "host-mismatch", "both",

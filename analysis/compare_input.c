@@ -260,25 +260,18 @@ static int load_numbers(struct compare_input *s, const struct numfile_opts *nf,
 	const char *p = s->text;
 
 	s->kind = INPUT_NUMBERS;
-	if (!strcmp(p, "-")) {
-		if (numfile_parse("(standard input)", in, inlen, nf,
-				  &s->values, &s->nvalues) < 0)
-			return EXIT_USAGE;
-		s->sizes = xcalloc(1, sizeof(*s->sizes));
-		s->sizes[s->nfiles++] = s->nvalues;
-		return 0;
-	}
 	while (*p) {
-		size_t len = strcspn(p, ","), n = 0;
-		char *part = xstrndup(p, len);
+		size_t len = strcspn(p, ","), n = 0, tlen = inlen;
+		char *part = xstrndup(p, len), *buf = NULL;
+		bool std = !strcmp(part, "-");
+		const char *text = in;
 		double *v = NULL;
-		const char *text;
-		char *buf;
-		size_t tlen = 0;
-		int ret = file_text(s->files, part, &buf, &text, &tlen);
+		int ret = std ? 0 : file_text(s->files, part, &buf, &text,
+					       &tlen);
 
 		if (!ret)
-			ret = numfile_parse(part, text, tlen, nf, &v, &n);
+			ret = numfile_parse(std ? "(standard input)" : part,
+					    text, tlen, nf, &v, &n);
 		free(buf);
 		free(part);
 		if (ret < 0)
@@ -292,8 +285,7 @@ static int load_numbers(struct compare_input *s, const struct numfile_opts *nf,
 		}
 		s->values = xrealloc(s->values,
 				     (s->nvalues + n) * sizeof(*s->values));
-		if (v) /* n >= 1 when parsed */
-			memcpy(s->values + s->nvalues, v, n * sizeof(*v));
+		memcpy(s->values + s->nvalues, v, n * sizeof(*v));
 		free(v);
 		s->nvalues += n;
 		s->sizes = xrealloc(s->sizes,

@@ -240,13 +240,12 @@ struct compare_request {
 	const char *base, *cand;        /* the sides as the user named them */
 	const char *db;                 /* the default database */
 	const char *metric;             /* NULL: settled from the sides */
-	enum direction dir;             /* DIR_UNKNOWN: from the metric */
-	double threshold;               /* changes smaller are no change, % */
-	double confidence;              /* 0: the baseline's, else 0.95 */
+	struct compare_opts opts;       /* dir DIR_UNKNOWN: the baseline's
+					 * declared, else the metric's;
+					 * confidence 0: the baseline's, else
+					 * 0.95 */
 	double fail_pct;                /* the gate's PCT; < 0: no gate */
 	bool strict;                    /* refuse an unguaranteed gate */
-	double boot_cost, run_cost;     /* the plan's costs, seconds */
-	bool linear;                    /* values, never ratios */
 	struct numfile_opts nf;         /* how number files are read */
 	const char *in;                 /* standard input, for a side "-" */
 	size_t inlen;
@@ -259,14 +258,12 @@ struct compare_outcome {
 	const char *metric;             /* as settled */
 	bool compared;                  /* r holds a result to print */
 	struct compare_result r;
-	size_t regressions;             /* the gate's failures */
-	int status;                     /* the exit status (lib/util.h) */
 };
 
 /*
  * Loads both sides, settles the metric and options, compares them,
  * applies the gate (fail_pct >= 0) and --strict.  Returns the exit
- * status, also in o->status: 0; 3 when the gate fails; 2 on bad input
+ * status: 0; 3 when the gate fails, 4 when it is inconclusive; 2 on bad input
  * (said with error()), and when nothing matched (said by
  * compare_outcome_say, after the result); 1 when the machine failed.
  * o->compared: o->r is to be printed.  Release o in every case.
@@ -312,41 +309,10 @@ void compare_print_mail(FILE *f, const struct compare_result *r,
 void compare_print_extras(FILE *f, const struct comparison *cmp,
 			  double confidence, bool all);
 
-/*
- * ---- ministat ----
- * (ministat.c) FreeBSD ministat's two pictures of several samples, for
- * `contend compare` of number files: the table (N, Min, Max, Median, Avg,
- * Stddev per sample, each marked by its symbol) and, with --ascii, the
- * distribution plot: every value as its sample's symbol on one shared
- * axis, stacked where they fall together, and per sample a bar
- * |___M_A___| spanning mean +- sd with M at the median and A at the mean.
- */
+/* ---- ministat.c ---- */
 #define MINISTAT_SETS 7     /* symbols: x + * % # @ O */
-#define MINISTAT_WIDTH 74   /* plot columns inside the frame */
 
-struct ministat_set {
-	const char *name;
-	const double *x;
-	size_t n;
-};
-
-/* The legend, "x name" a line per set, as ministat starts. */
-void ministat_legend(FILE *f, const struct ministat_set *s, size_t n);
-/*
- * The table, a line per set in ministat's columns, its median (the upper
- * middle value x[n/2] of the sorted values); with confidence > 0, under
- * every set after the first ministat's comparison with the first
- * (ministat_print_difference).  -1 (nothing printed) for more than
- * MINISTAT_SETS sets or a set stats_summarize refuses.
- */
-int ministat_table(FILE *f, const struct ministat_set *s, size_t n,
-		   double confidence);
 /* ministat's median: x[n/2] of the sorted values (NAN when n = 0). */
 double ministat_median(const double *x, size_t n);
-
-/* The distribution plot, width (>= 10) columns inside its frame; -1 as
- * ministat_table. */
-int ministat_plot(FILE *f, const struct ministat_set *s, size_t n,
-		  int width);
 
 #endif

@@ -148,11 +148,8 @@ static int settle_metric(const char **metric, const struct compare_input *b,
 	return 0;
 }
 
-/*
- * The options of the comparison: q's, its direction (DIR_UNKNOWN: the
- * baseline's declared one, else the metric's) and confidence (0: the
- * baseline experiment's, else 0.95) settled.  0, or -1 after error().
- */
+/* The options of the comparison: q's, its direction and confidence
+ * settled.  0, or -1 after error(). */
 static int settle_opts(const struct compare_request *q,
 		       const struct compare_input *b,
 		       const struct compare_input *c, const char *metric,
@@ -161,9 +158,9 @@ static int settle_opts(const struct compare_request *q,
 	bool files = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS;
 	const struct compare_input *db = b->nsets ? b : c;
 
-	compare_opts_default(o);
+	*o = q->opts;
 	/* the direction the baseline's section declares, else the metric's */
-	o->dir = q->dir != DIR_UNKNOWN ? q->dir
+	o->dir = q->opts.dir != DIR_UNKNOWN ? q->opts.dir
 		 : db->nsets && db->sets[0].nconfigs
 			 ? analysis_direction(&db->sets[0], 0, metric)
 			 : metric_direction(metric);
@@ -174,11 +171,6 @@ static int settle_opts(const struct compare_request *q,
 		return error("metric '%s' has no declared direction: pass "
 			     "--higher-is-better or --lower-is-better",
 			     escape_quote(metric));
-	o->threshold_pct = q->threshold;
-	o->confidence = q->confidence;
-	o->boot_cost = q->boot_cost;
-	o->run_cost = q->run_cost;
-	o->linear = q->linear;
 	if (!(o->confidence > 0)) {
 		double ec = db->nsets ? db->sets[0].exp.confidence : 0;
 
@@ -253,6 +245,7 @@ int compare_run(const struct compare_request *q, struct compare_outcome *o)
 {
 	struct compare_opts co;
 	struct compare_result *r = &o->r;
+	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->base = (struct compare_input){ .text = q->base, .role = "baseline",
@@ -261,12 +254,13 @@ int compare_run(const struct compare_request *q, struct compare_outcome *o)
 					  .role = "candidate",
 					  .files = q->files };
 	o->metric = q->metric;
-	o->status = prepare(q, o, &co);
-	if (o->status)
-		return o->status;
+	ret = prepare(q, o, &co);
+	if (ret)
+		return ret;
 	if (compare_sides(&o->base.side, &o->cand.side, o->metric, &co, r) < 0)
-		return o->status = EXIT_USAGE;
-	o->regressions = q->fail_pct >= 0 ? compare_gate(r, q->fail_pct) : 0;
+		return EXIT_USAGE;
+	if (q->fail_pct >= 0)
+		compare_gate(r, q->fail_pct);
 	if (q->strict && r->gate_unguaranteed) {
 		error("compare: --strict: %zu of %zu configurations have one "
 		      "experiment a side, so the gate's false-alarm rate is "
@@ -274,12 +268,10 @@ int compare_run(const struct compare_request *q, struct compare_outcome *o)
 		      "at least twice (e.g. in two boots)",
 		      r->gate_unguaranteed, r->n);
 		compare_result_release(r);
-		return o->status = EXIT_USAGE;
+		return EXIT_USAGE;
 	}
 	o->compared = true;
-	o->status = o->regressions ? EXIT_REGRESSION
-		    : r->n ? compare_gate_status(r) : EXIT_USAGE;
-	return o->status;
+	return r->n ? compare_gate_status(r) : EXIT_USAGE;
 }
 
 /* ---- after the result ---- */
@@ -361,10 +353,10 @@ void compare_outcome_say(const struct compare_outcome *o,
 {
 	if (!o->compared)
 		return;
-	if (o->regressions)
+	if (o->r.gate_failures)
 		error("regression: %zu configuration%s slower by more than "
-		      "%g%% (Holm-corrected over %zu)", o->regressions,
-		      o->regressions == 1 ? "" : "s", q->fail_pct, o->r.n);
+		      "%g%% (Holm-corrected over %zu)", o->r.gate_failures,
+		      o->r.gate_failures == 1 ? "" : "s", q->fail_pct, o->r.n);
 	else if (o->r.gate_inconclusive)
 		error("regression gate inconclusive: %zu of %zu "
 		      "configuration%s can neither pass nor fail at %g%% "
@@ -381,59 +373,4 @@ void compare_outcome_release(struct compare_outcome *o)
 	compare_input_release(&o->base);
 	compare_input_release(&o->cand);
 	memset(o, 0, sizeof(*o));
-}
-
-/* ---- ministat's table ---- */
-
-int compare_ministat(FILE *f, const struct compare_request *q,
-		     const char *const *texts, size_t n, bool ascii,
-		     bool *done)
-{
-	struct ministat_set set[MINISTAT_SETS];
-	struct compare_input sides[MINISTAT_SETS];
-	size_t i;
-	int ret = 0;
-
-	*done = false;
-	if (n > MINISTAT_SETS)
-		return 0;
-	memset(sides, 0, sizeof(sides));
-	for (i = 0; i < n && !ret; i++) {
-		sides[i].text = texts[i];
-		sides[i].role = i ? "candidate" : "baseline";
-		sides[i].files = q->files;
-		if (compare_input_is_file_list(sides[i].text))
-			ret = 0;        /* number files, one invocation each */
-		else if (compare_input_is_export(&sides[i]))
-			goto out;       /* an export file: compare's tables */
-		else
-			ret = compare_input_resolve(&sides[i], q->db) < 0
-				      ? EXIT_USAGE : 0;
-		if (!ret && sides[i].db) {
-			/* a database side: compare's own tables */
-			if (ascii)
-				warning("--ascii draws files of numbers only; "
-					"%s is a database", sides[i].text);
-			goto out;
-		}
-		if (!ret)
-			ret = compare_input_load(&sides[i], q->db, &q->nf,
-						 q->in, q->inlen);
-		set[i] = (struct ministat_set){ sides[i].text, sides[i].values,
-						sides[i].nvalues };
-	}
-	/* ministat's order: legend, plot, the table with its differences. */
-	if (!ret) {
-		ministat_legend(f, set, n);
-		if ((ascii && ministat_plot(f, set, n, MINISTAT_WIDTH) < 0) ||
-		    ministat_table(f, set, n, q->confidence > 0
-						      ? q->confidence
-						      : 0.95) < 0)
-			ret = EXIT_USAGE;
-	}
-	*done = !ret;
-out:
-	for (i = 0; i < n; i++)
-		compare_input_release(&sides[i]);
-	return ret;
 }

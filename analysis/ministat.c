@@ -1,6 +1,13 @@
 /*
- * ministat.c - ministat's table and distribution plot (compare_input.h); the
- * numbers come from stats_summarize, so they are the ones compare uses.
+ * ministat.c - FreeBSD ministat's two pictures of the sides of `contend
+ * compare` when all are numbers (compare_ministat, compare_input.h): the
+ * table (N, Min, Max, Median, Avg, Stddev a sample, each marked by its
+ * symbol, and the "Difference at" lines) and, with --ascii, the
+ * distribution plot: every value as its sample's symbol on one shared
+ * axis, stacked where they fall together, and per sample a bar
+ * |___M_A___| spanning mean +- sd with M at the median and A at the mean.
+ * The numbers come from stats_summarize, so they are the ones compare
+ * uses.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -13,6 +20,14 @@
 #include "analysis/compare_input.h"
 #include "analysis/stats.h"
 #include "lib/util.h"
+
+#define MINISTAT_WIDTH 74   /* plot columns inside the frame */
+
+struct ministat_set {
+	const char *name;
+	const double *x;
+	size_t n;
+};
 
 static const char symbols[MINISTAT_SETS] = { 'x', '+', '*', '%', '#', '@',
 					     'O' };
@@ -89,7 +104,12 @@ static void difference(FILE *f, const struct ministat_set *a,
 	fprintf(f, "\t(Student's t, pooled s = %g)\n", s);
 }
 
-int ministat_table(FILE *f, const struct ministat_set *s, size_t n,
+/*
+ * The table, a line per set in ministat's columns; with confidence > 0,
+ * under every set after the first its difference from the first.  -1
+ * for a set stats_summarize refuses.
+ */
+static int ministat_table(FILE *f, const struct ministat_set *s, size_t n,
 		   double confidence)
 {
 	const int w = 13, digits = w - 5;  /* ministat's columns */
@@ -115,7 +135,8 @@ int ministat_table(FILE *f, const struct ministat_set *s, size_t n,
 	return 0;
 }
 
-void ministat_legend(FILE *f, const struct ministat_set *s, size_t n)
+/* The legend, "x name" a line per set, as ministat starts. */
+static void ministat_legend(FILE *f, const struct ministat_set *s, size_t n)
 {
 	for (size_t i = 0; i < n && i < MINISTAT_SETS; i++)
 		fprintf(f, "%c %s\n", symbols[i], s[i].name);
@@ -197,7 +218,9 @@ static void bar(FILE *f, const struct ministat_set *s, const struct axis *a)
 	free(line);
 }
 
-int ministat_plot(FILE *f, const struct ministat_set *s, size_t n, int width)
+/* The distribution plot, width (>= 10) columns inside its frame. */
+static int ministat_plot(FILE *f, const struct ministat_set *s, size_t n,
+			 int width)
 {
 	struct axis a = { INFINITY, -INFINITY, width };
 	size_t i, j, nrows;
@@ -219,4 +242,59 @@ int ministat_plot(FILE *f, const struct ministat_set *s, size_t n, int width)
 	rule(f, width);
 	free(grid);
 	return 0;
+}
+
+/* ---- the sides of compare that are numbers ---- */
+
+int compare_ministat(FILE *f, const struct compare_request *q,
+		     const char *const *texts, size_t n, bool ascii,
+		     bool *done)
+{
+	struct ministat_set set[MINISTAT_SETS];
+	struct compare_input sides[MINISTAT_SETS];
+	size_t i;
+	int ret = 0;
+
+	*done = false;
+	if (n > MINISTAT_SETS)
+		return 0;
+	memset(sides, 0, sizeof(sides));
+	for (i = 0; i < n && !ret; i++) {
+		sides[i].text = texts[i];
+		sides[i].role = i ? "candidate" : "baseline";
+		sides[i].files = q->files;
+		if (compare_input_is_file_list(sides[i].text))
+			ret = 0;        /* number files, one invocation each */
+		else if (compare_input_is_export(&sides[i]))
+			goto out;       /* an export file: compare's tables */
+		else
+			ret = compare_input_resolve(&sides[i], q->db) < 0
+				      ? EXIT_USAGE : 0;
+		if (!ret && sides[i].db) {
+			/* a database side: compare's own tables */
+			if (ascii)
+				warning("--ascii draws files of numbers only; "
+					"%s is a database", sides[i].text);
+			goto out;
+		}
+		if (!ret)
+			ret = compare_input_load(&sides[i], q->db, &q->nf,
+						 q->in, q->inlen);
+		set[i] = (struct ministat_set){ sides[i].text, sides[i].values,
+						sides[i].nvalues };
+	}
+	/* ministat's order: legend, plot, the table with its differences. */
+	if (!ret) {
+		ministat_legend(f, set, n);
+		if ((ascii && ministat_plot(f, set, n, MINISTAT_WIDTH) < 0) ||
+		    ministat_table(f, set, n, q->opts.confidence > 0
+						      ? q->opts.confidence
+						      : 0.95) < 0)
+			ret = EXIT_USAGE;
+	}
+	*done = !ret;
+out:
+	for (i = 0; i < n; i++)
+		compare_input_release(&sides[i]);
+	return ret;
 }
