@@ -104,6 +104,10 @@ int compare_model(const struct compare_groups *base,
 		  const struct compare_groups *cand,
 		  const struct compare_opts *o, struct compare_stats *r);
 
+/* ministat's median, x[n/2] of the sorted values (NAN when n = 0), of
+ * compare's rows of the runs and ministat's table. */
+double ministat_median(const double *x, size_t n);
+
 /* The hand-off rate between the sides (misleading-throughput rule). */
 struct handoff_change {
 	double base_mean, cand_mean; /* the model's estimates */

@@ -312,7 +312,4 @@ void compare_print_extras(FILE *f, const struct comparison *cmp,
 /* ---- ministat.c ---- */
 #define MINISTAT_SETS 7     /* symbols: x + * % # @ O */
 
-/* ministat's median: x[n/2] of the sorted values (NAN when n = 0). */
-double ministat_median(const double *x, size_t n);
-
 #endif

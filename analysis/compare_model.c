@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/compare.h"
@@ -23,6 +24,20 @@ static double pct_of(double x, double base)
 	double scale = fabs(base);
 
 	return scale > 0 ? 100 * x / scale : NAN;
+}
+
+double ministat_median(const double *x, size_t n)
+{
+	double *y, m;
+
+	if (!n)
+		return NAN;
+	y = xmalloc(n * sizeof(*y));
+	memcpy(y, x, n * sizeof(*y));
+	gsl_sort(y, 1, n);
+	m = y[n / 2];
+	free(y);
+	return m;
 }
 
 /* The verdict from the CI of the change, turned so that + is better. */

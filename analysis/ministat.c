@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/compare_input.h"
@@ -40,20 +39,6 @@ static char *blanks(size_t n)
 	memset(p, ' ', n);
 	p[n] = '\0';
 	return p;
-}
-
-double ministat_median(const double *x, size_t n)
-{
-	double *y, m;
-
-	if (!n)
-		return NAN;
-	y = xmalloc(n * sizeof(*y));
-	memcpy(y, x, n * sizeof(*y));
-	gsl_sort(y, 1, n);
-	m = y[n / 2];
-	free(y);
-	return m;
 }
 
 /*
