@@ -275,18 +275,6 @@ int compare_model(const struct compare_groups *base,
 	return 0;
 }
 
-/* Invocation i of g: its first value and count. */
-static const double *group_at(const struct compare_groups *g, size_t i,
-			      size_t *n)
-{
-	size_t k, off = 0;
-
-	for (k = 0; k < i; k++)
-		off += g->sizes[k];
-	*n = g->sizes[i];
-	return g->x + off;
-}
-
 /*
  * The fall in every pair of invocations: for each baseline invocation i
  * and candidate invocation j, the ratio of their runs' means
@@ -298,15 +286,15 @@ static bool fell_everywhere(const struct compare_groups *b,
 			    const struct compare_groups *c,
 			    const struct compare_opts *o)
 {
+	const double *xb = b->x, *xc;
 	size_t i, j, nb, nc;
 
-	for (i = 0; i < b->k; i++) {
-		const double *xb = group_at(b, i, &nb);
-
-		for (j = 0; j < c->k; j++) {
-			const double *xc = group_at(c, j, &nc);
+	for (i = 0; i < b->k; xb += nb, i++) {
+		nb = b->sizes[i];
+		for (j = 0, xc = c->x; j < c->k; xc += nc, j++) {
 			struct ratio q;
 
+			nc = c->sizes[j];
 			if (nb < 2 || nc < 2 ||
 			    stats_ratio_welch(xb, nb, xc, nc, o->confidence,
 					      &q) < 0 ||

@@ -166,18 +166,18 @@ enum col {
 	C_THREAD, NCOLS
 };
 
-/* Header names; the first NREQUIRED must be present. */
-static const char *const col_names[NCOLS] = {
-	[C_UUID] = "uuid", [C_WORKLOAD] = "workload", [C_SECTION] = "section",
-	[C_PARAMS] = "params", [C_SEQ] = "seq", [C_WARMUP] = "warmup",
-	[C_STATUS] = "status", [C_METRIC] = "metric", [C_VALUE] = "value",
-	[C_ID] = "experiment_id", [C_EXPERIMENT] = "experiment",
-	[C_LABEL] = "label", [C_HOSTNAME] = "hostname", [C_THREAD] = "thread",
-};
-static const bool col_required[NCOLS] = {
-	[C_UUID] = true, [C_WORKLOAD] = true, [C_SECTION] = true,
-	[C_PARAMS] = true, [C_SEQ] = true, [C_WARMUP] = true,
-	[C_STATUS] = true, [C_METRIC] = true, [C_VALUE] = true,
+/* Header names, and which must be present. */
+static const struct {
+	const char *name;
+	bool required;
+} cols[NCOLS] = {
+	[C_UUID] = { "uuid", true }, [C_WORKLOAD] = { "workload", true },
+	[C_SECTION] = { "section", true }, [C_PARAMS] = { "params", true },
+	[C_SEQ] = { "seq", true }, [C_WARMUP] = { "warmup", true },
+	[C_STATUS] = { "status", true }, [C_METRIC] = { "metric", true },
+	[C_VALUE] = { "value", true }, [C_ID] = { "experiment_id", false },
+	[C_EXPERIMENT] = { "experiment", false }, [C_LABEL] = { "label", false },
+	[C_HOSTNAME] = { "hostname", false }, [C_THREAD] = { "thread", false },
 };
 
 /* The row's fields as a row of the store; 0 when skipped or kept, -1
@@ -263,20 +263,20 @@ static int header_map(const char *name, const struct csv_record *h, long *col)
 	for (size_t c = 0; c < NCOLS; c++) {
 		col[c] = -1;
 		for (size_t i = 0; i < h->n; i++) {
-			if (strcmp(h->f[i], col_names[c]))
+			if (strcmp(h->f[i], cols[c].name))
 				continue;
 			if (col[c] >= 0)
 				return error_at(name, 1, "column '%s' is there "
 						"twice (fields %ld and %zu): "
 						"which one is meant?",
-						col_names[c], col[c] + 1,
+						cols[c].name, col[c] + 1,
 						i + 1);
 			col[c] = (long)i;
 		}
-		if (col[c] < 0 && col_required[c])
+		if (col[c] < 0 && cols[c].required)
 			return error_at(name, 1, "not a `contend export "
 					"--format csv` file: no column '%s'",
-					col_names[c]);
+					cols[c].name);
 	}
 	return 0;
 }
