@@ -179,11 +179,9 @@ struct compare_beat {
 };
 
 /*
- * One secondary metric of a configuration: a stored metric other than the
- * compared one (hand-off and contention rates, context switches, user and
- * system time, any metric.NAME), or a kernel lock's wait; its change under the two-level model (compare_model), z
- * its standardized change (the model's t), q its Benjamini-Hochberg
- * adjusted p over the configuration's secondary metrics.
+ * One secondary metric of a configuration (a stored metric other than the
+ * compared one, or a kernel lock's wait): its change under compare_model,
+ * z the model's t, q its Benjamini-Hochberg p over the configuration's.
  */
 struct compare_second {
 	char *name;                 /* malloc'd, unescaped */
@@ -269,14 +267,10 @@ int compare_gate_status(const struct compare_result *r);
 
 /*
  * Matches the configurations of base and cand by workload type and
- * canonical parameters and compares metric on each match under the
- * two-level model: each experiment holding a configuration is one
- * invocation (e.g. one boot), its runs nested in it.  A side of one
- * invocation carries the single-invocation flag.  Carries the noisy,
- * drift and unfair flags of either side (and summarises them once per side
- * in r->side_flags) and raises misleading-throughput and host-mismatch
- * between them.  Returns -1 with error() when a side
- * does not record the metric at all (the message lists what it has).
+ * canonical parameters and compares metric on each match, an experiment
+ * an invocation; carries either side's flags (summarised once a side in
+ * r->side_flags) and raises those between them.  -1 with error() when a
+ * side does not record the metric at all (the message lists what it has).
  */
 int compare_sides(const struct compare_side *base,
 		  const struct compare_side *cand, const char *metric,
@@ -292,10 +286,8 @@ void comparison_flag(struct comparison *c, const char *name,
 		     const char *side, char *message);
 void compare_result_release(struct compare_result *r);
 
-/*
- * The number of distinct configurations (workload + canon) of a side, and
- * its first configuration in *first.
- */
+/* The number of distinct configurations (workload + canon) of a side,
+ * its first in *first. */
 size_t compare_side_configs(const struct compare_side *s,
 			    const struct ds_config **first);
 

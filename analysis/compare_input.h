@@ -28,15 +28,11 @@
 #include "lib/json.h"
 
 /*
- * ---- compare_calib ----
- * (compare_calib.c) The A/A profile of the hosts a comparison ran on
- * (`contend calibrate`, analysis/calibrate.h), cited under compare's
- * verdicts and its gate: what change the host can show and how often its
- * A/A splits alarm.  The profile of the candidate's host is cited, and
- * the baseline's too when its host differs; a side without one says so
- * in one hint line naming the experiment's config file as stored (shown,
- * never opened: the database may be a received one), quoted as
- * lib/hint.h quotes.
+ * ---- compare_calib.c ----
+ * The A/A profile (`contend calibrate`) of the hosts a comparison ran
+ * on, cited under its verdicts and gate: the candidate's host's, and the
+ * baseline's when it differs; a side without one gets a hint naming its
+ * config file as stored (never opened).
  *
  * Call sequence: compare_calib_load(side) while the side's store is open
  * and its configurations keep their own canonical strings (load_db in
@@ -69,11 +65,9 @@ struct compare_calibs {
 };
 
 /*
- * Looks up, for every configuration of the side's datasets, the newest
- * profile of its experiment's host in the side's store (the calibrate
- * experiments read once, calib_load; calib_pick per (host, workload,
- * canon)).  0, or -1 after error() when the store cannot be read.  Sides
- * without a store (numbers, exports) have none.
+ * For every configuration of the side's datasets, the newest profile of
+ * its experiment's host in the side's store.  0, or -1 after error() when
+ * the store cannot be read.  Sides without a store have none.
  */
 int compare_calib_load(struct compare_input *s);
 void compare_calib_release(struct compare_calibs *cc);
