@@ -1,10 +1,9 @@
 /*
- * compare.c - A/B comparison.  compare_samples() is the whole statistical
- * judgement and sees nothing but two arrays, a direction, a threshold and a
- * confidence, so number files and databases are judged by the same code;
- * compare_sides() only matches configurations, forms each side's sample
- * and attaches the flags.  This file matches and flags; compare_model.c
- * is the judgement (compare_samples, compare_model, compare_handoffs).
+ * compare.c - A/B comparison: compare_sides() matches configurations,
+ * forms each side's sample, has it judged (compare_model.c, which sees
+ * only samples, so number files and databases are judged alike) and
+ * attaches what a reviewer must see beside each verdict: the carried
+ * flags, host, instrumentation, regimes, fairness.
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/compare_impl.h"
+#include "analysis/regimes.h"
 #include "analysis/flagtab.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
@@ -32,7 +32,6 @@ const char *const verdict_names[] = {
 static const char *const compare_host_keys[] = {
 	MK_CPU_MODEL, MK_CPUS_ONLINE, MK_GOVERNOR, MK_SMT,
 };
-static const size_t ncompare_host_keys = ARRAY_SIZE(compare_host_keys);
 
 void compare_opts_default(struct compare_opts *o)
 {
@@ -53,20 +52,29 @@ void compare_opts_default(struct compare_opts *o)
 
 /* ---- selections: matching, samples, flags ---- */
 
-/* Hand-offs per second as the analysis flag reads them. */
-static size_t extract_handoff_rate(const struct dataset *d, size_t c,
-				   const char *unused, double **out)
-{
-	(void)unused;
-	return analysis_values_of(d, c, analysis_handoff_rate, out);
-}
+/*
+ * Per-run quantities compare judges besides the metric, by name: the
+ * name goes where a series_extract takes a metric (analysis_values_of).
+ */
+static const struct {
+	const char *name;
+	double (*get)(const struct dataset *d, size_t r);
+} per_run[] = {
+	{ "handoff", analysis_handoff_rate },   /* as the analysis flag */
+	{ "contended", analysis_contended_rate }, /* its stand-in */
+	{ "jain", analysis_jain },              /* abfair.h */
+	{ "max_share", abfair_max_share },
+	{ "starved", abfair_starved },
+};
 
-/* The analysis flag's stand-in when a side has no hand-off rate. */
-static size_t extract_contended_rate(const struct dataset *d, size_t c,
-				     const char *unused, double **out)
+static size_t extract_per_run(const struct dataset *d, size_t c,
+			      const char *name, double **out)
 {
-	(void)unused;
-	return analysis_values_of(d, c, analysis_contended_rate, out);
+	size_t i = 0;
+
+	while (strcmp(per_run[i].name, name))
+		i++;
+	return analysis_values_of(d, c, per_run[i].get, out);
 }
 
 /* The mean wall time of a configuration's runs on both sides (NAN: none). */
@@ -156,22 +164,17 @@ static void host_mismatch(struct comparison *cmp, const struct compare_side *b,
 			  const struct series *gb, const struct compare_side *c,
 			  const struct series *gc)
 {
-	char *msg = NULL, *d;
-	size_t k;
+	char *msg = NULL, *d, *t;
 
-	for (k = 0; k < ncompare_host_keys; k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(compare_host_keys); k++) {
 		d = host_diff(b, gb, c, gc, compare_host_keys[k]);
 		if (!d)
 			continue;
-		if (msg) {
-			char *joined = xasprintf("%s; %s", msg, d);
-
-			free(msg);
+		t = msg ? xasprintf("%s; %s", msg, d) : d;
+		if (msg)
 			free(d);
-			msg = joined;
-		} else {
-			msg = d;
-		}
+		free(msg);
+		msg = t;
 	}
 	if (msg)
 		comparison_flag(cmp, "host-mismatch", "both",
@@ -187,14 +190,14 @@ static const char *handoff_samples(const struct compare_side *b,
 				   const struct series *gc, struct sample *sb,
 				   struct sample *sc)
 {
-	compare_sample_build(b, gb, extract_handoff_rate, NULL, sb);
-	compare_sample_build(c, gc, extract_handoff_rate, NULL, sc);
+	compare_sample_build(b, gb, extract_per_run, "handoff", sb);
+	compare_sample_build(c, gc, extract_per_run, "handoff", sc);
 	if (sb->n >= 2 && sc->n >= 2)
 		return "hand-offs/s";
 	compare_sample_release(sb);
 	compare_sample_release(sc);
-	compare_sample_build(b, gb, extract_contended_rate, NULL, sb);
-	compare_sample_build(c, gc, extract_contended_rate, NULL, sc);
+	compare_sample_build(b, gb, extract_per_run, "contended", sb);
+	compare_sample_build(c, gc, extract_per_run, "contended", sc);
 	return "contended acquisitions/s (throughput x contention_rate)";
 }
 
@@ -278,6 +281,100 @@ static void unit_flags(struct comparison *cmp, const struct compare_side *b,
 						 "experiment"));
 }
 
+/* The distinct experiments of a group, for analysis/instrument.c:
+ * shallow copies (rows[i].meta points into the side's dataset). */
+static size_t group_rows(const struct compare_side *s, const struct series *g,
+			 struct experiment_row *rows)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < g->n; i++) {
+		const struct experiment_row *e = &s->sets[g->member[i].set].exp;
+
+		for (j = 0; j < n && rows[j].meta != e->meta; j++)
+			;
+		if (j == n)
+			rows[n++] = *e;
+	}
+	return n;
+}
+
+/* instrumentation-differs: kernel state keys (instrument.c). */
+static void compare_instrumentation(struct comparison *cmp,
+			     const struct compare_side *b, const struct series *gb,
+			     const struct compare_side *c, const struct series *gc)
+{
+	struct experiment_row *rb = xcalloc(gb->n + 1, sizeof(*rb));
+	struct experiment_row *rc = xcalloc(gc->n + 1, sizeof(*rc));
+	size_t nb = group_rows(b, gb, rb), nc = group_rows(c, gc, rc);
+	char *msg = instrument_diff(rb, nb, rc, nc);
+
+	if (msg)
+		comparison_flag(cmp, "instrumentation-differs", "both",
+				xasprintf("%s; %s", msg, instrument_why));
+	free(msg);
+	free(rb);
+	free(rc);
+}
+
+/* multimodal and regime-shift: the sides' runs in two regimes. */
+static void compare_regimes(struct comparison *cmp, const struct sample *sb,
+		     const struct sample *sc, double confidence)
+{
+	struct regimes_cmp rc;
+
+	if (regimes_compare(sb->x, sb->n, sc->x, sc->n, confidence, &rc) ||
+	    !rc.message)
+		return;
+	comparison_flag(cmp, rc.differ ? "regime-shift" : "multimodal",
+			"both", rc.message);
+}
+
+/* Fairness and latency A/B, and fairness-traded (analysis/abfair.h). */
+static void compare_fairness(struct comparison *cmp, const struct compare_opts *o,
+		      const struct compare_side *b, const struct series *gb,
+		      const struct compare_side *c, const struct series *gc)
+{
+	static const struct {
+		extract_fn fn;
+		const char *metric;
+		int dir;
+	} ms[ABFAIR_N] = {
+		[ABFAIR_JAIN] = { extract_per_run, "jain", DIR_HIGHER },
+		[ABFAIR_MAX_SHARE] = { extract_per_run, "max_share", DIR_LOWER },
+		[ABFAIR_P99] = { series_metric_values, "acquire_p99_ns", DIR_LOWER },
+	};
+	struct abfair *f = &cmp->fair;
+	struct sample sb, sc;
+	char *text;
+	size_t i;
+
+	for (i = 0; i < ABFAIR_N; i++) {
+		compare_sample_build(b, gb, ms[i].fn, ms[i].metric, &sb);
+		compare_sample_build(c, gc, ms[i].fn, ms[i].metric, &sc);
+		abfair_judge(&sb.g, &sc.g, o, ms[i].dir, &f->m[i]);
+		compare_sample_release(&sb);
+		compare_sample_release(&sc);
+	}
+	compare_sample_build(b, gb, extract_per_run, "starved", &sb);
+	compare_sample_build(c, gc, extract_per_run, "starved", &sc);
+	f->starved_base = abfair_mean(sb.x, sb.n);
+	f->starved_cand = abfair_mean(sc.x, sc.n);
+	compare_sample_release(&sb);
+	compare_sample_release(&sc);
+	f->traded = abfair_traded(f, cmp->st.improved);
+	text = f->traded ? abfair_text(f) : NULL;
+	if (text)
+		comparison_flag(cmp, "fairness-traded", "both",
+			xasprintf("the candidate is better while it is "
+				  "significantly less fair and its threads "
+				  "starve (the busiest did more than twice "
+				  "the work of the idlest, locktorture's "
+				  "rule): %s; the gain may be one thread "
+				  "running alone", text));
+	free(text);
+}
+
 static void add_unmatched(struct compare_result *r, const char *side,
 			  const struct series *g, const char *reason)
 {
@@ -337,7 +434,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	misleading(cmp, &r->opts, b, gb, c, gc);
 	compare_klock(cmp, &r->opts, b, gb, c, gc); /* compare_klock.c */
 	host_mismatch(cmp, b, gb, c, gc);
-	compare_instrumentation(cmp, b, gb, c, gc);   /* compare_checks.c */
+	compare_instrumentation(cmp, b, gb, c, gc);
 	compare_futex_hash(cmp, b, gb, c, gc);   /* compare_sideflags.c */
 	compare_regimes(cmp, &sb, &sc, r->opts.confidence);
 	compare_fairness(cmp, &r->opts, b, gb, c, gc);

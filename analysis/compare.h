@@ -1,17 +1,13 @@
 /*
  * compare.h - A/B comparison of a candidate against a baseline: the
- * statistical judgement of two sides of invocations under the two-level
- * model (a pure function of arrays: compare_model), the matching of two
- * selections configuration by configuration with the flags a reviewer
- * must see next to a verdict, and the CI gate (Holm over all of them).
+ * judgement of two samples under the two-level model (compare_model), the
+ * matching of two selections configuration by configuration (grouped by
+ * series.h) with the flags a reviewer must see, and the CI gate.
  *
- * Call sequence: load each side's experiments (store_load, an export file
- * or number files; analysis_run) into a struct compare_side ->
- * compare_sides() -> compare_gate() under --fail-on-regression -> format
- * the struct compare_result -> compare_result_release().  `contend
- * compare` does all of it in one call, compare_run (compare_input.h).
- * Each side's runs are grouped by the one model of runs (series.h): a
- * configuration's invocations are the experiments holding it.
+ * Call sequence: each side's experiments loaded and analysed into a
+ * struct compare_side -> compare_sides() -> compare_gate() -> format the
+ * struct compare_result -> compare_result_release(); compare_run
+ * (compare_input.h) does it all for `contend compare`.
  */
 #ifndef CONTEND_COMPARE_H
 #define CONTEND_COMPARE_H
@@ -39,7 +35,8 @@ struct compare_opts {
 	double alpha;           /* significance of between-side flags, and */
 	double handoff_drop;    /* misleading-throughput: fall >= this; both
 				 * from analysis_opts_default (0.05, 0.25) */
-	bool linear;            /* compare values, never ratios (false) */
+	int linear;             /* 1: values, never ratios (0; an int for
+				 * opt_choice's auto|linear) */
 	double boot_cost;       /* seconds a new invocation (boot) costs, for
 				 * the plan (COMPARE_BOOT_COST) */
 	double run_cost;        /* seconds a run costs; 0: each
@@ -98,21 +95,18 @@ struct compare_stats {
 };
 
 /*
- * Compares cand against base under the two-level model (stats.h, struct
- * nested): on the log scale when every value of both sides is > 0, else
- * on the values.  The verdict follows o->dir:
- *   faster       the whole interval of the change lies beyond +threshold
- *                on the better side,
- *   slower       the whole interval lies beyond -threshold on the worse side,
- *   no-change    the whole interval lies within +-threshold,
- *   inconclusive otherwise (also when a side has a single value).
- * The unit sample of the rank test and Hedges' g is the invocation means
- * when both sides have >= 2 invocations, else the runs.
- * Returns -1 (with error()) on an empty side or bad options.
+ * Compares cand against base under the two-level model, on the log scale
+ * when every value is > 0; the verdict from where the interval of the
+ * change lies against +-threshold in o->dir (docs/STATISTICS.md,
+ * "Two-level model").  -1 (with error()) on an empty side or bad options.
  */
 int compare_model(const struct compare_groups *base,
 		  const struct compare_groups *cand,
 		  const struct compare_opts *o, struct compare_stats *r);
+
+/* ministat's median, x[n/2] of the sorted values (NAN when n = 0), of
+ * compare's rows of the runs and ministat's table. */
+double ministat_median(const double *x, size_t n);
 
 /* The hand-off rate between the sides (misleading-throughput rule). */
 struct handoff_change {
@@ -126,15 +120,10 @@ struct handoff_change {
 	bool fell;              /* significant or everywhere */
 };
 /*
- * Tests whether the candidate's hand-offs per second fell significantly:
- * the ratio of the sides' arithmetic means (the levels of the two-level
- * model on the values), its interval on the log scale with the model's
- * variances and df (stats_ratio, the report's estimator too): the rule of the analysis
- * flag (p < o->alpha, a fall >= o->handoff_drop); or the fall holds in
- * every pair of a baseline and a candidate invocation (Welch on their
- * runs), so a collapse present in every invocation flags even when the
- * invocations are too few for the model to be sure.  Returns -1 when a
- * side has a single value (nothing can be said).
+ * Whether the candidate's hand-offs per second fell (the analysis flag's
+ * rule: p < o->alpha, a fall >= o->handoff_drop) over the sides' levels
+ * (stats_ratio), or in every pair of a baseline and a candidate
+ * invocation.  -1 when a side has a single value.
  */
 int compare_handoffs(const struct compare_groups *base,
 		     const struct compare_groups *cand,
@@ -166,7 +155,6 @@ struct compare_unit {
 	size_t runs;            /* measured ok runs with the metric */
 };
 
-/* One matched configuration.  Strings borrow from the sides' datasets. */
 /* One kernel lock's wait a run, baseline against candidate (docs/KLOCK.md). */
 struct compare_klock {
 	const char *kind, *caller;   /* point into a side's dataset */
@@ -191,11 +179,9 @@ struct compare_beat {
 };
 
 /*
- * One secondary metric of a configuration: a stored metric other than the
- * compared one (hand-off and contention rates, context switches, user and
- * system time, any metric.NAME), or a kernel lock's wait; its change under the two-level model (compare_model), z
- * its standardized change (the model's t), q its Benjamini-Hochberg
- * adjusted p over the configuration's secondary metrics.
+ * One secondary metric of a configuration (a stored metric other than the
+ * compared one, or a kernel lock's wait): its change under compare_model,
+ * z the model's t, q its Benjamini-Hochberg p over the configuration's.
  */
 struct compare_second {
 	char *name;                 /* malloc'd, unescaped */
@@ -204,8 +190,7 @@ struct compare_second {
 	double z, p, q;
 };
 
-/* The gate's three outcomes for one configuration (compare_gate). */
-
+/* One matched configuration.  Strings borrow from the sides' datasets. */
 struct comparison {
 	const char *workload, *canon, *section;
 	const struct ds_config *config;         /* baseline's first, for params */
@@ -270,17 +255,10 @@ struct compare_result {
 };
 
 /*
- * The CI gate, three-way (analysis/compare_gate.c).  For every comparison
- * the one-sided p of "worse than -pct %" under the model, Holm-adjusted
- * over all r->n comparisons: below 1 - confidence it fails (GATE_FAIL;
- * the family-wise error stays below 1 - confidence when every comparison
- * has >= 3 invocations in all; gate_unguaranteed counts those of one a
- * side, for which it holds only if the invocations do not differ, ICC =
- * 0: docs/AB-KERNEL.md).  It passes (GATE_PASS) when its one-sided test
- * rules a loss beyond pct out at 1 - confidence (no correction: a pass
- * of the whole needs every one, an intersection-union test); otherwise it
- * is inconclusive, with the plan that would decide.  Sets the gate_*
- * fields and returns the number of comparisons that fail.
+ * The CI gate, three-way (docs/STATISTICS.md, "The gate"): a comparison
+ * fails when "worse than -pct %" is shown (Holm over all r->n), passes
+ * when it is ruled out, else is inconclusive, with the plan that would
+ * decide.  Sets the gate_* fields; returns the number that fail.
  */
 size_t compare_gate(struct compare_result *r, double pct);
 /* The gate's exit status: EXIT_REGRESSION when one fails, else
@@ -289,14 +267,10 @@ int compare_gate_status(const struct compare_result *r);
 
 /*
  * Matches the configurations of base and cand by workload type and
- * canonical parameters and compares metric on each match under the
- * two-level model: each experiment holding a configuration is one
- * invocation (e.g. one boot), its runs nested in it.  A side of one
- * invocation carries the single-invocation flag.  Carries the noisy,
- * drift and unfair flags of either side (and summarises them once per side
- * in r->side_flags) and raises misleading-throughput and host-mismatch
- * between them.  Returns -1 with error() when a side
- * does not record the metric at all (the message lists what it has).
+ * canonical parameters and compares metric on each match, an experiment
+ * an invocation; carries either side's flags (summarised once a side in
+ * r->side_flags) and raises those between them.  -1 with error() when a
+ * side does not record the metric at all (the message lists what it has).
  */
 int compare_sides(const struct compare_side *base,
 		  const struct compare_side *cand, const char *metric,
@@ -312,10 +286,8 @@ void comparison_flag(struct comparison *c, const char *name,
 		     const char *side, char *message);
 void compare_result_release(struct compare_result *r);
 
-/*
- * The number of distinct configurations (workload + canon) of a side, and
- * its first configuration in *first.
- */
+/* The number of distinct configurations (workload + canon) of a side,
+ * its first in *first. */
 size_t compare_side_configs(const struct compare_side *s,
 			    const struct ds_config **first);
 

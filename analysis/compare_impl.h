@@ -1,6 +1,5 @@
 /*
- * compare_impl.h - what compare.c, compare_model.c and compare_checks.c
- * share.  Private to them.
+ * compare_impl.h - what the files of compare share.  Private to them.
  */
 #ifndef CONTEND_COMPARE_IMPL_H
 #define CONTEND_COMPARE_IMPL_H
@@ -56,20 +55,6 @@ void compare_futex_hash(struct comparison *cmp, const struct compare_side *b,
 void compare_klock(struct comparison *cmp, const struct compare_opts *o,
 		   const struct compare_side *b, const struct series *gb,
 		   const struct compare_side *c, const struct series *gc);
-
-/* ---- compare_checks.c: what compare tells beside the verdict ---- */
-
-/* instrumentation-differs: kernel state keys (analysis/analysis.h, instrument.c). */
-void compare_instrumentation(struct comparison *cmp,
-			     const struct compare_side *b, const struct series *gb,
-			     const struct compare_side *c, const struct series *gc);
-/* multimodal and regime-shift: the sides' runs in two regimes. */
-void compare_regimes(struct comparison *cmp, const struct sample *sb,
-		     const struct sample *sc, double confidence);
-/* Fairness and latency A/B, and fairness-traded (analysis/abfair.h). */
-void compare_fairness(struct comparison *cmp, const struct compare_opts *o,
-		      const struct compare_side *b, const struct series *gb,
-		      const struct compare_side *c, const struct series *gc);
 
 /* compare_extra.c: the beat count and the secondary metrics of cmp. */
 void compare_extras(struct comparison *cmp, const struct compare_opts *o,

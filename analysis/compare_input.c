@@ -154,7 +154,7 @@ static int load_db(struct compare_input *s)
 		free(what);
 		return k;
 	}
-	/* before compare_inputs_match: the configurations' own canon */
+	/* before the sides are matched: the configurations' own canon */
 	return compare_calib_load(s) < 0 ? EXIT_RUNTIME : 0;
 }
 
@@ -260,25 +260,18 @@ static int load_numbers(struct compare_input *s, const struct numfile_opts *nf,
 	const char *p = s->text;
 
 	s->kind = INPUT_NUMBERS;
-	if (!strcmp(p, "-")) {
-		if (numfile_parse("(standard input)", in, inlen, nf,
-				  &s->values, &s->nvalues) < 0)
-			return EXIT_USAGE;
-		s->sizes = xcalloc(1, sizeof(*s->sizes));
-		s->sizes[s->nfiles++] = s->nvalues;
-		return 0;
-	}
 	while (*p) {
-		size_t len = strcspn(p, ","), n = 0;
-		char *part = xstrndup(p, len);
+		size_t len = strcspn(p, ","), n = 0, tlen = inlen;
+		char *part = xstrndup(p, len), *buf = NULL;
+		bool std = !strcmp(part, "-");
+		const char *text = in;
 		double *v = NULL;
-		const char *text;
-		char *buf;
-		size_t tlen = 0;
-		int ret = file_text(s->files, part, &buf, &text, &tlen);
+		int ret = std ? 0 : file_text(s->files, part, &buf, &text,
+					       &tlen);
 
 		if (!ret)
-			ret = numfile_parse(part, text, tlen, nf, &v, &n);
+			ret = numfile_parse(std ? "(standard input)" : part,
+					    text, tlen, nf, &v, &n);
 		free(buf);
 		free(part);
 		if (ret < 0)
@@ -292,8 +285,7 @@ static int load_numbers(struct compare_input *s, const struct numfile_opts *nf,
 		}
 		s->values = xrealloc(s->values,
 				     (s->nvalues + n) * sizeof(*s->values));
-		if (v) /* n >= 1 when parsed */
-			memcpy(s->values + s->nvalues, v, n * sizeof(*v));
+		memcpy(s->values + s->nvalues, v, n * sizeof(*v));
 		free(v);
 		s->nvalues += n;
 		s->sizes = xrealloc(s->sizes,
@@ -335,92 +327,6 @@ int compare_input_load(struct compare_input *s, const char *default_db,
 		return ret ? ret : analyse_sets(s);
 	}
 	return load_numbers(s, nf, in, inlen);
-}
-
-/* Is key a filter of both sides: the parameter the two sides change? */
-static bool changed_key(const char *key, size_t len, const struct selector *b,
-			const struct selector *c)
-{
-	size_t i, j;
-
-	for (i = 0; i < b->nfilters; i++)
-		for (j = 0; j < c->nfilters; j++)
-			if (strlen(b->filters[i].key) == len &&
-			    !strncmp(b->filters[i].key, key, len) &&
-			    !strcmp(b->filters[i].key, c->filters[j].key))
-				return true;
-	return false;
-}
-
-/* Whether key=value (key of klen bytes, value vlen) is a parameter at
- * the value it had before it existed (db/vocab.h vocab_added_param). */
-static bool added_default(const char *key, size_t klen, const char *value,
-			  size_t vlen)
-{
-	char *k = xstrndup(key, klen);
-	const char *v = vocab_added_param(k);
-
-	free(k);
-	return v && strlen(v) == vlen && !strncmp(v, value, vlen);
-}
-
-/*
- * A canonical string without the parameters both sides filter on, so
- * that lockdep@delay=0 and lockdep@delay=10000 match on the rest, and
- * without parameters at the value they had before they were added, so an
- * experiment stored before timeline= existed matches one with timeline=0.
- * Its words are key=value, a value with a blank "quoted" with \ escapes.
- */
-static char *canon_without(const char *canon, const struct selector *b,
-			   const struct selector *c)
-{
-	char *out = xcalloc(1, strlen(canon) + 1), *o = out;
-	const char *p = canon;
-
-	while (*p) {
-		const char *start = p, *eq = strchr(p, '=');
-		bool quoted;
-
-		if (!eq)
-			eq = p + strlen(p);
-		p = eq;
-		quoted = *p && p[1] == '"';
-		for (p += *p ? 1 + quoted : 0; *p && (quoted ? *p != '"' : *p != ' ');
-		     p++)
-			if (quoted && *p == '\\' && p[1])
-				p++;
-		p += quoted && *p;
-		if (!changed_key(start, (size_t)(eq - start), b, c) &&
-		    !(*eq && added_default(start, (size_t)(eq - start), eq + 1,
-					   (size_t)(p - eq - 1)))) {
-			if (o > out)
-				*o++ = ' ';
-			memcpy(o, start, (size_t)(p - start));
-			o += p - start;
-		}
-		while (*p == ' ')
-			p++;
-	}
-	*o = '\0';
-	return out;
-}
-
-/* Both sides' configurations matched without the changed parameters
- * and the added ones at their old value. */
-void compare_inputs_match(struct compare_input *b, struct compare_input *c)
-{
-	struct compare_input *side[] = { b, c };
-	size_t i, j, k;
-	for (i = 0; i < 2; i++)
-		for (j = 0; j < side[i]->nsets; j++)
-			for (k = 0; k < side[i]->sets[j].nconfigs; k++) {
-				struct ds_config *dc = &side[i]->sets[j].configs[k];
-				char *canon = canon_without(dc->canon, &b->pick,
-							    &c->pick);
-
-				free(dc->canon);
-				dc->canon = canon;
-			}
 }
 
 void compare_input_release(struct compare_input *s)
@@ -495,118 +401,3 @@ int compare_input_number_side(struct compare_input *s,
 	s->side.numbers = true;
 	return 0;
 }
-
-/* A side of number files with a single value in all cannot be judged. */
-int compare_input_one_value(const struct compare_input *s)
-{
-	if (s->kind == INPUT_NUMBERS && s->nvalues < 2)
-		return error("%s: the %s has a single value: a comparison "
-			     "needs at least 2 a side (better 10)", s->text,
-			     s->role);
-	return 0;
-}
-
-
-/* ---- direction and confidence ---- */
-
-/* The primary metric every configuration of s declares, or NULL. */
-static const char *side_primary(const struct compare_input *s)
-{
-	const char *p = NULL, *q;
-	size_t i, j;
-
-	for (i = 0; i < s->nsets; i++)
-		for (j = 0; j < s->sets[i].nconfigs; j++) {
-			q = analysis_declared_primary(&s->sets[i], j);
-			if (!q || (p && strcmp(p, q)))
-				return NULL;
-			p = q;
-		}
-	return p;
-}
-
-int compare_inputs_metric(const char **metric, const struct compare_input *b,
-			  const struct compare_input *c)
-{
-	const char *pb = b->db ? side_primary(b) : NULL;
-	const char *pc = c->db ? side_primary(c) : NULL;
-
-	/* for databases the primary their configurations declare, when all
-	 * agree */
-	if (!*metric && pb && (!c->db || (pc && !strcmp(pb, pc))))
-		*metric = pb;
-	else if (!*metric && !b->db && pc)
-		*metric = pc;
-	if (!*metric)
-		*metric = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS
-				  ? "value" : "throughput";
-	if (b->kind != INPUT_NUMBERS &&
-	    compare_side_has_metric(&b->side, *metric, b->role) < 0)
-		return -1;
-	if (c->kind != INPUT_NUMBERS &&
-	    compare_side_has_metric(&c->side, *metric, c->role) < 0)
-		return -1;
-	return 0;
-}
-
-int compare_inputs_opts(const struct compare_input *b,
-			const struct compare_input *c, const char *metric,
-			enum direction dir, double threshold,
-			double confidence, struct compare_opts *o)
-{
-	bool files = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS;
-	const struct compare_input *db = b->nsets ? b : c;
-
-	compare_opts_default(o);
-	/* the direction the baseline's section declares, else the metric's */
-	o->dir = dir != DIR_UNKNOWN ? dir
-		 : db->nsets && db->sets[0].nconfigs
-			 ? analysis_direction(&db->sets[0], 0, metric)
-			 : metric_direction(metric);
-	/* Two number files ("value", or a name of the user's) default up. */
-	if (o->dir == DIR_UNKNOWN && files)
-		o->dir = DIR_HIGHER;
-	if (o->dir == DIR_UNKNOWN)
-		return error("metric '%s' has no declared direction: pass "
-			     "--higher-is-better or --lower-is-better",
-			     escape_quote(metric));
-	o->threshold_pct = threshold;
-	o->confidence = confidence;
-	if (!(o->confidence > 0)) {
-		double ec = db->nsets ? db->sets[0].exp.confidence : 0;
-
-		o->confidence = ec > 0 && ec < 1 ? ec : 0.95;
-	}
-	return 0;
-}
-
-/*
- * An experiment on both sides without a filter that tells its
- * configurations apart (a name that is also another experiment's label,
- * say) is compared with itself: said, since it is rarely meant.
- */
-void compare_inputs_overlap(const struct compare_input *b,
-			    const struct compare_input *c)
-{
-	size_t i, k;
-
-	if (b->kind == INPUT_NUMBERS || c->kind == INPUT_NUMBERS ||
-	    b->pick.nfilters || c->pick.nfilters)
-		return;
-	for (i = 0; i < b->nsets; i++)
-		for (k = 0; k < c->nsets; k++) {
-			const struct experiment_row *x = &b->sets[i].exp;
-			const char *u = c->sets[k].exp.uuid;
-
-			if (x->uuid && u && !strcmp(x->uuid, u)) {
-				warning("experiment %lld is on both sides "
-					"('%s' and '%s'): it is compared with "
-					"itself; LABEL~newest or DB:ID picks "
-					"one experiment",
-					(long long)x->id, escape_quote(b->text),
-					escape_quote(c->text));
-				return;
-			}
-		}
-}
-

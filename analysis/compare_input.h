@@ -9,11 +9,9 @@
  * One entry point (compare_run.c): a struct compare_request in ->
  * compare_run -> print the struct compare_outcome (below) ->
  * compare_outcome_say -> compare_outcome_release.  compare_run does, per
- * pair: compare_input_load (each side) -> compare_inputs_overlap,
- * compare_inputs_match -> compare_inputs_metric, compare_inputs_opts ->
- * compare_input_one_value, compare_input_number_side (number sides) ->
- * compare_sides -> compare_gate; the steps are declared below for
- * ministat's table, which loads number sides alone.
+ * pair: compare_input_load (each side), the sides matched and their
+ * metric and options settled, compare_input_number_side (number sides)
+ * -> compare_sides -> compare_gate.
  */
 #ifndef CONTEND_COMPARE_INPUT_H
 #define CONTEND_COMPARE_INPUT_H
@@ -30,19 +28,15 @@
 #include "lib/json.h"
 
 /*
- * ---- compare_calib ----
- * (compare_calib.c) The A/A profile of the hosts a comparison ran on
- * (`contend calibrate`, analysis/calibrate.h), cited under compare's
- * verdicts and its gate: what change the host can show and how often its
- * A/A splits alarm.  The profile of the candidate's host is cited, and
- * the baseline's too when its host differs; a side without one says so
- * in one hint line naming the experiment's config file as stored (shown,
- * never opened: the database may be a received one), quoted as
- * lib/hint.h quotes.
+ * ---- compare_calib.c ----
+ * The A/A profile (`contend calibrate`) of the hosts a comparison ran
+ * on, cited under its verdicts and gate: the candidate's host's, and the
+ * baseline's when it differs; a side without one gets a hint naming its
+ * config file as stored (never opened).
  *
  * Call sequence: compare_calib_load(side) while the side's store is open
  * and its configurations keep their own canonical strings (load_db in
- * compare_input.c, before compare_inputs_match) -> compare_sides() ->
+ * compare_input.c, before the sides are matched) -> compare_sides() ->
  * compare_calib_print / compare_calib_json (the printers') ->
  * compare_calib_release (compare_input_release).
  */
@@ -71,11 +65,9 @@ struct compare_calibs {
 };
 
 /*
- * Looks up, for every configuration of the side's datasets, the newest
- * profile of its experiment's host in the side's store (the calibrate
- * experiments read once, calib_load; calib_pick per (host, workload,
- * canon)).  0, or -1 after error() when the store cannot be read.  Sides
- * without a store (numbers, exports) have none.
+ * For every configuration of the side's datasets, the newest profile of
+ * its experiment's host in the side's store.  0, or -1 after error() when
+ * the store cannot be read.  Sides without a store have none.
  */
 int compare_calib_load(struct compare_input *s);
 void compare_calib_release(struct compare_calibs *cc);
@@ -226,35 +218,6 @@ int compare_input_load(struct compare_input *s, const char *default_db,
 		       size_t inlen);
 void compare_input_release(struct compare_input *s);
 
-/* Warns when one experiment is on both sides without a filter. */
-void compare_inputs_overlap(const struct compare_input *b,
-			    const struct compare_input *c);
-/*
- * With filters on both sides, the parameters both filter on leave the
- * configurations' canonical strings, so that lockdep@delay=0 and
- * lockdep@delay=10000 match on the rest; so do parameters at the value
- * they had before they were added (db/vocab.h vocab_added_param), so an
- * experiment stored before timeline= existed matches one stored after.
- */
-void compare_inputs_match(struct compare_input *b, struct compare_input *c);
-/*
- * *metric (NULL: not asked) settled: the primary both sides declare,
- * else throughput, "value" for two number sides; 0, or -1 after error()
- * when a side lacks it.
- */
-int compare_inputs_metric(const char **metric, const struct compare_input *b,
-			  const struct compare_input *c);
-/*
- * The options of the comparison: dir (DIR_UNKNOWN: the baseline's
- * declared direction, else the metric's), threshold in %, confidence (0:
- * the baseline experiment's, else 0.95).  0, or -1 after error().
- */
-int compare_inputs_opts(const struct compare_input *b,
-			const struct compare_input *c, const char *metric,
-			enum direction dir, double threshold,
-			double confidence, struct compare_opts *o);
-/* A number side of a single value cannot be judged: -1 after error(). */
-int compare_input_one_value(const struct compare_input *s);
 /*
  * A number side loaded as an export side is, through an in-memory store,
  * its configuration shaped like the other side's only one; -1 after
@@ -271,13 +234,12 @@ struct compare_request {
 	const char *base, *cand;        /* the sides as the user named them */
 	const char *db;                 /* the default database */
 	const char *metric;             /* NULL: settled from the sides */
-	enum direction dir;             /* DIR_UNKNOWN: from the metric */
-	double threshold;               /* changes smaller are no change, % */
-	double confidence;              /* 0: the baseline's, else 0.95 */
+	struct compare_opts opts;       /* dir DIR_UNKNOWN: the baseline's
+					 * declared, else the metric's;
+					 * confidence 0: the baseline's, else
+					 * 0.95 */
 	double fail_pct;                /* the gate's PCT; < 0: no gate */
 	bool strict;                    /* refuse an unguaranteed gate */
-	double boot_cost, run_cost;     /* the plan's costs, seconds */
-	bool linear;                    /* values, never ratios */
 	struct numfile_opts nf;         /* how number files are read */
 	const char *in;                 /* standard input, for a side "-" */
 	size_t inlen;
@@ -290,14 +252,12 @@ struct compare_outcome {
 	const char *metric;             /* as settled */
 	bool compared;                  /* r holds a result to print */
 	struct compare_result r;
-	size_t regressions;             /* the gate's failures */
-	int status;                     /* the exit status (lib/util.h) */
 };
 
 /*
  * Loads both sides, settles the metric and options, compares them,
  * applies the gate (fail_pct >= 0) and --strict.  Returns the exit
- * status, also in o->status: 0; 3 when the gate fails; 2 on bad input
+ * status: 0; 3 when the gate fails, 4 when it is inconclusive; 2 on bad input
  * (said with error()), and when nothing matched (said by
  * compare_outcome_say, after the result); 1 when the machine failed.
  * o->compared: o->r is to be printed.  Release o in every case.
@@ -343,41 +303,7 @@ void compare_print_mail(FILE *f, const struct compare_result *r,
 void compare_print_extras(FILE *f, const struct comparison *cmp,
 			  double confidence, bool all);
 
-/*
- * ---- ministat ----
- * (ministat.c) FreeBSD ministat's two pictures of several samples, for
- * `contend compare` of number files: the table (N, Min, Max, Median, Avg,
- * Stddev per sample, each marked by its symbol) and, with --ascii, the
- * distribution plot: every value as its sample's symbol on one shared
- * axis, stacked where they fall together, and per sample a bar
- * |___M_A___| spanning mean +- sd with M at the median and A at the mean.
- */
+/* ---- ministat.c ---- */
 #define MINISTAT_SETS 7     /* symbols: x + * % # @ O */
-#define MINISTAT_WIDTH 74   /* plot columns inside the frame */
-
-struct ministat_set {
-	const char *name;
-	const double *x;
-	size_t n;
-};
-
-/* The legend, "x name" a line per set, as ministat starts. */
-void ministat_legend(FILE *f, const struct ministat_set *s, size_t n);
-/*
- * The table, a line per set in ministat's columns, its median (the upper
- * middle value x[n/2] of the sorted values); with confidence > 0, under
- * every set after the first ministat's comparison with the first
- * (ministat_print_difference).  -1 (nothing printed) for more than
- * MINISTAT_SETS sets or a set stats_summarize refuses.
- */
-int ministat_table(FILE *f, const struct ministat_set *s, size_t n,
-		   double confidence);
-/* ministat's median: x[n/2] of the sorted values (NAN when n = 0). */
-double ministat_median(const double *x, size_t n);
-
-/* The distribution plot, width (>= 10) columns inside its frame; -1 as
- * ministat_table. */
-int ministat_plot(FILE *f, const struct ministat_set *s, size_t n,
-		  int width);
 
 #endif

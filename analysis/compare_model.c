@@ -2,18 +2,21 @@
  * compare_model.c - the statistical judgement of an A/B comparison: two
  * sides' samples (runs within experiments, or bare numbers) through the
  * two-level model to a change with its interval and a verdict, the rank
- * tests and the power figures beside it, and the hand-off check.  Sees
- * nothing but samples and options (compare.h).
+ * tests and the power figures beside it, the hand-off check, and the
+ * three-way CI gate over all comparisons.  Sees nothing but samples,
+ * options and results (compare.h).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/compare.h"
 #include "analysis/compare_impl.h"
+#include "lib/holm.h"
 #include "lib/util.h"
 
 static double pct_of(double x, double base)
@@ -21,6 +24,20 @@ static double pct_of(double x, double base)
 	double scale = fabs(base);
 
 	return scale > 0 ? 100 * x / scale : NAN;
+}
+
+double ministat_median(const double *x, size_t n)
+{
+	double *y, m;
+
+	if (!n)
+		return NAN;
+	y = xmalloc(n * sizeof(*y));
+	memcpy(y, x, n * sizeof(*y));
+	gsl_sort(y, 1, n);
+	m = y[n / 2];
+	free(y);
+	return m;
 }
 
 /* The verdict from the CI of the change, turned so that + is better. */
@@ -155,22 +172,35 @@ static void rank_tests(const struct compare_groups *b,
 }
 
 /*
- * Planning figures from the two sides' components, averaged: the smallest
- * change detectable now, and the plan that would resolve the threshold:
- * B boots of R runs a side (stats_boot_plan, the one levels prints).
+ * The two sides' variance components averaged (*sb between, *sw within
+ * invocations) and the runs an invocation, about: what the plans and the
+ * detectable change are figured from (stats_boot_plan, the one levels
+ * prints); 0 when they are unknown.
  */
-static void power_figures(const struct compare_opts *o, size_t nb, size_t nc,
+static size_t components(const struct compare_stats *st, double *sb,
+			 double *sw)
+{
+	const struct nested *a = &st->model.a, *b = &st->model.b;
+
+	*sb = (a->var_between + b->var_between) / 2;
+	*sw = (a->var_within + b->var_within) / 2;
+	if (!isfinite(*sb) || !isfinite(*sw) || !(a->k + b->k))
+		return 0;
+	return (size_t)lround((double)(a->n + b->n) / (double)(a->k + b->k));
+}
+
+/*
+ * The smallest change detectable now, and the plan that would resolve
+ * the threshold: B boots of R runs a side.
+ */
+static void power_figures(const struct compare_opts *o,
 			  struct compare_stats *r)
 {
-	const struct nested *a = &r->model.a, *b = &r->model.b;
-	double sb = (a->var_between + b->var_between) / 2;
-	double sw = (a->var_within + b->var_within) / 2;
-	double alpha = 1 - o->confidence, mde, delta;
-	size_t k = (a->k + b->k + 1) / 2;     /* invocations a side, about */
-	size_t n = (size_t)lround((double)(nb + nc) /
-				  (double)(a->k + b->k));
+	double sb, sw, alpha = 1 - o->confidence, mde, delta;
+	size_t k = (r->model.a.k + r->model.b.k + 1) / 2; /* a side, about */
+	size_t n = components(r, &sb, &sw);
 
-	if (!isfinite(sb) || !isfinite(sw) || !n)
+	if (!n)
 		return;
 	/*
 	 * Detectable now: from the interval's own se and df, so the figure
@@ -241,20 +271,8 @@ int compare_model(const struct compare_groups *base,
 	r->verdict = decide(r->change_ci_low_pct, r->change_ci_high_pct,
 			    o->dir, o->threshold_pct);
 	r->improved = o->dir == DIR_HIGHER ? m->ci_low > 0 : m->ci_high < 0;
-	power_figures(o, nb, nc, r);
+	power_figures(o, r);
 	return 0;
-}
-
-/* Invocation i of g: its first value and count. */
-static const double *group_at(const struct compare_groups *g, size_t i,
-			      size_t *n)
-{
-	size_t k, off = 0;
-
-	for (k = 0; k < i; k++)
-		off += g->sizes[k];
-	*n = g->sizes[i];
-	return g->x + off;
 }
 
 /*
@@ -268,15 +286,15 @@ static bool fell_everywhere(const struct compare_groups *b,
 			    const struct compare_groups *c,
 			    const struct compare_opts *o)
 {
+	const double *xb = b->x, *xc;
 	size_t i, j, nb, nc;
 
-	for (i = 0; i < b->k; i++) {
-		const double *xb = group_at(b, i, &nb);
-
-		for (j = 0; j < c->k; j++) {
-			const double *xc = group_at(c, j, &nc);
+	for (i = 0; i < b->k; xb += nb, i++) {
+		nb = b->sizes[i];
+		for (j = 0, xc = c->x; j < c->k; xc += nc, j++) {
 			struct ratio q;
 
+			nc = c->sizes[j];
 			if (nb < 2 || nc < 2 ||
 			    stats_ratio_welch(xb, nb, xc, nc, o->confidence,
 					      &q) < 0 ||
@@ -322,4 +340,126 @@ int compare_handoffs(const struct compare_groups *base,
 	h->everywhere = fell_everywhere(base, cand, o);
 	h->fell = h->significant || h->everywhere;
 	return 0;
+}
+
+/* ---- the CI gate of --fail-on-regression PCT (compare.h) ---- */
+
+const char *const gate_result_names[] = {
+	[GATE_PASS] = "pass",
+	[GATE_FAIL] = "fail",
+	[GATE_INCONCLUSIVE] = "inconclusive",
+	[GATE_NONE] = "none",
+};
+
+/* The margin "worse by pct %" on the scale of the model's difference. */
+static double margin_of(const struct compare_stats *st, bool lower,
+			double pct)
+{
+	double frac = pct / 100;
+
+	if (st->log_scale)
+		return lower ? (frac < 1 ? log1p(-frac) : -INFINITY)
+			     : log1p(frac);
+	return (lower ? -frac : frac) * fabs(st->model.a.mean);
+}
+
+/*
+ * One-sided p of "worse than -pct %" (worse) or of "not worse than that"
+ * (!worse) for one comparison; NAN when there is nothing to test.
+ */
+static double gate_p(const struct compare_stats *st, enum direction dir,
+		     double pct, bool worse)
+{
+	const struct nested_diff *m = &st->model;
+	bool lower = dir == DIR_HIGHER;   /* worse = down */
+	double margin = margin_of(st, lower, pct);
+
+	if (isfinite(m->se) && !(m->se > 0)) {
+		/* No spread: the change is known. */
+		bool beyond = lower ? m->diff < margin : m->diff > margin;
+
+		return beyond == worse ? 0 : 1;
+	}
+	return stats_nested_p_beyond(m, margin, worse ? lower : !lower);
+}
+
+/* The plan that would decide: B boots x R runs a side that detect a
+ * loss of pct with the comparison's power, as compare's own plan. */
+static void gate_plan(const struct compare_opts *o,
+		      const struct comparison *cmp, double pct,
+		      struct boot_plan *p)
+{
+	const struct compare_stats *st = &cmp->st;
+	double sb, sw, delta;
+	size_t n = components(st, &sb, &sw);
+
+	*p = (struct boot_plan){ .runs_opt = NAN };
+	if (!n || !(pct > 0 && pct < 100))
+		return;
+	delta = st->log_scale ? -log1p(-pct / 100)
+			      : pct / 100 * fabs(st->model.a.mean);
+	if (stats_boot_plan(sb, sw, o->boot_cost, cmp->run_cost, n, delta,
+			    1 - o->confidence, o->power, p) < 0)
+		p->boots = 0;
+}
+
+/* Holm over the comparisons' gate_p (lib/holm.h): sets gate_p_holm and
+ * gate_fail. */
+static void holm(struct compare_result *r, double alpha)
+{
+	double *p = xcalloc(r->n ? r->n : 1, sizeof(*p));
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		p[i] = r->cmp[i].gate_p;
+	holm_adjust(p, r->n, p);
+	for (i = 0; i < r->n; i++) {
+		r->cmp[i].gate_p_holm = p[i];
+		r->cmp[i].gate_fail = p[i] < alpha; /* NaN: nothing to fail */
+	}
+	free(p);
+}
+
+size_t compare_gate(struct compare_result *r, double pct)
+{
+	double alpha = 1 - r->opts.confidence;
+	size_t i;
+
+	r->gate_pct = pct;
+	r->gate_failures = 0;
+	r->gate_inconclusive = 0;
+	r->gate_unguaranteed = 0;
+	for (i = 0; i < r->n; i++) {
+		struct comparison *c = &r->cmp[i];
+
+		c->gate_p = gate_p(&c->st, r->opts.dir, pct, true);
+		c->gate_p_pass = gate_p(&c->st, r->opts.dir, pct, false);
+		/* No MSB (one invocation a side): alpha holds only at ICC 0. */
+		r->gate_unguaranteed += !isnan(c->gate_p) &&
+					!(c->st.model.df_between >= 1) &&
+					c->st.model.se > 0;
+		c->gate_p_holm = NAN;
+		c->gate_fail = false;
+	}
+	holm(r, alpha);
+	for (i = 0; i < r->n; i++) {
+		struct comparison *c = &r->cmp[i];
+
+		c->gate = c->gate_fail ? GATE_FAIL :
+			  c->gate_p_pass < alpha ? GATE_PASS :
+			  GATE_INCONCLUSIVE;
+		r->gate_failures += c->gate == GATE_FAIL;
+		r->gate_inconclusive += c->gate == GATE_INCONCLUSIVE;
+		if (c->gate == GATE_INCONCLUSIVE)
+			gate_plan(&r->opts, c, pct, &c->gate_plan);
+	}
+	return r->gate_failures;
+}
+
+int compare_gate_status(const struct compare_result *r)
+{
+	if (r->gate_pct < 0)
+		return EXIT_OK;
+	return r->gate_failures ? EXIT_REGRESSION :
+	       r->gate_inconclusive ? EXIT_INCONCLUSIVE : EXIT_OK;
 }

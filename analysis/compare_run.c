@@ -13,34 +13,231 @@
 #include "lib/escape.h"
 #include "lib/util.h"
 
+/* ---- the two sides settled ---- */
+
+/* Is key a filter of both sides: the parameter the two sides change? */
+static bool changed_key(const char *key, size_t len, const struct selector *b,
+			const struct selector *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < b->nfilters; i++)
+		for (j = 0; j < c->nfilters; j++)
+			if (strlen(b->filters[i].key) == len &&
+			    !strncmp(b->filters[i].key, key, len) &&
+			    !strcmp(b->filters[i].key, c->filters[j].key))
+				return true;
+	return false;
+}
+
+/* Whether key=value (key of klen bytes, value vlen) is a parameter at
+ * the value it had before it existed (db/vocab.h vocab_added_param). */
+static bool added_default(const char *key, size_t klen, const char *value,
+			  size_t vlen)
+{
+	char *k = xstrndup(key, klen);
+	const char *v = vocab_added_param(k);
+
+	free(k);
+	return v && strlen(v) == vlen && !strncmp(v, value, vlen);
+}
+
+/*
+ * A canonical string without the parameters both sides filter on, so
+ * that lockdep@delay=0 and lockdep@delay=10000 match on the rest, and
+ * without parameters at the value they had before they were added, so an
+ * experiment stored before timeline= existed matches one with timeline=0.
+ * Its words are key=value, a value with a blank "quoted" with \ escapes.
+ */
+static char *canon_without(const char *canon, const struct selector *b,
+			   const struct selector *c)
+{
+	char *out = xcalloc(1, strlen(canon) + 1), *o = out;
+	const char *p = canon;
+
+	while (*p) {
+		const char *start = p, *eq = strchr(p, '=');
+		bool quoted;
+
+		if (!eq)
+			eq = p + strlen(p);
+		p = eq;
+		quoted = *p && p[1] == '"';
+		for (p += *p ? 1 + quoted : 0; *p && (quoted ? *p != '"' : *p != ' ');
+		     p++)
+			if (quoted && *p == '\\' && p[1])
+				p++;
+		p += quoted && *p;
+		if (!changed_key(start, (size_t)(eq - start), b, c) &&
+		    !(*eq && added_default(start, (size_t)(eq - start), eq + 1,
+					   (size_t)(p - eq - 1)))) {
+			if (o > out)
+				*o++ = ' ';
+			memcpy(o, start, (size_t)(p - start));
+			o += p - start;
+		}
+		while (*p == ' ')
+			p++;
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
+ * With filters on both sides, the parameters both filter on leave the
+ * configurations' canonical strings, and so do parameters at the value
+ * they had before they were added (canon_without).
+ */
+static void match_sides(struct compare_input *b, struct compare_input *c)
+{
+	struct compare_input *side[] = { b, c };
+	size_t i, j, k;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < side[i]->nsets; j++)
+			for (k = 0; k < side[i]->sets[j].nconfigs; k++) {
+				struct ds_config *dc = &side[i]->sets[j].configs[k];
+				char *canon = canon_without(dc->canon, &b->pick,
+							    &c->pick);
+
+				free(dc->canon);
+				dc->canon = canon;
+			}
+}
+
+/* The primary metric every configuration of s declares, or NULL. */
+static const char *side_primary(const struct compare_input *s)
+{
+	const char *p = NULL, *q;
+	size_t i, j;
+
+	for (i = 0; i < s->nsets; i++)
+		for (j = 0; j < s->sets[i].nconfigs; j++) {
+			q = analysis_declared_primary(&s->sets[i], j);
+			if (!q || (p && strcmp(p, q)))
+				return NULL;
+			p = q;
+		}
+	return p;
+}
+
+/*
+ * *metric (NULL: not asked) settled: the primary both database sides
+ * declare, else throughput, "value" for two number sides; 0, or -1
+ * after error() when a side lacks it.
+ */
+static int settle_metric(const char **metric, const struct compare_input *b,
+			 const struct compare_input *c)
+{
+	const struct compare_input *side[2] = { b, c };
+	const char *pb = b->db ? side_primary(b) : NULL;
+	const char *pc = c->db ? side_primary(c) : NULL;
+
+	if (!*metric && pb && (!c->db || (pc && !strcmp(pb, pc))))
+		*metric = pb;
+	else if (!*metric && !b->db && pc)
+		*metric = pc;
+	if (!*metric)
+		*metric = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS
+				  ? "value" : "throughput";
+	for (int i = 0; i < 2; i++)
+		if (side[i]->kind != INPUT_NUMBERS &&
+		    compare_side_has_metric(&side[i]->side, *metric,
+					    side[i]->role) < 0)
+			return -1;
+	return 0;
+}
+
+/* The options of the comparison: q's, its direction and confidence
+ * settled.  0, or -1 after error(). */
+static int settle_opts(const struct compare_request *q,
+		       const struct compare_input *b,
+		       const struct compare_input *c, const char *metric,
+		       struct compare_opts *o)
+{
+	bool files = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS;
+	const struct compare_input *db = b->nsets ? b : c;
+
+	*o = q->opts;
+	/* the direction the baseline's section declares, else the metric's */
+	o->dir = q->opts.dir != DIR_UNKNOWN ? q->opts.dir
+		 : db->nsets && db->sets[0].nconfigs
+			 ? analysis_direction(&db->sets[0], 0, metric)
+			 : metric_direction(metric);
+	/* Two number files ("value", or a name of the user's) default up. */
+	if (o->dir == DIR_UNKNOWN && files)
+		o->dir = DIR_HIGHER;
+	if (o->dir == DIR_UNKNOWN)
+		return error("metric '%s' has no declared direction: pass "
+			     "--higher-is-better or --lower-is-better",
+			     escape_quote(metric));
+	if (!(o->confidence > 0)) {
+		double ec = db->nsets ? db->sets[0].exp.confidence : 0;
+
+		o->confidence = ec > 0 && ec < 1 ? ec : 0.95;
+	}
+	return 0;
+}
+
+/*
+ * An experiment on both sides without a filter that tells its
+ * configurations apart (a name that is also another experiment's label,
+ * say) is compared with itself: said, since it is rarely meant.
+ */
+static void warn_overlap(const struct compare_input *b,
+			 const struct compare_input *c)
+{
+	size_t i, k;
+
+	if (b->kind == INPUT_NUMBERS || c->kind == INPUT_NUMBERS ||
+	    b->pick.nfilters || c->pick.nfilters)
+		return;
+	for (i = 0; i < b->nsets; i++)
+		for (k = 0; k < c->nsets; k++) {
+			const struct experiment_row *x = &b->sets[i].exp;
+			const char *u = c->sets[k].exp.uuid;
+
+			if (x->uuid && u && !strcmp(x->uuid, u)) {
+				warning("experiment %lld is on both sides "
+					"('%s' and '%s'): it is compared with "
+					"itself; LABEL~newest or DB:ID picks "
+					"one experiment",
+					(long long)x->id, escape_quote(b->text),
+					escape_quote(c->text));
+				return;
+			}
+		}
+}
+
 /* Loads both sides and settles what they are compared by. */
 static int prepare(const struct compare_request *q, struct compare_outcome *o,
 		   struct compare_opts *co)
 {
-	struct compare_input *b = &o->base, *c = &o->cand;
-	int ret;
+	struct compare_input *side[2] = { &o->base, &o->cand };
+	int i, ret = 0;
 
-	ret = compare_input_load(b, q->db, &q->nf, q->in, q->inlen);
-	if (!ret)
-		ret = compare_input_load(c, q->db, &q->nf, q->in, q->inlen);
+	for (i = 0; i < 2 && !ret; i++)
+		ret = compare_input_load(side[i], q->db, &q->nf, q->in,
+					 q->inlen);
 	if (ret)
 		return ret;
-	compare_inputs_overlap(b, c);
-	compare_inputs_match(b, c);
-	if (compare_inputs_metric(&o->metric, b, c) < 0 ||
-	    compare_inputs_opts(b, c, o->metric, q->dir, q->threshold,
-				q->confidence, co) < 0)
+	warn_overlap(side[0], side[1]);
+	match_sides(side[0], side[1]);
+	if (settle_metric(&o->metric, side[0], side[1]) < 0 ||
+	    settle_opts(q, side[0], side[1], o->metric, co) < 0)
 		return EXIT_USAGE;
-	co->boot_cost = q->boot_cost;
-	co->run_cost = q->run_cost;
-	co->linear = q->linear;
-	if (compare_input_one_value(b) < 0 || compare_input_one_value(c) < 0)
-		return EXIT_USAGE;
-	if ((b->kind == INPUT_NUMBERS &&
-	     compare_input_number_side(b, c, o->metric) < 0) ||
-	    (c->kind == INPUT_NUMBERS &&
-	     compare_input_number_side(c, b, o->metric) < 0))
-		return EXIT_USAGE;
+	for (i = 0; i < 2; i++)
+		if (side[i]->kind == INPUT_NUMBERS && side[i]->nvalues < 2) {
+			error("%s: the %s has a single value: a comparison "
+			      "needs at least 2 a side (better 10)",
+			      side[i]->text, side[i]->role);
+			return EXIT_USAGE;
+		}
+	for (i = 0; i < 2; i++)
+		if (side[i]->kind == INPUT_NUMBERS &&
+		    compare_input_number_side(side[i], side[1 - i],
+					      o->metric) < 0)
+			return EXIT_USAGE;
 	return 0;
 }
 
@@ -48,6 +245,7 @@ int compare_run(const struct compare_request *q, struct compare_outcome *o)
 {
 	struct compare_opts co;
 	struct compare_result *r = &o->r;
+	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->base = (struct compare_input){ .text = q->base, .role = "baseline",
@@ -56,12 +254,13 @@ int compare_run(const struct compare_request *q, struct compare_outcome *o)
 					  .role = "candidate",
 					  .files = q->files };
 	o->metric = q->metric;
-	o->status = prepare(q, o, &co);
-	if (o->status)
-		return o->status;
+	ret = prepare(q, o, &co);
+	if (ret)
+		return ret;
 	if (compare_sides(&o->base.side, &o->cand.side, o->metric, &co, r) < 0)
-		return o->status = EXIT_USAGE;
-	o->regressions = q->fail_pct >= 0 ? compare_gate(r, q->fail_pct) : 0;
+		return EXIT_USAGE;
+	if (q->fail_pct >= 0)
+		compare_gate(r, q->fail_pct);
 	if (q->strict && r->gate_unguaranteed) {
 		error("compare: --strict: %zu of %zu configurations have one "
 		      "experiment a side, so the gate's false-alarm rate is "
@@ -69,12 +268,10 @@ int compare_run(const struct compare_request *q, struct compare_outcome *o)
 		      "at least twice (e.g. in two boots)",
 		      r->gate_unguaranteed, r->n);
 		compare_result_release(r);
-		return o->status = EXIT_USAGE;
+		return EXIT_USAGE;
 	}
 	o->compared = true;
-	o->status = o->regressions ? EXIT_REGRESSION
-		    : r->n ? compare_gate_status(r) : EXIT_USAGE;
-	return o->status;
+	return r->n ? compare_gate_status(r) : EXIT_USAGE;
 }
 
 /* ---- after the result ---- */
@@ -156,10 +353,10 @@ void compare_outcome_say(const struct compare_outcome *o,
 {
 	if (!o->compared)
 		return;
-	if (o->regressions)
+	if (o->r.gate_failures)
 		error("regression: %zu configuration%s slower by more than "
-		      "%g%% (Holm-corrected over %zu)", o->regressions,
-		      o->regressions == 1 ? "" : "s", q->fail_pct, o->r.n);
+		      "%g%% (Holm-corrected over %zu)", o->r.gate_failures,
+		      o->r.gate_failures == 1 ? "" : "s", q->fail_pct, o->r.n);
 	else if (o->r.gate_inconclusive)
 		error("regression gate inconclusive: %zu of %zu "
 		      "configuration%s can neither pass nor fail at %g%% "
@@ -176,59 +373,4 @@ void compare_outcome_release(struct compare_outcome *o)
 	compare_input_release(&o->base);
 	compare_input_release(&o->cand);
 	memset(o, 0, sizeof(*o));
-}
-
-/* ---- ministat's table ---- */
-
-int compare_ministat(FILE *f, const struct compare_request *q,
-		     const char *const *texts, size_t n, bool ascii,
-		     bool *done)
-{
-	struct ministat_set set[MINISTAT_SETS];
-	struct compare_input sides[MINISTAT_SETS];
-	size_t i;
-	int ret = 0;
-
-	*done = false;
-	if (n > MINISTAT_SETS)
-		return 0;
-	memset(sides, 0, sizeof(sides));
-	for (i = 0; i < n && !ret; i++) {
-		sides[i].text = texts[i];
-		sides[i].role = i ? "candidate" : "baseline";
-		sides[i].files = q->files;
-		if (compare_input_is_file_list(sides[i].text))
-			ret = 0;        /* number files, one invocation each */
-		else if (compare_input_is_export(&sides[i]))
-			goto out;       /* an export file: compare's tables */
-		else
-			ret = compare_input_resolve(&sides[i], q->db) < 0
-				      ? EXIT_USAGE : 0;
-		if (!ret && sides[i].db) {
-			/* a database side: compare's own tables */
-			if (ascii)
-				warning("--ascii draws files of numbers only; "
-					"%s is a database", sides[i].text);
-			goto out;
-		}
-		if (!ret)
-			ret = compare_input_load(&sides[i], q->db, &q->nf,
-						 q->in, q->inlen);
-		set[i] = (struct ministat_set){ sides[i].text, sides[i].values,
-						sides[i].nvalues };
-	}
-	/* ministat's order: legend, plot, the table with its differences. */
-	if (!ret) {
-		ministat_legend(f, set, n);
-		if ((ascii && ministat_plot(f, set, n, MINISTAT_WIDTH) < 0) ||
-		    ministat_table(f, set, n, q->confidence > 0
-						      ? q->confidence
-						      : 0.95) < 0)
-			ret = EXIT_USAGE;
-	}
-	*done = !ret;
-out:
-	for (i = 0; i < n; i++)
-		compare_input_release(&sides[i]);
-	return ret;
 }

@@ -1,85 +1,44 @@
 /*
- * ministat.c - ministat's table and distribution plot (compare_input.h); the
- * numbers come from stats_summarize, so they are the ones compare uses.
+ * ministat.c - FreeBSD ministat's two pictures of the sides of `contend
+ * compare` when all are numbers (compare_ministat, compare_input.h): the
+ * table (N, Min, Max, Median, Avg, Stddev a sample, each marked by its
+ * symbol, and the "Difference at" lines) and, with --ascii, the
+ * distribution plot: every value as its sample's symbol on one shared
+ * axis, stacked where they fall together, and per sample a bar
+ * |___M_A___| spanning mean +- sd with M at the median and A at the mean.
+ * The numbers come from stats_summarize, so they are the ones compare
+ * uses.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/compare_input.h"
 #include "analysis/stats.h"
+#include "lib/util.h"
 
-/*
- * ministat's "Difference at C% confidence": b - a with Student's t on the
- * pooled variance (na + nb - 2 df; the quantile as its table: 3 decimals,
- * the normal one beyond 100 df), in the unit and in % of a's mean;
- * "proven" when |diff| exceeds the half-width.  -1 when a side has < 2
- * values or the confidence is not in (0, 1).
- */
-struct ministat_diff {
-	double confidence;
-	double diff, half;      /* mean(b) - mean(a), +/- */
-	double pct, pct_half;   /* the same in % of mean(a) */
-	double pooled_s;
-	bool proven;
+#define MINISTAT_WIDTH 74   /* plot columns inside the frame */
+
+struct ministat_set {
+	const char *name;
+	const double *x;
+	size_t n;
 };
-
-/* Out of memory is not a state this tool recovers from (as xmalloc). */
-static char *chars(size_t n)
-{
-	char *p = malloc(n + 1);
-
-	if (!p)
-		abort();
-	memset(p, ' ', n);
-	p[n] = '\0';
-	return p;
-}
 
 static const char symbols[MINISTAT_SETS] = { 'x', '+', '*', '%', '#', '@',
 					     'O' };
 
-/* The table's header and one row: a label padded to lw columns, then N
- * and the five figures, each width columns, width - 5 digits. */
-static void ministat_header(FILE *f, const char *label, int lw, int width)
+/* A line of n blanks (malloc'd), to draw on. */
+static char *blanks(size_t n)
 {
-	fprintf(f, "%-*s%4s %*s %*s %*s %*s %*s\n", lw, label, "N", width,
-		"Min", width, "Max", width, "Median", width, "Avg", width,
-		"Stddev");
-}
+	char *p = xmalloc(n + 1);
 
-static void ministat_row(FILE *f, const char *label, int lw,
-			 const struct summary *m, int width)
-{
-	const int digits = width - 5;
-
-	fprintf(f, "%-*s%4zu %*.*g %*.*g %*.*g %*.*g ", lw, label, m->n, width,
-		digits, m->min, width, digits, m->max, width, digits,
-		m->median, width, digits, m->mean);
-	if (isfinite(m->sd))
-		fprintf(f, "%*.*g\n", width, digits, m->sd);
-	else /* a single value has no spread */
-		fprintf(f, "%*s\n", width, "-");
-}
-
-double ministat_median(const double *x, size_t n)
-{
-	double *y, m;
-
-	if (!n)
-		return NAN;
-	y = malloc(n * sizeof(*y));
-	if (!y)
-		abort();
-	memcpy(y, x, n * sizeof(*y));
-	gsl_sort(y, 1, n);
-	m = y[n / 2];
-	free(y);
-	return m;
+	memset(p, ' ', n);
+	p[n] = '\0';
+	return p;
 }
 
 /*
@@ -97,71 +56,72 @@ static double ministat_t(double confidence, double df)
 	return round(t * 1000) / 1000;
 }
 
-static int ministat_difference(const double *a, size_t na,
-			       const double *b, size_t nb, double confidence,
-			       struct ministat_diff *d)
+/*
+ * ministat's "Difference at C% confidence" of b against a: b - a with
+ * Student's t on the pooled variance (na + nb - 2 df), in the unit and in
+ * % of a's mean; "proven" when |diff| exceeds the half-width.  Nothing
+ * when a side has < 2 values.
+ */
+static void difference(FILE *f, const struct ministat_set *a,
+		       const struct ministat_set *b, double confidence)
 {
-	double ma, mb, va, vb, df;
+	double ma, mb, df, s, diff, half;
 
-	memset(d, 0, sizeof(*d));
-	d->confidence = confidence;
-	if (na < 2 || nb < 2 || !(confidence > 0 && confidence < 1))
-		return -1;
-	ma = gsl_stats_mean(a, 1, na);
-	mb = gsl_stats_mean(b, 1, nb);
-	va = gsl_stats_variance_m(a, 1, na, ma);
-	vb = gsl_stats_variance_m(b, 1, nb, mb);
-	df = (double)(na + nb - 2);
-	d->pooled_s = sqrt(((double)(na - 1) * va + (double)(nb - 1) * vb) /
-			   df);
-	d->diff = mb - ma;
-	d->half = ministat_t(confidence, df) * d->pooled_s *
-		  sqrt(1.0 / (double)na + 1.0 / (double)nb);
-	d->pct = d->diff * 100 / ma;
-	d->pct_half = d->half * 100 / ma;
-	d->proven = fabs(d->diff) > d->half;
-	return 0;
-}
-
-static void ministat_print_difference(FILE *f, const struct ministat_diff *d)
-{
-	if (!d->proven) {
+	if (a->n < 2 || b->n < 2 || !(confidence > 0 && confidence < 1))
+		return;
+	ma = gsl_stats_mean(a->x, 1, a->n);
+	mb = gsl_stats_mean(b->x, 1, b->n);
+	df = (double)(a->n + b->n - 2);
+	s = sqrt(((double)(a->n - 1) * gsl_stats_variance_m(a->x, 1, a->n, ma) +
+		  (double)(b->n - 1) * gsl_stats_variance_m(b->x, 1, b->n, mb)) /
+		 df);
+	diff = mb - ma;
+	half = ministat_t(confidence, df) * s *
+	       sqrt(1.0 / (double)a->n + 1.0 / (double)b->n);
+	if (!(fabs(diff) > half)) {
 		fprintf(f, "No difference proven at %.1f%% confidence\n",
-			100 * d->confidence);
+			100 * confidence);
 		return;
 	}
-	fprintf(f, "Difference at %.1f%% confidence\n", 100 * d->confidence);
-	fprintf(f, "\t%g +/- %g\n", d->diff, d->half);
-	fprintf(f, "\t%g%% +/- %g%%\n", d->pct, d->pct_half);
-	fprintf(f, "\t(Student's t, pooled s = %g)\n", d->pooled_s);
+	fprintf(f, "Difference at %.1f%% confidence\n", 100 * confidence);
+	fprintf(f, "\t%g +/- %g\n", diff, half);
+	fprintf(f, "\t%g%% +/- %g%%\n", diff * 100 / ma, half * 100 / ma);
+	fprintf(f, "\t(Student's t, pooled s = %g)\n", s);
 }
 
-int ministat_table(FILE *f, const struct ministat_set *s, size_t n,
+/*
+ * The table, a line per set in ministat's columns; with confidence > 0,
+ * under every set after the first its difference from the first.  -1
+ * for a set stats_summarize refuses.
+ */
+static int ministat_table(FILE *f, const struct ministat_set *s, size_t n,
 		   double confidence)
 {
-	size_t i;
+	const int w = 13, digits = w - 5;  /* ministat's columns */
+	struct summary m;
 
 	if (n > MINISTAT_SETS)
 		return -1;
-	ministat_header(f, "", 1, 13);
-	for (i = 0; i < n; i++) {
-		const char label[2] = { symbols[i], '\0' };
-		struct ministat_diff d;
-		struct summary m;
-
+	fprintf(f, "%-1s%4s %*s %*s %*s %*s %*s\n", "", "N", w, "Min", w,
+		"Max", w, "Median", w, "Avg", w, "Stddev");
+	for (size_t i = 0; i < n; i++) {
 		if (stats_summarize(s[i].x, s[i].n, 0.95, &m) < 0)
 			return -1;
-		m.median = ministat_median(s[i].x, s[i].n);
-		ministat_row(f, label, 1, &m, 13);
-		if (i && confidence > 0 &&
-		    ministat_difference(s[0].x, s[0].n, s[i].x, s[i].n,
-					confidence, &d) == 0)
-			ministat_print_difference(f, &d);
+		fprintf(f, "%c%4zu %*.*g %*.*g %*.*g %*.*g ", symbols[i], m.n,
+			w, digits, m.min, w, digits, m.max, w, digits,
+			ministat_median(s[i].x, s[i].n), w, digits, m.mean);
+		if (isfinite(m.sd))
+			fprintf(f, "%*.*g\n", w, digits, m.sd);
+		else /* a single value has no spread */
+			fprintf(f, "%*s\n", w, "-");
+		if (i && confidence > 0)
+			difference(f, &s[0], &s[i], confidence);
 	}
 	return 0;
 }
 
-void ministat_legend(FILE *f, const struct ministat_set *s, size_t n)
+/* The legend, "x name" a line per set, as ministat starts. */
+static void ministat_legend(FILE *f, const struct ministat_set *s, size_t n)
 {
 	for (size_t i = 0; i < n && i < MINISTAT_SETS; i++)
 		fprintf(f, "%c %s\n", symbols[i], s[i].name);
@@ -197,12 +157,10 @@ static void rule(FILE *f, int width)
 static char *points(const struct ministat_set *s, size_t n,
 		    const struct axis *a, size_t *nrows)
 {
-	size_t *height = calloc((size_t)a->width, sizeof(*height));
+	size_t *height = xcalloc((size_t)a->width, sizeof(*height));
 	size_t i, j, w = (size_t)a->width;
 	char *grid;
 
-	if (!height)
-		abort();
 	*nrows = 0;
 	for (i = 0; i < n; i++)
 		for (j = 0; j < s[i].n; j++) {
@@ -211,7 +169,7 @@ static char *points(const struct ministat_set *s, size_t n,
 			if (h > *nrows)
 				*nrows = h;
 		}
-	grid = chars(*nrows * w);
+	grid = blanks(*nrows * w);
 	memset(height, 0, w * sizeof(*height));
 	for (i = 0; i < n; i++)
 		for (j = 0; j < s[i].n; j++) {
@@ -226,7 +184,7 @@ static char *points(const struct ministat_set *s, size_t n,
 /* |___M_A___|: mean +- sd, the median and the mean. */
 static void bar(FILE *f, const struct ministat_set *s, const struct axis *a)
 {
-	char *line = chars((size_t)a->width);
+	char *line = blanks((size_t)a->width);
 	struct summary m;
 	int lo, hi, c;
 
@@ -245,7 +203,9 @@ static void bar(FILE *f, const struct ministat_set *s, const struct axis *a)
 	free(line);
 }
 
-int ministat_plot(FILE *f, const struct ministat_set *s, size_t n, int width)
+/* The distribution plot, width (>= 10) columns inside its frame. */
+static int ministat_plot(FILE *f, const struct ministat_set *s, size_t n,
+			 int width)
 {
 	struct axis a = { INFINITY, -INFINITY, width };
 	size_t i, j, nrows;
@@ -267,4 +227,59 @@ int ministat_plot(FILE *f, const struct ministat_set *s, size_t n, int width)
 	rule(f, width);
 	free(grid);
 	return 0;
+}
+
+/* ---- the sides of compare that are numbers ---- */
+
+int compare_ministat(FILE *f, const struct compare_request *q,
+		     const char *const *texts, size_t n, bool ascii,
+		     bool *done)
+{
+	struct ministat_set set[MINISTAT_SETS];
+	struct compare_input sides[MINISTAT_SETS];
+	size_t i;
+	int ret = 0;
+
+	*done = false;
+	if (n > MINISTAT_SETS)
+		return 0;
+	memset(sides, 0, sizeof(sides));
+	for (i = 0; i < n && !ret; i++) {
+		sides[i].text = texts[i];
+		sides[i].role = i ? "candidate" : "baseline";
+		sides[i].files = q->files;
+		if (compare_input_is_file_list(sides[i].text))
+			ret = 0;        /* number files, one invocation each */
+		else if (compare_input_is_export(&sides[i]))
+			goto out;       /* an export file: compare's tables */
+		else
+			ret = compare_input_resolve(&sides[i], q->db) < 0
+				      ? EXIT_USAGE : 0;
+		if (!ret && sides[i].db) {
+			/* a database side: compare's own tables */
+			if (ascii)
+				warning("--ascii draws files of numbers only; "
+					"%s is a database", sides[i].text);
+			goto out;
+		}
+		if (!ret)
+			ret = compare_input_load(&sides[i], q->db, &q->nf,
+						 q->in, q->inlen);
+		set[i] = (struct ministat_set){ sides[i].text, sides[i].values,
+						sides[i].nvalues };
+	}
+	/* ministat's order: legend, plot, the table with its differences. */
+	if (!ret) {
+		ministat_legend(f, set, n);
+		if ((ascii && ministat_plot(f, set, n, MINISTAT_WIDTH) < 0) ||
+		    ministat_table(f, set, n, q->opts.confidence > 0
+						      ? q->opts.confidence
+						      : 0.95) < 0)
+			ret = EXIT_USAGE;
+	}
+	*done = !ret;
+out:
+	for (i = 0; i < n; i++)
+		compare_input_release(&sides[i]);
+	return ret;
 }

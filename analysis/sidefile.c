@@ -9,7 +9,6 @@
  * (db/store.h, "rows"), which store_load then reads as it reads a
  * database side: one reader of sides.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -19,8 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "analysis/compare_input.h"
 #include "lib/csv.h"
@@ -28,11 +25,7 @@
 #include "lib/readfile.h"
 #include "lib/util.h"
 
-struct line {
-	const char *s;
-	size_t len;
-	long no;
-};
+#define BLANKS " \t\n\v\f\r"   /* isspace() in the C locale */
 
 void numfile_opts_default(struct numfile_opts *o)
 {
@@ -40,191 +33,129 @@ void numfile_opts_default(struct numfile_opts *o)
 	o->delims = NUMFILE_DEFAULT_DELIMS;
 }
 
-static bool is_delim(const char *delims, char c)
+static bool all_blank(const char *s)
 {
-	return c != '\0' && strchr(delims, c) != NULL;
-}
-
-/* Blank-only delimiter sets split like awk (runs collapse). */
-static bool delims_collapse(const char *delims)
-{
-	for (; *delims; delims++)
-		if (!isspace((unsigned char)*delims))
-			return false;
-	return true;
-}
-
-static bool all_blank(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (!isspace((unsigned char)s[i]))
-			return false;
-	return true;
+	return !s[strspn(s, BLANKS)];
 }
 
 /*
- * Finds field `column` (1-based) of the line; returns its count of fields
- * seen when the line is shorter, with *start left NULL.
+ * Field o->column (1-based) of line, ended in place; NULL when the line
+ * is shorter, *nf its fields.  Blank-only delimiter sets split as awk
+ * (runs collapse), any other at every delimiter, as cut(1).
  */
-static long find_field(const struct line *l, const struct numfile_opts *o,
-		       const char **start, size_t *flen)
+static char *find_field(char *line, const struct numfile_opts *o, long *nf)
 {
-	bool collapse = delims_collapse(o->delims);
-	const char *p = l->s, *end = l->s + l->len;
-	long k = 0;
+	bool collapse = !o->delims[strspn(o->delims, BLANKS)];
+	char *p = line;
+	size_t len;
 
-	*start = NULL;
-	for (;;) {
-		const char *f;
-
+	for (*nf = 0;; p += len + 1) {
 		if (collapse)
-			while (p < end && is_delim(o->delims, *p))
-				p++;
-		if (collapse && p == end)
-			return k;
-		f = p;
-		while (p < end && !is_delim(o->delims, *p))
-			p++;
-		if (++k == o->column) {
-			*start = f;
-			*flen = (size_t)(p - f);
-			return k;
+			p += strspn(p, o->delims);
+		if (collapse && !*p)
+			return NULL;
+		len = strcspn(p, o->delims);
+		if (++*nf == o->column) {
+			p[len] = '\0';
+			return p;
 		}
-		if (p == end)
-			return k;
-		p++;    /* past the one delimiter that ended the field */
+		if (!p[len])
+			return NULL;
 	}
 }
 
-static int parse_line(const char *name, const struct line *l,
+/*
+ * Line no, len bytes at s: its comment and the CR of CRLF cut; 1 and *v
+ * when it holds a number, 0 when nothing is left, -1 after error_at.
+ */
+static int parse_line(const char *name, long no, const char *s, size_t len,
 		      const struct numfile_opts *o, double *v)
 {
-	const char *f;
-	char *text;
-	size_t flen = 0;
+	char *line, *f;
 	long nf;
-	int ret;
+	int ret = 1;
 
-	nf = find_field(l, o, &f, &flen);
-	if (!f)
-		return error_at(name, l->no,
-				"line has %ld field%s, column %ld asked (-C)",
-				nf, nf == 1 ? "" : "s", o->column);
-	if (all_blank(f, flen))
-		return error_at(name, l->no, "column %ld is empty", o->column);
-	text = xstrndup(f, flen);
-	ret = parse_double(text, v);
-	if (ret < 0)
-		error_at(name, l->no, "not a finite number: '%s'%s",
-			 escape_quote(text),
-			 o->column > 1 ? " (column chosen with -C)" : "");
-	free(text);
+	if (memchr(s, '\0', len))
+		return error_at(name, no, "NUL byte: not a text file");
+	line = xstrndup(s, len);
+	line[strcspn(line, "#")] = '\0';
+	len = strlen(line);
+	if (len && line[len - 1] == '\r')
+		line[len - 1] = '\0';
+	if (all_blank(line))
+		ret = 0;
+	else if (!(f = find_field(line, o, &nf)))
+		ret = error_at(name, no, "line has %ld field%s, column %ld "
+			       "asked (-C)", nf, nf == 1 ? "" : "s",
+			       o->column);
+	else if (all_blank(f))
+		ret = error_at(name, no, "column %ld is empty", o->column);
+	else if (parse_double(f, v) < 0)
+		ret = error_at(name, no, "not a finite number: '%s'%s",
+			       escape_quote(f), o->column > 1
+			       ? " (column chosen with -C)" : "");
+	free(line);
 	return ret;
-}
-
-/* Cuts the comment, the CR of CRLF; 1 when something is left to parse. */
-static int trim_line(const char *name, struct line *l)
-{
-	const char *hash;
-
-	if (memchr(l->s, '\0', l->len))
-		return error_at(name, l->no, "NUL byte: not a text file");
-	hash = memchr(l->s, '#', l->len);
-	if (hash)
-		l->len = (size_t)(hash - l->s);
-	if (l->len && l->s[l->len - 1] == '\r')
-		l->len--;
-	return !all_blank(l->s, l->len);
-}
-
-static void push(double **values, size_t *n, size_t *cap, double v)
-{
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 64;
-		*values = xrealloc(*values, *cap * sizeof(**values));
-	}
-	(*values)[(*n)++] = v;
 }
 
 int numfile_parse(const char *name, const char *text, size_t len,
 		  const struct numfile_opts *o, double **values, size_t *n)
 {
 	const char *p = text, *end = text + len;
-	struct line l = { .no = 0 };
-	size_t cap = 0;
+	long no = 0;
 	double v = 0;
-	int ret = -1, keep;
+	int keep = 0;
 
 	*values = NULL;
 	*n = 0;
 	if (o->column < 1 || !o->delims || !*o->delims)
 		return error("%s: column must be >= 1 and delimiters non-empty",
 			     name);
-	while (p < end) {
+	while (p < end && keep >= 0) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 
-		l.s = p;
-		l.len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		l.no++;
+		keep = parse_line(name, ++no, p, nl ? (size_t)(nl - p)
+						  : (size_t)(end - p), o, &v);
 		p = nl ? nl + 1 : end;
-		keep = trim_line(name, &l);
-		if (keep < 0)
-			goto out;
-		if (!keep)
-			continue;
-		if (parse_line(name, &l, o, &v) < 0)
-			goto out;
-		if (*n == NUMFILE_MAX_VALUES) {
-			error_at(name, l.no, "more than %d numbers: the limit "
-				 "of a side (docs/LIMITS.md)",
-				 NUMFILE_MAX_VALUES);
-			goto out;
+		if (keep > 0 && *n == NUMFILE_MAX_VALUES)
+			keep = error_at(name, no, "more than %d numbers: the "
+					"limit of a side (docs/LIMITS.md)",
+					NUMFILE_MAX_VALUES);
+		if (keep > 0) {
+			*values = xgrow(*values, *n, sizeof(**values));
+			(*values)[(*n)++] = v;
 		}
-		push(values, n, &cap, v);
 	}
-	if (*n == 0) {
-		error_at(name, 0, "no numbers (the file is empty or holds "
-			 "only comments and blank lines)");
-		goto out;
-	}
-	ret = 0;
-out:
-	if (ret < 0) {
+	if (keep >= 0 && !*n)
+		keep = error_at(name, 0, "no numbers (the file is empty or "
+				"holds only comments and blank lines)");
+	if (keep < 0) {
 		free(*values);
 		*values = NULL;
 		*n = 0;
+		return -1;
 	}
-	return ret;
+	return 0;
 }
 
 int numfile_slurp(const char *path, char **buf, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY), r, e;
-	struct stat st;
+	int r = readfile_at(AT_FDCWD, path, NUMFILE_MAX_BYTES, buf, len);
+	int e = errno;
+	bool opened = *buf != NULL;
 
+	if (!r)
+		return 0;
+	free(*buf);
 	*buf = NULL;
-	if (fd < 0)
-		return error_at(path, 0, "cannot open: %s", strerror(errno));
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return error_at(path, 0, "is a directory, not a file of numbers");
-	}
-	r = readfile_fd(fd, NUMFILE_MAX_BYTES, buf, len);
-	e = errno;
-	close(fd);
-	if (r) {
-		free(*buf);
-		*buf = NULL;
-	}
 	/* An endless input (/dev/zero, a pipe) must not eat the RAM. */
 	if (r > 0)
 		return error_at(path, 0, "file is larger than %d MiB",
 				NUMFILE_MAX_BYTES >> 20);
-	if (r < 0)
-		return error_at(path, 0, "read error: %s", strerror(e));
-	return 0;
+	if (e == EISDIR)
+		return error_at(path, 0, "is a directory, not a file of numbers");
+	return error_at(path, 0, "%s: %s", opened ? "read error"
+			: "cannot open", strerror(e));
 }
 
 /* ---- export files ---- */
@@ -235,18 +166,18 @@ enum col {
 	C_THREAD, NCOLS
 };
 
-/* Header names; the first NREQUIRED must be present. */
-static const char *const col_names[NCOLS] = {
-	[C_UUID] = "uuid", [C_WORKLOAD] = "workload", [C_SECTION] = "section",
-	[C_PARAMS] = "params", [C_SEQ] = "seq", [C_WARMUP] = "warmup",
-	[C_STATUS] = "status", [C_METRIC] = "metric", [C_VALUE] = "value",
-	[C_ID] = "experiment_id", [C_EXPERIMENT] = "experiment",
-	[C_LABEL] = "label", [C_HOSTNAME] = "hostname", [C_THREAD] = "thread",
-};
-static const bool col_required[NCOLS] = {
-	[C_UUID] = true, [C_WORKLOAD] = true, [C_SECTION] = true,
-	[C_PARAMS] = true, [C_SEQ] = true, [C_WARMUP] = true,
-	[C_STATUS] = true, [C_METRIC] = true, [C_VALUE] = true,
+/* Header names, and which must be present. */
+static const struct {
+	const char *name;
+	bool required;
+} cols[NCOLS] = {
+	[C_UUID] = { "uuid", true }, [C_WORKLOAD] = { "workload", true },
+	[C_SECTION] = { "section", true }, [C_PARAMS] = { "params", true },
+	[C_SEQ] = { "seq", true }, [C_WARMUP] = { "warmup", true },
+	[C_STATUS] = { "status", true }, [C_METRIC] = { "metric", true },
+	[C_VALUE] = { "value", true }, [C_ID] = { "experiment_id", false },
+	[C_EXPERIMENT] = { "experiment", false }, [C_LABEL] = { "label", false },
+	[C_HOSTNAME] = { "hostname", false }, [C_THREAD] = { "thread", false },
 };
 
 /* The row's fields as a row of the store; 0 when skipped or kept, -1
@@ -332,20 +263,20 @@ static int header_map(const char *name, const struct csv_record *h, long *col)
 	for (size_t c = 0; c < NCOLS; c++) {
 		col[c] = -1;
 		for (size_t i = 0; i < h->n; i++) {
-			if (strcmp(h->f[i], col_names[c]))
+			if (strcmp(h->f[i], cols[c].name))
 				continue;
 			if (col[c] >= 0)
 				return error_at(name, 1, "column '%s' is there "
 						"twice (fields %ld and %zu): "
 						"which one is meant?",
-						col_names[c], col[c] + 1,
+						cols[c].name, col[c] + 1,
 						i + 1);
 			col[c] = (long)i;
 		}
-		if (col[c] < 0 && col_required[c])
+		if (col[c] < 0 && cols[c].required)
 			return error_at(name, 1, "not a `contend export "
 					"--format csv` file: no column '%s'",
-					col_names[c]);
+					cols[c].name);
 	}
 	return 0;
 }

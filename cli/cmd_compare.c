@@ -53,16 +53,6 @@ static int set_nonempty(const char *opt, const char *arg, void *field,
 	return opt_string(opt, arg, field, value);
 }
 
-static int set_scale(const char *opt, const char *arg, void *field, int value)
-{
-	(void)value;
-	if (strcmp(arg, "auto") && strcmp(arg, "linear"))
-		return error("%s: '%s' is not auto or linear", opt,
-			     escape_quote(arg));
-	*(bool *)field = !strcmp(arg, "linear");
-	return 0;
-}
-
 static int set_column(const char *opt, const char *arg, void *field,
 		      int value)
 {
@@ -74,23 +64,6 @@ static int set_column(const char *opt, const char *arg, void *field,
 			     escape_quote(arg));
 	*(long *)field = (long)col;
 	return 0;
-}
-
-static int set_format(const char *opt, const char *arg, void *field,
-		      int value)
-{
-	static const char *const names[] = { "text", "json", "mail" };
-	size_t i;
-
-	(void)value;
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!strcmp(arg, names[i])) {
-			*(int *)field = (int)i;
-			return 0;
-		}
-	}
-	return error("%s: '%s' is not text, json or mail", opt,
-		     escape_quote(arg));
 }
 
 #define FIELD(f) offsetof(struct cmp_args, f)
@@ -106,11 +79,11 @@ static const struct opt cmp_rows[] = {
 	{ "metric", 0, "M", "the metric compared (default throughput; "
 	  "\"value\" for numbers)", NULL, FIELD(q.metric), 0, 0 },
 	{ "format", 0, "text|json|mail", "the output (default text); mail: "
-	  "72 columns, for a mailing list", set_format, FIELD(format), 0, 0 },
+	  "72 columns, for a mailing list", opt_choice, FIELD(format), 0, 0 },
 	{ "verbose", 0, NULL, "mail: every secondary metric of a row", NULL,
 	  FIELD(verbose), 0, 0 },
 	{ "threshold", 0, "PCT", "changes smaller than PCT are no change "
-	  "(default 1)", opt_percent, FIELD(q.threshold), 1, 0 },
+	  "(default 1)", opt_percent, FIELD(q.opts.threshold_pct), 1, 0 },
 	{ "fail-on-regression", 0, "PCT", "a gate: exit 3 when a loss "
 	  "beyond PCT is shown (Holm-corrected), 0 when it is ruled out for "
 	  "every configuration, 4 (inconclusive) otherwise", opt_percent,
@@ -121,16 +94,16 @@ static const struct opt cmp_rows[] = {
 	  "is not guaranteed", NULL, FIELD(q.strict), 0, 0 },
 	{ "boot-cost", 0, "SECONDS", "what one more invocation (a boot) "
 	  "costs, for the plan of an inconclusive result (default 120)",
-	  opt_duration, FIELD(q.boot_cost), 1, 0 },
+	  opt_duration, FIELD(q.opts.boot_cost), 1, 0 },
 	{ "run-cost", 0, "SECONDS", "what one more run costs, above 0 "
-	  "(default: the runs' mean wall time)", opt_duration, FIELD(q.run_cost), 0,
+	  "(default: the runs' mean wall time)", opt_duration, FIELD(q.opts.run_cost), 0,
 	  0 },
 	{ "lower-is-better", 0, NULL, "smaller values are better (default: "
-	  "the metric's direction)", opt_int, FIELD(q.dir), DIR_LOWER, 0 },
+	  "the metric's direction)", opt_int, FIELD(q.opts.dir), DIR_LOWER, 0 },
 	{ "higher-is-better", 0, NULL, "larger values are better", opt_int,
-	  FIELD(q.dir), DIR_HIGHER, 0 },
+	  FIELD(q.opts.dir), DIR_HIGHER, 0 },
 	{ "confidence", 0, "C", "of the intervals, in (0, 1) (default: the "
-	  "baseline's, else 0.95)", opt_confidence, FIELD(q.confidence), 0, 0 },
+	  "baseline's, else 0.95)", opt_confidence, FIELD(q.opts.confidence), 0, 0 },
 	{ "plot", 0, "DIR", "also draw DIR/compare.png (and .svg)", NULL,
 	  FIELD(plot_dir), 0, 0 },
 	{ "html", 0, "DIR", "also write DIR/compare.html: the text output "
@@ -142,7 +115,7 @@ static const struct opt cmp_rows[] = {
 	  "compare's", NULL, FIELD(ministat), 0, 0 },
 	{ "scale", 0, "auto|linear", "auto: ratios on log values when every "
 	  "value is > 0 (default); linear: differences of arithmetic means",
-	  set_scale, FIELD(q.linear), 0, 0 },
+	  opt_choice, FIELD(q.opts.linear), 0, 0 },
 	{ "column", 'C', "N", "files of numbers: the column to read (default "
 	  "1)", set_column, FIELD(q.nf.column), 0, 0 },
 	{ "delimiters", 'd', "DELIMS", "files of numbers: the characters "
@@ -162,9 +135,10 @@ static int parse_args(int argc, char **argv, struct cmp_args *a)
 	int p;
 
 	memset(a, 0, sizeof(*a));
-	a->q.threshold = 1;
+	compare_opts_default(&a->q.opts);
+	a->q.opts.dir = DIR_UNKNOWN;
+	a->q.opts.confidence = 0;
 	a->q.fail_pct = -1;
-	a->q.boot_cost = COMPARE_BOOT_COST;
 	a->q.files = &a->files;
 	numfile_opts_default(&a->q.nf);
 	p = opt_parse(&compare_cli, argc, argv, a);
