@@ -223,7 +223,7 @@ void analysis_handoff_check(const struct pair_side *a,
 			    struct handoff_check *out);
 
 /*
- * flagtab.c: adds every flag of the experiment to a->configs[].flags (the
+ * flags.c: adds every flag of the experiment to a->configs[].flags (the
  * detectors of the flag table, then the pair flags); called by
  * analysis_run once summaries, fairness and primary metrics are set.
  */
@@ -241,7 +241,7 @@ void flag_num(struct flag *f, const char *key, double value);
 char *analysis_fmt(char *buf, size_t len, double v);
 
 /*
- * What a gate decided (compare_gate.c): compare --fail-on-regression and
+ * What a gate decided (compare_model.c): compare --fail-on-regression and
  * history --fail-on-change use the same three words (and their exit
  * statuses 0, 3, 4: lib/util.h), and `none` where no gate judged.
  */
