@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "db/contract.h"
+#include "analysis/compare_impl.h"
 #include "analysis/compare_input.h"
 #include "lib/hint.h"
 #include "lib/json.h"
@@ -181,47 +182,6 @@ static size_t cited(const struct compare_input *b,
 	return n;
 }
 
-/* Does parameter p of cmp take another value in a comparison of the same
- * section? */
-static bool varies(const struct compare_result *r,
-		   const struct comparison *cmp, const struct kv *p)
-{
-	size_t i, k;
-
-	for (i = 0; i < r->n; i++) {
-		const struct ds_config *o = r->cmp[i].config;
-
-		if (&r->cmp[i] == cmp || !o ||
-		    strcmp(r->cmp[i].section, cmp->section))
-			continue;
-		for (k = 0; k < o->nparams; k++)
-			if (!strcmp(o->params[k].key, p->key) &&
-			    strcmp(o->params[k].value, p->value))
-				return true;
-	}
-	return false;
-}
-
-/* "[section]" and the parameters that tell it from the other
- * comparisons of its section, as compare's table names them. */
-static char *label(const struct compare_result *r,
-		   const struct comparison *cmp)
-{
-	const struct ds_config *dc = cmp->config;
-	char *l = xasprintf("[%s]", cmp->section), *t;
-	size_t j;
-
-	for (j = 0; dc && j < dc->nparams; j++) {
-		if (!varies(r, cmp, &dc->params[j]))
-			continue;
-		t = xasprintf("%s %s=%s", l, dc->params[j].key,
-			      dc->params[j].value);
-		free(l);
-		l = t;
-	}
-	return l;
-}
-
 /* "; the gate's PCT% is smaller ..." when the profile's design cannot
  * show the gate's loss, else "". */
 static char *gate_note(const struct compare_result *r,
@@ -231,6 +191,18 @@ static char *gate_note(const struct compare_result *r,
 		return xasprintf("; the gate's %g%% is smaller than that "
 				 "design shows here", r->gate_pct);
 	return xstrdup("");
+}
+
+/* Unix seconds t as strftime's fmt in UTC into buf, "" when unknown. */
+static char *utc(char *buf, size_t len, const char *fmt, double t)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	buf[0] = '\0';
+	if (t > 0 && gmtime_r(&s, &tm))
+		strftime(buf, len, fmt, &tm);
+	return buf;
 }
 
 /* One paragraph under "A/A:" (the first) or indented as its rest. */
@@ -257,7 +229,7 @@ static void cite_full(FILE *f, const struct compare_result *r,
 	size_t k;
 
 	for (k = 0; k < n; k++) {
-		char *l = label(r, &r->cmp[c[k].i]);
+		char *l = compare_label(r, &r->cmp[c[k].i], false, true);
 		char *s = calib_cite(&c[k].x->p, c[k].x->host,
 				     c[k].x->experiment, c[k].x->created);
 		char *g = gate_note(r, c[k].x);
@@ -281,15 +253,12 @@ static void cite_short(FILE *f, const struct compare_result *r,
 
 	for (k = 0; k < n; k++) {
 		const struct compare_calib *x = c[k].x;
-		char when[40] = "", *line;
-		time_t t = (time_t)x->created;
-		struct tm tm;
+		char when[40], *line;
 
 		if (c[k].done)
 			continue;
-		if (x->created > 0 && gmtime_r(&t, &tm))
-			strftime(when, sizeof(when),
-				 "calibrated %Y-%m-%d %H:%M UTC, ", &tm);
+		utc(when, sizeof(when), "calibrated %Y-%m-%d %H:%M UTC, ",
+		    x->created);
 		line = xasprintf("%s%son host %s (%sexperiment %lld: %zu "
 				 "invocations): the "
 				 "change %zu boots of %zu runs detect, the A/A "
@@ -314,7 +283,7 @@ static void cite_short(FILE *f, const struct compare_result *r,
 			    strcmp(c[m].side, c[k].side))
 				continue;
 			c[m].done = true;
-			l = label(r, &r->cmp[c[m].i]);
+			l = compare_label(r, &r->cmp[c[m].i], false, true);
 			line = xasprintf("%s: %.1f%%%s, %zu/%zu, %.2f%% and "
 					 "%.2f%%", l, p->mde_pct,
 					 r->gate_pct >= 0 &&
@@ -403,17 +372,6 @@ void compare_calib_print(FILE *f, const struct compare_result *r,
 	hints(f, r, b, c, &head);
 }
 
-/* ISO 8601 UTC of Unix seconds t into buf, "" when unknown. */
-static void iso_time(char *buf, size_t len, double t)
-{
-	time_t s = (time_t)t;
-	struct tm tm;
-
-	buf[0] = '\0';
-	if (t > 0 && gmtime_r(&s, &tm))
-		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static void json_calib(struct json_writer *w, size_t i, const char *side,
 		       const struct comparison *cmp,
 		       const struct compare_calib *x)
@@ -433,7 +391,7 @@ static void json_calib(struct json_writer *w, size_t i, const char *side,
 	char when[32];
 	size_t k;
 
-	iso_time(when, sizeof(when), x->created);
+	utc(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", x->created);
 	json_open_flat(w, NULL, '{');
 	json_int(w, "comparison", (long long)i);
 	json_str(w, "section", cmp->section);

@@ -63,53 +63,6 @@ static void print_side_line(FILE *f, const struct compare_input *s)
 	fprintf(f, ")\n");
 }
 
-/* Is parameter key the same in every compared configuration of section? */
-static bool param_constant(const struct compare_result *r, const char *section,
-			   const char *key, const char *value)
-{
-	size_t i, j;
-
-	for (i = 0; i < r->n; i++) {
-		const struct ds_config *c = r->cmp[i].config;
-
-		if (!c || strcmp(r->cmp[i].section, section))
-			continue;
-		for (j = 0; j < c->nparams; j++)
-			if (!strcmp(c->params[j].key, key) &&
-			    strcmp(c->params[j].value, value))
-				return false;
-	}
-	return true;
-}
-
-/* "section k=v ..." with the parameters that vary within the section. */
-static char *config_label(const struct compare_result *r,
-			  const struct comparison *cmp, bool numbers)
-{
-	const struct ds_config *c = cmp->config;
-	char *l = xstrdup(*cmp->section ? cmp->section
-			  : *cmp->workload ? cmp->workload : "values"), *e;
-	size_t j;
-
-	for (j = 0; !numbers && c && j < c->nparams; j++) {
-		char *t;
-
-		if (param_constant(r, cmp->section, c->params[j].key,
-				   c->params[j].value))
-			continue;
-		t = xasprintf("%s %s=%s", l, c->params[j].key,
-			      c->params[j].value);
-		free(l);
-		l = t;
-	}
-	/* One line of the table: a line break in a name shown as \n. */
-	e = escape_text_dup(l);
-	if (!e)
-		return l;
-	free(l);
-	return e;
-}
-
 /*
  * "M Nbc S": the letter of each flag (flagtab.h, in the column's order),
  * with the sides (b, c) of one-sided ones.
@@ -197,7 +150,7 @@ static void print_table(FILE *f, const struct compare_result *r,
 	for (i = 0; i < r->n; i++) {
 		const struct comparison *cmp = &r->cmp[i];
 
-		label[i] = config_label(r, cmp, numbers);
+		label[i] = compare_label(r, cmp, numbers, false);
 		change[i] = compare_change_text(&cmp->st);
 		fmt_pair(cmp->st.base.mean, cmp->st.cand.mean, level[i][0],
 			 level[i][1], NUMFMT_LEN);
@@ -265,7 +218,7 @@ static const char *gate_word(const struct compare_result *r)
 static void print_gate_line(FILE *f, const struct compare_result *r,
 			    const struct comparison *cmp, bool numbers)
 {
-	char *label = config_label(r, cmp, numbers);
+	char *label = compare_label(r, cmp, numbers, false);
 	char *change = compare_change_text(&cmp->st);
 	const struct boot_plan *p = &cmp->gate_plan;
 	char mde[NUMFMT_LEN], plan[96] = "no plan of up to 100000 boots";
@@ -360,7 +313,7 @@ static char *flag_configs(const struct compare_result *r, const char *name,
 
 			if (strcmp(fl->name, name) || strcmp(fl->side, side))
 				continue;
-			label = config_label(r, &r->cmp[i], numbers);
+			label = compare_label(r, &r->cmp[i], numbers, false);
 			t = xasprintf("%s%s%s", s, (*n)++ ? ", " : "", label);
 			free(label);
 			free(s);
@@ -499,7 +452,6 @@ static void print_text(FILE *f, const struct compare_result *r,
 		       const struct compare_input *b,
 		       const struct compare_input *c)
 {
-	struct meta_diff md;
 	bool numbers = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS;
 	const char *unit = metric_unit(r->metric);
 	char *line;
@@ -534,9 +486,7 @@ static void print_text(FILE *f, const struct compare_result *r,
 	print_gate(f, r, numbers);
 	compare_calib_print(f, r, b, c);
 	print_flags(f, r, numbers);
-	meta_diff_build(&md, b, c);
-	meta_diff_print(f, &md);
-	meta_diff_release(&md);
+	compare_print_hostdiff(f, b, c);
 	for (i = 0; i < r->n; i++)
 		compare_print_detail(f, &r->cmp[i], r, numbers);
 	if (r->nunmatched)
