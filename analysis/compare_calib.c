@@ -182,17 +182,6 @@ static size_t cited(const struct compare_input *b,
 	return n;
 }
 
-/* "; the gate's PCT% is smaller ..." when the profile's design cannot
- * show the gate's loss, else "". */
-static char *gate_note(const struct compare_result *r,
-		       const struct compare_calib *x)
-{
-	if (r->gate_pct >= 0 && x->p.mde_pct > r->gate_pct)
-		return xasprintf("; the gate's %g%% is smaller than that "
-				 "design shows here", r->gate_pct);
-	return xstrdup("");
-}
-
 /* Unix seconds t as strftime's fmt in UTC into buf, "" when unknown. */
 static char *utc(char *buf, size_t len, const char *fmt, double t)
 {
@@ -232,7 +221,10 @@ static void cite_full(FILE *f, const struct compare_result *r,
 		char *l = compare_label(r, &r->cmp[c[k].i], false, true);
 		char *s = calib_cite(&c[k].x->p, c[k].x->host,
 				     c[k].x->experiment, c[k].x->created);
-		char *g = gate_note(r, c[k].x);
+		char *g = r->gate_pct >= 0 && c[k].x->p.mde_pct > r->gate_pct
+			? xasprintf("; the gate's %g%% is smaller than that "
+				    "design shows here", r->gate_pct)
+			: xstrdup("");
 		bool say = two || strcmp(c[k].side, "candidate");
 		char *line = xasprintf("%s %s%s%s%s", l, say ? c[k].side : "",
 				       say ? ": " : "", s, g);
@@ -253,6 +245,7 @@ static void cite_short(FILE *f, const struct compare_result *r,
 
 	for (k = 0; k < n; k++) {
 		const struct compare_calib *x = c[k].x;
+		bool say = strcmp(c[k].side, "candidate");
 		char when[40], *line;
 
 		if (c[k].done)
@@ -260,12 +253,11 @@ static void cite_short(FILE *f, const struct compare_result *r,
 		utc(when, sizeof(when), "calibrated %Y-%m-%d %H:%M UTC, ",
 		    x->created);
 		line = xasprintf("%s%son host %s (%sexperiment %lld: %zu "
-				 "invocations): the "
-				 "change %zu boots of %zu runs detect, the A/A "
-				 "false alarms, the CV between and within "
-				 "invocations%s:", strcmp(c[k].side, "candidate")
-				 ? c[k].side : "", strcmp(c[k].side,
-				 "candidate") ? ": " : "", x->host, when,
+				 "invocations): the change %zu boots of %zu "
+				 "runs detect, the A/A false alarms, the CV "
+				 "between and within invocations%s:",
+				 say ? c[k].side : "", say ? ": " : "", x->host,
+				 when,
 				 (long long)x->experiment, x->p.k, x->p.boots,
 				 x->p.runs, r->gate_pct >= 0 ? " (*: a change "
 				 "above the gate's, which that design cannot "

@@ -1,17 +1,15 @@
 /*
- * compare_sideflags.c - what compare.c (the matching, the driver) and
- * compare_checks.c (the checks it runs) share, below both: a side's
- * sample of one configuration, invocation by invocation (the one model
- * of runs, series.h), a flag added to a comparison, and the flags of the
- * analyses carried per side (flagtab.h, FLAG_CARRIED) summarised for
- * compare's overview: how many configurations, which experiments, an
- * example's numbers and, for noise, the plan that would resolve the
- * threshold; and futex-hash-differs, the sides' stored futex hash sizes.
+ * compare_sideflags.c - what compare.c and compare_checks.c share, below
+ * both: a side's sample of one configuration by invocation (series.h), a
+ * flag added to a comparison, the flags carried per side (FLAG_CARRIED)
+ * summarised for compare's overview, and futex-hash-differs.
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_statistics_double.h>
 
 #include "analysis/compare.h"
 #include "analysis/compare_impl.h"
@@ -20,10 +18,6 @@
 
 /* ---- samples and flags ---- */
 
-/*
- * A side's sample for one configuration: the runs of every invocation that
- * has any, grouped by invocation (experiment) for the two-level model.
- */
 void compare_sample_build(const struct compare_side *s,
 			  const struct series *g, extract_fn fn,
 			  const char *metric, struct sample *out)
@@ -59,21 +53,14 @@ void comparison_flag(struct comparison *c, const char *name,
 /* The side's stored futex_hash_slots as "16" or "16-64"; NULL: none. */
 static char *slots_range(const struct sample *s, double *lo, double *hi)
 {
-	size_t i;
-
 	if (!s->n)
 		return NULL;
-	*lo = *hi = s->x[0];
-	for (i = 1; i < s->n; i++) {
-		*lo = s->x[i] < *lo ? s->x[i] : *lo;
-		*hi = s->x[i] > *hi ? s->x[i] : *hi;
-	}
+	gsl_stats_minmax(lo, hi, s->x, 1, s->n);
 	if (*lo < *hi)
 		return xasprintf("%.0f-%.0f", *lo, *hi);
 	return xasprintf("%.0f", *lo);
 }
 
-/* Whether any experiment of the side stored the metric at all. */
 static bool side_stored(const struct compare_side *s, const char *metric)
 {
 	size_t i;
@@ -92,8 +79,6 @@ void compare_futex_hash(struct comparison *cmp, const struct compare_side *b,
 	double blo = 0, bhi = 0, clo = 0, chi = 0;
 	char *tb, *tc;
 
-	/* no sample to build where a side never stored it (a number file,
-	 * a workload without futexes, an older kernel) */
 	if (!side_stored(b, "futex_hash_slots") ||
 	    !side_stored(c, "futex_hash_slots"))
 		return;
@@ -177,7 +162,8 @@ static const struct comparison *most_needed(const struct compare_result *r,
 	size_t i;
 
 	for (i = 0; i < r->n; i++)
-		if (compare_has_flag(&r->cmp[i], name, side) && r->cmp[i].st.needed_runs &&
+		if (compare_has_flag(&r->cmp[i], name, side) &&
+		    r->cmp[i].st.needed_runs &&
 		    (!best || r->cmp[i].st.needed_runs > best->st.needed_runs))
 			best = &r->cmp[i];
 	return best;

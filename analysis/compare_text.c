@@ -245,29 +245,25 @@ static void print_gate_line(FILE *f, const struct compare_result *r,
 
 static void print_gate(FILE *f, const struct compare_result *r, bool numbers)
 {
+	char *guarantee;
 	size_t i;
 
 	if (r->gate_pct < 0)
 		return;
-	if (r->gate_unguaranteed)
-		compare_para(f, 9, "Gate:    --fail-on-regression %g%%: %s "
-			   "(one-sided tests of a loss beyond %g%%, "
-			   "Holm-corrected over %zu configurations: "
-			   "false-alarm rate not guaranteed: one experiment "
-			   "a side in %zu, whose between-experiment variance "
-			   "is unknown; --strict refuses this design, and 2 "
-			   "or more baseline experiments restore the %g%% "
-			   "bound, docs/AB-KERNEL.md)", r->gate_pct,
-			   gate_word(r), r->gate_pct, r->n,
-			   r->gate_unguaranteed,
-			   100 * (1 - r->opts.confidence));
-	else
-		compare_para(f, 9, "Gate:    --fail-on-regression %g%%: %s "
-			   "(one-sided tests of a loss beyond %g%%, "
-			   "Holm-corrected over %zu configurations: "
-			   "family-wise false-alarm rate <= %g%%)",
-			   r->gate_pct, gate_word(r), r->gate_pct, r->n,
-			   100 * (1 - r->opts.confidence));
+	guarantee = r->gate_unguaranteed
+		? xasprintf("false-alarm rate not guaranteed: one experiment "
+			    "a side in %zu, whose between-experiment variance "
+			    "is unknown; --strict refuses this design, and 2 "
+			    "or more baseline experiments restore the %g%% "
+			    "bound, docs/AB-KERNEL.md", r->gate_unguaranteed,
+			    100 * (1 - r->opts.confidence))
+		: xasprintf("family-wise false-alarm rate <= %g%%",
+			    100 * (1 - r->opts.confidence));
+	compare_para(f, 9, "Gate:    --fail-on-regression %g%%: %s (one-sided "
+		     "tests of a loss beyond %g%%, Holm-corrected over %zu "
+		     "configurations: %s)", r->gate_pct, gate_word(r),
+		     r->gate_pct, r->n, guarantee);
+	free(guarantee);
 	compare_para(f, 9, "         each configuration: fail when that "
 		   "loss is shown, pass when it is ruled out (%g%% "
 		   "one-sided), else inconclusive", 100 * (1 -
@@ -276,32 +272,14 @@ static void print_gate(FILE *f, const struct compare_result *r, bool numbers)
 		print_gate_line(f, r, &r->cmp[i], numbers);
 }
 
-/* How many comparisons carry exactly this flag (name, side, message). */
-static size_t same_flag_count(const struct compare_result *r,
-			      const struct compare_flag *fl, size_t upto,
-			      bool *seen)
-{
-	size_t i, k, n = 0;
-
-	*seen = false;
-	for (i = 0; i < r->n; i++)
-		for (k = 0; k < r->cmp[i].nflags; k++) {
-			const struct compare_flag *g = &r->cmp[i].flags[k];
-
-			if (strcmp(g->name, fl->name) || strcmp(g->side, fl->side) ||
-			    strcmp(g->message, fl->message))
-				continue;
-			n++;
-			if (i < upto)
-				*seen = true;
-		}
-	return n;
-}
-
-/* "mutex-delay, spin": the labels of the comparisons carrying flag
- * name on side (malloc'd), and their count in *n. */
-static char *flag_configs(const struct compare_result *r, const char *name,
-			  const char *side, bool numbers, size_t *n)
+/*
+ * The labels of the comparisons carrying flag fl (its name and side, and
+ * its message unless by_side), malloc'd, and their count in *n; NULL
+ * when one before upto carries it: it is listed already.
+ */
+static char *flag_group(const struct compare_result *r,
+			const struct compare_flag *fl, size_t upto,
+			bool by_side, bool numbers, size_t *n)
 {
 	char *s = xstrdup(""), *t, *label;
 	size_t i, k;
@@ -309,10 +287,16 @@ static char *flag_configs(const struct compare_result *r, const char *name,
 	*n = 0;
 	for (i = 0; i < r->n; i++)
 		for (k = 0; k < r->cmp[i].nflags; k++) {
-			const struct compare_flag *fl = &r->cmp[i].flags[k];
+			const struct compare_flag *g = &r->cmp[i].flags[k];
 
-			if (strcmp(fl->name, name) || strcmp(fl->side, side))
+			if (strcmp(g->name, fl->name) ||
+			    strcmp(g->side, fl->side) ||
+			    (!by_side && strcmp(g->message, fl->message)))
 				continue;
+			if (i < upto) {
+				free(s);
+				return NULL;
+			}
 			label = compare_label(r, &r->cmp[i], numbers, false);
 			t = xasprintf("%s%s%s", s, (*n)++ ? ", " : "", label);
 			free(label);
@@ -321,37 +305,6 @@ static char *flag_configs(const struct compare_result *r, const char *name,
 			break;
 		}
 	return s;
-}
-
-/* Has a side (or side pair) of flag name been listed before cmp i? */
-static bool side_listed(const struct compare_result *r, const char *name,
-			const char *side, size_t upto)
-{
-	size_t i, k;
-
-	for (i = 0; i < upto; i++)
-		for (k = 0; k < r->cmp[i].nflags; k++)
-			if (!strcmp(r->cmp[i].flags[k].name, name) &&
-			    !strcmp(r->cmp[i].flags[k].side, side))
-				return true;
-	return false;
-}
-
-static bool side_flagged(const struct compare_result *r, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < r->nside_flags; i++)
-		if (!strcmp(r->side_flags[i].name, name))
-			return true;
-	return false;
-}
-
-static void flags_head(FILE *f, bool *head)
-{
-	if (!*head)
-		fprintf(f, "\nFlags:\n");
-	*head = true;
 }
 
 /*
@@ -364,53 +317,50 @@ static void flags_head(FILE *f, bool *head)
 static void print_flags(FILE *f, const struct compare_result *r, bool numbers)
 {
 	const struct flag_def *d;
-	bool head = false, seen;
-	size_t s, i, k;
+	bool head = false, sided;
+	size_t s, i, k, n;
 
 	for (s = 0; (d = flag_nth(FV_COMPARE, s)); s++) {
-		const char *name = d->name;
-
+		sided = false;
 		for (i = 0; i < r->nside_flags; i++) {
 			const struct compare_side_flag *sf = &r->side_flags[i];
 
-			if (strcmp(sf->name, name))
+			if (strcmp(sf->name, d->name))
 				continue;
-			flags_head(f, &head);
+			if (!head)
+				fprintf(f, "\nFlags:\n");
+			head = sided = true;
 			compare_para(f, 4, "  %s (%s): %s", sf->name, sf->side,
-				   sf->message);
+				     sf->message);
 		}
 		/* the carried flags are told per side only */
-		if (side_flagged(r, name) || d->shows == FLAG_CARRIED)
+		if (sided || d->shows == FLAG_CARRIED)
 			continue;
 		for (i = 0; i < r->n; i++)
 			for (k = 0; k < r->cmp[i].nflags; k++) {
 				const struct compare_flag *fl = &r->cmp[i].flags[k];
 				char *which;
-				size_t n;
 
-				if (strcmp(fl->name, name))
+				if (strcmp(fl->name, d->name) ||
+				    !(which = flag_group(r, fl, i, d->brief,
+							 numbers, &n)))
 					continue;
-				flags_head(f, &head);
-				if (d->brief) {
-					if (side_listed(r, name, fl->side, i))
-						continue;
-					which = flag_configs(r, name, fl->side,
-							     numbers, &n);
+				if (!head)
+					fprintf(f, "\nFlags:\n");
+				head = true;
+				if (d->brief)
 					compare_para(f, 4, "  %s (%s, %zu of %zu "
-						   "configurations: %s): %s; "
-						   "the numbers are under each "
-						   "configuration below",
-						   name, fl->side, n, r->n,
-						   which, d->brief);
-					free(which);
-					continue;
-				}
-				n = same_flag_count(r, fl, i, &seen);
-				if (seen)
-					continue;
-				compare_para(f, 4, "  %s (%s, %zu of %zu "
-					   "configurations): %s", fl->name,
-					   fl->side, n, r->n, fl->message);
+						     "configurations: %s): %s; "
+						     "the numbers are under each "
+						     "configuration below",
+						     fl->name, fl->side, n, r->n,
+						     which, d->brief);
+				else
+					compare_para(f, 4, "  %s (%s, %zu of %zu "
+						     "configurations): %s",
+						     fl->name, fl->side, n, r->n,
+						     fl->message);
+				free(which);
 			}
 	}
 }
