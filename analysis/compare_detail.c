@@ -5,7 +5,6 @@
  * that differ between the sides and the warnings they call for; and the
  * helpers the rest of the text shares (compare_impl.h).
  */
-#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -126,11 +125,24 @@ static char *sd_text(char *buf, size_t len, double var, bool log_scale)
 }
 #define SD(v, l) sd_text((char[24]){ 0 }, 24, (v), (l))
 
+/* rest after a line that holds at columns, under it when the line would
+ * pass the width; rest is freed. */
+static void print_rest(FILE *f, int at, char *rest)
+{
+	if (at + 2 + (int)strlen(rest) > TABLE_WIDTH)
+		fprintf(f, "\n%12s%s\n", "", rest);
+	else
+		fprintf(f, "  %s\n", rest);
+	free(rest);
+}
+
 static void print_detail_side(FILE *f, const char *role,
 			      const struct compare_summary *cs,
-			      const struct nested *s, bool log_scale,
-			      bool between_known)
+			      const struct nested *s,
+			      const struct compare_stats *st)
 {
+	bool log_scale = st->log_scale;
+
 	char ci[NUMFMT_CI_LEN], *rest;
 	int at;
 
@@ -140,15 +152,10 @@ static void print_detail_side(FILE *f, const char *role,
 		     isnan(cs->ci_low) ? " (no interval)" : "");
 	rest = xasprintf("%zu inv x %.3g runs  s_between %s  s_within %s",
 			 s->k, s->k ? (double)s->n / (double)s->k : 0.0,
-			 between_known ? SD(s->var_between, log_scale)
-				       : "unknown",
+			 st->model.df_between >= 1
+				 ? SD(s->var_between, log_scale) : "unknown",
 			 SD(s->var_within, log_scale));
-	/* the design under the level when the line would pass the width */
-	if (at + 2 + (int)strlen(rest) > TABLE_WIDTH)
-		fprintf(f, "\n%12s%s\n", "", rest);
-	else
-		fprintf(f, "  %s\n", rest);
-	free(rest);
+	print_rest(f, at, rest);
 	compare_para(f, 18, "  %-9s unit: %s", "", unit_text(s));
 }
 
@@ -217,14 +224,6 @@ static void print_detail_runs(FILE *f, const struct comparison *cmp)
 	}
 }
 
-/* A flag told in full under each configuration: one with a brief. */
-static bool told_in_full(const char *name)
-{
-	const struct flag_def *d = flag_def_find(name);
-
-	return d && d->brief;
-}
-
 /*
  * The kernel locks A/B, two lines a lock so that a row fits 80 columns:
  * kind and caller (escaped, cut), then the waits a run in s, ms, us or
@@ -281,10 +280,8 @@ void compare_print_detail(FILE *f, const struct comparison *cmp,
 			   cmp->section, cmp->canon);
 	else
 		fprintf(f, "\n== values\n");
-	print_detail_side(f, "baseline", &st->base, &st->model.a,
-			  st->log_scale, st->model.df_between >= 1);
-	print_detail_side(f, "candidate", &st->cand, &st->model.b,
-			  st->log_scale, st->model.df_between >= 1);
+	print_detail_side(f, "baseline", &st->base, &st->model.a, st);
+	print_detail_side(f, "candidate", &st->cand, &st->model.b, st);
 	if (!numbers)
 		print_detail_runs(f, cmp);
 	at = fprintf(f, "  change    %s", change);
@@ -292,12 +289,7 @@ void compare_print_detail(FILE *f, const struct comparison *cmp,
 		? xasprintf("df %.3g (Satterthwaite), p = %.3g  verdict %s",
 			    st->df, st->p_welch, verdict_names[st->verdict])
 		: xasprintf("verdict %s", verdict_names[st->verdict]);
-	/* the test under the change when the line would pass the width */
-	if (at + 2 + (int)strlen(rest) > TABLE_WIDTH)
-		fprintf(f, "\n%12s%s\n", "", rest);
-	else
-		fprintf(f, "  %s\n", rest);
-	free(rest);
+	print_rest(f, at, rest);
 	if (st->verdict == VERDICT_INCONCLUSIVE)
 		print_needed(f, st, &r->opts);
 	fair = abfair_text(&cmp->fair);     /* analysis/abfair.h */
@@ -306,11 +298,15 @@ void compare_print_detail(FILE *f, const struct comparison *cmp,
 	free(fair);
 	print_klock(f, cmp, &r->opts);
 	compare_print_extras(f, cmp, r->opts.confidence, false);
-	for (i = 0; i < cmp->nflags; i++)
-		if (told_in_full(cmp->flags[i].name))
+	for (i = 0; i < cmp->nflags; i++) {
+		const struct flag_def *d = flag_def_find(cmp->flags[i].name);
+
+		/* a flag with a brief is told in full here */
+		if (d && d->brief)
 			compare_para(f, 4, "  flag %s (%s): %s",
-				   cmp->flags[i].name, cmp->flags[i].side,
-				   cmp->flags[i].message);
+				     cmp->flags[i].name, cmp->flags[i].side,
+				     cmp->flags[i].message);
+	}
 	free(change);
 }
 

@@ -7,7 +7,6 @@
  */
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +15,6 @@
 #include "analysis/compare_impl.h"
 #include "analysis/compare_input.h"
 #include "analysis/flagtab.h"
-#include "db/contract.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "lib/wrap.h"
@@ -25,24 +23,6 @@
 /* Prose wraps at this column; tables fit TABLE_WIDTH. */
 #define WIDTH 78
 #define TABLE_WIDTH 80
-
-/* ---- numbers (lib/numfmt.h) ---- */
-
-/* Two levels printed so that different values look different. */
-static void fmt_pair(double a, double b, char *ta, char *tb, size_t len)
-{
-	double res = fabs(a - b);
-
-	numfmt_res(ta, len, a, res);
-	numfmt_res(tb, len, b, res);
-}
-
-/* ---- text ---- */
-
-static const char *dir_name(enum direction d)
-{
-	return d == DIR_LOWER ? "lower is better" : "higher is better";
-}
 
 static void print_side_line(FILE *f, const struct compare_input *s)
 {
@@ -145,6 +125,7 @@ static void print_table(FILE *f, const struct compare_result *r,
 					       sizeof(*level));
 	int lw = (int)strlen("configuration"), cw = (int)strlen("change [CI]");
 	int bw = (int)strlen("base"), vw = (int)strlen("verdict"), at;
+	double res;
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
@@ -152,8 +133,10 @@ static void print_table(FILE *f, const struct compare_result *r,
 
 		label[i] = compare_label(r, cmp, numbers, false);
 		change[i] = compare_change_text(&cmp->st);
-		fmt_pair(cmp->st.base.mean, cmp->st.cand.mean, level[i][0],
-			 level[i][1], NUMFMT_LEN);
+		/* the levels at a resolution that tells them apart */
+		res = fabs(cmp->st.base.mean - cmp->st.cand.mean);
+		numfmt_res(level[i][0], NUMFMT_LEN, cmp->st.base.mean, res);
+		numfmt_res(level[i][1], NUMFMT_LEN, cmp->st.cand.mean, res);
 		lw = imax(lw, (int)strlen(label[i]));
 		cw = imax(cw, (int)strlen(change[i]));
 		bw = imax(bw, imax((int)strlen(level[i][0]),
@@ -398,18 +381,27 @@ static const char method_text[] =
 	"geometric means).  The verdict compares the interval with the "
 	"threshold.  docs/STATISTICS.md, \"Two-level model\".";
 
-static void print_text(FILE *f, const struct compare_result *r,
-		       const struct compare_input *b,
-		       const struct compare_input *c)
+/* Through escape_stream: no control byte of a name from a database or a
+ * file reaches the terminal. */
+void compare_print_text(FILE *out, const struct compare_result *r,
+			const struct compare_input *b,
+			const struct compare_input *c)
 {
+	FILE *f = escape_stream(out);
 	bool numbers = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS;
 	const char *unit = metric_unit(r->metric);
 	char *line;
 	size_t i, k, suspect;
 
+	if (!f) {
+		error("compare: out of memory");
+		return;
+	}
+
 	line = xasprintf("%s%s%s%s, %s; change in %% of the baseline, "
 			 "%.3g%% CI; %s", r->metric, *unit ? " (" : "", unit,
-			 *unit ? ")" : "", dir_name(r->opts.dir),
+			 *unit ? ")" : "", r->opts.dir == DIR_LOWER ?
+			 "lower is better" : "higher is better",
 			 100 * r->opts.confidence, scale_text(r));
 	fputs("metric     ", f);
 	wrap_print(f, line, 11, 11, WIDTH);
@@ -447,21 +439,5 @@ static void print_text(FILE *f, const struct compare_result *r,
 			r->unmatched[i].canon, r->unmatched[i].reason);
 	fputc('\n', f);
 	wrap_print(f, method_text, 0, 0, WIDTH);
-}
-
-
-/* Through escape_stream: no control byte of a name from a database or a
- * file reaches the terminal. */
-void compare_print_text(FILE *out, const struct compare_result *r,
-			const struct compare_input *b,
-			const struct compare_input *c)
-{
-	FILE *f = escape_stream(out);
-
-	if (!f) {
-		error("compare: out of memory");
-		return;
-	}
-	print_text(f, r, b, c);
 	fclose(f);
 }
