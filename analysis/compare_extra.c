@@ -141,48 +141,11 @@ size_t compare_second_shown(const struct comparison *cmp, double alpha,
 	return n;
 }
 
-/* Whether every value of both sides is 0 or more. */
-static bool nonnegative(const struct compare_groups *g)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < g->k; i++)
-		n += g->sizes[i];
-	for (i = 0; i < n; i++)
-		if (!(g->x[i] >= 0))
-			return false;
-	return true;
-}
-
 static void second_push(struct comparison *cmp, struct compare_second s)
 {
 	cmp->second = xrealloc(cmp->second,
 			       (cmp->nsecond + 1) * sizeof(*cmp->second));
 	cmp->second[cmp->nsecond++] = s;
-}
-
-static void second_add(struct comparison *cmp, char *name,
-		       const struct compare_groups *b,
-		       const struct compare_groups *c, const struct compare_opts *o)
-{
-	struct compare_stats st;
-	struct compare_opts so = *o;
-
-	so.dir = DIR_HIGHER;    /* only the change and its interval are read */
-	if (!b->k || !c->k || compare_model(b, c, &so, &st) < 0 ||
-	    !isfinite(st.model.p)) {
-		free(name);
-		return;
-	}
-	/* a quantity never below 0 (a time with zeros in it, analysed on
-	 * the linear scale) cannot fall by more than all of it */
-	if (!st.log_scale && nonnegative(b) && nonnegative(c) &&
-	    st.change_ci_low_pct < -100)
-		st.change_ci_low_pct = -100;
-	second_push(cmp, (struct compare_second){
-		name, st.base.mean, st.cand.mean, st.change_pct,
-		st.change_ci_low_pct, st.change_ci_high_pct, st.model.t,
-		st.model.p, NAN });
 }
 
 static bool name_seen(const struct comparison *cmp, const char *name)
@@ -193,16 +156,32 @@ static bool name_seen(const struct comparison *cmp, const char *name)
 	return false;
 }
 
+/* Secondary metric name A/B, when the model can compare it. */
 static void second_of(struct comparison *cmp, const struct compare_opts *o,
-		      char *name, const struct compare_side *b,
+		      const char *name, const struct compare_side *b,
 		      const struct series *gb, const struct compare_side *c,
-		      const struct series *gc, extract_fn fn, const char *arg)
+		      const struct series *gc)
 {
+	struct compare_opts so = *o;
+	struct compare_stats st;
 	struct sample sb, sc;
 
-	compare_sample_build(b, gb, fn, arg, &sb);
-	compare_sample_build(c, gc, fn, arg, &sc);
-	second_add(cmp, name, &sb.g, &sc.g, o);
+	so.dir = DIR_HIGHER;    /* only the change and its interval are read */
+	compare_sample_build(b, gb, series_metric_values, name, &sb);
+	compare_sample_build(c, gc, series_metric_values, name, &sc);
+	if (sb.g.k && sc.g.k && compare_model(&sb.g, &sc.g, &so, &st) == 0 &&
+	    isfinite(st.model.p)) {
+		/* a quantity never below 0 (a time with zeros in it, analysed
+		 * on the linear scale) cannot fall by more than all of it */
+		if (!st.log_scale && gsl_stats_min(sb.x, 1, sb.n) >= 0 &&
+		    gsl_stats_min(sc.x, 1, sc.n) >= 0 &&
+		    st.change_ci_low_pct < -100)
+			st.change_ci_low_pct = -100;
+		second_push(cmp, (struct compare_second){
+			xstrdup(name), st.base.mean, st.cand.mean,
+			st.change_pct, st.change_ci_low_pct,
+			st.change_ci_high_pct, st.model.t, st.model.p, NAN });
+	}
 	compare_sample_release(&sb);
 	compare_sample_release(&sc);
 }
@@ -373,11 +352,8 @@ void compare_extras(struct comparison *cmp, const struct compare_opts *o,
 			for (k = 0; k < d->nmetrics; k++)
 				if (strcmp(d->metrics[k], metric) &&
 				    !name_seen(cmp, d->metrics[k]))
-					second_of(cmp, o,
-						  xstrdup(d->metrics[k]), b,
-						  gb, c, gc,
-						  series_metric_values,
-						  d->metrics[k]);
+					second_of(cmp, o, d->metrics[k], b,
+						  gb, c, gc);
 		}
 	/* The kernel locks' wait: compare_klock's A/B of each, by its p. */
 	for (i = 0; i < cmp->nklock; i++) {
