@@ -338,24 +338,6 @@ static void json_side_flags(struct json_writer *w,
 	json_close(w, ']');
 }
 
-/* The tests and the model every interval comes from: fixed text. */
-static void json_methods(struct json_writer *w)
-{
-	json_open_flat(w, "tests", '{');
-	json_str(w, "difference", "two-level-satterthwaite");
-	json_str(w, "rank", "mann-whitney-u");
-	json_close(w, '}');
-	json_open_flat(w, "model", '{');
-	json_open(w, "levels", '[');
-	json_str(w, NULL, "runs");
-	json_str(w, NULL, "invocations");
-	json_close(w, ']');
-	json_str(w, "components", "anova-moments");
-	json_str(w, "df", "satterthwaite");
-	json_str(w, "scale", "log when every value > 0");
-	json_close(w, '}');
-}
-
 static void json_summary(struct json_writer *w, const struct compare_result *r)
 {
 	const struct json_member sum[] = {
@@ -400,7 +382,14 @@ void compare_print_json(FILE *f, const struct compare_result *r,
 	fprintf(f, "%g", r->opts.confidence);
 	json_key(&w, "threshold_pct");
 	fprintf(f, "%g", r->opts.threshold_pct);
-	json_methods(&w);
+	/* the tests and the model every interval comes from: fixed text */
+	json_key(&w, "tests");
+	fputs("{\"difference\": \"two-level-satterthwaite\", \"rank\": "
+	      "\"mann-whitney-u\"}", f);
+	json_key(&w, "model");
+	fputs("{\"levels\": [\"runs\", \"invocations\"], \"components\": "
+	      "\"anova-moments\", \"df\": \"satterthwaite\", \"scale\": "
+	      "\"log when every value > 0\"}", f);
 	json_selection(&w, "baseline", b);
 	json_selection(&w, "candidate", c);
 	json_open(&w, "comparisons", '[');

@@ -154,21 +154,6 @@ static char *flag_experiments(const struct compare_side *s, const char *name,
 	return ids;
 }
 
-/* The largest invocations x runs a noisy configuration would need. */
-static const struct comparison *most_needed(const struct compare_result *r,
-					    const char *name, const char *side)
-{
-	const struct comparison *best = NULL;
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (compare_has_flag(&r->cmp[i], name, side) &&
-		    r->cmp[i].st.needed_runs &&
-		    (!best || r->cmp[i].st.needed_runs > best->st.needed_runs))
-			best = &r->cmp[i];
-	return best;
-}
-
 /* The length of s up to its first ':' or ';' outside parentheses. */
 static int example_len(const char *s)
 {
@@ -188,19 +173,26 @@ static int example_len(const char *s)
 static void side_flag(struct compare_result *r, const struct compare_side *s,
 		      const char *name, const char *side)
 {
-	const struct comparison *need;
+	const struct comparison *need = NULL;
 	struct compare_side_flag *f;
 	const char *example;
 	char *ids, *advice = NULL;
 	size_t i, n = 0;
 
-	for (i = 0; i < r->n; i++)
-		n += compare_has_flag(&r->cmp[i], name, side);
+	for (i = 0; i < r->n; i++) {
+		const struct comparison *x = &r->cmp[i];
+
+		if (!compare_has_flag(x, name, side))
+			continue;
+		n++;
+		/* more runs are the remedy of noise only: the most needed */
+		if (!strcmp(name, "noisy") && x->st.needed_runs &&
+		    (!need || x->st.needed_runs > need->st.needed_runs))
+			need = x;
+	}
 	if (!n)
 		return;
 	ids = flag_experiments(s, name, r->metric, &example);
-	/* more runs are the remedy of noise only */
-	need = strcmp(name, "noisy") ? NULL : most_needed(r, name, side);
 	if (need)
 		advice = xasprintf("; resolving %g%% needs up to %zu boots of "
 				   "%zu runs a side (%s %s)",
