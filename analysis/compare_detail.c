@@ -434,23 +434,19 @@ static void load_warning(char ***warn, size_t *nwarn,
 	}
 }
 
-static bool is_any(const char *key, const char *const *set)
-{
-	for (; *set; set++)
-		if (!strcmp(key, *set))
-			return true;
-	return false;
-}
-
 void compare_print_hostdiff(FILE *f, const struct compare_input *b,
 			    const struct compare_input *c)
 {
-	static const char *const cpu_keys[] = { MK_AFFINITY, MK_CPUSET,
-						MK_CPUS_ONLINE, NULL };
-	static const char *const kernel_keys[] = { MK_KERNEL_RELEASE,
-						   MK_KERNEL_VERSION, NULL };
+#define CPUS "warning", ": the sides ran on different CPUs"
+#define KERNEL "note", " (expected when kernels are compared; nothing else " \
+		       "should)"
+	static const char *const note[][3] = {
+		{ MK_AFFINITY, CPUS }, { MK_CPUSET, CPUS },
+		{ MK_CPUS_ONLINE, CPUS }, { MK_KERNEL_RELEASE, KERNEL },
+		{ MK_KERNEL_VERSION, KERNEL },
+	};
 	char **keys = NULL, **warn = NULL;
-	size_t nkeys = 0, nwarn = 0, nlines = 0, i;
+	size_t nkeys = 0, nwarn = 0, nlines = 0, i, k;
 	double ratio;
 
 	meta_keys(b, &keys, &nkeys);
@@ -472,16 +468,12 @@ void compare_print_hostdiff(FILE *f, const struct compare_input *b,
 			else
 				fprintf(f, "  %s\n", line);
 			free(line);
-			if (is_any(keys[i], cpu_keys))
-				push(&warn, &nwarn,
-				     xasprintf("warning: %s differs: the sides "
-					       "ran on different CPUs",
-					       keys[i]));
-			if (is_any(keys[i], kernel_keys))
-				push(&warn, &nwarn,
-				     xasprintf("note: %s differs (expected "
-					       "when kernels are compared; "
-					       "nothing else should)", keys[i]));
+			for (k = 0; k < ARRAY_SIZE(note); k++)
+				if (!strcmp(keys[i], note[k][0]))
+					push(&warn, &nwarn,
+					     xasprintf("%s: %s differs%s",
+						       note[k][1], keys[i],
+						       note[k][2]));
 		}
 		free(vb);
 		free(vc);
