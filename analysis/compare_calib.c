@@ -27,11 +27,9 @@
 
 /*
  * The config file e ran from, as stored, for the hint; NULL when there
- * is none to show.  A received database names it, so it is shown and
- * never opened, read or resolved here (issue 37, item 1: a stored
- * /proc/kmsg blocked compare, any other path made it an oracle on the
- * reader's files); one too long to print or holding a control byte is
- * not shown at all.
+ * is none to show.  Shown, never opened or resolved: a received database
+ * names it (a stored /proc/kmsg would block, another path would make
+ * compare an oracle on the reader's files).
  */
 static char *config_file(const struct experiment_row *e)
 {
@@ -202,7 +200,6 @@ static void para(FILE *f, const char *line, bool *head)
 	wrap_print(f, line, INDENT, INDENT + 2, WIDTH);
 }
 
-/* One profile a comparison cites. */
 struct citation {
 	size_t i;
 	const struct compare_calib *x;

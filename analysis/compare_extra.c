@@ -101,10 +101,10 @@ void compare_bh(const double *p, size_t n, double *q)
 	size_t m = 0, k;
 	double run = 1;
 
-	for (k = 0; k < n; k++) {
-		q[k] = NAN;
+	for (k = 0; k < n; k++) {       /* q may be p */
 		if (isfinite(p[k]))
 			o[m++] = (struct pidx){ p[k], k };
+		q[k] = NAN;
 	}
 	qsort(o, m, sizeof(*o), by_p);
 	/* q_(k) = min over j >= k of m p_(j) / j, capped at 1. */
@@ -232,10 +232,9 @@ static size_t extract_klock(const struct dataset *d, size_t c,
  * One lock A/B from its runs' waits; -1 when it cannot be compared (a
  * side of fewer than 2 runs, or no run of either side waited).  Both
  * sides waited: the ratio of their means under the two-level model, as
- * hand-offs are (compare_handoffs: an interval on the log scale, above
- * -100%).  One side never waited: a ratio to 0 has no interval (it
- * printed -100.0%, p = 0), so Welch's test on the runs' waits gives p,
- * the change is -100% (gone) or none (new), without interval.
+ * hand-offs are (compare_handoffs).  One side never waited: a ratio to 0
+ * has no interval, so Welch's test on the runs' waits gives p, the
+ * change is -100% (gone) or none (new).
  */
 static int klock_one(struct compare_klock *k, const struct compare_opts *o,
 		     const struct sample *sb, const struct sample *sc)
@@ -338,7 +337,7 @@ void compare_extras(struct comparison *cmp, const struct compare_opts *o,
 {
 	const struct compare_side *side[2] = { b, c };
 	const struct series *g[2] = { gb, gc };
-	double *p, *q;
+	double *p;
 	size_t i, j, k;
 
 	compare_beat_count(&sb->g, &sc->g, o->dir, o->confidence, &cmp->beat);
@@ -369,14 +368,12 @@ void compare_extras(struct comparison *cmp, const struct compare_opts *o,
 				kl->change_pct < 0 ? -z : z, kl->p, NAN });
 	}
 	p = xcalloc(cmp->nsecond + 1, sizeof(*p));
-	q = xcalloc(cmp->nsecond + 1, sizeof(*q));
 	for (i = 0; i < cmp->nsecond; i++)
 		p[i] = cmp->second[i].p;
-	compare_bh(p, cmp->nsecond, q);
+	compare_bh(p, cmp->nsecond, p);
 	for (i = 0; i < cmp->nsecond; i++)
-		cmp->second[i].q = q[i];
+		cmp->second[i].q = p[i];
 	free(p);
-	free(q);
 	if (cmp->nsecond)
 		qsort(cmp->second, cmp->nsecond, sizeof(*cmp->second), by_z);
 }

@@ -12,13 +12,8 @@
 #include "lib/json.h"
 #include "lib/util.h"
 
-/* ---- json (docs/compare-json.md) ---- */
-
-/*
- * Through lib/json.h's writer: the document and each comparison one
- * member a line, the small objects flat (several members a line).  An
- * absent or empty string is null.
- */
+/* The document and each comparison one member a line, the small objects
+ * flat; an absent or empty string is null. */
 static void str_or_null(struct json_writer *w, const char *key,
 			const char *v)
 {
@@ -55,7 +50,6 @@ static void json_members(struct json_writer *w, const struct json_member *m,
 	}
 }
 
-/* A flat object of the n members, as member key or element (NULL). */
 static void json_object(struct json_writer *w, const char *key,
 			const struct json_member *m, size_t n)
 {
@@ -92,7 +86,6 @@ static const char *unit_name(const struct nested *s, bool numbers)
 	return s->pooled ? "runs-pooled" : "invocations";
 }
 
-/* ministat's figures of the side's runs, as compare's text prints them. */
 static void json_runs(struct json_writer *w, const struct summary *runs)
 {
 	const struct json_member v[] = {

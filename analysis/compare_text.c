@@ -189,7 +189,6 @@ static void print_table(FILE *f, const struct compare_result *r,
 		}
 }
 
-/* The gate's word for the whole: FAILED, INCONCLUSIVE or passed. */
 static const char *gate_word(const struct compare_result *r)
 {
 	return r->gate_failures ? "FAILED (exit 3)" :
