@@ -119,10 +119,9 @@ static int imax(int a, int b)
 static void print_table(FILE *f, const struct compare_result *r,
 			bool numbers)
 {
-	char **label = xcalloc(r->n ? r->n : 1, sizeof(*label));
-	char **change = xcalloc(r->n ? r->n : 1, sizeof(*change));
-	char (*level)[2][NUMFMT_LEN] = xcalloc(r->n ? r->n : 1,
-					       sizeof(*level));
+	struct {
+		char *label, *change, level[2][NUMFMT_LEN];
+	} *row = xcalloc(r->n ? r->n : 1, sizeof(*row));
 	int lw = (int)strlen("configuration"), cw = (int)strlen("change [CI]");
 	int bw = (int)strlen("base"), vw = (int)strlen("verdict"), at;
 	double res;
@@ -131,16 +130,16 @@ static void print_table(FILE *f, const struct compare_result *r,
 	for (i = 0; i < r->n; i++) {
 		const struct comparison *cmp = &r->cmp[i];
 
-		label[i] = compare_label(r, cmp, numbers, false);
-		change[i] = compare_change_text(&cmp->st);
+		row[i].label = compare_label(r, cmp, numbers, false);
+		row[i].change = compare_change_text(&cmp->st);
 		/* the levels at a resolution that tells them apart */
 		res = fabs(cmp->st.base.mean - cmp->st.cand.mean);
-		numfmt_res(level[i][0], NUMFMT_LEN, cmp->st.base.mean, res);
-		numfmt_res(level[i][1], NUMFMT_LEN, cmp->st.cand.mean, res);
-		lw = imax(lw, (int)strlen(label[i]));
-		cw = imax(cw, (int)strlen(change[i]));
-		bw = imax(bw, imax((int)strlen(level[i][0]),
-				   (int)strlen(level[i][1])));
+		numfmt_res(row[i].level[0], NUMFMT_LEN, cmp->st.base.mean, res);
+		numfmt_res(row[i].level[1], NUMFMT_LEN, cmp->st.cand.mean, res);
+		lw = imax(lw, (int)strlen(row[i].label));
+		cw = imax(cw, (int)strlen(row[i].change));
+		bw = imax(bw, imax((int)strlen(row[i].level[0]),
+				   (int)strlen(row[i].level[1])));
 		vw = imax(vw, (int)strlen(verdict_names[cmp->st.verdict]));
 	}
 	/* where the flags start: the label gives up what would push the
@@ -163,12 +162,12 @@ static void print_table(FILE *f, const struct compare_result *r,
 		char flags[48];
 
 		flag_names(cmp, flags, sizeof(flags));
-		if ((int)strlen(label[i]) > lw)
-			fprintf(f, "%s\n%*s", label[i], lw, "");
+		if ((int)strlen(row[i].label) > lw)
+			fprintf(f, "%s\n%*s", row[i].label, lw, "");
 		else
-			fprintf(f, "%-*s", lw, label[i]);
-		fprintf(f, " %*s %*s  %-*s %-*s", bw, level[i][0], bw,
-			level[i][1], cw, change[i], *flags ? vw : 0,
+			fprintf(f, "%-*s", lw, row[i].label);
+		fprintf(f, " %*s %*s  %-*s %-*s", bw, row[i].level[0], bw,
+			row[i].level[1], cw, row[i].change, *flags ? vw : 0,
 			verdict_names[cmp->st.verdict]);
 		/* flags that would pass the width: under the change */
 		if (*flags && at + (int)strlen(flags) > TABLE_WIDTH)
@@ -176,12 +175,10 @@ static void print_table(FILE *f, const struct compare_result *r,
 		else if (*flags)
 			fprintf(f, " %s", flags);
 		fputc('\n', f);
-		free(label[i]);
-		free(change[i]);
+		free(row[i].label);
+		free(row[i].change);
 	}
-	free(label);
-	free(change);
-	free(level);
+	free(row);
 	for (i = 0; i < r->n; i++)
 		if (r->cmp[i].nflags) {
 			print_legend(f, r);
