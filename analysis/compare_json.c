@@ -86,19 +86,6 @@ static const char *unit_name(const struct nested *s, bool numbers)
 	return s->pooled ? "runs-pooled" : "invocations";
 }
 
-static void json_runs(struct json_writer *w, const struct summary *runs)
-{
-	const struct json_member v[] = {
-		JNUM("n", runs->n), JNUM("min", runs->min),
-		JNUM("median", runs->median), JNUM("mean", runs->mean),
-		JNUM("max", runs->max), JNUM("sd", runs->sd),
-	};
-
-	json_open(w, "ministat", '{');
-	json_members(w, v, ARRAY_SIZE(v));
-	json_close(w, '}');
-}
-
 static void json_side(struct json_writer *w, const char *key,
 		      const struct compare_summary *s,
 		      const struct compare_unit *u, const struct nested *m,
@@ -114,10 +101,17 @@ static void json_side(struct json_writer *w, const char *key,
 		JBOOL("borrowed_between", m->borrowed),
 		JBOOL("pooled", m->pooled),
 	};
+	const struct json_member ministat[] = {
+		JNUM("n", runs->n), JNUM("min", runs->min),
+		JNUM("median", runs->median), JNUM("mean", runs->mean),
+		JNUM("max", runs->max), JNUM("sd", runs->sd),
+	};
 
 	json_open_flat(w, key, '{');
 	json_members(w, v, ARRAY_SIZE(v));
-	json_runs(w, runs);
+	json_open(w, "ministat", '{');
+	json_members(w, ministat, ARRAY_SIZE(ministat));
+	json_close(w, '}');
 	json_close(w, '}');
 }
 
