@@ -50,15 +50,16 @@ void comparison_flag(struct comparison *c, const char *name,
 
 /* ---- futex-hash-differs ---- */
 
-/* The side's stored futex_hash_slots as "16" or "16-64"; NULL: none. */
-static char *slots_range(const struct sample *s, double *lo, double *hi)
+/* The side's stored futex_hash_slots (whole numbers) as "16" or "16-64";
+ * NULL: none. */
+static char *slots_range(const struct sample *s)
 {
+	double lo, hi;
+
 	if (!s->n)
 		return NULL;
-	gsl_stats_minmax(lo, hi, s->x, 1, s->n);
-	if (*lo < *hi)
-		return xasprintf("%.0f-%.0f", *lo, *hi);
-	return xasprintf("%.0f", *lo);
+	gsl_stats_minmax(&lo, &hi, s->x, 1, s->n);
+	return lo < hi ? xasprintf("%.0f-%.0f", lo, hi) : xasprintf("%.0f", lo);
 }
 
 static bool side_stored(const struct compare_side *s, const char *metric)
@@ -76,7 +77,6 @@ void compare_futex_hash(struct comparison *cmp, const struct compare_side *b,
 			const struct series *gc)
 {
 	struct sample sb, sc;
-	double blo = 0, bhi = 0, clo = 0, chi = 0;
 	char *tb, *tc;
 
 	if (!side_stored(b, "futex_hash_slots") ||
@@ -86,10 +86,10 @@ void compare_futex_hash(struct comparison *cmp, const struct compare_side *b,
 			     &sb);
 	compare_sample_build(c, gc, series_metric_values, "futex_hash_slots",
 			     &sc);
-	tb = slots_range(&sb, &blo, &bhi);
-	tc = slots_range(&sc, &clo, &chi);
+	tb = slots_range(&sb);
+	tc = slots_range(&sc);
 	/* a side that recorded none (an older kernel or contend) is unknown */
-	if (tb && tc && (blo < clo || blo > clo || bhi < chi || bhi > chi))
+	if (tb && tc && strcmp(tb, tc))
 		comparison_flag(cmp, "futex-hash-differs", "both",
 			xasprintf("the sides' processes had different private "
 				  "futex hash sizes: baseline %s slots, "
