@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "db/contract.h"
+#include "analysis/compare_impl.h"
 #include "analysis/compare_input.h"
 #include "lib/hint.h"
 #include "lib/json.h"
@@ -26,11 +27,9 @@
 
 /*
  * The config file e ran from, as stored, for the hint; NULL when there
- * is none to show.  A received database names it, so it is shown and
- * never opened, read or resolved here (issue 37, item 1: a stored
- * /proc/kmsg blocked compare, any other path made it an oracle on the
- * reader's files); one too long to print or holding a control byte is
- * not shown at all.
+ * is none to show.  Shown, never opened or resolved: a received database
+ * names it (a stored /proc/kmsg would block, another path would make
+ * compare an oracle on the reader's files).
  */
 static char *config_file(const struct experiment_row *e)
 {
@@ -181,56 +180,16 @@ static size_t cited(const struct compare_input *b,
 	return n;
 }
 
-/* Does parameter p of cmp take another value in a comparison of the same
- * section? */
-static bool varies(const struct compare_result *r,
-		   const struct comparison *cmp, const struct kv *p)
+/* Unix seconds t as strftime's fmt in UTC into buf, "" when unknown. */
+static char *utc(char *buf, size_t len, const char *fmt, double t)
 {
-	size_t i, k;
+	time_t s = (time_t)t;
+	struct tm tm;
 
-	for (i = 0; i < r->n; i++) {
-		const struct ds_config *o = r->cmp[i].config;
-
-		if (&r->cmp[i] == cmp || !o ||
-		    strcmp(r->cmp[i].section, cmp->section))
-			continue;
-		for (k = 0; k < o->nparams; k++)
-			if (!strcmp(o->params[k].key, p->key) &&
-			    strcmp(o->params[k].value, p->value))
-				return true;
-	}
-	return false;
-}
-
-/* "[section]" and the parameters that tell it from the other
- * comparisons of its section, as compare's table names them. */
-static char *label(const struct compare_result *r,
-		   const struct comparison *cmp)
-{
-	const struct ds_config *dc = cmp->config;
-	char *l = xasprintf("[%s]", cmp->section), *t;
-	size_t j;
-
-	for (j = 0; dc && j < dc->nparams; j++) {
-		if (!varies(r, cmp, &dc->params[j]))
-			continue;
-		t = xasprintf("%s %s=%s", l, dc->params[j].key,
-			      dc->params[j].value);
-		free(l);
-		l = t;
-	}
-	return l;
-}
-
-/* "; the gate's PCT% is smaller ..." when the profile's design cannot
- * show the gate's loss, else "". */
-static char *gate_note(const struct compare_result *r,
-		       const struct compare_calib *x)
-{
-	if (r->gate_pct >= 0 && x->p.mde_pct > r->gate_pct)
-		return xasprintf("; the gate's %g%% is smaller than that "
-				 "design shows here", r->gate_pct);
-	return xstrdup("");
+	buf[0] = '\0';
+	if (t > 0 && gmtime_r(&s, &tm))
+		strftime(buf, len, fmt, &tm);
+	return buf;
 }
 
 /* One paragraph under "A/A:" (the first) or indented as its rest. */
@@ -241,7 +200,6 @@ static void para(FILE *f, const char *line, bool *head)
 	wrap_print(f, line, INDENT, INDENT + 2, WIDTH);
 }
 
-/* One profile a comparison cites. */
 struct citation {
 	size_t i;
 	const struct compare_calib *x;
@@ -257,10 +215,13 @@ static void cite_full(FILE *f, const struct compare_result *r,
 	size_t k;
 
 	for (k = 0; k < n; k++) {
-		char *l = label(r, &r->cmp[c[k].i]);
+		char *l = compare_label(r, &r->cmp[c[k].i], false, true);
 		char *s = calib_cite(&c[k].x->p, c[k].x->host,
 				     c[k].x->experiment, c[k].x->created);
-		char *g = gate_note(r, c[k].x);
+		char *g = r->gate_pct >= 0 && c[k].x->p.mde_pct > r->gate_pct
+			? xasprintf("; the gate's %g%% is smaller than that "
+				    "design shows here", r->gate_pct)
+			: xstrdup("");
 		bool say = two || strcmp(c[k].side, "candidate");
 		char *line = xasprintf("%s %s%s%s%s", l, say ? c[k].side : "",
 				       say ? ": " : "", s, g);
@@ -281,22 +242,19 @@ static void cite_short(FILE *f, const struct compare_result *r,
 
 	for (k = 0; k < n; k++) {
 		const struct compare_calib *x = c[k].x;
-		char when[40] = "", *line;
-		time_t t = (time_t)x->created;
-		struct tm tm;
+		bool say = strcmp(c[k].side, "candidate");
+		char when[40], *line;
 
 		if (c[k].done)
 			continue;
-		if (x->created > 0 && gmtime_r(&t, &tm))
-			strftime(when, sizeof(when),
-				 "calibrated %Y-%m-%d %H:%M UTC, ", &tm);
+		utc(when, sizeof(when), "calibrated %Y-%m-%d %H:%M UTC, ",
+		    x->created);
 		line = xasprintf("%s%son host %s (%sexperiment %lld: %zu "
-				 "invocations): the "
-				 "change %zu boots of %zu runs detect, the A/A "
-				 "false alarms, the CV between and within "
-				 "invocations%s:", strcmp(c[k].side, "candidate")
-				 ? c[k].side : "", strcmp(c[k].side,
-				 "candidate") ? ": " : "", x->host, when,
+				 "invocations): the change %zu boots of %zu "
+				 "runs detect, the A/A false alarms, the CV "
+				 "between and within invocations%s:",
+				 say ? c[k].side : "", say ? ": " : "", x->host,
+				 when,
 				 (long long)x->experiment, x->p.k, x->p.boots,
 				 x->p.runs, r->gate_pct >= 0 ? " (*: a change "
 				 "above the gate's, which that design cannot "
@@ -314,7 +272,7 @@ static void cite_short(FILE *f, const struct compare_result *r,
 			    strcmp(c[m].side, c[k].side))
 				continue;
 			c[m].done = true;
-			l = label(r, &r->cmp[c[m].i]);
+			l = compare_label(r, &r->cmp[c[m].i], false, true);
 			line = xasprintf("%s: %.1f%%%s, %zu/%zu, %.2f%% and "
 					 "%.2f%%", l, p->mde_pct,
 					 r->gate_pct >= 0 &&
@@ -403,17 +361,6 @@ void compare_calib_print(FILE *f, const struct compare_result *r,
 	hints(f, r, b, c, &head);
 }
 
-/* ISO 8601 UTC of Unix seconds t into buf, "" when unknown. */
-static void iso_time(char *buf, size_t len, double t)
-{
-	time_t s = (time_t)t;
-	struct tm tm;
-
-	buf[0] = '\0';
-	if (t > 0 && gmtime_r(&s, &tm))
-		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 static void json_calib(struct json_writer *w, size_t i, const char *side,
 		       const struct comparison *cmp,
 		       const struct compare_calib *x)
@@ -433,7 +380,7 @@ static void json_calib(struct json_writer *w, size_t i, const char *side,
 	char when[32];
 	size_t k;
 
-	iso_time(when, sizeof(when), x->created);
+	utc(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", x->created);
 	json_open_flat(w, NULL, '{');
 	json_int(w, "comparison", (long long)i);
 	json_str(w, "section", cmp->section);

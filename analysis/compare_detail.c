@@ -1,10 +1,10 @@
 /*
  * compare_detail.c - compare's text, each configuration in detail: each
  * side's level and what its interval rests on, the runs, what a decision
- * would need, the kernel locks, the flags told in full; and the two
+ * would need, the kernel locks, the flags told in full; the host facts
+ * that differ between the sides and the warnings they call for; and the
  * helpers the rest of the text shares (compare_impl.h).
  */
-#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -49,6 +49,53 @@ char *compare_change_text(const struct compare_stats *st)
 				     st->change_ci_high_pct));
 }
 
+/* Is parameter key the same in every compared configuration of section? */
+static bool param_constant(const struct compare_result *r, const char *section,
+			   const char *key, const char *value)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->n; i++) {
+		const struct ds_config *c = r->cmp[i].config;
+
+		if (!c || strcmp(r->cmp[i].section, section))
+			continue;
+		for (j = 0; j < c->nparams; j++)
+			if (!strcmp(c->params[j].key, key) &&
+			    strcmp(c->params[j].value, value))
+				return false;
+	}
+	return true;
+}
+
+char *compare_label(const struct compare_result *r,
+		    const struct comparison *cmp, bool numbers, bool brackets)
+{
+	const struct ds_config *c = cmp->config;
+	const char *head = *cmp->section ? cmp->section
+			   : *cmp->workload ? cmp->workload : "values";
+	char *l = xasprintf(brackets ? "[%s]" : "%s", head), *e;
+	size_t j;
+
+	for (j = 0; !numbers && c && j < c->nparams; j++) {
+		char *t;
+
+		if (param_constant(r, cmp->section, c->params[j].key,
+				   c->params[j].value))
+			continue;
+		t = xasprintf("%s %s=%s", l, c->params[j].key,
+			      c->params[j].value);
+		free(l);
+		l = t;
+	}
+	/* One line of the table: a line break in a name shown as \n. */
+	e = escape_text_dup(l);
+	if (!e)
+		return l;
+	free(l);
+	return e;
+}
+
 /* The variance a side's interval rests on, in words. */
 static const char *unit_text(const struct nested *s)
 {
@@ -78,11 +125,24 @@ static char *sd_text(char *buf, size_t len, double var, bool log_scale)
 }
 #define SD(v, l) sd_text((char[24]){ 0 }, 24, (v), (l))
 
+/* rest after a line that holds at columns, under it when the line would
+ * pass the width; rest is freed. */
+static void print_rest(FILE *f, int at, char *rest)
+{
+	if (at + 2 + (int)strlen(rest) > TABLE_WIDTH)
+		fprintf(f, "\n%12s%s\n", "", rest);
+	else
+		fprintf(f, "  %s\n", rest);
+	free(rest);
+}
+
 static void print_detail_side(FILE *f, const char *role,
 			      const struct compare_summary *cs,
-			      const struct nested *s, bool log_scale,
-			      bool between_known)
+			      const struct nested *s,
+			      const struct compare_stats *st)
 {
+	bool log_scale = st->log_scale;
+
 	char ci[NUMFMT_CI_LEN], *rest;
 	int at;
 
@@ -92,15 +152,10 @@ static void print_detail_side(FILE *f, const char *role,
 		     isnan(cs->ci_low) ? " (no interval)" : "");
 	rest = xasprintf("%zu inv x %.3g runs  s_between %s  s_within %s",
 			 s->k, s->k ? (double)s->n / (double)s->k : 0.0,
-			 between_known ? SD(s->var_between, log_scale)
-				       : "unknown",
+			 st->model.df_between >= 1
+				 ? SD(s->var_between, log_scale) : "unknown",
 			 SD(s->var_within, log_scale));
-	/* the design under the level when the line would pass the width */
-	if (at + 2 + (int)strlen(rest) > TABLE_WIDTH)
-		fprintf(f, "\n%12s%s\n", "", rest);
-	else
-		fprintf(f, "  %s\n", rest);
-	free(rest);
+	print_rest(f, at, rest);
 	compare_para(f, 18, "  %-9s unit: %s", "", unit_text(s));
 }
 
@@ -169,14 +224,6 @@ static void print_detail_runs(FILE *f, const struct comparison *cmp)
 	}
 }
 
-/* A flag told in full under each configuration: one with a brief. */
-static bool told_in_full(const char *name)
-{
-	const struct flag_def *d = flag_def_find(name);
-
-	return d && d->brief;
-}
-
 /*
  * The kernel locks A/B, two lines a lock so that a row fits 80 columns:
  * kind and caller (escaped, cut), then the waits a run in s, ms, us or
@@ -233,10 +280,8 @@ void compare_print_detail(FILE *f, const struct comparison *cmp,
 			   cmp->section, cmp->canon);
 	else
 		fprintf(f, "\n== values\n");
-	print_detail_side(f, "baseline", &st->base, &st->model.a,
-			  st->log_scale, st->model.df_between >= 1);
-	print_detail_side(f, "candidate", &st->cand, &st->model.b,
-			  st->log_scale, st->model.df_between >= 1);
+	print_detail_side(f, "baseline", &st->base, &st->model.a, st);
+	print_detail_side(f, "candidate", &st->cand, &st->model.b, st);
 	if (!numbers)
 		print_detail_runs(f, cmp);
 	at = fprintf(f, "  change    %s", change);
@@ -244,12 +289,7 @@ void compare_print_detail(FILE *f, const struct comparison *cmp,
 		? xasprintf("df %.3g (Satterthwaite), p = %.3g  verdict %s",
 			    st->df, st->p_welch, verdict_names[st->verdict])
 		: xasprintf("verdict %s", verdict_names[st->verdict]);
-	/* the test under the change when the line would pass the width */
-	if (at + 2 + (int)strlen(rest) > TABLE_WIDTH)
-		fprintf(f, "\n%12s%s\n", "", rest);
-	else
-		fprintf(f, "  %s\n", rest);
-	free(rest);
+	print_rest(f, at, rest);
 	if (st->verdict == VERDICT_INCONCLUSIVE)
 		print_needed(f, st, &r->opts);
 	fair = abfair_text(&cmp->fair);     /* analysis/abfair.h */
@@ -258,10 +298,202 @@ void compare_print_detail(FILE *f, const struct comparison *cmp,
 	free(fair);
 	print_klock(f, cmp, &r->opts);
 	compare_print_extras(f, cmp, r->opts.confidence, false);
-	for (i = 0; i < cmp->nflags; i++)
-		if (told_in_full(cmp->flags[i].name))
+	for (i = 0; i < cmp->nflags; i++) {
+		const struct flag_def *d = flag_def_find(cmp->flags[i].name);
+
+		/* a flag with a brief is told in full here */
+		if (d && d->brief)
 			compare_para(f, 4, "  flag %s (%s): %s",
-				   cmp->flags[i].name, cmp->flags[i].side,
-				   cmp->flags[i].message);
+				     cmp->flags[i].name, cmp->flags[i].side,
+				     cmp->flags[i].message);
+	}
 	free(change);
+}
+
+/* ---- the host facts that differ ---- */
+
+static void push(char ***v, size_t *n, char *s)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = s;
+}
+
+/* v as the sides are compared on it, malloc'd: the cgroup the runner
+ * makes for each experiment ("cgroup v2 PARENT/contend-PID-N") by its
+ * parent only, else v. */
+static char *side_value(const char *key, const char *v)
+{
+	const char *last = strrchr(v, '/');
+
+	if (!strcmp(key, "containment") && !strncmp(v, "cgroup v2 ", 10) &&
+	    last && !strncmp(last, "/contend-", 9))
+		return xasprintf("%.*s/contend-*", (int)(last - v), v);
+	return xstrdup(v);
+}
+
+/* The distinct values of key over a side's experiments, ", "-joined. */
+static char *side_values(const struct compare_input *s, const char *key)
+{
+	char *out = NULL;
+	size_t i;
+
+	for (i = 0; s->kind != INPUT_NUMBERS && i < s->nsets; i++) {
+		const char *m = experiment_meta(&s->sets[i].exp, key);
+		char *v, *t;
+
+		if (!m)
+			continue;
+		v = side_value(key, m);
+		if (out && strstr(out, v)) {
+			free(v);
+			continue;
+		}
+		t = xasprintf("%s%s%s", out ? out : "", out ? ", " : "", v);
+		free(v);
+		free(out);
+		out = t;
+	}
+	return out;
+}
+
+static bool key_seen(char **keys, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(keys[i], key))
+			return true;
+	return false;
+}
+
+static void meta_keys(const struct compare_input *s, char ***keys, size_t *n)
+{
+	size_t i, k;
+
+	for (i = 0; s->kind != INPUT_NUMBERS && i < s->nsets; i++)
+		for (k = 0; k < s->sets[i].exp.nmeta; k++) {
+			const char *key = s->sets[i].exp.meta[k].key;
+
+			/* loadavg: load_start under its old name */
+			if (!strcmp(key, MK_LOADAVG) &&
+			    experiment_meta(&s->sets[i].exp, MK_LOAD_START))
+				continue;
+			if (!key_seen(*keys, *n, key))
+				push(keys, n, xstrdup(key));
+		}
+}
+
+/* Largest value of a numeric key over both sides divided by its smallest. */
+static double spread_ratio(const struct compare_input *b,
+			   const struct compare_input *c, const char *key)
+{
+	const struct compare_input *side[2] = { b, c };
+	double lo = INFINITY, hi = -INFINITY, v;
+	size_t i, j;
+
+	for (j = 0; j < 2; j++)
+		for (i = 0; side[j]->kind != INPUT_NUMBERS && i < side[j]->nsets;
+		     i++) {
+			const char *t = experiment_meta(&side[j]->sets[i].exp,
+							key);
+
+			if (t && parse_double(t, &v) == 0 && v > 0) {
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+		}
+	return lo > 0 && isfinite(lo) ? hi / lo : NAN;
+}
+
+/* The first load above 0.5 per CPU on an experiment of the side (at
+ * its start, its end, or loadavg in older databases): one warning. */
+static void load_warning(char ***warn, size_t *nwarn,
+			 const struct compare_input *s)
+{
+	static const char *const load_keys[] = { MK_LOAD_START, MK_LOAD_END,
+						 MK_LOADAVG };
+	size_t i, k;
+
+	for (i = 0; s->kind != INPUT_NUMBERS && i < s->nsets; i++) {
+		const struct experiment_row *e = &s->sets[i].exp;
+		const char *nc = experiment_meta(e, MK_NCPUS);
+		double v, ncpu;
+
+		if (!nc || parse_double(nc, &ncpu) < 0 || !(ncpu > 0))
+			continue;
+		for (k = 0; k < ARRAY_SIZE(load_keys); k++) {
+			const char *t = experiment_meta(e, load_keys[k]);
+
+			if (!t || parse_double(t, &v) < 0 || !(v / ncpu > 0.5))
+				continue;
+			push(warn, nwarn,
+			     xasprintf("warning: %s %s on %g CPUs (experiment "
+				       "%lld of the %s): other work disturbed "
+				       "the runs", load_keys[k], t, ncpu,
+				       (long long)e->id, s->role));
+			return;
+		}
+	}
+}
+
+void compare_print_hostdiff(FILE *f, const struct compare_input *b,
+			    const struct compare_input *c)
+{
+#define CPUS "warning", ": the sides ran on different CPUs"
+#define KERNEL "note", " (expected when kernels are compared; nothing else " \
+		       "should)"
+	static const char *const note[][3] = {
+		{ MK_AFFINITY, CPUS }, { MK_CPUSET, CPUS },
+		{ MK_CPUS_ONLINE, CPUS }, { MK_KERNEL_RELEASE, KERNEL },
+		{ MK_KERNEL_VERSION, KERNEL },
+	};
+	char **keys = NULL, **warn = NULL;
+	size_t nkeys = 0, nwarn = 0, nlines = 0, i, k;
+	double ratio;
+
+	meta_keys(b, &keys, &nkeys);
+	meta_keys(c, &keys, &nkeys);
+	for (i = 0; i < nkeys; i++) {
+		char *vb = side_values(b, keys[i]), *vc = side_values(c, keys[i]);
+		char *line;
+
+		if (vb && vc && strcmp(vb, vc)) {
+			if (!nlines++)
+				fprintf(f, "\nHost keys that differ between "
+					   "the sides:\n");
+			line = xasprintf("%-24s baseline %s | candidate %s",
+					 keys[i], vb, vc);
+			/* the values whole, under the key when too wide */
+			if (2 + strlen(line) > WIDTH)
+				fprintf(f, "  %s\n    baseline  %s\n    "
+					   "candidate %s\n", keys[i], vb, vc);
+			else
+				fprintf(f, "  %s\n", line);
+			free(line);
+			for (k = 0; k < ARRAY_SIZE(note); k++)
+				if (!strcmp(keys[i], note[k][0]))
+					push(&warn, &nwarn,
+					     xasprintf("%s: %s differs%s",
+						       note[k][1], keys[i],
+						       note[k][2]));
+		}
+		free(vb);
+		free(vc);
+		free(keys[i]);
+	}
+	free(keys);
+	load_warning(&warn, &nwarn, b);
+	load_warning(&warn, &nwarn, c);
+	ratio = spread_ratio(b, c, MK_CALIBRATION);
+	if (ratio > 1.05)
+		push(&warn, &nwarn,
+		     xasprintf("warning: " MK_CALIBRATION " differs by "
+			       "%.1f%% between experiments: the busy loop did "
+			       "different work (pin it with calibration = N)",
+			       100 * (ratio - 1)));
+	if (nwarn && !nlines)
+		fputc('\n', f);
+	for (i = 0; i < nwarn; i++) {
+		wrap_print(f, warn[i], 0, 4, WIDTH);
+		free(warn[i]);
+	}
+	free(warn);
 }

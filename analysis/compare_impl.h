@@ -47,7 +47,7 @@ void compare_futex_hash(struct comparison *cmp, const struct compare_side *b,
 			const struct series *gc);
 
 /*
- * compare_klock.c: every kernel lock either side's runs waited on, A/B from
+ * compare_extra.c: every kernel lock either side's runs waited on, A/B from
  * each run's wait (docs/KLOCK.md, "Comparing two builds"), into
  * cmp->klock: the changed first, then by wait; cmp->klock_shown of them
  * for the text.
@@ -63,27 +63,22 @@ void compare_extras(struct comparison *cmp, const struct compare_opts *o,
 		    const struct series *gb, const struct compare_side *c,
 		    const struct series *gc);
 
-/*
- * The host facts that differ between two sides as text lines (and the
- * warnings they call for): built, printed at compare's width, released
- * (compare_hostdiff.c).
- */
+/* compare_detail.c: the host facts that differ between two sides, and
+ * the warnings they call for, at compare's width. */
 struct compare_input;
-struct meta_diff {
-	size_t n, nwarn;
-	char **lines;           /* "key  baseline V | candidate W" */
-	char **warnings;
-};
-void meta_diff_build(struct meta_diff *md, const struct compare_input *b,
-		     const struct compare_input *c);
-void meta_diff_print(FILE *f, const struct meta_diff *md);
-void meta_diff_release(struct meta_diff *md);
+void compare_print_hostdiff(FILE *f, const struct compare_input *b,
+			    const struct compare_input *c);
 
 /* compare's text (compare_detail.c): printf wrapped at its width; a
- * change with its interval (malloc'd); one configuration in detail. */
+ * change with its interval (malloc'd); a configuration's label; one
+ * configuration in detail. */
 void compare_para(FILE *f, int indent, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 char *compare_change_text(const struct compare_stats *st);
+/* "section k=v ..." ("[section]" with brackets), the
+ * parameters that vary within the section, escaped (malloc'd). */
+char *compare_label(const struct compare_result *r,
+		    const struct comparison *cmp, bool numbers, bool brackets);
 void compare_print_detail(FILE *f, const struct comparison *cmp,
 		  const struct compare_result *r, bool numbers);
 

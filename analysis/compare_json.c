@@ -4,7 +4,6 @@
  * runs' ministat figures, the change, its tests and flags
  * (compare_input.h).
  */
-#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,13 +12,8 @@
 #include "lib/json.h"
 #include "lib/util.h"
 
-/* ---- json (docs/compare-json.md) ---- */
-
-/*
- * Through lib/json.h's writer: the document and each comparison one
- * member a line, the small objects flat (several members a line).  An
- * absent or empty string is null.
- */
+/* The document and each comparison one member a line, the small objects
+ * flat; an absent or empty string is null. */
 static void str_or_null(struct json_writer *w, const char *key,
 			const char *v)
 {
@@ -29,15 +23,17 @@ static void str_or_null(struct json_writer *w, const char *key,
 		json_null(w, key);
 }
 
-/* A member of an object: a string (JSTR) or a number (JNUM). */
+/* A member of an object: a string, a number (an integer is printed as
+ * one) or a boolean. */
 struct json_member {
 	const char *key;
-	bool number;
+	char type;
 	const char *str;
 	double num;
 };
-#define JSTR(key, v) { (key), false, (v), 0 }
-#define JNUM(key, v) { (key), true, NULL, (v) }
+#define JSTR(key, v) { (key), 's', (v), 0 }
+#define JNUM(key, v) { (key), 'n', NULL, (double)(v) }
+#define JBOOL(key, v) { (key), 'b', NULL, (v) }
 
 static void json_members(struct json_writer *w, const struct json_member *m,
 			 size_t n)
@@ -45,14 +41,15 @@ static void json_members(struct json_writer *w, const struct json_member *m,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (m[i].number)
+		if (m[i].type == 'n')
 			json_num(w, m[i].key, m[i].num);
+		else if (m[i].type == 'b')
+			json_bool(w, m[i].key, m[i].num > 0);
 		else
 			str_or_null(w, m[i].key, m[i].str);
 	}
 }
 
-/* A flat object of the n members, as member key or element (NULL). */
 static void json_object(struct json_writer *w, const char *key,
 			const struct json_member *m, size_t n)
 {
@@ -89,42 +86,32 @@ static const char *unit_name(const struct nested *s, bool numbers)
 	return s->pooled ? "runs-pooled" : "invocations";
 }
 
-/* ministat's figures of the side's runs, as compare's text prints them. */
-static void json_runs(struct json_writer *w, const struct summary *runs)
-{
-	const struct json_member v[] = {
-		JNUM("min", runs->min), JNUM("median", runs->median),
-		JNUM("mean", runs->mean), JNUM("max", runs->max),
-		JNUM("sd", runs->sd),
-	};
-
-	json_open(w, "ministat", '{');
-	json_int(w, "n", (long long)runs->n);
-	json_members(w, v, ARRAY_SIZE(v));
-	json_close(w, '}');
-}
-
 static void json_side(struct json_writer *w, const char *key,
 		      const struct compare_summary *s,
 		      const struct compare_unit *u, const struct nested *m,
 		      const struct summary *runs, bool numbers)
 {
 	const struct json_member v[] = {
-		JNUM("mean", s->mean), JNUM("sd", s->sd),
+		JNUM("n", s->n), JNUM("mean", s->mean), JNUM("sd", s->sd),
 		JNUM("ci_low", s->ci_low), JNUM("ci_high", s->ci_high),
 		JNUM("var_between", m->var_between),
 		JNUM("var_within", m->var_within), JNUM("df", m->df),
+		JSTR("unit", unit_name(m, numbers)),
+		JNUM("invocations", u->invocations), JNUM("runs", u->runs),
+		JBOOL("borrowed_between", m->borrowed),
+		JBOOL("pooled", m->pooled),
+	};
+	const struct json_member ministat[] = {
+		JNUM("n", runs->n), JNUM("min", runs->min),
+		JNUM("median", runs->median), JNUM("mean", runs->mean),
+		JNUM("max", runs->max), JNUM("sd", runs->sd),
 	};
 
 	json_open_flat(w, key, '{');
-	json_int(w, "n", (long long)s->n);
 	json_members(w, v, ARRAY_SIZE(v));
-	json_str(w, "unit", unit_name(m, numbers));
-	json_int(w, "invocations", (long long)u->invocations);
-	json_int(w, "runs", (long long)u->runs);
-	json_bool(w, "borrowed_between", m->borrowed);
-	json_bool(w, "pooled", m->pooled);
-	json_runs(w, runs);
+	json_open(w, "ministat", '{');
+	json_members(w, ministat, ARRAY_SIZE(ministat));
+	json_close(w, '}');
 	json_close(w, '}');
 }
 
@@ -191,18 +178,14 @@ static void json_extras(struct json_writer *w, const struct comparison *cmp)
 		JNUM("pairs", (double)b->pairs), JNUM("wins", (double)b->wins),
 		JNUM("ties", (double)b->ties),
 		JNUM("p_mannwhitney", cmp->st.p_mannwhitney),
-		JNUM("p_min", b->p_min),
+		JNUM("p_min", b->p_min), JBOOL("reachable", b->reachable),
 	};
 	size_t i;
 
-	if (b->pairs) {
-		json_open_flat(w, "beat", '{');
-		json_members(w, beat, ARRAY_SIZE(beat));
-		json_bool(w, "reachable", b->reachable);
-		json_close(w, '}');
-	} else {
+	if (b->pairs)
+		json_object(w, "beat", beat, ARRAY_SIZE(beat));
+	else
 		json_null(w, "beat");
-	}
 	json_open_flat(w, "secondary", '[');
 	for (i = 0; i < cmp->nsecond; i++) {
 		const struct compare_second *s = &cmp->second[i];
@@ -221,7 +204,12 @@ static void json_extras(struct json_writer *w, const struct comparison *cmp)
 
 static void json_plan(struct json_writer *w, const struct compare_stats *st)
 {
+	const struct json_member need[] = {
+		JNUM("needed_runs", st->needed_runs),
+		JNUM("needed_invocations", st->needed_invocations),
+	};
 	const struct json_member plan[] = {
+		JNUM("boots", st->plan.boots), JNUM("runs", st->plan.runs),
 		JNUM("runs_opt", st->plan.runs_opt),
 		JNUM("boot_cost_s", st->plan.c_boot),
 		JNUM("run_cost_s", st->plan.c_run),
@@ -232,13 +220,8 @@ static void json_plan(struct json_writer *w, const struct compare_stats *st)
 		json_null(w, "needed_invocations");
 		return;
 	}
-	json_int(w, "needed_runs", (long long)st->needed_runs);
-	json_int(w, "needed_invocations", (long long)st->needed_invocations);
-	json_open_flat(w, "plan", '{');
-	json_int(w, "boots", (long long)st->plan.boots);
-	json_int(w, "runs", (long long)st->plan.runs);
-	json_members(w, plan, ARRAY_SIZE(plan));
-	json_close(w, '}');
+	json_members(w, need, ARRAY_SIZE(need));
+	json_object(w, "plan", plan, ARRAY_SIZE(plan));
 }
 
 static void json_comparison(struct json_writer *w, const struct comparison *cmp,
@@ -264,11 +247,16 @@ static void json_comparison(struct json_writer *w, const struct comparison *cmp,
 		JNUM("hedges_g", st->hedges_g),
 		JNUM("mde_pct", st->mde_pct),
 		JNUM("se", st->model.se),
+		JSTR("scale", st->log_scale ? "log" : "linear"),
 	};
 	const struct json_member gate[] = {
 		JSTR("result", gate_result_names[cmp->gate]),
 		JNUM("p", cmp->gate_p), JNUM("p_holm", cmp->gate_p_holm),
-		JNUM("p_pass", cmp->gate_p_pass),
+		JNUM("p_pass", cmp->gate_p_pass), JBOOL("fails", cmp->gate_fail),
+	};
+	const struct json_member plan[] = {
+		JNUM("boots", cmp->gate_plan.boots),
+		JNUM("runs", cmp->gate_plan.runs),
 	};
 
 	json_open(w, NULL, '{');
@@ -280,17 +268,11 @@ static void json_comparison(struct json_writer *w, const struct comparison *cmp,
 	json_side(w, "candidate", &st->cand, &cmp->ucand, &st->model.b,
 		  &cmp->runs_cand, cnum);
 	json_members(w, nums, ARRAY_SIZE(nums));
-	json_str(w, "scale", st->log_scale ? "log" : "linear");
 	if (r->gate_pct >= 0) {
 		json_open_flat(w, "gate", '{');
 		json_members(w, gate, ARRAY_SIZE(gate));
-		json_bool(w, "fails", cmp->gate_fail);
-		if (cmp->gate == GATE_INCONCLUSIVE && cmp->gate_plan.boots) {
-			json_open_flat(w, "plan", '{');
-			json_int(w, "boots", (long long)cmp->gate_plan.boots);
-			json_int(w, "runs", (long long)cmp->gate_plan.runs);
-			json_close(w, '}');
-		}
+		if (cmp->gate == GATE_INCONCLUSIVE && cmp->gate_plan.boots)
+			json_object(w, "plan", plan, ARRAY_SIZE(plan));
 		json_close(w, '}');
 	}
 	json_str(w, "mannwhitney_method", st->mw_exact ? "exact" : "normal");
@@ -343,33 +325,17 @@ static void json_side_flags(struct json_writer *w,
 	json_close(w, ']');
 }
 
-/* The tests and the model every interval comes from: fixed text. */
-static void json_methods(struct json_writer *w)
-{
-	json_open_flat(w, "tests", '{');
-	json_str(w, "difference", "two-level-satterthwaite");
-	json_str(w, "rank", "mann-whitney-u");
-	json_close(w, '}');
-	json_open_flat(w, "model", '{');
-	json_open(w, "levels", '[');
-	json_str(w, NULL, "runs");
-	json_str(w, NULL, "invocations");
-	json_close(w, ']');
-	json_str(w, "components", "anova-moments");
-	json_str(w, "df", "satterthwaite");
-	json_str(w, "scale", "log when every value > 0");
-	json_close(w, '}');
-}
-
 static void json_summary(struct json_writer *w, const struct compare_result *r)
 {
-	json_open_flat(w, "summary", '{');
-	json_int(w, "faster", (long long)r->count[VERDICT_FASTER]);
-	json_int(w, "slower", (long long)r->count[VERDICT_SLOWER]);
-	json_int(w, "no_change", (long long)r->count[VERDICT_NO_CHANGE]);
-	json_int(w, "inconclusive", (long long)r->count[VERDICT_INCONCLUSIVE]);
-	json_int(w, "unmatched", (long long)r->nunmatched);
-	json_close(w, '}');
+	const struct json_member sum[] = {
+		JNUM("faster", r->count[VERDICT_FASTER]),
+		JNUM("slower", r->count[VERDICT_SLOWER]),
+		JNUM("no_change", r->count[VERDICT_NO_CHANGE]),
+		JNUM("inconclusive", r->count[VERDICT_INCONCLUSIVE]),
+		JNUM("unmatched", r->nunmatched),
+	};
+
+	json_object(w, "summary", sum, ARRAY_SIZE(sum));
 	if (r->gate_pct < 0)
 		return;
 	json_open_flat(w, "regression", '{');
@@ -403,7 +369,14 @@ void compare_print_json(FILE *f, const struct compare_result *r,
 	fprintf(f, "%g", r->opts.confidence);
 	json_key(&w, "threshold_pct");
 	fprintf(f, "%g", r->opts.threshold_pct);
-	json_methods(&w);
+	/* the tests and the model every interval comes from: fixed text */
+	json_key(&w, "tests");
+	fputs("{\"difference\": \"two-level-satterthwaite\", \"rank\": "
+	      "\"mann-whitney-u\"}", f);
+	json_key(&w, "model");
+	fputs("{\"levels\": [\"runs\", \"invocations\"], \"components\": "
+	      "\"anova-moments\", \"df\": \"satterthwaite\", \"scale\": "
+	      "\"log when every value > 0\"}", f);
 	json_selection(&w, "baseline", b);
 	json_selection(&w, "candidate", c);
 	json_open(&w, "comparisons", '[');

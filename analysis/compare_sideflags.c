@@ -1,17 +1,15 @@
 /*
- * compare_sideflags.c - what compare.c (the matching, the driver) and
- * compare_checks.c (the checks it runs) share, below both: a side's
- * sample of one configuration, invocation by invocation (the one model
- * of runs, series.h), a flag added to a comparison, and the flags of the
- * analyses carried per side (flagtab.h, FLAG_CARRIED) summarised for
- * compare's overview: how many configurations, which experiments, an
- * example's numbers and, for noise, the plan that would resolve the
- * threshold; and futex-hash-differs, the sides' stored futex hash sizes.
+ * compare_sideflags.c - what compare.c and compare_checks.c share, below
+ * both: a side's sample of one configuration by invocation (series.h), a
+ * flag added to a comparison, the flags carried per side (FLAG_CARRIED)
+ * summarised for compare's overview, and futex-hash-differs.
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_statistics_double.h>
 
 #include "analysis/compare.h"
 #include "analysis/compare_impl.h"
@@ -20,10 +18,6 @@
 
 /* ---- samples and flags ---- */
 
-/*
- * A side's sample for one configuration: the runs of every invocation that
- * has any, grouped by invocation (experiment) for the two-level model.
- */
 void compare_sample_build(const struct compare_side *s,
 			  const struct series *g, extract_fn fn,
 			  const char *metric, struct sample *out)
@@ -56,24 +50,18 @@ void comparison_flag(struct comparison *c, const char *name,
 
 /* ---- futex-hash-differs ---- */
 
-/* The side's stored futex_hash_slots as "16" or "16-64"; NULL: none. */
-static char *slots_range(const struct sample *s, double *lo, double *hi)
+/* The side's stored futex_hash_slots (whole numbers) as "16" or "16-64";
+ * NULL: none. */
+static char *slots_range(const struct sample *s)
 {
-	size_t i;
+	double lo, hi;
 
 	if (!s->n)
 		return NULL;
-	*lo = *hi = s->x[0];
-	for (i = 1; i < s->n; i++) {
-		*lo = s->x[i] < *lo ? s->x[i] : *lo;
-		*hi = s->x[i] > *hi ? s->x[i] : *hi;
-	}
-	if (*lo < *hi)
-		return xasprintf("%.0f-%.0f", *lo, *hi);
-	return xasprintf("%.0f", *lo);
+	gsl_stats_minmax(&lo, &hi, s->x, 1, s->n);
+	return lo < hi ? xasprintf("%.0f-%.0f", lo, hi) : xasprintf("%.0f", lo);
 }
 
-/* Whether any experiment of the side stored the metric at all. */
 static bool side_stored(const struct compare_side *s, const char *metric)
 {
 	size_t i;
@@ -89,11 +77,8 @@ void compare_futex_hash(struct comparison *cmp, const struct compare_side *b,
 			const struct series *gc)
 {
 	struct sample sb, sc;
-	double blo = 0, bhi = 0, clo = 0, chi = 0;
 	char *tb, *tc;
 
-	/* no sample to build where a side never stored it (a number file,
-	 * a workload without futexes, an older kernel) */
 	if (!side_stored(b, "futex_hash_slots") ||
 	    !side_stored(c, "futex_hash_slots"))
 		return;
@@ -101,10 +86,10 @@ void compare_futex_hash(struct comparison *cmp, const struct compare_side *b,
 			     &sb);
 	compare_sample_build(c, gc, series_metric_values, "futex_hash_slots",
 			     &sc);
-	tb = slots_range(&sb, &blo, &bhi);
-	tc = slots_range(&sc, &clo, &chi);
+	tb = slots_range(&sb);
+	tc = slots_range(&sc);
 	/* a side that recorded none (an older kernel or contend) is unknown */
-	if (tb && tc && (blo < clo || blo > clo || bhi < chi || bhi > chi))
+	if (tb && tc && strcmp(tb, tc))
 		comparison_flag(cmp, "futex-hash-differs", "both",
 			xasprintf("the sides' processes had different private "
 				  "futex hash sizes: baseline %s slots, "
@@ -169,20 +154,6 @@ static char *flag_experiments(const struct compare_side *s, const char *name,
 	return ids;
 }
 
-/* The largest invocations x runs a noisy configuration would need. */
-static const struct comparison *most_needed(const struct compare_result *r,
-					    const char *name, const char *side)
-{
-	const struct comparison *best = NULL;
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (compare_has_flag(&r->cmp[i], name, side) && r->cmp[i].st.needed_runs &&
-		    (!best || r->cmp[i].st.needed_runs > best->st.needed_runs))
-			best = &r->cmp[i];
-	return best;
-}
-
 /* The length of s up to its first ':' or ';' outside parentheses. */
 static int example_len(const char *s)
 {
@@ -202,19 +173,26 @@ static int example_len(const char *s)
 static void side_flag(struct compare_result *r, const struct compare_side *s,
 		      const char *name, const char *side)
 {
-	const struct comparison *need;
+	const struct comparison *need = NULL;
 	struct compare_side_flag *f;
 	const char *example;
 	char *ids, *advice = NULL;
 	size_t i, n = 0;
 
-	for (i = 0; i < r->n; i++)
-		n += compare_has_flag(&r->cmp[i], name, side);
+	for (i = 0; i < r->n; i++) {
+		const struct comparison *x = &r->cmp[i];
+
+		if (!compare_has_flag(x, name, side))
+			continue;
+		n++;
+		/* more runs are the remedy of noise only: the most needed */
+		if (!strcmp(name, "noisy") && x->st.needed_runs &&
+		    (!need || x->st.needed_runs > need->st.needed_runs))
+			need = x;
+	}
 	if (!n)
 		return;
 	ids = flag_experiments(s, name, r->metric, &example);
-	/* more runs are the remedy of noise only */
-	need = strcmp(name, "noisy") ? NULL : most_needed(r, name, side);
 	if (need)
 		advice = xasprintf("; resolving %g%% needs up to %zu boots of "
 				   "%zu runs a side (%s %s)",

@@ -7,7 +7,6 @@
  */
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +15,6 @@
 #include "analysis/compare_impl.h"
 #include "analysis/compare_input.h"
 #include "analysis/flagtab.h"
-#include "db/contract.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "lib/wrap.h"
@@ -25,24 +23,6 @@
 /* Prose wraps at this column; tables fit TABLE_WIDTH. */
 #define WIDTH 78
 #define TABLE_WIDTH 80
-
-/* ---- numbers (lib/numfmt.h) ---- */
-
-/* Two levels printed so that different values look different. */
-static void fmt_pair(double a, double b, char *ta, char *tb, size_t len)
-{
-	double res = fabs(a - b);
-
-	numfmt_res(ta, len, a, res);
-	numfmt_res(tb, len, b, res);
-}
-
-/* ---- text ---- */
-
-static const char *dir_name(enum direction d)
-{
-	return d == DIR_LOWER ? "lower is better" : "higher is better";
-}
 
 static void print_side_line(FILE *f, const struct compare_input *s)
 {
@@ -61,53 +41,6 @@ static void print_side_line(FILE *f, const struct compare_input *s)
 	for (i = 0; i < s->nsets; i++)
 		fprintf(f, "%s%" PRId64, i ? ", " : " ", s->sets[i].exp.id);
 	fprintf(f, ")\n");
-}
-
-/* Is parameter key the same in every compared configuration of section? */
-static bool param_constant(const struct compare_result *r, const char *section,
-			   const char *key, const char *value)
-{
-	size_t i, j;
-
-	for (i = 0; i < r->n; i++) {
-		const struct ds_config *c = r->cmp[i].config;
-
-		if (!c || strcmp(r->cmp[i].section, section))
-			continue;
-		for (j = 0; j < c->nparams; j++)
-			if (!strcmp(c->params[j].key, key) &&
-			    strcmp(c->params[j].value, value))
-				return false;
-	}
-	return true;
-}
-
-/* "section k=v ..." with the parameters that vary within the section. */
-static char *config_label(const struct compare_result *r,
-			  const struct comparison *cmp, bool numbers)
-{
-	const struct ds_config *c = cmp->config;
-	char *l = xstrdup(*cmp->section ? cmp->section
-			  : *cmp->workload ? cmp->workload : "values"), *e;
-	size_t j;
-
-	for (j = 0; !numbers && c && j < c->nparams; j++) {
-		char *t;
-
-		if (param_constant(r, cmp->section, c->params[j].key,
-				   c->params[j].value))
-			continue;
-		t = xasprintf("%s %s=%s", l, c->params[j].key,
-			      c->params[j].value);
-		free(l);
-		l = t;
-	}
-	/* One line of the table: a line break in a name shown as \n. */
-	e = escape_text_dup(l);
-	if (!e)
-		return l;
-	free(l);
-	return e;
 }
 
 /*
@@ -186,25 +119,27 @@ static int imax(int a, int b)
 static void print_table(FILE *f, const struct compare_result *r,
 			bool numbers)
 {
-	char **label = xcalloc(r->n ? r->n : 1, sizeof(*label));
-	char **change = xcalloc(r->n ? r->n : 1, sizeof(*change));
-	char (*level)[2][NUMFMT_LEN] = xcalloc(r->n ? r->n : 1,
-					       sizeof(*level));
+	struct {
+		char *label, *change, level[2][NUMFMT_LEN];
+	} *row = xcalloc(r->n ? r->n : 1, sizeof(*row));
 	int lw = (int)strlen("configuration"), cw = (int)strlen("change [CI]");
 	int bw = (int)strlen("base"), vw = (int)strlen("verdict"), at;
+	double res;
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
 		const struct comparison *cmp = &r->cmp[i];
 
-		label[i] = config_label(r, cmp, numbers);
-		change[i] = compare_change_text(&cmp->st);
-		fmt_pair(cmp->st.base.mean, cmp->st.cand.mean, level[i][0],
-			 level[i][1], NUMFMT_LEN);
-		lw = imax(lw, (int)strlen(label[i]));
-		cw = imax(cw, (int)strlen(change[i]));
-		bw = imax(bw, imax((int)strlen(level[i][0]),
-				   (int)strlen(level[i][1])));
+		row[i].label = compare_label(r, cmp, numbers, false);
+		row[i].change = compare_change_text(&cmp->st);
+		/* the levels at a resolution that tells them apart */
+		res = fabs(cmp->st.base.mean - cmp->st.cand.mean);
+		numfmt_res(row[i].level[0], NUMFMT_LEN, cmp->st.base.mean, res);
+		numfmt_res(row[i].level[1], NUMFMT_LEN, cmp->st.cand.mean, res);
+		lw = imax(lw, (int)strlen(row[i].label));
+		cw = imax(cw, (int)strlen(row[i].change));
+		bw = imax(bw, imax((int)strlen(row[i].level[0]),
+				   (int)strlen(row[i].level[1])));
 		vw = imax(vw, (int)strlen(verdict_names[cmp->st.verdict]));
 	}
 	/* where the flags start: the label gives up what would push the
@@ -227,12 +162,12 @@ static void print_table(FILE *f, const struct compare_result *r,
 		char flags[48];
 
 		flag_names(cmp, flags, sizeof(flags));
-		if ((int)strlen(label[i]) > lw)
-			fprintf(f, "%s\n%*s", label[i], lw, "");
+		if ((int)strlen(row[i].label) > lw)
+			fprintf(f, "%s\n%*s", row[i].label, lw, "");
 		else
-			fprintf(f, "%-*s", lw, label[i]);
-		fprintf(f, " %*s %*s  %-*s %-*s", bw, level[i][0], bw,
-			level[i][1], cw, change[i], *flags ? vw : 0,
+			fprintf(f, "%-*s", lw, row[i].label);
+		fprintf(f, " %*s %*s  %-*s %-*s", bw, row[i].level[0], bw,
+			row[i].level[1], cw, row[i].change, *flags ? vw : 0,
 			verdict_names[cmp->st.verdict]);
 		/* flags that would pass the width: under the change */
 		if (*flags && at + (int)strlen(flags) > TABLE_WIDTH)
@@ -240,12 +175,10 @@ static void print_table(FILE *f, const struct compare_result *r,
 		else if (*flags)
 			fprintf(f, " %s", flags);
 		fputc('\n', f);
-		free(label[i]);
-		free(change[i]);
+		free(row[i].label);
+		free(row[i].change);
 	}
-	free(label);
-	free(change);
-	free(level);
+	free(row);
 	for (i = 0; i < r->n; i++)
 		if (r->cmp[i].nflags) {
 			print_legend(f, r);
@@ -253,7 +186,6 @@ static void print_table(FILE *f, const struct compare_result *r,
 		}
 }
 
-/* The gate's word for the whole: FAILED, INCONCLUSIVE or passed. */
 static const char *gate_word(const struct compare_result *r)
 {
 	return r->gate_failures ? "FAILED (exit 3)" :
@@ -265,7 +197,7 @@ static const char *gate_word(const struct compare_result *r)
 static void print_gate_line(FILE *f, const struct compare_result *r,
 			    const struct comparison *cmp, bool numbers)
 {
-	char *label = config_label(r, cmp, numbers);
+	char *label = compare_label(r, cmp, numbers, false);
 	char *change = compare_change_text(&cmp->st);
 	const struct boot_plan *p = &cmp->gate_plan;
 	char mde[NUMFMT_LEN], plan[96] = "no plan of up to 100000 boots";
@@ -292,29 +224,25 @@ static void print_gate_line(FILE *f, const struct compare_result *r,
 
 static void print_gate(FILE *f, const struct compare_result *r, bool numbers)
 {
+	char *guarantee;
 	size_t i;
 
 	if (r->gate_pct < 0)
 		return;
-	if (r->gate_unguaranteed)
-		compare_para(f, 9, "Gate:    --fail-on-regression %g%%: %s "
-			   "(one-sided tests of a loss beyond %g%%, "
-			   "Holm-corrected over %zu configurations: "
-			   "false-alarm rate not guaranteed: one experiment "
-			   "a side in %zu, whose between-experiment variance "
-			   "is unknown; --strict refuses this design, and 2 "
-			   "or more baseline experiments restore the %g%% "
-			   "bound, docs/AB-KERNEL.md)", r->gate_pct,
-			   gate_word(r), r->gate_pct, r->n,
-			   r->gate_unguaranteed,
-			   100 * (1 - r->opts.confidence));
-	else
-		compare_para(f, 9, "Gate:    --fail-on-regression %g%%: %s "
-			   "(one-sided tests of a loss beyond %g%%, "
-			   "Holm-corrected over %zu configurations: "
-			   "family-wise false-alarm rate <= %g%%)",
-			   r->gate_pct, gate_word(r), r->gate_pct, r->n,
-			   100 * (1 - r->opts.confidence));
+	guarantee = r->gate_unguaranteed
+		? xasprintf("false-alarm rate not guaranteed: one experiment "
+			    "a side in %zu, whose between-experiment variance "
+			    "is unknown; --strict refuses this design, and 2 "
+			    "or more baseline experiments restore the %g%% "
+			    "bound, docs/AB-KERNEL.md", r->gate_unguaranteed,
+			    100 * (1 - r->opts.confidence))
+		: xasprintf("family-wise false-alarm rate <= %g%%",
+			    100 * (1 - r->opts.confidence));
+	compare_para(f, 9, "Gate:    --fail-on-regression %g%%: %s (one-sided "
+		     "tests of a loss beyond %g%%, Holm-corrected over %zu "
+		     "configurations: %s)", r->gate_pct, gate_word(r),
+		     r->gate_pct, r->n, guarantee);
+	free(guarantee);
 	compare_para(f, 9, "         each configuration: fail when that "
 		   "loss is shown, pass when it is ruled out (%g%% "
 		   "one-sided), else inconclusive", 100 * (1 -
@@ -323,32 +251,14 @@ static void print_gate(FILE *f, const struct compare_result *r, bool numbers)
 		print_gate_line(f, r, &r->cmp[i], numbers);
 }
 
-/* How many comparisons carry exactly this flag (name, side, message). */
-static size_t same_flag_count(const struct compare_result *r,
-			      const struct compare_flag *fl, size_t upto,
-			      bool *seen)
-{
-	size_t i, k, n = 0;
-
-	*seen = false;
-	for (i = 0; i < r->n; i++)
-		for (k = 0; k < r->cmp[i].nflags; k++) {
-			const struct compare_flag *g = &r->cmp[i].flags[k];
-
-			if (strcmp(g->name, fl->name) || strcmp(g->side, fl->side) ||
-			    strcmp(g->message, fl->message))
-				continue;
-			n++;
-			if (i < upto)
-				*seen = true;
-		}
-	return n;
-}
-
-/* "mutex-delay, spin": the labels of the comparisons carrying flag
- * name on side (malloc'd), and their count in *n. */
-static char *flag_configs(const struct compare_result *r, const char *name,
-			  const char *side, bool numbers, size_t *n)
+/*
+ * The labels of the comparisons carrying flag fl (its name and side, and
+ * its message unless by_side), malloc'd, and their count in *n; NULL
+ * when one before upto carries it: it is listed already.
+ */
+static char *flag_group(const struct compare_result *r,
+			const struct compare_flag *fl, size_t upto,
+			bool by_side, bool numbers, size_t *n)
 {
 	char *s = xstrdup(""), *t, *label;
 	size_t i, k;
@@ -356,11 +266,17 @@ static char *flag_configs(const struct compare_result *r, const char *name,
 	*n = 0;
 	for (i = 0; i < r->n; i++)
 		for (k = 0; k < r->cmp[i].nflags; k++) {
-			const struct compare_flag *fl = &r->cmp[i].flags[k];
+			const struct compare_flag *g = &r->cmp[i].flags[k];
 
-			if (strcmp(fl->name, name) || strcmp(fl->side, side))
+			if (strcmp(g->name, fl->name) ||
+			    strcmp(g->side, fl->side) ||
+			    (!by_side && strcmp(g->message, fl->message)))
 				continue;
-			label = config_label(r, &r->cmp[i], numbers);
+			if (i < upto) {
+				free(s);
+				return NULL;
+			}
+			label = compare_label(r, &r->cmp[i], numbers, false);
 			t = xasprintf("%s%s%s", s, (*n)++ ? ", " : "", label);
 			free(label);
 			free(s);
@@ -368,37 +284,6 @@ static char *flag_configs(const struct compare_result *r, const char *name,
 			break;
 		}
 	return s;
-}
-
-/* Has a side (or side pair) of flag name been listed before cmp i? */
-static bool side_listed(const struct compare_result *r, const char *name,
-			const char *side, size_t upto)
-{
-	size_t i, k;
-
-	for (i = 0; i < upto; i++)
-		for (k = 0; k < r->cmp[i].nflags; k++)
-			if (!strcmp(r->cmp[i].flags[k].name, name) &&
-			    !strcmp(r->cmp[i].flags[k].side, side))
-				return true;
-	return false;
-}
-
-static bool side_flagged(const struct compare_result *r, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < r->nside_flags; i++)
-		if (!strcmp(r->side_flags[i].name, name))
-			return true;
-	return false;
-}
-
-static void flags_head(FILE *f, bool *head)
-{
-	if (!*head)
-		fprintf(f, "\nFlags:\n");
-	*head = true;
 }
 
 /*
@@ -411,53 +296,50 @@ static void flags_head(FILE *f, bool *head)
 static void print_flags(FILE *f, const struct compare_result *r, bool numbers)
 {
 	const struct flag_def *d;
-	bool head = false, seen;
-	size_t s, i, k;
+	bool head = false, sided;
+	size_t s, i, k, n;
 
 	for (s = 0; (d = flag_nth(FV_COMPARE, s)); s++) {
-		const char *name = d->name;
-
+		sided = false;
 		for (i = 0; i < r->nside_flags; i++) {
 			const struct compare_side_flag *sf = &r->side_flags[i];
 
-			if (strcmp(sf->name, name))
+			if (strcmp(sf->name, d->name))
 				continue;
-			flags_head(f, &head);
+			if (!head)
+				fprintf(f, "\nFlags:\n");
+			head = sided = true;
 			compare_para(f, 4, "  %s (%s): %s", sf->name, sf->side,
-				   sf->message);
+				     sf->message);
 		}
 		/* the carried flags are told per side only */
-		if (side_flagged(r, name) || d->shows == FLAG_CARRIED)
+		if (sided || d->shows == FLAG_CARRIED)
 			continue;
 		for (i = 0; i < r->n; i++)
 			for (k = 0; k < r->cmp[i].nflags; k++) {
 				const struct compare_flag *fl = &r->cmp[i].flags[k];
 				char *which;
-				size_t n;
 
-				if (strcmp(fl->name, name))
+				if (strcmp(fl->name, d->name) ||
+				    !(which = flag_group(r, fl, i, d->brief,
+							 numbers, &n)))
 					continue;
-				flags_head(f, &head);
-				if (d->brief) {
-					if (side_listed(r, name, fl->side, i))
-						continue;
-					which = flag_configs(r, name, fl->side,
-							     numbers, &n);
+				if (!head)
+					fprintf(f, "\nFlags:\n");
+				head = true;
+				if (d->brief)
 					compare_para(f, 4, "  %s (%s, %zu of %zu "
-						   "configurations: %s): %s; "
-						   "the numbers are under each "
-						   "configuration below",
-						   name, fl->side, n, r->n,
-						   which, d->brief);
-					free(which);
-					continue;
-				}
-				n = same_flag_count(r, fl, i, &seen);
-				if (seen)
-					continue;
-				compare_para(f, 4, "  %s (%s, %zu of %zu "
-					   "configurations): %s", fl->name,
-					   fl->side, n, r->n, fl->message);
+						     "configurations: %s): %s; "
+						     "the numbers are under each "
+						     "configuration below",
+						     fl->name, fl->side, n, r->n,
+						     which, d->brief);
+				else
+					compare_para(f, 4, "  %s (%s, %zu of %zu "
+						     "configurations): %s",
+						     fl->name, fl->side, n, r->n,
+						     fl->message);
+				free(which);
 			}
 	}
 }
@@ -495,19 +377,27 @@ static const char method_text[] =
 	"geometric means).  The verdict compares the interval with the "
 	"threshold.  docs/STATISTICS.md, \"Two-level model\".";
 
-static void print_text(FILE *f, const struct compare_result *r,
-		       const struct compare_input *b,
-		       const struct compare_input *c)
+/* Through escape_stream: no control byte of a name from a database or a
+ * file reaches the terminal. */
+void compare_print_text(FILE *out, const struct compare_result *r,
+			const struct compare_input *b,
+			const struct compare_input *c)
 {
-	struct meta_diff md;
+	FILE *f = escape_stream(out);
 	bool numbers = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS;
 	const char *unit = metric_unit(r->metric);
 	char *line;
 	size_t i, k, suspect;
 
+	if (!f) {
+		error("compare: out of memory");
+		return;
+	}
+
 	line = xasprintf("%s%s%s%s, %s; change in %% of the baseline, "
 			 "%.3g%% CI; %s", r->metric, *unit ? " (" : "", unit,
-			 *unit ? ")" : "", dir_name(r->opts.dir),
+			 *unit ? ")" : "", r->opts.dir == DIR_LOWER ?
+			 "lower is better" : "higher is better",
 			 100 * r->opts.confidence, scale_text(r));
 	fputs("metric     ", f);
 	wrap_print(f, line, 11, 11, WIDTH);
@@ -534,9 +424,7 @@ static void print_text(FILE *f, const struct compare_result *r,
 	print_gate(f, r, numbers);
 	compare_calib_print(f, r, b, c);
 	print_flags(f, r, numbers);
-	meta_diff_build(&md, b, c);
-	meta_diff_print(f, &md);
-	meta_diff_release(&md);
+	compare_print_hostdiff(f, b, c);
 	for (i = 0; i < r->n; i++)
 		compare_print_detail(f, &r->cmp[i], r, numbers);
 	if (r->nunmatched)
@@ -547,21 +435,5 @@ static void print_text(FILE *f, const struct compare_result *r,
 			r->unmatched[i].canon, r->unmatched[i].reason);
 	fputc('\n', f);
 	wrap_print(f, method_text, 0, 0, WIDTH);
-}
-
-
-/* Through escape_stream: no control byte of a name from a database or a
- * file reaches the terminal. */
-void compare_print_text(FILE *out, const struct compare_result *r,
-			const struct compare_input *b,
-			const struct compare_input *c)
-{
-	FILE *f = escape_stream(out);
-
-	if (!f) {
-		error("compare: out of memory");
-		return;
-	}
-	print_text(f, r, b, c);
 	fclose(f);
 }

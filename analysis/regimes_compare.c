@@ -80,7 +80,7 @@ static char *within(const struct regimes *g, int r, const double *b,
 int regimes_compare(const double *b, size_t nb, const double *c, size_t nc,
 		    double confidence, struct regimes_cmp *out)
 {
-	double *all = xmalloc((nb + nc + 1) * sizeof(*all));
+	double *all;
 	unsigned hb = 0, hc = 0;
 	char lvl[2][32], *w0, *w1;
 	size_t i;
@@ -89,17 +89,13 @@ int regimes_compare(const double *b, size_t nb, const double *c, size_t nc,
 	memset(out, 0, sizeof(*out));
 	/* Two sides each in one regime, apart, are a change, not regimes:
 	 * one side at least must be multimodal by itself. */
-	if (regimes_detect(b, nb, confidence, &out->g) < 0) {
-		free(all);
+	if (regimes_detect(b, nb, confidence, &out->g) < 0)
 		return -1;
-	}
-	if (!out->g.multimodal) {
+	if (!out->g.multimodal)
 		regimes_detect(c, nc, confidence, &out->g);
-		if (!out->g.multimodal) {
-			free(all);
-			return 0;
-		}
-	}
+	if (!out->g.multimodal)
+		return 0;
+	all = xmalloc((nb + nc + 1) * sizeof(*all));
 	memcpy(all, b, nb * sizeof(*b));
 	memcpy(all + nb, c, nc * sizeof(*c));
 	ret = regimes_detect(all, nb + nc, confidence, &out->g);

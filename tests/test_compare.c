@@ -470,6 +470,43 @@ static void test_host_keys_text(void **state)
 }
 
 /*
+ * What differing host keys call for, after them, in the keys' order: a
+ * note for the kernel (expected when kernels are compared), a warning for
+ * the CPUs, then one for a load above 0.5 per CPU, naming the experiment
+ * and its side.
+ */
+static void test_host_keys_warnings(void **state)
+{
+	struct fx_config cf = { "w", "a=1", 3, { b100, b100 } };
+	static const char *const m2[] = { "handoff_rate", "throughput" };
+	struct fx b, c;
+	char *txt;
+
+	(void)state;
+	fx_build(&b, 1, m2, 2, &cf, 1, "Xeon", "6.1");
+	fx_build(&c, 2, m2, 2, &cf, 1, "Xeon", "6.1");
+	fx_meta(&b, "kernel_release", "6.1.0");
+	fx_meta(&c, "kernel_release", "6.2.0");
+	fx_meta(&b, "affinity", "0-3");
+	fx_meta(&c, "affinity", "4-7");
+	fx_meta(&c, "ncpus", "4");
+	fx_meta(&c, "load_start", "3.5");
+	txt = compare_text(&b, &c);
+	assert_non_null(strstr(txt, "\n  kernel_release           baseline "
+				    "6.1.0 | candidate 6.2.0\n"));
+	assert_non_null(strstr(txt, "\nnote: kernel_release differs (expected "
+				    "when kernels are compared; nothing else"
+				    "\n    should)\nwarning: affinity differs: "
+				    "the sides ran on different CPUs\n"
+				    "warning: load_start 3.5 on 4 CPUs "
+				    "(experiment 2 of the candidate): other "
+				    "work\n    disturbed the runs\n"));
+	free(txt);
+	fx_release(&b);
+	fx_release(&c);
+}
+
+/*
  * Two invocations a side whose hand-off rates differ a lot between boots:
  * the model (2 df for the between-invocation variance) cannot show the
  * fall, but it holds in every pair of a baseline and a candidate
@@ -1393,6 +1430,7 @@ int main(void)
 		cmocka_unit_test(test_misleading_text),
 		cmocka_unit_test(test_text_80),
 		cmocka_unit_test(test_host_keys_text),
+		cmocka_unit_test(test_host_keys_warnings),
 		cmocka_unit_test(test_gate_holm),
 		cmocka_unit_test(test_gate_three_way),
 		cmocka_unit_test(test_handoff_rule),

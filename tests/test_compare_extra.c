@@ -54,6 +54,17 @@ static void test_bh_hand(void **state)
 		for (size_t i = 0; i < 2; i++)
 			assert_true(fabs(q2[i] - w2[i]) < 1e-12);
 	}
+	/* in place, as compare_extras calls it: the same q */
+	{
+		double pq[] = { 0.01, 0.04, NAN, 0.03, 0.005, 0.5 };
+
+		compare_bh(pq, 6, pq);
+		for (size_t i = 0; i < 6; i++)
+			if (isnan(want[i]))
+				assert_true(isnan(pq[i]));
+			else
+				assert_true(fabs(pq[i] - want[i]) < 1e-12);
+	}
 }
 
 /*
