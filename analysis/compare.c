@@ -432,7 +432,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	carry_flags(cmp, b, gb, r->metric, "baseline");
 	carry_flags(cmp, c, gc, r->metric, "candidate");
 	misleading(cmp, &r->opts, b, gb, c, gc);
-	compare_klock(cmp, &r->opts, b, gb, c, gc); /* compare_klock.c */
+	compare_klock(cmp, &r->opts, b, gb, c, gc); /* compare_extra.c */
 	host_mismatch(cmp, b, gb, c, gc);
 	compare_instrumentation(cmp, b, gb, c, gc);
 	compare_futex_hash(cmp, b, gb, c, gc);   /* compare_sideflags.c */

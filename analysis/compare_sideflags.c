@@ -1,6 +1,6 @@
 /*
- * compare_sideflags.c - what compare.c and compare_checks.c share, below
- * both: a side's sample of one configuration by invocation (series.h), a
+ * compare_sideflags.c - what compare's files share, below them: a
+ * side's sample of one configuration by invocation (series.h), a
  * flag added to a comparison, the flags carried per side (FLAG_CARRIED)
  * summarised for compare's overview, and futex-hash-differs.
  */

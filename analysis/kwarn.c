@@ -6,7 +6,7 @@
  * runs' lock rows, run_klock, written by the runner's BPF program,
  * runner/kinstr/bpf.h, summed per run by kind and caller, as a mean per
  * run with its interval; the per-run waits compare's per-lock A/B reads,
- * compare_klock.c).
+ * compare_extra.c).
  */
 #include <math.h>
 #include <stdint.h>
