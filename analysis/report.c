@@ -7,9 +7,8 @@
  * no clock), so a report is a pure function of the analysis; the text
  * prints them through lib/numfmt and every name through lib/escape.
  * This file is the text; report_table.c is its summary table,
- * report_json.c and report_csv.c the other faces (report_impl.h is what
- * they share, report_rows.c holds what they all call), report_csv.c
- * the driver that picks one (report_write).
+ * report_json.c the other faces and report_write (report_impl.h is what
+ * they share, report_rows.c holds what they all call).
  */
 #include <math.h>
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /*
  * report_impl.h - what the writers of report.h share: report.c (text),
- * report_table.c (its summary table), report_json.c and report_csv.c.
+ * report_table.c (its summary table), report_json.c (JSON and CSV).
  * Private to them.
  */
 #ifndef CONTEND_REPORT_IMPL_H
@@ -121,8 +121,8 @@ int report_host_text(FILE *f, const struct analysis *a);
  * flags, and the legend of its marks.
  */
 void report_text_summary(FILE *f, const struct analysis *a);
-/* report_observer.c: the observer-effect table (analysis/observer.h),
- * nothing when the experiment has no observer with a none to compare */
+/* observer.c: the observer-effect table, nothing when the experiment
+ * has no observer with a none to compare */
 struct json_writer;
 void report_observer_text(FILE *f, const struct analysis *a);
 void report_observer_json(struct json_writer *w, const struct analysis *a);
