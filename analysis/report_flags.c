@@ -109,7 +109,7 @@ static char *ranged(const struct flag *const *fl, size_t n)
 {
 	const char *m = fl[0]->message;
 	size_t len = found_len(m), i = 0, slot = 0, k;
-	char *out = xstrdup(""), *t;
+	char *out = xstrdup("");
 
 	while (i < len) {
 		size_t num = number_at(m + i);
@@ -117,9 +117,7 @@ static char *ranged(const struct flag *const *fl, size_t n)
 		size_t llo = num, lhi = num;
 
 		if (!num) {
-			t = xasprintf("%s%c", out, m[i++]);
-			free(out);
-			out = t;
+			out = report_cat(out, "", "%c", m[i++]);
 			continue;
 		}
 		for (k = 1; k < n; k++) {
@@ -144,12 +142,10 @@ static char *ranged(const struct flag *const *fl, size_t n)
 			}
 		}
 		if (lo == hi || (llo == lhi && !strncmp(lo, hi, llo)))
-			t = xasprintf("%s%.*s", out, (int)llo, lo);
+			out = report_cat(out, "", "%.*s", (int)llo, lo);
 		else
-			t = xasprintf("%s%.*s-%.*s", out, (int)llo, lo, (int)lhi,
-				      hi);
-		free(out);
-		out = t;
+			out = report_cat(out, "", "%.*s-%.*s", (int)llo, lo,
+					 (int)lhi, hi);
 		i += num;
 		slot++;
 	}
@@ -159,23 +155,22 @@ static char *ranged(const struct flag *const *fl, size_t n)
 /* "1-4, 6": the configurations of fl[], consecutive ones as a range. */
 static char *config_list(const size_t *cfgs, size_t n)
 {
-	char *s = xstrdup(""), *t;
+	char *s = xstrdup("");
 	size_t i = 0, j;
 
 	while (i < n) {
 		for (j = i; j + 1 < n && cfgs[j + 1] == cfgs[j] + 1; j++)
 			;
-		t = j > i ? xasprintf("%s%s%zu-%zu", s, *s ? ", " : "",
-				      cfgs[i] + 1, cfgs[j] + 1)
-			  : xasprintf("%s%s%zu", s, *s ? ", " : "", cfgs[i] + 1);
-		free(s);
-		s = t;
+		s = j > i ? report_cat(s, ", ", "%zu-%zu", cfgs[i] + 1,
+				       cfgs[j] + 1)
+			  : report_cat(s, ", ", "%zu", cfgs[i] + 1);
 		i = j + 1;
 	}
 	return s;
 }
 
-/* The configurations raising flag name, each once, and their flags. */
+/* How many configurations raise flag name; each of them and its flag
+ * into cfgs and fl when not NULL. */
 static size_t raised_by(const struct analysis *a, const char *name,
 			size_t *cfgs, const struct flag **fl)
 {
@@ -184,8 +179,11 @@ static size_t raised_by(const struct analysis *a, const char *name,
 	for (c = 0; c < a->nconfigs; c++)
 		for (i = 0; i < a->configs[c].nflags; i++)
 			if (!strcmp(a->configs[c].flags[i].name, name)) {
-				cfgs[n] = c;
-				fl[n++] = &a->configs[c].flags[i];
+				if (cfgs) {
+					cfgs[n] = c;
+					fl[n] = &a->configs[c].flags[i];
+				}
+				n++;
 				break;
 			}
 	return n;
@@ -198,17 +196,21 @@ static void one_line(FILE *f, const struct analysis *a, const char *name)
 	size_t n = raised_by(a, name, cfgs, fl), k;
 	const char *m0 = fl[0]->message;
 	bool alike = true;
-	char *list = config_list(cfgs, n), *lead, *text;
+	char *list = config_list(cfgs, n), *lead;
 
 	for (k = 1; k < n && alike; k++)
 		alike = same_words(m0, found_len(m0), fl[k]->message,
 				   found_len(fl[k]->message));
 	lead = xasprintf("  ! %s, configs %s:", name, list);
-	text = alike ? ranged(fl, n)
-		     : xasprintf("%.*s (config %zu)", (int)found_len(m0), m0,
-				 cfgs[0] + 1);
-	report_wrap(f, lead, 4, text);
-	free(text);
+	if (alike) {
+		char *text = ranged(fl, n);
+
+		report_wrap(f, lead, 4, "%s", text);
+		free(text);
+	} else {
+		report_wrap(f, lead, 4, "%.*s (config %zu)",
+			    (int)found_len(m0), m0, cfgs[0] + 1);
+	}
 	free(lead);
 	free(list);
 	free(fl);
@@ -241,16 +243,13 @@ static void message(FILE *f, const struct analysis *a, size_t c,
 	for (c2 = c + 1; c2 < a->nconfigs; c2++)
 		for (j = 0; j < a->configs[c2].nflags; j++) {
 			const struct flag *g = &a->configs[c2].flags[j];
-			char *w;
 
 			if (strcmp(g->name, fl->name) ||
 			    strcmp(g->message, fl->message))
 				continue;
-			w = flag_config(c2, g);
-			more = xasprintf("%s, %s", where, w);
-			free(w);
-			free(where);
-			where = more;
+			more = flag_config(c2, g);
+			where = report_cat(where, ", ", "%s", more);
+			free(more);
 		}
 	lead = xasprintf("  ! %s, config%s %s:", fl->name,
 			 strchr(where, ',') ? "s" : "", where);
@@ -258,24 +257,10 @@ static void message(FILE *f, const struct analysis *a, size_t c,
 	 * under --verbose (the hint below the flags says so) */
 	more = brief ? xstrndup(fl->message, found_len(fl->message))
 		     : finding(fl->message, explained);
-	report_wrap(f, lead, 4, more);
+	report_wrap(f, lead, 4, "%s", more);
 	free(more);
 	free(lead);
 	free(where);
-}
-
-/* How many configurations raised flag name. */
-static size_t raisers(const struct analysis *a, const char *name)
-{
-	size_t c, i, n = 0;
-
-	for (c = 0; c < a->nconfigs; c++)
-		for (i = 0; i < a->configs[c].nflags; i++)
-			if (!strcmp(a->configs[c].flags[i].name, name)) {
-				n++;
-				break;
-			}
-	return n;
 }
 
 /* Whether configuration c's i-th flag is the first of its name. */
@@ -313,7 +298,7 @@ void report_flag_messages(FILE *f, const struct analysis *a, bool brief)
 
 				if (flag_place(FV_REPORT, fl->name) != rank)
 					continue;
-				many = brief && raisers(a, fl->name) > 1;
+				many = brief && raised_by(a, fl->name, NULL, NULL) > 1;
 				if (many && first_of(a, c, i))
 					one_line(f, a, fl->name);
 				if (many || printed(a, c, fl))

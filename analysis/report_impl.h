@@ -84,11 +84,16 @@ static inline void totals(const struct analysis *a, struct totals *t)
 }
 
 /*
- * report_rows.c: text word-wrapped at 78 columns, the first line after lead;
- * both with their control characters escaped (names come from configs
+ * report_rows.c: the formatted text word-wrapped at 78 columns, the first
+ * line after lead; both escaped for the terminal (names come from configs
  * and databases).
  */
-void report_wrap(FILE *f, const char *lead, int indent, const char *text);
+void report_wrap(FILE *f, const char *lead, int indent, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* report_rows.c: s, then sep (when s is not "") and the formatted text;
+ * s freed, the result malloc'd. */
+char *report_cat(char *s, const char *sep, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* report_rows.c: s escaped for the terminal, malloc'd ("" for NULL). */
 char *report_esc(const char *s);
 /*

@@ -367,16 +367,12 @@ static const char *const csv_columns[] = {
 /* The names of the flags of configuration ca that concern metric m. */
 static char *csv_flags(const struct config_analysis *ca, int m)
 {
-	char *s = xstrdup(""), *t;
+	char *s = xstrdup("");
 	size_t i;
 
-	for (i = 0; i < ca->nflags; i++) {
-		if (ca->flags[i].metric != m && ca->flags[i].metric >= 0)
-			continue;
-		t = xasprintf("%s%s%s", s, *s ? ";" : "", ca->flags[i].name);
-		free(s);
-		s = t;
-	}
+	for (i = 0; i < ca->nflags; i++)
+		if (ca->flags[i].metric == m || ca->flags[i].metric < 0)
+			s = report_cat(s, ";", "%s", ca->flags[i].name);
 	return s;
 }
 
