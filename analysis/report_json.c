@@ -34,6 +34,15 @@ static double stat(const struct summary *s, size_t i)
 	return *(const double *)((const char *)s + stat_fields[i].off);
 }
 
+/* s, null when NULL. */
+static void str_or_null(struct json_writer *w, const char *key, const char *s)
+{
+	if (s)
+		json_str(w, key, s);
+	else
+		json_null(w, key);
+}
+
 static void json_experiment(struct json_writer *w, const struct analysis *a)
 {
 	const struct experiment_row *e = &a->d->exp;
@@ -128,10 +137,7 @@ static void json_flag(struct json_writer *w, const struct analysis *a,
 
 	json_open(w, NULL, '{');
 	json_str(w, "name", fl->name);
-	if (fl->metric >= 0)
-		json_str(w, "metric", mname(a, fl->metric));
-	else
-		json_num(w, "metric", NAN);
+	str_or_null(w, "metric", fl->metric >= 0 ? mname(a, fl->metric) : NULL);
 	if (fl->other_config >= 0)
 		json_int(w, "other_config", cfg(a, (size_t)fl->other_config)->id);
 	else
@@ -185,26 +191,22 @@ static void json_kwait_top(struct json_writer *w, const struct analysis *a,
 	struct kwait_top *t;
 	size_t n = analysis_kwait_top(a, c, REPORT_KWAIT_TOP, &t), i;
 
-	if (n) {
+	if (n)
 		json_open(w, "klock_top", '[');
-		for (i = 0; i < n; i++) {
-			json_open(w, NULL, '{');
-			json_int(w, "rank", (long long)i + 1);
-			json_str(w, "kind", t[i].kind);
-			json_str(w, "caller", t[i].caller);
-			if (t[i].lock)
-				json_str(w, "lock", t[i].lock);
-			else
-				json_num(w, "lock", NAN);
-			json_int(w, "runs", (long long)t[i].nruns);
-			json_mean_ci(w, "contentions", t[i].contentions,
-				     t[i].contentions_lo, t[i].contentions_hi);
-			json_mean_ci(w, "wait_s", t[i].wait_s, t[i].wait_lo,
-				     t[i].wait_hi);
-			json_close(w, '}');
-		}
-		json_close(w, ']');
+	for (i = 0; i < n; i++) {
+		json_open(w, NULL, '{');
+		json_int(w, "rank", (long long)i + 1);
+		json_str(w, "kind", t[i].kind);
+		json_str(w, "caller", t[i].caller);
+		str_or_null(w, "lock", t[i].lock);
+		json_int(w, "runs", (long long)t[i].nruns);
+		json_mean_ci(w, "contentions", t[i].contentions,
+			     t[i].contentions_lo, t[i].contentions_hi);
+		json_mean_ci(w, "wait_s", t[i].wait_s, t[i].wait_lo, t[i].wait_hi);
+		json_close(w, '}');
 	}
+	if (n)
+		json_close(w, ']');
 	free(t);
 }
 
@@ -213,6 +215,7 @@ static void json_config(struct json_writer *w, const struct analysis *a,
 {
 	const struct config_analysis *ca = &a->configs[c];
 	const struct ds_config *cf = cfg(a, c);
+	enum direction d;
 	size_t i;
 
 	json_open(w, NULL, '{');
@@ -232,24 +235,14 @@ static void json_config(struct json_writer *w, const struct analysis *a,
 	json_int(w, "failed", (long long)ca->failed);
 	json_int(w, "pending", (long long)ca->pending);
 	json_close(w, '}');
-	if (ca->primary >= 0)
-		json_str(w, "primary_metric", mname(a, ca->primary));
-	else
-		json_num(w, "primary_metric", NAN);
-	if (ca->primary_name) {
-		enum direction d = analysis_direction(a->d, ca->config,
-						      ca->primary_name);
-
-		json_str(w, "primary", ca->primary_name);
-		if (d == DIR_UNKNOWN)
-			json_num(w, "direction", NAN);
-		else
-			json_str(w, "direction",
-				 d == DIR_HIGHER ? "higher" : "lower");
-	} else {
-		json_num(w, "primary", NAN);
-		json_num(w, "direction", NAN);
-	}
+	str_or_null(w, "primary_metric",
+		    ca->primary >= 0 ? mname(a, ca->primary) : NULL);
+	str_or_null(w, "primary", ca->primary_name);
+	d = ca->primary_name ? analysis_direction(a->d, ca->config,
+						  ca->primary_name)
+			     : DIR_UNKNOWN;
+	str_or_null(w, "direction", d == DIR_UNKNOWN ? NULL
+				    : d == DIR_HIGHER ? "higher" : "lower");
 	json_open(w, "metrics", '{');
 	for (i = 0; i < ca->nmetrics; i++)
 		if (ca->metrics[i].s.n)
@@ -422,9 +415,14 @@ static int report_csv(FILE *f, const struct analysis *a)
 	return ferror(f) ? error("writing the report: %s", "I/O error") : 0;
 }
 
-static const char *const report_format_names[] = {
-	[REPORT_TEXT] = "text", [REPORT_JSON] = "json", [REPORT_CSV] = "csv",
-	[REPORT_MAIL] = "mail",
+static const struct {
+	const char *name;
+	int (*write)(FILE *, const struct analysis *);
+} formats[] = {
+	[REPORT_TEXT] = { "text", report_text },
+	[REPORT_JSON] = { "json", report_json },
+	[REPORT_CSV] = { "csv", report_csv },
+	[REPORT_MAIL] = { "mail", report_mail },
 };
 
 int report_format_parse(const char *name)
@@ -432,21 +430,14 @@ int report_format_parse(const char *name)
 	int i;
 
 	for (i = 0; i < REPORT_NFORMATS; i++)
-		if (!strcmp(report_format_names[i], name))
+		if (!strcmp(formats[i].name, name))
 			return i;
 	return -1;
 }
 
 int report_write(FILE *f, const struct analysis *a, enum report_format fmt)
 {
-	static int (*const writers[])(FILE *, const struct analysis *) = {
-		[REPORT_TEXT] = report_text,
-		[REPORT_JSON] = report_json,
-		[REPORT_CSV] = report_csv,
-		[REPORT_MAIL] = report_mail,
-	};
-
 	if (fmt < 0 || fmt >= REPORT_NFORMATS)
 		return error("unknown report format %d", (int)fmt);
-	return writers[fmt](f, a);
+	return formats[fmt].write(f, a);
 }
