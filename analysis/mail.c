@@ -1,17 +1,8 @@
 /*
- * mail.c - the mail formats: `contend report --format mail` (one
- * experiment) and `contend compare --format mail` (the claim), as a
- * reviewer reads them on a mailing list: plain text lines of at most
- * MAIL_COLS columns, so that a reply quoting them twice ("> > ") stays
- * within 80; stored strings escaped and cut.  The report: the kernel, the
- * machine, the design, one row per configuration with its primary
- * metric's mean and interval, its flags by name, and the line that
- * reproduces it.  The compare: each side's kernel and label, the machine,
- * the design, contend's version, one row per configuration with the
- * change, its interval and a star when it survives Holm's correction for
- * the rows; under each row how often B beat A and the secondary metrics
- * that changed; a footer that reproduces the experiment
- * (docs/USER-GUIDE.md).
+ * mail.c - `contend report --format mail` and `contend compare --format
+ * mail` (docs/USER-GUIDE.md), as a reviewer reads them on a mailing list:
+ * plain text lines of at most MAIL_COLS columns, so that a reply quoting
+ * them twice ("> > ") stays within 80; stored strings escaped and cut.
  */
 #include <math.h>
 #include <stdarg.h>

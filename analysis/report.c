@@ -1,14 +1,9 @@
 /*
- * report.c - the three faces of an analysis: text for a reviewer (the
- * answer first: one summary row per configuration and the flags; then,
- * with --verbose, a ministat-like block per configuration and the
- * correlation table), json for programs (docs/report-json.md) and csv for
- * spreadsheets.  Numbers are printed with "C" conventions only (no locale,
- * no clock), so a report is a pure function of the analysis; the text
- * prints them through lib/numfmt and every name through lib/escape.
- * This file is the text; report_table.c is its summary table,
- * report_json.c the other faces and report_write (report_impl.h is what
- * they share, report_rows.c holds what they all call).
+ * report.c - the text report for a reviewer (report.h): the answer first,
+ * one summary row per configuration (report_table.c) and the flags
+ * (report_flags.c); then, with --verbose, a ministat-like block per
+ * configuration and the correlation table.  Numbers go through lib/numfmt
+ * and every name through lib/escape.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -175,14 +170,11 @@ static void text_methods(FILE *f, const struct analysis *a)
 static const char *direction_name(const struct analysis *a,
 				  const struct config_analysis *ca)
 {
-	switch (analysis_direction(a->d, ca->config, ca->primary_name)) {
-	case DIR_HIGHER:
-		return "higher is better";
-	case DIR_LOWER:
-		return "lower is better";
-	default:
-		return "no direction declared";
-	}
+	enum direction d = analysis_direction(a->d, ca->config,
+					      ca->primary_name);
+
+	return d == DIR_HIGHER ? "higher is better"
+	       : d == DIR_LOWER ? "lower is better" : "no direction declared";
 }
 
 /* The result a reader takes away: the median when normality failed. */
@@ -296,6 +288,16 @@ static void text_profile(FILE *f, const struct ds_config *cf)
 	}
 }
 
+/* "m [lo, hi]" into b (80 bytes), each number formatted alone. */
+static const char *mean_ci(char *b, double m, double lo, double hi)
+{
+	char x[3][24];
+
+	snprintf(b, 80, "%s [%s, %s]", analysis_fmt(x[0], 24, m),
+		 analysis_fmt(x[1], 24, lo), analysis_fmt(x[2], 24, hi));
+	return b;
+}
+
 /* The kernel locks the runner's BPF program timed (docs/KLOCK.md). */
 static void text_kwait_top(FILE *f, const struct analysis *a, size_t c)
 {
@@ -309,24 +311,16 @@ static void text_kwait_top(FILE *f, const struct analysis *a, size_t c)
 			100 * a->opts.confidence, t[0].nruns, "wait_s",
 			"contentions", "kind", "caller (lock)");
 	for (i = 0; i < n; i++) {
-		char m[24], lo[24], hi[24], w[80], cm[24], clo[24], chi[24];
-		char cn[80], *kind, *caller, *lock;
-
-		snprintf(w, sizeof(w), "%s [%s, %s]",
-			 analysis_fmt(m, sizeof(m), t[i].wait_s),
-			 analysis_fmt(lo, sizeof(lo), t[i].wait_lo),
-			 analysis_fmt(hi, sizeof(hi), t[i].wait_hi));
-		snprintf(cn, sizeof(cn), "%s [%s, %s]",
-			 analysis_fmt(cm, sizeof(cm), t[i].contentions),
-			 analysis_fmt(clo, sizeof(clo), t[i].contentions_lo),
-			 analysis_fmt(chi, sizeof(chi), t[i].contentions_hi));
+		char w[80], cn[80];
 		/* names from the database: escaped for the terminal */
-		kind = report_esc(t[i].kind);
-		caller = report_esc(t[i].caller);
-		lock = t[i].lock ? report_esc(t[i].lock) : NULL;
+		char *kind = report_esc(t[i].kind), *caller = report_esc(t[i].caller);
+		char *lock = t[i].lock ? report_esc(t[i].lock) : NULL;
 
-		fprintf(f, "    %-34s %-28s %-12s %s%s%s%s\n", w, cn, kind,
-			caller, lock ? " (" : "", lock ? lock : "",
+		fprintf(f, "    %-34s %-28s %-12s %s%s%s%s\n",
+			mean_ci(w, t[i].wait_s, t[i].wait_lo, t[i].wait_hi),
+			mean_ci(cn, t[i].contentions, t[i].contentions_lo,
+				t[i].contentions_hi),
+			kind, caller, lock ? " (" : "", lock ? lock : "",
 			lock ? ")" : "");
 		free(kind);
 		free(caller);

@@ -1,11 +1,9 @@
 /*
  * report_flags.c - the text report's flag messages, the most
- * consequential kinds first.  Under --verbose every message, each once
- * (the first of a kind in full, the others by what they found); by
- * default each flag says what it found, with its numbers, and a kind
- * raised by two or more configurations is one line: the configurations
- * and what was found, its numbers as ranges ("CV 6.2-24% of throughput
- * is above the noise threshold 5.0%").
+ * consequential kinds first: under --verbose every message once (the
+ * first of a kind in full, the others by what they found); by default
+ * what each found, a kind raised by several configurations in one line
+ * with its numbers as ranges ("CV 6.2-24% of throughput is above ...").
  */
 #include <ctype.h>
 #include <stdio.h>

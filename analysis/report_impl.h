@@ -96,11 +96,8 @@ char *report_cat(char *s, const char *sep, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* report_rows.c: s escaped for the terminal, malloc'd ("" for NULL). */
 char *report_esc(const char *s);
-/*
- * report_rows.c: `contend ARGS [--db PATH]`, a hint runnable as printed
- * (lib/hint.h), with view's database (none when view has none), escaped
- * for the terminal.  Malloc'd.
- */
+/* report_rows.c: `contend ARGS [--db PATH]`, a hint runnable as printed
+ * (lib/hint.h) with view's database, escaped for the terminal; malloc'd. */
 char *report_hint(const struct report_view *view, const char *args);
 
 /*
@@ -110,21 +107,15 @@ char *report_hint(const struct report_view *view, const char *args);
  */
 void report_flag_messages(FILE *f, const struct analysis *a, bool brief);
 
-/*
- * report_rows.c: the default report's host summary, at most three
- * lines: the facts db/facts.c marks shown, each cut short, as many as
- * fit two lines; then "N facts: `contend report ID --host`".
- */
+/* report_rows.c: the default report's host summary: the facts db/facts.c
+ * marks shown, cut short, in two lines; then "N facts: `contend ...`". */
 void report_host_summary(FILE *f, const struct analysis *a,
 			 const struct report_view *view);
 /* report_rows.c: every host fact, one a line, in db/facts.c's order. */
 int report_host_text(FILE *f, const struct analysis *a);
 
-/*
- * report_table.c: the answer first: one row per configuration, its
- * primary metric with the interval, noise, contention, hand-offs and
- * flags, and the legend of its marks.
- */
+/* report_table.c: the summary table, one row per configuration, and the
+ * legend of its marks. */
 void report_text_summary(FILE *f, const struct analysis *a);
 /* observer.c: the observer-effect table, nothing when the experiment
  * has no observer with a none to compare */

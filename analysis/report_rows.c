@@ -1,12 +1,9 @@
 /*
  * report_rows.c - what the summary of a report says about each
  * configuration, once, for every face of the report (text, markdown,
- * HTML): its row of the summary table, why its failed runs failed, and
- * which host facts are shown; and the host facts in the text report: a
- * summary of at most three lines by default (the facts the one table of
- * host facts marks shown, db/facts.c, and how many there are), and every
- * fact, one a line, under `contend report --host`.  Numbers are
- * formatted by lib/numfmt.
+ * HTML): its row, why its failed runs failed, which host facts are shown;
+ * the text report's host facts (a summary, and every one under --host);
+ * and the text helpers of report_impl.h.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -332,7 +329,7 @@ bool report_host_key(const struct experiment_row *e, const char *key)
 	return !contract_section_key(key);
 }
 
-/* ---- text helpers of every text face (report.c, report_table.c) ---- */
+/* ---- text helpers (report_impl.h) ---- */
 
 char *report_hint(const struct report_view *view, const char *args)
 {
