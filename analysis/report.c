@@ -121,7 +121,7 @@ static void text_failures(FILE *f, const struct analysis *a)
 	for (c = 0; c < a->nconfigs; c++) {
 		struct report_failure *fail;
 		size_t n = report_failures(a->d, c, &fail);
-		char *varies = report_varying(a->d, c), *lead, *seqs;
+		char *varies = report_varying(a->d, c, false), *lead, *seqs;
 
 		if (n && !head)
 			fprintf(f, "\nfailed runs:\n");

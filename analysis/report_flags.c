@@ -42,21 +42,6 @@ static size_t found_len(const char *message)
 	return (size_t)(p - message);
 }
 
-/*
- * What a flag found, without the explanation and the remedy, when the
- * same kind was explained in full just before; else the whole message.
- * malloc'd.
- */
-static char *finding(const char *message, bool explained)
-{
-	size_t n = found_len(message);
-
-	if (!explained)
-		return xstrdup(message);
-	return message[n] ? xasprintf("%.*s (as above)", (int)n, message)
-			  : xstrdup(message);
-}
-
 /* ---- one line for a kind several configurations raised ---- */
 
 /* The length of the number at s in a finding: digits, a decimal part,
@@ -236,7 +221,7 @@ static void message(FILE *f, const struct analysis *a, size_t c,
 		    const struct flag *fl, bool explained, bool brief)
 {
 	char *where = flag_config(c, fl), *lead, *more;
-	size_t c2, j;
+	size_t c2, j, n = found_len(fl->message);
 
 	for (c2 = c + 1; c2 < a->nconfigs; c2++)
 		for (j = 0; j < a->configs[c2].nflags; j++) {
@@ -252,11 +237,13 @@ static void message(FILE *f, const struct analysis *a, size_t c,
 	lead = xasprintf("  ! %s, config%s %s:", fl->name,
 			 strchr(where, ',') ? "s" : "", where);
 	/* by default what was found, with its numbers; why and what to do
-	 * under --verbose (the hint below the flags says so) */
-	more = brief ? xstrndup(fl->message, found_len(fl->message))
-		     : finding(fl->message, explained);
-	report_wrap(f, lead, 4, "%s", more);
-	free(more);
+	 * under --verbose (the hint below the flags says so), but for a kind
+	 * explained in full just before */
+	if (brief || (explained && fl->message[n]))
+		report_wrap(f, lead, 4, "%.*s%s", (int)n, fl->message,
+			    brief ? "" : " (as above)");
+	else
+		report_wrap(f, lead, 4, "%s", fl->message);
 	free(lead);
 	free(where);
 }

@@ -117,8 +117,7 @@ bool report_param_shown(const struct dataset *d, size_t c, const char *key)
 	return true;
 }
 
-/* brief: each key by its short name, "delay=10000". */
-static char *varying(const struct dataset *d, size_t c, bool brief)
+char *report_varying(const struct dataset *d, size_t c, bool brief)
 {
 	const struct ds_config *cf = &d->configs[c];
 	char *s = xstrdup(""), *key;
@@ -133,11 +132,6 @@ static char *varying(const struct dataset *d, size_t c, bool brief)
 		free(key);
 	}
 	return s;
-}
-
-char *report_varying(const struct dataset *d, size_t c)
-{
-	return varying(d, c, false);
 }
 
 bool report_non_normal(const struct analysis *a, const struct metric_summary *ms)
@@ -246,8 +240,8 @@ size_t report_rows(const struct analysis *a, struct report_row **out)
 		size_t k;
 
 		r->config = c;
-		r->varies = report_varying(a->d, c);
-		r->brief = varying(a->d, c, true);
+		r->varies = report_varying(a->d, c, false);
+		r->brief = report_varying(a->d, c, true);
 		row_primary(a, r);
 		mean_of(a, c, "contention_rate", 100, "%", r->contended,
 			sizeof(r->contended));

@@ -81,6 +81,24 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 	cell[COL_FLAGS] = xstrdup(*r->flags ? r->flags : "");
 }
 
+/* The space before column k: one between the figures after CV. */
+static const char *gap(size_t k)
+{
+	return !k ? " " : k > COL_CV && k < COL_FLAGS ? " " : "  ";
+}
+
+/* Width of a row up to its flags. */
+static int row_width(const struct table *t)
+{
+	int col = 0;
+	size_t k;
+
+	for (k = 0; k < COL_FLAGS; k++)
+		if (t->w[k])
+			col += (int)strlen(gap(k)) + t->w[k];
+	return col;
+}
+
 /* s cut to w columns in every row. */
 static void cut_column(char ***cells, size_t n, size_t k, int w)
 {
@@ -90,9 +108,6 @@ static void cut_column(char ***cells, size_t n, size_t k, int w)
 		if (cells[i][k])
 			cut(cells[i][k], w);
 }
-
-/* Width of a row up to its flags. */
-static int row_width(const struct table *t);
 
 /*
  * A row passing TABLE_WIDTH (its flags may go below it) takes the room
@@ -245,23 +260,6 @@ static void table_widths(const struct analysis *a, const struct report_row *rows
 		if (!shown[k])
 			t->w[k] = 0;
 	fit_width(t, cells, n);
-}
-
-/* The space before column k: one between the figures after CV. */
-static const char *gap(size_t k)
-{
-	return !k ? " " : k > COL_CV && k < COL_FLAGS ? " " : "  ";
-}
-
-static int row_width(const struct table *t)
-{
-	int col = 0;
-	size_t k;
-
-	for (k = 0; k < COL_FLAGS; k++)
-		if (t->w[k])
-			col += (int)strlen(gap(k)) + t->w[k];
-	return col;
 }
 
 /* Column where the flags would start. */
