@@ -1,17 +1,8 @@
 /*
- * mail.c - the mail formats: `contend report --format mail` (one
- * experiment) and `contend compare --format mail` (the claim), as a
- * reviewer reads them on a mailing list: plain text lines of at most
- * MAIL_COLS columns, so that a reply quoting them twice ("> > ") stays
- * within 80; stored strings escaped and cut.  The report: the kernel, the
- * machine, the design, one row per configuration with its primary
- * metric's mean and interval, its flags by name, and the line that
- * reproduces it.  The compare: each side's kernel and label, the machine,
- * the design, contend's version, one row per configuration with the
- * change, its interval and a star when it survives Holm's correction for
- * the rows; under each row how often B beat A and the secondary metrics
- * that changed; a footer that reproduces the experiment
- * (docs/USER-GUIDE.md).
+ * mail.c - `contend report --format mail` and `contend compare --format
+ * mail` (docs/USER-GUIDE.md), as a reviewer reads them on a mailing list:
+ * plain text lines of at most MAIL_COLS columns, so that a reply quoting
+ * them twice ("> > ") stays within 80; stored strings escaped and cut.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -51,29 +42,14 @@ static const char *mail_shown(char *buf, size_t width, const char *s)
 	return buf;
 }
 
-static void mail_label(FILE *f, char *buf, size_t width, const char *label)
-{
-	char *e = escape_text_dup(label ? label : "?");
-
-	buf[0] = '\0';
-	if (e && strlen(e) <= width)
-		memcpy(buf, e, strlen(e) + 1);
-	else
-		mail_line(f, "%s", e ? e : "?");
-	free(e);
-}
-
 /* Does parameter key have value in every configuration of all[0..n)? */
 static bool constant(const struct ds_config *const *all, size_t n,
 		     const char *key, const char *value)
 {
 	for (size_t i = 0; i < n; i++) {
-		bool same = false;
+		const char *v = all[i] ? ds_config_param(all[i], key) : NULL;
 
-		for (size_t k = 0; all[i] && k < all[i]->nparams; k++)
-			if (!strcmp(all[i]->params[k].key, key))
-				same = !strcmp(all[i]->params[k].value, value);
-		if (!same)
+		if (!v || strcmp(v, value))
 			return false;
 	}
 	return true;
@@ -90,7 +66,7 @@ static void mail_row_label(FILE *f, char *buf, size_t width, const char *name,
 			   const struct ds_config *c,
 			   const struct ds_config *const *all, size_t n)
 {
-	char *t = xstrdup(name);
+	char *t = xstrdup(name), *e;
 
 	for (size_t k = 0; c && k < c->nparams; k++) {
 		const struct kv *p = &c->params[k];
@@ -102,7 +78,13 @@ static void mail_row_label(FILE *f, char *buf, size_t width, const char *name,
 		free(t);
 		t = u;
 	}
-	mail_label(f, buf, width, t);
+	e = escape_text_dup(t);
+	buf[0] = '\0';
+	if (e && strlen(e) <= width)
+		memcpy(buf, e, strlen(e) + 1);
+	else
+		mail_line(f, "%s", e ? e : "?");
+	free(e);
 	free(t);
 }
 
@@ -118,9 +100,40 @@ static uint64_t mail_hash(const char *text)
 
 static const char *meta(const struct dataset *d, const char *key)
 {
-	const char *v = experiment_meta(&d->exp, key);
+	const char *v = d ? experiment_meta(&d->exp, key) : NULL;
 
 	return v ? v : "?";
+}
+
+static const char *label_of(const struct dataset *d)
+{
+	return d->exp.label ? d->exp.label : "";
+}
+
+/* "reproduce: config FILE (FNV-1a HASH)" when d has a config file, its
+ * name shown into p (32 bytes). */
+static bool reproduce_config(FILE *f, const struct dataset *d, char *p)
+{
+	const char *path = d->exp.config_path;
+
+	if (!path || !*path)
+		return false;
+	mail_line(f, "reproduce: config %s (FNV-1a %016llx)",
+		  mail_shown(p, 28, strrchr(path, '/') ? strrchr(path, '/') + 1
+							: path),
+		  (unsigned long long)mail_hash(d->exp.config_text));
+	return true;
+}
+
+/* "  contend run FILE[ --db DB][ --label LABEL]" */
+static void run_line(FILE *f, const char *p, const char *dbo, const char *db,
+		     const struct dataset *d)
+{
+	char l[32];
+
+	mail_line(f, "  contend run %s%s%s%s%s", p, dbo, db,
+		  *label_of(d) ? " --label " : "",
+		  mail_shown(l, 24, label_of(d)));
 }
 
 /* The header lines of one experiment's kernel ("A: 6.8.0, label x" with
@@ -161,11 +174,6 @@ static void flag_list(char *buf, size_t len, const struct config_analysis *ca)
 int report_mail(FILE *f, const struct analysis *a)
 {
 	const struct dataset *d = a->d;
-	const char *v = experiment_meta(&d->exp, MK_TOOL_VERSION);
-	const char *path = d->exp.config_path && *d->exp.config_path
-		? d->exp.config_path : NULL;
-	const char *base = path && strrchr(path, '/') ? strrchr(path, '/') + 1
-						      : path;
 	char n[32], o[16], lab[32], ci[NUMFMT_CI_LEN], fl[80], p[32], l[32];
 	const struct ds_config **all = xcalloc(d->nconfigs + 1, sizeof(*all)); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
 	size_t i, runs = 0;
@@ -173,7 +181,8 @@ int report_mail(FILE *f, const struct analysis *a)
 	for (i = 0; i < d->nconfigs; i++)
 		all[i] = &d->configs[i];
 	mail_line(f, "contend %s report: %s, %g%% intervals",
-		  mail_shown(l, 20, v), mail_shown(n, 28, d->exp.name),
+		  mail_shown(l, 20, meta(d, MK_TOOL_VERSION)),
+		  mail_shown(n, 28, d->exp.name),
 		  100 * a->opts.confidence);
 	mail_kernel(f, "kernel", d);
 	mail_machine(f, d);
@@ -191,11 +200,8 @@ int report_mail(FILE *f, const struct analysis *a)
 	for (i = 0; i < a->nconfigs; i++) {
 		const struct config_analysis *ca = &a->configs[i];
 		const struct ds_config *c = &d->configs[ca->config];
-		const struct metric_summary *m = NULL;
-
-		for (size_t k = 0; ca->primary >= 0 && k < ca->nmetrics; k++)
-			if (ca->metrics[k].metric == ca->primary)
-				m = &ca->metrics[k];
+		const struct metric_summary *m =
+			ca->primary >= 0 ? &ca->metrics[ca->primary] : NULL;
 		mail_row_label(f, lab, 30, c->section && *c->section
 						? c->section : c->workload,
 			       c, all, d->nconfigs);
@@ -207,14 +213,8 @@ int report_mail(FILE *f, const struct analysis *a)
 			mail_line(f, "    flags: %s", fl);
 	}
 	mail_line(f, "%s", "");
-	if (base) {
-		mail_line(f, "reproduce: config %s (FNV-1a %016llx)",
-			  mail_shown(p, 28, base),
-			  (unsigned long long)mail_hash(d->exp.config_text));
-		mail_line(f, "  contend run %s%s%s", p,
-			  d->exp.label && *d->exp.label ? " --label " : "",
-			  mail_shown(l, 24, d->exp.label ? d->exp.label : ""));
-	}
+	if (reproduce_config(f, d, p))
+		run_line(f, p, "", "", d);
 	mail_line(f, "  contend report %lld --format mail",
 		  (long long)d->exp.id);
 	free(all);
@@ -224,14 +224,6 @@ int report_mail(FILE *f, const struct analysis *a)
 static const struct dataset *first_set(const struct compare_input *s)
 {
 	return s->side.nsets && !s->side.numbers ? &s->side.sets[0] : NULL;
-}
-
-static const char *side_meta(const struct compare_input *s, const char *key)
-{
-	const struct dataset *d = first_set(s);
-	const char *v = d ? experiment_meta(&d->exp, key) : NULL;
-
-	return v ? v : "?";
 }
 
 static void side_head(FILE *f, const char *tag, const struct compare_input *s)
@@ -249,7 +241,7 @@ static void design(FILE *f, const struct compare_result *r,
 		   const struct compare_input *b, const struct compare_input *c)
 {
 	const struct dataset *db = first_set(b), *dc = first_set(c);
-	char o[24];
+	char o[24], line[96];
 
 	if (!r->n)
 		return;
@@ -264,15 +256,14 @@ static void design(FILE *f, const struct compare_result *r,
 	mail_shown(o, 16, db->exp.order ? db->exp.order : "?");
 	/* two 20-digit seeds pass 72 columns: B's then goes below, whole
 	 * (mail_line cuts, and a cut seed reproduces nothing) */
-	if (snprintf(NULL, 0, "        order %s, seed A %llu, B %llu", o,
-		     (unsigned long long)db->exp.seed,
-		     (unsigned long long)dc->exp.seed) <= MAIL_COLS)
-		mail_line(f, "        order %s, seed A %llu, B %llu", o,
-			  (unsigned long long)db->exp.seed,
-			  (unsigned long long)dc->exp.seed);
-	else {
-		mail_line(f, "        order %s, seed A %llu,", o,
-			  (unsigned long long)db->exp.seed);
+	snprintf(line, sizeof(line), "        order %s, seed A %llu, B %llu",
+		 o, (unsigned long long)db->exp.seed,
+		 (unsigned long long)dc->exp.seed);
+	if (strlen(line) <= MAIL_COLS) {
+		mail_line(f, "%s", line);
+	} else {
+		strrchr(line, 'B')[-1] = '\0'; /* seeds are digits */
+		mail_line(f, "%s", line);
 		mail_line(f, "        seed B %llu",
 			  (unsigned long long)dc->exp.seed);
 	}
@@ -284,7 +275,7 @@ static void header(FILE *f, const struct compare_result *r,
 	char v[24], x[24];
 
 	mail_line(f, "contend %s compare: %s, %s is better",
-	     mail_shown(v, 20, side_meta(b, MK_TOOL_VERSION)), mail_shown(x, 20, r->metric),
+	     mail_shown(v, 20, meta(first_set(b), MK_TOOL_VERSION)), mail_shown(x, 20, r->metric),
 	     r->opts.dir == DIR_LOWER ? "lower" : "higher");
 	side_head(f, "A", b);
 	side_head(f, "B", c);
@@ -370,39 +361,21 @@ static void command(FILE *f, const struct compare_input *b,
 	free(db);
 }
 
-static const char *label_of(const struct dataset *d)
-{
-	return d->exp.label ? d->exp.label : "";
-}
-
-static const char *label_opt(const struct dataset *d)
-{
-	return *label_of(d) ? " --label " : "";
-}
-
 static void reproduce(FILE *f, const struct compare_input *b,
 		      const struct compare_input *c)
 {
 	const struct dataset *db = first_set(b), *dc = first_set(c);
-	const char *path = db && db->exp.config_path && *db->exp.config_path
-		? db->exp.config_path : NULL;
-	const char *base = path && strrchr(path, '/') ? strrchr(path, '/') + 1
-						      : path;
-	char p[32], l[32], d[40];
 	const char *dbo = b->db ? " --db " : "";
+	char p[32], d[40];
 
 	mail_line(f, "%s", "");
-	if (db && dc && base) {
-		mail_line(f, "reproduce: config %s (FNV-1a %016llx)", mail_shown(p, 28, base),
-		     (unsigned long long)mail_hash(db->exp.config_text));
+	if (db && dc && reproduce_config(f, db, p)) {
 		mail_shown(d, 36, b->db ? b->db : "");
 		mail_line(f, "  each boot of A:");
-		mail_line(f, "  contend run %s%s%s%s%s", p, dbo, d,
-		     label_opt(db), mail_shown(l, 24, label_of(db)));
+		run_line(f, p, dbo, d, db);
 		if (db->exp.id != dc->exp.id) {
 			mail_line(f, "  each boot of B:");
-			mail_line(f, "  contend run %s%s%s%s%s", p, dbo, d,
-			     label_opt(dc), mail_shown(l, 24, label_of(dc)));
+			run_line(f, p, dbo, d, dc);
 		}
 	} else {
 		mail_line(f, "reproduce:");

@@ -1,15 +1,9 @@
 /*
- * report.c - the three faces of an analysis: text for a reviewer (the
- * answer first: one summary row per configuration and the flags; then,
- * with --verbose, a ministat-like block per configuration and the
- * correlation table), json for programs (docs/report-json.md) and csv for
- * spreadsheets.  Numbers are printed with "C" conventions only (no locale,
- * no clock), so a report is a pure function of the analysis; the text
- * prints them through lib/numfmt and every name through lib/escape.
- * This file is the text; report_table.c is its summary table,
- * report_json.c and report_csv.c the other faces (report_impl.h is what
- * they share, report_rows.c holds what they all call), report_csv.c
- * the driver that picks one (report_write).
+ * report.c - the text report for a reviewer (report.h): the answer first,
+ * one summary row per configuration (report_table.c) and the flags
+ * (report_flags.c); then, with --verbose, a ministat-like block per
+ * configuration and the correlation table.  Numbers go through lib/numfmt
+ * and every name through lib/escape.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -111,7 +105,7 @@ static void text_header(FILE *f, const struct analysis *a,
 		if (!strncmp(lines[i], "INCOMPLETE: ", 12))
 			fprintf(f, "  %s\n", lines[i]);
 		else
-			report_wrap(f, i ? "  " : "", 4, lines[i]);
+			report_wrap(f, i ? "  " : "", 4, "%s", lines[i]);
 		free(lines[i]);
 	}
 	free(lines);
@@ -127,38 +121,25 @@ static void text_failures(FILE *f, const struct analysis *a)
 	for (c = 0; c < a->nconfigs; c++) {
 		struct report_failure *fail;
 		size_t n = report_failures(a->d, c, &fail);
-		char *varies, *lead, *text;
+		char *varies = report_varying(a->d, c, false), *lead, *seqs;
 
-		if (!n) {
-			free(fail);
-			continue;
-		}
-		if (!head)
+		if (n && !head)
 			fprintf(f, "\nfailed runs:\n");
-		head = true;
-		varies = report_varying(a->d, c);
+		head |= n > 0;
 		lead = xasprintf("  config %zu [%s]%s%s:", c + 1,
 				 cfg(a, c)->section, *varies ? " " : "", varies);
-		text = xasprintf("%zu of %zu runs failed", a->configs[c].failed,
-				 cfg(a, c)->nruns);
-		report_wrap(f, lead, 4, text);
+		if (n)
+			report_wrap(f, lead, 4, "%zu of %zu runs failed",
+				    a->configs[c].failed, cfg(a, c)->nruns);
 		free(lead);
-		free(text);
 		free(varies);
 		for (i = 0; i < n; i++) {
-			char *seqs = xstrdup(""), *tmp;
-
-			for (k = 0; k < fail[i].count && k < REPORT_FAILURE_SEQS; k++) {
-				tmp = xasprintf("%s%s%ld", seqs, k ? ", " : "",
-						fail[i].seq[k]);
-				free(seqs);
-				seqs = tmp;
-			}
-			text = xasprintf("%zu x %s (seq %s%s)", fail[i].count,
-					 fail[i].reason, seqs,
-					 fail[i].count > REPORT_FAILURE_SEQS ? ", ..." : "");
-			report_wrap(f, "    - ", 6, text);
-			free(text);
+			seqs = xstrdup("");
+			for (k = 0; k < fail[i].count && k < REPORT_FAILURE_SEQS; k++)
+				seqs = report_cat(seqs, ", ", "%ld", fail[i].seq[k]);
+			report_wrap(f, "    - ", 6, "%zu x %s (seq %s%s)",
+				    fail[i].count, fail[i].reason, seqs,
+				    fail[i].count > REPORT_FAILURE_SEQS ? ", ..." : "");
 			free(seqs);
 		}
 		report_failures_free(fail, n);
@@ -168,7 +149,8 @@ static void text_failures(FILE *f, const struct analysis *a)
 static void text_methods(FILE *f, const struct analysis *a)
 {
 	const struct analysis_opts *o = &a->opts;
-	char *m = xasprintf(
+
+	report_wrap(f, "methods:", 4,
 		"mean with its Student-t %g%% interval; median with a "
 		"distribution-free %g%% interval from order statistics "
 		"(binomial; the coverage achieved is shown); outliers: modified "
@@ -182,23 +164,17 @@ static void text_methods(FILE *f, const struct analysis *a)
 		"locks, work outside the lock), where it is only noted.",
 		100 * o->confidence, 100 * o->confidence, STATS_OUTLIER_Z,
 		o->alpha, o->drift_alpha, 100 * o->handoff_drop);
-
-	report_wrap(f, "methods:", 4, m);
-	free(m);
 }
 
 /* The primary metric's direction, in words. */
 static const char *direction_name(const struct analysis *a,
 				  const struct config_analysis *ca)
 {
-	switch (analysis_direction(a->d, ca->config, ca->primary_name)) {
-	case DIR_HIGHER:
-		return "higher is better";
-	case DIR_LOWER:
-		return "lower is better";
-	default:
-		return "no direction declared";
-	}
+	enum direction d = analysis_direction(a->d, ca->config,
+					      ca->primary_name);
+
+	return d == DIR_HIGHER ? "higher is better"
+	       : d == DIR_LOWER ? "lower is better" : "no direction declared";
 }
 
 /* The result a reader takes away: the median when normality failed. */
@@ -282,15 +258,10 @@ static void text_klock(FILE *f, const struct analysis *a,
 	fputc('\n', f);
 	/* A 0 where the kernel could not have reported a spinlock is no
 	 * evidence of no contention (runner/kinstr/count.h kcount_spin_visible). */
-	if (spin && !strncmp(spin, "no", 2)) {
-		char *line = xasprintf("spinlock contention not visible on "
-				       "this host (%s, docs/KLOCK.md); the "
-				       "count is of sleeping locks and queued "
-				       "spinlocks", spin);
-
-		report_wrap(f, "    ", 4, line);
-		free(line);
-	}
+	if (spin && !strncmp(spin, "no", 2))
+		report_wrap(f, "    ", 4, "spinlock contention not visible on "
+			    "this host (%s, docs/KLOCK.md); the count is of "
+			    "sleeping locks and queued spinlocks", spin);
 }
 
 /* An older experiment's profile = lock run (removed in schema 5): its top
@@ -317,6 +288,16 @@ static void text_profile(FILE *f, const struct ds_config *cf)
 	}
 }
 
+/* "m [lo, hi]" into b (80 bytes), each number formatted alone. */
+static const char *mean_ci(char *b, double m, double lo, double hi)
+{
+	char x[3][24];
+
+	snprintf(b, 80, "%s [%s, %s]", analysis_fmt(x[0], 24, m),
+		 analysis_fmt(x[1], 24, lo), analysis_fmt(x[2], 24, hi));
+	return b;
+}
+
 /* The kernel locks the runner's BPF program timed (docs/KLOCK.md). */
 static void text_kwait_top(FILE *f, const struct analysis *a, size_t c)
 {
@@ -330,24 +311,16 @@ static void text_kwait_top(FILE *f, const struct analysis *a, size_t c)
 			100 * a->opts.confidence, t[0].nruns, "wait_s",
 			"contentions", "kind", "caller (lock)");
 	for (i = 0; i < n; i++) {
-		char m[24], lo[24], hi[24], w[80], cm[24], clo[24], chi[24];
-		char cn[80], *kind, *caller, *lock;
-
-		snprintf(w, sizeof(w), "%s [%s, %s]",
-			 analysis_fmt(m, sizeof(m), t[i].wait_s),
-			 analysis_fmt(lo, sizeof(lo), t[i].wait_lo),
-			 analysis_fmt(hi, sizeof(hi), t[i].wait_hi));
-		snprintf(cn, sizeof(cn), "%s [%s, %s]",
-			 analysis_fmt(cm, sizeof(cm), t[i].contentions),
-			 analysis_fmt(clo, sizeof(clo), t[i].contentions_lo),
-			 analysis_fmt(chi, sizeof(chi), t[i].contentions_hi));
+		char w[80], cn[80];
 		/* names from the database: escaped for the terminal */
-		kind = report_esc(t[i].kind);
-		caller = report_esc(t[i].caller);
-		lock = t[i].lock ? report_esc(t[i].lock) : NULL;
+		char *kind = report_esc(t[i].kind), *caller = report_esc(t[i].caller);
+		char *lock = t[i].lock ? report_esc(t[i].lock) : NULL;
 
-		fprintf(f, "    %-34s %-28s %-12s %s%s%s%s\n", w, cn, kind,
-			caller, lock ? " (" : "", lock ? lock : "",
+		fprintf(f, "    %-34s %-28s %-12s %s%s%s%s\n",
+			mean_ci(w, t[i].wait_s, t[i].wait_lo, t[i].wait_hi),
+			mean_ci(cn, t[i].contentions, t[i].contentions_lo,
+				t[i].contentions_hi),
+			kind, caller, lock ? " (" : "", lock ? lock : "",
 			lock ? ")" : "");
 		free(kind);
 		free(caller);
@@ -459,10 +432,7 @@ static void text_table(FILE *f, const struct analysis *a,
 		    d < sizeof(m_drop) / sizeof(*m_drop); d++) {
 		if (m_drop[d].col[0] == M_NCOLS && !median_ci)
 			continue;
-		t = xasprintf("%s%s%s", left, *left ? ", " : "",
-			      m_drop[d].what);
-		free(left);
-		left = t;
+		left = report_cat(left, ", ", "%s", m_drop[d].what);
 		for (k = 0; k < 2; k++)
 			if (m_drop[d].col[k] < M_NCOLS)
 				shown[m_drop[d].col[k]] = false;
@@ -488,9 +458,7 @@ static void text_table(FILE *f, const struct analysis *a,
 
 		snprintf(lead, sizeof(lead), "  left out to fit %d columns:",
 			 TABLE_WIDTH);
-		t = xasprintf("%s (in --format json)", left);
-		report_wrap(f, lead, 4, t);
-		free(t);
+		report_wrap(f, lead, 4, "%s (in --format json)", left);
 	}
 	free(left);
 	for (m = 0; m < n; m++)
@@ -503,7 +471,7 @@ static void text_table(FILE *f, const struct analysis *a,
 static void text_outliers(FILE *f, const struct analysis *a,
 			  const struct config_analysis *ca)
 {
-	char *s = xstrdup(""), *t, v[24];
+	char *s = xstrdup(""), v[24];
 	size_t m, i;
 
 	for (m = 0; m < ca->nmetrics; m++) {
@@ -512,65 +480,46 @@ static void text_outliers(FILE *f, const struct analysis *a,
 		for (i = 0; i < ms->s.noutliers; i++) {
 			size_t r = ms->outliers[i];
 
-			t = xasprintf("%s%s%s%s seq %ld = %s", s,
-				      *s && !i ? "; " : "", i ? ", " : "",
-				      i ? "" : mname(a, ms->metric),
-				      a->d->runs[r].seq,
-				      analysis_fmt(v, sizeof(v),
-						   dataset_value(a->d, r, ms->metric)));
-			free(s);
-			s = t;
+			s = report_cat(s, i ? ", " : "; ", "%s seq %ld = %s",
+				       i ? "" : mname(a, ms->metric),
+				       a->d->runs[r].seq,
+				       analysis_fmt(v, sizeof(v),
+						    dataset_value(a->d, r, ms->metric)));
 		}
 	}
 	if (*s)
-		report_wrap(f, "  outlier runs (kept):", 4, s);
+		report_wrap(f, "  outlier runs (kept):", 4, "%s", s);
 	free(s);
 }
 
 static void text_fairness(FILE *f, const struct config_analysis *ca)
 {
-	char *t;
-
-	if (isnan(ca->mean_jain))
-		return;
-	t = xasprintf("Jain %.3f (mean over runs, %zu thread%s), busiest "
+	if (!isnan(ca->mean_jain))
+		report_wrap(f, "  fairness:", 4, "Jain %.3f (mean over runs, %zu thread%s), busiest "
 		      "thread %.1f%% of the work", ca->mean_jain, ca->threads,
 		      ca->threads == 1 ? "" : "s", 100 * ca->max_share);
-	report_wrap(f, "  fairness:", 4, t);
-	free(t);
 }
 
 static void text_auto(FILE *f, const struct config_analysis *ca)
 {
-	char *t;
-
-	if (!ca->is_auto)
-		return;
-	t = xasprintf("%s after %zu measured runs: CI half-width %.2f%% of "
+	if (ca->is_auto)
+		report_wrap(f, "  repetitions = auto:", 4, "%s after %zu measured runs: CI half-width %.2f%% of "
 		      "the mean, target %.2f%% (rule: stop once %d <= n runs "
 		      "reach it, or at %d)", ca->auto_stop, ca->measured,
 		      100 * ca->auto_rel_hw, 100 * ca->auto_precision,
 		      ca->auto_min, ca->auto_max);
-	report_wrap(f, "  repetitions = auto:", 4, t);
-	free(t);
 }
 
 /* The flags' names: their messages are in the summary, once. */
 static void text_flags(FILE *f, const struct config_analysis *ca)
 {
-	char *names = xstrdup(""), *tmp;
+	char *names = xstrdup("");
 	size_t i;
 
-	for (i = 0; i < ca->nflags; i++) {
-		tmp = xasprintf("%s%s%s", names, i ? ", " : "", ca->flags[i].name);
-		free(names);
-		names = tmp;
-	}
-	if (*names) {
-		tmp = xasprintf("%s (under \"flags\" above)", names);
-		report_wrap(f, "  flags:", 4, tmp);
-		free(tmp);
-	}
+	for (i = 0; i < ca->nflags; i++)
+		names = report_cat(names, ", ", "%s", ca->flags[i].name);
+	if (*names)
+		report_wrap(f, "  flags:", 4, "%s (under \"flags\" above)", names);
 	free(names);
 }
 
@@ -583,7 +532,7 @@ static void text_config(FILE *f, const struct analysis *a, size_t c,
 			       cf->workload);
 
 	fputc('\n', f);
-	report_wrap(f, lead, 4, cf->canon);
+	report_wrap(f, lead, 4, "%s", cf->canon);
 	free(lead);
 	fprintf(f, "  runs: %zu measured, %zu warm-up, %zu failed, %zu not run\n",
 		ca->measured, ca->warmup, ca->failed, ca->pending);

@@ -51,7 +51,6 @@ int report_text_view(FILE *f, const struct analysis *a,
 size_t report_header_lines(const struct analysis *a,
 			   const struct report_view *view, char ***lines);
 int report_text(FILE *f, const struct analysis *a);
-int report_json(FILE *f, const struct analysis *a);
 /* One experiment in 72 columns, for a mailing list (mail.c). */
 int report_mail(FILE *f, const struct analysis *a);
 
@@ -80,8 +79,9 @@ struct report_row {
 /* Every configuration's row into *rows (release with report_rows_free). */
 size_t report_rows(const struct analysis *a, struct report_row **rows);
 void report_rows_free(struct report_row *rows, size_t n);
-/* The "k=v k=v" parameters of configuration c that vary in its section. */
-char *report_varying(const struct dataset *d, size_t c);
+/* The "k=v k=v" parameters of configuration c that vary in its section;
+ * brief: each key by its short name, "delay=10000" (malloc'd). */
+char *report_varying(const struct dataset *d, size_t c, bool brief);
 /* Is parameter key in c's varies: it takes another value in c's section
  * (argv, env and hooks are left out when a param.NAME varies)? */
 bool report_param_shown(const struct dataset *d, size_t c, const char *key);
@@ -109,6 +109,39 @@ void report_failures_free(struct report_failure *f, size_t n);
 bool report_host_key(const struct experiment_row *e, const char *key);
 /* How many host facts e holds (report_host_key's; report_rows.c). */
 size_t report_host_count(const struct experiment_row *e);
+
+/*
+ * ---- observer.c: the observer-effect table ----
+ * For each configuration run under an observer (the `observer` parameter,
+ * docs/KLOCK.md "Observers"), its primary metric and its hand-offs per
+ * second as ratios to the configuration that differs only in observer =
+ * none, each with its interval: stats_ratio_welch, the estimator of the
+ * report's pair check (docs/STATISTICS.md "Changes of a rate"); misleading
+ * when the pair check finds throughput up while hand-offs fell
+ * (analysis_handoff_check, the misleading-throughput rule).
+ */
+#define OBSERVER_KEY "observer"   /* runner/observer.h's */
+#define OBSERVER_NONE "none"
+
+struct observer_row {
+	size_t base, config;    /* the none configuration and the observed */
+	const char *observer;   /* its value; borrows from the dataset */
+	const char *metric;     /* the primary metric's name */
+	size_t nbase, nobs;     /* measured runs with the metric */
+	struct ratio tput;      /* observed / none of the primary metric */
+	struct ratio handoffs;  /* of hand-offs per second; NAN without */
+	bool misleading;        /* throughput up, hand-offs down (the rule) */
+};
+
+struct observer_table {
+	size_t n;
+	struct observer_row *rows; /* in configuration order */
+};
+
+/* Every observed configuration with a none to compare with; n 0 when the
+ * experiment has none.  Release with observer_table_release. */
+void observer_table_build(const struct analysis *a, struct observer_table *t);
+void observer_table_release(struct observer_table *t);
 
 /* JSON_SCHEMA_VERSION of report_json's output (docs/report-json.md). */
 #define REPORT_JSON_VERSION 1

@@ -1,11 +1,9 @@
 /*
  * report_flags.c - the text report's flag messages, the most
- * consequential kinds first.  Under --verbose every message, each once
- * (the first of a kind in full, the others by what they found); by
- * default each flag says what it found, with its numbers, and a kind
- * raised by two or more configurations is one line: the configurations
- * and what was found, its numbers as ranges ("CV 6.2-24% of throughput
- * is above the noise threshold 5.0%").
+ * consequential kinds first: under --verbose every message once (the
+ * first of a kind in full, the others by what they found); by default
+ * what each found, a kind raised by several configurations in one line
+ * with its numbers as ranges ("CV 6.2-24% of throughput is above ...").
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -42,21 +40,6 @@ static size_t found_len(const char *message)
 			break;
 	}
 	return (size_t)(p - message);
-}
-
-/*
- * What a flag found, without the explanation and the remedy, when the
- * same kind was explained in full just before; else the whole message.
- * malloc'd.
- */
-static char *finding(const char *message, bool explained)
-{
-	size_t n = found_len(message);
-
-	if (!explained)
-		return xstrdup(message);
-	return message[n] ? xasprintf("%.*s (as above)", (int)n, message)
-			  : xstrdup(message);
 }
 
 /* ---- one line for a kind several configurations raised ---- */
@@ -109,7 +92,7 @@ static char *ranged(const struct flag *const *fl, size_t n)
 {
 	const char *m = fl[0]->message;
 	size_t len = found_len(m), i = 0, slot = 0, k;
-	char *out = xstrdup(""), *t;
+	char *out = xstrdup("");
 
 	while (i < len) {
 		size_t num = number_at(m + i);
@@ -117,9 +100,7 @@ static char *ranged(const struct flag *const *fl, size_t n)
 		size_t llo = num, lhi = num;
 
 		if (!num) {
-			t = xasprintf("%s%c", out, m[i++]);
-			free(out);
-			out = t;
+			out = report_cat(out, "", "%c", m[i++]);
 			continue;
 		}
 		for (k = 1; k < n; k++) {
@@ -144,12 +125,10 @@ static char *ranged(const struct flag *const *fl, size_t n)
 			}
 		}
 		if (lo == hi || (llo == lhi && !strncmp(lo, hi, llo)))
-			t = xasprintf("%s%.*s", out, (int)llo, lo);
+			out = report_cat(out, "", "%.*s", (int)llo, lo);
 		else
-			t = xasprintf("%s%.*s-%.*s", out, (int)llo, lo, (int)lhi,
-				      hi);
-		free(out);
-		out = t;
+			out = report_cat(out, "", "%.*s-%.*s", (int)llo, lo,
+					 (int)lhi, hi);
 		i += num;
 		slot++;
 	}
@@ -159,23 +138,22 @@ static char *ranged(const struct flag *const *fl, size_t n)
 /* "1-4, 6": the configurations of fl[], consecutive ones as a range. */
 static char *config_list(const size_t *cfgs, size_t n)
 {
-	char *s = xstrdup(""), *t;
+	char *s = xstrdup("");
 	size_t i = 0, j;
 
 	while (i < n) {
 		for (j = i; j + 1 < n && cfgs[j + 1] == cfgs[j] + 1; j++)
 			;
-		t = j > i ? xasprintf("%s%s%zu-%zu", s, *s ? ", " : "",
-				      cfgs[i] + 1, cfgs[j] + 1)
-			  : xasprintf("%s%s%zu", s, *s ? ", " : "", cfgs[i] + 1);
-		free(s);
-		s = t;
+		s = j > i ? report_cat(s, ", ", "%zu-%zu", cfgs[i] + 1,
+				       cfgs[j] + 1)
+			  : report_cat(s, ", ", "%zu", cfgs[i] + 1);
 		i = j + 1;
 	}
 	return s;
 }
 
-/* The configurations raising flag name, each once, and their flags. */
+/* How many configurations raise flag name; each of them and its flag
+ * into cfgs and fl when not NULL. */
 static size_t raised_by(const struct analysis *a, const char *name,
 			size_t *cfgs, const struct flag **fl)
 {
@@ -184,8 +162,11 @@ static size_t raised_by(const struct analysis *a, const char *name,
 	for (c = 0; c < a->nconfigs; c++)
 		for (i = 0; i < a->configs[c].nflags; i++)
 			if (!strcmp(a->configs[c].flags[i].name, name)) {
-				cfgs[n] = c;
-				fl[n++] = &a->configs[c].flags[i];
+				if (cfgs) {
+					cfgs[n] = c;
+					fl[n] = &a->configs[c].flags[i];
+				}
+				n++;
 				break;
 			}
 	return n;
@@ -198,17 +179,21 @@ static void one_line(FILE *f, const struct analysis *a, const char *name)
 	size_t n = raised_by(a, name, cfgs, fl), k;
 	const char *m0 = fl[0]->message;
 	bool alike = true;
-	char *list = config_list(cfgs, n), *lead, *text;
+	char *list = config_list(cfgs, n), *lead;
 
 	for (k = 1; k < n && alike; k++)
 		alike = same_words(m0, found_len(m0), fl[k]->message,
 				   found_len(fl[k]->message));
 	lead = xasprintf("  ! %s, configs %s:", name, list);
-	text = alike ? ranged(fl, n)
-		     : xasprintf("%.*s (config %zu)", (int)found_len(m0), m0,
-				 cfgs[0] + 1);
-	report_wrap(f, lead, 4, text);
-	free(text);
+	if (alike) {
+		char *text = ranged(fl, n);
+
+		report_wrap(f, lead, 4, "%s", text);
+		free(text);
+	} else {
+		report_wrap(f, lead, 4, "%.*s (config %zu)",
+			    (int)found_len(m0), m0, cfgs[0] + 1);
+	}
 	free(lead);
 	free(list);
 	free(fl);
@@ -236,46 +221,31 @@ static void message(FILE *f, const struct analysis *a, size_t c,
 		    const struct flag *fl, bool explained, bool brief)
 {
 	char *where = flag_config(c, fl), *lead, *more;
-	size_t c2, j;
+	size_t c2, j, n = found_len(fl->message);
 
 	for (c2 = c + 1; c2 < a->nconfigs; c2++)
 		for (j = 0; j < a->configs[c2].nflags; j++) {
 			const struct flag *g = &a->configs[c2].flags[j];
-			char *w;
 
 			if (strcmp(g->name, fl->name) ||
 			    strcmp(g->message, fl->message))
 				continue;
-			w = flag_config(c2, g);
-			more = xasprintf("%s, %s", where, w);
-			free(w);
-			free(where);
-			where = more;
+			more = flag_config(c2, g);
+			where = report_cat(where, ", ", "%s", more);
+			free(more);
 		}
 	lead = xasprintf("  ! %s, config%s %s:", fl->name,
 			 strchr(where, ',') ? "s" : "", where);
 	/* by default what was found, with its numbers; why and what to do
-	 * under --verbose (the hint below the flags says so) */
-	more = brief ? xstrndup(fl->message, found_len(fl->message))
-		     : finding(fl->message, explained);
-	report_wrap(f, lead, 4, more);
-	free(more);
+	 * under --verbose (the hint below the flags says so), but for a kind
+	 * explained in full just before */
+	if (brief || (explained && fl->message[n]))
+		report_wrap(f, lead, 4, "%.*s%s", (int)n, fl->message,
+			    brief ? "" : " (as above)");
+	else
+		report_wrap(f, lead, 4, "%s", fl->message);
 	free(lead);
 	free(where);
-}
-
-/* How many configurations raised flag name. */
-static size_t raisers(const struct analysis *a, const char *name)
-{
-	size_t c, i, n = 0;
-
-	for (c = 0; c < a->nconfigs; c++)
-		for (i = 0; i < a->configs[c].nflags; i++)
-			if (!strcmp(a->configs[c].flags[i].name, name)) {
-				n++;
-				break;
-			}
-	return n;
 }
 
 /* Whether configuration c's i-th flag is the first of its name. */
@@ -313,7 +283,7 @@ void report_flag_messages(FILE *f, const struct analysis *a, bool brief)
 
 				if (flag_place(FV_REPORT, fl->name) != rank)
 					continue;
-				many = brief && raisers(a, fl->name) > 1;
+				many = brief && raised_by(a, fl->name, NULL, NULL) > 1;
 				if (many && first_of(a, c, i))
 					one_line(f, a, fl->name);
 				if (many || printed(a, c, fl))

@@ -1,6 +1,6 @@
 /*
  * report_impl.h - what the writers of report.h share: report.c (text),
- * report_table.c (its summary table), report_json.c and report_csv.c.
+ * report_table.c (its summary table), report_json.c (JSON and CSV).
  * Private to them.
  */
 #ifndef CONTEND_REPORT_IMPL_H
@@ -84,18 +84,20 @@ static inline void totals(const struct analysis *a, struct totals *t)
 }
 
 /*
- * report_rows.c: text word-wrapped at 78 columns, the first line after lead;
- * both with their control characters escaped (names come from configs
+ * report_rows.c: the formatted text word-wrapped at 78 columns, the first
+ * line after lead; both escaped for the terminal (names come from configs
  * and databases).
  */
-void report_wrap(FILE *f, const char *lead, int indent, const char *text);
+void report_wrap(FILE *f, const char *lead, int indent, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* report_rows.c: s, then sep (when s is not "") and the formatted text;
+ * s freed, the result malloc'd. */
+char *report_cat(char *s, const char *sep, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* report_rows.c: s escaped for the terminal, malloc'd ("" for NULL). */
 char *report_esc(const char *s);
-/*
- * report_rows.c: `contend ARGS [--db PATH]`, a hint runnable as printed
- * (lib/hint.h), with view's database (none when view has none), escaped
- * for the terminal.  Malloc'd.
- */
+/* report_rows.c: `contend ARGS [--db PATH]`, a hint runnable as printed
+ * (lib/hint.h) with view's database, escaped for the terminal; malloc'd. */
 char *report_hint(const struct report_view *view, const char *args);
 
 /*
@@ -105,24 +107,18 @@ char *report_hint(const struct report_view *view, const char *args);
  */
 void report_flag_messages(FILE *f, const struct analysis *a, bool brief);
 
-/*
- * report_rows.c: the default report's host summary, at most three
- * lines: the facts db/facts.c marks shown, each cut short, as many as
- * fit two lines; then "N facts: `contend report ID --host`".
- */
+/* report_rows.c: the default report's host summary: the facts db/facts.c
+ * marks shown, cut short, in two lines; then "N facts: `contend ...`". */
 void report_host_summary(FILE *f, const struct analysis *a,
 			 const struct report_view *view);
 /* report_rows.c: every host fact, one a line, in db/facts.c's order. */
 int report_host_text(FILE *f, const struct analysis *a);
 
-/*
- * report_table.c: the answer first: one row per configuration, its
- * primary metric with the interval, noise, contention, hand-offs and
- * flags, and the legend of its marks.
- */
+/* report_table.c: the summary table, one row per configuration, and the
+ * legend of its marks. */
 void report_text_summary(FILE *f, const struct analysis *a);
-/* report_observer.c: the observer-effect table (analysis/observer.h),
- * nothing when the experiment has no observer with a none to compare */
+/* observer.c: the observer-effect table, nothing when the experiment
+ * has no observer with a none to compare */
 struct json_writer;
 void report_observer_text(FILE *f, const struct analysis *a);
 void report_observer_json(struct json_writer *w, const struct analysis *a);

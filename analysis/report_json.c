@@ -1,10 +1,13 @@
 /*
- * report_json.c - the report for programs (docs/report-json.md): the
+ * report_json.c - the report for programs: JSON (docs/report-json.md: the
  * experiment, the methods, per configuration its metrics, flags and
- * profile, the correlations and the count of each flag.
+ * profile, the correlations and the count of each flag) and CSV (a header
+ * row, then one RFC 4180 row per configuration and metric); and
+ * report_write, which picks the format.
  */
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +15,33 @@
 #include "analysis/report.h"
 #include "analysis/report_impl.h"
 #include "analysis/flagtab.h"
+#include "lib/csv.h"
 #include "lib/json.h"
 #include "lib/util.h"
+
+/* A metric's statistics as JSON and CSV name them (CSV: the first 10). */
+#define STAT(x) { #x, offsetof(struct summary, x) }
+static const struct { const char *key; size_t off; } stat_fields[] = {
+	STAT(mean), STAT(sd), STAT(cv), STAT(median), STAT(min), STAT(max),
+	STAT(ci_low), STAT(ci_high), STAT(median_ci_low), STAT(median_ci_high),
+	STAT(median_ci_level), STAT(mad), STAT(skewness), STAT(kurtosis),
+	STAT(k2), STAT(k2_p),
+};
+#define NCSV_STATS 10
+
+static double stat(const struct summary *s, size_t i)
+{
+	return *(const double *)((const char *)s + stat_fields[i].off);
+}
+
+/* s, null when NULL. */
+static void str_or_null(struct json_writer *w, const char *key, const char *s)
+{
+	if (s)
+		json_str(w, key, s);
+	else
+		json_null(w, key);
+}
 
 static void json_experiment(struct json_writer *w, const struct analysis *a)
 {
@@ -85,22 +113,8 @@ static void json_metric(struct json_writer *w, const struct analysis *a,
 	json_str(w, "unit", metric_unit(mname(a, ms->metric)));
 	json_int(w, "n", (long long)s->n);
 	json_str(w, "mean_kind", ms->harmonic ? "harmonic" : "arithmetic");
-	json_num(w, "mean", s->mean);
-	json_num(w, "sd", s->sd);
-	json_num(w, "cv", s->cv);
-	json_num(w, "median", s->median);
-	json_num(w, "min", s->min);
-	json_num(w, "max", s->max);
-	json_num(w, "ci_low", s->ci_low);
-	json_num(w, "ci_high", s->ci_high);
-	json_num(w, "median_ci_low", s->median_ci_low);
-	json_num(w, "median_ci_high", s->median_ci_high);
-	json_num(w, "median_ci_level", s->median_ci_level);
-	json_num(w, "mad", s->mad);
-	json_num(w, "skewness", s->skewness);
-	json_num(w, "kurtosis", s->kurtosis);
-	json_num(w, "k2", s->k2);
-	json_num(w, "k2_p", s->k2_p);
+	for (i = 0; i < ARRAY_SIZE(stat_fields); i++)
+		json_num(w, stat_fields[i].key, stat(s, i));
 	json_int(w, "outliers", (long long)s->noutliers);
 	json_open(w, "outlier_runs", '[');
 	for (i = 0; i < s->noutliers; i++) {
@@ -123,10 +137,7 @@ static void json_flag(struct json_writer *w, const struct analysis *a,
 
 	json_open(w, NULL, '{');
 	json_str(w, "name", fl->name);
-	if (fl->metric >= 0)
-		json_str(w, "metric", mname(a, fl->metric));
-	else
-		json_num(w, "metric", NAN);
+	str_or_null(w, "metric", fl->metric >= 0 ? mname(a, fl->metric) : NULL);
 	if (fl->other_config >= 0)
 		json_int(w, "other_config", cfg(a, (size_t)fl->other_config)->id);
 	else
@@ -180,26 +191,22 @@ static void json_kwait_top(struct json_writer *w, const struct analysis *a,
 	struct kwait_top *t;
 	size_t n = analysis_kwait_top(a, c, REPORT_KWAIT_TOP, &t), i;
 
-	if (n) {
+	if (n)
 		json_open(w, "klock_top", '[');
-		for (i = 0; i < n; i++) {
-			json_open(w, NULL, '{');
-			json_int(w, "rank", (long long)i + 1);
-			json_str(w, "kind", t[i].kind);
-			json_str(w, "caller", t[i].caller);
-			if (t[i].lock)
-				json_str(w, "lock", t[i].lock);
-			else
-				json_num(w, "lock", NAN);
-			json_int(w, "runs", (long long)t[i].nruns);
-			json_mean_ci(w, "contentions", t[i].contentions,
-				     t[i].contentions_lo, t[i].contentions_hi);
-			json_mean_ci(w, "wait_s", t[i].wait_s, t[i].wait_lo,
-				     t[i].wait_hi);
-			json_close(w, '}');
-		}
-		json_close(w, ']');
+	for (i = 0; i < n; i++) {
+		json_open(w, NULL, '{');
+		json_int(w, "rank", (long long)i + 1);
+		json_str(w, "kind", t[i].kind);
+		json_str(w, "caller", t[i].caller);
+		str_or_null(w, "lock", t[i].lock);
+		json_int(w, "runs", (long long)t[i].nruns);
+		json_mean_ci(w, "contentions", t[i].contentions,
+			     t[i].contentions_lo, t[i].contentions_hi);
+		json_mean_ci(w, "wait_s", t[i].wait_s, t[i].wait_lo, t[i].wait_hi);
+		json_close(w, '}');
 	}
+	if (n)
+		json_close(w, ']');
 	free(t);
 }
 
@@ -208,6 +215,7 @@ static void json_config(struct json_writer *w, const struct analysis *a,
 {
 	const struct config_analysis *ca = &a->configs[c];
 	const struct ds_config *cf = cfg(a, c);
+	enum direction d;
 	size_t i;
 
 	json_open(w, NULL, '{');
@@ -227,24 +235,14 @@ static void json_config(struct json_writer *w, const struct analysis *a,
 	json_int(w, "failed", (long long)ca->failed);
 	json_int(w, "pending", (long long)ca->pending);
 	json_close(w, '}');
-	if (ca->primary >= 0)
-		json_str(w, "primary_metric", mname(a, ca->primary));
-	else
-		json_num(w, "primary_metric", NAN);
-	if (ca->primary_name) {
-		enum direction d = analysis_direction(a->d, ca->config,
-						      ca->primary_name);
-
-		json_str(w, "primary", ca->primary_name);
-		if (d == DIR_UNKNOWN)
-			json_num(w, "direction", NAN);
-		else
-			json_str(w, "direction",
-				 d == DIR_HIGHER ? "higher" : "lower");
-	} else {
-		json_num(w, "primary", NAN);
-		json_num(w, "direction", NAN);
-	}
+	str_or_null(w, "primary_metric",
+		    ca->primary >= 0 ? mname(a, ca->primary) : NULL);
+	str_or_null(w, "primary", ca->primary_name);
+	d = ca->primary_name ? analysis_direction(a->d, ca->config,
+						  ca->primary_name)
+			     : DIR_UNKNOWN;
+	str_or_null(w, "direction", d == DIR_UNKNOWN ? NULL
+				    : d == DIR_HIGHER ? "higher" : "lower");
 	json_open(w, "metrics", '{');
 	for (i = 0; i < ca->nmetrics; i++)
 		if (ca->metrics[i].s.n)
@@ -299,48 +297,22 @@ static void json_correlations(struct json_writer *w, const struct analysis *a)
 	json_close(w, ']');
 }
 
-/* "2 (vs 1), 5": the configurations that carry flag name. */
-static size_t flag_where(const struct analysis *a, const char *name,
-			 char *b, size_t len)
-{
-	size_t c, i, n = 0, at = 0;
-
-	b[0] = 0;
-	for (c = 0; c < a->nconfigs; c++)
-		for (i = 0; i < a->configs[c].nflags; i++) {
-			const struct flag *fl = &a->configs[c].flags[i];
-			int k;
-
-			if (strcmp(fl->name, name))
-				continue;
-			if (fl->other_config >= 0)
-				k = snprintf(b + at, len - at, "%s%zu (vs %ld)",
-					     n ? ", " : "", c + 1,
-					     fl->other_config + 1);
-			else
-				k = snprintf(b + at, len - at, "%s%zu",
-					     n ? ", " : "", c + 1);
-			n++;
-			if (k > 0 && (size_t)k < len - at)
-				at += (size_t)k;
-		}
-	return n;
-}
-
 static void json_flag_counts(struct json_writer *w, const struct analysis *a)
 {
 	const struct flag_def *d;
-	char where[1024];
-	size_t i;
+	size_t i, c, k, n;
 
 	json_open(w, "flag_counts", '{');
-	for (i = 0; (d = flag_nth(FV_REPORT, i)); i++)
-		json_int(w, d->name, (long long)flag_where(a, d->name, where,
-							    sizeof(where)));
+	for (i = 0; (d = flag_nth(FV_REPORT, i)); i++) {
+		for (n = c = 0; c < a->nconfigs; c++)
+			for (k = 0; k < a->configs[c].nflags; k++)
+				n += !strcmp(a->configs[c].flags[k].name, d->name);
+		json_int(w, d->name, (long long)n);
+	}
 	json_close(w, '}');
 }
 
-int report_json(FILE *f, const struct analysis *a)
+static int report_json(FILE *f, const struct analysis *a)
 {
 	struct json_writer w = { .f = f };
 	size_t c;
@@ -359,4 +331,113 @@ int report_json(FILE *f, const struct analysis *a)
 	json_close(&w, '}');
 	fputc('\n', f);
 	return ferror(f) ? error("writing the report: %s", "I/O error") : 0;
+}
+
+/* ---- CSV ---- */
+
+/* A field, then the separator or the line end. */
+static void csv_field(FILE *f, const char *s, bool last)
+{
+	csv_write_field(f, s);
+	fputc(last ? '\n' : ',', f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.15g,", v);
+	else
+		fputc(',', f);
+}
+
+static const char *const csv_columns[] = {
+	"experiment", "config", "workload", "section", "params", "metric",
+	"unit", "n", "mean_kind", "mean", "sd", "cv", "median", "min", "max",
+	"ci_low", "ci_high", "median_ci_low", "median_ci_high", "outliers",
+	"measured", "warmup", "failed", "pending", "flags",
+};
+
+/* The names of the flags of configuration ca that concern metric m. */
+static char *csv_flags(const struct config_analysis *ca, int m)
+{
+	char *s = xstrdup("");
+	size_t i;
+
+	for (i = 0; i < ca->nflags; i++)
+		if (ca->flags[i].metric == m || ca->flags[i].metric < 0)
+			s = report_cat(s, ";", "%s", ca->flags[i].name);
+	return s;
+}
+
+static void csv_row(FILE *f, const struct analysis *a, size_t c,
+		    const struct metric_summary *ms)
+{
+	const struct config_analysis *ca = &a->configs[c];
+	const struct ds_config *cf = cfg(a, c);
+	const struct summary *s = &ms->s;
+	char *flags = csv_flags(ca, ms->metric);
+	size_t i;
+
+	fprintf(f, "%lld,%lld,", (long long)a->d->exp.id, (long long)cf->id);
+	csv_field(f, cf->workload, false);
+	csv_field(f, cf->section, false);
+	csv_field(f, cf->canon, false);
+	csv_field(f, mname(a, ms->metric), false);
+	csv_field(f, metric_unit(mname(a, ms->metric)), false);
+	fprintf(f, "%zu,%s,", s->n, ms->harmonic ? "harmonic" : "arithmetic");
+	for (i = 0; i < NCSV_STATS; i++)
+		csv_num(f, s->n ? stat(s, i) : NAN);
+	fprintf(f, "%zu,%zu,%zu,%zu,%zu,", s->noutliers, ca->measured,
+		ca->warmup, ca->failed, ca->pending);
+	csv_field(f, flags, true);
+	free(flags);
+}
+
+static int report_csv(FILE *f, const struct analysis *a)
+{
+	/* A configuration without measured runs: one row, metric empty. */
+	struct metric_summary none = { .metric = -1 };
+	size_t c, m, i;
+
+	for (i = 0; i < ARRAY_SIZE(csv_columns); i++)
+		csv_field(f, csv_columns[i], i + 1 == ARRAY_SIZE(csv_columns));
+	for (c = 0; c < a->nconfigs; c++) {
+		size_t rows = 0;
+
+		for (m = 0; m < a->configs[c].nmetrics; m++)
+			if (a->configs[c].metrics[m].s.n) {
+				csv_row(f, a, c, &a->configs[c].metrics[m]);
+				rows++;
+			}
+		if (!rows)
+			csv_row(f, a, c, &none);
+	}
+	return ferror(f) ? error("writing the report: %s", "I/O error") : 0;
+}
+
+static const struct {
+	const char *name;
+	int (*write)(FILE *, const struct analysis *);
+} formats[] = {
+	[REPORT_TEXT] = { "text", report_text },
+	[REPORT_JSON] = { "json", report_json },
+	[REPORT_CSV] = { "csv", report_csv },
+	[REPORT_MAIL] = { "mail", report_mail },
+};
+
+int report_format_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < REPORT_NFORMATS; i++)
+		if (!strcmp(formats[i].name, name))
+			return i;
+	return -1;
+}
+
+int report_write(FILE *f, const struct analysis *a, enum report_format fmt)
+{
+	if (fmt < 0 || fmt >= REPORT_NFORMATS)
+		return error("unknown report format %d", (int)fmt);
+	return formats[fmt].write(f, a);
 }

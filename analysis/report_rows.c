@@ -1,14 +1,12 @@
 /*
  * report_rows.c - what the summary of a report says about each
  * configuration, once, for every face of the report (text, markdown,
- * HTML): its row of the summary table, why its failed runs failed, and
- * which host facts are shown; and the host facts in the text report: a
- * summary of at most three lines by default (the facts the one table of
- * host facts marks shown, db/facts.c, and how many there are), and every
- * fact, one a line, under `contend report --host`.  Numbers are
- * formatted by lib/numfmt.
+ * HTML): its row, why its failed runs failed, which host facts are shown;
+ * the text report's host facts (a summary, and every one under --host);
+ * and the text helpers of report_impl.h.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,37 +117,21 @@ bool report_param_shown(const struct dataset *d, size_t c, const char *key)
 	return true;
 }
 
-static char *varying(const struct dataset *d, size_t c, bool brief)
+char *report_varying(const struct dataset *d, size_t c, bool brief)
 {
 	const struct ds_config *cf = &d->configs[c];
-	char *s = xstrdup(""), *t;
+	char *s = xstrdup(""), *key;
 	size_t i;
 
 	for (i = 0; i < cf->nparams; i++) {
-		char *key;
-
 		if (!report_param_shown(d, c, cf->params[i].key))
 			continue;
 		key = brief ? report_key_short(d, cf->params[i].key)
 			    : xstrdup(cf->params[i].key);
-		t = xasprintf("%s%s%s=%s", s, *s ? " " : "", key,
-			      cf->params[i].value);
+		s = report_cat(s, " ", "%s=%s", key, cf->params[i].value);
 		free(key);
-		free(s);
-		s = t;
 	}
 	return s;
-}
-
-char *report_varying(const struct dataset *d, size_t c)
-{
-	return varying(d, c, false);
-}
-
-/* report_varying with each key by its short name: "delay=10000". */
-static char *report_varying_brief(const struct dataset *d, size_t c)
-{
-	return varying(d, c, true);
 }
 
 bool report_non_normal(const struct analysis *a, const struct metric_summary *ms)
@@ -216,7 +198,7 @@ static void row_primary(const struct analysis *a, struct report_row *r)
 /* "noisy,few-runs": the flag names of configuration c. */
 static char *row_flags(const struct config_analysis *ca)
 {
-	char *s = xstrdup(""), *t;
+	char *s = xstrdup("");
 	size_t i, j;
 
 	for (i = 0; i < ca->nflags; i++) {
@@ -224,11 +206,8 @@ static char *row_flags(const struct config_analysis *ca)
 		for (j = 0; j < i && strcmp(ca->flags[j].name,
 					    ca->flags[i].name); j++)
 			;
-		if (j < i)
-			continue;
-		t = xasprintf("%s%s%s", s, *s ? "," : "", ca->flags[i].name);
-		free(s);
-		s = t;
+		if (j == i)
+			s = report_cat(s, ",", "%s", ca->flags[i].name);
 	}
 	return s;
 }
@@ -261,8 +240,8 @@ size_t report_rows(const struct analysis *a, struct report_row **out)
 		size_t k;
 
 		r->config = c;
-		r->varies = report_varying(a->d, c);
-		r->brief = report_varying_brief(a->d, c);
+		r->varies = report_varying(a->d, c, false);
+		r->brief = report_varying(a->d, c, true);
 		row_primary(a, r);
 		mean_of(a, c, "contention_rate", 100, "%", r->contended,
 			sizeof(r->contended));
@@ -344,9 +323,8 @@ bool report_host_key(const struct experiment_row *e, const char *key)
 	return !contract_section_key(key);
 }
 
-/* ---- text helpers of every text face (report.c, report_table.c) ---- */
+/* ---- text helpers (report_impl.h) ---- */
 
-/* `contend ARGS [--db PATH]`, escaped (report_impl.h). */
 char *report_hint(const struct report_view *view, const char *args)
 {
 	char *db = view && view->db ? hint_db(view->db) : xstrdup("");
@@ -357,20 +335,34 @@ char *report_hint(const struct report_view *view, const char *args)
 	free(db);
 	return e;
 }
-
-
-/* Prose wraps at WIDTH; the summary table may take TABLE_WIDTH
- * (report_table.c). */
-#define WIDTH 78
-
-void report_wrap(FILE *f, const char *lead, int indent, const char *text)
+/* Prose wraps at 78 columns; the summary table may take TABLE_WIDTH. */
+void report_wrap(FILE *f, const char *lead, int indent, const char *fmt, ...)
 {
-	char *safe_lead = escape_text_dup(lead), *safe = escape_text_dup(text);
+	char *text, *safe_lead = report_esc(lead), *safe;
+	va_list ap;
 
-	wrap_lead(f, safe_lead ? safe_lead : "", safe ? safe : "", indent,
-		  WIDTH);
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	safe = report_esc(text);
+	wrap_lead(f, safe_lead, safe, indent, 78);
 	free(safe_lead);
 	free(safe);
+	free(text);
+}
+
+char *report_cat(char *s, const char *sep, const char *fmt, ...)
+{
+	char *more, *t;
+	va_list ap;
+
+	va_start(ap, fmt);
+	more = xvasprintf(fmt, ap);
+	va_end(ap);
+	t = xasprintf("%s%s%s", s, *s ? sep : "", more);
+	free(s);
+	free(more);
+	return t;
 }
 
 char *report_esc(const char *s)
@@ -420,11 +412,8 @@ void report_host_summary(FILE *f, const struct analysis *a,
 		if (!fact_rows[i].shown || !v)
 			continue;
 		p = pair(fact_rows[i].key, v, SUMMARY_VALUE);
-		if (strlen(text) + strlen(p) + 2 <= SUMMARY_TEXT) {
-			t = xasprintf("%s%s%s", text, *text ? ", " : "", p);
-			free(text);
-			text = t;
-		}
+		if (strlen(text) + strlen(p) + 2 <= SUMMARY_TEXT)
+			text = report_cat(text, ", ", "%s", p);
 		free(p);
 	}
 	if (!n) {
@@ -433,7 +422,7 @@ void report_host_summary(FILE *f, const struct analysis *a,
 	}
 	fputc('\n', f);
 	if (*text)
-		report_wrap(f, "host:", 4, text);
+		report_wrap(f, "host:", 4, "%s", text);
 	free(text);
 	t = view && view->what ? hint_word(view->what)
 			       : xasprintf("%lld", (long long)e->id);
@@ -452,17 +441,16 @@ static void host_row(FILE *f, const struct experiment_row *e,
 	size_t i;
 
 	for (i = 0; i < e->nmeta; i++) {
-		char *p, *lead;
+		char *p, lead[40];
 
 		if (done[i] || !report_host_key(e, e->meta[i].key) ||
 		    (r && fact_find(e->meta[i].key) != r))
 			continue;
 		done[i] = true;
 		p = pair(e->meta[i].key, e->meta[i].value, HOST_VALUE);
-		lead = r ? xasprintf("  [%s]", fact_when_names[r->when])
-			 : xstrdup("  [other]");
-		report_wrap(f, lead, 6, p);
-		free(lead);
+		snprintf(lead, sizeof(lead), "  [%s]",
+			 r ? fact_when_names[r->when] : "other");
+		report_wrap(f, lead, 6, "%s", p);
 		free(p);
 	}
 }

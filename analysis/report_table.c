@@ -50,6 +50,9 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 		      struct table *t, char **cell)
 {
 	const struct config_analysis *ca = &a->configs[r->config];
+	const char *fig[] = { r->cv, r->contended, r->handoffs, r->klock,
+			      r->kwait };
+	size_t k;
 
 	cell[COL_ID] = xasprintf("%zu", r->config + 1);
 	cell[COL_SECTION] = report_esc(a->d->configs[r->config].section);
@@ -58,11 +61,8 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 	if (r->primary) {
 		cell[COL_VALUE] = xasprintf("%s%s%c", r->value,
 					    r->mark == ' ' ? "" : " ", r->mark);
-		cell[COL_CV] = xstrdup(*r->cv ? r->cv : "-");
-		cell[COL_CONT] = xstrdup(*r->contended ? r->contended : "-");
-		cell[COL_HAND] = xstrdup(*r->handoffs ? r->handoffs : "-");
-		cell[COL_KLOCK] = xstrdup(*r->klock ? r->klock : "-");
-		cell[COL_KWAIT] = xstrdup(*r->kwait ? r->kwait : "-");
+		for (k = COL_CV; k <= COL_KWAIT; k++)
+			cell[k] = xstrdup(*fig[k - COL_CV] ? fig[k - COL_CV] : "-");
 		t->marks[0] |= r->mark == 'm';
 		t->marks[1] |= r->mark == 'h';
 		t->marks[2] |= !*r->contended || !*r->handoffs || !*r->cv;
@@ -78,10 +78,25 @@ static void row_cells(const struct analysis *a, const struct report_row *r,
 		cell[COL_VALUE] = xasprintf("no measured run (%zu failed, %zu "
 					    "not run)", r->failed, ca->pending);
 	}
-	if (!r->primary)
-		cell[COL_CV] = cell[COL_CONT] = cell[COL_HAND] =
-			cell[COL_KLOCK] = cell[COL_KWAIT] = NULL;
 	cell[COL_FLAGS] = xstrdup(*r->flags ? r->flags : "");
+}
+
+/* The space before column k: one between the figures after CV. */
+static const char *gap(size_t k)
+{
+	return !k ? " " : k > COL_CV && k < COL_FLAGS ? " " : "  ";
+}
+
+/* Width of a row up to its flags. */
+static int row_width(const struct table *t)
+{
+	int col = 0;
+	size_t k;
+
+	for (k = 0; k < COL_FLAGS; k++)
+		if (t->w[k])
+			col += (int)strlen(gap(k)) + t->w[k];
+	return col;
 }
 
 /* s cut to w columns in every row. */
@@ -93,9 +108,6 @@ static void cut_column(char ***cells, size_t n, size_t k, int w)
 		if (cells[i][k])
 			cut(cells[i][k], w);
 }
-
-/* Width of a row up to its flags. */
-static int row_width(const struct table *t);
 
 /*
  * A row passing TABLE_WIDTH (its flags may go below it) takes the room
@@ -111,7 +123,7 @@ static int row_width(const struct table *t);
  */
 static char *cell_keys(const char *cell)
 {
-	char *keys = xstrdup(""), *t;
+	char *keys = xstrdup("");
 	const char *p = cell;
 
 	while (*p) {
@@ -121,9 +133,7 @@ static char *cell_keys(const char *cell)
 			free(keys);
 			return NULL;
 		}
-		t = xasprintf("%s%s%.*s", keys, *keys ? ", " : "", (int)k, p);
-		free(keys);
-		keys = t;
+		keys = report_cat(keys, ", ", "%.*s", (int)k, p);
 		p += w;
 		p += strspn(p, " ");
 	}
@@ -252,23 +262,6 @@ static void table_widths(const struct analysis *a, const struct report_row *rows
 	fit_width(t, cells, n);
 }
 
-/* The space before column k: one between the figures after CV. */
-static const char *gap(size_t k)
-{
-	return !k ? " " : k > COL_CV && k < COL_FLAGS ? " " : "  ";
-}
-
-static int row_width(const struct table *t)
-{
-	int col = 0;
-	size_t k;
-
-	for (k = 0; k < COL_FLAGS; k++)
-		if (t->w[k])
-			col += (int)strlen(gap(k)) + t->w[k];
-	return col;
-}
-
 /* Column where the flags would start. */
 static int flags_at(const struct table *t)
 {
@@ -329,15 +322,6 @@ static void table_row(FILE *f, const struct table *t, char **cell,
 	fputc('\n', f);
 }
 
-/* s + "; " + more, s freed. */
-static char *append(char *s, const char *more)
-{
-	char *t = xasprintf("%s%s%s", s, *s ? "; " : "", more);
-
-	free(s);
-	return t;
-}
-
 /* "delay: contended_delay_ns" for every key the varies column shortens,
  * once each, in the order of the configurations. */
 static char *key_legend(const struct dataset *d, char *s)
@@ -348,7 +332,7 @@ static char *key_legend(const struct dataset *d, char *s)
 	for (c = 0; c < d->nconfigs; c++)
 		for (i = 0; i < d->configs[c].nparams; i++) {
 			const char *key = d->configs[c].params[i].key;
-			char *brief, *line;
+			char *brief, *k;
 
 			for (j = 0; j < nseen && strcmp(seen[j], key); j++)
 				;
@@ -359,11 +343,8 @@ static char *key_legend(const struct dataset *d, char *s)
 			brief = report_key_short(d, key);
 			if (strcmp(brief, key) &&
 			    strcmp(brief, key + (strncmp(key, "param.", 6) ? 0 : 6))) {
-				char *k = report_esc(key);
-
-				line = xasprintf("%s: %s", brief, k);
-				s = append(s, line);
-				free(line);
+				k = report_esc(key);
+				s = report_cat(s, "; ", "%s: %s", brief, k);
 				free(k);
 			}
 			free(brief);
@@ -375,34 +356,26 @@ static char *key_legend(const struct dataset *d, char *s)
 /* The marks, short heads and short names the table uses, or NULL. */
 static char *table_legend(const struct analysis *a, const struct table *t)
 {
-	char *s = xstrdup(""), *what;
+	static const char *const mark_legend[] = {
+		"m: median [distribution-free CI], the runs are not normal",
+		"h: harmonic mean (fixed work)", "-: not measured",
+		"a lower bound below 0 for a quantity that cannot be negative: "
+		"too few or too noisy runs to bound it",
+	};
+	char *s = xstrdup("");
 	size_t k;
 
-	if (t->marks[0] || t->marks[1] || t->marks[2] || t->marks[3]) {
-		what = xasprintf("mean [%g%% CI]", 100 * a->opts.confidence);
-		s = append(s, what);
-		free(what);
-	}
-	if (t->marks[0])
-		s = append(s, "m: median [distribution-free CI], the runs are "
-			      "not normal");
-	if (t->marks[1])
-		s = append(s, "h: harmonic mean (fixed work)");
-	if (t->marks[2])
-		s = append(s, "-: not measured");
-	if (t->marks[3])
-		s = append(s, "a lower bound below 0 for a quantity that "
-			      "cannot be negative: too few or too noisy runs "
-			      "to bound it");
+	if (t->marks[0] || t->marks[1] || t->marks[2] || t->marks[3])
+		s = report_cat(s, "; ", "mean [%g%% CI]",
+			       100 * a->opts.confidence);
+	for (k = 0; k < ARRAY_SIZE(mark_legend); k++)
+		if (t->marks[k])
+			s = report_cat(s, "; ", "%s", mark_legend[k]);
 	for (k = 0; k < NCOLS; k++)
 		if (t->w[k] && col_legend[k])
-			s = append(s, col_legend[k]);
-	if (t->varies_keys) {
-		char *v = xasprintf("varies: values of %s", t->varies_keys);
-
-		s = append(s, v);
-		free(v);
-	}
+			s = report_cat(s, "; ", "%s", col_legend[k]);
+	if (t->varies_keys)
+		s = report_cat(s, "; ", "varies: values of %s", t->varies_keys);
 	s = key_legend(a->d, s);
 	if (!*s) {
 		free(s);
@@ -435,7 +408,7 @@ void report_text_summary(FILE *f, const struct analysis *a)
 	}
 	legend = table_legend(a, &t);
 	if (legend) {
-		report_wrap(f, " ", 2, legend);
+		report_wrap(f, " ", 2, "%s", legend);
 		free(legend);
 	}
 	for (i = 0; i < n; i++) {

@@ -1,5 +1,5 @@
 /*
- * html_observer.c - the observer-effect table (analysis/observer.h) in
+ * html_observer.c - the observer-effect table (analysis/report.h) in
  * the HTML and Markdown report bundle, after the summary: each observer
  * against observer = none, throughput and hand-offs per second as ratios
  * with their intervals, misleading ones marked.
@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "analysis/observer.h"
+#include "analysis/report.h"
 #include "lib/escape.h"
 #include "plots/plot_impl.h"
 

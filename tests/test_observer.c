@@ -1,5 +1,5 @@
 /*
- * test_observer.c - the observer-effect table (analysis/observer.h) and
+ * test_observer.c - the observer-effect table (analysis/report.h) and
  * its text, on datasets built in memory: each observer paired with its
  * observer = none twin, the ratios of throughput and of hand-offs per
  * second with intervals worked out by hand below, misleading when the
@@ -17,7 +17,6 @@
 #include <cmocka.h>
 
 #include "analysis/analysis.h"
-#include "analysis/observer.h"
 #include "analysis/report_impl.h"
 #include "tests/analysis_fixture.h"
 #include "tests/checks.h"
