@@ -251,7 +251,7 @@ static double loss_pct(double r)
 static void print_more_boots(const struct bisect_entry *b)
 {
 	size_t need = seq_boots_needed(&b->base, &b->design);
-	size_t have = b->prior.j + 1;
+	size_t have = b->prior.boots + 1;
 
 	if (!need)
 		fprintf(stderr, "    more boots of this kernel cannot decide at "

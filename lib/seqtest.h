@@ -118,7 +118,18 @@ struct seq_prior {
 	double sum_inv_n;       /* sum of 1 / n_i over them */
 	double ss, df;          /* within-boot sum of squares, sum (n_i - 1) */
 	size_t runs, collapsed; /* their outcomes, for the collapse test */
+	size_t boots;           /* earlier boots, with values or collapses */
 };
+
+/*
+ * The share of level (alpha or beta) that a step's boot-th boot (1 the
+ * first) spends: G(boot) - G(boot - 1) for the spending function
+ * G(j) = level (1 - 1/(j + 1)^2) of the boots so far, so that however
+ * many boots continue a step their shares add up to less than level:
+ * 3/4 of it on the first boot, 5/36 on the second, 7/144 on the third,
+ * (2j + 1) / (j (j + 1))^2 on the j-th.  0 for boot 0.
+ */
+double seq_boot_level(double level, size_t boot);
 
 /*
  * One earlier boot added to *p: its values logx[0..n) (logs) and its
@@ -145,10 +156,13 @@ int seq_look_prior(const struct seq_baseline *b, const struct seq_design *d,
 		   struct seq_look *out);
 
 /*
- * Boots of the candidate, of max_runs runs each, at which the step would
- * separate 0 from delta (z_{1-alpha} + z_{1-beta} standard errors) at
- * the baseline's variance components; 0 when no number up to 1000 does
- * (the baseline's own boots limit it: more boots of the good kernel).
+ * Boots J of the candidate, of max_runs runs each, at which the step
+ * would decide at the baseline's variance components: the J-th boot's
+ * shares a_J, b_J of alpha and beta (seq_boot_level) separate 0 from
+ * delta by max(z_{1-a_J} + z_{1-beta}, z_{1-b_J} + z_{1-alpha})
+ * standard errors (bad at its alpha with power 1 - beta, good at its
+ * beta with power 1 - alpha); 0 when no J up to 1000 does (the
+ * baseline's own boots limit it: more boots of the good kernel).
  */
 size_t seq_boots_needed(const struct seq_baseline *b,
 			const struct seq_design *d);
