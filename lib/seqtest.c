@@ -1,7 +1,7 @@
 /*
  * seqtest.c - the sequential decision of `contend bisect`: two-level
  * variance of the regression, O'Brien-Fleming-type spending, Bonferroni
- * over the looks (seqtest.h).
+ * over the looks and over the boots of a continued step (seqtest.h).
  */
 #include <math.h>
 #include <stdbool.h>

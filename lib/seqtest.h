@@ -27,10 +27,12 @@
  *
  * a_j the increment of the O'Brien-Fleming-type spending function
  * alpha(t) = 2 - 2 Phi(z_{1-alpha/2} / sqrt t) (Lan & DeMets 1983), b_j
- * the same for beta.  Adding the increments (Bonferroni over the looks)
- * keeps P(bad | H0) <= alpha and P(good | H1) <= beta whatever the
+ * the same for beta, alpha and beta being the boot's shares of the
+ * step's (seq_boot_level: 3/4 on the first boot).  Adding the increments
+ * (Bonferroni over the looks and the boots) keeps P(bad | H0) <= alpha
+ * and P(good | H1) <= beta over every boot of a step whatever the
  * correlation of the looks: conservative, checked by seeded simulation
- * (tests/test_seqtest.c).  At max_runs without a decision: cap (bisect's
+ * (tests/test_seqtest.c, tests/test_bisect_sim.c).  At max_runs without a decision: cap (bisect's
  * "skip", exit 125).
  *
  * Zero spread (V = 0: every run of both sides the same value) knows r:
@@ -40,7 +42,7 @@
  * are an outcome of their own: at every look, when the candidate's share
  * of collapsed runs is above the baseline's, Fisher's exact test (one
  * sided, the hypergeometric tail) of the candidate's count against the
- * baseline's, at alpha / looks (Bonferroni over the planned looks), calls
+ * baseline's, at the boot's share of alpha / looks (Bonferroni), calls
  * the kernel bad.  Under H0 (the same kernel: collapses exchangeable
  * between the sides) that holds P(bad by collapse) <= alpha, so a step's
  * false alarm is at most alpha where the good kernel never collapses and
