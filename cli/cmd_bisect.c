@@ -342,8 +342,8 @@ static void print_entry(const struct runner *r, size_t c, double pct)
 	free(sec);
 	if (b->prior.boots)
 		fprintf(stderr, "    boot %zu of this kernel: bad at alpha %.2g, "
-				"good at beta %.2g (the step's\n    alpha and "
-				"beta are shared over its boots)\n",
+				"good at beta %.2g\n    (the step's alpha "
+				"and beta are shared over its boots)\n",
 			b->prior.boots + 1,
 			seq_boot_level(b->design.alpha, b->prior.boots + 1),
 			seq_boot_level(b->design.beta, b->prior.boots + 1));
