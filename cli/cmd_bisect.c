@@ -251,7 +251,7 @@ static double loss_pct(double r)
 static void print_more_boots(const struct bisect_entry *b)
 {
 	size_t need = seq_boots_needed(&b->base, &b->design);
-	size_t have = b->prior.j + 1;
+	size_t have = b->prior.boots + 1;
 
 	if (!need)
 		fprintf(stderr, "    more boots of this kernel cannot decide at "
@@ -340,6 +340,13 @@ static void print_entry(const struct runner *r, size_t c, double pct)
 		b->prior.j ? " (and earlier boots)" : "", b->base.k,
 		b->base.n0);
 	free(sec);
+	if (b->prior.boots)
+		fprintf(stderr, "    boot %zu of this kernel: bad at alpha %.2g, "
+				"good at beta %.2g\n    (the step's alpha "
+				"and beta are shared over its boots)\n",
+			b->prior.boots + 1,
+			seq_boot_level(b->design.alpha, b->prior.boots + 1),
+			seq_boot_level(b->design.beta, b->prior.boots + 1));
 	print_why(b, pct);
 	/* this host's own A/A profile, where `contend calibrate` left one */
 	if (!calib_find(r->st, experiment_meta(&r->exp, MK_HOSTNAME),

@@ -1,7 +1,7 @@
 /*
  * seqtest.c - the sequential decision of `contend bisect`: two-level
  * variance of the regression, O'Brien-Fleming-type spending, Bonferroni
- * over the looks (seqtest.h).
+ * over the looks and over the boots of a continued step (seqtest.h).
  */
 #include <math.h>
 #include <stdbool.h>
@@ -49,6 +49,14 @@ static double variance(const struct seq_baseline *b, double msw, double dfw,
 	}
 	*df = dfw;
 	return msw * (S / (J * J) + 1 / (k * n0));
+}
+
+double seq_boot_level(double level, size_t boot)
+{
+	double j = (double)boot;
+
+	/* G(j) - G(j - 1), G(j) = level (1 - 1 / (j + 1)^2) */
+	return boot ? level * (1 / (j * j) - 1 / ((j + 1) * (j + 1))) : 0;
 }
 
 /* The O'Brien-Fleming-type spending function at information fraction t. */
@@ -100,7 +108,7 @@ static void level_test(const struct seq_baseline *b,
 		       const double *logx, size_t n, bool last, bool no_good,
 		       const struct seq_state *st, struct seq_look *out)
 {
-	double mc = 0, ss = 0, msw, dfw, v, vmax, dfmax, tq, ssc;
+	double mc = 0, ss = 0, msw, dfw, v, vmax, dfmax, ssc;
 	double J = (double)p->j + 1;
 	size_t i, cap = n > (size_t)d->max_runs ? n : (size_t)d->max_runs;
 
@@ -128,9 +136,6 @@ static void level_test(const struct seq_baseline *b,
 			 st->spent_alpha);
 	out->b = fmax(0, (last ? d->beta : spend(d->beta, out->frac)) -
 			 st->spent_beta);
-	tq = gsl_cdf_tdist_Pinv(1 - d->alpha, out->df);
-	out->ci_low = out->regression - tq * out->se;
-	out->ci_high = out->regression + tq * out->se;
 	if (out->decision != SEQ_CONTINUE && out->decision != SEQ_CAP)
 		return;
 	if (!isnan(out->se) && !(out->se > 0)) {
@@ -165,7 +170,9 @@ int seq_look_prior(const struct seq_baseline *b, const struct seq_design *d,
 {
 	static const struct seq_prior none = { 0 };
 	const struct seq_prior *p = prior ? prior : &none;
+	struct seq_design bd = *d;
 	bool last, no_good;
+	double tq;
 
 	if (b->k < 2 || n + collapsed < 2 || !(d->delta > 0) ||
 	    !(d->alpha > 0) || !(d->alpha < 0.5) || !(d->beta > 0) ||
@@ -178,9 +185,16 @@ int seq_look_prior(const struct seq_baseline *b, const struct seq_design *d,
 		.decision = last ? SEQ_CAP : SEQ_CONTINUE,
 		.reason = SEQ_BY_LEVEL,
 	};
-	no_good = collapse_test(b, d, p, out);
-	if (n >= 2)
-		level_test(b, d, p, logx, n, last, no_good, st, out);
+	/* this boot's share of the step's alpha and beta */
+	bd.alpha = seq_boot_level(d->alpha, p->boots + 1);
+	bd.beta = seq_boot_level(d->beta, p->boots + 1);
+	no_good = collapse_test(b, &bd, p, out);
+	if (n >= 2) {
+		level_test(b, &bd, p, logx, n, last, no_good, st, out);
+		tq = gsl_cdf_tdist_Pinv(1 - d->alpha, out->df);
+		out->ci_low = out->regression - tq * out->se;
+		out->ci_high = out->regression + tq * out->se;
+	}
 	st->looks++;
 	st->spent_alpha += n >= 2 ? out->a : 0;
 	st->spent_beta += n >= 2 ? out->b : 0;
@@ -195,6 +209,7 @@ void seq_prior_add(struct seq_prior *p, const double *logx, size_t n,
 
 	p->runs += n + collapsed;
 	p->collapsed += collapsed;
+	p->boots += n + collapsed > 0;
 	if (!n)
 		return;
 	for (i = 0; i < n; i++)
@@ -213,13 +228,19 @@ size_t seq_boots_needed(const struct seq_baseline *b,
 {
 	double msw = b->df_w > 0 ? b->ssw / b->df_w : NAN;
 	double s2b = fmax(0, (b->msb - msw) / b->n0), z, v;
+	double za = gsl_cdf_ugaussian_Pinv(1 - d->alpha);
+	double zb = gsl_cdf_ugaussian_Pinv(1 - d->beta);
 	size_t J;
 
 	if (!(msw >= 0) || !(b->n0 >= 1) || b->k < 1 || d->max_runs < 1)
 		return 0;
-	z = gsl_cdf_ugaussian_Pinv(1 - d->alpha) +
-	    gsl_cdf_ugaussian_Pinv(1 - d->beta);
 	for (J = 1; J <= 1000; J++) {
+		/* bad at this boot's alpha with power 1 - beta, good at its
+		 * beta with power 1 - alpha */
+		z = fmax(gsl_cdf_ugaussian_Pinv(1 - seq_boot_level(d->alpha,
+								   J)) + zb,
+			 gsl_cdf_ugaussian_Pinv(1 - seq_boot_level(d->beta,
+								   J)) + za);
 		v = s2b * (1 / (double)J + 1 / (double)b->k) +
 		    msw * (1 / ((double)J * d->max_runs) +
 			   1 / ((double)b->k * b->n0));

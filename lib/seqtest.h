@@ -27,10 +27,12 @@
  *
  * a_j the increment of the O'Brien-Fleming-type spending function
  * alpha(t) = 2 - 2 Phi(z_{1-alpha/2} / sqrt t) (Lan & DeMets 1983), b_j
- * the same for beta.  Adding the increments (Bonferroni over the looks)
- * keeps P(bad | H0) <= alpha and P(good | H1) <= beta whatever the
+ * the same for beta, alpha and beta being the boot's shares of the
+ * step's (seq_boot_level: 3/4 on the first boot).  Adding the increments
+ * (Bonferroni over the looks and the boots) keeps P(bad | H0) <= alpha
+ * and P(good | H1) <= beta over every boot of a step whatever the
  * correlation of the looks: conservative, checked by seeded simulation
- * (tests/test_seqtest.c).  At max_runs without a decision: cap (bisect's
+ * (tests/test_seqtest.c, tests/test_bisect_sim.c).  At max_runs without a decision: cap (bisect's
  * "skip", exit 125).
  *
  * Zero spread (V = 0: every run of both sides the same value) knows r:
@@ -40,7 +42,7 @@
  * are an outcome of their own: at every look, when the candidate's share
  * of collapsed runs is above the baseline's, Fisher's exact test (one
  * sided, the hypergeometric tail) of the candidate's count against the
- * baseline's, at alpha / looks (Bonferroni over the planned looks), calls
+ * baseline's, at the boot's share of alpha / looks (Bonferroni), calls
  * the kernel bad.  Under H0 (the same kernel: collapses exchangeable
  * between the sides) that holds P(bad by collapse) <= alpha, so a step's
  * false alarm is at most alpha where the good kernel never collapses and
@@ -118,7 +120,18 @@ struct seq_prior {
 	double sum_inv_n;       /* sum of 1 / n_i over them */
 	double ss, df;          /* within-boot sum of squares, sum (n_i - 1) */
 	size_t runs, collapsed; /* their outcomes, for the collapse test */
+	size_t boots;           /* earlier boots, with values or collapses */
 };
+
+/*
+ * The share of level (alpha or beta) that a step's boot-th boot (1 the
+ * first) spends: G(boot) - G(boot - 1) for the spending function
+ * G(j) = level (1 - 1/(j + 1)^2) of the boots so far, so that however
+ * many boots continue a step their shares add up to less than level:
+ * 3/4 of it on the first boot, 5/36 on the second, 7/144 on the third,
+ * (2j + 1) / (j (j + 1))^2 on the j-th.  0 for boot 0.
+ */
+double seq_boot_level(double level, size_t boot);
 
 /*
  * One earlier boot added to *p: its values logx[0..n) (logs) and its
@@ -145,10 +158,13 @@ int seq_look_prior(const struct seq_baseline *b, const struct seq_design *d,
 		   struct seq_look *out);
 
 /*
- * Boots of the candidate, of max_runs runs each, at which the step would
- * separate 0 from delta (z_{1-alpha} + z_{1-beta} standard errors) at
- * the baseline's variance components; 0 when no number up to 1000 does
- * (the baseline's own boots limit it: more boots of the good kernel).
+ * Boots J of the candidate, of max_runs runs each, at which the step
+ * would decide at the baseline's variance components: the J-th boot's
+ * shares a_J, b_J of alpha and beta (seq_boot_level) separate 0 from
+ * delta by max(z_{1-a_J} + z_{1-beta}, z_{1-b_J} + z_{1-alpha})
+ * standard errors (bad at its alpha with power 1 - beta, good at its
+ * beta with power 1 - alpha); 0 when no J up to 1000 does (the
+ * baseline's own boots limit it: more boots of the good kernel).
  */
 size_t seq_boots_needed(const struct seq_baseline *b,
 			const struct seq_design *d);

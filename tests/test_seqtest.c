@@ -60,9 +60,11 @@ static void test_hand_worked(void **state)
 	assert_true(fabs(l.regression - 0.06) < 1e-12);
 	assert_true(fabs(l.se - sqrt(0.0003)) < 1e-12);
 	assert_true(fabs(l.df - 1) < 1e-9);
-	/* the last look spends all: t_{0.95, 1} = 6.3138 > 0.06 / 0.0173 =
-	 * 3.46, so neither bad nor good: the cap */
-	assert_true(fabs(l.a - 0.05) < 1e-12);
+	/* the last look spends all of the first boot's share, 3/4 of alpha:
+	 * t_{0.9625, 1} = 8.4 > 0.06 / 0.0173 = 3.46, so neither bad nor
+	 * good: the cap */
+	assert_true(fabs(l.a - 0.0375) < 1e-12);
+	assert_true(fabs(l.b - 0.075) < 1e-12);
 	assert_int_equal(l.decision, SEQ_CAP);
 }
 
@@ -396,8 +398,9 @@ static void test_prior_hand_worked(void **state)
 				      .alpha = 0.05, .beta = 0.1,
 				      .max_runs = 2, .looks = 1 };
 	const struct seq_prior p = { .j = 1, .sum_means = -0.06,
-				     .sum_sq_means = 0.0036, .sum_inv_n = 0.5, .ss = 0.0002, .df = 1,
-				     .runs = 2 };
+				     .sum_sq_means = 0.0036, .sum_inv_n = 0.5,
+				     .ss = 0.0002, .df = 1, .runs = 2,
+				     .boots = 1 };
 	const double x[] = { -0.06, -0.04 };
 	struct seq_state st = { 0 };
 	struct seq_look l;
@@ -407,15 +410,48 @@ static void test_prior_hand_worked(void **state)
 	assert_true(fabs(l.regression - 0.065) < 1e-12);
 	assert_true(fabs(l.se - sqrt(0.000125)) < 1e-12);
 	assert_true(fabs(l.df - 1.5625 / 1.0625) < 1e-9);
+	/* the second boot spends 5/36 of alpha and beta at its last look */
+	assert_true(fabs(l.a - 0.05 * 5 / 36) < 1e-12);
+	assert_true(fabs(l.b - 0.1 * 5 / 36) < 1e-12);
+}
+
+/*
+ * The boots' shares of a level, G(j) - G(j - 1) with G(j) = 1 - 1/(j +
+ * 1)^2: 1 - 1/4 = 3/4, 1/4 - 1/9 = 5/36, 1/9 - 1/16 = 7/144; the 10th
+ * 1/100 - 1/121 = 21/12100; 0 for boot 0; their sum over 1000 boots
+ * 1 - 1/1001^2 < 1.
+ */
+static void test_boot_level(void **state)
+{
+	double sum = 0;
+	size_t j;
+
+	(void)state;
+	assert_true(fabs(seq_boot_level(0.05, 1) - 0.0375) < 1e-15);
+	assert_true(fabs(seq_boot_level(0.05, 2) - 0.05 * 5 / 36) < 1e-15);
+	assert_true(fabs(seq_boot_level(0.1, 3) - 0.1 * 7 / 144) < 1e-15);
+	assert_true(fabs(seq_boot_level(1, 10) - 21.0 / 12100) < 1e-15);
+	assert_true(fabs(seq_boot_level(0.05, 0)) < 1e-300);
+	for (j = 1; j <= 1000; j++)
+		sum += seq_boot_level(1, j);
+	assert_true(fabs(sum - (1 - 1 / (1001.0 * 1001.0))) < 1e-12);
+	assert_true(sum < 1);
 }
 
 /*
  * Boots that would decide: a baseline of 5 boots of 10 runs, MSW 0.0004
  * (2% within), s2_b from MSB = MSW + 10 s2_b; delta = -ln 0.95 =
- * 0.051293, z = 1.6449 + 1.2816 = 2.9264, so V_J <= 0.00030723 with
- * V_J = s2_b (1/J + 1/5) + 0.0004 (1/(40 J) + 1/50).  s2_b 0.0001: V_1 =
- * 0.000138: 1 boot; s2_b 0.0009: 0.00091/J + 0.000188, J >= 7.63: 8;
- * s2_b 0.0016: 0.000328 at any J: none (0).
+ * 0.051293, V_J = s2_b (1/J + 1/5) + 0.0004 (1/(40 J) + 1/50).  The J-th
+ * boot's shares (3/4, 5/36, 7/144 of alpha 0.05 and beta 0.1) give z_J =
+ * max(z_{1-a_J} + 1.2816, z_{1-b_J} + 1.6449): z_1 = max(1.7805 +
+ * 1.2816, 1.4395 + 1.6449) = 3.0844, z_2 = max(2.4601 + 1.2816, 2.2004 +
+ * 1.6449) = 3.8453, z_3 = max(2.8161 + 1.2816, 2.5856 + 1.6449) =
+ * 4.2304, so V_J <= (delta / z_J)^2 = 0.00027656, 0.00017794,
+ * 0.00014701.  s2_b 0.0001: V_1 = 0.000138: 1 boot; s2_b 0.00025: V_1 =
+ * 0.000318, V_2 = 0.000188, V_3 = 0.00014467: 3; s2_b 0.0003: V_J >
+ * 0.000068 + 0.0003 / J against a bound that falls with J (V_4 =
+ * 0.0001455 > 0.0001308): none (0).  Under one alpha for every boot
+ * (z = 2.9264 throughout) s2_b 0.0003 needed 2 boots.
  */
 static void test_boots_needed(void **state)
 {
@@ -428,9 +464,9 @@ static void test_boots_needed(void **state)
 	(void)state;
 	b.msb = 0.0004 + 10 * 0.0001;
 	assert_int_equal(seq_boots_needed(&b, &d), 1);
-	b.msb = 0.0004 + 10 * 0.0009;
-	assert_int_equal(seq_boots_needed(&b, &d), 8);
-	b.msb = 0.0004 + 10 * 0.0016;
+	b.msb = 0.0004 + 10 * 0.00025;
+	assert_int_equal(seq_boots_needed(&b, &d), 3);
+	b.msb = 0.0004 + 10 * 0.0003;
 	assert_int_equal(seq_boots_needed(&b, &d), 0);
 }
 
@@ -519,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_zero_spread),
 		cmocka_unit_test(test_sim_collapse),
 		cmocka_unit_test(test_prior_hand_worked),
+		cmocka_unit_test(test_boot_level),
 		cmocka_unit_test(test_boots_needed),
 		cmocka_unit_test(test_sim_continued),
 	};
