@@ -152,7 +152,7 @@ check-faults: $(BUILD)/contend
 	sh tests/faults/run.sh $(abspath $(BUILD)/contend)
 
 asan:
-	$(MAKE) BUILD=build-asan CC=clang \
+	$(MAKE) -j2 BUILD=build-asan CC=clang \
 	  SAN='-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer' \
 	  CFLAGS='-O1 -g' check
 
@@ -163,7 +163,7 @@ asan:
 # and wake), and every report is a failure (halt_on_error).
 TSAN_TESTS := locks chat creat command scratch
 tsan:
-	$(MAKE) BUILD=build-tsan CC=clang SAN='-fsanitize=thread' \
+	$(MAKE) -j2 BUILD=build-tsan CC=clang SAN='-fsanitize=thread' \
 	  CFLAGS='-O1 -g' $(TSAN_TESTS:%=build-tsan/tests/test_%)
 	pass=0; fail=0; for t in $(TSAN_TESTS); do \
 	  if TSAN_OPTIONS='halt_on_error=1 second_deadlock_stack=1' \
