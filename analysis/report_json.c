@@ -31,7 +31,10 @@ static const struct { const char *key; size_t off; } stat_fields[] = {
 
 static double stat(const struct summary *s, size_t i)
 {
-	return *(const double *)((const char *)s + stat_fields[i].off);
+	double v;
+
+	memcpy(&v, (const char *)s + stat_fields[i].off, sizeof(v));
+	return v;
 }
 
 /* s, null when NULL. */
