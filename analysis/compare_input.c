@@ -274,7 +274,7 @@ static int load_numbers(struct compare_input *s, const struct numfile_opts *nf,
 					    text, tlen, nf, &v, &n);
 		free(buf);
 		free(part);
-		if (ret < 0)
+		if (ret)
 			return EXIT_USAGE;
 		if (n > NUMFILE_MAX_VALUES - s->nvalues) {
 			free(v);
