@@ -444,19 +444,15 @@ bool flag_carried(const char *name)
 
 /* ---- the views' orders ---- */
 
-static bool in_view(const struct flag_def *d, enum flag_view v)
-{
-	if (v == FV_HTML)
-		return d->rank[FV_REPORT] > 0;
-	return v < FV_HTML && d->rank[v] > 0;
-}
-
-/* The HTML report: the most severe level first, each in the report's order. */
+/* A flag's place key in view v, lower first; 0: not in v.  The HTML
+ * report: the most severe level first, each in the report's order. */
 static unsigned long sort_key(const struct flag_def *d, enum flag_view v)
 {
 	if (v == FV_HTML)
-		return (unsigned long)d->level * 100000 + d->rank[FV_REPORT];
-	return d->rank[v];
+		return d->rank[FV_REPORT] ? (unsigned long)d->level * 100000 +
+						    d->rank[FV_REPORT]
+					  : 0;
+	return v < FV_HTML ? d->rank[v] : 0;
 }
 
 size_t flag_count(enum flag_view v)
@@ -464,7 +460,7 @@ size_t flag_count(enum flag_view v)
 	size_t i, n = 0;
 
 	for (i = 0; i < nflag_defs; i++)
-		n += in_view(&flag_defs[i], v);
+		n += sort_key(&flag_defs[i], v) > 0;
 	return n;
 }
 
@@ -473,7 +469,7 @@ static size_t place_of(const struct flag_def *d, enum flag_view v)
 	size_t i, n = 0;
 
 	for (i = 0; i < nflag_defs; i++)
-		n += in_view(&flag_defs[i], v) &&
+		n += sort_key(&flag_defs[i], v) > 0 &&
 		     sort_key(&flag_defs[i], v) < sort_key(d, v);
 	return n;
 }
@@ -482,7 +478,7 @@ size_t flag_place(enum flag_view v, const char *name)
 {
 	const struct flag_def *d = flag_def_find(name);
 
-	return d && in_view(d, v) ? place_of(d, v) : flag_count(v);
+	return d && sort_key(d, v) > 0 ? place_of(d, v) : flag_count(v);
 }
 
 const struct flag_def *flag_nth(enum flag_view v, size_t i)
@@ -490,7 +486,8 @@ const struct flag_def *flag_nth(enum flag_view v, size_t i)
 	size_t k;
 
 	for (k = 0; k < nflag_defs; k++)
-		if (in_view(&flag_defs[k], v) && place_of(&flag_defs[k], v) == i)
+		if (sort_key(&flag_defs[k], v) > 0 &&
+		    place_of(&flag_defs[k], v) == i)
 			return &flag_defs[k];
 	return NULL;
 }

@@ -271,11 +271,6 @@ double analysis_kwait_share(const struct dataset *d, size_t r)
 	return t > 0 ? wait / ((double)tasks * t) : NAN;
 }
 
-static bool same(const struct kwait_top *t, const struct ds_klock *k)
-{
-	return !strcmp(t->kind, k->kind) && !strcmp(t->caller, k->caller);
-}
-
 static int by_wait(const void *x, const void *y)
 {
 	const struct kwait_top *a = x, *b = y;
@@ -388,7 +383,8 @@ size_t analysis_kwait_top(const struct analysis *a, size_t c, size_t max,
 
 		if (!analysis_measured(d, k->run))
 			continue;
-		for (j = 0; j < nt && !same(&t[j], k); j++)
+		for (j = 0; j < nt && (strcmp(t[j].kind, k->kind) ||
+				       strcmp(t[j].caller, k->caller)); j++)
 			;
 		if (j < nt)
 			continue;
