@@ -27,11 +27,6 @@ const char *flags_num(double v)
 	return numfmt(b, sizeof(ring[0]), v);
 }
 
-static double mean_of(const double *x, size_t n)
-{
-	return n ? gsl_stats_mean(x, 1, n) : NAN;
-}
-
 static const struct welch welch_nan = { NAN, NAN, NAN, NAN, NAN, NAN, NAN };
 static const struct ratio ratio_nan = { NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
 
@@ -332,8 +327,9 @@ static void judge_pair(struct analysis *a, struct series_set *cache, size_t i,
 
 	if (si.ss->n[S_TPUT] < 2 || sj.ss->n[S_TPUT] < 2)
 		return;
-	p.lo = mean_of(si.ss->x[S_TPUT], si.ss->n[S_TPUT]) <=
-			mean_of(sj.ss->x[S_TPUT], sj.ss->n[S_TPUT]) ? &si : &sj;
+	p.lo = gsl_stats_mean(si.ss->x[S_TPUT], 1, si.ss->n[S_TPUT]) <=
+			gsl_stats_mean(sj.ss->x[S_TPUT], 1, sj.ss->n[S_TPUT])
+		       ? &si : &sj;
 	p.hi = p.lo == &si ? &sj : &si;
 	p.clo = &d->configs[p.lo->c];
 	p.chi = &d->configs[p.hi->c];
