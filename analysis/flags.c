@@ -99,38 +99,20 @@ static void flag_noisy(const struct analysis *a, struct config_analysis *ca)
 	flag_num(f, "needed_n", (double)need);
 }
 
-/* Values of the primary metric and their sequence numbers, in seq order. */
-static size_t primary_series(const struct analysis *a,
-			     const struct config_analysis *ca, double *x,
-			     double *seq)
-{
-	const struct dataset *d = a->d;
-	const struct ds_config *cf = &d->configs[ca->config];
-	size_t r, n = 0;
-
-	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
-		double v = dataset_value(d, r, ca->primary);
-
-		if (!analysis_measured(d, r) || isnan(v))
-			continue;
-		x[n] = v;
-		seq[n++] = (double)d->runs[r].seq;
-	}
-	return n;
-}
-
 static void flag_drift(const struct analysis *a, struct config_analysis *ca)
 {
 	const struct ds_config *cf = &a->d->configs[ca->config];
 	double *x = xmalloc((cf->nruns + 1) * sizeof(*x));
 	double *seq = xmalloc((cf->nruns + 1) * sizeof(*seq));
+	size_t *runs = xmalloc((cf->nruns + 1) * sizeof(*runs)), n = 0, i;
 	struct correlation rho;
 	struct flag *f;
-	size_t n;
 
-	if (ca->primary < 0)
-		goto out;
-	n = primary_series(a, ca, x, seq);
+	if (ca->primary >= 0)
+		n = analysis_collect(a->d, ca->config, ca->primary, NULL, x,
+				     runs);
+	for (i = 0; i < n; i++)
+		seq[i] = (double)a->d->runs[runs[i]].seq;
 	if (n < 8 || stats_spearman(seq, x, n, &rho) < 0 ||
 	    !(rho.p < a->opts.drift_alpha))
 		goto out;
@@ -148,6 +130,7 @@ static void flag_drift(const struct analysis *a, struct config_analysis *ca)
 out:
 	free(x);
 	free(seq);
+	free(runs);
 }
 
 static void flag_outliers(const struct analysis *a, struct config_analysis *ca)
