@@ -350,18 +350,15 @@ size_t analysis_kwait_top(const struct analysis *a, size_t c, size_t max,
 {
 	const struct dataset *d = a->d;
 	const struct ds_config *cf = &d->configs[c];
-	int m = dataset_metric(d, "klock_wait_s");
 	struct kwait_top *t = NULL;
-	size_t timed = 0, nt = 0, i, j;
+	size_t nt = 0, i, j;
 	double *n, *w;
 
 	*out = NULL;
-	if (!cf->nklock || m < 0)
+	/* no timed measured run (klock_wait_s): nothing to rank */
+	if (!cf->nklock || !over(a, c, "klock_wait_s"))
 		return 0;
-	for (i = cf->run0; i < cf->run0 + cf->nruns; i++)
-		timed += analysis_measured(d, i) &&
-			 !isnan(dataset_value(d, i, m));
-	for (i = 0; i < cf->nklock && timed; i++) {
+	for (i = 0; i < cf->nklock; i++) {
 		const struct ds_klock *k = &cf->klock[i];
 
 		if (!analysis_measured(d, k->run))
