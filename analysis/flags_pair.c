@@ -57,20 +57,12 @@ void analysis_handoff_check(const struct pair_side *a,
 }
 
 /*
- * Which swept parameters are judged: the trap is a change to the lock's
- * serialized path (contended_delay_ns, hold_ns, lockdep, a kernel) that
- * raises throughput by making the lock change hands less.  Every
- * parameter is, except fewer workers (a collapse relieved) and load
- * parameters (different work: noted contention-coupled) as the data
- * dictionary declares them (vocab_param_rule, db/vocab.h); the reasons:
- * docs/USER-GUIDE.md, "Flags: what each means and what
- * to do".
- */
-
-/*
+ * Every swept parameter is judged except fewer workers and load
+ * parameters (vocab_param_rule, db/vocab.h); why: docs/USER-GUIDE.md,
+ * "Flags: what each means and what to do".
+ *
  * A configuration's measured series, loaded once and shared by every pair
- * it is in: loading them per pair (a lookup of each metric by name for
- * each run) was the report's hot spot at a million samples.  S_CPS:
+ * it is in (per pair they were the report's hot spot).  S_CPS:
  * contended acquisitions/s; S_KPS, S_KPO: kernel lock contentions per
  * second, per op; S_KWS: the kernel wait share (analysis_kwait_share).
  */
