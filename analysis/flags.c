@@ -27,11 +27,6 @@ static const struct metric_summary *primary(const struct config_analysis *ca)
 	return ca->primary >= 0 ? &ca->metrics[ca->primary] : NULL;
 }
 
-static const char *metric_name(const struct analysis *a, int m)
-{
-	return m >= 0 ? a->d->metrics[m] : "?";
-}
-
 /* ---- per-configuration flags ---- */
 
 static void flag_few_runs(const struct analysis *a, struct config_analysis *ca)
@@ -50,14 +45,6 @@ static void flag_few_runs(const struct analysis *a, struct config_analysis *ca)
 	flag_num(f, "min_runs", (double)a->opts.min_runs);
 }
 
-static double noise_threshold(const struct analysis *a,
-			      const struct config_analysis *ca)
-{
-	double noise = a->d->configs[ca->config].noise;
-
-	return noise > 0 ? noise : 0.05;
-}
-
 /*
  * The minimum detectable difference of two groups of this n (two-sided
  * alpha, power 0.8) and the runs per side that resolve --resolve percent:
@@ -67,11 +54,13 @@ static void flag_noisy(const struct analysis *a, struct config_analysis *ca)
 {
 	const struct metric_summary *ms = primary(ca);
 	const struct analysis_opts *o = &a->opts;
-	double noise = noise_threshold(a, ca), mde, mde_pct;
+	double noise = a->d->configs[ca->config].noise, mde, mde_pct;
 	size_t need;
 	struct flag *f;
 	char *cause;
 
+	if (!(noise > 0))
+		noise = 0.05;
 	if (!ms || ms->s.n < 2 || !(ms->s.cv > noise))
 		return;
 	mde = stats_mde(ms->s.sd, ms->s.n, o->alpha, o->power);
@@ -85,9 +74,9 @@ static void flag_noisy(const struct analysis *a, struct config_analysis *ca)
 		"%.1f%% (%s %s; two-sided alpha %g, power %g); resolving %g%% "
 		"needs %zu runs per side.%s%s Add repetitions (or repetitions = "
 		"auto), pin cpus, fix the frequency governor, quiet the machine.",
-		100 * ms->s.cv, metric_name(a, ms->metric), 100 * noise,
-		ms->s.n, mde_pct, flags_num(mde), metric_unit(metric_name(a, ms->metric)),
-		o->alpha, o->power, o->resolve_pct, need, cause ? " " : "",
+		100 * ms->s.cv, a->d->metrics[ms->metric], 100 * noise,
+		ms->s.n, mde_pct, flags_num(mde),
+		metric_unit(a->d->metrics[ms->metric]), o->alpha, o->power, o->resolve_pct, need, cause ? " " : "",
 		cause ? cause : "");
 	free(cause);
 	flag_num(f, "cv", ms->s.cv);
@@ -122,7 +111,7 @@ static void flag_drift(const struct analysis *a, struct config_analysis *ca)
 		"Look for thermal throttling, a filling filesystem or state "
 		"carried between runs; plot the run order (contend plot) and "
 		"use order = random so drift cannot masquerade as a difference.",
-		metric_name(a, ca->primary), rho.r, rho.p, a->opts.drift_alpha,
+		a->d->metrics[ca->primary], rho.r, rho.p, a->opts.drift_alpha,
 		n, flags_num(x[0]), flags_num(x[n - 1]));
 	flag_num(f, "rho", rho.r);
 	flag_num(f, "p", rho.p);
@@ -165,7 +154,7 @@ static void flag_outliers(const struct analysis *a, struct config_analysis *ca)
 		"(median %s, MAD %s): %s%s. They are kept in every statistic; the "
 		"median and its interval are robust to them. Check those runs "
 		"(errors, other load on the host) before trusting the mean.",
-		ms->s.noutliers, ms->s.n, metric_name(a, ms->metric),
+		ms->s.noutliers, ms->s.n, a->d->metrics[ms->metric],
 		STATS_OUTLIER_Z, flags_num(ms->s.median), flags_num(ms->s.mad), list,
 		ms->s.noutliers > LIST_OUTLIERS ? ", ..." : "");
 	flag_num(f, "outliers", (double)ms->s.noutliers);
@@ -186,7 +175,7 @@ static void flag_non_normal(const struct analysis *a, struct config_analysis *ca
 		"median %s [%s, %s] (distribution-free, %.1f%%) rather than the "
 		"mean, and compare with Mann-Whitney rather than the t test alone.",
 		ms->s.k2, ms->s.k2_p, ms->s.n, ms->s.skewness, ms->s.kurtosis,
-		metric_name(a, ms->metric), flags_num(ms->s.median),
+		a->d->metrics[ms->metric], flags_num(ms->s.median),
 		flags_num(ms->s.median_ci_low), flags_num(ms->s.median_ci_high),
 		100 * ms->s.median_ci_level);
 	flag_num(f, "k2", ms->s.k2);
