@@ -10,52 +10,22 @@
 #include <string.h>
 #include <time.h>
 
+#include <gsl/gsl_combination.h>
+#include <gsl/gsl_errno.h>
+
 #include "analysis/calibrate.h"
 #include "analysis/series.h"
 #include "analysis/stats.h"
 #include "db/contract.h"
 #include "lib/util.h"
 
-/* The groups of x picked by in[] (true: side 0) into v[0] and v[1], their
- * sizes into sz[0] and sz[1], their numbers into ks. */
-static void split(const double *x, const size_t *sizes, size_t k,
-		  const bool *in, double *v[2], size_t *sz[2], size_t ks[2])
-{
-	size_t i, off = 0, n[2] = { 0, 0 };
-
-	ks[0] = ks[1] = 0;
-	for (i = 0; i < k; off += sizes[i], i++) {
-		int h = !in[i];
-
-		memcpy(v[h] + n[h], x + off, sizes[i] * sizeof(*x));
-		n[h] += sizes[i];
-		sz[h][ks[h]++] = sizes[i];
-	}
-}
-
-/* The next subset of {1..k-1} of size m-1 (with 0 always in): false at
- * the end.  idx[0..m) strictly increasing, idx[0] = 0. */
-static bool next_subset(size_t *idx, size_t m, size_t k)
-{
-	size_t j = m;
-
-	while (j-- > 1)
-		if (idx[j] < k - (m - j)) {
-			idx[j]++;
-			for (size_t t = j + 1; t < m; t++)
-				idx[t] = idx[t - 1] + 1;
-			return true;
-		}
-	return false;
-}
-
 int calib_compute(const double *x, const size_t *sizes, size_t k,
 		  size_t boots, size_t runs, double alpha,
 		  struct calib_profile *p)
 {
-	size_t i, n = 0, m = k / 2, *idx, *sz[2], ks[2];
+	size_t i, j, n = 0, *sz[2], ks[2];
 	double *v[2];
-	bool *in;
+	gsl_combination *half;
 	struct anova an;
 
 	memset(p, 0, sizeof(*p));
@@ -80,29 +50,34 @@ int calib_compute(const double *x, const size_t *sizes, size_t k,
 		v[i] = xmalloc(n * sizeof(*v[i]));
 		sz[i] = xmalloc(k * sizeof(*sz[i]));
 	}
-	in = xcalloc(k, sizeof(*in));
-	idx = xmalloc(m * sizeof(*idx));
-	for (i = 0; i < m; i++)
-		idx[i] = i;
+	half = gsl_combination_calloc(k, k / 2);
+	/* lexicographic order: the halves holding invocation 0 come first */
 	do {
 		struct nested_diff d;
+		size_t off = 0, nv[2] = { 0, 0 };
 
-		memset(in, 0, k * sizeof(*in));
-		for (i = 0; i < m; i++)
-			in[idx[i]] = true;
-		split(x, sizes, k, in, v, sz, ks);
+		ks[0] = ks[1] = 0;
+		for (i = j = 0; i < k; off += sizes[i], i++) {
+			int h = !(j < k / 2 && gsl_combination_get(half, j) == i);
+
+			j += !h;
+			memcpy(v[h] + nv[h], x + off, sizes[i] * sizeof(*x));
+			nv[h] += sizes[i];
+			sz[h][ks[h]++] = sizes[i];
+		}
 		if (stats_nested_diff(v[0], sz[0], ks[0], v[1], sz[1], ks[1],
 				      1 - alpha, &d))
 			continue;
 		p->splits++;
 		p->alarms += d.p < alpha;
-	} while (p->splits < CALIB_MAX_SPLITS && next_subset(idx, m, k));
+	} while (p->splits < CALIB_MAX_SPLITS &&
+		 gsl_combination_next(half) == GSL_SUCCESS &&
+		 gsl_combination_get(half, 0) == 0);
 	for (i = 0; i < 2; i++) {
 		free(v[i]);
 		free(sz[i]);
 	}
-	free(in);
-	free(idx);
+	gsl_combination_free(half);
 	return 0;
 }
 

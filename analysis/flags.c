@@ -27,11 +27,6 @@ static const struct metric_summary *primary(const struct config_analysis *ca)
 	return ca->primary >= 0 ? &ca->metrics[ca->primary] : NULL;
 }
 
-static const char *metric_name(const struct analysis *a, int m)
-{
-	return m >= 0 ? a->d->metrics[m] : "?";
-}
-
 /* ---- per-configuration flags ---- */
 
 static void flag_few_runs(const struct analysis *a, struct config_analysis *ca)
@@ -50,14 +45,6 @@ static void flag_few_runs(const struct analysis *a, struct config_analysis *ca)
 	flag_num(f, "min_runs", (double)a->opts.min_runs);
 }
 
-static double noise_threshold(const struct analysis *a,
-			      const struct config_analysis *ca)
-{
-	double noise = a->d->configs[ca->config].noise;
-
-	return noise > 0 ? noise : 0.05;
-}
-
 /*
  * The minimum detectable difference of two groups of this n (two-sided
  * alpha, power 0.8) and the runs per side that resolve --resolve percent:
@@ -67,11 +54,13 @@ static void flag_noisy(const struct analysis *a, struct config_analysis *ca)
 {
 	const struct metric_summary *ms = primary(ca);
 	const struct analysis_opts *o = &a->opts;
-	double noise = noise_threshold(a, ca), mde, mde_pct;
+	double noise = a->d->configs[ca->config].noise, mde, mde_pct;
 	size_t need;
 	struct flag *f;
 	char *cause;
 
+	if (!(noise > 0))
+		noise = 0.05;
 	if (!ms || ms->s.n < 2 || !(ms->s.cv > noise))
 		return;
 	mde = stats_mde(ms->s.sd, ms->s.n, o->alpha, o->power);
@@ -85,9 +74,9 @@ static void flag_noisy(const struct analysis *a, struct config_analysis *ca)
 		"%.1f%% (%s %s; two-sided alpha %g, power %g); resolving %g%% "
 		"needs %zu runs per side.%s%s Add repetitions (or repetitions = "
 		"auto), pin cpus, fix the frequency governor, quiet the machine.",
-		100 * ms->s.cv, metric_name(a, ms->metric), 100 * noise,
-		ms->s.n, mde_pct, flags_num(mde), metric_unit(metric_name(a, ms->metric)),
-		o->alpha, o->power, o->resolve_pct, need, cause ? " " : "",
+		100 * ms->s.cv, a->d->metrics[ms->metric], 100 * noise,
+		ms->s.n, mde_pct, flags_num(mde),
+		metric_unit(a->d->metrics[ms->metric]), o->alpha, o->power, o->resolve_pct, need, cause ? " " : "",
 		cause ? cause : "");
 	free(cause);
 	flag_num(f, "cv", ms->s.cv);
@@ -99,38 +88,20 @@ static void flag_noisy(const struct analysis *a, struct config_analysis *ca)
 	flag_num(f, "needed_n", (double)need);
 }
 
-/* Values of the primary metric and their sequence numbers, in seq order. */
-static size_t primary_series(const struct analysis *a,
-			     const struct config_analysis *ca, double *x,
-			     double *seq)
-{
-	const struct dataset *d = a->d;
-	const struct ds_config *cf = &d->configs[ca->config];
-	size_t r, n = 0;
-
-	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
-		double v = dataset_value(d, r, ca->primary);
-
-		if (!analysis_measured(d, r) || isnan(v))
-			continue;
-		x[n] = v;
-		seq[n++] = (double)d->runs[r].seq;
-	}
-	return n;
-}
-
 static void flag_drift(const struct analysis *a, struct config_analysis *ca)
 {
 	const struct ds_config *cf = &a->d->configs[ca->config];
 	double *x = xmalloc((cf->nruns + 1) * sizeof(*x));
 	double *seq = xmalloc((cf->nruns + 1) * sizeof(*seq));
+	size_t *runs = xmalloc((cf->nruns + 1) * sizeof(*runs)), n = 0, i;
 	struct correlation rho;
 	struct flag *f;
-	size_t n;
 
-	if (ca->primary < 0)
-		goto out;
-	n = primary_series(a, ca, x, seq);
+	if (ca->primary >= 0)
+		n = analysis_collect(a->d, ca->config, ca->primary, NULL, x,
+				     runs);
+	for (i = 0; i < n; i++)
+		seq[i] = (double)a->d->runs[runs[i]].seq;
 	if (n < 8 || stats_spearman(seq, x, n, &rho) < 0 ||
 	    !(rho.p < a->opts.drift_alpha))
 		goto out;
@@ -140,7 +111,7 @@ static void flag_drift(const struct analysis *a, struct config_analysis *ca)
 		"Look for thermal throttling, a filling filesystem or state "
 		"carried between runs; plot the run order (contend plot) and "
 		"use order = random so drift cannot masquerade as a difference.",
-		metric_name(a, ca->primary), rho.r, rho.p, a->opts.drift_alpha,
+		a->d->metrics[ca->primary], rho.r, rho.p, a->opts.drift_alpha,
 		n, flags_num(x[0]), flags_num(x[n - 1]));
 	flag_num(f, "rho", rho.r);
 	flag_num(f, "p", rho.p);
@@ -148,6 +119,7 @@ static void flag_drift(const struct analysis *a, struct config_analysis *ca)
 out:
 	free(x);
 	free(seq);
+	free(runs);
 }
 
 static void flag_outliers(const struct analysis *a, struct config_analysis *ca)
@@ -182,7 +154,7 @@ static void flag_outliers(const struct analysis *a, struct config_analysis *ca)
 		"(median %s, MAD %s): %s%s. They are kept in every statistic; the "
 		"median and its interval are robust to them. Check those runs "
 		"(errors, other load on the host) before trusting the mean.",
-		ms->s.noutliers, ms->s.n, metric_name(a, ms->metric),
+		ms->s.noutliers, ms->s.n, a->d->metrics[ms->metric],
 		STATS_OUTLIER_Z, flags_num(ms->s.median), flags_num(ms->s.mad), list,
 		ms->s.noutliers > LIST_OUTLIERS ? ", ..." : "");
 	flag_num(f, "outliers", (double)ms->s.noutliers);
@@ -203,7 +175,7 @@ static void flag_non_normal(const struct analysis *a, struct config_analysis *ca
 		"median %s [%s, %s] (distribution-free, %.1f%%) rather than the "
 		"mean, and compare with Mann-Whitney rather than the t test alone.",
 		ms->s.k2, ms->s.k2_p, ms->s.n, ms->s.skewness, ms->s.kurtosis,
-		metric_name(a, ms->metric), flags_num(ms->s.median),
+		a->d->metrics[ms->metric], flags_num(ms->s.median),
 		flags_num(ms->s.median_ci_low), flags_num(ms->s.median_ci_high),
 		100 * ms->s.median_ci_level);
 	flag_num(f, "k2", ms->s.k2);
@@ -444,19 +416,15 @@ bool flag_carried(const char *name)
 
 /* ---- the views' orders ---- */
 
-static bool in_view(const struct flag_def *d, enum flag_view v)
-{
-	if (v == FV_HTML)
-		return d->rank[FV_REPORT] > 0;
-	return v < FV_HTML && d->rank[v] > 0;
-}
-
-/* The HTML report: the most severe level first, each in the report's order. */
+/* A flag's place key in view v, lower first; 0: not in v.  The HTML
+ * report: the most severe level first, each in the report's order. */
 static unsigned long sort_key(const struct flag_def *d, enum flag_view v)
 {
 	if (v == FV_HTML)
-		return (unsigned long)d->level * 100000 + d->rank[FV_REPORT];
-	return d->rank[v];
+		return d->rank[FV_REPORT] ? (unsigned long)d->level * 100000 +
+						    d->rank[FV_REPORT]
+					  : 0;
+	return v < FV_HTML ? d->rank[v] : 0;
 }
 
 size_t flag_count(enum flag_view v)
@@ -464,7 +432,7 @@ size_t flag_count(enum flag_view v)
 	size_t i, n = 0;
 
 	for (i = 0; i < nflag_defs; i++)
-		n += in_view(&flag_defs[i], v);
+		n += sort_key(&flag_defs[i], v) > 0;
 	return n;
 }
 
@@ -473,7 +441,7 @@ static size_t place_of(const struct flag_def *d, enum flag_view v)
 	size_t i, n = 0;
 
 	for (i = 0; i < nflag_defs; i++)
-		n += in_view(&flag_defs[i], v) &&
+		n += sort_key(&flag_defs[i], v) > 0 &&
 		     sort_key(&flag_defs[i], v) < sort_key(d, v);
 	return n;
 }
@@ -482,7 +450,7 @@ size_t flag_place(enum flag_view v, const char *name)
 {
 	const struct flag_def *d = flag_def_find(name);
 
-	return d && in_view(d, v) ? place_of(d, v) : flag_count(v);
+	return d && sort_key(d, v) > 0 ? place_of(d, v) : flag_count(v);
 }
 
 const struct flag_def *flag_nth(enum flag_view v, size_t i)
@@ -490,7 +458,8 @@ const struct flag_def *flag_nth(enum flag_view v, size_t i)
 	size_t k;
 
 	for (k = 0; k < nflag_defs; k++)
-		if (in_view(&flag_defs[k], v) && place_of(&flag_defs[k], v) == i)
+		if (sort_key(&flag_defs[k], v) > 0 &&
+		    place_of(&flag_defs[k], v) == i)
 			return &flag_defs[k];
 	return NULL;
 }

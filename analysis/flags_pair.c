@@ -27,11 +27,6 @@ const char *flags_num(double v)
 	return numfmt(b, sizeof(ring[0]), v);
 }
 
-static double mean_of(const double *x, size_t n)
-{
-	return n ? gsl_stats_mean(x, 1, n) : NAN;
-}
-
 static const struct welch welch_nan = { NAN, NAN, NAN, NAN, NAN, NAN, NAN };
 static const struct ratio ratio_nan = { NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
 
@@ -62,20 +57,12 @@ void analysis_handoff_check(const struct pair_side *a,
 }
 
 /*
- * Which swept parameters are judged: the trap is a change to the lock's
- * serialized path (contended_delay_ns, hold_ns, lockdep, a kernel) that
- * raises throughput by making the lock change hands less.  Every
- * parameter is, except fewer workers (a collapse relieved) and load
- * parameters (different work: noted contention-coupled) as the data
- * dictionary declares them (vocab_param_rule, db/vocab.h); the reasons:
- * docs/USER-GUIDE.md, "Flags: what each means and what
- * to do".
- */
-
-/*
+ * Every swept parameter is judged except fewer workers and load
+ * parameters (vocab_param_rule, db/vocab.h); why: docs/USER-GUIDE.md,
+ * "Flags: what each means and what to do".
+ *
  * A configuration's measured series, loaded once and shared by every pair
- * it is in: loading them per pair (a lookup of each metric by name for
- * each run) was the report's hot spot at a million samples.  S_CPS:
+ * it is in (per pair they were the report's hot spot).  S_CPS:
  * contended acquisitions/s; S_KPS, S_KPO: kernel lock contentions per
  * second, per op; S_KWS: the kernel wait share (analysis_kwait_share).
  */
@@ -332,8 +319,9 @@ static void judge_pair(struct analysis *a, struct series_set *cache, size_t i,
 
 	if (si.ss->n[S_TPUT] < 2 || sj.ss->n[S_TPUT] < 2)
 		return;
-	p.lo = mean_of(si.ss->x[S_TPUT], si.ss->n[S_TPUT]) <=
-			mean_of(sj.ss->x[S_TPUT], sj.ss->n[S_TPUT]) ? &si : &sj;
+	p.lo = gsl_stats_mean(si.ss->x[S_TPUT], 1, si.ss->n[S_TPUT]) <=
+			gsl_stats_mean(sj.ss->x[S_TPUT], 1, sj.ss->n[S_TPUT])
+		       ? &si : &sj;
 	p.hi = p.lo == &si ? &sj : &si;
 	p.clo = &d->configs[p.lo->c];
 	p.chi = &d->configs[p.hi->c];

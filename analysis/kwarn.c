@@ -189,29 +189,6 @@ void kwarn_unread_flag(const struct analysis *a, struct config_analysis *ca)
 	flag_num(f, "records", lost);
 }
 
-/* Mean, minimum and maximum of metric name over the measured runs. */
-static size_t range(const struct dataset *d, const struct ds_config *cf,
-		    const char *name, double *mean, double *lo, double *hi)
-{
-	int m = dataset_metric(d, name);
-	size_t r, n = 0;
-	double sum = 0, v;
-
-	*lo = INFINITY;
-	*hi = -INFINITY;
-	for (r = cf->run0; m >= 0 && r < cf->run0 + cf->nruns; r++) {
-		v = dataset_value(d, r, m);
-		if (!analysis_measured(d, r) || isnan(v))
-			continue;
-		sum += v;
-		n++;
-		*lo = v < *lo ? v : *lo;
-		*hi = v > *hi ? v : *hi;
-	}
-	*mean = n ? sum / (double)n : NAN;
-	return n;
-}
-
 static void add(char **msg, char *part)
 {
 	char *t;
@@ -226,31 +203,37 @@ static void add(char **msg, char *part)
 	*msg = t;
 }
 
+/* The summary of metric name over c's measured runs, NULL without one. */
+static const struct summary *over(const struct analysis *a, size_t c,
+				  const char *name)
+{
+	const struct metric_summary *ms = analysis_metric(a, c, name);
+
+	return ms && ms->s.n ? &ms->s : NULL;
+}
+
 char *kwarn_noise_cause(const struct analysis *a,
 			const struct config_analysis *ca)
 {
-	const struct dataset *d = a->d;
-	const struct ds_config *cf = &d->configs[ca->config];
-	double steal, slo, shi, wall, wlo, whi, mhz, mlo, mhi, th, tlo, thi;
+	const struct summary *steal = over(a, ca->config, "steal_s");
+	const struct summary *wall = over(a, ca->config, "wall_s");
+	const struct summary *th = over(a, ca->config, "kmsg_thermal");
+	const struct summary *mhz = over(a, ca->config, "cpu_mhz");
 	char *msg = NULL, *t;
-	size_t n;
 
-	if (range(d, cf, "steal_s", &steal, &slo, &shi) &&
-	    range(d, cf, "wall_s", &wall, &wlo, &whi) && wall > 0 &&
-	    steal > 0.01 * wall)
+	if (steal && wall && wall->mean > 0 && steal->mean > 0.01 * wall->mean)
 		add(&msg, xasprintf("stolen time (steal_s) %.3g s a run on "
 				    "average, %.3g to %.3g s, against %.3g s "
 				    "of wall time: the hypervisor ran other "
-				    "guests on these CPUs", steal, slo, shi,
-				    wall));
-	if ((n = range(d, cf, "kmsg_thermal", &th, &tlo, &thi)))
+				    "guests on these CPUs", steal->mean,
+				    steal->min, steal->max, wall->mean));
+	if (th)
 		add(&msg, xasprintf("the kernel logged thermal throttling "
-				    "during %zu runs", n));
-	if (range(d, cf, "cpu_mhz", &mhz, &mlo, &mhi) > 1 && mlo > 0 &&
-	    mhi / mlo > 1.05)
+				    "during %zu runs", th->n));
+	if (mhz && mhz->n > 1 && mhz->min > 0 && mhz->max / mhz->min > 1.05)
 		add(&msg, xasprintf("the mean CPU frequency moved between "
-				    "runs, %.0f to %.0f MHz (%.0f%%)", mlo,
-				    mhi, 100 * (mhi / mlo - 1)));
+				    "runs, %.0f to %.0f MHz (%.0f%%)", mhz->min,
+				    mhz->max, 100 * (mhz->max / mhz->min - 1)));
 	if (!msg)
 		return NULL;
 	t = xasprintf("Likely cause: %s.", msg);
@@ -269,11 +252,6 @@ double analysis_kwait_share(const struct dataset *d, size_t r)
 	if (!(t > 0))
 		t = dataset_value(d, r, dataset_metric(d, "wall_s"));
 	return t > 0 ? wait / ((double)tasks * t) : NAN;
-}
-
-static bool same(const struct kwait_top *t, const struct ds_klock *k)
-{
-	return !strcmp(t->kind, k->kind) && !strcmp(t->caller, k->caller);
 }
 
 static int by_wait(const void *x, const void *y)
@@ -372,23 +350,21 @@ size_t analysis_kwait_top(const struct analysis *a, size_t c, size_t max,
 {
 	const struct dataset *d = a->d;
 	const struct ds_config *cf = &d->configs[c];
-	int m = dataset_metric(d, "klock_wait_s");
 	struct kwait_top *t = NULL;
-	size_t timed = 0, nt = 0, i, j;
+	size_t nt = 0, i, j;
 	double *n, *w;
 
 	*out = NULL;
-	if (!cf->nklock || m < 0)
+	/* no timed measured run (klock_wait_s): nothing to rank */
+	if (!cf->nklock || !over(a, c, "klock_wait_s"))
 		return 0;
-	for (i = cf->run0; i < cf->run0 + cf->nruns; i++)
-		timed += analysis_measured(d, i) &&
-			 !isnan(dataset_value(d, i, m));
-	for (i = 0; i < cf->nklock && timed; i++) {
+	for (i = 0; i < cf->nklock; i++) {
 		const struct ds_klock *k = &cf->klock[i];
 
 		if (!analysis_measured(d, k->run))
 			continue;
-		for (j = 0; j < nt && !same(&t[j], k); j++)
+		for (j = 0; j < nt && (strcmp(t[j].kind, k->kind) ||
+				       strcmp(t[j].caller, k->caller)); j++)
 			;
 		if (j < nt)
 			continue;
