@@ -24,7 +24,8 @@ runtime     = 200ms
 
 [workload creat]
 type         = creat
-processes    = 8
+processes    = 2
+runtime      = 500ms
 reuse        = no
 kernel_delay = 0, 10ms@do_unlinkat
 
@@ -51,8 +52,12 @@ fi
 base='kd@kernel_delay=0'
 cand='kd@kernel_delay=10ms@do_unlinkat'
 # The delay is 10 ms of holding the rwsem after each contended unlink:
-# the waits behind it rise, but a loaded machine's runs vary widely, so
-# up to three experiments for an interval above zero.
+# the waits behind it rise.  Two processes, so that the baseline's own
+# waits are small (with 8 on 2 CPUs they were most of each run and the
+# change's interval crossed 0 in half the experiments), and 500 ms runs,
+# so that a run holds enough delays under load; a loaded machine's runs
+# still vary widely, so up to three experiments for an interval above
+# zero.
 for try in 1 2 3; do
 	rm -f "$tmp/kd.db"
 	"$CONTEND" run "$tmp/kd.ini" --db "$tmp/kd.db" --quiet > /dev/null \
