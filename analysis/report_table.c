@@ -356,11 +356,11 @@ static char *key_legend(const struct dataset *d, char *s)
 /* The marks, short heads and short names the table uses, or NULL. */
 static char *table_legend(const struct analysis *a, const struct table *t)
 {
+	static const char below0[] = "a lower bound below 0 for a quantity "
+		"that cannot be negative: too few or too noisy runs to bound it";
 	static const char *const mark_legend[] = {
 		"m: median [distribution-free CI], the runs are not normal",
-		"h: harmonic mean (fixed work)", "-: not measured",
-		"a lower bound below 0 for a quantity that cannot be negative: "
-		"too few or too noisy runs to bound it",
+		"h: harmonic mean (fixed work)", "-: not measured", below0,
 	};
 	char *s = xstrdup("");
 	size_t k;
