@@ -320,6 +320,9 @@ static double np_power(double *const *L, size_t reps, const double *w,
 	for (j = 0; rates && j < NNULL; j++) {
 		size_t k = 0;
 
+		rates[j] = NAN;
+		if (!L[j])
+			continue;
 		for (t = 0; t < reps; t++)
 			k += stat_w(L[j] + t * ND, w) > c;
 		rates[j] = (double)k / (double)reps;
@@ -426,6 +429,51 @@ static void bound(unsigned long seed)
 	gsl_rng_free(r);
 }
 
+/*
+ * The mix seed 9001 found (0.4 1000+gamma(2), 0.1 uniform, 0.5 slow-run
+ * tail), on CONTEND_SIM_TRIALS fresh samples of its three shapes and of
+ * the mixture (20000 by default; only the densities that mix reads).
+ * Any fixed mix bounds the power of every test that keeps each shape at
+ * 5%, so no search is needed and the estimate is unbiased.
+ */
+static void bound_mix(unsigned long seed)
+{
+	static const size_t use[] = { 4, 7, 8, NNULL };
+	static const int dens[] = { D_MIX, D_GAMMA2, D_UNIFORM, D_SLOW };
+	size_t reps = sim_trials(20000), u, t, i, k;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	double *L[NSRC] = { 0 }, x[N], y[N], w[NNULL] = { 0 }, rates[NNULL],
+		pw;
+
+	gsl_rng_set(r, seed);
+	for (u = 0; u < ARRAY_SIZE(use); u++) {
+		size_t s = use[u];
+
+		L[s] = malloc(reps * ND * sizeof(double));
+		for (t = 0; t < reps; t++) {
+			for (i = 0; i < N; i++)
+				x[i] = shape_draw(r, sources[s].sh, 0.7, 0.02);
+			standardise(x, N, y);
+			for (k = 0; k < ND; k++)
+				L[s][t * ND + k] = NAN;
+			for (k = 0; k < ARRAY_SIZE(dens); k++)
+				L[s][t * ND + dens[k]] = lq(dens[k], y, N);
+		}
+	}
+	w[4] = 0.4;
+	w[7] = 0.1;
+	w[8] = 0.5;
+	pw = np_power(L, reps, w, rates);
+	printf("n = 30, 70/30 of 100 and 110 at CV 2%%, %zu samples a source "
+	       "(seed %lu)\nthe mix 0.4 1000+gamma(2), 0.1 uniform, 0.5 "
+	       "slow-run tail: power %.4f (se %.4f); false alarms: "
+	       "1000+gamma(2) %.4f, uniform %.4f, slow-run tail %.4f\n",
+	       reps, seed, pw, sim_se(pw, reps), rates[4], rates[7], rates[8]);
+	for (u = 0; u < ARRAY_SIZE(use); u++)
+		free(L[use[u]]);
+	gsl_rng_free(r);
+}
+
 /* ---- tests: the grid against the closed forms ---- */
 
 static void sample(unsigned long seed, enum shape sh, double *y)
@@ -510,6 +558,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_grid),
 	};
 
+	if (argc > 1 && !strcmp(argv[1], "--bound-mix")) {
+		bound_mix(argc > 2 ? strtoul(argv[2], NULL, 10) : 9101);
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "--bound")) {
 		bound(argc > 2 ? strtoul(argv[2], NULL, 10) : 9001);
 		return 0;
