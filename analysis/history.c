@@ -33,17 +33,6 @@ static bool matches(const char *pattern, const struct experiment_row *e)
 	       (e->name && *e->name && !fnmatch(pattern, e->name, 0));
 }
 
-static int cmp_created(const void *a, const void *b)
-{
-	const struct dataset *x = a, *y = b;
-
-	if (x->exp.created_at < y->exp.created_at)
-		return -1;
-	if (x->exp.created_at > y->exp.created_at)
-		return 1;
-	return (x->exp.id > y->exp.id) - (x->exp.id < y->exp.id);
-}
-
 int history_load(struct store *s, const char *pattern, struct history *h)
 {
 	int64_t *ids = NULL;
@@ -72,34 +61,13 @@ int history_load(struct store *s, const char *pattern, struct history *h)
 	free(ids);
 	if (ret)
 		return ret;
-	if (h->nexps < 2) {
-		char q[ESCAPE_QUOTE_BUF];
-
-		escape_clip(q, sizeof(q), pattern, ESCAPE_QUOTE_MAX);
-		error("'%s' matches %zu experiment%s: a history needs two or "
-		      "more (a label glob such as 'nightly-*')", q,
-		      h->nexps, h->nexps == 1 ? "" : "s");
-		return -2;
-	}
-	qsort(h->exps, h->nexps, sizeof(*h->exps), cmp_created);
+	/* store_experiment_list's order is the series': oldest first */
+	if (h->nexps < 2)
+		return error("'%s' matches %zu experiment%s: a history needs "
+			     "two or more (a label glob such as 'nightly-*')",
+			     escape_quote(pattern), h->nexps,
+			     h->nexps == 1 ? "" : "s") - 1;
 	return 0;
-}
-
-/* A new configuration of h, series s's. */
-static struct history_config *config_add(struct history *h,
-					 const struct series *s)
-{
-	struct history_config *hc;
-
-	h->configs = xrealloc(h->configs,
-			      (h->nconfigs + 1) * sizeof(*h->configs));
-	hc = &h->configs[h->nconfigs++];
-	memset(hc, 0, sizeof(*hc));
-	hc->workload = s->workload;
-	hc->section = s->section;
-	hc->canon = s->canon;
-	hc->gate_pct = NAN;
-	return hc;
 }
 
 /*
@@ -128,45 +96,36 @@ static void point_of(double *x, size_t n, double conf,
 		stats_mean_ci(x, n, conf, &p->level, &p->lo, &p->hi);
 }
 
-/* Does series s have a member in experiment e? */
-static bool holds(const struct series *s, size_t e)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		if (s->member[i].set == e)
-			return true;
-	return false;
-}
-
 /*
- * Series s's points: each experiment holding it, oldest first, with its
- * values grouped as the model groups them (none: missing).  Whether any
- * of those experiments records the metric at all.
+ * Series s's configuration and points: each experiment holding it (its
+ * members, by experiment), oldest first, with its values grouped as the
+ * model groups them (none: missing).  Whether any of those experiments
+ * records the metric at all.
  */
 static bool points_of(const struct history *h, const struct series *s,
 		      struct history_config *hc)
 {
 	struct series_sample v;
-	size_t e, g = 0, off = 0;
+	size_t i, g = 0, off = 0;
 	bool any = false;
 
+	*hc = (struct history_config){ .workload = s->workload,
+		.section = s->section, .canon = s->canon, .gate_pct = NAN };
+	hc->points = xcalloc(s->ninv + 1, sizeof(*hc->points));
 	series_sample_metric(h->exps, s, h->opts.metric, &v);
-	for (e = 0; e < h->nexps; e++) {
-		struct history_point p;
-		size_t n = 0;
+	for (i = 0; i < s->n; i++) {
+		struct history_point *p = &hc->points[hc->npoints];
+		size_t e = s->member[i].set, n = 0;
 
-		if (!holds(s, e))
+		if (i && s->member[i - 1].set == e)
 			continue;
 		any |= dataset_metric(&h->exps[e], h->opts.metric) >= 0;
 		if (g < v.k && v.set[g] == e)
 			n = v.sizes[g++];
-		point_of(v.x + off, n, h->opts.confidence, &p);
+		point_of(v.x + off, n, h->opts.confidence, p);
 		off += n;
-		p.exp = e;
-		hc->points = xrealloc(hc->points, (hc->npoints + 1) *
-				      sizeof(*hc->points));
-		hc->points[hc->npoints++] = p;
+		p->exp = e;
+		hc->npoints++;
 	}
 	series_sample_release(&v);
 	return any;
@@ -177,19 +136,6 @@ static int cmp_cp(const void *a, const void *b)
 	const struct change_point *x = a, *y = b;
 
 	return (x->index > y->index) - (x->index < y->index);
-}
-
-/* Adds a change point of kind at point index to hc. */
-static void add_cp(struct history_config *hc, size_t index, enum cp_kind kind)
-{
-	struct change_point *cp;
-
-	hc->cps = xrealloc(hc->cps, (hc->ncps + 1) * sizeof(*hc->cps));
-	cp = &hc->cps[hc->ncps++];
-	memset(cp, 0, sizeof(*cp));
-	cp->index = index;
-	cp->kind = kind;
-	cp->p = cp->change_pct = cp->ci_low_pct = cp->ci_high_pct = NAN;
 }
 
 static bool has_cp(const struct history_config *hc, size_t index)
@@ -204,9 +150,9 @@ static bool has_cp(const struct history_config *hc, size_t index)
 
 /*
  * The change points of hc: a collapse where a collapsed point follows a
- * point with a level (or starts the series after nothing), a recovery
- * where a level follows a collapse (missing points are passed over); the
- * segmentation over the points with a level, its indices mapped back.
+ * point with a level, a recovery where a level follows a collapse
+ * (missing points are passed over); the segmentation over the points
+ * with a level, its indices mapped back.  At most one a point.
  */
 static void config_changes(struct history_config *hc,
 			   const struct history_opts *o)
@@ -217,15 +163,18 @@ static void config_changes(struct history_config *hc,
 	size_t i, n = 0, ncp;
 	int last = -1;          /* the last state seen that is not missing */
 
+	hc->cps = xcalloc(hc->npoints + 1, sizeof(*hc->cps));
 	for (i = 0; i < hc->npoints; i++) {
 		const struct history_point *p = &hc->points[i];
 
 		if (p->state == HP_MISSING)
 			continue;
-		if (p->state == HP_COLLAPSED && last == HP_OK)
-			add_cp(hc, i, CP_COLLAPSE);
-		if (p->state == HP_OK && last == HP_COLLAPSED)
-			add_cp(hc, i, CP_RECOVERY);
+		if (last >= 0 && (int)p->state != last)
+			hc->cps[hc->ncps++] = (struct change_point){ .index = i,
+				.kind = p->state == HP_OK ? CP_RECOVERY
+							  : CP_COLLAPSE,
+				.p = NAN, .change_pct = NAN, .ci_low_pct = NAN,
+				.ci_high_pct = NAN };
 		last = (int)p->state;
 		if (p->state == HP_OK) {
 			at[n] = i;
@@ -236,10 +185,8 @@ static void config_changes(struct history_config *hc,
 	for (i = 0; i < ncp; i++) {
 		cp[i].index = at[cp[i].index];
 		/* a recovery already marks where the level comes back */
-		if (has_cp(hc, cp[i].index))
-			continue;
-		hc->cps = xrealloc(hc->cps, (hc->ncps + 1) * sizeof(*hc->cps));
-		hc->cps[hc->ncps++] = cp[i];
+		if (!has_cp(hc, cp[i].index))
+			hc->cps[hc->ncps++] = cp[i];
 	}
 	if (hc->ncps)
 		qsort(hc->cps, hc->ncps, sizeof(*hc->cps), cmp_cp);
@@ -264,18 +211,20 @@ int history_analyze(struct history *h, const struct history_opts *o)
 	}
 	series_build(h->exps, h->nexps, &l);
 	for (c = 0; c < l.n; c++) {
-		struct history_config *hc = config_add(h, &l.s[c]);
+		struct history_config hc;
 		struct history_opts co = *o;
 
-		if (!points_of(h, &l.s[c], hc)) {
+		if (!points_of(h, &l.s[c], &hc)) {
 			/* only in experiments without the metric */
-			free(hc->points);
-			h->nconfigs--;
+			free(hc.points);
 			continue;
 		}
 		/* each configuration its own stream, the same every time */
-		co.seed = o->seed + h->nconfigs - 1;
-		config_changes(hc, &co);
+		co.seed = o->seed + h->nconfigs;
+		config_changes(&hc, &co);
+		h->configs = xrealloc(h->configs,
+				      (h->nconfigs + 1) * sizeof(*h->configs));
+		h->configs[h->nconfigs++] = hc;
 	}
 	series_release(&l);
 	return 0;
@@ -339,7 +288,7 @@ static void gate_one(struct history_config *hc, const struct history *h,
 		     double pct, enum direction dir)
 {
 	const struct history_point *p = &hc->points[hc->npoints - 1];
-	double alpha = 1 - h->opts.confidence, *y, thr, mean, sd, se, df, t;
+	double alpha = 1 - h->opts.confidence, *y, z, mean, sd, se, df, t;
 	size_t m;
 
 	hc->verdict = GATE_INCONCLUSIVE;
@@ -372,18 +321,17 @@ static void gate_one(struct history_config *hc, const struct history *h,
 	/* the newest is one more draw of the old level: a prediction */
 	se = sd * sqrt(1 + 1 / (double)m);
 	df = (double)m - 1;
-	thr = dir == DIR_HIGHER ? log1p(-pct / 100) : log1p(pct / 100);
 	t = gsl_cdf_tdist_Qinv(alpha / 2, df);
 	hc->gate_pct = 100 * expm1(p->level - mean);
 	hc->gate_low = 100 * expm1(p->level - mean - t * se);
 	hc->gate_high = 100 * expm1(p->level - mean + t * se);
+	/* z < 0: worse by more than pct */
+	z = dir * (p->level - mean - log1p(-dir * pct / 100));
 	if (!(se > 0)) /* no spread: the change is exact */
-		hc->gate_p = (dir == DIR_HIGHER ? p->level - mean < thr
-						: p->level - mean > thr) ? 0 : 1;
-	else if (dir == DIR_HIGHER)
-		hc->gate_p = gsl_cdf_tdist_P((p->level - mean - thr) / se, df);
-	else
-		hc->gate_p = gsl_cdf_tdist_Q((p->level - mean - thr) / se, df);
+		hc->gate_p = z < 0 ? 0 : 1;
+	else /* P(-x) and Q(x) differ in the last bit: Q as it always was */
+		hc->gate_p = dir == DIR_HIGHER ? gsl_cdf_tdist_P(z / se, df)
+					       : gsl_cdf_tdist_Q(-z / se, df);
 	if (hc->gate_p > 1 - alpha)
 		hc->verdict = GATE_PASS;
 }
@@ -392,7 +340,7 @@ int history_gate(struct history *h, double pct)
 {
 	enum direction dir = metric_direction(h->opts.metric);
 	double *p, alpha = 1 - h->opts.confidence;
-	size_t c, fails = 0, open = 0;
+	size_t c, fails = 0, open = 0, pass = 0;
 
 	if (dir != DIR_HIGHER && dir != DIR_LOWER) {
 		char name[64]; /* the metric as given, escaped and cut */
@@ -409,21 +357,21 @@ int history_gate(struct history *h, double pct)
 	}
 	holm_adjust(p, h->nconfigs, p); /* over the configurations */
 	for (c = 0; c < h->nconfigs; c++) {
-		if (isnan(p[c]))
-			continue;
-		h->configs[c].gate_p_holm = p[c];
-		if (p[c] < alpha)
-			h->configs[c].verdict = GATE_FAIL;
+		struct history_config *hc = &h->configs[c];
+
+		if (!isnan(p[c])) {
+			hc->gate_p_holm = p[c];
+			if (p[c] < alpha)
+				hc->verdict = GATE_FAIL;
+		}
+		fails += hc->verdict == GATE_FAIL;
+		open += hc->verdict == GATE_INCONCLUSIVE;
+		pass += hc->verdict == GATE_PASS;
 	}
 	free(p);
-	for (c = 0; c < h->nconfigs; c++) {
-		fails += h->configs[c].verdict == GATE_FAIL;
-		open += h->configs[c].verdict == GATE_INCONCLUSIVE;
-	}
 	if (fails)
 		return EXIT_REGRESSION;
-	for (c = 0; c < h->nconfigs && !open; c++)
-		if (h->configs[c].verdict == GATE_PASS)
-			return EXIT_OK;
+	if (!open && pass)
+		return EXIT_OK;
 	return EXIT_INCONCLUSIVE; /* some open, or nothing judged at all */
 }
