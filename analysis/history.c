@@ -110,7 +110,7 @@ static bool points_of(const struct history *h, const struct series *s,
 	bool any = false;
 
 	*hc = (struct history_config){ .workload = s->workload,
-		.section = s->section, .canon = s->canon, .gate_pct = NAN };
+		.section = s->section, .canon = s->canon, .gate.change_pct = NAN };
 	hc->points = xcalloc(s->ninv + 1, sizeof(*hc->points));
 	series_sample_metric(h->exps, s, h->opts.metric, &v);
 	for (i = 0; i < s->n; i++) {
@@ -283,7 +283,7 @@ static size_t old_level(const struct history_config *hc, size_t last,
 	return n - from;
 }
 
-/* One configuration's gate: its verdict but for Holm's, and gate_p. */
+/* One configuration's gate: its verdict but for Holm's, and gate.p. */
 static void gate_one(struct history_config *hc, const struct history *h,
 		     double pct, enum direction dir)
 {
@@ -292,13 +292,13 @@ static void gate_one(struct history_config *hc, const struct history *h,
 	size_t m;
 
 	hc->verdict = GATE_INCONCLUSIVE;
-	hc->gate_p = hc->gate_p_holm = NAN;
+	hc->gate.p = hc->gate_p_holm = NAN;
 	if (p->exp + 1 != h->nexps) {
 		hc->verdict = GATE_NONE; /* not in the newest experiment */
 		return;
 	}
 	if (p->state == HP_COLLAPSED && dir == DIR_HIGHER) {
-		hc->gate_p = 0; /* a fact, not an estimate */
+		hc->gate.p = 0; /* a fact, not an estimate */
 		return;
 	}
 	if (p->state != HP_OK)
@@ -322,17 +322,17 @@ static void gate_one(struct history_config *hc, const struct history *h,
 	se = sd * sqrt(1 + 1 / (double)m);
 	df = (double)m - 1;
 	t = gsl_cdf_tdist_Qinv(alpha / 2, df);
-	hc->gate_pct = 100 * expm1(p->level - mean);
-	hc->gate_low = 100 * expm1(p->level - mean - t * se);
-	hc->gate_high = 100 * expm1(p->level - mean + t * se);
+	hc->gate.change_pct = 100 * expm1(p->level - mean);
+	hc->gate.ci_low_pct = 100 * expm1(p->level - mean - t * se);
+	hc->gate.ci_high_pct = 100 * expm1(p->level - mean + t * se);
 	/* z < 0: worse by more than pct */
 	z = dir * (p->level - mean - log1p(-dir * pct / 100));
 	if (!(se > 0)) /* no spread: the change is exact */
-		hc->gate_p = z < 0 ? 0 : 1;
+		hc->gate.p = z < 0 ? 0 : 1;
 	else /* P(-x) and Q(x) differ in the last bit: Q as it always was */
-		hc->gate_p = dir == DIR_HIGHER ? gsl_cdf_tdist_P(z / se, df)
+		hc->gate.p = dir == DIR_HIGHER ? gsl_cdf_tdist_P(z / se, df)
 					       : gsl_cdf_tdist_Q(-z / se, df);
-	if (hc->gate_p > 1 - alpha)
+	if (hc->gate.p > 1 - alpha)
 		hc->verdict = GATE_PASS;
 }
 
@@ -353,7 +353,7 @@ int history_gate(struct history *h, double pct)
 	p = xcalloc(h->nconfigs + 1, sizeof(*p));
 	for (c = 0; c < h->nconfigs; c++) {
 		gate_one(&h->configs[c], h, pct, dir);
-		p[c] = h->configs[c].gate_p;
+		p[c] = h->configs[c].gate.p;
 	}
 	holm_adjust(p, h->nconfigs, p); /* over the configurations */
 	for (c = 0; c < h->nconfigs; c++) {

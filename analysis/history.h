@@ -96,10 +96,9 @@ struct history_config {
 	struct history_point *points; /* the experiments that have it, oldest first */
 	size_t ncps;
 	struct change_point *cps;
-	/* the gate: the newest point against the level before it */
-	double gate_pct;        /* newest / old - 1, in %; NAN: none */
-	double gate_low, gate_high; /* its two-sided interval, in % */
-	double gate_p;          /* one-sided p of "worse by more than PCT" */
+	/* the gate: the newest point against the level before it, in %
+	 * (change_pct NAN: none), p one-sided of "worse by more than PCT" */
+	struct change_point gate;
 	double gate_p_holm;
 	enum gate_result verdict;  /* --fail-on-change's decision (history_gate) */
 };
