@@ -4,7 +4,8 @@
 # point there (text and JSON: index, experiment_id, change and interval),
 # a series of identical levels shows none, the pattern is quoted
 # escaped, --plot draws the figure (its title naming only the parameters
-# that are not defaults), and bad input (one experiment, an unknown metric, no database) exits 2.
+# that are not defaults), and bad input (one experiment, an unknown
+# metric, no database) exits 2.
 NAME=e2e_history
 . "$(dirname "$0")/lib.sh"
 
