@@ -198,17 +198,10 @@ static void config_changes(struct history_config *hc,
 int history_analyze(struct history *h, const struct history_opts *o)
 {
 	struct series_list l;
-	size_t e, c, any = 0;
+	size_t c;
 
 	h->opts = *o;
 	h->gate = -1;
-	for (e = 0; e < h->nexps; e++)
-		any += dataset_metric(&h->exps[e], o->metric) >= 0;
-	if (!any) {
-		error("no experiment of '%s' has the metric '%s'",
-		      escape_quote(h->pattern), escape_quote(o->metric));
-		return -2;
-	}
 	series_build(h->exps, h->nexps, &l);
 	for (c = 0; c < l.n; c++) {
 		struct history_config hc;
@@ -227,6 +220,11 @@ int history_analyze(struct history *h, const struct history_opts *o)
 		h->configs[h->nconfigs++] = hc;
 	}
 	series_release(&l);
+	/* an experiment with the metric has a configuration */
+	if (!h->nconfigs)
+		return error("no experiment of '%s' has the metric '%s'",
+			     escape_quote(h->pattern),
+			     escape_quote(o->metric)) - 1;
 	return 0;
 }
 

@@ -4,28 +4,16 @@
  * level moved, by how much, with its interval, from a test whose
  * false-alarm rate is stated and checked by simulation.
  *
- * Each experiment of the series is one invocation: its level for a
- * configuration is the mean of the log of the metric over its measured
- * runs (analysis_measured; every section of the experiment with the same
- * workload and parameters pooled: one point per experiment), so the
- * series' points are independent under "nothing changed" and
- * exchangeable, whatever the runs within an experiment share.  An
- * experiment whose runs include a value <= 0 has no log level: it is a
- * collapse, shown as such and a change point by itself (CP_COLLAPSE, and
- * CP_RECOVERY where the level comes back); one whose runs have no value
- * is shown as missing.
- *
- * The change points of the levels: optimal partitioning (least squares,
- * HISTORY_MINSEG points a segment, HISTORY_KMAX changes at most) whose
- * penalty is calibrated by permutation in rounds, so a series without a
- * change shows one with probability at most alpha and a change beyond
- * the real ones is kept at about alpha; each change's size is the ratio
- * of the geometric means either side, its interval widened for the
- * search (docs/STATISTICS.md, "History").
+ * Each experiment is one point (one invocation, series.h): its level the
+ * mean of the log of the metric over its measured runs, a collapse where
+ * a value is <= 0, missing where none was measured.  The levels are
+ * segmented by least squares with a penalty calibrated by permutation
+ * (the method and its rates: docs/STATISTICS.md, "History").
  *
  * Call sequence: history_load (the store) -> history_analyze ->
- * history_write_text / history_write_json -> history_release.
- * history_change_points is the pure core, for tests and simulations.
+ * [history_gate] -> history_write_text / history_write_json ->
+ * history_release.  history_change_points is the pure core, for tests
+ * and simulations.
  */
 #ifndef CONTEND_HISTORY_H
 #define CONTEND_HISTORY_H

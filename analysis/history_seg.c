@@ -36,7 +36,7 @@ void history_opts_default(struct history_opts *o)
 struct seg_dp {
 	size_t n, kmax;
 	double *s, *q;          /* n + 1 each */
-	double *f;              /* (kmax + 1) x (n + 1) */
+	double *f;              /* (kmax + 1) x (n + 1), in s's block */
 	size_t *from;           /* the same shape */
 };
 
@@ -44,18 +44,10 @@ static void dp_init(struct seg_dp *d, size_t n, size_t kmax)
 {
 	d->n = n;
 	d->kmax = kmax;
-	d->s = xmalloc((n + 1) * sizeof(*d->s));
-	d->q = xmalloc((n + 1) * sizeof(*d->q));
-	d->f = xmalloc((kmax + 1) * (n + 1) * sizeof(*d->f));
+	d->s = xmalloc((kmax + 3) * (n + 1) * sizeof(*d->s));
+	d->q = d->s + n + 1;
+	d->f = d->q + n + 1;
 	d->from = xmalloc((kmax + 1) * (n + 1) * sizeof(*d->from));
-}
-
-static void dp_release(struct seg_dp *d)
-{
-	free(d->s);
-	free(d->q);
-	free(d->f);
-	free(d->from);
 }
 
 /* The residual sum of squares of y[a, b) about its mean. */
@@ -194,26 +186,19 @@ static void fit_of(const struct seg_dp *d, const double *y, size_t k,
  * "no further change" leaves exchangeable) and added back to the fit,
  * perms times; the penalty is the value of the more-changes statistic
  * that alpha of them exceed (the (r + 1)-th largest, r + 1 =
- * floor(alpha (perms + 1))), and *p the permutation p of the observed.
- * At k = 0 this is the permutation test of the series: a series without
- * a change shows one with probability at most alpha.  After real changes
- * it asks again at alpha of the noise alone, so a change beyond the real
- * ones is kept with probability near alpha (searching each side again at
- * alpha, as binary segmentation does, gave 10% at K = 50; a penalty from
- * the permutations of the whole series, a mixture, 13%).  Leaves d
- * holding the last permutation's programme.
+ * floor(alpha (perms + 1))), and *p the permutation p of the observed
+ * (why rounds: docs/STATISTICS.md, "History").  Leaves d holding the
+ * last permutation's programme.
  */
 static double round_penalty(const double *y, struct seg_dp *d, size_t k,
 			    double stat, const struct history_opts *o,
 			    gsl_rng *rng, double *p)
 {
-	double *fit = xmalloc(d->n * sizeof(*fit)), *res, *w, *st, beta;
+	double *fit = xmalloc((3 * d->n + o->perms) * sizeof(*fit));
+	double *res = fit + d->n, *w = res + d->n, *st = w + d->n, beta;
 	size_t *starts = xmalloc((k + 2) * sizeof(*starts));
 	size_t i, j, hits = 0, r;
 
-	res = xmalloc(d->n * sizeof(*res));
-	w = xmalloc(d->n * sizeof(*w));
-	st = xmalloc(o->perms * sizeof(*st));
 	fit_of(d, y, k, fit, res, starts);
 	for (i = 0; i < o->perms; i++) {
 		for (j = 0; j <= k; j++)
@@ -231,9 +216,6 @@ static double round_penalty(const double *y, struct seg_dp *d, size_t k,
 	r = (size_t)floor(o->alpha * (double)(o->perms + 1));
 	/* fewer permutations than 1 / alpha: no penalty can be calibrated */
 	beta = r >= 1 ? st[o->perms - r] : INFINITY;
-	free(st);
-	free(w);
-	free(res);
 	free(fit);
 	free(starts);
 	return beta;
@@ -337,6 +319,7 @@ int history_change_points(const double *y, size_t n,
 	*out = *nout ? xcalloc(*nout, sizeof(**out)) : NULL;
 	sizes(&d, *nout, starts, p, o->confidence, *out);
 	free(starts);
-	dp_release(&d);
+	free(d.s);
+	free(d.from);
 	return 0;
 }
