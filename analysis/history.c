@@ -131,67 +131,47 @@ static bool points_of(const struct history *h, const struct series *s,
 	return any;
 }
 
-static int cmp_cp(const void *a, const void *b)
-{
-	const struct change_point *x = a, *y = b;
-
-	return (x->index > y->index) - (x->index < y->index);
-}
-
-static bool has_cp(const struct history_config *hc, size_t index)
-{
-	size_t i;
-
-	for (i = 0; i < hc->ncps; i++)
-		if (hc->cps[i].index == index)
-			return true;
-	return false;
-}
-
 /*
- * The change points of hc: a collapse where a collapsed point follows a
- * point with a level, a recovery where a level follows a collapse
- * (missing points are passed over); the segmentation over the points
- * with a level, its indices mapped back.  At most one a point.
+ * The change points of hc, in order, at most one a point: a collapse
+ * where a collapsed point follows a point with a level, a recovery where
+ * a level follows a collapse (missing points are passed over), and the
+ * segmentation's changes over the points with a level (a recovery marks
+ * the change where the level comes back).
  */
 static void config_changes(struct history_config *hc,
 			   const struct history_opts *o)
 {
+	struct change_point *cp, fact = { .p = NAN, .change_pct = NAN,
+		.ci_low_pct = NAN, .ci_high_pct = NAN };
 	double *y = xmalloc((hc->npoints + 1) * sizeof(*y));
-	size_t *at = xmalloc((hc->npoints + 1) * sizeof(*at));
-	struct change_point *cp;
-	size_t i, n = 0, ncp;
+	size_t i, n = 0, ncp, next = 0;
 	int last = -1;          /* the last state seen that is not missing */
 
+	for (i = 0; i < hc->npoints; i++)
+		if (hc->points[i].state == HP_OK)
+			y[n++] = hc->points[i].level;
+	history_change_points(y, n, o, &cp, &ncp);
 	hc->cps = xcalloc(hc->npoints + 1, sizeof(*hc->cps));
-	for (i = 0; i < hc->npoints; i++) {
+	for (i = 0, n = 0; i < hc->npoints; i++) {
 		const struct history_point *p = &hc->points[i];
+		const struct change_point *add = NULL;
 
 		if (p->state == HP_MISSING)
 			continue;
-		if (last >= 0 && (int)p->state != last)
-			hc->cps[hc->ncps++] = (struct change_point){ .index = i,
-				.kind = p->state == HP_OK ? CP_RECOVERY
-							  : CP_COLLAPSE,
-				.p = NAN, .change_pct = NAN, .ci_low_pct = NAN,
-				.ci_high_pct = NAN };
-		last = (int)p->state;
-		if (p->state == HP_OK) {
-			at[n] = i;
-			y[n++] = p->level;
+		if (p->state == HP_OK && next < ncp && cp[next].index == n)
+			add = &cp[next++];
+		n += p->state == HP_OK;
+		if (last >= 0 && (int)p->state != last) {
+			fact.kind = p->state == HP_OK ? CP_RECOVERY : CP_COLLAPSE;
+			add = &fact;
 		}
+		if (add) {
+			hc->cps[hc->ncps] = *add;
+			hc->cps[hc->ncps++].index = i;
+		}
+		last = (int)p->state;
 	}
-	history_change_points(y, n, o, &cp, &ncp);
-	for (i = 0; i < ncp; i++) {
-		cp[i].index = at[cp[i].index];
-		/* a recovery already marks where the level comes back */
-		if (!has_cp(hc, cp[i].index))
-			hc->cps[hc->ncps++] = cp[i];
-	}
-	if (hc->ncps)
-		qsort(hc->cps, hc->ncps, sizeof(*hc->cps), cmp_cp);
 	free(cp);
-	free(at);
 	free(y);
 }
 
@@ -247,19 +227,20 @@ void history_release(struct history *h)
 /* ---- --fail-on-change ---- */
 
 /*
- * The old level of hc before its point `last` (the newest experiment's):
- * the log levels since the last change of the points before it (their
- * own segmentation, so the newest cannot move it) into y.  Returns their
- * count, or (size_t)-1 when the points before are collapsed.
+ * The old level of hc before its newest point: the log levels since the
+ * last change of the points before it (their own segmentation, so the
+ * newest cannot move it), their mean and sd.  Returns their count, or
+ * (size_t)-1 when the points before are collapsed.
  */
-static size_t old_level(const struct history_config *hc, size_t last,
-			const struct history_opts *o, double *y)
+static size_t old_level(const struct history_config *hc,
+			const struct history_opts *o, double *mean, double *sd)
 {
+	double *y = xmalloc(hc->npoints * sizeof(*y));
 	size_t i, n = 0, from = 0, ncp;
 	struct change_point *cp;
 	int state = -1;
 
-	for (i = 0; i < last; i++) {
+	for (i = 0; i + 1 < hc->npoints; i++) {
 		const struct history_point *p = &hc->points[i];
 
 		if (p->state == HP_MISSING)
@@ -271,13 +252,17 @@ static size_t old_level(const struct history_config *hc, size_t last,
 		}
 		y[n++] = p->level;
 	}
-	if (state == HP_COLLAPSED)
+	if (state == HP_COLLAPSED) {
+		free(y);
 		return (size_t)-1;
+	}
 	history_change_points(y, n, o, &cp, &ncp);
 	if (ncp)
 		from = cp[ncp - 1].index;
-	memmove(y, y + from, (n - from) * sizeof(*y));
+	*mean = gsl_stats_mean(y + from, 1, n - from);
+	*sd = gsl_stats_sd_m(y + from, 1, n - from, *mean);
 	free(cp);
+	free(y);
 	return n - from;
 }
 
@@ -286,7 +271,7 @@ static void gate_one(struct history_config *hc, const struct history *h,
 		     double pct, enum direction dir)
 {
 	const struct history_point *p = &hc->points[hc->npoints - 1];
-	double alpha = 1 - h->opts.confidence, *y, z, mean, sd, se, df, t;
+	double alpha = 1 - h->opts.confidence, z, mean, sd, se, df, t;
 	size_t m;
 
 	hc->verdict = GATE_INCONCLUSIVE;
@@ -301,21 +286,14 @@ static void gate_one(struct history_config *hc, const struct history *h,
 	}
 	if (p->state != HP_OK)
 		return;
-	y = xmalloc(hc->npoints * sizeof(*y));
-	m = old_level(hc, hc->npoints - 1, &h->opts, y);
+	m = old_level(hc, &h->opts, &mean, &sd);
 	if (m == (size_t)-1) {
 		/* out of a collapse: better for a higher-is-better metric */
 		hc->verdict = dir == DIR_HIGHER ? GATE_PASS : GATE_INCONCLUSIVE;
-		free(y);
 		return;
 	}
-	if (m < 2) {
-		free(y);
+	if (m < 2)
 		return;
-	}
-	mean = gsl_stats_mean(y, 1, m);
-	sd = gsl_stats_sd_m(y, 1, m, mean);
-	free(y);
 	/* the newest is one more draw of the old level: a prediction */
 	se = sd * sqrt(1 + 1 / (double)m);
 	df = (double)m - 1;

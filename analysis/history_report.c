@@ -157,7 +157,7 @@ static void text_config(FILE *f, const struct history *h,
 			const struct history_config *hc)
 {
 	size_t j, nok = 0;
-	double sp = NAN;        /* the series' p, when it has level changes */
+	char sp[32] = "";       /* the series' p, when it has level changes */
 
 	fputc('\n', f);
 	report_wrap(f, "", 4, "[%s] %s %s", hc->section, hc->workload,
@@ -166,7 +166,7 @@ static void text_config(FILE *f, const struct history *h,
 		nok += hc->points[j].state == HP_OK;
 	for (j = 0; j < hc->ncps; j++)
 		if (hc->cps[j].kind == CP_LEVEL)
-			sp = hc->cps[j].p;
+			snprintf(sp, sizeof(sp), " (p %.2g)", hc->cps[j].p);
 	fprintf(f, "  %zu experiment%s, %zu with a level", hc->npoints,
 		hc->npoints == 1 ? "" : "s", nok);
 	if (nok < 2 * HISTORY_MINSEG && !hc->ncps)
@@ -174,11 +174,8 @@ static void text_config(FILE *f, const struct history *h,
 			2 * HISTORY_MINSEG);
 	else if (!hc->ncps)
 		fprintf(f, ": no change point\n");
-	else if (isnan(sp))
-		fprintf(f, ": %zu change point%s\n", hc->ncps,
-			hc->ncps == 1 ? "" : "s");
 	else
-		fprintf(f, ": %zu change point%s (p %.2g)\n", hc->ncps,
+		fprintf(f, ": %zu change point%s%s\n", hc->ncps,
 			hc->ncps == 1 ? "" : "s", sp);
 	for (j = 0; j < hc->ncps; j++)
 		text_cp(f, h, hc, &hc->cps[j]);
