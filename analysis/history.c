@@ -73,27 +73,25 @@ int history_load(struct store *s, const char *pattern, struct history *h)
 /*
  * The point of an experiment holding the configuration: its n measured
  * values x (the one model's invocation: every section of the experiment
- * with the configuration's workload and parameters; series.h).  x is
- * overwritten with the logs.
+ * with the configuration's workload and parameters; series.h), into p
+ * (zeroed).  x is overwritten with the logs.
  */
 static void point_of(double *x, size_t n, double conf,
 		     struct history_point *p)
 {
 	size_t i;
 
-	memset(p, 0, sizeof(*p));
 	p->n = n;
-	p->mean = p->level = p->lo = p->hi = NAN;
+	p->mean = n ? gsl_stats_mean(x, 1, n) : NAN;
+	p->level = p->lo = p->hi = NAN;
 	for (i = 0; i < n; i++)
 		p->nonpos += !(x[i] > 0);
-	if (n) {
-		p->mean = gsl_stats_mean(x, 1, n);
-		for (i = 0; i < n && !p->nonpos; i++)
-			x[i] = log(x[i]);
-	}
 	p->state = !n ? HP_MISSING : p->nonpos ? HP_COLLAPSED : HP_OK;
-	if (p->state == HP_OK)
-		stats_mean_ci(x, n, conf, &p->level, &p->lo, &p->hi);
+	if (p->state != HP_OK)
+		return;
+	for (i = 0; i < n; i++)
+		x[i] = log(x[i]);
+	stats_mean_ci(x, n, conf, &p->level, &p->lo, &p->hi);
 }
 
 /*

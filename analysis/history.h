@@ -19,20 +19,18 @@
 #define CONTEND_HISTORY_H
 
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 
 #include "analysis/analysis.h"
 #include "db/store.h"
 
-#define HISTORY_PERMS 999
 #define HISTORY_MINSEG ((size_t)2) /* points each side of a change, at least */
 #define HISTORY_KMAX ((size_t)8)   /* changes of one series, at most */
 
 struct history_opts {
 	double alpha;           /* 0.05: false-alarm rate of a series */
 	double confidence;      /* 0.95: of each change's interval */
-	unsigned perms;         /* HISTORY_PERMS */
+	unsigned perms;         /* 999 */
 	unsigned long seed;     /* of the permutations (reproducible output) */
 	const char *metric;     /* "throughput" */
 };

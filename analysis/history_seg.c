@@ -5,7 +5,6 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
@@ -17,12 +16,8 @@
 
 void history_opts_default(struct history_opts *o)
 {
-	memset(o, 0, sizeof(*o));
-	o->alpha = 0.05;
-	o->confidence = 0.95;
-	o->perms = HISTORY_PERMS;
-	o->seed = 1;
-	o->metric = "throughput";
+	*o = (struct history_opts){ .alpha = 0.05, .confidence = 0.95,
+		.perms = 999, .seed = 1, .metric = "throughput" };
 }
 
 /* ---- the least squares of K changes ---- */
