@@ -14,80 +14,83 @@
 #include "lib/escape.h"
 #include "lib/util.h"
 
-/* Did run r of d give an outcome (a value or a collapse)? */
-static bool outcome(const struct dataset *d, size_t r)
-{
-	const struct ds_run *run = &d->runs[r];
-
-	return !run->warmup && !run->excluded && run->status != RUN_PLANNED &&
-	       run->status != RUN_INTERRUPTED;
-}
-
 /*
- * One boot, experiment `set` of series sr (its members there: sections
- * of one experiment are one invocation): the logs of the values appended
- * to *x (*nx of them so far); how many; its collapses added to
- * *collapsed.
+ * A series_extract: the outcomes of configuration c of d (a value or a
+ * collapse, bisectbase.h), the log of a value, NAN for a collapse.
  */
-static size_t boot_of(const struct dataset *ds, const struct series *sr,
-		      size_t set, const char *metric, double **x, size_t *nx,
-		      size_t *collapsed)
+static size_t outcomes(const struct dataset *d, size_t c, const char *metric,
+		       double **out)
 {
-	const struct dataset *d = &ds[set];
+	const struct ds_config *cf = &d->configs[c];
 	int m = dataset_metric(d, metric);
-	size_t i, r, n = 0;
+	size_t r, n = 0;
 
-	for (i = 0; sr && i < sr->n; i++) {
-		const struct ds_config *cf;
+	*out = xmalloc((cf->nruns + 1) * sizeof(**out));
+	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
+		const struct ds_run *run = &d->runs[r];
+		double v = m < 0 ? NAN : dataset_value(d, r, m);
 
-		if (sr->member[i].set != set)
+		if (run->warmup || run->excluded || run->status == RUN_PLANNED ||
+		    run->status == RUN_INTERRUPTED)
 			continue;
-		cf = &d->configs[sr->member[i].config];
-		*x = xrealloc(*x, (*nx + cf->nruns + 1) * sizeof(**x));
-		for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
-			double v = m < 0 ? NAN : dataset_value(d, r, m);
-
-			if (!outcome(d, r))
-				continue;
-			if (analysis_measured(d, r) && isfinite(v) && v > 0)
-				(*x)[(*nx)++] = log(v), n++;
-			else
-				(*collapsed)++;
-		}
+		(*out)[n++] = analysis_measured(d, r) && isfinite(v) && v > 0 ?
+			      log(v) : NAN;
 	}
 	return n;
 }
 
-/* The series of (workload, canon) over ds, or NULL; *l to release. */
-static const struct series *series_of(const struct dataset *ds, size_t nds,
-				      const char *workload, const char *canon,
-				      struct series_list *l)
+/*
+ * The boots of (workload, canon)'s metric over ds[0..nds), one per
+ * experiment with an outcome, in order: each boot's values (logs) in
+ * v->x, one boot after another, v->sizes[g] of them (0: collapses only),
+ * v->n in all; the collapses of each boot returned (malloc'd, v->k).
+ */
+static size_t *boots_of(const struct dataset *ds, size_t nds,
+			const char *workload, const char *canon,
+			const char *metric, struct series_sample *v)
 {
-	long i;
+	struct series_list l;
+	size_t g, i, off = 0, *collapsed;
+	long s;
 
-	series_build(ds, nds, l);
-	i = series_find(l, workload, canon);
-	return i < 0 ? NULL : &l->s[i];
+	series_build(ds, nds, &l);
+	s = series_find(&l, workload, canon);
+	memset(v, 0, sizeof(*v));
+	if (s >= 0)
+		series_sample(ds, &l.s[s], outcomes, metric, v);
+	series_release(&l);
+	collapsed = xcalloc(v->k + 1, sizeof(*collapsed));
+	v->n = 0;
+	for (g = 0; g < v->k; g++) {
+		size_t end = off + v->sizes[g];
+
+		for (i = off; i < end; i++) {
+			if (isnan(v->x[i]))
+				collapsed[g]++;
+			else
+				v->x[v->n++] = v->x[i];
+		}
+		v->sizes[g] -= collapsed[g];
+		off = end;
+	}
+	return collapsed;
 }
 
 int bisect_base_of(const struct dataset *ds, size_t nds, const char *workload,
 		   const char *canon, const char *metric, const char *section,
 		   struct seq_baseline *b)
 {
-	size_t *sizes = xcalloc(nds + 1, sizeof(*sizes)), i, k = 0, nx = 0;
-	size_t collapsed = 0;
-	double *x = NULL;
+	struct series_sample v;
+	size_t *lost = boots_of(ds, nds, workload, canon, metric, &v);
+	size_t g, k = 0, nx = v.n, collapsed = 0;
 	struct nested nest;
 	char *s = escape_text_dup(section), *mt = escape_text_dup(metric);
 	int ret = 0;
-	struct series_list l;
-	const struct series *sr = series_of(ds, nds, workload, canon, &l);
 
-	for (i = 0; i < nds; i++) {
-		size_t n = boot_of(ds, sr, i, metric, &x, &nx, &collapsed);
-
-		if (n)
-			sizes[k++] = n;
+	for (g = 0; g < v.k; g++) {
+		collapsed += lost[g];
+		if (v.sizes[g])
+			v.sizes[k++] = v.sizes[g];
 	}
 	if (k < 2 && collapsed) {
 		ret = error("bisect: the baseline's runs of [%.80s] collapsed: "
@@ -97,7 +100,7 @@ int bisect_base_of(const struct dataset *ds, size_t nds, const char *workload,
 			    nx + collapsed, mt ? mt : "?");
 		goto out;
 	}
-	if (k < 2 || nx < k + 1 || stats_nested(x, sizes, k, &nest)) {
+	if (k < 2 || nx < k + 1 || stats_nested(v.x, v.sizes, k, &nest)) {
 		ret = error("bisect: the baseline has %zu boot%s of [%.80s] "
 			    "with %.40s values: bisect needs two or more boots "
 			    "of the good kernel, each with runs", k,
@@ -112,11 +115,10 @@ int bisect_base_of(const struct dataset *ds, size_t nds, const char *workload,
 		.collapsed = collapsed,
 	};
 out:
-	series_release(&l);
+	series_sample_release(&v);
+	free(lost);
 	free(s);
 	free(mt);
-	free(sizes);
-	free(x);
 	return ret;
 }
 
@@ -124,18 +126,13 @@ void bisect_prior_of(const struct dataset *ds, size_t nds,
 		     const char *workload, const char *canon,
 		     const char *metric, struct seq_prior *p)
 {
-	size_t i;
-	struct series_list l;
-	const struct series *sr = series_of(ds, nds, workload, canon, &l);
+	struct series_sample v;
+	size_t *lost = boots_of(ds, nds, workload, canon, metric, &v);
+	size_t g, off = 0;
 
 	*p = (struct seq_prior){ 0 };
-	for (i = 0; i < nds; i++) {
-		double *x = NULL;
-		size_t nx = 0, collapsed = 0;
-		size_t n = boot_of(ds, sr, i, metric, &x, &nx, &collapsed);
-
-		seq_prior_add(p, x, n, collapsed);
-		free(x);
-	}
-	series_release(&l);
+	for (g = 0; g < v.k; off += v.sizes[g++])
+		seq_prior_add(p, v.x + off, v.sizes[g], lost[g]);
+	series_sample_release(&v);
+	free(lost);
 }

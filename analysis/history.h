@@ -4,47 +4,33 @@
  * level moved, by how much, with its interval, from a test whose
  * false-alarm rate is stated and checked by simulation.
  *
- * Each experiment of the series is one invocation: its level for a
- * configuration is the mean of the log of the metric over its measured
- * runs (analysis_measured; every section of the experiment with the same
- * workload and parameters pooled: one point per experiment), so the
- * series' points are independent under "nothing changed" and
- * exchangeable, whatever the runs within an experiment share.  An
- * experiment whose runs include a value <= 0 has no log level: it is a
- * collapse, shown as such and a change point by itself (CP_COLLAPSE, and
- * CP_RECOVERY where the level comes back); one whose runs have no value
- * is shown as missing.
- *
- * The change points of the levels: optimal partitioning (least squares,
- * HISTORY_MINSEG points a segment, HISTORY_KMAX changes at most) whose
- * penalty is calibrated by permutation in rounds, so a series without a
- * change shows one with probability at most alpha and a change beyond
- * the real ones is kept at about alpha; each change's size is the ratio
- * of the geometric means either side, its interval widened for the
- * search (docs/STATISTICS.md, "History").
+ * Each experiment is one point (one invocation, series.h): its level the
+ * mean of the log of the metric over its measured runs, a collapse where
+ * a value is <= 0, missing where none was measured.  The levels are
+ * segmented by least squares with a penalty calibrated by permutation
+ * (the method and its rates: docs/STATISTICS.md, "History").
  *
  * Call sequence: history_load (the store) -> history_analyze ->
- * history_write_text / history_write_json -> history_release.
- * history_change_points is the pure core, for tests and simulations.
+ * [history_gate] -> history_write_text / history_write_json ->
+ * history_release.  history_change_points is the pure core, for tests
+ * and simulations.
  */
 #ifndef CONTEND_HISTORY_H
 #define CONTEND_HISTORY_H
 
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 
 #include "analysis/analysis.h"
 #include "db/store.h"
 
-#define HISTORY_PERMS 999
 #define HISTORY_MINSEG ((size_t)2) /* points each side of a change, at least */
 #define HISTORY_KMAX ((size_t)8)   /* changes of one series, at most */
 
 struct history_opts {
 	double alpha;           /* 0.05: false-alarm rate of a series */
 	double confidence;      /* 0.95: of each change's interval */
-	unsigned perms;         /* HISTORY_PERMS */
+	unsigned perms;         /* 999 */
 	unsigned long seed;     /* of the permutations (reproducible output) */
 	const char *metric;     /* "throughput" */
 };
@@ -96,10 +82,9 @@ struct history_config {
 	struct history_point *points; /* the experiments that have it, oldest first */
 	size_t ncps;
 	struct change_point *cps;
-	/* the gate: the newest point against the level before it */
-	double gate_pct;        /* newest / old - 1, in %; NAN: none */
-	double gate_low, gate_high; /* its two-sided interval, in % */
-	double gate_p;          /* one-sided p of "worse by more than PCT" */
+	/* the gate: the newest point against the level before it, in %
+	 * (change_pct NAN: none), p one-sided of "worse by more than PCT" */
+	struct change_point gate;
 	double gate_p_holm;
 	enum gate_result verdict;  /* --fail-on-change's decision (history_gate) */
 };

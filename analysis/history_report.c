@@ -9,12 +9,12 @@
 #include <string.h>
 
 #include "analysis/history.h"
+#include "analysis/report_impl.h"
 #include "db/vocab.h"
 #include "lib/escape.h"
 #include "lib/json.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
-#include "lib/wrap.h"
 
 /* "better", "worse" or "" for a change of pct in metric. */
 static const char *judged(const char *metric, double pct)
@@ -26,25 +26,8 @@ static const char *judged(const char *metric, double pct)
 	return (pct > 0) == (d == DIR_HIGHER) ? ", better" : ", worse";
 }
 
-/* line at column 2, wrapped, continued at 4. */
-static void indented(FILE *f, const char *line)
-{
-	fputs("  ", f);
-	wrap_print(f, line, 2, 4, 78);
-}
-
-/* Experiment e's label (else name), escaped and cut to NAME_MAX_COLS. */
-#define NAME_MAX_COLS 32
-static const char *name_of(char *buf, size_t len, const struct experiment_row *e)
-{
-	size_t n = escape_text(buf, len > NAME_MAX_COLS + 1 ?
-			       NAME_MAX_COLS + 1 : len,
-			       e->label && *e->label ? e->label : e->name);
-
-	if (n > NAME_MAX_COLS && len > NAME_MAX_COLS + 4)
-		strcat(buf, "...");
-	return buf;
-}
+/* Experiment labels (else names) are cut to this many bytes, escaped. */
+#define NAME_MAX_COLS 35
 
 /*
  * One line (wrapped) about point i: "WHAT #i, experiment ID NAME: REST";
@@ -55,24 +38,24 @@ static void text_point(FILE *f, const struct history *h,
 		       const char *what, const char *rest)
 {
 	const struct history_point *p = &c->points[i];
-	char name[NAME_MAX_COLS + 8], mean[32], *tail = NULL, *line;
+	const struct experiment_row *e = &h->exps[p->exp].exp;
+	char name[NAME_MAX_COLS + 1], mean[32], tail[96];
 
-	name_of(name, sizeof(name), &h->exps[p->exp].exp);
-	if (!rest)
-		rest = tail = xasprintf("%zu of %zu runs <= 0, mean %s",
-					p->nonpos, p->n,
-					numfmt(mean, sizeof(mean), p->mean));
-	line = xasprintf("%s #%zu, experiment %" PRId64 " %s: %s", what,
-			 i + 1, h->exps[p->exp].exp.id, name, rest);
-	indented(f, line);
-	free(line);
-	free(tail);
+	escape_clip(name, sizeof(name), e->label && *e->label ? e->label
+				      : e->name, NAME_MAX_COLS);
+	if (!rest) {
+		snprintf(tail, sizeof(tail), "%zu of %zu runs <= 0, mean %s",
+			 p->nonpos, p->n, numfmt(mean, sizeof(mean), p->mean));
+		rest = tail;
+	}
+	report_wrap(f, "  ", 4, "%s #%zu, experiment %" PRId64 " %s: %s", what,
+		    i + 1, e->id, name, rest);
 }
 
 static void text_cp(FILE *f, const struct history *h,
 		    const struct history_config *c, const struct change_point *cp)
 {
-	char pct[64], *rest;
+	char pct[64], rest[96];
 
 	if (cp->kind != CP_LEVEL) {
 		text_point(f, h, c, cp->index, cp->kind == CP_COLLAPSE ?
@@ -82,9 +65,9 @@ static void text_cp(FILE *f, const struct history *h,
 	}
 	numfmt_pct_ci(pct, sizeof(pct), cp->change_pct, cp->ci_low_pct,
 		      cp->ci_high_pct);
-	rest = xasprintf("%s%s", pct, judged(h->opts.metric, cp->change_pct));
+	snprintf(rest, sizeof(rest), "%s%s", pct,
+		 judged(h->opts.metric, cp->change_pct));
 	text_point(f, h, c, cp->index, "change from", rest);
-	free(rest);
 }
 
 /* The points without a level that are not change points: shown, never
@@ -109,12 +92,15 @@ static void text_unlevelled(FILE *f, const struct history *h,
 	}
 }
 
-/* The level of each segment: geometric mean of its points with a level. */
+/*
+ * The level of each segment: geometric mean of its points with a level
+ * (no change point is at #1, so no segment is empty).
+ */
 static void text_segments(FILE *f, const struct history *h,
 			  const struct history_config *c)
 {
 	size_t j, a = 0;
-	char *line = xstrdup("levels:"), *t;
+	char *line = xstrdup("");
 
 	for (j = 0; j <= c->ncps; j++) {
 		size_t b = j < c->ncps ? c->cps[j].index : c->npoints, i, n = 0;
@@ -126,18 +112,13 @@ static void text_segments(FILE *f, const struct history *h,
 				s += c->points[i].level;
 				n++;
 			}
-		if (b == a)
-			continue;
-		t = xasprintf("%s%s #%zu-%zu %s", line, j ? "," : "", a + 1, b,
-			      n ? numfmt(v, sizeof(v), exp(s / (double)n))
-				: "collapsed");
-		free(line);
-		line = t;
+		line = report_cat(line, ", ", "#%zu-%zu %s", a + 1, b,
+				  n ? numfmt(v, sizeof(v), exp(s / (double)n))
+				    : "collapsed");
 		a = b;
 	}
-	t = xasprintf("%s %s", line, metric_unit(h->opts.metric));
-	indented(f, t);
-	free(t);
+	report_wrap(f, "  ", 4, "levels: %s %s", line,
+		    metric_unit(h->opts.metric));
 	free(line);
 }
 
@@ -153,45 +134,39 @@ static void text_gate(FILE *f, const struct history *h,
 		      const struct history_config *c)
 {
 	const struct history_point *p = &c->points[c->npoints - 1];
-	char pct[64], *line;
+	const struct change_point *g = &c->gate;
+	char pct[64];
 
-	if (c->verdict == GATE_NONE || isnan(c->gate_pct)) {
-		line = xasprintf("gate: %s%s", verdict_words[c->verdict],
-				 c->verdict == GATE_NONE ? "" :
-				 p->state == HP_COLLAPSED ? " (the newest "
-				 "collapsed)" : p->state == HP_MISSING ?
-				 " (the newest has no value)" :
-				 " (too few experiments at the old level)");
-	} else {
-		numfmt_pct_ci(pct, sizeof(pct), c->gate_pct, c->gate_low,
-			      c->gate_high);
-		line = xasprintf("gate: newest %s against the old level: %s "
-				 "(p %.2g of worse by more than %g%%, Holm "
-				 "%.2g)", pct, verdict_words[c->verdict],
-				 c->gate_p, h->gate, c->gate_p_holm);
+	if (c->verdict == GATE_NONE || isnan(g->change_pct)) {
+		report_wrap(f, "  ", 4, "gate: %s%s", verdict_words[c->verdict],
+			    c->verdict == GATE_NONE ? "" :
+			    p->state == HP_COLLAPSED ? " (the newest collapsed)"
+			    : p->state == HP_MISSING ?
+			    " (the newest has no value)" :
+			    " (too few experiments at the old level)");
+		return;
 	}
-	indented(f, line);
-	free(line);
+	numfmt_pct_ci(pct, sizeof(pct), g->change_pct, g->ci_low_pct,
+		      g->ci_high_pct);
+	report_wrap(f, "  ", 4, "gate: newest %s against the old level: %s (p "
+		    "%.2g of worse by more than %g%%, Holm %.2g)", pct,
+		    verdict_words[c->verdict], g->p, h->gate, c->gate_p_holm);
 }
 
 static void text_config(FILE *f, const struct history *h,
 			const struct history_config *hc)
 {
 	size_t j, nok = 0;
-	char *line, *esc;
-	double sp = NAN;        /* the series' p, when it has level changes */
+	char sp[32] = "";       /* the series' p, when it has level changes */
 
-	line = xasprintf("[%s] %s %s", hc->section, hc->workload, hc->canon);
-	esc = escape_text_dup(line);
 	fputc('\n', f);
-	wrap_print(f, esc, 0, 4, 78);
-	free(esc);
-	free(line);
+	report_wrap(f, "", 4, "[%s] %s %s", hc->section, hc->workload,
+		    hc->canon);
 	for (j = 0; j < hc->npoints; j++)
 		nok += hc->points[j].state == HP_OK;
 	for (j = 0; j < hc->ncps; j++)
 		if (hc->cps[j].kind == CP_LEVEL)
-			sp = hc->cps[j].p;
+			snprintf(sp, sizeof(sp), " (p %.2g)", hc->cps[j].p);
 	fprintf(f, "  %zu experiment%s, %zu with a level", hc->npoints,
 		hc->npoints == 1 ? "" : "s", nok);
 	if (nok < 2 * HISTORY_MINSEG && !hc->ncps)
@@ -199,11 +174,8 @@ static void text_config(FILE *f, const struct history *h,
 			2 * HISTORY_MINSEG);
 	else if (!hc->ncps)
 		fprintf(f, ": no change point\n");
-	else if (isnan(sp))
-		fprintf(f, ": %zu change point%s\n", hc->ncps,
-			hc->ncps == 1 ? "" : "s");
 	else
-		fprintf(f, ": %zu change point%s (p %.2g)\n", hc->ncps,
+		fprintf(f, ": %zu change point%s%s\n", hc->ncps,
 			hc->ncps == 1 ? "" : "s", sp);
 	for (j = 0; j < hc->ncps; j++)
 		text_cp(f, h, hc, &hc->cps[j]);
@@ -217,33 +189,27 @@ static void text_config(FILE *f, const struct history *h,
 int history_write_text(FILE *f, const struct history *h)
 {
 	size_t c;
-	char *line;
 
-	line = xasprintf("history of %zu experiments matching '%s', oldest "
-			 "first (#1 to #%zu); metric %s", h->nexps, h->pattern,
-			 h->nexps, h->opts.metric);
-	wrap_print(f, line, 0, 2, 78);
-	free(line);
+	report_wrap(f, "", 2, "history of %zu experiments matching '%s', "
+		    "oldest first (#1 to #%zu); metric %s", h->nexps,
+		    h->pattern, h->nexps, h->opts.metric);
 	for (c = 0; c < h->nconfigs; c++)
 		text_config(f, h, &h->configs[c]);
-	line = xasprintf("Method: each experiment is one point, its level the "
-			 "mean of log(%s) over its measured runs; a value <= 0 "
-			 "is a collapse, a change point without a test.  The "
-			 "levels are segmented by least squares with a penalty "
-			 "per change set, by %u permutations of each series, "
-			 "so that a series without a change shows one with "
-			 "probability <= %g, however many changes it has.  A "
-			 "change is the ratio of the geometric means either "
-			 "side, its %g%% interval widened for the search "
-			 "(Bonferroni over the splits between its "
-			 "neighbours).%s", h->opts.metric, h->opts.perms,
-			 h->opts.alpha, 100 * h->opts.confidence,
-			 h->gate >= 0 ? "  The gate: the newest level against "
-			 "the last segment before it (a prediction interval), "
-			 "Holm over the configurations." : "");
 	fputc('\n', f);
-	wrap_print(f, line, 0, 0, 78);
-	free(line);
+	report_wrap(f, "", 0, "Method: each experiment is one point, its "
+		    "level the mean of log(%s) over its measured runs; a value "
+		    "<= 0 is a collapse, a change point without a test.  The "
+		    "levels are segmented by least squares with a penalty per "
+		    "change set, by %u permutations of each series, so that a "
+		    "series without a change shows one with probability <= %g, "
+		    "however many changes it has.  A change is the ratio of the "
+		    "geometric means either side, its %g%% interval widened for "
+		    "the search (Bonferroni over the splits between its "
+		    "neighbours).%s", h->opts.metric, h->opts.perms,
+		    h->opts.alpha, 100 * h->opts.confidence,
+		    h->gate >= 0 ? "  The gate: the newest level against the "
+		    "last segment before it (a prediction interval), Holm over "
+		    "the configurations." : "");
 	return ferror(f) ? error("writing the history: I/O error") : 0;
 }
 
@@ -254,6 +220,15 @@ static const char *const kind_names[] = {
 	[CP_LEVEL] = "level", [CP_COLLAPSE] = "collapse",
 	[CP_RECOVERY] = "recovery",
 };
+
+/* A change's size, interval and p: a change point's, or the gate's. */
+static void json_change(struct json_writer *w, const struct change_point *cp)
+{
+	json_num(w, "change_pct", cp->change_pct);
+	json_num(w, "ci_low_pct", cp->ci_low_pct);
+	json_num(w, "ci_high_pct", cp->ci_high_pct);
+	json_num(w, "p", cp->p);
+}
 
 static void json_config(struct json_writer *w, const struct history *h,
 			const struct history_config *c)
@@ -289,20 +264,14 @@ static void json_config(struct json_writer *w, const struct history *h,
 		json_str(w, "kind", kind_names[cp->kind]);
 		json_int(w, "experiment_id",
 			 h->exps[c->points[cp->index].exp].exp.id);
-		json_num(w, "change_pct", cp->change_pct);
-		json_num(w, "ci_low_pct", cp->ci_low_pct);
-		json_num(w, "ci_high_pct", cp->ci_high_pct);
-		json_num(w, "p", cp->p);
+		json_change(w, cp);
 		json_close(w, '}');
 	}
 	json_close(w, ']');
 	if (h->gate >= 0) {
 		json_open(w, "gate", '{');
 		json_str(w, "verdict", gate_result_names[c->verdict]);
-		json_num(w, "change_pct", c->gate_pct);
-		json_num(w, "ci_low_pct", c->gate_low);
-		json_num(w, "ci_high_pct", c->gate_high);
-		json_num(w, "p", c->gate_p);
+		json_change(w, &c->gate);
 		json_num(w, "p_holm", c->gate_p_holm);
 		json_close(w, '}');
 	}

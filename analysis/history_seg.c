@@ -5,23 +5,19 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort_double.h>
 
 #include "analysis/history.h"
 #include "lib/util.h"
 
 void history_opts_default(struct history_opts *o)
 {
-	memset(o, 0, sizeof(*o));
-	o->alpha = 0.05;
-	o->confidence = 0.95;
-	o->perms = HISTORY_PERMS;
-	o->seed = 1;
-	o->metric = "throughput";
+	*o = (struct history_opts){ .alpha = 0.05, .confidence = 0.95,
+		.perms = 999, .seed = 1, .metric = "throughput" };
 }
 
 /* ---- the least squares of K changes ---- */
@@ -35,7 +31,7 @@ void history_opts_default(struct history_opts *o)
 struct seg_dp {
 	size_t n, kmax;
 	double *s, *q;          /* n + 1 each */
-	double *f;              /* (kmax + 1) x (n + 1) */
+	double *f;              /* (kmax + 1) x (n + 1), in s's block */
 	size_t *from;           /* the same shape */
 };
 
@@ -43,18 +39,10 @@ static void dp_init(struct seg_dp *d, size_t n, size_t kmax)
 {
 	d->n = n;
 	d->kmax = kmax;
-	d->s = xmalloc((n + 1) * sizeof(*d->s));
-	d->q = xmalloc((n + 1) * sizeof(*d->q));
-	d->f = xmalloc((kmax + 1) * (n + 1) * sizeof(*d->f));
+	d->s = xmalloc((kmax + 3) * (n + 1) * sizeof(*d->s));
+	d->q = d->s + n + 1;
+	d->f = d->q + n + 1;
 	d->from = xmalloc((kmax + 1) * (n + 1) * sizeof(*d->from));
-}
-
-static void dp_release(struct seg_dp *d)
-{
-	free(d->s);
-	free(d->q);
-	free(d->f);
-	free(d->from);
 }
 
 /* The residual sum of squares of y[a, b) about its mean. */
@@ -127,64 +115,64 @@ static double gain(const struct seg_dp *d, size_t k)
 
 /*
  * The statistic of "more than k changes": the largest gain per change
- * added, (gain(k + j) - gain(k)) / j over j = 1..kmax - k.  Optimal
+ * added, (gain(k + j) - gain(k)) / j over j = 1..kmax - k, the first j
+ * that gives it into *add (0: no gain; add may be NULL).  Optimal
  * partitioning with a penalty of beta per change keeps more than k
  * changes exactly when this exceeds beta.  At k = 0 it is the statistic
  * of "any change".
  */
-static double more_changes(const struct seg_dp *d, size_t k)
+static double more_changes(const struct seg_dp *d, size_t k, size_t *add)
 {
-	double best = 0, gk = gain(d, k);
-	size_t j;
+	double best = 0, gk = gain(d, k), v;
+	size_t j, at = 0;
 
-	for (j = k + 1; j <= d->kmax; j++)
-		if (isfinite(dp_rss(d, j)))
-			best = fmax(best, (gain(d, j) - gk) / (double)(j - k));
+	for (j = k + 1; j <= d->kmax; j++) {
+		v = (gain(d, j) - gk) / (double)(j - k);
+		if (isfinite(dp_rss(d, j)) && v > best) {
+			best = v;
+			at = j - k;
+		}
+	}
+	if (add)
+		*add = at;
 	return best;
 }
 
-static int cmp_double(const void *a, const void *b)
+/*
+ * The k + 1 segments of k changes from d's programme: their starts into
+ * starts[0..k] (each after the first a change point), d->n into
+ * starts[k + 1].
+ */
+static void trace(const struct seg_dp *d, size_t k, size_t *starts)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	size_t j;
 
-	return (x > y) - (x < y);
-}
-
-/* The change points of k changes from d's programme, into cp. */
-static void trace(const struct seg_dp *d, size_t k, struct change_point *cp)
-{
-	size_t at = d->n, j;
-
+	starts[0] = 0;
+	starts[k + 1] = d->n;
 	/* back from the end: each segment's start is its change */
-	for (j = k; j > 0; j--) {
-		at = d->from[j * (d->n + 1) + at];
-		cp[j - 1].index = at;
-	}
+	for (j = k; j > 0; j--)
+		starts[j] = d->from[j * (d->n + 1) + starts[j + 1]];
 }
 
 /* The fit of y by k changes (d holds y's programme): each segment's mean
- * into fit, y less it into res, each segment's start into starts[0..k]. */
+ * into fit, y less it into res, the segments into starts (trace). */
 static void fit_of(const struct seg_dp *d, const double *y, size_t k,
 		   double *fit, double *res, size_t *starts)
 {
-	struct change_point *cp = xcalloc(k + 1, sizeof(*cp));
-	size_t j, i, a = 0;
+	size_t j, i;
 
-	trace(d, k, cp);
+	trace(d, k, starts);
 	for (j = 0; j <= k; j++) {
-		size_t b = j < k ? cp[j].index : d->n;
+		size_t a = starts[j], b = starts[j + 1];
 		double m = 0;
 
-		starts[j] = a;
 		for (i = a; i < b; i++)
 			m += y[i] / (double)(b - a);
 		for (i = a; i < b; i++) {
 			fit[i] = m;
 			res[i] = y[i] - m;
 		}
-		a = b;
 	}
-	free(cp);
 }
 
 /*
@@ -193,28 +181,20 @@ static void fit_of(const struct seg_dp *d, const double *y, size_t k,
  * "no further change" leaves exchangeable) and added back to the fit,
  * perms times; the penalty is the value of the more-changes statistic
  * that alpha of them exceed (the (r + 1)-th largest, r + 1 =
- * floor(alpha (perms + 1))), and *p the permutation p of the observed.
- * At k = 0 this is the permutation test of the series: a series without
- * a change shows one with probability at most alpha.  After real changes
- * it asks again at alpha of the noise alone, so a change beyond the real
- * ones is kept with probability near alpha (searching each side again at
- * alpha, as binary segmentation does, gave 10% at K = 50; a penalty from
- * the permutations of the whole series, a mixture, 13%).  Leaves d
- * holding the last permutation's programme.
+ * floor(alpha (perms + 1))), and *p the permutation p of the observed
+ * (why rounds: docs/STATISTICS.md, "History").  Leaves d holding the
+ * last permutation's programme.
  */
 static double round_penalty(const double *y, struct seg_dp *d, size_t k,
 			    double stat, const struct history_opts *o,
 			    gsl_rng *rng, double *p)
 {
-	double *fit = xmalloc(d->n * sizeof(*fit)), *res, *w, *st, beta;
+	double *fit = xmalloc((3 * d->n + o->perms) * sizeof(*fit));
+	double *res = fit + d->n, *w = res + d->n, *st = w + d->n, beta;
 	size_t *starts = xmalloc((k + 2) * sizeof(*starts));
 	size_t i, j, hits = 0, r;
 
-	res = xmalloc(d->n * sizeof(*res));
-	w = xmalloc(d->n * sizeof(*w));
-	st = xmalloc(o->perms * sizeof(*st));
 	fit_of(d, y, k, fit, res, starts);
-	starts[k + 1] = d->n;
 	for (i = 0; i < o->perms; i++) {
 		for (j = 0; j <= k; j++)
 			gsl_ran_shuffle(rng, res + starts[j],
@@ -222,18 +202,15 @@ static double round_penalty(const double *y, struct seg_dp *d, size_t k,
 		for (j = 0; j < d->n; j++)
 			w[j] = fit[j] + res[j];
 		dp_run(d, w);
-		st[i] = more_changes(d, k);
+		st[i] = more_changes(d, k, NULL);
 		/* ties with the observed count against it */
 		hits += st[i] >= stat * (1 - 1e-12);
 	}
 	*p = (double)(hits + 1) / (double)(o->perms + 1);
-	qsort(st, o->perms, sizeof(*st), cmp_double);
+	gsl_sort(st, 1, o->perms);
 	r = (size_t)floor(o->alpha * (double)(o->perms + 1));
 	/* fewer permutations than 1 / alpha: no penalty can be calibrated */
 	beta = r >= 1 ? st[o->perms - r] : INFINITY;
-	free(st);
-	free(w);
-	free(res);
 	free(fit);
 	free(starts);
 	return beta;
@@ -242,23 +219,22 @@ static double round_penalty(const double *y, struct seg_dp *d, size_t k,
 /* ---- the sizes ---- */
 
 /*
- * The change at cp[j] between the segments either side of it: the
- * difference of their mean levels, its interval widened for the search
- * (Bonferroni over every split the search could have put between the
- * neighbouring change points), on the spread of the residuals of the
- * whole fit (n - k - 1 df).
+ * The change points of the segments starting at starts[0..k] (trace),
+ * the series' p, into cp[0..k): each the change between the segments
+ * either side of it, the difference of their mean levels, its interval
+ * widened for the search (Bonferroni over every split the search could
+ * have put between the neighbouring change points), on the spread of the
+ * residuals of the whole fit (n - k - 1 df).
  */
-static void sizes(const struct seg_dp *d, size_t k, struct change_point *cp,
-		  double confidence)
+static void sizes(const struct seg_dp *d, size_t k, const size_t *starts,
+		  double p, double confidence, struct change_point *cp)
 {
 	double df = (double)d->n - (double)k - 1;
 	double sd = sqrt(dp_rss(d, k) / df);
 	size_t j;
 
 	for (j = 0; j < k; j++) {
-		size_t a = j ? cp[j - 1].index : 0;
-		size_t b = j + 1 < k ? cp[j + 1].index : d->n;
-		size_t c = cp[j].index;
+		size_t a = starts[j], c = starts[j + 1], b = starts[j + 2];
 		double nl = (double)(c - a), nr = (double)(b - c);
 		double diff = (d->s[b] - d->s[c]) / nr - (d->s[c] - d->s[a]) / nl;
 		double splits = (double)(b - a) - 2 * HISTORY_MINSEG + 1;
@@ -267,7 +243,9 @@ static void sizes(const struct seg_dp *d, size_t k, struct change_point *cp,
 		tq = df >= 1 ? gsl_cdf_tdist_Qinv((1 - confidence) / 2 / splits,
 						  df) : NAN;
 		half = tq * sd * sqrt(1 / nl + 1 / nr);
+		cp[j].index = c;
 		cp[j].kind = CP_LEVEL;
+		cp[j].p = p;
 		cp[j].change_pct = 100 * expm1(diff);
 		cp[j].ci_low_pct = isfinite(half) ? 100 * expm1(diff - half) : NAN;
 		cp[j].ci_high_pct = isfinite(half) ? 100 * expm1(diff + half) : NAN;
@@ -290,31 +268,19 @@ static size_t search(const double *y, struct seg_dp *d,
 	gsl_rng_set(rng, o->seed);
 	*p = NAN;
 	while (k < d->kmax) {
-		double stat, beta, pk, gk, best = 0;
-		size_t j, add = 0;
+		double stat, beta, pk;
+		size_t add;
 
 		dp_run(d, y);
-		stat = more_changes(d, k);
+		stat = more_changes(d, k, &add);
 		beta = round_penalty(y, d, k, stat, o, rng, &pk);
 		if (isnan(*p))
 			*p = pk;
-		if (pk > o->alpha)
-			break;
-		dp_run(d, y);
-		gk = gain(d, k);
-		/* the number of changes whose gain per change is the largest,
-		 * the one the round's statistic stands on: the penalty of a
-		 * round before the last is set by a mixture, too low to say
-		 * how many (the next round asks again) */
-		for (j = k + 1; j <= d->kmax; j++) {
-			double v = (gain(d, j) - gk) / (double)(j - k);
-
-			if (isfinite(dp_rss(d, j)) && v > best && v > beta) {
-				best = v;
-				add = j - k;
-			}
-		}
-		if (!add)
+		/* add: the number of changes whose gain per change is the
+		 * largest, the one the round's statistic stands on: the
+		 * penalty of a round before the last is set by a mixture,
+		 * too low to say how many (the next round asks again) */
+		if (pk > o->alpha || !(stat > beta))
 			break;
 		k += add;
 	}
@@ -328,9 +294,8 @@ int history_change_points(const double *y, size_t n,
 			  struct change_point **out, size_t *nout)
 {
 	struct seg_dp d;
-	struct change_point *cp;
+	size_t kmax, *starts;
 	double p;
-	size_t kmax, kbest, j;
 
 	*out = NULL;
 	*nout = 0;
@@ -343,16 +308,13 @@ int history_change_points(const double *y, size_t n,
 	if (kmax > HISTORY_KMAX)
 		kmax = HISTORY_KMAX;
 	dp_init(&d, n, kmax);
-	kbest = search(y, &d, o, &p);
-	if (kbest) {
-		cp = xcalloc(kbest, sizeof(*cp));
-		trace(&d, kbest, cp);
-		for (j = 0; j < kbest; j++)
-			cp[j].p = p;
-		sizes(&d, kbest, cp, o->confidence);
-		*out = cp;
-		*nout = kbest;
-	}
-	dp_release(&d);
+	*nout = search(y, &d, o, &p);
+	starts = xmalloc((*nout + 2) * sizeof(*starts));
+	trace(&d, *nout, starts);
+	*out = *nout ? xcalloc(*nout, sizeof(**out)) : NULL;
+	sizes(&d, *nout, starts, p, o->confidence, *out);
+	free(starts);
+	free(d.s);
+	free(d.from);
 	return 0;
 }

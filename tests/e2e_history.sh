@@ -2,9 +2,10 @@
 # e2e_history.sh - `contend history PATTERN` through the binary: a series
 # of ten experiments whose level steps up 10% at the sixth shows one change
 # point there (text and JSON: index, experiment_id, change and interval),
-# a series of identical levels shows none, --plot draws the figure (its
-# title naming only the parameters that are not defaults), and
-# bad input (one experiment, an unknown metric, no database) exits 2.
+# a series of identical levels shows none, the pattern is quoted
+# escaped, --plot draws the figure (its title naming only the parameters
+# that are not defaults), and bad input (one experiment, an unknown
+# metric, no database) exits 2.
 NAME=e2e_history
 . "$(dirname "$0")/lib.sh"
 
@@ -62,6 +63,12 @@ PY
 "$CONTEND" history --db "$tmp/h.db" 'flat-*' > "$tmp/out" 2>&1 ||
 	fail "history of flat exited $?"
 grep -q ": no change point" "$tmp/out" || fail "flat: $(cat "$tmp/out")"
+# the pattern as typed is quoted escaped: an ESC in it reaches no terminal
+esc=$(printf '\033')
+"$CONTEND" history --db "$tmp/h.db" "[${esc}f]lat-*" > "$tmp/out" 2>&1 ||
+	fail "history of [ESC f]lat-* exited $?"
+grep -q "matching '\[\\\\x1bf\]lat-\*'" "$tmp/out" ||
+	fail "the pattern is not escaped: $(od -c "$tmp/out" | head -n 3)"
 
 if command -v gnuplot > /dev/null 2>&1; then
 	"$CONTEND" history --db "$tmp/h.db" 'nightly-*' --plot "$tmp/p" \
