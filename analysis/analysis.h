@@ -318,4 +318,162 @@ char *instrument_active(const struct experiment_row *e);
 /* The sentence compare prints with the flag: the seed's trap. */
 extern const char instrument_why[];
 
+/*
+ * values.c: the one model of runs, for every reader of more than one
+ * run (compare, levels, calibrate).  A series is one configuration - a
+ * workload type and its canonical parameters - over a list of
+ * experiments; each experiment that holds it is one invocation (a boot,
+ * one `contend run`), never a section: sections of one experiment with
+ * the same workload type and parameters are one invocation, their runs
+ * pooled (docs/STATISTICS.md, "One model of runs").  Its runs are those
+ * analysis_measured counts.
+ *
+ * Call sequence: series_build(sets, nsets, &l) -> series_find or a walk
+ * of l.s -> series_sample (a metric's values, or an extractor's, grouped
+ * by invocation) -> series_sample_release -> series_release(&l).  The
+ * list borrows its strings from the sets, which must outlive it.
+ */
+/* One configuration of one experiment: sets[set].configs[config]. */
+struct series_member {
+	size_t set, config;
+};
+
+struct series {
+	const char *workload, *canon, *section; /* the first member's */
+	size_t first;           /* the first member's place among every
+				 * set's configurations, in set order */
+	size_t n;               /* members, by experiment, then place */
+	struct series_member *member;
+	size_t ninv;            /* the experiments among them: invocations */
+};
+
+struct series_key;              /* private: the sorted index */
+
+struct series_list {
+	size_t n;
+	struct series *s;       /* in order of first appearance */
+	struct series_key *index;
+};
+
+/* Groups every configuration of sets[0..nsets) into series (n log n). */
+void series_build(const struct dataset *sets, size_t nsets,
+		  struct series_list *l);
+/* The index in l->s of the series of (workload, canon), or -1. */
+long series_find(const struct series_list *l, const char *workload,
+		 const char *canon);
+void series_release(struct series_list *l);
+
+/*
+ * The values of one configuration of one dataset, one per run that
+ * counts (series_metric_values for a stored metric; compare's
+ * extractors for derived ones): returns their number, *out malloc'd.
+ */
+typedef size_t (*series_extract)(const struct dataset *d, size_t c,
+				 const char *arg, double **out);
+
+/* A series' values grouped by invocation (experiment). */
+struct series_sample {
+	double *x;              /* n values, invocation by invocation */
+	size_t n;
+	size_t k;               /* invocations with at least one value */
+	size_t *sizes;          /* k: values of each */
+	size_t *set;            /* k: the experiment (index into sets) */
+	double wall;            /* the counted runs' known wall times: sum */
+	size_t nwall;           /* and count (series_sample_metric only) */
+};
+
+/*
+ * fn's values of every member, the members of one experiment forming one
+ * invocation; an experiment without a value forms none.
+ */
+void series_sample(const struct dataset *sets, const struct series *s,
+		   series_extract fn, const char *arg,
+		   struct series_sample *out);
+/* The same for a stored metric, with the counted runs' wall times. */
+void series_sample_metric(const struct dataset *sets, const struct series *s,
+			  const char *metric, struct series_sample *out);
+void series_sample_release(struct series_sample *v);
+
+/* The values of stored metric arg of configuration c's counted runs. */
+size_t series_metric_values(const struct dataset *d, size_t c,
+			      const char *metric, double **out);
+
+/*
+ * regimes.c: runs that fall into two regimes (a bimodal metric: 70% of
+ * the runs at 100, 30% at 115), told from one noisy regime by a split
+ * test calibrated by simulation (docs/STATISTICS.md, "Regimes"): on the
+ * logs,
+ *     D = max_k (mean_high - mean_low) / max(s_low,k, s_high,k)
+ * over the splits into groups of at least max(3, 15% of n), against its
+ * critical value at n.  Samples of fewer than REGIMES_MIN_N values, or
+ * with a value <= 0, are not tested (tested false).
+ */
+#define REGIMES_MIN_N 8
+
+struct regime {
+	size_t n;
+	double share;           /* n / all values */
+	double level, lo, hi;   /* mean, Student-t interval, in x's units */
+	double min, max;
+};
+
+struct regimes {
+	size_t n;               /* values */
+	bool tested;
+	bool multimodal;        /* d > critical */
+	double d, critical;
+	double cut;             /* a value <= cut is in regime 0 (low) */
+	struct regime r[2];     /* low, high: the best split, tested or not */
+};
+
+/* The 5% critical value of D at n (n >= REGIMES_MIN_N; NAN below). */
+double regimes_critical(size_t n);
+
+/*
+ * D of x[0..n-1] alone (x is not modified): the split's statistic, NAN
+ * when it cannot be computed; for the simulations of the tests.
+ */
+double regimes_statistic(const double *x, size_t n);
+
+/*
+ * Tests x[0..n-1] and describes its two groups at confidence.  Returns 0
+ * (-1 only for a confidence outside (0, 1)).
+ */
+int regimes_detect(const double *x, size_t n, double confidence,
+		   struct regimes *g);
+
+/* 0 for a value of the low regime, 1 for the high one. */
+int regimes_which(const struct regimes *g, double v);
+
+/*
+ * Raises multimodal on ca when its primary metric's
+ * measured runs are multimodal, else when its contention rates are, with
+ * the high regime's level more than 10 times the low one's.  Call after
+ * the summaries and before the outliers flag.
+ */
+void regimes_flag(const struct analysis *a, struct config_analysis *ca);
+/* Whether ca carries multimodal on metric. */
+bool regimes_flagged(const struct config_analysis *ca, int metric);
+
+/* regimes_compare.c: two sides' runs against the regimes of both. */
+struct regimes_cmp {
+	struct regimes g;       /* of the pooled runs */
+	double share_high_base, share_high_cand;
+	double p;               /* Fisher's exact test of the shares */
+	bool differ;            /* p < 1 - confidence */
+	char *message;          /* malloc'd when g.multimodal, else NULL:
+				 * shares, p, the changes within regimes */
+};
+/*
+ * When b[0..nb-1] or c[0..nc-1] is multimodal by itself and the two
+ * together are, fills the shares of the pooled regimes, the test and the
+ * message (the caller frees it); else leaves g.multimodal false (two
+ * sides each in one regime, apart, are a change, not two regimes).
+ * Returns 0, or -1 for a bad confidence.
+ */
+int regimes_compare(const double *b, size_t nb, const double *c, size_t nc,
+		    double confidence, struct regimes_cmp *out);
+/* Fisher's exact test, two-sided, of the table (a b / c d). */
+double regimes_fisher(unsigned a, unsigned b, unsigned c, unsigned d);
+
 #endif

@@ -29,16 +29,11 @@ static const char *const secondary[] = {
 
 void analysis_opts_default(struct analysis_opts *o)
 {
-	memset(o, 0, sizeof(*o));
-	o->resolve_pct = 5;
-	o->handoff_drop = 0.25;
-	o->jain_min = 0.8;
-	o->max_share = 0.5;
-	o->alpha = 0.05;
-	o->share_threads = 4;
-	o->power = 0.8;
-	o->drift_alpha = 0.01;
-	o->min_runs = 5;
+	*o = (struct analysis_opts){ .resolve_pct = 5, .handoff_drop = 0.25,
+				     .jain_min = 0.8, .max_share = 0.5,
+				     .alpha = 0.05, .share_threads = 4,
+				     .power = 0.8, .drift_alpha = 0.01,
+				     .min_runs = 5 };
 }
 
 static void count_runs(const struct dataset *d, struct config_analysis *ca)
@@ -311,20 +306,19 @@ static bool first_of_section(const struct dataset *d, size_t c)
 static int correlations(struct analysis *a)
 {
 	const struct dataset *d = a->d;
-	size_t c, i, k;
+	size_t c, k;
 
 	for (c = 0; c < d->nconfigs; c++) {
+		const char *section = d->configs[c].section;
+
 		if (!first_of_section(d, c))
 			continue;
-		for (k = 0; k < ARRAY_SIZE(corr_x); k++)
-			if (corr_add(a, d->configs[c].section, -1, k) < 0)
-				return -1;
-		for (i = c; i < d->nconfigs; i++) {
-			if (strcmp(d->configs[i].section, d->configs[c].section) ||
-			    a->configs[i].measured < 8)
+		for (long i = -1; i < (long)d->nconfigs; i++) {
+			if (i >= 0 && (strcmp(d->configs[i].section, section) ||
+				       a->configs[i].measured < 8))
 				continue;
 			for (k = 0; k < ARRAY_SIZE(corr_x); k++)
-				if (corr_add(a, d->configs[c].section, (long)i, k) < 0)
+				if (corr_add(a, section, i, k) < 0)
 					return -1;
 		}
 	}

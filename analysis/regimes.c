@@ -1,5 +1,5 @@
 /*
- * regimes.c - the split test of analysis/regimes.h, the description of
+ * regimes.c - the split test (analysis/analysis.h), the description of
  * its two groups, and the multimodal flag: a configuration whose runs fall
  * into two regimes of its primary metric, or whose contention rates are
  * an order of magnitude or more apart between runs (the runs of the other
@@ -23,7 +23,6 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/analysis.h"
-#include "analysis/regimes.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
 
@@ -95,17 +94,12 @@ static size_t min_group(size_t n)
 static double split(const double *y, size_t n, size_t *best_k)
 {
 	size_t m = min_group(n), k;
-	double s = 0, q = 0, p = 0, pq = 0, mean, best = NAN;
+	double mean = gsl_stats_mean(y, 1, n), s = 0, p = 0, pq = 0, best = NAN;
+	double q = gsl_stats_tss_m(y, 1, n, mean);
 
 	*best_k = 0;
 	for (k = 0; k < n; k++)
-		s += y[k];
-	mean = s / (double)n;
-	s = 0;
-	for (k = 0; k < n; k++) {
 		s += y[k] - mean;
-		q += (y[k] - mean) * (y[k] - mean);
-	}
 	if (n < 2 * m || !(q > 0))
 		return NAN;
 	for (k = 1; k < n; k++) {

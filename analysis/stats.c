@@ -193,27 +193,14 @@ static void summary_clear(struct summary *s, size_t n)
 	};
 }
 
-/* Half-width of the Student-t interval of a mean (n >= 2). */
-static double t_half(double sd, size_t n, double confidence)
+/* sd, cv, skewness and kurtosis around the mean already set. */
+static void summarize_moments(const double *x, size_t n, struct summary *s)
 {
-	return stats_t_crit(confidence, (double)(n - 1)) * sd / sqrt((double)n);
-}
-
-/* mean, sd, cv and the t interval of the mean. */
-static void summarize_moments(const double *x, size_t n, double confidence,
-			      struct summary *s)
-{
-	double half;
-
-	s->mean = gsl_stats_mean(x, 1, n);
 	if (n < 2)
 		return;
 	s->sd = gsl_stats_sd_m(x, 1, n, s->mean);
 	if (!stats_same(s->mean, 0.0))
 		s->cv = s->sd / fabs(s->mean);
-	half = t_half(s->sd, n, confidence);
-	s->ci_low = s->mean - half;
-	s->ci_high = s->mean + half;
 	if (n >= 3 && s->sd > 0.0) {
 		s->skewness = gsl_stats_skew_m_sd(x, 1, n, s->mean, s->sd);
 		s->kurtosis = gsl_stats_kurtosis_m_sd(x, 1, n, s->mean, s->sd);
@@ -234,7 +221,8 @@ int stats_mean_ci(const double *x, size_t n, double confidence, double *mean,
 	*mean = gsl_stats_mean(x, 1, n);
 	if (n < 2)
 		return 0;
-	half = t_half(gsl_stats_sd_m(x, 1, n, *mean), n, confidence);
+	half = stats_t_crit(confidence, (double)(n - 1)) *
+	       gsl_stats_sd_m(x, 1, n, *mean) / sqrt((double)n);
 	*lo = *mean - half;
 	*hi = *mean + half;
 	return 0;
@@ -263,13 +251,12 @@ int stats_summarize(const double *x, size_t n, double confidence,
 		    struct summary *s)
 {
 	summary_clear(s, n);
-	if (stats_check_confidence(confidence) < 0)
+	if (stats_mean_ci(x, n, confidence, &s->mean, &s->ci_low,
+			  &s->ci_high) < 0)
 		return -1;
 	if (n == 0)
 		return 0;
-	if (stats_check_finite(x, n) < 0)
-		return -1;
-	summarize_moments(x, n, confidence, s);
+	summarize_moments(x, n, s);
 	summarize_order(x, n, confidence, s);
 	return stats_dagostino(x, n, &s->k2, &s->k2_p);
 }

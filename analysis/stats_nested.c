@@ -88,8 +88,7 @@ static void anova_sums(const double *x, const size_t *sizes, size_t k,
 		double m = gsl_stats_mean(g, 1, sizes[i]);
 
 		*ssb += (double)sizes[i] * (m - grand) * (m - grand);
-		for (size_t j = 0; j < sizes[i]; j++)
-			*ssw += (g[j] - m) * (g[j] - m);
+		*ssw += gsl_stats_tss_m(g, 1, sizes[i], m);
 	}
 }
 
