@@ -9,21 +9,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analysis/stats.h"
 #include "db/store.h"
 #include "db/vocab.h"   /* metric_direction, metric_unit, parameter roles */
 
-/*
- * What configuration c of d is judged by, as its run stored it
- * (experiment meta primary.SECTION): the metric's name, or NULL for an
- * experiment stored before primary existed.
- */
+/* Configuration c's primary metric as stored (primary.SECTION), or NULL. */
 const char *analysis_declared_primary(const struct dataset *d, size_t c);
-/*
- * The direction of metric name in configuration c: the section's
- * direction (direction.SECTION.METRIC in the meta), else the vocabulary's.
- */
+/* The direction.SECTION.METRIC stored for c, else the vocabulary's. */
 enum direction analysis_direction(const struct dataset *d, size_t c,
 				  const char *name);
 
@@ -142,11 +136,7 @@ size_t analysis_kwait_top(const struct analysis *a, size_t c, size_t max,
 size_t analysis_klock_waits(const struct dataset *d, size_t c,
 			    const char *kind, const char *caller,
 			    double **out);
-/*
- * For configurations run with repetitions = auto, why they stopped, by
- * the runner's own rule (lib/stoprule.h) on the stored runs and settings;
- * leaves is_auto false when those cannot be read.
- */
+/* Why repetitions = auto configurations stopped (lib/stoprule.h's rule). */
 void analysis_auto(struct analysis *a);
 void analysis_release(struct analysis *a);
 /* The summary of a metric by name for configuration c, or NULL. */
@@ -160,27 +150,18 @@ const struct metric_summary *analysis_metric(const struct analysis *a,
 size_t analysis_collect(const struct dataset *d, size_t c, int m,
 			double (*get)(const struct dataset *, size_t),
 			double *x, size_t *runs);
-/*
- * The measured ok values of metric m for configuration c, in seq order,
- * into a malloc'd array; returns the count.
- */
+/* analysis_collect into *out (malloc'd), of metric m or of get. */
 size_t analysis_values(const struct dataset *d, size_t c, int m,
 		       double **out);
-/* The same with get(d, r) for each run in place of a metric's value. */
 size_t analysis_values_of(const struct dataset *d, size_t c,
 			  double (*get)(const struct dataset *, size_t),
 			  double **out);
 
 /*
- * Per-run quantities, as getters for analysis_values_of (NAN when the run
- * lacks the data): the throughput and contention_rate metrics; hand-offs
- * per second (the handoff_rate metric, else handoffs / elapsed_s);
- * contended acquisitions per second (throughput x contention_rate, the
- * stand-in for a workload that counts no hand-offs); the kernel's
- * contended locks per second (klock_contended / elapsed_s) and per
- * operation (klock_contended_per_op), the stand-ins for a workload with no
- * user-space lock counter at all (creat, chat, command); and Jain's index
- * of the run's per-thread operation counts.
+ * Per-run quantities, getters for analysis_values_of (NAN when the run
+ * lacks the data); contended acquisitions (throughput x contention_rate)
+ * stand in for hand-offs, the kernel's contended locks (per second, per
+ * operation) for a workload with no lock counter (creat, chat, command).
  */
 double analysis_throughput(const struct dataset *d, size_t r);
 double analysis_contention_rate(const struct dataset *d, size_t r);
@@ -195,7 +176,7 @@ double analysis_klock_per_op(const struct dataset *d, size_t r);
  */
 double analysis_kwait_share(const struct dataset *d, size_t r);
 double analysis_jain(const struct dataset *d, size_t r);
-/* True for a measured run: not warm-up, status ok. */
+/* True for a measured run: not warm-up, status ok, not excluded. */
 bool analysis_measured(const struct dataset *d, size_t r);
 
 /*
@@ -222,13 +203,9 @@ void analysis_handoff_check(const struct pair_side *a,
 			    const struct analysis_opts *o, double confidence,
 			    struct handoff_check *out);
 
-/*
- * flags.c: adds every flag of the experiment to a->configs[].flags (the
- * detectors of the flag table, then the pair flags); called by
- * analysis_run once summaries, fairness and primary metrics are set.
- */
+/* flags.c: every flag of the experiment, for analysis_run. */
 int analysis_flag(struct analysis *a);
-/* flags.c: appends a flag to configuration c (message printf-style). */
+/* values.c: appends a flag to ca (message printf-style). */
 struct flag *analysis_flag_add(struct config_analysis *ca, const char *name,
 			       int metric, long other, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -255,11 +232,9 @@ extern const char *const gate_result_names[]; /* "pass", "fail", ... */
 const char *flags_num(double v);
 
 /*
- * kwarn.c: what the runner's sentinels saw during the runs
- * (runner/sentinel.h, docs/STORAGE.md "Sentinels").
- *
- * Marks every run with a kernel warning excluded (ds_run.excluded), so
- * that no summary counts it; returns how many.  Call before analysis_run.
+ * kwarn.c: what the runner's sentinels saw (docs/STORAGE.md,
+ * "Sentinels").  Marks every run with a kernel warning excluded; returns
+ * how many.  Call before analysis_run.
  */
 size_t kwarn_exclude(struct dataset *d);
 
@@ -285,33 +260,22 @@ char *kwarn_noise_cause(const struct analysis *a,
 			const struct config_analysis *ca);
 
 /*
- * instrument.c: the kernel's instrumentation (tracing, lock debugging,
- * lock-relevant state and build options) as experiment_meta stores it
- * (docs/STORAGE.md, "Kernel state").
- *
- * "KEY 'a' vs 'b'; ..." naming every instrumentation key whose value
- * differs between an experiment of b and one of c (each key once, the
- * first pair that differs), then "KEY changed from 'a' to 'b' during
- * experiment N" for every key that changed within one; malloc'd, NULL
- * when nothing differs.  A value "unknown", or a key one side lacks (an
- * experiment stored before the key existed), is no difference.
+ * instrument.c: the kernel's instrumentation as experiment_meta stores it
+ * (docs/STORAGE.md, "Kernel state").  "KEY 'a' vs 'b'; ..." for each
+ * instrumentation key whose value differs between an experiment of b and
+ * one of c (the first pair), then "KEY changed from 'a' to 'b' during
+ * experiment N"; malloc'd, NULL when nothing differs.  "unknown" or a
+ * key one side lacks is no difference.
  */
 char *instrument_diff(const struct experiment_row *b, size_t nb,
 		      const struct experiment_row *c, size_t nc);
 
-/*
- * "KEY changed from 'a' to 'b'; ..." for every key of e that changed
- * between the start and the end of the experiment; malloc'd, NULL when
- * none did.
- */
+/* "KEY changed from 'a' to 'b'; ..." within e; malloc'd, or NULL. */
 char *instrument_changes(const struct experiment_row *e);
 
 /*
- * "kstate.trace_lock=1, kstate.current_tracer=function, ..." for the
- * tracefs instruments that were active when experiment e started (events
- * enabled, a tracer other than nop, probes, lock_stat collecting), then
- * "; changed during the experiment: ..." (instrument_changes); malloc'd,
- * NULL when there is nothing to say.
+ * "kstate.trace_lock=1, ..." for the tracefs instruments active when e
+ * started, then "; changed during the experiment: ..."; malloc'd, or NULL.
  */
 char *instrument_active(const struct experiment_row *e);
 
@@ -475,5 +439,38 @@ int regimes_compare(const double *b, size_t nb, const double *c, size_t nc,
 		    double confidence, struct regimes_cmp *out);
 /* Fisher's exact test, two-sided, of the table (a b / c d). */
 double regimes_fisher(unsigned a, unsigned b, unsigned c, unsigned d);
+
+/*
+ * export.c: the long-format writer of `contend export`, one row per run
+ * and metric, as CSV or JSON; analysis/sidefile.c reads the CSV back as
+ * compare sides.  Call sequence: export_begin (writes the header) ->
+ * export_dataset or export_experiment, once per experiment -> export_end
+ * (closes the JSON array).  Errors writing to f are the caller's to
+ * check (ferror).
+ */
+struct selector;
+/* The order of `export --format csv|json`'s words. */
+enum export_format { EXPORT_CSV, EXPORT_JSON };
+
+/* The writer's state: set by export_begin, private to export.c. */
+struct exporter {
+	FILE *f;
+	enum export_format format;
+	bool threads;
+	size_t rows;
+	size_t col;             /* the next field's column in the row */
+};
+
+void export_begin(struct exporter *x, FILE *f, enum export_format format,
+		  bool threads);
+/* Every run of d, in run (seq) order. */
+void export_dataset(struct exporter *x, const struct dataset *d);
+/*
+ * Experiment id of s, of the configurations sel keeps (select_load; *kept
+ * adds what it kept): 0, or -1 after reporting.
+ */
+int export_experiment(struct exporter *x, struct store *s, int64_t id,
+		      const struct selector *sel, size_t *kept);
+void export_end(struct exporter *x);
 
 #endif

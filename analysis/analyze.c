@@ -76,25 +76,23 @@ static bool fixed_work(const struct ds_config *cf)
 static int harmonic_summary(const double *x, size_t n, double confidence,
 			    struct summary *s)
 {
-	double *rx = xmalloc(n * sizeof(*rx)), m, lo, hi;
-	size_t i;
-	int ret = -1;
+	double hm = stats_harmonic_mean(x, n), *rx, m, lo, hi;
+	int ret;
 
-	for (i = 0; i < n; i++) {
-		if (!(x[i] > 0))
-			goto out;
+	if (isnan(hm))
+		return -1;      /* a rate <= 0 has no reciprocal */
+	rx = xmalloc(n * sizeof(*rx));
+	for (size_t i = 0; i < n; i++)
 		rx[i] = 1 / x[i];
-	}
-	if (stats_mean_ci(rx, n, confidence, &m, &lo, &hi) < 0)
-		goto out;
-	s->mean = stats_harmonic_mean(x, n);
+	ret = stats_mean_ci(rx, n, confidence, &m, &lo, &hi);
+	free(rx);
+	if (ret < 0)
+		return -1;
+	s->mean = hm;
 	s->cv = s->sd / s->mean;
 	s->ci_low = hi > 0 ? 1 / hi : NAN;
 	s->ci_high = lo > 0 ? 1 / lo : NAN;
-	ret = 0;
-out:
-	free(rx);
-	return ret;
+	return 0;
 }
 
 static int summarize_metric(const struct analysis *a, struct config_analysis *ca,

@@ -13,13 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/export.h"
-#include "analysis/stats.h"
+#include "analysis/analysis.h"
 #include "db/contract.h"
 #include "lib/csv.h"
 #include "lib/json.h"
 #include "db/select.h"
-#include "db/store.h"
 #include "lib/util.h"
 
 /* The columns, in output order; "thread" only with --threads. */

@@ -3,17 +3,11 @@
  * its two groups, and the multimodal flag: a configuration whose runs fall
  * into two regimes of its primary metric, or whose contention rates are
  * an order of magnitude or more apart between runs (the runs of the other
- * regime are then not outliers: analysis/flags.c).  The critical values were simulated as the largest of
- * the 95.2th percentiles of D under nine unimodal shapes: log-normal, t(3)
- * on the raw and the log scale, gamma(2) and exponential both from 0 and
- * far from it, uniform, and a normal body with a 10% slow-run tail
- * (50000 samples a point and shape, seed 12345, at n = 8..70, every 5 to
- * 150, every 10 to 200, 250..500: `build/tests/test_regimes_sim
- * --calibrate`), and at the other n from 71 to 199 as the largest 95.3th
- * percentile of the three shapes that bind there (20000 samples, seed
- * 54321: `--calibrate-between`), to three decimals.  The margin over the
- * 95th keeps the false alarms at or under 5% despite the simulation's own
- * error; docs/STATISTICS.md "Regimes" has the validation.
+ * regime are then not outliers: analysis/flags.c).  The critical values
+ * are simulated (`build/tests/test_regimes_sim --calibrate`, and
+ * `--calibrate-between` from 71 to 199) with a margin over the 95th
+ * percentile: docs/STATISTICS.md, "Regimes", gives the shapes, seeds and
+ * the validation.
  */
 #include <math.h>
 #include <stdlib.h>

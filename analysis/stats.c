@@ -27,11 +27,7 @@
 
 /* ---- one sample ------------------------------------------------------- */
 
-/*
- * Raw MAD of x around med (scratch: n doubles, left permuted).  GSL's
- * selection median, not a sort: the same order statistics in linear time
- * (a sort here was a third of the report's time at a million samples).
- */
+/* Raw MAD of x around med (scratch: n doubles, left permuted). */
 static double mad_around(const double *x, size_t n, double med, double *scratch)
 {
 	for (size_t i = 0; i < n; i++)
@@ -40,11 +36,9 @@ static double mad_around(const double *x, size_t n, double med, double *scratch)
 }
 
 /*
- * The scale that turns x - median into a modified z-score, or 0 when the
- * sample has no spread at all.  MAD = 0 happens when more than half of the
- * values are equal (integer counters often are); the score is then
- * undefined, so fall back to the mean absolute deviation scaled to a
- * normal sigma, as Iglewicz & Hoaglin's z does with the MAD.
+ * The scale that turns x - median into a modified z-score, or 0 without
+ * spread; MAD = 0 (over half the values equal) falls back to the mean
+ * absolute deviation (docs/STATISTICS.md, "Outliers").
  */
 static double modz_scale(const double *x, size_t n, double med, double mad)
 {
@@ -152,10 +146,7 @@ int stats_dagostino(const double *x, size_t n, double *k2, double *p)
 	sd = gsl_stats_sd_m(x, 1, n, mean);
 	if (!(sd > 0.0))
 		return 0;
-	/*
-	 * GSL's moments divide by the n-1 sd; the test wants the moment
-	 * ratios sqrt(b1) = m3/m2^1.5 and b2 = m4/m2^2, m2 = (n-1)/n sd^2.
-	 */
+	/* GSL's moments use the n-1 sd; b1 and b2 want m2 = (n-1)/n sd^2. */
 	g1 = gsl_stats_skew_m_sd(x, 1, n, mean, sd);
 	g2 = gsl_stats_kurtosis_m_sd(x, 1, n, mean, sd);
 	r = (double)n / (double)(n - 1);
@@ -285,7 +276,7 @@ static bool has_spread(const double *x, size_t n)
 	return false;
 }
 
-/* Common checks: n >= 3 and neither variable constant, else r = NAN. */
+/* n >= 3 and neither variable constant, else r = NAN. */
 static int correlation_start(const double *x, const double *y, size_t n,
 			     struct correlation *c)
 {
