@@ -36,23 +36,35 @@ void analysis_opts_default(struct analysis_opts *o)
 				     .min_runs = 5 };
 }
 
+/* The run counts, and the fairness of the measured runs with threads. */
 static void count_runs(const struct dataset *d, struct config_analysis *ca)
 {
 	const struct ds_config *cf = &d->configs[ca->config];
-	size_t r;
+	double jain = 0, share = 0;
+	size_t r, n = 0;
 
 	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
-		enum run_status st = d->runs[r].status;
+		const struct ds_run *run = &d->runs[r];
 
-		if (st == RUN_PLANNED || st == RUN_INTERRUPTED)
+		if (run->status == RUN_PLANNED || run->status == RUN_INTERRUPTED)
 			ca->pending++;
-		else if (st != RUN_OK)
+		else if (run->status != RUN_OK)
 			ca->failed++;
-		else if (d->runs[r].warmup)
+		else if (run->warmup)
 			ca->warmup++;
 		else
 			ca->measured++;
+		if (!analysis_measured(d, r) || !run->nthreads)
+			continue;
+		jain += stats_jain(d->thread_ops + run->thread0, run->nthreads);
+		share += stats_max_share(d->thread_ops + run->thread0,
+					 run->nthreads);
+		if (run->nthreads > ca->threads)
+			ca->threads = run->nthreads;
+		n++;
 	}
+	ca->mean_jain = n ? jain / (double)n : NAN;
+	ca->max_share = n ? share / (double)n : NAN;
 }
 
 /* Fixed work: jobs = N, or a workload that only does its own (chat). */
@@ -66,12 +78,9 @@ static bool fixed_work(const struct ds_config *cf)
 }
 
 /*
- * Under fixed work every run does the same work W, so the rate of the whole
- * experiment is n W / sum(W / x_i) = the harmonic mean of the run rates.
- * Its interval is the Student-t interval of the mean time per unit of work
- * (1/x, which is what a fixed-work run measures), inverted: the inverse is
- * monotone, so the coverage carries over.  cv is recomputed against the
- * reported mean so that sd / mean reads consistently.
+ * The harmonic mean of the rates (docs/STATISTICS.md, "Rates under fixed
+ * work"); its interval the t interval of 1/x, what a fixed-work run
+ * measures, inverted (monotone: the coverage carries over).
  */
 static int harmonic_summary(const double *x, size_t n, double confidence,
 			    struct summary *s)
@@ -109,7 +118,6 @@ static int summarize_metric(const struct analysis *a, struct config_analysis *ca
 
 	ms->metric = m;
 	n = analysis_collect(d, ca->config, m, NULL, x, runs);
-	/* n = 0: every field NAN */
 	if (stats_summarize(x, n, confidence, &ms->s) < 0)
 		goto out;
 	if (n && ca->fixed_work &&
@@ -128,28 +136,6 @@ out:
 	free(runs);
 	free(idx);
 	return ret;
-}
-
-static void fairness(const struct dataset *d, struct config_analysis *ca)
-{
-	const struct ds_config *cf = &d->configs[ca->config];
-	double jain = 0, share = 0;
-	size_t r, n = 0;
-
-	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
-		const struct ds_run *run = &d->runs[r];
-
-		if (!analysis_measured(d, r) || !run->nthreads)
-			continue;
-		jain += stats_jain(d->thread_ops + run->thread0, run->nthreads);
-		share += stats_max_share(d->thread_ops + run->thread0,
-					 run->nthreads);
-		if (run->nthreads > ca->threads)
-			ca->threads = run->nthreads;
-		n++;
-	}
-	ca->mean_jain = n ? jain / (double)n : NAN;
-	ca->max_share = n ? share / (double)n : NAN;
 }
 
 static bool in_list(const char *name, const char *const *list, size_t n)
@@ -219,7 +205,6 @@ static int analyze_config(struct analysis *a, size_t c, double confidence)
 	for (m = 0; m < ca->nmetrics; m++)
 		if (summarize_metric(a, ca, (int)m, confidence) < 0)
 			return -1;
-	fairness(a->d, ca);
 	ca->primary = primary_metric(a->d, ca);
 	ca->primary_name = analysis_declared_primary(a->d, c);
 	if (!ca->primary_name && ca->primary >= 0)

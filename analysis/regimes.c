@@ -65,11 +65,8 @@ double regimes_critical(size_t n)
 		return beyond[last].crit;   /* conservative beyond */
 	for (i = 1; beyond[i].n < n; i++)
 		;
-	/* the larger of the two simulated points around n (the values jump
-	 * where the smallest group grows by one) */
-	if (beyond[i].n == n || beyond[i - 1].crit < beyond[i].crit)
-		return beyond[i].crit;
-	return beyond[i - 1].crit;
+	/* the larger of the two simulated points around n: they fall */
+	return beyond[i].n == n ? beyond[i].crit : beyond[i - 1].crit;
 }
 
 /* The smallest group a split may have. */

@@ -27,14 +27,6 @@
 
 /* ---- one sample ------------------------------------------------------- */
 
-/* Raw MAD of x around med (scratch: n doubles, left permuted). */
-static double mad_around(const double *x, size_t n, double med, double *scratch)
-{
-	for (size_t i = 0; i < n; i++)
-		scratch[i] = fabs(x[i] - med);
-	return gsl_stats_median(scratch, 1, n);
-}
-
 /*
  * The scale that turns x - median into a modified z-score, or 0 without
  * spread; MAD = 0 (over half the values equal) falls back to the mean
@@ -42,13 +34,11 @@ static double mad_around(const double *x, size_t n, double med, double *scratch)
  */
 static double modz_scale(const double *x, size_t n, double med, double mad)
 {
-	double meanad = 0.0;
+	double meanad;
 
 	if (mad > 0.0)
 		return MODZ_MAD / mad;
-	for (size_t i = 0; i < n; i++)
-		meanad += fabs(x[i] - med);
-	meanad /= (double)n;
+	meanad = gsl_stats_absdev_m(x, 1, n, med);
 	return meanad > 0.0 ? 1.0 / (MODZ_MEANAD * meanad) : 0.0;
 }
 
@@ -233,7 +223,7 @@ static void summarize_order(const double *x, size_t n, double confidence,
 	/* -1 only means n is too small: the fields stay NAN. */
 	(void)stats_median_ci(sorted, n, confidence, &s->median_ci_low,
 			      &s->median_ci_high, &s->median_ci_level);
-	s->mad = mad_around(x, n, s->median, sorted); /* overwrites sorted */
+	s->mad = gsl_stats_mad0(x, 1, n, sorted); /* raw; overwrites sorted */
 	s->noutliers = stats_outliers_around(x, n, s->median, s->mad, NULL);
 	free(sorted);
 }

@@ -191,18 +191,17 @@ static void untruncated(const double *x, const size_t *sizes, double msb,
 }
 
 /* Sum over the sources of (dV/dMS)^2 MS^2 / df, one side's own sources. */
-static double nested_own_terms(const struct nested *s, double d_msb,
-			       double d_msw, double d_pool)
+static double nested_own_terms(const struct nested *s)
 {
 	const struct anova *a = &s->anova;
 	double t = 0.0;
 
-	if (!stats_same(d_msb, 0.0))
-		t += pow(d_msb * a->ms_between, 2) / (double)(a->k - 1);
-	if (!stats_same(d_msw, 0.0))
-		t += pow(d_msw * a->ms_within, 2) / (double)(a->n - a->k);
-	if (!stats_same(d_pool, 0.0))
-		t += pow(d_pool * s->pool_var, 2) / (double)(s->n - 1);
+	if (!stats_same(s->d_msb, 0.0))
+		t += pow(s->d_msb * a->ms_between, 2) / (double)(a->k - 1);
+	if (!stats_same(s->d_msw, 0.0))
+		t += pow(s->d_msw * a->ms_within, 2) / (double)(a->n - a->k);
+	if (!stats_same(s->d_pool, 0.0))
+		t += pow(s->d_pool * s->pool_var, 2) / (double)(s->n - 1);
 	return t;
 }
 
@@ -243,9 +242,7 @@ int stats_nested(const double *x, const size_t *sizes, size_t k,
 		s->mean = x[0];         /* one value: no spread */
 		return 0;
 	}
-	s->df = satterthwaite(s->var_mean,
-			      nested_own_terms(s, s->d_msb, s->d_msw,
-					       s->d_pool));
+	s->df = satterthwaite(s->var_mean, nested_own_terms(s));
 	/* Never more df than MSB's k - 1 (as stats_nested_diff's K - 2). */
 	if (k >= 2)
 		s->df = fmin(s->df, (double)(k - 1));
@@ -336,12 +333,11 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 			pow((d->a.d_msw + d->b.d_msw) * j.msw, 2) / j.dfw;
 	} else {
 		/* One invocation a side: runs pooled, Welch. */
-		if (ka >= 2 && d->a.n >= 2)
+		if (ka >= 2)
 			nested_pool(xa, &d->a);
-		if (kb >= 2 && d->b.n >= 2)
+		if (kb >= 2)
 			nested_pool(xb, &d->b);
-		terms = nested_own_terms(&d->a, 0, 0, d->a.d_pool) +
-			nested_own_terms(&d->b, 0, 0, d->b.d_pool);
+		terms = nested_own_terms(&d->a) + nested_own_terms(&d->b);
 	}
 	d->diff = d->b.mean - d->a.mean;
 	v = d->a.var_mean + d->b.var_mean;

@@ -2,11 +2,9 @@
  * values.c - what every analysis file reads (analysis.h): whether a run
  * is measured, its rates and fairness, a configuration's measured values,
  * a metric's primary and direction as stored (db/contract.h), a flag
- * added with its numbers, and why a `repetitions = auto` configuration
- * stopped: lib/stoprule.h's rule on the stored runs, with the settings
- * stored with the experiment (repetitions.SECTION, auto.SECTION.*); and
- * the one model of runs over experiments, series of a configuration by
- * invocation.
+ * added with its numbers, why a `repetitions = auto` configuration
+ * stopped (lib/stoprule.h's rule on the stored runs and settings), and
+ * the one model of runs over experiments.
  */
 #include <limits.h>
 #include <math.h>
@@ -196,18 +194,10 @@ static bool stored_rule(const struct experiment_row *e, const char *section,
 
 /* ---- the report's statement ---- */
 
-static const char *stop_reason(enum plan_stop s, const struct config_analysis *ca)
-{
-	switch (s) {
-	case PLAN_PRECISION:
-		return "precision reached";
-	case PLAN_CAP:
-		return "cap reached (max_repetitions) before the precision";
-	default:
-		return ca->pending ? "unfinished (runs still planned)"
-				   : "stopped before the rule was met";
-	}
-}
+static const char *const stop_reasons[] = {
+	[PLAN_PRECISION] = "precision reached",
+	[PLAN_CAP] = "cap reached (max_repetitions) before the precision",
+};
 
 static void auto_config(struct analysis *a, size_t c,
 			const struct stop_rule *rule)
@@ -220,7 +210,9 @@ static void auto_config(struct analysis *a, size_t c,
 	enum plan_stop s = stop_rule_decide(x, n, planned, rule, &rel);
 
 	ca->is_auto = true;
-	ca->auto_stop = stop_reason(s, ca);
+	ca->auto_stop = s != PLAN_CONTINUE ? stop_reasons[s]
+			: ca->pending ? "unfinished (runs still planned)"
+				      : "stopped before the rule was met";
 	ca->auto_rel_hw = rel;
 	ca->auto_precision = rule->precision;
 	ca->auto_min = rule->min_repetitions;
