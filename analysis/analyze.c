@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "lib/strmap.h"
 #include "lib/util.h"
 
 /* Flags look at one metric per configuration: the first of these present. */
@@ -138,14 +139,13 @@ out:
 	return ret;
 }
 
-static bool in_list(const char *name, const char *const *list, size_t n)
+static bool is_secondary(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(list[i], name))
+	for (size_t i = 0; i < ARRAY_SIZE(secondary); i++)
+		if (!strcmp(secondary[i], name))
 			return true;
-	return false;
+	/* contend's own */
+	return !strncmp(name, "klock_", 6) || !strncmp(name, "kmsg_", 5);
 }
 
 /*
@@ -171,10 +171,7 @@ static int primary_metric(const struct dataset *d, const struct config_analysis 
 			return m;
 	}
 	for (i = 0; i < d->nmetrics; i++)
-		if (ca->metrics[i].s.n &&
-		    !in_list(d->metrics[i], secondary, ARRAY_SIZE(secondary)) &&
-		    strncmp(d->metrics[i], "klock_", 6) && /* contend's own */
-		    strncmp(d->metrics[i], "kmsg_", 5))
+		if (ca->metrics[i].s.n && !is_secondary(d->metrics[i]))
 			return (int)i;
 	for (i = 0; i < d->nmetrics; i++)
 		if (ca->metrics[i].s.n)
@@ -275,37 +272,30 @@ out:
 	return ret;
 }
 
-static bool first_of_section(const struct dataset *d, size_t c)
-{
-	size_t i;
-
-	for (i = 0; i < c; i++)
-		if (!strcmp(d->configs[i].section, d->configs[c].section))
-			return false;
-	return true;
-}
-
 /* Per section over all its runs, then per configuration of n >= 8. */
 static int correlations(struct analysis *a)
 {
 	const struct dataset *d = a->d;
-	size_t c, k;
+	struct strmap done = { 0 };     /* the sections correlated */
+	size_t c, k, at;
+	int ret = 0;
 
-	for (c = 0; c < d->nconfigs; c++) {
+	for (c = 0; c < d->nconfigs && !ret; c++) {
 		const char *section = d->configs[c].section;
 
-		if (!first_of_section(d, c))
+		if (strmap_get(&done, section, &at))
 			continue;
-		for (long i = -1; i < (long)d->nconfigs; i++) {
+		strmap_put(&done, section, c);
+		for (long i = -1; i < (long)d->nconfigs && !ret; i++) {
 			if (i >= 0 && (strcmp(d->configs[i].section, section) ||
 				       a->configs[i].measured < 8))
 				continue;
-			for (k = 0; k < ARRAY_SIZE(corr_x); k++)
-				if (corr_add(a, section, i, k) < 0)
-					return -1;
+			for (k = 0; k < ARRAY_SIZE(corr_x) && !ret; k++)
+				ret = corr_add(a, section, i, k);
 		}
 	}
-	return 0;
+	strmap_release(&done);
+	return ret;
 }
 
 int analysis_run(const struct dataset *d, const struct analysis_opts *o,

@@ -43,9 +43,8 @@ static void field(struct exporter *x, const char *text, bool str)
 		if (text)
 			csv_write_field(x->f, text);
 	} else {
-		fputs(x->col ? ",\"" : x->rows ? ",\n{\"" : "\n{\"", x->f);
-		fputs(column_names[x->col], x->f);
-		fputs("\":", x->f);
+		fprintf(x->f, "%s\"%s\":", x->col ? "," : x->rows ? ",\n{" : "\n{",
+			column_names[x->col]);
 		if (!text)
 			fputs("null", x->f);
 		else if (str)

@@ -271,32 +271,22 @@ static int first_cmp(const void *pa, const void *pb)
 	return (a->first > b->first) - (a->first < b->first);
 }
 
-/* Every configuration's key, sorted by key, then place. */
-static struct series_key *keys_of(const struct dataset *sets, size_t nsets,
-				  size_t *total)
+void series_build(const struct dataset *sets, size_t nsets,
+		  struct series_list *l)
 {
+	size_t total = 0, i, j, c, at = 0;
 	struct series_key *k;
-	size_t i, c, at = 0;
 
-	*total = 0;
 	for (i = 0; i < nsets; i++)
-		*total += sets[i].nconfigs;
-	k = xcalloc(*total + 1, sizeof(*k));
+		total += sets[i].nconfigs;
+	/* every configuration's key, sorted by key, then place */
+	k = xcalloc(total + 1, sizeof(*k));
 	for (i = 0; i < nsets; i++)
 		for (c = 0; c < sets[i].nconfigs; c++, at++)
 			k[at] = (struct series_key){ sets[i].configs[c].workload,
 						     sets[i].configs[c].canon,
 						     at, { i, c } };
-	qsort(k, *total, sizeof(*k), key_cmp);
-	return k;
-}
-
-void series_build(const struct dataset *sets, size_t nsets,
-		  struct series_list *l)
-{
-	size_t total, i, j, c;
-	struct series_key *k = keys_of(sets, nsets, &total);
-
+	qsort(k, total, sizeof(*k), key_cmp);
 	memset(l, 0, sizeof(*l));
 	l->s = xcalloc(total + 1, sizeof(*l->s));
 	for (i = 0; i < total; i = j) {
