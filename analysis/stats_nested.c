@@ -432,6 +432,7 @@ int stats_boot_plan(double s2_b, double s2_w, double c_boot, double c_run,
 	bool costs = c_boot >= 0.0 && isfinite(c_boot) && c_run > 0.0 &&
 		     isfinite(c_run);
 	double best = INFINITY;
+	size_t runs_now = n_now ? n_now : 2;
 
 	*p = (struct boot_plan){ .runs_opt = NAN, .runs = 0, .boots = 0,
 				 .c_boot = costs ? c_boot : NAN,
@@ -441,28 +442,24 @@ int stats_boot_plan(double s2_b, double s2_w, double c_boot, double c_run,
 	    !valid_power_args(0.0, alpha, power))
 		return 0;
 	if (!(s2_b + s2_w > 0.0)) {
-		p->runs = n_now ? n_now : 2;
+		p->runs = runs_now;
 		p->boots = 2;
 		return 0;
 	}
-	if (s2_b > 0.0) {
-		/* Kalibera & Jones: r* = sqrt(c_boot/c_run s2_w/s2_b). */
-		if (costs)
-			p->runs_opt = sqrt(c_boot / c_run * s2_w / s2_b);
+	/*
+	 * Kalibera & Jones: r* = sqrt(c_boot/c_run s2_w/s2_b), unbounded at
+	 * s2_b = 0, where the interval rests on the boots (2(k - 1) df): the
+	 * cheapest k >= 2 with the runs each needs, when the costs are known.
+	 */
+	if (!(s2_b > 0.0))
+		p->runs_opt = INFINITY;
+	else if (costs)
+		p->runs_opt = sqrt(c_boot / c_run * s2_w / s2_b);
+	if (s2_b > 0.0 || !costs) {
 		p->runs = costs ? (size_t)stats_runs_best(s2_b, s2_w, c_boot,
 							  c_run, p->runs_opt)
-				: (n_now ? n_now : 2);
+				: runs_now;
 		p->boots = boots_for(s2_b, s2_w, p->runs, delta, alpha, power);
-		return 0;
-	}
-	/*
-	 * s2_b = 0: r* is unbounded, yet the interval rests on the boots
-	 * (2(k - 1) df): the cheapest k >= 2 with the runs each needs.
-	 */
-	p->runs_opt = INFINITY;
-	if (!costs) {
-		p->runs = n_now ? n_now : 2;
-		p->boots = boots_for(0.0, s2_w, p->runs, delta, alpha, power);
 		return 0;
 	}
 	for (size_t k = 2; k <= 1000; k++) {
