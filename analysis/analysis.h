@@ -9,21 +9,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analysis/stats.h"
 #include "db/store.h"
 #include "db/vocab.h"   /* metric_direction, metric_unit, parameter roles */
 
-/*
- * What configuration c of d is judged by, as its run stored it
- * (experiment meta primary.SECTION): the metric's name, or NULL for an
- * experiment stored before primary existed.
- */
+/* Configuration c's primary metric as stored (primary.SECTION), or NULL. */
 const char *analysis_declared_primary(const struct dataset *d, size_t c);
-/*
- * The direction of metric name in configuration c: the section's
- * direction (direction.SECTION.METRIC in the meta), else the vocabulary's.
- */
+/* The direction.SECTION.METRIC stored for c, else the vocabulary's. */
 enum direction analysis_direction(const struct dataset *d, size_t c,
 				  const char *name);
 
@@ -142,11 +136,7 @@ size_t analysis_kwait_top(const struct analysis *a, size_t c, size_t max,
 size_t analysis_klock_waits(const struct dataset *d, size_t c,
 			    const char *kind, const char *caller,
 			    double **out);
-/*
- * For configurations run with repetitions = auto, why they stopped, by
- * the runner's own rule (lib/stoprule.h) on the stored runs and settings;
- * leaves is_auto false when those cannot be read.
- */
+/* Why repetitions = auto configurations stopped (lib/stoprule.h's rule). */
 void analysis_auto(struct analysis *a);
 void analysis_release(struct analysis *a);
 /* The summary of a metric by name for configuration c, or NULL. */
@@ -160,27 +150,18 @@ const struct metric_summary *analysis_metric(const struct analysis *a,
 size_t analysis_collect(const struct dataset *d, size_t c, int m,
 			double (*get)(const struct dataset *, size_t),
 			double *x, size_t *runs);
-/*
- * The measured ok values of metric m for configuration c, in seq order,
- * into a malloc'd array; returns the count.
- */
+/* analysis_collect into *out (malloc'd), of metric m or of get. */
 size_t analysis_values(const struct dataset *d, size_t c, int m,
 		       double **out);
-/* The same with get(d, r) for each run in place of a metric's value. */
 size_t analysis_values_of(const struct dataset *d, size_t c,
 			  double (*get)(const struct dataset *, size_t),
 			  double **out);
 
 /*
- * Per-run quantities, as getters for analysis_values_of (NAN when the run
- * lacks the data): the throughput and contention_rate metrics; hand-offs
- * per second (the handoff_rate metric, else handoffs / elapsed_s);
- * contended acquisitions per second (throughput x contention_rate, the
- * stand-in for a workload that counts no hand-offs); the kernel's
- * contended locks per second (klock_contended / elapsed_s) and per
- * operation (klock_contended_per_op), the stand-ins for a workload with no
- * user-space lock counter at all (creat, chat, command); and Jain's index
- * of the run's per-thread operation counts.
+ * Per-run quantities, getters for analysis_values_of (NAN when the run
+ * lacks the data); contended acquisitions (throughput x contention_rate)
+ * stand in for hand-offs, the kernel's contended locks (per second, per
+ * operation) for a workload with no lock counter (creat, chat, command).
  */
 double analysis_throughput(const struct dataset *d, size_t r);
 double analysis_contention_rate(const struct dataset *d, size_t r);
@@ -195,7 +176,7 @@ double analysis_klock_per_op(const struct dataset *d, size_t r);
  */
 double analysis_kwait_share(const struct dataset *d, size_t r);
 double analysis_jain(const struct dataset *d, size_t r);
-/* True for a measured run: not warm-up, status ok. */
+/* True for a measured run: not warm-up, status ok, not excluded. */
 bool analysis_measured(const struct dataset *d, size_t r);
 
 /*
@@ -222,13 +203,9 @@ void analysis_handoff_check(const struct pair_side *a,
 			    const struct analysis_opts *o, double confidence,
 			    struct handoff_check *out);
 
-/*
- * flags.c: adds every flag of the experiment to a->configs[].flags (the
- * detectors of the flag table, then the pair flags); called by
- * analysis_run once summaries, fairness and primary metrics are set.
- */
+/* flags.c: every flag of the experiment, for analysis_run. */
 int analysis_flag(struct analysis *a);
-/* flags.c: appends a flag to configuration c (message printf-style). */
+/* values.c: appends a flag to ca (message printf-style). */
 struct flag *analysis_flag_add(struct config_analysis *ca, const char *name,
 			       int metric, long other, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -255,11 +232,9 @@ extern const char *const gate_result_names[]; /* "pass", "fail", ... */
 const char *flags_num(double v);
 
 /*
- * kwarn.c: what the runner's sentinels saw during the runs
- * (runner/sentinel.h, docs/STORAGE.md "Sentinels").
- *
- * Marks every run with a kernel warning excluded (ds_run.excluded), so
- * that no summary counts it; returns how many.  Call before analysis_run.
+ * kwarn.c: what the runner's sentinels saw (docs/STORAGE.md,
+ * "Sentinels").  Marks every run with a kernel warning excluded; returns
+ * how many.  Call before analysis_run.
  */
 size_t kwarn_exclude(struct dataset *d);
 
@@ -285,37 +260,217 @@ char *kwarn_noise_cause(const struct analysis *a,
 			const struct config_analysis *ca);
 
 /*
- * instrument.c: the kernel's instrumentation (tracing, lock debugging,
- * lock-relevant state and build options) as experiment_meta stores it
- * (docs/STORAGE.md, "Kernel state").
- *
- * "KEY 'a' vs 'b'; ..." naming every instrumentation key whose value
- * differs between an experiment of b and one of c (each key once, the
- * first pair that differs), then "KEY changed from 'a' to 'b' during
- * experiment N" for every key that changed within one; malloc'd, NULL
- * when nothing differs.  A value "unknown", or a key one side lacks (an
- * experiment stored before the key existed), is no difference.
+ * instrument.c: the kernel's instrumentation as experiment_meta stores it
+ * (docs/STORAGE.md, "Kernel state").  "KEY 'a' vs 'b'; ..." for each
+ * instrumentation key whose value differs between an experiment of b and
+ * one of c (the first pair), then "KEY changed from 'a' to 'b' during
+ * experiment N"; malloc'd, NULL when nothing differs.  "unknown" or a
+ * key one side lacks is no difference.
  */
 char *instrument_diff(const struct experiment_row *b, size_t nb,
 		      const struct experiment_row *c, size_t nc);
 
-/*
- * "KEY changed from 'a' to 'b'; ..." for every key of e that changed
- * between the start and the end of the experiment; malloc'd, NULL when
- * none did.
- */
+/* "KEY changed from 'a' to 'b'; ..." within e; malloc'd, or NULL. */
 char *instrument_changes(const struct experiment_row *e);
 
 /*
- * "kstate.trace_lock=1, kstate.current_tracer=function, ..." for the
- * tracefs instruments that were active when experiment e started (events
- * enabled, a tracer other than nop, probes, lock_stat collecting), then
- * "; changed during the experiment: ..." (instrument_changes); malloc'd,
- * NULL when there is nothing to say.
+ * "kstate.trace_lock=1, ..." for the tracefs instruments active when e
+ * started, then "; changed during the experiment: ..."; malloc'd, or NULL.
  */
 char *instrument_active(const struct experiment_row *e);
 
 /* The sentence compare prints with the flag: the seed's trap. */
 extern const char instrument_why[];
+
+/*
+ * values.c: the one model of runs, for every reader of more than one
+ * run (compare, levels, calibrate).  A series is one configuration - a
+ * workload type and its canonical parameters - over a list of
+ * experiments; each experiment that holds it is one invocation (a boot,
+ * one `contend run`), never a section: sections of one experiment with
+ * the same workload type and parameters are one invocation, their runs
+ * pooled (docs/STATISTICS.md, "One model of runs").  Its runs are those
+ * analysis_measured counts.
+ *
+ * Call sequence: series_build(sets, nsets, &l) -> series_find or a walk
+ * of l.s -> series_sample (a metric's values, or an extractor's, grouped
+ * by invocation) -> series_sample_release -> series_release(&l).  The
+ * list borrows its strings from the sets, which must outlive it.
+ */
+/* One configuration of one experiment: sets[set].configs[config]. */
+struct series_member {
+	size_t set, config;
+};
+
+struct series {
+	const char *workload, *canon, *section; /* the first member's */
+	size_t first;           /* the first member's place among every
+				 * set's configurations, in set order */
+	size_t n;               /* members, by experiment, then place */
+	struct series_member *member;
+	size_t ninv;            /* the experiments among them: invocations */
+};
+
+struct series_key;              /* private: the sorted index */
+
+struct series_list {
+	size_t n;
+	struct series *s;       /* in order of first appearance */
+	struct series_key *index;
+};
+
+/* Groups every configuration of sets[0..nsets) into series (n log n). */
+void series_build(const struct dataset *sets, size_t nsets,
+		  struct series_list *l);
+/* The index in l->s of the series of (workload, canon), or -1. */
+long series_find(const struct series_list *l, const char *workload,
+		 const char *canon);
+void series_release(struct series_list *l);
+
+/*
+ * The values of one configuration of one dataset, one per run that
+ * counts (series_metric_values for a stored metric; compare's
+ * extractors for derived ones): returns their number, *out malloc'd.
+ */
+typedef size_t (*series_extract)(const struct dataset *d, size_t c,
+				 const char *arg, double **out);
+
+/* A series' values grouped by invocation (experiment). */
+struct series_sample {
+	double *x;              /* n values, invocation by invocation */
+	size_t n;
+	size_t k;               /* invocations with at least one value */
+	size_t *sizes;          /* k: values of each */
+	size_t *set;            /* k: the experiment (index into sets) */
+	double wall;            /* the counted runs' known wall times: sum */
+	size_t nwall;           /* and count (series_sample_metric only) */
+};
+
+/*
+ * fn's values of every member, the members of one experiment forming one
+ * invocation; an experiment without a value forms none.
+ */
+void series_sample(const struct dataset *sets, const struct series *s,
+		   series_extract fn, const char *arg,
+		   struct series_sample *out);
+/* The same for a stored metric, with the counted runs' wall times. */
+void series_sample_metric(const struct dataset *sets, const struct series *s,
+			  const char *metric, struct series_sample *out);
+void series_sample_release(struct series_sample *v);
+
+/* The values of stored metric arg of configuration c's counted runs. */
+size_t series_metric_values(const struct dataset *d, size_t c,
+			      const char *metric, double **out);
+
+/*
+ * regimes.c: runs that fall into two regimes (a bimodal metric: 70% of
+ * the runs at 100, 30% at 115), told from one noisy regime by a split
+ * test calibrated by simulation (docs/STATISTICS.md, "Regimes"): on the
+ * logs,
+ *     D = max_k (mean_high - mean_low) / max(s_low,k, s_high,k)
+ * over the splits into groups of at least max(3, 15% of n), against its
+ * critical value at n.  Samples of fewer than REGIMES_MIN_N values, or
+ * with a value <= 0, are not tested (tested false).
+ */
+#define REGIMES_MIN_N 8
+
+struct regime {
+	size_t n;
+	double share;           /* n / all values */
+	double level, lo, hi;   /* mean, Student-t interval, in x's units */
+	double min, max;
+};
+
+struct regimes {
+	size_t n;               /* values */
+	bool tested;
+	bool multimodal;        /* d > critical */
+	double d, critical;
+	double cut;             /* a value <= cut is in regime 0 (low) */
+	struct regime r[2];     /* low, high: the best split, tested or not */
+};
+
+/* The 5% critical value of D at n (n >= REGIMES_MIN_N; NAN below). */
+double regimes_critical(size_t n);
+
+/*
+ * D of x[0..n-1] alone (x is not modified): the split's statistic, NAN
+ * when it cannot be computed; for the simulations of the tests.
+ */
+double regimes_statistic(const double *x, size_t n);
+
+/*
+ * Tests x[0..n-1] and describes its two groups at confidence.  Returns 0
+ * (-1 only for a confidence outside (0, 1)).
+ */
+int regimes_detect(const double *x, size_t n, double confidence,
+		   struct regimes *g);
+
+/* 0 for a value of the low regime, 1 for the high one. */
+int regimes_which(const struct regimes *g, double v);
+
+/*
+ * Raises multimodal on ca when its primary metric's
+ * measured runs are multimodal, else when its contention rates are, with
+ * the high regime's level more than 10 times the low one's.  Call after
+ * the summaries and before the outliers flag.
+ */
+void regimes_flag(const struct analysis *a, struct config_analysis *ca);
+/* Whether ca carries multimodal on metric. */
+bool regimes_flagged(const struct config_analysis *ca, int metric);
+
+/* regimes_compare.c: two sides' runs against the regimes of both. */
+struct regimes_cmp {
+	struct regimes g;       /* of the pooled runs */
+	double share_high_base, share_high_cand;
+	double p;               /* Fisher's exact test of the shares */
+	bool differ;            /* p < 1 - confidence */
+	char *message;          /* malloc'd when g.multimodal, else NULL:
+				 * shares, p, the changes within regimes */
+};
+/*
+ * When b[0..nb-1] or c[0..nc-1] is multimodal by itself and the two
+ * together are, fills the shares of the pooled regimes, the test and the
+ * message (the caller frees it); else leaves g.multimodal false (two
+ * sides each in one regime, apart, are a change, not two regimes).
+ * Returns 0, or -1 for a bad confidence.
+ */
+int regimes_compare(const double *b, size_t nb, const double *c, size_t nc,
+		    double confidence, struct regimes_cmp *out);
+/* Fisher's exact test, two-sided, of the table (a b / c d). */
+double regimes_fisher(unsigned a, unsigned b, unsigned c, unsigned d);
+
+/*
+ * export.c: the long-format writer of `contend export`, one row per run
+ * and metric, as CSV or JSON; analysis/sidefile.c reads the CSV back as
+ * compare sides.  Call sequence: export_begin (writes the header) ->
+ * export_dataset or export_experiment, once per experiment -> export_end
+ * (closes the JSON array).  Errors writing to f are the caller's to
+ * check (ferror).
+ */
+struct selector;
+/* The order of `export --format csv|json`'s words. */
+enum export_format { EXPORT_CSV, EXPORT_JSON };
+
+/* The writer's state: set by export_begin, private to export.c. */
+struct exporter {
+	FILE *f;
+	enum export_format format;
+	bool threads;
+	size_t rows;
+	size_t col;             /* the next field's column in the row */
+};
+
+void export_begin(struct exporter *x, FILE *f, enum export_format format,
+		  bool threads);
+/* Every run of d, in run (seq) order. */
+void export_dataset(struct exporter *x, const struct dataset *d);
+/*
+ * Experiment id of s, of the configurations sel keeps (select_load; *kept
+ * adds what it kept): 0, or -1 after reporting.
+ */
+int export_experiment(struct exporter *x, struct store *s, int64_t id,
+		      const struct selector *sel, size_t *kept);
+void export_end(struct exporter *x);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "lib/strmap.h"
 #include "lib/util.h"
 
 /* Flags look at one metric per configuration: the first of these present. */
@@ -29,35 +30,42 @@ static const char *const secondary[] = {
 
 void analysis_opts_default(struct analysis_opts *o)
 {
-	memset(o, 0, sizeof(*o));
-	o->resolve_pct = 5;
-	o->handoff_drop = 0.25;
-	o->jain_min = 0.8;
-	o->max_share = 0.5;
-	o->alpha = 0.05;
-	o->share_threads = 4;
-	o->power = 0.8;
-	o->drift_alpha = 0.01;
-	o->min_runs = 5;
+	*o = (struct analysis_opts){ .resolve_pct = 5, .handoff_drop = 0.25,
+				     .jain_min = 0.8, .max_share = 0.5,
+				     .alpha = 0.05, .share_threads = 4,
+				     .power = 0.8, .drift_alpha = 0.01,
+				     .min_runs = 5 };
 }
 
+/* The run counts, and the fairness of the measured runs with threads. */
 static void count_runs(const struct dataset *d, struct config_analysis *ca)
 {
 	const struct ds_config *cf = &d->configs[ca->config];
-	size_t r;
+	double jain = 0, share = 0;
+	size_t r, n = 0;
 
 	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
-		enum run_status st = d->runs[r].status;
+		const struct ds_run *run = &d->runs[r];
 
-		if (st == RUN_PLANNED || st == RUN_INTERRUPTED)
+		if (run->status == RUN_PLANNED || run->status == RUN_INTERRUPTED)
 			ca->pending++;
-		else if (st != RUN_OK)
+		else if (run->status != RUN_OK)
 			ca->failed++;
-		else if (d->runs[r].warmup)
+		else if (run->warmup)
 			ca->warmup++;
 		else
 			ca->measured++;
+		if (!analysis_measured(d, r) || !run->nthreads)
+			continue;
+		jain += stats_jain(d->thread_ops + run->thread0, run->nthreads);
+		share += stats_max_share(d->thread_ops + run->thread0,
+					 run->nthreads);
+		if (run->nthreads > ca->threads)
+			ca->threads = run->nthreads;
+		n++;
 	}
+	ca->mean_jain = n ? jain / (double)n : NAN;
+	ca->max_share = n ? share / (double)n : NAN;
 }
 
 /* Fixed work: jobs = N, or a workload that only does its own (chat). */
@@ -71,35 +79,30 @@ static bool fixed_work(const struct ds_config *cf)
 }
 
 /*
- * Under fixed work every run does the same work W, so the rate of the whole
- * experiment is n W / sum(W / x_i) = the harmonic mean of the run rates.
- * Its interval is the Student-t interval of the mean time per unit of work
- * (1/x, which is what a fixed-work run measures), inverted: the inverse is
- * monotone, so the coverage carries over.  cv is recomputed against the
- * reported mean so that sd / mean reads consistently.
+ * The harmonic mean of the rates (docs/STATISTICS.md, "Rates under fixed
+ * work"); its interval the t interval of 1/x, what a fixed-work run
+ * measures, inverted (monotone: the coverage carries over).
  */
 static int harmonic_summary(const double *x, size_t n, double confidence,
 			    struct summary *s)
 {
-	double *rx = xmalloc(n * sizeof(*rx)), m, lo, hi;
-	size_t i;
-	int ret = -1;
+	double hm = stats_harmonic_mean(x, n), *rx, m, lo, hi;
+	int ret;
 
-	for (i = 0; i < n; i++) {
-		if (!(x[i] > 0))
-			goto out;
+	if (isnan(hm))
+		return -1;      /* a rate <= 0 has no reciprocal */
+	rx = xmalloc(n * sizeof(*rx));
+	for (size_t i = 0; i < n; i++)
 		rx[i] = 1 / x[i];
-	}
-	if (stats_mean_ci(rx, n, confidence, &m, &lo, &hi) < 0)
-		goto out;
-	s->mean = stats_harmonic_mean(x, n);
+	ret = stats_mean_ci(rx, n, confidence, &m, &lo, &hi);
+	free(rx);
+	if (ret < 0)
+		return -1;
+	s->mean = hm;
 	s->cv = s->sd / s->mean;
 	s->ci_low = hi > 0 ? 1 / hi : NAN;
 	s->ci_high = lo > 0 ? 1 / lo : NAN;
-	ret = 0;
-out:
-	free(rx);
-	return ret;
+	return 0;
 }
 
 static int summarize_metric(const struct analysis *a, struct config_analysis *ca,
@@ -116,7 +119,6 @@ static int summarize_metric(const struct analysis *a, struct config_analysis *ca
 
 	ms->metric = m;
 	n = analysis_collect(d, ca->config, m, NULL, x, runs);
-	/* n = 0: every field NAN */
 	if (stats_summarize(x, n, confidence, &ms->s) < 0)
 		goto out;
 	if (n && ca->fixed_work &&
@@ -137,36 +139,13 @@ out:
 	return ret;
 }
 
-static void fairness(const struct dataset *d, struct config_analysis *ca)
+static bool is_secondary(const char *name)
 {
-	const struct ds_config *cf = &d->configs[ca->config];
-	double jain = 0, share = 0;
-	size_t r, n = 0;
-
-	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
-		const struct ds_run *run = &d->runs[r];
-
-		if (!analysis_measured(d, r) || !run->nthreads)
-			continue;
-		jain += stats_jain(d->thread_ops + run->thread0, run->nthreads);
-		share += stats_max_share(d->thread_ops + run->thread0,
-					 run->nthreads);
-		if (run->nthreads > ca->threads)
-			ca->threads = run->nthreads;
-		n++;
-	}
-	ca->mean_jain = n ? jain / (double)n : NAN;
-	ca->max_share = n ? share / (double)n : NAN;
-}
-
-static bool in_list(const char *name, const char *const *list, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(list[i], name))
+	for (size_t i = 0; i < ARRAY_SIZE(secondary); i++)
+		if (!strcmp(secondary[i], name))
 			return true;
-	return false;
+	/* contend's own */
+	return !strncmp(name, "klock_", 6) || !strncmp(name, "kmsg_", 5);
 }
 
 /*
@@ -192,10 +171,7 @@ static int primary_metric(const struct dataset *d, const struct config_analysis 
 			return m;
 	}
 	for (i = 0; i < d->nmetrics; i++)
-		if (ca->metrics[i].s.n &&
-		    !in_list(d->metrics[i], secondary, ARRAY_SIZE(secondary)) &&
-		    strncmp(d->metrics[i], "klock_", 6) && /* contend's own */
-		    strncmp(d->metrics[i], "kmsg_", 5))
+		if (ca->metrics[i].s.n && !is_secondary(d->metrics[i]))
 			return (int)i;
 	for (i = 0; i < d->nmetrics; i++)
 		if (ca->metrics[i].s.n)
@@ -226,7 +202,6 @@ static int analyze_config(struct analysis *a, size_t c, double confidence)
 	for (m = 0; m < ca->nmetrics; m++)
 		if (summarize_metric(a, ca, (int)m, confidence) < 0)
 			return -1;
-	fairness(a->d, ca);
 	ca->primary = primary_metric(a->d, ca);
 	ca->primary_name = analysis_declared_primary(a->d, c);
 	if (!ca->primary_name && ca->primary >= 0)
@@ -297,38 +272,30 @@ out:
 	return ret;
 }
 
-static bool first_of_section(const struct dataset *d, size_t c)
-{
-	size_t i;
-
-	for (i = 0; i < c; i++)
-		if (!strcmp(d->configs[i].section, d->configs[c].section))
-			return false;
-	return true;
-}
-
 /* Per section over all its runs, then per configuration of n >= 8. */
 static int correlations(struct analysis *a)
 {
 	const struct dataset *d = a->d;
-	size_t c, i, k;
+	struct strmap done = { 0 };     /* the sections correlated */
+	size_t c, k, at;
+	int ret = 0;
 
-	for (c = 0; c < d->nconfigs; c++) {
-		if (!first_of_section(d, c))
+	for (c = 0; c < d->nconfigs && !ret; c++) {
+		const char *section = d->configs[c].section;
+
+		if (strmap_get(&done, section, &at))
 			continue;
-		for (k = 0; k < ARRAY_SIZE(corr_x); k++)
-			if (corr_add(a, d->configs[c].section, -1, k) < 0)
-				return -1;
-		for (i = c; i < d->nconfigs; i++) {
-			if (strcmp(d->configs[i].section, d->configs[c].section) ||
-			    a->configs[i].measured < 8)
+		strmap_put(&done, section, c);
+		for (long i = -1; i < (long)d->nconfigs && !ret; i++) {
+			if (i >= 0 && (strcmp(d->configs[i].section, section) ||
+				       a->configs[i].measured < 8))
 				continue;
-			for (k = 0; k < ARRAY_SIZE(corr_x); k++)
-				if (corr_add(a, d->configs[c].section, (long)i, k) < 0)
-					return -1;
+			for (k = 0; k < ARRAY_SIZE(corr_x) && !ret; k++)
+				ret = corr_add(a, section, i, k);
 		}
 	}
-	return 0;
+	strmap_release(&done);
+	return ret;
 }
 
 int analysis_run(const struct dataset *d, const struct analysis_opts *o,

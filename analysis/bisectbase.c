@@ -9,7 +9,6 @@
 
 #include "analysis/analysis.h"
 #include "analysis/bisectbase.h"
-#include "analysis/series.h"
 #include "analysis/stats.h"
 #include "lib/escape.h"
 #include "lib/util.h"

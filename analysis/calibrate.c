@@ -14,7 +14,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "analysis/calibrate.h"
-#include "analysis/series.h"
+#include "analysis/analysis.h"
 #include "analysis/stats.h"
 #include "db/contract.h"
 #include "lib/util.h"

@@ -12,7 +12,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/compare_impl.h"
-#include "analysis/regimes.h"
+#include "analysis/analysis.h"
 #include "analysis/flagtab.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "analysis/compare.h"
-#include "analysis/series.h"
+#include "analysis/analysis.h"
 
 /* 0 when o can be judged by (a known direction, confidence and power in
  * (0, 1), threshold >= 0), else -1 after error(). */

@@ -13,13 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/export.h"
-#include "analysis/stats.h"
+#include "analysis/analysis.h"
 #include "db/contract.h"
 #include "lib/csv.h"
 #include "lib/json.h"
 #include "db/select.h"
-#include "db/store.h"
 #include "lib/util.h"
 
 /* The columns, in output order; "thread" only with --threads. */
@@ -28,7 +26,6 @@ static const char *const column_names[] = {
 	"section", "params", "seq", "repetition", "warmup", "status", "error",
 	"metric", "value", "thread",
 };
-#define COL_THREAD (ARRAY_SIZE(column_names) - 1)
 
 /* ---- one field of a row, in column order ---- */
 
@@ -38,8 +35,6 @@ static const char *const column_names[] = {
  */
 static void field(struct exporter *x, const char *text, bool str)
 {
-	if (x->col == COL_THREAD && !x->threads)
-		return;
 	if (str && !text)
 		text = "";
 	if (x->format == EXPORT_CSV) {
@@ -48,9 +43,8 @@ static void field(struct exporter *x, const char *text, bool str)
 		if (text)
 			csv_write_field(x->f, text);
 	} else {
-		fputs(x->col ? ",\"" : x->rows ? ",\n{\"" : "\n{\"", x->f);
-		fputs(column_names[x->col], x->f);
-		fputs("\":", x->f);
+		fprintf(x->f, "%s\"%s\":", x->col ? "," : x->rows ? ",\n{" : "\n{",
+			column_names[x->col]);
 		if (!text)
 			fputs("null", x->f);
 		else if (str)
@@ -61,15 +55,10 @@ static void field(struct exporter *x, const char *text, bool str)
 	x->col++;
 }
 
-static void field_int(struct exporter *x, long long v)
-{
-	char num[32];
-
-	snprintf(num, sizeof(num), "%lld", v);
-	field(x, num, false);
-}
-
-/* The shortest decimal that reads back as v; JSON has no inf: null. */
+/*
+ * The shortest decimal that reads back as v (an integer below 10^15 as
+ * printf's %lld would); JSON has no inf: null.
+ */
 static void field_double(struct exporter *x, double v)
 {
 	char num[32];
@@ -84,8 +73,11 @@ static void field_double(struct exporter *x, double v)
 	field(x, num, false);
 }
 
+/* The row's fields not written are empty (CSV) or null (JSON). */
 static void row_end(struct exporter *x)
 {
+	while (x->col < ARRAY_SIZE(column_names) - !x->threads)
+		field(x, NULL, false);
 	fputc(x->format == EXPORT_CSV ? '\n' : '}', x->f);
 	x->rows++;
 	x->col = 0;
@@ -100,7 +92,7 @@ static void run_fields(struct exporter *x, const struct dataset *d,
 	const struct ds_config *c = &d->configs[r->config];
 	bool json = x->format == EXPORT_JSON, err = r->error && *r->error;
 
-	field_int(x, d->exp.id);
+	field_double(x, (double)d->exp.id);
 	field(x, d->exp.uuid, true);
 	field(x, d->exp.name, true);
 	field(x, d->exp.label, true);
@@ -108,8 +100,8 @@ static void run_fields(struct exporter *x, const struct dataset *d,
 	field(x, c->workload, true);
 	field(x, c->section, true);
 	field(x, c->canon, true);
-	field_int(x, r->seq);
-	field_int(x, r->repetition);
+	field_double(x, (double)r->seq);
+	field_double(x, (double)r->repetition);
 	field(x, r->warmup ? (json ? "true" : "1") : (json ? "false" : "0"),
 	      false);
 	field(x, run_status_names[r->status], true);
@@ -131,7 +123,6 @@ static void run_write(struct exporter *x, const struct dataset *d, size_t ri)
 		run_fields(x, d, r);
 		field(x, d->metrics[m], true);
 		field_double(x, v);
-		field(x, NULL, false);
 		row_end(x);
 		n++;
 	}
@@ -140,14 +131,11 @@ static void run_write(struct exporter *x, const struct dataset *d, size_t ri)
 		field(x, "thread_ops", true);
 		snprintf(num, sizeof(num), "%" PRIu64, d->thread_ops[r->thread0 + t]);
 		field(x, num, false);
-		field_int(x, (long long)t);
+		field_double(x, (double)t);
 		row_end(x);
 	}
 	if (!n) {
 		run_fields(x, d, r);
-		field(x, NULL, false);
-		field(x, NULL, false);
-		field(x, NULL, false);
 		row_end(x);
 	}
 }

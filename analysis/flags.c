@@ -15,7 +15,6 @@
 
 #include "analysis/analysis.h"
 #include "analysis/flagtab.h"
-#include "analysis/regimes.h"
 #include "db/contract.h"
 #include "lib/util.h"
 

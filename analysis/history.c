@@ -14,7 +14,6 @@
 
 #include "analysis/analysis.h"
 #include "analysis/history.h"
-#include "analysis/series.h"
 #include "analysis/stats.h"
 #include "db/vocab.h"
 #include "lib/escape.h"

@@ -9,6 +9,7 @@
 
 #include "analysis/analysis.h"
 #include "db/contract.h"
+#include "lib/strmap.h"
 #include "lib/util.h"
 
 #define PREFIX MK_KSTATE_PREFIX
@@ -61,17 +62,6 @@ static void append(char **msg, char *part, const char *sep)
 	*msg = t;
 }
 
-/* Whether key appears before b[i].meta[k] (each key is compared once). */
-static bool seen(const struct experiment_row *b, size_t i, size_t k,
-		 const char *key)
-{
-	for (size_t j = 0; j <= i; j++)
-		for (size_t m = 0; m < (j < i ? b[j].nmeta : k); m++)
-			if (!strcmp(b[j].meta[m].key, key))
-				return true;
-	return false;
-}
-
 /* The first differing value of key over the pairs of b and c, or NULL. */
 static char *key_diff(const struct experiment_row *b, size_t nb,
 		      const struct experiment_row *c, size_t nc,
@@ -116,20 +106,23 @@ char *instrument_changes(const struct experiment_row *e)
 char *instrument_diff(const struct experiment_row *b, size_t nb,
 		      const struct experiment_row *c, size_t nc)
 {
+	struct strmap seen = { 0 };     /* each key is compared once */
 	char *msg = NULL, *d;
-	size_t i, k;
+	size_t i, k, at;
 
 	for (i = 0; i < nb; i++) {
 		for (k = 0; k < b[i].nmeta; k++) {
 			const char *key = b[i].meta[k].key;
 
-			if (!instrument_key(key) || seen(b, i, k, key))
+			if (!instrument_key(key) || strmap_get(&seen, key, &at))
 				continue;
+			strmap_put(&seen, key, 0);
 			d = key_diff(b, nb, c, nc, key);
 			if (d)
 				append(&msg, d, "; ");
 		}
 	}
+	strmap_release(&seen);
 	for (i = 0; i < nb + nc; i++) {
 		const struct experiment_row *e = i < nb ? &b[i] : &c[i - nb];
 

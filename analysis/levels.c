@@ -12,7 +12,7 @@
 
 #include "lib/escape.h"
 #include "analysis/levels.h"
-#include "analysis/series.h"
+#include "analysis/analysis.h"
 #include "db/select.h"
 #include "lib/util.h"
 

@@ -1,19 +1,13 @@
 /*
- * regimes.c - the split test of analysis/regimes.h, the description of
+ * regimes.c - the split test (analysis/analysis.h), the description of
  * its two groups, and the multimodal flag: a configuration whose runs fall
  * into two regimes of its primary metric, or whose contention rates are
  * an order of magnitude or more apart between runs (the runs of the other
- * regime are then not outliers: analysis/flags.c).  The critical values were simulated as the largest of
- * the 95.2th percentiles of D under nine unimodal shapes: log-normal, t(3)
- * on the raw and the log scale, gamma(2) and exponential both from 0 and
- * far from it, uniform, and a normal body with a 10% slow-run tail
- * (50000 samples a point and shape, seed 12345, at n = 8..70, every 5 to
- * 150, every 10 to 200, 250..500: `build/tests/test_regimes_sim
- * --calibrate`), and at the other n from 71 to 199 as the largest 95.3th
- * percentile of the three shapes that bind there (20000 samples, seed
- * 54321: `--calibrate-between`), to three decimals.  The margin over the
- * 95th keeps the false alarms at or under 5% despite the simulation's own
- * error; docs/STATISTICS.md "Regimes" has the validation.
+ * regime are then not outliers: analysis/flags.c).  The critical values
+ * are simulated (`build/tests/test_regimes_sim --calibrate`, and
+ * `--calibrate-between` from 71 to 199) with a margin over the 95th
+ * percentile: docs/STATISTICS.md, "Regimes", gives the shapes, seeds and
+ * the validation.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -23,7 +17,6 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/analysis.h"
-#include "analysis/regimes.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
 
@@ -72,11 +65,8 @@ double regimes_critical(size_t n)
 		return beyond[last].crit;   /* conservative beyond */
 	for (i = 1; beyond[i].n < n; i++)
 		;
-	/* the larger of the two simulated points around n (the values jump
-	 * where the smallest group grows by one) */
-	if (beyond[i].n == n || beyond[i - 1].crit < beyond[i].crit)
-		return beyond[i].crit;
-	return beyond[i - 1].crit;
+	/* the larger of the two simulated points around n: they fall */
+	return beyond[i].n == n ? beyond[i].crit : beyond[i - 1].crit;
 }
 
 /* The smallest group a split may have. */
@@ -95,17 +85,12 @@ static size_t min_group(size_t n)
 static double split(const double *y, size_t n, size_t *best_k)
 {
 	size_t m = min_group(n), k;
-	double s = 0, q = 0, p = 0, pq = 0, mean, best = NAN;
+	double mean = gsl_stats_mean(y, 1, n), s = 0, p = 0, pq = 0, best = NAN;
+	double q = gsl_stats_tss_m(y, 1, n, mean);
 
 	*best_k = 0;
 	for (k = 0; k < n; k++)
-		s += y[k];
-	mean = s / (double)n;
-	s = 0;
-	for (k = 0; k < n; k++) {
 		s += y[k] - mean;
-		q += (y[k] - mean) * (y[k] - mean);
-	}
 	if (n < 2 * m || !(q > 0))
 		return NAN;
 	for (k = 1; k < n; k++) {

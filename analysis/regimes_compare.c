@@ -12,7 +12,7 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "analysis/regimes.h"
+#include "analysis/analysis.h"
 #include "analysis/stats.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"

@@ -28,33 +28,17 @@
 /* ---- one sample ------------------------------------------------------- */
 
 /*
- * Raw MAD of x around med (scratch: n doubles, left permuted).  GSL's
- * selection median, not a sort: the same order statistics in linear time
- * (a sort here was a third of the report's time at a million samples).
- */
-static double mad_around(const double *x, size_t n, double med, double *scratch)
-{
-	for (size_t i = 0; i < n; i++)
-		scratch[i] = fabs(x[i] - med);
-	return gsl_stats_median(scratch, 1, n);
-}
-
-/*
- * The scale that turns x - median into a modified z-score, or 0 when the
- * sample has no spread at all.  MAD = 0 happens when more than half of the
- * values are equal (integer counters often are); the score is then
- * undefined, so fall back to the mean absolute deviation scaled to a
- * normal sigma, as Iglewicz & Hoaglin's z does with the MAD.
+ * The scale that turns x - median into a modified z-score, or 0 without
+ * spread; MAD = 0 (over half the values equal) falls back to the mean
+ * absolute deviation (docs/STATISTICS.md, "Outliers").
  */
 static double modz_scale(const double *x, size_t n, double med, double mad)
 {
-	double meanad = 0.0;
+	double meanad;
 
 	if (mad > 0.0)
 		return MODZ_MAD / mad;
-	for (size_t i = 0; i < n; i++)
-		meanad += fabs(x[i] - med);
-	meanad /= (double)n;
+	meanad = gsl_stats_absdev_m(x, 1, n, med);
 	return meanad > 0.0 ? 1.0 / (MODZ_MEANAD * meanad) : 0.0;
 }
 
@@ -152,10 +136,7 @@ int stats_dagostino(const double *x, size_t n, double *k2, double *p)
 	sd = gsl_stats_sd_m(x, 1, n, mean);
 	if (!(sd > 0.0))
 		return 0;
-	/*
-	 * GSL's moments divide by the n-1 sd; the test wants the moment
-	 * ratios sqrt(b1) = m3/m2^1.5 and b2 = m4/m2^2, m2 = (n-1)/n sd^2.
-	 */
+	/* GSL's moments use the n-1 sd; b1 and b2 want m2 = (n-1)/n sd^2. */
 	g1 = gsl_stats_skew_m_sd(x, 1, n, mean, sd);
 	g2 = gsl_stats_kurtosis_m_sd(x, 1, n, mean, sd);
 	r = (double)n / (double)(n - 1);
@@ -193,27 +174,14 @@ static void summary_clear(struct summary *s, size_t n)
 	};
 }
 
-/* Half-width of the Student-t interval of a mean (n >= 2). */
-static double t_half(double sd, size_t n, double confidence)
+/* sd, cv, skewness and kurtosis around the mean already set. */
+static void summarize_moments(const double *x, size_t n, struct summary *s)
 {
-	return stats_t_crit(confidence, (double)(n - 1)) * sd / sqrt((double)n);
-}
-
-/* mean, sd, cv and the t interval of the mean. */
-static void summarize_moments(const double *x, size_t n, double confidence,
-			      struct summary *s)
-{
-	double half;
-
-	s->mean = gsl_stats_mean(x, 1, n);
 	if (n < 2)
 		return;
 	s->sd = gsl_stats_sd_m(x, 1, n, s->mean);
 	if (!stats_same(s->mean, 0.0))
 		s->cv = s->sd / fabs(s->mean);
-	half = t_half(s->sd, n, confidence);
-	s->ci_low = s->mean - half;
-	s->ci_high = s->mean + half;
 	if (n >= 3 && s->sd > 0.0) {
 		s->skewness = gsl_stats_skew_m_sd(x, 1, n, s->mean, s->sd);
 		s->kurtosis = gsl_stats_kurtosis_m_sd(x, 1, n, s->mean, s->sd);
@@ -234,7 +202,8 @@ int stats_mean_ci(const double *x, size_t n, double confidence, double *mean,
 	*mean = gsl_stats_mean(x, 1, n);
 	if (n < 2)
 		return 0;
-	half = t_half(gsl_stats_sd_m(x, 1, n, *mean), n, confidence);
+	half = stats_t_crit(confidence, (double)(n - 1)) *
+	       gsl_stats_sd_m(x, 1, n, *mean) / sqrt((double)n);
 	*lo = *mean - half;
 	*hi = *mean + half;
 	return 0;
@@ -254,7 +223,7 @@ static void summarize_order(const double *x, size_t n, double confidence,
 	/* -1 only means n is too small: the fields stay NAN. */
 	(void)stats_median_ci(sorted, n, confidence, &s->median_ci_low,
 			      &s->median_ci_high, &s->median_ci_level);
-	s->mad = mad_around(x, n, s->median, sorted); /* overwrites sorted */
+	s->mad = gsl_stats_mad0(x, 1, n, sorted); /* raw; overwrites sorted */
 	s->noutliers = stats_outliers_around(x, n, s->median, s->mad, NULL);
 	free(sorted);
 }
@@ -263,13 +232,12 @@ int stats_summarize(const double *x, size_t n, double confidence,
 		    struct summary *s)
 {
 	summary_clear(s, n);
-	if (stats_check_confidence(confidence) < 0)
+	if (stats_mean_ci(x, n, confidence, &s->mean, &s->ci_low,
+			  &s->ci_high) < 0)
 		return -1;
 	if (n == 0)
 		return 0;
-	if (stats_check_finite(x, n) < 0)
-		return -1;
-	summarize_moments(x, n, confidence, s);
+	summarize_moments(x, n, s);
 	summarize_order(x, n, confidence, s);
 	return stats_dagostino(x, n, &s->k2, &s->k2_p);
 }
@@ -298,7 +266,7 @@ static bool has_spread(const double *x, size_t n)
 	return false;
 }
 
-/* Common checks: n >= 3 and neither variable constant, else r = NAN. */
+/* n >= 3 and neither variable constant, else r = NAN. */
 static int correlation_start(const double *x, const double *y, size_t n,
 			     struct correlation *c)
 {

@@ -48,11 +48,7 @@ size_t stats_needed_n(double sd, double delta, double alpha, double power)
 	if (!valid_power_args(sd, alpha, power) || !(delta > 0.0) ||
 	    !isfinite(delta))
 		return 0;
-	/*
-	 * The normal-law answer 2 ((z_{1-a/2} + z_power) sd / delta)^2 is a
-	 * lower bound when power >= 1/2 (t quantiles exceed z quantiles), so
-	 * the search starts there instead of at 2.
-	 */
+	/* Start at the normal law's n, a lower bound when power >= 1/2. */
 	nz = 2.0 * pow((gsl_cdf_ugaussian_Pinv(1.0 - alpha / 2.0) +
 			gsl_cdf_ugaussian_Pinv(power)) * sd / delta, 2.0);
 	if (nz >= 1e15)
@@ -66,7 +62,6 @@ size_t stats_needed_n(double sd, double delta, double alpha, double power)
 
 /* ---- variance components ---------------------------------------------- */
 
-/* sum n_i^2 over the groups. */
 static double sizes_sq(const size_t *sizes, size_t k)
 {
 	double sq = 0.0;
@@ -76,7 +71,7 @@ static double sizes_sq(const size_t *sizes, size_t k)
 	return sq;
 }
 
-/* Sums of squares between and within groups, centred (two-pass). */
+/* Sums of squares between and within groups (two-pass). */
 static void anova_sums(const double *x, const size_t *sizes, size_t k,
 		       size_t n, double *ssb, double *ssw)
 {
@@ -88,8 +83,7 @@ static void anova_sums(const double *x, const size_t *sizes, size_t k,
 		double m = gsl_stats_mean(g, 1, sizes[i]);
 
 		*ssb += (double)sizes[i] * (m - grand) * (m - grand);
-		for (size_t j = 0; j < sizes[i]; j++)
-			*ssw += (g[j] - m) * (g[j] - m);
+		*ssw += gsl_stats_tss_m(g, 1, sizes[i], m);
 	}
 }
 
@@ -166,15 +160,11 @@ static void nested_gls(const double *x, const size_t *sizes, struct nested *s)
 }
 
 /*
- * s2_b estimated as 0 (MSB <= MSW) from >= 1 df, one side's or the
- * joint: the runs' mean (GLS at s2_b = 0), its variance from the
- * untruncated moment estimate s2_b = (MSB - MSW) / n0, which may be
- * negative: Var = c1 MSB + c2 MSW with c1 = sum n_i^2 / (N^2 n0),
- * c2 = 1/N - c1.  In a balanced design that is MSB / N, the exact
- * variance of the t test on invocation means; truncating s2_b at 0
- * instead (MSW / N) overstates what the runs tell once ICC > 0 and cost
- * coverage (docs/STATISTICS.md, "Small designs").  c1 and c2 are left in
- * d_msb and d_msw for Satterthwaite's df.
+ * s2_b estimated as 0 (MSB <= MSW), one side's or the joint: the runs'
+ * mean, its variance from the untruncated s2_b = (MSB - MSW) / n0:
+ * Var = c1 MSB + c2 MSW, c1 = sum n_i^2 / (N^2 n0), c2 = 1/N - c1, left
+ * in d_msb and d_msw (docs/STATISTICS.md, "Small designs": truncating
+ * at 0 would cost coverage once ICC > 0).
  */
 static void untruncated(const double *x, const size_t *sizes, double msb,
 			double msw, double n0, struct nested *s)
@@ -201,18 +191,17 @@ static void untruncated(const double *x, const size_t *sizes, double msb,
 }
 
 /* Sum over the sources of (dV/dMS)^2 MS^2 / df, one side's own sources. */
-static double nested_own_terms(const struct nested *s, double d_msb,
-			       double d_msw, double d_pool)
+static double nested_own_terms(const struct nested *s)
 {
 	const struct anova *a = &s->anova;
 	double t = 0.0;
 
-	if (!stats_same(d_msb, 0.0))
-		t += pow(d_msb * a->ms_between, 2) / (double)(a->k - 1);
-	if (!stats_same(d_msw, 0.0))
-		t += pow(d_msw * a->ms_within, 2) / (double)(a->n - a->k);
-	if (!stats_same(d_pool, 0.0))
-		t += pow(d_pool * s->pool_var, 2) / (double)(s->n - 1);
+	if (!stats_same(s->d_msb, 0.0))
+		t += pow(s->d_msb * a->ms_between, 2) / (double)(a->k - 1);
+	if (!stats_same(s->d_msw, 0.0))
+		t += pow(s->d_msw * a->ms_within, 2) / (double)(a->n - a->k);
+	if (!stats_same(s->d_pool, 0.0))
+		t += pow(s->d_pool * s->pool_var, 2) / (double)(s->n - 1);
 	return t;
 }
 
@@ -253,9 +242,7 @@ int stats_nested(const double *x, const size_t *sizes, size_t k,
 		s->mean = x[0];         /* one value: no spread */
 		return 0;
 	}
-	s->df = satterthwaite(s->var_mean,
-			      nested_own_terms(s, s->d_msb, s->d_msw,
-					       s->d_pool));
+	s->df = satterthwaite(s->var_mean, nested_own_terms(s));
 	/* Never more df than MSB's k - 1 (as stats_nested_diff's K - 2). */
 	if (k >= 2)
 		s->df = fmin(s->df, (double)(k - 1));
@@ -329,7 +316,6 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 	d->se = d->df = d->t = d->p = d->ci_low = d->ci_high = NAN;
 	if (stats_check_confidence(confidence) < 0)
 		return -1;
-	/* Each side alone first: its ANOVA, and the pooled-runs fit. */
 	if (stats_nested(xa, sa, ka, &d->a) < 0 ||
 	    stats_nested(xb, sb, kb, &d->b) < 0)
 		return -1;
@@ -347,12 +333,11 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 			pow((d->a.d_msw + d->b.d_msw) * j.msw, 2) / j.dfw;
 	} else {
 		/* One invocation a side: runs pooled, Welch. */
-		if (ka >= 2 && d->a.n >= 2)
+		if (ka >= 2)
 			nested_pool(xa, &d->a);
-		if (kb >= 2 && d->b.n >= 2)
+		if (kb >= 2)
 			nested_pool(xb, &d->b);
-		terms = nested_own_terms(&d->a, 0, 0, d->a.d_pool) +
-			nested_own_terms(&d->b, 0, 0, d->b.d_pool);
+		terms = nested_own_terms(&d->a) + nested_own_terms(&d->b);
 	}
 	d->diff = d->b.mean - d->a.mean;
 	v = d->a.var_mean + d->b.var_mean;
@@ -365,13 +350,9 @@ int stats_nested_diff(const double *xa, const size_t *sa, size_t ka,
 	}
 	d->df = satterthwaite(v, terms);
 	/*
-	 * Never more df than the between-invocation mean square has (K - 2):
-	 * with few invocations s2_b rests on them alone, and Satterthwaite's
-	 * df (or the pooled runs' when s2_b was estimated as 0) overstate
-	 * what is known of it; capped, the interval covers >= 95% in a
-	 * balanced design whatever the ICC (docs/STATISTICS.md, "Small
-	 * designs").  With one invocation a side there is no MSB: the runs'
-	 * df stand, and the interval holds only if ICC = 0.
+	 * Never more df than MSB has (K - 2), or the interval undercovers
+	 * with few invocations (docs/STATISTICS.md, "Small designs"); one
+	 * invocation a side has no MSB: the runs' df stand.
 	 */
 	if (d->df_between >= 1.0)
 		d->df = fmin(d->df, d->df_between);
@@ -403,11 +384,7 @@ double stats_nested_mde(double s2_b, double s2_w, size_t n, size_t k,
 	if (!n || !k || !(s2_b >= 0.0) || !(s2_w >= 0.0) ||
 	    !valid_power_args(0.0, alpha, power))
 		return NAN;
-	/*
-	 * The interval's df: K - 2 = 2(k - 1) whenever there are invocations
-	 * to estimate s2_b from (stats_nested_diff caps at it, s2_b > 0 or
-	 * not); one a side, the pooled runs' 2(n - 1).
-	 */
+	/* stats_nested_diff's df: K - 2, or the pooled runs' at k = 1. */
 	df = k >= 2 ? 2.0 * ((double)k - 1.0) : 2.0 * ((double)n - 1.0);
 	if (df < 1.0)
 		return NAN;
@@ -455,6 +432,7 @@ int stats_boot_plan(double s2_b, double s2_w, double c_boot, double c_run,
 	bool costs = c_boot >= 0.0 && isfinite(c_boot) && c_run > 0.0 &&
 		     isfinite(c_run);
 	double best = INFINITY;
+	size_t runs_now = n_now ? n_now : 2;
 
 	*p = (struct boot_plan){ .runs_opt = NAN, .runs = 0, .boots = 0,
 				 .c_boot = costs ? c_boot : NAN,
@@ -464,29 +442,24 @@ int stats_boot_plan(double s2_b, double s2_w, double c_boot, double c_run,
 	    !valid_power_args(0.0, alpha, power))
 		return 0;
 	if (!(s2_b + s2_w > 0.0)) {
-		p->runs = n_now ? n_now : 2;
+		p->runs = runs_now;
 		p->boots = 2;
 		return 0;
 	}
-	if (s2_b > 0.0) {
-		/* Kalibera & Jones: r* = sqrt(c_boot/c_run s2_w/s2_b). */
-		if (costs)
-			p->runs_opt = sqrt(c_boot / c_run * s2_w / s2_b);
+	/*
+	 * Kalibera & Jones: r* = sqrt(c_boot/c_run s2_w/s2_b), unbounded at
+	 * s2_b = 0, where the interval rests on the boots (2(k - 1) df): the
+	 * cheapest k >= 2 with the runs each needs, when the costs are known.
+	 */
+	if (!(s2_b > 0.0))
+		p->runs_opt = INFINITY;
+	else if (costs)
+		p->runs_opt = sqrt(c_boot / c_run * s2_w / s2_b);
+	if (s2_b > 0.0 || !costs) {
 		p->runs = costs ? (size_t)stats_runs_best(s2_b, s2_w, c_boot,
 							  c_run, p->runs_opt)
-				: (n_now ? n_now : 2);
+				: runs_now;
 		p->boots = boots_for(s2_b, s2_w, p->runs, delta, alpha, power);
-		return 0;
-	}
-	/*
-	 * s2_b = 0: r* is unbounded, yet the interval rests on the boots
-	 * (2(k - 1) df): the cheapest k >= 2 with the runs each needs; the
-	 * costs unknown, the runs per boot as now.
-	 */
-	p->runs_opt = INFINITY;
-	if (!costs) {
-		p->runs = n_now ? n_now : 2;
-		p->boots = boots_for(0.0, s2_w, p->runs, delta, alpha, power);
 		return 0;
 	}
 	for (size_t k = 2; k <= 1000; k++) {

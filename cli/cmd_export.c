@@ -1,6 +1,6 @@
 /*
  * cmd_export.c - `contend export`: every run of one or all experiments in
- * long ("tidy") format, as CSV or JSON (the writer: analysis/export.h),
+ * long ("tidy") format, as CSV or JSON (the writer: analysis/export.c),
  * for pandas, R or a spreadsheet.  --threads adds one row per thread of
  * each run.
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/export.h"
+#include "analysis/analysis.h"
 #include "db/select.h"
 #include "db/store.h"
 #include "cli/commands.h"

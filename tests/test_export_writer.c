@@ -1,6 +1,6 @@
 /*
  * test_export_writer.c - the long-format writer of `contend export`
- * (analysis/export.h; tests/test_export.c runs the command) over a
+ * (analysis/export.c; tests/test_export.c runs the command) over a
  * dataset built in memory: its CSV and JSON compared byte for byte with
  * text written out here by hand: RFC 4180
  * quoting of commas, quotes and newlines, runs in seq order, a run
@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/export.h"
+#include "analysis/analysis.h"
 #include "tests/dataset_fixture.h"
 
 /*

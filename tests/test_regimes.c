@@ -20,7 +20,6 @@
 #include <gsl/gsl_rng.h>
 
 #include "analysis/analysis.h"
-#include "analysis/regimes.h"
 #include "lib/util.h"
 #include "tests/analysis_fixture.h"
 #include "tests/regimes_sim.h"

@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "analysis/regimes.h"
+#include "analysis/analysis.h"
 #include "tests/regimes_methods.h"
 #include "tests/regimes_sim.h"
 

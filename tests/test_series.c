@@ -1,5 +1,5 @@
 /*
- * test_series.c - the one model of runs (analysis/series.h): which runs
+ * test_series.c - the one model of runs (analysis/values.c): which runs
  * count and how they group, an experiment being one invocation however
  * many of its sections hold a configuration; and its readers, compare,
  * levels and calibrate, on experiments with two identical sections.  A
@@ -31,7 +31,7 @@
 #include "analysis/compare.h"
 #include "analysis/compare_input.h"
 #include "analysis/levels.h"
-#include "analysis/series.h"
+#include "analysis/analysis.h"
 #include "tests/checks.h"
 #include "tests/dataset_fixture.h"
 
