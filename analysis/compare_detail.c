@@ -312,12 +312,6 @@ void compare_print_detail(FILE *f, const struct comparison *cmp,
 
 /* ---- the host facts that differ ---- */
 
-static void push(char ***v, size_t *n, char *s)
-{
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[(*n)++] = s;
-}
-
 /* v as the sides are compared on it, malloc'd: the cgroup the runner
  * makes for each experiment ("cgroup v2 PARENT/contend-PID-N") by its
  * parent only, else v. */
@@ -356,17 +350,11 @@ static char *side_values(const struct compare_input *s, const char *key)
 	return out;
 }
 
-static bool key_seen(char **keys, size_t n, const char *key)
+/* The keys of a side's experiments not in keys yet, borrowed from them. */
+static void meta_keys(const struct compare_input *s, const char ***keys,
+		      size_t *n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(keys[i], key))
-			return true;
-	return false;
-}
-
-static void meta_keys(const struct compare_input *s, char ***keys, size_t *n)
-{
-	size_t i, k;
+	size_t i, k, j;
 
 	for (i = 0; s->kind != INPUT_NUMBERS && i < s->nsets; i++)
 		for (k = 0; k < s->sets[i].exp.nmeta; k++) {
@@ -376,8 +364,12 @@ static void meta_keys(const struct compare_input *s, char ***keys, size_t *n)
 			if (!strcmp(key, MK_LOADAVG) &&
 			    experiment_meta(&s->sets[i].exp, MK_LOAD_START))
 				continue;
-			if (!key_seen(*keys, *n, key))
-				push(keys, n, xstrdup(key));
+			for (j = 0; j < *n && strcmp((*keys)[j], key); j++)
+				;
+			if (j < *n)
+				continue;
+			*keys = xgrow(*keys, *n, sizeof(**keys));
+			(*keys)[(*n)++] = key;
 		}
 }
 
@@ -403,10 +395,17 @@ static double spread_ratio(const struct compare_input *b,
 	return lo > 0 && isfinite(lo) ? hi / lo : NAN;
 }
 
+/* Before the first warning: a blank line when no key line precedes it. */
+static void gap(FILE *f, bool *blank)
+{
+	if (*blank)
+		fputc('\n', f);
+	*blank = false;
+}
+
 /* The first load above 0.5 per CPU on an experiment of the side (at
  * its start, its end, or loadavg in older databases): one warning. */
-static void load_warning(char ***warn, size_t *nwarn,
-			 const struct compare_input *s)
+static void load_warning(FILE *f, bool *blank, const struct compare_input *s)
 {
 	static const char *const load_keys[] = { MK_LOAD_START, MK_LOAD_END,
 						 MK_LOADAVG };
@@ -424,11 +423,11 @@ static void load_warning(char ***warn, size_t *nwarn,
 
 			if (!t || parse_double(t, &v) < 0 || !(v / ncpu > 0.5))
 				continue;
-			push(warn, nwarn,
-			     xasprintf("warning: %s %s on %g CPUs (experiment "
-				       "%lld of the %s): other work disturbed "
-				       "the runs", load_keys[k], t, ncpu,
-				       (long long)e->id, s->role));
+			gap(f, blank);
+			compare_para(f, 4, "warning: %s %s on %g CPUs "
+				     "(experiment %lld of the %s): other work "
+				     "disturbed the runs", load_keys[k], t,
+				     ncpu, (long long)e->id, s->role);
 			return;
 		}
 	}
@@ -440,60 +439,54 @@ void compare_print_hostdiff(FILE *f, const struct compare_input *b,
 #define CPUS "warning", ": the sides ran on different CPUs"
 #define KERNEL "note", " (expected when kernels are compared; nothing else " \
 		       "should)"
+#define ROW "%-24s baseline %s | candidate %s"
 	static const char *const note[][3] = {
 		{ MK_AFFINITY, CPUS }, { MK_CPUSET, CPUS },
 		{ MK_CPUS_ONLINE, CPUS }, { MK_KERNEL_RELEASE, KERNEL },
 		{ MK_KERNEL_VERSION, KERNEL },
 	};
-	char **keys = NULL, **warn = NULL;
-	size_t nkeys = 0, nwarn = 0, nlines = 0, i, k;
+	const char **keys = NULL;
+	size_t nkeys = 0, nd = 0, i, k;
 	double ratio;
+	bool blank;
 
 	meta_keys(b, &keys, &nkeys);
 	meta_keys(c, &keys, &nkeys);
 	for (i = 0; i < nkeys; i++) {
 		char *vb = side_values(b, keys[i]), *vc = side_values(c, keys[i]);
-		char *line;
 
 		if (vb && vc && strcmp(vb, vc)) {
-			if (!nlines++)
+			if (!nd)
 				fprintf(f, "\nHost keys that differ between "
 					   "the sides:\n");
-			line = xasprintf("%-24s baseline %s | candidate %s",
-					 keys[i], vb, vc);
 			/* the values whole, under the key when too wide */
-			if (2 + strlen(line) > WIDTH)
+			if (2 + snprintf(NULL, 0, ROW, keys[i], vb, vc) > WIDTH)
 				fprintf(f, "  %s\n    baseline  %s\n    "
 					   "candidate %s\n", keys[i], vb, vc);
 			else
-				fprintf(f, "  %s\n", line);
-			free(line);
-			for (k = 0; k < ARRAY_SIZE(note); k++)
-				if (!strcmp(keys[i], note[k][0]))
-					push(&warn, &nwarn,
-					     xasprintf("%s: %s differs%s",
-						       note[k][1], keys[i],
-						       note[k][2]));
+				fprintf(f, "  " ROW "\n", keys[i], vb, vc);
+			keys[nd++] = keys[i];
 		}
 		free(vb);
 		free(vc);
-		free(keys[i]);
 	}
+	blank = !nd;
+	for (i = 0; i < nd; i++)
+		for (k = 0; k < ARRAY_SIZE(note); k++)
+			if (!strcmp(keys[i], note[k][0])) {
+				gap(f, &blank);
+				compare_para(f, 4, "%s: %s differs%s",
+					     note[k][1], keys[i], note[k][2]);
+			}
 	free(keys);
-	load_warning(&warn, &nwarn, b);
-	load_warning(&warn, &nwarn, c);
+	load_warning(f, &blank, b);
+	load_warning(f, &blank, c);
 	ratio = spread_ratio(b, c, MK_CALIBRATION);
-	if (ratio > 1.05)
-		push(&warn, &nwarn,
-		     xasprintf("warning: " MK_CALIBRATION " differs by "
-			       "%.1f%% between experiments: the busy loop did "
-			       "different work (pin it with calibration = N)",
-			       100 * (ratio - 1)));
-	if (nwarn && !nlines)
-		fputc('\n', f);
-	for (i = 0; i < nwarn; i++) {
-		wrap_print(f, warn[i], 0, 4, WIDTH);
-		free(warn[i]);
+	if (ratio > 1.05) {
+		gap(f, &blank);
+		compare_para(f, 4, "warning: " MK_CALIBRATION " differs by "
+			     "%.1f%% between experiments: the busy loop did "
+			     "different work (pin it with calibration = N)",
+			     100 * (ratio - 1));
 	}
-	free(warn);
 }

@@ -13,6 +13,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sf_gamma.h>
+#include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/analysis.h"
@@ -83,38 +84,28 @@ char *compare_beat_text(const struct comparison *cmp, double confidence)
 			 cmp->st.p_mannwhitney);
 }
 
-struct pidx {
-	double p;
-	size_t i;
-};
-
-static int by_p(const void *x, const void *y)
-{
-	const struct pidx *a = x, *b = y;
-
-	return (a->p > b->p) - (a->p < b->p);
-}
-
 void compare_bh(const double *p, size_t n, double *q)
 {
-	struct pidx *o = xcalloc(n + 1, sizeof(*o));
-	size_t m = 0, k;
-	double run = 1;
+	double *f = xcalloc(n + 1, sizeof(*f)), run = 1;
+	size_t *at = xcalloc(n + 1, sizeof(*at)), m = 0, k;
+	size_t *o = xcalloc(n + 1, sizeof(*o));
 
 	for (k = 0; k < n; k++) {       /* q may be p */
-		if (isfinite(p[k]))
-			o[m++] = (struct pidx){ p[k], k };
+		if (isfinite(p[k])) {
+			at[m] = k;
+			f[m++] = p[k];
+		}
 		q[k] = NAN;
 	}
-	qsort(o, m, sizeof(*o), by_p);
+	gsl_sort_index(o, f, 1, m);
 	/* q_(k) = min over j >= k of m p_(j) / j, capped at 1. */
 	for (k = m; k > 0; k--) {
-		double v = o[k - 1].p * (double)m / (double)k;
-
-		run = fmin(run, v);
-		q[o[k - 1].i] = fmin(run, 1.0);
+		run = fmin(run, f[o[k - 1]] * (double)m / (double)k);
+		q[at[o[k - 1]]] = fmin(run, 1.0);
 	}
 	free(o);
+	free(at);
+	free(f);
 }
 
 static int by_z(const void *x, const void *y)
@@ -209,7 +200,7 @@ static void keys_add(struct compare_klock **k, size_t *n,
 				;
 			if (l < *n)
 				continue;
-			*k = xrealloc(*k, (*n + 1) * sizeof(**k));
+			*k = xgrow(*k, *n, sizeof(**k));
 			(*k)[(*n)++] = (struct compare_klock){
 				.kind = r->kind, .caller = r->caller };
 		}
@@ -289,26 +280,24 @@ void compare_klock(struct comparison *cmp, const struct compare_opts *o,
 		   const struct compare_side *b, const struct series *gb,
 		   const struct compare_side *c, const struct series *gc)
 {
-	struct compare_klock *k = NULL;
+	struct compare_klock *k;
 	double *p, alpha = o->alpha;
 	size_t n = 0, i, changed = 0;
 
-	keys_add(&k, &n, b, gb);
-	keys_add(&k, &n, c, gc);
-	cmp->klock = xcalloc(n ? n : 1, sizeof(*cmp->klock));
-	for (i = 0; i < n; i++) {
+	keys_add(&cmp->klock, &n, b, gb);
+	keys_add(&cmp->klock, &n, c, gc);
+	for (i = 0, k = cmp->klock; i < n; i++) {
 		char *key = xasprintf("%s\n%s", k[i].kind, k[i].caller);
 		struct sample sb, sc;
 
 		compare_sample_build(b, gb, extract_klock, key, &sb);
 		compare_sample_build(c, gc, extract_klock, key, &sc);
 		if (klock_one(&k[i], o, &sb, &sc) == 0)
-			cmp->klock[cmp->nklock++] = k[i];
+			k[cmp->nklock++] = k[i];
 		compare_sample_release(&sb);
 		compare_sample_release(&sc);
 		free(key);
 	}
-	free(k);
 	/* corrected for every lock compared, not only those shown */
 	p = xcalloc(cmp->nklock ? cmp->nklock : 1, sizeof(*p));
 	for (i = 0; i < cmp->nklock; i++)

@@ -62,16 +62,6 @@ static char *slots_range(const struct sample *s)
 	return lo < hi ? xasprintf("%.0f-%.0f", lo, hi) : xasprintf("%.0f", lo);
 }
 
-static bool side_stored(const struct compare_side *s, const char *metric)
-{
-	size_t i;
-
-	for (i = 0; i < s->nsets; i++)
-		if (dataset_metric(&s->sets[i], metric) >= 0)
-			return true;
-	return false;
-}
-
 void compare_futex_hash(struct comparison *cmp, const struct compare_side *b,
 			const struct series *gb, const struct compare_side *c,
 			const struct series *gc)
@@ -79,9 +69,6 @@ void compare_futex_hash(struct comparison *cmp, const struct compare_side *b,
 	struct sample sb, sc;
 	char *tb, *tc;
 
-	if (!side_stored(b, "futex_hash_slots") ||
-	    !side_stored(c, "futex_hash_slots"))
-		return;
 	compare_sample_build(b, gb, series_metric_values, "futex_hash_slots",
 			     &sb);
 	compare_sample_build(c, gc, series_metric_values, "futex_hash_slots",

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_math.h>
+
 #include "analysis/compare_impl.h"
 #include "analysis/compare_input.h"
 #include "analysis/flagtab.h"
@@ -43,6 +45,21 @@ static void print_side_line(FILE *f, const struct compare_input *s)
 	fprintf(f, ")\n");
 }
 
+/* The sides cmp carries flag name on: bit 0 both, 1 baseline, 2 candidate. */
+static unsigned flag_sides(const struct comparison *cmp, const char *name)
+{
+	static const char *const side[] = { "both", "baseline", "candidate" };
+	unsigned bits = 0;
+	size_t k, j;
+
+	for (k = 0; k < cmp->nflags; k++)
+		for (j = 0; j < ARRAY_SIZE(side); j++)
+			if (!strcmp(cmp->flags[k].name, name) &&
+			    !strcmp(cmp->flags[k].side, side[j]))
+				bits |= 1u << j;
+	return bits;
+}
+
 /*
  * "M Nbc S": the letter of each flag (flagtab.h, in the column's order),
  * with the sides (b, c) of one-sided ones.
@@ -50,27 +67,17 @@ static void print_side_line(FILE *f, const struct compare_input *s)
 static void flag_names(const struct comparison *cmp, char *buf, size_t len)
 {
 	const struct flag_def *d;
-	size_t i, k, at = 0;
+	size_t i, at = 0;
 
 	buf[0] = '\0';
 	for (i = 0; (d = flag_nth(FV_COLUMN, i)) && at + 5 < len; i++) {
-		bool b = false, c = false, both = false;
+		unsigned s = flag_sides(cmp, d->name);
 
-		for (k = 0; k < cmp->nflags; k++) {
-			const char *side = cmp->flags[k].side;
-
-			if (strcmp(cmp->flags[k].name, d->name))
-				continue;
-			both |= !strcmp(side, "both");
-			b |= !strcmp(side, "baseline");
-			c |= !strcmp(side, "candidate");
-		}
-		if (!b && !c && !both)
-			continue;
-		at += (size_t)snprintf(buf + at, len - at, "%s%c%s%s",
-				       at ? " " : "", d->letter,
-				       b && !both ? "b" : "",
-				       c && !both ? "c" : "");
+		if (s)
+			at += (size_t)snprintf(buf + at, len - at, "%s%c%s%s",
+					       at ? " " : "", d->letter,
+					       (s & 3) == 2 ? "b" : "",
+					       (s & 5) == 4 ? "c" : "");
 	}
 }
 
@@ -79,21 +86,14 @@ static void print_legend(FILE *f, const struct compare_result *r)
 {
 	const struct flag_def *d;
 	char *s = xstrdup(""), *t;
-	bool one_side = false;
-	size_t i, j, k;
+	unsigned all, one_side = 0;
+	size_t i, j;
 
 	for (i = 0; (d = flag_nth(FV_COLUMN, i)); i++) {
-		bool used = false;
-
-		for (j = 0; j < r->n; j++)
-			for (k = 0; k < r->cmp[j].nflags; k++) {
-				if (strcmp(r->cmp[j].flags[k].name, d->name))
-					continue;
-				used = true;
-				one_side |= !!strcmp(r->cmp[j].flags[k].side,
-						     "both");
-			}
-		if (!used)
+		for (j = 0, all = 0; j < r->n; j++)
+			all |= flag_sides(&r->cmp[j], d->name);
+		one_side |= all & 6;
+		if (!all)
 			continue;
 		t = xasprintf("%s%s %c %s", s, *s ? "," : "flags:",
 			      d->letter, d->name);
@@ -110,11 +110,6 @@ static void print_legend(FILE *f, const struct compare_result *r)
  * TABLE_WIDTH; a longer label is printed whole on a line of its own,
  * above its row (never cut: the labels tell the rows apart). */
 #define LABEL_MAX 40
-
-static int imax(int a, int b)
-{
-	return a > b ? a : b;
-}
 
 static void print_table(FILE *f, const struct compare_result *r,
 			bool numbers)
@@ -136,21 +131,20 @@ static void print_table(FILE *f, const struct compare_result *r,
 		res = fabs(cmp->st.base.mean - cmp->st.cand.mean);
 		numfmt_res(row[i].level[0], NUMFMT_LEN, cmp->st.base.mean, res);
 		numfmt_res(row[i].level[1], NUMFMT_LEN, cmp->st.cand.mean, res);
-		lw = imax(lw, (int)strlen(row[i].label));
-		cw = imax(cw, (int)strlen(row[i].change));
-		bw = imax(bw, imax((int)strlen(row[i].level[0]),
-				   (int)strlen(row[i].level[1])));
-		vw = imax(vw, (int)strlen(verdict_names[cmp->st.verdict]));
+		lw = GSL_MAX_INT(lw, (int)strlen(row[i].label));
+		cw = GSL_MAX_INT(cw, (int)strlen(row[i].change));
+		bw = GSL_MAX_INT(bw, GSL_MAX_INT((int)strlen(row[i].level[0]),
+						 (int)strlen(row[i].level[1])));
+		vw = GSL_MAX_INT(vw,
+				 (int)strlen(verdict_names[cmp->st.verdict]));
 	}
 	/* where the flags start: the label gives up what would push the
 	 * column's head past the width */
-	lw = lw < LABEL_MAX ? lw : LABEL_MAX;
-	at = lw + 1 + bw + 1 + bw + 2 + cw + 1 + vw + 1;
-	if (at + 5 > TABLE_WIDTH) {
-		lw = imax((int)strlen("configuration"),
-			  lw - (at + 5 - TABLE_WIDTH));
-		at = lw + 1 + bw + 1 + bw + 2 + cw + 1 + vw + 1;
-	}
+	at = 1 + bw + 1 + bw + 2 + cw + 1 + vw + 1;
+	lw = GSL_MAX_INT((int)strlen("configuration"),
+			 GSL_MIN_INT(GSL_MIN_INT(lw, LABEL_MAX),
+				     TABLE_WIDTH - 5 - at));
+	at += lw;
 	fprintf(f, "\n%-*s %*s %*s  %-*s ", lw, "configuration", bw, "base",
 		bw, "cand", cw, "change [CI]");
 	if (at + 5 > TABLE_WIDTH)
