@@ -60,12 +60,10 @@ static size_t entry(struct compare_calibs *cc,
 		    !strcmp(cc->c[i].workload, dc->workload) &&
 		    !strcmp(cc->c[i].canon, dc->canon))
 			return i;
-	cc->c = xrealloc(cc->c, (cc->n + 1) * sizeof(*cc->c));
+	cc->c = xgrow(cc->c, cc->n, sizeof(*cc->c));
 	x = &cc->c[cc->n++];
-	memset(x, 0, sizeof(*x));
-	x->host = host;
-	x->workload = dc->workload;
-	x->canon = xstrdup(dc->canon);
+	*x = (struct compare_calib){ .host = host, .workload = dc->workload,
+				     .canon = xstrdup(dc->canon) };
 	at = calib_pick(rows, nrows, host, dc->workload, dc->canon, &x->p);
 	x->found = at >= 0;
 	if (x->found) {
@@ -81,7 +79,7 @@ int compare_calib_load(struct compare_input *s)
 {
 	struct compare_calibs *cc = &s->calib;
 	struct experiment_row *rows;
-	size_t i, j, n = 0;
+	size_t i, j;
 	int nrows;
 
 	if (!s->st)
@@ -90,18 +88,17 @@ int compare_calib_load(struct compare_input *s)
 	if (nrows < 0)
 		return error("%s: the hosts' A/A profiles cannot be read from "
 			     "%s", s->role, s->db);
-	for (i = 0; i < s->nsets; i++)
-		n += s->sets[i].nconfigs;
-	cc->at = xcalloc(n ? n : 1, sizeof(*cc->at));
 	for (i = 0; i < s->nsets; i++) {
 		const struct experiment_row *e = &s->sets[i].exp;
 		const char *host = experiment_meta(e, MK_HOSTNAME);
 
-		for (j = 0; j < s->sets[i].nconfigs; j++)
+		for (j = 0; j < s->sets[i].nconfigs; j++) {
+			cc->at = xgrow(cc->at, cc->nat, sizeof(*cc->at));
 			cc->at[cc->nat++] =
 				host ? entry(cc, rows, (size_t)nrows, e, host,
 					     &s->sets[i].configs[j])
 				     : SIZE_MAX;
+		}
 	}
 	for (i = 0; i < (size_t)nrows; i++)
 		experiment_row_release(&rows[i]);

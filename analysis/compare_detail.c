@@ -136,25 +136,24 @@ static void print_rest(FILE *f, int at, char *rest)
 	free(rest);
 }
 
-static void print_detail_side(FILE *f, const char *role,
-			      const struct compare_summary *cs,
-			      const struct nested *s,
-			      const struct compare_stats *st)
+/* The baseline's (cand false) or the candidate's level and its unit. */
+static void print_detail_side(FILE *f, const struct compare_stats *st,
+			      bool cand)
 {
-	bool log_scale = st->log_scale;
-
+	const struct compare_summary *cs = cand ? &st->cand : &st->base;
+	const struct nested *s = cand ? &st->model.b : &st->model.a;
 	char ci[NUMFMT_CI_LEN], *rest;
 	int at;
 
-	at = fprintf(f, "  %-9s %s%s", role,
+	at = fprintf(f, "  %-9s %s%s", cand ? "candidate" : "baseline",
 		     numfmt_ci(ci, sizeof(ci), cs->mean, cs->ci_low,
 			       cs->ci_high),
 		     isnan(cs->ci_low) ? " (no interval)" : "");
 	rest = xasprintf("%zu inv x %.3g runs  s_between %s  s_within %s",
 			 s->k, s->k ? (double)s->n / (double)s->k : 0.0,
 			 st->model.df_between >= 1
-				 ? SD(s->var_between, log_scale) : "unknown",
-			 SD(s->var_within, log_scale));
+				 ? SD(s->var_between, st->log_scale) : "unknown",
+			 SD(s->var_within, st->log_scale));
 	print_rest(f, at, rest);
 	compare_para(f, 18, "  %-9s unit: %s", "", unit_text(s));
 }
@@ -239,7 +238,7 @@ static void print_klock(FILE *f, const struct comparison *cmp,
 	for (i = 0; i < cmp->klock_shown; i++) {
 		const struct compare_klock *k = &cmp->klock[i];
 		char kind[24], caller[48], wb[NUMFMT_LEN], wc[NUMFMT_LEN];
-		char change[NUMFMT_CI_LEN];
+		char ci[NUMFMT_CI_LEN];
 
 		if (!i)
 			fprintf(f, "  kernel locks, wait a run (docs/KLOCK.md; p "
@@ -248,18 +247,14 @@ static void print_klock(FILE *f, const struct comparison *cmp,
 		/* names from the database: escaped for the terminal, cut */
 		escape_text(kind, sizeof(kind), k->kind);
 		escape_text(caller, sizeof(caller), k->caller);
-		numfmt_seconds(wb, sizeof(wb), k->base_mean);
-		numfmt_seconds(wc, sizeof(wc), k->cand_mean);
-		if (!(k->base_mean > 0))
-			snprintf(change, sizeof(change), "none in the baseline");
-		else if (!(k->cand_mean > 0))
-			snprintf(change, sizeof(change), "none in the candidate");
-		else
-			numfmt_pct_ci(change, sizeof(change), k->change_pct,
-				      k->ci_low_pct, k->ci_high_pct);
 		fprintf(f, "    %s %s\n      %s -> %s  %s  p = %.2g%s\n", kind,
-			caller, wb, wc, change, k->p_holm,
-			k->p_holm < o->alpha ? " *" : "");
+			caller, numfmt_seconds(wb, sizeof(wb), k->base_mean),
+			numfmt_seconds(wc, sizeof(wc), k->cand_mean),
+			!(k->base_mean > 0) ? "none in the baseline"
+			: !(k->cand_mean > 0) ? "none in the candidate"
+			: numfmt_pct_ci(ci, sizeof(ci), k->change_pct,
+					k->ci_low_pct, k->ci_high_pct),
+			k->p_holm, k->p_holm < o->alpha ? " *" : "");
 	}
 	if (cmp->nklock > cmp->klock_shown)
 		fprintf(f, "    %zu more compared, none changed, not shown "
@@ -280,8 +275,8 @@ void compare_print_detail(FILE *f, const struct comparison *cmp,
 			   cmp->section, cmp->canon);
 	else
 		fprintf(f, "\n== values\n");
-	print_detail_side(f, "baseline", &st->base, &st->model.a, st);
-	print_detail_side(f, "candidate", &st->cand, &st->model.b, st);
+	print_detail_side(f, st, false);
+	print_detail_side(f, st, true);
 	if (!numbers)
 		print_detail_runs(f, cmp);
 	at = fprintf(f, "  change    %s", change);

@@ -4,6 +4,7 @@
  * runs' ministat figures, the change, its tests and flags
  * (compare_input.h).
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -86,11 +87,13 @@ static const char *unit_name(const struct nested *s, bool numbers)
 	return s->pooled ? "runs-pooled" : "invocations";
 }
 
-static void json_side(struct json_writer *w, const char *key,
-		      const struct compare_summary *s,
-		      const struct compare_unit *u, const struct nested *m,
-		      const struct summary *runs, bool numbers)
+static void json_side(struct json_writer *w, const struct comparison *cmp,
+		      bool cand, bool numbers)
 {
+	const struct compare_summary *s = cand ? &cmp->st.cand : &cmp->st.base;
+	const struct compare_unit *u = cand ? &cmp->ucand : &cmp->ubase;
+	const struct nested *m = cand ? &cmp->st.model.b : &cmp->st.model.a;
+	const struct summary *runs = cand ? &cmp->runs_cand : &cmp->runs_base;
 	const struct json_member v[] = {
 		JNUM("n", s->n), JNUM("mean", s->mean), JNUM("sd", s->sd),
 		JNUM("ci_low", s->ci_low), JNUM("ci_high", s->ci_high),
@@ -107,11 +110,9 @@ static void json_side(struct json_writer *w, const char *key,
 		JNUM("max", runs->max), JNUM("sd", runs->sd),
 	};
 
-	json_open_flat(w, key, '{');
+	json_open_flat(w, cand ? "candidate" : "baseline", '{');
 	json_members(w, v, ARRAY_SIZE(v));
-	json_open(w, "ministat", '{');
-	json_members(w, ministat, ARRAY_SIZE(ministat));
-	json_close(w, '}');
+	json_object(w, "ministat", ministat, ARRAY_SIZE(ministat));
 	json_close(w, '}');
 }
 
@@ -202,28 +203,6 @@ static void json_extras(struct json_writer *w, const struct comparison *cmp)
 	json_close(w, ']');
 }
 
-static void json_plan(struct json_writer *w, const struct compare_stats *st)
-{
-	const struct json_member need[] = {
-		JNUM("needed_runs", st->needed_runs),
-		JNUM("needed_invocations", st->needed_invocations),
-	};
-	const struct json_member plan[] = {
-		JNUM("boots", st->plan.boots), JNUM("runs", st->plan.runs),
-		JNUM("runs_opt", st->plan.runs_opt),
-		JNUM("boot_cost_s", st->plan.c_boot),
-		JNUM("run_cost_s", st->plan.c_run),
-	};
-
-	if (!st->needed_runs) {
-		json_null(w, "needed_runs");
-		json_null(w, "needed_invocations");
-		return;
-	}
-	json_members(w, need, ARRAY_SIZE(need));
-	json_object(w, "plan", plan, ARRAY_SIZE(plan));
-}
-
 static void json_comparison(struct json_writer *w, const struct comparison *cmp,
 			    const struct compare_result *r, bool bnum,
 			    bool cnum)
@@ -258,15 +237,27 @@ static void json_comparison(struct json_writer *w, const struct comparison *cmp,
 		JNUM("boots", cmp->gate_plan.boots),
 		JNUM("runs", cmp->gate_plan.runs),
 	};
+	const struct json_member after[] = {     /* needed: null when none */
+		JSTR("mannwhitney_method", st->mw_exact ? "exact" : "normal"),
+		JSTR("verdict", verdict_names[st->verdict]),
+		JNUM("needed_runs",
+		     st->needed_runs ? (double)st->needed_runs : NAN),
+		JNUM("needed_invocations",
+		     st->needed_runs ? (double)st->needed_invocations : NAN),
+	};
+	const struct json_member need[] = {
+		JNUM("boots", st->plan.boots), JNUM("runs", st->plan.runs),
+		JNUM("runs_opt", st->plan.runs_opt),
+		JNUM("boot_cost_s", st->plan.c_boot),
+		JNUM("run_cost_s", st->plan.c_run),
+	};
 
 	json_open(w, NULL, '{');
 	json_members(w, names, ARRAY_SIZE(names));
 	json_params(w, bnum ? NULL : cmp->config);
 	str_or_null(w, "metric", r->metric);
-	json_side(w, "baseline", &st->base, &cmp->ubase, &st->model.a,
-		  &cmp->runs_base, bnum);
-	json_side(w, "candidate", &st->cand, &cmp->ucand, &st->model.b,
-		  &cmp->runs_cand, cnum);
+	json_side(w, cmp, false, bnum);
+	json_side(w, cmp, true, cnum);
 	json_members(w, nums, ARRAY_SIZE(nums));
 	if (r->gate_pct >= 0) {
 		json_open_flat(w, "gate", '{');
@@ -275,9 +266,9 @@ static void json_comparison(struct json_writer *w, const struct comparison *cmp,
 			json_object(w, "plan", plan, ARRAY_SIZE(plan));
 		json_close(w, '}');
 	}
-	json_str(w, "mannwhitney_method", st->mw_exact ? "exact" : "normal");
-	json_str(w, "verdict", verdict_names[st->verdict]);
-	json_plan(w, st);
+	json_members(w, after, ARRAY_SIZE(after));
+	if (st->needed_runs)
+		json_object(w, "plan", need, ARRAY_SIZE(need));
 	json_open_flat(w, "fairness", '{');     /* analysis/abfair.h */
 	abfair_json(w, &cmp->fair);
 	json_close(w, '}');

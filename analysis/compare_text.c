@@ -321,18 +321,14 @@ static void print_flags(FILE *f, const struct compare_result *r, bool numbers)
 				if (!head)
 					fprintf(f, "\nFlags:\n");
 				head = true;
-				if (d->brief)
-					compare_para(f, 4, "  %s (%s, %zu of %zu "
-						     "configurations: %s): %s; "
-						     "the numbers are under each "
-						     "configuration below",
-						     fl->name, fl->side, n, r->n,
-						     which, d->brief);
-				else
-					compare_para(f, 4, "  %s (%s, %zu of %zu "
-						     "configurations): %s",
-						     fl->name, fl->side, n, r->n,
-						     fl->message);
+				compare_para(f, 4, "  %s (%s, %zu of %zu "
+					     "configurations%s%s): %s%s",
+					     fl->name, fl->side, n, r->n,
+					     d->brief ? ": " : "",
+					     d->brief ? which : "",
+					     d->brief ? d->brief : fl->message,
+					     d->brief ? "; the numbers are under "
+					     "each configuration below" : "");
 				free(which);
 			}
 	}
