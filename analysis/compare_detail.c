@@ -74,12 +74,10 @@ char *compare_label(const struct compare_result *r,
 	const struct ds_config *c = cmp->config;
 	const char *head = *cmp->section ? cmp->section
 			   : *cmp->workload ? cmp->workload : "values";
-	char *l = xasprintf(brackets ? "[%s]" : "%s", head), *e;
+	char *l = xasprintf(brackets ? "[%s]" : "%s", head), *e, *t;
 	size_t j;
 
 	for (j = 0; !numbers && c && j < c->nparams; j++) {
-		char *t;
-
 		if (param_constant(r, cmp->section, c->params[j].key,
 				   c->params[j].value))
 			continue;
@@ -196,12 +194,8 @@ static void print_needed(FILE *f, const struct compare_stats *st,
 	free(buf);
 }
 
-/*
- * The runs of a configuration as ministat lays them out (N, Min, Max,
- * Median, Avg, Stddev), for sides that are not both number files, the
- * figures by lib/numfmt (four significant digits, SI prefixes, never in
- * exponent form).
- */
+/* The runs of a configuration as ministat lays them out, the figures by
+ * lib/numfmt (four significant digits, never in exponent form). */
 static void print_detail_runs(FILE *f, const struct comparison *cmp)
 {
 	const struct summary *side[2] = { &cmp->runs_base, &cmp->runs_cand };
@@ -223,13 +217,8 @@ static void print_detail_runs(FILE *f, const struct comparison *cmp)
 	}
 }
 
-/*
- * The kernel locks A/B, two lines a lock so that a row fits 80 columns:
- * kind and caller (escaped, cut), then the waits a run in s, ms, us or
- * ns, the change with its interval (on the log scale: above -100%) and
- * the p-value Holm-corrected over every lock compared; the changed
- * first, then by wait, and how many more were compared and not shown.
- */
+/* The kernel locks A/B, two lines a lock so that a row fits 80 columns
+ * (the change on the log scale: above -100%). */
 static void print_klock(FILE *f, const struct comparison *cmp,
 			const struct compare_opts *o)
 {
@@ -333,14 +322,13 @@ static char *side_values(const struct compare_input *s, const char *key)
 		if (!m)
 			continue;
 		v = side_value(key, m);
-		if (out && strstr(out, v)) {
-			free(v);
-			continue;
+		if (!out || !strstr(out, v)) {
+			t = xasprintf("%s%s%s", out ? out : "", out ? ", " : "",
+				      v);
+			free(out);
+			out = t;
 		}
-		t = xasprintf("%s%s%s", out ? out : "", out ? ", " : "", v);
 		free(v);
-		free(out);
-		out = t;
 	}
 	return out;
 }
@@ -368,28 +356,6 @@ static void meta_keys(const struct compare_input *s, const char ***keys,
 		}
 }
 
-/* Largest value of a numeric key over both sides divided by its smallest. */
-static double spread_ratio(const struct compare_input *b,
-			   const struct compare_input *c, const char *key)
-{
-	const struct compare_input *side[2] = { b, c };
-	double lo = INFINITY, hi = -INFINITY, v;
-	size_t i, j;
-
-	for (j = 0; j < 2; j++)
-		for (i = 0; side[j]->kind != INPUT_NUMBERS && i < side[j]->nsets;
-		     i++) {
-			const char *t = experiment_meta(&side[j]->sets[i].exp,
-							key);
-
-			if (t && parse_double(t, &v) == 0 && v > 0) {
-				lo = fmin(lo, v);
-				hi = fmax(hi, v);
-			}
-		}
-	return lo > 0 && isfinite(lo) ? hi / lo : NAN;
-}
-
 /* Before the first warning: a blank line when no key line precedes it. */
 static void gap(FILE *f, bool *blank)
 {
@@ -398,33 +364,55 @@ static void gap(FILE *f, bool *blank)
 	*blank = false;
 }
 
-/* The first load above 0.5 per CPU on an experiment of the side (at
- * its start, its end, or loadavg in older databases): one warning. */
-static void load_warning(FILE *f, bool *blank, const struct compare_input *s)
+/*
+ * The first load above 0.5 per CPU on an experiment of each side (at its
+ * start, its end, or loadavg in older databases), then the busy loop's
+ * calibration when it differs between the experiments: a warning each.
+ */
+static void host_warnings(FILE *f, bool *blank, const struct compare_input *b,
+			  const struct compare_input *c)
 {
 	static const char *const load_keys[] = { MK_LOAD_START, MK_LOAD_END,
 						 MK_LOADAVG };
-	size_t i, k;
+	const struct compare_input *side[2] = { b, c };
+	double lo = INFINITY, hi = -INFINITY, v, ncpu;
+	size_t i, j, k;
+	bool said;
 
-	for (i = 0; s->kind != INPUT_NUMBERS && i < s->nsets; i++) {
-		const struct experiment_row *e = &s->sets[i].exp;
-		const char *nc = experiment_meta(e, MK_NCPUS);
-		double v, ncpu;
+	for (j = 0; j < 2; j++)
+		for (i = 0, said = false; side[j]->kind != INPUT_NUMBERS &&
+					  i < side[j]->nsets; i++) {
+			const struct experiment_row *e = &side[j]->sets[i].exp;
+			const char *nc = experiment_meta(e, MK_NCPUS);
+			const char *t = experiment_meta(e, MK_CALIBRATION);
 
-		if (!nc || parse_double(nc, &ncpu) < 0 || !(ncpu > 0))
-			continue;
-		for (k = 0; k < ARRAY_SIZE(load_keys); k++) {
-			const char *t = experiment_meta(e, load_keys[k]);
-
-			if (!t || parse_double(t, &v) < 0 || !(v / ncpu > 0.5))
+			if (t && parse_double(t, &v) == 0 && v > 0) {
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+			}
+			if (said || !nc || parse_double(nc, &ncpu) < 0 ||
+			    !(ncpu > 0))
 				continue;
-			gap(f, blank);
-			compare_para(f, 4, "warning: %s %s on %g CPUs "
-				     "(experiment %lld of the %s): other work "
-				     "disturbed the runs", load_keys[k], t,
-				     ncpu, (long long)e->id, s->role);
-			return;
+			for (k = 0; k < ARRAY_SIZE(load_keys) && !said; k++) {
+				t = experiment_meta(e, load_keys[k]);
+				if (!t || parse_double(t, &v) < 0 ||
+				    !(v / ncpu > 0.5))
+					continue;
+				gap(f, blank);
+				compare_para(f, 4, "warning: %s %s on %g CPUs "
+					     "(experiment %lld of the %s): other "
+					     "work disturbed the runs",
+					     load_keys[k], t, ncpu,
+					     (long long)e->id, side[j]->role);
+				said = true;
+			}
 		}
+	if (lo > 0 && isfinite(lo) && hi / lo > 1.05) {
+		gap(f, blank);
+		compare_para(f, 4, "warning: " MK_CALIBRATION " differs by "
+			     "%.1f%% between experiments: the busy loop did "
+			     "different work (pin it with calibration = N)",
+			     100 * (hi / lo - 1));
 	}
 }
 
@@ -442,7 +430,6 @@ void compare_print_hostdiff(FILE *f, const struct compare_input *b,
 	};
 	const char **keys = NULL;
 	size_t nkeys = 0, nd = 0, i, k;
-	double ratio;
 	bool blank;
 
 	meta_keys(b, &keys, &nkeys);
@@ -474,14 +461,5 @@ void compare_print_hostdiff(FILE *f, const struct compare_input *b,
 					     note[k][1], keys[i], note[k][2]);
 			}
 	free(keys);
-	load_warning(f, &blank, b);
-	load_warning(f, &blank, c);
-	ratio = spread_ratio(b, c, MK_CALIBRATION);
-	if (ratio > 1.05) {
-		gap(f, &blank);
-		compare_para(f, 4, "warning: " MK_CALIBRATION " differs by "
-			     "%.1f%% between experiments: the busy loop did "
-			     "different work (pin it with calibration = N)",
-			     100 * (ratio - 1));
-	}
+	host_warnings(f, &blank, b, c);
 }

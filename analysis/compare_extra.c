@@ -1,11 +1,9 @@
 /*
  * compare_extra.c - what a reviewer asks beside the verdict: in how many
- * pairs of invocations B beat A, and what else changed - every kernel
- * lock either side waited on, A/B from each run's wait and Holm-corrected
- * over all of them (docs/KLOCK.md, "Comparing two builds"), and every
- * secondary metric of a configuration under the model the compared metric
- * is judged by (compare_model), ranked by its standardized change and
- * corrected across the metrics with Benjamini-Hochberg (docs/STATISTICS.md).
+ * pairs of invocations B beat A, every kernel lock either side waited on
+ * (docs/KLOCK.md, "Comparing two builds"), and every secondary metric
+ * under the compared metric's model, Benjamini-Hochberg across them
+ * (docs/STATISTICS.md).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -124,18 +122,15 @@ size_t compare_second_shown(const struct comparison *cmp, double alpha,
 {
 	size_t n = 0;
 
-	if (all)
-		return cmp->nsecond;
-	while (n < cmp->nsecond && n < COMPARE_SECOND_TOP &&
-	       cmp->second[n].q < alpha)
+	while (n < cmp->nsecond && (all || (n < COMPARE_SECOND_TOP &&
+					    cmp->second[n].q < alpha)))
 		n++;
 	return n;
 }
 
 static void second_push(struct comparison *cmp, struct compare_second s)
 {
-	cmp->second = xrealloc(cmp->second,
-			       (cmp->nsecond + 1) * sizeof(*cmp->second));
+	cmp->second = xgrow(cmp->second, cmp->nsecond, sizeof(*cmp->second));
 	cmp->second[cmp->nsecond++] = s;
 }
 

@@ -1,8 +1,6 @@
 /*
- * compare_json.c - compare's result as JSON (docs/compare-json.md): the
- * sides, then per configuration both sides' levels and intervals, the
- * runs' ministat figures, the change, its tests and flags
- * (compare_input.h).
+ * compare_json.c - compare's result as JSON, as docs/compare-json.md
+ * describes it (compare_input.h).
  */
 #include <math.h>
 #include <stdbool.h>
@@ -126,31 +124,22 @@ static void json_params(struct json_writer *w, const struct ds_config *c)
 	json_close(w, '}');
 }
 
-static void json_flags(struct json_writer *w, const struct comparison *cmp)
+/* The kernel locks' wait a run A/B (only where the BPF program timed),
+ * how often B beat A (null: fewer than 2 invocations a side), every
+ * secondary metric by |z| with its BH q, and the flags. */
+static void json_extras(struct json_writer *w, const struct comparison *cmp)
 {
+	const struct compare_beat *b = &cmp->beat;
+	const struct json_member beat[] = {
+		JNUM("pairs", (double)b->pairs), JNUM("wins", (double)b->wins),
+		JNUM("ties", (double)b->ties),
+		JNUM("p_mannwhitney", cmp->st.p_mannwhitney),
+		JNUM("p_min", b->p_min), JBOOL("reachable", b->reachable),
+	};
 	size_t i;
 
-	json_open_flat(w, "flags", '[');
-	for (i = 0; i < cmp->nflags; i++) {
-		const struct json_member m[] = {
-			JSTR("name", cmp->flags[i].name),
-			JSTR("side", cmp->flags[i].side),
-			JSTR("message", cmp->flags[i].message),
-		};
-
-		json_object(w, NULL, m, ARRAY_SIZE(m));
-	}
-	json_close(w, ']');
-}
-
-/* The kernel locks' wait a run A/B, only where the BPF program timed. */
-static void json_klock(struct json_writer *w, const struct comparison *cmp)
-{
-	size_t i;
-
-	if (!cmp->nklock)
-		return;
-	json_open_flat(w, "klock", '[');
+	if (cmp->nklock)
+		json_open_flat(w, "klock", '[');
 	for (i = 0; i < cmp->nklock; i++) {
 		const struct compare_klock *k = &cmp->klock[i];
 		const struct json_member m[] = {
@@ -167,22 +156,8 @@ static void json_klock(struct json_writer *w, const struct comparison *cmp)
 
 		json_object(w, NULL, m, ARRAY_SIZE(m));
 	}
-	json_close(w, ']');
-}
-
-/* How often B beat A (null: fewer than 2 invocations a side), and every
- * secondary metric by |z| with its BH q. */
-static void json_extras(struct json_writer *w, const struct comparison *cmp)
-{
-	const struct compare_beat *b = &cmp->beat;
-	const struct json_member beat[] = {
-		JNUM("pairs", (double)b->pairs), JNUM("wins", (double)b->wins),
-		JNUM("ties", (double)b->ties),
-		JNUM("p_mannwhitney", cmp->st.p_mannwhitney),
-		JNUM("p_min", b->p_min), JBOOL("reachable", b->reachable),
-	};
-	size_t i;
-
+	if (cmp->nklock)
+		json_close(w, ']');
 	if (b->pairs)
 		json_object(w, "beat", beat, ARRAY_SIZE(beat));
 	else
@@ -196,6 +171,17 @@ static void json_extras(struct json_writer *w, const struct comparison *cmp)
 			JNUM("change_ci_low_pct", s->ci_low_pct),
 			JNUM("change_ci_high_pct", s->ci_high_pct),
 			JNUM("z", s->z), JNUM("p", s->p), JNUM("q", s->q),
+		};
+
+		json_object(w, NULL, m, ARRAY_SIZE(m));
+	}
+	json_close(w, ']');
+	json_open_flat(w, "flags", '[');
+	for (i = 0; i < cmp->nflags; i++) {
+		const struct json_member m[] = {
+			JSTR("name", cmp->flags[i].name),
+			JSTR("side", cmp->flags[i].side),
+			JSTR("message", cmp->flags[i].message),
 		};
 
 		json_object(w, NULL, m, ARRAY_SIZE(m));
@@ -272,12 +258,11 @@ static void json_comparison(struct json_writer *w, const struct comparison *cmp,
 	json_open_flat(w, "fairness", '{');     /* analysis/abfair.h */
 	abfair_json(w, &cmp->fair);
 	json_close(w, '}');
-	json_klock(w, cmp);
 	json_extras(w, cmp);
-	json_flags(w, cmp);
 	json_close(w, '}');
 }
 
+/* The configurations not compared, and the flags carried per side. */
 static void json_unmatched(struct json_writer *w,
 			   const struct compare_result *r)
 {
@@ -295,13 +280,6 @@ static void json_unmatched(struct json_writer *w,
 		json_object(w, NULL, m, ARRAY_SIZE(m));
 	}
 	json_close(w, ']');
-}
-
-static void json_side_flags(struct json_writer *w,
-			    const struct compare_result *r)
-{
-	size_t i;
-
 	json_open(w, "side_flags", '[');
 	for (i = 0; i < r->nside_flags; i++) {
 		const struct compare_side_flag *sf = &r->side_flags[i];
@@ -376,7 +354,6 @@ void compare_print_json(FILE *f, const struct compare_result *r,
 				c->kind == INPUT_NUMBERS);
 	json_close(&w, ']');
 	json_unmatched(&w, r);
-	json_side_flags(&w, r);
 	compare_calib_json(&w, r, b, c);
 	json_summary(&w, r);
 	json_close(&w, '}');

@@ -1,13 +1,10 @@
 /*
  * compare_sideflags.c - what compare's files share, below them: a
  * side's sample of one configuration by invocation (series.h), a
- * flag added to a comparison, the flags carried per side (FLAG_CARRIED)
- * summarised for compare's overview, futex-hash-differs, and compare
- * with two regimes (regimes.h): when the runs of both sides together
- * fall into two regimes, how each side's runs are shared between them,
- * whether the shares differ (Fisher's exact test), and the candidate's
- * change within each regime both sides have, so that a change of the mix
- * is not read as a change of speed.
+ * flag added to a comparison, and the flags between the sides: those
+ * carried per side (FLAG_CARRIED) summarised, futex-hash-differs, and
+ * two regimes (regimes.h; docs/STATISTICS.md), so that a change of the
+ * mix is not read as a change of speed.
  */
 #include <math.h>
 #include <stdbool.h>

@@ -1,9 +1,7 @@
 /*
- * compare_text.c - compare's result as text, 100 columns, summary first:
- * the sides, a table of every configuration (levels, change and its
- * interval, verdict, flags), the verdict counts, the gate, the flags
- * once each, the host keys that differ between the sides, then each
- * configuration in detail and the method (compare_input.h).
+ * compare_text.c - compare's result as text, summary first: a table of
+ * every configuration, then each in detail, then the method
+ * (compare_input.h).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -85,24 +83,21 @@ static void flag_names(const struct comparison *cmp, char *buf, size_t len)
 static void print_legend(FILE *f, const struct compare_result *r)
 {
 	const struct flag_def *d;
-	char *s = xstrdup(""), *t;
+	char s[1024] = "";       /* every flag's name fits */
 	unsigned all, one_side = 0;
-	size_t i, j;
+	size_t i, j, at = 0;
 
-	for (i = 0; (d = flag_nth(FV_COLUMN, i)); i++) {
+	for (i = 0; (d = flag_nth(FV_COLUMN, i)) && at < sizeof(s); i++) {
 		for (j = 0, all = 0; j < r->n; j++)
 			all |= flag_sides(&r->cmp[j], d->name);
 		one_side |= all & 6;
-		if (!all)
-			continue;
-		t = xasprintf("%s%s %c %s", s, *s ? "," : "flags:",
-			      d->letter, d->name);
-		free(s);
-		s = t;
+		if (all)
+			at += (size_t)snprintf(s + at, sizeof(s) - at,
+					       "%s %c %s", at ? "," : "flags:",
+					       d->letter, d->name);
 	}
 	compare_para(f, 7, "%s%s", s, one_side ? " (b/c: on the "
 		   "baseline/candidate only)" : "");
-	free(s);
 }
 
 /* The configuration column is as wide as its widest label, up to this,
@@ -180,12 +175,6 @@ static void print_table(FILE *f, const struct compare_result *r,
 		}
 }
 
-static const char *gate_word(const struct compare_result *r)
-{
-	return r->gate_failures ? "FAILED (exit 3)" :
-	       r->gate_inconclusive ? "INCONCLUSIVE (exit 4)" : "passed";
-}
-
 /* One configuration's line under the gate: what it got and, when it
  * is inconclusive, what this design detects and what would decide. */
 static void print_gate_line(FILE *f, const struct compare_result *r,
@@ -234,7 +223,9 @@ static void print_gate(FILE *f, const struct compare_result *r, bool numbers)
 			    100 * (1 - r->opts.confidence));
 	compare_para(f, 9, "Gate:    --fail-on-regression %g%%: %s (one-sided "
 		     "tests of a loss beyond %g%%, Holm-corrected over %zu "
-		     "configurations: %s)", r->gate_pct, gate_word(r),
+		     "configurations: %s)", r->gate_pct,
+		     r->gate_failures ? "FAILED (exit 3)" :
+		     r->gate_inconclusive ? "INCONCLUSIVE (exit 4)" : "passed",
 		     r->gate_pct, r->n, guarantee);
 	free(guarantee);
 	compare_para(f, 9, "         each configuration: fail when that "
@@ -281,11 +272,9 @@ static char *flag_group(const struct compare_result *r,
 }
 
 /*
- * Every raised flag once, by name with its one-line reason, the most
- * severe first (FV_COMPARE, flagtab.h): the side summaries of the carried
- * flags, then the flags of the comparisons; a flag with a brief (its
- * message holds per configuration numbers) is summed up by the brief here
- * and told in full under its configuration below.
+ * Every raised flag once, the most severe first (FV_COMPARE); a flag with
+ * a brief (its message holds per configuration numbers) is summed up by
+ * the brief here and told in full under its configuration.
  */
 static void print_flags(FILE *f, const struct compare_result *r, bool numbers)
 {
@@ -376,7 +365,7 @@ void compare_print_text(FILE *out, const struct compare_result *r,
 	FILE *f = escape_stream(out);
 	bool numbers = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS;
 	const char *unit = metric_unit(r->metric);
-	char *line;
+	char *line, sus[128] = "";
 	size_t i, k, suspect;
 
 	if (!f) {
@@ -400,17 +389,16 @@ void compare_print_text(FILE *out, const struct compare_result *r,
 			suspect += r->cmp[i].st.verdict == VERDICT_FASTER &&
 				   !strcmp(r->cmp[i].flags[k].name,
 					   "misleading-throughput");
-	line = suspect ? xasprintf("; %zu of the faster marked M, "
-				   "misleading-throughput: not a speed-up "
-				   "(Flags, below)", suspect)
-		       : xstrdup("");
+	if (suspect)
+		snprintf(sus, sizeof(sus), "; %zu of the faster marked M, "
+			 "misleading-throughput: not a speed-up (Flags, "
+			 "below)", suspect);
 	compare_para(f, 9, "\nVerdict: %zu faster, %zu slower, %zu no-change, "
 		   "%zu inconclusive (%zu compared, %zu not compared; "
 		   "threshold %g%%)%s",
 		r->count[VERDICT_FASTER], r->count[VERDICT_SLOWER],
 		r->count[VERDICT_NO_CHANGE], r->count[VERDICT_INCONCLUSIVE],
-		r->n, r->nunmatched, r->opts.threshold_pct, line);
-	free(line);
+		r->n, r->nunmatched, r->opts.threshold_pct, sus);
 	print_gate(f, r, numbers);
 	compare_calib_print(f, r, b, c);
 	print_flags(f, r, numbers);
