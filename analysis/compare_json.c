@@ -60,13 +60,11 @@ static void json_object(struct json_writer *w, const char *key,
 static void json_selection(struct json_writer *w, const char *key,
 			   const struct compare_input *s)
 {
-	const struct json_member m[] = {
-		JSTR("selector", s->text), JSTR("database", s->db),
-	};
 	size_t i;
 
 	json_open_flat(w, key, '{');
-	json_members(w, m, ARRAY_SIZE(m));
+	str_or_null(w, "selector", s->text);
+	str_or_null(w, "database", s->db);
 	json_open(w, "experiments", '[');
 	for (i = 0; i < s->nsets; i++)
 		json_int(w, NULL, s->sets[i].exp.id);
