@@ -85,24 +85,20 @@ char *compare_beat_text(const struct comparison *cmp, double confidence)
 void compare_bh(const double *p, size_t n, double *q)
 {
 	double *f = xcalloc(n + 1, sizeof(*f)), run = 1;
-	size_t *at = xcalloc(n + 1, sizeof(*at)), m = 0, k;
-	size_t *o = xcalloc(n + 1, sizeof(*o));
+	size_t *o = xcalloc(n + 1, sizeof(*o)), m = 0, k;
 
 	for (k = 0; k < n; k++) {       /* q may be p */
-		if (isfinite(p[k])) {
-			at[m] = k;
-			f[m++] = p[k];
-		}
+		m += isfinite(p[k]) != 0;
+		f[k] = isfinite(p[k]) ? p[k] : INFINITY; /* ordered last */
 		q[k] = NAN;
 	}
-	gsl_sort_index(o, f, 1, m);
+	gsl_sort_index(o, f, 1, n);
 	/* q_(k) = min over j >= k of m p_(j) / j, capped at 1. */
 	for (k = m; k > 0; k--) {
 		run = fmin(run, f[o[k - 1]] * (double)m / (double)k);
-		q[at[o[k - 1]]] = fmin(run, 1.0);
+		q[o[k - 1]] = fmin(run, 1.0);
 	}
 	free(o);
-	free(at);
 	free(f);
 }
 
