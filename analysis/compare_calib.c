@@ -60,12 +60,10 @@ static size_t entry(struct compare_calibs *cc,
 		    !strcmp(cc->c[i].workload, dc->workload) &&
 		    !strcmp(cc->c[i].canon, dc->canon))
 			return i;
-	cc->c = xrealloc(cc->c, (cc->n + 1) * sizeof(*cc->c));
+	cc->c = xgrow(cc->c, cc->n, sizeof(*cc->c));
 	x = &cc->c[cc->n++];
-	memset(x, 0, sizeof(*x));
-	x->host = host;
-	x->workload = dc->workload;
-	x->canon = xstrdup(dc->canon);
+	*x = (struct compare_calib){ .host = host, .workload = dc->workload,
+				     .canon = xstrdup(dc->canon) };
 	at = calib_pick(rows, nrows, host, dc->workload, dc->canon, &x->p);
 	x->found = at >= 0;
 	if (x->found) {
@@ -81,7 +79,7 @@ int compare_calib_load(struct compare_input *s)
 {
 	struct compare_calibs *cc = &s->calib;
 	struct experiment_row *rows;
-	size_t i, j, n = 0;
+	size_t i, j;
 	int nrows;
 
 	if (!s->st)
@@ -90,18 +88,17 @@ int compare_calib_load(struct compare_input *s)
 	if (nrows < 0)
 		return error("%s: the hosts' A/A profiles cannot be read from "
 			     "%s", s->role, s->db);
-	for (i = 0; i < s->nsets; i++)
-		n += s->sets[i].nconfigs;
-	cc->at = xcalloc(n ? n : 1, sizeof(*cc->at));
 	for (i = 0; i < s->nsets; i++) {
 		const struct experiment_row *e = &s->sets[i].exp;
 		const char *host = experiment_meta(e, MK_HOSTNAME);
 
-		for (j = 0; j < s->sets[i].nconfigs; j++)
+		for (j = 0; j < s->sets[i].nconfigs; j++) {
+			cc->at = xgrow(cc->at, cc->nat, sizeof(*cc->at));
 			cc->at[cc->nat++] =
 				host ? entry(cc, rows, (size_t)nrows, e, host,
 					     &s->sets[i].configs[j])
 				     : SIZE_MAX;
+		}
 	}
 	for (i = 0; i < (size_t)nrows; i++)
 		experiment_row_release(&rows[i]);
@@ -152,32 +149,41 @@ compare_calib_of(const struct compare_input *s, const struct comparison *cmp)
 
 /* ---- output ---- */
 
-/*
- * The profiles comparison cmp cites (found) or lacks (!found), 0 to 2,
- * each with its side: the candidate's host's; the baseline's host's when
- * it differs, or when only the baseline's database holds the profile of
- * the same host.  A host lacks one only where no side's database has it.
- */
-static size_t cited(const struct compare_input *b,
-		    const struct compare_input *c,
-		    const struct comparison *cmp,
-		    const struct compare_calib *who[2], const char *side[2],
-		    bool found)
-{
-	const struct compare_calib *pc = compare_calib_of(c, cmp);
-	const struct compare_calib *pb = compare_calib_of(b, cmp);
-	bool same = pc && pb && !strcmp(pb->host, pc->host);
-	size_t n = 0;
+/* A profile comparison i cites (found) or lacks (!found), with its side. */
+struct citation {
+	size_t i;
+	const struct compare_calib *x;
+	const struct compare_input *s;
+	bool done;
+};
 
-	if (pc && pc->found == found && !(same && pb->found && !found)) {
-		side[n] = "candidate";
-		who[n++] = pc;
+/*
+ * The citations of every comparison of r, 0 to 2 each, malloc'd, their
+ * count in *n: the candidate's host's; the baseline's host's when it
+ * differs, or when only the baseline's database holds the profile of the
+ * same host.  A host lacks one only where no side's database has it.
+ */
+static struct citation *citations(const struct compare_result *r,
+				  const struct compare_input *b,
+				  const struct compare_input *c, bool found,
+				  size_t *n)
+{
+	struct citation *out = xcalloc(2 * r->n + 1, sizeof(*out));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < r->n; i++) {
+		const struct compare_calib *pc = compare_calib_of(c, &r->cmp[i]);
+		const struct compare_calib *pb = compare_calib_of(b, &r->cmp[i]);
+		bool same = pc && pb && !strcmp(pb->host, pc->host);
+
+		if (pc && pc->found == found && !(same && pb->found && !found))
+			out[(*n)++] = (struct citation){ i, pc, c, false };
+		if (pb && pb->found == found &&
+		    (!same || (found && !pc->found)))
+			out[(*n)++] = (struct citation){ i, pb, b, false };
 	}
-	if (pb && pb->found == found && (!same || (found && !pc->found))) {
-		side[n] = "baseline";
-		who[n++] = pb;
-	}
-	return n;
+	return out;
 }
 
 /* Unix seconds t as strftime's fmt in UTC into buf, "" when unknown. */
@@ -192,26 +198,18 @@ static char *utc(char *buf, size_t len, const char *fmt, double t)
 	return buf;
 }
 
-/* One paragraph under "A/A:" (the first) or indented as its rest. */
-static void para(FILE *f, const char *line, bool *head)
+/* What starts a paragraph: "A/A:" the first time, else its indent. */
+static void lead(FILE *f, bool *head)
 {
 	fprintf(f, "%-*s", INDENT, *head ? "" : "A/A:");
 	*head = true;
-	wrap_print(f, line, INDENT, INDENT + 2, WIDTH);
 }
-
-struct citation {
-	size_t i;
-	const struct compare_calib *x;
-	const char *side;
-	bool done;
-};
 
 /* Every citation in full: a sentence each. */
 static void cite_full(FILE *f, const struct compare_result *r,
-		      const struct citation *c, size_t n, bool two,
-		      bool *head)
+		      const struct citation *c, size_t n, bool *head)
 {
+	bool two = n == 2 && c[0].i == c[1].i;
 	size_t k;
 
 	for (k = 0; k < n; k++) {
@@ -222,11 +220,13 @@ static void cite_full(FILE *f, const struct compare_result *r,
 			? xasprintf("; the gate's %g%% is smaller than that "
 				    "design shows here", r->gate_pct)
 			: xstrdup("");
-		bool say = two || strcmp(c[k].side, "candidate");
-		char *line = xasprintf("%s %s%s%s%s", l, say ? c[k].side : "",
+		bool say = two || strcmp(c[k].s->role, "candidate");
+		char *line = xasprintf("%s %s%s%s%s", l,
+				       say ? c[k].s->role : "",
 				       say ? ": " : "", s, g);
 
-		para(f, line, head);
+		lead(f, head);
+		wrap_print(f, line, INDENT, INDENT + 2, WIDTH);
 		free(line);
 		free(g);
 		free(s);
@@ -242,7 +242,7 @@ static void cite_short(FILE *f, const struct compare_result *r,
 
 	for (k = 0; k < n; k++) {
 		const struct compare_calib *x = c[k].x;
-		bool say = strcmp(c[k].side, "candidate");
+		bool say = strcmp(c[k].s->role, "candidate");
 		char when[40], *line;
 
 		if (c[k].done)
@@ -253,13 +253,14 @@ static void cite_short(FILE *f, const struct compare_result *r,
 				 "invocations): the change %zu boots of %zu "
 				 "runs detect, the A/A false alarms, the CV "
 				 "between and within invocations%s:",
-				 say ? c[k].side : "", say ? ": " : "", x->host,
-				 when,
+				 say ? c[k].s->role : "", say ? ": " : "",
+				 x->host, when,
 				 (long long)x->experiment, x->p.k, x->p.boots,
 				 x->p.runs, r->gate_pct >= 0 ? " (*: a change "
 				 "above the gate's, which that design cannot "
 				 "show here)" : "");
-		para(f, line, head);
+		lead(f, head);
+		wrap_print(f, line, INDENT, INDENT + 2, WIDTH);
 		free(line);
 		for (m = k; m < n; m++) {
 			const struct calib_profile *p = &c[m].x->p;
@@ -268,8 +269,7 @@ static void cite_short(FILE *f, const struct compare_result *r,
 			if (c[m].done || strcmp(c[m].x->host, x->host) ||
 			    c[m].x->experiment != x->experiment ||
 			    c[m].x->p.boots != x->p.boots ||
-			    c[m].x->p.runs != x->p.runs ||
-			    strcmp(c[m].side, c[k].side))
+			    c[m].x->p.runs != x->p.runs || c[m].s != c[k].s)
 				continue;
 			c[m].done = true;
 			l = compare_label(r, &r->cmp[c[m].i], false, true);
@@ -293,123 +293,91 @@ static void hints(FILE *f, const struct compare_result *r,
 		  const struct compare_input *b,
 		  const struct compare_input *c, bool *head)
 {
-	const char **done = xcalloc(2 * r->n + 1, sizeof(*done));
-	size_t i, j, k, ndone = 0;
+	size_t n, i, j, m;
+	struct citation *h = citations(r, b, c, false, &n);
 
-	for (i = 0; i < r->n; i++) {
-		const struct compare_calib *who[2];
-		const char *side[2];
-		size_t n = cited(b, c, &r->cmp[i], who, side, false);
+	for (i = 0; i < n; i++) {
+		const struct compare_calib *x = h[i].x;
+		char *cfg, *db;
 
-		for (k = 0; k < n; k++) {
-			const struct compare_input *s =
-				!strcmp(side[k], "candidate") ? c : b;
-			char *cfg, *db;
-			size_t m = 0;
+		for (j = 0; j < i && (!h[j].x->config ||
+				      strcmp(h[j].x->host, x->host)); j++)
+			;
+		if (j < i || !x->config)
+			continue;
+		for (j = 0, m = 0; j < r->n; j++) {
+			const struct compare_calib *y =
+				compare_calib_of(h[i].s, &r->cmp[j]);
 
-			for (j = 0; j < ndone; j++)
-				if (!strcmp(done[j], who[k]->host))
-					break;
-			if (j < ndone || !who[k]->config)
-				continue;
-			done[ndone++] = who[k]->host;
-			for (j = 0; j < r->n; j++) {
-				const struct compare_calib *x =
-					compare_calib_of(s, &r->cmp[j]);
-
-				m += x && !x->found &&
-				     !strcmp(x->host, who[k]->host);
-			}
-			cfg = hint_word(who[k]->config);
-			db = hint_db(s->db);
-			fprintf(f, "%-*sno profile of host %s for %zu "
-				   "configuration%s; to make one, run there:"
-				   "\n%*s`contend calibrate %s %s`\n", INDENT,
-				*head ? "" : "A/A:", who[k]->host, m,
-				m == 1 ? "" : "s", INDENT + 2, "", cfg, db);
-			*head = true;
-			free(cfg);
-			free(db);
+			m += y && !y->found && !strcmp(y->host, x->host);
 		}
+		cfg = hint_word(x->config);
+		db = hint_db(h[i].s->db);
+		lead(f, head);
+		fprintf(f, "no profile of host %s for %zu configuration%s; to "
+			   "make one, run there:\n%*s`contend calibrate %s "
+			   "%s`\n", x->host, m, m == 1 ? "" : "s", INDENT + 2,
+			"", cfg, db);
+		free(cfg);
+		free(db);
 	}
-	free(done);
+	free(h);
 }
 
 void compare_calib_print(FILE *f, const struct compare_result *r,
 			 const struct compare_input *b,
 			 const struct compare_input *c)
 {
-	struct citation *cite = xcalloc(2 * r->n + 1, sizeof(*cite));
-	bool head = false, two = false;
-	size_t i, k, n = 0;
+	bool head = false;
+	size_t n;
+	struct citation *cite = citations(r, b, c, true, &n);
 
-	for (i = 0; i < r->n; i++) {
-		const struct compare_calib *who[2];
-		const char *side[2];
-		size_t m = cited(b, c, &r->cmp[i], who, side, true);
-
-		two |= m > 1;
-		for (k = 0; k < m; k++)
-			cite[n++] = (struct citation){ i, who[k], side[k],
-						       false };
-	}
 	if (n <= 2)
-		cite_full(f, r, cite, n, two, &head);
+		cite_full(f, r, cite, n, &head);
 	else
 		cite_short(f, r, cite, n, &head);
 	free(cite);
 	hints(f, r, b, c, &head);
 }
 
-static void json_calib(struct json_writer *w, size_t i, const char *side,
-		       const struct comparison *cmp,
-		       const struct compare_calib *x)
-{
-	const struct calib_profile *p = &x->p;
-	const struct {
-		const char *key;
-		double v;
-	} num[] = {
-		{ "invocations", (double)p->k }, { "runs", (double)p->n },
-		{ "s2_between", p->s2_b }, { "s2_within", p->s2_w },
-		{ "aa_splits", (double)p->splits },
-		{ "aa_alarms", (double)p->alarms },
-		{ "boots", (double)p->boots },
-		{ "runs_per_boot", (double)p->runs }, { "mde_pct", p->mde_pct },
-	};
-	char when[32];
-	size_t k;
-
-	utc(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", x->created);
-	json_open_flat(w, NULL, '{');
-	json_int(w, "comparison", (long long)i);
-	json_str(w, "section", cmp->section);
-	json_str(w, "side", side);
-	json_str(w, "hostname", x->host);
-	json_int(w, "experiment_id", (long long)x->experiment);
-	if (*when)
-		json_str(w, "created", when);
-	else
-		json_null(w, "created");
-	for (k = 0; k < ARRAY_SIZE(num); k++)
-		json_num(w, num[k].key, num[k].v);
-	json_close(w, '}');
-}
-
 void compare_calib_json(struct json_writer *w, const struct compare_result *r,
 			const struct compare_input *b,
 			const struct compare_input *c)
 {
-	size_t i, k;
+	size_t n, i, k;
+	struct citation *cite = citations(r, b, c, true, &n);
 
 	json_open(w, "calibrations", '[');
-	for (i = 0; i < r->n; i++) {
-		const struct compare_calib *who[2];
-		const char *side[2];
-		size_t m = cited(b, c, &r->cmp[i], who, side, true);
+	for (i = 0; i < n; i++) {
+		const struct calib_profile *p = &cite[i].x->p;
+		const double num[] = {
+			(double)p->k, (double)p->n, p->s2_b, p->s2_w,
+			(double)p->splits, (double)p->alarms,
+			(double)p->boots, (double)p->runs, p->mde_pct,
+		};
+		static const char *const key[] = {
+			"invocations", "runs", "s2_between", "s2_within",
+			"aa_splits", "aa_alarms", "boots", "runs_per_boot",
+			"mde_pct",
+		};
+		char when[32];
 
-		for (k = 0; k < m; k++)
-			json_calib(w, i, side[k], &r->cmp[i], who[k]);
+		utc(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ",
+		    cite[i].x->created);
+		json_open_flat(w, NULL, '{');
+		json_int(w, "comparison", (long long)cite[i].i);
+		json_str(w, "section", r->cmp[cite[i].i].section);
+		json_str(w, "side", cite[i].s->role);
+		json_str(w, "hostname", cite[i].x->host);
+		json_int(w, "experiment_id", (long long)cite[i].x->experiment);
+		if (*when)
+			json_str(w, "created", when);
+		else
+			json_null(w, "created");
+		for (k = 0; k < ARRAY_SIZE(num); k++)
+			json_num(w, key[k], num[k]);
+		json_close(w, '}');
 	}
 	json_close(w, ']');
+	free(cite);
 }

@@ -74,12 +74,10 @@ char *compare_label(const struct compare_result *r,
 	const struct ds_config *c = cmp->config;
 	const char *head = *cmp->section ? cmp->section
 			   : *cmp->workload ? cmp->workload : "values";
-	char *l = xasprintf(brackets ? "[%s]" : "%s", head), *e;
+	char *l = xasprintf(brackets ? "[%s]" : "%s", head), *e, *t;
 	size_t j;
 
 	for (j = 0; !numbers && c && j < c->nparams; j++) {
-		char *t;
-
 		if (param_constant(r, cmp->section, c->params[j].key,
 				   c->params[j].value))
 			continue;
@@ -136,25 +134,24 @@ static void print_rest(FILE *f, int at, char *rest)
 	free(rest);
 }
 
-static void print_detail_side(FILE *f, const char *role,
-			      const struct compare_summary *cs,
-			      const struct nested *s,
-			      const struct compare_stats *st)
+/* The baseline's (cand false) or the candidate's level and its unit. */
+static void print_detail_side(FILE *f, const struct compare_stats *st,
+			      bool cand)
 {
-	bool log_scale = st->log_scale;
-
+	const struct compare_summary *cs = cand ? &st->cand : &st->base;
+	const struct nested *s = cand ? &st->model.b : &st->model.a;
 	char ci[NUMFMT_CI_LEN], *rest;
 	int at;
 
-	at = fprintf(f, "  %-9s %s%s", role,
+	at = fprintf(f, "  %-9s %s%s", cand ? "candidate" : "baseline",
 		     numfmt_ci(ci, sizeof(ci), cs->mean, cs->ci_low,
 			       cs->ci_high),
 		     isnan(cs->ci_low) ? " (no interval)" : "");
 	rest = xasprintf("%zu inv x %.3g runs  s_between %s  s_within %s",
 			 s->k, s->k ? (double)s->n / (double)s->k : 0.0,
 			 st->model.df_between >= 1
-				 ? SD(s->var_between, log_scale) : "unknown",
-			 SD(s->var_within, log_scale));
+				 ? SD(s->var_between, st->log_scale) : "unknown",
+			 SD(s->var_within, st->log_scale));
 	print_rest(f, at, rest);
 	compare_para(f, 18, "  %-9s unit: %s", "", unit_text(s));
 }
@@ -197,12 +194,8 @@ static void print_needed(FILE *f, const struct compare_stats *st,
 	free(buf);
 }
 
-/*
- * The runs of a configuration as ministat lays them out (N, Min, Max,
- * Median, Avg, Stddev), for sides that are not both number files, the
- * figures by lib/numfmt (four significant digits, SI prefixes, never in
- * exponent form).
- */
+/* The runs of a configuration as ministat lays them out, the figures by
+ * lib/numfmt (four significant digits, never in exponent form). */
 static void print_detail_runs(FILE *f, const struct comparison *cmp)
 {
 	const struct summary *side[2] = { &cmp->runs_base, &cmp->runs_cand };
@@ -224,13 +217,8 @@ static void print_detail_runs(FILE *f, const struct comparison *cmp)
 	}
 }
 
-/*
- * The kernel locks A/B, two lines a lock so that a row fits 80 columns:
- * kind and caller (escaped, cut), then the waits a run in s, ms, us or
- * ns, the change with its interval (on the log scale: above -100%) and
- * the p-value Holm-corrected over every lock compared; the changed
- * first, then by wait, and how many more were compared and not shown.
- */
+/* The kernel locks A/B, two lines a lock so that a row fits 80 columns
+ * (the change on the log scale: above -100%). */
 static void print_klock(FILE *f, const struct comparison *cmp,
 			const struct compare_opts *o)
 {
@@ -239,7 +227,7 @@ static void print_klock(FILE *f, const struct comparison *cmp,
 	for (i = 0; i < cmp->klock_shown; i++) {
 		const struct compare_klock *k = &cmp->klock[i];
 		char kind[24], caller[48], wb[NUMFMT_LEN], wc[NUMFMT_LEN];
-		char change[NUMFMT_CI_LEN];
+		char ci[NUMFMT_CI_LEN];
 
 		if (!i)
 			fprintf(f, "  kernel locks, wait a run (docs/KLOCK.md; p "
@@ -248,18 +236,14 @@ static void print_klock(FILE *f, const struct comparison *cmp,
 		/* names from the database: escaped for the terminal, cut */
 		escape_text(kind, sizeof(kind), k->kind);
 		escape_text(caller, sizeof(caller), k->caller);
-		numfmt_seconds(wb, sizeof(wb), k->base_mean);
-		numfmt_seconds(wc, sizeof(wc), k->cand_mean);
-		if (!(k->base_mean > 0))
-			snprintf(change, sizeof(change), "none in the baseline");
-		else if (!(k->cand_mean > 0))
-			snprintf(change, sizeof(change), "none in the candidate");
-		else
-			numfmt_pct_ci(change, sizeof(change), k->change_pct,
-				      k->ci_low_pct, k->ci_high_pct);
 		fprintf(f, "    %s %s\n      %s -> %s  %s  p = %.2g%s\n", kind,
-			caller, wb, wc, change, k->p_holm,
-			k->p_holm < o->alpha ? " *" : "");
+			caller, numfmt_seconds(wb, sizeof(wb), k->base_mean),
+			numfmt_seconds(wc, sizeof(wc), k->cand_mean),
+			!(k->base_mean > 0) ? "none in the baseline"
+			: !(k->cand_mean > 0) ? "none in the candidate"
+			: numfmt_pct_ci(ci, sizeof(ci), k->change_pct,
+					k->ci_low_pct, k->ci_high_pct),
+			k->p_holm, k->p_holm < o->alpha ? " *" : "");
 	}
 	if (cmp->nklock > cmp->klock_shown)
 		fprintf(f, "    %zu more compared, none changed, not shown "
@@ -280,8 +264,8 @@ void compare_print_detail(FILE *f, const struct comparison *cmp,
 			   cmp->section, cmp->canon);
 	else
 		fprintf(f, "\n== values\n");
-	print_detail_side(f, "baseline", &st->base, &st->model.a, st);
-	print_detail_side(f, "candidate", &st->cand, &st->model.b, st);
+	print_detail_side(f, st, false);
+	print_detail_side(f, st, true);
 	if (!numbers)
 		print_detail_runs(f, cmp);
 	at = fprintf(f, "  change    %s", change);
@@ -312,12 +296,6 @@ void compare_print_detail(FILE *f, const struct comparison *cmp,
 
 /* ---- the host facts that differ ---- */
 
-static void push(char ***v, size_t *n, char *s)
-{
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[(*n)++] = s;
-}
-
 /* v as the sides are compared on it, malloc'd: the cgroup the runner
  * makes for each experiment ("cgroup v2 PARENT/contend-PID-N") by its
  * parent only, else v. */
@@ -344,29 +322,22 @@ static char *side_values(const struct compare_input *s, const char *key)
 		if (!m)
 			continue;
 		v = side_value(key, m);
-		if (out && strstr(out, v)) {
-			free(v);
-			continue;
+		if (!out || !strstr(out, v)) {
+			t = xasprintf("%s%s%s", out ? out : "", out ? ", " : "",
+				      v);
+			free(out);
+			out = t;
 		}
-		t = xasprintf("%s%s%s", out ? out : "", out ? ", " : "", v);
 		free(v);
-		free(out);
-		out = t;
 	}
 	return out;
 }
 
-static bool key_seen(char **keys, size_t n, const char *key)
+/* The keys of a side's experiments not in keys yet, borrowed from them. */
+static void meta_keys(const struct compare_input *s, const char ***keys,
+		      size_t *n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(keys[i], key))
-			return true;
-	return false;
-}
-
-static void meta_keys(const struct compare_input *s, char ***keys, size_t *n)
-{
-	size_t i, k;
+	size_t i, k, j;
 
 	for (i = 0; s->kind != INPUT_NUMBERS && i < s->nsets; i++)
 		for (k = 0; k < s->sets[i].exp.nmeta; k++) {
@@ -376,61 +347,72 @@ static void meta_keys(const struct compare_input *s, char ***keys, size_t *n)
 			if (!strcmp(key, MK_LOADAVG) &&
 			    experiment_meta(&s->sets[i].exp, MK_LOAD_START))
 				continue;
-			if (!key_seen(*keys, *n, key))
-				push(keys, n, xstrdup(key));
+			for (j = 0; j < *n && strcmp((*keys)[j], key); j++)
+				;
+			if (j < *n)
+				continue;
+			*keys = xgrow(*keys, *n, sizeof(**keys));
+			(*keys)[(*n)++] = key;
 		}
 }
 
-/* Largest value of a numeric key over both sides divided by its smallest. */
-static double spread_ratio(const struct compare_input *b,
-			   const struct compare_input *c, const char *key)
+/* Before the first warning: a blank line when no key line precedes it. */
+static void gap(FILE *f, bool *blank)
 {
+	if (*blank)
+		fputc('\n', f);
+	*blank = false;
+}
+
+/*
+ * The first load above 0.5 per CPU on an experiment of each side (at its
+ * start, its end, or loadavg in older databases), then the busy loop's
+ * calibration when it differs between the experiments: a warning each.
+ */
+static void host_warnings(FILE *f, bool *blank, const struct compare_input *b,
+			  const struct compare_input *c)
+{
+	static const char *const load_keys[] = { MK_LOAD_START, MK_LOAD_END,
+						 MK_LOADAVG };
 	const struct compare_input *side[2] = { b, c };
-	double lo = INFINITY, hi = -INFINITY, v;
-	size_t i, j;
+	double lo = INFINITY, hi = -INFINITY, v, ncpu;
+	size_t i, j, k;
+	bool said;
 
 	for (j = 0; j < 2; j++)
-		for (i = 0; side[j]->kind != INPUT_NUMBERS && i < side[j]->nsets;
-		     i++) {
-			const char *t = experiment_meta(&side[j]->sets[i].exp,
-							key);
+		for (i = 0, said = false; side[j]->kind != INPUT_NUMBERS &&
+					  i < side[j]->nsets; i++) {
+			const struct experiment_row *e = &side[j]->sets[i].exp;
+			const char *nc = experiment_meta(e, MK_NCPUS);
+			const char *t = experiment_meta(e, MK_CALIBRATION);
 
 			if (t && parse_double(t, &v) == 0 && v > 0) {
 				lo = fmin(lo, v);
 				hi = fmax(hi, v);
 			}
-		}
-	return lo > 0 && isfinite(lo) ? hi / lo : NAN;
-}
-
-/* The first load above 0.5 per CPU on an experiment of the side (at
- * its start, its end, or loadavg in older databases): one warning. */
-static void load_warning(char ***warn, size_t *nwarn,
-			 const struct compare_input *s)
-{
-	static const char *const load_keys[] = { MK_LOAD_START, MK_LOAD_END,
-						 MK_LOADAVG };
-	size_t i, k;
-
-	for (i = 0; s->kind != INPUT_NUMBERS && i < s->nsets; i++) {
-		const struct experiment_row *e = &s->sets[i].exp;
-		const char *nc = experiment_meta(e, MK_NCPUS);
-		double v, ncpu;
-
-		if (!nc || parse_double(nc, &ncpu) < 0 || !(ncpu > 0))
-			continue;
-		for (k = 0; k < ARRAY_SIZE(load_keys); k++) {
-			const char *t = experiment_meta(e, load_keys[k]);
-
-			if (!t || parse_double(t, &v) < 0 || !(v / ncpu > 0.5))
+			if (said || !nc || parse_double(nc, &ncpu) < 0 ||
+			    !(ncpu > 0))
 				continue;
-			push(warn, nwarn,
-			     xasprintf("warning: %s %s on %g CPUs (experiment "
-				       "%lld of the %s): other work disturbed "
-				       "the runs", load_keys[k], t, ncpu,
-				       (long long)e->id, s->role));
-			return;
+			for (k = 0; k < ARRAY_SIZE(load_keys) && !said; k++) {
+				t = experiment_meta(e, load_keys[k]);
+				if (!t || parse_double(t, &v) < 0 ||
+				    !(v / ncpu > 0.5))
+					continue;
+				gap(f, blank);
+				compare_para(f, 4, "warning: %s %s on %g CPUs "
+					     "(experiment %lld of the %s): other "
+					     "work disturbed the runs",
+					     load_keys[k], t, ncpu,
+					     (long long)e->id, side[j]->role);
+				said = true;
+			}
 		}
+	if (lo > 0 && isfinite(lo) && hi / lo > 1.05) {
+		gap(f, blank);
+		compare_para(f, 4, "warning: " MK_CALIBRATION " differs by "
+			     "%.1f%% between experiments: the busy loop did "
+			     "different work (pin it with calibration = N)",
+			     100 * (hi / lo - 1));
 	}
 }
 
@@ -440,60 +422,44 @@ void compare_print_hostdiff(FILE *f, const struct compare_input *b,
 #define CPUS "warning", ": the sides ran on different CPUs"
 #define KERNEL "note", " (expected when kernels are compared; nothing else " \
 		       "should)"
+#define ROW "%-24s baseline %s | candidate %s"
 	static const char *const note[][3] = {
 		{ MK_AFFINITY, CPUS }, { MK_CPUSET, CPUS },
 		{ MK_CPUS_ONLINE, CPUS }, { MK_KERNEL_RELEASE, KERNEL },
 		{ MK_KERNEL_VERSION, KERNEL },
 	};
-	char **keys = NULL, **warn = NULL;
-	size_t nkeys = 0, nwarn = 0, nlines = 0, i, k;
-	double ratio;
+	const char **keys = NULL;
+	size_t nkeys = 0, nd = 0, i, k;
+	bool blank;
 
 	meta_keys(b, &keys, &nkeys);
 	meta_keys(c, &keys, &nkeys);
 	for (i = 0; i < nkeys; i++) {
 		char *vb = side_values(b, keys[i]), *vc = side_values(c, keys[i]);
-		char *line;
 
 		if (vb && vc && strcmp(vb, vc)) {
-			if (!nlines++)
+			if (!nd)
 				fprintf(f, "\nHost keys that differ between "
 					   "the sides:\n");
-			line = xasprintf("%-24s baseline %s | candidate %s",
-					 keys[i], vb, vc);
 			/* the values whole, under the key when too wide */
-			if (2 + strlen(line) > WIDTH)
+			if (2 + snprintf(NULL, 0, ROW, keys[i], vb, vc) > WIDTH)
 				fprintf(f, "  %s\n    baseline  %s\n    "
 					   "candidate %s\n", keys[i], vb, vc);
 			else
-				fprintf(f, "  %s\n", line);
-			free(line);
-			for (k = 0; k < ARRAY_SIZE(note); k++)
-				if (!strcmp(keys[i], note[k][0]))
-					push(&warn, &nwarn,
-					     xasprintf("%s: %s differs%s",
-						       note[k][1], keys[i],
-						       note[k][2]));
+				fprintf(f, "  " ROW "\n", keys[i], vb, vc);
+			keys[nd++] = keys[i];
 		}
 		free(vb);
 		free(vc);
-		free(keys[i]);
 	}
+	blank = !nd;
+	for (i = 0; i < nd; i++)
+		for (k = 0; k < ARRAY_SIZE(note); k++)
+			if (!strcmp(keys[i], note[k][0])) {
+				gap(f, &blank);
+				compare_para(f, 4, "%s: %s differs%s",
+					     note[k][1], keys[i], note[k][2]);
+			}
 	free(keys);
-	load_warning(&warn, &nwarn, b);
-	load_warning(&warn, &nwarn, c);
-	ratio = spread_ratio(b, c, MK_CALIBRATION);
-	if (ratio > 1.05)
-		push(&warn, &nwarn,
-		     xasprintf("warning: " MK_CALIBRATION " differs by "
-			       "%.1f%% between experiments: the busy loop did "
-			       "different work (pin it with calibration = N)",
-			       100 * (ratio - 1)));
-	if (nwarn && !nlines)
-		fputc('\n', f);
-	for (i = 0; i < nwarn; i++) {
-		wrap_print(f, warn[i], 0, 4, WIDTH);
-		free(warn[i]);
-	}
-	free(warn);
+	host_warnings(f, &blank, b, c);
 }

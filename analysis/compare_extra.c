@@ -1,11 +1,9 @@
 /*
  * compare_extra.c - what a reviewer asks beside the verdict: in how many
- * pairs of invocations B beat A, and what else changed - every kernel
- * lock either side waited on, A/B from each run's wait and Holm-corrected
- * over all of them (docs/KLOCK.md, "Comparing two builds"), and every
- * secondary metric of a configuration under the model the compared metric
- * is judged by (compare_model), ranked by its standardized change and
- * corrected across the metrics with Benjamini-Hochberg (docs/STATISTICS.md).
+ * pairs of invocations B beat A, every kernel lock either side waited on
+ * (docs/KLOCK.md, "Comparing two builds"), and every secondary metric
+ * under the compared metric's model, Benjamini-Hochberg across them
+ * (docs/STATISTICS.md).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -13,6 +11,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sf_gamma.h>
+#include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/analysis.h"
@@ -83,38 +82,24 @@ char *compare_beat_text(const struct comparison *cmp, double confidence)
 			 cmp->st.p_mannwhitney);
 }
 
-struct pidx {
-	double p;
-	size_t i;
-};
-
-static int by_p(const void *x, const void *y)
-{
-	const struct pidx *a = x, *b = y;
-
-	return (a->p > b->p) - (a->p < b->p);
-}
-
 void compare_bh(const double *p, size_t n, double *q)
 {
-	struct pidx *o = xcalloc(n + 1, sizeof(*o));
-	size_t m = 0, k;
-	double run = 1;
+	double *f = xcalloc(n + 1, sizeof(*f)), run = 1;
+	size_t *o = xcalloc(n + 1, sizeof(*o)), m = 0, k;
 
 	for (k = 0; k < n; k++) {       /* q may be p */
-		if (isfinite(p[k]))
-			o[m++] = (struct pidx){ p[k], k };
+		m += isfinite(p[k]) != 0;
+		f[k] = isfinite(p[k]) ? p[k] : INFINITY; /* ordered last */
 		q[k] = NAN;
 	}
-	qsort(o, m, sizeof(*o), by_p);
+	gsl_sort_index(o, f, 1, n);
 	/* q_(k) = min over j >= k of m p_(j) / j, capped at 1. */
 	for (k = m; k > 0; k--) {
-		double v = o[k - 1].p * (double)m / (double)k;
-
-		run = fmin(run, v);
-		q[o[k - 1].i] = fmin(run, 1.0);
+		run = fmin(run, f[o[k - 1]] * (double)m / (double)k);
+		q[o[k - 1]] = fmin(run, 1.0);
 	}
 	free(o);
+	free(f);
 }
 
 static int by_z(const void *x, const void *y)
@@ -133,18 +118,15 @@ size_t compare_second_shown(const struct comparison *cmp, double alpha,
 {
 	size_t n = 0;
 
-	if (all)
-		return cmp->nsecond;
-	while (n < cmp->nsecond && n < COMPARE_SECOND_TOP &&
-	       cmp->second[n].q < alpha)
+	while (n < cmp->nsecond && (all || (n < COMPARE_SECOND_TOP &&
+					    cmp->second[n].q < alpha)))
 		n++;
 	return n;
 }
 
 static void second_push(struct comparison *cmp, struct compare_second s)
 {
-	cmp->second = xrealloc(cmp->second,
-			       (cmp->nsecond + 1) * sizeof(*cmp->second));
+	cmp->second = xgrow(cmp->second, cmp->nsecond, sizeof(*cmp->second));
 	cmp->second[cmp->nsecond++] = s;
 }
 
@@ -209,7 +191,7 @@ static void keys_add(struct compare_klock **k, size_t *n,
 				;
 			if (l < *n)
 				continue;
-			*k = xrealloc(*k, (*n + 1) * sizeof(**k));
+			*k = xgrow(*k, *n, sizeof(**k));
 			(*k)[(*n)++] = (struct compare_klock){
 				.kind = r->kind, .caller = r->caller };
 		}
@@ -289,26 +271,24 @@ void compare_klock(struct comparison *cmp, const struct compare_opts *o,
 		   const struct compare_side *b, const struct series *gb,
 		   const struct compare_side *c, const struct series *gc)
 {
-	struct compare_klock *k = NULL;
+	struct compare_klock *k;
 	double *p, alpha = o->alpha;
 	size_t n = 0, i, changed = 0;
 
-	keys_add(&k, &n, b, gb);
-	keys_add(&k, &n, c, gc);
-	cmp->klock = xcalloc(n ? n : 1, sizeof(*cmp->klock));
-	for (i = 0; i < n; i++) {
+	keys_add(&cmp->klock, &n, b, gb);
+	keys_add(&cmp->klock, &n, c, gc);
+	for (i = 0, k = cmp->klock; i < n; i++) {
 		char *key = xasprintf("%s\n%s", k[i].kind, k[i].caller);
 		struct sample sb, sc;
 
 		compare_sample_build(b, gb, extract_klock, key, &sb);
 		compare_sample_build(c, gc, extract_klock, key, &sc);
 		if (klock_one(&k[i], o, &sb, &sc) == 0)
-			cmp->klock[cmp->nklock++] = k[i];
+			k[cmp->nklock++] = k[i];
 		compare_sample_release(&sb);
 		compare_sample_release(&sc);
 		free(key);
 	}
-	free(k);
 	/* corrected for every lock compared, not only those shown */
 	p = xcalloc(cmp->nklock ? cmp->nklock : 1, sizeof(*p));
 	for (i = 0; i < cmp->nklock; i++)

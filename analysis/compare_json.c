@@ -1,9 +1,8 @@
 /*
- * compare_json.c - compare's result as JSON (docs/compare-json.md): the
- * sides, then per configuration both sides' levels and intervals, the
- * runs' ministat figures, the change, its tests and flags
- * (compare_input.h).
+ * compare_json.c - compare's result as JSON, as docs/compare-json.md
+ * describes it (compare_input.h).
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -61,13 +60,11 @@ static void json_object(struct json_writer *w, const char *key,
 static void json_selection(struct json_writer *w, const char *key,
 			   const struct compare_input *s)
 {
-	const struct json_member m[] = {
-		JSTR("selector", s->text), JSTR("database", s->db),
-	};
 	size_t i;
 
 	json_open_flat(w, key, '{');
-	json_members(w, m, ARRAY_SIZE(m));
+	str_or_null(w, "selector", s->text);
+	str_or_null(w, "database", s->db);
 	json_open(w, "experiments", '[');
 	for (i = 0; i < s->nsets; i++)
 		json_int(w, NULL, s->sets[i].exp.id);
@@ -86,11 +83,13 @@ static const char *unit_name(const struct nested *s, bool numbers)
 	return s->pooled ? "runs-pooled" : "invocations";
 }
 
-static void json_side(struct json_writer *w, const char *key,
-		      const struct compare_summary *s,
-		      const struct compare_unit *u, const struct nested *m,
-		      const struct summary *runs, bool numbers)
+static void json_side(struct json_writer *w, const struct comparison *cmp,
+		      bool cand, bool numbers)
 {
+	const struct compare_summary *s = cand ? &cmp->st.cand : &cmp->st.base;
+	const struct compare_unit *u = cand ? &cmp->ucand : &cmp->ubase;
+	const struct nested *m = cand ? &cmp->st.model.b : &cmp->st.model.a;
+	const struct summary *runs = cand ? &cmp->runs_cand : &cmp->runs_base;
 	const struct json_member v[] = {
 		JNUM("n", s->n), JNUM("mean", s->mean), JNUM("sd", s->sd),
 		JNUM("ci_low", s->ci_low), JNUM("ci_high", s->ci_high),
@@ -107,11 +106,9 @@ static void json_side(struct json_writer *w, const char *key,
 		JNUM("max", runs->max), JNUM("sd", runs->sd),
 	};
 
-	json_open_flat(w, key, '{');
+	json_open_flat(w, cand ? "candidate" : "baseline", '{');
 	json_members(w, v, ARRAY_SIZE(v));
-	json_open(w, "ministat", '{');
-	json_members(w, ministat, ARRAY_SIZE(ministat));
-	json_close(w, '}');
+	json_object(w, "ministat", ministat, ARRAY_SIZE(ministat));
 	json_close(w, '}');
 }
 
@@ -125,31 +122,22 @@ static void json_params(struct json_writer *w, const struct ds_config *c)
 	json_close(w, '}');
 }
 
-static void json_flags(struct json_writer *w, const struct comparison *cmp)
+/* The kernel locks' wait a run A/B (only where the BPF program timed),
+ * how often B beat A (null: fewer than 2 invocations a side), every
+ * secondary metric by |z| with its BH q, and the flags. */
+static void json_extras(struct json_writer *w, const struct comparison *cmp)
 {
+	const struct compare_beat *b = &cmp->beat;
+	const struct json_member beat[] = {
+		JNUM("pairs", (double)b->pairs), JNUM("wins", (double)b->wins),
+		JNUM("ties", (double)b->ties),
+		JNUM("p_mannwhitney", cmp->st.p_mannwhitney),
+		JNUM("p_min", b->p_min), JBOOL("reachable", b->reachable),
+	};
 	size_t i;
 
-	json_open_flat(w, "flags", '[');
-	for (i = 0; i < cmp->nflags; i++) {
-		const struct json_member m[] = {
-			JSTR("name", cmp->flags[i].name),
-			JSTR("side", cmp->flags[i].side),
-			JSTR("message", cmp->flags[i].message),
-		};
-
-		json_object(w, NULL, m, ARRAY_SIZE(m));
-	}
-	json_close(w, ']');
-}
-
-/* The kernel locks' wait a run A/B, only where the BPF program timed. */
-static void json_klock(struct json_writer *w, const struct comparison *cmp)
-{
-	size_t i;
-
-	if (!cmp->nklock)
-		return;
-	json_open_flat(w, "klock", '[');
+	if (cmp->nklock)
+		json_open_flat(w, "klock", '[');
 	for (i = 0; i < cmp->nklock; i++) {
 		const struct compare_klock *k = &cmp->klock[i];
 		const struct json_member m[] = {
@@ -166,22 +154,8 @@ static void json_klock(struct json_writer *w, const struct comparison *cmp)
 
 		json_object(w, NULL, m, ARRAY_SIZE(m));
 	}
-	json_close(w, ']');
-}
-
-/* How often B beat A (null: fewer than 2 invocations a side), and every
- * secondary metric by |z| with its BH q. */
-static void json_extras(struct json_writer *w, const struct comparison *cmp)
-{
-	const struct compare_beat *b = &cmp->beat;
-	const struct json_member beat[] = {
-		JNUM("pairs", (double)b->pairs), JNUM("wins", (double)b->wins),
-		JNUM("ties", (double)b->ties),
-		JNUM("p_mannwhitney", cmp->st.p_mannwhitney),
-		JNUM("p_min", b->p_min), JBOOL("reachable", b->reachable),
-	};
-	size_t i;
-
+	if (cmp->nklock)
+		json_close(w, ']');
 	if (b->pairs)
 		json_object(w, "beat", beat, ARRAY_SIZE(beat));
 	else
@@ -200,28 +174,17 @@ static void json_extras(struct json_writer *w, const struct comparison *cmp)
 		json_object(w, NULL, m, ARRAY_SIZE(m));
 	}
 	json_close(w, ']');
-}
+	json_open_flat(w, "flags", '[');
+	for (i = 0; i < cmp->nflags; i++) {
+		const struct json_member m[] = {
+			JSTR("name", cmp->flags[i].name),
+			JSTR("side", cmp->flags[i].side),
+			JSTR("message", cmp->flags[i].message),
+		};
 
-static void json_plan(struct json_writer *w, const struct compare_stats *st)
-{
-	const struct json_member need[] = {
-		JNUM("needed_runs", st->needed_runs),
-		JNUM("needed_invocations", st->needed_invocations),
-	};
-	const struct json_member plan[] = {
-		JNUM("boots", st->plan.boots), JNUM("runs", st->plan.runs),
-		JNUM("runs_opt", st->plan.runs_opt),
-		JNUM("boot_cost_s", st->plan.c_boot),
-		JNUM("run_cost_s", st->plan.c_run),
-	};
-
-	if (!st->needed_runs) {
-		json_null(w, "needed_runs");
-		json_null(w, "needed_invocations");
-		return;
+		json_object(w, NULL, m, ARRAY_SIZE(m));
 	}
-	json_members(w, need, ARRAY_SIZE(need));
-	json_object(w, "plan", plan, ARRAY_SIZE(plan));
+	json_close(w, ']');
 }
 
 static void json_comparison(struct json_writer *w, const struct comparison *cmp,
@@ -258,15 +221,27 @@ static void json_comparison(struct json_writer *w, const struct comparison *cmp,
 		JNUM("boots", cmp->gate_plan.boots),
 		JNUM("runs", cmp->gate_plan.runs),
 	};
+	const struct json_member after[] = {     /* needed: null when none */
+		JSTR("mannwhitney_method", st->mw_exact ? "exact" : "normal"),
+		JSTR("verdict", verdict_names[st->verdict]),
+		JNUM("needed_runs",
+		     st->needed_runs ? (double)st->needed_runs : NAN),
+		JNUM("needed_invocations",
+		     st->needed_runs ? (double)st->needed_invocations : NAN),
+	};
+	const struct json_member need[] = {
+		JNUM("boots", st->plan.boots), JNUM("runs", st->plan.runs),
+		JNUM("runs_opt", st->plan.runs_opt),
+		JNUM("boot_cost_s", st->plan.c_boot),
+		JNUM("run_cost_s", st->plan.c_run),
+	};
 
 	json_open(w, NULL, '{');
 	json_members(w, names, ARRAY_SIZE(names));
 	json_params(w, bnum ? NULL : cmp->config);
 	str_or_null(w, "metric", r->metric);
-	json_side(w, "baseline", &st->base, &cmp->ubase, &st->model.a,
-		  &cmp->runs_base, bnum);
-	json_side(w, "candidate", &st->cand, &cmp->ucand, &st->model.b,
-		  &cmp->runs_cand, cnum);
+	json_side(w, cmp, false, bnum);
+	json_side(w, cmp, true, cnum);
 	json_members(w, nums, ARRAY_SIZE(nums));
 	if (r->gate_pct >= 0) {
 		json_open_flat(w, "gate", '{');
@@ -275,18 +250,17 @@ static void json_comparison(struct json_writer *w, const struct comparison *cmp,
 			json_object(w, "plan", plan, ARRAY_SIZE(plan));
 		json_close(w, '}');
 	}
-	json_str(w, "mannwhitney_method", st->mw_exact ? "exact" : "normal");
-	json_str(w, "verdict", verdict_names[st->verdict]);
-	json_plan(w, st);
+	json_members(w, after, ARRAY_SIZE(after));
+	if (st->needed_runs)
+		json_object(w, "plan", need, ARRAY_SIZE(need));
 	json_open_flat(w, "fairness", '{');     /* analysis/abfair.h */
 	abfair_json(w, &cmp->fair);
 	json_close(w, '}');
-	json_klock(w, cmp);
 	json_extras(w, cmp);
-	json_flags(w, cmp);
 	json_close(w, '}');
 }
 
+/* The configurations not compared, and the flags carried per side. */
 static void json_unmatched(struct json_writer *w,
 			   const struct compare_result *r)
 {
@@ -304,13 +278,6 @@ static void json_unmatched(struct json_writer *w,
 		json_object(w, NULL, m, ARRAY_SIZE(m));
 	}
 	json_close(w, ']');
-}
-
-static void json_side_flags(struct json_writer *w,
-			    const struct compare_result *r)
-{
-	size_t i;
-
 	json_open(w, "side_flags", '[');
 	for (i = 0; i < r->nside_flags; i++) {
 		const struct compare_side_flag *sf = &r->side_flags[i];
@@ -385,7 +352,6 @@ void compare_print_json(FILE *f, const struct compare_result *r,
 				c->kind == INPUT_NUMBERS);
 	json_close(&w, ']');
 	json_unmatched(&w, r);
-	json_side_flags(&w, r);
 	compare_calib_json(&w, r, b, c);
 	json_summary(&w, r);
 	json_close(&w, '}');

@@ -1,9 +1,7 @@
 /*
- * compare_text.c - compare's result as text, 100 columns, summary first:
- * the sides, a table of every configuration (levels, change and its
- * interval, verdict, flags), the verdict counts, the gate, the flags
- * once each, the host keys that differ between the sides, then each
- * configuration in detail and the method (compare_input.h).
+ * compare_text.c - compare's result as text, summary first: a table of
+ * every configuration, then each in detail, then the method
+ * (compare_input.h).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -11,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_math.h>
 
 #include "analysis/compare_impl.h"
 #include "analysis/compare_input.h"
@@ -43,6 +43,21 @@ static void print_side_line(FILE *f, const struct compare_input *s)
 	fprintf(f, ")\n");
 }
 
+/* The sides cmp carries flag name on: bit 0 both, 1 baseline, 2 candidate. */
+static unsigned flag_sides(const struct comparison *cmp, const char *name)
+{
+	static const char *const side[] = { "both", "baseline", "candidate" };
+	unsigned bits = 0;
+	size_t k, j;
+
+	for (k = 0; k < cmp->nflags; k++)
+		for (j = 0; j < ARRAY_SIZE(side); j++)
+			if (!strcmp(cmp->flags[k].name, name) &&
+			    !strcmp(cmp->flags[k].side, side[j]))
+				bits |= 1u << j;
+	return bits;
+}
+
 /*
  * "M Nbc S": the letter of each flag (flagtab.h, in the column's order),
  * with the sides (b, c) of one-sided ones.
@@ -50,27 +65,17 @@ static void print_side_line(FILE *f, const struct compare_input *s)
 static void flag_names(const struct comparison *cmp, char *buf, size_t len)
 {
 	const struct flag_def *d;
-	size_t i, k, at = 0;
+	size_t i, at = 0;
 
 	buf[0] = '\0';
 	for (i = 0; (d = flag_nth(FV_COLUMN, i)) && at + 5 < len; i++) {
-		bool b = false, c = false, both = false;
+		unsigned s = flag_sides(cmp, d->name);
 
-		for (k = 0; k < cmp->nflags; k++) {
-			const char *side = cmp->flags[k].side;
-
-			if (strcmp(cmp->flags[k].name, d->name))
-				continue;
-			both |= !strcmp(side, "both");
-			b |= !strcmp(side, "baseline");
-			c |= !strcmp(side, "candidate");
-		}
-		if (!b && !c && !both)
-			continue;
-		at += (size_t)snprintf(buf + at, len - at, "%s%c%s%s",
-				       at ? " " : "", d->letter,
-				       b && !both ? "b" : "",
-				       c && !both ? "c" : "");
+		if (s)
+			at += (size_t)snprintf(buf + at, len - at, "%s%c%s%s",
+					       at ? " " : "", d->letter,
+					       (s & 3) == 2 ? "b" : "",
+					       (s & 5) == 4 ? "c" : "");
 	}
 }
 
@@ -78,31 +83,21 @@ static void flag_names(const struct comparison *cmp, char *buf, size_t len)
 static void print_legend(FILE *f, const struct compare_result *r)
 {
 	const struct flag_def *d;
-	char *s = xstrdup(""), *t;
-	bool one_side = false;
-	size_t i, j, k;
+	char s[1024] = "";       /* every flag's name fits */
+	unsigned all, one_side = 0;
+	size_t i, j, at = 0;
 
-	for (i = 0; (d = flag_nth(FV_COLUMN, i)); i++) {
-		bool used = false;
-
-		for (j = 0; j < r->n; j++)
-			for (k = 0; k < r->cmp[j].nflags; k++) {
-				if (strcmp(r->cmp[j].flags[k].name, d->name))
-					continue;
-				used = true;
-				one_side |= !!strcmp(r->cmp[j].flags[k].side,
-						     "both");
-			}
-		if (!used)
-			continue;
-		t = xasprintf("%s%s %c %s", s, *s ? "," : "flags:",
-			      d->letter, d->name);
-		free(s);
-		s = t;
+	for (i = 0; (d = flag_nth(FV_COLUMN, i)) && at < sizeof(s); i++) {
+		for (j = 0, all = 0; j < r->n; j++)
+			all |= flag_sides(&r->cmp[j], d->name);
+		one_side |= all & 6;
+		if (all)
+			at += (size_t)snprintf(s + at, sizeof(s) - at,
+					       "%s %c %s", at ? "," : "flags:",
+					       d->letter, d->name);
 	}
 	compare_para(f, 7, "%s%s", s, one_side ? " (b/c: on the "
 		   "baseline/candidate only)" : "");
-	free(s);
 }
 
 /* The configuration column is as wide as its widest label, up to this,
@@ -110,11 +105,6 @@ static void print_legend(FILE *f, const struct compare_result *r)
  * TABLE_WIDTH; a longer label is printed whole on a line of its own,
  * above its row (never cut: the labels tell the rows apart). */
 #define LABEL_MAX 40
-
-static int imax(int a, int b)
-{
-	return a > b ? a : b;
-}
 
 static void print_table(FILE *f, const struct compare_result *r,
 			bool numbers)
@@ -136,21 +126,20 @@ static void print_table(FILE *f, const struct compare_result *r,
 		res = fabs(cmp->st.base.mean - cmp->st.cand.mean);
 		numfmt_res(row[i].level[0], NUMFMT_LEN, cmp->st.base.mean, res);
 		numfmt_res(row[i].level[1], NUMFMT_LEN, cmp->st.cand.mean, res);
-		lw = imax(lw, (int)strlen(row[i].label));
-		cw = imax(cw, (int)strlen(row[i].change));
-		bw = imax(bw, imax((int)strlen(row[i].level[0]),
-				   (int)strlen(row[i].level[1])));
-		vw = imax(vw, (int)strlen(verdict_names[cmp->st.verdict]));
+		lw = GSL_MAX_INT(lw, (int)strlen(row[i].label));
+		cw = GSL_MAX_INT(cw, (int)strlen(row[i].change));
+		bw = GSL_MAX_INT(bw, GSL_MAX_INT((int)strlen(row[i].level[0]),
+						 (int)strlen(row[i].level[1])));
+		vw = GSL_MAX_INT(vw,
+				 (int)strlen(verdict_names[cmp->st.verdict]));
 	}
 	/* where the flags start: the label gives up what would push the
 	 * column's head past the width */
-	lw = lw < LABEL_MAX ? lw : LABEL_MAX;
-	at = lw + 1 + bw + 1 + bw + 2 + cw + 1 + vw + 1;
-	if (at + 5 > TABLE_WIDTH) {
-		lw = imax((int)strlen("configuration"),
-			  lw - (at + 5 - TABLE_WIDTH));
-		at = lw + 1 + bw + 1 + bw + 2 + cw + 1 + vw + 1;
-	}
+	at = 1 + bw + 1 + bw + 2 + cw + 1 + vw + 1;
+	lw = GSL_MAX_INT((int)strlen("configuration"),
+			 GSL_MIN_INT(GSL_MIN_INT(lw, LABEL_MAX),
+				     TABLE_WIDTH - 5 - at));
+	at += lw;
 	fprintf(f, "\n%-*s %*s %*s  %-*s ", lw, "configuration", bw, "base",
 		bw, "cand", cw, "change [CI]");
 	if (at + 5 > TABLE_WIDTH)
@@ -184,12 +173,6 @@ static void print_table(FILE *f, const struct compare_result *r,
 			print_legend(f, r);
 			break;
 		}
-}
-
-static const char *gate_word(const struct compare_result *r)
-{
-	return r->gate_failures ? "FAILED (exit 3)" :
-	       r->gate_inconclusive ? "INCONCLUSIVE (exit 4)" : "passed";
 }
 
 /* One configuration's line under the gate: what it got and, when it
@@ -240,7 +223,9 @@ static void print_gate(FILE *f, const struct compare_result *r, bool numbers)
 			    100 * (1 - r->opts.confidence));
 	compare_para(f, 9, "Gate:    --fail-on-regression %g%%: %s (one-sided "
 		     "tests of a loss beyond %g%%, Holm-corrected over %zu "
-		     "configurations: %s)", r->gate_pct, gate_word(r),
+		     "configurations: %s)", r->gate_pct,
+		     r->gate_failures ? "FAILED (exit 3)" :
+		     r->gate_inconclusive ? "INCONCLUSIVE (exit 4)" : "passed",
 		     r->gate_pct, r->n, guarantee);
 	free(guarantee);
 	compare_para(f, 9, "         each configuration: fail when that "
@@ -287,11 +272,9 @@ static char *flag_group(const struct compare_result *r,
 }
 
 /*
- * Every raised flag once, by name with its one-line reason, the most
- * severe first (FV_COMPARE, flagtab.h): the side summaries of the carried
- * flags, then the flags of the comparisons; a flag with a brief (its
- * message holds per configuration numbers) is summed up by the brief here
- * and told in full under its configuration below.
+ * Every raised flag once, the most severe first (FV_COMPARE); a flag with
+ * a brief (its message holds per configuration numbers) is summed up by
+ * the brief here and told in full under its configuration.
  */
 static void print_flags(FILE *f, const struct compare_result *r, bool numbers)
 {
@@ -327,18 +310,14 @@ static void print_flags(FILE *f, const struct compare_result *r, bool numbers)
 				if (!head)
 					fprintf(f, "\nFlags:\n");
 				head = true;
-				if (d->brief)
-					compare_para(f, 4, "  %s (%s, %zu of %zu "
-						     "configurations: %s): %s; "
-						     "the numbers are under each "
-						     "configuration below",
-						     fl->name, fl->side, n, r->n,
-						     which, d->brief);
-				else
-					compare_para(f, 4, "  %s (%s, %zu of %zu "
-						     "configurations): %s",
-						     fl->name, fl->side, n, r->n,
-						     fl->message);
+				compare_para(f, 4, "  %s (%s, %zu of %zu "
+					     "configurations%s%s): %s%s",
+					     fl->name, fl->side, n, r->n,
+					     d->brief ? ": " : "",
+					     d->brief ? which : "",
+					     d->brief ? d->brief : fl->message,
+					     d->brief ? "; the numbers are under "
+					     "each configuration below" : "");
 				free(which);
 			}
 	}
@@ -386,7 +365,7 @@ void compare_print_text(FILE *out, const struct compare_result *r,
 	FILE *f = escape_stream(out);
 	bool numbers = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS;
 	const char *unit = metric_unit(r->metric);
-	char *line;
+	char *line, sus[128] = "";
 	size_t i, k, suspect;
 
 	if (!f) {
@@ -410,17 +389,16 @@ void compare_print_text(FILE *out, const struct compare_result *r,
 			suspect += r->cmp[i].st.verdict == VERDICT_FASTER &&
 				   !strcmp(r->cmp[i].flags[k].name,
 					   "misleading-throughput");
-	line = suspect ? xasprintf("; %zu of the faster marked M, "
-				   "misleading-throughput: not a speed-up "
-				   "(Flags, below)", suspect)
-		       : xstrdup("");
+	if (suspect)
+		snprintf(sus, sizeof(sus), "; %zu of the faster marked M, "
+			 "misleading-throughput: not a speed-up (Flags, "
+			 "below)", suspect);
 	compare_para(f, 9, "\nVerdict: %zu faster, %zu slower, %zu no-change, "
 		   "%zu inconclusive (%zu compared, %zu not compared; "
 		   "threshold %g%%)%s",
 		r->count[VERDICT_FASTER], r->count[VERDICT_SLOWER],
 		r->count[VERDICT_NO_CHANGE], r->count[VERDICT_INCONCLUSIVE],
-		r->n, r->nunmatched, r->opts.threshold_pct, line);
-	free(line);
+		r->n, r->nunmatched, r->opts.threshold_pct, sus);
 	print_gate(f, r, numbers);
 	compare_calib_print(f, r, b, c);
 	print_flags(f, r, numbers);
