@@ -117,45 +117,27 @@ static void cut_column(char ***cells, size_t n, size_t k, int w)
  */
 #define SECTION_MIN 8
 #define VARIES_MIN 10
-/*
- * The keys of a varies cell "k1=v1 k2=v2" as "k1, k2" (malloc'd), or NULL
- * when a word of it is not KEY=VALUE (a value with a blank, "-").
- */
-static char *cell_keys(const char *cell)
+/* The keys ("threads, delay") or the values ("2 10000", escaped) of what
+ * varies in configuration c; NULL when a value holds a blank. */
+static char *varies_part(const struct dataset *d, size_t c, bool values)
 {
-	char *keys = xstrdup("");
-	const char *p = cell;
+	const struct ds_config *cf = &d->configs[c];
+	char *s = xstrdup(""), *k;
+	size_t i, n = 0;
 
-	while (*p) {
-		size_t w = strcspn(p, " "), k = strcspn(p, "=");
-
-		if (k == 0 || k >= w) {
-			free(keys);
+	for (i = 0; i < cf->nparams; i++) {
+		if (!report_param_shown(d, c, cf->params[i].key))
+			continue;
+		if (strchr(cf->params[i].value, ' ')) {
+			free(s);
 			return NULL;
 		}
-		keys = report_cat(keys, ", ", "%.*s", (int)k, p);
-		p += w;
-		p += strspn(p, " ");
+		k = values ? report_esc(cf->params[i].value)
+			   : report_key_short(d, cf->params[i].key);
+		s = report_cat(s, "", "%s%s", n++ ? (values ? " " : ", ") : "", k);
+		free(k);
 	}
-	return keys;
-}
-
-/* "k1=v1 k2=v2" -> "v1 v2", in place. */
-static void cell_values(char *cell)
-{
-	char *out = cell, *p = cell;
-
-	while (*p) {
-		size_t w = strcspn(p, " "), k = strcspn(p, "=");
-
-		if (out != cell)
-			*out++ = ' ';
-		memmove(out, p + k + 1, w - k - 1);
-		out += w - k - 1;
-		p += w;
-		p += strspn(p, " ");
-	}
-	*out = '\0';
+	return s;
 }
 
 /*
@@ -164,16 +146,17 @@ static void cell_values(char *cell)
  * legend names the keys once: cut, a key=value list would lose the values
  * that tell the rows apart.
  */
-static void varies_values(struct table *t, char ***cells, size_t n, int w)
+static void varies_values(const struct dataset *d, struct table *t,
+			  char ***cells, size_t n, int w)
 {
 	char *keys = NULL;
 	size_t i;
 	int widest = columns(col_head[COL_VARIES]);
 
 	for (i = 0; i < n; i++) {
-		char *k = cell_keys(cells[i][COL_VARIES]);
+		char *k = varies_part(d, i, false);
 
-		if (!k || (keys && strcmp(k, keys))) {
+		if (!k || !*k || (keys && strcmp(k, keys))) {
 			free(k);
 			free(keys);
 			return;
@@ -182,7 +165,8 @@ static void varies_values(struct table *t, char ***cells, size_t n, int w)
 		keys = k;
 	}
 	for (i = 0; i < n; i++) {
-		cell_values(cells[i][COL_VARIES]);
+		free(cells[i][COL_VARIES]);
+		cells[i][COL_VARIES] = varies_part(d, i, true);
 		widest = MAX(widest, columns(cells[i][COL_VARIES]));
 	}
 	if (widest > w) {
@@ -194,7 +178,8 @@ static void varies_values(struct table *t, char ***cells, size_t n, int w)
 	t->varies_keys = keys;
 }
 
-static void fit_width(struct table *t, char ***cells, size_t n)
+static void fit_width(const struct dataset *d, struct table *t, char ***cells,
+		      size_t n)
 {
 	static const struct { size_t col; int min; } give[] = {
 		{ COL_SECTION, SECTION_MIN }, { COL_VARIES, VARIES_MIN },
@@ -205,7 +190,7 @@ static void fit_width(struct table *t, char ***cells, size_t n)
 	/* varies would be cut too: its values alone first, so that the
 	 * section's name keeps what room they leave */
 	if (n && over > t->w[COL_SECTION] - SECTION_MIN)
-		varies_values(t, cells, n, t->w[COL_VARIES]);
+		varies_values(d, t, cells, n, t->w[COL_VARIES]);
 	for (g = 0; g < ARRAY_SIZE(give); g++) {
 		k = (int)give[g].col;
 		over = row_width(t) - TABLE_WIDTH;
@@ -259,7 +244,7 @@ static void table_widths(const struct analysis *a, const struct report_row *rows
 	for (k = COL_CV; k < COL_FLAGS; k++)
 		if (!shown[k])
 			t->w[k] = 0;
-	fit_width(t, cells, n);
+	fit_width(a->d, t, cells, n);
 }
 
 /* Column where the flags would start. */
