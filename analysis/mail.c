@@ -16,6 +16,7 @@
 #include "analysis/report.h"
 #include "db/contract.h"
 #include "lib/escape.h"
+#include "lib/holm.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
 
@@ -284,28 +285,19 @@ static void header(FILE *f, const struct compare_result *r,
 	design(f, r, b, c);
 }
 
-/* Holm over the rows' two-sided p: which changes survive. */
+/* Holm over the rows' two-sided p (lib/holm.h): which changes survive.
+ * A p that is not finite is a row that counts but survives nothing. */
 static void holm(const struct compare_result *r, bool *star)
 {
-	double alpha = 1 - r->opts.confidence;
-	size_t i, j, done = 0;
-	bool *used = xcalloc(r->n + 1, sizeof(*used));
+	double *p = xcalloc(r->n + 1, sizeof(*p));
+	size_t i;
 
-	for (i = 0; i < r->n; i++) {
-		size_t best = r->n;
-
-		for (j = 0; j < r->n; j++)
-			if (!used[j] && isfinite(r->cmp[j].st.p_welch) &&
-			    (best == r->n || r->cmp[j].st.p_welch <
-					     r->cmp[best].st.p_welch))
-				best = j;
-		if (best == r->n ||
-		    r->cmp[best].st.p_welch * (double)(r->n - done) >= alpha)
-			break;
-		used[best] = star[best] = true;
-		done++;
-	}
-	free(used);
+	for (i = 0; i < r->n; i++)
+		p[i] = isfinite(r->cmp[i].st.p_welch) ? r->cmp[i].st.p_welch : 1;
+	holm_adjust(p, r->n, p);
+	for (i = 0; i < r->n; i++)
+		star[i] = p[i] < 1 - r->opts.confidence;
+	free(p);
 }
 
 static void seconds(FILE *f, const struct comparison *c, double alpha,
