@@ -19,6 +19,7 @@
 #include "lib/holm.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
+#include "lib/wrap.h"
 
 #define MAIL_COLS 72
 
@@ -318,24 +319,13 @@ static void seconds(FILE *f, const struct comparison *c, double alpha,
 	}
 }
 
+/* Prose of numbers and words: wrapped, never cut. */
 static void beat(FILE *f, const struct comparison *c, double confidence)
 {
 	char *t = compare_beat_text(c, confidence);
-	char *p, *rest;
 
-	if (!t)
-		return;
-	/* Wrapped at a word to MAIL_COLS - 4. */
-	for (rest = t; strlen(rest) > MAIL_COLS - 4; rest = p + 1) {
-		p = rest + MAIL_COLS - 4;
-		while (p > rest && *p != ' ')
-			p--;
-		if (p == rest)
-			break;
-		*p = '\0';
-		mail_line(f, "    %s", rest);
-	}
-	mail_line(f, "    %s", rest);
+	if (t)
+		wrap_lead(f, "    ", t, 4, MAIL_COLS);
 	free(t);
 }
 

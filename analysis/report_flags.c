@@ -62,77 +62,57 @@ static size_t number_at(const char *s)
 	return n;
 }
 
-/* Whether findings a and b (lengths la, lb) read the same but for their
- * numbers. */
-static bool same_words(const char *a, size_t la, const char *b, size_t lb)
-{
-	size_t i = 0, j = 0, na, nb;
-
-	while (i < la && j < lb) {
-		na = number_at(a + i);
-		nb = number_at(b + j);
-		if (!na != !nb)
-			return false;
-		if (na) {
-			i += na;
-			j += nb;
-		} else if (a[i++] != b[j++]) {
-			return false;
-		}
-	}
-	return i == la && j == lb;
-}
-
 /*
- * The findings of the n flags fl[], which read the same but for their
- * numbers, as one: each number the range of its values ("6.2-24"), or
- * the value when all agree.  malloc'd.
+ * The findings of the n flags fl[] as one when they read the same but for
+ * their numbers: each number the range of its values ("6.2-24"), or the
+ * value when all agree; NULL when their words differ.  malloc'd.
  */
 static char *ranged(const struct flag *const *fl, size_t n)
 {
 	const char *m = fl[0]->message;
-	size_t len = found_len(m), i = 0, slot = 0, k;
+	size_t len = found_len(m), i = 0, k, num, llo, lhi;
+	size_t *at = xcalloc(n, sizeof(*at)); /* where each fl[k] is read */
 	char *out = xstrdup("");
 
 	while (i < len) {
-		size_t num = number_at(m + i);
 		const char *lo = m + i, *hi = m + i;
-		size_t llo = num, lhi = num;
 
-		if (!num) {
-			out = report_cat(out, "", "%c", m[i++]);
-			continue;
-		}
+		num = llo = lhi = number_at(m + i);
 		for (k = 1; k < n; k++) {
-			/* the slot-th number of fl[k]'s finding */
-			const char *p = fl[k]->message;
-			size_t s = 0, w;
+			const char *p = fl[k]->message + at[k];
+			size_t w = number_at(p);
 
-			for (;; p++) {
-				w = number_at(p);
-				if (w && s++ == slot)
-					break;
-				if (w)
-					p += w - 1;
-			}
-			if (strtod(p, NULL) < strtod(lo, NULL)) {
+			if (at[k] >= found_len(fl[k]->message) || !num != !w ||
+			    (!num && *p != m[i]))
+				goto differ;
+			at[k] += num ? w : 1;
+			if (num && strtod(p, NULL) < strtod(lo, NULL)) {
 				lo = p;
 				llo = w;
 			}
-			if (strtod(p, NULL) > strtod(hi, NULL)) {
+			if (num && strtod(p, NULL) > strtod(hi, NULL)) {
 				hi = p;
 				lhi = w;
 			}
 		}
-		if (lo == hi || (llo == lhi && !strncmp(lo, hi, llo)))
+		if (!num)
+			out = report_cat(out, "", "%c", m[i]);
+		else if (lo == hi || (llo == lhi && !strncmp(lo, hi, llo)))
 			out = report_cat(out, "", "%.*s", (int)llo, lo);
 		else
 			out = report_cat(out, "", "%.*s-%.*s", (int)llo, lo,
 					 (int)lhi, hi);
-		i += num;
-		slot++;
+		i += num ? num : 1;
 	}
+	for (k = 1; k < n; k++)
+		if (at[k] != found_len(fl[k]->message))
+			goto differ;
+	free(at);
 	return out;
+differ:
+	free(at);
+	free(out);
+	return NULL;
 }
 
 /* "1-4, 6": the configurations of fl[], consecutive ones as a range. */
@@ -176,24 +156,17 @@ static void one_line(FILE *f, const struct analysis *a, const char *name)
 {
 	size_t *cfgs = xcalloc(a->nconfigs, sizeof(*cfgs));
 	const struct flag **fl = xcalloc(a->nconfigs, sizeof(*fl)); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
-	size_t n = raised_by(a, name, cfgs, fl), k;
-	const char *m0 = fl[0]->message;
-	bool alike = true;
-	char *list = config_list(cfgs, n), *lead;
+	size_t n = raised_by(a, name, cfgs, fl);
+	char *list = config_list(cfgs, n), *text = ranged(fl, n), *lead;
 
-	for (k = 1; k < n && alike; k++)
-		alike = same_words(m0, found_len(m0), fl[k]->message,
-				   found_len(fl[k]->message));
 	lead = xasprintf("  ! %s, configs %s:", name, list);
-	if (alike) {
-		char *text = ranged(fl, n);
-
+	if (text)
 		report_wrap(f, lead, 4, "%s", text);
-		free(text);
-	} else {
+	else
 		report_wrap(f, lead, 4, "%.*s (config %zu)",
-			    (int)found_len(m0), m0, cfgs[0] + 1);
-	}
+			    (int)found_len(fl[0]->message), fl[0]->message,
+			    cfgs[0] + 1);
+	free(text);
 	free(lead);
 	free(list);
 	free(fl);
