@@ -175,16 +175,20 @@ static void one_line(FILE *f, const struct analysis *a, const char *name)
 
 /* ---- every message ---- */
 
-/* Whether configuration c's flag fl was printed with an earlier one. */
-static bool printed(const struct analysis *a, size_t c, const struct flag *fl)
+/* Whether a flag before configuration c's i-th has its name (and, with
+ * words, its message: it was printed with that one). */
+static bool earlier(const struct analysis *a, size_t c, size_t i, bool words)
 {
+	const struct flag *fl = &a->configs[c].flags[i], *g;
 	size_t c2, j;
 
-	for (c2 = 0; c2 < c; c2++)
-		for (j = 0; j < a->configs[c2].nflags; j++)
-			if (!strcmp(a->configs[c2].flags[j].name, fl->name) &&
-			    !strcmp(a->configs[c2].flags[j].message, fl->message))
+	for (c2 = 0; c2 <= c; c2++)
+		for (j = 0; j < (c2 < c ? a->configs[c2].nflags : i); j++) {
+			g = &a->configs[c2].flags[j];
+			if (!strcmp(g->name, fl->name) &&
+			    (!words || !strcmp(g->message, fl->message)))
 				return true;
+		}
 	return false;
 }
 
@@ -221,19 +225,6 @@ static void message(FILE *f, const struct analysis *a, size_t c,
 	free(where);
 }
 
-/* Whether configuration c's i-th flag is the first of its name. */
-static bool first_of(const struct analysis *a, size_t c, size_t i)
-{
-	const char *name = a->configs[c].flags[i].name;
-	size_t c2, j;
-
-	for (c2 = 0; c2 <= c; c2++)
-		for (j = 0; j < (c2 < c ? a->configs[c2].nflags : i); j++)
-			if (!strcmp(a->configs[c2].flags[j].name, name))
-				return false;
-	return true;
-}
-
 void report_flag_messages(FILE *f, const struct analysis *a, bool brief)
 {
 	struct totals t;
@@ -257,9 +248,9 @@ void report_flag_messages(FILE *f, const struct analysis *a, bool brief)
 				if (flag_place(FV_REPORT, fl->name) != rank)
 					continue;
 				many = brief && raised_by(a, fl->name, NULL, NULL) > 1;
-				if (many && first_of(a, c, i))
+				if (many && !earlier(a, c, i, false))
 					one_line(f, a, fl->name);
-				if (many || printed(a, c, fl))
+				if (many || earlier(a, c, i, true))
 					continue;
 				message(f, a, c, fl, full == rank, brief);
 				full = rank;
