@@ -14,6 +14,7 @@
 
 #include "analysis/compare_input.h"
 #include "analysis/report.h"
+#include "analysis/report_impl.h"
 #include "db/contract.h"
 #include "lib/escape.h"
 #include "lib/holm.h"
@@ -72,13 +73,9 @@ static void mail_row_label(FILE *f, char *buf, size_t width, const char *name,
 
 	for (size_t k = 0; c && k < c->nparams; k++) {
 		const struct kv *p = &c->params[k];
-		char *u;
 
-		if (constant(all, n, p->key, p->value))
-			continue;
-		u = xasprintf("%s %s=%s", t, p->key, p->value);
-		free(t);
-		t = u;
+		if (!constant(all, n, p->key, p->value))
+			t = report_cat(t, " ", "%s=%s", p->key, p->value);
 	}
 	e = escape_text_dup(t);
 	buf[0] = '\0';
@@ -163,20 +160,10 @@ static void mail_machine(FILE *f, const struct dataset *d)
 		  mail_shown(s, 6, meta(d, MK_SMT)));
 }
 
-static void flag_list(char *buf, size_t len, const struct config_analysis *ca)
-{
-	size_t at = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < ca->nflags && at + 1 < len; i++)
-		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "",
-				       ca->flags[i].name);
-}
-
 int report_mail(FILE *f, const struct analysis *a)
 {
 	const struct dataset *d = a->d;
-	char n[32], o[16], lab[32], ci[NUMFMT_CI_LEN], fl[80], p[32], l[32];
+	char n[32], o[16], lab[32], ci[NUMFMT_CI_LEN], *fl, p[32], l[32];
 	const struct ds_config **all = xcalloc(d->nconfigs + 1, sizeof(*all)); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
 	size_t i, runs = 0;
 
@@ -207,12 +194,13 @@ int report_mail(FILE *f, const struct analysis *a)
 		mail_row_label(f, lab, 30, c->section && *c->section
 						? c->section : c->workload,
 			       c, all, d->nconfigs);
-		flag_list(fl, sizeof(fl), ca);
+		fl = report_flag_names(ca, ", ", false);
 		mail_line(f, "%-30s %4zu  %s", lab, ca->measured,
 			  m ? numfmt_ci(ci, sizeof(ci), m->s.mean, m->s.ci_low,
 					m->s.ci_high) : "-");
 		if (*fl)
 			mail_line(f, "    flags: %s", fl);
+		free(fl);
 	}
 	mail_line(f, "%s", "");
 	if (reproduce_config(f, d, p))

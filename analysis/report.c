@@ -513,11 +513,8 @@ static void text_auto(FILE *f, const struct config_analysis *ca)
 /* The flags' names: their messages are in the summary, once. */
 static void text_flags(FILE *f, const struct config_analysis *ca)
 {
-	char *names = xstrdup("");
-	size_t i;
+	char *names = report_flag_names(ca, ", ", false);
 
-	for (i = 0; i < ca->nflags; i++)
-		names = report_cat(names, ", ", "%s", ca->flags[i].name);
 	if (*names)
 		report_wrap(f, "  flags:", 4, "%s (under \"flags\" above)", names);
 	free(names);

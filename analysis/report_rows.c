@@ -195,19 +195,18 @@ static void row_primary(const struct analysis *a, struct report_row *r)
 			 numfmt_sig(cv, sizeof(cv), 100 * ms->s.cv, 2));
 }
 
-/* "noisy,few-runs": the flag names of configuration c. */
-static char *row_flags(const struct config_analysis *ca)
+char *report_flag_names(const struct config_analysis *ca, const char *sep,
+			bool once)
 {
 	char *s = xstrdup("");
-	size_t i, j;
+	size_t i, j = 0;
 
 	for (i = 0; i < ca->nflags; i++) {
-		/* a flag raised twice (against two others) is named once */
-		for (j = 0; j < i && strcmp(ca->flags[j].name,
-					    ca->flags[i].name); j++)
+		for (j = 0; once && j < i && strcmp(ca->flags[j].name,
+						    ca->flags[i].name); j++)
 			;
-		if (j == i)
-			s = report_cat(s, ",", "%s", ca->flags[i].name);
+		if (!once || j == i)
+			s = report_cat(s, sep, "%s", ca->flags[i].name);
 	}
 	return s;
 }
@@ -250,7 +249,7 @@ size_t report_rows(const struct analysis *a, struct report_row **out)
 		mean_of(a, c, "klock_contended_per_op", 1e6, "", r->klock,
 			sizeof(r->klock));
 		kwait_of(a, c, r->kwait, sizeof(r->kwait));
-		r->flags = row_flags(ca);
+		r->flags = report_flag_names(ca, ",", true);
 		r->runs = cf->nruns;
 		r->failed = ca->failed;
 		for (k = cf->run0; k < cf->run0 + cf->nruns && !r->first_error; k++)
