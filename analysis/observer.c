@@ -48,13 +48,6 @@ static long base_of(const struct dataset *d, size_t c)
 	return -1;
 }
 
-static void ratio_of(const double *a, size_t na, const double *b, size_t nb,
-		     double confidence, struct ratio *r)
-{
-	if (stats_ratio_welch(a, na, b, nb, confidence, r) < 0)
-		*r = (struct ratio){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
-}
-
 static void row_fill(const struct analysis *a, struct observer_row *row)
 {
 	const struct dataset *d = a->d;
@@ -72,8 +65,8 @@ static void row_fill(const struct analysis *a, struct observer_row *row)
 		analysis_values(d, row->config, ca->primary, &to) : 0;
 	nhb = analysis_values_of(d, row->base, analysis_handoff_rate, &hb);
 	nho = analysis_values_of(d, row->config, analysis_handoff_rate, &ho);
-	ratio_of(tb, row->nbase, to, row->nobs, conf, &row->tput);
-	ratio_of(hb, nhb, ho, nho, conf, &row->handoffs);
+	stats_ratio_welch(tb, row->nbase, to, row->nobs, conf, &row->tput);
+	stats_ratio_welch(hb, nhb, ho, nho, conf, &row->handoffs);
 	/* the misleading-throughput rule, on throughput (never elapsed) */
 	sb = (struct pair_side){ tb, hb, NULL, row->nbase, nhb, 0 };
 	so = (struct pair_side){ to, ho, NULL, row->nobs, nho, 0 };
@@ -88,12 +81,12 @@ static void row_fill(const struct analysis *a, struct observer_row *row)
 	free(ho);
 }
 
-void observer_table_build(const struct analysis *a, struct observer_table *t)
+size_t observer_rows(const struct analysis *a, struct observer_row **rows)
 {
 	const struct dataset *d = a->d;
-	size_t c;
+	size_t c, n = 0;
 
-	memset(t, 0, sizeof(*t));
+	*rows = NULL;
 	for (c = 0; c < d->nconfigs; c++) {
 		const char *o = ds_config_param(&d->configs[c], OBSERVER_KEY);
 		long b;
@@ -103,18 +96,13 @@ void observer_table_build(const struct analysis *a, struct observer_table *t)
 		b = base_of(d, c);
 		if (b < 0)
 			continue;
-		t->rows = xrealloc(t->rows, (t->n + 1) * sizeof(*t->rows));
-		t->rows[t->n] = (struct observer_row){ .base = (size_t)b,
-						       .config = c,
-						       .observer = o };
-		row_fill(a, &t->rows[t->n++]);
+		*rows = xrealloc(*rows, (n + 1) * sizeof(**rows));
+		(*rows)[n] = (struct observer_row){ .base = (size_t)b,
+						    .config = c,
+						    .observer = o };
+		row_fill(a, &(*rows)[n++]);
 	}
-}
-
-void observer_table_release(struct observer_table *t)
-{
-	free(t->rows);
-	memset(t, 0, sizeof(*t));
+	return n;
 }
 
 /* ---- in the text and JSON reports ---- */
@@ -136,20 +124,19 @@ static const char *ratio_cell(char *b, size_t len, const struct ratio *r)
 
 void report_observer_text(FILE *f, const struct analysis *a)
 {
-	struct observer_table t;
+	struct observer_row *rows;
 	bool misleading = false;
-	size_t i;
+	size_t n = observer_rows(a, &rows), i;
 
-	observer_table_build(a, &t);
-	if (!t.n)
+	if (!n)
 		goto out;
 	fprintf(f, "\nobserver effect: each observer / observer = none, "
 		   "ratio of the runs' means\n(%g%% interval, log scale):\n",
 		100 * a->opts.confidence);
 	fprintf(f, "  %-8s %-*s %-21s %s\n", "config", OBS_COL, "observer",
 		"throughput", "hand-offs/s");
-	for (i = 0; i < t.n; i++) {
-		const struct observer_row *r = &t.rows[i];
+	for (i = 0; i < n; i++) {
+		const struct observer_row *r = &rows[i];
 		char vs[24], tp[48], ho[48], *name = report_esc(r->observer);
 
 		snprintf(vs, sizeof(vs), "%zu/%zu", r->config + 1, r->base + 1);
@@ -174,7 +161,7 @@ void report_observer_text(FILE *f, const struct analysis *a)
 			   "gain is the observer's, not the\n  lock's "
 			   "(misleading-throughput below).\n");
 out:
-	observer_table_release(&t);
+	free(rows);
 }
 
 static void json_ratio(struct json_writer *w, const char *key,
@@ -190,15 +177,14 @@ static void json_ratio(struct json_writer *w, const char *key,
 
 void report_observer_json(struct json_writer *w, const struct analysis *a)
 {
-	struct observer_table t;
-	size_t i;
+	struct observer_row *rows;
+	size_t n = observer_rows(a, &rows), i;
 
-	observer_table_build(a, &t);
-	if (!t.n)
+	if (!n)
 		goto out;
 	json_open(w, "observer_effect", '[');
-	for (i = 0; i < t.n; i++) {
-		const struct observer_row *r = &t.rows[i];
+	for (i = 0; i < n; i++) {
+		const struct observer_row *r = &rows[i];
 
 		json_open(w, NULL, '{');
 		json_int(w, "config", cfg(a, r->config)->id);
@@ -214,5 +200,5 @@ void report_observer_json(struct json_writer *w, const struct analysis *a)
 	}
 	json_close(w, ']');
 out:
-	observer_table_release(&t);
+	free(rows);
 }
