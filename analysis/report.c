@@ -1,7 +1,7 @@
 /*
  * report.c - the text report for a reviewer (report.h): the answer first,
- * one summary row per configuration (report_table.c) and the flags
- * (report_flags.c); then, with --verbose, a ministat-like block per
+ * one summary row per configuration and the flags (report_table.c);
+ * then, with --verbose, a ministat-like block per
  * configuration and the correlation table.  Numbers go through lib/numfmt
  * and every name through lib/escape.
  */

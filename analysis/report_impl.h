@@ -104,7 +104,7 @@ char *report_esc(const char *s);
 char *report_hint(const struct report_view *view, const char *args);
 
 /*
- * report_flags.c: every flag's message, the most consequential kinds
+ * report_table.c: every flag's message, the most consequential kinds
  * first; brief (the default view): a kind raised by several
  * configurations in one line, its numbers as ranges.
  */
