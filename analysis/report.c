@@ -1,9 +1,9 @@
 /*
  * report.c - the text report for a reviewer (report.h): the answer first,
  * one summary row per configuration and the flags (report_table.c);
- * then, with --verbose, a ministat-like block per
- * configuration and the correlation table.  Numbers go through lib/numfmt
- * and every name through lib/escape.
+ * then, with --verbose, a ministat-like block per configuration and the
+ * correlation table.  Numbers go through lib/numfmt and every name
+ * through lib/escape.
  */
 #include <math.h>
 #include <stdbool.h>
