@@ -111,7 +111,7 @@ bool report_host_key(const struct experiment_row *e, const char *key);
 size_t report_host_count(const struct experiment_row *e);
 
 /*
- * ---- observer.c: the observer-effect table ----
+ * ---- report_rows.c: the observer-effect table ----
  * For each configuration run under an observer (the `observer` parameter,
  * docs/KLOCK.md "Observers"), its primary metric and its hand-offs per
  * second as ratios to the configuration that differs only in observer =

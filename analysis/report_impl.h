@@ -1,6 +1,6 @@
 /*
  * report_impl.h - what the writers of report.h share (report*.c,
- * observer.c, mail.c).  Private to them.
+ * mail.c).  Private to them.
  */
 #ifndef CONTEND_REPORT_IMPL_H
 #define CONTEND_REPORT_IMPL_H
@@ -120,7 +120,7 @@ int report_host_text(FILE *f, const struct analysis *a);
 /* report_table.c: the summary table, one row per configuration, and the
  * legend of its marks. */
 void report_text_summary(FILE *f, const struct analysis *a);
-/* observer.c: the observer-effect table, nothing when the experiment
+/* report_rows.c: the observer-effect table, nothing when the experiment
  * has no observer with a none to compare */
 struct json_writer;
 void report_observer_text(FILE *f, const struct analysis *a);
