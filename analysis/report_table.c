@@ -106,7 +106,7 @@ static int row_width(const struct table *t)
 }
 
 /* s cut to w columns in every row. */
-static void cut_column(char ***cells, size_t n, size_t k, int w)
+static void cut_column(char *(*cells)[NCOLS], size_t n, size_t k, int w)
 {
 	size_t i;
 
@@ -153,7 +153,7 @@ static char *varies_part(const struct dataset *d, size_t c, bool values)
  * that tell the rows apart.
  */
 static void varies_values(const struct dataset *d, struct table *t,
-			  char ***cells, size_t n, int w)
+			  char *(*cells)[NCOLS], size_t n, int w)
 {
 	char *keys = NULL;
 	size_t i;
@@ -184,8 +184,8 @@ static void varies_values(const struct dataset *d, struct table *t,
 	t->varies_keys = keys;
 }
 
-static void fit_width(const struct dataset *d, struct table *t, char ***cells,
-		      size_t n)
+static void fit_width(const struct dataset *d, struct table *t,
+		      char *(*cells)[NCOLS], size_t n)
 {
 	static const struct { size_t col; int min; } give[] = {
 		{ COL_SECTION, SECTION_MIN }, { COL_VARIES, VARIES_MIN },
@@ -224,7 +224,7 @@ static bool nothing(const char *cell)
 }
 
 static void table_widths(const struct analysis *a, const struct report_row *rows,
-			 size_t n, struct table *t, char ***cells)
+			 size_t n, struct table *t, char *(*cells)[NCOLS])
 {
 	bool shown[NCOLS] = { false };
 	size_t i, k;
@@ -253,12 +253,6 @@ static void table_widths(const struct analysis *a, const struct report_row *rows
 	fit_width(a->d, t, cells, n);
 }
 
-/* Column where the flags would start. */
-static int flags_at(const struct table *t)
-{
-	return row_width(t) + 2;
-}
-
 static void table_head(FILE *f, const struct table *t, const char *metric)
 {
 	char *head = metric ? value_head(metric) : xstrdup("");
@@ -269,7 +263,7 @@ static void table_head(FILE *f, const struct table *t, const char *metric)
 			continue;
 		if (k == COL_FLAGS) {
 			/* Rows that wide put their flags below them. */
-			if (flags_at(t) + columns(col_head[k]) <= TABLE_WIDTH)
+			if (row_width(t) + 2 + columns(col_head[k]) <= TABLE_WIDTH)
 				fprintf(f, "%s%s", gap(k), col_head[k]);
 			continue;
 		}
@@ -289,7 +283,7 @@ static void table_head(FILE *f, const struct table *t, const char *metric)
 static void table_row(FILE *f, const struct table *t, char **cell,
 		      bool have_value)
 {
-	int col = 0, at = flags_at(t);
+	int col = 0, at = row_width(t) + 2; /* where flags start */
 	bool below = at + columns(cell[COL_FLAGS]) > TABLE_WIDTH;
 	size_t k;
 
@@ -379,13 +373,11 @@ void report_text_summary(FILE *f, const struct analysis *a)
 {
 	struct report_row *rows;
 	size_t n = report_rows(a, &rows), i, k;
-	char ***cells = xcalloc(n ? n : 1, sizeof(*cells));
+	char *(*cells)[NCOLS] = xcalloc(n ? n : 1, sizeof(*cells));
 	const char *shown = NULL;
 	struct table t = { 0 };
 	char *legend;
 
-	for (i = 0; i < n; i++)
-		cells[i] = xcalloc(NCOLS, sizeof(**cells));
 	table_widths(a, rows, n, &t, cells);
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
@@ -402,11 +394,9 @@ void report_text_summary(FILE *f, const struct analysis *a)
 		report_wrap(f, " ", 2, "%s", legend);
 		free(legend);
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		for (k = 0; k < NCOLS; k++)
 			free(cells[i][k]);
-		free(cells[i]);
-	}
 	free(cells);
 	free(t.varies_keys);
 	report_rows_free(rows, n);
