@@ -18,6 +18,7 @@
 #include "analysis/report.h"
 #include "analysis/report_impl.h"
 #include "analysis/flagtab.h"
+#include "lib/strmap.h"
 #include "lib/util.h"
 
 enum { COL_ID, COL_SECTION, COL_VARIES, COL_VALUE, COL_CV, COL_CONT,
@@ -311,30 +312,28 @@ static void table_row(FILE *f, const struct table *t, char **cell,
  * once each, in the order of the configurations. */
 static char *key_legend(const struct dataset *d, char *s)
 {
-	const char **seen = NULL;
-	size_t nseen = 0, c, i, j;
+	struct strmap seen = { 0 };
+	size_t c, i, v;
 
 	for (c = 0; c < d->nconfigs; c++)
 		for (i = 0; i < d->configs[c].nparams; i++) {
 			const char *key = d->configs[c].params[i].key;
 			char *brief, *k;
 
-			for (j = 0; j < nseen && strcmp(seen[j], key); j++)
-				;
-			if (j < nseen || !report_param_shown(d, c, key))
+			if (strmap_get(&seen, key, &v) ||
+			    !report_param_shown(d, c, key))
 				continue;
-			seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
-			seen[nseen++] = key;
+			strmap_put(&seen, key, 0);
 			brief = report_key_short(d, key);
-			if (strcmp(brief, key) &&
-			    strcmp(brief, key + (strncmp(key, "param.", 6) ? 0 : 6))) {
+			/* shortened more than by "param." */
+			if (strcmp(brief, key + (strncmp(key, "param.", 6) ? 0 : 6))) {
 				k = report_esc(key);
 				s = report_cat(s, "; ", "%s: %s", brief, k);
 				free(k);
 			}
 			free(brief);
 		}
-	free(seen);
+	strmap_release(&seen);
 	return s;
 }
 
