@@ -165,7 +165,8 @@ int report_mail(FILE *f, const struct analysis *a)
 	const struct dataset *d = a->d;
 	char n[32], o[16], lab[32], ci[NUMFMT_CI_LEN], *fl, p[32], l[32];
 	const struct ds_config **all = xcalloc(d->nconfigs + 1, sizeof(*all)); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
-	size_t i, runs = 0;
+	struct totals t;
+	size_t i;
 
 	for (i = 0; i < d->nconfigs; i++)
 		all[i] = &d->configs[i];
@@ -175,10 +176,9 @@ int report_mail(FILE *f, const struct analysis *a)
 		  100 * a->opts.confidence);
 	mail_kernel(f, "kernel", d);
 	mail_machine(f, d);
-	for (i = 0; i < a->nconfigs; i++)
-		runs += a->configs[i].measured;
+	totals(a, &t);
 	mail_line(f, "design: one invocation, %zu configurations, %zu "
-		  "measured runs", a->nconfigs, runs);
+		  "measured runs", a->nconfigs, t.measured);
 	mail_line(f, "        order %s, seed %llu",
 		  mail_shown(o, 12, d->exp.order ? d->exp.order : "?"),
 		  (unsigned long long)d->exp.seed);

@@ -416,8 +416,7 @@ static void text_table(FILE *f, const struct analysis *a,
 	char *left = xstrdup(""), *t;
 
 	memcpy(head, m_head, sizeof(head));
-	for (k = 0; k < M_NCOLS; k++)
-		shown[k] = true;
+	memset(shown, true, sizeof(shown));
 	for (m = 0; m < ca->nmetrics; m++) {
 		const struct summary *sm = &ca->metrics[m].s;
 
@@ -429,7 +428,7 @@ static void text_table(FILE *f, const struct analysis *a,
 	if (!median_ci)
 		head[M_MEDIAN] = "median";
 	for (d = 0; table_width(cells, n, head, shown, w) > TABLE_WIDTH &&
-		    d < sizeof(m_drop) / sizeof(*m_drop); d++) {
+		    d < ARRAY_SIZE(m_drop); d++) {
 		if (m_drop[d].col[0] == M_NCOLS && !median_ci)
 			continue;
 		left = report_cat(left, ", ", "%s", m_drop[d].what);

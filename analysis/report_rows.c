@@ -405,9 +405,12 @@ void report_host_summary(FILE *f, const struct analysis *a,
 			 const struct report_view *view)
 {
 	const struct experiment_row *e = &a->d->exp;
-	char *text = xstrdup(""), *h, *args, *t;
+	char *text, *h, *args, *t;
 	size_t i, n = report_host_count(e);
 
+	if (!n)
+		return;
+	text = xstrdup("");
 	for (i = 0; i < fact_nrows; i++) {
 		const char *v = experiment_meta(e, fact_rows[i].key);
 		char *p;
@@ -418,10 +421,6 @@ void report_host_summary(FILE *f, const struct analysis *a,
 		if (strlen(text) + strlen(p) + 2 <= SUMMARY_TEXT)
 			text = report_cat(text, ", ", "%s", p);
 		free(p);
-	}
-	if (!n) {
-		free(text);
-		return;
 	}
 	fputc('\n', f);
 	if (*text)
