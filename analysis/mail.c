@@ -232,6 +232,7 @@ static void design(FILE *f, const struct compare_result *r,
 {
 	const struct dataset *db = first_set(b), *dc = first_set(c);
 	char o[24], line[96];
+	bool below;
 
 	if (!r->n)
 		return;
@@ -249,14 +250,13 @@ static void design(FILE *f, const struct compare_result *r,
 	snprintf(line, sizeof(line), "        order %s, seed A %llu, B %llu",
 		 o, (unsigned long long)db->exp.seed,
 		 (unsigned long long)dc->exp.seed);
-	if (strlen(line) <= MAIL_COLS) {
-		mail_line(f, "%s", line);
-	} else {
+	below = strlen(line) > MAIL_COLS;
+	if (below)
 		strrchr(line, 'B')[-1] = '\0'; /* seeds are digits */
-		mail_line(f, "%s", line);
+	mail_line(f, "%s", line);
+	if (below)
 		mail_line(f, "        seed B %llu",
 			  (unsigned long long)dc->exp.seed);
-	}
 }
 
 static void header(FILE *f, const struct compare_result *r,
