@@ -166,27 +166,21 @@ static void text_methods(FILE *f, const struct analysis *a)
 		o->alpha, o->drift_alpha, 100 * o->handoff_drop);
 }
 
-/* The primary metric's direction, in words. */
-static const char *direction_name(const struct analysis *a,
-				  const struct config_analysis *ca)
-{
-	enum direction d = analysis_direction(a->d, ca->config,
-					      ca->primary_name);
-
-	return d == DIR_HIGHER ? "higher is better"
-	       : d == DIR_LOWER ? "lower is better" : "no direction declared";
-}
-
 /* The result a reader takes away: the median when normality failed. */
 static void text_headline(FILE *f, const struct analysis *a,
 			  const struct config_analysis *ca)
 {
 	const struct metric_summary *ms;
 	char b[NUMFMT_CI_LEN];
+	enum direction d;
 
-	if (ca->primary_name && strcmp(ca->primary_name, "throughput"))
+	if (ca->primary_name && strcmp(ca->primary_name, "throughput")) {
+		d = analysis_direction(a->d, ca->config, ca->primary_name);
 		fprintf(f, "  primary metric: %s (%s; docs/INI.md \"primary\")\n",
-			ca->primary_name, direction_name(a, ca));
+			ca->primary_name, d == DIR_HIGHER ? "higher is better"
+			: d == DIR_LOWER ? "lower is better"
+			: "no direction declared");
+	}
 	if (ca->primary < 0 || !ca->metrics[ca->primary].s.n) {
 		if (ca->primary_name)
 			fprintf(f, "  no run reported the primary metric %s\n",

@@ -37,7 +37,6 @@ static double stat(const struct summary *s, size_t i)
 	return v;
 }
 
-/* s, null when NULL. */
 static void str_or_null(struct json_writer *w, const char *key, const char *s)
 {
 	if (s)
