@@ -61,18 +61,12 @@ static const char *const unit_words[] = { "ns", "us", "ms", "s", "pct" };
 static char *last_word(const char *key)
 {
 	const char *k = user_param(key) ? key + 6 : key;
-	const char *end = k + strlen(k), *start;
+	const char *end = k + strlen(k), *unit = strrchr(k, '_'), *start;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(unit_words); i++) {
-		size_t n = strlen(unit_words[i]);
-
-		if ((size_t)(end - k) > n + 1 && end[-(long)n - 1] == '_' &&
-		    !strcmp(end - n, unit_words[i])) {
-			end -= n + 1;
-			break;
-		}
-	}
+	for (i = 0; unit && unit > k && i < ARRAY_SIZE(unit_words); i++)
+		if (!strcmp(unit + 1, unit_words[i]))
+			end = unit;
 	for (start = end; start > k && start[-1] != '_' && start[-1] != '.';
 	     start--)
 		;
