@@ -115,22 +115,22 @@ static void text_header(FILE *f, const struct analysis *a,
 
 static void text_failures(FILE *f, const struct analysis *a)
 {
-	bool head = false;
-	size_t c, i, k;
+	size_t c, i, k, shown = 0;
 
 	for (c = 0; c < a->nconfigs; c++) {
 		struct report_failure *fail;
 		size_t n = report_failures(a->d, c, &fail);
-		char *varies = report_varying(a->d, c, false), *lead, *seqs;
+		char *varies, *lead, *seqs;
 
-		if (n && !head)
+		if (!n)
+			continue; /* fail is NULL */
+		if (!shown++)
 			fprintf(f, "\nfailed runs:\n");
-		head |= n > 0;
+		varies = report_varying(a->d, c, false);
 		lead = xasprintf("  config %zu [%s]%s%s:", c + 1,
 				 cfg(a, c)->section, *varies ? " " : "", varies);
-		if (n)
-			report_wrap(f, lead, 4, "%zu of %zu runs failed",
-				    a->configs[c].failed, cfg(a, c)->nruns);
+		report_wrap(f, lead, 4, "%zu of %zu runs failed",
+			    a->configs[c].failed, cfg(a, c)->nruns);
 		free(lead);
 		free(varies);
 		for (i = 0; i < n; i++) {

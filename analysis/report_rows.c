@@ -288,8 +288,7 @@ size_t report_failures(const struct dataset *d, size_t c,
 			;
 		if (i == n) {
 			f = xrealloc(f, (n + 1) * sizeof(*f));
-			memset(&f[n], 0, sizeof(f[n]));
-			f[n++].reason = why;
+			f[n++] = (struct report_failure){ .reason = why };
 		} else {
 			free(why);
 		}
