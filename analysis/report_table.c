@@ -337,7 +337,7 @@ static char *key_legend(const struct dataset *d, char *s)
 	return s;
 }
 
-/* The marks, short heads and short names the table uses, or NULL. */
+/* The marks, short heads and short names the table uses, or "". */
 static char *table_legend(const struct analysis *a, const struct table *t)
 {
 	static const char below0[] = "a lower bound below 0 for a quantity "
@@ -360,12 +360,7 @@ static char *table_legend(const struct analysis *a, const struct table *t)
 			s = report_cat(s, "; ", "%s", col_legend[k]);
 	if (t->varies_keys)
 		s = report_cat(s, "; ", "varies: values of %s", t->varies_keys);
-	s = key_legend(a->d, s);
-	if (!*s) {
-		free(s);
-		return NULL;
-	}
-	return s;
+	return key_legend(a->d, s);
 }
 
 void report_text_summary(FILE *f, const struct analysis *a)
@@ -389,10 +384,9 @@ void report_text_summary(FILE *f, const struct analysis *a)
 		table_row(f, &t, cells[i], rows[i].primary != NULL);
 	}
 	legend = table_legend(a, &t);
-	if (legend) {
+	if (*legend)
 		report_wrap(f, " ", 2, "%s", legend);
-		free(legend);
-	}
+	free(legend);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < NCOLS; k++)
 			free(cells[i][k]);
