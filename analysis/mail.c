@@ -14,10 +14,13 @@
 
 #include "analysis/compare_input.h"
 #include "analysis/report.h"
+#include "analysis/report_impl.h"
 #include "db/contract.h"
 #include "lib/escape.h"
+#include "lib/holm.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
+#include "lib/wrap.h"
 
 #define MAIL_COLS 72
 
@@ -70,13 +73,9 @@ static void mail_row_label(FILE *f, char *buf, size_t width, const char *name,
 
 	for (size_t k = 0; c && k < c->nparams; k++) {
 		const struct kv *p = &c->params[k];
-		char *u;
 
-		if (constant(all, n, p->key, p->value))
-			continue;
-		u = xasprintf("%s %s=%s", t, p->key, p->value);
-		free(t);
-		t = u;
+		if (!constant(all, n, p->key, p->value))
+			t = report_cat(t, " ", "%s=%s", p->key, p->value);
 	}
 	e = escape_text_dup(t);
 	buf[0] = '\0';
@@ -161,22 +160,13 @@ static void mail_machine(FILE *f, const struct dataset *d)
 		  mail_shown(s, 6, meta(d, MK_SMT)));
 }
 
-static void flag_list(char *buf, size_t len, const struct config_analysis *ca)
-{
-	size_t at = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < ca->nflags && at + 1 < len; i++)
-		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "",
-				       ca->flags[i].name);
-}
-
 int report_mail(FILE *f, const struct analysis *a)
 {
 	const struct dataset *d = a->d;
-	char n[32], o[16], lab[32], ci[NUMFMT_CI_LEN], fl[80], p[32], l[32];
+	char n[32], o[16], lab[32], ci[NUMFMT_CI_LEN], *fl, p[32], l[32];
 	const struct ds_config **all = xcalloc(d->nconfigs + 1, sizeof(*all)); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
-	size_t i, runs = 0;
+	struct totals t;
+	size_t i;
 
 	for (i = 0; i < d->nconfigs; i++)
 		all[i] = &d->configs[i];
@@ -186,10 +176,9 @@ int report_mail(FILE *f, const struct analysis *a)
 		  100 * a->opts.confidence);
 	mail_kernel(f, "kernel", d);
 	mail_machine(f, d);
-	for (i = 0; i < a->nconfigs; i++)
-		runs += a->configs[i].measured;
+	totals(a, &t);
 	mail_line(f, "design: one invocation, %zu configurations, %zu "
-		  "measured runs", a->nconfigs, runs);
+		  "measured runs", a->nconfigs, t.measured);
 	mail_line(f, "        order %s, seed %llu",
 		  mail_shown(o, 12, d->exp.order ? d->exp.order : "?"),
 		  (unsigned long long)d->exp.seed);
@@ -205,12 +194,13 @@ int report_mail(FILE *f, const struct analysis *a)
 		mail_row_label(f, lab, 30, c->section && *c->section
 						? c->section : c->workload,
 			       c, all, d->nconfigs);
-		flag_list(fl, sizeof(fl), ca);
+		fl = report_flag_names(ca, ", ", false);
 		mail_line(f, "%-30s %4zu  %s", lab, ca->measured,
 			  m ? numfmt_ci(ci, sizeof(ci), m->s.mean, m->s.ci_low,
 					m->s.ci_high) : "-");
 		if (*fl)
 			mail_line(f, "    flags: %s", fl);
+		free(fl);
 	}
 	mail_line(f, "%s", "");
 	if (reproduce_config(f, d, p))
@@ -242,6 +232,7 @@ static void design(FILE *f, const struct compare_result *r,
 {
 	const struct dataset *db = first_set(b), *dc = first_set(c);
 	char o[24], line[96];
+	bool below;
 
 	if (!r->n)
 		return;
@@ -259,14 +250,13 @@ static void design(FILE *f, const struct compare_result *r,
 	snprintf(line, sizeof(line), "        order %s, seed A %llu, B %llu",
 		 o, (unsigned long long)db->exp.seed,
 		 (unsigned long long)dc->exp.seed);
-	if (strlen(line) <= MAIL_COLS) {
-		mail_line(f, "%s", line);
-	} else {
+	below = strlen(line) > MAIL_COLS;
+	if (below)
 		strrchr(line, 'B')[-1] = '\0'; /* seeds are digits */
-		mail_line(f, "%s", line);
+	mail_line(f, "%s", line);
+	if (below)
 		mail_line(f, "        seed B %llu",
 			  (unsigned long long)dc->exp.seed);
-	}
 }
 
 static void header(FILE *f, const struct compare_result *r,
@@ -284,28 +274,19 @@ static void header(FILE *f, const struct compare_result *r,
 	design(f, r, b, c);
 }
 
-/* Holm over the rows' two-sided p: which changes survive. */
+/* Holm over the rows' two-sided p (lib/holm.h): which changes survive.
+ * A p that is not finite is a row that counts but survives nothing. */
 static void holm(const struct compare_result *r, bool *star)
 {
-	double alpha = 1 - r->opts.confidence;
-	size_t i, j, done = 0;
-	bool *used = xcalloc(r->n + 1, sizeof(*used));
+	double *p = xcalloc(r->n + 1, sizeof(*p));
+	size_t i;
 
-	for (i = 0; i < r->n; i++) {
-		size_t best = r->n;
-
-		for (j = 0; j < r->n; j++)
-			if (!used[j] && isfinite(r->cmp[j].st.p_welch) &&
-			    (best == r->n || r->cmp[j].st.p_welch <
-					     r->cmp[best].st.p_welch))
-				best = j;
-		if (best == r->n ||
-		    r->cmp[best].st.p_welch * (double)(r->n - done) >= alpha)
-			break;
-		used[best] = star[best] = true;
-		done++;
-	}
-	free(used);
+	for (i = 0; i < r->n; i++)
+		p[i] = isfinite(r->cmp[i].st.p_welch) ? r->cmp[i].st.p_welch : 1;
+	holm_adjust(p, r->n, p);
+	for (i = 0; i < r->n; i++)
+		star[i] = p[i] < 1 - r->opts.confidence;
+	free(p);
 }
 
 static void seconds(FILE *f, const struct comparison *c, double alpha,
@@ -326,24 +307,13 @@ static void seconds(FILE *f, const struct comparison *c, double alpha,
 	}
 }
 
+/* Prose of numbers and words: wrapped, never cut. */
 static void beat(FILE *f, const struct comparison *c, double confidence)
 {
 	char *t = compare_beat_text(c, confidence);
-	char *p, *rest;
 
-	if (!t)
-		return;
-	/* Wrapped at a word to MAIL_COLS - 4. */
-	for (rest = t; strlen(rest) > MAIL_COLS - 4; rest = p + 1) {
-		p = rest + MAIL_COLS - 4;
-		while (p > rest && *p != ' ')
-			p--;
-		if (p == rest)
-			break;
-		*p = '\0';
-		mail_line(f, "    %s", rest);
-	}
-	mail_line(f, "    %s", rest);
+	if (t)
+		wrap_lead(f, "    ", t, 4, MAIL_COLS);
 	free(t);
 }
 

@@ -1,9 +1,9 @@
 /*
  * report.c - the text report for a reviewer (report.h): the answer first,
- * one summary row per configuration (report_table.c) and the flags
- * (report_flags.c); then, with --verbose, a ministat-like block per
- * configuration and the correlation table.  Numbers go through lib/numfmt
- * and every name through lib/escape.
+ * one summary row per configuration and the flags (report_table.c);
+ * then, with --verbose, a ministat-like block per configuration and the
+ * correlation table.  Numbers go through lib/numfmt and every name
+ * through lib/escape.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -115,22 +115,22 @@ static void text_header(FILE *f, const struct analysis *a,
 
 static void text_failures(FILE *f, const struct analysis *a)
 {
-	bool head = false;
-	size_t c, i, k;
+	size_t c, i, k, shown = 0;
 
 	for (c = 0; c < a->nconfigs; c++) {
 		struct report_failure *fail;
 		size_t n = report_failures(a->d, c, &fail);
-		char *varies = report_varying(a->d, c, false), *lead, *seqs;
+		char *varies, *lead, *seqs;
 
-		if (n && !head)
+		if (!n)
+			continue; /* fail is NULL */
+		if (!shown++)
 			fprintf(f, "\nfailed runs:\n");
-		head |= n > 0;
+		varies = report_varying(a->d, c, false);
 		lead = xasprintf("  config %zu [%s]%s%s:", c + 1,
 				 cfg(a, c)->section, *varies ? " " : "", varies);
-		if (n)
-			report_wrap(f, lead, 4, "%zu of %zu runs failed",
-				    a->configs[c].failed, cfg(a, c)->nruns);
+		report_wrap(f, lead, 4, "%zu of %zu runs failed",
+			    a->configs[c].failed, cfg(a, c)->nruns);
 		free(lead);
 		free(varies);
 		for (i = 0; i < n; i++) {
@@ -166,27 +166,21 @@ static void text_methods(FILE *f, const struct analysis *a)
 		o->alpha, o->drift_alpha, 100 * o->handoff_drop);
 }
 
-/* The primary metric's direction, in words. */
-static const char *direction_name(const struct analysis *a,
-				  const struct config_analysis *ca)
-{
-	enum direction d = analysis_direction(a->d, ca->config,
-					      ca->primary_name);
-
-	return d == DIR_HIGHER ? "higher is better"
-	       : d == DIR_LOWER ? "lower is better" : "no direction declared";
-}
-
 /* The result a reader takes away: the median when normality failed. */
 static void text_headline(FILE *f, const struct analysis *a,
 			  const struct config_analysis *ca)
 {
 	const struct metric_summary *ms;
 	char b[NUMFMT_CI_LEN];
+	enum direction d;
 
-	if (ca->primary_name && strcmp(ca->primary_name, "throughput"))
+	if (ca->primary_name && strcmp(ca->primary_name, "throughput")) {
+		d = analysis_direction(a->d, ca->config, ca->primary_name);
 		fprintf(f, "  primary metric: %s (%s; docs/INI.md \"primary\")\n",
-			ca->primary_name, direction_name(a, ca));
+			ca->primary_name, d == DIR_HIGHER ? "higher is better"
+			: d == DIR_LOWER ? "lower is better"
+			: "no direction declared");
+	}
 	if (ca->primary < 0 || !ca->metrics[ca->primary].s.n) {
 		if (ca->primary_name)
 			fprintf(f, "  no run reported the primary metric %s\n",
@@ -416,8 +410,7 @@ static void text_table(FILE *f, const struct analysis *a,
 	char *left = xstrdup(""), *t;
 
 	memcpy(head, m_head, sizeof(head));
-	for (k = 0; k < M_NCOLS; k++)
-		shown[k] = true;
+	memset(shown, true, sizeof(shown));
 	for (m = 0; m < ca->nmetrics; m++) {
 		const struct summary *sm = &ca->metrics[m].s;
 
@@ -429,7 +422,7 @@ static void text_table(FILE *f, const struct analysis *a,
 	if (!median_ci)
 		head[M_MEDIAN] = "median";
 	for (d = 0; table_width(cells, n, head, shown, w) > TABLE_WIDTH &&
-		    d < sizeof(m_drop) / sizeof(*m_drop); d++) {
+		    d < ARRAY_SIZE(m_drop); d++) {
 		if (m_drop[d].col[0] == M_NCOLS && !median_ci)
 			continue;
 		left = report_cat(left, ", ", "%s", m_drop[d].what);
@@ -513,11 +506,8 @@ static void text_auto(FILE *f, const struct config_analysis *ca)
 /* The flags' names: their messages are in the summary, once. */
 static void text_flags(FILE *f, const struct config_analysis *ca)
 {
-	char *names = xstrdup("");
-	size_t i;
+	char *names = report_flag_names(ca, ", ", false);
 
-	for (i = 0; i < ca->nflags; i++)
-		names = report_cat(names, ", ", "%s", ca->flags[i].name);
 	if (*names)
 		report_wrap(f, "  flags:", 4, "%s (under \"flags\" above)", names);
 	free(names);

@@ -111,7 +111,7 @@ bool report_host_key(const struct experiment_row *e, const char *key);
 size_t report_host_count(const struct experiment_row *e);
 
 /*
- * ---- observer.c: the observer-effect table ----
+ * ---- report_rows.c: the observer-effect table ----
  * For each configuration run under an observer (the `observer` parameter,
  * docs/KLOCK.md "Observers"), its primary metric and its hand-offs per
  * second as ratios to the configuration that differs only in observer =
@@ -133,15 +133,10 @@ struct observer_row {
 	bool misleading;        /* throughput up, hand-offs down (the rule) */
 };
 
-struct observer_table {
-	size_t n;
-	struct observer_row *rows; /* in configuration order */
-};
-
-/* Every observed configuration with a none to compare with; n 0 when the
- * experiment has none.  Release with observer_table_release. */
-void observer_table_build(const struct analysis *a, struct observer_table *t);
-void observer_table_release(struct observer_table *t);
+/* Every observed configuration with a none to compare with, in
+ * configuration order, into *rows (free it); 0 when the experiment has
+ * none. */
+size_t observer_rows(const struct analysis *a, struct observer_row **rows);
 
 /* JSON_SCHEMA_VERSION of report_json's output (docs/report-json.md). */
 #define REPORT_JSON_VERSION 1

@@ -1,7 +1,6 @@
 /*
- * report_impl.h - what the writers of report.h share: report.c (text),
- * report_table.c (its summary table), report_json.c (JSON and CSV).
- * Private to them.
+ * report_impl.h - what the writers of report.h share (report*.c,
+ * mail.c).  Private to them.
  */
 #ifndef CONTEND_REPORT_IMPL_H
 #define CONTEND_REPORT_IMPL_H
@@ -94,6 +93,10 @@ void report_wrap(FILE *f, const char *lead, int indent, const char *fmt, ...)
  * s freed, the result malloc'd. */
 char *report_cat(char *s, const char *sep, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* report_rows.c: the names of ca's flags joined by sep; once: a flag
+ * raised twice (against two others) named once (malloc'd). */
+char *report_flag_names(const struct config_analysis *ca, const char *sep,
+			bool once);
 /* report_rows.c: s escaped for the terminal, malloc'd ("" for NULL). */
 char *report_esc(const char *s);
 /* report_rows.c: `contend ARGS [--db PATH]`, a hint runnable as printed
@@ -101,7 +104,7 @@ char *report_esc(const char *s);
 char *report_hint(const struct report_view *view, const char *args);
 
 /*
- * report_flags.c: every flag's message, the most consequential kinds
+ * report_table.c: every flag's message, the most consequential kinds
  * first; brief (the default view): a kind raised by several
  * configurations in one line, its numbers as ranges.
  */
@@ -117,7 +120,7 @@ int report_host_text(FILE *f, const struct analysis *a);
 /* report_table.c: the summary table, one row per configuration, and the
  * legend of its marks. */
 void report_text_summary(FILE *f, const struct analysis *a);
-/* observer.c: the observer-effect table, nothing when the experiment
+/* report_rows.c: the observer-effect table, nothing when the experiment
  * has no observer with a none to compare */
 struct json_writer;
 void report_observer_text(FILE *f, const struct analysis *a);

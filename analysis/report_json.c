@@ -37,7 +37,6 @@ static double stat(const struct summary *s, size_t i)
 	return v;
 }
 
-/* s, null when NULL. */
 static void str_or_null(struct json_writer *w, const char *key, const char *s)
 {
 	if (s)
@@ -141,10 +140,8 @@ static void json_flag(struct json_writer *w, const struct analysis *a,
 	json_open(w, NULL, '{');
 	json_str(w, "name", fl->name);
 	str_or_null(w, "metric", fl->metric >= 0 ? mname(a, fl->metric) : NULL);
-	if (fl->other_config >= 0)
-		json_int(w, "other_config", cfg(a, (size_t)fl->other_config)->id);
-	else
-		json_num(w, "other_config", NAN);
+	json_num(w, "other_config", fl->other_config >= 0 ?
+		 (double)cfg(a, (size_t)fl->other_config)->id : NAN);
 	json_str(w, "message", fl->message);
 	for (i = 0; i < fl->nnums; i++)
 		json_num(w, fl->nums[i].key, fl->nums[i].value);
@@ -284,10 +281,8 @@ static void json_correlations(struct json_writer *w, const struct analysis *a)
 
 		json_open(w, NULL, '{');
 		json_str(w, "section", r->section);
-		if (r->config >= 0)
-			json_int(w, "config", cfg(a, (size_t)r->config)->id);
-		else
-			json_num(w, "config", NAN);
+		json_num(w, "config", r->config >= 0 ?
+			 (double)cfg(a, (size_t)r->config)->id : NAN);
 		json_str(w, "x", r->x);
 		json_str(w, "y", r->y);
 		json_int(w, "n", (long long)r->pearson.n);

@@ -1,9 +1,15 @@
 /*
- * report_table.c - the text report's summary table: one row per
- * configuration (its primary metric with the interval, noise, contention,
- * hand-offs and flags) in columns fitted to TABLE_WIDTH (80), and the
- * legend of its marks, short column heads and short parameter names.
+ * report_table.c - the text report's summary: one row per configuration
+ * (its primary metric with the interval, noise, contention, hand-offs and
+ * flags) in columns fitted to TABLE_WIDTH (80), the legend of its marks,
+ * short column heads and short parameter names; then the flag messages,
+ * the most consequential kinds first: under --verbose every message once
+ * (the first of a kind in full, the others by what they found); by
+ * default what each found, a kind raised by several configurations in one
+ * line with its numbers as ranges ("CV 6.2-24% of throughput is above
+ * ...").
  */
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +17,8 @@
 
 #include "analysis/report.h"
 #include "analysis/report_impl.h"
+#include "analysis/flagtab.h"
+#include "lib/strmap.h"
 #include "lib/util.h"
 
 enum { COL_ID, COL_SECTION, COL_VARIES, COL_VALUE, COL_CV, COL_CONT,
@@ -18,7 +26,6 @@ enum { COL_ID, COL_SECTION, COL_VARIES, COL_VALUE, COL_CV, COL_CONT,
 
 struct table {
 	int w[NCOLS];           /* 0: the column is left out */
-	char *cell[NCOLS];
 	bool marks[4];          /* 'm', 'h', '-', a bound below 0: explained */
 	char *varies_keys;      /* "threads, delay": the varies cells hold
 				   only these keys' values; NULL: key=value */
@@ -100,7 +107,7 @@ static int row_width(const struct table *t)
 }
 
 /* s cut to w columns in every row. */
-static void cut_column(char ***cells, size_t n, size_t k, int w)
+static void cut_column(char *(*cells)[NCOLS], size_t n, size_t k, int w)
 {
 	size_t i;
 
@@ -117,45 +124,27 @@ static void cut_column(char ***cells, size_t n, size_t k, int w)
  */
 #define SECTION_MIN 8
 #define VARIES_MIN 10
-/*
- * The keys of a varies cell "k1=v1 k2=v2" as "k1, k2" (malloc'd), or NULL
- * when a word of it is not KEY=VALUE (a value with a blank, "-").
- */
-static char *cell_keys(const char *cell)
+/* The keys ("threads, delay") or the values ("2 10000", escaped) of what
+ * varies in configuration c; NULL when a value holds a blank. */
+static char *varies_part(const struct dataset *d, size_t c, bool values)
 {
-	char *keys = xstrdup("");
-	const char *p = cell;
+	const struct ds_config *cf = &d->configs[c];
+	char *s = xstrdup(""), *k;
+	size_t i, n = 0;
 
-	while (*p) {
-		size_t w = strcspn(p, " "), k = strcspn(p, "=");
-
-		if (k == 0 || k >= w) {
-			free(keys);
+	for (i = 0; i < cf->nparams; i++) {
+		if (!report_param_shown(d, c, cf->params[i].key))
+			continue;
+		if (strchr(cf->params[i].value, ' ')) {
+			free(s);
 			return NULL;
 		}
-		keys = report_cat(keys, ", ", "%.*s", (int)k, p);
-		p += w;
-		p += strspn(p, " ");
+		k = values ? report_esc(cf->params[i].value)
+			   : report_key_short(d, cf->params[i].key);
+		s = report_cat(s, "", "%s%s", n++ ? (values ? " " : ", ") : "", k);
+		free(k);
 	}
-	return keys;
-}
-
-/* "k1=v1 k2=v2" -> "v1 v2", in place. */
-static void cell_values(char *cell)
-{
-	char *out = cell, *p = cell;
-
-	while (*p) {
-		size_t w = strcspn(p, " "), k = strcspn(p, "=");
-
-		if (out != cell)
-			*out++ = ' ';
-		memmove(out, p + k + 1, w - k - 1);
-		out += w - k - 1;
-		p += w;
-		p += strspn(p, " ");
-	}
-	*out = '\0';
+	return s;
 }
 
 /*
@@ -164,16 +153,17 @@ static void cell_values(char *cell)
  * legend names the keys once: cut, a key=value list would lose the values
  * that tell the rows apart.
  */
-static void varies_values(struct table *t, char ***cells, size_t n, int w)
+static void varies_values(const struct dataset *d, struct table *t,
+			  char *(*cells)[NCOLS], size_t n, int w)
 {
 	char *keys = NULL;
 	size_t i;
 	int widest = columns(col_head[COL_VARIES]);
 
 	for (i = 0; i < n; i++) {
-		char *k = cell_keys(cells[i][COL_VARIES]);
+		char *k = varies_part(d, i, false);
 
-		if (!k || (keys && strcmp(k, keys))) {
+		if (!k || !*k || (keys && strcmp(k, keys))) {
 			free(k);
 			free(keys);
 			return;
@@ -182,7 +172,8 @@ static void varies_values(struct table *t, char ***cells, size_t n, int w)
 		keys = k;
 	}
 	for (i = 0; i < n; i++) {
-		cell_values(cells[i][COL_VARIES]);
+		free(cells[i][COL_VARIES]);
+		cells[i][COL_VARIES] = varies_part(d, i, true);
 		widest = MAX(widest, columns(cells[i][COL_VARIES]));
 	}
 	if (widest > w) {
@@ -194,7 +185,8 @@ static void varies_values(struct table *t, char ***cells, size_t n, int w)
 	t->varies_keys = keys;
 }
 
-static void fit_width(struct table *t, char ***cells, size_t n)
+static void fit_width(const struct dataset *d, struct table *t,
+		      char *(*cells)[NCOLS], size_t n)
 {
 	static const struct { size_t col; int min; } give[] = {
 		{ COL_SECTION, SECTION_MIN }, { COL_VARIES, VARIES_MIN },
@@ -205,7 +197,7 @@ static void fit_width(struct table *t, char ***cells, size_t n)
 	/* varies would be cut too: its values alone first, so that the
 	 * section's name keeps what room they leave */
 	if (n && over > t->w[COL_SECTION] - SECTION_MIN)
-		varies_values(t, cells, n, t->w[COL_VARIES]);
+		varies_values(d, t, cells, n, t->w[COL_VARIES]);
 	for (g = 0; g < ARRAY_SIZE(give); g++) {
 		k = (int)give[g].col;
 		over = row_width(t) - TABLE_WIDTH;
@@ -233,7 +225,7 @@ static bool nothing(const char *cell)
 }
 
 static void table_widths(const struct analysis *a, const struct report_row *rows,
-			 size_t n, struct table *t, char ***cells)
+			 size_t n, struct table *t, char *(*cells)[NCOLS])
 {
 	bool shown[NCOLS] = { false };
 	size_t i, k;
@@ -259,13 +251,7 @@ static void table_widths(const struct analysis *a, const struct report_row *rows
 	for (k = COL_CV; k < COL_FLAGS; k++)
 		if (!shown[k])
 			t->w[k] = 0;
-	fit_width(t, cells, n);
-}
-
-/* Column where the flags would start. */
-static int flags_at(const struct table *t)
-{
-	return row_width(t) + 2;
+	fit_width(a->d, t, cells, n);
 }
 
 static void table_head(FILE *f, const struct table *t, const char *metric)
@@ -278,7 +264,7 @@ static void table_head(FILE *f, const struct table *t, const char *metric)
 			continue;
 		if (k == COL_FLAGS) {
 			/* Rows that wide put their flags below them. */
-			if (flags_at(t) + columns(col_head[k]) <= TABLE_WIDTH)
+			if (row_width(t) + 2 + columns(col_head[k]) <= TABLE_WIDTH)
 				fprintf(f, "%s%s", gap(k), col_head[k]);
 			continue;
 		}
@@ -298,7 +284,7 @@ static void table_head(FILE *f, const struct table *t, const char *metric)
 static void table_row(FILE *f, const struct table *t, char **cell,
 		      bool have_value)
 {
-	int col = 0, at = flags_at(t);
+	int col = 0, at = row_width(t) + 2; /* where flags start */
 	bool below = at + columns(cell[COL_FLAGS]) > TABLE_WIDTH;
 	size_t k;
 
@@ -326,34 +312,32 @@ static void table_row(FILE *f, const struct table *t, char **cell,
  * once each, in the order of the configurations. */
 static char *key_legend(const struct dataset *d, char *s)
 {
-	const char **seen = NULL;
-	size_t nseen = 0, c, i, j;
+	struct strmap seen = { 0 };
+	size_t c, i, v;
 
 	for (c = 0; c < d->nconfigs; c++)
 		for (i = 0; i < d->configs[c].nparams; i++) {
 			const char *key = d->configs[c].params[i].key;
 			char *brief, *k;
 
-			for (j = 0; j < nseen && strcmp(seen[j], key); j++)
-				;
-			if (j < nseen || !report_param_shown(d, c, key))
+			if (strmap_get(&seen, key, &v) ||
+			    !report_param_shown(d, c, key))
 				continue;
-			seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
-			seen[nseen++] = key;
+			strmap_put(&seen, key, 0);
 			brief = report_key_short(d, key);
-			if (strcmp(brief, key) &&
-			    strcmp(brief, key + (strncmp(key, "param.", 6) ? 0 : 6))) {
+			/* shortened more than by "param." */
+			if (strcmp(brief, key + (strncmp(key, "param.", 6) ? 0 : 6))) {
 				k = report_esc(key);
 				s = report_cat(s, "; ", "%s: %s", brief, k);
 				free(k);
 			}
 			free(brief);
 		}
-	free(seen);
+	strmap_release(&seen);
 	return s;
 }
 
-/* The marks, short heads and short names the table uses, or NULL. */
+/* The marks, short heads and short names the table uses, or "". */
 static char *table_legend(const struct analysis *a, const struct table *t)
 {
 	static const char below0[] = "a lower bound below 0 for a quantity "
@@ -376,25 +360,18 @@ static char *table_legend(const struct analysis *a, const struct table *t)
 			s = report_cat(s, "; ", "%s", col_legend[k]);
 	if (t->varies_keys)
 		s = report_cat(s, "; ", "varies: values of %s", t->varies_keys);
-	s = key_legend(a->d, s);
-	if (!*s) {
-		free(s);
-		return NULL;
-	}
-	return s;
+	return key_legend(a->d, s);
 }
 
 void report_text_summary(FILE *f, const struct analysis *a)
 {
 	struct report_row *rows;
 	size_t n = report_rows(a, &rows), i, k;
-	char ***cells = xcalloc(n ? n : 1, sizeof(*cells));
+	char *(*cells)[NCOLS] = xcalloc(n ? n : 1, sizeof(*cells));
 	const char *shown = NULL;
 	struct table t = { 0 };
 	char *legend;
 
-	for (i = 0; i < n; i++)
-		cells[i] = xcalloc(NCOLS, sizeof(**cells));
 	table_widths(a, rows, n, &t, cells);
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
@@ -407,16 +384,257 @@ void report_text_summary(FILE *f, const struct analysis *a)
 		table_row(f, &t, cells[i], rows[i].primary != NULL);
 	}
 	legend = table_legend(a, &t);
-	if (legend) {
+	if (*legend)
 		report_wrap(f, " ", 2, "%s", legend);
-		free(legend);
-	}
-	for (i = 0; i < n; i++) {
+	free(legend);
+	for (i = 0; i < n; i++)
 		for (k = 0; k < NCOLS; k++)
 			free(cells[i][k]);
-		free(cells[i]);
-	}
 	free(cells);
 	free(t.varies_keys);
 	report_rows_free(rows, n);
+}
+
+/* ---- the flag messages ---- */
+
+/* "config 2 (vs 1)" for flag fl of configuration c. */
+static char *flag_config(size_t c, const struct flag *fl)
+{
+	if (fl->other_config >= 0)
+		return xasprintf("%zu (vs %ld)", c + 1, fl->other_config + 1);
+	return xasprintf("%zu", c + 1);
+}
+
+/* The length of what a flag found: its message up to the first ": " or
+ * ". " outside parentheses (the explanation and the remedy follow), else
+ * all of it. */
+static size_t found_len(const char *message)
+{
+	const char *p;
+	int depth = 0;
+
+	for (p = message; *p; p++) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && depth > 0)
+			depth--;
+		else if (!depth && (*p == ':' || *p == '.') && p[1] == ' ')
+			break;
+	}
+	return (size_t)(p - message);
+}
+
+/* ---- one line for a kind several configurations raised ---- */
+
+/* The length of the number at s in a finding: digits, a decimal part,
+ * an exponent ("7.1e-19"); 0 when s holds none. */
+static size_t number_at(const char *s)
+{
+	size_t n = 0, e;
+
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	while (isdigit((unsigned char)s[n]) ||
+	       (s[n] == '.' && isdigit((unsigned char)s[n + 1])))
+		n++;
+	e = n + 1 + (s[n + 1] == '-' || s[n + 1] == '+');
+	if (s[n] == 'e' && isdigit((unsigned char)s[e]))
+		for (n = e; isdigit((unsigned char)s[n]); n++)
+			;
+	return n;
+}
+
+/*
+ * The findings of the n flags fl[] as one when they read the same but for
+ * their numbers: each number the range of its values ("6.2-24"), or the
+ * value when all agree; NULL when their words differ.  malloc'd.
+ */
+static char *ranged(const struct flag *const *fl, size_t n)
+{
+	const char *m = fl[0]->message;
+	size_t len = found_len(m), i = 0, k, num, llo, lhi;
+	size_t *at = xcalloc(n, sizeof(*at)); /* where each fl[k] is read */
+	char *out = xstrdup("");
+
+	while (i < len) {
+		const char *lo = m + i, *hi = m + i;
+
+		num = llo = lhi = number_at(m + i);
+		for (k = 1; k < n; k++) {
+			const char *p = fl[k]->message + at[k];
+			size_t w = number_at(p);
+
+			if (at[k] >= found_len(fl[k]->message) || !num != !w ||
+			    (!num && *p != m[i]))
+				goto differ;
+			at[k] += num ? w : 1;
+			if (num && strtod(p, NULL) < strtod(lo, NULL)) {
+				lo = p;
+				llo = w;
+			}
+			if (num && strtod(p, NULL) > strtod(hi, NULL)) {
+				hi = p;
+				lhi = w;
+			}
+		}
+		if (!num)
+			out = report_cat(out, "", "%c", m[i]);
+		else if (lo == hi || (llo == lhi && !strncmp(lo, hi, llo)))
+			out = report_cat(out, "", "%.*s", (int)llo, lo);
+		else
+			out = report_cat(out, "", "%.*s-%.*s", (int)llo, lo,
+					 (int)lhi, hi);
+		i += num ? num : 1;
+	}
+	for (k = 1; k < n; k++)
+		if (at[k] != found_len(fl[k]->message))
+			goto differ;
+	free(at);
+	return out;
+differ:
+	free(at);
+	free(out);
+	return NULL;
+}
+
+/* "1-4, 6": the configurations of fl[], consecutive ones as a range. */
+static char *config_list(const size_t *cfgs, size_t n)
+{
+	char *s = xstrdup("");
+	size_t i = 0, j;
+
+	while (i < n) {
+		for (j = i; j + 1 < n && cfgs[j + 1] == cfgs[j] + 1; j++)
+			;
+		s = j > i ? report_cat(s, ", ", "%zu-%zu", cfgs[i] + 1,
+				       cfgs[j] + 1)
+			  : report_cat(s, ", ", "%zu", cfgs[i] + 1);
+		i = j + 1;
+	}
+	return s;
+}
+
+/* How many configurations raise flag name; each of them and its flag
+ * into cfgs and fl when not NULL. */
+static size_t raised_by(const struct analysis *a, const char *name,
+			size_t *cfgs, const struct flag **fl)
+{
+	size_t c, i, n = 0;
+
+	for (c = 0; c < a->nconfigs; c++)
+		for (i = 0; i < a->configs[c].nflags; i++)
+			if (!strcmp(a->configs[c].flags[i].name, name)) {
+				if (cfgs) {
+					cfgs[n] = c;
+					fl[n] = &a->configs[c].flags[i];
+				}
+				n++;
+				break;
+			}
+	return n;
+}
+
+static void one_line(FILE *f, const struct analysis *a, const char *name)
+{
+	size_t *cfgs = xcalloc(a->nconfigs, sizeof(*cfgs));
+	const struct flag **fl = xcalloc(a->nconfigs, sizeof(*fl)); /* NOLINT(bugprone-sizeof-expression): an array of pointers */
+	size_t n = raised_by(a, name, cfgs, fl);
+	char *list = config_list(cfgs, n), *text = ranged(fl, n), *lead;
+
+	lead = xasprintf("  ! %s, configs %s:", name, list);
+	if (text)
+		report_wrap(f, lead, 4, "%s", text);
+	else
+		report_wrap(f, lead, 4, "%.*s (config %zu)",
+			    (int)found_len(fl[0]->message), fl[0]->message,
+			    cfgs[0] + 1);
+	free(text);
+	free(lead);
+	free(list);
+	free(fl);
+	free(cfgs);
+}
+
+/* ---- every message ---- */
+
+/* Whether a flag before configuration c's i-th has its name (and, with
+ * words, its message: it was printed with that one). */
+static bool earlier(const struct analysis *a, size_t c, size_t i, bool words)
+{
+	const struct flag *fl = &a->configs[c].flags[i], *g;
+	size_t c2, j;
+
+	for (c2 = 0; c2 <= c; c2++)
+		for (j = 0; j < (c2 < c ? a->configs[c2].nflags : i); j++) {
+			g = &a->configs[c2].flags[j];
+			if (!strcmp(g->name, fl->name) &&
+			    (!words || !strcmp(g->message, fl->message)))
+				return true;
+		}
+	return false;
+}
+
+/* Configuration c's flag fl, with every later configuration that has
+ * the same message word for word. */
+static void message(FILE *f, const struct analysis *a, size_t c,
+		    const struct flag *fl, bool explained, bool brief)
+{
+	char *where = flag_config(c, fl), *lead, *more;
+	size_t c2, j, n = found_len(fl->message);
+
+	for (c2 = c + 1; c2 < a->nconfigs; c2++)
+		for (j = 0; j < a->configs[c2].nflags; j++) {
+			const struct flag *g = &a->configs[c2].flags[j];
+
+			if (strcmp(g->name, fl->name) ||
+			    strcmp(g->message, fl->message))
+				continue;
+			more = flag_config(c2, g);
+			where = report_cat(where, ", ", "%s", more);
+			free(more);
+		}
+	lead = xasprintf("  ! %s, config%s %s:", fl->name,
+			 strchr(where, ',') ? "s" : "", where);
+	/* by default what was found, with its numbers; why and what to do
+	 * under --verbose (the hint below the flags says so), but for a kind
+	 * explained in full just before */
+	if (brief || (explained && fl->message[n]))
+		report_wrap(f, lead, 4, "%.*s%s", (int)n, fl->message,
+			    brief ? "" : " (as above)");
+	else
+		report_wrap(f, lead, 4, "%s", fl->message);
+	free(lead);
+	free(where);
+}
+
+void report_flag_messages(FILE *f, const struct analysis *a, bool brief)
+{
+	struct totals t;
+	size_t rank, c, i, full = (size_t)-1;
+	size_t nrank = flag_count(FV_REPORT);
+
+	totals(a, &t);
+	fputc('\n', f);
+	if (!t.flags) {
+		fprintf(f, "flags: none raised\n");
+		return;
+	}
+	fprintf(f, "flags: %zu raised (USER-GUIDE.md \"Reading the report\")\n",
+		t.flags);
+	for (rank = 0; rank <= nrank; rank++)
+		for (c = 0; c < a->nconfigs; c++)
+			for (i = 0; i < a->configs[c].nflags; i++) {
+				const struct flag *fl = &a->configs[c].flags[i];
+				bool many;
+
+				if (flag_place(FV_REPORT, fl->name) != rank)
+					continue;
+				many = brief && raised_by(a, fl->name, NULL, NULL) > 1;
+				if (many && !earlier(a, c, i, false))
+					one_line(f, a, fl->name);
+				if (many || earlier(a, c, i, true))
+					continue;
+				message(f, a, c, fl, full == rank, brief);
+				full = rank;
+			}
 }

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "analysis/report.h"
 #include "lib/escape.h"
@@ -50,11 +51,10 @@ void html_observer_table(FILE *f, const struct analysis *a, bool md)
 	static const char *const head[] = { "config", "vs none", "observer",
 					    "throughput", "hand-offs/s",
 					    "misleading" };
-	struct observer_table t;
-	size_t i;
+	struct observer_row *rows;
+	size_t n = observer_rows(a, &rows), i;
 
-	observer_table_build(a, &t);
-	if (!t.n)
+	if (!n)
 		goto out;
 	fprintf(f, md ? "\n## Observer effect\n\n" : "<h2>Observer effect</h2>\n");
 	if (!md)
@@ -62,8 +62,8 @@ void html_observer_table(FILE *f, const struct analysis *a, bool md)
 	row(f, md, head, 6, true);
 	if (md)
 		fputs("|---:|---:|---|---|---|---|\n", f);
-	for (i = 0; i < t.n; i++) {
-		const struct observer_row *r = &t.rows[i];
+	for (i = 0; i < n; i++) {
+		const struct observer_row *r = &rows[i];
 		char c[24], b[24], tp[64], ho[64];
 		const char *cells[6] = { c, b, r->observer, tp, ho,
 					 r->misleading ? "yes" : "no" };
@@ -82,5 +82,5 @@ void html_observer_table(FILE *f, const struct analysis *a, bool md)
 			"their %g%% interval (log scale).</p>\n",
 		100 * a->opts.confidence);
 out:
-	observer_table_release(&t);
+	free(rows);
 }

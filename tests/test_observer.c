@@ -81,14 +81,13 @@ static void test_ratios(void **state)
 {
 	struct fixture fx;
 	struct analysis a;
-	struct observer_table t;
+	struct observer_row *rows;
 	const struct observer_row *r;
 
 	(void)state;
 	build(&fx, &a);
-	observer_table_build(&a, &t);
-	assert_int_equal(t.n, 2);
-	r = &t.rows[0];
+	assert_int_equal(observer_rows(&a, &rows), 2);
+	r = &rows[0];
 	assert_string_equal(r->observer, "perf-lock");
 	assert_int_equal(r->base, 0);
 	assert_int_equal(r->config, 1);
@@ -100,13 +99,13 @@ static void test_ratios(void **state)
 	assert_near(1 + r->handoffs.ci_low_pct / 100, 0.472529, 1e-5);
 	assert_near(1 + r->handoffs.ci_high_pct / 100, 0.529068, 1e-5);
 	assert_true(r->misleading);
-	r = &t.rows[1];
+	r = &rows[1];
 	assert_string_equal(r->observer, "tracefs-lock");
 	assert_int_equal(r->base, 0);
 	assert_near(r->tput.ratio, 1.0, 1e-12);
 	assert_near(r->handoffs.ratio, 1.0, 1e-12);
 	assert_false(r->misleading);
-	observer_table_release(&t);
+	free(rows);
 	done(&fx, &a);
 }
 
@@ -159,7 +158,7 @@ static void test_empty(void **state)
 {
 	struct fixture fx;
 	struct analysis a;
-	struct observer_table t;
+	struct observer_row *rows;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -171,14 +170,13 @@ static void test_empty(void **state)
 	fx_config(&fx, "fm", "futex-mutex", "threads=4 runtime=1");
 	runs(&fx, t_none, h_none, 4);
 	analyse(&fx, NULL, &a);
-	observer_table_build(&a, &t);
-	assert_int_equal(t.n, 0);
+	assert_int_equal(observer_rows(&a, &rows), 0);
 	f = open_memstream(&buf, &len);
 	report_observer_text(f, &a);
 	fclose(f);
 	assert_int_equal(len, 0);
 	free(buf);
-	observer_table_release(&t);
+	free(rows);
 	done(&fx, &a);
 }
 

@@ -366,6 +366,34 @@ static void test_table_values(void **state)
 	sweep_free(txt, &a, &fx);
 }
 
+/* Short parameter names: the last word before a unit suffix, without
+ * "param."; a key that is only a unit, or has no word before it, kept. */
+static void test_key_short(void **state)
+{
+	static const struct { const char *name, *key, *want; } cases[] = {
+		{ "unit ns", "contended_delay_ns", "delay" },
+		{ "unit s", "hold_time_s", "time" },
+		{ "unit pct", "write_pct", "write" },
+		{ "no unit", "threads", "threads" },
+		{ "user param", "param.size", "size" },
+		{ "not a unit", "lock_kind", "kind" },
+		{ "unit alone", "_ns", "ns" },
+		{ "unit inside", "ns_count", "count" },
+	};
+	struct dataset d = { 0 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *got = report_key_short(&d, cases[i].key);
+
+		if (strcmp(got, cases[i].want))
+			fail_msg("%s: '%s' -> '%s', want '%s'", cases[i].name,
+				 cases[i].key, got, cases[i].want);
+		free(got);
+	}
+}
+
 /* analysis_fmt, which flags and levels use, is lib/numfmt's numfmt. */
 static void test_format_numbers(void **state)
 {
@@ -584,6 +612,7 @@ int main(void)
 		cmocka_unit_test(test_table_80),
 		cmocka_unit_test(test_table_values),
 		cmocka_unit_test(test_format_numbers),
+		cmocka_unit_test(test_key_short),
 		cmocka_unit_test(test_format_parse),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_row_flags_once),
