@@ -234,6 +234,8 @@ sim: $(BUILD)/tests/test_compare_sim $(BUILD)/tests/test_history $(BUILD)/tests/
 	CONTEND_SIM_TRIALS=4000 $(BUILD)/tests/test_regimes_sim --methods 30
 	CONTEND_SIM_TRIALS=1000 $(BUILD)/tests/test_regimes_bound --bound
 	CONTEND_SIM_TRIALS=1000 $(BUILD)/tests/test_regimes_bound --bound 9002
+	CONTEND_SIM_TRIALS=10000 $(BUILD)/tests/test_regimes_bound --bound-mix 9101
+	CONTEND_SIM_TRIALS=10000 $(BUILD)/tests/test_regimes_bound --bound-mix 9102
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
