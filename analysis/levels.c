@@ -214,15 +214,19 @@ static int level_cmp(const void *pa, const void *pb)
 }
 
 /* Loads experiment e into its level, appended when new (rows are oldest
- * first). */
+ * first); an invocation the filters keep nothing of is left out. */
 static int level_add(struct store *s, struct levels *l,
-		     const struct experiment_row *e)
+		     const struct experiment_row *e, const struct selector *pick)
 {
 	struct level *lv = NULL;
 	struct dataset d;
 
 	if (store_load(s, e->id, &d) < 0)
 		return -1;
+	if (pick && !select_filter_dataset(pick, &d)) {
+		dataset_release(&d);
+		return 0;
+	}
 	for (size_t i = 0; i < l->nlevels && !lv; i++)
 		if (same_level(&l->levels[i].inv[0].exp, e))
 			lv = &l->levels[i];
@@ -239,7 +243,7 @@ static int level_add(struct store *s, struct levels *l,
 }
 
 static int levels_load_what(struct store *s, const char *selector,
-			    struct levels *l)
+			    const struct selector *pick, struct levels *l)
 {
 	int64_t *found = NULL, *all = NULL;
 	struct experiment_row *rows = NULL;
@@ -268,7 +272,7 @@ static int levels_load_what(struct store *s, const char *selector,
 		for (sel = false, j = 0; j < nall && !sel; j++)
 			sel = id_in(rows[j].id, found, nfound) &&
 			      same_level(&rows[i], &rows[j]);
-		if (sel && level_add(s, l, &rows[i]) < 0)
+		if (sel && level_add(s, l, &rows[i], pick) < 0)
 			goto out;
 	}
 	qsort(l->levels, l->nlevels, sizeof(*l->levels), level_cmp);
@@ -284,38 +288,13 @@ out:
 	return ret;
 }
 
-/*
- * Keeps the configurations the filters keep (db/select.h), and the
- * invocations and levels with one left: 0, or -2 after error() when
- * none is.
- */
+/* The filters as the output names them, "KEY=VALUE,..."; -2 after
+ * error() when they kept nothing. */
 static int levels_filter(struct levels *l, const struct selector *pick,
 			 const char *what)
 {
-	size_t i, j, kept = 0;
-
-	for (i = 0; i < l->nlevels; i++) {
-		struct level *lv = &l->levels[i];
-		size_t n = 0;
-
-		for (j = 0; j < lv->ninv; j++) {
-			if (select_filter_dataset(pick, &lv->inv[j]))
-				lv->inv[n++] = lv->inv[j];
-			else
-				dataset_release(&lv->inv[j]);
-		}
-		lv->ninv = n;
-		if (n) {
-			lv->name = lv->inv[0].exp.name;
-			lv->label = lv->inv[0].exp.label;
-			l->levels[kept++] = *lv;
-		} else {
-			free(lv->inv);
-		}
-	}
-	l->nlevels = kept;
 	l->filter = xstrdup("");
-	for (i = 0; i < pick->nfilters; i++) {
+	for (size_t i = 0; i < pick->nfilters; i++) {
 		char *t = xasprintf("%s%s%s=%s", l->filter, i ? "," : "",
 				    pick->filters[i].key,
 				    pick->filters[i].value);
@@ -323,7 +302,7 @@ static int levels_filter(struct levels *l, const struct selector *pick,
 		free(l->filter);
 		l->filter = t;
 	}
-	if (kept)
+	if (l->nlevels)
 		return 0;
 	error("no configuration of the experiments that '%s' selects has "
 	      "%s=%s%s",
@@ -344,8 +323,10 @@ int levels_load_selected(struct store *s, const char *what,
 		error("levels: no experiment name or label given");
 		return -2;
 	}
-	ret = levels_load_what(s, what, l);
-	if (!ret && pick && pick->nfilters)
+	if (pick && !pick->nfilters)
+		pick = NULL;
+	ret = levels_load_what(s, what, pick, l);
+	if (!ret && pick)
 		ret = levels_filter(l, pick, what);
 	if (ret)
 		levels_release(l);
