@@ -278,8 +278,6 @@ static int levels_load_what(struct store *s, const char *selector,
 	qsort(l->levels, l->nlevels, sizeof(*l->levels), level_cmp);
 	ret = 0;
 out:
-	if (ret)
-		levels_release(l);
 	for (i = 0; i < nall; i++)
 		experiment_row_release(&rows[i]);
 	free(rows);
@@ -312,10 +310,12 @@ static int levels_filter(struct levels *l, const struct selector *pick,
 	return -2;
 }
 
-int levels_load_selected(struct store *s, const char *what,
-			 const struct selector *pick, struct levels *l)
+int levels_load(struct store *s, const char *what,
+		const struct selector *pick, struct levels *l)
 {
-	int ret;
+	struct selector parsed = { 0 };
+	char err[256], *head = NULL;
+	int ret = -2;
 
 	memset(l, 0, sizeof(*l));
 	levels_opts_default(&l->opts);
@@ -323,36 +323,25 @@ int levels_load_selected(struct store *s, const char *what,
 		error("levels: no experiment name or label given");
 		return -2;
 	}
-	if (pick && !pick->nfilters)
-		pick = NULL;
-	ret = levels_load_what(s, what, pick, l);
-	if (!ret && pick)
+	if (!pick && select_parse(what, &parsed, err, sizeof(err))) {
+		error("%s", err);
+		goto out;
+	}
+	if (!pick) {
+		pick = &parsed;
+		/* the selector without its filters: [DB:]WHAT[~newest] */
+		if (parsed.nfilters)
+			what = head = xasprintf("%s%s", parsed.head,
+						parsed.newest ? "~newest" : "");
+	}
+	ret = levels_load_what(s, what, pick->nfilters ? pick : NULL, l);
+	if (!ret && pick->nfilters)
 		ret = levels_filter(l, pick, what);
+out:
 	if (ret)
 		levels_release(l);
-	return ret;
-}
-
-int levels_load(struct store *s, const char *selector, struct levels *l)
-{
-	struct selector pick = { 0 };
-	char err[256], *what;
-	int ret;
-
-	if (!selector || !*selector)
-		return levels_load_selected(s, selector, NULL, l);
-	if (select_parse(selector, &pick, err, sizeof(err))) {
-		memset(l, 0, sizeof(*l));
-		error("%s", err);
-		return -2;
-	}
-	/* the selector without its filters: [DB:]WHAT[~newest] as given */
-	what = pick.nfilters ? xasprintf("%s%s", pick.head,
-					 pick.newest ? "~newest" : "")
-			     : xstrdup(selector);
-	ret = levels_load_selected(s, what, &pick, l);
-	free(what);
-	select_release(&pick);
+	free(head);
+	select_release(&parsed);
 	return ret;
 }
 

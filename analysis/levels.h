@@ -106,19 +106,17 @@ struct levels {
 };
 
 /*
- * Loads the experiments selector names (as store_experiment_find resolves
- * it) and every other sharing a name and label with one of them, grouped
- * into levels by (name, label).  @KEY=VALUE,... (db/select.h) keeps only
- * the configurations with those parameters, and the invocations that have
- * one.  -1 on a database error; -2 (after error()) when nothing matches
- * or the filter is malformed.
+ * Loads the experiments what names (as store_experiment_find resolves it)
+ * and every other sharing a name and label with one of them, grouped into
+ * levels by (name, label).  pick: the parsed selector what is the WHAT
+ * of, whose @KEY=VALUE filters (db/select.h) keep only the configurations
+ * with those parameters, and the invocations that have one; NULL: what is
+ * a whole selector, parsed here.  -1 on a database error; -2 (after
+ * error()) when nothing matches or the selector is malformed.
  */
-int levels_load(struct store *s, const char *selector, struct levels *l);
-/* The same for a parsed selector: what (its WHAT, as levels_load takes
- * it) and the filters of pick (NULL: none). */
 struct selector;
-int levels_load_selected(struct store *s, const char *what,
-			 const struct selector *pick, struct levels *l);
+int levels_load(struct store *s, const char *what,
+		const struct selector *pick, struct levels *l);
 /* Matches configurations and computes each; -2 when the metric is unknown. */
 int levels_analyze(struct levels *l, const struct levels_opts *o);
 /*
