@@ -23,7 +23,7 @@ int calib_compute(const double *x, const size_t *sizes, size_t k,
 		  size_t boots, size_t runs, double alpha,
 		  struct calib_profile *p)
 {
-	size_t i, j, n = 0, *sz[2], ks[2];
+	size_t i, j, n, *sz[2], ks[2];
 	double *v[2];
 	gsl_combination *half;
 	struct anova an;
@@ -31,15 +31,13 @@ int calib_compute(const double *x, const size_t *sizes, size_t k,
 	memset(p, 0, sizeof(*p));
 	if (k < 4 || !boots || !runs || !(alpha > 0 && alpha < 1))
 		return -1;
-	for (i = 0; i < k; i++) {
+	for (i = 0; i < k; i++)
 		if (sizes[i] < 2)
 			return -1;
-		n += sizes[i];
-	}
 	if (stats_anova(x, sizes, k, &an))
 		return -1;
 	p->k = k;
-	p->n = n;
+	p->n = n = an.n;
 	p->s2_b = an.var_between;
 	p->s2_w = an.var_within;
 	p->boots = boots;
@@ -172,42 +170,34 @@ bool calib_valid(const struct calib_profile *p)
 	       p->s2_w >= 0 && isfinite(p->mde_pct) && p->mde_pct > 0;
 }
 
-static int put_all(struct store *s, int64_t experiment, const char *section,
-		   const char *workload, const char *canon,
-		   const struct calib_profile *p)
+int calib_store(struct store *s, int64_t experiment, const char *section,
+		const char *workload, const char *canon,
+		const struct calib_profile *p)
 {
 	double v[NKEYS] = { (double)p->k, (double)p->n, p->s2_b, p->s2_w,
 			    (double)p->splits, (double)p->alarms,
 			    (double)p->boots, (double)p->runs, p->mde_pct };
 	char buf[40];
 
-	if (put(s, experiment, section, "workload", workload) ||
-	    put(s, experiment, section, "params", canon))
-		return -1;
-	for (size_t i = 0; i < NKEYS; i++) {
-		snprintf(buf, sizeof(buf), "%.17g", v[i]);
-		if (put(s, experiment, section, calib_keys[i], buf))
-			return -1;
-	}
-	return 0;
-}
-
-int calib_store(struct store *s, int64_t experiment, const char *section,
-		const char *workload, const char *canon,
-		const struct calib_profile *p)
-{
 	if (!calib_valid(p))
 		return error("calibrate: [%s]: the profile is not finite; "
 			     "nothing stored", section);
 	/* one transaction: a full disk leaves the profile whole or absent */
 	if (store_begin(s))
 		return -1;
-	if (put_all(s, experiment, section, workload, canon, p) ||
-	    store_commit(s)) {
-		store_rollback(s);
-		return -1;
+	if (put(s, experiment, section, "workload", workload) ||
+	    put(s, experiment, section, "params", canon))
+		goto fail;
+	for (size_t i = 0; i < NKEYS; i++) {
+		snprintf(buf, sizeof(buf), "%.17g", v[i]);
+		if (put(s, experiment, section, calib_keys[i], buf))
+			goto fail;
 	}
-	return 0;
+	if (!store_commit(s))
+		return 0;
+fail:
+	store_rollback(s);
+	return -1;
 }
 
 /* The number meta key calibrate.SECTION.key of e, or NAN. */
@@ -271,16 +261,16 @@ int calib_load(struct store *s, struct experiment_row **rows)
 	*rows = xcalloc(n ? (size_t)n : 1, sizeof(**rows));
 	/* newest first */
 	for (i = n - 1; i >= 0; i--, got++)
-		if (store_experiment_get(s, ids[i], &(*rows)[got])) {
-			while (got-- > 0)
-				experiment_row_release(&(*rows)[got]);
-			free(*rows);
-			*rows = NULL;
-			free(ids);
-			return -1;
-		}
+		if (store_experiment_get(s, ids[i], &(*rows)[got]))
+			break;
 	free(ids);
-	return got;
+	if (got == n)
+		return got;
+	while (got-- > 0)
+		experiment_row_release(&(*rows)[got]);
+	free(*rows);
+	*rows = NULL;
+	return -1;
 }
 
 int calib_pick(const struct experiment_row *rows, size_t n,
