@@ -158,12 +158,17 @@ int levels_config_compute(const double *x, double run_cost,
 	}
 	y = on_scale(x, c->n, o->linear, &c->log_scale);
 	if (stats_anova(y, sizes, c->k, &c->anova) < 0 ||
-	    stats_nested(y, sizes, c->k, &c->model) < 0 ||
 	    stats_summarize(y, c->n, conf, &c->pooled) < 0)
 		goto out;
 	/* The level and its interval as compare computes them. */
-	c->grand = (struct summary){ .n = c->k, .mean = c->model.mean };
-	stats_nested_ci(&c->model, conf, &c->grand.ci_low, &c->grand.ci_high);
+	c->grand = (struct summary){ .n = c->k, .mean = NAN, .sd = NAN };
+	if (c->k) {
+		if (stats_nested(y, sizes, c->k, &c->model) < 0)
+			goto out;
+		c->grand = (struct summary){ .n = c->k, .mean = c->model.mean };
+		stats_nested_ci(&c->model, conf, &c->grand.ci_low,
+				&c->grand.ci_high);
+	}
 	if (c->log_scale) {
 		unscale_summary(&c->grand);
 		unscale_summary(&c->pooled);
@@ -347,21 +352,6 @@ out:
 
 /* ---- the level's configurations, from the one model of runs ---- */
 
-/* No invocation has the metric for this configuration: all unknown. */
-static int config_empty(struct level_config *lc, double run_cost,
-			const struct levels_opts *o)
-{
-	if (stats_anova(NULL, NULL, 0, &lc->anova) < 0)
-		return -1;
-	lc->grand = lc->pooled = (struct summary){ .mean = NAN, .sd = NAN,
-						   .ci_low = NAN,
-						   .ci_high = NAN };
-	lc->share_between = lc->share_within = lc->n_eff = NAN;
-	lc->boot = (struct boot_plan){ NAN, 0, 0, NAN, NAN };
-	levels_advise(&lc->anova, NAN, run_cost, o->boot_cost, &lc->plan);
-	return 0;
-}
-
 static int config_analyze(struct level *lv, const struct series *sr,
 			  struct level_config *lc, const struct levels_opts *o)
 {
@@ -380,10 +370,7 @@ static int config_analyze(struct level *lv, const struct series *sr,
 	}
 	run_cost = o->run_cost > 0 ? o->run_cost
 				   : g.nwall ? g.wall / (double)g.nwall : NAN;
-	if (lc->k)
-		ret = levels_config_compute(g.x, run_cost, o, lc);
-	else
-		ret = config_empty(lc, run_cost, o);
+	ret = levels_config_compute(g.x, run_cost, o, lc);
 	series_sample_release(&g);
 	return ret;
 }

@@ -43,7 +43,6 @@ enum levels_advice {
 	ADVICE_MORE_BOOTS,
 	ADVICE_MORE_RUNS,
 	ADVICE_KEEP,            /* the runs per boot are already the best */
-	ADVICE_NCODES
 };
 extern const char *const levels_advice_names[]; /* "more-boots", ... */
 
@@ -122,7 +121,7 @@ int levels_analyze(struct levels *l, const struct levels_opts *o);
 /*
  * The computation for one configuration: x holds c->k groups back to back,
  * c->inv[i].n values each (the caller sets inv and n); fills everything
- * else.  run_cost <= 0 or NAN means unknown.
+ * else (k = 0: every figure unknown).  run_cost <= 0 or NAN means unknown.
  */
 int levels_config_compute(const double *x, double run_cost,
 			  const struct levels_opts *o, struct level_config *c);

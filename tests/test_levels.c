@@ -557,6 +557,26 @@ static void test_coverage(void **state)
 	gsl_rng_free(r);
 }
 
+/* No invocation holds the metric: every figure unknown, no advice. */
+static void test_no_values(void **state)
+{
+	struct levels_opts o;
+	struct level_config lc = { 0 };
+
+	(void)state;
+	levels_opts_default(&o);
+	assert_int_equal(levels_config_compute(NULL, 1.0, &o, &lc), 0);
+	assert_int_equal(lc.n, 0);
+	assert_false(lc.log_scale);
+	assert_true(isnan(lc.grand.mean) && isnan(lc.grand.ci_low) &&
+		    isnan(lc.grand.ci_high));
+	assert_true(isnan(lc.pooled.mean) && isnan(lc.pooled.ci_high));
+	assert_true(isnan(lc.anova.var_between) && isnan(lc.share_between) &&
+		    isnan(lc.n_eff));
+	assert_int_equal(lc.boot.boots, 0);
+	assert_int_equal(lc.plan.advice, ADVICE_INSUFFICIENT);
+}
+
 /*
  * compare's scale by default, worked by hand: invocations {1, 4}, {2, 8}.
  * With L = ln 2 the logs are {0, 2L}, {L, 3L}: invocation means L, 2L,
@@ -835,6 +855,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test(test_coverage),
 		cmocka_unit_test(test_log_scale),
+		cmocka_unit_test(test_no_values),
 		cmocka_unit_test(test_plan_as_compare),
 		cmocka_unit_test(test_advice),
 		cmocka_unit_test_setup_teardown(test_command_golden, setup,
