@@ -128,8 +128,6 @@ int calib_profile_of(const struct dataset *ds, size_t nds,
 
 /* ---- the profile in the store ---- */
 
-static const char *const calib_label = "calibrate";
-
 static int put(struct store *s, int64_t e, const char *section,
 	       const char *key, const char *value)
 {
@@ -200,11 +198,12 @@ fail:
 	return -1;
 }
 
-/* The number meta key calibrate.SECTION.key of e, or NAN. */
-static double get_num(const struct experiment_row *e, const char *section,
-		      const char *key)
+/* The number meta key PREFIX.key of e (prefix "calibrate.SECTION", its
+ * first len bytes), or NAN. */
+static double get_num(const struct experiment_row *e, const char *prefix,
+		      int len, const char *key)
 {
-	char *k = xasprintf("calibrate.%s.%s", section, key);
+	char *k = xasprintf("%.*s.%s", len, prefix, key);
 	const char *v = experiment_meta(e, k);
 	double d = NAN;
 
@@ -223,7 +222,7 @@ static bool profile_in(const struct experiment_row *e, const char *workload,
 
 	for (i = 0; i < e->nmeta; i++) {
 		const char *k = e->meta[i].key, *dot;
-		char *section, *wkey;
+		char *wkey;
 		double v[NKEYS];
 		bool match;
 
@@ -231,20 +230,18 @@ static bool profile_in(const struct experiment_row *e, const char *workload,
 		    !(dot = strrchr(k, '.')) || strcmp(dot, ".params") ||
 		    strcmp(e->meta[i].value, canon))
 			continue;
-		section = xstrndup(k + 10, (size_t)(dot - k - 10));
-		wkey = xasprintf("calibrate.%s.workload", section);
+		wkey = xasprintf("%.*s.workload", (int)(dot - k), k);
 		match = experiment_meta(e, wkey) &&
 			!strcmp(experiment_meta(e, wkey), workload);
 		free(wkey);
 		/* a partial, hand-edited or non-finite one is not cited:
 		 * the next (older) one is */
 		for (size_t j = 0; match && j < NKEYS; j++)
-			match = !isnan(v[j] = get_num(e, section, calib_keys[j]));
+			match = !isnan(v[j] = get_num(e, k, (int)(dot - k),
+						      calib_keys[j]));
 		if (match)
 			from_nums(p, v);
-		match = match && calib_valid(p);
-		free(section);
-		if (match)
+		if (match && calib_valid(p))
 			return true;
 	}
 	return false;
@@ -253,7 +250,7 @@ static bool profile_in(const struct experiment_row *e, const char *workload,
 int calib_load(struct store *s, struct experiment_row **rows)
 {
 	int64_t *ids = NULL;
-	int n = store_experiment_find(s, calib_label, &ids), i, got = 0;
+	int n = store_experiment_find(s, "calibrate", &ids), i, got = 0;
 
 	*rows = NULL;
 	if (n < 0)

@@ -92,7 +92,6 @@ void levels_advise(const struct anova *a, double n_now, double run_cost,
 
 /* ---- one configuration ---- */
 
-/* Shares of the variance and the effective sample size, from the ANOVA. */
 static void config_derive(struct level_config *c)
 {
 	const struct anova *a = &c->anova;
@@ -123,7 +122,6 @@ static double *on_scale(const double *x, size_t n, bool linear, bool *log_scale)
 	return y;
 }
 
-/* A summary's level and interval back from the log scale. */
 static void unscale_summary(struct summary *s)
 {
 	s->mean = exp(s->mean);
