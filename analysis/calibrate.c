@@ -303,36 +303,24 @@ int calib_find(struct store *s, const char *hostname, const char *workload,
 	return at >= 0 ? 0 : 1;
 }
 
-/* "LEADexperiment N: K invocations) a 2.9% change is detectable ...". */
-static char *cite(const char *lead, const struct calib_profile *p,
-		  int64_t experiment)
-{
-	return xasprintf("%sexperiment %lld: %zu invocations) a %.1f%% change "
-			 "is detectable with %zu boots of %zu runs; A/A false "
-			 "alarms %zu/%zu; between invocations %.2f%%, within "
-			 "%.2f%% (CV)", lead, (long long)experiment, p->k,
-			 p->mde_pct, p->boots, p->runs, p->alarms, p->splits,
-			 100 * sqrt(fmax(p->s2_b, 0)),
-			 100 * sqrt(fmax(p->s2_w, 0)));
-}
-
-char *calib_sentence(const struct calib_profile *p, int64_t experiment)
-{
-	return cite("on this host (calibrate ", p, experiment);
-}
-
 char *calib_cite(const struct calib_profile *p, const char *host,
 		 int64_t experiment, double created)
 {
-	char when[40] = "", *lead, *out;
+	char when[40] = "calibrate ";
 	time_t t = (time_t)created;
 	struct tm tm;
 
-	if (created > 0 && gmtime_r(&t, &tm))
+	if (host)
+		when[0] = '\0';
+	if (host && created > 0 && gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "calibrated %Y-%m-%d %H:%M UTC, ",
 			 &tm);
-	lead = xasprintf("on host %s (%s", host ? host : "?", when);
-	out = cite(lead, p, experiment);
-	free(lead);
-	return out;
+	return xasprintf("on %s%s (%sexperiment %lld: %zu invocations) a %.1f%% "
+			 "change is detectable with %zu boots of %zu runs; A/A "
+			 "false alarms %zu/%zu; between invocations %.2f%%, "
+			 "within %.2f%% (CV)", host ? "host " : "this host",
+			 host ? host : "", when, (long long)experiment, p->k,
+			 p->mde_pct, p->boots, p->runs, p->alarms, p->splits,
+			 100 * sqrt(fmax(p->s2_b, 0)),
+			 100 * sqrt(fmax(p->s2_w, 0)));
 }

@@ -82,13 +82,11 @@ int calib_load(struct store *s, struct experiment_row **rows);
 int calib_pick(const struct experiment_row *rows, size_t n,
 	       const char *hostname, const char *workload, const char *canon,
 	       struct calib_profile *p);
-/* "on this host (calibrate experiment N): ..." in one sentence, malloc'd. */
-char *calib_sentence(const struct calib_profile *p, int64_t experiment);
 /*
- * The same for a reader elsewhere (compare, the gate): "on host H
- * (calibrated YYYY-MM-DD HH:MM UTC, experiment N: K invocations) a 2.9%
- * change is detectable ...", created the experiment's created_at (Unix
- * seconds; <= 0: no date).  Malloc'd.
+ * The profile in one sentence, malloc'd: "on host H (calibrated
+ * YYYY-MM-DD HH:MM UTC, experiment N: K invocations) a 2.9% change is
+ * detectable ...", created the experiment's created_at (Unix seconds;
+ * <= 0: no date); host NULL: "on this host (calibrate experiment N: ...".
  */
 char *calib_cite(const struct calib_profile *p, const char *host,
 		 int64_t experiment, double created);
