@@ -81,26 +81,17 @@ int calib_compute(const double *x, const size_t *sizes, size_t k,
 
 /* ---- the invocations of a configuration (the one model, series.h) ---- */
 
-/* The logs of s's positive values of metric, each invocation a group. */
-static size_t log_groups(const struct dataset *ds, const struct series *s,
-			 const char *metric, double **x, size_t *sizes)
+/* The logs of the positive values of stored metric of configuration c of
+ * d, a series_extract: an invocation without one is none. */
+static size_t log_values(const struct dataset *d, size_t c,
+			 const char *metric, double **out)
 {
-	struct series_sample v;
-	size_t i, j, off = 0, k = 0, n = 0;
+	size_t i, n = series_metric_values(d, c, metric, out), m = 0;
 
-	series_sample_metric(ds, s, metric, &v);
-	*x = xcalloc(v.n + 1, sizeof(**x));
-	for (i = 0; i < v.k; off += v.sizes[i], i++) {
-		size_t g = 0;
-
-		for (j = off; j < off + v.sizes[i]; j++)
-			if (v.x[j] > 0 && isfinite(v.x[j]))
-				(*x)[n++] = log(v.x[j]), g++;
-		if (g)
-			sizes[k++] = g;
-	}
-	series_sample_release(&v);
-	return k;
+	for (i = 0; i < n; i++)
+		if ((*out)[i] > 0 && isfinite((*out)[i]))
+			(*out)[m++] = log((*out)[i]);
+	return m;
 }
 
 int calib_profile_of(const struct dataset *ds, size_t nds,
@@ -109,20 +100,21 @@ int calib_profile_of(const struct dataset *ds, size_t nds,
 		     struct calib_profile *p, size_t *k, size_t *two)
 {
 	struct series_list l;
+	struct series_sample v = { 0 };
 	long at;
-	double *x = NULL;
-	size_t *sizes = xcalloc(nds + 1, sizeof(*sizes)), i;
+	size_t i;
 	int ret;
 
 	series_build(ds, nds, &l);
 	at = series_find(&l, workload, canon);
-	*k = at < 0 ? 0 : log_groups(ds, &l.s[at], metric, &x, sizes);
-	for (*two = 0, i = 0; i < *k; i++)
-		*two += sizes[i] >= 2;
-	ret = calib_compute(x, sizes, *k, boots, runs, 0.05, p);
+	if (at >= 0)
+		series_sample(ds, &l.s[at], log_values, metric, &v);
+	*k = v.k;
+	for (*two = 0, i = 0; i < v.k; i++)
+		*two += v.sizes[i] >= 2;
+	ret = calib_compute(v.x, v.sizes, v.k, boots, runs, 0.05, p);
+	series_sample_release(&v);
 	series_release(&l);
-	free(sizes);
-	free(x);
 	return ret;
 }
 
