@@ -44,10 +44,10 @@ int calib_compute(const double *x, const size_t *sizes, size_t k,
 	p->runs = runs;
 	p->mde_pct = 100 * expm1(stats_nested_mde(p->s2_b, p->s2_w, runs,
 						  boots, alpha, 0.8));
-	for (i = 0; i < 2; i++) {
-		v[i] = xmalloc(n * sizeof(*v[i]));
-		sz[i] = xmalloc(k * sizeof(*sz[i]));
-	}
+	v[0] = xmalloc(2 * n * sizeof(*x));
+	v[1] = v[0] + n;
+	sz[0] = xmalloc(2 * k * sizeof(*sizes));
+	sz[1] = sz[0] + k;
 	half = gsl_combination_calloc(k, k / 2);
 	/* lexicographic order: the halves holding invocation 0 come first */
 	do {
@@ -71,10 +71,8 @@ int calib_compute(const double *x, const size_t *sizes, size_t k,
 	} while (p->splits < CALIB_MAX_SPLITS &&
 		 gsl_combination_next(half) == GSL_SUCCESS &&
 		 gsl_combination_get(half, 0) == 0);
-	for (i = 0; i < 2; i++) {
-		free(v[i]);
-		free(sz[i]);
-	}
+	free(v[0]);
+	free(sz[0]);
 	gsl_combination_free(half);
 	return 0;
 }

@@ -46,12 +46,8 @@ enum levels_advice {
 };
 extern const char *const levels_advice_names[]; /* "more-boots", ... */
 
-/*
- * Optimal allocation for the variance of the grand mean
- * V(n) = (s2_b + s2_w / n) / k under the cost k (c_i + n c_r): at equal
- * total time V is proportional to f(n) = (s2_b + s2_w / n)(c_i + n c_r),
- * minimised at n_opt = sqrt(c_i s2_w / (c_r s2_b)).
- */
+/* Runs per boot for the least f(n) = (s2_b + s2_w / n)(c_i + n c_r), the
+ * variance at equal time (docs/USER-GUIDE.md, "The advice"). */
 struct level_plan {
 	double run_cost, boot_cost; /* c_r, c_i in seconds */
 	double n_now;               /* mean runs per invocation */
