@@ -142,13 +142,6 @@ static size_t count(double v)
 	return v >= 0 && v < 1e15 ? (size_t)v : 0;
 }
 
-static void from_nums(struct calib_profile *p, const double *v)
-{
-	*p = (struct calib_profile){ count(v[0]), count(v[1]), v[2], v[3],
-				     count(v[4]), count(v[5]), count(v[6]),
-				     count(v[7]), v[8] };
-}
-
 bool calib_valid(const struct calib_profile *p)
 {
 	/* calib_compute's bounds: k >= 4 invocations, each of two runs */
@@ -229,9 +222,12 @@ static bool profile_in(const struct experiment_row *e, const char *workload,
 		for (size_t j = 0; match && j < NKEYS; j++)
 			match = !isnan(v[j] = get_num(e, k, (int)(dot - k),
 						      calib_keys[j]));
-		if (match)
-			from_nums(p, v);
-		if (match && calib_valid(p))
+		if (!match)
+			continue;
+		*p = (struct calib_profile){ count(v[0]), count(v[1]), v[2],
+					     v[3], count(v[4]), count(v[5]),
+					     count(v[6]), count(v[7]), v[8] };
+		if (calib_valid(p))
 			return true;
 	}
 	return false;
