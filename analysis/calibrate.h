@@ -54,15 +54,13 @@ int calib_profile_of(const struct dataset *ds, size_t nds,
 
 /*
  * The profile as stored with the last calibrate experiment (experiment
- * meta calibrate.SECTION.KEY: workload, params, invocations, runs,
- * s2_between, s2_within, aa_splits, aa_alarms, boots, runs_per_boot,
- * mde_pct; docs/STORAGE.md).  calib_valid: calib_compute's bounds, every
- * number finite.  calib_store stores only a valid profile, all its keys
- * in one transaction (a full disk leaves none of them).  calib_find reads
- * the newest whole, valid one of this host for workload and canon (a
- * partial or hand-edited one is skipped for the next older), with the id
- * of the experiment that holds it: 0 found, 1 none, -1 on a database
- * error.
+ * meta calibrate.SECTION.KEY, docs/STORAGE.md).  calib_valid:
+ * calib_compute's bounds, every number finite.  calib_store stores only
+ * a valid profile, all its keys in one transaction (a full disk leaves
+ * none of them).  calib_find reads the newest whole, valid one of this
+ * host for workload and canon (a partial or hand-edited one is skipped
+ * for the next older), with the id of the experiment that holds it: 0
+ * found, 1 none, -1 on a database error.
  */
 bool calib_valid(const struct calib_profile *p);
 int calib_store(struct store *s, int64_t experiment, const char *section,
