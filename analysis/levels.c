@@ -84,10 +84,8 @@ void levels_advise(const struct anova *a, double n_now, double run_cost,
 		       plan_cost(sb, sw, run_cost, boot_cost,
 				 (double)p->n_best));
 	now = lround(n_now);
-	if (p->n_best == now)
-		p->advice = ADVICE_KEEP;
-	else
-		p->advice = p->n_best < now ? ADVICE_MORE_BOOTS : ADVICE_MORE_RUNS;
+	p->advice = p->n_best == now ? ADVICE_KEEP
+		    : p->n_best < now ? ADVICE_MORE_BOOTS : ADVICE_MORE_RUNS;
 }
 
 /* ---- one configuration ---- */
