@@ -157,11 +157,11 @@ int levels_config_compute(const double *x, double run_cost,
 	    stats_summarize(y, c->n, conf, &c->pooled) < 0)
 		goto out;
 	/* The level and its interval as compare computes them. */
-	c->grand = (struct summary){ .n = c->k, .mean = NAN, .sd = NAN };
+	c->grand = (struct summary){ .n = c->k, .mean = NAN };
 	if (c->k) {
 		if (stats_nested(y, sizes, c->k, &c->model) < 0)
 			goto out;
-		c->grand = (struct summary){ .n = c->k, .mean = c->model.mean };
+		c->grand.mean = c->model.mean;
 		stats_nested_ci(&c->model, conf, &c->grand.ci_low,
 				&c->grand.ci_high);
 	}
@@ -324,11 +324,11 @@ int levels_load(struct store *s, const char *what,
 		error("levels: no experiment name or label given");
 		return -2;
 	}
-	if (!pick && select_parse(what, &parsed, err, sizeof(err))) {
-		error("%s", err);
-		goto out;
-	}
 	if (!pick) {
+		if (select_parse(what, &parsed, err, sizeof(err))) {
+			error("%s", err);
+			goto out;
+		}
 		pick = &parsed;
 		/* the selector without its filters: [DB:]WHAT[~newest] */
 		if (parsed.nfilters)
