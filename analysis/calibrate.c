@@ -23,7 +23,7 @@ int calib_compute(const double *x, const size_t *sizes, size_t k,
 		  size_t boots, size_t runs, double alpha,
 		  struct calib_profile *p)
 {
-	size_t i, j, n = 0, *sz[2], ks[2];
+	size_t i, j, n, *sz[2], ks[2];
 	double *v[2];
 	gsl_combination *half;
 	struct anova an;
@@ -31,25 +31,23 @@ int calib_compute(const double *x, const size_t *sizes, size_t k,
 	memset(p, 0, sizeof(*p));
 	if (k < 4 || !boots || !runs || !(alpha > 0 && alpha < 1))
 		return -1;
-	for (i = 0; i < k; i++) {
+	for (i = 0; i < k; i++)
 		if (sizes[i] < 2)
 			return -1;
-		n += sizes[i];
-	}
 	if (stats_anova(x, sizes, k, &an))
 		return -1;
 	p->k = k;
-	p->n = n;
+	p->n = n = an.n;
 	p->s2_b = an.var_between;
 	p->s2_w = an.var_within;
 	p->boots = boots;
 	p->runs = runs;
 	p->mde_pct = 100 * expm1(stats_nested_mde(p->s2_b, p->s2_w, runs,
 						  boots, alpha, 0.8));
-	for (i = 0; i < 2; i++) {
-		v[i] = xmalloc(n * sizeof(*v[i]));
-		sz[i] = xmalloc(k * sizeof(*sz[i]));
-	}
+	v[0] = xmalloc(2 * n * sizeof(*x));
+	v[1] = v[0] + n;
+	sz[0] = xmalloc(2 * k * sizeof(*sizes));
+	sz[1] = sz[0] + k;
 	half = gsl_combination_calloc(k, k / 2);
 	/* lexicographic order: the halves holding invocation 0 come first */
 	do {
@@ -73,36 +71,25 @@ int calib_compute(const double *x, const size_t *sizes, size_t k,
 	} while (p->splits < CALIB_MAX_SPLITS &&
 		 gsl_combination_next(half) == GSL_SUCCESS &&
 		 gsl_combination_get(half, 0) == 0);
-	for (i = 0; i < 2; i++) {
-		free(v[i]);
-		free(sz[i]);
-	}
+	free(v[0]);
+	free(sz[0]);
 	gsl_combination_free(half);
 	return 0;
 }
 
 /* ---- the invocations of a configuration (the one model, series.h) ---- */
 
-/* The logs of s's positive values of metric, each invocation a group. */
-static size_t log_groups(const struct dataset *ds, const struct series *s,
-			 const char *metric, double **x, size_t *sizes)
+/* The logs of the positive values of stored metric of configuration c of
+ * d, a series_extract: an invocation without one is none. */
+static size_t log_values(const struct dataset *d, size_t c,
+			 const char *metric, double **out)
 {
-	struct series_sample v;
-	size_t i, j, off = 0, k = 0, n = 0;
+	size_t i, n = series_metric_values(d, c, metric, out), m = 0;
 
-	series_sample_metric(ds, s, metric, &v);
-	*x = xcalloc(v.n + 1, sizeof(**x));
-	for (i = 0; i < v.k; off += v.sizes[i], i++) {
-		size_t g = 0;
-
-		for (j = off; j < off + v.sizes[i]; j++)
-			if (v.x[j] > 0 && isfinite(v.x[j]))
-				(*x)[n++] = log(v.x[j]), g++;
-		if (g)
-			sizes[k++] = g;
-	}
-	series_sample_release(&v);
-	return k;
+	for (i = 0; i < n; i++)
+		if ((*out)[i] > 0 && isfinite((*out)[i]))
+			(*out)[m++] = log((*out)[i]);
+	return m;
 }
 
 int calib_profile_of(const struct dataset *ds, size_t nds,
@@ -111,26 +98,25 @@ int calib_profile_of(const struct dataset *ds, size_t nds,
 		     struct calib_profile *p, size_t *k, size_t *two)
 {
 	struct series_list l;
+	struct series_sample v = { 0 };
 	long at;
-	double *x = NULL;
-	size_t *sizes = xcalloc(nds + 1, sizeof(*sizes)), i;
+	size_t i;
 	int ret;
 
 	series_build(ds, nds, &l);
 	at = series_find(&l, workload, canon);
-	*k = at < 0 ? 0 : log_groups(ds, &l.s[at], metric, &x, sizes);
-	for (*two = 0, i = 0; i < *k; i++)
-		*two += sizes[i] >= 2;
-	ret = calib_compute(x, sizes, *k, boots, runs, 0.05, p);
+	if (at >= 0)
+		series_sample(ds, &l.s[at], log_values, metric, &v);
+	*k = v.k;
+	for (*two = 0, i = 0; i < v.k; i++)
+		*two += v.sizes[i] >= 2;
+	ret = calib_compute(v.x, v.sizes, v.k, boots, runs, 0.05, p);
+	series_sample_release(&v);
 	series_release(&l);
-	free(sizes);
-	free(x);
 	return ret;
 }
 
 /* ---- the profile in the store ---- */
-
-static const char *const calib_label = "calibrate";
 
 static int put(struct store *s, int64_t e, const char *section,
 	       const char *key, const char *value)
@@ -156,13 +142,6 @@ static size_t count(double v)
 	return v >= 0 && v < 1e15 ? (size_t)v : 0;
 }
 
-static void from_nums(struct calib_profile *p, const double *v)
-{
-	*p = (struct calib_profile){ count(v[0]), count(v[1]), v[2], v[3],
-				     count(v[4]), count(v[5]), count(v[6]),
-				     count(v[7]), v[8] };
-}
-
 bool calib_valid(const struct calib_profile *p)
 {
 	/* calib_compute's bounds: k >= 4 invocations, each of two runs */
@@ -172,49 +151,42 @@ bool calib_valid(const struct calib_profile *p)
 	       p->s2_w >= 0 && isfinite(p->mde_pct) && p->mde_pct > 0;
 }
 
-static int put_all(struct store *s, int64_t experiment, const char *section,
-		   const char *workload, const char *canon,
-		   const struct calib_profile *p)
+int calib_store(struct store *s, int64_t experiment, const char *section,
+		const char *workload, const char *canon,
+		const struct calib_profile *p)
 {
 	double v[NKEYS] = { (double)p->k, (double)p->n, p->s2_b, p->s2_w,
 			    (double)p->splits, (double)p->alarms,
 			    (double)p->boots, (double)p->runs, p->mde_pct };
 	char buf[40];
 
-	if (put(s, experiment, section, "workload", workload) ||
-	    put(s, experiment, section, "params", canon))
-		return -1;
-	for (size_t i = 0; i < NKEYS; i++) {
-		snprintf(buf, sizeof(buf), "%.17g", v[i]);
-		if (put(s, experiment, section, calib_keys[i], buf))
-			return -1;
-	}
-	return 0;
-}
-
-int calib_store(struct store *s, int64_t experiment, const char *section,
-		const char *workload, const char *canon,
-		const struct calib_profile *p)
-{
 	if (!calib_valid(p))
 		return error("calibrate: [%s]: the profile is not finite; "
 			     "nothing stored", section);
 	/* one transaction: a full disk leaves the profile whole or absent */
 	if (store_begin(s))
 		return -1;
-	if (put_all(s, experiment, section, workload, canon, p) ||
-	    store_commit(s)) {
-		store_rollback(s);
-		return -1;
+	if (put(s, experiment, section, "workload", workload) ||
+	    put(s, experiment, section, "params", canon))
+		goto fail;
+	for (size_t i = 0; i < NKEYS; i++) {
+		snprintf(buf, sizeof(buf), "%.17g", v[i]);
+		if (put(s, experiment, section, calib_keys[i], buf))
+			goto fail;
 	}
-	return 0;
+	if (!store_commit(s))
+		return 0;
+fail:
+	store_rollback(s);
+	return -1;
 }
 
-/* The number meta key calibrate.SECTION.key of e, or NAN. */
-static double get_num(const struct experiment_row *e, const char *section,
-		      const char *key)
+/* The number meta key PREFIX.key of e (prefix "calibrate.SECTION", its
+ * first len bytes), or NAN. */
+static double get_num(const struct experiment_row *e, const char *prefix,
+		      int len, const char *key)
 {
-	char *k = xasprintf("calibrate.%s.%s", section, key);
+	char *k = xasprintf("%.*s.%s", len, prefix, key);
 	const char *v = experiment_meta(e, k);
 	double d = NAN;
 
@@ -233,7 +205,7 @@ static bool profile_in(const struct experiment_row *e, const char *workload,
 
 	for (i = 0; i < e->nmeta; i++) {
 		const char *k = e->meta[i].key, *dot;
-		char *section, *wkey;
+		char *wkey;
 		double v[NKEYS];
 		bool match;
 
@@ -241,20 +213,21 @@ static bool profile_in(const struct experiment_row *e, const char *workload,
 		    !(dot = strrchr(k, '.')) || strcmp(dot, ".params") ||
 		    strcmp(e->meta[i].value, canon))
 			continue;
-		section = xstrndup(k + 10, (size_t)(dot - k - 10));
-		wkey = xasprintf("calibrate.%s.workload", section);
+		wkey = xasprintf("%.*s.workload", (int)(dot - k), k);
 		match = experiment_meta(e, wkey) &&
 			!strcmp(experiment_meta(e, wkey), workload);
 		free(wkey);
 		/* a partial, hand-edited or non-finite one is not cited:
 		 * the next (older) one is */
 		for (size_t j = 0; match && j < NKEYS; j++)
-			match = !isnan(v[j] = get_num(e, section, calib_keys[j]));
-		if (match)
-			from_nums(p, v);
-		match = match && calib_valid(p);
-		free(section);
-		if (match)
+			match = !isnan(v[j] = get_num(e, k, (int)(dot - k),
+						      calib_keys[j]));
+		if (!match)
+			continue;
+		*p = (struct calib_profile){ count(v[0]), count(v[1]), v[2],
+					     v[3], count(v[4]), count(v[5]),
+					     count(v[6]), count(v[7]), v[8] };
+		if (calib_valid(p))
 			return true;
 	}
 	return false;
@@ -263,7 +236,7 @@ static bool profile_in(const struct experiment_row *e, const char *workload,
 int calib_load(struct store *s, struct experiment_row **rows)
 {
 	int64_t *ids = NULL;
-	int n = store_experiment_find(s, calib_label, &ids), i, got = 0;
+	int n = store_experiment_find(s, "calibrate", &ids), i, got = 0;
 
 	*rows = NULL;
 	if (n < 0)
@@ -271,16 +244,16 @@ int calib_load(struct store *s, struct experiment_row **rows)
 	*rows = xcalloc(n ? (size_t)n : 1, sizeof(**rows));
 	/* newest first */
 	for (i = n - 1; i >= 0; i--, got++)
-		if (store_experiment_get(s, ids[i], &(*rows)[got])) {
-			while (got-- > 0)
-				experiment_row_release(&(*rows)[got]);
-			free(*rows);
-			*rows = NULL;
-			free(ids);
-			return -1;
-		}
+		if (store_experiment_get(s, ids[i], &(*rows)[got]))
+			break;
 	free(ids);
-	return got;
+	if (got == n)
+		return got;
+	while (got-- > 0)
+		experiment_row_release(&(*rows)[got]);
+	free(*rows);
+	*rows = NULL;
+	return -1;
 }
 
 int calib_pick(const struct experiment_row *rows, size_t n,
@@ -316,36 +289,24 @@ int calib_find(struct store *s, const char *hostname, const char *workload,
 	return at >= 0 ? 0 : 1;
 }
 
-/* "LEADexperiment N: K invocations) a 2.9% change is detectable ...". */
-static char *cite(const char *lead, const struct calib_profile *p,
-		  int64_t experiment)
-{
-	return xasprintf("%sexperiment %lld: %zu invocations) a %.1f%% change "
-			 "is detectable with %zu boots of %zu runs; A/A false "
-			 "alarms %zu/%zu; between invocations %.2f%%, within "
-			 "%.2f%% (CV)", lead, (long long)experiment, p->k,
-			 p->mde_pct, p->boots, p->runs, p->alarms, p->splits,
-			 100 * sqrt(fmax(p->s2_b, 0)),
-			 100 * sqrt(fmax(p->s2_w, 0)));
-}
-
-char *calib_sentence(const struct calib_profile *p, int64_t experiment)
-{
-	return cite("on this host (calibrate ", p, experiment);
-}
-
 char *calib_cite(const struct calib_profile *p, const char *host,
 		 int64_t experiment, double created)
 {
-	char when[40] = "", *lead, *out;
+	char when[40] = "calibrate ";
 	time_t t = (time_t)created;
 	struct tm tm;
 
-	if (created > 0 && gmtime_r(&t, &tm))
+	if (host)
+		when[0] = '\0';
+	if (host && created > 0 && gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "calibrated %Y-%m-%d %H:%M UTC, ",
 			 &tm);
-	lead = xasprintf("on host %s (%s", host ? host : "?", when);
-	out = cite(lead, p, experiment);
-	free(lead);
-	return out;
+	return xasprintf("on %s%s (%sexperiment %lld: %zu invocations) a %.1f%% "
+			 "change is detectable with %zu boots of %zu runs; A/A "
+			 "false alarms %zu/%zu; between invocations %.2f%%, "
+			 "within %.2f%% (CV)", host ? "host " : "this host",
+			 host ? host : "", when, (long long)experiment, p->k,
+			 p->mde_pct, p->boots, p->runs, p->alarms, p->splits,
+			 100 * sqrt(fmax(p->s2_b, 0)),
+			 100 * sqrt(fmax(p->s2_w, 0)));
 }

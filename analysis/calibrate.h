@@ -54,15 +54,13 @@ int calib_profile_of(const struct dataset *ds, size_t nds,
 
 /*
  * The profile as stored with the last calibrate experiment (experiment
- * meta calibrate.SECTION.KEY: workload, params, invocations, runs,
- * s2_between, s2_within, aa_splits, aa_alarms, boots, runs_per_boot,
- * mde_pct; docs/STORAGE.md).  calib_valid: calib_compute's bounds, every
- * number finite.  calib_store stores only a valid profile, all its keys
- * in one transaction (a full disk leaves none of them).  calib_find reads
- * the newest whole, valid one of this host for workload and canon (a
- * partial or hand-edited one is skipped for the next older), with the id
- * of the experiment that holds it: 0 found, 1 none, -1 on a database
- * error.
+ * meta calibrate.SECTION.KEY, docs/STORAGE.md).  calib_valid:
+ * calib_compute's bounds, every number finite.  calib_store stores only
+ * a valid profile, all its keys in one transaction (a full disk leaves
+ * none of them).  calib_find reads the newest whole, valid one of this
+ * host for workload and canon (a partial or hand-edited one is skipped
+ * for the next older), with the id of the experiment that holds it: 0
+ * found, 1 none, -1 on a database error.
  */
 bool calib_valid(const struct calib_profile *p);
 int calib_store(struct store *s, int64_t experiment, const char *section,
@@ -82,13 +80,11 @@ int calib_load(struct store *s, struct experiment_row **rows);
 int calib_pick(const struct experiment_row *rows, size_t n,
 	       const char *hostname, const char *workload, const char *canon,
 	       struct calib_profile *p);
-/* "on this host (calibrate experiment N): ..." in one sentence, malloc'd. */
-char *calib_sentence(const struct calib_profile *p, int64_t experiment);
 /*
- * The same for a reader elsewhere (compare, the gate): "on host H
- * (calibrated YYYY-MM-DD HH:MM UTC, experiment N: K invocations) a 2.9%
- * change is detectable ...", created the experiment's created_at (Unix
- * seconds; <= 0: no date).  Malloc'd.
+ * The profile in one sentence, malloc'd: "on host H (calibrated
+ * YYYY-MM-DD HH:MM UTC, experiment N: K invocations) a 2.9% change is
+ * detectable ...", created the experiment's created_at (Unix seconds;
+ * <= 0: no date); host NULL: "on this host (calibrate experiment N: ...".
  */
 char *calib_cite(const struct calib_profile *p, const char *host,
 		 int64_t experiment, double created);

@@ -84,15 +84,12 @@ void levels_advise(const struct anova *a, double n_now, double run_cost,
 		       plan_cost(sb, sw, run_cost, boot_cost,
 				 (double)p->n_best));
 	now = lround(n_now);
-	if (p->n_best == now)
-		p->advice = ADVICE_KEEP;
-	else
-		p->advice = p->n_best < now ? ADVICE_MORE_BOOTS : ADVICE_MORE_RUNS;
+	p->advice = p->n_best == now ? ADVICE_KEEP
+		    : p->n_best < now ? ADVICE_MORE_BOOTS : ADVICE_MORE_RUNS;
 }
 
 /* ---- one configuration ---- */
 
-/* Shares of the variance and the effective sample size, from the ANOVA. */
 static void config_derive(struct level_config *c)
 {
 	const struct anova *a = &c->anova;
@@ -123,7 +120,6 @@ static double *on_scale(const double *x, size_t n, bool linear, bool *log_scale)
 	return y;
 }
 
-/* A summary's level and interval back from the log scale. */
 static void unscale_summary(struct summary *s)
 {
 	s->mean = exp(s->mean);
@@ -158,12 +154,17 @@ int levels_config_compute(const double *x, double run_cost,
 	}
 	y = on_scale(x, c->n, o->linear, &c->log_scale);
 	if (stats_anova(y, sizes, c->k, &c->anova) < 0 ||
-	    stats_nested(y, sizes, c->k, &c->model) < 0 ||
 	    stats_summarize(y, c->n, conf, &c->pooled) < 0)
 		goto out;
 	/* The level and its interval as compare computes them. */
-	c->grand = (struct summary){ .n = c->k, .mean = c->model.mean };
-	stats_nested_ci(&c->model, conf, &c->grand.ci_low, &c->grand.ci_high);
+	c->grand = (struct summary){ .n = c->k, .mean = NAN };
+	if (c->k) {
+		if (stats_nested(y, sizes, c->k, &c->model) < 0)
+			goto out;
+		c->grand.mean = c->model.mean;
+		stats_nested_ci(&c->model, conf, &c->grand.ci_low,
+				&c->grand.ci_high);
+	}
 	if (c->log_scale) {
 		unscale_summary(&c->grand);
 		unscale_summary(&c->pooled);
@@ -214,15 +215,19 @@ static int level_cmp(const void *pa, const void *pb)
 }
 
 /* Loads experiment e into its level, appended when new (rows are oldest
- * first). */
+ * first); an invocation the filters keep nothing of is left out. */
 static int level_add(struct store *s, struct levels *l,
-		     const struct experiment_row *e)
+		     const struct experiment_row *e, const struct selector *pick)
 {
 	struct level *lv = NULL;
 	struct dataset d;
 
 	if (store_load(s, e->id, &d) < 0)
 		return -1;
+	if (pick && !select_filter_dataset(pick, &d)) {
+		dataset_release(&d);
+		return 0;
+	}
 	for (size_t i = 0; i < l->nlevels && !lv; i++)
 		if (same_level(&l->levels[i].inv[0].exp, e))
 			lv = &l->levels[i];
@@ -239,7 +244,7 @@ static int level_add(struct store *s, struct levels *l,
 }
 
 static int levels_load_what(struct store *s, const char *selector,
-			    struct levels *l)
+			    const struct selector *pick, struct levels *l)
 {
 	int64_t *found = NULL, *all = NULL;
 	struct experiment_row *rows = NULL;
@@ -268,14 +273,12 @@ static int levels_load_what(struct store *s, const char *selector,
 		for (sel = false, j = 0; j < nall && !sel; j++)
 			sel = id_in(rows[j].id, found, nfound) &&
 			      same_level(&rows[i], &rows[j]);
-		if (sel && level_add(s, l, &rows[i]) < 0)
+		if (sel && level_add(s, l, &rows[i], pick) < 0)
 			goto out;
 	}
 	qsort(l->levels, l->nlevels, sizeof(*l->levels), level_cmp);
 	ret = 0;
 out:
-	if (ret)
-		levels_release(l);
 	for (i = 0; i < nall; i++)
 		experiment_row_release(&rows[i]);
 	free(rows);
@@ -284,38 +287,13 @@ out:
 	return ret;
 }
 
-/*
- * Keeps the configurations the filters keep (db/select.h), and the
- * invocations and levels with one left: 0, or -2 after error() when
- * none is.
- */
+/* The filters as the output names them, "KEY=VALUE,..."; -2 after
+ * error() when they kept nothing. */
 static int levels_filter(struct levels *l, const struct selector *pick,
 			 const char *what)
 {
-	size_t i, j, kept = 0;
-
-	for (i = 0; i < l->nlevels; i++) {
-		struct level *lv = &l->levels[i];
-		size_t n = 0;
-
-		for (j = 0; j < lv->ninv; j++) {
-			if (select_filter_dataset(pick, &lv->inv[j]))
-				lv->inv[n++] = lv->inv[j];
-			else
-				dataset_release(&lv->inv[j]);
-		}
-		lv->ninv = n;
-		if (n) {
-			lv->name = lv->inv[0].exp.name;
-			lv->label = lv->inv[0].exp.label;
-			l->levels[kept++] = *lv;
-		} else {
-			free(lv->inv);
-		}
-	}
-	l->nlevels = kept;
 	l->filter = xstrdup("");
-	for (i = 0; i < pick->nfilters; i++) {
+	for (size_t i = 0; i < pick->nfilters; i++) {
 		char *t = xasprintf("%s%s%s=%s", l->filter, i ? "," : "",
 				    pick->filters[i].key,
 				    pick->filters[i].value);
@@ -323,7 +301,7 @@ static int levels_filter(struct levels *l, const struct selector *pick,
 		free(l->filter);
 		l->filter = t;
 	}
-	if (kept)
+	if (l->nlevels)
 		return 0;
 	error("no configuration of the experiments that '%s' selects has "
 	      "%s=%s%s",
@@ -333,10 +311,12 @@ static int levels_filter(struct levels *l, const struct selector *pick,
 	return -2;
 }
 
-int levels_load_selected(struct store *s, const char *what,
-			 const struct selector *pick, struct levels *l)
+int levels_load(struct store *s, const char *what,
+		const struct selector *pick, struct levels *l)
 {
-	int ret;
+	struct selector parsed = { 0 };
+	char err[256], *head = NULL;
+	int ret = -2;
 
 	memset(l, 0, sizeof(*l));
 	levels_opts_default(&l->opts);
@@ -344,53 +324,29 @@ int levels_load_selected(struct store *s, const char *what,
 		error("levels: no experiment name or label given");
 		return -2;
 	}
-	ret = levels_load_what(s, what, l);
-	if (!ret && pick && pick->nfilters)
+	if (!pick) {
+		if (select_parse(what, &parsed, err, sizeof(err))) {
+			error("%s", err);
+			goto out;
+		}
+		pick = &parsed;
+		/* the selector without its filters: [DB:]WHAT[~newest] */
+		if (parsed.nfilters)
+			what = head = xasprintf("%s%s", parsed.head,
+						parsed.newest ? "~newest" : "");
+	}
+	ret = levels_load_what(s, what, pick->nfilters ? pick : NULL, l);
+	if (!ret && pick->nfilters)
 		ret = levels_filter(l, pick, what);
+out:
 	if (ret)
 		levels_release(l);
-	return ret;
-}
-
-int levels_load(struct store *s, const char *selector, struct levels *l)
-{
-	struct selector pick = { 0 };
-	char err[256], *what;
-	int ret;
-
-	if (!selector || !*selector)
-		return levels_load_selected(s, selector, NULL, l);
-	if (select_parse(selector, &pick, err, sizeof(err))) {
-		memset(l, 0, sizeof(*l));
-		error("%s", err);
-		return -2;
-	}
-	/* the selector without its filters: [DB:]WHAT[~newest] as given */
-	what = pick.nfilters ? xasprintf("%s%s", pick.head,
-					 pick.newest ? "~newest" : "")
-			     : xstrdup(selector);
-	ret = levels_load_selected(s, what, &pick, l);
-	free(what);
-	select_release(&pick);
+	free(head);
+	select_release(&parsed);
 	return ret;
 }
 
 /* ---- the level's configurations, from the one model of runs ---- */
-
-/* No invocation has the metric for this configuration: all unknown. */
-static int config_empty(struct level_config *lc, double run_cost,
-			const struct levels_opts *o)
-{
-	if (stats_anova(NULL, NULL, 0, &lc->anova) < 0)
-		return -1;
-	lc->grand = lc->pooled = (struct summary){ .mean = NAN, .sd = NAN,
-						   .ci_low = NAN,
-						   .ci_high = NAN };
-	lc->share_between = lc->share_within = lc->n_eff = NAN;
-	lc->boot = (struct boot_plan){ NAN, 0, 0, NAN, NAN };
-	levels_advise(&lc->anova, NAN, run_cost, o->boot_cost, &lc->plan);
-	return 0;
-}
 
 static int config_analyze(struct level *lv, const struct series *sr,
 			  struct level_config *lc, const struct levels_opts *o)
@@ -410,10 +366,7 @@ static int config_analyze(struct level *lv, const struct series *sr,
 	}
 	run_cost = o->run_cost > 0 ? o->run_cost
 				   : g.nwall ? g.wall / (double)g.nwall : NAN;
-	if (lc->k)
-		ret = levels_config_compute(g.x, run_cost, o, lc);
-	else
-		ret = config_empty(lc, run_cost, o);
+	ret = levels_config_compute(g.x, run_cost, o, lc);
 	series_sample_release(&g);
 	return ret;
 }

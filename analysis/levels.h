@@ -43,16 +43,11 @@ enum levels_advice {
 	ADVICE_MORE_BOOTS,
 	ADVICE_MORE_RUNS,
 	ADVICE_KEEP,            /* the runs per boot are already the best */
-	ADVICE_NCODES
 };
 extern const char *const levels_advice_names[]; /* "more-boots", ... */
 
-/*
- * Optimal allocation for the variance of the grand mean
- * V(n) = (s2_b + s2_w / n) / k under the cost k (c_i + n c_r): at equal
- * total time V is proportional to f(n) = (s2_b + s2_w / n)(c_i + n c_r),
- * minimised at n_opt = sqrt(c_i s2_w / (c_r s2_b)).
- */
+/* Runs per boot for the least f(n) = (s2_b + s2_w / n)(c_i + n c_r), the
+ * variance at equal time (docs/USER-GUIDE.md, "The advice"). */
 struct level_plan {
 	double run_cost, boot_cost; /* c_r, c_i in seconds */
 	double n_now;               /* mean runs per invocation */
@@ -106,25 +101,23 @@ struct levels {
 };
 
 /*
- * Loads the experiments selector names (as store_experiment_find resolves
- * it) and every other sharing a name and label with one of them, grouped
- * into levels by (name, label).  @KEY=VALUE,... (db/select.h) keeps only
- * the configurations with those parameters, and the invocations that have
- * one.  -1 on a database error; -2 (after error()) when nothing matches
- * or the filter is malformed.
+ * Loads the experiments what names (as store_experiment_find resolves it)
+ * and every other sharing a name and label with one of them, grouped into
+ * levels by (name, label).  pick: the parsed selector what is the WHAT
+ * of, whose @KEY=VALUE filters (db/select.h) keep only the configurations
+ * with those parameters, and the invocations that have one; NULL: what is
+ * a whole selector, parsed here.  -1 on a database error; -2 (after
+ * error()) when nothing matches or the selector is malformed.
  */
-int levels_load(struct store *s, const char *selector, struct levels *l);
-/* The same for a parsed selector: what (its WHAT, as levels_load takes
- * it) and the filters of pick (NULL: none). */
 struct selector;
-int levels_load_selected(struct store *s, const char *what,
-			 const struct selector *pick, struct levels *l);
+int levels_load(struct store *s, const char *what,
+		const struct selector *pick, struct levels *l);
 /* Matches configurations and computes each; -2 when the metric is unknown. */
 int levels_analyze(struct levels *l, const struct levels_opts *o);
 /*
  * The computation for one configuration: x holds c->k groups back to back,
  * c->inv[i].n values each (the caller sets inv and n); fills everything
- * else.  run_cost <= 0 or NAN means unknown.
+ * else (k = 0: every figure unknown).  run_cost <= 0 or NAN means unknown.
  */
 int levels_config_compute(const double *x, double run_cost,
 			  const struct levels_opts *o, struct level_config *c);

@@ -115,23 +115,20 @@ static char *plan_message(const struct level_config *c,
 			  const struct levels_opts *o)
 {
 	const struct boot_plan *b = &c->boot;
+	char r[96] = "runs per boot as now: the run's cost unknown";
 
 	if (!b->boots)
 		return NULL;
-	if (isfinite(b->runs_opt))
-		return xasprintf("%zu boots of %zu runs a side would resolve "
-				 "%g%% in a compare (%.0f%% power; runs per "
-				 "boot r* %.3g for a boot of %g s, a run of "
-				 "%.3g s)", b->boots, b->runs, o->threshold_pct,
-				 100 * LEVELS_POWER, b->runs_opt, b->c_boot,
-				 b->c_run);
+	if (isinf(b->runs_opt))
+		snprintf(r, sizeof(r), "no between-boot variance seen: the "
+			 "cheapest boots x runs");
+	else if (isfinite(b->runs_opt))
+		snprintf(r, sizeof(r), "runs per boot r* %.3g for a boot of "
+			 "%g s, a run of %.3g s", b->runs_opt, b->c_boot,
+			 b->c_run);
 	return xasprintf("%zu boots of %zu runs a side would resolve %g%% in a "
 			 "compare (%.0f%% power; %s)", b->boots, b->runs,
-			 o->threshold_pct, 100 * LEVELS_POWER,
-			 isinf(b->runs_opt) ? "no between-boot variance seen: "
-					      "the cheapest boots x runs"
-					    : "runs per boot as now: the run's "
-					      "cost unknown");
+			 o->threshold_pct, 100 * LEVELS_POWER, r);
 }
 
 /* ---- text ---- */
@@ -260,7 +257,7 @@ static void text_method(FILE *f, const struct levels *l)
 {
 	const struct levels_opts *o = &l->opts;
 	const char *unit = metric_unit(o->metric);
-	char *m;
+	char cr[48] = "the mean run wall time", *m;
 
 	fprintf(f, "Invocations: experiments with the same name and label "
 		   "(e.g. one per boot).\n"
@@ -271,11 +268,9 @@ static void text_method(FILE *f, const struct levels *l)
 		fprintf(f, "Configurations with %s only (the selector's "
 			   "filter).\n", l->filter);
 	if (o->run_cost > 0)
-		m = xasprintf("%sc_i = %g s per boot, c_r = %g s per run.",
-			      method_text, o->boot_cost, o->run_cost);
-	else
-		m = xasprintf("%sc_i = %g s per boot, c_r = the mean run wall "
-			      "time.", method_text, o->boot_cost);
+		snprintf(cr, sizeof(cr), "%g s per run", o->run_cost);
+	m = xasprintf("%sc_i = %g s per boot, c_r = %s.", method_text,
+		      o->boot_cost, cr);
 	wrap_print(f, m, 0, 2, WIDTH);
 	fputc('\n', f);
 	free(m);

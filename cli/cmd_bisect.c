@@ -351,7 +351,7 @@ static void print_entry(const struct runner *r, size_t c, double pct)
 	/* this host's own A/A profile, where `contend calibrate` left one */
 	if (!calib_find(r->st, experiment_meta(&r->exp, MK_HOSTNAME),
 			e->wl->name, e->canon, &p, &from)) {
-		char *line = calib_sentence(&p, from);
+		char *line = calib_cite(&p, NULL, from, 0);
 
 		fprintf(stderr, "    %s\n", line);
 		free(line);

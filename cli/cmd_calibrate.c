@@ -129,7 +129,7 @@ static int profile(struct runner *r, const struct calibrate_args *a,
 		} else {
 			char *sec = meta_section(r, i);
 
-			line = calib_sentence(&p, ids[n - 1]);
+			line = calib_cite(&p, NULL, ids[n - 1], 0);
 			fputs("  ", stdout);
 			wrap_print(stdout, line, 2, 4, 78);
 			free(line);

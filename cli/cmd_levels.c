@@ -80,8 +80,7 @@ int levels_print(struct store *s, const char *selector,
 	struct levels l = { 0 };
 	int ret = EXIT_RUNTIME, p;
 
-	p = pick ? levels_load_selected(s, selector, pick, &l)
-		 : levels_load(s, selector, &l);
+	p = levels_load(s, selector, pick, &l);
 	if (p == 0)
 		p = levels_analyze(&l, o);
 	if (p < 0) {

@@ -182,7 +182,7 @@ static int plot_invocations(struct store *s, const struct selector *sel,
 	struct plot_opts po = *opts;
 	struct levels_opts lo;
 	struct levels l;
-	int ret = levels_load_selected(s, sel->what, sel, &l);
+	int ret = levels_load(s, sel->what, sel, &l);
 
 	if (ret)
 		return ret == -2 ? EXIT_USAGE : EXIT_RUNTIME;

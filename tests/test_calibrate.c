@@ -78,7 +78,8 @@ static void test_bad_arguments(void **state)
 /*
  * The citation of compare and the gate: 2026-03-05 14:07:30 UTC is Unix
  * 1772719650; s2_b 1e-4 is a CV of 1.00%, a negative s2_w (a moment
- * estimate below 0) 0.00%; no date when created_at is unknown.
+ * estimate below 0) 0.00%; no date when created_at is unknown; without
+ * a host, the sentence calibrate prints of this host.
  */
 static void test_cite(void **state)
 {
@@ -98,6 +99,13 @@ static void test_cite(void **state)
 	free(s);
 	s = calib_cite(&p, "lab-3", 17, 0);
 	assert_non_null(strstr(s, "on host lab-3 (experiment 17: 6 "));
+	free(s);
+	/* no host: calibrate's own sentence, never a date */
+	s = calib_cite(&p, NULL, 17, 1772719650.25);
+	assert_string_equal(s, "on this host (calibrate experiment 17: 6 "
+			    "invocations) a 2.9% change is detectable with 3 "
+			    "boots of 10 runs; A/A false alarms 1/10; between "
+			    "invocations 1.00%, within 0.00% (CV)");
 	free(s);
 }
 

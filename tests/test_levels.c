@@ -256,7 +256,7 @@ static void test_looms_through_store(void **state)
 	build_looms(c->s);
 	levels_opts_default(&o);
 	o.linear = true;       /* the hand-worked values are of the values */
-	assert_int_equal(levels_load(c->s, "looms", &l), 0);
+	assert_int_equal(levels_load(c->s, "looms", NULL, &l), 0);
 	assert_int_equal(levels_analyze(&l, &o), 0);
 	/* By name: one level per label, sorted by label. */
 	assert_int_equal(l.nlevels, 2);
@@ -295,7 +295,7 @@ static void test_selection(void **state)
 	build_looms(c->s);
 	levels_opts_default(&o);
 	o.linear = true;       /* the hand-worked values are of the values */
-	assert_int_equal(levels_load(c->s, "montgomery", &l), 0);
+	assert_int_equal(levels_load(c->s, "montgomery", NULL, &l), 0);
 	assert_int_equal(l.nlevels, 2);
 	assert_string_equal(l.levels[0].name, "looms");
 	assert_string_equal(l.levels[1].name, "unrelated");
@@ -308,7 +308,7 @@ static void test_selection(void **state)
 	levels_release(&l);
 
 	/* Experiment 3 is the third loom: its level is all four. */
-	assert_int_equal(levels_load(c->s, "3", &l), 0);
+	assert_int_equal(levels_load(c->s, "3", NULL, &l), 0);
 	assert_int_equal(l.nlevels, 1);
 	assert_int_equal(l.levels[0].ninv, 4);
 	assert_int_equal(levels_analyze(&l, &o), 0);
@@ -316,12 +316,12 @@ static void test_selection(void **state)
 	levels_release(&l);
 
 	assert_int_equal(levels_load(c->s, "00000000-0000-4000-8000-000000000002",
-				     &l), 0);
+				     NULL, &l), 0);
 	assert_int_equal(l.levels[0].ninv, 4);
 	levels_release(&l);
 
-	assert_int_equal(levels_load(c->s, "nothing-like-it", &l), -2);
-	assert_int_equal(levels_load(c->s, "looms", &l), 0);
+	assert_int_equal(levels_load(c->s, "nothing-like-it", NULL, &l), -2);
+	assert_int_equal(levels_load(c->s, "looms", NULL, &l), 0);
 	o.metric = "no-such-metric";
 	assert_int_equal(levels_analyze(&l, &o), -2);
 	levels_release(&l);
@@ -360,7 +360,7 @@ static void test_unbalanced_matching(void **state)
 	assert_true(add_experiment(c->s, &e3, r3, 5) > 0);
 	levels_opts_default(&o);
 	o.linear = true;       /* the hand-worked values are of the values */
-	assert_int_equal(levels_load(c->s, "unb", &l), 0);
+	assert_int_equal(levels_load(c->s, "unb", NULL, &l), 0);
 	assert_int_equal(levels_analyze(&l, &o), 0);
 	assert_int_equal(l.levels[0].nconfigs, 3);
 	lc = &l.levels[0].configs[0];
@@ -406,17 +406,17 @@ static void test_filters(void **state)
 	build_looms(c->s);
 	levels_opts_default(&o);
 	o.linear = true;       /* the hand-worked values are of the values */
-	assert_int_equal(levels_load(c->s, "montgomery@section=spin", &l), 0);
+	assert_int_equal(levels_load(c->s, "montgomery@section=spin", NULL, &l), 0);
 	assert_string_equal(l.filter, "section=spin");
 	assert_int_equal(l.nlevels, 2);
 	assert_int_equal(l.levels[0].ninv, 4);
 	assert_int_equal(levels_analyze(&l, &o), 0);
 	check_looms(&l.levels[0].configs[0]);
 	levels_release(&l);
-	assert_int_equal(levels_load(c->s, "looms@section=other", &l), -2);
+	assert_int_equal(levels_load(c->s, "looms@section=other", NULL, &l), -2);
 	assert_int_equal(l.nlevels, 0);
-	assert_int_equal(levels_load(c->s, "looms@spin=", &l), -2);
-	assert_int_equal(levels_load(c->s, "looms", &l), 0);
+	assert_int_equal(levels_load(c->s, "looms@spin=", NULL, &l), -2);
+	assert_int_equal(levels_load(c->s, "looms", NULL, &l), 0);
 	assert_null(l.filter);
 	levels_release(&l);
 }
@@ -480,7 +480,7 @@ static void test_recovers_components(void **state)
 	}
 	levels_opts_default(&o);
 	o.linear = true;       /* the hand-worked values are of the values */
-	assert_int_equal(levels_load(c->s, "sim", &l), 0);
+	assert_int_equal(levels_load(c->s, "sim", NULL, &l), 0);
 	assert_int_equal(levels_analyze(&l, &o), 0);
 	lc = &l.levels[0].configs[0];
 	assert_int_equal(lc->k, SIM_K);
@@ -555,6 +555,26 @@ static void test_coverage(void **state)
 	check_close("pooled coverage", (double)cover_pooled / REPS, 0.355, 0,
 		    0.05);
 	gsl_rng_free(r);
+}
+
+/* No invocation holds the metric: every figure unknown, no advice. */
+static void test_no_values(void **state)
+{
+	struct levels_opts o;
+	struct level_config lc = { 0 };
+
+	(void)state;
+	levels_opts_default(&o);
+	assert_int_equal(levels_config_compute(NULL, 1.0, &o, &lc), 0);
+	assert_int_equal(lc.n, 0);
+	assert_false(lc.log_scale);
+	assert_true(isnan(lc.grand.mean) && isnan(lc.grand.ci_low) &&
+		    isnan(lc.grand.ci_high));
+	assert_true(isnan(lc.pooled.mean) && isnan(lc.pooled.ci_high));
+	assert_true(isnan(lc.anova.var_between) && isnan(lc.share_between) &&
+		    isnan(lc.n_eff));
+	assert_int_equal(lc.boot.boots, 0);
+	assert_int_equal(lc.plan.advice, ADVICE_INSUFFICIENT);
 }
 
 /*
@@ -835,6 +855,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test(test_coverage),
 		cmocka_unit_test(test_log_scale),
+		cmocka_unit_test(test_no_values),
 		cmocka_unit_test(test_plan_as_compare),
 		cmocka_unit_test(test_advice),
 		cmocka_unit_test_setup_teardown(test_command_golden, setup,

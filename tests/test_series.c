@@ -381,6 +381,36 @@ static void test_calibrate_identical_sections(void **state)
 		fx_free(&fx[i]);
 }
 
+/*
+ * Calibrate reads logs: a value <= 0 is left out, and an experiment with
+ * none above 0 is no invocation (4 invocations of 3 + 4 + 4 + 4 runs).
+ */
+static void test_calibrate_positive_only(void **state)
+{
+	static const double x[5][4] = {
+		{ 0, -1, 0, 0 }, { 1, 2, -3, 4 }, { 1, 2, 3, 4 },
+		{ 2, 3, 4, 5 }, { 3, 4, 5, 6 },
+	};
+	struct fixture fx[5];
+	struct dataset sets[5];
+	struct calib_profile p;
+	size_t i, k, two;
+
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		experiment(&fx[i], (int64_t)i + 1, 2, 2, x[i]);
+		sets[i] = fx[i].d;
+	}
+	assert_int_equal(calib_profile_of(sets, 5, "w", "a=1", "throughput",
+					  3, 10, &p, &k, &two), 0);
+	assert_int_equal(k, 4);
+	assert_int_equal(two, 4);
+	assert_int_equal(p.k, 4);
+	assert_int_equal(p.n, 15);
+	for (i = 0; i < 5; i++)
+		fx_free(&fx[i]);
+}
+
 /* ---- simulation: two identical sections an experiment ---- */
 
 #define SIM_SECTIONS 2
@@ -506,6 +536,7 @@ int main(void)
 		cmocka_unit_test(test_compare_one_experiment),
 		cmocka_unit_test(test_levels_identical_sections),
 		cmocka_unit_test(test_calibrate_identical_sections),
+		cmocka_unit_test(test_calibrate_positive_only),
 		cmocka_unit_test(test_sim_identical_sections),
 	};
 
