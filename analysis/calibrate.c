@@ -77,7 +77,7 @@ int calib_compute(const double *x, const size_t *sizes, size_t k,
 	return 0;
 }
 
-/* ---- the invocations of a configuration (the one model, series.h) ---- */
+/* ---- the invocations of a configuration (the one model, analysis.h) ---- */
 
 /* The logs of the positive values of stored metric of configuration c of
  * d, a series_extract: an invocation without one is none. */

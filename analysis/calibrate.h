@@ -42,7 +42,7 @@ int calib_compute(const double *x, const size_t *sizes, size_t k,
 /*
  * The profile of configuration (workload, canon) over the experiments
  * ds[0..nds), each one invocation whatever its sections (the one model
- * of runs, analysis/series.h): calib_compute on the logs of its counted
+ * of runs, analysis/analysis.h): calib_compute on the logs of its counted
  * runs' positive values of metric, alpha 0.05.  *k is the invocations
  * with a value, *two those with two or more.  0, or -1 when there is no
  * profile (fewer than 4 invocations of 2 runs).
