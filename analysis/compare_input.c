@@ -48,7 +48,7 @@ static bool is_sqlite(const char *path)
  * shortest prefix before a ':' that names a file is the database; else
  * the text is a selector in the default database.
  */
-int compare_input_resolve(struct compare_input *s, const char *default_db)
+static int resolve(struct compare_input *s, const char *default_db)
 {
 	const char *p, *h;
 	char err[512];
@@ -208,7 +208,7 @@ static int file_text(struct compare_files *files, const char *path,
  * Is the file a contend CSV export?  Looks at the first line of a regular
  * file only; any other is read whole, once (file_text).
  */
-bool compare_input_is_export(const struct compare_input *s)
+static bool is_export(const struct compare_input *s)
 {
 	char head[4096], *buf;
 	const char *text;
@@ -235,7 +235,7 @@ bool compare_input_is_export(const struct compare_input *s)
 }
 
 /* Every comma-separated part names a file: number files, one each. */
-bool compare_input_is_file_list(const char *text)
+static bool is_file_list(const char *text)
 {
 	const char *p = text;
 	bool ok = strchr(text, ',') != NULL;
@@ -259,7 +259,6 @@ static int load_numbers(struct compare_input *s, const struct numfile_opts *nf,
 {
 	const char *p = s->text;
 
-	s->kind = INPUT_NUMBERS;
 	while (*p) {
 		size_t len = strcspn(p, ","), n = 0, tlen = inlen;
 		char *part = xstrndup(p, len), *buf = NULL;
@@ -297,36 +296,35 @@ static int load_numbers(struct compare_input *s, const struct numfile_opts *nf,
 	return 0;
 }
 
-int compare_input_load(struct compare_input *s, const char *default_db,
-		       const struct numfile_opts *nf, const char *in,
-		       size_t inlen)
+int compare_input_load(struct compare_input *s,
+		       const struct compare_request *q, bool numbers_only)
 {
+	const char *text;
+	char *buf;
+	size_t len = 0;
 	int ret;
 
-	if (compare_input_is_file_list(s->text))
-		return load_numbers(s, nf, in, inlen);
-	if (compare_input_is_export(s)) {
-		const char *text;
-		char *buf;
-		size_t len = 0;
-
+	if (is_file_list(s->text))
+		s->kind = INPUT_NUMBERS;
+	else if (is_export(s))
 		s->kind = INPUT_EXPORT;
-		ret = file_text(s->files, s->text, &buf, &text, &len);
-		if (!ret)
-			ret = exportside_parse(s->text, text, len, &s->sets,
-					       &s->nsets);
-		free(buf);
-		if (ret < 0)
-			return EXIT_USAGE;
-		return analyse_sets(s);
-	}
-	if (compare_input_resolve(s, default_db) < 0)
+	else if (resolve(s, q->db) < 0)
 		return EXIT_USAGE;
-	if (s->db) {
+	else
+		s->kind = s->db ? INPUT_DB : INPUT_NUMBERS;
+	if (s->kind == INPUT_NUMBERS)
+		return load_numbers(s, &q->nf, q->in, q->inlen);
+	if (numbers_only)
+		return 0;
+	if (s->kind == INPUT_DB) {
 		ret = load_db(s);
 		return ret ? ret : analyse_sets(s);
 	}
-	return load_numbers(s, nf, in, inlen);
+	ret = file_text(s->files, s->text, &buf, &text, &len);
+	if (!ret)
+		ret = exportside_parse(s->text, text, len, &s->sets, &s->nsets);
+	free(buf);
+	return ret < 0 ? EXIT_USAGE : analyse_sets(s);
 }
 
 void compare_input_release(struct compare_input *s)

@@ -198,24 +198,16 @@ struct compare_input {
 	struct compare_calibs calib;    /* the hosts' A/A profiles */
 };
 
-/* Every comma-separated part of text names a file: number files. */
-bool compare_input_is_file_list(const char *text);
-/* s->text is a file, not a database, whose first line is an export's. */
-bool compare_input_is_export(const struct compare_input *s);
+struct compare_request;
 /*
- * Where s->text points: a database file (s->db, s->sel set), else
- * numbers (s->db NULL).  0, or -1 after error().
+ * Loads side s (s->text, s->role and s->files set by the caller) as q
+ * reads sides: a database side or an export analysed, numbers read (q->in:
+ * standard input, for the side "-").  numbers_only: s->kind set, only a
+ * number side loaded.  0, or the exit status (2 bad input, 1 the machine
+ * failed) after error().
  */
-int compare_input_resolve(struct compare_input *s, const char *default_db);
-/*
- * Resolves and loads side s (s->text and s->role set by the caller): a
- * database side analysed, an export analysed, numbers read (in/inlen:
- * standard input, for the side "-").  0, or the exit status (2 bad
- * input, 1 the machine failed) after error().
- */
-int compare_input_load(struct compare_input *s, const char *default_db,
-		       const struct numfile_opts *nf, const char *in,
-		       size_t inlen);
+int compare_input_load(struct compare_input *s,
+		       const struct compare_request *q, bool numbers_only);
 void compare_input_release(struct compare_input *s);
 
 /*

@@ -217,8 +217,7 @@ static int prepare(const struct compare_request *q, struct compare_outcome *o,
 	int i, ret = 0;
 
 	for (i = 0; i < 2 && !ret; i++)
-		ret = compare_input_load(side[i], q->db, &q->nf, q->in,
-					 q->inlen);
+		ret = compare_input_load(side[i], q, false);
 	if (ret)
 		return ret;
 	warn_overlap(side[0], side[1]);

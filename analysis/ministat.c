@@ -248,23 +248,14 @@ int compare_ministat(FILE *f, const struct compare_request *q,
 		sides[i].text = texts[i];
 		sides[i].role = i ? "candidate" : "baseline";
 		sides[i].files = q->files;
-		if (compare_input_is_file_list(sides[i].text))
-			ret = 0;        /* number files, one invocation each */
-		else if (compare_input_is_export(&sides[i]))
-			goto out;       /* an export file: compare's tables */
-		else
-			ret = compare_input_resolve(&sides[i], q->db) < 0
-				      ? EXIT_USAGE : 0;
-		if (!ret && sides[i].db) {
-			/* a database side: compare's own tables */
-			if (ascii)
+		ret = compare_input_load(&sides[i], q, true);
+		if (!ret && sides[i].kind != INPUT_NUMBERS) {
+			/* a database or an export: compare's own tables */
+			if (ascii && sides[i].kind == INPUT_DB)
 				warning("--ascii draws files of numbers only; "
 					"%s is a database", sides[i].text);
 			goto out;
 		}
-		if (!ret)
-			ret = compare_input_load(&sides[i], q->db, &q->nf,
-						 q->in, q->inlen);
 		set[i] = (struct ministat_set){ sides[i].text, sides[i].values,
 						sides[i].nvalues };
 	}

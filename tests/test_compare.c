@@ -1093,7 +1093,7 @@ static char *number_side(struct compare_input *s, const double *x,
 {
 	char *path = xstrdup("/tmp/contend-numside-XXXXXX");
 	int fd = mkstemp(path);
-	struct numfile_opts nf;
+	struct compare_request q = { .db = "/nonexistent.db" };
 	FILE *f;
 
 	assert_true(fd >= 0);
@@ -1102,12 +1102,11 @@ static char *number_side(struct compare_input *s, const double *x,
 	for (size_t i = 0; i < 3; i++)
 		fprintf(f, "%.17g\n", x[i]);
 	assert_int_equal(fclose(f), 0);
-	numfile_opts_default(&nf);
+	numfile_opts_default(&q.nf);
 	memset(s, 0, sizeof(*s));
 	s->text = path;
 	s->role = "baseline";
-	assert_int_equal(compare_input_load(s, "/nonexistent.db", &nf, NULL, 0),
-			 0);
+	assert_int_equal(compare_input_load(s, &q, false), 0);
 	assert_int_equal(s->kind, INPUT_NUMBERS);
 	assert_int_equal(compare_input_number_side(s, other, metric), 0);
 	return path;
