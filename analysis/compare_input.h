@@ -295,7 +295,7 @@ void compare_print_mail(FILE *f, const struct compare_result *r,
 void compare_print_extras(FILE *f, const struct comparison *cmp,
 			  double confidence, bool all);
 
-/* ---- ministat.c ---- */
+/* ---- ministat (compare_run.c) ---- */
 #define MINISTAT_SETS 7     /* symbols: x + * % # @ O */
 
 #endif
