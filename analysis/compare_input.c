@@ -44,7 +44,7 @@ static bool is_sqlite(const char *path)
 }
 
 /*
- * A plain existing file is numbers (or a whole database); otherwise the
+ * A file that is not numbers is a whole database; otherwise the
  * shortest prefix before a ':' that names a file is the database; else
  * the text is a selector in the default database.
  */
@@ -53,12 +53,9 @@ static int resolve(struct compare_input *s, const char *default_db)
 	const char *p, *h;
 	char err[512];
 
-	if (is_file(s->text)) {
-		if (is_sqlite(s->text))
-			s->db = xstrdup(s->text);
-		return 0;
-	}
-	if (!strcmp(s->text, "-")) /* numbers on standard input */
+	if (is_file(s->text))
+		s->db = xstrdup(s->text);
+	if (is_file(s->text) || !strcmp(s->text, "-")) /* "-": numbers */
 		return 0;
 	/* [DB:]WHAT[~newest][@KEY=VALUE,...] (db/select.h) */
 	if (select_parse(s->text, &s->pick, err, sizeof(err)))
@@ -204,36 +201,6 @@ static int file_text(struct compare_files *files, const char *path,
 	return 0;
 }
 
-/*
- * Is the file a contend CSV export?  Looks at the first line of a regular
- * file only; any other is read whole, once (file_text).
- */
-static bool is_export(const struct compare_input *s)
-{
-	char head[4096], *buf;
-	const char *text;
-	struct stat st;
-	FILE *f;
-	size_t n;
-	bool yes;
-
-	if (!is_file(s->text) || is_sqlite(s->text))
-		return false;
-	if (s->files && (stat(s->text, &st) || !S_ISREG(st.st_mode))) {
-		if (file_text(s->files, s->text, &buf, &text, &n) < 0)
-			return false;
-		yes = n && exportside_is_export(text, n);
-		free(buf);
-		return yes;
-	}
-	f = fopen(s->text, "rb");
-	if (!f)
-		return false;
-	n = fread(head, 1, sizeof(head), f);
-	fclose(f);
-	return n && exportside_is_export(head, n);
-}
-
 /* Every comma-separated part names a file: number files, one each. */
 static bool is_file_list(const char *text)
 {
@@ -252,48 +219,56 @@ static bool is_file_list(const char *text)
 	return ok;
 }
 
-/* The number files of a side: "a.txt" or "a1.txt,a2.txt,...", or "-"
- * (in, inlen). */
+/* The numbers of one file (name: text, len) appended to s as one
+ * invocation; 0, or the exit status after error(). */
+static int add_numbers(struct compare_input *s, const char *name,
+		       const char *text, size_t len,
+		       const struct numfile_opts *nf)
+{
+	double *v = NULL;
+	size_t n = 0;
+
+	if (numfile_parse(name, text, len, nf, &v, &n))
+		return EXIT_USAGE;
+	if (n > NUMFILE_MAX_VALUES - s->nvalues) {
+		free(v);
+		error("%s: more than %d numbers in all its files: the limit of "
+		      "a side (docs/LIMITS.md)", s->text, NUMFILE_MAX_VALUES);
+		return EXIT_USAGE;
+	}
+	s->values = xrealloc(s->values, (s->nvalues + n) * sizeof(*s->values));
+	memcpy(s->values + s->nvalues, v, n * sizeof(*v));
+	free(v);
+	s->nvalues += n;
+	s->sizes = xrealloc(s->sizes, (s->nfiles + 1) * sizeof(*s->sizes));
+	s->sizes[s->nfiles++] = n;
+	return 0;
+}
+
+/* The number files of a side: "a1.txt,a2.txt,...", or "-" (in, inlen). */
 static int load_numbers(struct compare_input *s, const struct numfile_opts *nf,
 			const char *in, size_t inlen)
 {
 	const char *p = s->text;
+	int ret = 0;
 
-	while (*p) {
-		size_t len = strcspn(p, ","), n = 0, tlen = inlen;
+	while (*p && !ret) {
+		size_t len = strcspn(p, ","), tlen = inlen;
 		char *part = xstrndup(p, len), *buf = NULL;
 		bool std = !strcmp(part, "-");
 		const char *text = in;
-		double *v = NULL;
-		int ret = std ? 0 : file_text(s->files, part, &buf, &text,
-					       &tlen);
 
-		if (!ret)
-			ret = numfile_parse(std ? "(standard input)" : part,
-					    text, tlen, nf, &v, &n);
+		if (!std && file_text(s->files, part, &buf, &text, &tlen) < 0)
+			ret = EXIT_USAGE;
+		else
+			ret = add_numbers(s, std ? "(standard input)" : part,
+					  text, tlen, nf);
 		free(buf);
 		free(part);
-		if (ret)
-			return EXIT_USAGE;
-		if (n > NUMFILE_MAX_VALUES - s->nvalues) {
-			free(v);
-			error("%s: more than %d numbers in all its files: the "
-			      "limit of a side (docs/LIMITS.md)", s->text,
-			      NUMFILE_MAX_VALUES);
-			return EXIT_USAGE;
-		}
-		s->values = xrealloc(s->values,
-				     (s->nvalues + n) * sizeof(*s->values));
-		memcpy(s->values + s->nvalues, v, n * sizeof(*v));
-		free(v);
-		s->nvalues += n;
-		s->sizes = xrealloc(s->sizes,
-				    (s->nfiles + 1) * sizeof(*s->sizes));
-		s->sizes[s->nfiles++] = n;
 		p += len;
 		p += *p == ',';
 	}
-	return 0;
+	return ret;
 }
 
 int compare_input_load(struct compare_input *s,
@@ -302,29 +277,35 @@ int compare_input_load(struct compare_input *s,
 	const char *text;
 	char *buf;
 	size_t len = 0;
-	int ret;
+	int ret = 0;
 
+	s->kind = INPUT_NUMBERS;
 	if (is_file_list(s->text))
-		s->kind = INPUT_NUMBERS;
-	else if (is_export(s))
-		s->kind = INPUT_EXPORT;
-	else if (resolve(s, q->db) < 0)
-		return EXIT_USAGE;
-	else
-		s->kind = s->db ? INPUT_DB : INPUT_NUMBERS;
-	if (s->kind == INPUT_NUMBERS)
 		return load_numbers(s, &q->nf, q->in, q->inlen);
+	if (is_file(s->text) && !is_sqlite(s->text)) {
+		/* an export, else numbers: read once (a FIFO can be) */
+		if (file_text(s->files, s->text, &buf, &text, &len) < 0)
+			return EXIT_USAGE;
+		if (len && exportside_is_export(text, len))
+			s->kind = INPUT_EXPORT;
+		if (s->kind == INPUT_NUMBERS)
+			ret = add_numbers(s, s->text, text, len, &q->nf);
+		else if (!numbers_only)
+			ret = exportside_parse(s->text, text, len, &s->sets,
+					       &s->nsets) < 0
+				      ? EXIT_USAGE : analyse_sets(s);
+		free(buf);
+		return ret;
+	}
+	if (resolve(s, q->db) < 0)
+		return EXIT_USAGE;
+	if (!s->db)
+		return load_numbers(s, &q->nf, q->in, q->inlen);
+	s->kind = INPUT_DB;
 	if (numbers_only)
 		return 0;
-	if (s->kind == INPUT_DB) {
-		ret = load_db(s);
-		return ret ? ret : analyse_sets(s);
-	}
-	ret = file_text(s->files, s->text, &buf, &text, &len);
-	if (!ret)
-		ret = exportside_parse(s->text, text, len, &s->sets, &s->nsets);
-	free(buf);
-	return ret < 0 ? EXIT_USAGE : analyse_sets(s);
+	ret = load_db(s);
+	return ret ? ret : analyse_sets(s);
 }
 
 void compare_input_release(struct compare_input *s)

@@ -257,8 +257,7 @@ struct compare_outcome {
 int compare_run(const struct compare_request *q, struct compare_outcome *o);
 /* What is said after the result: the regression, or why nothing was
  * compared (stderr). */
-void compare_outcome_say(const struct compare_outcome *o,
-			 const struct compare_request *q);
+void compare_outcome_say(const struct compare_outcome *o);
 void compare_outcome_release(struct compare_outcome *o);
 /*
  * ministat's legend, table (and with ascii its plot) of the sides

@@ -403,26 +403,10 @@ static void gate_plan(const struct compare_opts *o,
 		p->boots = 0;
 }
 
-/* Holm over the comparisons' gate_p (lib/holm.h): sets gate_p_holm and
- * gate_fail. */
-static void holm(struct compare_result *r, double alpha)
-{
-	double *p = xcalloc(r->n ? r->n : 1, sizeof(*p));
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		p[i] = r->cmp[i].gate_p;
-	holm_adjust(p, r->n, p);
-	for (i = 0; i < r->n; i++) {
-		r->cmp[i].gate_p_holm = p[i];
-		r->cmp[i].gate_fail = p[i] < alpha; /* NaN: nothing to fail */
-	}
-	free(p);
-}
-
 size_t compare_gate(struct compare_result *r, double pct)
 {
 	double alpha = 1 - r->opts.confidence;
+	double *p = xcalloc(r->n ? r->n : 1, sizeof(*p));
 	size_t i;
 
 	r->gate_pct = pct;
@@ -432,19 +416,19 @@ size_t compare_gate(struct compare_result *r, double pct)
 	for (i = 0; i < r->n; i++) {
 		struct comparison *c = &r->cmp[i];
 
-		c->gate_p = gate_p(&c->st, r->opts.dir, pct, true);
+		c->gate_p = p[i] = gate_p(&c->st, r->opts.dir, pct, true);
 		c->gate_p_pass = gate_p(&c->st, r->opts.dir, pct, false);
 		/* No MSB (one invocation a side): alpha holds only at ICC 0. */
 		r->gate_unguaranteed += !isnan(c->gate_p) &&
 					!(c->st.model.df_between >= 1) &&
 					c->st.model.se > 0;
-		c->gate_p_holm = NAN;
-		c->gate_fail = false;
 	}
-	holm(r, alpha);
+	holm_adjust(p, r->n, p);
 	for (i = 0; i < r->n; i++) {
 		struct comparison *c = &r->cmp[i];
 
+		c->gate_p_holm = p[i];
+		c->gate_fail = p[i] < alpha; /* NaN: nothing to fail */
 		c->gate = c->gate_fail ? GATE_FAIL :
 			  c->gate_p_pass < alpha ? GATE_PASS :
 			  GATE_INCONCLUSIVE;
@@ -453,6 +437,7 @@ size_t compare_gate(struct compare_result *r, double pct)
 		if (c->gate == GATE_INCONCLUSIVE)
 			gate_plan(&r->opts, c, pct, &c->gate_plan);
 	}
+	free(p);
 	return r->gate_failures;
 }
 

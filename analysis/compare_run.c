@@ -356,20 +356,19 @@ static void nothing_compared(const struct compare_outcome *o)
 	free(pc);
 }
 
-void compare_outcome_say(const struct compare_outcome *o,
-			 const struct compare_request *q)
+void compare_outcome_say(const struct compare_outcome *o)
 {
 	if (!o->compared)
 		return;
 	if (o->r.gate_failures)
 		error("regression: %zu configuration%s slower by more than "
 		      "%g%% (Holm-corrected over %zu)", o->r.gate_failures,
-		      o->r.gate_failures == 1 ? "" : "s", q->fail_pct, o->r.n);
+		      o->r.gate_failures == 1 ? "" : "s", o->r.gate_pct, o->r.n);
 	else if (o->r.gate_inconclusive)
 		error("regression gate inconclusive: %zu of %zu "
 		      "configuration%s can neither pass nor fail at %g%% "
 		      "(exit 4)", o->r.gate_inconclusive, o->r.n,
-		      o->r.n == 1 ? "" : "s", q->fail_pct);
+		      o->r.n == 1 ? "" : "s", o->r.gate_pct);
 	if (!o->r.n)
 		nothing_compared(o);
 }

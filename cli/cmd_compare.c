@@ -204,7 +204,7 @@ static int run(struct cmp_args *a)
 		if (text && !plot)
 			write_plot(a->html_dir, &o, text, &plot);
 		free(text);
-		compare_outcome_say(&o, &a->q);
+		compare_outcome_say(&o);
 	}
 	compare_outcome_release(&o);
 	return plot && ret != EXIT_REGRESSION && ret != EXIT_INCONCLUSIVE
