@@ -29,16 +29,10 @@
 
 /*
  * ---- compare_calib.c ----
- * The A/A profile (`contend calibrate`) of the hosts a comparison ran
- * on, cited under its verdicts and gate: the candidate's host's, and the
- * baseline's when it differs; a side without one gets a hint naming its
- * config file as stored (never opened).
- *
- * Call sequence: compare_calib_load(side) while the side's store is open
- * and its configurations keep their own canonical strings (load_db in
- * compare_input.c, before the sides are matched) -> compare_sides() ->
- * compare_calib_print / compare_calib_json (the printers') ->
- * compare_calib_release (compare_input_release).
+ * The A/A profiles (`contend calibrate`) of the hosts a comparison ran
+ * on, cited under its verdicts and gate.  compare_calib_load(side) while
+ * its store is open and before the sides are matched (load_db) ->
+ * compare_sides() -> compare_calib_print / _json -> compare_calib_release.
  */
 struct compare_input;
 
@@ -87,25 +81,14 @@ void compare_calib_json(struct json_writer *w, const struct compare_result *r,
 
 /*
  * ---- the files that are sides (sidefile.c) ----
- * Number files, ministat's, so compare judges samples from any tool: a
- * value a line, from one column (the first unless -C N) of fields split
- * at DELIMS (docs/USER-GUIDE.md, "Comparing").  '#' starts a comment to
- * the end of the line; blank lines are skipped; the default delimiters
- * (blank, tab) split at runs of blanks and ignore leading ones, as awk;
- * any other set splits at every delimiter ("a,,b" has an empty second
- * field), as cut(1); a trailing '\r' is ignored; the field must be a
- * finite number in full (strtod).  Anything else is an error quoting the
- * file, the line and the field.
+ * Number files, ministat's: a value a line from one column of fields
+ * split at DELIMS, '#' comments (docs/USER-GUIDE.md, "Comparing"); the
+ * default delimiters split at runs of blanks, as awk, any other set at
+ * every delimiter, as cut(1).  The limits are docs/LIMITS.md's: bytes
+ * read, and numbers a side holds (each costs compare about 130 bytes).
  */
 #define NUMFILE_DEFAULT_DELIMS " \t"
-/* Bytes read at most: more is an error. */
 #define NUMFILE_MAX_BYTES (256 << 20)
-/*
- * Numbers a side may hold (all its files together): each costs compare
- * about 130 bytes (its value, a run of the dataset, sorted copies), so a
- * side stays near 130 MB however small the numbers are written
- * (docs/LIMITS.md).  More is an error at the line of the first one over.
- */
 #define NUMFILE_MAX_VALUES 1000000
 
 struct numfile_opts {
@@ -114,12 +97,8 @@ struct numfile_opts {
 };
 void numfile_opts_default(struct numfile_opts *o);
 
-/*
- * Parses len bytes of text; name is used in messages.  On success *values
- * is a malloc'd array of *n >= 1 numbers in file order.  On any error
- * (malformed line, NUL byte, missing column, no numbers, more than
- * NUMFILE_MAX_VALUES): "contend: NAME:LINE: ...", -1, *values NULL.
- */
+/* *values a malloc'd array of *n >= 1 numbers in file order, or -1
+ * after "contend: NAME:LINE: ..." (*values NULL). */
 int numfile_parse(const char *name, const char *text, size_t len,
 		  const struct numfile_opts *o, double **values, size_t *n);
 
@@ -129,29 +108,18 @@ int numfile_slurp(const char *path, char **buf, size_t *len);
 
 /*
  * Export files: `contend export --format csv` read back as a side, each
- * distinct uuid an invocation, configurations keyed by workload, section
- * and params, runs by seq, written into an in-memory store (db/store.h,
- * "rows") and read by store_load as a database side.  Columns are found
- * by header name (others ignored; one read twice is an error); warm-up
- * and non-ok rows, rows without a metric and --threads' per-thread rows
- * are skipped; a second value of one run's metric is an error.
- *
- * A file's invocation is laid out as runs x metrics (store_load's table);
- * more cells than EXPORT_CELLS_PER_VALUE a value read (and more than
- * EXPORT_CELLS_MIN) is refused, so memory follows the values, however the
- * rows spread them over runs and metric names (docs/LIMITS.md).
+ * uuid an invocation, through an in-memory store (db/store.h, "rows").
+ * An invocation of more runs x metrics cells than EXPORT_CELLS_PER_VALUE
+ * a value (and EXPORT_CELLS_MIN) is refused: memory follows the values
+ * (docs/LIMITS.md).
  */
 #define EXPORT_CELLS_PER_VALUE 8
 #define EXPORT_CELLS_MIN 65536
 
 /* True when the first line of text is a header naming uuid and metric. */
 bool exportside_is_export(const char *text, size_t len);
-/*
- * Parses the whole file: *sets is a malloc'd array of *nsets datasets
- * (release each with dataset_release, then free the array), oldest
- * experiment_id first.  -1 after "contend: NAME:LINE: ..." on a missing
- * column, a malformed field or no usable row.
- */
+/* *sets a malloc'd array of *nsets datasets (each dataset_release'd),
+ * oldest experiment_id first; -1 after "contend: NAME:LINE: ...". */
 int exportside_parse(const char *name, const char *text, size_t len,
 		     struct dataset **sets, size_t *nsets);
 
@@ -159,12 +127,9 @@ int exportside_parse(const char *name, const char *text, size_t len,
 enum compare_input_kind { INPUT_DB, INPUT_NUMBERS, INPUT_EXPORT };
 
 /*
- * The contents of the files sides name that are not regular files (a
- * FIFO, a pipe as /dev/fd/N, a device), read whole the first time one is
- * looked at and kept: such a file can be read only once, and a second
- * open of a FIFO waits for a writer that is gone.  A regular file is read
- * afresh each time.  One for the whole command, shared by its sides;
- * zeroed to start, compare_files_release at the end.
+ * The files sides name that are not regular (a FIFO, /dev/fd/N), read
+ * whole once and kept: a second open of a FIFO waits for a writer that
+ * is gone.  One for the whole command; zeroed, then compare_files_release.
  */
 struct compare_file {
 	char *path;
@@ -248,10 +213,8 @@ struct compare_outcome {
 
 /*
  * Loads both sides, settles the metric and options, compares them,
- * applies the gate (fail_pct >= 0) and --strict.  Returns the exit
- * status: 0; 3 when the gate fails, 4 when it is inconclusive; 2 on bad input
- * (said with error()), and when nothing matched (said by
- * compare_outcome_say, after the result); 1 when the machine failed.
+ * applies the gate (fail_pct >= 0) and --strict.  The exit status (2 also
+ * when nothing matched, said by compare_outcome_say after the result).
  * o->compared: o->r is to be printed.  Release o in every case.
  */
 int compare_run(const struct compare_request *q, struct compare_outcome *o);
@@ -261,23 +224,15 @@ void compare_outcome_say(const struct compare_outcome *o);
 void compare_outcome_release(struct compare_outcome *o);
 /*
  * ministat's legend, table (and with ascii its plot) of the sides
- * texts[0..n), the baseline first, read as q reads them, printed to f
- * when every side is numbers (files or "-"), as ministat prints them:
- * *done set.  0 with *done false when a side is a database or an export
- * file (compare's tables say it), or n is above MINISTAT_SETS; else the
- * exit status after error().
+ * texts[0..n), baseline first, when every one is numbers: *done set.  0
+ * with *done false when one is not, or n > MINISTAT_SETS; else the exit
+ * status after error().
  */
 int compare_ministat(FILE *f, const struct compare_request *q,
 		     const char *const *texts, size_t n, bool ascii,
 		     bool *done);
 
-/*
- * ---- compare_print ----
- * (compare_text.c, compare_json.c, mail.c) The result of `contend compare` for its reader:
- * text, summary first (the table, the verdicts, the gate, the flags, the
- * host keys that differ between the sides, then each configuration in
- * detail), or JSON (docs/compare-json.md).
- */
+/* ---- compare_text.c, compare_json.c (docs/compare-json.md), mail.c ---- */
 void compare_print_text(FILE *f, const struct compare_result *r,
 			const struct compare_input *b,
 			const struct compare_input *c);

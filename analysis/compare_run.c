@@ -431,7 +431,7 @@ static void difference(FILE *f, const struct ministat_set *a,
 {
 	double ma, mb, df, s, diff, half;
 
-	if (a->n < 2 || b->n < 2 || !(confidence > 0 && confidence < 1))
+	if (a->n < 2 || b->n < 2)
 		return;
 	ma = gsl_stats_mean(a->x, 1, a->n);
 	mb = gsl_stats_mean(b->x, 1, b->n);
@@ -454,9 +454,9 @@ static void difference(FILE *f, const struct ministat_set *a,
 }
 
 /*
- * The table, a line per set in ministat's columns; with confidence > 0,
- * under every set after the first its difference from the first.  -1
- * for a set stats_summarize refuses.
+ * The table, a line per set in ministat's columns, under every set after
+ * the first its difference from the first.  -1 for a set
+ * stats_summarize refuses.
  */
 static int ministat_table(FILE *f, const struct ministat_set *s, size_t n,
 		   double confidence)
@@ -464,8 +464,6 @@ static int ministat_table(FILE *f, const struct ministat_set *s, size_t n,
 	const int w = 13, digits = w - 5;  /* ministat's columns */
 	struct summary m;
 
-	if (n > MINISTAT_SETS)
-		return -1;
 	fprintf(f, "%-1s%4s %*s %*s %*s %*s %*s\n", "", "N", w, "Min", w,
 		"Max", w, "Median", w, "Avg", w, "Stddev");
 	for (size_t i = 0; i < n; i++) {
@@ -478,7 +476,7 @@ static int ministat_table(FILE *f, const struct ministat_set *s, size_t n,
 			fprintf(f, "%*.*g\n", w, digits, m.sd);
 		else /* a single value has no spread */
 			fprintf(f, "%*s\n", w, "-");
-		if (i && confidence > 0)
+		if (i)
 			difference(f, &s[0], &s[i], confidence);
 	}
 	return 0;
@@ -487,7 +485,7 @@ static int ministat_table(FILE *f, const struct ministat_set *s, size_t n,
 /* The legend, "x name" a line per set, as ministat starts. */
 static void ministat_legend(FILE *f, const struct ministat_set *s, size_t n)
 {
-	for (size_t i = 0; i < n && i < MINISTAT_SETS; i++)
+	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%c %s\n", symbols[i], s[i].name);
 }
 
@@ -567,30 +565,26 @@ static void bar(FILE *f, const struct ministat_set *s, const struct axis *a)
 	free(line);
 }
 
-/* The distribution plot, width (>= 10) columns inside its frame. */
-static int ministat_plot(FILE *f, const struct ministat_set *s, size_t n,
-			 int width)
+/* The distribution plot, MINISTAT_WIDTH columns inside its frame. */
+static void ministat_plot(FILE *f, const struct ministat_set *s, size_t n)
 {
-	struct axis a = { INFINITY, -INFINITY, width };
+	struct axis a = { INFINITY, -INFINITY, MINISTAT_WIDTH };
 	size_t i, j, nrows;
 	char *grid;
 
-	if (n > MINISTAT_SETS || width < 10)
-		return -1;
 	for (i = 0; i < n; i++)
 		for (j = 0; j < s[i].n; j++) {
 			a.lo = fmin(a.lo, s[i].x[j]);
 			a.hi = fmax(a.hi, s[i].x[j]);
 		}
 	grid = points(s, n, &a, &nrows);
-	rule(f, width);
+	rule(f, a.width);
 	for (i = nrows; i-- > 0;)
-		fprintf(f, "|%.*s|\n", width, grid + i * (size_t)width);
+		fprintf(f, "|%.*s|\n", a.width, grid + i * (size_t)a.width);
 	for (i = 0; i < n; i++)
 		bar(f, &s[i], &a);
-	rule(f, width);
+	rule(f, a.width);
 	free(grid);
-	return 0;
 }
 
 /* ---- the sides of compare that are numbers ---- */
@@ -626,8 +620,9 @@ int compare_ministat(FILE *f, const struct compare_request *q,
 	/* ministat's order: legend, plot, the table with its differences. */
 	if (!ret) {
 		ministat_legend(f, set, n);
-		if ((ascii && ministat_plot(f, set, n, MINISTAT_WIDTH) < 0) ||
-		    ministat_table(f, set, n, q->opts.confidence > 0
+		if (ascii)
+			ministat_plot(f, set, n);
+		if (ministat_table(f, set, n, q->opts.confidence > 0
 						      ? q->opts.confidence
 						      : 0.95) < 0)
 			ret = EXIT_USAGE;
