@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "analysis/compare.h"
-#include "analysis/compare_impl.h"
 #include "analysis/regimes.h"
 #include "analysis/flagtab.h"
 #include "lib/escape.h"

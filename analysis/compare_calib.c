@@ -12,7 +12,6 @@
 #include <time.h>
 
 #include "db/contract.h"
-#include "analysis/compare_impl.h"
 #include "analysis/compare_input.h"
 #include "lib/hint.h"
 #include "lib/json.h"

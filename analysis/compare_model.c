@@ -15,7 +15,6 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/compare.h"
-#include "analysis/compare_impl.h"
 #include "lib/holm.h"
 #include "lib/util.h"
 

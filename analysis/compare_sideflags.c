@@ -12,7 +12,6 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/compare.h"
-#include "analysis/compare_impl.h"
 #include "analysis/flagtab.h"
 #include "lib/util.h"
 

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare_impl.h"
 #include "analysis/compare_input.h"
 #include "analysis/flagtab.h"
 #include "lib/escape.h"
