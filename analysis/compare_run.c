@@ -284,9 +284,13 @@ int compare_run(const struct compare_request *q, struct compare_outcome *o)
 
 /* ---- after the result ---- */
 
-/* The primary metric of every configuration of s, ", "-joined, each once
- * (malloc'd); "" for number files. */
-static char *side_primaries(const struct compare_input *s)
+/*
+ * The primary metric of every configuration of s, quoted, ", "-joined,
+ * each once (malloc'd); "" for number files.  *shared: one of them is in
+ * other, such a list.
+ */
+static char *side_primaries(const struct compare_input *s, const char *other,
+			    bool *shared)
 {
 	char *out = xstrdup(""), *t;
 	size_t i, j;
@@ -300,6 +304,7 @@ static char *side_primaries(const struct compare_input *s)
 			if (!name)
 				continue;
 			quoted = xasprintf("'%s'", name);
+			*shared = *shared || strstr(other, quoted);
 			if (!strstr(out, quoted)) {
 				t = xasprintf("%s%s%s", out, *out ? ", " : "",
 					      quoted);
@@ -309,19 +314,6 @@ static char *side_primaries(const struct compare_input *s)
 			free(quoted);
 		}
 	return out;
-}
-
-/* Do the two lists of side_primaries share no metric? */
-static bool disjoint(const char *a, const char *b)
-{
-	char *copy = xstrdup(a), *name, *save = NULL;
-	bool none = true;
-
-	for (name = strtok_r(copy, ", ", &save); name && none;
-	     name = strtok_r(NULL, ", ", &save))
-		none = !strstr(b, name);
-	free(copy);
-	return none;
 }
 
 /*
@@ -335,9 +327,11 @@ static bool disjoint(const char *a, const char *b)
 static void nothing_compared(const struct compare_outcome *o)
 {
 	const struct compare_result *r = &o->r;
-	char *pb = side_primaries(&o->base), *pc = side_primaries(&o->cand);
+	bool shared = false;
+	char *pc = side_primaries(&o->cand, "", &shared);
+	char *pb = side_primaries(&o->base, pc, &shared);
 
-	if (r->nunmatched && *pb && *pc && disjoint(pb, pc))
+	if (r->nunmatched && *pb && *pc && !shared)
 		error("compare: nothing compared: the sides measure different "
 		      "things: the baseline's configurations are judged by "
 		      "%s, the candidate's by %s; compare experiments of the "
