@@ -223,14 +223,13 @@ int compare_run(const struct compare_request *q, struct compare_outcome *o);
 void compare_outcome_say(const struct compare_outcome *o);
 void compare_outcome_release(struct compare_outcome *o);
 /*
- * ministat's legend, table (and with ascii its plot) of the sides
- * texts[0..n), baseline first, when every one is numbers: *done set.  0
- * with *done false when one is not, or n > MINISTAT_SETS; else the exit
- * status after error().
+ * ministat's legend, table (and with ascii its plot) of q->base and
+ * cands[0..ncands) when every one is numbers: *done set.  0 with *done
+ * false when one is not, or there are more than MINISTAT_SETS; else the
+ * exit status after error().
  */
 int compare_ministat(FILE *f, const struct compare_request *q,
-		     const char *const *texts, size_t n, bool ascii,
-		     bool *done);
+		     char *const *cands, size_t ncands, bool ascii, bool *done);
 
 /* ---- compare_text.c, compare_json.c (docs/compare-json.md), mail.c ---- */
 void compare_print_text(FILE *f, const struct compare_result *r,

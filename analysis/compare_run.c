@@ -584,12 +584,11 @@ static void ministat_plot(FILE *f, const struct ministat_set *s, size_t n)
 /* ---- the sides of compare that are numbers ---- */
 
 int compare_ministat(FILE *f, const struct compare_request *q,
-		     const char *const *texts, size_t n, bool ascii,
-		     bool *done)
+		     char *const *cands, size_t ncands, bool ascii, bool *done)
 {
 	struct ministat_set set[MINISTAT_SETS];
 	struct compare_input sides[MINISTAT_SETS];
-	size_t i;
+	size_t i, n = ncands + 1;
 	int ret = 0;
 
 	*done = false;
@@ -597,7 +596,7 @@ int compare_ministat(FILE *f, const struct compare_request *q,
 		return 0;
 	memset(sides, 0, sizeof(sides));
 	for (i = 0; i < n && !ret; i++) {
-		sides[i].text = texts[i];
+		sides[i].text = i ? cands[i - 1] : q->base;
 		sides[i].role = i ? "candidate" : "baseline";
 		sides[i].files = q->files;
 		ret = compare_input_load(&sides[i], q, true);

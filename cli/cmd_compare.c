@@ -30,9 +30,7 @@ struct cmp_args {
 	struct compare_request q;       /* q.cand: the one being compared */
 	int format;                     /* FMT_TEXT, FMT_JSON, FMT_MAIL */
 	bool verbose;                   /* mail: every secondary metric */
-	char **cands;                   /* every CAND, ncands >= 1 */
-	size_t ncands;
-	struct opt_words candw;         /* CAND... as parsed */
+	struct opt_words cands;         /* every CAND, n >= 1 */
 	bool ascii;                     /* --ascii: ministat's plot */
 	bool ministat;                  /* --ministat: ministat's output only */
 	bool ministat_done;             /* its table was printed */
@@ -74,7 +72,7 @@ static const struct opt cmp_rows[] = {
 	  "export' CSV file, or - (standard input)", NULL, FIELD(q.base), 0,
 	  0 },
 	{ NULL, 0, "CAND", "the candidates, each compared with BASE; named "
-	  "as BASE", NULL, FIELD(candw), 0, OPT_MANY },
+	  "as BASE", NULL, FIELD(cands), 0, OPT_MANY },
 	DB_ROW(FIELD(q.db)),
 	{ "metric", 0, "M", "the metric compared (default throughput; "
 	  "\"value\" for numbers)", NULL, FIELD(q.metric), 0, 0 },
@@ -144,8 +142,6 @@ static int parse_args(int argc, char **argv, struct cmp_args *a)
 	p = opt_parse(&compare_cli, argc, argv, a);
 	if (p)
 		return p;
-	a->cands = a->candw.v;
-	a->ncands = a->candw.n;
 	if (!a->q.db)
 		a->q.db = store_default_path();
 	return 0;
@@ -174,17 +170,45 @@ static void write_plot(const char *dir, const struct compare_outcome *o,
 	free(html);
 }
 
-/* One candidate: compare_run, its result printed, drawn, said. */
-static int run(struct cmp_args *a)
+/* Candidate i of several draws into DIR/i+1 (*made, malloc'd; NULL
+ * without DIR); 0, or -1 after error() when DIR cannot be made. */
+static int sub_dir(const struct cmp_args *a, const char *dir, size_t i,
+		   char **made)
+{
+	*made = NULL;
+	if (dir && a->cands.n > 1 && mkdir(dir, 0777) && errno != EEXIST)
+		return error("cannot create %s: %s", escape_quote(dir),
+			     strerror(errno));
+	if (dir)
+		*made = a->cands.n > 1 ? xasprintf("%s/%zu", dir, i + 1)
+				       : xstrdup(dir);
+	return 0;
+}
+
+/* Candidate i: compare_run, its result printed, drawn, said. */
+static int run(struct cmp_args *a, size_t i)
 {
 	struct compare_outcome o;
-	int ret = compare_run(&a->q, &o), plot = 0;
+	char *pdir, *hdir = NULL;
+	int ret, plot = 0;
 
+	/* several candidates: DIR/1/compare.png, DIR/2/... */
+	if (sub_dir(a, a->plot_dir, i, &pdir) ||
+	    sub_dir(a, a->html_dir, i, &hdir)) {
+		free(pdir);
+		return EXIT_RUNTIME;
+	}
+	a->q.cand = a->cands.v[i];
+	if (i && a->format != FMT_JSON)
+		printf("\n======== candidate %zu of %zu: %s\n\n", i + 1,
+		       a->cands.n, a->q.cand);
+	if (i && a->format == FMT_JSON)
+		fputs(",\n", stdout);
+	ret = compare_run(&a->q, &o);
 	if (o.compared) {
 		char *text = NULL;
 		size_t len = 0;
-		FILE *ms = a->html_dir && o.r.n ? open_memstream(&text, &len)
-						: NULL;
+		FILE *ms = hdir && o.r.n ? open_memstream(&text, &len) : NULL;
 
 		if (a->format == FMT_JSON)
 			compare_print_json(stdout, &o.r, &o.base, &o.cand);
@@ -199,14 +223,16 @@ static int run(struct cmp_args *a)
 			fputs(text, stdout);
 		else if (a->format == FMT_TEXT)
 			compare_print_text(stdout, &o.r, &o.base, &o.cand);
-		if (a->plot_dir && o.r.n)
-			write_plot(a->plot_dir, &o, NULL, &plot);
+		if (pdir && o.r.n)
+			write_plot(pdir, &o, NULL, &plot);
 		if (text && !plot)
-			write_plot(a->html_dir, &o, text, &plot);
+			write_plot(hdir, &o, text, &plot);
 		free(text);
 		compare_outcome_say(&o);
 	}
 	compare_outcome_release(&o);
+	free(pdir);
+	free(hdir);
 	return plot && ret != EXIT_REGRESSION && ret != EXIT_INCONCLUSIVE
 	       ? plot : ret;
 }
@@ -217,8 +243,8 @@ static int read_stdin(struct cmp_args *a)
 	size_t i, n = !strcmp(a->q.base, "-");
 	int r;
 
-	for (i = 0; i < a->ncands; i++)
-		n += !strcmp(a->cands[i], "-");
+	for (i = 0; i < a->cands.n; i++)
+		n += !strcmp(a->cands.v[i], "-");
 	if (n > 1)
 		return error("compare: only one side can be '-' (standard "
 			     "input is read once)");
@@ -239,33 +265,15 @@ static int read_stdin(struct cmp_args *a)
  */
 static int print_ministat(struct cmp_args *a)
 {
-	const char *texts[MINISTAT_SETS];
-	size_t i, n = a->ncands + 1;
 	int ret;
 
-	if (a->format != FMT_TEXT || n > MINISTAT_SETS)
+	if (a->format != FMT_TEXT || a->cands.n + 1 > MINISTAT_SETS)
 		return 0;
-	texts[0] = a->q.base;
-	for (i = 1; i < n; i++)
-		texts[i] = a->cands[i - 1];
-	ret = compare_ministat(stdout, &a->q, texts, n, a->ascii,
-			       &a->ministat_done);
+	ret = compare_ministat(stdout, &a->q, a->cands.v, a->cands.n,
+			       a->ascii, &a->ministat_done);
 	if (a->ministat_done && !a->ministat)
 		putchar('\n');
 	return ret;
-}
-
-/* Candidate i of several draws into DIR/i+1: *dir becomes it (*made,
- * to free); 0, or -1 after error() when DIR cannot be made. */
-static int sub_dir(const char **dir, size_t i, char **made)
-{
-	if (!*dir)
-		return 0;
-	if (mkdir(*dir, 0777) && errno != EEXIST)
-		return error("cannot create %s: %s", escape_quote(*dir),
-			     strerror(errno));
-	*dir = *made = xasprintf("%s/%zu", *dir, i + 1);
-	return 0;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -294,36 +302,16 @@ int cmd_compare(int argc, char **argv)
 		free(a.in);
 		return ret;
 	}
-	if ((a.format == FMT_JSON) && a.ncands > 1)
+	if ((a.format == FMT_JSON) && a.cands.n > 1)
 		fputs("[\n", stdout);
 	/* each candidate against the baseline, loaded afresh */
-	for (i = 0; i < a.ncands && (!ret || ret == EXIT_REGRESSION ||
+	for (i = 0; i < a.cands.n && (!ret || ret == EXIT_REGRESSION ||
 				     ret == EXIT_INCONCLUSIVE); i++) {
-		const char *plot_dir = a.plot_dir, *html_dir = a.html_dir;
-		char *dir = NULL, *hdir = NULL;
-
-		/* several candidates: DIR/1/compare.png, DIR/2/... */
-		if (a.ncands > 1 && (sub_dir(&a.plot_dir, i, &dir) ||
-				     sub_dir(&a.html_dir, i, &hdir))) {
-			free(dir);
-			ret = EXIT_RUNTIME;
-			break;
-		}
-		a.q.cand = a.cands[i];
-		if (i && !(a.format == FMT_JSON))
-			printf("\n======== candidate %zu of %zu: %s\n\n", i + 1,
-			       a.ncands, a.q.cand);
-		if (i && (a.format == FMT_JSON))
-			fputs(",\n", stdout);
-		ret = run(&a);
+		ret = run(&a, i);
 		nreg += ret == EXIT_REGRESSION;
 		ninc += ret == EXIT_INCONCLUSIVE;
-		a.plot_dir = plot_dir;
-		a.html_dir = html_dir;
-		free(dir);
-		free(hdir);
 	}
-	if ((a.format == FMT_JSON) && a.ncands > 1)
+	if ((a.format == FMT_JSON) && a.cands.n > 1)
 		fputs("]\n", stdout);
 	/* the worst decision of the candidates: fail, then inconclusive */
 	if ((!ret || ret == EXIT_INCONCLUSIVE) && nreg)
