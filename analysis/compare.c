@@ -137,12 +137,14 @@ static const char *host_value(const struct dataset *d, const char *key)
 	return v && strcmp(v, "unknown") ? v : NULL;
 }
 
-/* First differing value of key between the sides' experiments, or NULL. */
-static char *host_diff(const struct compare_side *b, const struct series *gb,
-		       const struct compare_side *c, const struct series *gc,
-		       const char *key)
+/* The first differing value of key between the sides' experiments,
+ * appended to *msg ("; " between). */
+static void host_diff(const struct compare_side *b, const struct series *gb,
+		      const struct compare_side *c, const struct series *gc,
+		      const char *key, char **msg)
 {
 	size_t i, j;
+	char *t;
 
 	for (i = 0; i < gb->n; i++) {
 		const char *vb = host_value(&b->sets[gb->member[i].set], key);
@@ -151,30 +153,25 @@ static char *host_diff(const struct compare_side *b, const struct series *gb,
 			const char *vc = host_value(&c->sets[gc->member[j].set],
 						    key);
 
-			if (vc && strcmp(vb, vc))
-				return xasprintf("%s '%s' vs '%s'", key, vb,
-						 vc);
+			if (!vc || !strcmp(vb, vc))
+				continue;
+			t = xasprintf("%s%s%s '%s' vs '%s'", *msg ? *msg : "",
+				      *msg ? "; " : "", key, vb, vc);
+			free(*msg);
+			*msg = t;
+			return;
 		}
 	}
-	return NULL;
 }
 
 static void host_mismatch(struct comparison *cmp, const struct compare_side *b,
 			  const struct series *gb, const struct compare_side *c,
 			  const struct series *gc)
 {
-	char *msg = NULL, *d, *t;
+	char *msg = NULL;
 
-	for (size_t k = 0; k < ARRAY_SIZE(compare_host_keys); k++) {
-		d = host_diff(b, gb, c, gc, compare_host_keys[k]);
-		if (!d)
-			continue;
-		t = msg ? xasprintf("%s; %s", msg, d) : d;
-		if (msg)
-			free(d);
-		free(msg);
-		msg = t;
-	}
+	for (size_t k = 0; k < ARRAY_SIZE(compare_host_keys); k++)
+		host_diff(b, gb, c, gc, compare_host_keys[k], &msg);
 	if (msg)
 		comparison_flag(cmp, "host-mismatch", "both",
 				xasprintf("baseline and candidate ran on "
@@ -316,19 +313,6 @@ static void compare_instrumentation(struct comparison *cmp,
 	free(rc);
 }
 
-/* multimodal and regime-shift: the sides' runs in two regimes. */
-static void compare_regimes(struct comparison *cmp, const struct sample *sb,
-		     const struct sample *sc, double confidence)
-{
-	struct regimes_cmp rc;
-
-	if (regimes_compare(sb->x, sb->n, sc->x, sc->n, confidence, &rc) ||
-	    !rc.message)
-		return;
-	comparison_flag(cmp, rc.differ ? "regime-shift" : "multimodal",
-			"both", rc.message);
-}
-
 /* Fairness and latency A/B, and fairness-traded (analysis/abfair.h). */
 static void compare_fairness(struct comparison *cmp, const struct compare_opts *o,
 		      const struct compare_side *b, const struct series *gb,
@@ -396,6 +380,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	struct comparison *cmp;
 	struct compare_opts o;
 	struct sample sb, sc;
+	struct regimes_cmp rc;
 	int ret = -1;
 
 	compare_sample_build(b, gb, series_metric_values, r->metric, &sb);
@@ -435,7 +420,11 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	host_mismatch(cmp, b, gb, c, gc);
 	compare_instrumentation(cmp, b, gb, c, gc);
 	compare_futex_hash(cmp, b, gb, c, gc);   /* compare_sideflags.c */
-	compare_regimes(cmp, &sb, &sc, r->opts.confidence);
+	/* multimodal and regime-shift: the sides' runs in two regimes */
+	if (!regimes_compare(sb.x, sb.n, sc.x, sc.n, r->opts.confidence, &rc) &&
+	    rc.message)
+		comparison_flag(cmp, rc.differ ? "regime-shift" : "multimodal",
+				"both", rc.message);
 	compare_fairness(cmp, &r->opts, b, gb, c, gc);
 	compare_extras(cmp, &r->opts, r->metric, &sb, &sc, b, gb, c, gc);
 	ret = 0;

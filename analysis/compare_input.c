@@ -93,7 +93,8 @@ static int resolve(struct compare_input *s, const char *default_db)
 	return 0;
 }
 
-/* Analyses the loaded datasets and makes them the side. */
+/* Analyses the loaded datasets and makes them the side (a failure
+ * leaves what it took to compare_input_release). */
 static int analyse_sets(struct compare_input *s)
 {
 	struct analysis_opts ao;
@@ -102,13 +103,8 @@ static int analyse_sets(struct compare_input *s)
 	s->an = xcalloc(s->nsets ? s->nsets : 1, sizeof(*s->an));
 	analysis_opts_default(&ao);
 	for (i = 0; i < s->nsets; i++)
-		if (analysis_run(&s->sets[i], &ao, &s->an[i]) < 0) {
-			while (i-- > 0)
-				analysis_release(&s->an[i]);
-			free(s->an);
-			s->an = NULL;
+		if (analysis_run(&s->sets[i], &ao, &s->an[i]) < 0)
 			return EXIT_RUNTIME;
-		}
 	s->side.name = s->text;
 	s->side.nsets = s->nsets;
 	s->side.sets = s->sets;

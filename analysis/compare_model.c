@@ -18,13 +18,6 @@
 #include "lib/holm.h"
 #include "lib/util.h"
 
-static double pct_of(double x, double base)
-{
-	double scale = fabs(base);
-
-	return scale > 0 ? 100 * x / scale : NAN;
-}
-
 double ministat_median(const double *x, size_t n)
 {
 	double *y, m;
@@ -101,16 +94,12 @@ static int model_fit(const struct compare_groups *b,
 	return ret;
 }
 
-/* A level of the analysed scale back in the metric's unit. */
-static double unscale(double v, bool log_scale)
-{
-	return log_scale ? exp(v) : v;
-}
-
 /* A difference on the analysed scale as % of the baseline level. */
 static double change_of(double d, double base_level, bool log_scale)
 {
-	return log_scale ? 100 * expm1(d) : pct_of(d, base_level);
+	if (log_scale)
+		return 100 * expm1(d);
+	return fabs(base_level) > 0 ? 100 * d / fabs(base_level) : NAN;
 }
 
 static void side_summary(const struct compare_groups *g, const struct nested *s,
@@ -123,51 +112,44 @@ static void side_summary(const struct compare_groups *g, const struct nested *s,
 	cs->n = n;
 	cs->sd = n >= 2 ? gsl_stats_sd(g->x, 1, n) : NAN;
 	stats_nested_ci(s, confidence, &lo, &hi);
-	cs->mean = unscale(s->mean, log_scale);
-	cs->ci_low = unscale(lo, log_scale);
-	cs->ci_high = unscale(hi, log_scale);
+	cs->mean = log_scale ? exp(s->mean) : s->mean;
+	cs->ci_low = log_scale ? exp(lo) : lo;
+	cs->ci_high = log_scale ? exp(hi) : hi;
 }
 
 /*
  * The unit sample of the rank test and Hedges' g: the invocation means
- * when the side has several invocations and the other too, else the runs.
+ * when both sides have several invocations, else the runs.
  */
-static double *unit_sample(const struct compare_groups *g, bool means,
-			   size_t *n)
-{
-	double *u;
-	size_t i, off = 0;
-
-	if (!means) {
-		*n = groups_total(g);
-		u = xcalloc(*n ? *n : 1, sizeof(*u));
-		memcpy(u, g->x, *n * sizeof(*u));
-		return u;
-	}
-	u = xcalloc(g->k, sizeof(*u));
-	for (i = 0; i < g->k; off += g->sizes[i], i++)
-		u[i] = gsl_stats_mean(g->x + off, 1, g->sizes[i]);
-	*n = g->k;
-	return u;
-}
-
 static void rank_tests(const struct compare_groups *b,
 		       const struct compare_groups *c, struct compare_stats *r)
 {
+	const struct compare_groups *g[2] = { b, c };
 	bool means = b->k >= 2 && c->k >= 2;
-	size_t nb, nc;
-	double *ub = unit_sample(b, means, &nb), *uc = unit_sample(c, means, &nc);
+	double *m[2] = { NULL, NULL };
+	size_t n[2], i, j, off;
 	struct mannwhitney mw;
 
-	if (nb >= 2 && nc >= 2) {
-		if (stats_mannwhitney(ub, nb, uc, nc, &mw) == 0) {
+	for (i = 0; i < 2; i++) {
+		n[i] = means ? g[i]->k : groups_total(g[i]);
+		if (!means)
+			continue;
+		m[i] = xcalloc(n[i], sizeof(*m[i]));
+		for (j = 0, off = 0; j < n[i]; off += g[i]->sizes[j], j++)
+			m[i][j] = gsl_stats_mean(g[i]->x + off, 1,
+						 g[i]->sizes[j]);
+	}
+	if (n[0] >= 2 && n[1] >= 2) {
+		const double *ub = means ? m[0] : b->x, *uc = means ? m[1] : c->x;
+
+		if (stats_mannwhitney(ub, n[0], uc, n[1], &mw) == 0) {
 			r->p_mannwhitney = mw.p;
 			r->mw_exact = mw.exact;
 		}
-		r->hedges_g = stats_hedges_g(ub, nb, uc, nc);
+		r->hedges_g = stats_hedges_g(ub, n[0], uc, n[1]);
 	}
-	free(ub);
-	free(uc);
+	free(m[0]);
+	free(m[1]);
 }
 
 /*

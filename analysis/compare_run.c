@@ -25,30 +25,17 @@
 /* ---- the two sides settled ---- */
 
 /* Is key a filter of both sides: the parameter the two sides change? */
-static bool changed_key(const char *key, size_t len, const struct selector *b,
+static bool changed_key(const char *key, const struct selector *b,
 			const struct selector *c)
 {
 	size_t i, j;
 
 	for (i = 0; i < b->nfilters; i++)
 		for (j = 0; j < c->nfilters; j++)
-			if (strlen(b->filters[i].key) == len &&
-			    !strncmp(b->filters[i].key, key, len) &&
-			    !strcmp(b->filters[i].key, c->filters[j].key))
+			if (!strcmp(b->filters[i].key, key) &&
+			    !strcmp(key, c->filters[j].key))
 				return true;
 	return false;
-}
-
-/* Whether key=value (key of klen bytes, value vlen) is a parameter at
- * the value it had before it existed (db/vocab.h vocab_added_param). */
-static bool added_default(const char *key, size_t klen, const char *value,
-			  size_t vlen)
-{
-	char *k = xstrndup(key, klen);
-	const char *v = vocab_added_param(k);
-
-	free(k);
-	return v && strlen(v) == vlen && !strncmp(v, value, vlen);
 }
 
 /*
@@ -65,8 +52,10 @@ static char *canon_without(const char *canon, const struct selector *b,
 	const char *p = canon;
 
 	while (*p) {
-		const char *start = p, *eq = strchr(p, '=');
-		bool quoted;
+		const char *start = p, *eq = strchr(p, '='), *v;
+		bool quoted, added;
+		char *key;
+		size_t vlen;
 
 		if (!eq)
 			eq = p + strlen(p);
@@ -77,14 +66,18 @@ static char *canon_without(const char *canon, const struct selector *b,
 			if (quoted && *p == '\\' && p[1])
 				p++;
 		p += quoted && *p;
-		if (!changed_key(start, (size_t)(eq - start), b, c) &&
-		    !(*eq && added_default(start, (size_t)(eq - start), eq + 1,
-					   (size_t)(p - eq - 1)))) {
+		/* at the value it had before it existed (db/vocab.h) */
+		key = xstrndup(start, (size_t)(eq - start));
+		v = vocab_added_param(key);
+		vlen = *eq ? (size_t)(p - eq - 1) : 0;
+		added = *eq && v && strlen(v) == vlen && !strncmp(v, eq + 1, vlen);
+		if (!changed_key(key, b, c) && !added) {
 			if (o > out)
 				*o++ = ' ';
 			memcpy(o, start, (size_t)(p - start));
 			o += p - start;
 		}
+		free(key);
 		while (*p == ' ')
 			p++;
 	}
