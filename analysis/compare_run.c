@@ -377,6 +377,7 @@ struct ministat_set {
 	const char *name;
 	const double *x;
 	size_t n;
+	struct summary m;       /* m.median ministat's, x[n/2] */
 };
 
 static const char symbols[MINISTAT_SETS] = { 'x', '+', '*', '%', '#', '@',
@@ -442,31 +443,28 @@ static void difference(FILE *f, const struct ministat_set *a,
 
 /*
  * The table, a line per set in ministat's columns, under every set after
- * the first its difference from the first.  -1 for a set
- * stats_summarize refuses.
+ * the first its difference from the first.
  */
-static int ministat_table(FILE *f, const struct ministat_set *s, size_t n,
-		   double confidence)
+static void ministat_table(FILE *f, const struct ministat_set *s, size_t n,
+			   double confidence)
 {
 	const int w = 13, digits = w - 5;  /* ministat's columns */
-	struct summary m;
 
 	fprintf(f, "%-1s%4s %*s %*s %*s %*s %*s\n", "", "N", w, "Min", w,
 		"Max", w, "Median", w, "Avg", w, "Stddev");
 	for (size_t i = 0; i < n; i++) {
-		if (stats_summarize(s[i].x, s[i].n, 0.95, &m) < 0)
-			return -1;
-		fprintf(f, "%c%4zu %*.*g %*.*g %*.*g %*.*g ", symbols[i], m.n,
-			w, digits, m.min, w, digits, m.max, w, digits,
-			ministat_median(s[i].x, s[i].n), w, digits, m.mean);
-		if (isfinite(m.sd))
-			fprintf(f, "%*.*g\n", w, digits, m.sd);
+		const struct summary *m = &s[i].m;
+
+		fprintf(f, "%c%4zu %*.*g %*.*g %*.*g %*.*g ", symbols[i], m->n,
+			w, digits, m->min, w, digits, m->max, w, digits,
+			m->median, w, digits, m->mean);
+		if (isfinite(m->sd))
+			fprintf(f, "%*.*g\n", w, digits, m->sd);
 		else /* a single value has no spread */
 			fprintf(f, "%*s\n", w, "-");
 		if (i)
 			difference(f, &s[0], &s[i], confidence);
 	}
-	return 0;
 }
 
 /* The legend, "x name" a line per set, as ministat starts. */
@@ -534,20 +532,18 @@ static char *points(const struct ministat_set *s, size_t n,
 static void bar(FILE *f, const struct ministat_set *s, const struct axis *a)
 {
 	char *line = blanks((size_t)a->width);
-	struct summary m;
+	const struct summary *m = &s->m;
 	int lo, hi, c;
 
-	if (stats_summarize(s->x, s->n, 0.95, &m) == 0) {
-		if (isfinite(m.sd) && m.sd > 0) {
-			lo = column(a, m.mean - m.sd);
-			hi = column(a, m.mean + m.sd);
-			for (c = lo; c <= hi; c++)
-				line[c] = '_';
-			line[lo] = line[hi] = '|';
-		}
-		line[column(a, ministat_median(s->x, s->n))] = 'M';
-		line[column(a, m.mean)] = 'A';
+	if (isfinite(m->sd) && m->sd > 0) {
+		lo = column(a, m->mean - m->sd);
+		hi = column(a, m->mean + m->sd);
+		for (c = lo; c <= hi; c++)
+			line[c] = '_';
+		line[lo] = line[hi] = '|';
 	}
+	line[column(a, m->median)] = 'M';
+	line[column(a, m->mean)] = 'A';
 	fprintf(f, "|%s|\n", line);
 	free(line);
 }
@@ -600,18 +596,20 @@ int compare_ministat(FILE *f, const struct compare_request *q,
 					"%s is a database", sides[i].text);
 			goto out;
 		}
-		set[i] = (struct ministat_set){ sides[i].text, sides[i].values,
-						sides[i].nvalues };
+		set[i] = (struct ministat_set){ .name = sides[i].text,
+						.x = sides[i].values,
+						.n = sides[i].nvalues };
+		if (!ret && stats_summarize(set[i].x, set[i].n, 0.95, &set[i].m))
+			ret = EXIT_USAGE;
+		set[i].m.median = ministat_median(set[i].x, set[i].n);
 	}
 	/* ministat's order: legend, plot, the table with its differences. */
 	if (!ret) {
 		ministat_legend(f, set, n);
 		if (ascii)
 			ministat_plot(f, set, n);
-		if (ministat_table(f, set, n, q->opts.confidence > 0
-						      ? q->opts.confidence
-						      : 0.95) < 0)
-			ret = EXIT_USAGE;
+		ministat_table(f, set, n, q->opts.confidence > 0
+						  ? q->opts.confidence : 0.95);
 	}
 	*done = !ret;
 out:
