@@ -15,7 +15,6 @@
 #include "analysis/flagtab.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
-#include "analysis/compare_input.h"
 #include "db/contract.h"
 #include "lib/util.h"
 

@@ -2,7 +2,7 @@
  * compare_input.c - the sides of `contend compare`: which kind each is
  * (a database selector, an export file, number files), loading it,
  * matching two sides filtered on a changed parameter, and the metric and
- * options of their comparison (compare_input.h).
+ * options of their comparison (compare.h).
  */
 #include <math.h>
 #include <stdbool.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "lib/escape.h"
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "lib/util.h"
 
 static bool is_file(const char *path)

@@ -2,13 +2,13 @@
  * compare_json.c - compare's result as JSON (docs/compare-json.md): the
  * sides, then per configuration both sides' levels and intervals, the
  * runs' ministat figures, the change, its tests and flags
- * (compare_input.h).
+ * (compare.h).
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "lib/json.h"
 #include "lib/util.h"
 

@@ -1,7 +1,7 @@
 /*
  * compare_run.c - `contend compare`'s one entry point: a request (the
  * sides as the user named them, the options) in, both sides loaded and
- * the result out (compare_input.h), and what must be said after the
+ * the result out (compare.h), and what must be said after the
  * result is printed: the regression the gate found, or why nothing was
  * compared; and FreeBSD ministat's two pictures of sides that are all
  * numbers: the table (N, Min, Max, Median, Avg, Stddev, the "Difference
@@ -17,7 +17,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "analysis/stats.h"
 #include "lib/escape.h"
 #include "lib/util.h"

@@ -3,7 +3,7 @@
  * the sides, a table of every configuration (levels, change and its
  * interval, verdict, flags), the verdict counts, the gate, the flags
  * once each, the host keys that differ between the sides, then each
- * configuration in detail and the method (compare_input.h).
+ * configuration in detail and the method (compare.h).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "analysis/flagtab.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"

@@ -1,6 +1,6 @@
 /*
  * sidefile.c - the files that are sides of `contend compare`, not
- * databases (compare_input.h): ministat-compatible number files, and
+ * databases (compare.h): ministat-compatible number files, and
  * `contend export --format csv` files.  A number file is read whole and
  * parsed line by line from a (pointer, length) slice, so a NUL byte or a
  * missing final newline can never make the parser read past what it was
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "lib/csv.h"
 #include "lib/escape.h"
 #include "lib/readfile.h"

@@ -1,8 +1,8 @@
 /*
  * cmd_compare.c - `contend compare BASE CAND [CAND...]`: its options, and
- * per candidate one call, compare_run (analysis/compare_input.h: both
+ * per candidate one call, compare_run (analysis/compare.h: both
  * sides loaded, whatever they are, compared, gated), whose result is
- * printed as text or JSON (analysis/compare_input.h), drawn with --plot,
+ * printed as text or JSON (analysis/compare.h), drawn with --plot,
  * put on a page with its figure with --html (plots/plot.h) and followed
  * by what must be said after it.  Number sides get ministat's table
  * first (or alone, --ministat).
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "lib/escape.h"
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "cli/commands.h"
 #include "plots/plot.h"
 #include "lib/readfile.h"

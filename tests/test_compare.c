@@ -25,7 +25,6 @@
 #include <gsl/gsl_rng.h>
 
 #include "analysis/compare.h"
-#include "analysis/compare_input.h"
 #include "lib/util.h"
 #include "tests/checks.h"
 #include "tests/compare_checks.h"
@@ -1086,7 +1085,7 @@ static void test_metric_missing(void **state)
 	fx_release(&c);
 }
 
-/* x[0..3) in a temporary file loaded as a number side (compare_input.h),
+/* x[0..3) in a temporary file loaded as a number side (compare.h),
  * shaped by other with metric; path to unlink, malloc'd. */
 static char *number_side(struct compare_input *s, const double *x,
 			 const struct compare_input *other, const char *metric)

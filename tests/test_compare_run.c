@@ -1,6 +1,6 @@
 /*
  * test_compare_run.c - compare's one entry point (compare_run,
- * analysis/compare_input.h): a request naming two sides in, the loaded
+ * analysis/compare.h): a request naming two sides in, the loaded
  * sides, the result and the exit status out, as `contend compare` prints
  * them: a comparison of number files, the gate's regression, --strict,
  * a side that names nothing; ministat's table of number sides.
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "lib/util.h"
 #include "tests/checks.h"
 #include "tests/tmpdir.h"
