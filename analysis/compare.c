@@ -478,8 +478,7 @@ int compare_sides(const struct compare_side *base,
 	memset(r, 0, sizeof(*r));
 	r->opts = *o;
 	r->metric = metric;
-	if (compare_check_opts(o) < 0 ||
-	    compare_side_has_metric(base, metric, "baseline") < 0 ||
+	if (compare_side_has_metric(base, metric, "baseline") < 0 ||
 	    compare_side_has_metric(cand, metric, "candidate") < 0)
 		return -1;
 	series_build(base->sets, base->nsets, &gb);

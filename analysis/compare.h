@@ -491,7 +491,7 @@ struct compare_request {
 	double fail_pct;                /* the gate's PCT; < 0: no gate */
 	bool strict;                    /* refuse an unguaranteed gate */
 	struct numfile_opts nf;         /* how number files are read */
-	const char *in;                 /* standard input, for a side "-" */
+	char *in;                       /* standard input, for a side "-" */
 	size_t inlen;
 	struct compare_files *files;    /* FIFOs read once, shared by the
 					 * requests of one command */
@@ -546,10 +546,6 @@ void compare_print_extras(FILE *f, const struct comparison *cmp,
 
 
 /* ---- private to the files of compare ---- */
-
-/* 0 when o can be judged by (a known direction, confidence and power in
- * (0, 1), threshold >= 0), else -1 after error(). */
-int compare_check_opts(const struct compare_opts *o);
 
 /* compare_sideflags.c: has comparison c flag name on side; the carried
  * flags of both sides into r->side_flags. */

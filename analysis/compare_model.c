@@ -207,7 +207,8 @@ static void power_figures(const struct compare_opts *o,
 	r->needed_runs = r->plan.boots * r->plan.runs;
 }
 
-int compare_check_opts(const struct compare_opts *o)
+/* 0 when o can be judged by, else -1 after error(). */
+static int check_opts(const struct compare_opts *o)
 {
 	if (o->dir != DIR_HIGHER && o->dir != DIR_LOWER)
 		return error("compare: the metric's direction is unknown");
@@ -228,7 +229,7 @@ int compare_model(const struct compare_groups *base,
 	if (!nb || !nc)
 		return error("compare: the %s has no values",
 			     nb ? "candidate" : "baseline");
-	if (compare_check_opts(o) < 0)
+	if (check_opts(o) < 0)
 		return -1;
 	memset(r, 0, sizeof(*r));
 	r->plan.runs_opt = NAN;

@@ -108,9 +108,6 @@ int numfile_parse(const char *name, const char *text, size_t len,
 
 	*values = NULL;
 	*n = 0;
-	if (o->column < 1 || !o->delims || !*o->delims)
-		return error("%s: column must be >= 1 and delimiters non-empty",
-			     name);
 	while (p < end && keep >= 0) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 

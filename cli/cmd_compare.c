@@ -36,8 +36,6 @@ struct cmp_args {
 	bool ministat_done;             /* its table was printed */
 	const char *plot_dir;           /* --plot DIR */
 	const char *html_dir;           /* --html DIR */
-	char *in;                       /* standard input, for a side "-" */
-	size_t inlen;
 	struct compare_files files;     /* FIFOs and pipes, read once */
 };
 
@@ -250,7 +248,7 @@ static int read_stdin(struct cmp_args *a)
 			     "input is read once)");
 	if (!n)
 		return 0;
-	r = readfile_fd(STDIN_FILENO, NUMFILE_MAX_BYTES, &a->in, &a->inlen);
+	r = readfile_fd(STDIN_FILENO, NUMFILE_MAX_BYTES, &a->q.in, &a->q.inlen);
 	if (r > 0)
 		return error("(standard input): more than %d bytes",
 			     NUMFILE_MAX_BYTES);
@@ -286,11 +284,9 @@ int cmd_compare(int argc, char **argv)
 	if (ret)
 		return opt_exit(ret);
 	if (read_stdin(&a) < 0) {
-		free(a.in);
+		free(a.q.in);
 		return EXIT_USAGE;
 	}
-	a.q.in = a.in;
-	a.q.inlen = a.inlen;
 	ret = print_ministat(&a);
 	if (a.ministat) {
 		if (!ret && !a.ministat_done) {
@@ -299,7 +295,7 @@ int cmd_compare(int argc, char **argv)
 			      "text output", MINISTAT_SETS);
 			ret = EXIT_USAGE;
 		}
-		free(a.in);
+		free(a.q.in);
 		return ret;
 	}
 	if ((a.format == FMT_JSON) && a.cands.n > 1)
@@ -318,7 +314,7 @@ int cmd_compare(int argc, char **argv)
 		ret = EXIT_REGRESSION;
 	else if (!ret && ninc)
 		ret = EXIT_INCONCLUSIVE;
-	free(a.in);
+	free(a.q.in);
 	compare_files_release(&a.files);
 	if (fflush(stdout) != 0 && !ret) {
 		error("writing the result: %s", strerror(errno));
