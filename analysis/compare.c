@@ -178,24 +178,6 @@ static void host_mismatch(struct comparison *cmp, const struct compare_side *b,
 	free(msg);
 }
 
-/* The hand-off rate of both sides: handoff_rate, else contended/s. */
-static const char *handoff_samples(const struct compare_side *b,
-				   const struct series *gb,
-				   const struct compare_side *c,
-				   const struct series *gc, struct sample *sb,
-				   struct sample *sc)
-{
-	compare_sample_build(b, gb, extract_per_run, "handoff", sb);
-	compare_sample_build(c, gc, extract_per_run, "handoff", sc);
-	if (sb->n >= 2 && sc->n >= 2)
-		return "hand-offs/s";
-	compare_sample_release(sb);
-	compare_sample_release(sc);
-	compare_sample_build(b, gb, extract_per_run, "contended", sb);
-	compare_sample_build(c, gc, extract_per_run, "contended", sc);
-	return "contended acquisitions/s (throughput x contention_rate)";
-}
-
 static void misleading(struct comparison *cmp, const struct compare_opts *o,
 		       const struct compare_side *b, const struct series *gb,
 		       const struct compare_side *c, const struct series *gc)
@@ -203,11 +185,20 @@ static void misleading(struct comparison *cmp, const struct compare_opts *o,
 	struct sample sb, sc;
 	struct handoff_change h;
 	char hb[NUMFMT_LEN], hc[NUMFMT_LEN];
-	const char *what;
+	const char *what = "hand-offs/s";
 
 	if (!cmp->st.improved)
 		return;
-	what = handoff_samples(b, gb, c, gc, &sb, &sc);
+	/* the hand-off rate of both sides: handoff_rate, else contended/s */
+	compare_sample_build(b, gb, extract_per_run, "handoff", &sb);
+	compare_sample_build(c, gc, extract_per_run, "handoff", &sc);
+	if (sb.n < 2 || sc.n < 2) {
+		compare_sample_release(&sb);
+		compare_sample_release(&sc);
+		compare_sample_build(b, gb, extract_per_run, "contended", &sb);
+		compare_sample_build(c, gc, extract_per_run, "contended", &sc);
+		what = "contended acquisitions/s (throughput x contention_rate)";
+	}
 	if (compare_handoffs(&sb.g, &sc.g, o, &h) == 0 && h.fell)
 		comparison_flag(cmp, "misleading-throughput", "both",
 			xasprintf("the candidate is faster while its %s fell "

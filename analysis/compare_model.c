@@ -333,18 +333,6 @@ const char *const gate_result_names[] = {
 	[GATE_NONE] = "none",
 };
 
-/* The margin "worse by pct %" on the scale of the model's difference. */
-static double margin_of(const struct compare_stats *st, bool lower,
-			double pct)
-{
-	double frac = pct / 100;
-
-	if (st->log_scale)
-		return lower ? (frac < 1 ? log1p(-frac) : -INFINITY)
-			     : log1p(frac);
-	return (lower ? -frac : frac) * fabs(st->model.a.mean);
-}
-
 /*
  * One-sided p of "worse than -pct %" (worse) or of "not worse than that"
  * (!worse) for one comparison; NAN when there is nothing to test.
@@ -354,8 +342,14 @@ static double gate_p(const struct compare_stats *st, enum direction dir,
 {
 	const struct nested_diff *m = &st->model;
 	bool lower = dir == DIR_HIGHER;   /* worse = down */
-	double margin = margin_of(st, lower, pct);
+	double frac = pct / 100, margin;
 
+	/* "worse by pct %" on the scale of the model's difference */
+	if (!st->log_scale)
+		margin = (lower ? -frac : frac) * fabs(m->a.mean);
+	else
+		margin = lower ? (frac < 1 ? log1p(-frac) : -INFINITY)
+			       : log1p(frac);
 	if (isfinite(m->se) && !(m->se > 0)) {
 		/* No spread: the change is known. */
 		bool beyond = lower ? m->diff < margin : m->diff > margin;

@@ -467,13 +467,6 @@ static void ministat_table(FILE *f, const struct ministat_set *s, size_t n,
 	}
 }
 
-/* The legend, "x name" a line per set, as ministat starts. */
-static void ministat_legend(FILE *f, const struct ministat_set *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%c %s\n", symbols[i], s[i].name);
-}
-
 struct axis {
 	double lo, hi;
 	int width;
@@ -605,7 +598,8 @@ int compare_ministat(FILE *f, const struct compare_request *q,
 	}
 	/* ministat's order: legend, plot, the table with its differences. */
 	if (!ret) {
-		ministat_legend(f, set, n);
+		for (i = 0; i < n; i++) /* the legend, "x name" a line */
+			fprintf(f, "%c %s\n", symbols[i], set[i].name);
 		if (ascii)
 			ministat_plot(f, set, n);
 		ministat_table(f, set, n, q->opts.confidence > 0
