@@ -44,11 +44,12 @@ static bool changed_key(const char *key, const struct selector *b,
  * without parameters at the value they had before they were added, so an
  * experiment stored before timeline= existed matches one with timeline=0.
  * Its words are key=value, a value with a blank "quoted" with \ escapes.
+ * Rewritten in place: what is kept moves only towards the start.
  */
-static char *canon_without(const char *canon, const struct selector *b,
-			   const struct selector *c)
+static void canon_without(char *canon, const struct selector *b,
+			  const struct selector *c)
 {
-	char *out = xcalloc(1, strlen(canon) + 1), *o = out;
+	char *o = canon;
 	const char *p = canon;
 
 	while (*p) {
@@ -72,9 +73,9 @@ static char *canon_without(const char *canon, const struct selector *b,
 		vlen = *eq ? (size_t)(p - eq - 1) : 0;
 		added = *eq && v && strlen(v) == vlen && !strncmp(v, eq + 1, vlen);
 		if (!changed_key(key, b, c) && !added) {
-			if (o > out)
+			if (o > canon)
 				*o++ = ' ';
-			memcpy(o, start, (size_t)(p - start));
+			memmove(o, start, (size_t)(p - start));
 			o += p - start;
 		}
 		free(key);
@@ -82,30 +83,9 @@ static char *canon_without(const char *canon, const struct selector *b,
 			p++;
 	}
 	*o = '\0';
-	return out;
 }
 
-/*
- * With filters on both sides, the parameters both filter on leave the
- * configurations' canonical strings, and so do parameters at the value
- * they had before they were added (canon_without).
- */
-static void match_sides(struct compare_input *b, struct compare_input *c)
-{
-	struct compare_input *side[] = { b, c };
-	size_t i, j, k;
 
-	for (i = 0; i < 2; i++)
-		for (j = 0; j < side[i]->nsets; j++)
-			for (k = 0; k < side[i]->sets[j].nconfigs; k++) {
-				struct ds_config *dc = &side[i]->sets[j].configs[k];
-				char *canon = canon_without(dc->canon, &b->pick,
-							    &c->pick);
-
-				free(dc->canon);
-				dc->canon = canon;
-			}
-}
 
 /* The primary metric every configuration of s declares, or NULL. */
 static const char *side_primary(const struct compare_input *s)
@@ -216,6 +196,7 @@ static int prepare(const struct compare_request *q, struct compare_outcome *o,
 		   struct compare_opts *co)
 {
 	struct compare_input *side[2] = { &o->base, &o->cand };
+	size_t j, k;
 	int i, ret = 0;
 
 	for (i = 0; i < 2 && !ret; i++)
@@ -223,7 +204,11 @@ static int prepare(const struct compare_request *q, struct compare_outcome *o,
 	if (ret)
 		return ret;
 	warn_overlap(side[0], side[1]);
-	match_sides(side[0], side[1]);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < side[i]->nsets; j++)
+			for (k = 0; k < side[i]->sets[j].nconfigs; k++)
+				canon_without(side[i]->sets[j].configs[k].canon,
+					      &o->base.pick, &o->cand.pick);
 	if (settle_metric(&o->metric, side[0], side[1]) < 0 ||
 	    settle_opts(q, side[0], side[1], o->metric, co) < 0)
 		return EXIT_USAGE;
