@@ -312,29 +312,27 @@ static void compare_fairness(struct comparison *cmp, const struct compare_opts *
 		extract_fn fn;
 		const char *metric;
 		int dir;
-	} ms[ABFAIR_N] = {
+	} ms[ABFAIR_N + 1] = {
 		[ABFAIR_JAIN] = { extract_per_run, "jain", DIR_HIGHER },
 		[ABFAIR_MAX_SHARE] = { extract_per_run, "max_share", DIR_LOWER },
 		[ABFAIR_P99] = { series_metric_values, "acquire_p99_ns", DIR_LOWER },
+		[ABFAIR_N] = { extract_per_run, "starved", DIR_UNKNOWN },
 	};
 	struct abfair *f = &cmp->fair;
 	struct sample sb, sc;
 	char *text;
 	size_t i;
 
-	for (i = 0; i < ABFAIR_N; i++) {
+	for (i = 0; i <= ABFAIR_N; i++) {
 		compare_sample_build(b, gb, ms[i].fn, ms[i].metric, &sb);
 		compare_sample_build(c, gc, ms[i].fn, ms[i].metric, &sc);
-		abfair_judge(&sb.g, &sc.g, o, ms[i].dir, &f->m[i]);
+		if (i < ABFAIR_N)
+			abfair_judge(&sb.g, &sc.g, o, ms[i].dir, &f->m[i]);
+		f->starved_base = abfair_mean(sb.x, sb.n); /* the last: starved */
+		f->starved_cand = abfair_mean(sc.x, sc.n);
 		compare_sample_release(&sb);
 		compare_sample_release(&sc);
 	}
-	compare_sample_build(b, gb, extract_per_run, "starved", &sb);
-	compare_sample_build(c, gc, extract_per_run, "starved", &sc);
-	f->starved_base = abfair_mean(sb.x, sb.n);
-	f->starved_cand = abfair_mean(sc.x, sc.n);
-	compare_sample_release(&sb);
-	compare_sample_release(&sc);
 	f->traded = abfair_traded(f, cmp->st.improved);
 	text = f->traded ? abfair_text(f) : NULL;
 	if (text)

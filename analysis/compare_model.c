@@ -233,7 +233,6 @@ int compare_model(const struct compare_groups *base,
 		return -1;
 	memset(r, 0, sizeof(*r));
 	r->plan.runs_opt = NAN;
-	r->diff_ci_low = r->diff_ci_high = NAN;
 	r->p_mannwhitney = r->hedges_g = r->mde_pct = NAN;
 	r->log_scale = !o->linear && all_positive(base) && all_positive(cand);
 	if (model_fit(base, cand, r->log_scale, o->confidence,

@@ -368,16 +368,6 @@ struct ministat_set {
 static const char symbols[MINISTAT_SETS] = { 'x', '+', '*', '%', '#', '@',
 					     'O' };
 
-/* A line of n blanks (malloc'd), to draw on. */
-static char *blanks(size_t n)
-{
-	char *p = xmalloc(n + 1);
-
-	memset(p, ' ', n);
-	p[n] = '\0';
-	return p;
-}
-
 /*
  * ministat's Student t: its table holds the quantiles to 3 decimals for
  * 1-100 df and the normal one beyond (checked against Debian's ministat
@@ -494,7 +484,7 @@ static char *points(const struct ministat_set *s, size_t n,
 			if (h > *nrows)
 				*nrows = h;
 		}
-	grid = blanks(*nrows * w);
+	grid = xasprintf("%*s", (int)(*nrows * w), ""); /* to draw on */
 	memset(height, 0, w * sizeof(*height));
 	for (i = 0; i < n; i++)
 		for (j = 0; j < s[i].n; j++) {
@@ -509,7 +499,7 @@ static char *points(const struct ministat_set *s, size_t n,
 /* |___M_A___|: mean +- sd, the median and the mean. */
 static void bar(FILE *f, const struct ministat_set *s, const struct axis *a)
 {
-	char *line = blanks((size_t)a->width);
+	char *line = xasprintf("%*s", a->width, "");
 	const struct summary *m = &s->m;
 	int lo, hi, c;
 
