@@ -418,8 +418,6 @@ size_t compare_gate(struct compare_result *r, double pct)
 
 int compare_gate_status(const struct compare_result *r)
 {
-	if (r->gate_pct < 0)
-		return EXIT_OK;
 	return r->gate_failures ? EXIT_REGRESSION :
 	       r->gate_inconclusive ? EXIT_INCONCLUSIVE : EXIT_OK;
 }

@@ -126,25 +126,6 @@ const struct opt_cmd compare_cli = {
 	"when the gate can neither pass nor fail, 0 when it passes.",
 };
 
-static int parse_args(int argc, char **argv, struct cmp_args *a)
-{
-	int p;
-
-	memset(a, 0, sizeof(*a));
-	compare_opts_default(&a->q.opts);
-	a->q.opts.dir = DIR_UNKNOWN;
-	a->q.opts.confidence = 0;
-	a->q.fail_pct = -1;
-	a->q.files = &a->files;
-	numfile_opts_default(&a->q.nf);
-	p = opt_parse(&compare_cli, argc, argv, a);
-	if (p)
-		return p;
-	if (!a->q.db)
-		a->q.db = store_default_path();
-	return 0;
-}
-
 /* ---- the command ---- */
 
 /* --plot DIR: the figure; --html DIR: the figure and DIR/compare.html
@@ -257,37 +238,34 @@ static int read_stdin(struct cmp_args *a)
 	return 0;
 }
 
-/*
- * ministat's table (and with --ascii its plot) of every side, when all of
- * them are numbers (files or "-"): before the comparisons, as ministat.
- */
-static int print_ministat(struct cmp_args *a)
-{
-	int ret;
-
-	if (a->format != FMT_TEXT || a->cands.n + 1 > MINISTAT_SETS)
-		return 0;
-	ret = compare_ministat(stdout, &a->q, a->cands.v, a->cands.n,
-			       a->ascii, &a->ministat_done);
-	if (a->ministat_done && !a->ministat)
-		putchar('\n');
-	return ret;
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	struct cmp_args a;
 	size_t i, nreg = 0, ninc = 0;
 	int ret = 0;
 
-	ret = parse_args(argc, argv, &a);
+	memset(&a, 0, sizeof(a));
+	compare_opts_default(&a.q.opts);
+	a.q.opts.dir = DIR_UNKNOWN;
+	a.q.opts.confidence = 0;
+	a.q.fail_pct = -1;
+	a.q.files = &a.files;
+	numfile_opts_default(&a.q.nf);
+	ret = opt_parse(&compare_cli, argc, argv, &a);
 	if (ret)
 		return opt_exit(ret);
+	if (!a.q.db)
+		a.q.db = store_default_path();
 	if (read_stdin(&a) < 0) {
 		free(a.q.in);
 		return EXIT_USAGE;
 	}
-	ret = print_ministat(&a);
+	/* all sides numbers: ministat's table (--ascii: plot) first, as it */
+	if (a.format == FMT_TEXT && a.cands.n + 1 <= MINISTAT_SETS)
+		ret = compare_ministat(stdout, &a.q, a.cands.v, a.cands.n,
+				       a.ascii, &a.ministat_done);
+	if (a.ministat_done && !a.ministat)
+		putchar('\n');
 	if (a.ministat) {
 		if (!ret && !a.ministat_done) {
 			error("compare: --ministat: every side must be a file of "
