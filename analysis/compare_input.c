@@ -341,6 +341,10 @@ int compare_input_number_side(struct compare_input *s,
 	size_t i, r, off = 0;
 	int k, ret = 0;
 
+	if (s->nvalues < 2)
+		return error("%s: the %s has a single value: a comparison "
+			     "needs at least 2 a side (better 10)", s->text,
+			     s->role);
 	if (other->kind != INPUT_NUMBERS &&
 	    compare_side_configs(&other->side, &like) != 1)
 		return error("%s is a number file, so %s must select exactly "

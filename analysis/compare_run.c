@@ -137,7 +137,6 @@ static int settle_opts(const struct compare_request *q,
 		       const struct compare_input *c, const char *metric,
 		       struct compare_opts *o)
 {
-	bool files = b->kind == INPUT_NUMBERS && c->kind == INPUT_NUMBERS;
 	const struct compare_input *db = b->nsets ? b : c;
 
 	*o = q->opts;
@@ -147,7 +146,8 @@ static int settle_opts(const struct compare_request *q,
 			 ? analysis_direction(&db->sets[0], 0, metric)
 			 : metric_direction(metric);
 	/* Two number files ("value", or a name of the user's) default up. */
-	if (o->dir == DIR_UNKNOWN && files)
+	if (o->dir == DIR_UNKNOWN && b->kind == INPUT_NUMBERS &&
+	    c->kind == INPUT_NUMBERS)
 		o->dir = DIR_HIGHER;
 	if (o->dir == DIR_UNKNOWN)
 		return error("metric '%s' has no declared direction: pass "
@@ -199,8 +199,12 @@ static int prepare(const struct compare_request *q, struct compare_outcome *o,
 	size_t j, k;
 	int i, ret = 0;
 
-	for (i = 0; i < 2 && !ret; i++)
+	for (i = 0; i < 2 && !ret; i++) {
+		side[i]->text = i ? q->cand : q->base;
+		side[i]->role = i ? "candidate" : "baseline";
+		side[i]->files = q->files;
 		ret = compare_input_load(side[i], q, false);
+	}
 	if (ret)
 		return ret;
 	warn_overlap(side[0], side[1]);
@@ -212,13 +216,6 @@ static int prepare(const struct compare_request *q, struct compare_outcome *o,
 	if (settle_metric(&o->metric, side[0], side[1]) < 0 ||
 	    settle_opts(q, side[0], side[1], o->metric, co) < 0)
 		return EXIT_USAGE;
-	for (i = 0; i < 2; i++)
-		if (side[i]->kind == INPUT_NUMBERS && side[i]->nvalues < 2) {
-			error("%s: the %s has a single value: a comparison "
-			      "needs at least 2 a side (better 10)",
-			      side[i]->text, side[i]->role);
-			return EXIT_USAGE;
-		}
 	for (i = 0; i < 2; i++)
 		if (side[i]->kind == INPUT_NUMBERS &&
 		    compare_input_number_side(side[i], side[1 - i],
@@ -234,11 +231,6 @@ int compare_run(const struct compare_request *q, struct compare_outcome *o)
 	int ret;
 
 	memset(o, 0, sizeof(*o));
-	o->base = (struct compare_input){ .text = q->base, .role = "baseline",
-					  .files = q->files };
-	o->cand = (struct compare_input){ .text = q->cand,
-					  .role = "candidate",
-					  .files = q->files };
 	o->metric = q->metric;
 	ret = prepare(q, o, &co);
 	if (ret)

@@ -33,7 +33,6 @@ struct cmp_args {
 	struct opt_words cands;         /* every CAND, n >= 1 */
 	bool ascii;                     /* --ascii: ministat's plot */
 	bool ministat;                  /* --ministat: ministat's output only */
-	bool ministat_done;             /* its table was printed */
 	const char *plot_dir;           /* --plot DIR */
 	const char *html_dir;           /* --html DIR */
 	struct compare_files files;     /* FIFOs and pipes, read once */
@@ -242,6 +241,7 @@ int cmd_compare(int argc, char **argv)
 {
 	struct cmp_args a;
 	size_t i, nreg = 0, ninc = 0;
+	bool done = false;              /* ministat's table printed */
 	int ret = 0;
 
 	memset(&a, 0, sizeof(a));
@@ -263,11 +263,11 @@ int cmd_compare(int argc, char **argv)
 	/* all sides numbers: ministat's table (--ascii: plot) first, as it */
 	if (a.format == FMT_TEXT && a.cands.n + 1 <= MINISTAT_SETS)
 		ret = compare_ministat(stdout, &a.q, a.cands.v, a.cands.n,
-				       a.ascii, &a.ministat_done);
-	if (a.ministat_done && !a.ministat)
+				       a.ascii, &done);
+	if (done && !a.ministat)
 		putchar('\n');
 	if (a.ministat) {
-		if (!ret && !a.ministat_done) {
+		if (!ret && !done) {
 			error("compare: --ministat: every side must be a file of "
 			      "numbers (or -), one file a side, at most %d sides, "
 			      "text output", MINISTAT_SETS);
