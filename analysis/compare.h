@@ -499,7 +499,6 @@ struct compare_request {
 
 struct compare_outcome {
 	struct compare_input base, cand; /* loaded, for the printers */
-	const char *metric;             /* as settled */
 	bool compared;                  /* r holds a result to print */
 	struct compare_result r;
 };

@@ -43,6 +43,22 @@ static bool is_sqlite(const char *path)
 	return yes;
 }
 
+/* 1: path (malloc'd, taken over) is a database, now s->db; 0: no such
+ * file; -1 after error(): a file that is not one. */
+static int db_file(struct compare_input *s, char *path)
+{
+	int ret = !is_file(path) ? 0 : is_sqlite(path) ? 1 : -1;
+
+	if (ret < 0)
+		error("%s: '%s' is not a contend database", s->text,
+		      escape_quote(path));
+	if (ret > 0)
+		s->db = path;
+	else
+		free(path);
+	return ret;
+}
+
 /*
  * A file that is not numbers is a whole database; otherwise the
  * shortest prefix before a ':' that names a file is the database; else
@@ -52,6 +68,7 @@ static int resolve(struct compare_input *s, const char *default_db)
 {
 	const char *p, *h;
 	char err[512];
+	int k;
 
 	if (is_file(s->text))
 		s->db = xstrdup(s->text);
@@ -61,29 +78,12 @@ static int resolve(struct compare_input *s, const char *default_db)
 	if (select_parse(s->text, &s->pick, err, sizeof(err)))
 		return error("%s: %s", s->role, err);
 	h = s->pick.head;
-	if (*h && is_file(h)) {
-		if (!is_sqlite(h))
-			return error("%s: '%s' is not a contend database",
-				     s->text, escape_quote(h));
-		s->db = xstrdup(h);
-		return 0;
-	}
-	for (p = strchr(h, ':'); p; p = strchr(p + 1, ':')) {
-		char *prefix = xstrndup(h, (size_t)(p - h));
-
-		if (is_file(prefix)) {
-			if (!is_sqlite(prefix)) {
-				error("%s: '%s' is not a contend database",
-				      s->text, escape_quote(prefix));
-				free(prefix);
-				return -1;
-			}
-			s->db = prefix;
+	k = *h ? db_file(s, xstrdup(h)) : 0;
+	for (p = strchr(h, ':'); !k && p; p = strchr(p + 1, ':'))
+		if ((k = db_file(s, xstrndup(h, (size_t)(p - h)))) > 0)
 			s->sel = p[1] ? xstrdup(p + 1) : NULL;
-			return 0;
-		}
-		free(prefix);
-	}
+	if (k)
+		return k < 0 ? -1 : 0;
 	if (!is_file(default_db))
 		return error("'%s' is neither a file nor found in a database: "
 			     "no database at %s (use --db PATH or DB:LABEL)",

@@ -213,13 +213,13 @@ static int prepare(const struct compare_request *q, struct compare_outcome *o,
 			for (k = 0; k < side[i]->sets[j].nconfigs; k++)
 				canon_without(side[i]->sets[j].configs[k].canon,
 					      &o->base.pick, &o->cand.pick);
-	if (settle_metric(&o->metric, side[0], side[1]) < 0 ||
-	    settle_opts(q, side[0], side[1], o->metric, co) < 0)
+	if (settle_metric(&o->r.metric, side[0], side[1]) < 0 ||
+	    settle_opts(q, side[0], side[1], o->r.metric, co) < 0)
 		return EXIT_USAGE;
 	for (i = 0; i < 2; i++)
 		if (side[i]->kind == INPUT_NUMBERS &&
 		    compare_input_number_side(side[i], side[1 - i],
-					      o->metric) < 0)
+					      o->r.metric) < 0)
 			return EXIT_USAGE;
 	return 0;
 }
@@ -231,11 +231,11 @@ int compare_run(const struct compare_request *q, struct compare_outcome *o)
 	int ret;
 
 	memset(o, 0, sizeof(*o));
-	o->metric = q->metric;
+	o->r.metric = q->metric;
 	ret = prepare(q, o, &co);
 	if (ret)
 		return ret;
-	if (compare_sides(&o->base.side, &o->cand.side, o->metric, &co, r) < 0)
+	if (compare_sides(&o->base.side, &o->cand.side, o->r.metric, &co, r) < 0)
 		return EXIT_USAGE;
 	if (q->fail_pct >= 0)
 		compare_gate(r, q->fail_pct);

@@ -94,7 +94,7 @@ static void test_numbers(void **state)
 	request(&q, b, c, &files);
 	assert_int_equal(compare_run(&q, &o), EXIT_OK);
 	assert_true(o.compared);
-	assert_string_equal(o.metric, "value");
+	assert_string_equal(o.r.metric, "value");
 	assert_int_equal(o.base.kind, INPUT_NUMBERS);
 	assert_int_equal(o.r.n, 1);
 	assert_int_equal(o.r.cmp[0].ubase.runs, 5);
