@@ -519,18 +519,3 @@ void compare_result_release(struct compare_result *r)
 	free(r->side_flags);
 	memset(r, 0, sizeof(*r));
 }
-
-size_t compare_side_configs(const struct compare_side *s,
-			    const struct ds_config **first)
-{
-	struct series_list l;
-	size_t n;
-
-	series_build(s->sets, s->nsets, &l);
-	n = l.n;
-	*first = n ? &s->sets[l.s[0].member[0].set]
-			      .configs[l.s[0].member[0].config]
-		   : NULL;
-	series_release(&l);
-	return n;
-}

@@ -298,11 +298,6 @@ void comparison_flag(struct comparison *c, const char *name,
 		     const char *side, char *message);
 void compare_result_release(struct compare_result *r);
 
-/* The number of distinct configurations (workload + canon) of a side,
- * its first in *first. */
-size_t compare_side_configs(const struct compare_side *s,
-			    const struct ds_config **first);
-
 /* ---- compare_extra.c: what else a reviewer asks ---- */
 
 /* The beat count of two sides' invocations (cand better in o's dir). */

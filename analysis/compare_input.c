@@ -4,7 +4,6 @@
  * matching two sides filtered on a changed parameter, and the metric and
  * options of their comparison (compare.h).
  */
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -338,6 +337,7 @@ int compare_input_number_side(struct compare_input *s,
 			      const char *metric)
 {
 	const struct ds_config *like = NULL;
+	struct series_list l = { 0 };
 	size_t i, r, off = 0;
 	int k, ret = 0;
 
@@ -345,8 +345,13 @@ int compare_input_number_side(struct compare_input *s,
 		return error("%s: the %s has a single value: a comparison "
 			     "needs at least 2 a side (better 10)", s->text,
 			     s->role);
-	if (other->kind != INPUT_NUMBERS &&
-	    compare_side_configs(&other->side, &like) != 1)
+	if (other->kind != INPUT_NUMBERS)
+		series_build(other->side.sets, other->side.nsets, &l);
+	if (l.n == 1)
+		like = &other->side.sets[l.s[0].member[0].set]
+				.configs[l.s[0].member[0].config];
+	series_release(&l);
+	if (other->kind != INPUT_NUMBERS && !like)
 		return error("%s is a number file, so %s must select exactly "
 			     "one configuration", s->text, other->text);
 	if (store_rows_open(&s->st) < 0)

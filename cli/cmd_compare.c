@@ -8,7 +8,6 @@
  * first (or alone, --ministat).
  */
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
