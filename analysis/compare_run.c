@@ -18,7 +18,6 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/compare.h"
-#include "analysis/stats.h"
 #include "lib/escape.h"
 #include "lib/util.h"
 

@@ -282,12 +282,9 @@ bool exportside_is_export(const char *text, size_t len)
 {
 	const char *nl = memchr(text, '\n', len);
 	size_t n = nl ? (size_t)(nl - text) : len;
-	char *head = xstrndup(text, n);
-	bool yes = strstr(head, "uuid") && strstr(head, "metric") &&
-		   strstr(head, "workload") && strchr(head, ',');
 
-	free(head);
-	return yes;
+	return memmem(text, n, "uuid", 4) && memmem(text, n, "metric", 6) &&
+	       memmem(text, n, "workload", 8) && memchr(text, ',', n);
 }
 
 int exportside_parse(const char *name, const char *text, size_t len,
