@@ -349,16 +349,10 @@ static void compare_fairness(struct comparison *cmp, const struct compare_opts *
 static void add_unmatched(struct compare_result *r, const char *side,
 			  const struct series *g, const char *reason)
 {
-	struct compare_unmatched *u;
-
-	r->unmatched = xrealloc(r->unmatched,
-				(r->nunmatched + 1) * sizeof(*r->unmatched));
-	u = &r->unmatched[r->nunmatched++];
-	u->side = side;
-	u->workload = g->workload;
-	u->canon = g->canon;
-	u->section = g->section;
-	u->reason = reason;
+	r->unmatched = xgrow(r->unmatched, r->nunmatched,
+			     sizeof(*r->unmatched));
+	r->unmatched[r->nunmatched++] = (struct compare_unmatched){
+		side, g->workload, g->canon, g->section, reason };
 }
 
 static int match_one(struct compare_result *r, const struct compare_side *b,

@@ -446,14 +446,6 @@ static int column(const struct axis *a, double v)
 	return c < 0 ? 0 : c >= a->width ? a->width - 1 : (int)c;
 }
 
-static void rule(FILE *f, int width)
-{
-	fputc('+', f);
-	for (int i = 0; i < width; i++)
-		fputc('-', f);
-	fputs("+\n", f);
-}
-
 /*
  * The values as symbols, stacked: row 0 is the bottom one.  Each column
  * keeps its height, so a value finds its row at once: linear in the
@@ -512,7 +504,7 @@ static void ministat_plot(FILE *f, const struct ministat_set *s, size_t n)
 {
 	struct axis a = { INFINITY, -INFINITY, MINISTAT_WIDTH };
 	size_t i, j, nrows;
-	char *grid;
+	char *grid, *rule;
 
 	for (i = 0; i < n; i++)
 		for (j = 0; j < s[i].n; j++) {
@@ -520,12 +512,15 @@ static void ministat_plot(FILE *f, const struct ministat_set *s, size_t n)
 			a.hi = fmax(a.hi, s[i].x[j]);
 		}
 	grid = points(s, n, &a, &nrows);
-	rule(f, a.width);
+	rule = xasprintf("+%*s+\n", a.width, "");
+	memset(rule + 1, '-', (size_t)a.width);
+	fputs(rule, f);
 	for (i = nrows; i-- > 0;)
 		fprintf(f, "|%.*s|\n", a.width, grid + i * (size_t)a.width);
 	for (i = 0; i < n; i++)
 		bar(f, &s[i], &a);
-	rule(f, a.width);
+	fputs(rule, f);
+	free(rule);
 	free(grid);
 }
 

@@ -33,11 +33,6 @@ void numfile_opts_default(struct numfile_opts *o)
 	o->delims = NUMFILE_DEFAULT_DELIMS;
 }
 
-static bool all_blank(const char *s)
-{
-	return !s[strspn(s, BLANKS)];
-}
-
 /*
  * Field o->column (1-based) of line, ended in place; NULL when the line
  * is shorter, *nf its fields.  Blank-only delimiter sets split as awk
@@ -82,13 +77,13 @@ static int parse_line(const char *name, long no, const char *s, size_t len,
 	len = strlen(line);
 	if (len && line[len - 1] == '\r')
 		line[len - 1] = '\0';
-	if (all_blank(line))
+	if (!line[strspn(line, BLANKS)])
 		ret = 0;
 	else if (!(f = find_field(line, o, &nf)))
 		ret = error_at(name, no, "line has %ld field%s, column %ld "
 			       "asked (-C)", nf, nf == 1 ? "" : "s",
 			       o->column);
-	else if (all_blank(f))
+	else if (!f[strspn(f, BLANKS)])
 		ret = error_at(name, no, "column %ld is empty", o->column);
 	else if (parse_double(f, v) < 0)
 		ret = error_at(name, no, "not a finite number: '%s'%s",
