@@ -328,7 +328,8 @@ static void compare_fairness(struct comparison *cmp, const struct compare_opts *
 		compare_sample_build(c, gc, ms[i].fn, ms[i].metric, &sc);
 		if (i < ABFAIR_N)
 			abfair_judge(&sb.g, &sc.g, o, ms[i].dir, &f->m[i]);
-		f->starved_base = abfair_mean(sb.x, sb.n); /* the last: starved */
+		/* kept from the last row, starved */
+		f->starved_base = abfair_mean(sb.x, sb.n);
 		f->starved_cand = abfair_mean(sc.x, sc.n);
 		compare_sample_release(&sb);
 		compare_sample_release(&sc);

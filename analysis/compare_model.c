@@ -140,7 +140,8 @@ static void rank_tests(const struct compare_groups *b,
 						 g[i]->sizes[j]);
 	}
 	if (n[0] >= 2 && n[1] >= 2) {
-		const double *ub = means ? m[0] : b->x, *uc = means ? m[1] : c->x;
+		const double *ub = means ? m[0] : b->x;
+		const double *uc = means ? m[1] : c->x;
 
 		if (stats_mannwhitney(ub, n[0], uc, n[1], &mw) == 0) {
 			r->p_mannwhitney = mw.p;

@@ -70,7 +70,8 @@ static void canon_without(char *canon, const struct selector *b,
 		key = xstrndup(start, (size_t)(eq - start));
 		v = vocab_added_param(key);
 		vlen = *eq ? (size_t)(p - eq - 1) : 0;
-		added = *eq && v && strlen(v) == vlen && !strncmp(v, eq + 1, vlen);
+		added = *eq && v && strlen(v) == vlen &&
+			!strncmp(v, eq + 1, vlen);
 		if (!changed_key(key, b, c) && !added) {
 			if (o > canon)
 				*o++ = ' ';
@@ -234,7 +235,8 @@ int compare_run(const struct compare_request *q, struct compare_outcome *o)
 	ret = prepare(q, o, &co);
 	if (ret)
 		return ret;
-	if (compare_sides(&o->base.side, &o->cand.side, o->r.metric, &co, r) < 0)
+	if (compare_sides(&o->base.side, &o->cand.side, o->r.metric, &co,
+			  r) < 0)
 		return EXIT_USAGE;
 	if (q->fail_pct >= 0)
 		compare_gate(r, q->fail_pct);
@@ -285,21 +287,35 @@ static char *side_primaries(const struct compare_input *s, const char *other,
 	return out;
 }
 
-/*
- * Both sides loaded, yet no configuration on both: the selectors name
- * different things (another sweep, a filter on one side only...), which
- * is bad input, not a comparison of nothing.  Said after the result,
- * whose "Not compared" list shows what each side has.  Sides judged by
- * different primary metrics are different workloads or measurements: no
- * filter makes them match, and the message says so instead.
- */
-static void nothing_compared(const struct compare_outcome *o)
+void compare_outcome_say(const struct compare_outcome *o)
 {
 	const struct compare_result *r = &o->r;
 	bool shared = false;
-	char *pc = side_primaries(&o->cand, "", &shared);
-	char *pb = side_primaries(&o->base, pc, &shared);
+	char *pb, *pc;
 
+	if (!o->compared)
+		return;
+	if (r->gate_failures)
+		error("regression: %zu configuration%s slower by more than "
+		      "%g%% (Holm-corrected over %zu)", r->gate_failures,
+		      r->gate_failures == 1 ? "" : "s", r->gate_pct, r->n);
+	else if (r->gate_inconclusive)
+		error("regression gate inconclusive: %zu of %zu "
+		      "configuration%s can neither pass nor fail at %g%% "
+		      "(exit 4)", r->gate_inconclusive, r->n,
+		      r->n == 1 ? "" : "s", r->gate_pct);
+	if (r->n)
+		return;
+	/*
+	 * Both sides loaded, yet no configuration on both: the selectors name
+	 * different things (another sweep, a filter on one side only...), which
+	 * is bad input, not a comparison of nothing.  Said after the result,
+	 * whose "Not compared" list shows what each side has.  Sides judged by
+	 * different primary metrics are different workloads or measurements: no
+	 * filter makes them match, and the message says so instead.
+	 */
+	pc = side_primaries(&o->cand, "", &shared);
+	pb = side_primaries(&o->base, pc, &shared);
 	if (r->nunmatched && *pb && *pc && !shared)
 		error("compare: nothing compared: the sides measure different "
 		      "things: the baseline's configurations are judged by "
@@ -317,23 +333,6 @@ static void nothing_compared(const struct compare_outcome *o)
 	      escape_quote(o->base.text), escape_quote(o->cand.text));
 	free(pb);
 	free(pc);
-}
-
-void compare_outcome_say(const struct compare_outcome *o)
-{
-	if (!o->compared)
-		return;
-	if (o->r.gate_failures)
-		error("regression: %zu configuration%s slower by more than "
-		      "%g%% (Holm-corrected over %zu)", o->r.gate_failures,
-		      o->r.gate_failures == 1 ? "" : "s", o->r.gate_pct, o->r.n);
-	else if (o->r.gate_inconclusive)
-		error("regression gate inconclusive: %zu of %zu "
-		      "configuration%s can neither pass nor fail at %g%% "
-		      "(exit 4)", o->r.gate_inconclusive, o->r.n,
-		      o->r.n == 1 ? "" : "s", o->r.gate_pct);
-	if (!o->r.n)
-		nothing_compared(o);
 }
 
 void compare_outcome_release(struct compare_outcome *o)
@@ -553,7 +552,8 @@ int compare_ministat(FILE *f, const struct compare_request *q,
 		set[i] = (struct ministat_set){ .name = sides[i].text,
 						.x = sides[i].values,
 						.n = sides[i].nvalues };
-		if (!ret && stats_summarize(set[i].x, set[i].n, 0.95, &set[i].m))
+		if (!ret &&
+		    stats_summarize(set[i].x, set[i].n, 0.95, &set[i].m))
 			ret = EXIT_USAGE;
 		set[i].m.median = ministat_median(set[i].x, set[i].n);
 	}
