@@ -10,13 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare.h"
-#include "analysis/compare_impl.h"
 #include "analysis/analysis.h"
+#include "analysis/compare.h"
 #include "analysis/flagtab.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
-#include "analysis/compare_input.h"
 #include "db/contract.h"
 #include "lib/util.h"
 
@@ -138,12 +136,14 @@ static const char *host_value(const struct dataset *d, const char *key)
 	return v && strcmp(v, "unknown") ? v : NULL;
 }
 
-/* First differing value of key between the sides' experiments, or NULL. */
-static char *host_diff(const struct compare_side *b, const struct series *gb,
-		       const struct compare_side *c, const struct series *gc,
-		       const char *key)
+/* The first differing value of key between the sides' experiments,
+ * appended to *msg ("; " between). */
+static void host_diff(const struct compare_side *b, const struct series *gb,
+		      const struct compare_side *c, const struct series *gc,
+		      const char *key, char **msg)
 {
 	size_t i, j;
+	char *t;
 
 	for (i = 0; i < gb->n; i++) {
 		const char *vb = host_value(&b->sets[gb->member[i].set], key);
@@ -152,53 +152,30 @@ static char *host_diff(const struct compare_side *b, const struct series *gb,
 			const char *vc = host_value(&c->sets[gc->member[j].set],
 						    key);
 
-			if (vc && strcmp(vb, vc))
-				return xasprintf("%s '%s' vs '%s'", key, vb,
-						 vc);
+			if (!vc || !strcmp(vb, vc))
+				continue;
+			t = xasprintf("%s%s%s '%s' vs '%s'", *msg ? *msg : "",
+				      *msg ? "; " : "", key, vb, vc);
+			free(*msg);
+			*msg = t;
+			return;
 		}
 	}
-	return NULL;
 }
 
 static void host_mismatch(struct comparison *cmp, const struct compare_side *b,
 			  const struct series *gb, const struct compare_side *c,
 			  const struct series *gc)
 {
-	char *msg = NULL, *d, *t;
+	char *msg = NULL;
 
-	for (size_t k = 0; k < ARRAY_SIZE(compare_host_keys); k++) {
-		d = host_diff(b, gb, c, gc, compare_host_keys[k]);
-		if (!d)
-			continue;
-		t = msg ? xasprintf("%s; %s", msg, d) : d;
-		if (msg)
-			free(d);
-		free(msg);
-		msg = t;
-	}
+	for (size_t k = 0; k < ARRAY_SIZE(compare_host_keys); k++)
+		host_diff(b, gb, c, gc, compare_host_keys[k], &msg);
 	if (msg)
 		comparison_flag(cmp, "host-mismatch", "both",
 				xasprintf("baseline and candidate ran on "
 					  "different hosts: %s", msg));
 	free(msg);
-}
-
-/* The hand-off rate of both sides: handoff_rate, else contended/s. */
-static const char *handoff_samples(const struct compare_side *b,
-				   const struct series *gb,
-				   const struct compare_side *c,
-				   const struct series *gc, struct sample *sb,
-				   struct sample *sc)
-{
-	compare_sample_build(b, gb, extract_per_run, "handoff", sb);
-	compare_sample_build(c, gc, extract_per_run, "handoff", sc);
-	if (sb->n >= 2 && sc->n >= 2)
-		return "hand-offs/s";
-	compare_sample_release(sb);
-	compare_sample_release(sc);
-	compare_sample_build(b, gb, extract_per_run, "contended", sb);
-	compare_sample_build(c, gc, extract_per_run, "contended", sc);
-	return "contended acquisitions/s (throughput x contention_rate)";
 }
 
 static void misleading(struct comparison *cmp, const struct compare_opts *o,
@@ -208,11 +185,20 @@ static void misleading(struct comparison *cmp, const struct compare_opts *o,
 	struct sample sb, sc;
 	struct handoff_change h;
 	char hb[NUMFMT_LEN], hc[NUMFMT_LEN];
-	const char *what;
+	const char *what = "hand-offs/s";
 
 	if (!cmp->st.improved)
 		return;
-	what = handoff_samples(b, gb, c, gc, &sb, &sc);
+	/* the hand-off rate of both sides: handoff_rate, else contended/s */
+	compare_sample_build(b, gb, extract_per_run, "handoff", &sb);
+	compare_sample_build(c, gc, extract_per_run, "handoff", &sc);
+	if (sb.n < 2 || sc.n < 2) {
+		compare_sample_release(&sb);
+		compare_sample_release(&sc);
+		compare_sample_build(b, gb, extract_per_run, "contended", &sb);
+		compare_sample_build(c, gc, extract_per_run, "contended", &sc);
+		what = "contended acquisitions/s (throughput x contention_rate)";
+	}
 	if (compare_handoffs(&sb.g, &sc.g, o, &h) == 0 && h.fell)
 		comparison_flag(cmp, "misleading-throughput", "both",
 			xasprintf("the candidate is faster while its %s fell "
@@ -317,19 +303,6 @@ static void compare_instrumentation(struct comparison *cmp,
 	free(rc);
 }
 
-/* multimodal and regime-shift: the sides' runs in two regimes. */
-static void compare_regimes(struct comparison *cmp, const struct sample *sb,
-		     const struct sample *sc, double confidence)
-{
-	struct regimes_cmp rc;
-
-	if (regimes_compare(sb->x, sb->n, sc->x, sc->n, confidence, &rc) ||
-	    !rc.message)
-		return;
-	comparison_flag(cmp, rc.differ ? "regime-shift" : "multimodal",
-			"both", rc.message);
-}
-
 /* Fairness and latency A/B, and fairness-traded (analysis/abfair.h). */
 static void compare_fairness(struct comparison *cmp, const struct compare_opts *o,
 		      const struct compare_side *b, const struct series *gb,
@@ -339,29 +312,28 @@ static void compare_fairness(struct comparison *cmp, const struct compare_opts *
 		extract_fn fn;
 		const char *metric;
 		int dir;
-	} ms[ABFAIR_N] = {
+	} ms[ABFAIR_N + 1] = {
 		[ABFAIR_JAIN] = { extract_per_run, "jain", DIR_HIGHER },
 		[ABFAIR_MAX_SHARE] = { extract_per_run, "max_share", DIR_LOWER },
 		[ABFAIR_P99] = { series_metric_values, "acquire_p99_ns", DIR_LOWER },
+		[ABFAIR_N] = { extract_per_run, "starved", DIR_UNKNOWN },
 	};
 	struct abfair *f = &cmp->fair;
 	struct sample sb, sc;
 	char *text;
 	size_t i;
 
-	for (i = 0; i < ABFAIR_N; i++) {
+	for (i = 0; i <= ABFAIR_N; i++) {
 		compare_sample_build(b, gb, ms[i].fn, ms[i].metric, &sb);
 		compare_sample_build(c, gc, ms[i].fn, ms[i].metric, &sc);
-		abfair_judge(&sb.g, &sc.g, o, ms[i].dir, &f->m[i]);
+		if (i < ABFAIR_N)
+			abfair_judge(&sb.g, &sc.g, o, ms[i].dir, &f->m[i]);
+		/* kept from the last row, starved */
+		f->starved_base = abfair_mean(sb.x, sb.n);
+		f->starved_cand = abfair_mean(sc.x, sc.n);
 		compare_sample_release(&sb);
 		compare_sample_release(&sc);
 	}
-	compare_sample_build(b, gb, extract_per_run, "starved", &sb);
-	compare_sample_build(c, gc, extract_per_run, "starved", &sc);
-	f->starved_base = abfair_mean(sb.x, sb.n);
-	f->starved_cand = abfair_mean(sc.x, sc.n);
-	compare_sample_release(&sb);
-	compare_sample_release(&sc);
 	f->traded = abfair_traded(f, cmp->st.improved);
 	text = f->traded ? abfair_text(f) : NULL;
 	if (text)
@@ -378,16 +350,10 @@ static void compare_fairness(struct comparison *cmp, const struct compare_opts *
 static void add_unmatched(struct compare_result *r, const char *side,
 			  const struct series *g, const char *reason)
 {
-	struct compare_unmatched *u;
-
-	r->unmatched = xrealloc(r->unmatched,
-				(r->nunmatched + 1) * sizeof(*r->unmatched));
-	u = &r->unmatched[r->nunmatched++];
-	u->side = side;
-	u->workload = g->workload;
-	u->canon = g->canon;
-	u->section = g->section;
-	u->reason = reason;
+	r->unmatched = xgrow(r->unmatched, r->nunmatched,
+			     sizeof(*r->unmatched));
+	r->unmatched[r->nunmatched++] = (struct compare_unmatched){
+		side, g->workload, g->canon, g->section, reason };
 }
 
 static int match_one(struct compare_result *r, const struct compare_side *b,
@@ -397,6 +363,7 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	struct comparison *cmp;
 	struct compare_opts o;
 	struct sample sb, sc;
+	struct regimes_cmp rc;
 	int ret = -1;
 
 	compare_sample_build(b, gb, series_metric_values, r->metric, &sb);
@@ -436,7 +403,11 @@ static int match_one(struct compare_result *r, const struct compare_side *b,
 	host_mismatch(cmp, b, gb, c, gc);
 	compare_instrumentation(cmp, b, gb, c, gc);
 	compare_futex_hash(cmp, b, gb, c, gc);   /* compare_sideflags.c */
-	compare_regimes(cmp, &sb, &sc, r->opts.confidence);
+	/* multimodal and regime-shift: the sides' runs in two regimes */
+	if (!regimes_compare(sb.x, sb.n, sc.x, sc.n, r->opts.confidence, &rc) &&
+	    rc.message)
+		comparison_flag(cmp, rc.differ ? "regime-shift" : "multimodal",
+				"both", rc.message);
 	compare_fairness(cmp, &r->opts, b, gb, c, gc);
 	compare_extras(cmp, &r->opts, r->metric, &sb, &sc, b, gb, c, gc);
 	ret = 0;
@@ -491,8 +462,7 @@ int compare_sides(const struct compare_side *base,
 	memset(r, 0, sizeof(*r));
 	r->opts = *o;
 	r->metric = metric;
-	if (compare_check_opts(o) < 0 ||
-	    compare_side_has_metric(base, metric, "baseline") < 0 ||
+	if (compare_side_has_metric(base, metric, "baseline") < 0 ||
 	    compare_side_has_metric(cand, metric, "candidate") < 0)
 		return -1;
 	series_build(base->sets, base->nsets, &gb);
@@ -543,19 +513,4 @@ void compare_result_release(struct compare_result *r)
 		free(r->side_flags[i].message);
 	free(r->side_flags);
 	memset(r, 0, sizeof(*r));
-}
-
-size_t compare_side_configs(const struct compare_side *s,
-			    const struct ds_config **first)
-{
-	struct series_list l;
-	size_t n;
-
-	series_build(s->sets, s->nsets, &l);
-	n = l.n;
-	*first = n ? &s->sets[l.s[0].member[0].set]
-			      .configs[l.s[0].member[0].config]
-		   : NULL;
-	series_release(&l);
-	return n;
 }

@@ -1,7 +1,7 @@
 /*
  * compare_calib.c - the hosts' A/A profiles cited by compare and its
  * gate: looked up when a database side is loaded, found again per
- * comparison, printed as text or JSON (compare_input.h).
+ * comparison, printed as text or JSON (compare.h).
  */
 #include <math.h>
 #include <stdbool.h>
@@ -12,8 +12,7 @@
 #include <time.h>
 
 #include "db/contract.h"
-#include "analysis/compare_impl.h"
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "lib/hint.h"
 #include "lib/json.h"
 #include "lib/util.h"

@@ -3,7 +3,7 @@
  * side's level and what its interval rests on, the runs, what a decision
  * would need, the kernel locks, the flags told in full; the host facts
  * that differ between the sides and the warnings they call for; and the
- * helpers the rest of the text shares (compare_impl.h).
+ * helpers the rest of the text shares (compare.h).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare_impl.h"
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "analysis/flagtab.h"
 #include "db/contract.h"
 #include "lib/escape.h"

@@ -16,7 +16,6 @@
 
 #include "analysis/analysis.h"
 #include "analysis/compare.h"
-#include "analysis/compare_impl.h"
 #include "analysis/stats.h"
 #include "lib/holm.h"
 #include "lib/util.h"

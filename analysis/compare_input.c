@@ -2,9 +2,8 @@
  * compare_input.c - the sides of `contend compare`: which kind each is
  * (a database selector, an export file, number files), loading it,
  * matching two sides filtered on a changed parameter, and the metric and
- * options of their comparison (compare_input.h).
+ * options of their comparison (compare.h).
  */
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "lib/escape.h"
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "lib/util.h"
 
 static bool is_file(const char *path)
@@ -43,50 +42,47 @@ static bool is_sqlite(const char *path)
 	return yes;
 }
 
+/* 1: path (malloc'd, taken over) is a database, now s->db; 0: no such
+ * file; -1 after error(): a file that is not one. */
+static int db_file(struct compare_input *s, char *path)
+{
+	int ret = !is_file(path) ? 0 : is_sqlite(path) ? 1 : -1;
+
+	if (ret < 0)
+		error("%s: '%s' is not a contend database", s->text,
+		      escape_quote(path));
+	if (ret > 0)
+		s->db = path;
+	else
+		free(path);
+	return ret;
+}
+
 /*
- * A plain existing file is numbers (or a whole database); otherwise the
+ * A file that is not numbers is a whole database; otherwise the
  * shortest prefix before a ':' that names a file is the database; else
  * the text is a selector in the default database.
  */
-int compare_input_resolve(struct compare_input *s, const char *default_db)
+static int resolve(struct compare_input *s, const char *default_db)
 {
 	const char *p, *h;
 	char err[512];
+	int k;
 
-	if (is_file(s->text)) {
-		if (is_sqlite(s->text))
-			s->db = xstrdup(s->text);
-		return 0;
-	}
-	if (!strcmp(s->text, "-")) /* numbers on standard input */
+	if (is_file(s->text))
+		s->db = xstrdup(s->text);
+	if (is_file(s->text) || !strcmp(s->text, "-")) /* "-": numbers */
 		return 0;
 	/* [DB:]WHAT[~newest][@KEY=VALUE,...] (db/select.h) */
 	if (select_parse(s->text, &s->pick, err, sizeof(err)))
 		return error("%s: %s", s->role, err);
 	h = s->pick.head;
-	if (*h && is_file(h)) {
-		if (!is_sqlite(h))
-			return error("%s: '%s' is not a contend database",
-				     s->text, escape_quote(h));
-		s->db = xstrdup(h);
-		return 0;
-	}
-	for (p = strchr(h, ':'); p; p = strchr(p + 1, ':')) {
-		char *prefix = xstrndup(h, (size_t)(p - h));
-
-		if (is_file(prefix)) {
-			if (!is_sqlite(prefix)) {
-				error("%s: '%s' is not a contend database",
-				      s->text, escape_quote(prefix));
-				free(prefix);
-				return -1;
-			}
-			s->db = prefix;
+	k = *h ? db_file(s, xstrdup(h)) : 0;
+	for (p = strchr(h, ':'); !k && p; p = strchr(p + 1, ':'))
+		if ((k = db_file(s, xstrndup(h, (size_t)(p - h)))) > 0)
 			s->sel = p[1] ? xstrdup(p + 1) : NULL;
-			return 0;
-		}
-		free(prefix);
-	}
+	if (k)
+		return k < 0 ? -1 : 0;
 	if (!is_file(default_db))
 		return error("'%s' is neither a file nor found in a database: "
 			     "no database at %s (use --db PATH or DB:LABEL)",
@@ -96,7 +92,8 @@ int compare_input_resolve(struct compare_input *s, const char *default_db)
 	return 0;
 }
 
-/* Analyses the loaded datasets and makes them the side. */
+/* Analyses the loaded datasets and makes them the side (a failure
+ * leaves what it took to compare_input_release). */
 static int analyse_sets(struct compare_input *s)
 {
 	struct analysis_opts ao;
@@ -105,13 +102,8 @@ static int analyse_sets(struct compare_input *s)
 	s->an = xcalloc(s->nsets ? s->nsets : 1, sizeof(*s->an));
 	analysis_opts_default(&ao);
 	for (i = 0; i < s->nsets; i++)
-		if (analysis_run(&s->sets[i], &ao, &s->an[i]) < 0) {
-			while (i-- > 0)
-				analysis_release(&s->an[i]);
-			free(s->an);
-			s->an = NULL;
+		if (analysis_run(&s->sets[i], &ao, &s->an[i]) < 0)
 			return EXIT_RUNTIME;
-		}
 	s->side.name = s->text;
 	s->side.nsets = s->nsets;
 	s->side.sets = s->sets;
@@ -204,38 +196,8 @@ static int file_text(struct compare_files *files, const char *path,
 	return 0;
 }
 
-/*
- * Is the file a contend CSV export?  Looks at the first line of a regular
- * file only; any other is read whole, once (file_text).
- */
-bool compare_input_is_export(const struct compare_input *s)
-{
-	char head[4096], *buf;
-	const char *text;
-	struct stat st;
-	FILE *f;
-	size_t n;
-	bool yes;
-
-	if (!is_file(s->text) || is_sqlite(s->text))
-		return false;
-	if (s->files && (stat(s->text, &st) || !S_ISREG(st.st_mode))) {
-		if (file_text(s->files, s->text, &buf, &text, &n) < 0)
-			return false;
-		yes = n && exportside_is_export(text, n);
-		free(buf);
-		return yes;
-	}
-	f = fopen(s->text, "rb");
-	if (!f)
-		return false;
-	n = fread(head, 1, sizeof(head), f);
-	fclose(f);
-	return n && exportside_is_export(head, n);
-}
-
 /* Every comma-separated part names a file: number files, one each. */
-bool compare_input_is_file_list(const char *text)
+static bool is_file_list(const char *text)
 {
 	const char *p = text;
 	bool ok = strchr(text, ',') != NULL;
@@ -252,81 +214,93 @@ bool compare_input_is_file_list(const char *text)
 	return ok;
 }
 
-/* The number files of a side: "a.txt" or "a1.txt,a2.txt,...", or "-"
- * (in, inlen). */
+/* The numbers of one file (name: text, len) appended to s as one
+ * invocation; 0, or the exit status after error(). */
+static int add_numbers(struct compare_input *s, const char *name,
+		       const char *text, size_t len,
+		       const struct numfile_opts *nf)
+{
+	double *v = NULL;
+	size_t n = 0;
+
+	if (numfile_parse(name, text, len, nf, &v, &n))
+		return EXIT_USAGE;
+	if (n > NUMFILE_MAX_VALUES - s->nvalues) {
+		free(v);
+		error("%s: more than %d numbers in all its files: the limit of "
+		      "a side (docs/LIMITS.md)", s->text, NUMFILE_MAX_VALUES);
+		return EXIT_USAGE;
+	}
+	s->values = xrealloc(s->values, (s->nvalues + n) * sizeof(*s->values));
+	memcpy(s->values + s->nvalues, v, n * sizeof(*v));
+	free(v);
+	s->nvalues += n;
+	s->sizes = xrealloc(s->sizes, (s->nfiles + 1) * sizeof(*s->sizes));
+	s->sizes[s->nfiles++] = n;
+	return 0;
+}
+
+/* The number files of a side: "a1.txt,a2.txt,...", or "-" (in, inlen). */
 static int load_numbers(struct compare_input *s, const struct numfile_opts *nf,
 			const char *in, size_t inlen)
 {
 	const char *p = s->text;
+	int ret = 0;
 
-	s->kind = INPUT_NUMBERS;
-	while (*p) {
-		size_t len = strcspn(p, ","), n = 0, tlen = inlen;
+	while (*p && !ret) {
+		size_t len = strcspn(p, ","), tlen = inlen;
 		char *part = xstrndup(p, len), *buf = NULL;
 		bool std = !strcmp(part, "-");
 		const char *text = in;
-		double *v = NULL;
-		int ret = std ? 0 : file_text(s->files, part, &buf, &text,
-					       &tlen);
 
-		if (!ret)
-			ret = numfile_parse(std ? "(standard input)" : part,
-					    text, tlen, nf, &v, &n);
+		if (!std && file_text(s->files, part, &buf, &text, &tlen) < 0)
+			ret = EXIT_USAGE;
+		else
+			ret = add_numbers(s, std ? "(standard input)" : part,
+					  text, tlen, nf);
 		free(buf);
 		free(part);
-		if (ret)
-			return EXIT_USAGE;
-		if (n > NUMFILE_MAX_VALUES - s->nvalues) {
-			free(v);
-			error("%s: more than %d numbers in all its files: the "
-			      "limit of a side (docs/LIMITS.md)", s->text,
-			      NUMFILE_MAX_VALUES);
-			return EXIT_USAGE;
-		}
-		s->values = xrealloc(s->values,
-				     (s->nvalues + n) * sizeof(*s->values));
-		memcpy(s->values + s->nvalues, v, n * sizeof(*v));
-		free(v);
-		s->nvalues += n;
-		s->sizes = xrealloc(s->sizes,
-				    (s->nfiles + 1) * sizeof(*s->sizes));
-		s->sizes[s->nfiles++] = n;
 		p += len;
 		p += *p == ',';
 	}
-	return 0;
+	return ret;
 }
 
-int compare_input_load(struct compare_input *s, const char *default_db,
-		       const struct numfile_opts *nf, const char *in,
-		       size_t inlen)
+int compare_input_load(struct compare_input *s,
+		       const struct compare_request *q, bool numbers_only)
 {
-	int ret;
+	const char *text;
+	char *buf;
+	size_t len = 0;
+	int ret = 0;
 
-	if (compare_input_is_file_list(s->text))
-		return load_numbers(s, nf, in, inlen);
-	if (compare_input_is_export(s)) {
-		const char *text;
-		char *buf;
-		size_t len = 0;
-
-		s->kind = INPUT_EXPORT;
-		ret = file_text(s->files, s->text, &buf, &text, &len);
-		if (!ret)
-			ret = exportside_parse(s->text, text, len, &s->sets,
-					       &s->nsets);
-		free(buf);
-		if (ret < 0)
+	s->kind = INPUT_NUMBERS;
+	if (is_file_list(s->text))
+		return load_numbers(s, &q->nf, q->in, q->inlen);
+	if (is_file(s->text) && !is_sqlite(s->text)) {
+		/* an export, else numbers: read once (a FIFO can be) */
+		if (file_text(s->files, s->text, &buf, &text, &len) < 0)
 			return EXIT_USAGE;
-		return analyse_sets(s);
+		if (len && exportside_is_export(text, len))
+			s->kind = INPUT_EXPORT;
+		if (s->kind == INPUT_NUMBERS)
+			ret = add_numbers(s, s->text, text, len, &q->nf);
+		else if (!numbers_only)
+			ret = exportside_parse(s->text, text, len, &s->sets,
+					       &s->nsets) < 0
+				      ? EXIT_USAGE : analyse_sets(s);
+		free(buf);
+		return ret;
 	}
-	if (compare_input_resolve(s, default_db) < 0)
+	if (resolve(s, q->db) < 0)
 		return EXIT_USAGE;
-	if (s->db) {
-		ret = load_db(s);
-		return ret ? ret : analyse_sets(s);
-	}
-	return load_numbers(s, nf, in, inlen);
+	if (!s->db)
+		return load_numbers(s, &q->nf, q->in, q->inlen);
+	s->kind = INPUT_DB;
+	if (numbers_only)
+		return 0;
+	ret = load_db(s);
+	return ret ? ret : analyse_sets(s);
 }
 
 void compare_input_release(struct compare_input *s)
@@ -363,11 +337,21 @@ int compare_input_number_side(struct compare_input *s,
 			      const char *metric)
 {
 	const struct ds_config *like = NULL;
+	struct series_list l = { 0 };
 	size_t i, r, off = 0;
 	int k, ret = 0;
 
-	if (other->kind != INPUT_NUMBERS &&
-	    compare_side_configs(&other->side, &like) != 1)
+	if (s->nvalues < 2)
+		return error("%s: the %s has a single value: a comparison "
+			     "needs at least 2 a side (better 10)", s->text,
+			     s->role);
+	if (other->kind != INPUT_NUMBERS)
+		series_build(other->side.sets, other->side.nsets, &l);
+	if (l.n == 1)
+		like = &other->side.sets[l.s[0].member[0].set]
+				.configs[l.s[0].member[0].config];
+	series_release(&l);
+	if (other->kind != INPUT_NUMBERS && !like)
 		return error("%s is a number file, so %s must select exactly "
 			     "one configuration", s->text, other->text);
 	if (store_rows_open(&s->st) < 0)

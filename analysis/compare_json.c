@@ -1,13 +1,13 @@
 /*
  * compare_json.c - compare's result as JSON, as docs/compare-json.md
- * describes it (compare_input.h).
+ * describes it (compare.h).
  */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "lib/json.h"
 #include "lib/util.h"
 

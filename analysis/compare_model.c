@@ -15,16 +15,8 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/compare.h"
-#include "analysis/compare_impl.h"
 #include "lib/holm.h"
 #include "lib/util.h"
-
-static double pct_of(double x, double base)
-{
-	double scale = fabs(base);
-
-	return scale > 0 ? 100 * x / scale : NAN;
-}
 
 double ministat_median(const double *x, size_t n)
 {
@@ -102,16 +94,12 @@ static int model_fit(const struct compare_groups *b,
 	return ret;
 }
 
-/* A level of the analysed scale back in the metric's unit. */
-static double unscale(double v, bool log_scale)
-{
-	return log_scale ? exp(v) : v;
-}
-
 /* A difference on the analysed scale as % of the baseline level. */
 static double change_of(double d, double base_level, bool log_scale)
 {
-	return log_scale ? 100 * expm1(d) : pct_of(d, base_level);
+	if (log_scale)
+		return 100 * expm1(d);
+	return fabs(base_level) > 0 ? 100 * d / fabs(base_level) : NAN;
 }
 
 static void side_summary(const struct compare_groups *g, const struct nested *s,
@@ -124,51 +112,45 @@ static void side_summary(const struct compare_groups *g, const struct nested *s,
 	cs->n = n;
 	cs->sd = n >= 2 ? gsl_stats_sd(g->x, 1, n) : NAN;
 	stats_nested_ci(s, confidence, &lo, &hi);
-	cs->mean = unscale(s->mean, log_scale);
-	cs->ci_low = unscale(lo, log_scale);
-	cs->ci_high = unscale(hi, log_scale);
+	cs->mean = log_scale ? exp(s->mean) : s->mean;
+	cs->ci_low = log_scale ? exp(lo) : lo;
+	cs->ci_high = log_scale ? exp(hi) : hi;
 }
 
 /*
  * The unit sample of the rank test and Hedges' g: the invocation means
- * when the side has several invocations and the other too, else the runs.
+ * when both sides have several invocations, else the runs.
  */
-static double *unit_sample(const struct compare_groups *g, bool means,
-			   size_t *n)
-{
-	double *u;
-	size_t i, off = 0;
-
-	if (!means) {
-		*n = groups_total(g);
-		u = xcalloc(*n ? *n : 1, sizeof(*u));
-		memcpy(u, g->x, *n * sizeof(*u));
-		return u;
-	}
-	u = xcalloc(g->k, sizeof(*u));
-	for (i = 0; i < g->k; off += g->sizes[i], i++)
-		u[i] = gsl_stats_mean(g->x + off, 1, g->sizes[i]);
-	*n = g->k;
-	return u;
-}
-
 static void rank_tests(const struct compare_groups *b,
 		       const struct compare_groups *c, struct compare_stats *r)
 {
+	const struct compare_groups *g[2] = { b, c };
 	bool means = b->k >= 2 && c->k >= 2;
-	size_t nb, nc;
-	double *ub = unit_sample(b, means, &nb), *uc = unit_sample(c, means, &nc);
+	double *m[2] = { NULL, NULL };
+	size_t n[2], i, j, off;
 	struct mannwhitney mw;
 
-	if (nb >= 2 && nc >= 2) {
-		if (stats_mannwhitney(ub, nb, uc, nc, &mw) == 0) {
+	for (i = 0; i < 2; i++) {
+		n[i] = means ? g[i]->k : groups_total(g[i]);
+		if (!means)
+			continue;
+		m[i] = xcalloc(n[i], sizeof(*m[i]));
+		for (j = 0, off = 0; j < n[i]; off += g[i]->sizes[j], j++)
+			m[i][j] = gsl_stats_mean(g[i]->x + off, 1,
+						 g[i]->sizes[j]);
+	}
+	if (n[0] >= 2 && n[1] >= 2) {
+		const double *ub = means ? m[0] : b->x;
+		const double *uc = means ? m[1] : c->x;
+
+		if (stats_mannwhitney(ub, n[0], uc, n[1], &mw) == 0) {
 			r->p_mannwhitney = mw.p;
 			r->mw_exact = mw.exact;
 		}
-		r->hedges_g = stats_hedges_g(ub, nb, uc, nc);
+		r->hedges_g = stats_hedges_g(ub, n[0], uc, n[1]);
 	}
-	free(ub);
-	free(uc);
+	free(m[0]);
+	free(m[1]);
 }
 
 /*
@@ -226,7 +208,8 @@ static void power_figures(const struct compare_opts *o,
 	r->needed_runs = r->plan.boots * r->plan.runs;
 }
 
-int compare_check_opts(const struct compare_opts *o)
+/* 0 when o can be judged by, else -1 after error(). */
+static int check_opts(const struct compare_opts *o)
 {
 	if (o->dir != DIR_HIGHER && o->dir != DIR_LOWER)
 		return error("compare: the metric's direction is unknown");
@@ -247,11 +230,10 @@ int compare_model(const struct compare_groups *base,
 	if (!nb || !nc)
 		return error("compare: the %s has no values",
 			     nb ? "candidate" : "baseline");
-	if (compare_check_opts(o) < 0)
+	if (check_opts(o) < 0)
 		return -1;
 	memset(r, 0, sizeof(*r));
 	r->plan.runs_opt = NAN;
-	r->diff_ci_low = r->diff_ci_high = NAN;
 	r->p_mannwhitney = r->hedges_g = r->mde_pct = NAN;
 	r->log_scale = !o->linear && all_positive(base) && all_positive(cand);
 	if (model_fit(base, cand, r->log_scale, o->confidence,
@@ -351,18 +333,6 @@ const char *const gate_result_names[] = {
 	[GATE_NONE] = "none",
 };
 
-/* The margin "worse by pct %" on the scale of the model's difference. */
-static double margin_of(const struct compare_stats *st, bool lower,
-			double pct)
-{
-	double frac = pct / 100;
-
-	if (st->log_scale)
-		return lower ? (frac < 1 ? log1p(-frac) : -INFINITY)
-			     : log1p(frac);
-	return (lower ? -frac : frac) * fabs(st->model.a.mean);
-}
-
 /*
  * One-sided p of "worse than -pct %" (worse) or of "not worse than that"
  * (!worse) for one comparison; NAN when there is nothing to test.
@@ -372,8 +342,14 @@ static double gate_p(const struct compare_stats *st, enum direction dir,
 {
 	const struct nested_diff *m = &st->model;
 	bool lower = dir == DIR_HIGHER;   /* worse = down */
-	double margin = margin_of(st, lower, pct);
+	double frac = pct / 100, margin;
 
+	/* "worse by pct %" on the scale of the model's difference */
+	if (!st->log_scale)
+		margin = (lower ? -frac : frac) * fabs(m->a.mean);
+	else
+		margin = lower ? (frac < 1 ? log1p(-frac) : -INFINITY)
+			       : log1p(frac);
 	if (isfinite(m->se) && !(m->se > 0)) {
 		/* No spread: the change is known. */
 		bool beyond = lower ? m->diff < margin : m->diff > margin;
@@ -403,26 +379,10 @@ static void gate_plan(const struct compare_opts *o,
 		p->boots = 0;
 }
 
-/* Holm over the comparisons' gate_p (lib/holm.h): sets gate_p_holm and
- * gate_fail. */
-static void holm(struct compare_result *r, double alpha)
-{
-	double *p = xcalloc(r->n ? r->n : 1, sizeof(*p));
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		p[i] = r->cmp[i].gate_p;
-	holm_adjust(p, r->n, p);
-	for (i = 0; i < r->n; i++) {
-		r->cmp[i].gate_p_holm = p[i];
-		r->cmp[i].gate_fail = p[i] < alpha; /* NaN: nothing to fail */
-	}
-	free(p);
-}
-
 size_t compare_gate(struct compare_result *r, double pct)
 {
 	double alpha = 1 - r->opts.confidence;
+	double *p = xcalloc(r->n ? r->n : 1, sizeof(*p));
 	size_t i;
 
 	r->gate_pct = pct;
@@ -432,19 +392,19 @@ size_t compare_gate(struct compare_result *r, double pct)
 	for (i = 0; i < r->n; i++) {
 		struct comparison *c = &r->cmp[i];
 
-		c->gate_p = gate_p(&c->st, r->opts.dir, pct, true);
+		c->gate_p = p[i] = gate_p(&c->st, r->opts.dir, pct, true);
 		c->gate_p_pass = gate_p(&c->st, r->opts.dir, pct, false);
 		/* No MSB (one invocation a side): alpha holds only at ICC 0. */
 		r->gate_unguaranteed += !isnan(c->gate_p) &&
 					!(c->st.model.df_between >= 1) &&
 					c->st.model.se > 0;
-		c->gate_p_holm = NAN;
-		c->gate_fail = false;
 	}
-	holm(r, alpha);
+	holm_adjust(p, r->n, p);
 	for (i = 0; i < r->n; i++) {
 		struct comparison *c = &r->cmp[i];
 
+		c->gate_p_holm = p[i];
+		c->gate_fail = p[i] < alpha; /* NaN: nothing to fail */
 		c->gate = c->gate_fail ? GATE_FAIL :
 			  c->gate_p_pass < alpha ? GATE_PASS :
 			  GATE_INCONCLUSIVE;
@@ -453,13 +413,12 @@ size_t compare_gate(struct compare_result *r, double pct)
 		if (c->gate == GATE_INCONCLUSIVE)
 			gate_plan(&r->opts, c, pct, &c->gate_plan);
 	}
+	free(p);
 	return r->gate_failures;
 }
 
 int compare_gate_status(const struct compare_result *r)
 {
-	if (r->gate_pct < 0)
-		return EXIT_OK;
 	return r->gate_failures ? EXIT_REGRESSION :
 	       r->gate_inconclusive ? EXIT_INCONCLUSIVE : EXIT_OK;
 }

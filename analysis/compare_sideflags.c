@@ -17,7 +17,6 @@
 
 #include "analysis/analysis.h"
 #include "analysis/compare.h"
-#include "analysis/compare_impl.h"
 #include "analysis/flagtab.h"
 #include "analysis/stats.h"
 #include "lib/numfmt.h"

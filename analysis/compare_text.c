@@ -1,7 +1,7 @@
 /*
  * compare_text.c - compare's result as text, summary first: a table of
  * every configuration, then each in detail, then the method
- * (compare_input.h).
+ * (compare.h).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -12,8 +12,7 @@
 
 #include <gsl/gsl_math.h>
 
-#include "analysis/compare_impl.h"
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "analysis/flagtab.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "analysis/report.h"
 #include "analysis/report_impl.h"
 #include "db/contract.h"

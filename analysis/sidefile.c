@@ -1,6 +1,6 @@
 /*
  * sidefile.c - the files that are sides of `contend compare`, not
- * databases (compare_input.h): ministat-compatible number files, and
+ * databases (compare.h): ministat-compatible number files, and
  * `contend export --format csv` files.  A number file is read whole and
  * parsed line by line from a (pointer, length) slice, so a NUL byte or a
  * missing final newline can never make the parser read past what it was
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "lib/csv.h"
 #include "lib/escape.h"
 #include "lib/readfile.h"
@@ -31,11 +31,6 @@ void numfile_opts_default(struct numfile_opts *o)
 {
 	o->column = 1;
 	o->delims = NUMFILE_DEFAULT_DELIMS;
-}
-
-static bool all_blank(const char *s)
-{
-	return !s[strspn(s, BLANKS)];
 }
 
 /*
@@ -82,13 +77,13 @@ static int parse_line(const char *name, long no, const char *s, size_t len,
 	len = strlen(line);
 	if (len && line[len - 1] == '\r')
 		line[len - 1] = '\0';
-	if (all_blank(line))
+	if (!line[strspn(line, BLANKS)])
 		ret = 0;
 	else if (!(f = find_field(line, o, &nf)))
 		ret = error_at(name, no, "line has %ld field%s, column %ld "
 			       "asked (-C)", nf, nf == 1 ? "" : "s",
 			       o->column);
-	else if (all_blank(f))
+	else if (!f[strspn(f, BLANKS)])
 		ret = error_at(name, no, "column %ld is empty", o->column);
 	else if (parse_double(f, v) < 0)
 		ret = error_at(name, no, "not a finite number: '%s'%s",
@@ -108,9 +103,6 @@ int numfile_parse(const char *name, const char *text, size_t len,
 
 	*values = NULL;
 	*n = 0;
-	if (o->column < 1 || !o->delims || !*o->delims)
-		return error("%s: column must be >= 1 and delimiters non-empty",
-			     name);
 	while (p < end && keep >= 0) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 
@@ -285,12 +277,9 @@ bool exportside_is_export(const char *text, size_t len)
 {
 	const char *nl = memchr(text, '\n', len);
 	size_t n = nl ? (size_t)(nl - text) : len;
-	char *head = xstrndup(text, n);
-	bool yes = strstr(head, "uuid") && strstr(head, "metric") &&
-		   strstr(head, "workload") && strchr(head, ',');
 
-	free(head);
-	return yes;
+	return memmem(text, n, "uuid", 4) && memmem(text, n, "metric", 6) &&
+	       memmem(text, n, "workload", 8) && memchr(text, ',', n);
 }
 
 int exportside_parse(const char *name, const char *text, size_t len,

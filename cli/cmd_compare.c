@@ -1,14 +1,13 @@
 /*
  * cmd_compare.c - `contend compare BASE CAND [CAND...]`: its options, and
- * per candidate one call, compare_run (analysis/compare_input.h: both
+ * per candidate one call, compare_run (analysis/compare.h: both
  * sides loaded, whatever they are, compared, gated), whose result is
- * printed as text or JSON (analysis/compare_input.h), drawn with --plot,
+ * printed as text or JSON (analysis/compare.h), drawn with --plot,
  * put on a page with its figure with --html (plots/plot.h) and followed
  * by what must be said after it.  Number sides get ministat's table
  * first (or alone, --ministat).
  */
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -18,7 +17,7 @@
 #include <unistd.h>
 
 #include "lib/escape.h"
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "cli/commands.h"
 #include "plots/plot.h"
 #include "lib/readfile.h"
@@ -30,16 +29,11 @@ struct cmp_args {
 	struct compare_request q;       /* q.cand: the one being compared */
 	int format;                     /* FMT_TEXT, FMT_JSON, FMT_MAIL */
 	bool verbose;                   /* mail: every secondary metric */
-	char **cands;                   /* every CAND, ncands >= 1 */
-	size_t ncands;
-	struct opt_words candw;         /* CAND... as parsed */
+	struct opt_words cands;         /* every CAND, n >= 1 */
 	bool ascii;                     /* --ascii: ministat's plot */
 	bool ministat;                  /* --ministat: ministat's output only */
-	bool ministat_done;             /* its table was printed */
 	const char *plot_dir;           /* --plot DIR */
 	const char *html_dir;           /* --html DIR */
-	char *in;                       /* standard input, for a side "-" */
-	size_t inlen;
 	struct compare_files files;     /* FIFOs and pipes, read once */
 };
 
@@ -74,7 +68,7 @@ static const struct opt cmp_rows[] = {
 	  "export' CSV file, or - (standard input)", NULL, FIELD(q.base), 0,
 	  0 },
 	{ NULL, 0, "CAND", "the candidates, each compared with BASE; named "
-	  "as BASE", NULL, FIELD(candw), 0, OPT_MANY },
+	  "as BASE", NULL, FIELD(cands), 0, OPT_MANY },
 	DB_ROW(FIELD(q.db)),
 	{ "metric", 0, "M", "the metric compared (default throughput; "
 	  "\"value\" for numbers)", NULL, FIELD(q.metric), 0, 0 },
@@ -130,27 +124,6 @@ const struct opt_cmd compare_cli = {
 	"when the gate can neither pass nor fail, 0 when it passes.",
 };
 
-static int parse_args(int argc, char **argv, struct cmp_args *a)
-{
-	int p;
-
-	memset(a, 0, sizeof(*a));
-	compare_opts_default(&a->q.opts);
-	a->q.opts.dir = DIR_UNKNOWN;
-	a->q.opts.confidence = 0;
-	a->q.fail_pct = -1;
-	a->q.files = &a->files;
-	numfile_opts_default(&a->q.nf);
-	p = opt_parse(&compare_cli, argc, argv, a);
-	if (p)
-		return p;
-	a->cands = a->candw.v;
-	a->ncands = a->candw.n;
-	if (!a->q.db)
-		a->q.db = store_default_path();
-	return 0;
-}
-
 /* ---- the command ---- */
 
 /* --plot DIR: the figure; --html DIR: the figure and DIR/compare.html
@@ -174,17 +147,45 @@ static void write_plot(const char *dir, const struct compare_outcome *o,
 	free(html);
 }
 
-/* One candidate: compare_run, its result printed, drawn, said. */
-static int run(struct cmp_args *a)
+/* Candidate i of several draws into DIR/i+1 (*made, malloc'd; NULL
+ * without DIR); 0, or -1 after error() when DIR cannot be made. */
+static int sub_dir(const struct cmp_args *a, const char *dir, size_t i,
+		   char **made)
+{
+	*made = NULL;
+	if (dir && a->cands.n > 1 && mkdir(dir, 0777) && errno != EEXIST)
+		return error("cannot create %s: %s", escape_quote(dir),
+			     strerror(errno));
+	if (dir)
+		*made = a->cands.n > 1 ? xasprintf("%s/%zu", dir, i + 1)
+				       : xstrdup(dir);
+	return 0;
+}
+
+/* Candidate i: compare_run, its result printed, drawn, said. */
+static int run(struct cmp_args *a, size_t i)
 {
 	struct compare_outcome o;
-	int ret = compare_run(&a->q, &o), plot = 0;
+	char *pdir, *hdir = NULL;
+	int ret, plot = 0;
 
+	/* several candidates: DIR/1/compare.png, DIR/2/... */
+	if (sub_dir(a, a->plot_dir, i, &pdir) ||
+	    sub_dir(a, a->html_dir, i, &hdir)) {
+		free(pdir);
+		return EXIT_RUNTIME;
+	}
+	a->q.cand = a->cands.v[i];
+	if (i && a->format != FMT_JSON)
+		printf("\n======== candidate %zu of %zu: %s\n\n", i + 1,
+		       a->cands.n, a->q.cand);
+	if (i && a->format == FMT_JSON)
+		fputs(",\n", stdout);
+	ret = compare_run(&a->q, &o);
 	if (o.compared) {
 		char *text = NULL;
 		size_t len = 0;
-		FILE *ms = a->html_dir && o.r.n ? open_memstream(&text, &len)
-						: NULL;
+		FILE *ms = hdir && o.r.n ? open_memstream(&text, &len) : NULL;
 
 		if (a->format == FMT_JSON)
 			compare_print_json(stdout, &o.r, &o.base, &o.cand);
@@ -199,14 +200,16 @@ static int run(struct cmp_args *a)
 			fputs(text, stdout);
 		else if (a->format == FMT_TEXT)
 			compare_print_text(stdout, &o.r, &o.base, &o.cand);
-		if (a->plot_dir && o.r.n)
-			write_plot(a->plot_dir, &o, NULL, &plot);
+		if (pdir && o.r.n)
+			write_plot(pdir, &o, NULL, &plot);
 		if (text && !plot)
-			write_plot(a->html_dir, &o, text, &plot);
+			write_plot(hdir, &o, text, &plot);
 		free(text);
-		compare_outcome_say(&o, &a->q);
+		compare_outcome_say(&o);
 	}
 	compare_outcome_release(&o);
+	free(pdir);
+	free(hdir);
 	return plot && ret != EXIT_REGRESSION && ret != EXIT_INCONCLUSIVE
 	       ? plot : ret;
 }
@@ -217,14 +220,14 @@ static int read_stdin(struct cmp_args *a)
 	size_t i, n = !strcmp(a->q.base, "-");
 	int r;
 
-	for (i = 0; i < a->ncands; i++)
-		n += !strcmp(a->cands[i], "-");
+	for (i = 0; i < a->cands.n; i++)
+		n += !strcmp(a->cands.v[i], "-");
 	if (n > 1)
 		return error("compare: only one side can be '-' (standard "
 			     "input is read once)");
 	if (!n)
 		return 0;
-	r = readfile_fd(STDIN_FILENO, NUMFILE_MAX_BYTES, &a->in, &a->inlen);
+	r = readfile_fd(STDIN_FILENO, NUMFILE_MAX_BYTES, &a->q.in, &a->q.inlen);
 	if (r > 0)
 		return error("(standard input): more than %d bytes",
 			     NUMFILE_MAX_BYTES);
@@ -233,104 +236,62 @@ static int read_stdin(struct cmp_args *a)
 	return 0;
 }
 
-/*
- * ministat's table (and with --ascii its plot) of every side, when all of
- * them are numbers (files or "-"): before the comparisons, as ministat.
- */
-static int print_ministat(struct cmp_args *a)
-{
-	const char *texts[MINISTAT_SETS];
-	size_t i, n = a->ncands + 1;
-	int ret;
-
-	if (a->format != FMT_TEXT || n > MINISTAT_SETS)
-		return 0;
-	texts[0] = a->q.base;
-	for (i = 1; i < n; i++)
-		texts[i] = a->cands[i - 1];
-	ret = compare_ministat(stdout, &a->q, texts, n, a->ascii,
-			       &a->ministat_done);
-	if (a->ministat_done && !a->ministat)
-		putchar('\n');
-	return ret;
-}
-
-/* Candidate i of several draws into DIR/i+1: *dir becomes it (*made,
- * to free); 0, or -1 after error() when DIR cannot be made. */
-static int sub_dir(const char **dir, size_t i, char **made)
-{
-	if (!*dir)
-		return 0;
-	if (mkdir(*dir, 0777) && errno != EEXIST)
-		return error("cannot create %s: %s", escape_quote(*dir),
-			     strerror(errno));
-	*dir = *made = xasprintf("%s/%zu", *dir, i + 1);
-	return 0;
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	struct cmp_args a;
 	size_t i, nreg = 0, ninc = 0;
+	bool done = false;              /* ministat's table printed */
 	int ret = 0;
 
-	ret = parse_args(argc, argv, &a);
+	memset(&a, 0, sizeof(a));
+	compare_opts_default(&a.q.opts);
+	a.q.opts.dir = DIR_UNKNOWN;
+	a.q.opts.confidence = 0;
+	a.q.fail_pct = -1;
+	a.q.files = &a.files;
+	numfile_opts_default(&a.q.nf);
+	ret = opt_parse(&compare_cli, argc, argv, &a);
 	if (ret)
 		return opt_exit(ret);
+	if (!a.q.db)
+		a.q.db = store_default_path();
 	if (read_stdin(&a) < 0) {
-		free(a.in);
+		free(a.q.in);
 		return EXIT_USAGE;
 	}
-	a.q.in = a.in;
-	a.q.inlen = a.inlen;
-	ret = print_ministat(&a);
+	/* all sides numbers: ministat's table (--ascii: plot) first, as it */
+	if (a.format == FMT_TEXT && a.cands.n + 1 <= MINISTAT_SETS)
+		ret = compare_ministat(stdout, &a.q, a.cands.v, a.cands.n,
+				       a.ascii, &done);
+	if (done && !a.ministat)
+		putchar('\n');
 	if (a.ministat) {
-		if (!ret && !a.ministat_done) {
+		if (!ret && !done) {
 			error("compare: --ministat: every side must be a file of "
 			      "numbers (or -), one file a side, at most %d sides, "
 			      "text output", MINISTAT_SETS);
 			ret = EXIT_USAGE;
 		}
-		free(a.in);
+		free(a.q.in);
 		return ret;
 	}
-	if ((a.format == FMT_JSON) && a.ncands > 1)
+	if ((a.format == FMT_JSON) && a.cands.n > 1)
 		fputs("[\n", stdout);
 	/* each candidate against the baseline, loaded afresh */
-	for (i = 0; i < a.ncands && (!ret || ret == EXIT_REGRESSION ||
+	for (i = 0; i < a.cands.n && (!ret || ret == EXIT_REGRESSION ||
 				     ret == EXIT_INCONCLUSIVE); i++) {
-		const char *plot_dir = a.plot_dir, *html_dir = a.html_dir;
-		char *dir = NULL, *hdir = NULL;
-
-		/* several candidates: DIR/1/compare.png, DIR/2/... */
-		if (a.ncands > 1 && (sub_dir(&a.plot_dir, i, &dir) ||
-				     sub_dir(&a.html_dir, i, &hdir))) {
-			free(dir);
-			ret = EXIT_RUNTIME;
-			break;
-		}
-		a.q.cand = a.cands[i];
-		if (i && !(a.format == FMT_JSON))
-			printf("\n======== candidate %zu of %zu: %s\n\n", i + 1,
-			       a.ncands, a.q.cand);
-		if (i && (a.format == FMT_JSON))
-			fputs(",\n", stdout);
-		ret = run(&a);
+		ret = run(&a, i);
 		nreg += ret == EXIT_REGRESSION;
 		ninc += ret == EXIT_INCONCLUSIVE;
-		a.plot_dir = plot_dir;
-		a.html_dir = html_dir;
-		free(dir);
-		free(hdir);
 	}
-	if ((a.format == FMT_JSON) && a.ncands > 1)
+	if ((a.format == FMT_JSON) && a.cands.n > 1)
 		fputs("]\n", stdout);
 	/* the worst decision of the candidates: fail, then inconclusive */
 	if ((!ret || ret == EXIT_INCONCLUSIVE) && nreg)
 		ret = EXIT_REGRESSION;
 	else if (!ret && ninc)
 		ret = EXIT_INCONCLUSIVE;
-	free(a.in);
+	free(a.q.in);
 	compare_files_release(&a.files);
 	if (fflush(stdout) != 0 && !ret) {
 		error("writing the result: %s", strerror(errno));

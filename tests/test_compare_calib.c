@@ -1,6 +1,6 @@
 /*
  * test_compare_calib.c - the hosts' A/A profiles compare cites
- * (analysis/compare_input.h, compare_calib), on sides built in memory with their
+ * (analysis/compare.h, compare_calib), on sides built in memory with their
  * profiles as a store lookup would leave them: whose profile a
  * comparison cites (the candidate's host, the baseline's when it differs
  * or when only the baseline's database has it), the hint for a host
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 
 #define NCMP 3
 

@@ -22,7 +22,6 @@
 #include <gsl/gsl_rng.h>
 
 #include "analysis/compare.h"
-#include "analysis/compare_input.h"
 #include "tests/checks.h"
 #include "tests/dataset_fixture.h"
 #include "tests/golden.h"

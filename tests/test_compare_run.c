@@ -1,6 +1,6 @@
 /*
  * test_compare_run.c - compare's one entry point (compare_run,
- * analysis/compare_input.h): a request naming two sides in, the loaded
+ * analysis/compare.h): a request naming two sides in, the loaded
  * sides, the result and the exit status out, as `contend compare` prints
  * them: a comparison of number files, the gate's regression, --strict,
  * a side that names nothing; ministat's table of number sides.
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "lib/util.h"
 #include "tests/checks.h"
 #include "tests/tmpdir.h"
@@ -94,7 +94,7 @@ static void test_numbers(void **state)
 	request(&q, b, c, &files);
 	assert_int_equal(compare_run(&q, &o), EXIT_OK);
 	assert_true(o.compared);
-	assert_string_equal(o.metric, "value");
+	assert_string_equal(o.r.metric, "value");
 	assert_int_equal(o.base.kind, INPUT_NUMBERS);
 	assert_int_equal(o.r.n, 1);
 	assert_int_equal(o.r.cmp[0].ubase.runs, 5);
@@ -170,7 +170,7 @@ static void test_ministat(void **state)
 {
 	static const double a[] = { 100, 101, 99 }, b[] = { 110, 111, 109 };
 	char *pa = numbers("ma.txt", a, 3), *pb = numbers("mb.txt", b, 3);
-	const char *texts[2] = { pa, pb };
+	char *cands[1] = { pb };
 	struct compare_files files = { 0 };
 	struct compare_request q;
 	char *out = NULL, *db;
@@ -181,7 +181,7 @@ static void test_ministat(void **state)
 	(void)state;
 	assert_non_null(f);
 	request(&q, pa, pb, &files);
-	assert_int_equal(compare_ministat(f, &q, texts, 2, false, &done), 0);
+	assert_int_equal(compare_ministat(f, &q, cands, 1, false, &done), 0);
 	assert_int_equal(fclose(f), 0);
 	assert_true(done);
 	assert_contains(out, "Difference at 95.0% confidence");
@@ -194,10 +194,10 @@ static void test_ministat(void **state)
 	assert_non_null(f);
 	assert_int_equal(fwrite("SQLite format 3", 1, 16, f), 16);
 	assert_int_equal(fclose(f), 0);
-	texts[1] = db;
+	cands[0] = db;
 	f = open_memstream(&out, &len);
 	assert_non_null(f);
-	assert_int_equal(compare_ministat(f, &q, texts, 2, false, &done), 0);
+	assert_int_equal(compare_ministat(f, &q, cands, 1, false, &done), 0);
 	assert_int_equal(fclose(f), 0);
 	assert_false(done);
 	assert_int_equal(len, 0);

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 #include "tests/capture.h"
 
 #define HEAD "experiment_id,uuid,experiment,label,hostname,workload," \

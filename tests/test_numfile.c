@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 
 #define MAXV 8
 

@@ -29,7 +29,6 @@
 
 #include "analysis/calibrate.h"
 #include "analysis/compare.h"
-#include "analysis/compare_input.h"
 #include "analysis/levels.h"
 #include "analysis/analysis.h"
 #include "tests/checks.h"

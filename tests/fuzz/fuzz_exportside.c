@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare_input.h"
+#include "analysis/compare.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
