@@ -80,13 +80,10 @@ void abfair_judge(const struct compare_groups *b, const struct compare_groups *c
 	out->change_pct = st.change_pct;
 	out->ci_low_pct = st.change_ci_low_pct;
 	out->ci_high_pct = st.change_ci_high_pct;
-	if (dir == DIR_HIGHER) {
-		out->worse = st.change_ci_high_pct < 0;
-		out->better = st.change_ci_low_pct > 0;
-	} else {
-		out->worse = st.change_ci_low_pct > 0;
-		out->better = st.change_ci_high_pct < 0;
-	}
+	out->worse = dir == DIR_HIGHER ? st.change_ci_high_pct < 0
+				       : st.change_ci_low_pct > 0;
+	out->better = dir == DIR_HIGHER ? st.change_ci_low_pct > 0
+					: st.change_ci_high_pct < 0;
 }
 
 bool abfair_traded(const struct abfair *f, bool improved)
@@ -100,34 +97,28 @@ bool abfair_traded(const struct abfair *f, bool improved)
 
 char *abfair_text(const struct abfair *f)
 {
-	char *out = NULL, *t, buf[96], b[32], c[32];
-	size_t i;
+	char out[1024] = "", buf[96], b[32], c[32];
+	size_t i, len = 0;
 
 	for (i = 0; i < ABFAIR_N; i++) {
 		const struct abfair_one *m = &f->m[i];
 
-		if (!m->have)
-			continue;
-		t = xasprintf("%s%s%s %s -> %s, %s%s", out ? out : "",
-			      out ? "; " : "", abfair_names[i],
-			      numfmt(b, sizeof(b), m->base),
-			      numfmt(c, sizeof(c), m->cand),
-			      isnan(m->ci_low_pct) ? "no interval" :
-			      numfmt_pct_ci(buf, sizeof(buf), m->change_pct,
-					    m->ci_low_pct, m->ci_high_pct),
-			      m->worse ? " (worse)" : m->better ? " (better)"
-								 : "");
-		free(out);
-		out = t;
+		if (m->have)
+			len += (size_t)snprintf(out + len, sizeof(out) - len,
+				"%s%s %s -> %s, %s%s", len ? "; " : "",
+				abfair_names[i], numfmt(b, sizeof(b), m->base),
+				numfmt(c, sizeof(c), m->cand),
+				isnan(m->ci_low_pct) ? "no interval" :
+				numfmt_pct_ci(buf, sizeof(buf), m->change_pct,
+					      m->ci_low_pct, m->ci_high_pct),
+				m->worse ? " (worse)" : m->better ? " (better)" : "");
 	}
-	if (!isnan(f->starved_base) && !isnan(f->starved_cand)) {
-		t = xasprintf("%s%sstarved runs (max/2 > min) %.0f%% -> %.0f%%",
-			      out ? out : "", out ? "; " : "",
-			      100 * f->starved_base, 100 * f->starved_cand);
-		free(out);
-		out = t;
-	}
-	return out;
+	if (!isnan(f->starved_base) && !isnan(f->starved_cand))
+		len += (size_t)snprintf(out + len, sizeof(out) - len,
+			"%sstarved runs (max/2 > min) %.0f%% -> %.0f%%",
+			len ? "; " : "", 100 * f->starved_base,
+			100 * f->starved_cand);
+	return len ? xstrdup(out) : NULL;
 }
 
 /* Full precision (%.17g), null when not finite. */

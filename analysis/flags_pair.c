@@ -144,18 +144,17 @@ static const char *side_bind(struct side *lo, struct side *hi)
 /* The one parameter in which configurations i and j differ, or -1. */
 static long one_difference(const struct ds_config *ci, const struct ds_config *cj)
 {
-	size_t k, l, ndiff = 0;
+	size_t k, ndiff = 0;
 	long at = -1;
 
 	if (ci->nparams != cj->nparams)
 		return -1;
 	for (k = 0; k < ci->nparams; k++) {
-		for (l = 0; l < cj->nparams; l++)
-			if (!strcmp(ci->params[k].key, cj->params[l].key))
-				break;
-		if (l == cj->nparams)
+		const char *v = ds_config_param(cj, ci->params[k].key);
+
+		if (!v)
 			return -1;
-		if (strcmp(ci->params[k].value, cj->params[l].value)) {
+		if (strcmp(ci->params[k].value, v)) {
 			ndiff++;
 			at = (long)k;
 		}
