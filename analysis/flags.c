@@ -1,12 +1,9 @@
 /*
- * flags.c - the detectors that stop bad conclusions, and the one table of
- * flags (flagtab.h says what reads it) with analysis_flag, which runs the
- * table's detectors.  Each flag carries the numbers that raised it and
- * what to do, in words (message) and as named numbers (for json).
- * Per-configuration flags judge the primary metric only; the pair flags,
- * comparing configurations of one sweep, are in flags_pair.c.  Adding a
- * flag is a row in the table and its test (docs/ARCHITECTURE.md, "How to
- * add ...").
+ * flags.c - the per-configuration detectors that stop bad conclusions
+ * (they judge the primary metric only), the one table of flags
+ * (flagtab.h) and analysis_flag, which runs the table's detectors.  Each
+ * flag carries the numbers that raised it and what to do, in words
+ * (message) and as named numbers (for json).
  */
 #include <math.h>
 #include <stdio.h>

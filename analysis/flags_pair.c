@@ -64,10 +64,9 @@ void analysis_handoff_check(const struct pair_side *a,
  * parameters (vocab_param_rule, db/vocab.h); why: docs/USER-GUIDE.md,
  * "Flags: what each means and what to do".
  *
- * A configuration's measured series, loaded once and shared by every pair
- * it is in (per pair they were the report's hot spot).  S_CPS:
- * contended acquisitions/s; S_KPS, S_KPO: kernel lock contentions per
- * second, per op; S_KWS: the kernel wait share (analysis_kwait_share).
+ * A configuration's measured series, loaded once for every pair it is in.
+ * S_CPS: contended acquisitions/s; S_KPS, S_KPO: kernel lock contentions
+ * per second, per op; S_KWS: the kernel wait share.
  */
 enum { S_TPUT, S_RATE, S_CONT, S_CPS, S_KPS, S_KPO, S_KWS, S_N };
 
@@ -183,10 +182,8 @@ static bool fewer_workers(const struct param_rule *r, const char *lo,
 	       !parse_double(hi, &vh) && vh < vl;
 }
 
-/*
- * "13.70M [13.55M, 13.85M]": the mean of x with its Student-t interval,
- * into b; the mean into *mean.
- */
+/* "13.70M [13.55M, 13.85M]": the mean of x with its Student-t interval,
+ * into b; the mean into *mean. */
 static char *mean_ci(char *b, size_t len, const double *x, size_t n,
 		     double confidence, double *mean)
 {

@@ -1,12 +1,9 @@
 /*
  * kwarn.c - what the kernel did during a configuration's runs, read back
  * (analysis/analysis.h): the sentinels' samples (the kernel-warning and
- * kernel-log-unread flags, the runs excluded on request, the likely cause
- * the noisy flag names) and its locks' waits (analysis_kwait_top: the
- * runs' lock rows, run_klock, written by the runner's BPF program,
- * runner/kinstr/bpf.h, summed per run by kind and caller, as a mean per
- * run with its interval; the per-run waits compare's per-lock A/B reads,
- * compare_extra.c).
+ * kernel-log-unread flags, --exclude-kernel-warnings, the noisy flag's
+ * likely cause) and its locks' waits per run (run_klock rows of the
+ * runner's BPF program, runner/kinstr/bpf.h), summed by kind and caller.
  */
 #include <math.h>
 #include <stdint.h>
@@ -17,7 +14,6 @@
 #include "analysis/analysis.h"
 #include "analysis/stats.h"
 #include "lib/escape.h"
-#include "lib/numfmt.h"
 #include "db/contract.h"
 #include "lib/util.h"
 
@@ -224,8 +220,7 @@ static int by_wait(const void *x, const void *y)
 	const struct kwait_top *a = x, *b = y;
 	int c;
 
-	/* NaN (no interval, too few runs) is not expected: means exist
-	 * from one run on; it sorts last all the same */
+	/* a NaN mean (not expected: one run gives one) sorts last */
 	if (isnan(a->wait_s) != isnan(b->wait_s))
 		return isnan(a->wait_s) ? 1 : -1;
 	if (a->wait_s > b->wait_s)
