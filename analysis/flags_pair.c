@@ -31,25 +31,22 @@ const char *flags_num(double v)
 }
 
 static const struct welch welch_nan = { NAN, NAN, NAN, NAN, NAN, NAN, NAN };
-static const struct ratio ratio_nan = { NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
 
 void analysis_handoff_check(const struct pair_side *a,
 			    const struct pair_side *b,
 			    const struct analysis_opts *o, double confidence,
 			    struct handoff_check *out)
 {
-	memset(out, 0, sizeof(*out));
-	if (a->ntput < 2 || b->ntput < 2 ||
-	    stats_welch(a->tput, a->ntput, b->tput, b->ntput, confidence,
-			&out->tput) < 0)
-		out->tput = welch_nan;
+	/* what cannot be computed is NaN (stats.h; one value: no difference) */
+	*out = (struct handoff_check){ .tput = welch_nan };
+	if (a->ntput >= 2 && b->ntput >= 2)
+		stats_welch(a->tput, a->ntput, b->tput, b->ntput, confidence,
+			    &out->tput);
 	/* counts and rates: the ratio of means, its interval on the log scale */
-	if (stats_ratio_welch(a->rate, a->nrate, b->rate, b->nrate, confidence,
-			      &out->rate) < 0)
-		out->rate = ratio_nan;
-	if (stats_ratio_welch(a->cont, a->ncont, b->cont, b->ncont, confidence,
-			      &out->cont) < 0)
-		out->cont = ratio_nan;
+	stats_ratio_welch(a->rate, a->nrate, b->rate, b->nrate, confidence,
+			  &out->rate);
+	stats_ratio_welch(a->cont, a->ncont, b->cont, b->ncont, confidence,
+			  &out->cont);
 	out->drop = -out->rate.change_pct / 100;
 	out->gain = out->tput.p < o->alpha && out->tput.diff > 0;
 	out->misleading = out->gain && out->rate.p < o->alpha &&
@@ -164,13 +161,6 @@ static long one_difference(const struct ds_config *ci, const struct ds_config *c
 	return ndiff == 1 ? at : -1;
 }
 
-static const char *param_value(const struct ds_config *c, const char *key)
-{
-	const char *v = ds_config_param(c, key);
-
-	return v ? v : "";
-}
-
 /* The faster side has fewer workers: not judged (fake scaling, more
  * workers, still is). */
 static bool fewer_workers(const struct param_rule *r, const char *lo,
@@ -229,7 +219,7 @@ static void pair_nums(struct flag *f, const double v[2][6])
 static bool observed(const struct pair *p)
 {
 	return !strcmp(p->key, "observer") &&
-	       !strcmp(param_value(p->clo, p->key), "none");
+	       !strcmp(ds_config_param(p->clo, p->key), "none");
 }
 
 static void flag_pair(struct analysis *a, const struct pair *p)
@@ -260,7 +250,7 @@ static void flag_pair(struct analysis *a, const struct pair *p)
 	/* what every pair message starts with, and the hand-off change */
 	snprintf(gain, sizeof(gain), "%s %s -> %s raised throughput %+.1f%% "
 		 "[%+.1f%%, %+.1f%%] (%s -> %s ops/s, Welch p %.2g)", p->key,
-		 param_value(p->clo, p->key), param_value(p->chi, p->key),
+		 ds_config_param(p->clo, p->key), ds_config_param(p->chi, p->key),
 		 t[0], t[1], t[2], stlo, sthi, p->chk.tput.p);
 	snprintf(drop, sizeof(drop), "%s changed %+.1f%% [%+.1f%%, %+.1f%%] "
 		 "(%s -> %s, p %.2g)", p->rate_name, h[0], h[1], h[2],
@@ -326,8 +316,8 @@ static void judge_pair(struct analysis *a, struct series_set *cache, size_t i,
 	p.chi = &d->configs[p.hi->c];
 	p.key = d->configs[i].params[k].key;
 	p.rule = vocab_param_rule(d->configs[i].workload, p.key);
-	if (fewer_workers(p.rule, param_value(p.clo, p.key),
-			  param_value(p.chi, p.key)))
+	if (fewer_workers(p.rule, ds_config_param(p.clo, p.key),
+			  ds_config_param(p.chi, p.key)))
 		return;
 	p.rate_name = side_bind(p.lo, p.hi);
 	analysis_handoff_check(&p.lo->ps, &p.hi->ps, &a->opts,
