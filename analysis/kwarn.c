@@ -65,14 +65,12 @@ void kwarn_flag(const struct analysis *a, struct config_analysis *ca)
 	double *sum = xcalloc(d->nmetrics + 1, sizeof(*sum));
 	char seqs[LIST_RUNS * 24] = "", cls[256] = "", key[40];
 	const char *first = NULL;
-	size_t r, m, n = 0, ok = 0, excluded = 0, len = 0, cl = 0;
+	size_t r, m, n = 0, excluded = 0, len = 0, cl = 0;
 	struct flag *f;
 
 	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
-		if (d->runs[r].warmup || d->runs[r].status != RUN_OK)
-			continue;
-		ok++;
-		if (kwarn_count(d, r, NULL) <= 0)
+		if (d->runs[r].warmup || d->runs[r].status != RUN_OK ||
+		    kwarn_count(d, r, NULL) <= 0)
 			continue;
 		kwarn_count(d, r, sum);
 		excluded += d->runs[r].excluded;
@@ -99,7 +97,7 @@ void kwarn_flag(const struct analysis *a, struct config_analysis *ca)
 			"(lockdep switches itself off after a splat, a stall or "
 			"throttling slows everything): read the kernel log, fix "
 			"the cause and rerun%s.",
-			n, ok, *cls ? cls : "?", seqs, n > LIST_RUNS ? ", ..." : "",
+			n, ca->measured, *cls ? cls : "?", seqs, n > LIST_RUNS ? ", ..." : "",
 			first ? "; first: '" : "", first ? first : "",
 			first ? "'" : "",
 			excluded ? "; these runs are left out of the summaries "
@@ -107,7 +105,7 @@ void kwarn_flag(const struct analysis *a, struct config_analysis *ca)
 				 : ", or leave these runs out with "
 				   "--exclude-kernel-warnings");
 		flag_num(f, "runs", (double)n);
-		flag_num(f, "of", (double)ok);
+		flag_num(f, "of", (double)ca->measured);
 		flag_num(f, "excluded", (double)excluded);
 	}
 	free(sum);
@@ -129,7 +127,7 @@ void kwarn_unread_flag(const struct analysis *a, struct config_analysis *ca)
 	const struct ds_config *cf = &d->configs[ca->config];
 	const char *log = experiment_meta(&d->exp, MK_KERNEL_LOG);
 	int m = dataset_metric(d, KLOG_UNREAD);
-	size_t r, n = 0, ok = 0;
+	size_t r, n = 0;
 	double lost = 0, v;
 	struct flag *f;
 	char *word;
@@ -145,11 +143,8 @@ void kwarn_unread_flag(const struct analysis *a, struct config_analysis *ca)
 		return;
 	}
 	for (r = cf->run0; m >= 0 && r < cf->run0 + cf->nruns; r++) {
-		if (d->runs[r].warmup || d->runs[r].status != RUN_OK)
-			continue;
-		ok++;
 		v = dataset_value(d, r, m);
-		if (isnan(v) || v <= 0)
+		if (d->runs[r].warmup || d->runs[r].status != RUN_OK || !(v > 0))
 			continue;
 		n++;
 		lost += v;
@@ -159,10 +154,10 @@ void kwarn_unread_flag(const struct analysis *a, struct config_analysis *ca)
 	f = analysis_flag_add(ca, "kernel-log-unread", -1, -1,
 		"%zu of %zu runs lost %.0f kernel log record%s (%s: "
 		"not read in time or too long): a kernel warning among "
-		"them would not be flagged.", n, ok, lost, lost > 1 ? "s" : "",
-		KLOG_UNREAD);
+		"them would not be flagged.", n, ca->measured, lost,
+		lost > 1 ? "s" : "", KLOG_UNREAD);
 	flag_num(f, "runs", (double)n);
-	flag_num(f, "of", (double)ok);
+	flag_num(f, "of", (double)ca->measured);
 	flag_num(f, "records", lost);
 }
 
