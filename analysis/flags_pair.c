@@ -61,7 +61,7 @@ void analysis_handoff_check(const struct pair_side *a,
  * parameters (vocab_param_rule, db/vocab.h); why: docs/USER-GUIDE.md,
  * "Flags: what each means and what to do".
  *
- * A configuration's measured series, loaded once for every pair it is in.
+ * Each configuration's measured series, loaded once, shared by its pairs.
  * S_CPS: contended acquisitions/s; S_KPS, S_KPO: kernel lock contentions
  * per second, per op; S_KWS: the kernel wait share.
  */
@@ -74,7 +74,6 @@ static double (*const series_get[S_N])(const struct dataset *, size_t) = {
 };
 
 struct series_set {
-	bool loaded;
 	double *x[S_N];
 	size_t n[S_N];
 };
@@ -84,18 +83,6 @@ struct side {
 	const struct series_set *ss;
 	struct pair_side ps;
 };
-
-/* The series of configuration c, loaded on first use. */
-static const struct series_set *series_of(const struct dataset *d,
-					  struct series_set *cache, size_t c)
-{
-	struct series_set *ss = &cache[c];
-
-	for (int k = 0; k < S_N && !ss->loaded; k++)
-		ss->n[k] = analysis_values_of(d, c, series_get[k], &ss->x[k]);
-	ss->loaded = true;
-	return ss;
-}
 
 /*
  * The rate the pair check watches, the first both sides have:
@@ -298,12 +285,12 @@ static void flag_pair(struct analysis *a, const struct pair *p)
 }
 
 /* Orders the two sides by mean throughput and runs the check. */
-static void judge_pair(struct analysis *a, struct series_set *cache, size_t i,
-		       size_t j, long k)
+static void judge_pair(struct analysis *a, const struct series_set *cache,
+		       size_t i, size_t j, long k)
 {
 	const struct dataset *d = a->d;
-	struct side si = { i, series_of(d, cache, i), { 0 } };
-	struct side sj = { j, series_of(d, cache, j), { 0 } };
+	struct side si = { i, &cache[i], { 0 } };
+	struct side sj = { j, &cache[j], { 0 } };
 	struct pair p;
 
 	if (si.ss->n[S_TPUT] < 2 || sj.ss->n[S_TPUT] < 2)
@@ -336,6 +323,10 @@ void flag_pairs(struct analysis *a)
 	if (dataset_metric(d, "throughput") < 0)
 		return;
 	cache = xcalloc(d->nconfigs + 1, sizeof(*cache));
+	for (i = 0; i < d->nconfigs; i++)
+		for (k = 0; k < S_N; k++)
+			cache[i].n[k] = analysis_values_of(d, i, series_get[k],
+							   &cache[i].x[k]);
 	for (i = 0; i < d->nconfigs; i++)
 		for (j = i + 1; j < d->nconfigs; j++) {
 			const struct ds_config *ci = &d->configs[i];
