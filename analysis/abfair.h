@@ -11,7 +11,6 @@
 #define CONTEND_ABFAIR_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "analysis/analysis.h"
 #include "lib/json.h"
@@ -19,7 +18,7 @@
 enum { ABFAIR_JAIN, ABFAIR_MAX_SHARE, ABFAIR_P99, ABFAIR_N };
 
 struct abfair_one {
-	bool have;              /* both sides have 2 values or more */
+	bool have;              /* abfair_judge compared it */
 	double base, cand;      /* the model's levels */
 	double change_pct, ci_low_pct, ci_high_pct;
 	bool worse;             /* the whole interval on the worse side */
@@ -39,10 +38,8 @@ struct abfair {
 double abfair_max_share(const struct dataset *d, size_t r);
 double abfair_starved(const struct dataset *d, size_t r);
 
-/*
- * One metric, direction dir, compared under o's model (its threshold and
- * confidence); have false when a side has fewer than 2 values.
- */
+/* One metric, direction dir, compared under o's model; have false when a
+ * side has fewer than 2 values. */
 struct compare_groups;
 struct compare_opts;
 void abfair_judge(const struct compare_groups *b, const struct compare_groups *c,
@@ -51,11 +48,9 @@ void abfair_judge(const struct compare_groups *b, const struct compare_groups *c
 /* The mean of x[0..n-1], NAN when n is 0. */
 double abfair_mean(const double *x, size_t n);
 
-/*
- * The rule: the candidate improved the compared metric, is significantly
- * worse in Jain's index or in the largest share, and its runs starve in
- * at least half of them (locktorture's max/2 > min as a floor).
- */
+/* The rule: the candidate improved the compared metric, is significantly
+ * worse in Jain's index or the largest share, and at least half its
+ * runs starve. */
 bool abfair_traded(const struct abfair *f, bool improved);
 
 /* "jain 0.99 -> 0.81, -18% [-22%, -14%] (worse); ..." malloc'd, NULL

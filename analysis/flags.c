@@ -1,12 +1,9 @@
 /*
- * flags.c - the detectors that stop bad conclusions, and the one table of
- * flags (flagtab.h says what reads it) with analysis_flag, which runs the
- * table's detectors.  Each flag carries the numbers that raised it and
- * what to do, in words (message) and as named numbers (for json).
- * Per-configuration flags judge the primary metric only; the pair flags,
- * comparing configurations of one sweep, are in flags_pair.c.  Adding a
- * flag is a row in the table and its test (docs/ARCHITECTURE.md, "How to
- * add ...").
+ * flags.c - the per-configuration detectors that stop bad conclusions
+ * (they judge the primary metric only), the one table of flags
+ * (flagtab.h) and analysis_flag, which runs the table's detectors.  Each
+ * flag carries the numbers that raised it and what to do, in words
+ * (message) and as named numbers (for json).
  */
 #include <math.h>
 #include <stdio.h>
@@ -90,8 +87,8 @@ static void flag_noisy(const struct analysis *a, struct config_analysis *ca)
 static void flag_drift(const struct analysis *a, struct config_analysis *ca)
 {
 	const struct ds_config *cf = &a->d->configs[ca->config];
-	double *x = xmalloc((cf->nruns + 1) * sizeof(*x));
-	double *seq = xmalloc((cf->nruns + 1) * sizeof(*seq));
+	double *x = xmalloc(2 * (cf->nruns + 1) * sizeof(*x));
+	double *seq = x + cf->nruns + 1;
 	size_t *runs = xmalloc((cf->nruns + 1) * sizeof(*runs)), n = 0, i;
 	struct correlation rho;
 	struct flag *f;
@@ -117,7 +114,6 @@ static void flag_drift(const struct analysis *a, struct config_analysis *ca)
 	flag_num(f, "n", (double)n);
 out:
 	free(x);
-	free(seq);
 	free(runs);
 }
 
@@ -131,22 +127,19 @@ static void flag_outliers(const struct analysis *a, struct config_analysis *ca)
 	/* two regimes: the smaller one's runs are not outliers */
 	if (!ms || !ms->s.noutliers || regimes_flagged(ca, ms->metric))
 		return;
-	for (i = 0; i < ms->s.noutliers && i < LIST_OUTLIERS; i++) {
+	for (i = 0; i < ms->s.noutliers && i < LIST_OUTLIERS &&
+		    len < sizeof(list); i++) {
 		size_t r = ms->outliers[i];
 		double v = dataset_value(a->d, r, ms->metric);
 		char z[24] = "";
-		int k;
 
 		/* With MAD 0 stats scales by the mean deviation: no z here. */
 		if (ms->s.mad > 0)
 			snprintf(z, sizeof(z), " (z %+.1f)",
 				 0.6745 * (v - ms->s.median) / ms->s.mad);
-		k = snprintf(list + len, sizeof(list) - len, "%sseq %ld = %s%s",
-			     i ? ", " : "", a->d->runs[r].seq, flags_num(v), z);
-
-		if (k < 0 || (size_t)k >= sizeof(list) - len)
-			break;
-		len += (size_t)k;
+		len += (size_t)snprintf(list + len, sizeof(list) - len,
+					"%sseq %ld = %s%s", i ? ", " : "",
+					a->d->runs[r].seq, flags_num(v), z);
 	}
 	f = analysis_flag_add(ca, "outliers", ms->metric, -1,
 		"%zu of %zu runs of %s have a modified z-score above %.1f "
@@ -220,16 +213,17 @@ static void flag_unfair(const struct analysis *a, struct config_analysis *ca)
 #define CALIBRATION_OFF 0.10
 
 /* "contended_delay_ns = 10000 spun about 7.6 us, ...": the calibrated
- * parameters of c and the time they took at speed now (malloc'd). */
-static char *calibrated_params(const struct ds_config *c, double factor)
+ * parameters of c and the time they took at speed now, appended to b
+ * (capped). */
+static void calibrated_params(const struct ds_config *c, double factor,
+			      char *b, size_t size)
 {
 	static const char *const keys[] = { "hold_ns", "think_ns",
 					    "contended_delay_ns" };
 	const char *mode = ds_config_param(c, "contended_delay_mode");
-	char *s = xstrdup(""), *t;
-	size_t k;
+	size_t k, len = 0;
 
-	for (k = 0; k < ARRAY_SIZE(keys); k++) {
+	for (k = 0; k < ARRAY_SIZE(keys) && len < size; k++) {
 		const char *v = ds_config_param(c, keys[k]);
 		double ns;
 
@@ -238,12 +232,11 @@ static char *calibrated_params(const struct ds_config *c, double factor)
 		if (!strcmp(keys[k], "contended_delay_ns") && mode &&
 		    strcmp(mode, "spin"))
 			continue;
-		t = xasprintf("%s%s%s = %s spun about %s us", s, *s ? ", " : "",
-			      keys[k], v, flags_num(ns * factor / 1000));
-		free(s);
-		s = t;
+		len += (size_t)snprintf(b + len, size - len,
+					"%s%s = %s spun about %s us",
+					len ? ", " : "", keys[k], v,
+					flags_num(ns * factor / 1000));
 	}
-	return s;
 }
 
 static void flag_miscalibrated(const struct analysis *a,
@@ -256,7 +249,7 @@ static void flag_miscalibrated(const struct analysis *a,
 	const char *load = experiment_meta(&a->d->exp, MK_LOAD_START);
 	double ratio, factor;
 	struct flag *f;
-	char *params;
+	char params[512] = "";
 
 	if (!cal || !now || !cal->s.n || !now->s.n || !(cal->s.mean > 0) ||
 	    !(now->s.median > 0))
@@ -266,7 +259,8 @@ static void flag_miscalibrated(const struct analysis *a,
 		return;
 	/* a loop count made for cal loops/us, run at now loops/us */
 	factor = 1 / ratio;
-	params = calibrated_params(&a->d->configs[ca->config], factor);
+	calibrated_params(&a->d->configs[ca->config], factor, params,
+			  sizeof(params));
 	f = analysis_flag_add(ca, "miscalibrated", now->metric, -1,
 		"the busy loop was calibrated at %s loops/us%s%s%s, but this "
 		"configuration's runs measured %s loops/us after their windows "
@@ -280,7 +274,6 @@ static void flag_miscalibrated(const struct analysis *a,
 		load ? " at the start)" : "", flags_num(now->s.median), now->s.n,
 		100 * (ratio - 1), ratio > 1 ? "faster" : "slower",
 		100 * factor, *params ? ": " : "", params);
-	free(params);
 	flag_num(f, "loops_per_us", cal->s.mean);
 	flag_num(f, "loops_per_us_now", now->s.median);
 	flag_num(f, "ratio", ratio);
@@ -290,63 +283,61 @@ static void flag_miscalibrated(const struct analysis *a,
 
 /* ---- the table ---- */
 
-#define RANK(report, compare, column) { report, compare, column }
-
 /*
  * In the order the detectors run.  The report lists what is not what it
  * seems first, compare's overview what invalidates a verdict first.
  */
 const struct flag_def flag_defs[] = {
-	{ "few-runs", 0, FLAG_MID, FLAG_REPORT, RANK(80, 0, 0), flag_few_runs,
+	{ "few-runs", 0, FLAG_MID, FLAG_REPORT, { 80, 0, 0 }, flag_few_runs,
 	  NULL,
 	  "fewer measured runs than the minimum (5): intervals are wide and "
 	  "the noise cannot be judged; add repetitions" },
-	{ "noisy", 'N', FLAG_MID, FLAG_CARRIED, RANK(30, 100, 20), flag_noisy,
+	{ "noisy", 'N', FLAG_MID, FLAG_CARRIED, { 30, 100, 20 }, flag_noisy,
 	  NULL,
 	  "the primary metric's coefficient of variation is above the "
 	  "experiment's `noise` (5%); the message gives the smallest "
 	  "difference a comparison of this many runs can resolve and the runs "
 	  "that would resolve `--resolve` (compare: the boots x runs a side "
 	  "that would resolve the threshold)" },
-	{ "drift", 'D', FLAG_MID, FLAG_CARRIED, RANK(40, 110, 30), flag_drift,
+	{ "drift", 'D', FLAG_MID, FLAG_CARRIED, { 40, 110, 30 }, flag_drift,
 	  NULL,
 	  "the primary metric trends with run order (Spearman against the "
 	  "sequence number, p < 0.01, at least 8 runs): heat, a filling disk, "
 	  "state carried between runs" },
-	{ "multimodal", 'R', FLAG_LOW, FLAG_BOTH, RANK(110, 80, 100), regimes_flag,
+	{ "multimodal", 'R', FLAG_LOW, FLAG_BOTH, { 110, 80, 100 }, regimes_flag,
 	  "the runs fall into two regimes: compare within each regime",
 	  "the runs fall into two regimes (docs/STATISTICS.md, \"Regimes\"): "
 	  "the mean describes no run; compare within each regime" },
-	{ "outliers", 0, FLAG_LOW, FLAG_REPORT, RANK(60, 0, 0), flag_outliers,
+	{ "outliers", 0, FLAG_LOW, FLAG_REPORT, { 60, 0, 0 }, flag_outliers,
 	  NULL,
 	  "runs whose modified z-score exceeds 3.5, kept in every statistic "
 	  "(a smaller regime's runs are not outliers): check them before "
 	  "trusting the mean" },
-	{ "non-normal", 0, FLAG_LOW, FLAG_REPORT, RANK(70, 0, 0), flag_non_normal,
+	{ "non-normal", 0, FLAG_LOW, FLAG_REPORT, { 70, 0, 0 }, flag_non_normal,
 	  NULL,
 	  "D'Agostino's K^2 rejects a normal distribution (p < 0.05, at least "
 	  "8 runs): quote the median, compare with a rank test" },
-	{ "unfair", 'U', FLAG_MID, FLAG_CARRIED, RANK(50, 120, 40), flag_unfair,
+	{ "unfair", 'U', FLAG_MID, FLAG_CARRIED, { 50, 120, 40 }, flag_unfair,
 	  NULL,
 	  "Jain's index of the per-thread operations is below 0.8, or with 4 "
 	  "or more threads one thread did more than half the work: the "
 	  "throughput is the winners'" },
-	{ "miscalibrated", 0, FLAG_HIGH, FLAG_REPORT, RANK(20, 0, 0),
+	{ "miscalibrated", 0, FLAG_HIGH, FLAG_REPORT, { 20, 0, 0 },
 	  flag_miscalibrated, NULL,
 	  "the runs' own check of the busy loop (`loops_per_us_now`) is more "
 	  "than 10% off the experiment's calibration: the calibrated "
 	  "durations are not those the runs spun" },
-	{ "kernel-warning", 'K', FLAG_LOW, FLAG_CARRIED, RANK(100, 60, 90),
+	{ "kernel-warning", 'K', FLAG_LOW, FLAG_CARRIED, { 100, 60, 90 },
 	  kwarn_flag, NULL,
 	  "the kernel logged a warning (a lockdep splat, an RCU stall, a "
 	  "lockup, throttling ...) while a run ran; `--exclude-kernel-warnings` "
 	  "leaves such runs out" },
-	{ "kernel-log-unread", 0, FLAG_LOW, FLAG_REPORT, RANK(105, 0, 0),
+	{ "kernel-log-unread", 0, FLAG_LOW, FLAG_REPORT, { 105, 0, 0 },
 	  kwarn_unread_flag, NULL,
 	  "the kernel log was not followed (`kernel_log`: no permission, "
 	  "no /dev/kmsg), or runs lost records of it (`klog_unread`): a "
 	  "kernel warning there would not be flagged" },
-	{ "misleading-throughput", 'M', FLAG_HIGH, FLAG_BOTH, RANK(10, 10, 10),
+	{ "misleading-throughput", 'M', FLAG_HIGH, FLAG_BOTH, { 10, 10, 10 },
 	  NULL,
 	  "the candidate is faster while the lock changes hands less often "
 	  "(the lockdep effect): do not read it as a speed-up",
@@ -354,40 +345,40 @@ const struct flag_def flag_defs[] = {
 	  "more: threads ran alone in streaks (the lockdep effect), not a "
 	  "faster lock; the report judges pairs of one sweep, compare the two "
 	  "sides" },
-	{ "contention-coupled", 0, FLAG_LOW, FLAG_REPORT, RANK(90, 0, 0), NULL,
+	{ "contention-coupled", 0, FLAG_LOW, FLAG_REPORT, { 90, 0, 0 }, NULL,
 	  NULL,
 	  "a pair's throughput gain came with less contention while hand-offs "
 	  "did not fall by 25% (the gain looks genuine), or the pair differs "
 	  "in a load parameter; informational" },
-	{ "too-few-runs", 'F', FLAG_MID, FLAG_COMPARE, RANK(0, 70, 70), NULL,
+	{ "too-few-runs", 'F', FLAG_MID, FLAG_COMPARE, { 0, 70, 70 }, NULL,
 	  "a side has a single value: no interval, nothing can be concluded",
 	  "a side has a single value: no interval, nothing can be concluded" },
-	{ "single-invocation", 'S', FLAG_MID, FLAG_COMPARE, RANK(0, 90, 50), NULL,
+	{ "single-invocation", 'S', FLAG_MID, FLAG_COMPARE, { 0, 90, 50 }, NULL,
 	  NULL,
 	  "a side holds the configuration in one experiment (boot) only: the "
 	  "variance between boots is borrowed from the other side, or not "
 	  "measured" },
-	{ "host-mismatch", 'H', FLAG_MID, FLAG_COMPARE, RANK(0, 50, 60), NULL,
+	{ "host-mismatch", 'H', FLAG_MID, FLAG_COMPARE, { 0, 50, 60 }, NULL,
 	  NULL,
 	  "CPU model, online CPUs, frequency governor or SMT differ between "
 	  "the sides" },
-	{ "instrumentation-differs", 'I', FLAG_HIGH, FLAG_COMPARE, RANK(0, 40, 80),
+	{ "instrumentation-differs", 'I', FLAG_HIGH, FLAG_COMPARE, { 0, 40, 80 },
 	  NULL, NULL,
 	  "the kernel's instrumentation or lock-relevant state (`kstate.*`: "
 	  "tracing, lockdep, lock_stat, mitigations ...) differs between the "
 	  "sides, or changed during an experiment" },
-	{ "futex-hash-differs", 'Z', FLAG_MID, FLAG_COMPARE, RANK(0, 45, 130),
+	{ "futex-hash-differs", 'Z', FLAG_MID, FLAG_COMPARE, { 0, 45, 130 },
 	  NULL, NULL,
 	  "the sides' runs stored different private futex hash sizes "
 	  "(`futex_hash_slots`, Linux 6.16 on): a futex-heavy result can "
 	  "change with the hash alone" },
-	{ "regime-shift", 'X', FLAG_HIGH, FLAG_COMPARE, RANK(0, 30, 110), NULL,
+	{ "regime-shift", 'X', FLAG_HIGH, FLAG_COMPARE, { 0, 30, 110 }, NULL,
 	  "the runs fall into two regimes and the sides' shares of them "
 	  "differ: the change of the mean is a change of the mix",
 	  "the runs fall into two regimes and the sides' shares of them differ "
 	  "(Fisher's exact test): the change of the mean is a change of the "
 	  "mix" },
-	{ "fairness-traded", 'T', FLAG_HIGH, FLAG_COMPARE, RANK(0, 20, 120), NULL,
+	{ "fairness-traded", 'T', FLAG_HIGH, FLAG_COMPARE, { 0, 20, 120 }, NULL,
 	  "the candidate is better while it is significantly less fair and "
 	  "its threads starve: the gain may be one thread running alone",
 	  "the candidate is better while it is significantly less fair and "
@@ -426,30 +417,24 @@ static unsigned long sort_key(const struct flag_def *d, enum flag_view v)
 	return v < FV_HTML ? d->rank[v] : 0;
 }
 
-size_t flag_count(enum flag_view v)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < nflag_defs; i++)
-		n += sort_key(&flag_defs[i], v) > 0;
-	return n;
-}
-
-static size_t place_of(const struct flag_def *d, enum flag_view v)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < nflag_defs; i++)
-		n += sort_key(&flag_defs[i], v) > 0 &&
-		     sort_key(&flag_defs[i], v) < sort_key(d, v);
-	return n;
-}
-
+/* Name's place in view v: the flags of v before it; all of them when
+ * name is not in v ("" counts them). */
 size_t flag_place(enum flag_view v, const char *name)
 {
 	const struct flag_def *d = flag_def_find(name);
+	unsigned long key = d ? sort_key(d, v) : 0, k;
+	size_t i, n = 0;
 
-	return d && sort_key(d, v) > 0 ? place_of(d, v) : flag_count(v);
+	for (i = 0; i < nflag_defs; i++) {
+		k = sort_key(&flag_defs[i], v);
+		n += k > 0 && (!key || k < key);
+	}
+	return n;
+}
+
+size_t flag_count(enum flag_view v)
+{
+	return flag_place(v, "");
 }
 
 const struct flag_def *flag_nth(enum flag_view v, size_t i)
@@ -458,7 +443,7 @@ const struct flag_def *flag_nth(enum flag_view v, size_t i)
 
 	for (k = 0; k < nflag_defs; k++)
 		if (sort_key(&flag_defs[k], v) > 0 &&
-		    place_of(&flag_defs[k], v) == i)
+		    flag_place(v, flag_defs[k].name) == i)
 			return &flag_defs[k];
 	return NULL;
 }

@@ -1,7 +1,8 @@
 /*
- * flags_pair.c - the pair flags: configurations of one sweep that differ
- * in one parameter, compared (misleading throughput: a gain bought by the
- * lock changing hands less; contention-coupled).  The per-configuration
+ * flags_pair.c - the flags that judge two samples: configurations of one
+ * sweep that differ in one parameter (misleading throughput: a gain bought
+ * by the lock changing hands less; contention-coupled), and compare's
+ * fairness and latency A/B (analysis/abfair.h).  The per-configuration
  * detectors and the flag table are in flags.c.
  */
 #include <math.h>
@@ -11,7 +12,9 @@
 
 #include <gsl/gsl_statistics_double.h>
 
+#include "analysis/abfair.h"
 #include "analysis/analysis.h"
+#include "analysis/compare.h"
 #include "analysis/flagtab.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
@@ -28,25 +31,22 @@ const char *flags_num(double v)
 }
 
 static const struct welch welch_nan = { NAN, NAN, NAN, NAN, NAN, NAN, NAN };
-static const struct ratio ratio_nan = { NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
 
 void analysis_handoff_check(const struct pair_side *a,
 			    const struct pair_side *b,
 			    const struct analysis_opts *o, double confidence,
 			    struct handoff_check *out)
 {
-	memset(out, 0, sizeof(*out));
-	if (a->ntput < 2 || b->ntput < 2 ||
-	    stats_welch(a->tput, a->ntput, b->tput, b->ntput, confidence,
-			&out->tput) < 0)
-		out->tput = welch_nan;
+	/* what cannot be computed is NaN (stats.h; one value: no difference) */
+	*out = (struct handoff_check){ .tput = welch_nan };
+	if (a->ntput >= 2 && b->ntput >= 2)
+		stats_welch(a->tput, a->ntput, b->tput, b->ntput, confidence,
+			    &out->tput);
 	/* counts and rates: the ratio of means, its interval on the log scale */
-	if (stats_ratio_welch(a->rate, a->nrate, b->rate, b->nrate, confidence,
-			      &out->rate) < 0)
-		out->rate = ratio_nan;
-	if (stats_ratio_welch(a->cont, a->ncont, b->cont, b->ncont, confidence,
-			      &out->cont) < 0)
-		out->cont = ratio_nan;
+	stats_ratio_welch(a->rate, a->nrate, b->rate, b->nrate, confidence,
+			  &out->rate);
+	stats_ratio_welch(a->cont, a->ncont, b->cont, b->ncont, confidence,
+			  &out->cont);
 	out->drop = -out->rate.change_pct / 100;
 	out->gain = out->tput.p < o->alpha && out->tput.diff > 0;
 	out->misleading = out->gain && out->rate.p < o->alpha &&
@@ -61,10 +61,9 @@ void analysis_handoff_check(const struct pair_side *a,
  * parameters (vocab_param_rule, db/vocab.h); why: docs/USER-GUIDE.md,
  * "Flags: what each means and what to do".
  *
- * A configuration's measured series, loaded once and shared by every pair
- * it is in (per pair they were the report's hot spot).  S_CPS:
- * contended acquisitions/s; S_KPS, S_KPO: kernel lock contentions per
- * second, per op; S_KWS: the kernel wait share (analysis_kwait_share).
+ * Each configuration's measured series, loaded once, shared by its pairs.
+ * S_CPS: contended acquisitions/s; S_KPS, S_KPO: kernel lock contentions
+ * per second, per op; S_KWS: the kernel wait share.
  */
 enum { S_TPUT, S_RATE, S_CONT, S_CPS, S_KPS, S_KPO, S_KWS, S_N };
 
@@ -75,7 +74,6 @@ static double (*const series_get[S_N])(const struct dataset *, size_t) = {
 };
 
 struct series_set {
-	bool loaded;
 	double *x[S_N];
 	size_t n[S_N];
 };
@@ -85,18 +83,6 @@ struct side {
 	const struct series_set *ss;
 	struct pair_side ps;
 };
-
-/* The series of configuration c, loaded on first use. */
-static const struct series_set *series_of(const struct dataset *d,
-					  struct series_set *cache, size_t c)
-{
-	struct series_set *ss = &cache[c];
-
-	for (int k = 0; k < S_N && !ss->loaded; k++)
-		ss->n[k] = analysis_values_of(d, c, series_get[k], &ss->x[k]);
-	ss->loaded = true;
-	return ss;
-}
 
 /*
  * The rate the pair check watches, the first both sides have:
@@ -144,30 +130,22 @@ static const char *side_bind(struct side *lo, struct side *hi)
 /* The one parameter in which configurations i and j differ, or -1. */
 static long one_difference(const struct ds_config *ci, const struct ds_config *cj)
 {
-	size_t k, l, ndiff = 0;
+	size_t k, ndiff = 0;
 	long at = -1;
 
 	if (ci->nparams != cj->nparams)
 		return -1;
 	for (k = 0; k < ci->nparams; k++) {
-		for (l = 0; l < cj->nparams; l++)
-			if (!strcmp(ci->params[k].key, cj->params[l].key))
-				break;
-		if (l == cj->nparams)
+		const char *v = ds_config_param(cj, ci->params[k].key);
+
+		if (!v)
 			return -1;
-		if (strcmp(ci->params[k].value, cj->params[l].value)) {
+		if (strcmp(ci->params[k].value, v)) {
 			ndiff++;
 			at = (long)k;
 		}
 	}
 	return ndiff == 1 ? at : -1;
-}
-
-static const char *param_value(const struct ds_config *c, const char *key)
-{
-	const char *v = ds_config_param(c, key);
-
-	return v ? v : "";
 }
 
 /* The faster side has fewer workers: not judged (fake scaling, more
@@ -181,10 +159,8 @@ static bool fewer_workers(const struct param_rule *r, const char *lo,
 	       !parse_double(hi, &vh) && vh < vl;
 }
 
-/*
- * "13.70M [13.55M, 13.85M]": the mean of x with its Student-t interval,
- * into b; the mean into *mean.
- */
+/* "13.70M [13.55M, 13.85M]": the mean of x with its Student-t interval,
+ * into b; the mean into *mean. */
 static char *mean_ci(char *b, size_t len, const double *x, size_t n,
 		     double confidence, double *mean)
 {
@@ -230,7 +206,7 @@ static void pair_nums(struct flag *f, const double v[2][6])
 static bool observed(const struct pair *p)
 {
 	return !strcmp(p->key, "observer") &&
-	       !strcmp(param_value(p->clo, p->key), "none");
+	       !strcmp(ds_config_param(p->clo, p->key), "none");
 }
 
 static void flag_pair(struct analysis *a, const struct pair *p)
@@ -261,7 +237,7 @@ static void flag_pair(struct analysis *a, const struct pair *p)
 	/* what every pair message starts with, and the hand-off change */
 	snprintf(gain, sizeof(gain), "%s %s -> %s raised throughput %+.1f%% "
 		 "[%+.1f%%, %+.1f%%] (%s -> %s ops/s, Welch p %.2g)", p->key,
-		 param_value(p->clo, p->key), param_value(p->chi, p->key),
+		 ds_config_param(p->clo, p->key), ds_config_param(p->chi, p->key),
 		 t[0], t[1], t[2], stlo, sthi, p->chk.tput.p);
 	snprintf(drop, sizeof(drop), "%s changed %+.1f%% [%+.1f%%, %+.1f%%] "
 		 "(%s -> %s, p %.2g)", p->rate_name, h[0], h[1], h[2],
@@ -309,12 +285,12 @@ static void flag_pair(struct analysis *a, const struct pair *p)
 }
 
 /* Orders the two sides by mean throughput and runs the check. */
-static void judge_pair(struct analysis *a, struct series_set *cache, size_t i,
-		       size_t j, long k)
+static void judge_pair(struct analysis *a, const struct series_set *cache,
+		       size_t i, size_t j, long k)
 {
 	const struct dataset *d = a->d;
-	struct side si = { i, series_of(d, cache, i), { 0 } };
-	struct side sj = { j, series_of(d, cache, j), { 0 } };
+	struct side si = { i, &cache[i], { 0 } };
+	struct side sj = { j, &cache[j], { 0 } };
 	struct pair p;
 
 	if (si.ss->n[S_TPUT] < 2 || sj.ss->n[S_TPUT] < 2)
@@ -327,8 +303,8 @@ static void judge_pair(struct analysis *a, struct series_set *cache, size_t i,
 	p.chi = &d->configs[p.hi->c];
 	p.key = d->configs[i].params[k].key;
 	p.rule = vocab_param_rule(d->configs[i].workload, p.key);
-	if (fewer_workers(p.rule, param_value(p.clo, p.key),
-			  param_value(p.chi, p.key)))
+	if (fewer_workers(p.rule, ds_config_param(p.clo, p.key),
+			  ds_config_param(p.chi, p.key)))
 		return;
 	p.rate_name = side_bind(p.lo, p.hi);
 	analysis_handoff_check(&p.lo->ps, &p.hi->ps, &a->opts,
@@ -348,6 +324,10 @@ void flag_pairs(struct analysis *a)
 		return;
 	cache = xcalloc(d->nconfigs + 1, sizeof(*cache));
 	for (i = 0; i < d->nconfigs; i++)
+		for (k = 0; k < S_N; k++)
+			cache[i].n[k] = analysis_values_of(d, i, series_get[k],
+							   &cache[i].x[k]);
+	for (i = 0; i < d->nconfigs; i++)
 		for (j = i + 1; j < d->nconfigs; j++) {
 			const struct ds_config *ci = &d->configs[i];
 			const struct ds_config *cj = &d->configs[j];
@@ -363,4 +343,152 @@ void flag_pairs(struct analysis *a)
 		for (k = 0; k < S_N; k++)
 			free(cache[i].x[k]);
 	free(cache);
+}
+
+/* ---- fairness and latency A/B (abfair.h) ---- */
+
+static const char *const abfair_names[ABFAIR_N] = {
+	[ABFAIR_JAIN] = "jain",
+	[ABFAIR_MAX_SHARE] = "max_share",
+	[ABFAIR_P99] = "acquire_p99_ns",
+};
+
+double abfair_max_share(const struct dataset *d, size_t r)
+{
+	const struct ds_run *run = &d->runs[r];
+
+	if (run->nthreads < 2 || !d->thread_ops)
+		return NAN;
+	return stats_max_share(d->thread_ops + run->thread0, run->nthreads);
+}
+
+double abfair_starved(const struct dataset *d, size_t r)
+{
+	const struct ds_run *run = &d->runs[r];
+	const uint64_t *ops;
+	uint64_t lo, hi;
+	size_t i;
+
+	if (run->nthreads < 2 || !d->thread_ops)
+		return NAN;
+	ops = d->thread_ops + run->thread0;
+	lo = hi = ops[0];
+	for (i = 1; i < run->nthreads; i++) {
+		lo = ops[i] < lo ? ops[i] : lo;
+		hi = ops[i] > hi ? ops[i] : hi;
+	}
+	/* locktorture: "max/2 > min" is a starved run */
+	return hi / 2 > lo ? 1 : 0;
+}
+
+double abfair_mean(const double *x, size_t n)
+{
+	double s = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += x[i];
+	return n ? s / (double)n : NAN;
+}
+
+void abfair_judge(const struct compare_groups *b, const struct compare_groups *c,
+		  const struct compare_opts *o, int dir, struct abfair_one *out)
+{
+	struct compare_opts oo = *o;
+	struct compare_stats st;
+	size_t nb = 0, nc = 0, i;
+
+	memset(out, 0, sizeof(*out));
+	out->base = out->cand = out->change_pct = NAN;
+	out->ci_low_pct = out->ci_high_pct = NAN;
+	for (i = 0; i < b->k; i++)
+		nb += b->sizes[i];
+	for (i = 0; i < c->k; i++)
+		nc += c->sizes[i];
+	if (nb < 2 || nc < 2)
+		return;
+	oo.dir = (enum direction)dir;
+	if (compare_model(b, c, &oo, &st) < 0)
+		return;
+	out->have = true;
+	out->base = st.base.mean;
+	out->cand = st.cand.mean;
+	out->change_pct = st.change_pct;
+	out->ci_low_pct = st.change_ci_low_pct;
+	out->ci_high_pct = st.change_ci_high_pct;
+	out->worse = dir == DIR_HIGHER ? st.change_ci_high_pct < 0
+				       : st.change_ci_low_pct > 0;
+	out->better = dir == DIR_HIGHER ? st.change_ci_low_pct > 0
+					: st.change_ci_high_pct < 0;
+}
+
+bool abfair_traded(const struct abfair *f, bool improved)
+{
+	bool worse = (f->m[ABFAIR_JAIN].have && f->m[ABFAIR_JAIN].worse) ||
+		     (f->m[ABFAIR_MAX_SHARE].have &&
+		      f->m[ABFAIR_MAX_SHARE].worse);
+
+	return improved && worse && f->starved_cand >= 0.5;
+}
+
+char *abfair_text(const struct abfair *f)
+{
+	char out[1024] = "", buf[96], b[32], c[32];
+	size_t i, len = 0;
+
+	for (i = 0; i < ABFAIR_N; i++) {
+		const struct abfair_one *m = &f->m[i];
+
+		if (m->have)
+			len += (size_t)snprintf(out + len, sizeof(out) - len,
+				"%s%s %s -> %s, %s%s", len ? "; " : "",
+				abfair_names[i], numfmt(b, sizeof(b), m->base),
+				numfmt(c, sizeof(c), m->cand),
+				isnan(m->ci_low_pct) ? "no interval" :
+				numfmt_pct_ci(buf, sizeof(buf), m->change_pct,
+					      m->ci_low_pct, m->ci_high_pct),
+				m->worse ? " (worse)" : m->better ? " (better)" : "");
+	}
+	if (!isnan(f->starved_base) && !isnan(f->starved_cand))
+		len += (size_t)snprintf(out + len, sizeof(out) - len,
+			"%sstarved runs (max/2 > min) %.0f%% -> %.0f%%",
+			len ? "; " : "", 100 * f->starved_base,
+			100 * f->starved_cand);
+	return len ? xstrdup(out) : NULL;
+}
+
+/* Full precision (%.17g), null when not finite. */
+static void num(struct json_writer *w, const char *key, double v)
+{
+	if (isfinite(v)) {
+		json_key(w, key);
+		fprintf(w->f, "%.17g", v);
+	} else {
+		json_null(w, key);
+	}
+}
+
+void abfair_json(struct json_writer *w, const struct abfair *a)
+{
+	size_t i;
+
+	for (i = 0; i < ABFAIR_N; i++) {
+		const struct abfair_one *m = &a->m[i];
+
+		if (!m->have) {
+			json_null(w, abfair_names[i]);
+			continue;
+		}
+		json_open(w, abfair_names[i], '{');
+		num(w, "base", m->base);
+		num(w, "cand", m->cand);
+		num(w, "change_pct", m->change_pct);
+		num(w, "ci_low_pct", m->ci_low_pct);
+		num(w, "ci_high_pct", m->ci_high_pct);
+		json_bool(w, "worse", m->worse);
+		json_bool(w, "better", m->better);
+		json_close(w, '}');
+	}
+	num(w, "starved_base", a->starved_base);
+	num(w, "starved_cand", a->starved_cand);
 }

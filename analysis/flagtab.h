@@ -1,18 +1,13 @@
 /*
  * flagtab.h - the one table of flags: every flag of `contend report` and
- * `contend compare`, one row each, with everything the outputs and the
- * docs need to know of it.  The report's order of flags and its JSON
- * flag_counts, the HTML report's colours, compare's flags column and its
- * legend, its "Flags:" overview and the per-configuration detail, the
- * flags compare carries from each side's analysis, and the docs table
- * (docs/USER-GUIDE.md, "Every flag at a glance") are all read from it
- * (adding a flag: docs/ARCHITECTURE.md, "How to add ...").
+ * `contend compare`, one row each; every output that lists, orders or
+ * colours flags, and the docs table (docs/USER-GUIDE.md, "Every flag at a
+ * glance"), read it (adding a flag: docs/ARCHITECTURE.md, "How to add").
  */
 #ifndef CONTEND_ANALYSIS_FLAGTAB_H
 #define CONTEND_ANALYSIS_FLAGTAB_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "analysis/analysis.h"
 
@@ -37,12 +32,7 @@ enum flag_view {
 	FV_COMPARE,     /* compare's "Flags:" overview, the most severe first */
 	FV_COLUMN,      /* compare's flags column and its legend (letters) */
 	FV_HTML,        /* the HTML and Markdown report: by level, then report */
-	FV_NVIEWS
 };
-
-/* A per-configuration detector of the analysis (flags.c and friends). */
-typedef void (*flag_raise_fn)(const struct analysis *a,
-			      struct config_analysis *ca);
 
 struct flag_def {
 	const char *name;
@@ -61,7 +51,7 @@ struct flag_def {
 	 * after it: outliers after multimodal); NULL for a flag raised
 	 * elsewhere (the pair flags in flags_pair.c, compare's in compare*.c).
 	 */
-	flag_raise_fn raise;
+	void (*raise)(const struct analysis *a, struct config_analysis *ca);
 	/*
 	 * compare: non-NULL for a flag told in full under each configuration
 	 * it concerns; the overview then sums it up by this sentence.
@@ -81,7 +71,6 @@ bool flag_carried(const char *name);
 const struct flag_def *flag_nth(enum flag_view v, size_t i);
 /* The place of name in view v (0 first); names not in v come last. */
 size_t flag_place(enum flag_view v, const char *name);
-/* The flags of view v. */
 size_t flag_count(enum flag_view v);
 
 /* flags_pair.c: the pair flags of one sweep (misleading-throughput,

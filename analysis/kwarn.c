@@ -1,12 +1,9 @@
 /*
  * kwarn.c - what the kernel did during a configuration's runs, read back
  * (analysis/analysis.h): the sentinels' samples (the kernel-warning and
- * kernel-log-unread flags, the runs excluded on request, the likely cause
- * the noisy flag names) and its locks' waits (analysis_kwait_top: the
- * runs' lock rows, run_klock, written by the runner's BPF program,
- * runner/kinstr/bpf.h, summed per run by kind and caller, as a mean per
- * run with its interval; the per-run waits compare's per-lock A/B reads,
- * compare_extra.c).
+ * kernel-log-unread flags, --exclude-kernel-warnings, the noisy flag's
+ * likely cause) and its locks' waits per run (run_klock rows of the
+ * runner's BPF program, runner/kinstr/bpf.h), summed by kind and caller.
  */
 #include <math.h>
 #include <stdint.h>
@@ -17,7 +14,6 @@
 #include "analysis/analysis.h"
 #include "analysis/stats.h"
 #include "lib/escape.h"
-#include "lib/numfmt.h"
 #include "db/contract.h"
 #include "lib/util.h"
 
@@ -27,20 +23,26 @@
 /* Run seqs named in a message (the json has the count). */
 #define LIST_RUNS 8
 
-/* Kernel warnings of run r: the sum of its kmsg_* samples (0 without). */
-static double kwarn_count(const struct dataset *d, size_t r)
+/*
+ * Kernel warnings of run r: the sum of its kmsg_* samples (0 without);
+ * each class's count is added to sum[m] when sum is not NULL.
+ */
+static double kwarn_count(const struct dataset *d, size_t r, double *sum)
 {
-	double sum = 0, v;
+	double total = 0, v;
 	size_t m;
 
 	for (m = 0; m < d->nmetrics; m++) {
 		if (strncmp(d->metrics[m], KMSG_PREFIX, strlen(KMSG_PREFIX)))
 			continue;
 		v = dataset_value(d, r, (int)m);
-		if (!isnan(v))
-			sum += v;
+		if (isnan(v))
+			continue;
+		total += v;
+		if (sum)
+			sum[m] += v;
 	}
-	return sum;
+	return total;
 }
 
 size_t kwarn_exclude(struct dataset *d)
@@ -48,7 +50,7 @@ size_t kwarn_exclude(struct dataset *d)
 	size_t r, n = 0;
 
 	for (r = 0; r < d->nruns; r++) {
-		if (d->runs[r].status != RUN_OK || kwarn_count(d, r) <= 0)
+		if (d->runs[r].status != RUN_OK || kwarn_count(d, r, NULL) <= 0)
 			continue;
 		d->runs[r].excluded = true;
 		n += !d->runs[r].warmup;
@@ -56,63 +58,38 @@ size_t kwarn_exclude(struct dataset *d)
 	return n;
 }
 
-/* "lockdep 3, thermal 1": the classes the runs of cf logged. */
-static char *classes(const struct dataset *d, const struct ds_config *cf,
-		     const bool *hit)
-{
-	char *out = NULL, *t;
-	size_t m, r;
-
-	for (m = 0; m < d->nmetrics; m++) {
-		double sum = 0, v;
-
-		if (strncmp(d->metrics[m], KMSG_PREFIX, strlen(KMSG_PREFIX)))
-			continue;
-		for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
-			v = dataset_value(d, r, (int)m);
-			if (hit[r - cf->run0] && !isnan(v))
-				sum += v;
-		}
-		if (sum <= 0)
-			continue;
-		t = xasprintf("%s%s%s %.0f", out ? out : "", out ? ", " : "",
-			      d->metrics[m] + strlen(KMSG_PREFIX), sum);
-		free(out);
-		out = t;
-	}
-	return out ? out : xstrdup("?");
-}
-
 void kwarn_flag(const struct analysis *a, struct config_analysis *ca)
 {
 	const struct dataset *d = a->d;
 	const struct ds_config *cf = &d->configs[ca->config];
-	bool *hit = xcalloc(cf->nruns + 1, sizeof(*hit));
-	char *seqs = xstrdup(""), *cls, *t, key[40];
+	double *sum = xcalloc(d->nmetrics + 1, sizeof(*sum));
+	char seqs[LIST_RUNS * 24] = "", cls[256] = "", key[40];
 	const char *first = NULL;
-	size_t r, n = 0, ok = 0, excluded = 0;
+	size_t r, m, n = 0, excluded = 0, len = 0, cl = 0;
 	struct flag *f;
 
 	for (r = cf->run0; r < cf->run0 + cf->nruns; r++) {
-		if (d->runs[r].warmup || d->runs[r].status != RUN_OK)
+		if (d->runs[r].warmup || d->runs[r].status != RUN_OK ||
+		    kwarn_count(d, r, NULL) <= 0)
 			continue;
-		ok++;
-		if (kwarn_count(d, r) <= 0)
-			continue;
-		hit[r - cf->run0] = true;
+		kwarn_count(d, r, sum);
 		excluded += d->runs[r].excluded;
-		if (n++ < LIST_RUNS) {
-			t = xasprintf("%s%s%ld", seqs, *seqs ? ", " : "",
-				      d->runs[r].seq);
-			free(seqs);
-			seqs = t;
-		}
+		if (n++ < LIST_RUNS)
+			len += (size_t)snprintf(seqs + len, sizeof(seqs) - len,
+						"%s%ld", len ? ", " : "",
+						d->runs[r].seq);
 		snprintf(key, sizeof(key), MK_KMSG_PREFIX "%ld", d->runs[r].seq);
 		if (!first)
 			first = experiment_meta(&d->exp, key);
 	}
+	/* "lockdep 3, thermal 1": the classes those runs logged, capped */
+	for (m = 0; n && m < d->nmetrics; m++)
+		if (sum[m] > 0 && cl < sizeof(cls))
+			cl += (size_t)snprintf(cls + cl, sizeof(cls) - cl,
+					       "%s%s %.0f", cl ? ", " : "",
+					       d->metrics[m] + strlen(KMSG_PREFIX),
+					       sum[m]);
 	if (n) {
-		cls = classes(d, cf, hit);
 		/* of the runs, whatever metric: -1, and compare carries it */
 		f = analysis_flag_add(ca, "kernel-warning", -1, -1,
 			"%zu of %zu runs logged kernel warnings while they ran "
@@ -120,7 +97,7 @@ void kwarn_flag(const struct analysis *a, struct config_analysis *ca)
 			"(lockdep switches itself off after a splat, a stall or "
 			"throttling slows everything): read the kernel log, fix "
 			"the cause and rerun%s.",
-			n, ok, cls, seqs, n > LIST_RUNS ? ", ..." : "",
+			n, ca->measured, *cls ? cls : "?", seqs, n > LIST_RUNS ? ", ..." : "",
 			first ? "; first: '" : "", first ? first : "",
 			first ? "'" : "",
 			excluded ? "; these runs are left out of the summaries "
@@ -128,12 +105,10 @@ void kwarn_flag(const struct analysis *a, struct config_analysis *ca)
 				 : ", or leave these runs out with "
 				   "--exclude-kernel-warnings");
 		flag_num(f, "runs", (double)n);
-		flag_num(f, "of", (double)ok);
+		flag_num(f, "of", (double)ca->measured);
 		flag_num(f, "excluded", (double)excluded);
-		free(cls);
 	}
-	free(seqs);
-	free(hit);
+	free(sum);
 }
 
 /* Why a kernel log was not followed, for a person; by the stored word. */
@@ -152,7 +127,7 @@ void kwarn_unread_flag(const struct analysis *a, struct config_analysis *ca)
 	const struct ds_config *cf = &d->configs[ca->config];
 	const char *log = experiment_meta(&d->exp, MK_KERNEL_LOG);
 	int m = dataset_metric(d, KLOG_UNREAD);
-	size_t r, n = 0, ok = 0;
+	size_t r, n = 0;
 	double lost = 0, v;
 	struct flag *f;
 	char *word;
@@ -168,11 +143,8 @@ void kwarn_unread_flag(const struct analysis *a, struct config_analysis *ca)
 		return;
 	}
 	for (r = cf->run0; m >= 0 && r < cf->run0 + cf->nruns; r++) {
-		if (d->runs[r].warmup || d->runs[r].status != RUN_OK)
-			continue;
-		ok++;
 		v = dataset_value(d, r, m);
-		if (isnan(v) || v <= 0)
+		if (d->runs[r].warmup || d->runs[r].status != RUN_OK || !(v > 0))
 			continue;
 		n++;
 		lost += v;
@@ -182,25 +154,11 @@ void kwarn_unread_flag(const struct analysis *a, struct config_analysis *ca)
 	f = analysis_flag_add(ca, "kernel-log-unread", -1, -1,
 		"%zu of %zu runs lost %.0f kernel log record%s (%s: "
 		"not read in time or too long): a kernel warning among "
-		"them would not be flagged.", n, ok, lost, lost > 1 ? "s" : "",
-		KLOG_UNREAD);
+		"them would not be flagged.", n, ca->measured, lost,
+		lost > 1 ? "s" : "", KLOG_UNREAD);
 	flag_num(f, "runs", (double)n);
-	flag_num(f, "of", (double)ok);
+	flag_num(f, "of", (double)ca->measured);
 	flag_num(f, "records", lost);
-}
-
-static void add(char **msg, char *part)
-{
-	char *t;
-
-	if (!*msg) {
-		*msg = part;
-		return;
-	}
-	t = xasprintf("%s; %s", *msg, part);
-	free(*msg);
-	free(part);
-	*msg = t;
 }
 
 /* The summary of metric name over c's measured runs, NULL without one. */
@@ -219,26 +177,24 @@ char *kwarn_noise_cause(const struct analysis *a,
 	const struct summary *wall = over(a, ca->config, "wall_s");
 	const struct summary *th = over(a, ca->config, "kmsg_thermal");
 	const struct summary *mhz = over(a, ca->config, "cpu_mhz");
-	char *msg = NULL, *t;
+	char msg[2048] = "";    /* room for three %.0f of DBL_MAX */
+	size_t len = 0;
 
 	if (steal && wall && wall->mean > 0 && steal->mean > 0.01 * wall->mean)
-		add(&msg, xasprintf("stolen time (steal_s) %.3g s a run on "
-				    "average, %.3g to %.3g s, against %.3g s "
-				    "of wall time: the hypervisor ran other "
-				    "guests on these CPUs", steal->mean,
-				    steal->min, steal->max, wall->mean));
+		len += (size_t)snprintf(msg, sizeof(msg), "; stolen time "
+			"(steal_s) %.3g s a run on average, %.3g to %.3g s, "
+			"against %.3g s of wall time: the hypervisor ran other "
+			"guests on these CPUs", steal->mean, steal->min,
+			steal->max, wall->mean);
 	if (th)
-		add(&msg, xasprintf("the kernel logged thermal throttling "
-				    "during %zu runs", th->n));
+		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "; the "
+			"kernel logged thermal throttling during %zu runs", th->n);
 	if (mhz && mhz->n > 1 && mhz->min > 0 && mhz->max / mhz->min > 1.05)
-		add(&msg, xasprintf("the mean CPU frequency moved between "
-				    "runs, %.0f to %.0f MHz (%.0f%%)", mhz->min,
-				    mhz->max, 100 * (mhz->max / mhz->min - 1)));
-	if (!msg)
-		return NULL;
-	t = xasprintf("Likely cause: %s.", msg);
-	free(msg);
-	return t;
+		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "; the "
+			"mean CPU frequency moved between runs, %.0f to %.0f MHz "
+			"(%.0f%%)", mhz->min, mhz->max,
+			100 * (mhz->max / mhz->min - 1));
+	return len ? xasprintf("Likely cause: %s.", msg + 2) : NULL;
 }
 
 /* ---- the kernel's locks ---- */
@@ -259,8 +215,7 @@ static int by_wait(const void *x, const void *y)
 	const struct kwait_top *a = x, *b = y;
 	int c;
 
-	/* NaN (no interval, too few runs) is not expected: means exist
-	 * from one run on; it sorts last all the same */
+	/* a NaN mean (not expected: one run gives one) sorts last */
 	if (isnan(a->wait_s) != isnan(b->wait_s))
 		return isnan(a->wait_s) ? 1 : -1;
 	if (a->wait_s > b->wait_s)

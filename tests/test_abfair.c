@@ -1,5 +1,5 @@
 /*
- * test_abfair.c - fairness and latency judged A/B (analysis/abfair.c):
+ * test_abfair.c - fairness and latency judged A/B (analysis/abfair.h):
  * the per-run share and starvation rule worked out by hand, the direction
  * of each measure, and fairness-traded through compare_sides on two
  * experiments built in memory: raised for a faster candidate whose

@@ -239,6 +239,37 @@ static void test_noise_cause(void **state)
 	done(&fx, &a);
 }
 
+/*
+ * A class name from the database is quoted capped: a kernel-warning
+ * message never carries a 400-byte metric name whole.
+ */
+static void test_classes_capped(void **state)
+{
+	char name[401], m[512];
+	struct analysis_opts o;
+	struct analysis a;
+	struct fixture fx;
+	const struct flag *f;
+
+	(void)state;
+	memset(name, 'a', sizeof(name) - 1);
+	name[sizeof(name) - 1] = 0;
+	analysis_opts_default(&o);
+	fx_init(&fx, "kwarn");
+	fx_config(&fx, "long", "futex-mutex", "threads=2");
+	snprintf(m, sizeof(m), "throughput=100 wall_s=1 kmsg_%s=1", name);
+	fx_run(&fx, false, RUN_OK, m, fair2, 2);
+	runs(&fx, steady, NULL, 9);
+	analyse(&fx, &o, &a);
+	f = find_flag(&a, 0, "kernel-warning");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "1 of 10 runs"));
+	assert_non_null(strstr(f->message, "(aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
+	assert_null(strstr(f->message, name));
+	assert_true(strlen(f->message) < 600);
+	done(&fx, &a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_exclude),
 		cmocka_unit_test(test_log_unread),
 		cmocka_unit_test(test_noise_cause),
+		cmocka_unit_test(test_classes_capped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
