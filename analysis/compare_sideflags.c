@@ -1,9 +1,9 @@
 /*
  * compare_sideflags.c - what compare's files share, below them: a
- * side's sample of one configuration by invocation (series.h), a
+ * side's sample of one configuration by invocation (analysis.h), a
  * flag added to a comparison, and the flags between the sides: those
  * carried per side (FLAG_CARRIED) summarised, futex-hash-differs, and
- * two regimes (regimes.h; docs/STATISTICS.md), so that a change of the
+ * two regimes (analysis.h; docs/STATISTICS.md), so that a change of the
  * mix is not read as a change of speed.
  */
 #include <math.h>
@@ -18,6 +18,7 @@
 #include "analysis/analysis.h"
 #include "analysis/compare.h"
 #include "analysis/compare_impl.h"
+#include "analysis/report_impl.h"
 #include "analysis/flagtab.h"
 #include "analysis/stats.h"
 #include "lib/numfmt.h"
@@ -114,7 +115,7 @@ bool compare_has_flag(const struct comparison *c, const char *name,
 static char *flag_experiments(const struct compare_side *s, const char *name,
 			      const char *metric, const char **example)
 {
-	char *ids = NULL, *t;
+	char *ids = NULL;
 	size_t i, c, k;
 
 	*example = NULL;
@@ -134,10 +135,8 @@ static char *flag_experiments(const struct compare_side *s, const char *name,
 		if (!has)
 			continue;
 		*example = *example ? *example : has;
-		t = xasprintf("%s%s%lld", ids ? ids : "", ids ? ", " : "",
-			      (long long)s->sets[i].exp.id);
-		free(ids);
-		ids = t;
+		ids = report_cat(ids ? ids : xstrdup(""), ", ", "%lld",
+				 (long long)s->sets[i].exp.id);
 	}
 	return ids;
 }

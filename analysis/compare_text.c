@@ -13,6 +13,7 @@
 #include <gsl/gsl_math.h>
 
 #include "analysis/compare_impl.h"
+#include "analysis/report_impl.h"
 #include "analysis/compare_input.h"
 #include "analysis/flagtab.h"
 #include "lib/escape.h"
@@ -245,7 +246,7 @@ static char *flag_group(const struct compare_result *r,
 			const struct compare_flag *fl, size_t upto,
 			bool by_side, bool numbers, size_t *n)
 {
-	char *s = xstrdup(""), *t, *label;
+	char *s = xstrdup(""), *label;
 	size_t i, k;
 
 	*n = 0;
@@ -262,10 +263,9 @@ static char *flag_group(const struct compare_result *r,
 				return NULL;
 			}
 			label = compare_label(r, &r->cmp[i], numbers, false);
-			t = xasprintf("%s%s%s", s, (*n)++ ? ", " : "", label);
+			s = report_cat(s, ", ", "%s", label);
+			(*n)++;
 			free(label);
-			free(s);
-			s = t;
 			break;
 		}
 	return s;

@@ -72,7 +72,7 @@ int history_load(struct store *s, const char *pattern, struct history *h)
 /*
  * The point of an experiment holding the configuration: its n measured
  * values x (the one model's invocation: every section of the experiment
- * with the configuration's workload and parameters; series.h), into p
+ * with the configuration's workload and parameters; analysis.h), into p
  * (zeroed).  x is overwritten with the logs.
  */
 static void point_of(double *x, size_t n, double conf,
