@@ -49,13 +49,10 @@ static unsigned flag_sides(const struct comparison *cmp, const char *name)
 {
 	static const char *const side[] = { "both", "baseline", "candidate" };
 	unsigned bits = 0;
-	size_t k, j;
+	size_t j;
 
-	for (k = 0; k < cmp->nflags; k++)
-		for (j = 0; j < ARRAY_SIZE(side); j++)
-			if (!strcmp(cmp->flags[k].name, name) &&
-			    !strcmp(cmp->flags[k].side, side[j]))
-				bits |= 1u << j;
+	for (j = 0; j < ARRAY_SIZE(side); j++)
+		bits |= (unsigned)compare_has_flag(cmp, name, side[j]) << j;
 	return bits;
 }
 
