@@ -49,7 +49,7 @@ void comparison_flag(struct comparison *c, const char *name,
 {
 	struct compare_flag *f;
 
-	c->flags = xrealloc(c->flags, (c->nflags + 1) * sizeof(*c->flags));
+	c->flags = xgrow(c->flags, c->nflags, sizeof(*c->flags));
 	f = &c->flags[c->nflags++];
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	f->side = side;
@@ -186,8 +186,8 @@ static void side_flag(struct compare_result *r, const struct compare_side *s,
 				   r->opts.threshold_pct,
 				   need->st.plan.boots, need->st.plan.runs,
 				   need->section, need->canon);
-	r->side_flags = xrealloc(r->side_flags, (r->nside_flags + 1) *
-						 sizeof(*r->side_flags));
+	r->side_flags = xgrow(r->side_flags, r->nside_flags,
+			      sizeof(*r->side_flags));
 	f = &r->side_flags[r->nside_flags++];
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	f->side = side;

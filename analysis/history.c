@@ -192,8 +192,7 @@ int history_analyze(struct history *h, const struct history_opts *o)
 		/* each configuration its own stream, the same every time */
 		co.seed = o->seed + h->nconfigs;
 		config_changes(&hc, &co);
-		h->configs = xrealloc(h->configs,
-				      (h->nconfigs + 1) * sizeof(*h->configs));
+		h->configs = xgrow(h->configs, h->nconfigs, sizeof(*h->configs));
 		h->configs[h->nconfigs++] = hc;
 	}
 	series_release(&l);
