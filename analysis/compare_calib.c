@@ -349,15 +349,14 @@ void compare_calib_json(struct json_writer *w, const struct compare_result *r,
 	json_open(w, "calibrations", '[');
 	for (i = 0; i < n; i++) {
 		const struct calib_profile *p = &cite[i].x->p;
-		const double num[] = {
-			(double)p->k, (double)p->n, p->s2_b, p->s2_w,
-			(double)p->splits, (double)p->alarms,
-			(double)p->boots, (double)p->runs, p->mde_pct,
-		};
-		static const char *const key[] = {
-			"invocations", "runs", "s2_between", "s2_within",
-			"aa_splits", "aa_alarms", "boots", "runs_per_boot",
-			"mde_pct",
+		const struct { const char *key; double v; } num[] = {
+			{ "invocations", (double)p->k }, { "runs", (double)p->n },
+			{ "s2_between", p->s2_b }, { "s2_within", p->s2_w },
+			{ "aa_splits", (double)p->splits },
+			{ "aa_alarms", (double)p->alarms },
+			{ "boots", (double)p->boots },
+			{ "runs_per_boot", (double)p->runs },
+			{ "mde_pct", p->mde_pct },
 		};
 		char when[32];
 
@@ -374,7 +373,7 @@ void compare_calib_json(struct json_writer *w, const struct compare_result *r,
 		else
 			json_null(w, "created");
 		for (k = 0; k < ARRAY_SIZE(num); k++)
-			json_num(w, key[k], num[k]);
+			json_num(w, num[k].key, num[k].v);
 		json_close(w, '}');
 	}
 	json_close(w, ']');

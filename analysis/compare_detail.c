@@ -14,6 +14,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/flagtab.h"
+#include "analysis/report_impl.h"
 #include "db/contract.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
@@ -73,17 +74,15 @@ char *compare_label(const struct compare_result *r,
 	const struct ds_config *c = cmp->config;
 	const char *head = *cmp->section ? cmp->section
 			   : *cmp->workload ? cmp->workload : "values";
-	char *l = xasprintf(brackets ? "[%s]" : "%s", head), *e, *t;
+	char *l = xasprintf(brackets ? "[%s]" : "%s", head), *e;
 	size_t j;
 
 	for (j = 0; !numbers && c && j < c->nparams; j++) {
 		if (param_constant(r, cmp->section, c->params[j].key,
 				   c->params[j].value))
 			continue;
-		t = xasprintf("%s %s=%s", l, c->params[j].key,
-			      c->params[j].value);
-		free(l);
-		l = t;
+		l = report_cat(l, " ", "%s=%s", c->params[j].key,
+			       c->params[j].value);
 	}
 	/* One line of the table: a line break in a name shown as \n. */
 	e = escape_text_dup(l);
@@ -158,9 +157,7 @@ static void print_detail_side(FILE *f, const struct compare_stats *st,
 static void print_needed(FILE *f, const struct compare_stats *st,
 			 const struct compare_opts *o)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m;
+	char *m;
 
 	if (st->base.n < 2 || st->cand.n < 2) {
 		compare_para(f, 4, "  missing: a side has a single value, so "
@@ -168,29 +165,29 @@ static void print_needed(FILE *f, const struct compare_stats *st,
 			   "(better 10) runs a side");
 		return;
 	}
-	m = open_memstream(&buf, &len);
-	if (!m)
-		return;
+	m = xstrdup("");
 	if (isfinite(st->mde_pct))
-		fprintf(m, "  detectable now (%.0f%% power): %s", 100 * o->power,
-			numfmt_pct((char[NUMFMT_LEN]){ 0 }, NUMFMT_LEN,
-				   st->mde_pct));
+		m = report_cat(m, "", "  detectable now (%.0f%% power): %s",
+			       100 * o->power,
+			       numfmt_pct((char[NUMFMT_LEN]){ 0 }, NUMFMT_LEN,
+					  st->mde_pct));
 	if (st->needed_runs)
-		fprintf(m, "; plan: %zu boots of %zu runs a side would "
-			   "resolve %g%%", st->plan.boots, st->plan.runs,
-			o->threshold_pct);
+		m = report_cat(m, "", "; plan: %zu boots of %zu runs a side "
+			       "would resolve %g%%", st->plan.boots,
+			       st->plan.runs, o->threshold_pct);
 	if (st->needed_runs && isfinite(st->plan.runs_opt))
-		fprintf(m, " (runs per boot r* %.3g for a boot of %g s, a run "
-			   "of %.3g s)", st->plan.runs_opt, st->plan.c_boot,
-			st->plan.c_run);
+		m = report_cat(m, "", " (runs per boot r* %.3g for a boot of "
+			       "%g s, a run of %.3g s)", st->plan.runs_opt,
+			       st->plan.c_boot, st->plan.c_run);
 	else if (st->needed_runs && isinf(st->plan.runs_opt))
-		fprintf(m, " (no between-boot variance seen: the cheapest "
-			   "boots x runs)");
+		m = report_cat(m, "", " (no between-boot variance seen: the "
+			       "cheapest boots x runs)");
 	else if (st->needed_runs)
-		fprintf(m, " (runs per boot as now: the run's cost unknown)");
-	if (!fclose(m) && len)
-		compare_para(f, 4, "%s", buf);
-	free(buf);
+		m = report_cat(m, "", " (runs per boot as now: the run's "
+			       "cost unknown)");
+	if (*m)
+		compare_para(f, 4, "%s", m);
+	free(m);
 }
 
 /* The runs of a configuration as ministat lays them out, the figures by

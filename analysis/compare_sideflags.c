@@ -1,9 +1,9 @@
 /*
  * compare_sideflags.c - what compare's files share, below them: a
- * side's sample of one configuration by invocation (series.h), a
+ * side's sample of one configuration by invocation (analysis.h), a
  * flag added to a comparison, and the flags between the sides: those
  * carried per side (FLAG_CARRIED) summarised, futex-hash-differs, and
- * two regimes (regimes.h; docs/STATISTICS.md), so that a change of the
+ * two regimes (analysis.h; docs/STATISTICS.md), so that a change of the
  * mix is not read as a change of speed.
  */
 #include <math.h>
@@ -18,6 +18,7 @@
 #include "analysis/analysis.h"
 #include "analysis/compare.h"
 #include "analysis/flagtab.h"
+#include "analysis/report_impl.h"
 #include "analysis/stats.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
@@ -47,7 +48,7 @@ void comparison_flag(struct comparison *c, const char *name,
 {
 	struct compare_flag *f;
 
-	c->flags = xrealloc(c->flags, (c->nflags + 1) * sizeof(*c->flags));
+	c->flags = xgrow(c->flags, c->nflags, sizeof(*c->flags));
 	f = &c->flags[c->nflags++];
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	f->side = side;
@@ -113,7 +114,7 @@ bool compare_has_flag(const struct comparison *c, const char *name,
 static char *flag_experiments(const struct compare_side *s, const char *name,
 			      const char *metric, const char **example)
 {
-	char *ids = NULL, *t;
+	char *ids = NULL;
 	size_t i, c, k;
 
 	*example = NULL;
@@ -133,10 +134,8 @@ static char *flag_experiments(const struct compare_side *s, const char *name,
 		if (!has)
 			continue;
 		*example = *example ? *example : has;
-		t = xasprintf("%s%s%lld", ids ? ids : "", ids ? ", " : "",
-			      (long long)s->sets[i].exp.id);
-		free(ids);
-		ids = t;
+		ids = report_cat(ids ? ids : xstrdup(""), ", ", "%lld",
+				 (long long)s->sets[i].exp.id);
 	}
 	return ids;
 }
@@ -186,8 +185,8 @@ static void side_flag(struct compare_result *r, const struct compare_side *s,
 				   r->opts.threshold_pct,
 				   need->st.plan.boots, need->st.plan.runs,
 				   need->section, need->canon);
-	r->side_flags = xrealloc(r->side_flags, (r->nside_flags + 1) *
-						 sizeof(*r->side_flags));
+	r->side_flags = xgrow(r->side_flags, r->nside_flags,
+			      sizeof(*r->side_flags));
 	f = &r->side_flags[r->nside_flags++];
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	f->side = side;

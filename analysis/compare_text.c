@@ -14,6 +14,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/flagtab.h"
+#include "analysis/report_impl.h"
 #include "lib/escape.h"
 #include "lib/numfmt.h"
 #include "lib/wrap.h"
@@ -47,13 +48,10 @@ static unsigned flag_sides(const struct comparison *cmp, const char *name)
 {
 	static const char *const side[] = { "both", "baseline", "candidate" };
 	unsigned bits = 0;
-	size_t k, j;
+	size_t j;
 
-	for (k = 0; k < cmp->nflags; k++)
-		for (j = 0; j < ARRAY_SIZE(side); j++)
-			if (!strcmp(cmp->flags[k].name, name) &&
-			    !strcmp(cmp->flags[k].side, side[j]))
-				bits |= 1u << j;
+	for (j = 0; j < ARRAY_SIZE(side); j++)
+		bits |= (unsigned)compare_has_flag(cmp, name, side[j]) << j;
 	return bits;
 }
 
@@ -244,7 +242,7 @@ static char *flag_group(const struct compare_result *r,
 			const struct compare_flag *fl, size_t upto,
 			bool by_side, bool numbers, size_t *n)
 {
-	char *s = xstrdup(""), *t, *label;
+	char *s = xstrdup(""), *label;
 	size_t i, k;
 
 	*n = 0;
@@ -261,10 +259,9 @@ static char *flag_group(const struct compare_result *r,
 				return NULL;
 			}
 			label = compare_label(r, &r->cmp[i], numbers, false);
-			t = xasprintf("%s%s%s", s, (*n)++ ? ", " : "", label);
+			s = report_cat(s, ", ", "%s", label);
+			(*n)++;
 			free(label);
-			free(s);
-			s = t;
 			break;
 		}
 	return s;

@@ -72,7 +72,7 @@ int history_load(struct store *s, const char *pattern, struct history *h)
 /*
  * The point of an experiment holding the configuration: its n measured
  * values x (the one model's invocation: every section of the experiment
- * with the configuration's workload and parameters; series.h), into p
+ * with the configuration's workload and parameters; analysis.h), into p
  * (zeroed).  x is overwritten with the logs.
  */
 static void point_of(double *x, size_t n, double conf,
@@ -192,8 +192,7 @@ int history_analyze(struct history *h, const struct history_opts *o)
 		/* each configuration its own stream, the same every time */
 		co.seed = o->seed + h->nconfigs;
 		config_changes(&hc, &co);
-		h->configs = xrealloc(h->configs,
-				      (h->nconfigs + 1) * sizeof(*h->configs));
+		h->configs = xgrow(h->configs, h->nconfigs, sizeof(*h->configs));
 		h->configs[h->nconfigs++] = hc;
 	}
 	series_release(&l);

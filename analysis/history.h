@@ -4,7 +4,7 @@
  * level moved, by how much, with its interval, from a test whose
  * false-alarm rate is stated and checked by simulation.
  *
- * Each experiment is one point (one invocation, series.h): its level the
+ * Each experiment is one point (one invocation, analysis.h): its level the
  * mean of the log of the metric over its measured runs, a collapse where
  * a value is <= 0, missing where none was measured.  The levels are
  * segmented by least squares with a penalty calibrated by permutation
