@@ -419,7 +419,7 @@ void regimes_flag(const struct analysis *a, struct config_analysis *ca);
 /* Whether ca carries multimodal on metric. */
 bool regimes_flagged(const struct config_analysis *ca, int metric);
 
-/* regimes_compare.c: two sides' runs against the regimes of both. */
+/* compare_sideflags.c: two sides' runs against the regimes of both. */
 struct regimes_cmp {
 	struct regimes g;       /* of the pooled runs */
 	double share_high_base, share_high_cand;

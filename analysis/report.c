@@ -126,7 +126,7 @@ static void text_failures(FILE *f, const struct analysis *a)
 			continue; /* fail is NULL */
 		if (!shown++)
 			fprintf(f, "\nfailed runs:\n");
-		varies = report_varying(a->d, c, false);
+		varies = report_varying(a->d, c, VARY_FULL);
 		lead = xasprintf("  config %zu [%s]%s%s:", c + 1,
 				 cfg(a, c)->section, *varies ? " " : "", varies);
 		report_wrap(f, lead, 4, "%zu of %zu runs failed",
