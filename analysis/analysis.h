@@ -14,6 +14,7 @@
 #include "analysis/stats.h"
 #include "db/store.h"
 #include "db/vocab.h"   /* metric_direction, metric_unit, parameter roles */
+#include "lib/numfmt.h"
 
 /* Configuration c's primary metric as stored (primary.SECTION), or NULL. */
 const char *analysis_declared_primary(const struct dataset *d, size_t c);
@@ -211,11 +212,8 @@ struct flag *analysis_flag_add(struct config_analysis *ca, const char *name,
 	__attribute__((format(printf, 5, 6)));
 /* Records a number of f for machine readers (ignored when full). */
 void flag_num(struct flag *f, const char *key, double value);
-/*
- * v with 4 significant digits and a k/M/G/T suffix above 10^4 ("13.70M",
- * "0.9987"), "-" for NAN; returns buf.  Shared by flags and the report.
- */
-char *analysis_fmt(char *buf, size_t len, double v);
+/* lib/numfmt's numfmt, under the name levels_report.c uses. */
+#define analysis_fmt numfmt
 
 /*
  * What a gate decided (compare_model.c): compare --fail-on-regression and

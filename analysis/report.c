@@ -23,11 +23,6 @@
 #include "lib/util.h"
 #include "lib/wrap.h"
 
-char *analysis_fmt(char *buf, size_t len, double v)
-{
-	return numfmt(buf, len, v);
-}
-
 /* ---- text ---- */
 
 /* Appends a line to the header's list. */
@@ -240,13 +235,13 @@ static void text_klock(FILE *f, const struct analysis *a,
 		top = kinds[i] + 6;
 	}
 	fprintf(f, "  kernel locks: %s contended a run (mean)",
-		analysis_fmt(v, sizeof(v), total));
+		numfmt(v, sizeof(v), total));
 	if (wm >= 0 && ca->metrics[wm].s.n)
 		fprintf(f, ", %s s waited",
-			analysis_fmt(p, sizeof(p), ca->metrics[wm].s.mean));
+			numfmt(p, sizeof(p), ca->metrics[wm].s.mean));
 	if (po >= 0 && ca->metrics[po].s.n)
 		fprintf(f, ", %s per op",
-			analysis_fmt(p, sizeof(p), ca->metrics[po].s.mean));
+			numfmt(p, sizeof(p), ca->metrics[po].s.mean));
 	if (top && total > 0)
 		fprintf(f, ", %.0f%% %s", 100 * most / total, top);
 	fputc('\n', f);
@@ -276,8 +271,8 @@ static void text_profile(FILE *f, const struct ds_config *cf)
 
 		fprintf(f, "    %10llu %10s %10s  %-12s %s\n",
 			(unsigned long long)p->contended,
-			analysis_fmt(w, sizeof(w), p->wait_s),
-			analysis_fmt(m, sizeof(m), p->max_wait_s), p->lock_type,
+			numfmt(w, sizeof(w), p->wait_s),
+			numfmt(m, sizeof(m), p->max_wait_s), p->lock_type,
 			p->caller);
 	}
 }
@@ -287,8 +282,8 @@ static const char *mean_ci(char *b, double m, double lo, double hi)
 {
 	char x[3][24];
 
-	snprintf(b, 80, "%s [%s, %s]", analysis_fmt(x[0], 24, m),
-		 analysis_fmt(x[1], 24, lo), analysis_fmt(x[2], 24, hi));
+	snprintf(b, 80, "%s [%s, %s]", numfmt(x[0], 24, m),
+		 numfmt(x[1], 24, lo), numfmt(x[2], 24, hi));
 	return b;
 }
 
@@ -476,7 +471,7 @@ static void text_outliers(FILE *f, const struct analysis *a,
 			s = report_cat(s, i ? ", " : "; ", "%s seq %ld = %s",
 				       i ? "" : mname(a, ms->metric),
 				       a->d->runs[r].seq,
-				       analysis_fmt(v, sizeof(v),
+				       numfmt(v, sizeof(v),
 						    dataset_value(a->d, r, ms->metric)));
 		}
 	}
