@@ -480,24 +480,6 @@ static void text_outliers(FILE *f, const struct analysis *a,
 	free(s);
 }
 
-static void text_fairness(FILE *f, const struct config_analysis *ca)
-{
-	if (!isnan(ca->mean_jain))
-		report_wrap(f, "  fairness:", 4, "Jain %.3f (mean over runs, %zu thread%s), busiest "
-		      "thread %.1f%% of the work", ca->mean_jain, ca->threads,
-		      ca->threads == 1 ? "" : "s", 100 * ca->max_share);
-}
-
-static void text_auto(FILE *f, const struct config_analysis *ca)
-{
-	if (ca->is_auto)
-		report_wrap(f, "  repetitions = auto:", 4, "%s after %zu measured runs: CI half-width %.2f%% of "
-		      "the mean, target %.2f%% (rule: stop once %d <= n runs "
-		      "reach it, or at %d)", ca->auto_stop, ca->measured,
-		      100 * ca->auto_rel_hw, 100 * ca->auto_precision,
-		      ca->auto_min, ca->auto_max);
-}
-
 /* The flags' names: their messages are in the summary, once. */
 static void text_flags(FILE *f, const struct config_analysis *ca)
 {
@@ -532,8 +514,18 @@ static void text_config(FILE *f, const struct analysis *a, size_t c,
 	text_profile(f, cf);
 	text_kwait_top(f, a, c);
 	text_outliers(f, a, ca);
-	text_fairness(f, ca);
-	text_auto(f, ca);
+	if (!isnan(ca->mean_jain))
+		report_wrap(f, "  fairness:", 4, "Jain %.3f (mean over runs, %zu "
+			    "thread%s), busiest thread %.1f%% of the work",
+			    ca->mean_jain, ca->threads,
+			    ca->threads == 1 ? "" : "s", 100 * ca->max_share);
+	if (ca->is_auto)
+		report_wrap(f, "  repetitions = auto:", 4, "%s after %zu measured "
+			    "runs: CI half-width %.2f%% of the mean, target "
+			    "%.2f%% (rule: stop once %d <= n runs reach it, or "
+			    "at %d)", ca->auto_stop, ca->measured,
+			    100 * ca->auto_rel_hw, 100 * ca->auto_precision,
+			    ca->auto_min, ca->auto_max);
 	text_flags(f, ca);
 }
 
