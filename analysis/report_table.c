@@ -207,7 +207,6 @@ static void table_widths(const struct analysis *a, const struct report_row *rows
 	bool shown[NCOLS] = { false };
 	size_t i, k;
 
-	memset(t->w, 0, sizeof(t->w));
 	for (k = 0; k < NCOLS; k++)
 		t->w[k] = columns(col_head[k]);
 	for (i = 0; i < n; i++) {
