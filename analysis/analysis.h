@@ -211,11 +211,6 @@ struct flag *analysis_flag_add(struct config_analysis *ca, const char *name,
 	__attribute__((format(printf, 5, 6)));
 /* Records a number of f for machine readers (ignored when full). */
 void flag_num(struct flag *f, const char *key, double value);
-/*
- * v with 4 significant digits and a k/M/G/T suffix above 10^4 ("13.70M",
- * "0.9987"), "-" for NAN; returns buf.  Shared by flags and the report.
- */
-char *analysis_fmt(char *buf, size_t len, double v);
 
 /*
  * What a gate decided (compare_model.c): compare --fail-on-regression and
@@ -419,7 +414,7 @@ void regimes_flag(const struct analysis *a, struct config_analysis *ca);
 /* Whether ca carries multimodal on metric. */
 bool regimes_flagged(const struct config_analysis *ca, int metric);
 
-/* regimes_compare.c: two sides' runs against the regimes of both. */
+/* compare_sideflags.c: two sides' runs against the regimes of both. */
 struct regimes_cmp {
 	struct regimes g;       /* of the pooled runs */
 	double share_high_base, share_high_cand;

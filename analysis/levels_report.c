@@ -13,6 +13,7 @@
 #include "analysis/analysis.h"
 #include "lib/escape.h"
 #include "lib/json.h"
+#include "lib/numfmt.h"
 #include "analysis/levels.h"
 #include "analysis/report.h"
 #include "lib/utf8.h"
@@ -25,8 +26,8 @@
 
 /* ---- numbers ---- */
 
-/* analysis_fmt: 4 significant digits, k/M/G above 10^4, as the report. */
-#define NUM(v) analysis_fmt((char[24]){ 0 }, 24, (v))
+/* numfmt: 4 significant digits, k/M/G above 10^4, as the report. */
+#define NUM(v) numfmt((char[24]){ 0 }, 24, (v))
 
 static const char *pct(char *buf, size_t len, double frac)
 {

@@ -104,11 +104,6 @@ static const char *meta(const struct dataset *d, const char *key)
 	return v ? v : "?";
 }
 
-static const char *label_of(const struct dataset *d)
-{
-	return d->exp.label ? d->exp.label : "";
-}
-
 /* "reproduce: config FILE (FNV-1a HASH)" when d has a config file, its
  * name shown into p (32 bytes). */
 static bool reproduce_config(FILE *f, const struct dataset *d, char *p)
@@ -128,11 +123,11 @@ static bool reproduce_config(FILE *f, const struct dataset *d, char *p)
 static void run_line(FILE *f, const char *p, const char *dbo, const char *db,
 		     const struct dataset *d)
 {
+	const char *label = d->exp.label ? d->exp.label : "";
 	char l[32];
 
 	mail_line(f, "  contend run %s%s%s%s%s", p, dbo, db,
-		  *label_of(d) ? " --label " : "",
-		  mail_shown(l, 24, label_of(d)));
+		  *label ? " --label " : "", mail_shown(l, 24, label));
 }
 
 /* The header lines of one experiment's kernel ("A: 6.8.0, label x" with

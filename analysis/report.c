@@ -23,11 +23,6 @@
 #include "lib/util.h"
 #include "lib/wrap.h"
 
-char *analysis_fmt(char *buf, size_t len, double v)
-{
-	return numfmt(buf, len, v);
-}
-
 /* ---- text ---- */
 
 /* Appends a line to the header's list. */
@@ -126,7 +121,7 @@ static void text_failures(FILE *f, const struct analysis *a)
 			continue; /* fail is NULL */
 		if (!shown++)
 			fprintf(f, "\nfailed runs:\n");
-		varies = report_varying(a->d, c, false);
+		varies = report_varying(a->d, c, VARY_FULL);
 		lead = xasprintf("  config %zu [%s]%s%s:", c + 1,
 				 cfg(a, c)->section, *varies ? " " : "", varies);
 		report_wrap(f, lead, 4, "%zu of %zu runs failed",
@@ -240,13 +235,13 @@ static void text_klock(FILE *f, const struct analysis *a,
 		top = kinds[i] + 6;
 	}
 	fprintf(f, "  kernel locks: %s contended a run (mean)",
-		analysis_fmt(v, sizeof(v), total));
+		numfmt(v, sizeof(v), total));
 	if (wm >= 0 && ca->metrics[wm].s.n)
 		fprintf(f, ", %s s waited",
-			analysis_fmt(p, sizeof(p), ca->metrics[wm].s.mean));
+			numfmt(p, sizeof(p), ca->metrics[wm].s.mean));
 	if (po >= 0 && ca->metrics[po].s.n)
 		fprintf(f, ", %s per op",
-			analysis_fmt(p, sizeof(p), ca->metrics[po].s.mean));
+			numfmt(p, sizeof(p), ca->metrics[po].s.mean));
 	if (top && total > 0)
 		fprintf(f, ", %.0f%% %s", 100 * most / total, top);
 	fputc('\n', f);
@@ -276,8 +271,8 @@ static void text_profile(FILE *f, const struct ds_config *cf)
 
 		fprintf(f, "    %10llu %10s %10s  %-12s %s\n",
 			(unsigned long long)p->contended,
-			analysis_fmt(w, sizeof(w), p->wait_s),
-			analysis_fmt(m, sizeof(m), p->max_wait_s), p->lock_type,
+			numfmt(w, sizeof(w), p->wait_s),
+			numfmt(m, sizeof(m), p->max_wait_s), p->lock_type,
 			p->caller);
 	}
 }
@@ -287,8 +282,8 @@ static const char *mean_ci(char *b, double m, double lo, double hi)
 {
 	char x[3][24];
 
-	snprintf(b, 80, "%s [%s, %s]", analysis_fmt(x[0], 24, m),
-		 analysis_fmt(x[1], 24, lo), analysis_fmt(x[2], 24, hi));
+	snprintf(b, 80, "%s [%s, %s]", numfmt(x[0], 24, m),
+		 numfmt(x[1], 24, lo), numfmt(x[2], 24, hi));
 	return b;
 }
 
@@ -476,31 +471,13 @@ static void text_outliers(FILE *f, const struct analysis *a,
 			s = report_cat(s, i ? ", " : "; ", "%s seq %ld = %s",
 				       i ? "" : mname(a, ms->metric),
 				       a->d->runs[r].seq,
-				       analysis_fmt(v, sizeof(v),
+				       numfmt(v, sizeof(v),
 						    dataset_value(a->d, r, ms->metric)));
 		}
 	}
 	if (*s)
 		report_wrap(f, "  outlier runs (kept):", 4, "%s", s);
 	free(s);
-}
-
-static void text_fairness(FILE *f, const struct config_analysis *ca)
-{
-	if (!isnan(ca->mean_jain))
-		report_wrap(f, "  fairness:", 4, "Jain %.3f (mean over runs, %zu thread%s), busiest "
-		      "thread %.1f%% of the work", ca->mean_jain, ca->threads,
-		      ca->threads == 1 ? "" : "s", 100 * ca->max_share);
-}
-
-static void text_auto(FILE *f, const struct config_analysis *ca)
-{
-	if (ca->is_auto)
-		report_wrap(f, "  repetitions = auto:", 4, "%s after %zu measured runs: CI half-width %.2f%% of "
-		      "the mean, target %.2f%% (rule: stop once %d <= n runs "
-		      "reach it, or at %d)", ca->auto_stop, ca->measured,
-		      100 * ca->auto_rel_hw, 100 * ca->auto_precision,
-		      ca->auto_min, ca->auto_max);
 }
 
 /* The flags' names: their messages are in the summary, once. */
@@ -537,8 +514,18 @@ static void text_config(FILE *f, const struct analysis *a, size_t c,
 	text_profile(f, cf);
 	text_kwait_top(f, a, c);
 	text_outliers(f, a, ca);
-	text_fairness(f, ca);
-	text_auto(f, ca);
+	if (!isnan(ca->mean_jain))
+		report_wrap(f, "  fairness:", 4, "Jain %.3f (mean over runs, %zu "
+			    "thread%s), busiest thread %.1f%% of the work",
+			    ca->mean_jain, ca->threads,
+			    ca->threads == 1 ? "" : "s", 100 * ca->max_share);
+	if (ca->is_auto)
+		report_wrap(f, "  repetitions = auto:", 4, "%s after %zu measured "
+			    "runs: CI half-width %.2f%% of the mean, target "
+			    "%.2f%% (rule: stop once %d <= n runs reach it, or "
+			    "at %d)", ca->auto_stop, ca->measured,
+			    100 * ca->auto_rel_hw, 100 * ca->auto_precision,
+			    ca->auto_min, ca->auto_max);
 	text_flags(f, ca);
 }
 

@@ -79,9 +79,11 @@ struct report_row {
 /* Every configuration's row into *rows (release with report_rows_free). */
 size_t report_rows(const struct analysis *a, struct report_row **rows);
 void report_rows_free(struct report_row *rows, size_t n);
-/* The "k=v k=v" parameters of configuration c that vary in its section;
- * brief: each key by its short name, "delay=10000" (malloc'd). */
-char *report_varying(const struct dataset *d, size_t c, bool brief);
+/* The parameters of configuration c that vary in its section: "k=v k=v";
+ * brief: each key by its short name, "delay=10000"; keys: "threads, delay";
+ * values: "2 10000" escaped, NULL when a value holds a blank (malloc'd). */
+enum report_vary { VARY_FULL, VARY_BRIEF, VARY_KEYS, VARY_VALUES };
+char *report_varying(const struct dataset *d, size_t c, enum report_vary mode);
 /* Is parameter key in c's varies: it takes another value in c's section
  * (argv, env and hooks are left out when a param.NAME varies)? */
 bool report_param_shown(const struct dataset *d, size_t c, const char *key);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "analysis/report.h"
 #include "analysis/report_impl.h"
@@ -115,19 +116,29 @@ bool report_param_shown(const struct dataset *d, size_t c, const char *key)
 	return true;
 }
 
-char *report_varying(const struct dataset *d, size_t c, bool brief)
+char *report_varying(const struct dataset *d, size_t c, enum report_vary mode)
 {
+	static const char *const sep[] = { " ", " ", ", ", " " };
 	const struct ds_config *cf = &d->configs[c];
-	char *s = xstrdup(""), *key;
-	size_t i;
+	char *s = xstrdup(""), *part;
+	size_t i, n = 0;
 
 	for (i = 0; i < cf->nparams; i++) {
-		if (!report_param_shown(d, c, cf->params[i].key))
+		const char *k = cf->params[i].key, *v = cf->params[i].value;
+		bool pair = mode < VARY_KEYS;
+
+		if (!report_param_shown(d, c, k))
 			continue;
-		key = brief ? report_key_short(d, cf->params[i].key)
-			    : xstrdup(cf->params[i].key);
-		s = report_cat(s, " ", "%s=%s", key, cf->params[i].value);
-		free(key);
+		if (!pair && strchr(v, ' ')) {
+			free(s);
+			return NULL;
+		}
+		part = mode == VARY_FULL     ? xstrdup(k)
+		       : mode == VARY_VALUES ? report_esc(v)
+					     : report_key_short(d, k);
+		s = report_cat(s, "", "%s%s%s%s", n++ ? sep[mode] : "", part,
+			       pair ? "=" : "", pair ? v : "");
+		free(part);
 	}
 	return s;
 }
@@ -154,16 +165,13 @@ static void mean_of(const struct analysis *a, size_t c, const char *name,
 static void kwait_of(const struct analysis *a, size_t c, char *buf,
 		     size_t len)
 {
-	double *x, mean, lo, hi;
-	size_t n = analysis_values_of(a->d, c, analysis_kwait_share, &x), i, k;
+	double *x, mean;
+	size_t n = analysis_values_of(a->d, c, analysis_kwait_share, &x);
 	char v[NUMFMT_LEN];
 
 	buf[0] = '\0';
-	for (i = k = 0; i < n; i++)
-		if (!isnan(x[i]))
-			x[k++] = x[i];
-	if (k && !stats_mean_ci(x, k, a->opts.confidence, &mean, &lo, &hi) &&
-	    !isnan(mean))
+	mean = n ? gsl_stats_mean(x, 1, n) : NAN;
+	if (isfinite(mean))
 		snprintf(buf, len, "%s%%", numfmt_sig(v, sizeof(v), 100 * mean,
 						       2));
 	free(x);
@@ -237,8 +245,8 @@ size_t report_rows(const struct analysis *a, struct report_row **out)
 		size_t k;
 
 		r->config = c;
-		r->varies = report_varying(a->d, c, false);
-		r->brief = report_varying(a->d, c, true);
+		r->varies = report_varying(a->d, c, VARY_FULL);
+		r->brief = report_varying(a->d, c, VARY_BRIEF);
 		row_primary(a, r);
 		mean_of(a, c, "contention_rate", 100, "%", r->contended,
 			sizeof(r->contended));

@@ -124,29 +124,6 @@ static void cut_column(char *(*cells)[NCOLS], size_t n, size_t k, int w)
  */
 #define SECTION_MIN 8
 #define VARIES_MIN 10
-/* The keys ("threads, delay") or the values ("2 10000", escaped) of what
- * varies in configuration c; NULL when a value holds a blank. */
-static char *varies_part(const struct dataset *d, size_t c, bool values)
-{
-	const struct ds_config *cf = &d->configs[c];
-	char *s = xstrdup(""), *k;
-	size_t i, n = 0;
-
-	for (i = 0; i < cf->nparams; i++) {
-		if (!report_param_shown(d, c, cf->params[i].key))
-			continue;
-		if (strchr(cf->params[i].value, ' ')) {
-			free(s);
-			return NULL;
-		}
-		k = values ? report_esc(cf->params[i].value)
-			   : report_key_short(d, cf->params[i].key);
-		s = report_cat(s, "", "%s%s", n++ ? (values ? " " : ", ") : "", k);
-		free(k);
-	}
-	return s;
-}
-
 /*
  * Where a row is too wide and every row varies the same keys, the varies
  * cells keep the values alone ("2 10000", at most w columns) and the
@@ -161,7 +138,7 @@ static void varies_values(const struct dataset *d, struct table *t,
 	int widest = columns(col_head[COL_VARIES]);
 
 	for (i = 0; i < n; i++) {
-		char *k = varies_part(d, i, false);
+		char *k = report_varying(d, i, VARY_KEYS);
 
 		if (!k || !*k || (keys && strcmp(k, keys))) {
 			free(k);
@@ -173,7 +150,7 @@ static void varies_values(const struct dataset *d, struct table *t,
 	}
 	for (i = 0; i < n; i++) {
 		free(cells[i][COL_VARIES]);
-		cells[i][COL_VARIES] = varies_part(d, i, true);
+		cells[i][COL_VARIES] = report_varying(d, i, VARY_VALUES);
 		widest = MAX(widest, columns(cells[i][COL_VARIES]));
 	}
 	if (widest > w) {
@@ -230,7 +207,6 @@ static void table_widths(const struct analysis *a, const struct report_row *rows
 	bool shown[NCOLS] = { false };
 	size_t i, k;
 
-	memset(t->w, 0, sizeof(t->w));
 	for (k = 0; k < NCOLS; k++)
 		t->w[k] = columns(col_head[k]);
 	for (i = 0; i < n; i++) {

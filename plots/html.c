@@ -150,7 +150,7 @@ static void html_config(FILE *f, const struct analysis *a, size_t c)
 	char b[6][NUMFMT_CI_LEN], *varies;
 	size_t i;
 
-	varies = report_varying(d, c, false);
+	varies = report_varying(d, c, VARY_FULL);
 	fprintf(f, "<section class=\"config\">\n<h3>%zu ", c + 1);
 	html_escape(f, config_name(d, c));
 	if (*varies) {

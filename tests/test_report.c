@@ -394,15 +394,15 @@ static void test_key_short(void **state)
 	}
 }
 
-/* analysis_fmt, which flags and levels use, is lib/numfmt's numfmt. */
+/* The report's numbers are lib/numfmt's numfmt. */
 static void test_format_numbers(void **state)
 {
 	char buf[32];
 
 	(void)state;
-	assert_string_equal(analysis_fmt(buf, sizeof(buf), 13.7e6), "13.70M");
-	assert_string_equal(analysis_fmt(buf, sizeof(buf), NAN), NUMFMT_MISSING);
-	assert_string_equal(analysis_fmt(buf, sizeof(buf), -INFINITY), "-inf");
+	assert_string_equal(numfmt(buf, sizeof(buf), 13.7e6), "13.70M");
+	assert_string_equal(numfmt(buf, sizeof(buf), NAN), NUMFMT_MISSING);
+	assert_string_equal(numfmt(buf, sizeof(buf), -INFINITY), "-inf");
 }
 
 static void test_format_parse(void **state)
