@@ -2,7 +2,7 @@
  * compare.h - A/B comparison of a candidate against a baseline: the
  * judgement of two samples under the two-level model (compare_model), the
  * matching of two selections configuration by configuration (grouped by
- * series.h) with the flags a reviewer must see, and the CI gate; the
+ * the one model, analysis.h) with the flags a reviewer must see, and the CI gate; the
  * sides as the user names them (a selector in a database, a `contend
  * export` CSV file, number files, "-"), loaded; the output.
  *
@@ -553,7 +553,7 @@ void compare_side_flags(struct compare_result *r, const struct compare_side *b,
 typedef series_extract extract_fn;
 
 /* A side's values of one configuration, invocation (experiment) by
- * invocation: the one model's sample (series.h) and its views. */
+ * invocation: the one model's sample (analysis.h) and its views. */
 struct sample {
 	double *x;
 	size_t n;
