@@ -315,6 +315,7 @@ int levels_load(struct store *s, const char *what,
 		const struct selector *pick, struct levels *l)
 {
 	struct selector parsed = { 0 };
+	const struct selector *sel;
 	char err[256], *head = NULL;
 	int ret = -2;
 
@@ -329,15 +330,15 @@ int levels_load(struct store *s, const char *what,
 			error("%s", err);
 			goto out;
 		}
-		pick = &parsed;
 		/* the selector without its filters: [DB:]WHAT[~newest] */
 		if (parsed.nfilters)
 			what = head = xasprintf("%s%s", parsed.head,
 						parsed.newest ? "~newest" : "");
 	}
-	ret = levels_load_what(s, what, pick->nfilters ? pick : NULL, l);
-	if (!ret && pick->nfilters)
-		ret = levels_filter(l, pick, what);
+	sel = pick ? pick : &parsed;
+	ret = levels_load_what(s, what, sel->nfilters ? sel : NULL, l);
+	if (!ret && sel->nfilters)
+		ret = levels_filter(l, sel, what);
 out:
 	if (ret)
 		levels_release(l);
