@@ -276,7 +276,8 @@ static int levels_load_what(struct store *s, const char *selector,
 		if (sel && level_add(s, l, &rows[i], pick) < 0)
 			goto out;
 	}
-	qsort(l->levels, l->nlevels, sizeof(*l->levels), level_cmp);
+	if (l->nlevels)
+		qsort(l->levels, l->nlevels, sizeof(*l->levels), level_cmp);
 	ret = 0;
 out:
 	for (i = 0; i < nall; i++)
