@@ -119,7 +119,7 @@ static bool points_of(const struct history *h, const struct series *s,
 		any |= dataset_metric(&h->exps[e], h->opts.metric) >= 0;
 		if (g < v.k && v.set[g] == e)
 			n = v.sizes[g++];
-		point_of(v.x + off, n, h->opts.confidence, p);
+		point_of(n ? v.x + off : NULL, n, h->opts.confidence, p);
 		off += n;
 		p->exp = e;
 		hc->npoints++;
