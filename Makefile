@@ -222,12 +222,15 @@ bench: all
 # alarms and detection at 20000 samples a cell, the other statistics
 # tried and the bound on any test at n = 30 ("Regimes"); history's
 # table of steps, transients, staircases and drifts at K = 10, 20, 50 at
-# 400 series a cell ("History"); bisect's operating characteristics over
+# 400 series a cell and the bound on a search for the staircase's second
+# step at K = 10 and 20 ("History"); bisect's operating characteristics over
 # one boot, three and the whole sequence of five ("Bisect").
 SIM_TRIALS ?= 20000
-sim: $(BUILD)/tests/test_compare_sim $(BUILD)/tests/test_history $(BUILD)/tests/test_seqtest $(BUILD)/tests/test_regimes_sim $(BUILD)/tests/test_regimes_bound $(BUILD)/tests/test_bisect_sim
+sim: $(BUILD)/tests/test_compare_sim $(BUILD)/tests/test_history $(BUILD)/tests/test_history_bound $(BUILD)/tests/test_seqtest $(BUILD)/tests/test_regimes_sim $(BUILD)/tests/test_regimes_bound $(BUILD)/tests/test_bisect_sim
 	CONTEND_SIM_TRIALS=$(SIM_TRIALS) $(BUILD)/tests/test_compare_sim
 	CONTEND_SIM_TRIALS=400 $(BUILD)/tests/test_history
+	$(BUILD)/tests/test_history_bound --bound 10
+	$(BUILD)/tests/test_history_bound --bound 20
 	CONTEND_SIM_TRIALS=10000 $(BUILD)/tests/test_seqtest
 	CONTEND_SIM_TRIALS=10000 $(BUILD)/tests/test_bisect_sim --figures
 	CONTEND_SIM_TRIALS=20000 $(BUILD)/tests/test_regimes_sim --figures

@@ -141,6 +141,7 @@ struct sim {
 	double one, both;       /* one edge / both edges within one place */
 	double extra;           /* a change point not within one of an edge */
 	double more;            /* more change points than true changes */
+	double two;             /* two change points or more */
 	double cover;           /* intervals of changes found at an edge
 				 * that hold the true change */
 	size_t ncover;
@@ -201,6 +202,7 @@ static void tally(const struct change_point *cp, size_t n, enum shape s,
 	r->both += b ? ea && eb : ea;
 	r->extra += extra;
 	r->more += n > (b ? 2u : a ? 1u : 0u);
+	r->two += n >= 2;
 }
 
 /* ntrials series of len points, 1% CV, shape s of size step. */
@@ -235,6 +237,7 @@ static struct sim simulate(size_t ntrials, size_t len, enum shape s,
 	r.both /= (double)ntrials;
 	r.extra /= (double)ntrials;
 	r.more /= (double)ntrials;
+	r.two /= (double)ntrials;
 	r.cover = r.ncover ? r.cover / (double)r.ncover : NAN;
 	return r;
 }
@@ -243,9 +246,9 @@ static void print_sim(const char *what, size_t len, enum shape s,
 		      double step, size_t n, const struct sim *r)
 {
 	printf("  history %-9s %+2.0f%% K=%-2zu any %.3f one edge %.3f both "
-	       "%.3f elsewhere %.3f more %.3f cover %.3f (%zu) of %zu\n",
+	       "%.3f elsewhere %.3f more %.3f two+ %.3f cover %.3f (%zu) of %zu\n",
 	       shape_names[s], 100 * step, len, r->any, r->one, r->both,
-	       r->extra, r->more, r->cover, r->ncover, n);
+	       r->extra, r->more, r->two, r->cover, r->ncover, n);
 	(void)what;
 }
 
