@@ -21,9 +21,10 @@
  *   blind: every two-change shape, each step -4, -2, +2 or +4%, at every
  *          pair of places (the test of most power on average over them:
  *          what a test that does not know where the changes are can do).
- * `--bound K` prints both, and how often the least-squares two-change
- * fit puts both changes within one place of the staircase's edges.  The
- * cmocka test checks I(t) against its closed form.
+ * `--bound K` prints both, how often the least-squares two-change fit
+ * puts both changes within one place of the staircase's edges, and the
+ * same for the two-split F told nothing (two_split).  The cmocka test
+ * checks I(t) against its closed form.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -141,10 +142,15 @@ static void shape(double *m, size_t p1, double d1, size_t p2, double d2)
 	centre(m, 0);
 }
 
-/* Does the least-squares two-change fit of y put its changes at a +-1, b +-1? */
-static int fit_at(const double *y, size_t a, size_t b)
+/*
+ * The least-squares fits of one and of two changes to y (two points a
+ * segment): returns the two-split F, (RSS1 - RSS2) / (RSS2 / (K - 3)),
+ * and whether the two changes sit within one place of a and b.
+ */
+static double fit2(const double *y, size_t a, size_t b, int *at)
 {
-	double cs[KMAX + 1] = { 0 }, cq[KMAX + 1] = { 0 }, best = INFINITY;
+	double cs[KMAX + 1] = { 0 }, cq[KMAX + 1] = { 0 };
+	double r1 = INFINITY, r2 = INFINITY;
 	size_t i, p, q, bp = 0, bq = 0;
 
 	for (i = 0; i < K; i++) {
@@ -153,18 +159,78 @@ static int fit_at(const double *y, size_t a, size_t b)
 	}
 #define SSE(i, j) (cq[j] - cq[i] - (cs[j] - cs[i]) * (cs[j] - cs[i]) / \
 		   (double)((j) - (i)))
-	for (p = 2; p + 4 <= K; p++)
-		for (q = p + 2; q + 2 <= K; q++) {
-			double r = SSE(0, p) + SSE(p, q) + SSE(q, K);
+	for (p = 2; p + 2 <= K; p++) {
+		double r = SSE(0, p) + SSE(p, K);
 
-			if (r < best) {
-				best = r;
+		r1 = r < r1 ? r : r1;
+		for (q = p + 2; q + 2 <= K; q++) {
+			r = SSE(0, p) + SSE(p, q) + SSE(q, K);
+			if (r < r2) {
+				r2 = r;
 				bp = p;
 				bq = q;
 			}
 		}
+	}
 #undef SSE
-	return bp + 1 >= a && bp <= a + 1 && bq + 1 >= b && bq <= b + 1;
+	*at = bp + 1 >= a && bp <= a + 1 && bq + 1 >= b && bq <= b + 1;
+	return (r1 - r2) / (r2 / (double)(K - 3));
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double u = *(const double *)x, v = *(const double *)y;
+
+	return (u > v) - (u < v);
+}
+
+/*
+ * The two-split F (the generalised likelihood ratio of two changes
+ * against one), told nothing, cut at the largest 95th percentile over
+ * the single steps of bound()'s grid (ndraw draws each, so a little
+ * above 5% is never reached): how often it rejects at the staircase and
+ * has both changes at its edges.
+ */
+static void two_split(size_t k)
+{
+	const size_t ndraw = 2000, npos = 16, na = 20000;
+	double *f = xmalloc(ndraw * sizeof(*f)), y[KMAX], m[KMAX], cv = 0;
+	double rej = 0, both = 0, st = log1p(0.02);
+	size_t a, b, p, i, d, h;
+	int at;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	K = k;
+	a = K / 3;
+	b = 2 * K / 3;
+	gsl_rng_set(rng, 4343 + K);
+	for (p = 2; p + 2 <= K; p++)
+		for (h = 0; h <= 2 * npos; h++) {
+			shape(m, p, SD * 0.5 * ((double)h - (double)npos), K, 0);
+			for (d = 0; d < ndraw; d++) {
+				for (i = 0; i < K; i++)
+					y[i] = m[i] + gsl_ran_ugaussian(rng);
+				f[d] = fit2(y, a, b, &at);
+			}
+			qsort(f, ndraw, sizeof(*f), cmp_double);
+			cv = f[ndraw * 95 / 100] > cv ? f[ndraw * 95 / 100] : cv;
+		}
+	shape(m, a, st, b, st);
+	for (d = 0; d < na; d++) {
+		for (i = 0; i < K; i++)
+			y[i] = m[i] + gsl_ran_ugaussian(rng);
+		if (fit2(y, a, b, &at) > cv) {
+			rej++;
+			both += at;
+		}
+	}
+	printf("  history staircase two-split F K=%zu: cut %.2f (its largest "
+	       "95th percentile over %zu steps x %zu draws); rejects %.3f, "
+	       "with both edges %.3f (%zu staircases)\n", K, cv,
+	       (K - 3) * (2 * npos + 1), ndraw, rej / (double)na,
+	       both / (double)na, na);
+	free(f);
+	gsl_rng_free(rng);
 }
 
 /* The share of the M pooled null draws' mass beyond cv, for null j. */
@@ -189,6 +255,7 @@ static void bound(size_t k, int blind)
 	double *lw, *w, *lq, *l1, *T, *mq, *ta, *a1;
 	float *l0, *al0;
 	char *loc;
+	int at;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 
 	K = k;
@@ -237,7 +304,8 @@ static void bound(size_t k, int blind)
 		for (i = 0; i < K; i++)
 			y[i] = stair[i] + gsl_ran_ugaussian(rng);
 		centre(y, 1);
-		loc[d] = (char)fit_at(y, a, b);
+		fit2(y, a, b, &at);
+		loc[d] = (char)at;
 		for (j = 0; j < J; j++)
 			al0[d * J + j] = (float)logf_u(y, m0[j]);
 		for (j = 0; j < nalt; j++)
@@ -366,6 +434,7 @@ int main(int argc, char **argv)
 			return 2;
 		bound(k, 0);
 		bound(k, 1);
+		two_split(k);
 		return 0;
 	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
