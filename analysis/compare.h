@@ -2,7 +2,7 @@
  * compare.h - A/B comparison of a candidate against a baseline: the
  * judgement of two samples under the two-level model (compare_model), the
  * matching of two selections configuration by configuration (grouped by
- * the one model, analysis.h) with the flags a reviewer must see, and the CI gate; the
+ * analysis.h) with the flags a reviewer must see, and the CI gate; the
  * sides as the user names them (a selector in a database, a `contend
  * export` CSV file, number files, "-"), loaded; the output.
  *

@@ -187,9 +187,9 @@ static int cmp_double(const void *x, const void *y)
 /*
  * The two-split F (the generalised likelihood ratio of two changes
  * against one), told nothing, cut at the largest 95th percentile over
- * the single steps of bound()'s grid (ndraw draws each, so a little
- * above 5% is never reached): how often it rejects at the staircase and
- * has both changes at its edges.
+ * the single steps of bound()'s grid and no step (ndraw draws each; the
+ * largest of noisy percentiles, so a little conservative): how often it
+ * rejects at the staircase and has both changes at its edges.
  */
 static void two_split(size_t k)
 {
@@ -317,7 +317,7 @@ static void bound(size_t k, int blind)
 	T = xmalloc(M * sizeof(*T));
 	mq = xmalloc(M * sizeof(*mq));
 	ta = xmalloc(na * sizeof(*ta));
-	for (it = 0;; it++) {
+	for (it = 0; it <= 50; it++) {
 		double top = -INFINITY, sw = 0, lo = -100, hi = 300, worst = 0;
 		double cv, up = 0, level = 0, both = 0, fit = 0;
 		size_t k2;
@@ -354,7 +354,7 @@ static void bound(size_t k, int blind)
 			lw[j] += 20 * (rp - ALPHA);
 		}
 		if (it < 50)
-			continue;
+			continue; /* the report: after 50 rounds of weights */
 		for (d = 0; d < na; d++) {
 			for (j = 0; j < J; j++)
 				tmp[j] = al0[d * J + j];
@@ -385,7 +385,6 @@ static void bound(size_t k, int blind)
 		       K, blind ? "blind" : "told", up / (double)na,
 		       level / (double)na, worst, both / (double)na,
 		       fit / (double)na, na, J, per);
-		break;
 	}
 	free(m0), free(m1), free(tmp), free(l0), free(lq), free(l1);
 	free(al0), free(a1), free(loc), free(lw), free(w), free(T), free(mq);
